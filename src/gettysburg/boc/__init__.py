@@ -1,0 +1,1 @@
+"""Badges of Courage (Columbia Games): map, order of battle and rules."""

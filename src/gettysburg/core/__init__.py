@@ -1,0 +1,1 @@
+"""Rule-system-agnostic core: hex geometry, ground model, dice, protocol, saves."""
