@@ -1,0 +1,194 @@
+"""Dice: seeded derivation pinned to its spec, scripted dice, roll log, commit-reveal."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gettysburg.core.dice import (
+    CommitReveal,
+    CommitRevealError,
+    Dice,
+    DiceExhausted,
+    DiceValueError,
+    Roll,
+    ScriptedDice,
+    SeededDice,
+    combine_seed,
+    commitment,
+    d6,
+    new_secret,
+    normalize_seed,
+    verify_commit_reveal,
+    verify_rolls,
+)
+
+
+def reference_d6(seed: str, counter: int) -> int:
+    """Independent re-implementation of the documented derivation (what a remote player
+    would write to check the dice)."""
+    block = 0
+    while True:
+        msg = json.dumps(["gettysburg.d6.v1", seed, counter, block], separators=(",", ":"),
+                         ensure_ascii=False).encode()
+        for byte in hashlib.sha256(msg).digest():
+            if byte < 252:
+                return byte % 6 + 1
+        block += 1
+
+
+# Pinned values: if these change, every existing save file and PBEM game breaks.
+PINNED = {"7": [6, 4, 6, 5, 2, 3, 5, 1, 6, 3], "gettysburg": [2, 3, 1, 1, 6, 5, 4, 2, 6, 6]}
+
+
+def test_pinned_sequences_never_change() -> None:
+    for seed, values in PINNED.items():
+        assert [d6(seed, n) for n in range(10)] == values
+        assert [reference_d6(seed, n) for n in range(10)] == values
+
+
+@given(st.text(max_size=40), st.integers(min_value=0, max_value=10**9))
+def test_d6_matches_reference_and_range(seed: str, counter: int) -> None:
+    value = d6(seed, counter)
+    assert 1 <= value <= 6
+    assert value == reference_d6(seed, counter)
+
+
+def test_rejection_sampling_is_unbiased_over_accepted_bytes() -> None:
+    faces = Counter(b % 6 + 1 for b in range(252))
+    assert set(faces.values()) == {42}
+
+
+def test_seeded_distribution_roughly_uniform() -> None:
+    counts = Counter(d6("uniformity", n) for n in range(6000))
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
+    assert chi2 < 25  # p ~ 1e-4 for 5 degrees of freedom
+
+
+def test_int_and_str_seeds_agree_and_bad_seeds_refused() -> None:
+    assert normalize_seed(7) == "7"
+    assert SeededDice(7).roll_n(5) == SeededDice("7").roll_n(5)
+    with pytest.raises(DiceValueError):
+        normalize_seed(True)
+    with pytest.raises(DiceValueError):
+        d6("x", -1)
+
+
+def test_rolls_are_recorded_with_purpose_and_rule() -> None:
+    dice = SeededDice("log")
+    first = dice.roll("artillery", "6.62")
+    volley = dice.roll_n(3, "infantry fire", "6.3")
+    assert dice.counter == 4
+    assert dice.rolls[0] == Roll(0, first, "artillery", "6.62")
+    assert [r.value for r in dice.rolls[1:]] == volley
+    assert all(r.rule == "6.3" and r.purpose == "infantry fire" for r in dice.rolls[1:])
+    assert [r.counter for r in dice.rolls] == [0, 1, 2, 3]
+    assert verify_rolls("log", [r.value for r in dice.rolls]) is None
+    assert dice.roll_n(0) == []
+
+
+def test_verify_rolls_locates_wrong_value() -> None:
+    values = [d6("v", n) for n in range(8)]
+    values[5] = values[5] % 6 + 1
+    assert verify_rolls("v", values) == 5
+
+
+def test_scripted_dice_values_and_exhaustion() -> None:
+    dice = ScriptedDice([6, 1, 3])
+    assert dice.roll_n(2, "fire") == [6, 1]
+    assert dice.remaining == 1
+    with pytest.raises(DiceExhausted, match=r"roll #3 for 'fire' \(rule 6.3\)"):
+        dice.roll_n(2, "fire", "6.3")
+    assert dice.counter == 2  # a volley that cannot be completed consumes nothing
+    assert dice.roll() == 3
+    with pytest.raises(DiceExhausted, match="only 3 values"):
+        dice.roll()
+
+
+@pytest.mark.parametrize("bad", [0, 7, -1, True, "3", 2.0, None])
+def test_scripted_dice_reject_values_outside_1_to_6(bad: object) -> None:
+    with pytest.raises(DiceValueError, match=r"scripted die #1"):
+        ScriptedDice([1, bad])  # type: ignore[list-item]
+
+
+def test_rewind_and_json_roundtrip() -> None:
+    dice = SeededDice("rt")
+    dice.roll_n(4, "x", "1.1")
+    dice.rewind(2)
+    assert dice.counter == 2
+    again = Dice.from_json(json.loads(json.dumps(dice.to_json())))
+    assert again.to_json() == dice.to_json()
+    assert again.roll() == d6("rt", 2)
+    scripted = ScriptedDice([2, 4, 6])
+    scripted.roll()
+    copy = Dice.from_json(scripted.to_json())
+    assert isinstance(copy, ScriptedDice) and copy.roll() == 4
+    with pytest.raises(DiceValueError):
+        dice.rewind(5)
+
+
+def test_forged_roll_log_is_refused() -> None:
+    dice = SeededDice("forge")
+    dice.roll_n(3)
+    data = dice.to_json()
+    data["rolls"][1]["value"] = data["rolls"][1]["value"] % 6 + 1
+    with pytest.raises(DiceValueError, match="roll 1"):
+        Dice.from_json(data)
+    with pytest.raises(DiceValueError, match="unknown dice kind"):
+        Dice.from_json({"kind": "loaded"})
+
+
+def _agreed(secrets: dict[str, str]) -> CommitReveal:
+    record = CommitReveal(("csa", "usa"))
+    for seat, secret in secrets.items():
+        record.commit(seat, commitment(seat, secret))
+    for seat, secret in secrets.items():
+        record.reveal(seat, secret)
+    return record
+
+
+def test_commit_reveal_flow_and_verification() -> None:
+    secrets = {"usa": new_secret(), "csa": new_secret()}
+    record = _agreed(secrets)
+    assert record.complete
+    seed = record.seed()
+    assert seed == combine_seed(secrets) == verify_commit_reveal(record.to_json())
+    assert len(seed) == 64
+    # Order of arrival does not matter, every secret does.
+    assert combine_seed(dict(reversed(list(secrets.items())))) == seed
+    assert combine_seed({"usa": secrets["usa"], "csa": "other"}) != seed
+
+
+def test_commit_reveal_refusals() -> None:
+    record = CommitReveal(("csa", "usa"))
+    record.commit("usa", commitment("usa", "u-secret"))
+    with pytest.raises(CommitRevealError, match="before all have committed"):
+        record.reveal("usa", "u-secret")
+    with pytest.raises(CommitRevealError, match="already committed"):
+        record.commit("usa", commitment("usa", "again"))
+    with pytest.raises(CommitRevealError, match="not a SHA-256"):
+        record.commit("csa", "nothex")
+    with pytest.raises(CommitRevealError, match="unknown seat"):
+        record.commit("referee", commitment("referee", "x"))
+    # Copying the opponent's commitment is useless: the seat is bound into the hash.
+    record.commit("csa", record.commitments["usa"])
+    record.reveal("usa", "u-secret")
+    with pytest.raises(CommitRevealError, match="'csa' does not match"):
+        record.reveal("csa", "u-secret")
+    with pytest.raises(CommitRevealError, match="'csa' has not revealed"):
+        record.verify()
+
+
+def test_tampered_commit_reveal_record_detected() -> None:
+    data = _agreed({"usa": "a", "csa": "b"}).to_json()
+    data["reveals"]["csa"] = "c"
+    with pytest.raises(CommitRevealError, match="'csa' does not match"):
+        verify_commit_reveal(data)
+    with pytest.raises(CommitRevealError, match="malformed"):
+        verify_commit_reveal({"commitments": {}})
