@@ -255,9 +255,9 @@ def replay(data: SaveFile | Mapping[str, Any], verify: bool = True) -> Game:
     model = parse(dict(data) if isinstance(data, Mapping) else data)
     if not verify:
         return _replay_fast(model)
+    game = _start(model)  # first, so a bad commit-reveal record is named as such
     if genesis_hash(model.header()) != model.genesis:
         raise _fail(None, "header", "genesis hash does not match the header fields")
-    game = _start(model)
     if game.state_hash() != model.initial_state_hash:
         raise _fail(None, "header", "initial state differs (scenario, options, seed or "
                                     "rules version changed)")
