@@ -100,7 +100,7 @@ def test_out_of_range_and_out_of_cone(diagram) -> None:  # type: ignore[no-untyp
 
 
 def test_cone_needs_an_adjacent_hexside(diagram) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(BoardError, match="5.31"):
+    with pytest.raises(BoardError, match=r"5\.31"):
         cone_targets(diagram, P("Q10"), P("S12"))
 
 

@@ -53,6 +53,7 @@ class RoadOnSide:
     name: str
     road_class: RoadClass
     crossing: Literal["bridge", "ford"] | None = None
+    rail: bool = False  # railroad or unfinished bed: secondary road for movement (2.2)
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,7 @@ class Board:
                         "name": r.name,
                         "class": r.road_class,
                         **({"crossing": r.crossing} if r.crossing else {}),
+                        **({"rail": True} if r.rail else {}),
                     }
                     for r in s.roads
                 ]
@@ -247,6 +249,7 @@ class Board:
                             name=r["name"],
                             road_class=r["class"],
                             crossing=r.get("crossing"),
+                            rail=bool(r.get("rail", False)),
                         )
                         for r in row.get("roads", ())
                     ),

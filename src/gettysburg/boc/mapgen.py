@@ -417,6 +417,7 @@ def trace_roads(
                 name=f.name or f.id,
                 road_class=road_class,  # type: ignore[arg-type]
                 crossing=crossing,  # type: ignore[arg-type]
+                rail=f.kind != "road",
             )
             if all(r.road != f.id for r in s["roads"]):
                 s["roads"].append(road)

@@ -1,0 +1,16 @@
+"""The ``gettysburg`` command. Each command group lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+from gettysburg.cli import inspect_cmd, map_cmd, play_cmd
+
+app = typer.Typer(
+    help="Gettysburg wargames: Badges of Courage first.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(map_cmd.app, name="map")
+app.add_typer(inspect_cmd.app, name="inspect")
+app.command("play")(play_cmd.play)

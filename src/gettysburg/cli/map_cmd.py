@@ -1,0 +1,55 @@
+"""``gettysburg map``: build and draw a rule system's map."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(help="Build and draw game maps derived from the battlefield model.")
+err = Console(stderr=True)
+
+SYSTEMS = ("boc",)
+
+
+def _check_system(system: str) -> None:
+    if system not in SYSTEMS:
+        err.print(f"[red]unknown system {system!r}; known: {', '.join(SYSTEMS)}[/red]")
+        raise typer.Exit(2)
+
+
+@app.command("render")
+def render(
+    out: Path = typer.Option(..., "--out", help="Output file: .svg or .png"),
+    system: str = typer.Option("boc", "--system", help="Rule system whose map to draw"),
+    ids: bool = typer.Option(True, "--ids/--no-ids", help="Print hex ids"),
+) -> None:
+    """Draw the map (terrain, roads, streams, slopes, ids, victory hexes, entries)."""
+    _check_system(system)
+    from gettysburg.boc.board import load_board
+    from gettysburg.boc.render import render_board
+
+    if out.suffix.lower() not in (".svg", ".png"):
+        err.print(f"[red]{out}: the file name must end in .svg or .png[/red]")
+        raise typer.Exit(2)
+    render_board(load_board(), out, ids=ids)
+    typer.echo(str(out))
+
+
+@app.command("build")
+def build(
+    system: str = typer.Option("boc", "--system"),
+    out: Path | None = typer.Option(None, "--out", help="Where to write (default: the package)"),
+) -> None:
+    """Re-derive the map from the battlefield model and write it as JSON."""
+    _check_system(system)
+    from gettysburg.boc.board import board_path
+    from gettysburg.boc.mapgen import derive_board
+    from gettysburg.core.battlefield import load_battlefield
+
+    board = derive_board(load_battlefield())
+    target = out or board_path()
+    target.write_text(json.dumps(board.to_json(), indent=1, sort_keys=True) + "\n")
+    typer.echo(f"{target}: {len(board.hexes)} hexes, {len(board.sides)} hexsides")
