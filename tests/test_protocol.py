@@ -218,6 +218,11 @@ def test_random_legal_play_keeps_invariants(choices: list[int]) -> None:
     data = json.loads(json.dumps(game.to_json()))
     again = load_game(data)
     assert again.state_hash() == game.state_hash() and again.to_json() == game.to_json()
+    clone = game.clone()
+    if not clone.is_terminal():
+        seat = clone.to_move()[0]
+        clone.apply(clone.legal_actions(seat)[0], seat)
+        assert clone.state_hash() != game.state_hash() == again.state_hash()
     twin = ToyGame(seed=SECRET_SEED)
     for move, h in zip(game.history, hashes[1:], strict=True):
         twin.apply(move.action, move.seat)

@@ -340,6 +340,11 @@ class Game(ABC):
                 "log": [e.to_json() for e in self._log],
                 "history": [m.to_json() for m in self._history]}
 
+    def clone(self) -> Self:
+        """An independent copy (omniscient: includes the seed; agents should plan from
+        ``view(seat)`` rather than from a clone, or they would be cheating)."""
+        return type(self).from_json(self.to_json())
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         if data.get("format") != FORMAT_STATE:
