@@ -15,6 +15,7 @@ import matplotlib
 matplotlib.use("Agg")  # headless: files only
 
 import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Polygon
 
@@ -137,7 +138,7 @@ def _short(names: tuple[str, ...]) -> str:
     return min(names, key=len) if len(names) > 1 else names[0]
 
 
-def _entry_arrow(ax: plt.Axes, board: Board, h: Hex, name: str) -> None:
+def _entry_arrow(ax: Axes, board: Board, h: Hex, name: str) -> None:
     lay = board.layout
     cx, cy = lay.to_plane(h)
     off = [n for n in h.neighbours() if n not in board.hexes]
