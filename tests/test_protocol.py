@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -292,3 +296,16 @@ def test_events_since_and_indices() -> None:
     assert [e["n"] for e in log] == list(range(len(log)))
     assert game.events("blue", since=2) == log[2:]
     assert log[1]["data"]["label"] == "Archer"  # revealed blocks are public
+
+
+def test_systems_are_imported_on_first_use() -> None:
+    # A fresh interpreter has not imported the toy module; new_game finds it anyway.
+    code = ("from gettysburg.core.protocol import new_game, system_names\n"
+            "assert system_names() == []\n"
+            "print(new_game('toy/standard', seed=5).system)")
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(src), os.environ.get("PYTHONPATH", "")) if p)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True)
+    assert out.stdout.strip() == "toy"

@@ -17,6 +17,7 @@ See ``docs/protocol.md`` and :mod:`gettysburg.core.toygame` for a worked example
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -414,7 +415,20 @@ def system_names() -> list[str]:
     return sorted(_SYSTEMS)
 
 
+# Where a system registers itself when not yet imported: gettysburg.<name> by convention.
+_MODULES: dict[str, str] = {"toy": "gettysburg.core.toygame"}
+
+
 def get_system(name: str) -> SystemEntry:
+    """The entry for ``name``, importing ``gettysburg.<name>`` on first use if needed (so a
+    save file for any installed system can be replayed without importing it by hand)."""
+    if name not in _SYSTEMS and name.isidentifier():
+        module = _MODULES.get(name, f"gettysburg.{name}")
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise  # the system exists but one of its own imports is broken
     try:
         return _SYSTEMS[name]
     except KeyError:
