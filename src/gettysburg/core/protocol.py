@@ -229,7 +229,8 @@ class Game(ABC):
 
     @abstractmethod
     def legal_actions(self, seat: Seat) -> list[Action]:
-        """Every action ``seat`` may take now (empty if it is not to move)."""
+        """Every action ``seat`` may take now (empty if it is not to move), in a
+        deterministic order: agents and adapters index into this list."""
 
     @abstractmethod
     def validate(self, action: Action, seat: Seat) -> None:
