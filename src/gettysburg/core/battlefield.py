@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shapely import geometry as sg
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import transform, unary_union
+from shapely.ops import unary_union
 
 from gettysburg.core.geo import GETTYSBURG, LocalProjection
 
@@ -183,12 +184,9 @@ def default_data_dir() -> Path:
 
 
 def _project(geom: BaseGeometry, proj: LocalProjection) -> BaseGeometry:
-    kx, ky = proj.kx, proj.ky
-
-    def f(x: Any, y: Any, z: Any = None) -> tuple[Any, Any]:
-        return ((x - proj.lon0) * kx, (y - proj.lat0) * ky)
-
-    return transform(f, geom)
+    offset = np.array([proj.lon0, proj.lat0])
+    scale = np.array([proj.kx, proj.ky])
+    return shapely.transform(geom, lambda xy: (xy - offset) * scale)
 
 
 def load_features(path: Path, proj: LocalProjection = GETTYSBURG) -> list[Feature]:
