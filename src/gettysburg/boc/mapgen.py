@@ -40,7 +40,7 @@ from gettysburg.boc.board import (
 )
 from gettysburg.core.battlefield import Battlefield, BattlefieldError, Feature
 from gettysburg.core.geo import GETTYSBURG, Registration, fit_hex_grid
-from gettysburg.core.hexes import Hex, Hexside, Layout
+from gettysburg.core.hexes import Hex, Hexside, Layout, disc
 from gettysburg.core.hexids import BOC
 
 # --- configuration ------------------------------------------------------------------
@@ -68,8 +68,10 @@ class Thresholds(_Strict):
     woods_share: float
     marsh_share: float
     side_share: float
-    rise_ft: float
-    hill_ft: float
+    rise_relief_ft: float
+    hill_relief_ft: float
+    relief_radius: int
+    relief_base_percentile: float
     road_min_run_m: float
 
 
@@ -200,6 +202,7 @@ class _HexWork:
     shares: dict[str, float]
     height_ft: float
     p80_ft: float
+    relief_ft: float = 0.0
     terrain: str = "clear"
     ground: int = 0
     stacking: int = 4
@@ -240,8 +243,17 @@ def classify_hexes(
             w.terrain = "woods"
         elif any(poly.contains(p) for p in small_features["orchard"]):
             w.terrain = "orchard"
-        w.ground = 2 if w.p80_ft >= th.hill_ft else 1 if w.p80_ft >= th.rise_ft else 0
         work[h] = w
+    # Ground level (2.3) from local relief, not absolute height: the ground falls
+    # ~150 ft from north-west to south-east, so a ridge is "high" only relative to
+    # its surroundings. Relief = the hex's 80th-percentile height minus a low
+    # percentile of mean heights within a few hexes.
+    for h, w in work.items():
+        around = [work[n].height_ft for n in disc(h, th.relief_radius) if n in work]
+        w.relief_ft = w.p80_ft - float(np.percentile(around, th.relief_base_percentile))
+        w.ground = (
+            2 if w.relief_ft >= th.hill_relief_ft else 1 if w.relief_ft >= th.rise_relief_ft else 0
+        )
     for w in work.values():
         w.stacking = STACKING[w.terrain]
         w.d2 = w.terrain in ("woods", "rocks")  # 2.2 / 5.24: woods and Devil's Den

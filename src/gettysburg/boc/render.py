@@ -59,7 +59,22 @@ def render_board(board: Board, out: Path, *, ids: bool = True, dpi: int = 130) -
     sp = lay.spacing()
     w_m, h_m = max(xs) - min(xs) + 2 * sp, max(ys) - min(ys) + 2 * sp
     fig_w = 13.0
-    fig, ax = plt.subplots(figsize=(fig_w, fig_w * h_m / w_m + 1.2))
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # SVG text stays text (searchable)
+        fig, ax = plt.subplots(figsize=(fig_w, fig_w * h_m / w_m + 1.2))
+        _draw(board, ax, ids=ids)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # Fixed metadata keeps SVG/PNG output byte-identical from run to run.
+        meta = {"Date": None} if suffix == ".svg" else {"Software": None}
+        fig.savefig(out, dpi=dpi, bbox_inches="tight", metadata=meta)
+        plt.close(fig)
+    return out
+
+
+def _draw(board: Board, ax: Axes, *, ids: bool) -> None:
+    lay = board.layout
+    xs = [lay.to_plane(h)[0] for h in board.hexes]
+    ys = [lay.to_plane(h)[1] for h in board.hexes]
+    sp = lay.spacing()
     ax.set_aspect("equal")
     ax.axis("off")
 
@@ -126,12 +141,6 @@ def render_board(board: Board, out: Path, *, ids: bool = True, dpi: int = 130) -
         f"hex spacing {sp:.0f} m; north up; south-west corner near {lat0:.3f}, {lon0:.3f}",
         fontsize=10,
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    # Fixed metadata keeps SVG/PNG output byte-identical from run to run.
-    meta = {"Date": None} if suffix == ".svg" else {"Software": None}
-    fig.savefig(out, dpi=dpi, bbox_inches="tight", metadata=meta)
-    plt.close(fig)
-    return out
 
 
 def _short(names: tuple[str, ...]) -> str:

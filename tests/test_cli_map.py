@@ -1,0 +1,60 @@
+"""The map commands of the CLI: JSON on stdout, clear errors with a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from gettysburg.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_inspect_cone_q10_r11_lists_the_seven_targets() -> None:
+    code, out, _ = run("inspect", "cone", "Q10", "R11", "--json")
+    assert code == 0
+    assert sorted(json.loads(out)["targets"]) == ["R11", "R12", "S11", "S12", "S13", "T12", "T13"]
+
+
+def test_inspect_los_verdicts_and_reason() -> None:
+    code, out, _ = run("inspect", "los", "Q10", "S13", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["visible"] is False and "5.33" in doc["reason"]
+    assert doc["blocked_by"]
+    code, out, _ = run("inspect", "los", "Q10", "S12", "--json")
+    doc = json.loads(out)
+    assert doc["visible"] is True and doc["target_double_defence"] is True
+
+
+def test_inspect_hex_reports_terrain_and_six_hexsides() -> None:
+    code, out, _ = run("inspect", "hex", "J6", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["id"] == "J6" and doc["victory"] == 2
+    assert len(doc["hexsides"]) == 6
+
+
+def test_bad_ids_fail_cleanly() -> None:
+    for args in (["inspect", "hex", "ZZ99"], ["inspect", "hex", "Q0"],
+                 ["inspect", "cone", "Q10", "S12"], ["inspect", "los", "Q10", "nope"]):
+        code, out, err = run(*args, "--json")
+        assert code == 2, args
+        assert "error" in json.loads(err)
+        assert out == ""
+
+
+def test_map_render_writes_svg_and_png(tmp_path: Path) -> None:
+    for name in ("m.svg", "m.png"):
+        code, _, _ = run("map", "render", "--system", "boc", "--out", str(tmp_path / name))
+        assert code == 0
+        assert (tmp_path / name).stat().st_size > 10_000
+    svg = (tmp_path / "m.svg").read_text()
+    assert "<svg" in svg and "Q10" in svg
+    code, _, err = run("map", "render", "--out", str(tmp_path / "m.gif"))
+    assert code == 2 and ".svg or .png" in err
