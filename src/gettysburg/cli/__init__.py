@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gettysburg.cli import inspect_cmd, map_cmd, play_cmd
+from gettysburg.cli import inspect_cmd, map_cmd, play_cmd, scenario_cmd
 
 app = typer.Typer(
     help="Gettysburg wargames: Badges of Courage first.",
@@ -14,3 +14,4 @@ app = typer.Typer(
 app.add_typer(map_cmd.app, name="map")
 app.add_typer(inspect_cmd.app, name="inspect")
 app.command("play")(play_cmd.play)
+app.add_typer(scenario_cmd.app, name="scenario")
