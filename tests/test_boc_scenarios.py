@@ -536,3 +536,13 @@ def test_cli_show_path_and_error(tmp_path: Path) -> None:
     p = _write(tmp_path, raw)
     r = CliRunner().invoke(app, [*pre, "show", str(p)])
     assert r.exit_code == 1
+
+
+def test_zero_strength_only_for_hqs(tmp_path: Path) -> None:
+    raw = _raw("day3")
+    raw["setup"]["usa"][1]["units"][0]["strength"] = 0  # Ransom's artillery at 0
+    p = _write(tmp_path, raw)
+    with pytest.raises(DataError) as ei:
+        load_scenario(p)
+    assert (ei.value.entry, ei.value.field) == ("usa-ransom", "setup.usa[1].units[0].strength")
+    assert load_scenario("boc/day3").placements()["usa-pleasonton"] == ("L5", 0)

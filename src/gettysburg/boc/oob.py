@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -197,7 +197,7 @@ class OrderOfBattle:
     def __getitem__(self, unit_id: str) -> Unit:
         return self.units[unit_id]
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Unit]:
         return iter(self.units.values())
 
     def __len__(self) -> int:

@@ -348,6 +348,10 @@ def validate_scenario(
         if uid in seen:
             raise DataError(src, uid, f"{where}.unit", f"duplicate: already in {seen[uid]}")
         seen[uid] = where
+        if strength == 0 and not u.is_hq:
+            raise DataError(
+                src, uid, f"{where}.strength", "only an HQ can stand at strength 0 (4.3, 7.5)"
+            )
         if strength is not None and strength > u.max_strength:
             raise DataError(
                 src,
