@@ -1,0 +1,140 @@
+"""Hex control (6.6), zones of control (6.61) and front-line hexes (6.62).
+
+Hex ids are the BoC strings (``"J6"``) throughout the engine; :class:`BoardIndex`
+caches each board's neighbour lists by id so the rules never re-parse ids.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gettysburg.boc.board import Board
+from gettysburg.boc.state import ON_MAP, BocState, other
+from gettysburg.core.hexes import Hex
+from gettysburg.core.hexids import BOC
+
+
+@dataclass
+class BoardIndex:
+    board: Board
+    hex_of: dict[str, Hex]
+    nbrs: dict[str, tuple[str, ...]]  # on-map neighbours in a fixed order
+    edge: frozenset[str]
+
+    def side_key(self, a: str, b: str) -> str:
+        """A stable text key for the hexside between two adjacent hexes."""
+        return f"{a}|{b}" if self.hex_of[a] < self.hex_of[b] else f"{b}|{a}"
+
+    def distance(self, a: str, b: str) -> int:
+        return self.hex_of[a].distance(self.hex_of[b])
+
+
+def index(board: Board) -> BoardIndex:
+    """The cached index of ``board`` (boards are treated as immutable once loaded; the
+    index rides on the board object itself, so it dies with it)."""
+    got = board.__dict__.get("_boc_index")
+    if not isinstance(got, BoardIndex):
+        hex_of = {info.id: h for h, info in board.hexes.items()}
+        nbrs = {info.id: tuple(board.hexes[n].id for n in h.neighbours() if n in board.hexes)
+                for h, info in board.hexes.items()}
+        edge = frozenset(i.id for i in board.hexes.values() if i.edge or len(nbrs[i.id]) < 6)
+        got = BoardIndex(board, hex_of, nbrs, edge)
+        board.__dict__["_boc_index"] = got
+    return got
+
+
+def hex_id(h: Hex) -> str:
+    return BOC.format(h)
+
+
+def occupied_by(state: BocState) -> dict[str, str]:
+    """hex -> side of the units in it (both sides never share a hex)."""
+    out: dict[str, str] = {}
+    for u in state.units.values():
+        if u.status == ON_MAP and u.hex is not None:
+            out[u.hex] = u.side
+    return out
+
+
+def compute_control(board: Board, state: BocState) -> dict[str, str]:
+    """6.61: an occupied hex belongs to its occupant; an empty hex next to units of one side
+    only belongs to that side; an empty hex next to both sides, or to none, is neutral
+    (neutral hexes are left out of the returned map)."""
+    idx = index(board)
+    occ = occupied_by(state)
+    control = dict(occ)
+    near: dict[str, set[str]] = {}
+    for hx, side in occ.items():
+        for n in idx.nbrs.get(hx, ()):
+            if n not in occ:
+                near.setdefault(n, set()).add(side)
+    for hx, sides in near.items():
+        if len(sides) == 1:
+            control[hx] = next(iter(sides))
+    return dict(sorted(control.items()))
+
+
+def front_line(board: Board, state: BocState, side: str) -> frozenset[str]:
+    """6.62 front-line hexes for ``side``: hexes next to enemy units (own-occupied ones
+    included; enemy-occupied ones are not hexes ``side`` can be in). Entering any of them
+    ends a move, which also covers the 6.61 ZOC stop: an enemy ZOC is the empty part of
+    this set."""
+    idx = index(board)
+    occ = occupied_by(state)
+    enemy = other(side)
+    out: set[str] = set()
+    for hx, s in occ.items():
+        if s != enemy:
+            continue
+        for n in idx.nbrs.get(hx, ()):
+            if occ.get(n) != enemy:
+                out.add(n)
+    return frozenset(out)
+
+
+def enemy_hexes(state: BocState, side: str) -> frozenset[str]:
+    """Hexes ``side`` sees as enemy in the 6.6 control snapshot."""
+    enemy = other(side)
+    return frozenset(h for h, s in state.control.items() if s == enemy)
+
+
+def within(board: Board, start: str, steps: int, blocked: Iterable[str]) -> dict[str, int]:
+    """Hexes reachable from ``start`` in at most ``steps`` hexes without passing *through*
+    a blocked hex (a blocked hex may still be the last hex reached): the 4.5 command range
+    traced through friendly or neutral hexes. Returns hex -> distance."""
+    idx = index(board)
+    bad = frozenset(blocked)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        hx = queue.popleft()
+        d = dist[hx]
+        if d >= steps or (hx in bad and hx != start):
+            continue
+        for n in idx.nbrs.get(hx, ()):
+            if n not in dist:
+                dist[n] = d + 1
+                queue.append(n)
+    return dist
+
+
+def connected(board: Board, start: str, goal: str, blocked: Iterable[str]) -> bool:
+    """8.4 supply line: a chain of hexes from ``start`` to ``goal`` none of which (the goal
+    included, the start excluded) is blocked."""
+    idx = index(board)
+    bad = frozenset(blocked)
+    if goal in bad or goal not in idx.nbrs or start not in idx.nbrs:
+        return False
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        hx = queue.popleft()
+        if hx == goal:
+            return True
+        for n in idx.nbrs[hx]:
+            if n not in seen and n not in bad:
+                seen.add(n)
+                queue.append(n)
+    return False

@@ -1,0 +1,75 @@
+"""Fog of war: what each seat may see of the blocks and the log (3.0, 6.63, 8.1).
+
+A hidden enemy block shows only its side and hex, under an opaque handle that stays the
+same for the whole game but cannot be linked to the unit id without the per-game secret
+(an HMAC key derived from the seed, which no view shows). A revealed enemy block shows its
+identity and strength instead, without the handle. Own blocks are shown in full, and the
+referee sees everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from gettysburg.boc.state import ON_MAP, BocState, UnitState
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.protocol import REFEREE, Event
+
+FOG_DOMAIN = b"gettysburg.boc.fog.v1"
+
+
+def fog_key(seed: str) -> bytes:
+    return hashlib.sha256(FOG_DOMAIN + b"\x00" + seed.encode("utf-8")).digest()
+
+
+def handle(key: bytes, unit_id: str) -> str:
+    return "b-" + hmac.new(key, unit_id.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
+
+
+def sees(seat: str, unit: UnitState) -> bool:
+    """Whether ``seat`` may see this block's identity and strength."""
+    return seat in (REFEREE, unit.side) or unit.revealed
+
+
+def unit_view(unit: UnitState, full: bool) -> JSONDict:
+    if full:
+        return unit.to_json()
+    return {"id": unit.id, "side": unit.side, "hex": unit.hex, "strength": unit.strength,
+            "revealed": True, "column": unit.column}
+
+
+def hidden_view(key: bytes, unit: UnitState) -> JSONDict:
+    return {"handle": handle(key, unit.id), "side": unit.side, "hex": unit.hex,
+            "column": unit.column}
+
+
+def units_view(key: bytes, state: BocState, seat: str) -> tuple[list[JSONDict],
+                                                                  list[JSONDict]]:
+    """(blocks shown by identity, hidden enemy blocks by handle), each sorted."""
+    shown: list[JSONDict] = []
+    hidden: list[JSONDict] = []
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        own = seat in (REFEREE, u.side)
+        if own:
+            shown.append(unit_view(u, True))
+        elif u.status == ON_MAP:
+            if u.revealed:
+                shown.append(unit_view(u, False))
+            else:
+                hidden.append(hidden_view(key, u))
+    hidden.sort(key=lambda d: (str(d["hex"]), str(d["handle"])))
+    return shown, hidden
+
+
+def private(type_: str, rule: str, unit: UnitState, data: JSONDict, public: JSONDict,
+            key: bytes) -> Event:
+    """An event about ``unit``: its owner sees ``data``; the enemy sees ``public`` plus the
+    unit's identity if it is revealed, or its handle if not."""
+    shown = dict(public)
+    if unit.revealed:
+        shown["unit"] = unit.id
+    else:
+        shown["unit"] = handle(key, unit.id)
+    return Event(type_, rule, data, visible_to=(unit.side,), redacted=shown)

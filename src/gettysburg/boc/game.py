@@ -1,0 +1,858 @@
+"""The Badges of Courage rule system: :class:`BocGame`, registered as ``boc``.
+
+Actions are plain JSON objects (see ``docs/rules-coverage.md`` for the list). Every refusal
+is a :class:`RuleError` citing the rule section. The fire (5.x) and melee (7.x) phases are
+in the sequence but offer only ``end_phase`` until the combat rules land (issue 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gettysburg.boc.board import Board, BoardError, load_board
+from gettysburg.boc.command import (
+    COMMAND_HQ_TYPES,
+    HQ_TYPES,
+    Orders,
+    commanded_units,
+)
+from gettysburg.boc.control import compute_control, front_line, index
+from gettysburg.boc.fog import fog_key, private, units_view
+from gettysburg.boc.movement import (
+    NO_ROAD,
+    MoveRules,
+    Reach,
+    entry_cost,
+    path_cost,
+    reachable,
+    road_march,
+)
+from gettysburg.boc.oob import DataError, default_hierarchy, default_oob, read_yaml
+from gettysburg.boc.scenario import (
+    SCENARIO_FILES,
+    parse_scenario,
+    place_with_overflow,
+    scenario_path,
+)
+from gettysburg.boc.sequence import (
+    NIGHT_ROADS,
+    OPT_COLUMN,
+    OPT_FIXED,
+    OPT_HANCOCK,
+    check_stacking,
+    end_phase,
+    phases,
+)
+from gettysburg.boc.state import (
+    ELIMINATED,
+    OFF_MAP,
+    ON_MAP,
+    RESERVE,
+    BocState,
+    UnitState,
+    add_hours,
+    other,
+    parse_time,
+    time_label,
+    turn_key,
+)
+from gettysburg.boc.supply import (
+    check_day_supply,
+    check_night_supply,
+    day_targets,
+    night_targets,
+)
+from gettysburg.boc.victory import STANDARD_BANDS, csa_total
+from gettysburg.core.canonical import JSONDict, json_copy
+from gettysburg.core.dice import Dice, normalize_seed
+from gettysburg.core.protocol import (
+    REFEREE,
+    RULE_ACTION,
+    Action,
+    Event,
+    Game,
+    GameSetup,
+    RuleError,
+    Seat,
+    resolve_dice,
+)
+
+SEATS = ["usa", "csa"]
+# Option names (brief) and the spellings the scenario files use.
+OPTION_ALIASES = {
+    "column_line": OPT_COLUMN, "column_and_line": OPT_COLUMN,
+    "hancock": OPT_HANCOCK,
+    "fixed_turn_order": OPT_FIXED, "fixed_sequence": OPT_FIXED, "fixed_order": OPT_FIXED,
+}
+ACTION_ORDER = ["hancock", "activate", "formation", "move", "enter", "leave_map",
+                "supply_activate", "supply", "night_supply", "end_phase"]
+HANCOCK_ROAD = "Taneytown Road"
+
+
+def normalise_options(options: Sequence[str]) -> list[str]:
+    out: set[str] = set()
+    for opt in options:
+        name = OPTION_ALIASES.get(opt)
+        if name is None:
+            raise ValueError(f"unknown or unsupported BoC option {opt!r}; supported: "
+                             f"{sorted(set(OPTION_ALIASES))}")
+        out.add(name)
+    return sorted(out)
+
+
+def _scenario_file(scenario: str) -> Path:
+    key = scenario if scenario.startswith("boc/") else f"boc/{scenario}"
+    return scenario_path(key if key in SCENARIO_FILES else scenario)
+
+
+def load_context(scenario: str) -> tuple[dict[str, Any], dict[str, Any], Path, Board]:
+    """Read a scenario file: (scenario data, ``engine`` extras, path, board).
+
+    The ``engine`` mapping is this module's extension for positions set up by hand (tests,
+    puzzles, play from a given moment): ``board`` (a board JSON file, relative to the
+    scenario), ``phase``, ``active``, ``hour``, ``player_index``, ``order``, ``revealed``,
+    ``column``, ``off_map``, ``campaign``, ``last_day``, ``losses``. The rest of the file
+    is the scenario schema of :mod:`gettysburg.boc.scenario`."""
+    path = _scenario_file(scenario)
+    raw = read_yaml(path)
+    if not isinstance(raw, dict):
+        raise DataError(path, "(file)", "(root)", "expected a mapping")
+    raw = dict(raw)
+    engine = raw.pop("engine", None) or {}
+    if not isinstance(engine, dict):
+        raise DataError(path, "engine", "engine", "expected a mapping")
+    board_file = engine.get("board")
+    try:
+        board = load_board(str((path.parent / str(board_file)).resolve())) if board_file \
+            else load_board()
+    except BoardError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+    return raw, engine, path, board
+
+
+def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board: Board,
+                  options: list[str]) -> BocState:
+    """Set up a scenario (9.2: fill the named hex, overflow to adjacent hexes)."""
+    oob = default_oob()
+    sc = parse_scenario(raw, path, oob, board)
+    placed = place_with_overflow(board, sc.setup, oob, str(path))
+    units: dict[str, UnitState] = {}
+    for uid, hx in sorted(placed.positions.items()):
+        units[uid] = UnitState(uid, oob[uid].side, ON_MAP, hx, placed.strengths[uid])
+    losses = {"usa": 0, "csa": 0}
+    for e in sc.eliminated:
+        units[e.unit] = UnitState(e.unit, oob[e.unit].side, ELIMINATED, None, 0)
+        losses[oob[e.unit].side] += 1  # 9.12: counted for the enemy
+    for a in sc.arrivals:
+        if a.option is not None and a.option not in options:
+            continue
+        if a.unless_option is not None and a.unless_option in options:
+            continue
+        day = a.day if a.day is not None else sc.day
+        for p in a.units:
+            if p.unit in units:
+                continue
+            strength = p.strength if p.strength is not None else oob[p.unit].max_strength
+            units[p.unit] = UnitState(
+                p.unit, oob[p.unit].side, RESERVE, None, strength,
+                arrival_key=turn_key(day, parse_time(a.time)), arrival_entry=a.entry,
+                arrival_hex=a.hex, night_road=a.time == "night")
+    for uid in engine.get("revealed", []) or []:
+        units[uid].revealed = True
+    for uid in engine.get("column", []) or []:
+        units[uid].column = True
+    for item in engine.get("off_map", []) or []:
+        u = units[item["unit"]]
+        u.status, u.hex, u.exit_hex = OFF_MAP, None, item["exit"]
+    for k, u in enumerate(sorted(units.values(), key=lambda x: x.id)):
+        u.seq = k + 1
+    for key, n in (engine.get("losses") or {}).items():
+        losses[key] = int(n)
+    campaign = bool(engine.get("campaign", sc.id == "boc/battle"))
+    hour = int(engine.get("hour", parse_time(sc.start)))
+    first = str(engine.get("active", sc.first_player))
+    order = list(engine.get("order", [sc.first_player, other(sc.first_player)]))
+    bands = {"csa_win_min": sc.victory.csa_win_min, "usa_win_max": sc.victory.usa_win_max}
+    state = BocState(
+        scenario=sc.id, title=sc.title, day=int(engine.get("day", sc.day)), hour=hour,
+        phase="", active=first, order=order,
+        player_index=int(engine.get("player_index", order.index(first))),
+        units=units, options=options,
+        last_day=int(engine.get("last_day", 3 if campaign else sc.day)),
+        ends_after_night=sc.end == "night" and not campaign,
+        campaign=campaign, bands=bands or dict(STANDARD_BANDS), losses=losses,
+        acting={a.unit: a.corps for a in sc.acting if a.role == "chq"},
+        seq=len(units))
+    state.phase = str(engine.get("phase", phases(state)[0]))
+    if state.phase not in phases(state):
+        raise ValueError(f"{path}: phase {state.phase!r} is not a phase of this turn")
+    state.control = compute_control(board, state)
+    return state
+
+
+def _str(action: Action, key: str) -> str:
+    v = action.get(key)
+    if not isinstance(v, str) or not v:
+        raise RuleError(RULE_ACTION, f"'{key}' must be a non-empty string")
+    return v
+
+
+def _path(action: Action) -> list[str]:
+    v = action.get("path")
+    if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
+        raise RuleError(RULE_ACTION, "'path' must be a non-empty list of hex ids")
+    return [x.upper() for x in v]
+
+
+def _int(action: Action, key: str, default: int) -> int:
+    v = action.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RuleError(RULE_ACTION, f"'{key}' must be an integer")
+    return v
+
+
+class BocGame(Game):
+    """Gettysburg: Badges of Courage."""
+
+    system = "boc"
+
+    def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
+                 seed: int | str = 0, dice: Dice | None = None) -> None:
+        opts = normalise_options(options)
+        raw, engine, path, board = load_context(scenario)
+        super().__init__(GameSetup(self.system, scenario, tuple(options), normalize_seed(seed)),
+                         resolve_dice(seed, dice))
+        self.board = board
+        self.orders = Orders.build(default_oob(), default_hierarchy())
+        self.key = fog_key(self.setup.seed)
+        self.state = initial_state(raw, engine, path, board, opts)
+        self.record(Event("setup", "9.0", {"scenario": self.state.scenario,
+                                           "title": self.state.title, "options": opts,
+                                           "time": time_label(self.state.day,
+                                                              self.state.hour)}))
+
+    # --- state -------------------------------------------------------------------------
+    def position_json(self) -> JSONDict:
+        return self.state.to_json()
+
+    def load_position(self, position: JSONDict) -> None:
+        if not hasattr(self, "board"):
+            _, _, _, self.board = load_context(self.setup.scenario)
+            self.orders = Orders.build(default_oob(), default_hierarchy())
+            self.key = fog_key(self.setup.seed)
+        self.state = BocState.from_json(position)
+
+    def seats(self) -> list[Seat]:
+        return list(SEATS)
+
+    def to_move(self) -> list[Seat]:
+        return [] if self.state.over else [self.state.active]
+
+    def is_terminal(self) -> bool:
+        return self.state.over
+
+    def result(self) -> JSONDict | None:
+        return json_copy(self.state.result) if self.state.result is not None else None
+
+    # --- helpers -----------------------------------------------------------------------
+    @property
+    def column_rule(self) -> bool:
+        return OPT_COLUMN in self.state.options
+
+    def _own(self, seat: Seat, uid: str) -> UnitState:
+        u = self.state.units.get(uid)
+        if u is None or u.side != seat:
+            # Same words whether the id is unknown or the enemy's: no identity leaks.
+            raise RuleError(RULE_ACTION, f"{uid!r} is not one of your units in this game")
+        return u
+
+    def _phase(self, *allowed: str, rule: str = "1.2") -> None:
+        if self.state.phase not in allowed:
+            raise RuleError(rule, f"not allowed in the {self.state.phase} phase "
+                                  f"(only in: {', '.join(allowed)})")
+
+    def _day(self, rule: str) -> None:
+        if self.state.night:
+            raise RuleError(rule, "not allowed in the night turn (9.7)")
+
+    def _stack_room(self, hx: str, extra: int = 1) -> bool:
+        n = len(self.state.occupants().get(hx, []))
+        return n + extra <= self.board.hex(hx).stacking
+
+    def _deploy_targets(self, u: UnitState) -> list[str]:
+        """4.3 / 8.1: an HQ may step one hex when activated, into a friendly hex (6.6) with
+        room for it (6.2)."""
+        assert u.hex is not None
+        idx = index(self.board)
+        occ = self.state.occupants()
+        out = []
+        for n in idx.nbrs.get(u.hex, ()):
+            if self.state.control.get(n) != u.side:
+                continue
+            if any(x.side != u.side for x in occ.get(n, [])):
+                continue
+            if self._stack_room(n):
+                out.append(n)
+        return sorted(out)
+
+    # --- movement context ----------------------------------------------------------------
+    def _may_move(self, u: UnitState) -> str | None:
+        """Why ``u`` may not move now (6.1), or ``None``."""
+        if u.status != ON_MAP:
+            return "the unit is not on the map"
+        if u.moved:
+            return "the unit has already moved this phase"
+        if u.fired:
+            return "units that fired this turn cannot move (6.1)"
+        if u.cmd_active:
+            return "an HQ activated in the command phase cannot move (6.1)"
+        return None
+
+    def _rules(self, u: UnitState, front: frozenset[str]) -> MoveRules:
+        label = self.orders.oob[u.id]
+        occ = self.state.occupants()
+        enemy = other(u.side)
+        forbidden = {h for h, us in occ.items() if us and us[0].side == enemy}
+        if self.state.night:
+            forbidden |= front  # 9.72 no entering front-line hexes at night
+        infantry = label.type == "infantry"
+        if self.column_rule and infantry:
+            if u.column:
+                forbidden |= {h for h, us in occ.items()
+                              if any(x.id != u.id and x.side == u.side for x in us)}
+            else:
+                forbidden |= {h for h, us in occ.items()
+                              if any(x.column and x.side == u.side for x in us)}
+        full = frozenset(k for k, n in self.state.side_use.items() if n >= 2)
+        return MoveRules(
+            budget=label.movement.allowance - u.mp_used,
+            multiplier=label.movement.off_road_multiplier,
+            roads=not (self.column_rule and infantry and not u.column),
+            one_hex=u.mp_used == 0, stop=front, forbidden=frozenset(forbidden),
+            full_sides=full)
+
+    def move_options(self, uid: str) -> Reach:
+        u = self.state.units[uid]
+        assert u.hex is not None
+        front = front_line(self.board, self.state, u.side)
+        return reachable(self.board, u.hex, self._rules(u, front))
+
+    def _entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
+        """(entry hex, entry road) pairs ``u`` may come on at now (6.7, 9.74, 2.4)."""
+        board = self.board
+        if u.status == OFF_MAP:
+            return [(u.arrival_hex, "")] if u.arrival_hex else []
+        if u.night_road and self.state.night:
+            roads = list(NIGHT_ROADS)
+        else:
+            named = u.arrival_entry or ""
+            roads = [named, *adjacent_roads(board, named)]
+            div = self._division_key(u)
+            if div in self.state.entry_roads:
+                roads = [self.state.entry_roads[div]]  # 6.7 division integrity
+        out: set[tuple[str, str]] = set()
+        for road in roads:
+            for info in board.entry_hexes(road):
+                out.add((info.id, road))
+        if u.arrival_hex and board.has_hex(u.arrival_hex) and u.arrival_entry in roads:
+            out.add((u.arrival_hex, u.arrival_entry or ""))
+        return sorted(out)
+
+    def _division_key(self, u: UnitState) -> str:
+        label = self.orders.oob[u.id]
+        if label.division is None or u.id in self.orders.asset_of:
+            return ""
+        return f"{u.side}/{label.corps}/{label.division}"
+
+    def _may_enter(self, u: UnitState) -> str | None:
+        if u.status not in (RESERVE, OFF_MAP):
+            return "the unit is not waiting off the map"
+        if u.arrival_key is None or u.arrival_key > self.state.now:
+            return "the unit is not due yet"
+        if u.moved:
+            return "the unit has already moved this phase"
+        return None
+
+    def enter_options(self, uid: str) -> dict[tuple[str, str], tuple[int, list[str]]]:
+        """(entry hex, destination) -> (MP, path) for a unit due to arrive."""
+        u = self.state.units[uid]
+        board = self.board
+        idx = index(board)
+        label = self.orders.oob[uid]
+        front = front_line(board, self.state, u.side)
+        rules = self._rules(u, front)
+        out: dict[tuple[str, str], tuple[int, list[str]]] = {}
+        for entry, road in self._entry_hexes(u):
+            if entry in rules.forbidden:
+                continue
+            if u.night_road and self.state.night:
+                for dest, path in road_march(board, entry, rules.forbidden).items():
+                    out[(entry, dest)] = (0, path)
+                continue
+            beside = sorted(n for n in idx.nbrs.get(entry, ())
+                            if n in idx.edge and n not in rules.forbidden)
+            firsts = [entry, *beside]
+            for first in firsts:
+                cost0, road0 = entry_cost(board, entry, first, road,
+                                          label.movement.off_road_multiplier)
+                if first != entry:
+                    road0 = NO_ROAD
+                sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False,
+                                rules.stop, rules.forbidden, rules.full_sides, entered=True)
+                cands = {first: (cost0, [first])}
+                if cost0 <= rules.budget:
+                    reach = reachable(board, first, sub, road0 if rules.roads else NO_ROAD,
+                                      cost0)
+                    for dest, c in reach.cost.items():
+                        cands[dest] = (c, reach.path[dest])
+                for dest, (c, p) in cands.items():
+                    cur = out.get((entry, dest))
+                    if cur is None or (c, p) < cur:
+                        out[(entry, dest)] = (c, p)
+        return out
+
+    # --- legal actions ---------------------------------------------------------------------
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        if seat not in self.to_move():
+            return []
+        st = self.state
+        acts: list[Action] = []
+        if st.phase == "command":
+            acts += self._hancock_actions(seat)
+            for u in st.on_map(seat):
+                if self._activation_problem(u) is None:
+                    acts.append({"type": "activate", "hq": u.id})
+                    acts += [{"type": "activate", "hq": u.id, "to": t}
+                             for t in self._deploy_targets(u)]
+        elif st.phase == "movement":
+            for u in st.on_map(seat):
+                if self._may_move(u) is not None:
+                    continue
+                if self.column_rule and self.orders.oob[u.id].type == "infantry" \
+                        and self._formation_problem(u) is None:
+                    acts.append({"type": "formation", "unit": u.id, "column": not u.column})
+                reach = self.move_options(u.id)
+                acts += [{"type": "move", "unit": u.id, "path": reach.path[d]}
+                         for d in sorted(reach.path)]
+                if u.hex in index(self.board).edge:
+                    acts.append({"type": "leave_map", "unit": u.id})
+            for uid in sorted(st.units):
+                u = st.units[uid]
+                if u.side != seat or self._may_enter(u) is not None:
+                    continue
+                for (entry, _dest), (_c, path) in sorted(self.enter_options(uid).items()):
+                    acts.append({"type": "enter", "unit": uid, "entry": entry, "path": path})
+        elif st.phase == "supply" and not st.night:
+            for u in st.on_map(seat):
+                if self._supply_activation_problem(u) is None:
+                    acts.append({"type": "supply_activate", "hq": u.id})
+                    acts += [{"type": "supply_activate", "hq": u.id, "to": t}
+                             for t in self._deploy_targets(u)]
+            for u in st.on_map(seat):
+                if u.sup_active:
+                    acts += [{"type": "supply", "hq": u.id, "unit": t, "steps": 1}
+                             for t, _ in day_targets(self.board, st, self.orders, u.id)]
+        elif st.phase == "supply":
+            for uid, most, _per in night_targets(self.board, st, self.orders, seat):
+                acts += [{"type": "night_supply", "unit": uid, "steps": n}
+                         for n in range(1, most + 1)]
+        acts.append({"type": "end_phase"})
+        order = {t: i for i, t in enumerate(ACTION_ORDER)}
+        return sorted(acts, key=lambda a: order[a["type"]]) if acts else acts
+
+    # --- validation ------------------------------------------------------------------------
+    def validate(self, action: Action, seat: Seat) -> None:
+        self._check(action, seat)
+
+    def _check(self, action: Action, seat: Seat) -> Any:
+        kind = action["type"]
+        handler = getattr(self, f"_check_{kind}", None)
+        if kind not in ACTION_ORDER or handler is None:
+            raise RuleError(RULE_ACTION, f"unknown action type {kind!r}; known: "
+                                         f"{', '.join(ACTION_ORDER)}")
+        return handler(action, seat)
+
+    def _check_end_phase(self, action: Action, seat: Seat) -> None:
+        return None
+
+    def _activation_problem(self, u: UnitState) -> str | None:
+        kind = self.orders.oob[u.id].type
+        if kind not in COMMAND_HQ_TYPES:
+            return "only division, artillery and cavalry HQs command fire (4.2x)"
+        if u.status != ON_MAP:
+            return "the HQ is not on the map"
+        if u.cmd_active:
+            return "the HQ is already active"
+        if u.strength <= 0:
+            return "an HQ at strength 0 cannot be activated (4.3)"
+        return None
+
+    def _check_activate(self, action: Action, seat: Seat) -> str | None:
+        self._phase("command")
+        u = self._own(seat, _str(action, "hq"))
+        why = self._activation_problem(u)
+        if why:
+            raise RuleError("4.3", why)
+        return self._check_deploy(action, u, "4.3")
+
+    def _check_deploy(self, action: Action, u: UnitState, rule: str) -> str | None:
+        if "to" not in action:
+            return None
+        to = _str(action, "to").upper()
+        if to not in self._deploy_targets(u):
+            raise RuleError(rule, f"{to} is not an adjacent friendly hex with room for the HQ")
+        return to
+
+    def _check_hancock(self, action: Action, seat: Seat) -> tuple[str, int]:
+        self._phase("command", rule="4.6")
+        corps = _str(action, "corps")
+        if OPT_HANCOCK not in self.state.options:
+            raise RuleError("4.6", "the Hancock option is not in play")
+        for a in self._hancock_actions(seat):
+            if a["corps"] == corps:
+                return corps, self._hancock_fall(corps)
+        raise RuleError("4.6", f"Hancock cannot replace the CHQ of corps {corps!r} now "
+                               "(it must have fallen, Hancock must still be on his way, "
+                               "and the option is used once)")
+
+    def _hancock_fall(self, corps: str) -> int:
+        chq = self.orders.corps_chq[("usa", corps)]
+        return self.state.fallen[chq]
+
+    def _hancock_actions(self, seat: Seat) -> list[Action]:
+        st = self.state
+        if seat != "usa" or OPT_HANCOCK not in st.options or st.hancock:
+            return []
+        sc = self.orders.hierarchy.usa.hancock_option
+        if sc is None:
+            return []
+        hancock = st.units.get(sc.unit)
+        if hancock is None or hancock.status != RESERVE:
+            return []
+        out: list[Action] = []
+        for (side, corps), chq in sorted(self.orders.corps_chq.items()):
+            if side == "usa" and chq != sc.unit and chq in st.fallen \
+                    and self.orders.oob[chq].type == "chq":
+                out.append({"type": "hancock", "corps": corps})
+        return out
+
+    def _check_move(self, action: Action, seat: Seat) -> int:
+        self._phase("movement")
+        u = self._own(seat, _str(action, "unit"))
+        why = self._may_move(u)
+        if why:
+            raise RuleError("6.1", why)
+        path = _path(action)
+        if path[0] != u.hex:
+            raise RuleError("6.3", f"the path must start where the unit is ({u.hex})")
+        if len(path) < 2:
+            raise RuleError("6.3", "the path must leave the starting hex")
+        front = front_line(self.board, self.state, seat)
+        return path_cost(self.board, path, self._rules(u, front))
+
+    def _check_enter(self, action: Action, seat: Seat) -> tuple[int, str]:
+        self._phase("movement", rule="6.7")
+        u = self._own(seat, _str(action, "unit"))
+        why = self._may_enter(u)
+        if why:
+            raise RuleError("6.7", why)
+        entry = _str(action, "entry").upper()
+        path = _path(action)
+        roads = dict(self._entry_hexes(u))
+        if entry not in roads:
+            raise RuleError("6.7", f"{entry} is not an entry hex this unit may use now "
+                                   "(its entry road or an adjacent one, division together)")
+        opts = self.enter_options(u.id)
+        got = opts.get((entry, path[-1]))
+        if got is not None and got[1] == path:
+            return got[0], roads[entry]
+        # Not the canonical path: check it on its own terms.
+        idx = index(self.board)
+        first = path[0]
+        if first != entry and not (first in idx.nbrs.get(entry, ()) and first in idx.edge):
+            raise RuleError("6.7", "a unit comes on at the entry hex or an edge hex beside it")
+        front = front_line(self.board, self.state, seat)
+        rules = self._rules(u, front)
+        if first in rules.forbidden:
+            raise RuleError("6.7", f"{first} may not be entered now")
+        if u.night_road and self.state.night:
+            raise RuleError("9.74", "night reinforcements march along roads to I6 at most")
+        label = self.orders.oob[u.id]
+        cost0, road0 = entry_cost(self.board, entry, first, roads[entry],
+                                  label.movement.off_road_multiplier)
+        if len(path) == 1:
+            return cost0, roads[entry]
+        sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False, rules.stop,
+                        rules.forbidden, rules.full_sides, entered=True)
+        cost = path_cost(self.board, path, sub, road0 if first == entry and rules.roads
+                         else NO_ROAD, cost0)
+        return cost, roads[entry]
+
+    def _check_leave_map(self, action: Action, seat: Seat) -> None:
+        self._phase("movement", rule="2.4")
+        u = self._own(seat, _str(action, "unit"))
+        why = self._may_move(u)
+        if why:
+            raise RuleError("2.4", why)
+        if u.hex not in index(self.board).edge:
+            raise RuleError("2.4", "only a unit in a map-edge hex can leave the map")
+
+    def _formation_problem(self, u: UnitState) -> str | None:
+        label = self.orders.oob[u.id]
+        front = front_line(self.board, self.state, u.side)
+        cost = label.movement.allowance if u.hex in front else label.movement.allowance // 2
+        if u.mp_used + cost > label.movement.allowance:
+            return "not enough MPs left to change formation"
+        if not u.column and len(self.state.occupants().get(u.hex or "", [])) > 1:
+            return "a unit in column must be alone in its hex"
+        return None
+
+    def _check_formation(self, action: Action, seat: Seat) -> bool:
+        self._phase("movement", rule="6.0 column/line")
+        if not self.column_rule:
+            raise RuleError("6.0 column/line", "the column/line option is not in play")
+        u = self._own(seat, _str(action, "unit"))
+        column = action.get("column")
+        if not isinstance(column, bool):
+            raise RuleError(RULE_ACTION, "'column' must be true or false")
+        if self.orders.oob[u.id].type != "infantry":
+            raise RuleError("6.0 column/line", "only infantry changes formation")
+        why = self._may_move(u) or (None if column != u.column else "already in that formation")
+        why = why or self._formation_problem(u)
+        if why:
+            raise RuleError("6.0 column/line", why)
+        return column
+
+    def _supply_activation_problem(self, u: UnitState) -> str | None:
+        if self.orders.oob[u.id].type not in HQ_TYPES:
+            return "only HQs are activated for supply"
+        if u.status != ON_MAP:
+            return "the HQ is not on the map"
+        if u.sup_active:
+            return "the HQ is already active for supply"
+        if u.strength <= 0:
+            return "an HQ at strength 0 cannot be activated (4.3)"
+        return None
+
+    def _check_supply_activate(self, action: Action, seat: Seat) -> str | None:
+        self._phase("supply", rule="8.1")
+        self._day("8.1")
+        u = self._own(seat, _str(action, "hq"))
+        why = self._supply_activation_problem(u)
+        if why:
+            raise RuleError("8.1", why)
+        return self._check_deploy(action, u, "8.1")
+
+    def _check_supply(self, action: Action, seat: Seat) -> int:
+        self._phase("supply", rule="8.3")
+        self._day("8.3")
+        hq = self._own(seat, _str(action, "hq"))
+        u = self._own(seat, _str(action, "unit"))
+        return check_day_supply(self.board, self.state, self.orders, hq.id, u.id,
+                                _int(action, "steps", 1))
+
+    def _check_night_supply(self, action: Action, seat: Seat) -> int:
+        self._phase("supply", rule="8.4")
+        if not self.state.night:
+            raise RuleError("8.4", "night supply is given only in the night turn (9.73)")
+        u = self._own(seat, _str(action, "unit"))
+        return check_night_supply(self.board, self.state, self.orders, u.id,
+                                  _int(action, "steps", 1))
+
+    # --- execution ---------------------------------------------------------------------------
+    def execute(self, action: Action, seat: Seat) -> list[Event]:
+        checked = self._check(action, seat)
+        kind = action["type"]
+        st = self.state
+        if kind == "end_phase":
+            return end_phase(self.board, st, self.orders, self.dice, self.column_rule)
+        if kind == "activate":
+            return self._do_activate(st.units[action["hq"]], checked)
+        if kind == "hancock":
+            return self._do_hancock(*checked)
+        if kind == "move":
+            return self._do_move(st.units[action["unit"]], _path(action), checked)
+        if kind == "enter":
+            cost, road = checked
+            return self._do_enter(st.units[action["unit"]], action["entry"].upper(),
+                                  road, _path(action), cost)
+        if kind == "leave_map":
+            return self._do_leave(st.units[action["unit"]])
+        if kind == "formation":
+            return self._do_formation(st.units[action["unit"]], checked)
+        if kind == "supply_activate":
+            return self._do_supply_activate(st.units[action["hq"]], checked)
+        if kind == "supply":
+            return self._do_supply(st.units[action["hq"]], st.units[action["unit"]], checked)
+        return self._do_night_supply(st.units[action["unit"]], _int(action, "steps", 1),
+                                     checked)
+
+    def _step_hq(self, u: UnitState, to: str | None) -> None:
+        if to is not None:
+            u.hex, u.seq = to, self.state.next_seq()
+        u.revealed = True
+
+    def _do_activate(self, u: UnitState, to: str | None) -> list[Event]:
+        self._step_hq(u, to)
+        u.cmd_active = True
+        under = commanded_units(self.board, self.state, self.orders, u.id)
+        for uid in under:
+            self.state.units[uid].in_command = True
+        public = {"hq": u.id, "hex": u.hex, "strength": u.strength, "units": len(under)}
+        return [Event("activate", "4.3", {**public, "under_command": under},
+                      visible_to=(u.side,), redacted=public)]
+
+    def _do_hancock(self, corps: str, fell: int) -> list[Event]:
+        sc = self.orders.hierarchy.usa.hancock_option
+        assert sc is not None
+        day, hour = add_hours(fell // 100, fell % 100, sc.delay_hours)
+        h = self.state.units[sc.unit]
+        h.arrival_key, h.arrival_entry, h.arrival_hex = turn_key(day, hour), HANCOCK_ROAD, None
+        h.night_road = False
+        self.state.hancock = {"corps": corps}
+        data = {"corps": corps, "arrives": time_label(day, hour), "entry": HANCOCK_ROAD}
+        return [Event("hancock", "4.6", data, visible_to=("usa",),
+                      redacted={"note": "the USA player made a command decision"})]
+
+    def _crossings(self, path: list[str], front: frozenset[str], skip_first: bool) -> None:
+        idx = index(self.board)
+        for i in range(1, len(path)):
+            a, b = path[i - 1], path[i]
+            if a in front or b in front:
+                key = idx.side_key(a, b)
+                self.state.side_use[key] = self.state.side_use.get(key, 0) + 1
+        del skip_first  # entry steps come from off the map: no hexside is crossed (6.7)
+
+    def _arrive(self, u: UnitState, dest: str, front: frozenset[str]) -> list[Event]:
+        u.hex, u.seq, u.moved = dest, self.state.next_seq(), True
+        label = self.orders.oob[u.id]
+        if label.type in ("artillery", "horse_artillery") and dest in front and not u.revealed:
+            u.revealed = True  # 6.63 the active player's artillery shows at once
+            return [Event("revealed", "6.63", {"unit": u.id, "side": u.side, "hex": dest,
+                                               "strength": u.strength})]
+        return []
+
+    def _do_move(self, u: UnitState, path: list[str], cost: int) -> list[Event]:
+        front = front_line(self.board, self.state, u.side)
+        self._crossings(path, front, False)
+        u.mp_used += cost
+        ev = private("move", "6.3", u, {"unit": u.id, "path": path, "mp": cost},
+                     {"side": u.side, "path": path}, self.key)
+        return [ev, *self._arrive(u, path[-1], front)]
+
+    def _do_enter(self, u: UnitState, entry: str, road: str, path: list[str],
+                  cost: int) -> list[Event]:
+        front = front_line(self.board, self.state, u.side)
+        self._crossings(path, front, True)
+        div = self._division_key(u)
+        if div and road and u.status == RESERVE:
+            self.state.entry_roads[div] = road
+        was_off = u.status == OFF_MAP
+        u.status, u.mp_used = ON_MAP, cost
+        u.arrival_key = u.arrival_hex = u.arrival_entry = None
+        u.exit_hex, u.night_road = None, False
+        rule = "2.4" if was_off else ("9.74" if self.state.night else "6.7")
+        ev = private("enter", rule, u, {"unit": u.id, "entry": entry, "path": path, "mp": cost},
+                     {"side": u.side, "entry": entry, "path": path}, self.key)
+        return [ev, *self._arrive(u, path[-1], front)]
+
+    def _do_leave(self, u: UnitState) -> list[Event]:
+        ev = private("leave_map", "2.4", u, {"unit": u.id, "hex": u.hex},
+                     {"side": u.side, "hex": u.hex}, self.key)
+        u.status, u.exit_hex, u.hex, u.moved = OFF_MAP, u.hex, None, True
+        u.revealed = False
+        return [ev]
+
+    def _do_formation(self, u: UnitState, column: bool) -> list[Event]:
+        label = self.orders.oob[u.id]
+        front = front_line(self.board, self.state, u.side)
+        cost = label.movement.allowance if u.hex in front else label.movement.allowance // 2
+        u.mp_used += cost
+        u.column = column
+        # Formation is visible on the table (the block lies face down in column).
+        return [private("formation", "6.0 column/line", u,
+                        {"unit": u.id, "column": column, "mp": cost},
+                        {"side": u.side, "hex": u.hex, "column": column}, self.key)]
+
+    def _do_supply_activate(self, u: UnitState, to: str | None) -> list[Event]:
+        self._step_hq(u, to)
+        u.sup_active = True
+        u.strength = max(0, u.strength - 1)  # 8.1 / 8.0 example: activation costs a step
+        sp = self.orders.oob[u.id].command_range or 0
+        self.state.supply_points[u.id] = sp
+        return [Event("supply_activate", "8.1", {"hq": u.id, "hex": u.hex,
+                                                 "strength": u.strength, "sp": sp})]
+
+    def _do_supply(self, hq: UnitState, u: UnitState, cost: int) -> list[Event]:
+        u.strength += 1
+        u.supplied = True
+        self.state.supply_points[hq.id] -= cost
+        return [private("supply", "8.3", u, {"hq": hq.id, "unit": u.id, "cost": cost,
+                                             "strength": u.strength},
+                        {"hq": hq.id, "cost": cost}, self.key)]
+
+    def _do_night_supply(self, u: UnitState, steps: int, cost: int) -> list[Event]:
+        u.strength += steps
+        self.state.night_points[u.side] -= cost
+        return [private("night_supply", "8.4", u, {"unit": u.id, "steps": steps, "cost": cost,
+                                                   "strength": u.strength},
+                        {"side": u.side, "cost": cost}, self.key)]
+
+    # --- views -------------------------------------------------------------------------------
+    def view(self, seat: Seat) -> JSONDict:
+        st = self.state
+        shown, hidden = units_view(self.key, st, seat)
+        own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
+        supply_points = {k: v for k, v in st.supply_points.items() if own(st.units[k].side)}
+        out: JSONDict = {
+            "system": self.system, "seat": seat, "scenario": st.scenario, "title": st.title,
+            "day": st.day, "hour": st.hour, "night": st.night,
+            "time": time_label(st.day, st.hour), "phase": st.phase, "active": st.active,
+            "order": list(st.order), "to_move": self.to_move(), "options": list(st.options),
+            "control": dict(st.control), "losses": dict(st.losses),
+            "victory": csa_total(self.board, st), "units": shown, "hidden": hidden,
+            "supply_points": supply_points,
+            "night_points": {k: v for k, v in st.night_points.items() if own(k)},
+            "fallen": sorted(st.fallen), "verdicts": json_copy(st.verdicts),
+            "over": st.over, "result": self.result(),
+        }
+        if seat == REFEREE or seat == "usa":
+            out["hancock"] = dict(st.hancock)
+        if seat in SEATS:
+            out["legal_actions"] = self.legal_actions(seat)
+        return out
+
+    def stacking_problems(self) -> list[str]:
+        """Hexes over their limit right now (used by tests at phase ends)."""
+        probe = BocState.from_json(self.state.to_json())
+        return [str(e.data["hex"]) for e in check_stacking(self.board, probe, self.orders,
+                                                            self.column_rule)]
+
+
+def adjacent_roads(board: Board, road: str) -> list[str]:
+    """6.7: the entry roads next to ``road`` along the map edge (cyclic order of the entry
+    hexes by bearing from the map centre)."""
+    import math
+
+    infos = [i for i in board.hexes.values() if i.entries]
+    if not infos:
+        return []
+    cx = sum(board.layout.to_plane(i.hex)[0] for i in board.hexes.values()) / len(board.hexes)
+    cy = sum(board.layout.to_plane(i.hex)[1] for i in board.hexes.values()) / len(board.hexes)
+    ring: list[tuple[float, str]] = []
+    for i in infos:
+        x, y = board.layout.to_plane(i.hex)
+        for name in i.entries:
+            ring.append((math.atan2(y - cy, x - cx), name))
+    ring.sort()
+    names = [n for _, n in ring]
+    key = road.casefold()
+    out: set[str] = set()
+    for k, n in enumerate(names):
+        if n.casefold() == key:
+            for j in (k - 1, (k + 1) % len(names)):
+                if names[j].casefold() != key:
+                    out.add(names[j])
+    return sorted(out)

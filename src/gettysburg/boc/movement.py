@@ -1,0 +1,244 @@
+"""Movement (6.x): hexside costs, roads, reachability, path checks, entry (6.7), night (9.72).
+
+Reachability is a Dijkstra over (hex, road being followed) states: the road matters because
+changing from one road to another inside a hex costs +1 MP (de 6.5; es only mentions it for
+Cemetery Hill, the German revision makes it general: we follow de, boc-facts.md 4).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gettysburg.boc.board import Board, RoadOnSide, SideInfo
+from gettysburg.boc.control import BoardIndex, index
+from gettysburg.core.protocol import RuleError
+
+# 6.4 / 2.2: what each hexside feature adds to the 2 MP of a clear hexside.
+SIDE_TERRAIN_COST: dict[str, int] = {
+    "woods": 1, "orchard": 1, "town": 1, "creek": 1, "river": 2, "marsh": 3,
+}
+# 2.2 slopes cost only when crossed uphill.
+SLOPE_COST: dict[str, int] = {"rise": 1, "hill": 3}
+# 6.7 half hexes on the map edge: entering them costs by the hex's own terrain.
+HEX_TERRAIN_COST: dict[str, int] = {
+    "clear": 0, "woods": 1, "orchard": 1, "town": 1, "marsh": 3, "rocks": 0,
+}
+BASE_COST = 2  # 6.4 a clear hexside
+NO_ROAD = ""
+NIGHT_MARCH_LIMIT = "I6"  # 9.74 night reinforcements march along roads no further than I6
+
+
+def crossing_cost(side: SideInfo, to_hex_uphill: bool) -> int:
+    """Off-road MP to cross ``side`` (6.4): 2 plus every feature; costs add up."""
+    cost = BASE_COST + sum(SIDE_TERRAIN_COST.get(t, 0) for t in side.terrain)
+    if side.slope is not None and to_hex_uphill:
+        cost += SLOPE_COST[side.slope]
+    return cost
+
+
+def road_key(road: RoadOnSide) -> str:
+    return road.name or road.road
+
+
+def road_cost(road: RoadOnSide) -> int:
+    """6.5: 1 MP along a main road, 2 along a secondary one; railroads are secondary (2.2);
+    bridges and fords simply continue their road (2.2)."""
+    return 1 if road.road_class == "main" and not road.rail else 2
+
+
+@dataclass(frozen=True)
+class Step:
+    to: str
+    side: str  # hexside key
+    off_road: int  # off-road cost before the artillery multiplier
+    roads: tuple[tuple[str, int], ...]  # (road key, MP)
+
+
+@dataclass
+class MoveGraph:
+    idx: BoardIndex
+    steps: dict[str, tuple[Step, ...]]
+
+
+def graph(board: Board) -> MoveGraph:
+    """Per-board movement graph, cached on the board like the control index."""
+    got = board.__dict__.get("_boc_move_graph")
+    if isinstance(got, MoveGraph):
+        return got
+    idx = index(board)
+    steps: dict[str, tuple[Step, ...]] = {}
+    for a, nbrs in idx.nbrs.items():
+        out = []
+        for b in nbrs:
+            side = board.side(idx.hex_of[a], idx.hex_of[b])
+            uphill = side.uphill == idx.hex_of[b]
+            roads: dict[str, int] = {}
+            for r in side.roads:
+                key, c = road_key(r), road_cost(r)
+                roads[key] = min(c, roads.get(key, c))
+            out.append(Step(b, idx.side_key(a, b), crossing_cost(side, uphill),
+                            tuple(sorted(roads.items()))))
+        steps[a] = tuple(out)
+    got = MoveGraph(idx, steps)
+    board.__dict__["_boc_move_graph"] = got
+    return got
+
+
+@dataclass
+class MoveRules:
+    """Everything that limits one unit's move this phase."""
+
+    budget: int  # MPs left (allowance minus MPs already spent)
+    multiplier: int = 1  # 3.24/3.25 artillery pays double off roads
+    roads: bool = True  # column/line option: units in line may not use roads
+    one_hex: bool = True  # 6.4 a unit may always move one hex (if it has spent nothing)
+    stop: frozenset[str] = frozenset()  # entering these ends the move (6.61, 6.62)
+    forbidden: frozenset[str] = frozenset()  # may not be entered at all
+    full_sides: frozenset[str] = frozenset()  # 6.62 hexsides already used twice
+    entered: bool = False  # the start hex was just entered (6.7): a stop there is final
+
+
+@dataclass
+class Reach:
+    cost: dict[str, int] = field(default_factory=dict)
+    path: dict[str, list[str]] = field(default_factory=dict)
+
+
+def reachable(board: Board, start: str, rules: MoveRules, start_road: str = NO_ROAD,
+              start_cost: int = 0) -> Reach:
+    """Cheapest path to every hex ``start`` can reach this phase (start excluded).
+
+    Ties are broken deterministically (lowest cost, then hex id, then road key), so the
+    canonical path of a destination never depends on dict order.
+    """
+    g = graph(board)
+    mult = rules.multiplier
+    best: dict[tuple[str, str], int] = {(start, start_road): start_cost}
+    prev: dict[tuple[str, str], tuple[str, str]] = {}
+    heap: list[tuple[int, str, str]] = [(start_cost, start, start_road)]
+    while heap:
+        cost, hx, road = heapq.heappop(heap)
+        if best.get((hx, road), -1) != cost:
+            continue
+        if hx in rules.stop and (hx != start or rules.entered):
+            continue
+        for st in g.steps.get(hx, ()):
+            if st.to in rules.forbidden or st.side in rules.full_sides:
+                continue
+            options = [(cost + st.off_road * mult, NO_ROAD)]
+            if rules.roads:
+                for rk, rc in st.roads:
+                    change = 1 if road and road != rk else 0  # de 6.5 road change
+                    options.append((cost + rc + change, rk))
+            for nc, nr in options:
+                if nc > rules.budget:
+                    continue
+                key = (st.to, nr)
+                if nc < best.get(key, nc + 1):
+                    best[key] = nc
+                    prev[key] = (hx, road)
+                    heapq.heappush(heap, (nc, st.to, nr))
+    out = Reach()
+    chosen: dict[str, tuple[int, str]] = {}
+    for (hx, road), c in best.items():
+        if hx == start:
+            continue
+        cur = chosen.get(hx)
+        if cur is None or (c, road) < cur:
+            chosen[hx] = (c, road)
+    for hx in sorted(chosen):
+        c, road = chosen[hx]
+        path = [hx]
+        key = (hx, road)
+        while key in prev:
+            key = prev[key]
+            path.append(key[0])
+        path.reverse()
+        out.cost[hx] = c
+        out.path[hx] = path
+    if rules.one_hex and not (start in rules.stop and rules.entered):
+        # 6.4: one hex is always possible whatever it costs.
+        for st in g.steps.get(start, ()):
+            if st.to in out.cost or st.to in rules.forbidden or st.side in rules.full_sides:
+                continue
+            out.cost[st.to] = min([st.off_road * mult] + [rc for _, rc in st.roads])
+            out.path[st.to] = [start, st.to]
+    return out
+
+
+def path_cost(board: Board, path: list[str], rules: MoveRules, start_road: str = NO_ROAD,
+              start_cost: int = 0) -> int:
+    """Check a full path (first element = where the move starts) and return its MP cost,
+    choosing the cheapest road use along it. Raises :class:`RuleError` naming the rule."""
+    g = graph(board)
+    if len(set(path)) != len(path):
+        raise RuleError("6.3", "a path may not visit a hex twice")
+    states: dict[str, int] = {start_road: start_cost}
+    for i in range(1, len(path)):
+        a, b = path[i - 1], path[i]
+        step = next((s for s in g.steps.get(a, ()) if s.to == b), None)
+        if step is None:
+            raise RuleError("6.3", f"{b} is not a map hex next to {a}")
+        if a in rules.stop and (i > 1 or rules.entered):
+            raise RuleError("6.61", f"the move must stop in {a}: it is next to enemy units "
+                                    "(enemy zone of control / front line)")
+        if b in rules.forbidden:
+            raise RuleError("6.1", f"{b} may not be entered now")
+        if step.side in rules.full_sides:
+            raise RuleError("6.62", f"two units have already crossed the front-line hexside "
+                                    f"{a}/{b} this phase")
+        nxt: dict[str, int] = {}
+        for road, cost in states.items():
+            opts = [(cost + step.off_road * rules.multiplier, NO_ROAD)]
+            if rules.roads:
+                opts += [(cost + rc + (1 if road and road != rk else 0), rk)
+                         for rk, rc in step.roads]
+            for c, r in opts:
+                if c < nxt.get(r, c + 1):
+                    nxt[r] = c
+        states = nxt
+    total = min(states.values())
+    if total > rules.budget and not (rules.one_hex and len(path) == 2):
+        raise RuleError("6.3", f"the path costs {total} MP but only {rules.budget} are left")
+    return total
+
+
+def entry_cost(board: Board, entry_hex: str, first: str, road_name: str,
+               multiplier: int) -> tuple[int, str]:
+    """6.7: MPs to come on at ``first`` for a unit using the entry road ending at
+    ``entry_hex``, and the road it is then on. The entry hex itself costs 1 MP on a main
+    road and 2 on a secondary one; a half hex beside it costs by its own terrain."""
+    if first == entry_hex:
+        idx = index(board)
+        best: tuple[int, str] | None = None
+        want = road_name.casefold()
+        for n in idx.nbrs.get(entry_hex, ()):
+            for r in board.side(idx.hex_of[entry_hex], idx.hex_of[n]).roads:
+                cand = (road_cost(r), road_key(r))
+                if r.name.casefold() == want and (best is None or cand < best):
+                    best = cand
+        return best if best is not None else (2, NO_ROAD)
+    terrain = board.hex(first).terrain
+    return (BASE_COST + HEX_TERRAIN_COST.get(terrain, 0)) * multiplier, NO_ROAD
+
+
+def road_march(board: Board, start: str, forbidden: Iterable[str],
+               limit: str = NIGHT_MARCH_LIMIT) -> dict[str, list[str]]:
+    """9.74: hexes a night reinforcement can reach from its entry hex along roads, MPs not
+    counted, never going beyond ``limit`` (I6) and never entering a forbidden hex."""
+    g = graph(board)
+    bad = frozenset(forbidden)
+    paths: dict[str, list[str]] = {start: [start]}
+    queue = deque([start])
+    while queue:
+        hx = queue.popleft()
+        if hx == limit:
+            continue
+        for st in g.steps.get(hx, ()):
+            if st.roads and st.to not in paths and st.to not in bad:
+                paths[st.to] = [*paths[hx], st.to]
+                queue.append(st.to)
+    return paths

@@ -1,0 +1,168 @@
+"""Badges of Courage game state: units, clock, control snapshot, counters.
+
+Everything that shapes the future of a game lives in :class:`BocState` and round-trips
+through JSON (``to_json`` / ``from_json``) so :class:`gettysburg.boc.game.BocGame` can hand
+it to the protocol's atomic ``apply`` and to save files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Final
+
+from gettysburg.core.canonical import JSONDict, json_copy
+
+SIDES: Final = ("usa", "csa")
+
+# Unit status (brief, 2.4): not yet arrived / on the map / left the map (disorganised
+# until night) / eliminated / gone for good (left on the last day).
+RESERVE: Final = "reserve"
+ON_MAP: Final = "on_map"
+OFF_MAP: Final = "off_map"
+ELIMINATED: Final = "eliminated"
+WITHDRAWN: Final = "withdrawn"
+STATUSES: Final = (RESERVE, ON_MAP, OFF_MAP, ELIMINATED, WITHDRAWN)
+
+NIGHT_HOUR: Final = 21  # the 9.7 night turn sorts after the 8 PM turn of its day
+FIRST_HOUR: Final = 8
+LAST_HOUR: Final = 20
+
+
+def other(side: str) -> str:
+    return "csa" if side == "usa" else "usa"
+
+
+def turn_key(day: int, hour: int) -> int:
+    """Orderable time of a turn (``hour`` 8..20, or 21 for the night turn)."""
+    return day * 100 + hour
+
+
+def parse_time(text: str) -> int:
+    """``"16:00"`` -> 16, ``"night"`` -> 21."""
+    if text == "night":
+        return NIGHT_HOUR
+    return int(text.split(":")[0])
+
+
+def add_hours(day: int, hour: int, n: int) -> tuple[int, int]:
+    """``n`` turns later; the night turn counts as one turn and day turns start at 8 AM."""
+    for _ in range(n):
+        if hour < LAST_HOUR:
+            hour += 1
+        elif hour == LAST_HOUR:
+            hour = NIGHT_HOUR
+        else:
+            day, hour = day + 1, FIRST_HOUR
+    return day, hour
+
+
+def time_label(day: int, hour: int) -> str:
+    if hour == NIGHT_HOUR:
+        return f"Day {day} night"
+    shown = hour if hour <= 12 else hour - 12
+    return f"Day {day} {shown} {'AM' if hour < 12 else 'PM'}"
+
+
+@dataclass
+class UnitState:
+    """One block's dynamic state (its printed label lives in the order of battle)."""
+
+    id: str
+    side: str
+    status: str
+    hex: str | None
+    strength: int
+    revealed: bool = False
+    cmd_active: bool = False  # HQ activated in the command phase (4.3)
+    in_command: bool = False  # under command until the end of the melee phase (4.3)
+    sup_active: bool = False  # HQ activated for supply this supply phase (8.1)
+    supplied: bool = False  # received a step this (day) supply phase (8.3)
+    fired: bool = False  # set by the fire phase (issue 5); fired units cannot move (6.1)
+    moved: bool = False  # moved or entered this movement phase
+    mp_used: int = 0  # MPs spent this movement phase (formation changes, column/line box)
+    column: bool = False  # column formation (column/line option)
+    seq: int = 0  # when it last entered its hex: later arrivals are the stacking excess (6.2)
+    exit_hex: str | None = None  # 2.4: where it left the map
+    arrival_key: int | None = None  # turn_key from which it may enter (reserve / off-map)
+    arrival_entry: str | None = None  # entry road name (6.7)
+    arrival_hex: str | None = None  # entry hex when fixed (scenario hex or 2.4 return hex)
+    night_road: bool = False  # 9.74 night reinforcement: road march to I6, MPs not counted
+
+    def to_json(self) -> JSONDict:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> UnitState:
+        names = {f.name for f in fields(UnitState)}
+        return UnitState(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass
+class BocState:
+    """The whole rule state of a game."""
+
+    scenario: str
+    title: str
+    day: int
+    hour: int
+    phase: str
+    active: str
+    order: list[str]  # player 1 and player 2 of the current hour (1.1)
+    player_index: int  # 0 = player 1's turn, 1 = player 2's
+    units: dict[str, UnitState]
+    options: list[str]
+    last_day: int  # the scenario's final day
+    ends_after_night: bool  # the scenario ends after the night turn of its last day (9.3)
+    campaign: bool  # 9.5 the full battle: verdict after each day, go on after a draw
+    bands: dict[str, int]  # 9.1 CSA total: csa_win_min / usa_win_max
+    control: dict[str, str] = field(default_factory=dict)  # 6.6 snapshot: hex -> side
+    side_use: dict[str, int] = field(default_factory=dict)  # 6.62 crossings per hexside
+    losses: dict[str, int] = field(default_factory=lambda: {"usa": 0, "csa": 0})  # 9.12
+    supply_points: dict[str, int] = field(default_factory=dict)  # 8.2 SP left per HQ
+    night_points: dict[str, int] = field(default_factory=dict)  # 8.4 SP left per side
+    entry_roads: dict[str, str] = field(default_factory=dict)  # 6.7 division -> road used
+    acting: dict[str, str] = field(default_factory=dict)  # scenario: unit -> corps it leads
+    fallen: dict[str, int] = field(default_factory=dict)  # HQ -> turn_key it fell (4.61)
+    rebuild: list[str] = field(default_factory=list)  # fallen DHQs to rebuild (4.61)
+    hancock: dict[str, Any] = field(default_factory=dict)  # {"corps": C} once chosen
+    seq: int = 0
+    verdicts: list[JSONDict] = field(default_factory=list)
+    over: bool = False
+    result: JSONDict | None = None
+
+    def to_json(self) -> JSONDict:
+        data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "units"}
+        data = json_copy(data)
+        data["units"] = {k: u.to_json() for k, u in sorted(self.units.items())}
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> BocState:
+        raw = json_copy(dict(data))
+        units = {k: UnitState.from_json(v) for k, v in raw.pop("units").items()}
+        names = {f.name for f in fields(BocState)}
+        return BocState(units=units, **{k: v for k, v in raw.items() if k in names})
+
+    # -- queries used everywhere --------------------------------------------------------
+    @property
+    def night(self) -> bool:
+        return self.hour == NIGHT_HOUR
+
+    @property
+    def now(self) -> int:
+        return turn_key(self.day, self.hour)
+
+    def on_map(self, side: str | None = None) -> list[UnitState]:
+        return [u for u in self.units.values()
+                if u.status == ON_MAP and (side is None or u.side == side)]
+
+    def occupants(self) -> dict[str, list[UnitState]]:
+        out: dict[str, list[UnitState]] = {}
+        for u in self.units.values():
+            if u.status == ON_MAP and u.hex is not None:
+                out.setdefault(u.hex, []).append(u)
+        return out
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
