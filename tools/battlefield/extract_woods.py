@@ -1,0 +1,183 @@
+"""Trace 1863 woodlots from the CMH staff-ride maps and write landcover.geojson.
+
+Method (all in map-4 pixel space):
+1. On each printing (maps 3, 4, 5) find the woods stipple: the structure tensor of the
+   grey image (sigma 5 px) has high energy (many edges) but low coherence (the little
+   tree symbols point every way, while hachures, roads and creeks are oriented).
+   Thick strokes (unit bars, large lettering) are masked out first.
+2. Maps 3 and 5 are warped into map 4's pixel frame (affine from georef.py) and a pixel
+   is woods where at least two of the three printings say so (troop bars differ from
+   map to map, so the vote fills the woods they hide and drops their outlines).
+3. Morphological clean-up, the town and the legend are removed, contours become
+   polygons, transformed to WGS84 with the map-4 least-squares fit, simplified (~12 m).
+4. Polygons are named from the woodlot anchors in tables.WOODS_NAMES.
+Hand-drawn polygons (town, orchard, marsh, rocks, field, woods outside the maps) come
+from tables.LANDCOVER.
+
+Run: ``.venv/bin/python tools/battlefield/extract_woods.py`` (after georef.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from common import MAP_DIR, OUT_DIR, dump_geojson, require_reference, round_coords, to_latlon, to_xy
+from georef import MAP3, MAP4, MAP5
+from numpy.typing import NDArray
+from PIL import Image
+from scipy import ndimage as ndi
+from shapely.geometry import MultiPolygon, Point, Polygon, mapping, shape
+from shapely.ops import unary_union
+from skimage import measure, morphology
+from skimage.transform import AffineTransform, warp
+from tables import LANDCOVER, TOWN_POLYGON, WOODS_NAMES, WOODS_REMOVE
+
+HERE = Path(__file__).resolve().parent
+
+
+def stipple_mask(g: NDArray[np.float64]) -> NDArray[np.bool_]:
+    gs = ndi.gaussian_filter(g, 0.7)
+    gx = ndi.sobel(gs, 1)
+    gy = ndi.sobel(gs, 0)
+    s = 5.0
+    jxx = ndi.gaussian_filter(gx * gx, s)
+    jyy = ndi.gaussian_filter(gy * gy, s)
+    jxy = ndi.gaussian_filter(gx * gy, s)
+    tr = jxx + jyy
+    coh = np.sqrt((jxx - jyy) ** 2 + 4 * jxy**2) / (tr + 1e-9)
+    thick = morphology.opening(g < 0.45, morphology.disk(2))
+    thick = morphology.remove_small_objects(thick, max_size=8)
+    thick = morphology.dilation(thick, morphology.disk(7))
+    m = (tr > 1.2) & (coh < 0.42) & ~thick
+    m = morphology.opening(m, morphology.disk(3))
+    return np.asarray(m, dtype=bool)
+
+
+def load(name: str) -> NDArray[np.float64]:
+    return np.asarray(Image.open(MAP_DIR / name).convert("L"), dtype=float) / 255.0
+
+
+def woods_mask_map4(fits: dict[str, Any]) -> NDArray[np.bool_]:
+    a = load(MAP4)
+    votes = stipple_mask(a).astype(np.int8)
+    for key, name in (("map3", MAP3), ("map5", MAP5)):
+        h = np.array(fits[key]["map4_px_to_this_px"])
+        mb = stipple_mask(load(name)).astype(float)
+        votes += (
+            warp(mb, AffineTransform(matrix=h), output_shape=a.shape, order=0, cval=0.0) > 0.5
+        ).astype(np.int8)
+    m = votes >= 2
+    m = morphology.closing(m, morphology.disk(7))
+    m = morphology.opening(m, morphology.disk(3))
+    h_, w_ = m.shape
+    m[:22, :] = False
+    m[h_ - 16 :, :] = False
+    m[:, :22] = False
+    m[:, w_ - 40 :] = False
+    m[:325, 1120:] = False  # legend box
+    m = morphology.remove_small_objects(m, max_size=350)
+    m = ndi.binary_fill_holes(m)
+    return np.asarray(m, dtype=bool)
+
+
+def mask_to_polygons(m: NDArray[np.bool_], fit: dict[str, Any]) -> list[Polygon]:
+    coef = np.array(fit["px_to_metres"])
+    padded = np.pad(m.astype(float), 1)
+    polys: list[Polygon] = []
+    for c in measure.find_contours(padded, 0.5):
+        if len(c) < 8:
+            continue
+        px = np.c_[c[:, 1] - 1, c[:, 0] - 1, np.ones(len(c))]
+        en = px @ coef
+        p = Polygon(en).buffer(0)
+        if p.is_empty:
+            continue
+        polys.append(p)
+    # contours of holes come back as separate rings; holes were filled, so just union
+    merged = unary_union(polys)
+    geoms = list(merged.geoms) if isinstance(merged, MultiPolygon) else [merged]
+    return [g.simplify(8.0).buffer(0) for g in geoms if g.area > 12_000]  # >1.2 ha
+
+
+def to_lonlat_poly(p: Polygon) -> Polygon:
+    def conv(ring: Any) -> list[tuple[float, float]]:
+        out = []
+        for x, y in ring.coords:
+            lat, lon = to_latlon(x, y)
+            out.append((lon, lat))
+        return out
+
+    return Polygon(conv(p.exterior), [conv(r) for r in p.interiors])
+
+
+def metres_poly(coords: list[tuple[float, float]]) -> Polygon:
+    """(lat, lon) list -> polygon in local metres."""
+    return Polygon([to_xy(lat, lon) for lat, lon in coords]).buffer(0)
+
+
+def main() -> None:
+    require_reference()
+    fits = json.loads((HERE / "georef_fits.json").read_text())
+    m = woods_mask_map4(fits)
+    polys = mask_to_polygons(m, fits["map4"])
+    town = metres_poly(TOWN_POLYGON)
+    removals = [metres_poly(r[1]) for r in WOODS_REMOVE]
+    cleaned: list[Polygon] = []
+    for p in polys:
+        q = p.difference(town.buffer(30))
+        for r in removals:
+            q = q.difference(r)
+        q = q.buffer(0)
+        parts = list(q.geoms) if isinstance(q, MultiPolygon) else [q]
+        cleaned.extend(g for g in parts if isinstance(g, Polygon) and g.area > 12_000)
+    # name the traced woodlots
+    anchors = [
+        (wid, name, aliases, Point(to_xy(lat, lon))) for wid, name, aliases, lat, lon in WOODS_NAMES
+    ]
+    cleaned.sort(key=lambda g: (-round(g.centroid.y), round(g.centroid.x)))
+    features: list[dict[str, Any]] = []
+    used: set[str] = set()
+    anon = 0
+    for g in cleaned:
+        hits = [a for a in anchors if g.buffer(120).contains(a[3]) and a[0] not in used]
+        hits.sort(key=lambda a: g.distance(a[3]))
+        props: dict[str, Any]
+        if hits:
+            wid, name, aliases, _pt = hits[0]
+            extra = [h[1] for h in hits[1:]]
+            used.update(h[0] for h in hits)
+            al = list(aliases) + extra
+            props = {"id": wid, "kind": "woods", "name": name}
+            if al:
+                props["aliases"] = al
+        else:
+            anon += 1
+            props = {"id": f"woods_traced_{anon:02d}", "kind": "woods", "name": None}
+        props["source"] = "CMH staff-ride maps 3/4/5 (georeferenced), stipple traced, 2-of-3 vote"
+        features.append(
+            {
+                "type": "Feature",
+                "properties": props,
+                "geometry": round_coords(mapping(to_lonlat_poly(g))),
+            }
+        )
+    missing = [a[1] for a in anchors if a[0] not in used]
+    print("woods traced:", len(features), "named anchors not matched:", missing)
+    for entry in LANDCOVER:
+        geom = Polygon([(lon, lat) for lat, lon in entry["coords"]])
+        props = {k: v for k, v in entry.items() if k != "coords"}
+        features.append(
+            {"type": "Feature", "properties": props, "geometry": round_coords(mapping(geom))}
+        )
+    # sanity: every geometry valid
+    for f in features:
+        assert shape(f["geometry"]).is_valid, f["properties"]["id"]
+    dump_geojson(OUT_DIR / "landcover.geojson", features)
+    print("wrote landcover.geojson:", len(features), "features")
+
+
+if __name__ == "__main__":
+    main()
