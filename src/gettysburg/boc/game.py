@@ -85,6 +85,8 @@ OPTION_ALIASES = {
     "column_line": OPT_COLUMN, "column_and_line": OPT_COLUMN,
     "hancock": OPT_HANCOCK,
     "fixed_turn_order": OPT_FIXED, "fixed_sequence": OPT_FIXED, "fixed_order": OPT_FIXED,
+    # Only changes which arrivals the battle scenario uses (its file marks them).
+    "longstreet": "longstreet",
 }
 ACTION_ORDER = ["hancock", "activate", "formation", "move", "enter", "leave_map",
                 "supply_activate", "supply", "night_supply", "end_phase"]
@@ -158,7 +160,8 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
             units[p.unit] = UnitState(
                 p.unit, oob[p.unit].side, RESERVE, None, strength,
                 arrival_key=turn_key(day, parse_time(a.time)), arrival_entry=a.entry,
-                arrival_hex=a.hex, night_road=a.time == "night")
+                arrival_hex=a.hex,
+                night_road=a.time == "night" and a.side == "usa" and a.entry in NIGHT_ROADS)
     for uid in engine.get("revealed", []) or []:
         units[uid].revealed = True
     for uid in engine.get("column", []) or []:

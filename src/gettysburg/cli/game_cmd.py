@@ -1,0 +1,175 @@
+"""``gettysburg game``: play by e-mail with save files (new, legal, apply, show, replay).
+
+A save file holds scenario, options, seed and the actions with a hash chain
+(:mod:`gettysburg.core.savefile`); every command replays it, so a tampered file is caught.
+Refusals and bad input print a message on stderr and exit with code 2 without writing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from gettysburg.core import savefile
+from gettysburg.core.dice import DiceError, ScriptedDice
+from gettysburg.core.protocol import REFEREE, Game, RuleError, new_game
+
+app = typer.Typer(help="Play a game by e-mail: new, legal, apply, show, replay.",
+                  no_args_is_help=True)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _spec(scenario: str) -> str:
+    """``boc/day2`` as is; a YAML path becomes ``boc/<absolute path>``."""
+    p = Path(scenario)
+    if p.suffix in (".yaml", ".yml") or p.exists():
+        return f"boc/{p.resolve()}"
+    return scenario if "/" in scenario else f"boc/{scenario}"
+
+
+def _load(path: Path) -> Game:
+    try:
+        return savefile.replay(savefile.load(path), verify=True)
+    except savefile.ReplayError as exc:
+        _fail(f"{path}: {exc.problem}")
+    except (savefile.SaveFileError, ValueError, LookupError) as exc:
+        _fail(str(exc))
+
+
+def _seat(game: Game, seat: str | None) -> str:
+    if seat is None:
+        movers = game.to_move()
+        if not movers:
+            _fail("the game is over; nobody is to move")
+        return movers[0]
+    if seat not in (*game.seats(), REFEREE):
+        _fail(f"unknown seat {seat!r}; seats: {', '.join(game.seats())}")
+    return seat
+
+
+@app.command("new")
+def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a scenario YAML"),
+        out: Path = typer.Option(..., "--out", help="save file to write"),
+        seed: str = typer.Option("0", "--seed", help="dice seed"),
+        option: list[str] = typer.Option([], "--option", help="optional rule (repeatable)"),
+        scripted: bool = typer.Option(False, "--scripted",
+                                      help="scripted dice (give them with apply --dice)")
+        ) -> None:
+    """Start a game and write its save file."""
+    try:
+        game = new_game(_spec(scenario), options=option, seed=seed,
+                        dice=ScriptedDice([]) if scripted else None)
+        savefile.write(savefile.save(game), out)
+    except (ValueError, LookupError, OSError) as exc:
+        _fail(str(exc))
+    typer.echo(f"{out}: new game {scenario}; to move: {', '.join(game.to_move())}")
+
+
+@app.command("legal")
+def legal(file: Path, seat: str | None = typer.Option(None, "--as"),
+          as_json: bool = typer.Option(False, "--json")) -> None:
+    """List the legal actions of a seat (default: the seat to move)."""
+    game = _load(file)
+    who = _seat(game, seat)
+    actions = game.legal_actions(who)
+    if as_json:
+        typer.echo(json.dumps(actions))
+        return
+    for i, a in enumerate(actions):
+        typer.echo(f"{i:4d} {json.dumps(a)}")
+
+
+def _with_dice(file: Path, values: list[int]) -> Game:
+    """The game with ``values`` appended to its dice script (scripted games only): the
+    history is verified first, then replayed under the longer script."""
+    model = savefile.load(file)
+    if model.dice.kind != "scripted":
+        _fail("--dice needs a game created with scripted dice (game new --scripted); "
+              "seeded dice cannot be overridden")
+    _load(file)  # verify the file as it is
+    data: dict[str, Any] = model.model_dump()
+    script = list(model.dice.values or []) + values
+    game = new_game(f"{model.system}/{model.scenario}", options=model.options,
+                    seed=model.seed, dice=ScriptedDice(script))
+    for mv in data["moves"]:
+        game.apply(mv["action"], mv["seat"])
+    return game
+
+
+@app.command("apply")
+def apply(file: Path, action: str = typer.Argument(..., help="the action as JSON"),
+          out: Path = typer.Option(..., "--out", help="where to write (may be FILE)"),
+          seat: str | None = typer.Option(None, "--as"),
+          dice: str | None = typer.Option(None, "--dice", help="scripted dice, e.g. 3,6,1")
+          ) -> None:
+    """Apply one action and write the new save file."""
+    try:
+        act = json.loads(action)
+    except json.JSONDecodeError as exc:
+        _fail(f"the action is not JSON: {exc}")
+    if dice is not None:
+        try:
+            values = [int(v) for v in dice.split(",") if v.strip()]
+        except ValueError:
+            _fail("--dice takes comma-separated die values 1-6")
+        try:
+            game = _with_dice(file, values)
+        except (DiceError, RuleError, ValueError) as exc:
+            _fail(str(exc))
+    else:
+        game = _load(file)
+    who = _seat(game, seat)
+    try:
+        events = game.apply(act, who)
+        savefile.write(savefile.save(game), out)
+    except RuleError as exc:
+        _fail(f"refused: {exc.message} [rule {exc.rule}]")
+    except (DiceError, ValueError, OSError) as exc:
+        _fail(str(exc))
+    for ev in events:
+        shown = ev.for_seat(who)
+        if shown is not None:
+            typer.echo(json.dumps(shown))
+
+
+@app.command("show")
+def show(file: Path, seat: str = typer.Option(..., "--as"),
+         as_json: bool = typer.Option(False, "--json")) -> None:
+    """Show the game as a seat sees it (usa, csa or referee)."""
+    game = _load(file)
+    who = _seat(game, seat)
+    view = game.view(who)
+    if as_json:
+        typer.echo(json.dumps(view))
+        return
+    typer.echo(f"{view.get('title')} — {view.get('time')}, {view.get('phase')} phase, "
+               f"{view.get('active')} active")
+    for u in view.get("units", []):
+        typer.echo(f"  {u.get('id'):28} {u.get('status', 'on_map'):10} {u.get('hex')!s:5} "
+                   f"{u.get('strength')}")
+    for h in view.get("hidden", []):
+        typer.echo(f"  {h.get('handle'):28} hidden     {h.get('hex')!s:5} ({h.get('side')})")
+
+
+@app.command("replay")
+def replay(file: Path, verify: bool = typer.Option(True, "--verify/--no-verify")) -> None:
+    """Replay a save file; with --verify every die, state hash and link is checked."""
+    try:
+        model = savefile.load(file)
+        if verify:
+            problem = savefile.check(model)
+            if problem is not None:
+                typer.echo(f"{file}: {problem}", err=True)
+                raise typer.Exit(code=1)
+        game = savefile.replay(model, verify=verify)
+    except (savefile.SaveFileError, savefile.ReplayError) as exc:
+        typer.echo(f"{file}: {exc}", err=True)
+        raise typer.Exit(code=1) from None
+    typer.echo(f"{file}: {len(game.history)} moves verified; state {game.state_hash()[:16]}…")

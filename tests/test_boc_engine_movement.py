@@ -1,0 +1,316 @@
+"""BoC movement (6.x, 6.7, 9.72, 9.74, 2.4) on hand-built boards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from boc_engine_boards import board_doc, merge_sides, road, road_line, write_position
+
+from gettysburg.boc.board import Board, SideInfo
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.movement import MoveRules, crossing_cost, path_cost, reachable
+from gettysburg.boc.state import OFF_MAP, ON_MAP, WITHDRAWN
+from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.hexes import Hexside
+from gettysburg.core.hexids import BOC
+from gettysburg.core.protocol import RuleError
+
+A, B = BOC.parse("K5"), BOC.parse("K6")
+
+
+def side(*terrain: str, slope: str | None = None, uphill_to_b: bool = True) -> SideInfo:
+    return SideInfo(Hexside.between(A, B), frozenset(terrain), slope,
+                    (B if uphill_to_b else A) if slope else None)
+
+
+@pytest.mark.parametrize(("terrain", "slope", "cost"), [
+    ((), None, 2), (("woods",), None, 3), (("creek",), None, 3), (("river",), None, 4),
+    (("marsh",), None, 5), ((), "rise", 3), ((), "hill", 5), (("woods", "creek"), None, 4),
+    (("woods", "river"), None, 5), (("woods",), "rise", 4), (("woods",), "hill", 6),
+    (("woods", "river"), "hill", 8), (("orchard",), None, 3), (("town",), None, 3),
+])
+def test_movement_cost_table_6_4(terrain: tuple[str, ...], slope: str | None,
+                                 cost: int) -> None:
+    assert crossing_cost(side(*terrain, slope=slope), True) == cost
+
+
+def test_slopes_cost_only_uphill() -> None:
+    assert crossing_cost(side(slope="hill"), False) == 2
+    assert crossing_cost(side("woods", slope="rise"), False) == 3
+
+
+def board(sides: list[dict[str, Any]] | None = None, **hexes: dict[str, Any]) -> Board:
+    return Board.from_json(board_doc(hexes=hexes, sides=sides))
+
+
+def test_cemetery_hill_road_change_costs_three() -> None:
+    # de 6.5: enter J6 from J5 along one road, leave to J7 along another: 1 + 1 + 1.
+    b = board(merge_sides([road("J5", "J6", "Baltimore Pike")],
+                          [road("J6", "J7", "Taneytown Road")]))
+    rules = MoveRules(budget=6)
+    assert path_cost(b, ["J5", "J6", "J7"], rules) == 3
+    assert reachable(b, "J5", rules).cost["J7"] == 3
+    same = board(road_line(["J5", "J6", "J7"], "Baltimore Pike"))
+    assert path_cost(same, ["J5", "J6", "J7"], rules) == 2
+
+
+def test_roads_ignore_terrain_and_bridges_continue_them() -> None:
+    river = {"a": "K5", "b": "K6", "terrain": ["river", "woods"]}
+    creek = {"a": "K6", "b": "K7", "terrain": ["creek", "woods"]}
+    b = board(merge_sides([river, creek], [road("K5", "K6", "Pike", crossing="bridge")],
+                          road_line(["K6", "K7"], "Lane", "secondary")))
+    rules = MoveRules(budget=6)
+    assert path_cost(b, ["K5", "K6"], rules) == 1
+    assert path_cost(b, ["K5", "K6", "K7"], rules) == 1 + 2 + 1  # secondary + road change
+    rail = board([road("K5", "K6", "Railroad", rail=True)])
+    assert path_cost(rail, ["K5", "K6"], rules) == 2
+
+
+def test_artillery_pays_double_off_road_only() -> None:
+    b = board(road_line(["K5", "K6", "K7"], "Pike"))
+    art = MoveRules(budget=8, multiplier=2)
+    assert path_cost(b, ["K5", "K6", "K7"], art) == 2
+    assert path_cost(b, ["K5", "L5"], art) == 4
+    assert reachable(b, "K5", art).cost["M5"] == 8
+    assert "N5" not in reachable(b, "K5", art).cost
+
+
+def test_a_unit_may_always_move_one_hex() -> None:
+    b = board([{"a": n, "b": "K6", "terrain": ["woods", "river"], "slope": "hill",
+                "uphill": "K6"} for n in ("K5", "K7", "J6", "L6", "J5", "L7")])
+    rules = MoveRules(budget=6)
+    assert reachable(b, "K5", rules).path["K6"] == ["K5", "K6"]
+    assert path_cost(b, ["K5", "K6"], rules) == 8
+    spent = MoveRules(budget=3, one_hex=False)
+    assert "K6" not in reachable(b, "K5", spent).cost
+    with pytest.raises(RuleError) as err:
+        path_cost(b, ["K5", "K6"], spent)
+    assert err.value.rule == "6.3"
+
+
+# --- positions ------------------------------------------------------------------------------
+def make(tmp: Path, setup: dict[str, list[tuple[str, list[Any]]]], **kw: Any) -> BocGame:
+    engine = {"phase": "movement", "active": "usa", "order": ["usa", "csa"],
+              **kw.pop("engine", {})}
+    options = kw.pop("options", [])
+    dice = kw.pop("dice", [])
+    path = write_position(tmp, setup, engine=engine, **kw)
+    return BocGame(path, options, 0, ScriptedDice(dice))
+
+
+def moves(g: BocGame, unit: str) -> dict[str, list[str]]:
+    return {a["path"][-1]: a["path"] for a in g.legal_actions(g.state.active)
+            if a["type"] == "move" and a["unit"] == unit}
+
+
+def test_zoc_stops_movement(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-harrow"])], "csa": [("K9", ["csa-kemper"])]})
+    dests = moves(g, "usa-harrow")
+    assert "K8" in dests  # entering the enemy ZOC is allowed, the move ends there
+    assert "K8" not in {h for p in dests.values() for h in p[:-1]}
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "move", "unit": "usa-harrow", "path": ["K5", "K6", "K7", "K8",
+                                                                "L9"]}, "usa")
+    assert err.value.rule == "6.3" or err.value.rule == "6.61"
+
+
+def test_moving_from_zoc_to_zoc_stops(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K8", ["usa-harrow"])], "csa": [("K9", ["csa-kemper"])]})
+    dests = moves(g, "usa-harrow")
+    # L9 is next to K9 too: the unit may step there but not go on.
+    assert dests["L9"] == ["K8", "L9"]
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "move", "unit": "usa-harrow", "path": ["K8", "L9", "M10"]}, "usa")
+    assert err.value.rule == "6.61"
+    # Leaving the front line for a quiet hex lets it go on.
+    assert "K5" in dests
+
+
+def test_front_line_hexside_lets_two_units_through(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K7", ["usa-harrow", "usa-webb", "usa-hall"])],
+                        "csa": [("K9", ["csa-kemper"])]})
+    for uid in ("usa-harrow", "usa-webb"):
+        g.apply({"type": "move", "unit": uid, "path": ["K7", "K8"]}, "usa")
+    before = g.state_hash()
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "move", "unit": "usa-hall", "path": ["K7", "K8"]}, "usa")
+    assert err.value.rule == "6.62"
+    assert g.state_hash() == before
+    assert ["K7", "K8"] not in moves(g, "usa-hall").values()
+
+
+def test_units_that_commanded_or_fired_cannot_move(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-gibbon", "usa-harrow"])],
+                        "csa": [("A14", ["csa-kemper"])]},
+             engine={"phase": "command"})
+    g.apply({"type": "activate", "hq": "usa-gibbon"}, "usa")
+    g.apply({"type": "end_phase"}, "usa")
+    g.apply({"type": "end_phase"}, "usa")
+    assert g.state.phase == "movement"
+    assert moves(g, "usa-gibbon") == {}
+    assert moves(g, "usa-harrow")
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "move", "unit": "usa-gibbon", "path": ["K5", "K6"]}, "usa")
+    assert err.value.rule == "6.1"
+
+
+def test_stacking_excess_eliminated_at_phase_end(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-harrow", "usa-webb", "usa-hall", "usa-gibbon"]),
+                                ("K6", ["usa-smyth"])],
+                        "csa": [("A14", ["csa-kemper"])]})
+    g.apply({"type": "move", "unit": "usa-smyth", "path": ["K6", "K5"]}, "usa")
+    assert g.stacking_problems() == ["K5"]
+    g.apply({"type": "end_phase"}, "usa")
+    assert g.state.units["usa-smyth"].status == "eliminated"  # the last to come in
+    assert g.state.losses["usa"] == 1
+    assert g.stacking_problems() == []
+
+
+def test_control_changes_only_at_end_of_player_turn(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-harrow"])], "csa": [("K9", ["csa-kemper"])]})
+    assert g.state.control.get("K6") == "usa"
+    g.apply({"type": "move", "unit": "usa-harrow", "path": ["K5", "L5", "M5"]}, "usa")
+    assert g.state.control.get("K5") == "usa" and "M5" not in g.state.control
+    g.apply({"type": "end_phase"}, "usa")  # movement -> melee
+    g.apply({"type": "end_phase"}, "usa")  # melee -> supply
+    assert g.state.control.get("K5") == "usa"
+    g.apply({"type": "end_phase"}, "usa")  # end of the USA player turn
+    assert g.state.control.get("M5") == "usa" and "K5" not in g.state.control
+
+
+ENTRY_BOARD = dict(
+    hexes={"L1": {"entries": ["Baltimore Pike"]}, "T5": {"entries": ["Taneytown Road"]},
+           "A7": {"entries": ["Mummasburg Road"]}, "T9": {"entries": ["Emmitsburg Road"]}},
+    sides=merge_sides(road_line(["L1", "L2", "L3", "L4"], "Baltimore Pike"),
+                      road_line(["T5", "S5", "R5", "Q5"], "Taneytown Road", "secondary"),
+                      road_line(["T9", "S9", "R9"], "Emmitsburg Road"),
+                      road_line(["A7", "B7"], "Mummasburg Road")))
+
+
+def entry_game(tmp: Path, units: list[str], entry: str = "Taneytown Road",
+               hex_: str | None = None, **kw: Any) -> BocGame:
+    arrival = {"time": "16:00", "side": "usa", "entry": entry, "units": units,
+               "designed": True, "basis": "test"}
+    if hex_:
+        arrival["hex"] = hex_
+    return make(tmp, {"usa": [("G2", ["usa-harrow"])], "csa": [("A14", ["csa-kemper"])]},
+                board=board_doc(**ENTRY_BOARD), arrivals=[arrival], **kw)
+
+
+def enters(g: BocGame, unit: str) -> list[dict[str, Any]]:
+    return [a for a in g.legal_actions("usa") if a["type"] == "enter" and a["unit"] == unit]
+
+
+def test_secondary_entry_road_costs_two(tmp_path: Path) -> None:
+    g = entry_game(tmp_path, ["usa-cross"])
+    opts = g.enter_options("usa-cross")
+    assert opts[("T5", "T5")][0] == 2
+    assert opts[("T5", "S5")][0] == 4
+    assert opts[("T5", "R5")][0] == 6
+    assert ("T5", "Q5") not in opts
+    main = entry_game(tmp_path, ["usa-cross"], entry="Baltimore Pike", hex_="L1")
+    assert main.enter_options("usa-cross")[("L1", "L4")][0] == 4
+
+
+def test_entry_uses_named_or_adjacent_roads_and_division_integrity(tmp_path: Path) -> None:
+    g = entry_game(tmp_path, ["usa-cross", "usa-kelly", "usa-caldwell"])
+    used = {a["entry"] for a in enters(g, "usa-cross")}
+    assert "T5" in used and "A7" not in used  # Mummasburg Road is not next to Taneytown
+    assert used & {"T9", "L1"}  # an adjacent entry road
+    other_road = next(e for e in sorted(used) if e != "T5")
+    g.apply(next(a for a in enters(g, "usa-cross") if a["entry"] == "T5"), "usa")
+    assert {a["entry"] for a in enters(g, "usa-kelly")} == {"T5"}
+    bad = next(a for a in enters(g, "usa-kelly") if a["entry"] == "T5")
+    with pytest.raises(RuleError) as err:
+        g.apply({**bad, "entry": other_road, "path": [other_road]}, "usa")
+    assert err.value.rule == "6.7"
+
+
+def test_reinforcements_wait_for_their_hour(tmp_path: Path) -> None:
+    arrival = {"time": "17:00", "side": "usa", "entry": "Baltimore Pike", "hex": "L1",
+               "units": ["usa-cross"], "designed": True, "basis": "test"}
+    g = make(tmp_path, {"usa": [("G2", ["usa-harrow"])], "csa": [("A14", ["csa-kemper"])]},
+             board=board_doc(**ENTRY_BOARD), arrivals=[arrival])
+    assert enters(g, "usa-cross") == []
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "enter", "unit": "usa-cross", "entry": "L1", "path": ["L1"]}, "usa")
+    assert err.value.rule == "6.7"
+
+
+def night_game(tmp: Path, usa: list[tuple[str, list[Any]]], csa: list[tuple[str, list[Any]]],
+               **kw: Any) -> BocGame:
+    return make(tmp, {"usa": usa, "csa": csa}, board=board_doc(**ENTRY_BOARD),
+                engine={"hour": 21, **kw.pop("engine", {})}, **kw)
+
+
+def test_night_movement_limits(tmp_path: Path) -> None:
+    g = night_game(tmp_path, [("K8", ["usa-harrow"]), ("K5", ["usa-webb"])],
+                   [("K9", ["csa-kemper"])])
+    assert g.state.night and g.state.phase == "movement"
+    webb = moves(g, "usa-webb")
+    assert "K7" in webb and "J8" not in webb and "L9" not in webb  # 9.72 no front line
+    harrow = moves(g, "usa-harrow")
+    assert "K7" in harrow  # may leave the front line
+    assert "L9" not in harrow and "J8" not in harrow
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "move", "unit": "usa-harrow", "path": ["K8", "L9"]}, "usa")
+    assert err.value.rule == "6.1"
+
+
+def test_night_reinforcements_march_along_roads_to_i6(tmp_path: Path) -> None:
+    sides = merge_sides(ENTRY_BOARD["sides"],  # type: ignore[arg-type]
+                        road_line(["T5", "S5", "R5", "Q5", "P5", "O5", "N5", "M5", "L5",
+                                   "K5", "J5", "I5", "I6", "H6"], "Taneytown Road"))
+    arrival = {"time": "night", "side": "usa", "entry": "Taneytown Road",
+               "units": ["usa-cross"], "designed": True, "basis": "test", "day": 2}
+    g = make(tmp_path, {"usa": [("G2", ["usa-harrow"])], "csa": [("A14", ["csa-kemper"])]},
+             board=board_doc(hexes=ENTRY_BOARD["hexes"], sides=sides),  # type: ignore[arg-type]
+             arrivals=[arrival], engine={"hour": 21})
+    dests = {a["path"][-1] for a in enters(g, "usa-cross") if a["entry"] == "T5"}
+    assert "I6" in dests and "H6" not in dests  # as far as I6, MPs not counted
+    assert "J5" in dests
+
+
+def test_leaving_the_map_and_returning_at_night(tmp_path: Path) -> None:
+    g = night_game(tmp_path, [("L2", ["usa-harrow"])], [("A14", ["csa-kemper"])],
+                   engine={"hour": 20})
+    g.apply({"type": "move", "unit": "usa-harrow", "path": ["L2", "L1"]}, "usa")
+    assert g.state.units["usa-harrow"].hex == "L1"
+    g2 = night_game(tmp_path, [("L1", ["usa-harrow"])], [("A14", ["csa-kemper"])],
+                    engine={"hour": 20}, dice=[6, 6, 1, 1])
+    g2.apply({"type": "leave_map", "unit": "usa-harrow"}, "usa")
+    assert g2.state.units["usa-harrow"].status == OFF_MAP
+    assert g2.state.losses["usa"] == 0  # 2.4 leaving is not a loss
+    while not g2.state.night:
+        g2.apply({"type": "end_phase"}, g2.to_move()[0])
+    while g2.state.active != "usa" or g2.state.phase != "movement":
+        g2.apply({"type": "end_phase"}, g2.to_move()[0])
+    back = enters(g2, "usa-harrow")
+    assert back and {a["entry"] for a in back} == {"L1"}
+    g2.apply(back[0], "usa")
+    assert g2.state.units["usa-harrow"].status == ON_MAP
+
+
+def test_units_off_map_when_the_battle_ends_are_withdrawn(tmp_path: Path) -> None:
+    g = night_game(tmp_path, [("L1", ["usa-harrow"])], [("A14", ["csa-kemper"])],
+                   engine={"hour": 20}, end="20:00", day=1, start="08:00",
+                   bands=(10, 4))
+    g.apply({"type": "leave_map", "unit": "usa-harrow"}, "usa")
+    while not g.is_terminal():
+        g.apply({"type": "end_phase"}, g.to_move()[0])
+    assert g.state.units["usa-harrow"].status == WITHDRAWN
+    assert g.state.losses["usa"] == 0
+
+
+def test_column_line_option(tmp_path: Path) -> None:
+    b = board_doc(sides=road_line(["K5", "K6", "K7", "K8", "K9", "K10", "K11", "K12"], "Pike"))
+    g = make(tmp_path, {"usa": [("K5", ["usa-harrow"]), ("K7", ["usa-webb"])],
+                        "csa": [("A14", ["csa-kemper"])]}, board=b, options=["column_line"])
+    # In line the road is no use: 6 MP of clear hexsides.
+    assert max(len(p) for p in moves(g, "usa-harrow").values()) <= 4
+    g.apply({"type": "formation", "unit": "usa-harrow", "column": True}, "usa")
+    dests = moves(g, "usa-harrow")
+    assert "K7" not in dests  # a column may not enter a hex with another friendly unit
+    assert "K6" in dests
