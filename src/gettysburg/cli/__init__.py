@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gettysburg.cli import game_cmd, inspect_cmd, map_cmd, play_cmd, scenario_cmd
+from gettysburg.cli import game_cmd, inspect_cmd, map_cmd, play_cmd, scenario_cmd, serve_cmd
 
 app = typer.Typer(
     help="Gettysburg wargames: Badges of Courage first.",
@@ -15,4 +15,5 @@ app.add_typer(map_cmd.app, name="map")
 app.add_typer(inspect_cmd.app, name="inspect")
 app.add_typer(game_cmd.app, name="game")
 app.command("play")(play_cmd.play)
+app.command("serve")(serve_cmd.serve)
 app.add_typer(scenario_cmd.app, name="scenario")

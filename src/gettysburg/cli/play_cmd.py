@@ -1,29 +1,37 @@
-"""``gettysburg play``: the main job.
-
-Until the game server lands (issue: play in the browser), this draws the
-Badges of Courage map, writes it next to the user's data and says what is coming.
-"""
+"""``gettysburg play``: serve the game on this machine and open the lobby in a browser."""
 
 from __future__ import annotations
 
+import socket
+import threading
+import webbrowser
 from pathlib import Path
 
 import typer
 
+from gettysburg.cli.serve_cmd import default_db, run_server
+
+
+def _free_port(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
 
 def play(
-    out: Path = typer.Option(
-        Path("out/boc-map.png"), "--out", help="Where to draw the map (.png or .svg)"
-    ),
+    db: Path | None = typer.Option(None, "--db", help="SQLite file (default: user data dir)"),
+    port: int = typer.Option(8863, "--port", help="Port on 127.0.0.1 (0 = any free port)"),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Only print the lobby URL"),
 ) -> None:
-    """Play Gettysburg: for now, draws the Badges of Courage map and reports progress."""
-    from gettysburg.boc.board import load_board
-    from gettysburg.boc.render import render_board
-
-    board = load_board()
-    render_board(board, out)
-    typer.echo(f"Badges of Courage map: {len(board.hexes)} hexes -> {out}")
-    typer.echo(
-        "Coming next: the rules engine, then play in the browser against the AI or a "
-        "friend (`gettysburg play` will serve it on 127.0.0.1)."
-    )
+    """Play Gettysburg in your browser against the AI or a friend."""
+    host = "127.0.0.1"  # local play: never reachable from the network
+    if port == 0:
+        port = _free_port(host)
+    url = f"http://{host}:{port}/"
+    path = db or default_db()
+    typer.echo(f"Gettysburg lobby: {url}   (games stored in {path}; Ctrl-C to stop)")
+    if not no_browser:
+        # Open once the server had a moment to bind; failing to open is fine (URL printed).
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    run_server(host, port, path, ai_delay=0.6)

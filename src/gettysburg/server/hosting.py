@@ -1,0 +1,442 @@
+"""Hosted games: the server's rules-agnostic core, above the game protocol.
+
+:class:`Host` keeps the live games in memory (rebuilt from the store by replaying their
+actions), checks seat tokens, applies actions atomically (game first, then the store
+transaction; the action is acknowledged only after the commit), and answers undo,
+replay and branch requests. It talks to rule systems only through
+:mod:`gettysburg.core.protocol`.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gettysburg.core import savefile
+from gettysburg.core.canonical import JSONDict, canonical_json
+from gettysburg.core.protocol import (
+    REFEREE,
+    RULE_ACTION,
+    RULE_OVER,
+    RULE_SEAT,
+    Action,
+    Game,
+    RuleError,
+    UnknownSystemError,
+    action_key,
+    check_action,
+    new_game,
+)
+from gettysburg.server.agents import UnknownAgentError, agent_names, make_agent
+from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
+from gettysburg.server.store import ActionRow, GameRow, SeatRow, Store
+
+
+class ApiError(Exception):
+    """A refusal reported to the client as JSON: HTTP status, the rule or field, a message."""
+
+    def __init__(self, status: int, rule: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.rule, self.message, self.field = status, rule, message, field
+
+    def to_json(self) -> JSONDict:
+        out: JSONDict = {"rule": self.rule, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
+
+
+def rule_error(exc: RuleError) -> ApiError:
+    """Map a game refusal to HTTP: out of turn / game over are conflicts (409), anything
+    else the rules forbid is an unprocessable request (422)."""
+    status = 409 if exc.rule in (RULE_SEAT, RULE_OVER) else 422
+    return ApiError(status, exc.rule, exc.message)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str  # "human" or "ai"
+    agent: str | None = None
+
+
+@dataclass
+class Live:
+    """A game in memory with its rows; ``marks[i]`` is the log length after ``i`` actions."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    game: Game
+    marks: list[int]
+    action_ids: list[str]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def step(self) -> int:
+        return len(self.game.history)
+
+    def seat_row(self, seat: str) -> SeatRow:
+        return next(s for s in self.seats if s.seat == seat)
+
+
+Listener = Callable[[str], None]
+
+
+class Host:
+    """Live games over a :class:`Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._live: dict[str, Live] = {}
+        self._lock = threading.Lock()
+        self._listeners: list[Listener] = []
+        self._replays: dict[str, Game] = {}  # last replayed position per game (stepping)
+
+    # --- notifications --------------------------------------------------------------------
+
+    def listen(self, listener: Listener) -> None:
+        """``listener(game_id)`` is called after every change to a game."""
+        self._listeners.append(listener)
+
+    def _changed(self, game_id: str) -> None:
+        for listener in list(self._listeners):
+            listener(game_id)
+
+    # --- loading ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _fresh(system: str, scenario: str, options: Sequence[str], seed: str) -> Game:
+        return new_game(f"{system}/{scenario}", options=list(options), seed=seed)
+
+    def load(self, game_id: str) -> Live:
+        """The live game, rebuilt from the store on first use by replaying every action
+        and checking each resulting state hash against the stored one."""
+        with self._lock:
+            live = self._live.get(game_id)
+            if live is not None:
+                return live
+            row = self.store.game(game_id)
+            if row is None:
+                raise ApiError(404, "game", f"no game {game_id!r}", field="game_id")
+            game = self._fresh(row.system, row.scenario, row.options, row.seed)
+            marks, ids = [len(game.log)], []
+            for a in self.store.actions(game_id):
+                game.apply(a.action, a.seat)
+                if game.history[-1].state_hash != a.state_hash:
+                    raise ApiError(500, "store.replay",
+                                   f"game {game_id}: action {a.index} replays to another state")
+                marks.append(len(game.log))
+                ids.append(a.action_id)
+            live = Live(row, self.store.seats(game_id), game, marks, ids)
+            self._live[game_id] = live
+            return live
+
+    def active_games(self) -> list[str]:
+        return [g.id for g in self.store.games("active")]
+
+    # --- auth ---------------------------------------------------------------------------------
+
+    def auth(self, game_id: str, token: str | None) -> tuple[Live, str]:
+        """The game and the seat the token opens, or 403 (same answer for a wrong token and
+        for a token of another game, so tokens cannot be probed per game)."""
+        live = self.load(game_id)
+        seat = seat_for_token(live.seats, token)
+        if seat is None:
+            raise ApiError(403, "auth.token", "this link's token does not open a seat of "
+                                              "this game")
+        return live, seat
+
+    # --- creation ---------------------------------------------------------------------------
+
+    def create(self, system: str, scenario: str, options: Sequence[str], seed: str | None,
+               seats: Mapping[str, SeatSpec], actions: Sequence[Mapping[str, Any]] = (),
+               parent: tuple[str, int] | None = None) -> tuple[str, dict[str, str]]:
+        """Create a game (optionally with a prefix of ``actions`` already played, for
+        branches); returns its id and a token per human seat."""
+        seed = seed if seed else secrets.token_hex(16)
+        try:
+            game = self._fresh(system, scenario, options, seed)
+        except UnknownSystemError as exc:
+            raise ApiError(422, "setup.system", str(exc), field="system") from None
+        except (ValueError, KeyError, OSError) as exc:
+            raise ApiError(422, "setup.scenario", f"cannot set up {system}/{scenario} "
+                                                  f"with options {list(options)}: {exc}",
+                           field="scenario") from None
+        names = game.seats()
+        if set(seats) != set(names):
+            raise ApiError(422, "setup.seats", f"say who plays each seat: {names}",
+                           field="seats")
+        if not any(spec.kind == "human" for spec in seats.values()):
+            raise ApiError(422, "setup.seats", "at least one seat must be human",
+                           field="seats")
+        rows: list[SeatRow] = []
+        tokens: dict[str, str] = {}
+        for name in names:
+            spec = seats[name]
+            if spec.kind not in ("human", "ai"):
+                raise ApiError(422, "setup.seats", f"seat {name}: kind must be human or ai",
+                               field=f"seats.{name}.kind")
+            agent = None
+            if spec.kind == "ai":
+                agent = spec.agent or "random"
+                if agent not in agent_names():
+                    raise ApiError(422, "setup.agent", f"unknown agent {agent!r}; have "
+                                   f"{agent_names()}", field=f"seats.{name}.agent")
+            token = new_token()
+            if spec.kind == "human":
+                tokens[name] = token
+            rows.append(SeatRow(name, spec.kind, agent, secrets.token_hex(8), hash_token(token)))
+        action_rows: list[ActionRow] = []
+        for i, a in enumerate(actions):
+            seat = str(a["seat"])
+            game.apply(a["action"], seat)
+            move = game.history[-1]
+            action_rows.append(ActionRow(i, seat, move.action, f"branch:{i}", list(move.dice),
+                                         move.state_hash))
+        game_id = new_game_id()
+        self.store.create_game(game_id, system, scenario, list(options), seed, rows,
+                               action_rows, parent=parent[0] if parent else None,
+                               parent_step=parent[1] if parent else None)
+        if game.is_terminal():
+            self.store.append_status(game_id, "finished", game.result())
+        return game_id, tokens
+
+    # --- state for a seat -------------------------------------------------------------------
+
+    def state(self, live: Live, seat: str) -> JSONDict:
+        """Everything a seat's client needs to draw the game (fog of war applied by the
+        rule system's ``view``)."""
+        with live.lock:
+            game = live.game
+            over = game.is_terminal()
+            return {
+                "game_id": live.row.id, "system": live.row.system,
+                "scenario": live.row.scenario, "options": live.row.options,
+                "seat": seat,
+                "seats": [{"seat": s.seat, "kind": s.kind, "agent": s.agent}
+                          for s in live.seats],
+                "status": "finished" if over else "active",
+                "result": game.result(), "step": live.step, "log_size": len(game.log),
+                "to_move": game.to_move(), "view": game.view(seat),
+                "legal": game.legal_actions(seat),
+                "undo": self._undo_refusal(live, seat) is None,
+                "parent": live.row.parent, "parent_step": live.row.parent_step,
+            }
+
+    def events(self, live: Live, seat: str, since: int) -> list[JSONDict]:
+        with live.lock:
+            return live.game.events(seat, max(0, since))
+
+    # --- acting ------------------------------------------------------------------------------
+
+    def _outcome(self, live: Live, seat: str, index: int, duplicate: bool) -> JSONDict:
+        lo, hi = live.marks[index], live.marks[index + 1]
+        events = [e for e in live.game.events(seat, lo) if int(e["n"]) < hi]
+        return {"applied": True, "duplicate": duplicate, "index": index,
+                "step": live.step, "events": events}
+
+    def act(self, game_id: str, seat: str, action: object, action_id: str) -> JSONDict:
+        """Apply ``action`` for ``seat``, once per ``action_id``."""
+        if not action_id or len(action_id) > 200:
+            raise ApiError(422, "request", "action_id must be 1..200 characters",
+                           field="action_id")
+        live = self.load(game_id)
+        with live.lock:
+            try:
+                act = check_action(action)
+            except RuleError as exc:
+                raise rule_error(exc) from None
+            done = self.store.action_by_id(game_id, seat, action_id)
+            if done is not None:
+                if action_key(done.action) != action_key(act):
+                    raise ApiError(409, "request.action_id",
+                                   "this action_id was already used for another action",
+                                   field="action_id")
+                return self._outcome(live, seat, done.index, duplicate=True)
+            game = live.game
+            try:
+                game.apply(act, seat)
+            except RuleError as exc:
+                raise rule_error(exc) from None
+            move, index = game.history[-1], len(game.history) - 1
+            over = game.is_terminal()
+            row = ActionRow(index, seat, move.action, action_id, list(move.dice),
+                            move.state_hash)
+            try:
+                self.store.append_action(game_id, row, "finished" if over else "active",
+                                         game.result())
+            except BaseException:
+                # Not committed, so not applied: rebuild the game from the store.
+                with self._lock:
+                    self._live.pop(game_id, None)
+                raise
+            live.marks.append(len(game.log))
+            live.action_ids.append(action_id)
+            out = self._outcome(live, seat, index, duplicate=False)
+        self._replays.pop(game_id, None)
+        self._changed(game_id)
+        return out
+
+    # --- undo -------------------------------------------------------------------------------
+
+    def _prefix(self, live: Live, k: int) -> Game:
+        """A fresh game with the first ``k`` actions of ``live`` applied."""
+        row = live.row
+        game = self._fresh(row.system, row.scenario, row.options, row.seed)
+        for move in live.game.history[:k]:
+            game.apply(move.action, move.seat)
+        return game
+
+    def _undo_refusal(self, live: Live, seat: str, deep: bool = False) -> str | None:
+        """Why ``seat`` may not take back the last action, or ``None`` if it may.
+
+        The rule (docs/server.md): only your own last action, only if it rolled no dice,
+        and only if no other seat could see any difference (their view and their log
+        before and after the action are identical) — so undo never reveals or hides
+        anything and cannot be used to fish for information or re-roll dice.
+        The view comparison costs a replay, so it runs only when ``deep``.
+        """
+        history = live.game.history
+        if not history:
+            return "nothing has been played yet"
+        last = history[-1]
+        if last.seat != seat:
+            return "the last action is not yours"
+        if last.dice:
+            return "that action rolled dice"
+        if live.action_ids[-1].startswith("branch:"):
+            return "that action belongs to the game this one branched from"
+        if not deep:
+            return None
+        before = self._prefix(live, len(history) - 1)
+        for other in live.game.seats():
+            if other == seat:
+                continue
+            if canonical_json(before.view(other)) != canonical_json(live.game.view(other)):
+                return f"{other} could see that action"
+            if canonical_json(before.events(other)) != canonical_json(live.game.events(other)):
+                return f"{other} was told about that action"
+        return None
+
+    def undo(self, game_id: str, seat: str) -> None:
+        live = self.load(game_id)
+        with live.lock:
+            reason = self._undo_refusal(live, seat, deep=True)
+            if reason is not None:
+                raise ApiError(409, "undo", f"cannot take back: {reason}")
+            index = len(live.game.history) - 1
+            before = self._prefix(live, index)
+            self.store.delete_last_action(game_id, index)
+            live.game = before
+            live.marks.pop()
+            live.action_ids.pop()
+        self._replays.pop(game_id, None)
+        self._changed(game_id)
+
+    # --- replay, save, branch ------------------------------------------------------------
+
+    def _at_step(self, live: Live, k: int) -> Game:
+        cached = self._replays.get(live.row.id)
+        if cached is not None and len(cached.history) <= k:
+            game = cached
+            for move in live.game.history[len(game.history):k]:
+                game.apply(move.action, move.seat)
+        else:
+            game = self._prefix(live, k)
+        self._replays[live.row.id] = game
+        return game
+
+    def replay(self, live: Live, seat: str, step: int) -> JSONDict:
+        """The game as ``seat`` saw it after ``step`` actions. Once the game is over the
+        referee's view (everything) is shown; before that, only the seat's own."""
+        with live.lock:
+            total = live.step
+            k = min(max(0, step), total)
+            over = live.game.is_terminal()
+            who = REFEREE if over else seat
+            game = self._at_step(live, k)
+            move: JSONDict | None = None
+            if k > 0:
+                m = live.game.history[k - 1]
+                move = {"seat": m.seat}
+                if over or m.seat == seat:
+                    move["action"] = m.action
+                if over:
+                    move["dice"] = list(m.dice)
+            events = [e for e in live.game.events(who) if int(e["n"]) < live.marks[k]]
+            return {"game_id": live.row.id, "step": k, "steps": total, "as": who,
+                    "finished": over, "view": game.view(who), "to_move": game.to_move(),
+                    "move": move, "events": events, "system": live.row.system}
+
+    def save(self, live: Live) -> JSONDict:
+        """The save file (seed, every action and die). It would reveal hidden information
+        and future dice, so it is released only once the game is over."""
+        with live.lock:
+            if not live.game.is_terminal():
+                raise ApiError(409, "fog.save", "the save file holds the seed and every die; "
+                                                "it is available when the game is over")
+            return savefile.save(live.game)
+
+    def branch(self, live: Live, seat: str, step: int,
+               seats: Mapping[str, SeatSpec] | None) -> tuple[str, dict[str, str]]:
+        """What-if: a new game with the same set-up and the first ``step`` actions.
+
+        Only from a finished game: branching a game in progress would hand the brancher
+        the opponent's seat (and so their hidden blocks) and the seed."""
+        with live.lock:
+            if not live.game.is_terminal():
+                raise ApiError(409, "fog.branch", "a game can be branched once it is over")
+            k = min(max(0, step), live.step)
+            moves = [{"seat": m.seat, "action": m.action} for m in live.game.history[:k]]
+            row = live.row
+        specs = seats or {s.seat: SeatSpec("human") for s in live.seats}
+        return self.create(row.system, row.scenario, row.options, row.seed, specs,
+                           actions=moves, parent=(row.id, k))
+
+    # --- AI seats ----------------------------------------------------------------------------
+
+    def ai_turns(self, game_id: str) -> list[tuple[str, str, str, JSONDict, list[Action], int]]:
+        """AI seats now to move: (seat, agent, agent seed, view, legal actions, step)."""
+        live = self.load(game_id)
+        with live.lock:
+            game = live.game
+            out = []
+            for seat in game.to_move():
+                row = live.seat_row(seat)
+                if row.kind != "ai" or row.agent is None:
+                    continue
+                legal = game.legal_actions(seat)
+                if legal:
+                    out.append((seat, row.agent, f"{row.agent_seed}:{live.step}",
+                                game.view(seat), legal, live.step))
+            return out
+
+    def agent_move(self, game_id: str, seat: str, agent: str, seed: str, view: JSONDict,
+                   legal: list[Action], step: int, budget: float) -> None:
+        """Ask the agent (outside the game lock: it may think) and apply its choice."""
+        try:
+            choice = make_agent(agent, seed).choose(view, legal, budget)
+        except UnknownAgentError:
+            choice = legal[0]
+        keys = {action_key(a) for a in legal}
+        if not isinstance(choice, dict) or action_key(choice) not in keys:
+            choice = legal[0]  # an agent returning nonsense must not stall the game
+        try:
+            self.act(game_id, seat, choice, f"ai:{step}")
+        except ApiError as exc:
+            if exc.rule not in (RULE_SEAT, RULE_ACTION) and exc.status != 409:
+                raise
+
+
+def seat_specs(data: Mapping[str, Any]) -> dict[str, SeatSpec]:
+    out: dict[str, SeatSpec] = {}
+    for name, spec in data.items():
+        if not isinstance(spec, Mapping):
+            raise ApiError(422, "setup.seats", f"seat {name}: expected an object",
+                           field=f"seats.{name}")
+        agent = spec.get("agent")
+        out[str(name)] = SeatSpec(str(spec.get("kind", "human")),
+                                  None if agent is None else str(agent))
+    return out

@@ -1,0 +1,222 @@
+// The SVG board: map from the server's map data (hexes, hexsides, roads, slopes, victory
+// hexes), blocks from the view, destination highlights from the legal actions.
+import { svg, el } from "./ui.js";
+import { t } from "./i18n.js";
+import { unitsOf, sideClass, SIDE_COLOURS } from "./units.js";
+
+const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
+  marsh: "#a7c4bb", rocks: "#b5ab98" };
+const ROADS = { pike: ["#6e3518", 0.11, null], road: ["#8a5a3a", 0.08, null], trail: ["#8a5a3a", 0.05, "0.12 0.08"],
+  rail: ["#222", 0.05, "0.2 0.1"] };
+
+function mix(hex, toward, amount) {
+  const p = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const [a, b] = [p(hex), p(toward)];
+  return "#" + a.map((v, i) => Math.round(v + (b[i] - v) * amount).toString(16).padStart(2, "0")).join("");
+}
+
+export class Board {
+  constructor(container, { map = null, seats = [], onUnit = null, onHex = null } = {}) {
+    this.container = container;
+    this.map = map;
+    this.seats = seats;
+    this.onUnit = onUnit;
+    this.onHex = onHex;
+    this.polys = new Map();
+    this.centres = new Map();
+    container.replaceChildren();
+    if (map) this.buildMap();
+    else this.buildTray();
+  }
+
+  // --- the map ----------------------------------------------------------------------------
+  buildMap() {
+    const m = this.map;
+    const corners = m.layout.corners || [];
+    const bq = m.layout.basis_q;
+    this.spacing = Math.hypot(bq[0], bq[1]) || 1;
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const h of m.hexes) {
+      const [x, y] = h.xy;
+      this.centres.set(h.id, [x, -y]);
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, -y); y1 = Math.max(y1, -y);
+    }
+    const pad = this.spacing;
+    this.full = { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
+    this.vb = { ...this.full };
+    const root = svg("svg", { class: "map", role: "img", "aria-label": t("game.map") });
+    this.svg = root;
+    const hexLayer = svg("g", { class: "hexes" });
+    const s = this.spacing;
+    for (const h of m.hexes) {
+      const [cx, cy] = this.centres.get(h.id);
+      const pts = corners.map(([dx, dy]) => `${(cx + dx).toFixed(1)},${(cy - dy).toFixed(1)}`).join(" ");
+      const base = TERRAIN[h.terrain] || TERRAIN.clear;
+      const fill = mix(base, "#6b4a22", Math.min(0.5, (h.ground || 0) * 0.09));
+      const poly = svg("polygon", { points: pts, fill, stroke: "#8a7a55", "stroke-width": s * 0.012,
+        "data-hex": h.id, class: `hex t-${h.terrain}` });
+      poly.append(svg("title", {}, `${h.id} · ${t("terrain." + h.terrain)} · ${t("map.level")} ${h.ground}`));
+      poly.addEventListener("click", () => { if (!this.dragged) this.onHex?.(h.id); });
+      poly.addEventListener("mouseenter", () => this.showHover(h));
+      this.polys.set(h.id, poly);
+      hexLayer.append(poly);
+    }
+    root.append(hexLayer);
+    const sideLayer = svg("g", { class: "sides", "pointer-events": "none" });
+    const roadLayer = svg("g", { class: "roads", "pointer-events": "none" });
+    for (const side of m.hexsides || []) {
+      if (!side.seg) continue;
+      const [[ax, ay], [bx, by]] = side.seg;
+      const terr = side.terrain || [];
+      if (terr.includes("river") || terr.includes("creek")) {
+        sideLayer.append(svg("line", { x1: ax, y1: -ay, x2: bx, y2: -by, stroke: "#3f79b5",
+          "stroke-width": s * (terr.includes("river") ? 0.09 : 0.05), "stroke-linecap": "round", class: "stream" }));
+      }
+      if (side.slope) {
+        sideLayer.append(svg("line", { x1: ax, y1: -ay, x2: bx, y2: -by, stroke: "#7b4f22",
+          "stroke-width": s * (side.slope === "hill" ? 0.06 : 0.035), "stroke-dasharray": `${s * 0.05} ${s * 0.035}`,
+          class: `slope slope-${side.slope}` }));
+      }
+      for (const road of side.roads || []) {
+        const a = this.centres.get(side.a); const b = this.centres.get(side.b);
+        if (!a || !b) continue;
+        const [colour, width, dash] = ROADS[road.rail ? "rail" : road.class] || ROADS.road;
+        roadLayer.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: colour,
+          "stroke-width": s * width, "stroke-dasharray": dash ? dash.split(" ").map((v) => v * s).join(" ") : null,
+          "stroke-linecap": "round", class: "road" }));
+      }
+    }
+    root.append(sideLayer, roadLayer);
+    const marks = svg("g", { class: "marks", "pointer-events": "none" });
+    for (const h of m.hexes) {
+      if (!h.victory) continue;
+      const [cx, cy] = this.centres.get(h.id);
+      marks.append(svg("circle", { cx, cy: cy - s * 0.28, r: s * 0.13, fill: "#fff8e0", stroke: "#a4322b", "stroke-width": s * 0.02 }),
+        svg("text", { x: cx, y: cy - s * 0.28, "font-size": s * 0.16, "text-anchor": "middle", "dominant-baseline": "central",
+          fill: "#a4322b", "font-weight": "bold", class: "victory" }, h.victory));
+    }
+    root.append(marks);
+    this.unitLayer = svg("g", { class: "units" });
+    root.append(this.unitLayer);
+    this.container.append(root);
+    this.hover = el("div", { class: "hover" });
+    this.container.append(this.hover, el("div", { class: "hint" }, t("map.hint")));
+    this.applyViewBox();
+    this.enablePanZoom();
+  }
+
+  showHover(h) {
+    const extra = [h.victory ? `${t("map.victory")} ${h.victory}` : null, (h.names || []).join(", ") || null].filter(Boolean);
+    this.hover.textContent = [h.id, t("terrain." + h.terrain), `${t("map.level")} ${h.ground}`, ...extra].join(" · ");
+  }
+
+  applyViewBox() {
+    const v = this.vb;
+    this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+  }
+
+  enablePanZoom() {
+    const root = this.svg;
+    const toSvg = (cx, cy) => {
+      const r = root.getBoundingClientRect();
+      const scale = Math.max(this.vb.w / r.width, this.vb.h / r.height);
+      const ox = this.vb.x + (this.vb.w - r.width * scale) / 2;
+      const oy = this.vb.y + (this.vb.h - r.height * scale) / 2;
+      return [ox + (cx - r.left) * scale, oy + (cy - r.top) * scale, scale];
+    };
+    root.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const f = Math.exp(ev.deltaY * 0.0015);
+      const [px, py] = toSvg(ev.clientX, ev.clientY);
+      const w = Math.min(this.full.w * 1.5, Math.max(this.spacing * 3, this.vb.w * f));
+      const k = w / this.vb.w;
+      this.vb = { x: px - (px - this.vb.x) * k, y: py - (py - this.vb.y) * k, w, h: this.vb.h * k };
+      this.applyViewBox();
+    }, { passive: false });
+    let drag = null;
+    root.addEventListener("pointerdown", (ev) => {
+      drag = { x: ev.clientX, y: ev.clientY, vb: { ...this.vb }, scale: toSvg(ev.clientX, ev.clientY)[2] };
+      this.dragged = false;
+    });
+    root.addEventListener("pointermove", (ev) => {
+      if (!drag) return;
+      const dx = ev.clientX - drag.x; const dy = ev.clientY - drag.y;
+      if (!this.dragged && Math.hypot(dx, dy) < 4) return;
+      if (!this.dragged) { this.dragged = true; root.setPointerCapture(ev.pointerId); root.classList.add("dragging"); }
+      this.vb = { ...drag.vb, x: drag.vb.x - dx * drag.scale, y: drag.vb.y - dy * drag.scale };
+      this.applyViewBox();
+    });
+    const end = () => { drag = null; root.classList.remove("dragging"); setTimeout(() => { this.dragged = false; }, 0); };
+    root.addEventListener("pointerup", end);
+    root.addEventListener("pointercancel", end);
+  }
+
+  // --- without a map: the blocks stand in a tray, one row per side --------------------------
+  buildTray() {
+    this.tray = el("div", { class: "tray" });
+    this.container.append(this.tray);
+  }
+
+  // --- blocks ------------------------------------------------------------------------------
+  drawBlock(u, size, x, y, tilt, selected) {
+    const side = sideClass(u.side, this.seats);
+    const [face, edge] = SIDE_COLOURS[side];
+    const g = svg("g", { class: `unit side-${side}${selected ? " selected" : ""}`, "data-unit": u.id,
+      transform: `translate(${x} ${y}) rotate(${tilt})` });
+    g.append(svg("rect", { x: -size / 2 + size * 0.06, y: -size / 2 + size * 0.08, width: size, height: size,
+      rx: size * 0.1, fill: "rgba(0,0,0,.3)" }));
+    g.append(svg("rect", { class: "face", x: -size / 2, y: -size / 2, width: size, height: size, rx: size * 0.1,
+      fill: face, stroke: edge, "stroke-width": size * 0.05 }));
+    const known = u.name !== null || u.strength !== null || u.type !== null;
+    if (known) {
+      // What the view gives for this block: name, type and strength.
+      const txt = (text, dy, fs, weight = "normal") => svg("text", { class: "block-label", x: 0, y: dy, "font-size": fs,
+        "text-anchor": "middle", "dominant-baseline": "central", fill: "#fff", "font-weight": weight }, text);
+      if (u.name !== null) g.append(txt(String(u.name).slice(0, 10), -size * 0.28, size * 0.17));
+      if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
+      if (u.type !== null) g.append(txt(String(u.type).slice(0, 8), size * 0.33, size * 0.14));
+    }
+    const title = known ? [u.id, u.name, u.type, u.strength].filter((v) => v !== null).join(" · ") : `${u.id} · ${t("unit.hidden")}`;
+    g.append(svg("title", {}, title));
+    g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.dragged) this.onUnit?.(u.id); });
+    return g;
+  }
+
+  render(view, { selected = null, dests = new Set() } = {}) {
+    const units = unitsOf(view);
+    if (this.map) {
+      for (const [id, poly] of this.polys) poly.classList.toggle("dest", dests.has(id));
+      const byHex = new Map();
+      for (const u of units) if (u.hex && this.centres.has(u.hex)) {
+        if (!byHex.has(u.hex)) byHex.set(u.hex, []);
+        byHex.get(u.hex).push(u);
+      }
+      const layer = svg("g", { class: "units" });
+      const size = this.spacing * 0.34;
+      for (const [hex, list] of byHex) {
+        const [cx, cy] = this.centres.get(hex);
+        list.forEach((u, i) => {
+          const n = list.length; const col = i % 2; const row = Math.floor(i / 2);
+          const x = cx + (n > 1 ? (col - 0.5) * size * 1.05 : 0);
+          const y = cy + (n > 2 ? (row - 0.5) * size * 1.05 : 0) + size * 0.1;
+          layer.append(this.drawBlock(u, size, x, y, sideClass(u.side, this.seats) === "usa" ? -6 : 6, u.id === selected));
+        });
+      }
+      this.unitLayer.replaceWith(layer);
+      this.unitLayer = layer;
+      this.offMap = units.filter((u) => !u.hex || !this.centres.has(u.hex));
+      return;
+    }
+    this.tray.replaceChildren();
+    const sides = [...new Set([...this.seats, ...units.map((u) => u.side)])];
+    for (const side of sides) {
+      const mine = units.filter((u) => u.side === side);
+      if (!mine.length) continue;
+      const size = 64;
+      const box = svg("svg", { width: mine.length * (size + 22) + 10, height: size + 30, class: "tray-svg" });
+      mine.forEach((u, i) => box.append(this.drawBlock(u, size, 16 + size / 2 + i * (size + 22), size / 2 + 12,
+        i % 2 ? 4 : -4, u.id === selected)));
+      this.tray.append(el("div", { class: "side-row" }, el("h4", {}, side), box));
+    }
+  }
+}

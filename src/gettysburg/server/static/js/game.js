@@ -1,0 +1,136 @@
+// The play page: one seat of one game, kept in step with the server over a WebSocket.
+import { get, post, connect, newActionId, ApiError } from "./api.js";
+import { el, toast, errorText } from "./ui.js";
+import { t, translatePage } from "./i18n.js";
+import { Board } from "./board.js";
+import { destinations } from "./units.js";
+import { phaseBar, actionsPanel, logPanel } from "./panels.js";
+import { remember } from "./store.js";
+
+export async function loadMap(gameId, token) {
+  try { return await get(`/api/games/${gameId}/map`, token); } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+export async function gamePage(root, gameId, token) {
+  if (!token) {
+    root.replaceChildren(el("p", { class: "error-text", i18n: "game.no_token" }));
+    return () => {};
+  }
+  let state;
+  try {
+    state = await get(`/api/games/${gameId}`, token);
+  } catch (err) {
+    root.replaceChildren(el("p", { class: "error-text" }, errorText(err)), el("a", { href: "/", i18n: "game.to_lobby" }));
+    return () => {};
+  }
+  remember({ game_id: gameId, seat: state.seat, token, system: state.system, scenario: state.scenario });
+  const map = await loadMap(gameId, token);
+  let events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;
+  let selected = null;
+  let busy = false;
+  const pendingKey = `gettysburg.pending.${gameId}.${state.seat}`;
+
+  const bar = el("div", { class: "phasebar", id: "phasebar" });
+  const boardNode = el("div", { class: "board", id: "board" });
+  const actionsNode = el("div", { class: "panel card", id: "actions" });
+  const logNode = el("div", { class: "panel card log", id: "log" });
+  const undoBtn = el("button", { id: "undo", i18n: "game.undo", onclick: () => undo() });
+  const saveBtn = el("button", { id: "save", i18n: "game.save", onclick: () => download() });
+  const conn = el("span", { class: "muted", id: "conn" });
+  const controls = el("div", { class: "panel card" },
+    el("div", { class: "form-row" }, undoBtn,
+      el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
+    el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn));
+  root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
+    el("div", { class: "side" }, controls, actionsNode, logNode)));
+
+  const board = new Board(boardNode, { map, seats: state.seats.map((s) => s.seat),
+    onUnit: (id) => { selected = selected === id ? null : id; render(); },
+    onHex: (hex) => {
+      if (!selected) return;
+      const options = destinations(state.legal, selected).get(hex);
+      if (options?.length) submit(options[0]);
+    } });
+
+  function render() {
+    phaseBar(bar, state, state.view);
+    const dests = selected ? new Set(destinations(state.legal, selected).keys()) : new Set();
+    board.render(state.view, { selected, dests });
+    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy });
+    logPanel(logNode, events);
+    undoBtn.disabled = !state.undo || busy;
+    saveBtn.hidden = state.status !== "finished";
+    translatePage(root);
+  }
+
+  async function refresh() {
+    state = await get(`/api/games/${gameId}`, token);
+    const since = events.length ? events.at(-1).n + 1 : 0;
+    if (state.log_size < since) events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;
+    else events = events.concat((await get(`/api/games/${gameId}/events?since=${since}`, token)).events);
+    render();
+  }
+
+  // A submission is remembered until the server answers, and re-sent with the same id
+  // after a reload: the server applies it at most once.
+  async function send(action, actionId) {
+    busy = true; render();
+    try {
+      await post(`/api/games/${gameId}/actions`, { action, action_id: actionId }, token);
+      sessionStorage.removeItem(pendingKey);
+      selected = null;
+    } catch (err) {
+      if (err.status !== 0) sessionStorage.removeItem(pendingKey);
+      toast(errorText(err));
+    } finally {
+      busy = false;
+      await refresh().catch((err) => toast(errorText(err)));
+    }
+  }
+
+  function submit(action) {
+    const actionId = newActionId();
+    sessionStorage.setItem(pendingKey, JSON.stringify({ action, actionId }));
+    return send(action, actionId);
+  }
+
+  async function undo() {
+    try {
+      await post(`/api/games/${gameId}/undo`, {}, token);
+      toast(t("game.undone"), "info");
+    } catch (err) { toast(errorText(err)); }
+    await refresh();
+  }
+
+  async function download() {
+    try {
+      const data = await get(`/api/games/${gameId}/save`, token);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" }));
+      el("a", { href: url, download: `gettysburg-${gameId}.json` }).click();
+    } catch (err) { toast(errorText(err)); }
+  }
+
+  render();
+  const pending = sessionStorage.getItem(pendingKey);
+  if (pending) {
+    const { action, actionId } = JSON.parse(pending);
+    await send(action, actionId);
+  }
+  const channel = connect(gameId, token, () => (events.length ? events.at(-1).n + 1 : 0), (msg) => {
+    if (msg.type === "error") { toast(errorText(msg.error)); return; }
+    if (msg.type !== "state") return;
+    state = msg.state;
+    const known = new Set(events.map((e) => e.n));
+    if (state.log_size < (events.length ? events.at(-1).n + 1 : 0)) {
+      refresh();
+      return;
+    }
+    events = events.concat(msg.events.filter((e) => !known.has(e.n)));
+    if (selected && !state.legal.length) selected = null;
+    render();
+  }, (up) => { conn.textContent = t(up ? "game.live" : "game.offline"); conn.dataset.live = up ? "1" : "0"; });
+  return () => channel.close();
+}

@@ -1,0 +1,101 @@
+// The lobby: pick a system and scenario, who plays each side, options; list my games.
+import { get, post } from "./api.js";
+import { el, toast, errorText } from "./ui.js";
+import { t, translatePage } from "./i18n.js";
+import { myGames, forget, remember } from "./store.js";
+
+export async function lobbyPage(root) {
+  const { systems, agents } = await get("/api/systems");
+  const systemSel = el("select", { id: "system" }, systems.map((s) => el("option", { value: s.name }, s.name)));
+  const scenarioSel = el("select", { id: "scenario" });
+  const optionsIn = el("input", { id: "options", type: "text", size: 24 });
+  const seedIn = el("input", { id: "seed", type: "text", size: 16 });
+  const seatsBody = el("tbody", { id: "seats" });
+  const startBtn = el("button", { class: "primary", id: "start", i18n: "lobby.start", onclick: () => start() });
+  const created = el("div", { id: "created" });
+  const listNode = el("div", { class: "card", id: "my-games" });
+
+  const form = el("div", { class: "card" },
+    el("h2", { i18n: "lobby.new_game" }),
+    el("div", { class: "form-row" }, el("label", { for: "system", i18n: "lobby.system" }), systemSel),
+    el("div", { class: "form-row" }, el("label", { for: "scenario", i18n: "lobby.scenario" }), scenarioSel),
+    el("div", { class: "form-row" }, el("label", { for: "options", i18n: "lobby.options" }), optionsIn),
+    el("div", { class: "form-row" }, el("label", { for: "seed", i18n: "lobby.seed" }), seedIn),
+    el("table", { class: "seat-table" }, el("thead", {}, el("tr", {}, el("th", { i18n: "lobby.side" }),
+      el("th", { i18n: "lobby.player" }), el("th", { i18n: "lobby.agent" }))), seatsBody),
+    el("div", { class: "form-row" }, startBtn), created);
+  root.replaceChildren(el("div", { class: "lobby" }, form, listNode));
+
+  const options = () => optionsIn.value.split(/[\s,]+/).filter(Boolean);
+
+  function fillScenarios() {
+    const sys = systems.find((s) => s.name === systemSel.value);
+    scenarioSel.replaceChildren(...(sys?.scenarios || []).map((n) => el("option", { value: n }, n)));
+    optionsIn.placeholder = sys?.option_hint || "";
+    return fillSeats();
+  }
+
+  async function fillSeats() {
+    seatsBody.replaceChildren();
+    if (!scenarioSel.value) return;
+    const q = new URLSearchParams({ system: systemSel.value, scenario: scenarioSel.value });
+    for (const o of options()) q.append("options", o);
+    let seats;
+    try { ({ seats } = await get(`/api/setup?${q}`)); } catch (err) { toast(errorText(err)); return; }
+    seats.forEach((seat, i) => {
+      const who = el("select", { class: "who", "data-seat": seat },
+        ["me", "ai", "friend"].map((k) => el("option", { value: k, selected: (i === 0) === (k === "me") && k !== "friend" ? true : null }, t(`lobby.${k}`))));
+      who.value = i === 0 ? "me" : "ai";
+      const agent = el("select", { class: "agent", "data-seat": seat }, agents.map((a) => el("option", { value: a }, a)));
+      const sync = () => { agent.disabled = who.value !== "ai"; };
+      who.addEventListener("change", sync); sync();
+      seatsBody.append(el("tr", {}, el("td", {}, seat), el("td", {}, who), el("td", {}, agent)));
+    });
+  }
+
+  async function start() {
+    const seats = {}; const mine = []; const friends = [];
+    for (const who of seatsBody.querySelectorAll("select.who")) {
+      const seat = who.dataset.seat;
+      const agent = seatsBody.querySelector(`select.agent[data-seat="${seat}"]`).value;
+      seats[seat] = who.value === "ai" ? { kind: "ai", agent } : { kind: "human" };
+      (who.value === "me" ? mine : who.value === "friend" ? friends : []).push(seat);
+    }
+    if (!mine.length) { toast(t("lobby.need_me")); return; }
+    startBtn.disabled = true;
+    try {
+      const body = { system: systemSel.value, scenario: scenarioSel.value, options: options(), seats };
+      if (seedIn.value.trim()) body.seed = seedIn.value.trim();
+      const game = await post("/api/games", body);
+      for (const seat of mine) remember({ game_id: game.game_id, seat, token: game.seats[seat].token,
+        system: body.system, scenario: body.scenario });
+      const myLink = game.seats[mine[0]].link;
+      if (!friends.length && mine.length === 1) { location.href = myLink; return; }
+      created.replaceChildren(el("h3", { i18n: "lobby.links" }), el("p", { class: "muted", i18n: "lobby.links_help" }),
+        ...[...friends, ...mine.slice(1)].map((seat) => el("div", { class: "form-row links" }, el("label", {}, seat),
+          el("input", { readonly: true, value: location.origin + game.seats[seat].link, "data-seat": seat, onclick: (e) => e.target.select() }))),
+        el("div", { class: "form-row" }, el("a", { href: myLink, id: "open-mine" }, el("button", { class: "primary", i18n: "lobby.open_mine" }))));
+      translatePage(created);
+    } catch (err) {
+      toast(errorText(err));
+    } finally { startBtn.disabled = false; }
+  }
+
+  function fillList() {
+    const games = myGames();
+    listNode.replaceChildren(el("h2", { i18n: "lobby.my_games" }));
+    if (!games.length) { listNode.append(el("p", { class: "muted", i18n: "lobby.no_games" })); return; }
+    listNode.append(el("ul", { class: "games-list" }, games.map((g) => el("li", {},
+      el("a", { href: `/g/${g.game_id}#${g.token}` }, `${g.system}/${g.scenario}`), ` · ${g.seat} · `,
+      el("a", { href: `/g/${g.game_id}/replay#${g.token}`, i18n: "game.replay" }), " ",
+      el("button", { title: t("lobby.forget"), onclick: () => { forget(g.game_id, g.seat); fillList(); } }, "×")))));
+  }
+
+  systemSel.addEventListener("change", fillScenarios);
+  scenarioSel.addEventListener("change", fillSeats);
+  optionsIn.addEventListener("change", fillSeats);
+  await fillScenarios();
+  fillList();
+  translatePage(root);
+  return () => {};
+}

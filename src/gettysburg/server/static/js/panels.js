@@ -1,0 +1,80 @@
+// Phase bar, actions panel and event log: generic over any rule system's JSON.
+import { el, short, dieFace, diceIn } from "./ui.js";
+import { t } from "./i18n.js";
+import { unitsNamed, targetHex } from "./units.js";
+
+const FIRST = ["time", "day", "turn", "turns", "phase", "active", "initiative", "vp"];
+const SKIP = new Set(["seat", "blocks", "units", "pieces", "legal_actions", "to_move", "result", "log"]);
+
+function scalarish(v) {
+  if (v === null || ["string", "number", "boolean"].includes(typeof v)) return true;
+  if (Array.isArray(v)) return v.length <= 6 && v.every((x) => x === null || typeof x !== "object");
+  if (typeof v === "object") return Object.keys(v).length <= 6 && Object.values(v).every((x) => x === null || typeof x !== "object");
+  return false;
+}
+
+function label(key) {
+  const k = `view.${key}`;
+  const txt = t(k);
+  return txt === k ? key.replace(/_/g, " ") : txt;
+}
+
+export function phaseBar(node, state, view) {
+  node.replaceChildren();
+  const kv = (k, v) => el("span", { class: "kv", "data-key": k }, el("b", {}, label(k)), short(v));
+  const mine = (state.to_move || []).includes(state.seat);
+  node.append(el("span", { class: `you ${mine ? "turn-you" : ""}` },
+    mine ? t("game.your_move", { seat: state.seat }) : t("game.waiting", { seats: (state.to_move || []).join(", ") || "–" })));
+  node.append(kv("seat", state.seat));
+  const keys = Object.keys(view || {}).filter((k) => !SKIP.has(k) && scalarish(view[k]));
+  keys.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99));
+  for (const k of keys) node.append(kv(k, view[k]));
+  node.append(kv("step", state.step));
+  if (state.status === "finished") {
+    node.append(el("span", { class: "result", "data-key": "result" }, t("game.over"), " ", short(state.result)));
+  }
+}
+
+export function describe(action) {
+  const parts = [t(`action.${action.type}`) === `action.${action.type}` ? action.type : t(`action.${action.type}`)];
+  const units = unitsNamed(action);
+  if (units.length) parts.push(units.join(", "));
+  const hex = targetHex(action);
+  if (hex) parts.push("→ " + hex);
+  return parts.join(" ");
+}
+
+export function actionsPanel(node, legal, { matching = null, onAct, disabled = false }) {
+  node.replaceChildren(el("h3", { i18n: "game.actions" }));
+  if (!legal.length) {
+    node.append(el("p", { class: "muted", i18n: "game.no_actions" }));
+    return;
+  }
+  const list = el("div", { class: "actions" });
+  for (const action of legal) {
+    const match = matching && unitsNamed(action).includes(matching);
+    list.append(el("button", { class: match ? "match" : null, disabled, "data-action": JSON.stringify(action),
+      onclick: () => onAct(action) }, describe(action), el("code", {}, JSON.stringify(action))));
+  }
+  node.append(list);
+}
+
+export function logEntry(e) {
+  const dice = diceIn(e.data);
+  const data = { ...(e.data || {}) };
+  delete data.rolls;
+  const text = Object.keys(data).length ? short(data) : "";
+  const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
+    el("b", {}, t(`event.${e.type}`) === `event.${e.type}` ? e.type : t(`event.${e.type}`)), " ", text);
+  if (e.redacted) li.append(" ", el("span", { class: "muted" }, `(${t("log.hidden")})`));
+  if (dice.length) li.append(" ", ...dice.map((v) => dieFace(v)));
+  return li;
+}
+
+export function logPanel(node, events) {
+  node.replaceChildren(el("h3", { i18n: "game.log" }));
+  const ul = el("ul");
+  for (const e of events) ul.append(logEntry(e));
+  node.append(ul);
+  node.scrollTop = node.scrollHeight;
+}

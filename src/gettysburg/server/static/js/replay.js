@@ -1,0 +1,71 @@
+// The replay viewer: step through a game; once it is over, branch a what-if from any step.
+import { get, post } from "./api.js";
+import { el, toast, errorText } from "./ui.js";
+import { t, translatePage } from "./i18n.js";
+import { Board } from "./board.js";
+import { loadMap } from "./game.js";
+import { phaseBar, logPanel, describe } from "./panels.js";
+import { remember } from "./store.js";
+
+export async function replayPage(root, gameId, token) {
+  let info;
+  try {
+    info = await get(`/api/games/${gameId}`, token);
+  } catch (err) {
+    root.replaceChildren(el("p", { class: "error-text" }, errorText(err)));
+    return () => {};
+  }
+  const map = await loadMap(gameId, token);
+  const bar = el("div", { class: "phasebar", id: "phasebar" });
+  const boardNode = el("div", { class: "board", id: "board" });
+  const slider = el("input", { type: "range", min: 0, max: info.step, value: info.step, id: "step" });
+  const stepLabel = el("span", { id: "step-label" });
+  const moveNode = el("p", { id: "move" });
+  const logNode = el("div", { class: "panel card log", id: "log" });
+  const branchBtn = el("button", { id: "branch", i18n: "replay.branch", onclick: () => branch() });
+  const branched = el("div", { id: "branched" });
+  const go = (k) => { slider.value = Math.max(0, Math.min(Number(slider.max), k)); show(); };
+  const controls = el("div", { class: "panel card" }, el("h3", { i18n: "replay.title" }),
+    el("div", { class: "replay-controls" },
+      el("button", { id: "first", onclick: () => go(0) }, "⏮"),
+      el("button", { id: "prev", onclick: () => go(Number(slider.value) - 1) }, "◀"),
+      slider,
+      el("button", { id: "next", onclick: () => go(Number(slider.value) + 1) }, "▶"),
+      el("button", { id: "last", onclick: () => go(Number(slider.max)) }, "⏭")),
+    stepLabel, moveNode, branchBtn, branched,
+    el("p", {}, el("a", { href: `/g/${gameId}#${token}`, i18n: "replay.back" })));
+  root.replaceChildren(el("div", { class: "game replay" }, bar, boardNode, el("div", { class: "side" }, controls, logNode)));
+  const board = new Board(boardNode, { map, seats: info.seats.map((s) => s.seat) });
+  slider.addEventListener("input", () => show());
+
+  let seq = 0;
+  async function show() {
+    const mine = ++seq;
+    let r;
+    try { r = await get(`/api/games/${gameId}/replay?step=${slider.value}`, token); } catch (err) { toast(errorText(err)); return; }
+    if (mine !== seq) return; // a later step was asked for meanwhile
+    slider.max = r.steps;
+    stepLabel.textContent = t("replay.step", { step: r.step, steps: r.steps, as: r.as });
+    moveNode.textContent = r.move ? `${r.move.seat}: ${r.move.action ? describe(r.move.action) : t("replay.hidden_move")}` : t("replay.start");
+    phaseBar(bar, { seat: r.as, step: r.step, to_move: r.to_move, status: r.step === r.steps && r.finished ? "finished" : "active",
+      result: info.result }, r.view);
+    board.render(r.view);
+    logPanel(logNode, r.events);
+    branchBtn.hidden = !r.finished;
+    translatePage(root);
+  }
+
+  async function branch() {
+    try {
+      const game = await post(`/api/games/${gameId}/branch`, { step: Number(slider.value) }, token);
+      const seats = Object.keys(game.seats);
+      for (const seat of seats) remember({ game_id: game.game_id, seat, token: game.seats[seat].token, system: info.system, scenario: info.scenario });
+      branched.replaceChildren(el("p", { i18n: "replay.branched" }), ...seats.map((seat) => el("div", { class: "form-row links" },
+        el("label", {}, seat), el("a", { href: game.seats[seat].link, "data-seat": seat }, location.origin + game.seats[seat].link))));
+      translatePage(branched);
+    } catch (err) { toast(errorText(err)); }
+  }
+
+  await show();
+  return () => {};
+}

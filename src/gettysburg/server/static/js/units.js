@@ -1,0 +1,61 @@
+// Reading units and targets out of a rule system's view and legal actions, generically:
+// draw what the view gives, never more.
+
+const UNIT_KEYS = ["block", "unit", "piece", "leader"];
+const UNIT_LIST_KEYS = ["blocks", "units", "pieces"];
+const HEX_KEYS = ["to", "hex", "target", "dest", "destination", "at"];
+
+export function unitsOf(view) {
+  const src = view?.blocks ?? view?.units ?? view?.pieces;
+  let list = [];
+  if (Array.isArray(src)) list = src.map((u, i) => [u.id ?? u.block ?? u.name ?? String(i), u]);
+  else if (src && typeof src === "object") list = Object.entries(src);
+  return list.filter(([, u]) => u && typeof u === "object").map(([id, u]) => ({
+    id: String(id),
+    side: String(u.side ?? u.seat ?? u.owner ?? u.army ?? ""),
+    hex: typeof (u.hex ?? u.at ?? u.location ?? u.pos) === "string" ? (u.hex ?? u.at ?? u.location ?? u.pos) : null,
+    name: u.label ?? u.name ?? null,
+    type: u.type ?? u.kind ?? u.arm ?? null,
+    strength: u.strength ?? u.steps ?? u.cv ?? null,
+    revealed: Boolean(u.revealed),
+    raw: u,
+  }));
+}
+
+export function unitsNamed(action) {
+  const ids = [];
+  for (const k of UNIT_KEYS) if (typeof action[k] === "string") ids.push(action[k]);
+  for (const k of UNIT_LIST_KEYS) if (Array.isArray(action[k])) ids.push(...action[k].filter((x) => typeof x === "string"));
+  return ids;
+}
+
+export function targetHex(action) {
+  if (Array.isArray(action.path) && action.path.length && typeof action.path.at(-1) === "string") return action.path.at(-1);
+  for (const k of HEX_KEYS) if (typeof action[k] === "string") return action[k];
+  return null;
+}
+
+// hex id -> the legal actions naming `unitId` that end there.
+export function destinations(legal, unitId) {
+  const out = new Map();
+  for (const a of legal) {
+    if (!unitsNamed(a).includes(unitId)) continue;
+    const hex = targetHex(a);
+    if (hex === null) continue;
+    if (!out.has(hex)) out.set(hex, []);
+    out.get(hex).push(a);
+  }
+  return out;
+}
+
+const BLUE = /usa|union|blue|north|federal|ame/i;
+const GREY = /csa|confed|rebel|south|gr[ae]y|anv/i;
+
+export function sideClass(side, seats) {
+  if (BLUE.test(side)) return "usa";
+  if (GREY.test(side)) return "csa";
+  const anyBlue = seats.some((s) => BLUE.test(s));
+  return !anyBlue && seats.indexOf(side) === 0 ? "usa" : "csa";
+}
+
+export const SIDE_COLOURS = { usa: ["#3d5a8c", "#243a61"], csa: ["#8b8c84", "#55564f"] };

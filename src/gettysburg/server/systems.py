@@ -1,0 +1,113 @@
+"""What the lobby and the map need to know about each rule system, beyond the protocol.
+
+``maps`` gives the drawing data of a system's board (the only system-specific input the
+client gets besides the game's own view); ``scenarios`` lists scenario names for the
+lobby's menu. Both are plain registries so later systems plug in with one line each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.hexes import Hexside, Layout
+from gettysburg.core.hexids import BOC
+from gettysburg.core.protocol import UnknownSystemError, get_system, new_game
+
+
+def _boc_map() -> JSONDict:
+    from gettysburg.boc.board import load_board  # map data only, never the rules
+
+    return with_geometry(load_board().to_json())
+
+
+def with_geometry(doc: dict[str, Any]) -> JSONDict:
+    """Add plane coordinates (metres, north = +y) so the client needs no hex codec:
+    each hex's centre ``xy``, the six corner offsets in ``layout.corners``, and each
+    hexside's end points ``seg``."""
+    lay = doc["layout"]
+    layout = Layout(basis_q=(float(lay["basis_q"][0]), float(lay["basis_q"][1])),
+                    basis_r=(float(lay["basis_r"][0]), float(lay["basis_r"][1])),
+                    origin=(float(lay["origin"][0]), float(lay["origin"][1])))
+    zero = BOC.parse(doc["hexes"][0]["id"]) if doc["hexes"] else None
+    out = dict(doc)
+    hexes = []
+    for row in doc["hexes"]:
+        x, y = layout.to_plane(BOC.parse(row["id"]))
+        hexes.append({**row, "xy": [round(x, 2), round(y, 2)]})
+    out["hexes"] = hexes
+    if zero is not None:
+        cx, cy = layout.to_plane(zero)
+        out["layout"] = {**lay, "corners": [[round(x - cx, 2), round(y - cy, 2)]
+                                            for x, y in layout.corners(zero)]}
+    sides = []
+    for row in doc.get("hexsides", []):
+        try:
+            (x1, y1), (x2, y2) = layout.hexside_segment(
+                Hexside.between(BOC.parse(row["a"]), BOC.parse(row["b"])))
+        except ValueError:
+            continue
+        sides.append({**row, "seg": [[round(x1, 2), round(y1, 2)], [round(x2, 2), round(y2, 2)]]})
+    out["hexsides"] = sides
+    return out
+
+
+#: system name -> builder of its map JSON (see docs/server.md).
+maps: dict[str, Callable[[], JSONDict]] = {"boc": _boc_map}
+
+
+def _boc_scenarios() -> list[str]:
+    folder = resources.files("gettysburg") / "boc" / "data" / "scenarios"
+    try:
+        return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir()
+                      if p.name.endswith(".yaml"))
+    except OSError:
+        return []
+
+
+#: system name -> (scenario names, option hint shown in the lobby).
+scenarios: dict[str, Callable[[], tuple[list[str], str]]] = {
+    "toy": lambda: (["standard", "strong"], "turns=6"),
+    "boc": lambda: (_boc_scenarios(), ""),
+}
+
+
+_built: dict[str, JSONDict] = {}
+
+
+def map_json(system: str) -> JSONDict | None:
+    """The system's map, built once; ``None`` if it has none (yet)."""
+    if system in _built:
+        return _built[system]
+    builder = maps.get(system)
+    if builder is None:
+        return None
+    try:
+        doc = builder()
+    except Exception:  # no board file yet, or a broken one: the client draws no map
+        return None
+    _built[system] = doc
+    return doc
+
+
+def available_systems() -> list[JSONDict]:
+    """Systems that are registered (importing them on first use), for the lobby."""
+    out: list[JSONDict] = []
+    for name in scenarios:
+        try:
+            get_system(name)
+        except (UnknownSystemError, ImportError):
+            continue
+        names, hint = scenarios[name]()
+        out.append({"name": name, "scenarios": names, "option_hint": hint,
+                    "map": name in maps})
+    return out
+
+
+@cache
+def seats_of(system: str, scenario: str, options: tuple[str, ...]) -> list[str]:
+    """The seats of a set-up, found by building it (through the protocol)."""
+    return new_game(f"{system}/{scenario}", options=list(options), seed="lobby").seats()
