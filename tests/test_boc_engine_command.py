@@ -1,0 +1,169 @@
+"""BoC command (4.x): activation, range, who commands whom, succession, Hancock option."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from boc_engine_boards import board_doc, write_position
+
+from gettysburg.boc.command import can_command, commanded_units, needs_command, roles
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.sequence import eliminate
+from gettysburg.boc.state import turn_key
+from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.protocol import RuleError
+
+
+def make(tmp: Path, setup: dict[str, list[tuple[str, list[Any]]]], **kw: Any) -> BocGame:
+    engine = {"phase": "command", "active": "usa", "order": ["usa", "csa"],
+              **kw.pop("engine", {})}
+    options = kw.pop("options", [])
+    path = write_position(tmp, setup, engine=engine, **kw)
+    return BocGame(path, options, 0, ScriptedDice(kw.pop("dice", [])))
+
+
+FAR = ("A14", ["csa-kemper"])
+
+
+def test_command_range_is_blocked_by_enemy_hexes(tmp_path: Path) -> None:
+    free = make(tmp_path, {"usa": [("K5", ["usa-gibbon"]), ("K7", ["usa-harrow"])],
+                           "csa": [FAR]})
+    assert commanded_units(free.board, free.state, free.orders, "usa-gibbon") == ["usa-harrow"]
+    blocked = make(tmp_path, {"usa": [("K5", ["usa-gibbon"]), ("K7", ["usa-harrow"])],
+                              "csa": [("K6", ["csa-kemper"])]}, name="blocked")
+    assert commanded_units(blocked.board, blocked.state, blocked.orders, "usa-gibbon") == []
+    blocked.apply({"type": "activate", "hq": "usa-gibbon"}, "usa")
+    assert not blocked.state.units["usa-harrow"].in_command
+
+
+def test_who_commands_whom(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-gibbon"])], "csa": [FAR]})
+    o = g.orders.oob
+
+    def cmd(hq: str, unit: str) -> bool:
+        return can_command(g.orders, o[hq], o[unit])
+
+    assert cmd("usa-gibbon", "usa-harrow") and not cmd("usa-gibbon", "usa-cross")
+    assert cmd("usa-gibbon", "usa-hazard") and cmd("usa-hays", "usa-hazard")  # 4.4 asset
+    assert not cmd("usa-wadsworth", "usa-hazard")
+    assert cmd("usa-wadsworth", "usa-ransom") and cmd("usa-hunt", "usa-ransom")  # reserve
+    assert cmd("usa-hunt", "usa-hazard") and not cmd("usa-hunt", "usa-calef")
+    assert cmd("csa-alexander-hq", "csa-latimer") and cmd("csa-alexander-hq", "csa-cabell")
+    assert not cmd("csa-alexander-hq", "csa-beckham")  # horse artillery: Stuart's
+    assert not cmd("csa-alexander-hq", "csa-kemper")
+    assert cmd("usa-pleasonton", "usa-gamble") and cmd("usa-pleasonton", "usa-calef")
+    assert cmd("usa-buford", "usa-gamble") and not cmd("usa-buford", "usa-custer")
+    assert not cmd("usa-hancock", "usa-harrow")  # CHQs supply, they do not command fire
+    assert not needs_command(g.orders, "usa-berdan")  # 3.31
+    assert needs_command(g.orders, "usa-harrow")
+
+
+def test_activation_deploy_and_step_loss(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-gibbon", "usa-harrow"]),
+                                ("K6", ["usa-webb", "usa-hall", "usa-hays", "usa-smyth"])],
+                        "csa": [FAR]})
+    acts = [a for a in g.legal_actions("usa") if a["type"] == "activate"
+            and a["hq"] == "usa-gibbon"]
+    targets = {a.get("to") for a in acts}
+    assert None in targets and "K4" in targets and "K6" not in targets  # K6 is full
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "activate", "hq": "usa-gibbon", "to": "K6"}, "usa")
+    assert err.value.rule == "4.3"
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "activate", "hq": "usa-harrow"}, "usa")
+    assert err.value.rule == "4.3"
+    g.apply({"type": "activate", "hq": "usa-gibbon", "to": "K4"}, "usa")
+    gib = g.state.units["usa-gibbon"]
+    assert gib.hex == "K4" and gib.revealed and gib.cmd_active
+    assert g.state.units["usa-harrow"].in_command and g.state.units["usa-webb"].in_command
+    assert "usa-gibbon" in {u["id"] for u in g.view("csa")["units"]}  # revealed by activation
+    for _ in range(4):  # command, fire, movement, melee
+        g.apply({"type": "end_phase"}, "usa")
+    assert g.state.phase == "supply"
+    assert gib.strength == 2 and not gib.cmd_active  # 4.3 the step after the melee phase
+    assert not g.state.units["usa-harrow"].in_command
+
+
+def test_zero_strength_hq_cannot_activate(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", [("usa-gibbon", 0), "usa-harrow"])], "csa": [FAR]})
+    assert not [a for a in g.legal_actions("usa") if a["type"] == "activate"]
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "activate", "hq": "usa-gibbon"}, "usa")
+    assert err.value.rule == "4.3"
+
+
+def test_fallen_dhq_rebuilt_at_zero_with_fallen_leader_vp(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-harrow", "usa-webb", "usa-hall", "usa-smyth"]),
+                                ("K6", ["usa-gibbon"]), ("M5", ["usa-hancock"])],
+                        "csa": [FAR]}, engine={"phase": "movement"})
+    g.apply({"type": "move", "unit": "usa-gibbon", "path": ["K6", "K5"]}, "usa")
+    g.apply({"type": "end_phase"}, "usa")  # 6.2: Gibbon came in last and is the excess
+    assert g.state.units["usa-gibbon"].status == "eliminated"
+    assert g.state.losses["usa"] == 1 and g.view("csa")["victory"]["total"] == 1
+    g.apply({"type": "end_phase"}, "usa")  # melee -> supply: 4.61 rebuild
+    gib = g.state.units["usa-gibbon"]
+    assert (gib.status, gib.hex, gib.strength) == ("on_map", "M5", 0)
+    assert g.state.losses["usa"] == 1  # the fallen-leader block stays with the CSA
+
+
+def test_chq_and_ahq_succession(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("M5", ["usa-gibbon", "usa-hays"]), ("L3", ["usa-slocum"]),
+                                ("K3", ["usa-williams"]), ("L4", ["usa-meade"])],
+                        "csa": [FAR]},
+             eliminated=[{"unit": "usa-hancock", "counts_for": "csa"}])
+    r = roles(g.state, g.orders, "usa")
+    assert r.chq["II"] == "usa-gibbon" and r.ahq == "usa-meade" and r.chq["XII"] == "usa-slocum"
+    assert g.state.losses["usa"] == 1
+    eliminate(g.state, g.orders, g.state.units["usa-meade"], "test", "fell")
+    r = roles(g.state, g.orders, "usa")
+    assert r.ahq == "usa-slocum"  # the most senior CHQ on the map leads the army
+    assert r.chq["XII"] == "usa-williams"  # and his successor his corps (4.61)
+
+
+def test_temporary_ahq_is_the_senior_chq_on_the_map(tmp_path: Path) -> None:
+    arrival = {"time": "20:00", "side": "usa", "entry": "Baltimore Pike", "hex": "L1",
+               "units": ["usa-meade", "usa-slocum"], "designed": True, "basis": "test"}
+    g = make(tmp_path, {"usa": [("K5", ["usa-howard"]), ("K6", ["usa-reynolds"])],
+                        "csa": [FAR]}, arrivals=[arrival])
+    assert roles(g.state, g.orders, "usa").ahq == "usa-reynolds"  # rank 3 beats rank 4
+
+
+def hancock_game(tmp: Path, options: list[str]) -> BocGame:
+    arrival = {"time": "night", "side": "usa", "entry": "Taneytown Road",
+               "units": ["usa-hancock"], "designed": True, "basis": "test", "day": 1}
+    board = board_doc(hexes={"T5": {"entries": ["Taneytown Road"]}})
+    return make(tmp, {"usa": [("K5", ["usa-reynolds"]), ("K6", ["usa-doubleday"]),
+                              ("K8", ["usa-howard"])], "csa": [FAR]},
+                arrivals=[arrival], board=board, options=options, day=1, start="10:00",
+                end="20:00", bands=(10, 4))
+
+
+def test_hancock_option(tmp_path: Path) -> None:
+    g = hancock_game(tmp_path, ["hancock"])
+    assert not [a for a in g.legal_actions("usa") if a["type"] == "hancock"]
+    eliminate(g.state, g.orders, g.state.units["usa-reynolds"], "test", "sniper")
+    assert roles(g.state, g.orders, "usa").chq["I"] == "usa-doubleday"
+    assert roles(g.state, g.orders, "usa").ahq == "usa-howard"
+    acts = [a for a in g.legal_actions("usa") if a["type"] == "hancock"]
+    assert acts == [{"type": "hancock", "corps": "I"}]
+    g.apply(acts[0], "usa")
+    h = g.state.units["usa-hancock"]
+    assert h.arrival_key == turn_key(1, 14) and h.arrival_entry == "Taneytown Road"
+    assert "hancock" not in g.view("csa")  # a private USA decision
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "hancock", "corps": "I"}, "usa")
+    assert err.value.rule == "4.6"
+    h.status, h.hex = "on_map", "T5"
+    r = roles(g.state, g.orders, "usa")
+    assert r.chq["I"] == "usa-hancock" and r.ahq == "usa-hancock"
+
+
+def test_hancock_needs_the_option(tmp_path: Path) -> None:
+    g = hancock_game(tmp_path, [])
+    eliminate(g.state, g.orders, g.state.units["usa-reynolds"], "test", "sniper")
+    assert not [a for a in g.legal_actions("usa") if a["type"] == "hancock"]
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "hancock", "corps": "I"}, "usa")
+    assert err.value.rule == "4.6"
