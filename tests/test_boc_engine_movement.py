@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boc_engine_boards import board_doc, merge_sides, road, road_line, write_position
 
+from boc_engine_boards import board_doc, merge_sides, road, road_line, write_position
 from gettysburg.boc.board import Board, SideInfo
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.movement import MoveRules, crossing_cost, path_cost, reachable

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boc_engine_boards import board_doc, write_position
 
+from boc_engine_boards import board_doc, write_position
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.victory import csa_total, verdict
 from gettysburg.core.dice import ScriptedDice

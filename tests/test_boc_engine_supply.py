@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boc_engine_boards import write_position
 
+from boc_engine_boards import write_position
 from gettysburg.boc.game import BocGame
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import RuleError

@@ -31,6 +31,7 @@ from gettysburg.boc.movement import (
 )
 from gettysburg.boc.oob import DataError, default_hierarchy, default_oob, read_yaml
 from gettysburg.boc.scenario import (
+    ENTRY_ROAD_ALIASES,
     SCENARIO_FILES,
     parse_scenario,
     place_with_overflow,
@@ -356,10 +357,13 @@ class BocGame(Game):
             if div in self.state.entry_roads:
                 roads = [self.state.entry_roads[div]]  # 6.7 division integrity
         out: set[tuple[str, str]] = set()
-        for road in roads:
-            for info in board.entry_hexes(road):
-                out.add((info.id, road))
-        if u.arrival_hex and board.has_hex(u.arrival_hex) and u.arrival_entry in roads:
+        wanted = {road_name(r) for r in roads}
+        for info in board.hexes.values():
+            for name in info.entries:
+                if road_name(name) in wanted:
+                    out.add((info.id, name))
+        if u.arrival_hex and board.has_hex(u.arrival_hex) \
+                and road_name(u.arrival_entry or "") in wanted:
             out.add((u.arrival_hex, u.arrival_entry or ""))
         return sorted(out)
 
@@ -834,6 +838,12 @@ class BocGame(Game):
                                                             self.column_rule)]
 
 
+def road_name(name: str) -> str:
+    """Entry roads compared by canonical name (the seeds' Cashtown Pike is the scenario
+    files' Chambersburg Pike, 6.7)."""
+    return ENTRY_ROAD_ALIASES.get(name, name).casefold()
+
+
 def adjacent_roads(board: Board, road: str) -> list[str]:
     """6.7: the entry roads next to ``road`` along the map edge (cyclic order of the entry
     hexes by bearing from the map centre)."""
@@ -851,11 +861,11 @@ def adjacent_roads(board: Board, road: str) -> list[str]:
             ring.append((math.atan2(y - cy, x - cx), name))
     ring.sort()
     names = [n for _, n in ring]
-    key = road.casefold()
+    key = road_name(road)
     out: set[str] = set()
     for k, n in enumerate(names):
-        if n.casefold() == key:
+        if road_name(n) == key:
             for j in (k - 1, (k + 1) % len(names)):
-                if names[j].casefold() != key:
+                if road_name(names[j]) != key:
                     out.add(names[j])
     return sorted(out)
