@@ -108,6 +108,29 @@ def dedupe(pts: list[LatLon]) -> list[LatLon]:
 
 
 # ------------------------------------------------------------------ roads
+SNAP_M = 80.0
+
+
+def snap_ends(pts: list[LatLon], others: dict[str, list[LatLon]]) -> list[LatLon]:
+    """Move each end point onto the nearest earlier road if it lies within SNAP_M, so
+    lanes and streets join the network (ends already on the extent edge stay put)."""
+    out = list(pts)
+    for k in (0, -1):
+        lat, lon = out[k]
+        if lat in (SOUTH, NORTH) or lon in (WEST, EAST):
+            continue
+        p = Point(to_xy(lat, lon))
+        best: tuple[float, Point] | None = None
+        for opts in others.values():
+            ln = metres_line(opts)
+            d = ln.distance(p)
+            if 0.01 < d < SNAP_M and (best is None or d < best[0]):
+                best = (d, nearest_points(ln, p)[0])
+        if best:
+            out[k] = to_latlon(best[1].x, best[1].y)
+    return out
+
+
 def build_roads(fit: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, list[LatLon]]]:
     geoms: dict[str, list[LatLon]] = {}
     feats: list[dict[str, Any]] = []
@@ -132,6 +155,7 @@ def build_roads(fit: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, li
                 pts.insert(0, q)
                 source += EXT_NOTE
         pts = dedupe(clip_to_extent(pts))
+        pts = snap_ends(pts, geoms)
         geoms[spec["id"]] = pts
         props: dict[str, Any] = {
             "id": spec["id"],
@@ -197,6 +221,7 @@ def build_streams() -> tuple[list[dict[str, Any]], dict[str, list[LatLon]]]:
                 pts.append(q2)
                 source += EXT_NOTE
         pts = dedupe(clip_to_extent(pts))
+        pts = snap_ends(pts, geoms)
         geoms[spec["id"]] = pts
         props: dict[str, Any] = {
             "id": spec["id"],

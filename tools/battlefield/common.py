@@ -72,8 +72,12 @@ def lonlat_tile(lon: float, lat: float) -> tuple[float, float]:
 # US 15 (1960s four-lane bypass): cuts and fills across the south of the field,
 # including a ~12 m embankment across the Plum Run valley. Traced on a DEM hillshade.
 US15: list[tuple[float, float]] = [
-    (39.75389, -77.26878), (39.75501, -77.26792), (39.76379, -77.26062),
-    (39.76906, -77.24946), (39.77665, -77.22972), (39.78918, -77.21427),
+    (39.75389, -77.26878),
+    (39.75501, -77.26792),
+    (39.76379, -77.26062),
+    (39.76906, -77.24946),
+    (39.77665, -77.22972),
+    (39.78918, -77.21427),
     (39.79083, -77.21187),
 ]
 US15_HALF_WIDTH_M = 75.0

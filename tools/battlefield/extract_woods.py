@@ -37,8 +37,18 @@ from tables import LANDCOVER, TOWN_POLYGON, WOODS_NAMES, WOODS_REMOVE
 
 HERE = Path(__file__).resolve().parent
 
+# Map-4 pixel boxes (x0, y0, x1, y1) where lettering or troop bars printed identically on
+# maps 4 and 5 fool the texture filter (checked by eye: no woods drawn there).
+MAP4_EXCLUDE: list[tuple[int, int, int, int]] = [
+    (395, 445, 560, 560),  # "Rodes" bar and lettering south-west of town
+    (295, 170, 350, 345),  # "Early" bar and lettering east of town
+    (945, 670, 1010, 725),  # III Corps bar at the Peach Orchard (orchard, not woods)
+]
 
-def stipple_mask(g: NDArray[np.float64]) -> NDArray[np.bool_]:
+
+def stipple_mask(g: NDArray[np.float64]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """(woods, known): woods stipple, and where the printing can be read at all (not
+    under unit bars or big lettering)."""
     gs = ndi.gaussian_filter(g, 0.7)
     gx = ndi.sobel(gs, 1)
     gy = ndi.sobel(gs, 0)
@@ -53,7 +63,8 @@ def stipple_mask(g: NDArray[np.float64]) -> NDArray[np.bool_]:
     thick = morphology.dilation(thick, morphology.disk(7))
     m = (tr > 1.2) & (coh < 0.42) & ~thick
     m = morphology.opening(m, morphology.disk(3))
-    return np.asarray(m, dtype=bool)
+    known = ~morphology.dilation(thick, morphology.disk(4))
+    return np.asarray(m, dtype=bool), np.asarray(known, dtype=bool)
 
 
 def load(name: str) -> NDArray[np.float64]:
@@ -62,14 +73,27 @@ def load(name: str) -> NDArray[np.float64]:
 
 def woods_mask_map4(fits: dict[str, Any]) -> NDArray[np.bool_]:
     a = load(MAP4)
-    votes = stipple_mask(a).astype(np.int8)
+    w4, k4 = stipple_mask(a)
+    votes = w4.astype(np.int8)
+    known = k4.astype(np.int8)
     for key, name in (("map3", MAP3), ("map5", MAP5)):
         h = np.array(fits[key]["map4_px_to_this_px"])
-        mb = stipple_mask(load(name)).astype(float)
-        votes += (
-            warp(mb, AffineTransform(matrix=h), output_shape=a.shape, order=0, cval=0.0) > 0.5
-        ).astype(np.int8)
-    m = votes >= 2
+        tf = AffineTransform(matrix=h)
+        wb, kb = stipple_mask(load(name))
+        wbw = warp(wb.astype(float), tf, output_shape=a.shape, order=0, cval=0.0) > 0.5
+        kbw = warp(kb.astype(float), tf, output_shape=a.shape, order=0, cval=0.0) > 0.5
+        votes += wbw.astype(np.int8)
+        known += kbw.astype(np.int8)
+    # woods where at least half of the printings that can be read there show stipple
+    # (and at least two when all three are readable)
+    strong = votes >= 2
+    m = strong | ((votes >= 1) & (known <= 2) & (2 * votes >= known))
+    # drop patches carried by a single printing only (troop-bar outlines, lettering)
+    lab, n = ndi.label(m)
+    if n:
+        frac = ndi.mean(strong.astype(float), lab, index=np.arange(1, n + 1))
+        keep = np.r_[False, np.asarray(frac) >= 0.3]
+        m = keep[lab]
     m = morphology.closing(m, morphology.disk(7))
     m = morphology.opening(m, morphology.disk(3))
     h_, w_ = m.shape
@@ -78,6 +102,8 @@ def woods_mask_map4(fits: dict[str, Any]) -> NDArray[np.bool_]:
     m[:, :22] = False
     m[:, w_ - 40 :] = False
     m[:325, 1120:] = False  # legend box
+    for x0, y0, x1, y1 in MAP4_EXCLUDE:
+        m[y0:y1, x0:x1] = False
     m = morphology.remove_small_objects(m, max_size=350)
     m = ndi.binary_fill_holes(m)
     return np.asarray(m, dtype=bool)
@@ -142,7 +168,7 @@ def main() -> None:
     used: set[str] = set()
     anon = 0
     for g in cleaned:
-        hits = [a for a in anchors if g.buffer(120).contains(a[3]) and a[0] not in used]
+        hits = [a for a in anchors if g.buffer(200).contains(a[3]) and a[0] not in used]
         hits.sort(key=lambda a: g.distance(a[3]))
         props: dict[str, Any]
         if hits:

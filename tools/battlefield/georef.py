@@ -47,7 +47,17 @@ GCP_MAP4: dict[str, tuple[tuple[float, float], tuple[float, float], str]] = {
 }
 
 # Sneden (north up, a sketch): name -> ((px, py), (lat, lon))
-GCP_SNEDEN: dict[str, tuple[tuple[float, float], tuple[float, float], str]] = {}
+GCP_SNEDEN: dict[str, tuple[tuple[float, float], tuple[float, float], str]] = {
+    "seminary": ((415, 408), (39.8319, -77.2447), "R39 (cupola symbol)"),
+    "york_pike_x_rock_creek": ((892, 392), (39.8353, -77.2196), "road table"),
+    "hanover_road_x_rock_creek": ((900, 450), (39.8305, -77.2182), "road table"),
+    "culps_hill": ((830, 753), (39.8201, -77.2204), "R1 (hachured summit)"),
+    "powers_hill": ((814, 1032), (39.8060, -77.2195), "R45 (hachured summit)"),
+    "rose_house": ((281, 1272), (39.7970, -77.2492), "R23"),
+    "big_round_top": ((556, 1426), (39.7863, -77.2392), "R4 (Round Top Mountain)"),
+    "sherfy_house": ((346, 1184), (39.8037, -77.2490), "R21"),
+    "codori_house": ((472, 974), (39.8113, -77.2401), "R19"),
+}
 
 
 def fit_affine(px: NDArray[np.float64], xy: NDArray[np.float64]) -> NDArray[np.float64]:
