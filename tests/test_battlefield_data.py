@@ -305,6 +305,37 @@ def test_roads_reach_extent_edges(
         assert max(c[1] for c in coords) >= N - tol
 
 
+# landmarks.md "box edge" points (lat, lon) of roads and streams that leave the 6 x 9 km box
+BOX_EDGE_POINTS = [
+    ("road_chambersburg_pike", 39.8484, -77.2750),
+    ("road_fairfield_road", 39.8210, -77.2750),
+    ("road_millerstown_road", 39.8015, -77.2750),
+    ("road_york_pike", 39.8415, -77.2050),
+    ("road_hanover_road", 39.8272, -77.2050),
+    ("road_baltimore_pike", 39.8010, -77.2050),
+    ("road_taneytown_road", 39.7700, -77.2290),
+    ("road_emmitsburg_road", 39.7700, -77.2685),
+    ("road_mummasburg_road", 39.8510, -77.2500),
+    ("road_carlisle_road", 39.8510, -77.2340),
+    ("road_harrisburg_road", 39.8510, -77.2235),
+    ("railroad_gettysburg", 39.8410, -77.2050),
+    ("railroad_bed_unfinished", 39.8505, -77.2750),
+    ("stream_rock_creek", 39.7700, -77.2200),
+    ("stream_plum_run", 39.7700, -77.2384),
+    ("stream_willoughby_run", 39.7860, -77.2750),
+]
+
+
+@pytest.mark.parametrize(("fid", "lat", "lon"), BOX_EDGE_POINTS)
+def test_lines_pass_landmarks_box_edge_points(
+    features: dict[str, list[dict[str, Any]]], fid: str, lat: float, lon: float
+) -> None:
+    feats = features["roads.geojson"] + features["streams.geojson"]
+    f = next(f for f in feats if f["properties"]["id"] == fid)
+    d_deg = shape(f["geometry"]).distance(Point(lon, lat))
+    assert d_deg * M_PER_DEG_LAT < 200, fid
+
+
 def height_at(h: dict[str, Any], lat: float, lon: float) -> float:
     fx = (lon - h["west"]) / h["dlon"]
     fy = (lat - h["south"]) / h["dlat"]

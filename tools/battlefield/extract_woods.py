@@ -29,13 +29,14 @@ from georef import MAP3, MAP4, MAP5
 from numpy.typing import NDArray
 from PIL import Image
 from scipy import ndimage as ndi
-from shapely.geometry import MultiPolygon, Point, Polygon, mapping, shape
-from shapely.ops import unary_union
+from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, mapping, shape
+from shapely.ops import unary_union, voronoi_diagram
 from skimage import measure, morphology
 from skimage.transform import AffineTransform, warp
 from tables import LANDCOVER, TOWN_POLYGON, WOODS_NAMES, WOODS_REMOVE
 
 HERE = Path(__file__).resolve().parent
+NAME_RADIUS_M = 700.0
 
 # Map-4 pixel boxes (x0, y0, x1, y1) where lettering or troop bars printed identically on
 # maps 4 and 5 fool the texture filter (checked by eye: no woods drawn there).
@@ -139,6 +140,21 @@ def to_lonlat_poly(p: Polygon) -> Polygon:
     return Polygon(conv(p.exterior), [conv(r) for r in p.interiors])
 
 
+def _parts(g: Any) -> list[Polygon]:
+    if g.is_empty:
+        return []
+    if isinstance(g, Polygon):
+        return [g]
+    return [q for q in getattr(g, "geoms", []) if isinstance(q, Polygon)]
+
+
+def to_lonlat_any(g: Any) -> Polygon | MultiPolygon:
+    parts = _parts(g)
+    if len(parts) == 1:
+        return to_lonlat_poly(parts[0])
+    return MultiPolygon([to_lonlat_poly(q) for q in parts])
+
+
 def metres_poly(coords: list[tuple[float, float]]) -> Polygon:
     """(lat, lon) list -> polygon in local metres."""
     return Polygon([to_xy(lat, lon) for lat, lon in coords]).buffer(0)
@@ -159,30 +175,54 @@ def main() -> None:
         q = q.buffer(0)
         parts = list(q.geoms) if isinstance(q, MultiPolygon) else [q]
         cleaned.extend(g for g in parts if isinstance(g, Polygon) and g.area > 12_000)
-    # name the traced woodlots
+    # name the traced woodlots: a traced patch holding several woodlot anchors is split
+    # between them (Voronoi cells, each limited to NAME_RADIUS_M around its anchor);
+    # what is left over stays anonymous.
     anchors = [
         (wid, name, aliases, Point(to_xy(lat, lon))) for wid, name, aliases, lat, lon in WOODS_NAMES
     ]
-    cleaned.sort(key=lambda g: (-round(g.centroid.y), round(g.centroid.x)))
-    features: list[dict[str, Any]] = []
-    used: set[str] = set()
-    anon = 0
+    named: dict[str, tuple[str, list[str], list[Polygon]]] = {}
+    anonymous: list[Polygon] = []
     for g in cleaned:
-        hits = [a for a in anchors if g.buffer(200).contains(a[3]) and a[0] not in used]
-        hits.sort(key=lambda a: g.distance(a[3]))
-        props: dict[str, Any]
-        if hits:
-            wid, name, aliases, _pt = hits[0]
-            extra = [h[1] for h in hits[1:]]
-            used.update(h[0] for h in hits)
-            al = list(aliases) + extra
-            props = {"id": wid, "kind": "woods", "name": name}
-            if al:
-                props["aliases"] = al
+        hits = [a for a in anchors if g.buffer(200).contains(a[3])]
+        if not hits:
+            anonymous.append(g)
+            continue
+        if len(hits) == 1:
+            cells = {hits[0][0]: g.buffer(2 * NAME_RADIUS_M)}
         else:
-            anon += 1
-            props = {"id": f"woods_traced_{anon:02d}", "kind": "woods", "name": None}
-        props["source"] = "CMH staff-ride maps 3/4/5 (georeferenced), stipple traced, 2-of-3 vote"
+            vor = voronoi_diagram(MultiPoint([a[3] for a in hits]), envelope=g.buffer(5000))
+            cells = {}
+            for cell in vor.geoms:
+                for a in hits:
+                    if cell.contains(a[3]):
+                        cells[a[0]] = cell
+        rest = g
+        for a in hits:
+            part = g.intersection(cells[a[0]]).intersection(a[3].buffer(NAME_RADIUS_M))
+            rest = rest.difference(part)
+            polys_a = [q for q in _parts(part) if q.area > 3_000]
+            if polys_a:
+                entry = named.setdefault(a[0], (a[1], list(a[2]), []))
+                entry[2].extend(polys_a)
+        anonymous.extend(q for q in _parts(rest.buffer(0)) if q.area > 5_000)
+    features: list[dict[str, Any]] = []
+    src = "CMH staff-ride maps 3/4/5 (georeferenced), stipple traced, 2-of-3 vote"
+    order = {a[0]: k for k, a in enumerate(anchors)}
+    for wid in sorted(named, key=lambda w: order[w]):
+        name, aliases, parts = named[wid]
+        u = unary_union(parts)
+        geom = to_lonlat_any(u)
+        props: dict[str, Any] = {"id": wid, "kind": "woods", "name": name}
+        if aliases:
+            props["aliases"] = aliases
+        props["source"] = src
+        features.append(
+            {"type": "Feature", "properties": props, "geometry": round_coords(mapping(geom))}
+        )
+    anonymous.sort(key=lambda g: (-round(g.centroid.y), round(g.centroid.x)))
+    for k, g in enumerate(anonymous, start=1):
+        props = {"id": f"woods_traced_{k:02d}", "kind": "woods", "name": None, "source": src}
         features.append(
             {
                 "type": "Feature",
@@ -190,6 +230,7 @@ def main() -> None:
                 "geometry": round_coords(mapping(to_lonlat_poly(g))),
             }
         )
+    used = set(named)
     missing = [a[1] for a in anchors if a[0] not in used]
     print("woods traced:", len(features), "named anchors not matched:", missing)
     for entry in LANDCOVER:

@@ -761,7 +761,7 @@ WOODS_NAMES: list[tuple[str, str, list[str], float, float]] = [
     ("woods_oak_hill", "Oak Hill woods", [], 39.8485, -77.2425),
     ("woods_benner", "Benner's woods", [], 39.8300, -77.2200),
     ("woods_herr_ridge", "Herr Ridge woods", [], 39.8270, -77.2660),
-    ("woods_blocher", "Blocher's woods", [], 39.8400, -77.2230),
+    ("woods_blocher", "Blocher's Knoll woods", [], 39.8445, -77.2215),
     ("woods_warfield_ridge", "Warfield Ridge woods", [], 39.7950, -77.2560),
 ]
 
