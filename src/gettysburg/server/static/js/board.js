@@ -101,6 +101,8 @@ export class Board {
     this.container.append(root);
     this.hover = el("div", { class: "hover" });
     this.container.append(this.hover, el("div", { class: "hint" }, t("map.hint")));
+    this.offNode = el("div", { class: "offmap" });
+    this.container.append(this.offNode);
     this.applyViewBox();
     this.enablePanZoom();
   }
@@ -204,7 +206,14 @@ export class Board {
       }
       this.unitLayer.replaceWith(layer);
       this.unitLayer = layer;
-      this.offMap = units.filter((u) => !u.hex || !this.centres.has(u.hex));
+      // Blocks not on the map (reinforcements, eliminated...) wait in a strip, selectable.
+      const off = units.filter((u) => !u.hex || !this.centres.has(u.hex));
+      this.offNode.replaceChildren();
+      if (off.length) {
+        const box = svg("svg", { width: Math.min(off.length, 40) * 34 + 8, height: 40 });
+        off.slice(0, 40).forEach((u, i) => box.append(this.drawBlock(u, 28, 20 + i * 34, 20, 0, u.id === selected)));
+        this.offNode.append(el("span", { class: "muted" }, t("map.off_map")), box);
+      }
       return;
     }
     this.tray.replaceChildren();

@@ -35,25 +35,37 @@ export async function lobbyPage(root) {
     return fillSeats();
   }
 
-  async function fillSeats() {
-    seatsBody.replaceChildren();
-    if (!scenarioSel.value) return;
+  // Seats depend on system, scenario and options; a re-fill keeps the choices made so far.
+  let seatsReady = Promise.resolve();
+  function fillSeats() {
+    seatsReady = refillSeats();
+    return seatsReady;
+  }
+
+  async function refillSeats() {
+    const before = {};
+    for (const who of seatsBody.querySelectorAll("select.who")) {
+      before[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
+    }
+    if (!scenarioSel.value) { seatsBody.replaceChildren(); return; }
     const q = new URLSearchParams({ system: systemSel.value, scenario: scenarioSel.value });
     for (const o of options()) q.append("options", o);
     let seats;
     try { ({ seats } = await get(`/api/setup?${q}`)); } catch (err) { toast(errorText(err)); return; }
-    seats.forEach((seat, i) => {
+    const rows = seats.map((seat, i) => {
       const who = el("select", { class: "who", "data-seat": seat },
-        ["me", "ai", "friend"].map((k) => el("option", { value: k, selected: (i === 0) === (k === "me") && k !== "friend" ? true : null }, t(`lobby.${k}`))));
-      who.value = i === 0 ? "me" : "ai";
+        ["me", "ai", "friend"].map((k) => el("option", { value: k }, t(`lobby.${k}`))));
       const agent = el("select", { class: "agent", "data-seat": seat }, agents.map((a) => el("option", { value: a }, a)));
+      [who.value, agent.value] = before[seat] || [i === 0 ? "me" : "ai", agents[0]];
       const sync = () => { agent.disabled = who.value !== "ai"; };
       who.addEventListener("change", sync); sync();
-      seatsBody.append(el("tr", {}, el("td", {}, seat), el("td", {}, who), el("td", {}, agent)));
+      return el("tr", {}, el("td", {}, seat), el("td", {}, who), el("td", {}, agent));
     });
+    seatsBody.replaceChildren(...rows);
   }
 
   async function start() {
+    await seatsReady;
     const seats = {}; const mine = []; const friends = [];
     for (const who of seatsBody.querySelectorAll("select.who")) {
       const seat = who.dataset.seat;

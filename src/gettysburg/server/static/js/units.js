@@ -1,25 +1,34 @@
 // Reading units and targets out of a rule system's view and legal actions, generically:
 // draw what the view gives, never more.
 
-const UNIT_KEYS = ["block", "unit", "piece", "leader"];
+const UNIT_KEYS = ["block", "unit", "piece", "leader", "hq"];
 const UNIT_LIST_KEYS = ["blocks", "units", "pieces"];
 const HEX_KEYS = ["to", "hex", "target", "dest", "destination", "at"];
 
+function entries(src) {
+  if (Array.isArray(src)) return src.map((u, i) => [u?.id ?? u?.handle ?? u?.block ?? String(i), u]);
+  if (src && typeof src === "object") return Object.entries(src);
+  return [];
+}
+
+// Blocks shown by identity (blocks/units/pieces) and hidden enemy blocks (hidden: handles).
 export function unitsOf(view) {
-  const src = view?.blocks ?? view?.units ?? view?.pieces;
-  let list = [];
-  if (Array.isArray(src)) list = src.map((u, i) => [u.id ?? u.block ?? u.name ?? String(i), u]);
-  else if (src && typeof src === "object") list = Object.entries(src);
-  return list.filter(([, u]) => u && typeof u === "object").map(([id, u]) => ({
-    id: String(id),
-    side: String(u.side ?? u.seat ?? u.owner ?? u.army ?? ""),
-    hex: typeof (u.hex ?? u.at ?? u.location ?? u.pos) === "string" ? (u.hex ?? u.at ?? u.location ?? u.pos) : null,
-    name: u.label ?? u.name ?? null,
-    type: u.type ?? u.kind ?? u.arm ?? null,
-    strength: u.strength ?? u.steps ?? u.cv ?? null,
-    revealed: Boolean(u.revealed),
-    raw: u,
-  }));
+  const list = [...entries(view?.blocks ?? view?.units ?? view?.pieces), ...entries(view?.hidden)];
+  return list.filter(([, u]) => u && typeof u === "object").map(([id, u]) => {
+    const strength = u.strength ?? u.steps ?? u.cv ?? null;
+    const hex = u.hex ?? u.at ?? u.location ?? u.pos;
+    return {
+      id: String(id),
+      side: String(u.side ?? u.seat ?? u.owner ?? u.army ?? ""),
+      hex: typeof hex === "string" ? hex : null,
+      // A block whose strength the view gives is one we may know: name it (by id at worst).
+      name: u.label ?? u.name ?? (strength !== null && u.id ? u.id : null),
+      type: u.type ?? u.kind ?? u.arm ?? null,
+      strength,
+      revealed: Boolean(u.revealed),
+      raw: u,
+    };
+  });
 }
 
 export function unitsNamed(action) {

@@ -1,0 +1,178 @@
+"""The web client in a real browser (Debian's chromium, headless) against a live server."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+BLUE_LABELS = ("Davis", "Early", "Field")
+
+
+def _step(page: Any) -> int:
+    text = page.inner_text("#phasebar [data-key=step]")
+    return int(re.findall(r"\d+", text)[-1])
+
+
+def _new_page(browser: Any, errors: list[str]) -> tuple[Any, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page
+
+
+def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
+                                                       screenshot: Any) -> None:
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    page.goto(live.url + "/")
+    page.wait_for_selector("select.who[data-seat=blue]")
+    assert page.input_value("#system") == "toy"
+    page.fill("#options", "turns=4")
+    page.select_option("select.who[data-seat=blue]", "ai")
+    screenshot(page, "lobby")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/g/[^/#]+#.+"))
+    page.wait_for_selector("#phasebar .turn-you")
+    assert _step(page) == 0
+    # Select a block, then take one of its actions (highlighted in the actions panel).
+    page.click("g.unit[data-unit=r2]")
+    page.wait_for_selector("button.match")
+    page.click('button[data-action=\'{"type":"reveal","block":"r2"}\']')
+    # The AI (blue) answers by itself: the view moves on past our action.
+    page.wait_for_function("() => Number(document.querySelector('#phasebar [data-key=step]')"
+                           ".textContent.match(/\\d+/g).pop()) >= 2", timeout=10000)
+    page.wait_for_selector("#phasebar .turn-you")
+    log_before = page.inner_text("#log")
+    step_before = _step(page)
+    assert "blue" in log_before and "Revealed" in log_before
+    for block, label in zip(("b1", "b2", "b3"), BLUE_LABELS, strict=True):
+        if label not in log_before:  # unrevealed enemy blocks are drawn blank
+            assert page.locator(f"g.unit[data-unit={block}] text").count() == 0
+            assert label not in page.content()
+    screenshot(page, "game")
+    # Reload: the game comes back exactly as it was, from the server.
+    page.reload()
+    page.wait_for_selector("#phasebar .turn-you")
+    assert _step(page) == step_before
+    assert page.inner_text("#log") == log_before
+    # Replay viewer: step back to the start and forward again.
+    page.click("#replay-link")
+    page.wait_for_selector("#step-label")
+    page.wait_for_function("() => document.querySelector('#step-label').textContent.length > 0")
+    page.click("#first")
+    page.wait_for_function("() => /\\b0\\b/.test(document.querySelector('#step-label')"
+                           ".textContent)")
+    page.click("#next")
+    page.wait_for_function("() => document.querySelector('#move').textContent.includes('red')")
+    screenshot(page, "replay")
+    # Language switch: a UI string changes and the choice survives a reload.
+    page.goto(page.url.replace("/replay", ""))
+    page.wait_for_selector("#actions h3")
+    assert page.inner_text("#actions h3").lower() == "your legal actions"
+    page.select_option("#lang", "de")
+    page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
+                           " === 'Deine erlaubten Aktionen'")
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
+                           " === 'Deine erlaubten Aktionen'")
+    page.select_option("#lang", "it")
+    page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
+                           " === 'Le tue azioni legali'")
+    assert not errors, errors
+    context.close()
+
+
+def test_two_seats_see_nothing_hidden_of_each_other(browser: Any, live: Any) -> None:
+    errors: list[str] = []
+    ctx_red, red = _new_page(browser, errors)
+    traffic: dict[str, list[str]] = {"red": [], "blue": []}
+    frames: dict[str, list[str]] = {"red": [], "blue": []}
+
+    def watch(page: Any, seat: str) -> None:
+        def record(route: Any) -> None:  # read every API answer as it passes
+            response = route.fetch()
+            traffic[seat].append(response.text())
+            route.fulfill(response=response)
+
+        page.route("**/api/**", record)
+        page.on("websocket", lambda ws: ws.on("framereceived",
+                                               lambda payload: frames[seat].append(str(payload))))
+
+    watch(red, "red")
+    red.goto(live.url + "/")
+    red.wait_for_selector("select.who[data-seat=blue]")
+    red.select_option("select.who[data-seat=blue]", "friend")
+    red.click("#start")
+    link = red.input_value("input[data-seat=blue]")
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/g/[^/#]+#[\w-]{40,}", link)
+    red.click("#open-mine")
+    red.wait_for_selector("#phasebar .turn-you")
+    ctx_blue, blue = _new_page(browser, errors)
+    watch(blue, "blue")
+    blue.goto(link)
+    blue.wait_for_selector("#phasebar .you")
+
+    def act(page: Any, action: dict[str, Any], step: int) -> None:
+        page.wait_for_selector("#phasebar .turn-you")
+        page.click(f"button[data-action='{json.dumps(action, separators=(',', ':'))}']")
+        for p in (red, blue):  # both pages learn of it through their own channel
+            p.wait_for_function(f"() => Number(document.querySelector('#phasebar [data-key=step]')"
+                                f".textContent.match(/\\d+/g).pop()) >= {step}")
+
+    act(red, {"type": "reveal", "block": "r1"}, 1)
+    act(blue, {"type": "pass"}, 2)
+    act(red, {"type": "pass"}, 3)
+    act(blue, {"type": "reveal", "block": "b3"}, 4)
+    # Positive control: what was revealed does reach the other side.
+    assert "Archer" in blue.content() and "Field" in red.content()
+    hidden = {"blue": ("Baxter", "Cutler"), "red": ("Davis", "Early")}
+    for seat, page in (("red", red), ("blue", blue)):
+        seen = [page.content()]
+        seen += traffic[seat]
+        assert len(traffic[seat]) > 5
+        seen += frames[seat]
+        blob = "\n".join(seen)
+        assert frames[seat], f"no WebSocket frames captured for {seat}"
+        for label in hidden[seat]:
+            assert label not in blob, f"{label} reached {seat}"
+    assert not errors, errors
+    for page, ctx in ((red, ctx_red), (blue, ctx_blue)):
+        page.unroute_all(behavior="ignoreErrors")  # no recording while the context closes
+        ctx.close()
+
+
+def test_boc_map_is_drawn(browser: Any, live: Any, screenshot: Any) -> None:
+    from gettysburg.core.protocol import UnknownSystemError, get_system
+    from gettysburg.server import systems
+
+    try:
+        get_system("boc")
+    except (UnknownSystemError, ImportError) as exc:
+        pytest.skip(f"boc is not registered: {exc}")
+    if systems.map_json("boc") is None:
+        pytest.skip("boc/data/board.json is not there yet")
+    import httpx
+
+    scenario = sorted(systems.scenarios["boc"]()[0])[0] if systems.scenarios["boc"]()[0] else ""
+    seats = httpx.get(f"{live.url}/api/setup", params={"system": "boc", "scenario": scenario})
+    if seats.status_code != 200:
+        pytest.skip(f"boc/{scenario} cannot be set up yet: {seats.text}")
+    names = seats.json()["seats"]
+    body = {"system": "boc", "scenario": scenario,
+            "seats": {s: {"kind": "human"} if i == 0 else {"kind": "ai", "agent": "random"}
+                      for i, s in enumerate(names)}}
+    r = httpx.post(f"{live.url}/api/games", json=body, timeout=60)
+    assert r.status_code == 201, r.text
+    link = r.json()["seats"][names[0]]["link"]
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    page.goto(live.url + link)
+    page.wait_for_selector("polygon.hex", timeout=20000)
+    assert page.locator("polygon.hex").count() > 100
+    page.wait_for_selector("#phasebar .kv")
+    screenshot(page, "map")
+    assert not errors, errors
+    context.close()
