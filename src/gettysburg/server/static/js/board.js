@@ -99,7 +99,7 @@ export class Board {
     this.unitLayer = svg("g", { class: "units" });
     root.append(this.unitLayer);
     this.container.append(root);
-    this.hover = el("div", { class: "hover" });
+    this.hover = el("div", { class: "hover", hidden: true });
     this.container.append(this.hover, el("div", { class: "hint" }, t("map.hint")));
     this.offNode = el("div", { class: "offmap" });
     this.container.append(this.offNode);
@@ -109,6 +109,7 @@ export class Board {
 
   showHover(h) {
     const extra = [h.victory ? `${t("map.victory")} ${h.victory}` : null, (h.names || []).join(", ") || null].filter(Boolean);
+    this.hover.hidden = false;
     this.hover.textContent = [h.id, t("terrain." + h.terrain), `${t("map.level")} ${h.ground}`, ...extra].join(" · ");
   }
 
@@ -174,7 +175,9 @@ export class Board {
       // What the view gives for this block: name, type and strength.
       const txt = (text, dy, fs, weight = "normal") => svg("text", { class: "block-label", x: 0, y: dy, "font-size": fs,
         "text-anchor": "middle", "dominant-baseline": "central", fill: "#fff", "font-weight": weight }, text);
-      if (u.name !== null) g.append(txt(String(u.name).slice(0, 10), -size * 0.28, size * 0.17));
+      // Ids often repeat the side ("csa-archer"): the block's colour already says that.
+      const name = String(u.name).replace(new RegExp(`^${u.side}[-_.:]`, "i"), "");
+      if (u.name !== null) g.append(txt(name.slice(0, 10), -size * 0.28, size * 0.17));
       if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
       if (u.type !== null) g.append(txt(String(u.type).slice(0, 8), size * 0.33, size * 0.14));
     }
@@ -194,13 +197,13 @@ export class Board {
         byHex.get(u.hex).push(u);
       }
       const layer = svg("g", { class: "units" });
-      const size = this.spacing * 0.34;
+      const size = this.spacing * 0.4;
       for (const [hex, list] of byHex) {
         const [cx, cy] = this.centres.get(hex);
         list.forEach((u, i) => {
           const n = list.length; const col = i % 2; const row = Math.floor(i / 2);
-          const x = cx + (n > 1 ? (col - 0.5) * size * 1.05 : 0);
-          const y = cy + (n > 2 ? (row - 0.5) * size * 1.05 : 0) + size * 0.1;
+          const x = cx + (n > 1 ? (col - 0.5) * size * 1.08 : 0);
+          const y = cy + (n > 2 ? (row - 0.5) * size * 1.08 : 0);
           layer.append(this.drawBlock(u, size, x, y, sideClass(u.side, this.seats) === "usa" ? -6 : 6, u.id === selected));
         });
       }

@@ -4,7 +4,16 @@ import { t } from "./i18n.js";
 import { unitsNamed, targetHex } from "./units.js";
 
 const FIRST = ["time", "day", "turn", "turns", "phase", "active", "initiative", "vp"];
-const SKIP = new Set(["seat", "blocks", "units", "pieces", "legal_actions", "to_move", "result", "log"]);
+const SKIP = new Set(["seat", "blocks", "units", "pieces", "hidden", "legal_actions", "to_move", "result", "log",
+  "system", "scenario", "options"]);
+
+// Worth a place in the bar: not empty, and flags only when set.
+function worthShowing(v) {
+  if (v === null || v === false || v === "") return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === "object") return Object.keys(v).length > 0;
+  return true;
+}
 
 function scalarish(v) {
   if (v === null || ["string", "number", "boolean"].includes(typeof v)) return true;
@@ -26,7 +35,7 @@ export function phaseBar(node, state, view) {
   node.append(el("span", { class: `you ${mine ? "turn-you" : ""}` },
     mine ? t("game.your_move", { seat: state.seat }) : t("game.waiting", { seats: (state.to_move || []).join(", ") || "–" })));
   node.append(kv("seat", state.seat));
-  const keys = Object.keys(view || {}).filter((k) => !SKIP.has(k) && scalarish(view[k]));
+  const keys = Object.keys(view || {}).filter((k) => !SKIP.has(k) && scalarish(view[k]) && worthShowing(view[k]));
   keys.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99));
   for (const k of keys) node.append(kv(k, view[k]));
   node.append(kv("step", state.step));

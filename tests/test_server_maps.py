@@ -1,0 +1,78 @@
+"""Map data for the client: the per-system registry and the plane geometry added to it."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from gettysburg.core.hexids import BOC
+from gettysburg.server import systems
+from gettysburg.server.app import create_app
+from gettysburg.server.store import Store
+
+# Three hexes in a row and their two shared sides, on a 430 m grid, north up.
+TINY: dict[str, Any] = {
+    "system": "toy",
+    "layout": {"basis_q": [372.39, 215.0], "basis_r": [0.0, 430.0], "origin": [1000.0, 2000.0]},
+    "hexes": [{"id": "A1", "terrain": "clear", "ground": 0, "stacking": 3},
+              {"id": "B1", "terrain": "woods", "ground": 1, "stacking": 3, "victory": 2},
+              {"id": "C1", "terrain": "town", "ground": 2, "stacking": 2}],
+    "hexsides": [{"a": "A1", "b": "B1", "terrain": ["creek"]},
+                 {"a": "B1", "b": "C1", "slope": "hill", "uphill": "C1",
+                  "roads": [{"road": "pike", "name": "Baltimore Pike", "class": "pike"}]}],
+}
+
+
+def test_geometry_puts_hexes_on_the_plane() -> None:
+    doc = systems.with_geometry(TINY)
+    lay = TINY["layout"]
+    for row in doc["hexes"]:
+        h = BOC.parse(row["id"])
+        x = lay["origin"][0] + h.q * lay["basis_q"][0] + h.r * lay["basis_r"][0]
+        y = lay["origin"][1] + h.q * lay["basis_q"][1] + h.r * lay["basis_r"][1]
+        assert row["xy"] == pytest.approx([x, y], abs=0.01)
+    corners = doc["layout"]["corners"]
+    assert len(corners) == 6
+    radius = 430 / math.sqrt(3)  # corner distance of a 430 m hex
+    assert all(math.hypot(*c) == pytest.approx(radius, rel=1e-3) for c in corners)
+    a, b = (next(r["xy"] for r in doc["hexes"] if r["id"] == k) for k in ("A1", "B1"))
+    (x1, y1), (x2, y2) = doc["hexsides"][0]["seg"]
+    mid = ((x1 + x2) / 2, (y1 + y2) / 2)
+    assert mid == pytest.approx(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), abs=0.05)
+    assert math.hypot(x2 - x1, y2 - y1) == pytest.approx(radius, rel=1e-3)
+    assert TINY["hexes"][0].get("xy") is None  # the source document is not modified
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    systems.maps["toy"] = lambda: systems.with_geometry(TINY)
+    systems._built.pop("toy", None)
+    store = Store(tmp_path / "g.db")
+    with TestClient(create_app(store)) as c:
+        yield c
+    store.close()
+    del systems.maps["toy"]
+    systems._built.pop("toy", None)
+
+
+def test_map_served_by_system_and_by_game(client: TestClient) -> None:
+    doc = client.get("/api/maps/toy").json()
+    assert [h["id"] for h in doc["hexes"]] == ["A1", "B1", "C1"]
+    r = client.post("/api/games", json={"system": "toy", "scenario": "standard",
+                                        "seats": {"red": {"kind": "human"},
+                                                  "blue": {"kind": "human"}}})
+    g = r.json()
+    token = g["seats"]["red"]["token"]
+    r = client.get(f"/api/games/{g['game_id']}/map", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200 and r.json()["hexsides"][1]["seg"]
+    assert client.get(f"/api/games/{g['game_id']}/map").status_code == 403
+    assert client.get("/api/maps/nosuch").status_code == 404
