@@ -1,0 +1,277 @@
+"""BoC engine as a whole: random legal play, invariants, fog, bad input, saves, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from boc_engine_boards import board_doc, merge_sides, road_line, write_position
+from gettysburg.boc.board import board_path
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.state import ON_MAP
+from gettysburg.cli import app
+from gettysburg.core import savefile
+from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.protocol import REFEREE, RULE_ACTION, RuleError, load_game, new_game
+
+PROFILE = settings(max_examples=12, deadline=None,
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SHIPPED = ["boc/day1", "boc/day2", "boc/day3", "boc/battle"]
+HAVE_BOARD = board_path().exists()
+
+BOARD = board_doc(
+    hexes={"L1": {"entries": ["Baltimore Pike"]}, "H14": {"entries": ["Cashtown Pike"]},
+           "T5": {"entries": ["Taneytown Road"]}, "J6": {"victory": 2}, "M11": {"victory": 1},
+           "K7": {"terrain": "woods", "stacking": 3}, "L8": {"terrain": "marsh",
+                                                           "stacking": 2}},
+    sides=merge_sides(road_line(["L1", "L2", "L3", "L4", "L5", "K5", "J5", "J6", "I6"],
+                                "Baltimore Pike"),
+                      road_line(["H14", "H13", "H12", "H11", "H10", "I10", "J10"],
+                                "Cashtown Pike"),
+                      road_line(["T5", "S5", "R5", "Q5", "P5"], "Taneytown Road", "secondary"),
+                      [{"a": "K6", "b": "K7", "terrain": ["creek", "woods"]},
+                       {"a": "J6", "b": "J7", "slope": "hill", "uphill": "J6"}]))
+
+SETUP = {
+    "usa": [("J6", [("usa-gibbon", 2), ("usa-harrow", 2), "usa-webb"]),
+            ("L4", [("usa-meade", 2), ("usa-hancock", 2)]), ("K6", ["usa-hays", ("usa-smyth", 1)]),
+            ("L6", [("usa-hazard", 2), "usa-ransom"]), ("M5", ["usa-hunt"])],
+    "csa": [("M11", [("csa-lee", 2)]), ("J9", [("csa-pickett", 2), ("csa-kemper", 2),
+                                               "csa-armistead"]),
+            ("K10", [("csa-longstreet", 2), "csa-dearing"]), ("L10", ["csa-garnett-rb"]),
+            ("J10", [("csa-alexander-hq", 2), ("csa-cabell", 1)])],
+}
+ARRIVALS = [
+    {"time": "17:00", "side": "usa", "entry": "Baltimore Pike", "hex": "L1",
+     "units": ["usa-caldwell", "usa-cross", "usa-kelly"], "designed": True, "basis": "test"},
+    {"time": "17:00", "side": "csa", "entry": "Chambersburg Pike", "hex": "H14",
+     "units": ["csa-hood", "csa-law"], "designed": True, "basis": "test"},
+]
+
+
+def custom(tmp: Path, hour: int = 19, seed: int | str = 7, options: tuple[str, ...] = ()
+           ) -> BocGame:
+    path = write_position(tmp, SETUP, board=BOARD, arrivals=ARRIVALS,
+                          eliminated=[{"unit": "usa-coster", "counts_for": "csa"}],
+                          engine={"hour": hour})
+    game = new_game(f"boc/{path}", options=options, seed=seed)
+    assert isinstance(game, BocGame)
+    return game
+
+
+def hidden_words(game: BocGame, seat: str) -> list[str]:
+    """Ids of the enemy blocks that ``seat`` must not see."""
+    return [u.id for u in game.state.units.values()
+            if u.side != seat and u.status == ON_MAP and not u.revealed]
+
+
+def check_invariants(game: BocGame, after_phase_end: bool,
+                     seen: set[str] | None = None) -> None:
+    """``seen``: blocks the enemy has seen at some time (revealed or eliminated); the log
+    may name those, as the players saw them then. Views never name a hidden block."""
+    seen = seen if seen is not None else set()
+    oob = game.orders.oob
+    for u in game.state.units.values():
+        assert 0 <= u.strength <= oob[u.id].max_strength, u
+        assert (u.status == ON_MAP) == (u.hex is not None), u
+        if u.status == ON_MAP and oob[u.id].type not in ("ahq", "chq", "dhq", "art_hq",
+                                                          "cav_chq", "cav_dhq"):
+            assert u.strength >= 1, u
+    if after_phase_end and not game.is_terminal():
+        assert game.stacking_problems() == []
+    for seat in ("usa", "csa"):
+        view = game.view(seat)
+        text = json.dumps(view)
+        for uid in hidden_words(game, seat):
+            assert f'"{uid}"' not in text, (seat, uid)
+        for h in view["hidden"]:
+            assert set(h) == {"handle", "side", "hex", "column"}
+        log = json.dumps(game.events(seat))
+        for uid in hidden_words(game, seat):
+            if uid not in seen:
+                assert f'"{uid}"' not in log, (seat, uid)
+    movers = game.to_move()
+    if movers:
+        for action in game.legal_actions(movers[0]):
+            game.validate(action, movers[0])
+
+
+def play(game: BocGame, choices: list[int], check: bool = True) -> set[str]:
+    seen: set[str] = set()
+    for c in choices:
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        action = legal[-1] if c % 4 == 0 else legal[c % len(legal)]
+        game.apply(action, seat)
+        seen |= {u.id for u in game.state.units.values() if u.revealed or u.status != ON_MAP}
+        if check:
+            check_invariants(game, action["type"] == "end_phase", seen)
+    return seen
+
+
+def assert_replays(game: BocGame) -> None:
+    data = savefile.save(game)
+    again = savefile.replay(json.loads(json.dumps(data)), verify=True)
+    assert again.state_hash() == game.state_hash()
+    assert load_game(game.to_json()).state_hash() == game.state_hash()
+
+
+@PROFILE
+@given(st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_random_play_on_a_hand_built_position(tmp_path_factory: pytest.TempPathFactory,
+                                              choices: list[int]) -> None:
+    game = custom(tmp_path_factory.mktemp("pos"))
+    play(game, choices)
+    assert_replays(game)
+
+
+@pytest.mark.skipif(not HAVE_BOARD, reason="boc/data/board.json not generated yet")
+@pytest.mark.parametrize("scenario", SHIPPED)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
+def test_random_play_through_every_scenario(scenario: str, choices: list[int]) -> None:
+    game = new_game(scenario, seed=3)
+    assert isinstance(game, BocGame)
+    play(game, choices)
+    assert_replays(game)
+
+
+def test_a_short_scenario_plays_to_its_end(tmp_path: Path) -> None:
+    game = custom(tmp_path, hour=20)
+    seen = play(game, list(range(1, 4000, 7)), check=False)
+    while not game.is_terminal():
+        game.apply({"type": "end_phase"}, game.to_move()[0])
+    result = game.result()
+    assert result is not None and result["day"] == 2
+    check_invariants(game, True, seen)
+    assert_replays(game)
+
+
+def test_refusals_change_nothing_and_name_the_rule(tmp_path: Path) -> None:
+    game = custom(tmp_path)
+    before = game.state_hash()
+    seat = game.to_move()[0]
+    cases: list[tuple[Any, str]] = [
+        ({"type": "move", "unit": "csa-kemper", "path": ["J9", "J8"]}, "1.2"),
+        ({"type": "activate", "hq": "csa-kemper"}, "4.3"),
+        ({"type": "supply", "hq": "csa-lee", "unit": "csa-kemper"}, "8.3"),
+        ({"type": "activate"}, RULE_ACTION),
+        ({"type": "activate", "hq": 7}, RULE_ACTION),
+        ({"type": "teleport"}, RULE_ACTION),
+        ({"kind": "move"}, RULE_ACTION),
+        (["not", "an", "object"], RULE_ACTION),
+    ]
+    assert seat == "csa"
+    for action, rule in cases:
+        with pytest.raises(RuleError) as err:
+            game.apply(action, seat)
+        assert err.value.rule == rule, (action, err.value)
+        assert game.state_hash() == before
+    with pytest.raises(RuleError):
+        game.apply({"type": "end_phase"}, "usa")
+    assert game.state_hash() == before and not game.history
+
+
+def test_errors_never_confirm_an_enemy_identity(tmp_path: Path) -> None:
+    game = custom(tmp_path)
+    with pytest.raises(RuleError) as enemy:
+        game.apply({"type": "activate", "hq": "usa-gibbon"}, "csa")
+    with pytest.raises(RuleError) as unknown:
+        game.apply({"type": "activate", "hq": "usa-nobody"}, "csa")
+    assert enemy.value.message.replace("usa-gibbon", "X") == \
+        unknown.value.message.replace("usa-nobody", "X")
+
+
+def test_fog_views(tmp_path: Path) -> None:
+    game = custom(tmp_path)
+    usa, csa, ref = game.view("usa"), game.view("csa"), game.view(REFEREE)
+    assert {u["id"] for u in usa["units"]} >= {"usa-gibbon", "usa-meade"}
+    assert not any(u["id"].startswith("csa-") for u in usa["units"])
+    assert len(usa["hidden"]) == 9 and all(h["side"] == "csa" for h in usa["hidden"])
+    assert len(ref["hidden"]) == 0 and len(ref["units"]) == len(game.state.units)
+    assert "legal_actions" not in ref and csa["legal_actions"]
+    handles = {h["handle"] for h in usa["hidden"]}
+    assert handles == {h["handle"] for h in custom(tmp_path, seed=7).view("usa")["hidden"]}
+    assert handles != {h["handle"] for h in custom(tmp_path, seed=8).view("usa")["hidden"]}
+    secret = custom(tmp_path, seed="never-shown-seed-5d1c")
+    for seat in ("usa", "csa"):
+        assert "never-shown-seed-5d1c" not in json.dumps(secret.view(seat))
+    # An activated (revealed) HQ shows its identity to the enemy.
+    game.apply({"type": "activate", "hq": "csa-pickett"}, "csa")
+    shown = {u["id"]: u for u in game.view("usa")["units"]}
+    assert shown["csa-pickett"]["strength"] == 2
+    assert "csa-kemper" not in json.dumps(game.view("usa"))
+    assert "csa-kemper" not in json.dumps(game.events("usa"))
+    assert "csa-kemper" in json.dumps(game.events("csa"))
+
+
+# --- CLI -------------------------------------------------------------------------------------
+runner = CliRunner()
+
+
+def cli(*args: str) -> Any:
+    return runner.invoke(app, list(args))
+
+
+def test_cli_play_by_email(tmp_path: Path) -> None:
+    pos = write_position(tmp_path, SETUP, board=BOARD, arrivals=ARRIVALS,
+                         engine={"hour": 19})
+    save = tmp_path / "game.json"
+    r = cli("game", "new", pos, "--seed", "5", "--out", str(save))
+    assert r.exit_code == 0, r.output
+    r = cli("game", "legal", str(save), "--json")
+    legal = json.loads(r.output)
+    assert {"type": "end_phase"} in legal
+    r = cli("game", "apply", str(save), json.dumps({"type": "activate", "hq": "csa-pickett"}),
+            "--out", str(save))
+    assert r.exit_code == 0, r.output
+    r = cli("game", "show", str(save), "--as", "usa", "--json")
+    view = json.loads(r.output)
+    assert "csa-pickett" in {u["id"] for u in view["units"]}
+    assert "csa-kemper" not in r.output
+    before = save.read_text()
+    r = cli("game", "apply", str(save), json.dumps({"type": "activate", "hq": "csa-kemper"}),
+            "--out", str(save))
+    assert r.exit_code == 2 and "4.3" in r.output and save.read_text() == before
+    r = cli("game", "apply", str(save), "{not json", "--out", str(save))
+    assert r.exit_code == 2 and save.read_text() == before
+    assert cli("game", "replay", str(save), "--verify").exit_code == 0
+    data = json.loads(save.read_text())
+    data["moves"][0]["action"]["hq"] = "csa-longstreet"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    r = cli("game", "replay", str(bad), "--verify")
+    assert (r.exit_code != 0 and "move" in r.output.lower()) or "action" in r.output.lower()
+
+
+def test_cli_scripted_dice(tmp_path: Path) -> None:
+    pos = write_position(tmp_path, SETUP, board=BOARD,
+                         engine={"hour": 19, "phase": "supply", "active": "usa",
+                                 "order": ["csa", "usa"], "player_index": 1})
+    save = tmp_path / "g.json"
+    assert cli("game", "new", pos, "--scripted", "--out", str(save)).exit_code == 0
+    r = cli("game", "apply", str(save), '{"type": "end_phase"}', "--out", str(save),
+            "--dice", "2,2,6,6")
+    assert r.exit_code == 0, r.output
+    r = cli("game", "show", str(save), "--as", "referee", "--json")
+    assert json.loads(r.output)["order"] == ["csa", "usa"] and json.loads(r.output)["hour"] == 20
+    assert cli("game", "replay", str(save)).exit_code == 0
+    seeded = tmp_path / "s.json"
+    assert cli("game", "new", pos, "--out", str(seeded)).exit_code == 0
+    r = cli("game", "apply", str(seeded), '{"type": "end_phase"}', "--out", str(seeded),
+            "--dice", "1,2")
+    assert r.exit_code == 2
+
+
+def test_scripted_dice_game_object(tmp_path: Path) -> None:
+    path = write_position(tmp_path, SETUP, board=BOARD, engine={"hour": 19})
+    game = BocGame(path, [], 0, ScriptedDice([]))
+    assert game.to_move() == ["csa"]
