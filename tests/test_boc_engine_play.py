@@ -21,7 +21,8 @@ from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import REFEREE, RULE_ACTION, RuleError, load_game, new_game
 
 PROFILE = settings(max_examples=12, deadline=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+                   suppress_health_check=[HealthCheck.too_slow,
+                                          HealthCheck.function_scoped_fixture])
 SHIPPED = ["boc/day1", "boc/day2", "boc/day3", "boc/battle"]
 HAVE_BOARD = board_path().exists()
 
