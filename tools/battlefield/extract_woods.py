@@ -155,6 +155,17 @@ def to_lonlat_any(g: Any) -> Polygon | MultiPolygon:
     return MultiPolygon([to_lonlat_poly(q) for q in parts])
 
 
+def hand_polygon(entry: dict[str, Any]) -> Polygon:
+    """Polygon in local metres from a LANDCOVER entry: a ring ("coords") or a buffered
+    centre line ("line" + "buffer_m")."""
+    if "line" in entry:
+        from shapely.geometry import LineString
+
+        ln = LineString([to_xy(lat, lon) for lat, lon in entry["line"]])
+        return Polygon(ln.buffer(float(entry["buffer_m"])).simplify(3.0).exterior)
+    return metres_poly(entry["coords"])
+
+
 def metres_poly(coords: list[tuple[float, float]]) -> Polygon:
     """(lat, lon) list -> polygon in local metres."""
     return Polygon([to_xy(lat, lon) for lat, lon in coords]).buffer(0)
@@ -167,6 +178,8 @@ def main() -> None:
     polys = mask_to_polygons(m, fits["map4"])
     town = metres_poly(TOWN_POLYGON)
     removals = [metres_poly(r[1]) for r in WOODS_REMOVE]
+    # open ground drawn by hand (fields, orchards) and estimated woods are not traced woods
+    removals += [hand_polygon(e) for e in LANDCOVER if e["kind"] in ("field", "orchard", "woods")]
     cleaned: list[Polygon] = []
     for p in polys:
         q = p.difference(town.buffer(30))
@@ -234,8 +247,8 @@ def main() -> None:
     missing = [a[1] for a in anchors if a[0] not in used]
     print("woods traced:", len(features), "named anchors not matched:", missing)
     for entry in LANDCOVER:
-        geom = Polygon([(lon, lat) for lat, lon in entry["coords"]])
-        props = {k: v for k, v in entry.items() if k != "coords"}
+        geom = to_lonlat_poly(hand_polygon(entry))
+        props = {k: v for k, v in entry.items() if k not in ("coords", "line", "buffer_m")}
         features.append(
             {"type": "Feature", "properties": props, "geometry": round_coords(mapping(geom))}
         )
