@@ -17,16 +17,10 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("GETTYSBURG_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: apt-get install chromium)",
-                allow_module_level=True)
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
 
 
 class LiveServer:
@@ -61,6 +55,9 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: apt-get install chromium)")
+    playwright_sync = pytest.importorskip("playwright.sync_api")
     with playwright_sync.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b

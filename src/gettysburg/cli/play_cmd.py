@@ -12,22 +12,27 @@ import typer
 from gettysburg.cli.serve_cmd import default_db, run_server
 
 
-def _free_port(host: str) -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        port: int = s.getsockname()[1]
-        return port
+def _port(host: str, wanted: int) -> int:
+    """``wanted`` if it is free (0: any), else any free port, so a second copy still starts."""
+    for candidate in (wanted, 0):
+        with socket.socket() as s:
+            try:
+                s.bind((host, candidate))
+            except OSError:
+                continue
+            port: int = s.getsockname()[1]
+            return port
+    raise typer.BadParameter(f"no free port on {host}")
 
 
 def play(
     db: Path | None = typer.Option(None, "--db", help="SQLite file (default: user data dir)"),
-    port: int = typer.Option(8863, "--port", help="Port on 127.0.0.1 (0 = any free port)"),
+    port: int = typer.Option(8863, "--port", help="Port on 127.0.0.1 (taken or 0: any free one)"),
     no_browser: bool = typer.Option(False, "--no-browser", help="Only print the lobby URL"),
 ) -> None:
     """Play Gettysburg in your browser against the AI or a friend."""
     host = "127.0.0.1"  # local play: never reachable from the network
-    if port == 0:
-        port = _free_port(host)
+    port = _port(host, port)
     url = f"http://{host}:{port}/"
     path = db or default_db()
     typer.echo(f"Gettysburg lobby: {url}   (games stored in {path}; Ctrl-C to stop)")

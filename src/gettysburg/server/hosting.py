@@ -33,6 +33,7 @@ from gettysburg.core.protocol import (
 from gettysburg.server.agents import UnknownAgentError, agent_names, make_agent
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
 from gettysburg.server.store import ActionRow, GameRow, SeatRow, Store
+from gettysburg.server.systems import map_json
 
 
 class ApiError(Exception):
@@ -223,6 +224,7 @@ class Host:
                 "legal": game.legal_actions(seat),
                 "undo": self._undo_refusal(live, seat) is None,
                 "parent": live.row.parent, "parent_step": live.row.parent_step,
+                "map": map_json(live.row.system) is not None,
             }
 
     def events(self, live: Live, seat: str, since: int) -> list[JSONDict]:

@@ -103,7 +103,7 @@ def available_systems() -> list[JSONDict]:
             continue
         names, hint = scenarios[name]()
         out.append({"name": name, "scenarios": names, "option_hint": hint,
-                    "map": name in maps})
+                    "map": map_json(name) is not None})
     return out
 
 

@@ -27,7 +27,7 @@ export async function gamePage(root, gameId, token) {
     return () => {};
   }
   remember({ game_id: gameId, seat: state.seat, token, system: state.system, scenario: state.scenario });
-  const map = await loadMap(gameId, token);
+  const map = state.map ? await loadMap(gameId, token) : null;
   let events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;
   let selected = null;
   let busy = false;

@@ -15,7 +15,7 @@ export async function replayPage(root, gameId, token) {
     root.replaceChildren(el("p", { class: "error-text" }, errorText(err)));
     return () => {};
   }
-  const map = await loadMap(gameId, token);
+  const map = info.map ? await loadMap(gameId, token) : null;
   const bar = el("div", { class: "phasebar", id: "phasebar" });
   const boardNode = el("div", { class: "board", id: "board" });
   const slider = el("input", { type: "range", min: 0, max: info.step, value: info.step, id: "step" });
@@ -27,11 +27,11 @@ export async function replayPage(root, gameId, token) {
   const go = (k) => { slider.value = Math.max(0, Math.min(Number(slider.max), k)); show(); };
   const controls = el("div", { class: "panel card" }, el("h3", { i18n: "replay.title" }),
     el("div", { class: "replay-controls" },
-      el("button", { id: "first", onclick: () => go(0) }, "⏮"),
+      el("button", { id: "first", onclick: () => go(0) }, "«"),
       el("button", { id: "prev", onclick: () => go(Number(slider.value) - 1) }, "◀"),
       slider,
       el("button", { id: "next", onclick: () => go(Number(slider.value) + 1) }, "▶"),
-      el("button", { id: "last", onclick: () => go(Number(slider.max)) }, "⏭")),
+      el("button", { id: "last", onclick: () => go(Number(slider.max)) }, "»")),
     stepLabel, moveNode, branchBtn, branched,
     el("p", {}, el("a", { href: `/g/${gameId}#${token}`, i18n: "replay.back" })));
   root.replaceChildren(el("div", { class: "game replay" }, bar, boardNode, el("div", { class: "side" }, controls, logNode)));
