@@ -487,7 +487,7 @@ STREAMS: list[dict[str, Any]] = [
         "class": "creek",
         "aliases": [],
         "pts": [
-            (39.8118, -77.2402),
+            (39.8116, -77.2396),
             (39.8078, -77.2393),
             (39.8055, -77.2393),
             (39.8013, -77.2411),
@@ -504,7 +504,10 @@ STREAMS: list[dict[str, Any]] = [
             (39.7644, -77.2309),
             (39.7629, -77.2295),
         ],
-        "source": f"{LM} stream table (DEM D8 trace, R25); south of 39.7774 D8 trace",
+        "source": (
+            f"{LM} stream table (DEM D8 trace, R25); south of 39.7774 D8 trace; head moved "
+            "to the east side of the Emmitsburg Rd, which follows the divide"
+        ),
     },
     {
         "id": "stream_stevens_run",
@@ -512,7 +515,7 @@ STREAMS: list[dict[str, Any]] = [
         "class": "creek",
         "aliases": ["Tiber"],
         "pts": [
-            (39.8118, -77.2402),
+            (39.8120, -77.2406),
             (39.8169, -77.2411),
             (39.8219, -77.2423),
             (39.8262, -77.2410),
