@@ -59,8 +59,32 @@ class Step:
 
 @dataclass
 class MoveGraph:
+    """The board's hexsides as movement steps, also compiled to integers for the search:
+    hex ``i`` is ``hexes[i]`` (sorted ids), road ``k`` is ``roads[k]`` (0 = off road), a
+    search state is ``hex * len(roads) + road``."""
+
     idx: BoardIndex
     steps: dict[str, tuple[Step, ...]]
+    hexes: list[str] = field(default_factory=list)
+    hex_no: dict[str, int] = field(default_factory=dict)
+    roads: list[str] = field(default_factory=list)
+    sides: list[str] = field(default_factory=list)
+    side_no: dict[str, int] = field(default_factory=dict)
+    # per hex: (to, side number, off-road MP, ((road number, MP), ...))
+    fast: list[tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]] = \
+        field(default_factory=list)
+
+    def compile(self) -> None:
+        self.hexes = sorted(self.steps)
+        self.hex_no = {h: i for i, h in enumerate(self.hexes)}
+        self.roads = [NO_ROAD, *sorted({rk for sts in self.steps.values() for st in sts
+                                        for rk, _ in st.roads})]
+        road_no = {r: i for i, r in enumerate(self.roads)}
+        self.sides = sorted({st.side for sts in self.steps.values() for st in sts})
+        self.side_no = {k: i for i, k in enumerate(self.sides)}
+        self.fast = [tuple((self.hex_no[st.to], self.side_no[st.side], st.off_road,
+                            tuple((road_no[rk], rc) for rk, rc in st.roads))
+                           for st in self.steps[h]) for h in self.hexes]
 
 
 def graph(board: Board) -> MoveGraph:
@@ -83,6 +107,7 @@ def graph(board: Board) -> MoveGraph:
                             tuple(sorted(roads.items()))))
         steps[a] = tuple(out)
     got = MoveGraph(idx, steps)
+    got.compile()
     board.__dict__["_boc_move_graph"] = got
     return got
 
@@ -103,8 +128,30 @@ class MoveRules:
 
 @dataclass
 class Reach:
+    """Cheapest MP cost per reachable hex; the paths are rebuilt only when asked for."""
+
     cost: dict[str, int] = field(default_factory=dict)
-    path: dict[str, list[str]] = field(default_factory=dict)
+    end: dict[str, int] = field(default_factory=dict)  # hex -> best search state
+    prev: dict[int, int] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
+    nr: int = 1
+    extra: dict[str, list[str]] = field(default_factory=dict)  # one-hex moves (6.4)
+    _paths: dict[str, list[str]] | None = None
+
+    @property
+    def path(self) -> dict[str, list[str]]:
+        if self._paths is None:
+            paths = dict(self.extra)
+            for hx, state in self.end.items():
+                trail = [hx]
+                key = state
+                while key in self.prev:
+                    key = self.prev[key]
+                    trail.append(self.names[key // self.nr])
+                trail.reverse()
+                paths[hx] = trail
+            self._paths = {h: paths[h] for h in sorted(paths)}
+        return self._paths
 
 
 def reachable(board: Board, start: str, rules: MoveRules, start_road: str = NO_ROAD,
@@ -115,57 +162,69 @@ def reachable(board: Board, start: str, rules: MoveRules, start_road: str = NO_R
     canonical path of a destination never depends on dict order.
     """
     g = graph(board)
-    mult = rules.multiplier
-    best: dict[tuple[str, str], int] = {(start, start_road): start_cost}
-    prev: dict[tuple[str, str], tuple[str, str]] = {}
-    heap: list[tuple[int, str, str]] = [(start_cost, start, start_road)]
+    nr = len(g.roads)
+    hex_no, fast = g.hex_no, g.fast
+    mult, budget, use_roads = rules.multiplier, rules.budget, rules.roads
+    forbidden = {hex_no[h] for h in rules.forbidden if h in hex_no}
+    stop = {hex_no[h] for h in rules.stop if h in hex_no}
+    full = {g.side_no[k] for k in rules.full_sides if k in g.side_no}
+    s0 = hex_no[start]
+    road0 = g.roads.index(start_road) if start_road in g.roads else 0
+    first = s0 * nr + road0
+    best: dict[int, int] = {first: start_cost}
+    prev: dict[int, int] = {}
+    heap: list[tuple[int, int]] = [(start_cost, first)]
+    push, pop = heapq.heappush, heapq.heappop
+    stop_at_start = rules.entered
     while heap:
-        cost, hx, road = heapq.heappop(heap)
-        if best.get((hx, road), -1) != cost:
+        cost, state = pop(heap)
+        if best[state] != cost:
             continue
-        if hx in rules.stop and (hx != start or rules.entered):
+        hx, road = divmod(state, nr)
+        if hx in stop and (hx != s0 or stop_at_start):
             continue
-        for st in g.steps.get(hx, ()):
-            if st.to in rules.forbidden or st.side in rules.full_sides:
+        for to, side, off, roads in fast[hx]:
+            if to in forbidden or side in full:
                 continue
-            options = [(cost + st.off_road * mult, NO_ROAD)]
-            if rules.roads:
-                for rk, rc in st.roads:
-                    change = 1 if road and road != rk else 0  # de 6.5 road change
-                    options.append((cost + rc + change, rk))
-            for nc, nr in options:
-                if nc > rules.budget:
-                    continue
-                key = (st.to, nr)
-                if nc < best.get(key, nc + 1):
+            nc = cost + off * mult
+            if nc <= budget:
+                key = to * nr
+                old = best.get(key)
+                if old is None or nc < old:
                     best[key] = nc
-                    prev[key] = (hx, road)
-                    heapq.heappush(heap, (nc, st.to, nr))
+                    prev[key] = state
+                    push(heap, (nc, key))
+            if use_roads:
+                for rk, rc in roads:
+                    nc = cost + rc + (1 if road and road != rk else 0)  # de 6.5 road change
+                    if nc <= budget:
+                        key = to * nr + rk
+                        old = best.get(key)
+                        if old is None or nc < old:
+                            best[key] = nc
+                            prev[key] = state
+                            push(heap, (nc, key))
     out = Reach()
-    chosen: dict[str, tuple[int, str]] = {}
-    for (hx, road), c in best.items():
-        if hx == start:
+    chosen: dict[int, tuple[int, int]] = {}
+    for state, c in best.items():
+        hx = state // nr
+        if hx == s0:
             continue
         cur = chosen.get(hx)
-        if cur is None or (c, road) < cur:
-            chosen[hx] = (c, road)
-    for hx in sorted(chosen):
-        c, road = chosen[hx]
-        path = [hx]
-        key = (hx, road)
-        while key in prev:
-            key = prev[key]
-            path.append(key[0])
-        path.reverse()
-        out.cost[hx] = c
-        out.path[hx] = path
-    if rules.one_hex and not (start in rules.stop and rules.entered):
+        if cur is None or (c, state) < cur:
+            chosen[hx] = (c, state)
+    names = g.hexes
+    for hx, (c, state) in chosen.items():
+        out.cost[names[hx]] = c
+        out.end[names[hx]] = state
+    out.prev, out.names, out.nr = prev, names, nr
+    if rules.one_hex and not (s0 in stop and stop_at_start):
         # 6.4: one hex is always possible whatever it costs.
         for st in g.steps.get(start, ()):
             if st.to in out.cost or st.to in rules.forbidden or st.side in rules.full_sides:
                 continue
             out.cost[st.to] = min([st.off_road * mult] + [rc for _, rc in st.roads])
-            out.path[st.to] = [start, st.to]
+            out.extra[st.to] = [start, st.to]
     return out
 
 
