@@ -15,6 +15,7 @@ hand-built clear board with a few roads. It times
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import tempfile
@@ -43,11 +44,11 @@ def hand_built_board(path: Path) -> None:
                           "height_ft": 500.0})
     sides: list[dict[str, Any]] = []
     pike = [f"L{n}" for n in range(1, 7)] + ["K6", "J6", "I6", "H6"]
-    for a, b in zip(pike, pike[1:], strict=False):
+    for a, b in itertools.pairwise(pike):
         sides.append({"a": a, "b": b, "roads": [{"road": "bp", "name": "Baltimore Pike",
                                                  "class": "main"}]})
     west = [f"H{n}" for n in range(14, 6, -1)]
-    for a, b in zip(west, west[1:], strict=False):
+    for a, b in itertools.pairwise(west):
         sides.append({"a": a, "b": b, "roads": [{"road": "cp", "name": "Cashtown Pike",
                                                  "class": "main"}]})
     for n in range(1, 14):
