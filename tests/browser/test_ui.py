@@ -176,3 +176,55 @@ def test_boc_map_is_drawn(browser: Any, live: Any, screenshot: Any) -> None:
     screenshot(page, "map")
     assert not errors, errors
     context.close()
+
+
+def test_map_hover_zoom_and_pan(browser: Any, live: Any) -> None:
+    """A hand-made three-hex map registered for the toy: hex ids on hover, wheel zoom,
+    drag to pan, blocks without a hex wait in the off-map strip."""
+    import httpx
+
+    from gettysburg.server import systems
+
+    tiny = {"system": "toy",
+            "layout": {"basis_q": [372.39, 215.0], "basis_r": [0.0, 430.0], "origin": [0, 0]},
+            "hexes": [{"id": "A1", "terrain": "clear", "ground": 0},
+                      {"id": "B1", "terrain": "woods", "ground": 1, "victory": 2},
+                      {"id": "C1", "terrain": "town", "ground": 2}],
+            "hexsides": [{"a": "A1", "b": "B1", "terrain": ["creek"]},
+                         {"a": "B1", "b": "C1", "slope": "hill",
+                          "roads": [{"road": "p", "name": "Pike", "class": "pike"}]}]}
+    systems.maps["toy"] = lambda: systems.with_geometry(tiny)
+    systems._built.pop("toy", None)
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    try:
+        r = httpx.post(f"{live.url}/api/games", json={
+            "system": "toy", "scenario": "standard",
+            "seats": {"red": {"kind": "human"}, "blue": {"kind": "human"}}})
+        page.goto(live.url + r.json()["seats"]["red"]["link"])
+        page.wait_for_selector("polygon.hex[data-hex=B1]")
+        assert page.locator("polygon.hex").count() == 3
+        assert page.locator("line.stream").count() == 1 and page.locator("line.road").count() == 1
+        assert page.locator(".offmap g.unit").count() == 6  # toy blocks have no hex
+        page.hover("polygon.hex[data-hex=B1]")
+        assert page.inner_text(".board .hover").startswith("B1")
+        before = page.get_attribute("svg.map", "viewBox")
+        box = page.locator("svg.map").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(cx, cy)
+        page.mouse.wheel(0, -400)
+        zoomed = page.get_attribute("svg.map", "viewBox")
+        assert float(zoomed.split()[2]) < float(before.split()[2])
+        page.mouse.move(cx, cy + 60)
+        page.mouse.down()
+        page.mouse.move(cx + 80, cy + 60, steps=4)
+        page.mouse.up()
+        panned = page.get_attribute("svg.map", "viewBox")
+        assert float(panned.split()[0]) < float(zoomed.split()[0])
+        page.click(".offmap g.unit[data-unit=r1]")
+        assert page.locator("button.match").count() == 2  # reveal r1, attack r1
+        assert not errors, errors
+    finally:
+        context.close()
+        del systems.maps["toy"]
+        systems._built.pop("toy", None)

@@ -19,7 +19,6 @@ from gettysburg.core import savefile
 from gettysburg.core.canonical import JSONDict, canonical_json
 from gettysburg.core.protocol import (
     REFEREE,
-    RULE_ACTION,
     RULE_OVER,
     RULE_SEAT,
     Action,
@@ -425,10 +424,16 @@ class Host:
         keys = {action_key(a) for a in legal}
         if not isinstance(choice, dict) or action_key(choice) not in keys:
             choice = legal[0]  # an agent returning nonsense must not stall the game
+        live = self.load(game_id)
         try:
-            self.act(game_id, seat, choice, f"ai:{step}")
+            with live.lock:  # re-entrant: act takes it again
+                if live.step != step:
+                    return  # someone else moved while the agent thought; look again
+                self.act(game_id, seat, choice, f"ai:{step}")
         except ApiError as exc:
-            if exc.rule not in (RULE_SEAT, RULE_ACTION) and exc.status != 409:
+            # The game moved on while the agent thought (a human acted, or it ended): the
+            # runner looks again. Anything else is a real fault and stops this driver.
+            if exc.rule not in (RULE_SEAT, RULE_OVER):
                 raise
 
 

@@ -60,7 +60,11 @@ class Runner:
             log.exception("AI driver for game %s stopped", game_id)
             with self._lock:
                 self._busy.discard(game_id)
+                again = game_id in self._again
+                self._again.discard(game_id)
                 self._idle.notify_all()
+            if again:  # the game changed meanwhile: that deserves a fresh look
+                self.kick(game_id)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until no game is being driven (tests use this)."""

@@ -1,0 +1,116 @@
+"""AI seats: what an agent is given (its own seat's view only) and how the runner drives it."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from gettysburg.core.protocol import Action
+from gettysburg.server.agents import RandomAgent, agent_names, make_agent, register_agent
+from gettysburg.server.app import create_app
+from gettysburg.server.store import Store
+
+SEEN: list[tuple[dict[str, Any], list[Action], float]] = []
+
+
+class Spy:
+    """Records what it is given, then passes (or attacks when it must assign)."""
+
+    name = "spy"
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: float) -> Action:
+        SEEN.append((view, list(legal), budget))
+        return legal[-1]
+
+
+class Broken:
+    name = "broken"
+
+    def __init__(self, seed: str) -> None:
+        pass
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: float) -> Action:
+        return {"type": "teleport", "block": "r1"}
+
+
+register_agent("spy", Spy)
+register_agent("broken", Broken)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    store = Store(tmp_path / "g.db")
+    with TestClient(create_app(store, ai_budget=1.5)) as c:
+        yield c
+    store.close()
+
+
+def _game(client: TestClient, agent: str) -> tuple[str, dict[str, str]]:
+    r = client.post("/api/games", json={"system": "toy", "scenario": "standard", "seed": "4",
+                                        "seats": {"red": {"kind": "human"},
+                                                  "blue": {"kind": "ai", "agent": agent}}})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    return g["game_id"], {"Authorization": "Bearer " + g["seats"]["red"]["token"]}
+
+
+def _settle(client: TestClient) -> None:
+    app: Any = client.app
+    assert app.state.runner.wait_idle(10)
+
+
+def test_agent_sees_only_its_own_seat(client: TestClient) -> None:
+    SEEN.clear()
+    gid, h = _game(client, "spy")
+    for i in range(3):
+        _settle(client)
+        state = client.get(f"/api/games/{gid}", headers=h).json()
+        if state["to_move"] != ["red"]:
+            break
+        action = next(a for a in state["legal"] if a["type"] == "pass")
+        r = client.post(f"/api/games/{gid}/actions", headers=h,
+                        json={"action": action, "action_id": f"p{i}"})
+        assert r.status_code == 200
+    _settle(client)
+    assert len(SEEN) >= 2
+    for view, legal, budget in SEEN:
+        assert view["seat"] == "blue" and budget == 1.5
+        assert all(a.get("block", "b")[0] == "b" for a in legal)
+        text = json.dumps(view)
+        for label in ("Archer", "Baxter", "Cutler"):
+            assert label not in text
+        assert "Davis" in text  # its own blocks, in full
+
+
+def test_an_agent_answering_nonsense_does_not_stall_the_game(client: TestClient) -> None:
+    gid, h = _game(client, "broken")
+    r = client.post(f"/api/games/{gid}/actions", headers=h,
+                    json={"action": {"type": "pass"}, "action_id": "x"})
+    assert r.status_code == 200
+    _settle(client)
+    state = client.get(f"/api/games/{gid}", headers=h).json()
+    assert state["step"] >= 2  # blue moved (its first legal action) instead of hanging
+
+
+def test_random_agent_is_uniform_and_reproducible() -> None:
+    legal: list[Action] = [{"type": "a"}, {"type": "b"}, {"type": "c"}]
+    picks = [RandomAgent(f"s:{i}").choose({}, legal, 1.0)["type"] for i in range(600)]
+    assert {p: picks.count(p) for p in "abc"} == pytest.approx({"a": 200, "b": 200, "c": 200},
+                                                                abs=45)
+    assert make_agent("random", "x").choose({}, legal, 1.0) == \
+        make_agent("random", "x").choose({}, legal, 1.0)
+    assert "random" in agent_names()
+    with pytest.raises(ValueError):
+        register_agent("random", Spy)
