@@ -99,9 +99,8 @@ def night(tmp: Path, usa: list[tuple[str, list[Any]]], csa: list[tuple[str, list
 
 def test_night_supply_pool_and_several_steps(tmp_path: Path) -> None:
     g = night(tmp_path, [("K5", [("usa-harrow", 1), ("usa-meade", 0)])], [FAR])
-    assert g.state.night_points == {}
-    # The pool is set when the phase starts; this position starts inside it.
-    g.state.night_points["usa"] = 16
+    assert g.state.night_points == {"usa": 16}
+    assert g.view("usa")["night_points"] == {"usa": 16} and g.view("csa")["night_points"] == {}
     acts = [a for a in g.legal_actions("usa") if a["type"] == "night_supply"]
     assert {"type": "night_supply", "unit": "usa-harrow", "steps": 2} in acts
     assert {"type": "night_supply", "unit": "usa-meade", "steps": 3} in acts  # AHQ at night

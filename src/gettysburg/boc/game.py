@@ -60,6 +60,7 @@ from gettysburg.boc.state import (
     turn_key,
 )
 from gettysburg.boc.supply import (
+    NIGHT_POINTS,
     check_day_supply,
     check_night_supply,
     day_targets,
@@ -193,6 +194,8 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
     if state.phase not in phases(state):
         raise ValueError(f"{path}: phase {state.phase!r} is not a phase of this turn")
     state.control = compute_control(board, state)
+    if state.night and state.phase == "supply":
+        state.night_points[state.active] = NIGHT_POINTS[state.active]  # 8.4 pool
     return state
 
 
@@ -368,10 +371,11 @@ class BocGame(Game):
         return sorted(out)
 
     def _division_key(self, u: UnitState) -> str:
+        """6.7 division integrity binds the units of one division arriving together."""
         label = self.orders.oob[u.id]
         if label.division is None or u.id in self.orders.asset_of:
             return ""
-        return f"{u.side}/{label.corps}/{label.division}"
+        return f"{u.side}/{label.corps}/{label.division}/{u.arrival_key}"
 
     def _may_enter(self, u: UnitState) -> str | None:
         if u.status not in (RESERVE, OFF_MAP):
