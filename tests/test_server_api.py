@@ -415,3 +415,29 @@ def test_the_other_seat_never_receives_hidden_values(server: Server) -> None:
     for label in hidden:
         assert label not in blob, f"{label} leaked to blue"
     assert "SEEDxSECRETq" not in blob  # the seed never reaches a player
+
+
+def test_import_a_save_file_to_replay_it(server: Server) -> None:
+    g = server.create(options=["turns=3"], blue="ai")
+    for i in range(6):
+        state = server.get(g, "red")
+        if state["status"] == "finished":
+            break
+        server.act(g, "red", state["legal"][0], f"i{i}")
+    data = server.get(g, "red", "/save")
+    r = server.client.post("/api/import", json=data)
+    assert r.status_code == 201, r.text
+    imported = r.json()
+    assert set(imported["seats"]) == {"red", "blue"}
+    rows = server.store.actions(imported["game_id"])
+    assert [row.state_hash for row in rows] == [m["state_hash"] for m in data["moves"]]
+    replay = server.get(imported, "blue", "/replay", step=1)
+    assert replay["steps"] == len(data["moves"]) and replay["as"] == REFEREE
+    # An edited history is caught by the replay and named.
+    forged = json.loads(json.dumps(data))
+    forged["moves"][1]["state_hash"] = "0" * 64
+    r = server.client.post("/api/import", json=forged)
+    assert r.status_code == 422 and r.json()["error"]["rule"] == "save.state"
+    assert "move 1" in r.json()["error"]["message"]
+    r = server.client.post("/api/import", json={"format": "nope"})
+    assert r.status_code == 422 and r.json()["error"]["rule"] == "save.format"

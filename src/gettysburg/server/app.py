@@ -149,6 +149,14 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         runner.kick(game_id)
         return _created(game_id, tokens)
 
+    @app.post("/api/import", status_code=201)
+    def import_save(save: dict[str, Any]) -> JSONDict:
+        """Host a save file (core/savefile format) as a new game, e.g. to replay it or play
+        on from where it stopped; returns a link for every seat."""
+        game_id, tokens = host.import_save(save)
+        runner.kick(game_id)
+        return _created(game_id, tokens)
+
     @app.get("/api/maps/{system}")
     def get_map(system: str) -> JSONDict:
         doc = systems.map_json(system)

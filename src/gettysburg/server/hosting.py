@@ -396,6 +396,27 @@ class Host:
         return self.create(row.system, row.scenario, row.options, row.seed, specs,
                            actions=moves, parent=(row.id, k))
 
+    def import_save(self, data: object) -> tuple[str, dict[str, str]]:
+        """Host a save file (verified by replaying it) as a new game; the uploader already
+        holds everything the save reveals, so every seat's link is returned."""
+        try:
+            model = savefile.parse(data)
+            savefile.replay(model)
+        except savefile.SaveFileError as exc:
+            raise ApiError(422, "save.format", str(exc), field="save") from None
+        except savefile.ReplayError as exc:
+            raise ApiError(422, f"save.{exc.problem.kind}", str(exc.problem),
+                           field="save") from None
+        if model.dice.kind != "seeded":
+            raise ApiError(422, "save.dice", "only games with seeded dice can be hosted "
+                                             "(a scripted save replays, but cannot go on)",
+                           field="save.dice")
+        probe = self._fresh(model.system, model.scenario, model.options, model.seed)
+        specs = {seat: SeatSpec("human") for seat in probe.seats()}
+        moves = [{"seat": m.seat, "action": m.action} for m in model.moves]
+        return self.create(model.system, model.scenario, model.options, model.seed, specs,
+                           actions=moves)
+
     # --- AI seats ----------------------------------------------------------------------------
 
     def ai_turns(self, game_id: str) -> list[tuple[str, str, str, JSONDict, list[Action], int]]:

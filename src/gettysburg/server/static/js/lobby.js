@@ -24,7 +24,24 @@ export async function lobbyPage(root) {
     el("table", { class: "seat-table" }, el("thead", {}, el("tr", {}, el("th", { i18n: "lobby.side" }),
       el("th", { i18n: "lobby.player" }), el("th", { i18n: "lobby.agent" }))), seatsBody),
     el("div", { class: "form-row" }, startBtn), created);
-  root.replaceChildren(el("div", { class: "lobby" }, form, listNode));
+  const fileIn = el("input", { type: "file", id: "save-file", accept: ".json,application/json" });
+  const importCard = el("div", { class: "card" }, el("h2", { i18n: "lobby.import" }),
+    el("p", { class: "muted", i18n: "lobby.import_help" }), fileIn);
+  fileIn.addEventListener("change", async () => {
+    const file = fileIn.files[0];
+    if (!file) return;
+    try {
+      const save = JSON.parse(await file.text());
+      const game = await post("/api/import", save);
+      const seats = Object.keys(game.seats);
+      for (const seat of seats) remember({ game_id: game.game_id, seat, token: game.seats[seat].token,
+        system: save.system, scenario: save.scenario });
+      location.href = `/g/${game.game_id}/replay#${game.seats[seats[0]].token}`;
+    } catch (err) {
+      toast(err instanceof SyntaxError ? t("lobby.not_json") : errorText(err));
+    }
+  });
+  root.replaceChildren(el("div", { class: "lobby" }, form, el("div", { class: "column" }, listNode, importCard)));
 
   const options = () => optionsIn.value.split(/[\s,]+/).filter(Boolean);
 

@@ -53,17 +53,30 @@ export function describe(action) {
   return parts.join(" ");
 }
 
+// Every legal action as a button, grouped by type; a group opens when it is short or holds
+// an action of the selected block.
 export function actionsPanel(node, legal, { matching = null, onAct, disabled = false }) {
   node.replaceChildren(el("h3", { i18n: "game.actions" }));
   if (!legal.length) {
     node.append(el("p", { class: "muted", i18n: "game.no_actions" }));
     return;
   }
-  const list = el("div", { class: "actions" });
+  const groups = new Map();
   for (const action of legal) {
-    const match = matching && unitsNamed(action).includes(matching);
-    list.append(el("button", { class: match ? "match" : null, disabled, "data-action": JSON.stringify(action),
-      onclick: () => onAct(action) }, describe(action), el("code", {}, JSON.stringify(action))));
+    if (!groups.has(action.type)) groups.set(action.type, []);
+    groups.get(action.type).push(action);
+  }
+  const list = el("div", { class: "actions" });
+  const small = legal.length <= 14;
+  for (const [type, actions] of groups) {
+    const buttons = actions.map((action) => {
+      const match = matching && unitsNamed(action).includes(matching);
+      return el("button", { class: match ? "match" : null, disabled, "data-action": JSON.stringify(action),
+        onclick: () => onAct(action) }, describe(action), el("code", {}, JSON.stringify(action)));
+    });
+    const open = small || actions.length <= 6 || buttons.some((b) => b.classList.contains("match"));
+    list.append(el("details", { open, "data-type": type },
+      el("summary", {}, `${describe({ type })} (${actions.length})`), ...buttons));
   }
   node.append(list);
 }
