@@ -145,8 +145,11 @@ def rebuild_dhqs(board: Board, state: BocState, orders: Orders) -> list[Event]:
         unit.revealed, unit.seq = False, state.next_seq()
         occ.setdefault(host.hex, []).append(unit)
         state.rebuild.remove(uid)
+        # The owner sees who came back; the enemy sees a block appear with the host HQ.
         events.append(Event("rebuilt", "4.61", {"unit": uid, "side": unit.side,
-                                                "hex": host.hex, "strength": 0}))
+                                                "hex": host.hex, "strength": 0},
+                            visible_to=(unit.side,),
+                            redacted={"side": unit.side, "hex": host.hex}))
     return events
 
 
