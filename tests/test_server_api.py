@@ -243,6 +243,10 @@ def test_restart_resumes_every_game_exactly(tmp_path: Path) -> None:
     try:
         assert {s: second.get(g, s) for s in ("red", "blue")} == before
         assert {s: second.get(g, s, "/events") for s in ("red", "blue")} == logs
+        # An acknowledged action retried after the restart is still applied only once.
+        r = second.act(g, "red" if before["red"]["to_move"] == ["blue"] else "blue",
+                       {"type": "pass"}, "last")
+        assert r.status_code == 200 and r.json()["duplicate"] is True
         mover = before["red"]["to_move"][0]
         r = second.act(g, mover, {"type": "pass"}, "after-restart")
         assert r.status_code == 200 and r.json()["index"] == before["red"]["step"]
@@ -441,3 +445,21 @@ def test_import_a_save_file_to_replay_it(server: Server) -> None:
     assert "move 1" in r.json()["error"]["message"]
     r = server.client.post("/api/import", json={"format": "nope"})
     assert r.status_code == 422 and r.json()["error"]["rule"] == "save.format"
+
+
+def test_websocket_needs_the_token_and_pushes_changes(server: Server) -> None:
+    g = server.create()
+    gid = g["game_id"]
+    with server.client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.send_text(json.dumps({"token": "wrong"}))
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["error"]["rule"] == "auth.token"
+    with server.client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.send_text(json.dumps({"token": g["seats"]["blue"]["token"], "since": 1}))
+        first = ws.receive_json()
+        assert first["state"]["seat"] == "blue" and first["events"] == []
+        server.act(g, "red", {"type": "reveal", "block": "r3"}, "x")
+        pushed = ws.receive_json()
+        assert pushed["state"]["step"] == 1
+        assert [e["type"] for e in pushed["events"]] == ["reveal"]
+        assert pushed["state"]["view"]["blocks"]["r3"]["label"] == "Cutler"
