@@ -87,6 +87,13 @@ class HexOverride(_Strict):
     rule: str
 
 
+class AddRoad(_Strict):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    road: str  # battlefield road name (or alias) the hexside carries
+    road_class: str = Field(alias="class")
+
+
 class SideOverride(_Strict):
     a: str
     b: str
@@ -94,6 +101,7 @@ class SideOverride(_Strict):
     uphill: str | None = None
     add_terrain: list[str] = Field(default_factory=list)
     remove_terrain: list[str] = Field(default_factory=list)
+    add_road: AddRoad | None = None
     rule: str
 
 
@@ -216,10 +224,7 @@ def classify_hexes(
 ) -> dict[Hex, _HexWork]:
     covers = bf.area_union
     town = {BOC.parse(x) for x in cfg.town_hexes}
-    small_features = {
-        kind: [f.geom.representative_point() for f in bf.of_kind(kind)]
-        for kind in ("orchard", "rocks")
-    }
+    orchards = [f.geom.representative_point() for f in bf.of_kind("orchard")]
     th = cfg.thresholds
     work: dict[Hex, _HexWork] = {}
     for h in hexes:
@@ -233,15 +238,15 @@ def classify_hexes(
             height_ft=float(heights.mean()),
             p80_ft=float(np.percentile(heights, 80)),
         )
+        # Rocks are never derived: the terrain chart allows them only in Devil's Den,
+        # which an override sets (other boulder fields are scenery in BoC).
         if h in town:
             w.terrain = "town"  # 2.2: exactly the listed hexes
-        elif any(poly.contains(p) for p in small_features["rocks"]):
-            w.terrain = "rocks"
         elif shares["marsh"] >= th.marsh_share:
             w.terrain = "marsh"
         elif shares["woods"] >= th.woods_share:
             w.terrain = "woods"
-        elif any(poly.contains(p) for p in small_features["orchard"]):
+        elif any(poly.contains(p) for p in orchards):
             w.terrain = "orchard"
         work[h] = w
     # Ground level (2.3) from local relief, not absolute height: the ground falls
@@ -340,7 +345,10 @@ def classify_sides(
     return sides
 
 
-def apply_side_overrides(sides: dict[Hexside, dict[str, Any]], cfg: MapgenConfig) -> None:
+def apply_side_overrides(
+    bf: Battlefield, sides: dict[Hexside, dict[str, Any]], cfg: MapgenConfig
+) -> list[dict[str, Any]]:
+    applied: list[dict[str, Any]] = []
     for o in cfg.side_overrides:
         key = Hexside.between(BOC.parse(o.a), BOC.parse(o.b))
         if key not in sides:
@@ -353,6 +361,20 @@ def apply_side_overrides(sides: dict[Hexside, dict[str, Any]], cfg: MapgenConfig
             s["uphill"] = BOC.parse(o.uphill) if o.uphill else s["uphill"]
         s["terrain"] |= set(o.add_terrain)
         s["terrain"] -= set(o.remove_terrain)
+        if o.add_road is not None:
+            f = _feature_by_name(bf, o.add_road.road, "road", "railroad", "railroad_bed")
+            if all(r.road != f.id for r in s["roads"]):
+                s["roads"].append(
+                    RoadOnSide(
+                        road=f.id,
+                        name=f.name or f.id,
+                        road_class=o.add_road.road_class,  # type: ignore[arg-type]
+                        rail=f.kind != "road",
+                    )
+                )
+                s["roads"].sort(key=lambda r: (r.road_class != "main", r.road))
+        applied.append({"hexside": f"{o.a}/{o.b}", "rule": o.rule})
+    return applied
 
 
 # --- step 5: roads ----------------------------------------------------------------
@@ -541,8 +563,8 @@ def derive_board(bf: Battlefield, cfg: MapgenConfig | None = None) -> Board:
     work = classify_hexes(bf, layout, hexes, cfg)
     overrides = apply_hex_overrides(work, layout, cfg)
     sides = classify_sides(bf, layout, work, cfg)
-    apply_side_overrides(sides, cfg)
     traces = trace_roads(bf, layout, work, sides, cfg)
+    side_overrides = apply_side_overrides(bf, sides, cfg)
     entries, entry_report = find_entries(bf, layout, work, traces, cfg)
     victory = find_victory(bf, layout, work, cfg)
     names = hex_names(bf, layout, work)
@@ -582,6 +604,7 @@ def derive_board(bf: Battlefield, cfg: MapgenConfig | None = None) -> Board:
         "registration_rms_m": round(reg.rms_m, 1),
         "registration_residuals_m": {k: round(v, 1) for k, v in reg.residuals_m.items()},
         "hex_overrides": overrides,
+        "side_overrides": side_overrides,
         "entries": entry_report,
         "heights_source": bf.heights.source,
     }
