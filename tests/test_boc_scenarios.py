@@ -11,6 +11,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.oob import DataError, default_oob
 from gettysburg.boc.scenario import (
     SCENARIO_DIR,
@@ -55,13 +56,18 @@ class FakeBoard:
 
 
 @pytest.fixture
-def board() -> FakeBoard:
-    # Swap in the real map later: `from gettysburg.boc.board import load_board; return load_board()`
+def board() -> Board:
+    """The real, derived BoC map (boc/data/board.json)."""
+    return load_board()
+
+
+@pytest.fixture
+def fake_board() -> FakeBoard:
     return FakeBoard()
 
 
-def test_fake_board_axial_neighbours(board: FakeBoard) -> None:
-    assert sorted(board.neighbours("J6")) == sorted(["J5", "J7", "I6", "K6", "I5", "K7"])
+def test_fake_board_axial_neighbours(fake_board: FakeBoard) -> None:
+    assert sorted(fake_board.neighbours("J6")) == sorted(["J5", "J7", "I6", "K6", "I5", "K7"])
 
 
 # --- the seeds, transcribed (es text; where de differs the spec decision is applied) -----------
@@ -292,7 +298,7 @@ def test_spec_decisions() -> None:
 
 
 @pytest.mark.parametrize("sid", ["boc/day1", "boc/day2", "boc/day3", "boc/battle"])
-def test_setup_hexes_exist_and_placement_is_legal(sid: str, board: FakeBoard) -> None:
+def test_setup_hexes_exist_and_placement_is_legal(sid: str, board: Board) -> None:
     sc = load_scenario(sid, board=board)  # validates every hex against the board
     res = place_with_overflow(board, sc.setup)
     placed = {p.unit for side in ("usa", "csa") for _, p in sc.setup_units(side)}  # type: ignore[arg-type]
@@ -384,7 +390,7 @@ def test_cavalry_battle_data() -> None:
 
 
 # --- 9.2 overflow -------------------------------------------------------------------------
-def test_overflow_is_deterministic_and_reported(board: FakeBoard) -> None:
+def test_overflow_is_deterministic_and_reported(board: Board) -> None:
     setup = {
         "usa": (
             SetupHex.model_validate(
@@ -406,7 +412,7 @@ def test_overflow_is_deterministic_and_reported(board: FakeBoard) -> None:
     assert again.positions == res.positions
 
 
-def test_overflow_skips_enemy_and_full_hexes(board: FakeBoard) -> None:
+def test_overflow_skips_enemy_and_full_hexes(board: Board) -> None:
     setup = {
         "usa": (
             SetupHex.model_validate(
@@ -445,7 +451,7 @@ def test_unknown_unit_error(tmp_path: Path) -> None:
     assert str(p) in str(e) and "usa-custard" in str(e)
 
 
-def test_unknown_hex_error(tmp_path: Path, board: FakeBoard) -> None:
+def test_unknown_hex_error(tmp_path: Path, board: Board) -> None:
     raw = _raw("day3")
     raw["setup"]["csa"][0]["hex"] = "Z99"
     p = _write(tmp_path, raw)
