@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +147,22 @@ def test_neutral_and_usa_victory_hexes_score_nothing(tmp_path: Path) -> None:
              setup={"usa": [("K5", ["usa-harrow"])], "csa": [("K7", ["csa-kemper"])]})
     # K6 touches both sides (neutral); K8 only the CSA unit (CSA-friendly).
     assert csa_total(g.board, g.state)["terrain"] == 2
+
+
+def test_free_deployment_swaps_keep_hex_counts(tmp_path: Path) -> None:
+    setup = {"usa": [("K5", ["usa-harrow", "usa-webb"]), ("M5", ["usa-hancock"])],
+             "csa": [("A14", ["csa-kemper"]), ("B14", ["csa-armistead"])]}
+    path = write_position(tmp_path, setup)
+    g = BocGame(path, ["free_deployment"], 0, ScriptedDice([]))
+    assert (g.state.phase, g.to_move()) == ("deploy", ["usa"])
+    swaps = [a for a in g.legal_actions("usa") if a["type"] == "swap"]
+    assert {"type": "swap", "units": ["usa-hancock", "usa-harrow"]} in swaps
+    assert {"type": "swap", "units": ["usa-harrow", "usa-webb"]} not in swaps  # same hex
+    g.apply({"type": "swap", "units": ["usa-hancock", "usa-harrow"]}, "usa")
+    assert g.state.units["usa-hancock"].hex == "K5" and g.state.units["usa-harrow"].hex == "M5"
+    assert "usa-hancock" not in json.dumps(g.events("csa"))
+    g.apply({"type": "end_phase"}, "usa")
+    assert g.to_move() == ["csa"] and g.state.phase == "deploy"
+    g.apply({"type": "end_phase"}, "csa")
+    assert (g.state.phase, g.to_move()) == ("command", ["csa"])
+    assert g.state.control["M5"] == "usa"

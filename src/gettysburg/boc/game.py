@@ -38,9 +38,11 @@ from gettysburg.boc.scenario import (
     scenario_path,
 )
 from gettysburg.boc.sequence import (
+    DEPLOY,
     NIGHT_ROADS,
     OPT_COLUMN,
     OPT_FIXED,
+    OPT_FREE,
     OPT_HANCOCK,
     check_stacking,
     end_phase,
@@ -89,8 +91,9 @@ OPTION_ALIASES = {
     "fixed_turn_order": OPT_FIXED, "fixed_sequence": OPT_FIXED, "fixed_order": OPT_FIXED,
     # Only changes which arrivals the battle scenario uses (its file marks them).
     "longstreet": "longstreet",
+    "free_deployment": OPT_FREE,
 }
-ACTION_ORDER = ["hancock", "activate", "formation", "move", "enter", "leave_map",
+ACTION_ORDER = ["swap", "hancock", "activate", "formation", "move", "enter", "leave_map",
                 "supply_activate", "supply", "night_supply", "end_phase"]
 HANCOCK_ROAD = "Taneytown Road"
 
@@ -191,9 +194,12 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
         acting={a.unit: a.corps for a in sc.acting if a.role == "chq"},
         seq=len(units))
     state.phase = str(engine.get("phase", phases(state)[0]))
-    if state.phase not in phases(state):
+    if state.phase not in phases(state) and state.phase != DEPLOY:
         raise ValueError(f"{path}: phase {state.phase!r} is not a phase of this turn")
     state.control = compute_control(board, state)
+    if OPT_FREE in options and "phase" not in engine:
+        state.deploy = list(sc.deploy_order)  # 9.6 before the first turn, USA first (9.2)
+        state.phase, state.active = DEPLOY, state.deploy[0]
     if state.night and state.phase == "supply":
         state.night_points[state.active] = NIGHT_POINTS[state.active]  # 8.4 pool
     return state
@@ -430,7 +436,9 @@ class BocGame(Game):
             return []
         st = self.state
         acts: list[Action] = []
-        if st.phase == "command":
+        if st.phase == DEPLOY:
+            acts += self._swap_actions(seat)
+        elif st.phase == "command":
             acts += self._hancock_actions(seat)
             for u in st.on_map(seat):
                 if self._activation_problem(u) is None:
@@ -487,6 +495,22 @@ class BocGame(Game):
 
     def _check_end_phase(self, action: Action, seat: Seat) -> None:
         return None
+
+    def _swap_actions(self, seat: Seat) -> list[Action]:
+        own = sorted((u.id, u.hex) for u in self.state.on_map(seat))
+        return [{"type": "swap", "units": [a, b]} for i, (a, ha) in enumerate(own)
+                for b, hb in own[i + 1:] if ha != hb]
+
+    def _check_swap(self, action: Action, seat: Seat) -> tuple[str, str]:
+        self._phase(DEPLOY, rule="9.6")
+        pair = action.get("units")
+        if not isinstance(pair, list) or len(pair) != 2 \
+                or not all(isinstance(x, str) for x in pair):
+            raise RuleError(RULE_ACTION, "'units' must be a list of two unit ids")
+        a, b = (self._own(seat, x) for x in pair)
+        if a.status != ON_MAP or b.status != ON_MAP or a.hex == b.hex:
+            raise RuleError("9.6", "free deployment swaps two set-up units in different hexes")
+        return a.id, b.id
 
     def _activation_problem(self, u: UnitState) -> str | None:
         kind = self.orders.oob[u.id].type
@@ -679,6 +703,8 @@ class BocGame(Game):
         st = self.state
         if kind == "end_phase":
             return end_phase(self.board, st, self.orders, self.dice, self.column_rule)
+        if kind == "swap":
+            return self._do_swap(*checked)
         if kind == "activate":
             return self._do_activate(st.units[action["hq"]], checked)
         if kind == "hancock":
@@ -699,6 +725,13 @@ class BocGame(Game):
             return self._do_supply(st.units[action["hq"]], st.units[action["unit"]], checked)
         return self._do_night_supply(st.units[action["unit"]], _int(action, "steps", 1),
                                      checked)
+
+    def _do_swap(self, a_id: str, b_id: str) -> list[Event]:
+        """9.6: two set-up units trade places, so every hex keeps its number of units."""
+        a, b = self.state.units[a_id], self.state.units[b_id]
+        a.hex, b.hex = b.hex, a.hex
+        return [Event("swap", "9.6", {"units": [a.id, b.id], "hexes": [b.hex, a.hex]},
+                      visible_to=(a.side,), redacted={"side": a.side})]
 
     def _step_hq(self, u: UnitState, to: str | None) -> None:
         if to is not None:

@@ -40,6 +40,8 @@ FIXED_ORDER = ("csa", "usa")  # 1.1 box: CSA plays first every hour
 OPT_FIXED = "fixed_turn_order"
 OPT_COLUMN = "column_line"
 OPT_HANCOCK = "hancock"
+OPT_FREE = "free_deployment"
+DEPLOY = "deploy"  # 9.6 free deployment, before the first turn
 # Entry roads the 2.4 return and 9.74 night reinforcements use.
 NIGHT_ROADS = ("Taneytown Road", "Emmitsburg Road", "Littlestown Road")
 
@@ -284,8 +286,23 @@ def end_player_turn(board: Board, state: BocState, dice: Dice) -> list[Event]:
     return advance_clock(board, state, dice)
 
 
+def end_deploy(board: Board, state: BocState) -> list[Event]:
+    """9.6: the sides finish their swaps in set-up order (9.2: USA first); then the first
+    turn begins with the scenario's player 1."""
+    state.deploy.remove(state.active)
+    if state.deploy:
+        state.active = state.deploy[0]
+        return [Event("phase", "9.6", {"phase": DEPLOY, "active": state.active})]
+    state.control = compute_control(board, state)
+    state.player_index, state.active = 0, state.order[0]
+    state.phase = phases(state)[0]
+    return [Event("phase", "1.2", {"phase": state.phase, "active": state.active})]
+
+
 def end_phase(board: Board, state: BocState, orders: Orders, dice: Dice,
               column_rule: bool) -> list[Event]:
+    if state.phase == DEPLOY:
+        return end_deploy(board, state)
     events = end_phase_effects(board, state, orders)
     events += check_stacking(board, state, orders, column_rule)
     seq = phases(state)

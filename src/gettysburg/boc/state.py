@@ -125,6 +125,7 @@ class BocState:
     fallen: dict[str, int] = field(default_factory=dict)  # HQ -> turn_key it fell (4.61)
     rebuild: list[str] = field(default_factory=list)  # fallen DHQs to rebuild (4.61)
     hancock: dict[str, Any] = field(default_factory=dict)  # {"corps": C} once chosen
+    deploy: list[str] = field(default_factory=list)  # 9.6 sides still to deploy, in order
     seq: int = 0
     verdicts: list[JSONDict] = field(default_factory=list)
     over: bool = False
