@@ -167,3 +167,18 @@ def test_hancock_needs_the_option(tmp_path: Path) -> None:
     with pytest.raises(RuleError) as err:
         g.apply({"type": "hancock", "corps": "I"}, "usa")
     assert err.value.rule == "4.6"
+
+
+def test_trimble_replaces_fallen_pender(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("A1", ["usa-harrow"])],
+                        "csa": [("K10", ["csa-pender", "csa-perrin"]), ("L11", ["csa-hill"])]},
+             engine={"phase": "melee", "active": "csa", "order": ["csa", "usa"]})
+    assert "csa-trimble" not in g.state.units
+    eliminate(g.state, g.orders, g.state.units["csa-pender"], "test", "mortally wounded")
+    g.apply({"type": "end_phase"}, "csa")  # melee -> supply: 4.61 rebuild
+    trimble = g.state.units["csa-trimble"]
+    assert (trimble.status, trimble.hex, trimble.strength) == ("on_map", "L11", 0)
+    assert g.state.units["csa-pender"].status == "eliminated"
+    assert g.state.losses["csa"] == 1
+    assert commanded_units(g.board, g.state, g.orders, "csa-trimble") == ["csa-perrin"]
+    assert can_command(g.orders, g.orders.oob["csa-trimble"], g.orders.oob["csa-perrin"])

@@ -22,6 +22,7 @@ from gettysburg.boc.state import (
     NIGHT_HOUR,
     OFF_MAP,
     ON_MAP,
+    RESERVE,
     WITHDRAWN,
     BocState,
     UnitState,
@@ -143,16 +144,33 @@ def rebuild_dhqs(board: Board, state: BocState, orders: Orders) -> list[Event]:
             continue
         if len(occ.get(host.hex, [])) >= board.hex(host.hex).stacking:
             continue
+        state.rebuild.remove(uid)
+        unit = replacement(state, orders, unit)
         unit.status, unit.hex, unit.strength = ON_MAP, host.hex, 0
         unit.revealed, unit.seq = False, state.next_seq()
         occ.setdefault(host.hex, []).append(unit)
-        state.rebuild.remove(uid)
+        uid = unit.id
         # The owner sees who came back; the enemy sees a block appear with the host HQ.
         events.append(Event("rebuilt", "4.61", {"unit": uid, "side": unit.side,
                                                 "hex": host.hex, "strength": 0},
                             visible_to=(unit.side,),
                             redacted={"side": unit.side, "hex": host.hex}))
     return events
+
+
+def replacement(state: BocState, orders: Orders, fallen: UnitState) -> UnitState:
+    """4.61 / hierarchy.yaml: a fallen DHQ with a designated replacement (Trimble for
+    Pender) is replaced by that block, if it is not in play yet, instead of coming back."""
+    sc = orders.hierarchy.side(fallen.side)  # type: ignore[arg-type]
+    for sp in sc.special:
+        if sp.kind == "replacement" and sp.replaces == fallen.id:
+            current = state.units.get(sp.unit)
+            if current is None:
+                current = UnitState(sp.unit, fallen.side, RESERVE, None, 0)
+                state.units[sp.unit] = current
+            if current.status == RESERVE:
+                return current
+    return fallen
 
 
 def start_phase(board: Board, state: BocState, orders: Orders) -> list[Event]:
