@@ -140,10 +140,12 @@ class MeleeState:
     attacks: list[Attack] = field(default_factory=list)
     resolved: list[str] = field(default_factory=list)
     battle: Battle | None = None
+    retreated: list[str] = field(default_factory=list)  # blocks that left a melee (7.7)
 
     def to_json(self) -> JSONDict:
         return {"attacks": [asdict(a) for a in self.attacks], "resolved": list(self.resolved),
-                "battle": self.battle.to_json() if self.battle else None}
+                "battle": self.battle.to_json() if self.battle else None,
+                "retreated": list(self.retreated)}
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> MeleeState:
@@ -152,7 +154,7 @@ class MeleeState:
         b = data.get("battle")
         return MeleeState([Attack(**a) for a in data.get("attacks", [])],
                           list(data.get("resolved", [])),
-                          Battle.from_json(b) if b else None)
+                          Battle.from_json(b) if b else None, list(data.get("retreated", [])))
 
     def on(self, target: str) -> list[Attack]:
         return [a for a in self.attacks if a.target == target]
@@ -366,6 +368,7 @@ def advance(board: Board, state: BocState, orders: Orders, ms: MeleeState) -> li
         if not forced:
             break
         for uid in forced:
+            ms.retreated.append(uid)
             events.append(_retreat_attacker(state, b, uid, forced=True))
     if b is not None and b.winner is not None and not _regroup_possible(b):
         events += _close(state, ms)
@@ -512,6 +515,7 @@ def melee_act(board: Board, state: BocState, orders: Orders, ms: MeleeState, sea
         state.units[uid].column = False
         return [Event("melee_line", "6.0", {"unit": uid, "hex": b.hex}),
                 *advance(board, state, orders, ms)]
+    ms.retreated.append(uid)
     if uid in b.attackers:
         ev = _retreat_attacker(state, b, uid, forced=False)
     else:
@@ -610,5 +614,6 @@ def end_melee_phase(ms: MeleeState) -> None:
     """Forget the phase's melees (declarations are per player turn)."""
     ms.attacks.clear()
     ms.resolved.clear()
+    ms.retreated.clear()
     ms.battle = None
 
