@@ -315,3 +315,11 @@ def test_enemy_event_names_the_hex_not_the_block() -> None:
     assert "usa-x" not in str(enemy)
     shot = out.events[0].for_seat("usa")
     assert shot is not None and shot["data"]["unit"] == "csa-a"  # the firer is revealed
+
+
+def test_cavalry_fires_at_its_rating_and_the_ledger_round_trips() -> None:
+    cav = block("csa-cav", "cavalry", "A2")
+    assert firepower(cav, Context(FIRE)) == 2  # 7.6 is for melee only
+    led = FireLedger(used=["J6>K6"], half_hits=["usa-x"])
+    assert FireLedger.from_json(led.to_json()) == led
+    assert FireLedger.from_json(None) == FireLedger()

@@ -407,3 +407,27 @@ def test_casualty_choice_in_melee_and_json_round_trip() -> None:
     assert (st.units["usa-x"].strength, st.units["usa-y"].strength) == (2, 1)
     d = m.decision()
     assert d is not None and d.kind == "melee_turn" and d.seat == "usa"
+
+
+def test_no_double_defence_in_melee() -> None:
+    board = clear_board(hexes={"K6": {"terrain": "woods"}})
+    o = orders_of(block("usa-x", rating="D1"), block("csa-a", rating="A3"))
+    st = make_state(board, [("usa-x", "K6", 3), ("csa-a", "J6", 1)], phase="movement")
+    m = Melee(board, st, o, [1])
+    m.declare("csa-a", "K6")
+    m.act({"type": "melee_resolve", "hex": "K6"})
+    m.act({"type": "melee_fight", "unit": "csa-a"})
+    assert st.units["usa-x"].strength == 2  # one hit, one step (5.24 not in melee)
+
+
+def test_artillery_defends_but_never_attacks_and_fired_units_cannot_attack() -> None:
+    board = clear_board()
+    o = orders_of(block("usa-d"), block("csa-art", "artillery", "A3"), block("csa-f"))
+    st = make_state(board, [("usa-d", "K6", 2), ("csa-art", "J6", 2), ("csa-f", "J5", 2)],
+                    phase="movement")
+    st.units["csa-f"].fired = True
+    assert melee_declare_options(board, st, o, "csa", MeleeState()) == []
+    m = Melee(board, st, o, [])
+    with pytest.raises(RuleError) as err:
+        m.declare("csa-art", "K6")
+    assert err.value.rule == "7.1" and "7.4" in err.value.message
