@@ -314,3 +314,14 @@ def test_column_line_option(tmp_path: Path) -> None:
     dests = moves(g, "usa-harrow")
     assert "K7" not in dests  # a column may not enter a hex with another friendly unit
     assert "K6" in dests
+
+
+def test_reinforcements_may_enter_in_column(tmp_path: Path) -> None:
+    g = entry_game(tmp_path, ["usa-cross"], entry="Baltimore Pike", hex_="L1",
+                   options=["column_line"])
+    line = g.enter_options("usa-cross")
+    assert ("L1", "L4") not in line  # in line the road does not help: 2 MP a hexside
+    assert {"type": "formation", "unit": "usa-cross", "column": True} in g.legal_actions("usa")
+    g.apply({"type": "formation", "unit": "usa-cross", "column": True}, "usa")
+    assert g.state.units["usa-cross"].mp_used == 0
+    assert g.enter_options("usa-cross")[("L1", "L4")][0] == 4

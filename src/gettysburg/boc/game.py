@@ -413,7 +413,7 @@ class BocGame(Game):
             firsts = [entry, *beside]
             for first in firsts:
                 cost0, road0 = entry_cost(board, entry, first, road,
-                                          label.movement.off_road_multiplier)
+                                          label.movement.off_road_multiplier, rules.roads)
                 if first != entry:
                     road0 = NO_ROAD
                 sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False,
@@ -461,6 +461,8 @@ class BocGame(Game):
                 u = st.units[uid]
                 if u.side != seat or self._may_enter(u) is not None:
                     continue
+                if self.column_rule and self.orders.oob[uid].type == "infantry":
+                    acts.append({"type": "formation", "unit": uid, "column": not u.column})
                 for (entry, _dest), (_c, path) in sorted(self.enter_options(uid).items()):
                     acts.append({"type": "enter", "unit": uid, "entry": entry, "path": path})
         elif st.phase == "supply" and not st.night:
@@ -616,7 +618,7 @@ class BocGame(Game):
             raise RuleError("9.74", "night reinforcements march along roads to I6 at most")
         label = self.orders.oob[u.id]
         cost0, road0 = entry_cost(self.board, entry, first, roads[entry],
-                                  label.movement.off_road_multiplier)
+                                  label.movement.off_road_multiplier, rules.roads)
         if len(path) == 1:
             return cost0, roads[entry]
         sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False, rules.stop,
@@ -654,8 +656,13 @@ class BocGame(Game):
             raise RuleError(RULE_ACTION, "'column' must be true or false")
         if self.orders.oob[u.id].type != "infantry":
             raise RuleError("6.0 column/line", "only infantry changes formation")
-        why = self._may_move(u) or (None if column != u.column else "already in that formation")
-        why = why or self._formation_problem(u)
+        if column == u.column:
+            raise RuleError("6.0 column/line", "already in that formation")
+        if u.status in (RESERVE, OFF_MAP):
+            # The box: units come on in line or in column, as the player wishes (no MP).
+            why = self._may_enter(u)
+        else:
+            why = self._may_move(u) or self._formation_problem(u)
         if why:
             raise RuleError("6.0 column/line", why)
         return column
@@ -794,7 +801,7 @@ class BocGame(Game):
         if div and road and u.status == RESERVE:
             self.state.entry_roads[div] = road
         was_off = u.status == OFF_MAP
-        u.status, u.mp_used = ON_MAP, cost
+        u.status, u.mp_used = ON_MAP, u.mp_used + cost
         u.arrival_key = u.arrival_hex = u.arrival_entry = None
         u.exit_hex, u.night_road = None, False
         rule = "2.4" if was_off else ("9.74" if self.state.night else "6.7")
@@ -813,6 +820,8 @@ class BocGame(Game):
         label = self.orders.oob[u.id]
         front = front_line(self.board, self.state, u.side)
         cost = label.movement.allowance if u.hex in front else label.movement.allowance // 2
+        if u.status != ON_MAP:
+            cost = 0  # choosing the formation to enter in is free
         u.mp_used += cost
         u.column = column
         # Formation is visible on the table (the block lies face down in column).

@@ -266,11 +266,12 @@ def path_cost(board: Board, path: list[str], rules: MoveRules, start_road: str =
 
 
 def entry_cost(board: Board, entry_hex: str, first: str, road_name: str,
-               multiplier: int) -> tuple[int, str]:
+               multiplier: int, roads: bool = True) -> tuple[int, str]:
     """6.7: MPs to come on at ``first`` for a unit using the entry road ending at
     ``entry_hex``, and the road it is then on. The entry hex itself costs 1 MP on a main
-    road and 2 on a secondary one; a half hex beside it costs by its own terrain."""
-    if first == entry_hex:
+    road and 2 on a secondary one; a half hex beside it costs by its own terrain (as does
+    the entry hex for a unit that may not use roads: infantry in line, column/line box)."""
+    if first == entry_hex and roads:
         idx = index(board)
         best: tuple[int, str] | None = None
         want = road_name.casefold()
