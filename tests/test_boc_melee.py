@@ -431,3 +431,20 @@ def test_artillery_defends_but_never_attacks_and_fired_units_cannot_attack() -> 
     with pytest.raises(RuleError) as err:
         m.declare("csa-art", "K6")
     assert err.value.rule == "7.1" and "7.4" in err.value.message
+
+
+def test_only_the_awaited_answer_is_accepted() -> None:
+    board = clear_board()
+    o = orders_of(block("usa-d", rating="A2"), block("csa-a", rating="B2"))
+    st = make_state(board, [("usa-d", "K6", 2), ("csa-a", "J6", 2)], phase="movement")
+    m = Melee(board, st, o, [])
+    m.declare("csa-a", "K6")
+    with pytest.raises(RuleError):
+        m.act({"type": "melee_fight", "unit": "csa-a"})  # no melee picked yet
+    with pytest.raises(RuleError):
+        m.act({"type": "melee_resolve", "hex": "K7"})  # nothing declared there
+    m.act({"type": "melee_resolve", "hex": "K6"})
+    with pytest.raises(RuleError):
+        m.act({"type": "melee_fight", "unit": "csa-a"}, seat="csa")  # USA's A goes first
+    with pytest.raises(RuleError):
+        m.act({"type": "melee_fight", "unit": "csa-a"})  # not in USA's options

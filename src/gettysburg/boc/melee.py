@@ -493,17 +493,21 @@ def melee_act(board: Board, state: BocState, orders: Orders, ms: MeleeState, sea
     if seat != d.seat:
         raise RuleError(d.rule, f"waiting for {d.seat}")
     kind = action.get("type")
-    if kind == "melee_resolve" and d.kind == "melee_order":
+    if d.kind == "melee_order":
+        if kind != "melee_resolve":
+            raise RuleError("7.1", "pick the next melee to resolve first")
         return start_battle(board, state, orders, ms, str(action.get("hex")), seat)
     b = ms.battle
     assert b is not None
-    if kind == "casualty" and b.hits is not None:
+    if d.kind == "casualty":
+        if kind != "casualty" or b.hits is None:
+            raise RuleError("5.23", "choose which block takes the next hit first")
         q = HitQueue.from_json(b.hits)
         choose_casualty(state, orders, q, str(action.get("unit", "")))
         return _run_hits(board, state, orders, ms, b, q)
-    if action not in d.options and kind not in ("regroup_done",):
+    if action not in d.options:
         raise RuleError(d.rule, f"not a legal answer now: {action}")
-    if kind == "regroup_done" and d.kind == "regroup":
+    if kind == "regroup_done":
         return _close(state, ms)
     if kind == "regroup":
         return _regroup(state, b, str(action["unit"]), str(action["to"]))
