@@ -172,3 +172,11 @@ def test_state_round_trips_through_json() -> None:
     run.act({"type": "cavalry_assign_done"})
     again = CavalryBattleState.from_json(run.cs.to_json())
     assert again == run.cs
+
+
+def test_buford_division_leaves_but_merritt_fights_with_kilpatrick() -> None:
+    st = setup({"usa-buford": 2, "usa-gamble": 2, "usa-merritt": 2, "usa-kilpatrick": 1})
+    run = Run(st, [])
+    assert st.units["usa-buford"].status == WITHDRAWN
+    assert st.units["usa-gamble"].status == WITHDRAWN
+    assert run.cs.groups["kilpatrick"] == ["usa-kilpatrick", "usa-merritt"]

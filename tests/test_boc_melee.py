@@ -448,3 +448,23 @@ def test_only_the_awaited_answer_is_accepted() -> None:
         m.act({"type": "melee_fight", "unit": "csa-a"}, seat="csa")  # USA's A goes first
     with pytest.raises(RuleError):
         m.act({"type": "melee_fight", "unit": "csa-a"})  # not in USA's options
+
+
+def test_column_units_do_not_attack_and_form_line_when_attacked() -> None:
+    board = clear_board()
+    o = orders_of(block("usa-d", rating="A2"), block("csa-a", rating="B2"),
+                  block("csa-c", rating="B2"))
+    st = make_state(board, [("usa-d", "K6", 2), ("csa-a", "J6", 2), ("csa-c", "J5", 2)],
+                    phase="movement")
+    st.units["csa-c"].column = True
+    st.units["usa-d"].column = True
+    with pytest.raises(RuleError):
+        Melee(board, st, o, []).declare("csa-c", "K6")
+    m = Melee(board, st, o, [6, 6])
+    m.declare("csa-a", "K6")
+    m.act({"type": "melee_resolve", "hex": "K6"})
+    d = m.decision()
+    assert d is not None
+    assert [a["type"] for a in d.options] == ["melee_line", "melee_retreat", "melee_retreat"]
+    m.act({"type": "melee_line", "unit": "usa-d"})
+    assert not st.units["usa-d"].column

@@ -4,8 +4,9 @@
 
 Steps, kept in :class:`CavalryBattleState` (JSON):
 
-1. ``rolls`` - one die per absent brigade (Huey 5+, Imboden 6+, Robertson 5+, Jones 5+);
-   done at once by :func:`begin_cavalry_battles`.
+1. ``rolls`` - Buford's division (but Merritt) leaves the game; one die per absent
+   brigade (Huey 5+, Imboden 6+, Robertson 5+, Jones 5+); done at once by
+   :func:`begin_cavalry_battles`.
 2. ``custer`` - if Huey stayed away the USA player may move Custer from Kilpatrick to Gregg:
    ``{"type": "cavalry_custer", "move": true|false}``.
 3. ``assign`` - Stuart sends brigades against Gregg and/or Kilpatrick, one at a time:
@@ -105,7 +106,8 @@ def begin_cavalry_battles(state: BocState, cb: CavalryBattle, dice: Dice
                           ) -> tuple[CavalryBattleState, list[Event]]:
     """10.0 arrival rolls; sets up the two USA divisions' groups."""
     cs = CavalryBattleState()
-    events: list[Event] = []
+    # 10.0: Buford's division leaves the game, except Merritt (who joins Kilpatrick).
+    events = _withdraw(state, list(cb.withdrawn), "Buford's division leaves (10.0)")
     for r in cb.rolls:
         if not _present(state, r.unit):
             continue

@@ -23,6 +23,8 @@ played automatically, since nothing is left to choose.
 
 Decisions where the rules leave room (German text wins):
 
+* Column box (6.0, optional): a block in column may not attack; defending, it retreats or
+  forms line (``melee_line``) in round 1.
 * 7.1 + de player aid: a unit may attack only a hex that was adjacent before it moved, so
   only units that have not moved this phase may declare; declaring ends their movement.
   Units that fired cannot move (6.1) and so cannot attack. HQs never attack (7.5), nor does
@@ -187,6 +189,8 @@ def attack_problem(state: BocState, orders: Orders, uid: str, unsupported: bool)
         return "only units that have neither fired nor moved may attack (7.1, 6.1)"
     if u.strength <= 0:
         return "the unit has no strength left"
+    if u.column:
+        return "a unit in column cannot fight; it forms line first (6.0 column box)"
     if not unsupported and needs_command(orders, uid) and not u.in_command:
         return "a supported melee needs command (7.1); see 7.8 for unsupported melee"
     return None
@@ -474,9 +478,8 @@ def _turn_options(board: Board, state: BocState, orders: Orders, ms: MeleeState,
                   uid: str) -> list[JSONDict]:
     u = state.units[uid]
     opts: list[JSONDict] = []
-    if u.column and uid in b.defenders:
-        if b.round == 1:  # column box: form line in round 1 instead of fighting
-            opts.append({"type": "melee_line", "unit": uid})
+    if u.column and b.round == 1:  # column box: form line in round 1 instead of fighting
+        opts.append({"type": "melee_line", "unit": uid})
     else:
         opts.append({"type": "melee_fight", "unit": uid})
     opts += [{"type": "melee_retreat", "unit": uid, "to": h}
