@@ -323,3 +323,23 @@ def test_cavalry_fires_at_its_rating_and_the_ledger_round_trips() -> None:
     led = FireLedger(used=["J6>K6"], half_hits=["usa-x"])
     assert FireLedger.from_json(led.to_json()) == led
     assert FireLedger.from_json(None) == FireLedger()
+
+
+def test_long_range_repulse_eliminates_when_the_friendly_hex_is_full() -> None:
+    board = clear_board()
+    full = [block(f"usa-f{i}") for i in range(4)]
+    o = orders_of(block("csa-art", "artillery", "A3", long=1), block("usa-x"), *full,
+                  *[block(f"csa-z{i}") for i in range(4)])
+    # as in the repulse test, M9 is L8's only friendly hex, but it holds 4 blocks (clear: 4)
+    placed = [("csa-art", "J6", 1), ("usa-x", "L8", 1)]
+    placed += [(f"usa-f{i}", "M9", 1) for i in range(4)]
+    placed += [(f"csa-z{i}", h, 1) for i, h in enumerate(["L7", "L9", "K8", "M8"])]
+    st = make_state(board, placed)
+    out = fire(board, st, o, FireLedger(), {"type": "fire", "unit": "csa-art",
+                                            "target": "L8", "through": "K7"}, [1])
+    assert out.done and st.units["usa-x"].status == ELIMINATED
+    gone = out.events[-1]
+    assert gone.type == "eliminated" and gone.rule == "5.32"
+    assert gone.for_seat("csa") == {"type": "eliminated", "rule": "5.32", "redacted": True,
+                                    "data": {"hex": "L8", "side": "usa",
+                                             "why": gone.data["why"]}}
