@@ -58,3 +58,13 @@ def test_map_render_writes_svg_and_png(tmp_path: Path) -> None:
     assert "<svg" in svg and "Q10" in svg
     code, _, err = run("map", "render", "--out", str(tmp_path / "m.gif"))
     assert code == 2 and ".svg or .png" in err
+
+
+def test_map_render_ground_draws_the_battlefield_model(tmp_path: Path) -> None:
+    out = tmp_path / "ground.svg"
+    code, _, _ = run("map", "render", "--system", "ground", "--out", str(out))
+    assert code == 0
+    svg = out.read_text()
+    assert "Culp" in svg and "Little Round Top" in svg and "Gettysburg" in svg
+    code, _, err = run("map", "render", "--system", "gbacw", "--out", str(out))
+    assert code == 2 and "unknown system" in err

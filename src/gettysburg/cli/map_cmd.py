@@ -12,6 +12,7 @@ app = typer.Typer(help="Build and draw game maps derived from the battlefield mo
 err = Console(stderr=True)
 
 SYSTEMS = ("boc",)
+DRAWABLE = (*SYSTEMS, "ground")  # "ground": the battlefield model itself, no grid
 
 
 def _check_system(system: str) -> None:
@@ -23,18 +24,28 @@ def _check_system(system: str) -> None:
 @app.command("render")
 def render(
     out: Path = typer.Option(..., "--out", help="Output file: .svg or .png"),
-    system: str = typer.Option("boc", "--system", help="Rule system whose map to draw"),
+    system: str = typer.Option(
+        "boc", "--system", help="Rule system whose map to draw, or 'ground' for the model"
+    ),
     ids: bool = typer.Option(True, "--ids/--no-ids", help="Print hex ids"),
 ) -> None:
     """Draw the map (terrain, roads, streams, slopes, ids, victory hexes, entries)."""
-    _check_system(system)
-    from gettysburg.boc.board import load_board
-    from gettysburg.boc.render import render_board
-
+    if system not in DRAWABLE:
+        err.print(f"[red]unknown system {system!r}; known: {', '.join(DRAWABLE)}[/red]")
+        raise typer.Exit(2)
     if out.suffix.lower() not in (".svg", ".png"):
         err.print(f"[red]{out}: the file name must end in .svg or .png[/red]")
         raise typer.Exit(2)
-    render_board(load_board(), out, ids=ids)
+    if system == "ground":
+        from gettysburg.core.battlefield import load_battlefield
+        from gettysburg.core.groundmap import render_ground
+
+        render_ground(load_battlefield(), out)
+    else:
+        from gettysburg.boc.board import load_board
+        from gettysburg.boc.render import render_board
+
+        render_board(load_board(), out, ids=ids)
     typer.echo(str(out))
 
 
