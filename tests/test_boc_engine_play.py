@@ -276,3 +276,16 @@ def test_scripted_dice_game_object(tmp_path: Path) -> None:
     path = write_position(tmp_path, SETUP, board=BOARD, engine={"hour": 19})
     game = BocGame(path, [], 0, ScriptedDice([]))
     assert game.to_move() == ["csa"]
+
+
+@pytest.mark.skipif(not HAVE_BOARD, reason="boc/data/board.json not generated yet")
+def test_day2_plays_to_its_end() -> None:
+    game = new_game("boc/day2", seed=9)
+    assert isinstance(game, BocGame)
+    seen = play(game, [(i * 7919) % 1000 for i in range(300)], check=False)
+    while not game.is_terminal():
+        game.apply({"type": "end_phase"}, game.to_move()[0])
+    result = game.result()
+    assert result is not None and result["day"] == 2 and game.state.night
+    check_invariants(game, True, seen)
+    assert_replays(game)

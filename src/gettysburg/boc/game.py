@@ -868,7 +868,10 @@ class BocGame(Game):
             "victory": csa_total(self.board, st), "units": shown, "hidden": hidden,
             "supply_points": supply_points,
             "night_points": {k: v for k, v in st.night_points.items() if own(k)},
-            "fallen": sorted(st.fallen), "verdicts": json_copy(st.verdicts),
+            # A rebuilt leader is a hidden block again: only its owner sees who it is.
+            "fallen": sorted(uid for uid in st.fallen if seat in (REFEREE, st.units[uid].side)
+                             or st.units[uid].status != ON_MAP or st.units[uid].revealed),
+            "verdicts": json_copy(st.verdicts),
             "over": st.over, "result": self.result(),
         }
         if seat == REFEREE or seat == "usa":
