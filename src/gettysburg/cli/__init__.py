@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from gettysburg.cli import game_cmd, inspect_cmd, map_cmd, play_cmd, scenario_cmd, serve_cmd
+from gettysburg.cli import (
+    game_cmd,
+    inspect_cmd,
+    lab_cmd,
+    map_cmd,
+    play_cmd,
+    scenario_cmd,
+    serve_cmd,
+)
 
 app = typer.Typer(
     help="Gettysburg wargames: Badges of Courage first.",
@@ -17,3 +25,5 @@ app.add_typer(game_cmd.app, name="game")
 app.command("play")(play_cmd.play)
 app.command("serve")(serve_cmd.serve)
 app.add_typer(scenario_cmd.app, name="scenario")
+app.command("simulate")(lab_cmd.simulate)
+app.command("report")(lab_cmd.report)

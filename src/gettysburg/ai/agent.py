@@ -1,0 +1,70 @@
+"""The agent interface and the registry of agents by name.
+
+``Agent.choose(view, legal_actions, budget_s, rng)`` returns one element of
+``legal_actions`` (never empty). ``view`` is the seat's fogged ``Game.view(seat)``; the
+agent must not see anything else of the game. ``rng`` is the only randomness an agent may
+use, so a game played with the same seeds is the same game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from gettysburg.core.protocol import Action
+
+JSONDict = dict[str, Any]
+
+
+class Agent(Protocol):
+    """Chooses an action for one seat."""
+
+    name: str
+
+    def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
+               rng: random.Random) -> Action:
+        """Return one element of ``legal_actions`` within about ``budget_s`` seconds."""
+        ...
+
+
+AgentFactory = Callable[[str], Agent]
+
+_AGENTS: dict[str, AgentFactory] = {}
+# Agents that live in their own module register on import (lazily: search is heavier).
+_MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",
+            "search": "gettysburg.ai.search"}
+
+
+class UnknownAgentError(LookupError):
+    """No agent is registered under that name."""
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    if not name or (name in _AGENTS and _AGENTS[name] is not factory):
+        raise ValueError(f"agent name {name!r} is empty or taken")
+    _AGENTS[name] = factory
+
+
+def agent_names() -> list[str]:
+    return sorted(set(_AGENTS) | set(_MODULES))
+
+
+def make_agent(name: str, seed: str | int = 0) -> Agent:
+    """A fresh agent; ``seed`` fixes whatever private state it keeps."""
+    if name not in _AGENTS and name in _MODULES:
+        importlib.import_module(_MODULES[name])
+    try:
+        factory = _AGENTS[name]
+    except KeyError:
+        raise UnknownAgentError(f"unknown agent {name!r}; have {agent_names()}") from None
+    return factory(str(seed))
+
+
+def seeded_rng(*parts: object) -> random.Random:
+    """A generator from text parts via SHA-256, identical on every platform and run."""
+    text = "\x1f".join(str(p) for p in parts)
+    digest = hashlib.sha256(("gettysburg.ai:" + text).encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))

@@ -1,0 +1,398 @@
+"""Badges of Courage doctrine: how a sensible commander plays, from public knowledge only.
+
+Inputs are the seat's view (own blocks in full, revealed enemy blocks, hidden enemy blocks
+as side + hex), the public board (``load_board()``: terrain, hexsides, victory hexes) and
+the public order of battle (``default_oob()``: ratings and types). Nothing here reads the
+game state, so two games that look the same from a seat get the same scores.
+
+The commander's intent, as scores (0 = a "done" action such as ``end_phase``):
+
+* objectives: CSA must take the victory hexes (9.1), USA must hold them; every unit is
+  drawn towards the victory hex that needs it most, less so the more friends already
+  garrison it (so the army spreads over the objectives instead of piling up);
+* defend on good ground (woods, town, rocks, hills, double-defence hexes) when next to the
+  enemy; never overstack (6.2 eliminates the excess at the phase's end);
+* HQs stay in command range of their corps and out of the front line;
+* at night (9.7) everybody pulls back from the front line;
+* fire where expected hits (strength x firepower/6, minus hexside terrain, halved in
+  double-defence hexes) are best; melee only at good odds;
+* activate HQs (they pay a step, 4.3) only where their troops face the enemy, spend supply
+  (8.x) on depleted units, front line first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, register_doctrine
+from gettysburg.boc.board import Board, load_board
+from gettysburg.boc.oob import OrderOfBattle, Unit, default_oob
+from gettysburg.core.hexes import Hex
+from gettysburg.core.protocol import Action
+
+HQ_TYPES = frozenset({"ahq", "chq", "dhq", "art_hq", "cav_chq", "cav_dhq"})
+ARTILLERY = frozenset({"artillery", "horse_artillery"})
+FIRE_SIDE_TERRAIN = frozenset({"woods", "orchard", "town", "marsh", "river"})
+GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
+HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength
+DECAY = 0.7  # pull of an objective per hex of distance
+OVERSTACK = -100.0
+
+
+@dataclass(frozen=True)
+class MapFacts:
+    """Board facts the doctrine uses, indexed by hex id (built once per board)."""
+
+    board: Board
+    hexes: dict[str, Hex]
+    nbrs: dict[str, tuple[str, ...]]
+    victory: dict[str, int]
+    stacking: dict[str, int]
+    shelter: dict[str, float]  # defensive value of standing in the hex
+    table: dict[str, dict[str, int]]  # all-pairs hex distances (259 hexes: cheap)
+
+    def dist(self, a: str, b: str) -> int:
+        return self.table[a][b]
+
+
+@cache
+def map_facts() -> MapFacts:
+    board = load_board()
+    hexes = {info.id: h for h, info in board.hexes.items()}
+    nbrs = {info.id: tuple(board.hexes[n].id for n in h.neighbours() if n in board.hexes)
+            for h, info in board.hexes.items()}
+    shelter = {info.id: (0.3 if info.terrain in GOOD_GROUND else 0.0) + 0.2 * info.ground
+           + (0.4 if info.double_defence else 0.0) for info in board.hexes.values()}
+    return MapFacts(board, hexes, nbrs,
+                    {i.id: i.victory for i in board.victory_hexes()},
+                    {info.id: info.stacking for info in board.hexes.values()}, shelter,
+                    {a: {b: ha.distance(hb) for b, hb in hexes.items()}
+                     for a, ha in hexes.items()})
+
+
+def other(side: str) -> str:
+    return "csa" if side == "usa" else "usa"
+
+
+def fire_penalty(facts: MapFacts, from_hex: str, through: str) -> int:
+    """Hexside terrain between firer and ``through`` (5.22, terrain chart): woods, orchard,
+    town, marsh, river -1; a hill crossed uphill -1."""
+    try:
+        side = facts.board.side(from_hex, through)
+    except ValueError:
+        return 0
+    pen = 1 if side.terrain & FIRE_SIDE_TERRAIN else 0
+    if side.slope == "hill" and side.uphill == facts.hexes.get(through):
+        pen += 1
+    return pen
+
+
+def expected_hits(strength: int, firepower: int, double_defence: bool) -> float:
+    """Dice x P(hit): a die hits at or under the firepower (3.12)."""
+    hits = strength * max(0, firepower) / 6.0
+    return hits / 2.0 if double_defence else hits
+
+
+class Situation:
+    """What one seat knows at one decision, pre-digested for scoring."""
+
+    def __init__(self, view: JSONDict, facts: MapFacts, oob: OrderOfBattle) -> None:
+        self.facts, self.oob = facts, oob
+        self.seat = str(view.get("seat"))
+        self.enemy = other(self.seat)
+        self.night = bool(view.get("night"))
+        self.control: dict[str, str] = dict(view.get("control") or {})
+        units = [u for u in view.get("units", []) if isinstance(u, dict)]
+        self.own = {str(u["id"]): u for u in units if u.get("side") == self.seat}
+        self.own_on = {k: u for k, u in self.own.items()
+                       if u.get("status") == "on_map" and u.get("hex")}
+        self.garrison = Counter(str(u["hex"]) for u in self.own_on.values())
+        self.enemy_at: dict[str, float] = {}
+        for u in units:
+            if u.get("side") == self.enemy and u.get("hex"):
+                hx = str(u["hex"])
+                self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + float(u.get("strength", 0))
+        for h in view.get("hidden", []):
+            if h.get("side") == self.enemy and h.get("hex"):
+                hx = str(h["hex"])
+                self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + HIDDEN_STRENGTH
+        self.front = frozenset(n for hx in self.enemy_at for n in facts.nbrs.get(hx, ())
+                               if n not in self.enemy_at)
+        self.need = self._needs()
+        self._threat_cache: dict[str, int] = {}
+        self._obj_cache: dict[tuple[str, str | None], float] = {}
+        self._hq_cache: dict[tuple[str, str], int] = {}
+        # Garrison of each objective: blocks in it, plus half of those next to it.
+        self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
+            self.garrison.get(n, 0) for n in facts.nbrs.get(v, ())) for v in facts.victory}
+
+    def _needs(self) -> dict[str, float]:
+        """How much each victory hex calls for troops: CSA must take, USA must hold."""
+        need: dict[str, float] = {}
+        for v, pts in self.facts.victory.items():
+            ours = self.control.get(v) == self.seat
+            lost = self.control.get(v) == self.enemy
+            near = sum(1 for hx in self.enemy_at if self.facts.dist(hx, v) <= 2)
+            base = 1.0 if ours else (1.6 if lost else 1.3)
+            need[v] = pts * (base + 0.3 * min(3, near))
+        return need
+
+    def unit(self, uid: str) -> Unit | None:
+        return self.oob.units.get(uid)
+
+    def objective(self, hx: str, here: str | None) -> float:
+        """Pull of the objectives on a unit standing in ``hx`` (it now stands in
+        ``here``, which does not count as a garrison of the place it leaves)."""
+        key = (hx, here)
+        got = self._obj_cache.get(key)
+        if got is not None:
+            return got
+        best = 0.0
+        for v, need in self.need.items():
+            g = self.held[v]
+            if here == v:
+                g -= 1.0
+            elif here is not None and here in self.facts.nbrs.get(v, ()):
+                g -= 0.5
+            val = need * DECAY ** self.facts.dist(hx, v) / (1.0 + 0.7 * max(0.0, g))
+            best = max(best, val)
+        self._obj_cache[key] = best
+        return best
+
+    def hex_value(self, uid: str, hx: str, here: str | None) -> float:
+        """How good it is for unit ``uid`` (now in ``here``) to end its move in ``hx``."""
+        label = self.unit(uid)
+        kind = label.type if label else "infantry"
+        room = self.facts.stacking.get(hx, 0) - self.garrison.get(hx, 0) \
+            + (1 if here == hx else 0)
+        if room < 1:
+            return OVERSTACK
+        in_front = hx in self.front
+        if kind in HQ_TYPES:
+            return self._hq_value(label, hx, here, in_front)
+        value = self.objective(hx, here)
+        if self.night:
+            return value - (2.0 if in_front else 0.0)
+        if in_front:
+            value += self.facts.shelter.get(hx, 0.0)
+            if kind in ARTILLERY:
+                value -= 0.3  # guns shoot best from two or three hexes away (5.31)
+            elif self.seat == "csa" or self.control.get(hx) != self.seat:
+                value += 0.2  # the attacker must close with the enemy to fire
+        elif kind in ARTILLERY and self._enemy_within(hx, 3):
+            value += 0.3
+        return value
+
+    def _enemy_within(self, hx: str, r: int) -> int:
+        key = f"{hx}/{r}"
+        got = self._threat_cache.get(key)
+        if got is None:
+            got = sum(1 for e in self.enemy_at if self.facts.dist(hx, e) <= r)
+            self._threat_cache[key] = got
+        return got
+
+    def _hq_value(self, label: Unit | None, hx: str, here: str | None, in_front: bool
+                  ) -> float:
+        """HQs keep their corps within command range (4.5) and stay out of the line."""
+        rng = (label.command_range or 1) if label else 1
+        corps = label.corps if label else ""
+        key = (corps, hx)
+        near = self._hq_cache.get(key)
+        if near is None:
+            near = 0
+            for uid, u in self.own_on.items():
+                lab = self.unit(uid)
+                if lab is None or lab.type in HQ_TYPES or (corps and lab.corps != corps):
+                    continue
+                if self.facts.dist(hx, str(u["hex"])) <= rng:
+                    near += 1
+            self._hq_cache[key] = near
+        return 0.25 * near + 0.2 * self.objective(hx, here) - (1.5 if in_front else 0.0)
+
+    def strength(self, uid: str) -> int:
+        u = self.own.get(uid)
+        return int(u.get("strength", 0)) if u else 0
+
+    def missing(self, uid: str) -> int:
+        label = self.unit(uid)
+        return max(0, (label.max_strength if label else 0) - self.strength(uid))
+
+    def front_troops_in_range(self, hq: str) -> int:
+        label, u = self.unit(hq), self.own.get(hq)
+        if label is None or u is None or not u.get("hex"):
+            return 0
+        rng = label.command_range or 0
+        n = 0
+        for uid, o in self.own_on.items():
+            lab = self.unit(uid)
+            if lab is None or lab.type in HQ_TYPES or lab.corps != label.corps:
+                continue
+            if o["hex"] in self.front and self.facts.dist(str(u["hex"]), str(o["hex"])) <= rng:
+                n += 1
+        return n
+
+    def depleted_in_range(self, hq: str) -> int:
+        label, u = self.unit(hq), self.own.get(hq)
+        if label is None or u is None or not u.get("hex"):
+            return 0
+        rng = label.command_range or 0
+        return sum(self.missing(uid) for uid, o in self.own_on.items()
+                   if uid != hq and self.facts.dist(str(u["hex"]), str(o["hex"])) <= rng)
+
+
+class BocDoctrine:
+    """Scores BoC actions for the ``general`` agent (see the module doc)."""
+
+    def __init__(self) -> None:
+        self.facts = map_facts()
+        self.oob = default_oob()
+
+    def situation(self, view: JSONDict) -> Situation:
+        return Situation(view, self.facts, self.oob)
+
+    def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
+        sit = self.situation(view)
+        return [self.score(sit, a) for a in legal]
+
+    def score(self, sit: Situation, a: Action) -> float:
+        kind = str(a.get("type"))
+        if kind in DONE_TYPES:
+            return 0.0
+        handler = getattr(self, f"_s_{kind}", None)
+        return float(handler(sit, a)) if handler is not None else -0.05
+
+    # --- movement --------------------------------------------------------------------------
+    def _s_move(self, sit: Situation, a: Action) -> float:
+        uid, path = str(a["unit"]), a["path"]
+        here = str(path[0])
+        gain = sit.hex_value(uid, str(path[-1]), here) - sit.hex_value(uid, here, here)
+        return gain - 0.01 * len(path) - 0.05  # move only for a real gain
+
+    def _s_enter(self, sit: Situation, a: Action) -> float:
+        return 1.0 + sit.hex_value(str(a["unit"]), str(a["path"][-1]), None) \
+            - 0.001 * len(a["path"])
+
+    def _s_leave_map(self, sit: Situation, a: Action) -> float:
+        return -3.0
+
+    def _s_formation(self, sit: Situation, a: Action) -> float:
+        return -0.2
+
+    def _s_swap(self, sit: Situation, a: Action) -> float:
+        return -0.1
+
+    # --- command and supply -----------------------------------------------------------------
+    def _s_activate(self, sit: Situation, a: Action) -> float:
+        hq = str(a["hq"])
+        if sit.strength(hq) < 2 or sit.night:
+            return -1.0
+        return 0.4 * sit.front_troops_in_range(hq) - 0.7 - (0.01 if "to" in a else 0.0)
+
+    def _s_hancock(self, sit: Situation, a: Action) -> float:
+        return 1.0
+
+    def _s_supply_activate(self, sit: Situation, a: Action) -> float:
+        hq = str(a["hq"])
+        if sit.strength(hq) < 2:
+            return -1.0
+        label = sit.unit(hq)
+        sp = (label.command_range or 0) if label else 0
+        return 0.3 * min(sit.depleted_in_range(hq), sp) - 0.7 - (0.01 if "to" in a else 0.0)
+
+    def _s_supply(self, sit: Situation, a: Action) -> float:
+        uid = str(a["unit"])
+        u = sit.own.get(uid, {})
+        front = 0.3 if u.get("hex") in sit.front else 0.0
+        return 0.5 + 0.2 * sit.missing(uid) + front
+
+    def _s_night_supply(self, sit: Situation, a: Action) -> float:
+        uid = str(a["unit"])
+        return 0.3 + 0.1 * sit.missing(uid) + 0.05 * int(a.get("steps", 1))
+
+    # --- combat ----------------------------------------------------------------------------
+    def _s_fire(self, sit: Situation, a: Action) -> float:
+        uid, target = str(a["unit"]), str(a["target"])
+        through = str(a.get("through", target))
+        label, u = sit.unit(uid), sit.own.get(uid)
+        if label is None or u is None or not u.get("hex"):
+            return 0.0
+        here = str(u["hex"])
+        info = sit.facts.board.hex(target)
+        if label.type in ARTILLERY and sit.facts.dist(here, target) >= 2:
+            fp = label.long_firepower or label.firepower  # 5.31 no terrain at range
+        else:
+            fp = label.firepower - fire_penalty(sit.facts, here, through)
+        hits = expected_hits(sit.strength(uid), fp, info.double_defence)
+        bonus = 0.1 if a.get("at") == "artillery" else 0.0
+        return 0.1 + hits + bonus + 0.1 * sit.facts.victory.get(target, 0)
+
+    def _s_melee(self, sit: Situation, a: Action) -> float:
+        target = str(a["target"])
+        defence = sit.enemy_at.get(target, HIDDEN_STRENGTH) * 2.0  # ~firepower 2
+        attack = 0.0
+        for uid, u in sit.own_on.items():
+            lab = sit.unit(uid)
+            if lab is None or lab.type in HQ_TYPES or lab.type == "artillery":
+                continue
+            if target in sit.facts.nbrs.get(str(u["hex"]), ()) and not u.get("fired"):
+                attack += sit.strength(uid) * (lab.melee_firepower or lab.firepower)
+        odds = attack / max(defence, 1.0)
+        if odds < 1.5 or sit.night:
+            return -1.0
+        unsupported = 0.5 if a.get("unsupported") else 0.0
+        return 0.3 * odds + 0.3 * sit.facts.victory.get(target, 0) - unsupported
+
+    def _s_melee_resolve(self, sit: Situation, a: Action) -> float:
+        return 0.1
+
+    def _s_melee_fight(self, sit: Situation, a: Action) -> float:
+        return 0.5
+
+    def _s_melee_line(self, sit: Situation, a: Action) -> float:
+        return 0.6
+
+    def _s_melee_retreat(self, sit: Situation, a: Action) -> float:
+        uid = str(a.get("unit", ""))
+        return 0.6 if uid and sit.strength(uid) <= 1 else -0.2
+
+    def _s_casualty(self, sit: Situation, a: Action) -> float:
+        uid = str(a.get("unit", ""))
+        label = sit.unit(uid)
+        return 0.1 - (0.05 if label is not None and label.type in HQ_TYPES else 0.0)
+
+    def _s_repulse(self, sit: Situation, a: Action) -> float:
+        to = str(a.get("to", ""))
+        uid = str(a.get("unit", ""))
+        if to not in sit.facts.hexes:
+            return 0.1
+        return 0.1 + 0.1 * sit.hex_value(uid, to, None)
+
+    def _s_regroup(self, sit: Situation, a: Action) -> float:
+        uid, to = str(a.get("unit", "")), str(a.get("to", ""))
+        here = str(sit.own.get(uid, {}).get("hex") or to)
+        if to not in sit.facts.hexes or here not in sit.facts.hexes:
+            return -0.1
+        return sit.hex_value(uid, to, here) - sit.hex_value(uid, here, here) - 0.1
+
+    def _s_cavalry_assign(self, sit: Situation, a: Action) -> float:
+        return 0.3
+
+    def _s_cavalry_custer(self, sit: Situation, a: Action) -> float:
+        return 0.2 if a.get("move") else 0.1
+
+    # --- evaluation ------------------------------------------------------------------------
+    def evaluate(self, view: JSONDict) -> float:
+        """CSA total (9.1) from the seat's side, plus a little for strength kept."""
+        seat = str(view.get("seat"))
+        vic = view.get("victory") or {}
+        total = float(vic.get("total", 0))
+        own = sum(int(u.get("strength", 0)) for u in view.get("units", [])
+                  if u.get("side") == seat and u.get("status") == "on_map")
+        sign = 1.0 if seat == "csa" else -1.0
+        return sign * total + 0.05 * own
+
+
+register_doctrine("boc", BocDoctrine)

@@ -1,0 +1,49 @@
+"""``general``: a fast heuristic commander.
+
+For each decision it asks the system's doctrine (:mod:`gettysburg.ai.doctrine`) to score
+every legal action from the seat's view and plays the best; ties go to the earliest action
+in the legal list, so it is deterministic. When nothing scores above 0 it plays the
+"done" action (``end_phase`` and the like), which ends phases once nothing useful is left.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from gettysburg.ai.agent import JSONDict, register_agent
+from gettysburg.ai.doctrine import DONE_TYPES, doctrine_for
+from gettysburg.core.protocol import Action
+
+
+def best_index(scores: Sequence[float], legal: Sequence[Action]) -> int:
+    """The highest score (first on ties); a done action when nothing beats 0."""
+    best = max(range(len(legal)), key=lambda i: (scores[i], -i))
+    if scores[best] <= 0.0:
+        for i, a in enumerate(legal):
+            if a.get("type") in DONE_TYPES:
+                return i
+    return best
+
+
+def ranked(view: JSONDict, legal: Sequence[Action]) -> list[tuple[float, int]]:
+    """(score, index) best first, by the doctrine of the view's system."""
+    scores = doctrine_for(view).scores(view, legal)
+    return sorted(((s, i) for i, s in enumerate(scores)), key=lambda t: (-t[0], t[1]))
+
+
+class GeneralAgent:
+    name = "general"
+
+    def __init__(self, seed: str = "0") -> None:
+        self.seed = seed
+
+    def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
+               rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        scores = doctrine_for(view).scores(view, legal_actions)
+        return dict(legal_actions[best_index(scores, legal_actions)])
+
+
+register_agent("general", GeneralAgent)

@@ -1,0 +1,25 @@
+"""``random``: uniform over the legal actions (the baseline every agent must beat)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from gettysburg.ai.agent import JSONDict, register_agent
+from gettysburg.core.protocol import Action
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: str = "0") -> None:
+        self.seed = seed
+
+    def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
+               rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        return dict(legal_actions[rng.randrange(len(legal_actions))])
+
+
+register_agent("random", RandomAgent)

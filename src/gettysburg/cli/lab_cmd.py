@@ -1,0 +1,118 @@
+"""``gettysburg simulate`` and ``gettysburg report``: the simulation lab on the command line.
+
+``simulate`` plays N games between two agents on local cores (or a Ray cluster), stores one
+row per game (JSON Lines) and prints a summary; with ``--json`` stdout holds exactly one
+JSON object. ``report`` turns a results file into plots and a Markdown summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from gettysburg.ai.agent import UnknownAgentError, agent_names, make_agent
+from gettysburg.core.protocol import get_system, parse_spec
+from gettysburg.lab import report as report_mod
+from gettysburg.lab import simulate as sim
+from gettysburg.lab.store import append_rows, read_rows
+
+JSON_KEYS = ("games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
+             "seconds_per_game")
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _spec(scenario: str) -> str:
+    return scenario if "/" in scenario else f"boc/{scenario}"
+
+
+def simulate(
+    scenario: str = typer.Argument(..., help="SYSTEM/SCENARIO, e.g. boc/day1"),
+    games: int = typer.Option(10, "--games", "-n", min=1, help="how many games"),
+    usa: str = typer.Option("random", "--usa", help="agent for the USA seat"),
+    csa: str = typer.Option("random", "--csa", help="agent for the CSA seat"),
+    seed: str = typer.Option("0", "--seed", help="base seed; game k uses a seed derived "
+                                                 "from it"),
+    workers: int = typer.Option(1, "--workers", "-w", min=0,
+                                help="local processes (0 = one per core)"),
+    out: Path | None = typer.Option(None, "--out", help="append one JSON line per game"),
+    as_json: bool = typer.Option(False, "--json", help="print only the summary as JSON"),
+    max_actions: int = typer.Option(20000, "--max-actions", min=1,
+                                    help="stop a game after this many actions (recorded "
+                                         "as unfinished)"),
+    budget: float = typer.Option(1.0, "--budget", min=0.0,
+                                 help="seconds per decision given to the agents"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option (repeatable)"),
+    ray_address: str | None = typer.Option(None, "--ray",
+                                           help="Ray cluster address ('local' starts one)"),
+) -> None:
+    """Play GAMES complete games between two agents and summarise the outcomes."""
+    spec = _spec(scenario)
+    try:
+        system, scen = parse_spec(spec)
+        seats = get_system(system).factory(scen, list(option), "0", None).seats()
+        for name in (usa, csa):
+            make_agent(name, 0)
+    except (ValueError, LookupError) as exc:
+        if isinstance(exc, UnknownAgentError):
+            _fail(f"{exc} (agents: {', '.join(agent_names())})")
+        _fail(str(exc))
+    # --usa/--csa name the first and second seat (other systems name theirs differently).
+    agents = dict(zip(seats[:2], (usa, csa), strict=True))
+    specs = sim.make_specs(spec, games, agents, seed, max_actions, budget, option)
+    err = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=as_json) as bar:
+        task = bar.add_task(f"{spec} usa={usa} csa={csa}", total=len(specs))
+
+        def tick(row: sim.Row) -> None:
+            bar.advance(task)
+
+        if ray_address:
+            try:
+                rows = sim.run_ray(specs, ray_address, tick)
+            except ImportError:
+                _fail("Ray is not installed (pip install 'gettysburg[ray]')")
+                return
+        else:
+            n = workers or os.cpu_count() or 1
+            rows = sim.run_local(specs, n, tick)
+    if out is not None:
+        append_rows(out, rows)
+    summary = sim.summarise(rows, seats)
+    if as_json:
+        typer.echo(json.dumps({k: summary[k] for k in JSON_KEYS}))
+        return
+    err_or_out = Console()
+    lo, hi = sim.wilson(summary["usa_wins"], summary["games"])
+    err_or_out.print(
+        f"{summary['games']} games of {spec} (usa={usa}, csa={csa}): "
+        f"USA {summary['usa_wins']} ({lo:.0%}-{hi:.0%}), CSA {summary['csa_wins']}, "
+        f"draws {summary['draws']}, unfinished {summary['unfinished']}; "
+        f"VP {summary['vp_mean']} ± {summary['vp_stdev']}; "
+        f"{summary['seconds_per_game']} s/game" + (f"; rows in {out}" if out else ""))
+
+
+def report(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="results (JSON Lines)"),
+    out: Path = typer.Option(Path("report"), "--out", help="folder for plots and summary.md"),
+) -> None:
+    """Plots (VP distribution, win rates with Wilson intervals, losses by corps, VP over
+    time) and a Markdown summary of stored games."""
+    try:
+        rows = read_rows(file)
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    written = report_mod.write_report(rows, out)
+    for p in written:
+        typer.echo(str(p))

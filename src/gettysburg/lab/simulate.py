@@ -1,0 +1,183 @@
+"""Play many complete games between agents, in parallel, reproducibly.
+
+Each game is a :class:`GameSpec` (scenario, seed, agent per seat, limits); :func:`play_game`
+plays it through the public protocol only (the agents get their seat's view and legal
+actions) and returns one row of results. Game ``k`` of a run with base seed ``S`` uses
+``game_seed(S, k)``, so the same command gives the same games on any machine, however many
+workers share them out. Rows are plain JSON (stored by :mod:`gettysburg.lab.store`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import multiprocessing
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from gettysburg.ai.agent import make_agent, seeded_rng
+from gettysburg.core.protocol import Game, new_game
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play."""
+
+    scenario: str  # "boc/day1", "toy/standard"
+    seed: str
+    agents: dict[str, str]  # seat -> agent name
+    index: int = 0
+    max_actions: int = 20000
+    budget_s: float = 1.0
+    options: tuple[str, ...] = field(default=())
+
+
+def game_seed(base: int | str, k: int) -> str:
+    """Seed of game ``k`` of a run: short, stable, independent of worker scheduling."""
+    digest = hashlib.sha256(f"gettysburg.lab.game:{base}:{k}".encode()).hexdigest()
+    return str(int(digest[:12], 16))
+
+
+def make_specs(scenario: str, games: int, agents: Mapping[str, str], seed: int | str = 0,
+               max_actions: int = 20000, budget_s: float = 1.0,
+               options: Sequence[str] = ()) -> list[GameSpec]:
+    return [GameSpec(scenario, game_seed(seed, k), dict(agents), k, max_actions, budget_s,
+                     tuple(options)) for k in range(games)]
+
+
+def _eliminated(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Eliminated blocks by side, from the referee's view (systems that list units)."""
+    out: dict[str, list[str]] = {}
+    for u in view.get("units", []) or []:
+        if isinstance(u, dict) and u.get("status") == "eliminated":
+            out.setdefault(str(u.get("side")), []).append(str(u.get("id")))
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def _clock(view: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (view.get("day"), view.get("hour"), view.get("turn"))
+
+
+def play_game(spec: GameSpec) -> Row:
+    """Play one game to its end (or to ``max_actions``) and describe it."""
+    start = time.perf_counter()
+    game: Game = new_game(spec.scenario, options=spec.options, seed=spec.seed)
+    agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
+    rngs = {seat: seeded_rng("lab", spec.seed, seat, name) for seat, name in spec.agents.items()}
+    actions, clocks = 0, set()
+    vp_track: list[list[Any]] = []
+    while not game.is_terminal() and actions < spec.max_actions:
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        legal = view.get("legal_actions")
+        if not isinstance(legal, list):
+            legal = game.legal_actions(seat)
+        clock = _clock(view)
+        if clock not in clocks:
+            clocks.add(clock)
+            victory = view.get("victory")
+            if isinstance(victory, dict) and "total" in victory:
+                vp_track.append([view.get("time", str(clock)), victory["total"]])
+        action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
+        game.apply(action, seat)
+        actions += 1
+    finished = game.is_terminal()
+    result = game.result() if finished else None
+    referee = game.view("referee")
+    return {
+        "scenario": spec.scenario, "seed": spec.seed, "index": spec.index,
+        "agents": dict(spec.agents), "options": list(spec.options),
+        "finished": finished,
+        "winner": result.get("winner") if result else None,
+        "vp": result.get("csa_vp") if result else None,
+        "result": result,
+        "eliminated": _eliminated(referee),
+        "turns": len(clocks), "actions": actions,
+        "seconds": round(time.perf_counter() - start, 3),
+        "vp_track": vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
+    }
+
+
+def _play_dict(spec: dict[str, Any]) -> Row:
+    return play_game(GameSpec(**spec))
+
+
+def run_local(specs: Sequence[GameSpec], workers: int = 1,
+              progress: Callable[[Row], None] | None = None) -> list[Row]:
+    """Play the games on local cores; rows come back in spec order."""
+    rows: list[Row] = []
+    if workers <= 1 or len(specs) <= 1:
+        for spec in specs:
+            rows.append(play_game(spec))
+            if progress:
+                progress(rows[-1])
+    else:
+        ctx = multiprocessing.get_context("fork" if "fork" in
+                                          multiprocessing.get_all_start_methods() else "spawn")
+        with ctx.Pool(min(workers, len(specs))) as pool:
+            for row in pool.imap_unordered(_play_dict, [asdict(s) for s in specs]):
+                rows.append(row)
+                if progress:
+                    progress(row)
+    return sorted(rows, key=lambda r: int(r["index"]))
+
+
+def run_ray(specs: Sequence[GameSpec], address: str,
+            progress: Callable[[Row], None] | None = None) -> list[Row]:
+    """Play the games as Ray tasks on the cluster at ``address`` ("local" starts one)."""
+    ray: Any = importlib.import_module("ray")  # optional extra: gettysburg[ray]
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(_play_dict)
+    pending = [remote.remote(asdict(s)) for s in specs]
+    rows: list[Row] = []
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for ref in done:
+            rows.append(ray.get(ref))
+            if progress:
+                progress(rows[-1])
+    return sorted(rows, key=lambda r: int(r["index"]))
+
+
+def summarise(rows: Sequence[Row], seats: Sequence[str] = ("usa", "csa")) -> dict[str, Any]:
+    """Counts and VP statistics; unfinished games are counted apart, never as draws.
+    ``usa_wins`` / ``csa_wins`` count the first / second of ``seats``."""
+    done = [r for r in rows if r.get("finished")]
+    wins: dict[str, int] = {}
+    for r in done:
+        if r.get("winner"):
+            wins[str(r["winner"])] = wins.get(str(r["winner"]), 0) + 1
+    vps = [float(r["vp"]) for r in done if isinstance(r.get("vp"), int | float)]
+    secs = [float(r["seconds"]) for r in rows]
+    return {
+        "games": len(rows),
+        "usa_wins": wins.get(seats[0], 0), "csa_wins": wins.get(seats[1], 0),
+        "draws": sum(1 for r in done if not r.get("winner")),
+        "unfinished": len(rows) - len(done),
+        "wins": wins,
+        "vp_mean": round(statistics.fmean(vps), 3) if vps else None,
+        "vp_stdev": round(statistics.stdev(vps), 3) if len(vps) > 1 else 0.0,
+        "seconds_per_game": round(statistics.fmean(secs), 3) if secs else 0.0,
+    }
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+

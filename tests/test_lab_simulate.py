@@ -1,0 +1,124 @@
+"""The simulation lab: reproducible runs, unfinished games, the CLI and the report."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from gettysburg.cli import app
+from gettysburg.lab.report import write_report
+from gettysburg.lab.simulate import (
+    game_seed,
+    make_specs,
+    play_game,
+    run_local,
+    run_ray,
+    summarise,
+    wilson,
+)
+from gettysburg.lab.store import append_rows, read_rows
+
+TOY = {"red": "random", "blue": "general"}
+
+
+def _stable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_same_seed_same_games_whatever_the_workers() -> None:
+    specs = make_specs("toy/standard", 12, TOY, seed=3)
+    one = run_local(specs, workers=1)
+    two = run_local(specs, workers=2)
+    assert _stable(one) == _stable(two)
+    assert len({r["seed"] for r in one}) == 12
+    other = run_local(make_specs("toy/standard", 12, TOY, seed=4))
+    assert _stable(other) != _stable(one)
+
+
+def test_game_seeds_are_stable() -> None:
+    assert game_seed(0, 0) == game_seed("0", 0) != game_seed(0, 1)
+
+
+def test_max_actions_gives_unfinished_games_not_draws() -> None:
+    rows = run_local(make_specs("toy/standard", 5, TOY, seed=1, max_actions=2))
+    assert all(not r["finished"] and r["actions"] == 2 and r["winner"] is None for r in rows)
+    s = summarise(rows, ("red", "blue"))
+    assert s["unfinished"] == 5 and s["draws"] == 0 and s["games"] == 5
+
+
+def test_boc_row_records_vp_losses_and_turns() -> None:
+    spec = make_specs("boc/day2", 1, {"usa": "general", "csa": "random"}, seed=2,
+                      max_actions=60)[0]
+    row = play_game(spec)
+    assert row["actions"] == 60 and row["turns"] >= 1
+    assert row["vp_track"] and isinstance(row["vp_track"][0][1], int)
+    assert set(row["agents"]) == {"usa", "csa"}
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(95, 100)
+    assert lo == pytest.approx(0.888, abs=1e-3) and hi == pytest.approx(0.978, abs=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_store_round_trip_and_bad_line(tmp_path: Path) -> None:
+    rows = run_local(make_specs("toy/standard", 3, TOY, seed=9))
+    path = tmp_path / "r" / "runs.jsonl"
+    assert append_rows(path, rows) == 3
+    append_rows(path, rows[:1])
+    assert read_rows(path) == rows + rows[:1]
+    path.write_text("{}\nnot json\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=":2:"):
+        read_rows(path)
+
+
+def test_cli_simulate_json_and_report(tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "6", "--usa", "general",
+                              "--csa", "random", "--seed", "1", "--json", "--out", str(out),
+                              "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert list(data) == ["games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
+                          "seconds_per_game"]
+    assert data["games"] == 6 and data["usa_wins"] + data["csa_wins"] + data["draws"] == 6
+    res = runner.invoke(app, ["simulate", "boc/day1", "--games", "2", "--usa", "general",
+                              "--csa", "random", "--max-actions", "15", "--out", str(out),
+                              "--workers", "2"])
+    assert res.exit_code == 0, res.output
+    assert "unfinished 2" in res.stdout
+    res = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    summary = (tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")
+    assert "toy/standard" in summary and "boc/day1" in summary
+    assert (tmp_path / "rep" / "win_rates.png").stat().st_size > 1000
+
+
+def test_cli_refuses_unknown_agent() -> None:
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--usa", "nobody"])
+    assert res.exit_code == 2
+
+
+def test_report_with_boc_rows(tmp_path: Path) -> None:
+    rows = [{"scenario": "boc/day1", "agents": {"usa": "general", "csa": "random"},
+             "finished": True, "winner": "usa", "vp": v, "seconds": 1.0,
+             "eliminated": {"csa": ["csa-archer"]}, "vp_track": [["Day 1 8 AM", 0],
+                                                                ["Day 1 9 AM", v]]}
+            for v in (1, 3, 4)]
+    files = write_report(rows, tmp_path)
+    names = {f.name for f in files}
+    assert {"vp_distribution.png", "losses_by_corps.png", "vp_over_time.png",
+            "summary.md"} <= names
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None,
+                    reason="ray is not installed (optional extra gettysburg[ray])")
+def test_ray_run_matches_local() -> None:
+    specs = make_specs("toy/standard", 4, TOY, seed=2)
+    assert _stable(run_ray(specs, "local")) == _stable(run_local(specs))
