@@ -75,7 +75,7 @@ def test_general_decides_the_same_whatever_the_hidden_identities() -> None:
     assert a.state_hash() != b.state_hash()  # the truth differs ...
     general = make_agent("general", 1)
     steps = 0
-    while steps < 40 and not a.is_terminal():
+    while steps < 25 and not a.is_terminal():
         seat = a.to_move()[0]
         assert b.to_move() == [seat]
         if seat != "csa":

@@ -385,14 +385,44 @@ class BocDoctrine:
 
     # --- evaluation ------------------------------------------------------------------------
     def evaluate(self, view: JSONDict) -> float:
-        """CSA total (9.1) from the seat's side, plus a little for strength kept."""
+        """The CSA total (9.1) with control projected from where the blocks stand now,
+        from the seat's side, plus a little for the seat's strength on the map."""
         seat = str(view.get("seat"))
-        vic = view.get("victory") or {}
-        total = float(vic.get("total", 0))
+        total = float(projected_total(view, self.facts))
         own = sum(int(u.get("strength", 0)) for u in view.get("units", [])
                   if u.get("side") == seat and u.get("status") == "on_map")
         sign = 1.0 if seat == "csa" else -1.0
         return sign * total + 0.05 * own
+
+
+def projected_control(view: JSONDict, facts: MapFacts) -> dict[str, str]:
+    """6.61 applied to the blocks as they stand (every block's side and hex is public): the
+    control the next end of a player turn would fix if nothing moved."""
+    occ: dict[str, str] = {}
+    for u in view.get("units", []):
+        if u.get("status", "on_map") == "on_map" and u.get("hex"):
+            occ[str(u["hex"])] = str(u["side"])
+    for h in view.get("hidden", []):
+        if h.get("hex"):
+            occ[str(h["hex"])] = str(h["side"])
+    control = dict(occ)
+    near: dict[str, set[str]] = {}
+    for hx, side in occ.items():
+        for n in facts.nbrs.get(hx, ()):
+            if n not in occ:
+                near.setdefault(n, set()).add(side)
+    for hx, sides in near.items():
+        if len(sides) == 1:
+            control[hx] = next(iter(sides))
+    return control
+
+
+def projected_total(view: JSONDict, facts: MapFacts) -> int:
+    """CSA victory hexes under projected control + USA losses - CSA losses (9.1, 9.12)."""
+    control = projected_control(view, facts)
+    losses = view.get("losses") or {}
+    terrain = sum(p for v, p in facts.victory.items() if control.get(v) == "csa")
+    return terrain + int(losses.get("usa", 0)) - int(losses.get("csa", 0))
 
 
 register_doctrine("boc", BocDoctrine)
