@@ -56,7 +56,7 @@ export class Board {
       const poly = svg("polygon", { points: pts, fill, stroke: "#8a7a55", "stroke-width": s * 0.012,
         "data-hex": h.id, class: `hex t-${h.terrain}` });
       poly.append(svg("title", {}, `${h.id} · ${t("terrain." + h.terrain)} · ${t("map.level")} ${h.ground}`));
-      poly.addEventListener("click", () => { if (!this.dragged) this.onHex?.(h.id); });
+      poly.addEventListener("click", () => { if (!this.justDragged()) this.onHex?.(h.id); });
       poly.addEventListener("mouseenter", () => this.showHover(h));
       this.polys.set(h.id, poly);
       hexLayer.append(poly);
@@ -107,6 +107,10 @@ export class Board {
     this.enablePanZoom();
   }
 
+  justDragged() {
+    return this.dragged || performance.now() < (this.suppressUntil || 0);
+  }
+
   showHover(h) {
     const extra = [h.victory ? `${t("map.victory")} ${h.victory}` : null, (h.names || []).join(", ") || null].filter(Boolean);
     this.hover.hidden = false;
@@ -141,6 +145,8 @@ export class Board {
       drag = { x: ev.clientX, y: ev.clientY, vb: { ...this.vb }, scale: toSvg(ev.clientX, ev.clientY)[2] };
       this.dragged = false;
     });
+    // A new press anywhere on the board: whatever click follows it is a real one.
+    this.container.addEventListener("pointerdown", () => { this.suppressUntil = 0; }, true);
     root.addEventListener("pointermove", (ev) => {
       if (!drag) return;
       const dx = ev.clientX - drag.x; const dy = ev.clientY - drag.y;
@@ -149,7 +155,13 @@ export class Board {
       this.vb = { ...drag.vb, x: drag.vb.x - dx * drag.scale, y: drag.vb.y - dy * drag.scale };
       this.applyViewBox();
     });
-    const end = () => { drag = null; root.classList.remove("dragging"); setTimeout(() => { this.dragged = false; }, 0); };
+    // The click that ends a drag must not count as a click on a hex or block. No timer:
+    // browsers throttle timers in background pages, which would swallow real clicks.
+    const end = () => {
+      // The click a drag ends with follows its pointerup within a millisecond or so.
+      if (this.dragged) this.suppressUntil = performance.now() + 60;
+      drag = null; this.dragged = false; root.classList.remove("dragging");
+    };
     root.addEventListener("pointerup", end);
     root.addEventListener("pointercancel", end);
   }
@@ -183,7 +195,7 @@ export class Board {
     }
     const title = known ? [u.id, u.name, u.type, u.strength].filter((v) => v !== null).join(" · ") : `${u.id} · ${t("unit.hidden")}`;
     g.append(svg("title", {}, title));
-    g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.dragged) this.onUnit?.(u.id); });
+    g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.justDragged()) this.onUnit?.(u.id); });
     return g;
   }
 
