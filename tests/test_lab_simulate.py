@@ -120,5 +120,10 @@ def test_report_with_boc_rows(tmp_path: Path) -> None:
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                     reason="ray is not installed (optional extra gettysburg[ray])")
 def test_ray_run_matches_local() -> None:
+    import ray
+
     specs = make_specs("toy/standard", 4, TOY, seed=2)
-    assert _stable(run_ray(specs, "local")) == _stable(run_local(specs))
+    try:
+        assert _stable(run_ray(specs, "local")) == _stable(run_local(specs))
+    finally:
+        ray.shutdown()
