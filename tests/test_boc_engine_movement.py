@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -325,3 +326,26 @@ def test_reinforcements_may_enter_in_column(tmp_path: Path) -> None:
     g.apply({"type": "formation", "unit": "usa-cross", "column": True}, "usa")
     assert g.state.units["usa-cross"].mp_used == 0
     assert g.enter_options("usa-cross")[("L1", "L4")][0] == 4
+
+
+def test_artillery_in_the_front_line_is_revealed_6_63(tmp_path: Path) -> None:
+    g = make(tmp_path, {"usa": [("K5", ["usa-ransom"]), ("K3", ["usa-taft"])],
+                        "csa": [("K9", ["csa-kemper"]), ("K7", ["csa-cabell"]),
+                                ("A14", ["csa-dearing"])]})
+    # K7 is already next to... nothing of the USA: the CSA battery is hidden.
+    assert not g.state.units["csa-cabell"].revealed
+    g.apply({"type": "move", "unit": "usa-ransom", "path": ["K5", "K6"]}, "usa")
+    assert g.state.units["usa-ransom"].revealed  # the mover shows at once
+    assert not g.state.units["csa-cabell"].revealed  # the passive side after all movement
+    assert "csa-cabell" not in json.dumps(g.view("usa"))
+    g.apply({"type": "end_phase"}, "usa")
+    assert g.state.units["csa-cabell"].revealed
+    assert "csa-cabell" in {u["id"] for u in g.view("usa")["units"]}
+    g.apply({"type": "end_phase"}, "usa")  # melee -> supply: both stay revealed in the line
+    assert g.state.units["usa-ransom"].revealed and g.state.units["csa-cabell"].revealed
+    g.state.units["usa-ransom"].hex = "K3"  # out of the front line ...
+    g.apply({"type": "end_phase"}, "usa")
+    for _ in range(4):  # ... hidden again at the start of the next supply phase
+        g.apply({"type": "end_phase"}, "csa")
+    assert g.state.phase == "supply"
+    assert not g.state.units["usa-ransom"].revealed

@@ -767,14 +767,15 @@ class BocGame(Game):
         return [Event("hancock", "4.6", data, visible_to=("usa",),
                       redacted={"note": "the USA player made a command decision"})]
 
-    def _crossings(self, path: list[str], front: frozenset[str], skip_first: bool) -> None:
+    def _crossings(self, path: list[str], front: frozenset[str]) -> None:
+        """6.62: count every hexside of a front-line hex the move crosses. An entering
+        unit's path starts on the map, so its step in from the edge is not counted (6.7)."""
         idx = index(self.board)
         for i in range(1, len(path)):
             a, b = path[i - 1], path[i]
             if a in front or b in front:
                 key = idx.side_key(a, b)
                 self.state.side_use[key] = self.state.side_use.get(key, 0) + 1
-        del skip_first  # entry steps come from off the map: no hexside is crossed (6.7)
 
     def _arrive(self, u: UnitState, dest: str, front: frozenset[str]) -> list[Event]:
         u.hex, u.seq, u.moved = dest, self.state.next_seq(), True
@@ -787,7 +788,7 @@ class BocGame(Game):
 
     def _do_move(self, u: UnitState, path: list[str], cost: int) -> list[Event]:
         front = front_line(self.board, self.state, u.side)
-        self._crossings(path, front, False)
+        self._crossings(path, front)
         u.mp_used += cost
         ev = private("move", "6.3", u, {"unit": u.id, "path": path, "mp": cost},
                      {"side": u.side, "path": path}, self.key)
@@ -796,7 +797,7 @@ class BocGame(Game):
     def _do_enter(self, u: UnitState, entry: str, road: str, path: list[str],
                   cost: int) -> list[Event]:
         front = front_line(self.board, self.state, u.side)
-        self._crossings(path, front, True)
+        self._crossings(path, front)
         div = self._division_key(u)
         if div and road and u.status == RESERVE:
             self.state.entry_roads[div] = road
