@@ -28,8 +28,9 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
     errors: list[str] = []
     context, page = _new_page(browser, errors)
     page.goto(live.url + "/")
+    page.wait_for_selector("select.who")
+    page.select_option("#system", "toy")
     page.wait_for_selector("select.who[data-seat=blue]")
-    assert page.input_value("#system") == "toy"
     page.fill("#options", "turns=4")
     page.select_option("select.who[data-seat=blue]", "ai")
     screenshot(page, "lobby")
@@ -103,6 +104,8 @@ def test_two_seats_see_nothing_hidden_of_each_other(browser: Any, live: Any) -> 
 
     watch(red, "red")
     red.goto(live.url + "/")
+    red.wait_for_selector("select.who")
+    red.select_option("#system", "toy")
     red.wait_for_selector("select.who[data-seat=blue]")
     red.select_option("select.who[data-seat=blue]", "friend")
     red.click("#start")
@@ -262,3 +265,35 @@ def test_map_hover_zoom_and_pan(browser: Any, live: Any) -> None:
         context.close()
         del systems.maps["toy"]
         systems._built.pop("toy", None)
+
+
+def test_replay_of_a_finished_game_and_what_if_branch(browser: Any, live: Any) -> None:
+    import httpx
+
+    r = httpx.post(f"{live.url}/api/games", json={
+        "system": "toy", "scenario": "standard", "options": ["turns=2"],
+        "seats": {"red": {"kind": "human"}, "blue": {"kind": "human"}}})
+    game = r.json()
+    for seat, action in (("red", {"type": "reveal", "block": "r2"}), ("blue", {"type": "pass"})):
+        httpx.post(f"{live.url}/api/games/{game['game_id']}/actions",
+                   headers={"Authorization": "Bearer " + game["seats"][seat]["token"]},
+                   json={"action": action, "action_id": seat})
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    page.goto(f"{live.url}/g/{game['game_id']}/replay#{game['seats']['blue']['token']}")
+    page.wait_for_selector("#branch:not([hidden])")
+    # Over: the referee's view, so blue now sees red's hidden blocks too.
+    assert "referee" in page.inner_text("#step-label")
+    page.click("#first")
+    page.wait_for_function("() => /\\b0\\b/.test(document.querySelector('#step-label')"
+                           ".textContent)")
+    assert "Cutler" in page.content()
+    page.click("#next")
+    page.wait_for_function("() => document.querySelector('#move').textContent.includes('r2')")
+    page.click("#branch")
+    page.wait_for_selector("#branched a[data-seat=red]")
+    page.click("#branched a[data-seat=blue]")
+    page.wait_for_selector("#phasebar .you")
+    assert _step(page) == 1
+    assert not errors, errors
+    context.close()

@@ -69,9 +69,10 @@ def _boc_scenarios() -> list[str]:
 
 
 #: system name -> (scenario names, option hint shown in the lobby).
+#: The lobby offers them in this order (the first available is preselected).
 scenarios: dict[str, Callable[[], tuple[list[str], str]]] = {
-    "toy": lambda: (["standard", "strong"], "turns=6"),
     "boc": lambda: (_boc_scenarios(), ""),
+    "toy": lambda: (["standard", "strong"], "turns=6"),
 }
 
 

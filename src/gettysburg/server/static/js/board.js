@@ -237,9 +237,12 @@ export class Board {
       const mine = units.filter((u) => u.side === side);
       if (!mine.length) continue;
       const size = 64;
-      const box = svg("svg", { width: mine.length * (size + 22) + 10, height: size + 30, class: "tray-svg" });
-      mine.forEach((u, i) => box.append(this.drawBlock(u, size, 16 + size / 2 + i * (size + 22), size / 2 + 12,
-        i % 2 ? 4 : -4, u.id === selected)));
+      const box = svg("svg", { width: mine.length * (size + 22) + 10, height: size + 34, class: "tray-svg" });
+      mine.forEach((u, i) => {
+        const x = 16 + size / 2 + i * (size + 22);
+        box.append(this.drawBlock(u, size, x, size / 2 + 12, i % 2 ? 4 : -4, u.id === selected),
+          svg("text", { x, y: size + 28, "font-size": 11, "text-anchor": "middle", fill: "#6d6250", class: "block-id" }, u.id));
+      });
       this.tray.append(el("div", { class: "side-row" }, el("h4", {}, side), box));
     }
   }
