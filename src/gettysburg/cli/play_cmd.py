@@ -39,4 +39,4 @@ def play(
     if not no_browser:
         # Open once the server had a moment to bind; failing to open is fine (URL printed).
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    run_server(host, port, path, ai_delay=0.6)
+    run_server(host, port, path, ai_delay=0.3)

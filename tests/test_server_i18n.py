@@ -1,0 +1,43 @@
+"""The UI catalogues: same keys and placeholders in every language, every key the client
+uses is defined, and the static client ships inside the package."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+SERVER = Path(str(resources.files("gettysburg.server")))
+LANGS = ("en", "es", "de", "it")
+
+
+def _catalogue(lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((SERVER / "i18n" / f"{lang}.json").read_text("utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_catalogues_match_english(lang: str) -> None:
+    en, other = _catalogue("en"), _catalogue(lang)
+    assert set(other) == set(en)
+    for key, text in other.items():
+        assert text.strip(), key
+        assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", en[key])), key
+    # Translated, not copied: most strings differ from the English ones.
+    assert sum(other[k] != en[k] for k in en) > len(en) * 0.6
+
+
+def test_every_key_the_client_uses_exists() -> None:
+    en = _catalogue("en")
+    used: set[str] = set()
+    for js in (SERVER / "static" / "js").glob("*.js"):
+        text = js.read_text("utf-8")
+        used |= set(re.findall(r"\bt\(\"([a-z_]+\.[a-z_.]+)\"", text))
+        used |= set(re.findall(r"i18n: \"([a-z_]+\.[a-z_.]+)\"", text))
+    html = (SERVER / "static" / "index.html").read_text("utf-8")
+    used |= set(re.findall(r"data-i18n=\"([a-z_.]+)\"", html))
+    assert len(used) > 40
+    assert sorted(used - set(en)) == []
