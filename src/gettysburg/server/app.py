@@ -243,7 +243,7 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         await ws.accept()
         try:
             hello = json.loads(await ws.receive_text())
-            live, seat = await asyncio.to_thread(host.auth, game_id, str(hello.get("token")))
+            _live, seat = await asyncio.to_thread(host.auth, game_id, str(hello.get("token")))
             since = int(hello.get("since", 0))
         except ApiError as exc:
             await ws.send_json({"type": "error", "error": exc.to_json()})
@@ -270,14 +270,14 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
                 if reader in done:
                     waiter.cancel()
                     return
-        except (WebSocketDisconnect, RuntimeError):
+        except Exception:  # the client went away mid-send (the exception type varies by server)
+            log.debug("websocket for %s/%s closed", game_id, seat, exc_info=True)
             return
         finally:
             hub.subs.get(game_id, set()).discard(wake)
             reader.cancel()
             with contextlib.suppress(Exception):
                 await ws.close()
-        del live
 
     # --- the web client ------------------------------------------------------------------
 
