@@ -29,11 +29,11 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
     context, page = _new_page(browser, errors)
     page.goto(live.url + "/")
     page.wait_for_selector("select.who")
+    screenshot(page, "lobby")  # as a player first sees it (BoC preselected when present)
     page.select_option("#system", "toy")
     page.wait_for_selector("select.who[data-seat=blue]")
     page.fill("#options", "turns=4")
     page.select_option("select.who[data-seat=blue]", "ai")
-    screenshot(page, "lobby")
     page.click("#start")
     page.wait_for_url(re.compile(r"/g/[^/#]+#.+"))
     page.wait_for_selector("#phasebar .turn-you")
@@ -207,6 +207,12 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     page.locator("polygon.dest").first.dispatch_event("click")
     page.wait_for_function("() => Number(document.querySelector('#phasebar [data-key=step]')"
                            ".textContent.match(/\\d+/g).pop()) >= 1")
+    # The replay viewer draws the map too (this screenshot replaces the toy one).
+    page.click("#replay-link")
+    page.wait_for_selector("polygon.hex")
+    page.wait_for_function("() => /\\b1\\b/.test(document.querySelector('#step-label')"
+                           ".textContent)")
+    screenshot(page, "replay")
     assert not errors, errors
     context.close()
 

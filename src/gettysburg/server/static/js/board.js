@@ -42,7 +42,8 @@ export class Board {
       x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, -y); y1 = Math.max(y1, -y);
     }
     const pad = this.spacing;
-    this.full = { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
+    // Extra room on top: the off-map strip lies over the top edge of the board.
+    this.full = { x: x0 - pad, y: y0 - 2.2 * pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 3.2 * pad };
     this.vb = { ...this.full };
     const root = svg("svg", { class: "map", role: "img", "aria-label": t("game.map") });
     this.svg = root;
