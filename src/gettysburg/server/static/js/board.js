@@ -15,6 +15,20 @@ function mix(hex, toward, amount) {
   return "#" + a.map((v, i) => Math.round(v + (b[i] - v) * amount).toString(16).padStart(2, "0")).join("");
 }
 
+// A small key to the map's colours and lines.
+export function mapKey() {
+  const swatch = (fill) => svg("svg", { width: 18, height: 14 }, svg("rect", { x: 1, y: 1, width: 16, height: 12, fill, stroke: "#8a7a55" }));
+  const line = (stroke, width, dash) => svg("svg", { width: 18, height: 14 },
+    svg("line", { x1: 1, y1: 7, x2: 17, y2: 7, stroke, "stroke-width": width, "stroke-dasharray": dash }));
+  const row = (icon, text) => el("li", {}, icon, " ", text);
+  return el("details", { class: "map-key" }, el("summary", {}, t("map.key")),
+    el("ul", {}, ...Object.entries(TERRAIN).map(([k, c]) => row(swatch(c), t("terrain." + k))),
+      row(swatch(mix(TERRAIN.clear, "#6b4a22", 0.27)), t("map.higher")),
+      row(line("#3f79b5", 3), t("map.stream")), row(line("#7b4f22", 2.5, "3 2"), t("map.slope")),
+      row(line(ROADS.pike[0], 3), t("map.road")), row(line("#222", 2, "5 3"), t("map.rail")),
+      row(svg("svg", { width: 18, height: 14 }, svg("circle", { cx: 9, cy: 7, r: 6, fill: "#fff8e0", stroke: "#a4322b" })), t("map.victory_hex"))));
+}
+
 export class Board {
   constructor(container, { map = null, seats = [], onUnit = null, onHex = null } = {}) {
     this.container = container;
@@ -90,8 +104,11 @@ export class Board {
     root.append(sideLayer, roadLayer);
     const marks = svg("g", { class: "marks", "pointer-events": "none" });
     for (const h of m.hexes) {
-      if (!h.victory) continue;
       const [cx, cy] = this.centres.get(h.id);
+      // Printed hex ids, as on the paper map (readable once zoomed in).
+      marks.append(svg("text", { x: cx, y: cy + s * 0.4, "font-size": s * 0.11, "text-anchor": "middle",
+        fill: "#6d5d3c", "fill-opacity": 0.75, class: "hex-id" }, h.id));
+      if (!h.victory) continue;
       marks.append(svg("circle", { cx, cy: cy - s * 0.28, r: s * 0.13, fill: "#fff8e0", stroke: "#a4322b", "stroke-width": s * 0.02 }),
         svg("text", { x: cx, y: cy - s * 0.28, "font-size": s * 0.16, "text-anchor": "middle", "dominant-baseline": "central",
           fill: "#a4322b", "font-weight": "bold", class: "victory" }, h.victory));

@@ -2,7 +2,7 @@
 import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
-import { Board } from "./board.js";
+import { Board, mapKey } from "./board.js";
 import { destinations } from "./units.js";
 import { phaseBar, actionsPanel, logPanel } from "./panels.js";
 import { remember } from "./store.js";
@@ -43,7 +43,8 @@ export async function gamePage(root, gameId, token) {
   const controls = el("div", { class: "panel card" },
     el("div", { class: "form-row" }, undoBtn,
       el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
-    el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn));
+    el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn),
+    map ? mapKey() : null);
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
     el("div", { class: "side" }, controls, actionsNode, logNode)));
 
