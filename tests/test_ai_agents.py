@@ -113,3 +113,36 @@ def test_general_never_overstacks_in_a_day1_turn() -> None:
         events = game.apply(action, seat)
         assert not [e for e in events if e.type == "eliminated" and e.rule == "6.2"
                     and e.data.get("side") == seat]
+
+
+def _front_pair(view: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    from gettysburg.ai.doctrine_boc import map_facts
+
+    facts = map_facts()
+    enemy = {h["hex"] for h in view["hidden"]}
+    for u in view["units"]:
+        if u["side"] == view["seat"] and u["status"] == "on_map" and u["id"].count("-") == 1:
+            for n in facts.nbrs[u["hex"]]:
+                if n in enemy:
+                    return u, n
+    raise AssertionError("no own block next to an enemy")
+
+
+def test_boc_doctrine_scores_combat_actions_by_expected_hits_and_odds() -> None:
+    from gettysburg.ai.doctrine_boc import BocDoctrine, expected_hits
+
+    game = new_game("boc/day3", seed=1)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    unit, target = _front_pair(view)
+    doctrine = BocDoctrine()
+    fire = {"type": "fire", "unit": unit["id"], "target": target, "through": target}
+    assert doctrine.scores(view, [fire])[0] > 0.0
+    assert expected_hits(3, 2, False) == 1.0 and expected_hits(3, 2, True) == 0.5
+    # A lone block against a stacked hex is bad odds: no melee; night: no melee at all.
+    melee = {"type": "melee", "unit": unit["id"], "target": target}
+    crowded = dict(view, hidden=view["hidden"] + [{"handle": f"x{k}", "side": "usa" if seat
+                                                   == "csa" else "csa", "hex": target,
+                                                   "column": False} for k in range(4)])
+    assert doctrine.scores(crowded, [melee])[0] < 0.0
+    assert doctrine.scores(dict(view, night=True), [melee])[0] < 0.0

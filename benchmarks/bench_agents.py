@@ -1,0 +1,94 @@
+"""Agent and lab throughput: run with ``.venv/bin/python benchmarks/bench_agents.py``.
+
+Prints:
+
+* random-vs-random Day 1 games per second (one process);
+* the ``general`` agent's decision latency and the latency of a whole ``general`` player
+  turn (every decision of one side from its command phase to the end of its supply
+  phase), median and 95th percentile, agent time only (the engine's own time excluded);
+* parallel efficiency of ``gettysburg simulate``'s local pool: 2 workers against 1 on the
+  same games (efficiency = t1 / (2 * t2)).
+
+``--games N`` sets the games per measurement (default 2), ``--scenario`` the scenario.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from gettysburg.ai import make_agent
+from gettysburg.core.protocol import new_game
+from gettysburg.lab.simulate import make_specs, run_local
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def random_games_per_second(scenario: str, games: int) -> float:
+    rows = run_local(make_specs(scenario, games, {"usa": "random", "csa": "random"},
+                                seed="bench"), workers=1)
+    return games / sum(float(r["seconds"]) for r in rows)
+
+
+def general_latency(scenario: str, games: int) -> tuple[list[float], list[float]]:
+    """(per decision, per player turn) agent seconds for general vs general."""
+    decisions: list[float] = []
+    turns: list[float] = []
+    for k in range(games):
+        game = new_game(scenario, seed=f"bench-{k}")
+        agents = {s: make_agent("general", k) for s in game.seats()}
+        rng = random.Random(k)
+        current: tuple[object, ...] | None = None
+        spent = 0.0
+        while not game.is_terminal():
+            seat = game.to_move()[0]
+            view = game.view(seat)
+            turn = (view.get("day"), view.get("hour"), view.get("active"))
+            if turn != current:
+                if current is not None:
+                    turns.append(spent)
+                current, spent = turn, 0.0
+            t0 = time.perf_counter()
+            action = agents[seat].choose(view, view["legal_actions"], 1.0, rng)
+            dt = time.perf_counter() - t0
+            decisions.append(dt)
+            spent += dt
+            game.apply(action, seat)
+        turns.append(spent)
+    return decisions, turns
+
+
+def parallel_efficiency(scenario: str, games: int) -> tuple[float, float, float]:
+    specs = make_specs(scenario, games, {"usa": "general", "csa": "random"}, seed="par")
+    t0 = time.perf_counter()
+    run_local(specs, workers=1)
+    t1 = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    run_local(specs, workers=2)
+    t2 = time.perf_counter() - t0
+    return t1, t2, t1 / (2 * t2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--scenario", default="boc/day1")
+    args = parser.parse_args()
+    gps = random_games_per_second(args.scenario, args.games)
+    print(f"random vs random {args.scenario}: {gps:.3f} games/s ({1 / gps:.1f} s/game)")
+    decisions, turns = general_latency(args.scenario, max(1, args.games // 2))
+    print(f"general decision: median {1000 * statistics.median(decisions):.1f} ms, "
+          f"p95 {1000 * percentile(decisions, 0.95):.1f} ms over {len(decisions)} decisions")
+    print(f"general player turn: median {1000 * statistics.median(turns):.0f} ms, "
+          f"p95 {1000 * percentile(turns, 0.95):.0f} ms over {len(turns)} turns")
+    t1, t2, eff = parallel_efficiency(args.scenario, max(2, args.games))
+    print(f"parallel: 1 worker {t1:.1f} s, 2 workers {t2:.1f} s, efficiency {eff:.2f}")
+
+
+if __name__ == "__main__":
+    main()
