@@ -353,10 +353,14 @@ class BocGame(Game):
         return reachable(self.board, u.hex, self._rules(u, front))
 
     def _entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
-        """(entry hex, entry road) pairs ``u`` may come on at now (6.7, 9.74, 2.4)."""
+        """(entry hex, entry road) pairs ``u`` may come on at now (6.7, 9.74, 2.4); one
+        road per hex, named as the board names it."""
         board = self.board
         if u.status == OFF_MAP:
-            return [(u.arrival_hex, "")] if u.arrival_hex else []
+            if not u.arrival_hex or not board.has_hex(u.arrival_hex):
+                return []
+            names = sorted(board.hex(u.arrival_hex).entries)
+            return [(u.arrival_hex, names[0] if names else "")]
         if u.night_road and self.state.night:
             roads = list(NIGHT_ROADS)
         else:
@@ -365,16 +369,16 @@ class BocGame(Game):
             div = self._division_key(u)
             if div in self.state.entry_roads:
                 roads = [self.state.entry_roads[div]]  # 6.7 division integrity
-        out: set[tuple[str, str]] = set()
+        out: dict[str, str] = {}
         wanted = {road_name(r) for r in roads}
         for info in board.hexes.values():
-            for name in info.entries:
-                if road_name(name) in wanted:
-                    out.add((info.id, name))
-        if u.arrival_hex and board.has_hex(u.arrival_hex) \
+            for name in sorted(info.entries):
+                if road_name(name) in wanted and info.id not in out:
+                    out[info.id] = name
+        if u.arrival_hex and board.has_hex(u.arrival_hex) and u.arrival_hex not in out \
                 and road_name(u.arrival_entry or "") in wanted:
-            out.add((u.arrival_hex, u.arrival_entry or ""))
-        return sorted(out)
+            out[u.arrival_hex] = u.arrival_entry or ""
+        return sorted(out.items())
 
     def _division_key(self, u: UnitState) -> str:
         """6.7 division integrity binds the units of one division arriving together."""
@@ -601,21 +605,21 @@ class BocGame(Game):
         if entry not in roads:
             raise RuleError("6.7", f"{entry} is not an entry hex this unit may use now "
                                    "(its entry road or an adjacent one, division together)")
-        opts = self.enter_options(u.id)
-        got = opts.get((entry, path[-1]))
-        if got is not None and got[1] == path:
-            return got[0], roads[entry]
-        # Not the canonical path: check it on its own terms.
         idx = index(self.board)
         first = path[0]
-        if first != entry and not (first in idx.nbrs.get(entry, ()) and first in idx.edge):
-            raise RuleError("6.7", "a unit comes on at the entry hex or an edge hex beside it")
         front = front_line(self.board, self.state, seat)
         rules = self._rules(u, front)
+        if u.night_road and self.state.night:
+            march = road_march(self.board, entry, rules.forbidden)
+            if march.get(path[-1]) != path:
+                raise RuleError("9.74", "night reinforcements march from their entry hex "
+                                        "along roads, as far as I6, and never into the front "
+                                        "line; use the listed path")
+            return 0, roads[entry]
+        if first != entry and not (first in idx.nbrs.get(entry, ()) and first in idx.edge):
+            raise RuleError("6.7", "a unit comes on at the entry hex or an edge hex beside it")
         if first in rules.forbidden:
             raise RuleError("6.7", f"{first} may not be entered now")
-        if u.night_road and self.state.night:
-            raise RuleError("9.74", "night reinforcements march along roads to I6 at most")
         label = self.orders.oob[u.id]
         cost0, road0 = entry_cost(self.board, entry, first, roads[entry],
                                   label.movement.off_road_multiplier, rules.roads)
