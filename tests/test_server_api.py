@@ -463,3 +463,29 @@ def test_websocket_needs_the_token_and_pushes_changes(server: Server) -> None:
         assert pushed["state"]["step"] == 1
         assert [e["type"] for e in pushed["events"]] == ["reveal"]
         assert pushed["state"]["view"]["blocks"]["r3"]["label"] == "Cutler"
+
+
+def test_concurrent_retries_apply_once(server: Server) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    g = server.create()
+
+    def post(_: int) -> Any:
+        return server.client.post(f"/api/games/{g['game_id']}/actions", headers=auth(g, "red"),
+                                  json={"action": {"type": "reveal", "block": "r3"},
+                                        "action_id": "same-click"}).json()
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(post, range(16)))
+    assert {a["index"] for a in answers} == {0}
+    assert sum(not a["duplicate"] for a in answers) == 1
+    assert len(server.store.actions(g["game_id"])) == 1
+
+
+def test_a_stored_game_of_an_unknown_system_is_reported(server: Server) -> None:
+    from gettysburg.server.store import SeatRow
+
+    server.store.create_game("ghost", "nosuchsystem", "x", [], "1",
+                             [SeatRow("a", "human", None, None, "0" * 64)])
+    r = server.client.get("/api/games/ghost", headers={"Authorization": "Bearer t"})
+    assert r.status_code == 500 and r.json()["error"]["rule"] == "store.system"

@@ -120,10 +120,18 @@ class Host:
             row = self.store.game(game_id)
             if row is None:
                 raise ApiError(404, "game", f"no game {game_id!r}", field="game_id")
-            game = self._fresh(row.system, row.scenario, row.options, row.seed)
+            try:
+                game = self._fresh(row.system, row.scenario, row.options, row.seed)
+            except (UnknownSystemError, ValueError, KeyError, OSError) as exc:
+                raise ApiError(500, "store.system", f"game {game_id} cannot be set up here: "
+                                                    f"{exc}") from None
             marks, ids = [len(game.log)], []
             for a in self.store.actions(game_id):
-                game.apply(a.action, a.seat)
+                try:
+                    game.apply(a.action, a.seat)
+                except RuleError as exc:
+                    raise ApiError(500, "store.replay", f"game {game_id}: stored action "
+                                   f"{a.index} is refused on replay: {exc}") from None
                 if game.history[-1].state_hash != a.state_hash:
                     raise ApiError(500, "store.replay",
                                    f"game {game_id}: action {a.index} replays to another state")
