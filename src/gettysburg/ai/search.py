@@ -6,12 +6,14 @@ For a decision with real alternatives, the agent:
 2. repeatedly samples a world consistent with its view (:mod:`gettysburg.ai.belief_boc`:
    hidden enemy identities and strengths drawn from the order of battle, fresh dice) —
    never the real hidden state, which it cannot see;
-3. plays each candidate in that world and lets ``general`` continue for both sides for
+3. plays each candidate in that world (every candidate of a round meets the same world
+   and dice: common random numbers) and lets ``general`` continue for both sides for
    ``DEPTH`` actions, then scores the outcome with the doctrine's evaluation (or the result
    if the world's game ended);
 4. plays the candidate with the best mean (ties: the general's order).
 
-Determinism: the number of rollouts comes from the budget (``ROLLOUTS_PER_S``), not from
+Determinism: the number of rollouts comes from the budget (``ROLLOUTS_PER_S``, at least
+one round over the candidates), not from
 the clock, so the same seed gives the same game on any machine; a wall-clock guard at
 ``GUARD`` x budget stops runaway decisions (only then can timing matter). Decisions where
 the general's best candidate is clearly ahead (``MARGIN``) or which have no alternative
@@ -33,7 +35,7 @@ from gettysburg.ai.general import GeneralAgent, ranked
 from gettysburg.core.protocol import Action, Game, RuleError, action_key
 
 CANDIDATES = 3
-DEPTH = 3
+DEPTH = 1
 ROLLOUTS_PER_S = 8.0
 MARGIN = 0.6
 GUARD = 3.0
@@ -108,16 +110,19 @@ class SearchAgent:
         if len(cands) < 2 or order[0][0] - order[1][0] >= MARGIN:
             return fallback
         self.searched += 1
-        rollouts = max(len(cands), int(budget_s * ROLLOUTS_PER_S))
+        rounds = max(1, int(budget_s * ROLLOUTS_PER_S / len(cands)))
         deadline = time.perf_counter() + GUARD * max(budget_s, 0.05)
         values: dict[int, list[float]] = {i: [] for i in cands}
-        for k in range(rollouts):
+        for _ in range(rounds):
             if time.perf_counter() > deadline:
                 break
-            i = cands[k % len(cands)]
-            value = self._rollout(view, legal_actions[i], builder, rng)
-            if value is not None:
-                values[i].append(value)
+            # Common random numbers: every candidate meets the same sampled world and dice.
+            world_seed = rng.getrandbits(64)
+            for i in cands:
+                value = self._rollout(view, legal_actions[i], builder,
+                                      random.Random(world_seed))
+                if value is not None:
+                    values[i].append(value)
         scored = [(statistics.fmean(v), -cands.index(i), i) for i, v in values.items() if v]
         if not scored:
             return fallback
