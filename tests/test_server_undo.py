@@ -150,6 +150,8 @@ def test_undo_refused_after_dice_or_anything_the_other_seat_saw(client: TestClie
     r = client.post(f"/api/games/{gid}/undo", headers=h["usa"])
     assert r.status_code == 409 and "dice" in r.json()["error"]["message"]
     _act(client, gid, h["usa"], {"type": "scout"}, "s")
+    # The client is told in advance, so it can grey out its "take back" button.
+    assert client.get(f"/api/games/{gid}", headers=h["usa"]).json()["undo"] is False
     r = client.post(f"/api/games/{gid}/undo", headers=h["usa"])
     assert r.status_code == 409 and "csa" in r.json()["error"]["message"]
     assert client.get(f"/api/games/{gid}", headers=h["usa"]).json()["step"] == 2

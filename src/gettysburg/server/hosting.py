@@ -22,6 +22,7 @@ from gettysburg.core.protocol import (
     RULE_OVER,
     RULE_SEAT,
     Action,
+    Event,
     Game,
     RuleError,
     UnknownSystemError,
@@ -72,6 +73,9 @@ class Live:
     marks: list[int]
     action_ids: list[str]
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: action index -> why the other seats noticed it ("" = they did not), recorded when
+    #: the action was applied here, so the undo check needs no replay.
+    noticed: dict[int, str] = field(default_factory=dict)
 
     @property
     def step(self) -> int:
@@ -126,9 +130,14 @@ class Host:
                 raise ApiError(500, "store.system", f"game {game_id} cannot be set up here: "
                                                     f"{exc}") from None
             marks, ids = [len(game.log)], []
-            for a in self.store.actions(game_id):
+            rows = self.store.actions(game_id)
+            noticed: dict[int, str] = {}
+            for a in rows:
+                last = a.index == len(rows) - 1
+                others = [o for o in game.seats() if o != a.seat] if last else []
+                seen = {o: canonical_json(game.view(o)) for o in others}
                 try:
-                    game.apply(a.action, a.seat)
+                    events = game.apply(a.action, a.seat)
                 except RuleError as exc:
                     raise ApiError(500, "store.replay", f"game {game_id}: stored action "
                                    f"{a.index} is refused on replay: {exc}") from None
@@ -137,7 +146,9 @@ class Host:
                                    f"game {game_id}: action {a.index} replays to another state")
                 marks.append(len(game.log))
                 ids.append(a.action_id)
-            live = Live(row, self.store.seats(game_id), game, marks, ids)
+                if last:  # what undo needs to know about the action that may be taken back
+                    noticed[a.index] = self._noticed(game, others, seen, events)
+            live = Live(row, self.store.seats(game_id), game, marks, ids, noticed=noticed)
             self._live[game_id] = live
             return live
 
@@ -265,11 +276,14 @@ class Host:
                                    field="action_id")
                 return self._outcome(live, seat, done.index, duplicate=True)
             game = live.game
+            others = [o for o in game.seats() if o != seat]
+            seen = {o: canonical_json(game.view(o)) for o in others}
             try:
-                game.apply(act, seat)
+                events = game.apply(act, seat)
             except RuleError as exc:
                 raise rule_error(exc) from None
             move, index = game.history[-1], len(game.history) - 1
+            noticed = self._noticed(game, others, seen, events)
             over = game.is_terminal()
             row = ActionRow(index, seat, move.action, action_id, list(move.dice),
                             move.state_hash)
@@ -283,6 +297,7 @@ class Host:
                 raise
             live.marks.append(len(game.log))
             live.action_ids.append(action_id)
+            live.noticed[index] = noticed
             out = self._outcome(live, seat, index, duplicate=False)
         self._replays.pop(game_id, None)
         self._changed(game_id)
@@ -297,6 +312,18 @@ class Host:
         for move in live.game.history[:k]:
             game.apply(move.action, move.seat)
         return game
+
+    @staticmethod
+    def _noticed(game: Game, others: Sequence[str], seen: Mapping[str, str],
+                 events: Sequence[Event]) -> str:
+        """Why another seat noticed the action just applied ("" if none did): its view
+        changed, or it was told of one of the action's events."""
+        for other in others:
+            if canonical_json(game.view(other)) != seen[other]:
+                return f"{other} could see that action"
+            if any(ev.for_seat(other) is not None for ev in events):
+                return f"{other} was told about that action"
+        return ""
 
     def _undo_refusal(self, live: Live, seat: str, deep: bool = False) -> str | None:
         """Why ``seat`` may not take back the last action, or ``None`` if it may.
@@ -317,8 +344,11 @@ class Host:
             return "that action rolled dice"
         if live.action_ids[-1].startswith("branch:"):
             return "that action belongs to the game this one branched from"
+        noticed = live.noticed.get(len(history) - 1)
+        if noticed is not None:
+            return noticed or None
         if not deep:
-            return None
+            return None  # not known without a replay (the game was reloaded): undo will tell
         before = self._prefix(live, len(history) - 1)
         for other in live.game.seats():
             if other == seat:
@@ -341,6 +371,7 @@ class Host:
             live.game = before
             live.marks.pop()
             live.action_ids.pop()
+            live.noticed.pop(index, None)
         self._replays.pop(game_id, None)
         self._changed(game_id)
 
