@@ -40,6 +40,7 @@ GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
 HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength
 DECAY = 0.7  # pull of an objective per hex of distance
 OVERSTACK = -100.0
+DECAY_POW = [DECAY ** d for d in range(128)]
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,18 @@ class Situation:
         self.need = self._needs()
         self._threat_cache: dict[str, int] = {}
         self._obj_cache: dict[tuple[str, str | None], float] = {}
+        self._value_cache: dict[tuple[str, str, str | None], float] = {}
         self._hq_cache: dict[tuple[str, str], int] = {}
         # Garrison of each objective: blocks in it, plus half of those next to it.
         self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
             self.garrison.get(n, 0) for n in facts.nbrs.get(v, ())) for v in facts.victory}
+        self._objectives = [(v, self.need[v], self.held[v], frozenset(facts.nbrs.get(v, ())))
+                            for v in facts.victory]
+        self._corps_hexes: dict[str, list[str]] = {}
+        for uid, u in self.own_on.items():
+            lab = self.unit(uid)
+            if lab is not None and lab.type not in HQ_TYPES:
+                self._corps_hexes.setdefault(lab.corps, []).append(str(u["hex"]))
 
     def _needs(self) -> dict[str, float]:
         """How much each victory hex calls for troops: CSA must take, USA must hold."""
@@ -151,19 +160,29 @@ class Situation:
         if got is not None:
             return got
         best = 0.0
-        for v, need in self.need.items():
-            g = self.held[v]
+        row = self.facts.table[hx]
+        for v, need, held, adjacent in self._objectives:
+            g = held
             if here == v:
                 g -= 1.0
-            elif here is not None and here in self.facts.nbrs.get(v, ()):
+            elif here in adjacent:
                 g -= 0.5
-            val = need * DECAY ** self.facts.dist(hx, v) / (1.0 + 0.7 * max(0.0, g))
-            best = max(best, val)
+            val = need * DECAY_POW[row[v]] / (1.0 + 0.7 * max(0.0, g))
+            if val > best:
+                best = val
         self._obj_cache[key] = best
         return best
 
     def hex_value(self, uid: str, hx: str, here: str | None) -> float:
         """How good it is for unit ``uid`` (now in ``here``) to end its move in ``hx``."""
+        key = (uid, hx, here)
+        got = self._value_cache.get(key)
+        if got is None:
+            got = self._hex_value(uid, hx, here)
+            self._value_cache[key] = got
+        return got
+
+    def _hex_value(self, uid: str, hx: str, here: str | None) -> float:
         label = self.unit(uid)
         kind = label.type if label else "infantry"
         room = self.facts.stacking.get(hx, 0) - self.garrison.get(hx, 0) \
@@ -202,13 +221,12 @@ class Situation:
         key = (corps, hx)
         near = self._hq_cache.get(key)
         if near is None:
-            near = 0
-            for uid, u in self.own_on.items():
-                lab = self.unit(uid)
-                if lab is None or lab.type in HQ_TYPES or (corps and lab.corps != corps):
-                    continue
-                if self.facts.dist(hx, str(u["hex"])) <= rng:
-                    near += 1
+            row = self.facts.table[hx]
+            if corps:
+                hexes = self._corps_hexes.get(corps, [])
+            else:
+                hexes = [h for hs in self._corps_hexes.values() for h in hs]
+            near = sum(1 for h in hexes if row[h] <= rng)
             self._hq_cache[key] = near
         return 0.25 * near + 0.2 * self.objective(hx, here) - (1.5 if in_front else 0.0)
 
