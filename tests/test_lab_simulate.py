@@ -127,3 +127,27 @@ def test_ray_run_matches_local() -> None:
         assert _stable(run_ray(specs, "local")) == _stable(run_local(specs))
     finally:
         ray.shutdown()
+
+
+class _Cheat:
+    """Plays an action the rules refuse, to show a broken game does not stop a run."""
+
+    name = "cheat"
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    def choose(self, view: Any, legal: Any, budget_s: float, rng: Any) -> dict[str, Any]:
+        return {"type": "teleport"}
+
+
+def test_a_failing_game_is_recorded_not_fatal() -> None:
+    from gettysburg.ai.agent import register_agent
+
+    register_agent("cheat", _Cheat)
+    rows = run_local(make_specs("toy/standard", 3, {"red": "cheat", "blue": "random"}),
+                     workers=2)
+    assert len(rows) == 3
+    assert all(not r["finished"] and "RuleError" in r["error"] for r in rows)
+    s = summarise(rows, ("red", "blue"))
+    assert s["errors"] == 3 and s["unfinished"] == 3 and s["draws"] == 0

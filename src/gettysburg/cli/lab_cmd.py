@@ -89,6 +89,9 @@ def simulate(
     if out is not None:
         append_rows(out, rows)
     summary = sim.summarise(rows, seats)
+    for row in rows:
+        if row.get("error"):
+            err.print(f"game {row['index']} (seed {row['seed']}) stopped: {row['error']}")
     if as_json:
         typer.echo(json.dumps({k: summary[k] for k in JSON_KEYS}))
         return
@@ -97,7 +100,8 @@ def simulate(
     err_or_out.print(
         f"{summary['games']} games of {spec} (usa={usa}, csa={csa}): "
         f"USA {summary['usa_wins']} ({lo:.0%}-{hi:.0%}), CSA {summary['csa_wins']}, "
-        f"draws {summary['draws']}, unfinished {summary['unfinished']}; "
+        f"draws {summary['draws']}, unfinished {summary['unfinished']} "
+        f"(errors {summary['errors']}); "
         f"VP {summary['vp_mean']} ± {summary['vp_stdev']}; "
         f"{summary['seconds_per_game']} s/game" + (f"; rows in {out}" if out else ""))
 

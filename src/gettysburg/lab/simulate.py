@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import math
 import multiprocessing
 import statistics
@@ -71,23 +72,29 @@ def play_game(spec: GameSpec) -> Row:
     agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
     rngs = {seat: seeded_rng("lab", spec.seed, seat, name) for seat, name in spec.agents.items()}
     actions, clocks = 0, set()
+    seat, action = "", None
     vp_track: list[list[Any]] = []
-    while not game.is_terminal() and actions < spec.max_actions:
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        legal = view.get("legal_actions")
-        if not isinstance(legal, list):
-            legal = game.legal_actions(seat)
-        clock = _clock(view)
-        if clock not in clocks:
-            clocks.add(clock)
-            victory = view.get("victory")
-            if isinstance(victory, dict) and "total" in victory:
-                vp_track.append([view.get("time", str(clock)), victory["total"]])
-        action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
-        game.apply(action, seat)
-        actions += 1
-    finished = game.is_terminal()
+    error: str | None = None
+    try:
+        while not game.is_terminal() and actions < spec.max_actions:
+            seat = game.to_move()[0]
+            view = game.view(seat)
+            legal = view.get("legal_actions")
+            if not isinstance(legal, list):
+                legal = game.legal_actions(seat)
+            clock = _clock(view)
+            if clock not in clocks:
+                clocks.add(clock)
+                victory = view.get("victory")
+                if isinstance(victory, dict) and "total" in victory:
+                    vp_track.append([view.get("time", str(clock)), victory["total"]])
+            action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
+            game.apply(action, seat)
+            actions += 1
+    except Exception as exc:  # an engine or agent bug: keep the run, record the game
+        error = f"{type(exc).__name__}: {exc} (after {actions} actions, {seat} "\
+                f"{json.dumps(action, sort_keys=True) if action else ''})"
+    finished = game.is_terminal() and error is None
     result = game.result() if finished else None
     referee = game.view("referee")
     return {
@@ -101,6 +108,7 @@ def play_game(spec: GameSpec) -> Row:
         "turns": len(clocks), "actions": actions,
         "seconds": round(time.perf_counter() - start, 3),
         "vp_track": vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
+        "error": error,
     }
 
 
@@ -152,7 +160,8 @@ def run_ray(specs: Sequence[GameSpec], address: str,
 
 
 def summarise(rows: Sequence[Row], seats: Sequence[str] = ("usa", "csa")) -> dict[str, Any]:
-    """Counts and VP statistics; unfinished games are counted apart, never as draws.
+    """Counts and VP statistics; unfinished games (limit reached, or an error recorded
+    in the row) are counted apart, never as draws.
     ``usa_wins`` / ``csa_wins`` count the first / second of ``seats``."""
     done = [r for r in rows if r.get("finished")]
     wins: dict[str, int] = {}
@@ -166,6 +175,7 @@ def summarise(rows: Sequence[Row], seats: Sequence[str] = ("usa", "csa")) -> dic
         "usa_wins": wins.get(seats[0], 0), "csa_wins": wins.get(seats[1], 0),
         "draws": sum(1 for r in done if not r.get("winner")),
         "unfinished": len(rows) - len(done),
+        "errors": sum(1 for r in rows if r.get("error")),
         "wins": wins,
         "vp_mean": round(statistics.fmean(vps), 3) if vps else None,
         "vp_stdev": round(statistics.stdev(vps), 3) if len(vps) > 1 else 0.0,
