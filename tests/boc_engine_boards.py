@@ -7,6 +7,7 @@ replayed exactly like the shipped scenarios.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -88,7 +89,10 @@ def write_position(tmp: Path, setup: dict[str, list[tuple[str, list[Any]]]], *,
 
     ``setup`` maps a side to ``[(hex, [unit or (unit, strength), ...]), ...]``.
     """
-    (tmp / f"{name}-board.json").write_text(json.dumps(board or board_doc()), encoding="utf-8")
+    text = json.dumps(board or board_doc())
+    # Named by content: boards are cached by path, so a changed board gets a new file.
+    board_file = f"{name}-board-{hashlib.sha1(text.encode()).hexdigest()[:12]}.json"
+    (tmp / board_file).write_text(text, encoding="utf-8")
     sides: dict[str, list[dict[str, Any]]] = {}
     for side, rows in setup.items():
         sides[side] = []
@@ -102,7 +106,7 @@ def write_position(tmp: Path, setup: dict[str, list[tuple[str, list[Any]]]], *,
         "victory": {"rule": "9.1", "csa_win_min": bands[0], "usa_win_max": bands[1]},
         "setup": sides, "eliminated": eliminated or [], "acting": acting or [],
         "arrivals": arrivals or [],
-        "engine": {"board": f"{name}-board.json", **(engine or {})},
+        "engine": {"board": board_file, **(engine or {})},
     }
     path = tmp / f"{name}.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")

@@ -8,6 +8,7 @@ in the sequence but offer only ``end_phase`` until the combat rules land (issue 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,22 @@ def load_context(scenario: str) -> tuple[dict[str, Any], dict[str, Any], Path, B
     return raw, engine, path, board
 
 
+def board_for(scenario: str) -> Board:
+    """The board a scenario plays on, cached per scenario file and modification time so
+    that ``clone`` and ``from_json`` do not parse the scenario again."""
+    path = _scenario_file(scenario)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    return _board_for(str(path), stamp)
+
+
+@lru_cache(maxsize=64)
+def _board_for(path: str, stamp: int) -> Board:
+    return load_context(path)[3]
+
+
 def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board: Board,
                   options: list[str]) -> BocState:
     """Set up a scenario (9.2: fill the named hex, overflow to adjacent hexes)."""
@@ -252,7 +269,7 @@ class BocGame(Game):
 
     def load_position(self, position: JSONDict) -> None:
         if not hasattr(self, "board"):
-            _, _, _, self.board = load_context(self.setup.scenario)
+            self.board = board_for(self.setup.scenario)
             self.orders = Orders.build(default_oob(), default_hierarchy())
             self.key = fog_key(self.setup.seed)
         self.state = BocState.from_json(position)

@@ -88,13 +88,22 @@ class UnitState:
     arrival_hex: str | None = None  # entry hex when fixed (scenario hex or 2.4 return hex)
     night_road: bool = False  # 9.74 night reinforcement: road march to I6, MPs not counted
 
-    def to_json(self) -> JSONDict:
-        return asdict(self)
+    def to_json(self, full: bool = True) -> JSONDict:
+        """All fields, or (``full=False``, for the compact game state) only the five that
+        every unit has plus those that differ from their defaults."""
+        data = asdict(self)
+        if full:
+            return data
+        return {k: v for k, v in data.items() if k in _ALWAYS or v != _DEFAULTS[k]}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> UnitState:
         names = {f.name for f in fields(UnitState)}
         return UnitState(**{k: v for k, v in data.items() if k in names})
+
+
+_ALWAYS = frozenset({"id", "side", "status", "hex", "strength"})
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState)}
 
 
 @dataclass
@@ -134,7 +143,7 @@ class BocState:
     def to_json(self) -> JSONDict:
         data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "units"}
         data = json_copy(data)
-        data["units"] = {k: u.to_json() for k, u in sorted(self.units.items())}
+        data["units"] = {k: u.to_json(full=False) for k, u in sorted(self.units.items())}
         return data
 
     @staticmethod
