@@ -288,6 +288,7 @@ def test_replay_of_a_finished_game_and_what_if_branch(browser: Any, live: Any) -
     context, page = _new_page(browser, errors)
     page.goto(f"{live.url}/g/{game['game_id']}/replay#{game['seats']['blue']['token']}")
     page.wait_for_selector("#branch:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#step-label').textContent.length > 0")
     # Over: the referee's view, so blue now sees red's hidden blocks too.
     assert "referee" in page.inner_text("#step-label")
     page.click("#first")

@@ -3,7 +3,7 @@ import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, mapKey } from "./board.js";
-import { destinations } from "./units.js";
+import { destinations, actionsOn, unitsOf } from "./units.js";
 import { phaseBar, actionsPanel, logPanel } from "./panels.js";
 import { remember } from "./store.js";
 
@@ -49,7 +49,17 @@ export async function gamePage(root, gameId, token) {
     el("div", { class: "side" }, controls, actionsNode, logNode)));
 
   const board = new Board(boardNode, { map, seats: state.seats.map((s) => s.seat),
-    onUnit: (id) => { selected = selected === id ? null : id; render(); },
+    onUnit: (id) => {
+      // With a block selected, a click on another block acts on it (a target named by a
+      // legal action, or the hex it stands in); otherwise it selects.
+      if (selected && selected !== id) {
+        const hex = unitsOf(state.view).find((u) => u.id === id)?.hex;
+        const options = [...actionsOn(state.legal, selected, id), ...(hex ? destinations(state.legal, selected).get(hex) || [] : [])];
+        if (options.length) { submit(options[0]); return; }
+      }
+      selected = selected === id ? null : id;
+      render();
+    },
     onHex: (hex) => {
       if (!selected) return;
       const options = destinations(state.legal, selected).get(hex);

@@ -22,7 +22,7 @@ export async function replayPage(root, gameId, token) {
   const stepLabel = el("span", { id: "step-label" });
   const moveNode = el("p", { id: "move" });
   const logNode = el("div", { class: "panel card log", id: "log" });
-  const branchBtn = el("button", { id: "branch", i18n: "replay.branch", onclick: () => branch() });
+  const branchBtn = el("button", { id: "branch", i18n: "replay.branch", hidden: true, onclick: () => branch() });
   const branched = el("div", { id: "branched" });
   const go = (k) => { slider.value = Math.max(0, Math.min(Number(slider.max), k)); show(); };
   const controls = el("div", { class: "panel card" }, el("h3", { i18n: "replay.title" }),

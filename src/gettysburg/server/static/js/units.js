@@ -68,3 +68,12 @@ export function sideClass(side, seats) {
 }
 
 export const SIDE_COLOURS = { usa: ["#3d5a8c", "#243a61"], csa: ["#8b8c84", "#55564f"] };
+
+// The legal actions of `unitId` that also name `otherId` (an HQ supplying a block, a fire
+// or melee target...), in a unit field or any other field (path excepted).
+export function actionsOn(legal, unitId, otherId) {
+  if (otherId === unitId) return [];
+  const names = (a) => [...unitsNamed(a), ...Object.entries(a).filter(([k]) => k !== "type" && k !== "path")
+    .flatMap(([, v]) => (Array.isArray(v) ? v : [v])).filter((v) => typeof v === "string")];
+  return legal.filter((a) => unitsNamed(a).includes(unitId) && names(a).includes(otherId));
+}
