@@ -77,11 +77,17 @@ export async function gamePage(root, gameId, token) {
     translatePage(root);
   }
 
+  // Log entries arrive both from refreshes and from the push channel: keep each index once.
+  function addEvents(more) {
+    const known = new Set(events.map((e) => e.n));
+    events = events.concat(more.filter((e) => !known.has(e.n))).sort((a, b) => a.n - b.n);
+  }
+
   async function refresh() {
     state = await get(`/api/games/${gameId}`, token);
     const since = events.length ? events.at(-1).n + 1 : 0;
     if (state.log_size < since) events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;
-    else events = events.concat((await get(`/api/games/${gameId}/events?since=${since}`, token)).events);
+    else addEvents((await get(`/api/games/${gameId}/events?since=${since}`, token)).events);
     render();
   }
 
@@ -134,12 +140,11 @@ export async function gamePage(root, gameId, token) {
     if (msg.type === "error") { toast(errorText(msg.error)); return; }
     if (msg.type !== "state") return;
     state = msg.state;
-    const known = new Set(events.map((e) => e.n));
     if (state.log_size < (events.length ? events.at(-1).n + 1 : 0)) {
-      refresh();
+      refresh(); // an undo shortened the log: fetch it again
       return;
     }
-    events = events.concat(msg.events.filter((e) => !known.has(e.n)));
+    addEvents(msg.events);
     if (selected && !state.legal.length) selected = null;
     render();
   }, (up) => { conn.textContent = t(up ? "game.live" : "game.offline"); conn.dataset.live = up ? "1" : "0"; });
