@@ -141,7 +141,7 @@ export async function gamePage(root, gameId, token) {
     if (msg.type !== "state") return;
     state = msg.state;
     if (state.log_size < (events.length ? events.at(-1).n + 1 : 0)) {
-      refresh(); // an undo shortened the log: fetch it again
+      refresh().catch((err) => toast(errorText(err))); // an undo shortened the log: fetch it again
       return;
     }
     addEvents(msg.events);

@@ -93,10 +93,13 @@ export function logEntry(e) {
   return li;
 }
 
+const LOG_SHOWN = 400; // the newest entries; older ones stay in the replay viewer
+
 export function logPanel(node, events) {
   node.replaceChildren(el("h3", { i18n: "game.log" }));
   const ul = el("ul");
-  for (const e of events) ul.append(logEntry(e));
+  if (events.length > LOG_SHOWN) ul.append(el("li", { class: "muted" }, t("log.older", { count: events.length - LOG_SHOWN })));
+  for (const e of events.slice(-LOG_SHOWN)) ul.append(logEntry(e));
   node.append(ul);
   node.scrollTop = node.scrollHeight;
 }
