@@ -259,8 +259,17 @@ class Situation:
         if label is None or u is None or not u.get("hex"):
             return 0
         rng = label.command_range or 0
-        return sum(self.missing(uid) for uid, o in self.own_on.items()
-                   if uid != hq and self.facts.dist(str(u["hex"]), str(o["hex"])) <= rng)
+        # Only the HQ's own corps: 8.2 supply runs down the chain of command (an AHQ,
+        # whose corps is "army", supplies everyone).
+        army = label.type == "ahq"
+        total = 0
+        for uid, o in self.own_on.items():
+            lab = self.unit(uid)
+            if uid == hq or lab is None or not (army or lab.corps == label.corps):
+                continue
+            if self.facts.dist(str(u["hex"]), str(o["hex"])) <= rng:
+                total += self.missing(uid)
+        return total
 
 
 class BocDoctrine:
