@@ -17,6 +17,7 @@ from gettysburg.boc.command import (
     COMMAND_HQ_TYPES,
     HQ_TYPES,
     Orders,
+    command_range,
     commanded_units,
 )
 from gettysburg.boc.control import compute_control, front_line, index
@@ -896,10 +897,24 @@ class BocGame(Game):
             "verdicts": json_copy(st.verdicts),
             "over": st.over, "result": self.result(),
         }
+        out["command_ranges"] = self._command_ranges(seat)
         if seat == REFEREE or seat == "usa":
             out["hancock"] = dict(st.hancock)
         if seat in SEATS:
             out["legal_actions"] = self.legal_actions(seat)
+        return out
+
+    def _command_ranges(self, seat: Seat) -> dict[str, list[str]]:
+        """4.5: the hexes each of the seat's HQs on the map reaches, traced through friendly
+        or neutral hexes, for the command-range overlay. Built from what the seat already
+        sees (its own HQs, hex control and enemy block positions), so it reveals nothing."""
+        out: dict[str, list[str]] = {}
+        for uid in sorted(self.state.units):
+            u = self.state.units[uid]
+            if u.status != ON_MAP or u.hex is None or seat not in (REFEREE, u.side):
+                continue
+            if self.orders.is_hq(uid) and self.orders.oob[uid].command_range:
+                out[uid] = sorted(command_range(self.board, self.state, self.orders, uid))
         return out
 
     def stacking_problems(self) -> list[str]:
