@@ -106,6 +106,9 @@ _ALWAYS = frozenset({"id", "side", "status", "hex", "strength"})
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState)}
 
 
+_OPTIONAL = frozenset({"fire", "melee", "cavalry"})
+
+
 @dataclass
 class BocState:
     """The whole rule state of a game."""
@@ -135,13 +138,20 @@ class BocState:
     rebuild: list[str] = field(default_factory=list)  # fallen DHQs to rebuild (4.61)
     hancock: dict[str, Any] = field(default_factory=dict)  # {"corps": C} once chosen
     deploy: list[str] = field(default_factory=list)  # 9.6 sides still to deploy, in order
+    fire: JSONDict = field(default_factory=dict)  # fire.FireLedger (5.21, 5.23, 5.24)
+    melee: JSONDict = field(default_factory=dict)  # melee.MeleeState (7.x, 6.7)
+    cavalry: JSONDict = field(default_factory=dict)  # cavalry_battle state (10.0 option)
     seq: int = 0
     verdicts: list[JSONDict] = field(default_factory=list)
     over: bool = False
     result: JSONDict | None = None
 
     def to_json(self) -> JSONDict:
-        data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "units"}
+        # The combat fields are left out while empty, so positions without combat keep
+        # the JSON (and hashes) they had before the combat rules.
+        data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self)
+                          if f.name != "units" and not (f.name in _OPTIONAL
+                                                       and not getattr(self, f.name))}
         data = json_copy(data)
         data["units"] = {k: u.to_json(full=False) for k, u in sorted(self.units.items())}
         return data
