@@ -110,6 +110,7 @@ class Battle:
     hits: JSONDict | None = None  # HitQueue waiting for the owner's choice
     winner: str | None = None  # side, or "stalemate"
     regroup_sides: list[str] = field(default_factory=list)  # 7.9
+    regrouped: list[str] = field(default_factory=list)  # 7.9 blocks that already regrouped
     over: bool = False
 
     @property
@@ -600,10 +601,11 @@ def regroup_options(board: Board, state: BocState, ms: MeleeState, b: Battle) ->
             continue
         if state.control.get(n) == side:
             opts += [{"type": "regroup", "unit": u.id, "to": n}
-                     for u in sorted(here, key=lambda x: x.id)]
+                     for u in sorted(here, key=lambda x: x.id) if u.id not in b.regrouped]
         if room > 0:
             opts += [{"type": "regroup", "unit": u.id, "to": b.hex}
-                     for u in sorted(there, key=lambda x: x.id) if u.id not in waiting]
+                     for u in sorted(there, key=lambda x: x.id)
+                     if u.id not in waiting and u.id not in b.regrouped]
     opts.append({"type": "regroup_done"})
     return opts
 
@@ -613,8 +615,14 @@ def _regroup(state: BocState, b: Battle, uid: str, to: str) -> list[Event]:
     assert u.hex is not None and b.hex is not None
     was = u.hex
     b.regroup_sides.append(side_key(was if to == b.hex else to, b.hex))
+    b.regrouped.append(uid)  # each block regroups once
     u.hex, u.seq = to, state.next_seq()
-    return [Event("regroup", "7.9", {"unit": uid, "side": u.side, "from": was, "to": to})]
+    data: JSONDict = {"unit": uid, "side": u.side, "from": was, "to": to}
+    if u.revealed:
+        return [Event("regroup", "7.9", data)]
+    # A reinforcement from a neighbouring hex was not in the melee: it stays hidden.
+    return [Event("regroup", "7.9", data, visible_to=(u.side,),
+                  redacted={"side": u.side, "from": was, "to": to})]
 
 
 def end_melee_phase(ms: MeleeState) -> None:
