@@ -148,6 +148,11 @@ def test_melee_declared_in_movement_ends_in_a_round_3_attacker_retreat(tmp_path:
         g.apply({"type": "end_phase"}, "usa")  # 7.1: every declared melee is fought
     g.apply({"type": "melee_resolve", "hex": "K6"}, "usa")
     assert g.state.units["csa-kemper"].revealed and g.state.units["usa-harrow"].revealed
+    # 7.1: both sides' melee blocks are shown by identity in the enemy's view.
+    assert "csa-kemper" in {u["id"] for u in g.view("usa")["units"]}
+    assert "usa-harrow" in {u["id"] for u in g.view("csa")["units"]}
+    assert "csa-pickett" not in json.dumps(g.view("usa"))  # not in the melee: hidden
+    assert g.view("csa")["combat"]["battle"]["round"] == 1
     for rnd in (1, 2, 3):
         # 7.2: A before B, so the defender's turn comes first in every round.
         assert g.to_move() == ["csa"], rnd
