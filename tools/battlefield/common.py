@@ -17,6 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from gettysburg.core.battlefield import bilinear
+
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = (ROOT / ".." / "shared" / "reference").resolve()
 DEM_DIR = REFERENCE / "dem"
@@ -179,18 +181,7 @@ class Dem:
     def sample(self, lon: float, lat: float) -> float:
         """Bilinear elevation in metres (caller checks coverage)."""
         px, py = self.pixel(lon, lat)
-        h, w = self.z.shape
-        px = min(max(px, 0.0), w - 1.000001)
-        py = min(max(py, 0.0), h - 1.000001)
-        i, j = int(py), int(px)
-        fy, fx = py - i, px - j
-        z = self.z
-        return float(
-            z[i, j] * (1 - fx) * (1 - fy)
-            + z[i, j + 1] * fx * (1 - fy)
-            + z[i + 1, j] * (1 - fx) * fy
-            + z[i + 1, j + 1] * fx * fy
-        )
+        return bilinear(self.z, px, py)
 
 
 def r6(v: float) -> float:

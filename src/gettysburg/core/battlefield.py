@@ -122,20 +122,23 @@ class HeightField:
 
     def at_lonlat(self, lon: float, lat: float) -> float:
         """Height in feet; points outside the grid take the nearest edge value."""
-        fx = (lon - self.west) / self.dlon
-        fy = (lat - self.south) / self.dlat
-        nrows, ncols = self.heights.shape
-        fx = min(max(fx, 0.0), ncols - 1.000001)
-        fy = min(max(fy, 0.0), nrows - 1.000001)
-        i, j = int(fy), int(fx)
-        ty, tx = fy - i, fx - j
-        h = self.heights
-        return float(
-            h[i, j] * (1 - tx) * (1 - ty)
-            + h[i, j + 1] * tx * (1 - ty)
-            + h[i + 1, j] * (1 - tx) * ty
-            + h[i + 1, j + 1] * tx * ty
-        )
+        return bilinear(self.heights, (lon - self.west) / self.dlon, (lat - self.south) / self.dlat)
+
+
+def bilinear(grid: np.ndarray, fx: float, fy: float) -> float:
+    """Bilinear value of ``grid`` at fractional column ``fx``, row ``fy``; points
+    outside the grid take the nearest edge value."""
+    nrows, ncols = grid.shape
+    fx = min(max(fx, 0.0), ncols - 1.000001)
+    fy = min(max(fy, 0.0), nrows - 1.000001)
+    i, j = int(fy), int(fx)
+    ty, tx = fy - i, fx - j
+    return float(
+        grid[i, j] * (1 - tx) * (1 - ty)
+        + grid[i, j + 1] * tx * (1 - ty)
+        + grid[i + 1, j] * (1 - tx) * ty
+        + grid[i + 1, j + 1] * tx * ty
+    )
 
 
 @dataclass
