@@ -151,6 +151,42 @@ def test_random_play_on_a_hand_built_position(tmp_path_factory: pytest.TempPathF
     assert_replays(game)
 
 
+# The same armies in contact: CSA blocks next to the USA line, so fire and melee come up in
+# most examples (J6's neighbours are J5 J7 I6 K6 I5 K7).
+CONTACT = {
+    "usa": SETUP["usa"],
+    "csa": [("M11", [("csa-lee", 2)]), ("J7", [("csa-pickett", 2), ("csa-kemper", 2),
+                                               "csa-armistead"]),
+            ("K7", [("csa-longstreet", 2), "csa-dearing"]), ("L7", ["csa-garnett-rb"]),
+            ("J9", [("csa-alexander-hq", 2), ("csa-cabell", 1)])],
+}
+
+
+@PROFILE
+@given(st.lists(st.integers(0, 10**6), min_size=1, max_size=80))
+def test_random_play_with_combat_in_contact(tmp_path_factory: pytest.TempPathFactory,
+                                            choices: list[int]) -> None:
+    path = write_position(tmp_path_factory.mktemp("contact"), CONTACT, board=BOARD,
+                          arrivals=ARRIVALS, engine={"hour": 16}, name="contact")
+    game = new_game(f"boc/{path}", seed=choices[0])
+    assert isinstance(game, BocGame)
+    play(game, choices)
+    assert_replays(game)
+
+
+def test_contact_position_reaches_fire_and_melee(tmp_path: Path) -> None:
+    path = write_position(tmp_path, CONTACT, board=BOARD, arrivals=ARRIVALS,
+                          engine={"hour": 16}, name="contact")
+    game = new_game(f"boc/{path}", seed=2)
+    assert isinstance(game, BocGame)
+    seen, kinds = play_with_combat(game, random.Random(2), 400)
+    assert kinds["fire"] > 0 and kinds["melee_fight"] > 0
+    finish(game)
+    assert game.result() is not None
+    check_invariants(game, True, seen)
+    assert_replays(game)
+
+
 @pytest.mark.skipif(not HAVE_BOARD, reason="boc/data/board.json not generated yet")
 @pytest.mark.parametrize(("scenario", "options"), [(s, ()) for s in SHIPPED]
                          + [("boc/day3", ("cavalry_battles",))])
