@@ -687,8 +687,7 @@ class BocGame(Game):
         """6.7: due arrivals may attack an enemy-held entry hex from their road."""
         st = self.state
         enemy = {u.hex for u in st.on_map(other(seat))}
-        if not enemy:
-            return []
+        on_entries = any(self.board.hex(h).entries for h in enemy if h is not None)
         acts: list[Action] = []
         for uid in sorted(st.units):
             u = st.units[uid]
@@ -698,6 +697,8 @@ class BocGame(Game):
             if is_hq(label) or label.type == "artillery" or ms.declared(uid) \
                     or self._may_enter(u) is not None:
                 continue
+            if not on_entries and u.arrival_hex not in enemy:
+                continue  # no enemy on any entry hex: the usual case, answered at once
             for hx, road in self._entry_hexes(u):
                 if hx in enemy and _target_problem(self.board, st, ms, seat, hx, ENTRY,
                                                    None) is None:

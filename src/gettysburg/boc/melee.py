@@ -222,15 +222,19 @@ def melee_declare_options(board: Board, state: BocState, orders: Orders, side: s
     """Legal on-map declarations: supported for units under command (or Berdan), the 7.8
     unsupported form for units without command."""
     idx = index(board)
+    enemy = {u.hex for u in state.on_map(other(side))}
     acts: list[Action] = []
     for u in sorted(state.on_map(side), key=lambda x: x.id):
         if ms.declared(u.id) or u.hex is None:
             continue
+        targets = [t for t in idx.nbrs[u.hex] if t in enemy]
+        if not targets:
+            continue  # cheap test first: legal_actions runs this for every block
         supported = attack_problem(state, orders, u.id, False) is None
         if not supported and attack_problem(state, orders, u.id, True) is not None:
             continue
         kind = SUPPORTED if supported else UNSUPPORTED
-        for t in idx.nbrs[u.hex]:
+        for t in targets:
             if _target_problem(board, state, ms, side, t, kind, u.hex) is None:
                 act: Action = {"type": "melee", "unit": u.id, "target": t}
                 if not supported:
