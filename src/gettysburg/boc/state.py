@@ -77,7 +77,7 @@ class UnitState:
     in_command: bool = False  # under command until the end of the melee phase (4.3)
     sup_active: bool = False  # HQ activated for supply this supply phase (8.1)
     supplied: bool = False  # received a step this (day) supply phase (8.3)
-    fired: bool = False  # set by the fire phase (issue 5); fired units cannot move (6.1)
+    fired: bool = False  # fired this player turn (5.2); fired units cannot move (6.1)
     moved: bool = False  # moved or entered this movement phase
     mp_used: int = 0  # MPs spent this movement phase (formation changes, column/line box)
     column: bool = False  # column formation (column/line option)
