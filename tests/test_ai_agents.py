@@ -146,3 +146,23 @@ def test_boc_doctrine_scores_combat_actions_by_expected_hits_and_odds() -> None:
                                                    "column": False} for k in range(4)])
     assert doctrine.scores(crowded, [melee])[0] < 0.0
     assert doctrine.scores(dict(view, night=True), [melee])[0] < 0.0
+
+
+def test_night_pulls_back_from_the_line_but_keeps_objective_garrisons() -> None:
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    game = new_game("boc/day3", seed=1)
+    view = game.view(game.to_move()[0])
+    unit, _ = _front_pair(view)
+    doctrine = BocDoctrine()
+    day, night = doctrine.situation(view), doctrine.situation(dict(view, night=True))
+    here = unit["hex"]
+    assert here in night.front
+    drop = day.hex_value(unit["id"], here, here) - night.hex_value(unit["id"], here, here)
+    if here in night.facts.victory:
+        assert drop < 2.0
+    else:
+        assert drop >= 2.0
+    victory_front = [v for v in night.facts.victory if v in night.front]
+    for v in victory_front:
+        assert night.hex_value(unit["id"], v, here) > -1.0

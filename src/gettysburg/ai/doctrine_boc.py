@@ -13,7 +13,7 @@ The commander's intent, as scores (0 = a "done" action such as ``end_phase``):
 * defend on good ground (woods, town, rocks, hills, double-defence hexes) when next to the
   enemy; never overstack (6.2 eliminates the excess at the phase's end);
 * HQs stay in command range of their corps and out of the front line;
-* at night (9.7) everybody pulls back from the front line;
+* at night (9.7) everybody pulls back from the front line, except victory-hex garrisons;
 * fire where expected hits (strength x firepower/6, minus hexside terrain, halved in
   double-defence hexes) are best; melee only at good odds;
 * activate HQs (they pay a step, 4.3) only where their troops face the enemy, spend supply
@@ -194,7 +194,9 @@ class Situation:
             return self._hq_value(label, hx, here, in_front)
         value = self.objective(hx, here)
         if self.night:
-            return value - (2.0 if in_front else 0.0)
+            # Pull back from the line, except the garrisons of victory hexes: the night
+            # turn ends Days 2 and 3, and an abandoned objective scores for the enemy.
+            return value - (2.0 if in_front and hx not in self.facts.victory else 0.0)
         if in_front:
             value += self.facts.shelter.get(hx, 0.0)
             if kind in ARTILLERY:
@@ -257,8 +259,17 @@ class Situation:
         if label is None or u is None or not u.get("hex"):
             return 0
         rng = label.command_range or 0
-        return sum(self.missing(uid) for uid, o in self.own_on.items()
-                   if uid != hq and self.facts.dist(str(u["hex"]), str(o["hex"])) <= rng)
+        # Only the HQ's own corps: 8.2 supply runs down the chain of command (an AHQ,
+        # whose corps is "army", supplies everyone).
+        army = label.type == "ahq"
+        total = 0
+        for uid, o in self.own_on.items():
+            lab = self.unit(uid)
+            if uid == hq or lab is None or not (army or lab.corps == label.corps):
+                continue
+            if self.facts.dist(str(u["hex"]), str(o["hex"])) <= rng:
+                total += self.missing(uid)
+        return total
 
 
 class BocDoctrine:
