@@ -266,3 +266,49 @@ def test_cavalry_battles_option_through_the_engine(tmp_path: Path) -> None:
     assert {"type": "end_phase"} in g.legal_actions("csa")
     again = savefile.replay(json.loads(json.dumps(savefile.save(g))), verify=True)
     assert again.state_hash() == g.state_hash()
+
+
+def test_unsupported_melee_7_8_two_rounds(tmp_path: Path) -> None:
+    # Harrow is not under command (Gibbon not activated): only the 7.8 form is offered, and
+    # the attacker must leave in round 2. Every die misses.
+    g = make(tmp_path, {"usa": [("J6", [("usa-gibbon", 2), ("usa-harrow", 3)])],
+                        "csa": [("K6", [("csa-kemper", 3)]), ("M11", [("csa-pickett", 2)])]},
+             [6] * 9, engine={"active": "usa", "order": ["usa", "csa"], "player_index": 0,
+                              "phase": "movement"})
+    legal = g.legal_actions("usa")
+    assert {"type": "melee", "unit": "usa-harrow", "target": "K6", "unsupported": True} in legal
+    assert {"type": "melee", "unit": "usa-harrow", "target": "K6"} not in legal
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "melee", "unit": "usa-harrow", "target": "K6"}, "usa")
+    assert err.value.rule == "7.1"
+    g.apply({"type": "melee", "unit": "usa-harrow", "target": "K6", "unsupported": True}, "usa")
+    g.apply({"type": "end_phase"}, "usa")
+    g.apply({"type": "melee_resolve", "hex": "K6"}, "usa")
+    g.apply({"type": "melee_fight", "unit": "csa-kemper"}, "csa")
+    g.apply({"type": "melee_fight", "unit": "usa-harrow"}, "usa")
+    events = g.apply({"type": "melee_fight", "unit": "csa-kemper"}, "csa")
+    assert any(e.type == "melee_retreat" and e.data["forced"] for e in events)
+    assert g.state.units["usa-harrow"].hex == "J6"
+    assert g.to_move() == ["csa"]  # the winner's regroup
+    g.apply({"type": "regroup_done"}, "csa")
+    assert g.legal_actions("usa")[-1] == {"type": "end_phase"}
+
+
+def test_double_defence_half_hit_heals_at_the_end_of_the_fire_phase(tmp_path: Path) -> None:
+    from boc_engine_boards import board_doc
+
+    board = board_doc(hexes={"K6": {"d2": True}})
+    g = make(tmp_path, {"usa": [("K6", [("usa-harrow", 3)])],
+                        "csa": [("K7", [("csa-pickett", 2), ("csa-kemper", 3)])]},
+             [1, 6, 6], board=board)
+    g.apply({"type": "activate", "hq": "csa-pickett"}, "csa")
+    g.apply({"type": "end_phase"}, "csa")
+    events = g.apply(FIRE_AT_K6, "csa")
+    hit = next(e for e in events if e.type == "hit")
+    assert hit.data["half"] is True and g.state.units["usa-harrow"].strength == 3  # 5.24
+    assert g.view("usa")["combat"]["half_hits"] == ["usa-harrow"]
+    assert g.view("csa")["combat"]["half_hits"] == []
+    g.apply({"type": "end_phase"}, "csa")
+    assert g.state.units["usa-harrow"].strength == 3 and g.state.fire == {}
+    assert any(e["type"] == "half_hit_healed" for e in g.events("usa"))
+    assert not any(e["type"] == "half_hit_healed" for e in g.events("csa"))
