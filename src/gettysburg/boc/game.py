@@ -49,13 +49,13 @@ from gettysburg.boc.melee import (
     SUPPORTED,
     UNSUPPORTED,
     MeleeState,
-    _target_problem,
     attack_problem,
     declare,
     end_melee_phase,
     melee_act,
     melee_decision,
     melee_declare_options,
+    target_problem,
 )
 from gettysburg.boc.movement import (
     NO_ROAD,
@@ -661,7 +661,7 @@ class BocGame(Game):
             if not any(h == target and road_name(r) == road_name(road) for h, r in pairs):
                 raise RuleError("6.7", f"{target} by the {road} is not an entry this unit "
                                        "may use now")
-            bad = _target_problem(self.board, st, ms, seat, target, ENTRY, None)
+            bad = target_problem(self.board, st, ms, seat, target, ENTRY, None)
             if bad is not None:
                 raise RuleError(*bad)
             return [h for h, _ in pairs]
@@ -677,7 +677,7 @@ class BocGame(Game):
         assert u.hex is not None
         if target not in index(self.board).nbrs.get(u.hex, ()):
             raise RuleError("7.1", f"{target} is not adjacent to {u.hex}")
-        bad = _target_problem(self.board, st, ms, seat, target,
+        bad = target_problem(self.board, st, ms, seat, target,
                               UNSUPPORTED if unsupported else SUPPORTED, u.hex)
         if bad is not None:
             raise RuleError(*bad)
@@ -700,7 +700,7 @@ class BocGame(Game):
             if not on_entries and u.arrival_hex not in enemy:
                 continue  # no enemy on any entry hex: the usual case, answered at once
             for hx, road in self._entry_hexes(u):
-                if hx in enemy and _target_problem(self.board, st, ms, seat, hx, ENTRY,
+                if hx in enemy and target_problem(self.board, st, ms, seat, hx, ENTRY,
                                                    None) is None:
                     acts.append({"type": "melee", "unit": uid, "target": hx, "entry": road})
         return acts

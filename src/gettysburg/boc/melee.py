@@ -217,6 +217,9 @@ def _target_problem(board: Board, state: BocState, ms: MeleeState, side: str, ta
     return None
 
 
+target_problem = _target_problem  # public name: the game checks declarations without state
+
+
 def melee_declare_options(board: Board, state: BocState, orders: Orders, side: str,
                           ms: MeleeState) -> list[Action]:
     """Legal on-map declarations: supported for units under command (or Berdan), the 7.8
