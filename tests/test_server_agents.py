@@ -14,8 +14,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+import random
+
+from gettysburg.ai.agent import register_agent
 from gettysburg.core.protocol import Action
-from gettysburg.server.agents import RandomAgent, agent_names, make_agent, register_agent
+from gettysburg.server.agents import DEFAULT_AGENT, agent_names, make_agent
 from gettysburg.server.app import create_app
 from gettysburg.server.store import Store
 
@@ -30,7 +33,8 @@ class Spy:
     def __init__(self, seed: str) -> None:
         self.seed = seed
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: float) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: float,
+               rng: random.Random) -> Action:
         SEEN.append((view, list(legal), budget))
         return legal[-1]
 
@@ -41,7 +45,8 @@ class Broken:
     def __init__(self, seed: str) -> None:
         pass
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: float) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget: float,
+               rng: random.Random) -> Action:
         return {"type": "teleport", "block": "r1"}
 
 
@@ -104,13 +109,12 @@ def test_an_agent_answering_nonsense_does_not_stall_the_game(client: TestClient)
     assert state["step"] >= 2  # blue moved (its first legal action) instead of hanging
 
 
-def test_random_agent_is_uniform_and_reproducible() -> None:
+def test_server_uses_the_one_agent_registry_with_the_default_first() -> None:
     legal: list[Action] = [{"type": "a"}, {"type": "b"}, {"type": "c"}]
-    picks = [RandomAgent(f"s:{i}").choose({}, legal, 1.0)["type"] for i in range(600)]
-    assert {p: picks.count(p) for p in "abc"} == pytest.approx({"a": 200, "b": 200, "c": 200},
-                                                                abs=45)
+    names = agent_names()
+    assert names[0] == DEFAULT_AGENT == "general"
+    assert {"random", "general", "search", "spy"} <= set(names)
+    picks = [make_agent("random", f"s:{i}").choose({}, legal, 1.0)["type"] for i in range(300)]
+    assert set(picks) == {"a", "b", "c"}
     assert make_agent("random", "x").choose({}, legal, 1.0) == \
         make_agent("random", "x").choose({}, legal, 1.0)
-    assert "random" in agent_names()
-    with pytest.raises(ValueError):
-        register_agent("random", Spy)

@@ -1,73 +1,50 @@
-"""The agent interface: how an AI plays a seat.
+"""How the server plays an AI seat: through the one agent registry, ``gettysburg.ai``.
 
 An agent sees exactly what a human in its seat would see: its seat's view and its legal
-actions (never the hidden truth, never the dice seed), plus a time budget in seconds. It
-returns one of the legal actions. Agents are registered by name so that stronger ones
-(``general``, ``search``) plug in without touching the server.
+actions (never the hidden truth, never the dice seed), plus a time budget in seconds. The
+server builds a fresh agent per decision from a seed fixed per game, seat and move number,
+so a restarted server makes the same choices.
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
+from gettysburg.ai import agent as ai
 from gettysburg.core.protocol import Action
 
 JSONDict = dict[str, Any]
+UnknownAgentError = ai.UnknownAgentError
+
+#: The agent a new AI seat gets unless the player picks another: the strongest that
+#: answers quickly enough for play in the browser.
+DEFAULT_AGENT = "general"
 
 
-class Agent(Protocol):
-    """Chooses an action for one seat."""
-
+class SeatAgent(Protocol):
     name: str
 
+    def choose(self, view: JSONDict, legal: Sequence[Action], budget: float) -> Action: ...
+
+
+class _Seeded:
+    """An ``ai`` agent bound to the random generator of one decision."""
+
+    def __init__(self, name: str, seed: str) -> None:
+        self.name = name
+        self._agent = ai.make_agent(name, seed)
+        self._rng = ai.seeded_rng("server", name, seed)
+
     def choose(self, view: JSONDict, legal: Sequence[Action], budget: float) -> Action:
-        """Return one element of ``legal`` (which is never empty) within ``budget`` s."""
-        ...
-
-
-#: Builds an agent for one decision; ``seed`` is fixed per game, seat and move number so a
-#: restarted server makes the same choices.
-AgentFactory = Callable[[str], Agent]
-
-_AGENTS: dict[str, AgentFactory] = {}
-
-
-class UnknownAgentError(LookupError):
-    pass
-
-
-def register_agent(name: str, factory: AgentFactory) -> None:
-    if not name or (name in _AGENTS and _AGENTS[name] is not factory):
-        raise ValueError(f"agent name {name!r} is empty or taken")
-    _AGENTS[name] = factory
+        return dict(self._agent.choose(view, legal, budget, self._rng))
 
 
 def agent_names() -> list[str]:
-    return sorted(_AGENTS)
+    """Registered agents, the default first (the lobby preselects the first)."""
+    names = ai.agent_names()
+    return sorted(names, key=lambda n: (n != DEFAULT_AGENT, n))
 
 
-def make_agent(name: str, seed: str) -> Agent:
-    try:
-        factory = _AGENTS[name]
-    except KeyError:
-        raise UnknownAgentError(f"unknown agent {name!r}; have {agent_names()}") from None
-    return factory(seed)
-
-
-class RandomAgent:
-    """Uniform over the legal actions, from a seeded generator (reproducible)."""
-
-    name = "random"
-
-    def __init__(self, seed: str) -> None:
-        digest = hashlib.sha256(("gettysburg.agent.random:" + seed).encode()).digest()
-        self._rng = random.Random(int.from_bytes(digest[:8], "big"))
-
-    def choose(self, view: JSONDict, legal: Sequence[Action], budget: float) -> Action:
-        return dict(legal[self._rng.randrange(len(legal))])
-
-
-register_agent("random", RandomAgent)
+def make_agent(name: str, seed: str) -> SeatAgent:
+    return _Seeded(name, seed)
