@@ -312,3 +312,16 @@ def test_double_defence_half_hit_heals_at_the_end_of_the_fire_phase(tmp_path: Pa
     assert g.state.units["usa-harrow"].strength == 3 and g.state.fire == {}
     assert any(e["type"] == "half_hit_healed" for e in g.events("usa"))
     assert not any(e["type"] == "half_hit_healed" for e in g.events("csa"))
+
+
+def test_a_position_starting_at_day_3_2_pm_opens_with_the_cavalry_battles(tmp_path: Path
+                                                                         ) -> None:
+    setup = {"usa": [("A1", [("usa-gibbon", 2)])], "csa": [("M11", [("csa-pickett", 2)])]}
+    path = write_position(tmp_path, setup, day=3, start="14:00")
+    g = BocGame(path, ["cavalry_battles"], 0, ScriptedDice([6, 6, 6, 6]))
+    assert [e.type for e in g.log][:3] == ["setup", "cavalry_battles", "cavalry_roll"]
+    assert g.to_move() == ["csa"]  # Huey joined: no Custer choice; Stuart assigns
+    assert {"type": "cavalry_assign", "unit": "csa-imboden", "fight": "gregg"} \
+        in g.legal_actions("csa")
+    plain = BocGame(path, [], 0, ScriptedDice([]))
+    assert "csa-stuart" not in plain.state.units and plain.state.cavalry == {}

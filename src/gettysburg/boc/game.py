@@ -326,6 +326,9 @@ class BocGame(Game):
                                            "title": self.state.title, "options": opts,
                                            "time": time_label(self.state.day,
                                                               self.state.hour)}))
+        if self.state.phase != DEPLOY:
+            # A position that starts at Day 3 2 PM begins with the cavalry battles (10.0).
+            self.record(*self._maybe_cavalry_battles())
 
     # --- state -------------------------------------------------------------------------
     def position_json(self) -> JSONDict:
@@ -1007,7 +1010,7 @@ class BocGame(Game):
         if OPT_CAVALRY not in st.options or st.cavalry or st.over or st.night:
             return []
         cb = cavalry_data()
-        if st.day != cb.day or st.now < cavalry_key(cb):
+        if st.now != cavalry_key(cb):
             return []
         cs, events = begin_cavalry_battles(st, cb, self.dice)
         d = cavalry_decision(self.board, st, self.orders, cb, cs)
