@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from boc_engine_boards import write_position
+from gettysburg.boc.board import board_path, load_board
+from gettysburg.boc.control import index
+from gettysburg.boc.fire import _sights
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.state import ELIMINATED, ON_MAP, RESERVE, WITHDRAWN
 from gettysburg.boc.victory import csa_total
@@ -325,3 +328,18 @@ def test_a_position_starting_at_day_3_2_pm_opens_with_the_cavalry_battles(tmp_pa
         in g.legal_actions("csa")
     plain = BocGame(path, [], 0, ScriptedDice([]))
     assert "csa-stuart" not in plain.state.units and plain.state.cavalry == {}
+
+
+@pytest.mark.skipif(not board_path().exists(), reason="boc/data/board.json not generated yet")
+def test_every_artillery_sightline_of_the_shipped_board_computes() -> None:
+    """Fire paths near the map edge stay on the map (a path through an off-board hex of
+    the cone used to fail); every hex, every hexside."""
+    board = load_board()
+    idx = index(board)
+    total = 0
+    for hx, nbrs in idx.nbrs.items():
+        for thr in nbrs:
+            rows = _sights(board, hx, thr)
+            assert all(1 <= rng <= 3 for _, rng, _ in rows)
+            total += len(rows)
+    assert total > 0
