@@ -40,6 +40,7 @@ GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
 HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength
 DECAY = 0.7  # pull of an objective per hex of distance
 OVERSTACK = -100.0
+CONTROL_WEIGHT = 0.5  # per victory point a move wins in projected control (6.61)
 DECAY_POW = [DECAY ** d for d in range(128)]
 
 
@@ -124,6 +125,7 @@ class Situation:
                                if n not in self.enemy_at)
         self.need = self._needs()
         self._threat_cache: dict[str, int] = {}
+        self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._obj_cache: dict[tuple[str, str | None], float] = {}
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
         self._hq_cache: dict[tuple[str, str], int] = {}
@@ -232,6 +234,45 @@ class Situation:
             self._hq_cache[key] = near
         return 0.25 * near + 0.2 * self.objective(hx, here) - (1.5 if in_front else 0.0)
 
+    def _control_of(self, v: str, count: Counter[str]) -> str | None:
+        """6.61 for one hex, with own blocks counted per hex in ``count``."""
+        if count.get(v, 0) > 0:
+            return self.seat
+        if v in self.enemy_at:
+            return self.enemy
+        sides = {self.seat if count.get(n, 0) > 0 else self.enemy
+                 for n in self.facts.nbrs.get(v, ()) if count.get(n, 0) > 0
+                 or n in self.enemy_at}
+        return next(iter(sides)) if len(sides) == 1 else None
+
+    def control_gain(self, dest: str, here: str | None) -> float:
+        """Victory points the move ``here`` -> ``dest`` wins (or loses) for the seat in the
+        control the blocks would give if the turn ended now (6.61, 9.1)."""
+        key = (dest, here)
+        got = self._flip_cache.get(key)
+        if got is not None:
+            return got
+        touched = {v for v in self.facts.victory
+                   if self.facts.dist(v, dest) <= 1
+                   or (here is not None and self.facts.dist(v, here) <= 1)}
+        after = Counter(self.garrison)
+        after[dest] += 1
+        if here is not None:
+            after[here] -= 1
+        gain = 0.0
+        for v in touched:
+            before_c, after_c = self._control_of(v, self.garrison), self._control_of(v, after)
+            gain += self.facts.victory[v] * (self._worth(after_c) - self._worth(before_c))
+        self._flip_cache[key] = gain
+        return gain
+
+    def _worth(self, controller: str | None) -> float:
+        """What a victory hex under ``controller`` is worth to the seat: the CSA scores
+        only hexes it controls (9.11); for the USA, denying is what counts."""
+        if self.seat == "csa":
+            return 1.0 if controller == "csa" else 0.0
+        return 0.0 if controller == "csa" else (1.0 if controller == "usa" else 0.7)
+
     def strength(self, uid: str) -> int:
         u = self.own.get(uid)
         return int(u.get("strength", 0)) if u else 0
@@ -297,12 +338,15 @@ class BocDoctrine:
     def _s_move(self, sit: Situation, a: Action) -> float:
         uid, path = str(a["unit"]), a["path"]
         here = str(path[0])
-        gain = sit.hex_value(uid, str(path[-1]), here) - sit.hex_value(uid, here, here)
+        dest = str(path[-1])
+        gain = sit.hex_value(uid, dest, here) - sit.hex_value(uid, here, here)
+        gain += CONTROL_WEIGHT * sit.control_gain(dest, here)
         return gain - 0.01 * len(path) - 0.05  # move only for a real gain
 
     def _s_enter(self, sit: Situation, a: Action) -> float:
-        return 1.0 + sit.hex_value(str(a["unit"]), str(a["path"][-1]), None) \
-            - 0.001 * len(a["path"])
+        dest = str(a["path"][-1])
+        return 1.0 + sit.hex_value(str(a["unit"]), dest, None) \
+            + CONTROL_WEIGHT * sit.control_gain(dest, None) - 0.001 * len(a["path"])
 
     def _s_leave_map(self, sit: Situation, a: Action) -> float:
         return -3.0

@@ -31,6 +31,7 @@ from gettysburg.boc.command import (
     COMMAND_HQ_TYPES,
     HQ_TYPES,
     Orders,
+    command_range,
     commanded_units,
 )
 from gettysburg.boc.control import compute_control, front_line, index
@@ -1162,6 +1163,7 @@ class BocGame(Game):
             "verdicts": json_copy(st.verdicts),
             "over": st.over, "result": self.result(),
         }
+        out["command_ranges"] = self._command_ranges(seat)
         if seat == REFEREE or seat == "usa":
             out["hancock"] = dict(st.hancock)
         out["combat"] = self._combat_view(seat)
@@ -1207,6 +1209,19 @@ class BocGame(Game):
             cs = CavalryBattleState.from_json(st.cavalry)
             out["cavalry"] = {"stage": cs.stage, "outcomes": dict(cs.outcomes),
                               "current": cs.current}
+        return out
+
+    def _command_ranges(self, seat: Seat) -> dict[str, list[str]]:
+        """4.5: the hexes each of the seat's HQs on the map reaches, traced through friendly
+        or neutral hexes, for the command-range overlay. Built from what the seat already
+        sees (its own HQs, hex control and enemy block positions), so it reveals nothing."""
+        out: dict[str, list[str]] = {}
+        for uid in sorted(self.state.units):
+            u = self.state.units[uid]
+            if u.status != ON_MAP or u.hex is None or seat not in (REFEREE, u.side):
+                continue
+            if self.orders.is_hq(uid) and self.orders.oob[uid].command_range:
+                out[uid] = sorted(command_range(self.board, self.state, self.orders, uid))
         return out
 
     def stacking_problems(self) -> list[str]:

@@ -217,10 +217,13 @@ export class Board {
     return g;
   }
 
-  render(view, { selected = null, dests = new Set() } = {}) {
+  render(view, { selected = null, dests = new Set(), reach = new Set() } = {}) {
     const units = unitsOf(view);
     if (this.map) {
-      for (const [id, poly] of this.polys) poly.classList.toggle("dest", dests.has(id));
+      for (const [id, poly] of this.polys) {
+        poly.classList.toggle("dest", dests.has(id));
+        poly.classList.toggle("in-range", reach.has(id));
+      }
       const byHex = new Map();
       for (const u of units) if (u.hex && this.centres.has(u.hex)) {
         if (!byHex.has(u.hex)) byHex.set(u.hex, []);

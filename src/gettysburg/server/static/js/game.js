@@ -69,7 +69,9 @@ export async function gamePage(root, gameId, token) {
   function render() {
     phaseBar(bar, state, state.view);
     const dests = selected ? new Set(destinations(state.legal, selected).keys()) : new Set();
-    board.render(state.view, { selected, dests });
+    // A selected HQ shows its command range when the view gives one (BoC 4.5).
+    const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
+    board.render(state.view, { selected, dests, reach });
     actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy });
     logPanel(logNode, events);
     undoBtn.disabled = !state.undo || busy;
