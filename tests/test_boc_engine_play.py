@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +120,21 @@ def play(game: BocGame, choices: list[int], check: bool = True) -> set[str]:
     return seen
 
 
+def finish(game: BocGame) -> None:
+    """End phases until the game is over; a pending combat decision is answered with its
+    last option (regroup_done, a retreat, assign_done...), which always ends it."""
+    while not game.is_terminal():
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        game.apply({"type": "end_phase"} if {"type": "end_phase"} in legal else legal[-1],
+                   seat)
+
+
+COMBAT = {"fire", "melee", "casualty", "repulse", "melee_resolve", "melee_fight", "melee_line",
+          "melee_retreat", "regroup", "regroup_done", "cavalry_custer", "cavalry_assign",
+          "cavalry_assign_done"}
+
+
 def assert_replays(game: BocGame) -> None:
     data = savefile.save(game)
     again = savefile.replay(json.loads(json.dumps(data)), verify=True)
@@ -134,12 +151,50 @@ def test_random_play_on_a_hand_built_position(tmp_path_factory: pytest.TempPathF
     assert_replays(game)
 
 
+# The same armies in contact: CSA blocks next to the USA line, so fire and melee come up in
+# most examples (J6's neighbours are J5 J7 I6 K6 I5 K7).
+CONTACT = {
+    "usa": SETUP["usa"],
+    "csa": [("M11", [("csa-lee", 2)]), ("J7", [("csa-pickett", 2), ("csa-kemper", 2),
+                                               "csa-armistead"]),
+            ("K7", [("csa-longstreet", 2), "csa-dearing"]), ("L7", ["csa-garnett-rb"]),
+            ("J9", [("csa-alexander-hq", 2), ("csa-cabell", 1)])],
+}
+
+
+@PROFILE
+@given(st.lists(st.integers(0, 10**6), min_size=1, max_size=80))
+def test_random_play_with_combat_in_contact(tmp_path_factory: pytest.TempPathFactory,
+                                            choices: list[int]) -> None:
+    path = write_position(tmp_path_factory.mktemp("contact"), CONTACT, board=BOARD,
+                          arrivals=ARRIVALS, engine={"hour": 16}, name="contact")
+    game = new_game(f"boc/{path}", seed=choices[0])
+    assert isinstance(game, BocGame)
+    play(game, choices)
+    assert_replays(game)
+
+
+def test_contact_position_reaches_fire_and_melee(tmp_path: Path) -> None:
+    path = write_position(tmp_path, CONTACT, board=BOARD, arrivals=ARRIVALS,
+                          engine={"hour": 16}, name="contact")
+    game = new_game(f"boc/{path}", seed=2)
+    assert isinstance(game, BocGame)
+    seen, kinds = play_with_combat(game, random.Random(2), 400)
+    assert kinds["fire"] > 0 and kinds["melee_fight"] > 0
+    finish(game)
+    assert game.result() is not None
+    check_invariants(game, True, seen)
+    assert_replays(game)
+
+
 @pytest.mark.skipif(not HAVE_BOARD, reason="boc/data/board.json not generated yet")
-@pytest.mark.parametrize("scenario", SHIPPED)
+@pytest.mark.parametrize(("scenario", "options"), [(s, ()) for s in SHIPPED]
+                         + [("boc/day3", ("cavalry_battles",))])
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
-def test_random_play_through_every_scenario(scenario: str, choices: list[int]) -> None:
-    game = new_game(scenario, seed=3)
+def test_random_play_through_every_scenario(scenario: str, options: tuple[str, ...],
+                                            choices: list[int]) -> None:
+    game = new_game(scenario, seed=3, options=options)
     assert isinstance(game, BocGame)
     play(game, choices)
     assert_replays(game)
@@ -148,8 +203,7 @@ def test_random_play_through_every_scenario(scenario: str, choices: list[int]) -
 def test_a_short_scenario_plays_to_its_end(tmp_path: Path) -> None:
     game = custom(tmp_path, hour=20)
     seen = play(game, list(range(1, 4000, 7)), check=False)
-    while not game.is_terminal():
-        game.apply({"type": "end_phase"}, game.to_move()[0])
+    finish(game)
     result = game.result()
     assert result is not None and result["day"] == 2
     check_invariants(game, True, seen)
@@ -284,9 +338,53 @@ def test_day2_plays_to_its_end() -> None:
     game = new_game("boc/day2", seed=9)
     assert isinstance(game, BocGame)
     seen = play(game, [(i * 7919) % 1000 for i in range(300)], check=False)
-    while not game.is_terminal():
-        game.apply({"type": "end_phase"}, game.to_move()[0])
+    finish(game)
     result = game.result()
     assert result is not None and result["day"] == 2 and game.state.night
+    check_invariants(game, True, seen)
+    assert_replays(game)
+
+
+def play_with_combat(game: BocGame, rng: random.Random, limit: int) -> tuple[set[str],
+                                                                         Counter[str]]:
+    """Random legal play that prefers combat and ends phases rarely, checking the
+    invariants at the ends of the movement and melee phases (where blocks change hexes;
+    the hypothesis tests check every phase end)."""
+    seen: set[str] = set()
+    kinds: Counter[str] = Counter()
+    for _ in range(limit):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        assert legal, (game.state.phase, seat)
+        combat = [a for a in legal if a["type"] in COMBAT]
+        if combat and rng.random() < 0.8:
+            action = rng.choice(combat)
+        elif {"type": "end_phase"} in legal and rng.random() < 0.2:
+            action = {"type": "end_phase"}
+        else:
+            action = rng.choice(legal)
+        game.apply(action, seat)
+        kinds[action["type"]] += 1
+        seen |= {u.id for u in game.state.units.values() if u.revealed or u.status != ON_MAP}
+        if action["type"] == "end_phase" and game.state.phase in ("melee", "supply"):
+            check_invariants(game, True, seen)  # after movement and after melee (6.2, 7.7)
+    return seen, kinds
+
+
+@pytest.mark.skipif(not HAVE_BOARD, reason="boc/data/board.json not generated yet")
+def test_day3_with_cavalry_battles_plays_to_its_end_with_combat() -> None:
+    """Pickett's Charge from its start with random legal actions, fire, melee and the 10.0
+    cavalry battles included, to a result."""
+    game = new_game("boc/day3", seed=11, options=("cavalry_battles",))
+    assert isinstance(game, BocGame)
+    seen, kinds = play_with_combat(game, random.Random(11), 3000)
+    finish(game)
+    result = game.result()
+    assert result is not None and result["day"] == 3 and result["winner"] in ("usa", "csa", None)
+    assert kinds["fire"] > 0 and kinds["melee"] > 0 and kinds["melee_fight"] > 0
+    assert kinds["cavalry_assign_done"] == 1
+    assert game.state.cavalry["stage"] == "done"
     check_invariants(game, True, seen)
     assert_replays(game)

@@ -136,6 +136,26 @@ def target_pools(state: BocState, orders: Orders, hx: str, side: str
     return out
 
 
+def _sights(board: Board, origin: str, through: str) -> tuple[tuple[str, int, bool], ...]:
+    """(target, range, seen) for the hexes of the cone through ``origin``/``through``
+    (5.31, 5.33). The board never changes, so the answer is cached on the board object
+    (like :func:`gettysburg.boc.control.index`): ``legal_actions`` asks for it constantly."""
+    cache: dict[tuple[str, str], tuple[tuple[str, int, bool], ...]] = \
+        board.__dict__.setdefault("_boc_sights", {})
+    got = cache.get((origin, through))
+    if got is None:
+        idx = index(board)
+        rows = []
+        for h in cone_targets(board, idx.hex_of[origin], idx.hex_of[through]):
+            t = board.hexes[h].id
+            rng = idx.distance(origin, t)
+            seen = rng == 1 or line_of_sight(board, idx.hex_of[origin], h,
+                                             idx.hex_of[through]).visible
+            rows.append((t, rng, seen))
+        got = cache[(origin, through)] = tuple(rows)
+    return got
+
+
 def _lines(board: Board, state: BocState, orders: Orders, u: UnitState
            ) -> list[tuple[str, str, int]]:
     """(target, through, range) for every hex ``u`` could fire at, ignoring 5.21."""
@@ -148,12 +168,8 @@ def _lines(board: Board, state: BocState, orders: Orders, u: UnitState
             if thr in enemy:
                 out.append((thr, thr, 1))  # 5.1: infantry and cavalry fire next door only
             continue
-        for h in cone_targets(board, idx.hex_of[u.hex], idx.hex_of[thr]):
-            t = board.hexes[h].id
-            if t not in enemy:
-                continue
-            rng = idx.distance(u.hex, t)
-            if rng == 1 or line_of_sight(board, idx.hex_of[u.hex], h, idx.hex_of[thr]).visible:
+        for t, rng, seen in _sights(board, u.hex, thr):
+            if seen and t in enemy:
                 out.append((t, thr, rng))  # 5.31 cone, 5.33 line of sight
     return out
 

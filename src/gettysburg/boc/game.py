@@ -1,8 +1,11 @@
 """The Badges of Courage rule system: :class:`BocGame`, registered as ``boc``.
 
 Actions are plain JSON objects (see ``docs/rules-coverage.md`` for the list). Every refusal
-is a :class:`RuleError` citing the rule section. The fire (5.x) and melee (7.x) phases are
-in the sequence but offer only ``end_phase`` until the combat rules land (issue 5).
+is a :class:`RuleError` citing the rule section. Combat (fire 5.x, melee 7.x, the 10.0
+cavalry battles) is played through :mod:`gettysburg.boc.fire`, :mod:`gettysburg.boc.melee`
+and :mod:`gettysburg.boc.cavalry_battle` (``docs/combat.md``): whenever a player must
+choose (ties among equally strong blocks, melee turns, regroups, the cavalry battles) the
+game waits for that player's seat (``to_move``) and offers only the answers.
 """
 
 from __future__ import annotations
@@ -13,6 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from gettysburg.boc.board import Board, BoardError, load_board
+from gettysburg.boc.cavalry_battle import (
+    DONE as CAVALRY_DONE,
+)
+from gettysburg.boc.cavalry_battle import (
+    CavalryBattleState,
+    begin_cavalry_battles,
+    cavalry_act,
+    cavalry_decision,
+    load_cavalry_battle,
+)
+from gettysburg.boc.combat import Decision, is_hq
 from gettysburg.boc.command import (
     COMMAND_HQ_TYPES,
     HQ_TYPES,
@@ -21,7 +35,29 @@ from gettysburg.boc.command import (
     commanded_units,
 )
 from gettysburg.boc.control import compute_control, front_line, index
+from gettysburg.boc.fire import (
+    FireLedger,
+    check_fire,
+    end_fire_phase,
+    fire_options,
+    pending_decision,
+    resolve_choice,
+    resolve_fire,
+)
 from gettysburg.boc.fog import fog_key, private, units_view
+from gettysburg.boc.melee import (
+    ENTRY,
+    SUPPORTED,
+    UNSUPPORTED,
+    MeleeState,
+    attack_problem,
+    declare,
+    end_melee_phase,
+    melee_act,
+    melee_decision,
+    melee_declare_options,
+    target_problem,
+)
 from gettysburg.boc.movement import (
     NO_ROAD,
     MoveRules,
@@ -35,6 +71,7 @@ from gettysburg.boc.oob import DataError, default_hierarchy, default_oob, read_y
 from gettysburg.boc.scenario import (
     ENTRY_ROAD_ALIASES,
     SCENARIO_FILES,
+    CavalryBattle,
     parse_scenario,
     place_with_overflow,
     scenario_path,
@@ -94,9 +131,17 @@ OPTION_ALIASES = {
     # Only changes which arrivals the battle scenario uses (its file marks them).
     "longstreet": "longstreet",
     "free_deployment": OPT_FREE,
+    "cavalry_battles": "cavalry_battles", "cavalry_battle": "cavalry_battles",
 }
-ACTION_ORDER = ["swap", "hancock", "activate", "formation", "move", "enter", "leave_map",
-                "supply_activate", "supply", "night_supply", "end_phase"]
+OPT_CAVALRY = "cavalry_battles"
+ACTION_ORDER = ["swap", "hancock", "activate", "fire", "formation", "move", "enter", "melee",
+                "leave_map", "casualty", "repulse", "melee_resolve", "melee_fight", "melee_line",
+                "melee_retreat", "regroup", "regroup_done", "cavalry_custer", "cavalry_assign",
+                "cavalry_assign_done", "supply_activate", "supply", "night_supply", "end_phase"]
+# Answers to a pending combat decision (combat.Decision): valid only while one waits.
+DECISION_ACTIONS = frozenset({"casualty", "repulse", "melee_resolve", "melee_fight",
+                              "melee_line", "melee_retreat", "regroup", "regroup_done",
+                              "cavalry_custer", "cavalry_assign", "cavalry_assign_done"})
 HANCOCK_ROAD = "Taneytown Road"
 
 
@@ -109,6 +154,16 @@ def normalise_options(options: Sequence[str]) -> list[str]:
                              f"{sorted(set(OPTION_ALIASES))}")
         out.add(name)
     return sorted(out)
+
+
+@lru_cache(maxsize=1)
+def cavalry_data() -> CavalryBattle:
+    """The 10.0 section (Day 3's file; the full battle uses the same one)."""
+    return load_cavalry_battle("boc/day3")
+
+
+def cavalry_key(cb: CavalryBattle) -> int:
+    return turn_key(cb.day, parse_time(cb.deploy_time))
 
 
 def _scenario_file(scenario: str) -> Path:
@@ -211,6 +266,15 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
         campaign=campaign, bands=bands or dict(STANDARD_BANDS), losses=losses,
         acting={a.unit: a.corps for a in sc.acting if a.role == "chq"},
         seq=len(units))
+    if OPT_CAVALRY in options:
+        cb = cavalry_data()
+        if state.last_day >= cb.day and state.now <= cavalry_key(cb):
+            # 10.0: the cavalry fighting off the map waits there (never due on its own).
+            for side, uids in sorted(cb.off_map.items()):
+                for uid in uids:
+                    if uid not in units:
+                        units[uid] = UnitState(uid, side, RESERVE, None,
+                                               oob[uid].max_strength, seq=state.next_seq())
     state.phase = str(engine.get("phase", phases(state)[0]))
     if state.phase not in phases(state) and state.phase != DEPLOY:
         raise ValueError(f"{path}: phase {state.phase!r} is not a phase of this turn")
@@ -263,6 +327,9 @@ class BocGame(Game):
                                            "title": self.state.title, "options": opts,
                                            "time": time_label(self.state.day,
                                                               self.state.hour)}))
+        if self.state.phase != DEPLOY:
+            # A position that starts at Day 3 2 PM begins with the cavalry battles (10.0).
+            self.record(*self._maybe_cavalry_battles())
 
     # --- state -------------------------------------------------------------------------
     def position_json(self) -> JSONDict:
@@ -279,7 +346,29 @@ class BocGame(Game):
         return list(SEATS)
 
     def to_move(self) -> list[Seat]:
-        return [] if self.state.over else [self.state.active]
+        if self.state.over:
+            return []
+        d = self.decision()
+        return [d.seat] if d is not None else [self.state.active]
+
+    # --- combat decisions (docs/combat.md) ---------------------------------------------
+    def _cavalry_active(self) -> bool:
+        return bool(self.state.cavalry) and self.state.cavalry.get("stage") != CAVALRY_DONE
+
+    def decision(self) -> Decision | None:
+        """The combat choice the game waits for (5.23, 5.32, 7.x, 10.0), or ``None``."""
+        st = self.state
+        if st.over:
+            return None
+        if self._cavalry_active():
+            return cavalry_decision(self.board, st, self.orders, cavalry_data(),
+                                    CavalryBattleState.from_json(st.cavalry))
+        if st.phase == "fire" and st.fire.get("pending") is not None:
+            return pending_decision(self.board, st, self.orders, FireLedger.from_json(st.fire))
+        if st.phase == "melee" and st.melee:
+            return melee_decision(self.board, st, self.orders, MeleeState.from_json(st.melee),
+                                  st.active)
+        return None
 
     def is_terminal(self) -> bool:
         return self.state.over
@@ -454,9 +543,14 @@ class BocGame(Game):
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if seat not in self.to_move():
-            return []
         st = self.state
+        if st.over:
+            return []
+        d = self.decision()
+        if d is not None:
+            return json_copy(d.options) if seat == d.seat else []
+        if seat != st.active:
+            return []
         acts: list[Action] = []
         if st.phase == DEPLOY:
             acts += self._swap_actions(seat)
@@ -487,6 +581,13 @@ class BocGame(Game):
                     acts.append({"type": "formation", "unit": uid, "column": not u.column})
                 for (entry, _dest), (_c, path) in sorted(self.enter_options(uid).items()):
                     acts.append({"type": "enter", "unit": uid, "entry": entry, "path": path})
+            if not st.night:  # 9.71 no combat at night
+                ms = MeleeState.from_json(st.melee)
+                acts += melee_declare_options(self.board, st, self.orders, seat, ms)
+                acts += self._entry_melee_options(seat, ms)
+        elif st.phase == "fire":
+            acts += fire_options(self.board, st, self.orders, seat,
+                                 FireLedger.from_json(st.fire))
         elif st.phase == "supply" and not st.night:
             for u in st.on_map(seat):
                 if self._supply_activation_problem(u) is None:
@@ -511,14 +612,102 @@ class BocGame(Game):
 
     def _check(self, action: Action, seat: Seat) -> Any:
         kind = action["type"]
+        if kind in DECISION_ACTIONS:
+            return self._check_decision(action, seat)
         handler = getattr(self, f"_check_{kind}", None)
         if kind not in ACTION_ORDER or handler is None:
             raise RuleError(RULE_ACTION, f"unknown action type {kind!r}; known: "
                                          f"{', '.join(ACTION_ORDER)}")
+        d = self.decision()
+        if d is not None:
+            raise RuleError(d.rule, f"a combat decision ({d.kind}) must be answered first")
         return handler(action, seat)
 
     def _check_end_phase(self, action: Action, seat: Seat) -> None:
         return None
+
+    def _check_decision(self, action: Action, seat: Seat) -> Decision:
+        d = self.decision()
+        if d is None:
+            raise RuleError("1.2", f"no combat decision is waiting for {action['type']!r}")
+        if seat != d.seat:
+            raise RuleError(d.rule, f"the {d.kind} decision is {d.seat}'s")
+        if action not in d.options:
+            raise RuleError(d.rule, f"not one of the answers to the {d.kind} decision now")
+        return d
+
+    def _check_fire(self, action: Action, seat: Seat) -> None:
+        self._phase("fire", rule="5.0")
+        check_fire(self.board, self.state, self.orders, seat, FireLedger.from_json(
+            self.state.fire), action)
+
+    def _check_melee(self, action: Action, seat: Seat) -> list[str]:
+        """7.1 / 7.8 / 6.7 declarations (pure: :func:`melee.declare` applies them)."""
+        self._phase("movement", rule="7.1")
+        self._day("7.1")
+        st = self.state
+        u = self._own(seat, _str(action, "unit"))
+        target = _str(action, "target")
+        ms = MeleeState.from_json(st.melee)
+        if ms.declared(u.id):
+            raise RuleError("7.1", f"{u.id} has already declared a melee")
+        if "entry" in action:
+            road = _str(action, "entry")
+            if u.status == ON_MAP:
+                raise RuleError("6.7", "only arriving units attack from an entry road")
+            why = self._may_enter(u)
+            if why:
+                raise RuleError("6.7", why)
+            label = self.orders.oob[u.id]
+            if is_hq(label) or label.type == "artillery":
+                raise RuleError("6.7", "HQs and artillery do not attack in melee (7.4, 7.5)")
+            pairs = self._entry_hexes(u)
+            if not any(h == target and road_name(r) == road_name(road) for h, r in pairs):
+                raise RuleError("6.7", f"{target} by the {road} is not an entry this unit "
+                                       "may use now")
+            bad = target_problem(self.board, st, ms, seat, target, ENTRY, None)
+            if bad is not None:
+                raise RuleError(*bad)
+            return [h for h, _ in pairs]
+        unsupported = action.get("unsupported", False)
+        if not isinstance(unsupported, bool):
+            raise RuleError(RULE_ACTION, "'unsupported' must be true or false")
+        why = attack_problem(st, self.orders, u.id, unsupported)
+        if why is not None:
+            raise RuleError("7.8" if unsupported else "7.1", why)
+        if unsupported and attack_problem(st, self.orders, u.id, False) is None:
+            raise RuleError("7.8", "a unit under command attacks supported; 7.8 is for "
+                                   "units without command")
+        assert u.hex is not None
+        if target not in index(self.board).nbrs.get(u.hex, ()):
+            raise RuleError("7.1", f"{target} is not adjacent to {u.hex}")
+        bad = target_problem(self.board, st, ms, seat, target,
+                              UNSUPPORTED if unsupported else SUPPORTED, u.hex)
+        if bad is not None:
+            raise RuleError(*bad)
+        return []
+
+    def _entry_melee_options(self, seat: Seat, ms: MeleeState) -> list[Action]:
+        """6.7: due arrivals may attack an enemy-held entry hex from their road."""
+        st = self.state
+        enemy = {u.hex for u in st.on_map(other(seat))}
+        on_entries = any(self.board.hex(h).entries for h in enemy if h is not None)
+        acts: list[Action] = []
+        for uid in sorted(st.units):
+            u = st.units[uid]
+            if u.side != seat or u.status not in (RESERVE, OFF_MAP):
+                continue
+            label = self.orders.oob[uid]
+            if is_hq(label) or label.type == "artillery" or ms.declared(uid) \
+                    or self._may_enter(u) is not None:
+                continue
+            if not on_entries and u.arrival_hex not in enemy:
+                continue  # no enemy on any entry hex: the usual case, answered at once
+            for hx, road in self._entry_hexes(u):
+                if hx in enemy and target_problem(self.board, st, ms, seat, hx, ENTRY,
+                                                   None) is None:
+                    acts.append({"type": "melee", "unit": uid, "target": hx, "entry": road})
+        return acts
 
     def _swap_actions(self, seat: Seat) -> list[Action]:
         own = sorted((u.id, u.hex) for u in self.state.on_map(seat))
@@ -731,7 +920,18 @@ class BocGame(Game):
         kind = action["type"]
         st = self.state
         if kind == "end_phase":
-            return end_phase(self.board, st, self.orders, self.dice, self.column_rule)
+            events = self._combat_phase_end()
+            events += end_phase(self.board, st, self.orders, self.dice, self.column_rule)
+            return events + self._maybe_cavalry_battles()
+        if kind in DECISION_ACTIONS:
+            return self._do_decision(action, seat)
+        if kind == "fire":
+            led = FireLedger.from_json(st.fire)
+            out = resolve_fire(self.board, st, self.orders, led, seat, action, self.dice)
+            st.fire = led.to_json()
+            return out.events
+        if kind == "melee":
+            return self._do_melee(action, seat, checked)
         if kind == "swap":
             return self._do_swap(*checked)
         if kind == "activate":
@@ -754,6 +954,72 @@ class BocGame(Game):
             return self._do_supply(st.units[action["hq"]], st.units[action["unit"]], checked)
         return self._do_night_supply(st.units[action["unit"]], _int(action, "steps", 1),
                                      checked)
+
+    def _do_decision(self, action: Action, seat: Seat) -> list[Event]:
+        st = self.state
+        if self._cavalry_active():
+            cs = CavalryBattleState.from_json(st.cavalry)
+            events = cavalry_act(self.board, st, self.orders, cavalry_data(), cs, seat, action,
+                                 self.dice)
+            st.cavalry = cs.to_json()
+            return events
+        if st.phase == "fire":
+            led = FireLedger.from_json(st.fire)
+            out = resolve_choice(self.board, st, self.orders, led, seat, action)
+            st.fire = led.to_json()
+            return out.events
+        ms = MeleeState.from_json(st.melee)
+        events = melee_act(self.board, st, self.orders, ms, seat, action, self.dice)
+        st.melee = ms.to_json()
+        for a in ms.attacks:  # 6.7: an entry attacker that won the hex has arrived
+            u = st.units[a.unit]
+            if a.kind == ENTRY and u.status == ON_MAP and u.arrival_key is not None:
+                u.arrival_key = u.arrival_hex = u.arrival_entry = None
+                u.exit_hex, u.night_road = None, False
+        return events
+
+    def _do_melee(self, action: Action, seat: Seat, entry_hexes: list[str]) -> list[Event]:
+        st = self.state
+        ms = MeleeState.from_json(st.melee)
+        u = st.units[action["unit"]]
+        if "entry" in action:
+            div = self._division_key(u)
+            if div and u.status == RESERVE:  # 6.7 the division keeps to this road
+                road = dict(self._entry_hexes(u)).get(action["target"])
+                if road:
+                    st.entry_roads[div] = road
+        ev = declare(self.board, st, self.orders, seat, ms, action, entry_hexes)
+        st.melee = ms.to_json()
+        return [ev]
+
+    def _combat_phase_end(self) -> list[Event]:
+        """5.24 / 5.21 after the fire phase; the melee bookkeeping after the melee phase."""
+        st = self.state
+        events: list[Event] = []
+        if st.phase == "fire" and st.fire:
+            events += end_fire_phase(st, FireLedger.from_json(st.fire))
+            st.fire = {}
+        if st.phase == "melee" and st.melee:
+            end_melee_phase(MeleeState.from_json(st.melee))
+            st.melee = {}
+        return events
+
+    def _maybe_cavalry_battles(self) -> list[Event]:
+        """10.0 (option): the off-map cavalry battles are set up when the clock reaches
+        Day 3 2 PM (after that hour's initiative roll)."""
+        st = self.state
+        if OPT_CAVALRY not in st.options or st.cavalry or st.over or st.night:
+            return []
+        cb = cavalry_data()
+        if st.now != cavalry_key(cb):
+            return []
+        cs, events = begin_cavalry_battles(st, cb, self.dice)
+        d = cavalry_decision(self.board, st, self.orders, cb, cs)
+        st.cavalry = cs.to_json()
+        if d is None:
+            st.cavalry["stage"] = CAVALRY_DONE
+        return [Event("cavalry_battles", "10.0", {"time": time_label(st.day, st.hour)}),
+                *events]
 
     def _do_swap(self, a_id: str, b_id: str) -> list[Event]:
         """9.6: two set-up units trade places, so every hex keeps its number of units."""
@@ -900,8 +1166,49 @@ class BocGame(Game):
         out["command_ranges"] = self._command_ranges(seat)
         if seat == REFEREE or seat == "usa":
             out["hancock"] = dict(st.hancock)
+        out["combat"] = self._combat_view(seat)
         if seat in SEATS:
             out["legal_actions"] = self.legal_actions(seat)
+        return out
+
+    def _combat_view(self, seat: Seat) -> JSONDict:
+        """What ``seat`` knows of the combat in progress: the decision it must take (or
+        whose turn it is), declared melees (attacker ids only to their owner), the melee
+        being fought (all its blocks are revealed, 7.1), the hexsides used (5.21), its own
+        half hits (5.24) and the cavalry battles' public state (10.0)."""
+        st = self.state
+        everything = seat == REFEREE
+        out: JSONDict = {}
+        d = self.decision()
+        if d is not None:
+            out["waiting"] = {"kind": d.kind, "seat": d.seat, "rule": d.rule}
+            if everything or seat == d.seat:
+                out["decision"] = {"kind": d.kind, "rule": d.rule, "data": json_copy(d.data)}
+        if st.fire:
+            led = FireLedger.from_json(st.fire)
+            out["fired_hexsides"] = sorted(led.used)
+            out["half_hits"] = sorted(u for u in led.half_hits
+                                      if everything or st.units[u].side == seat)
+        if st.melee:
+            ms = MeleeState.from_json(st.melee)
+            declared: list[JSONDict] = []
+            for a in ms.attacks:
+                item: JSONDict = {"side": st.units[a.unit].side, "from": a.from_hex,
+                                  "target": a.target, "kind": a.kind}
+                if everything or st.units[a.unit].side == seat:
+                    item["unit"] = a.unit
+                declared.append(item)
+            out["melees"] = declared
+            out["resolved"] = list(ms.resolved)
+            if ms.battle is not None:
+                b = ms.battle
+                out["battle"] = {"hex": b.hex, "attacker": b.attacker, "kind": b.kind,
+                                 "round": b.round, "attackers": sorted(b.attackers),
+                                 "defenders": sorted(b.defenders)}
+        if st.cavalry:
+            cs = CavalryBattleState.from_json(st.cavalry)
+            out["cavalry"] = {"stage": cs.stage, "outcomes": dict(cs.outcomes),
+                              "current": cs.current}
         return out
 
     def _command_ranges(self, seat: Seat) -> dict[str, list[str]]:

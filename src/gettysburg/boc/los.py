@@ -129,7 +129,10 @@ def line_of_sight(board: Board, origin: Hex, target: Hex, through: Hex | None = 
                 [t], [], d2,
             )
         blockers: set[Hex] = set()
-        for path in _paths(origin, thr, target, set(cone_hexes)):
+        # Fire paths run over map hexes only: near the edge a path through a hex that is
+        # not on the board cannot be judged (no terrain), so it does not count.
+        on_map = {h for h in cone_hexes if h in board.hexes}
+        for path in _paths(origin, thr, target, on_map):
             bad = [x for x in path[:-1] if _blocks(board, x, origin, target)]
             if not bad:
                 return Sightline(

@@ -110,6 +110,7 @@ class Battle:
     hits: JSONDict | None = None  # HitQueue waiting for the owner's choice
     winner: str | None = None  # side, or "stalemate"
     regroup_sides: list[str] = field(default_factory=list)  # 7.9
+    regrouped: list[str] = field(default_factory=list)  # 7.9 blocks that already regrouped
     over: bool = False
 
     @property
@@ -216,20 +217,27 @@ def _target_problem(board: Board, state: BocState, ms: MeleeState, side: str, ta
     return None
 
 
+target_problem = _target_problem  # public name: the game checks declarations without state
+
+
 def melee_declare_options(board: Board, state: BocState, orders: Orders, side: str,
                           ms: MeleeState) -> list[Action]:
     """Legal on-map declarations: supported for units under command (or Berdan), the 7.8
     unsupported form for units without command."""
     idx = index(board)
+    enemy = {u.hex for u in state.on_map(other(side))}
     acts: list[Action] = []
     for u in sorted(state.on_map(side), key=lambda x: x.id):
         if ms.declared(u.id) or u.hex is None:
             continue
+        targets = [t for t in idx.nbrs[u.hex] if t in enemy]
+        if not targets:
+            continue  # cheap test first: legal_actions runs this for every block
         supported = attack_problem(state, orders, u.id, False) is None
         if not supported and attack_problem(state, orders, u.id, True) is not None:
             continue
         kind = SUPPORTED if supported else UNSUPPORTED
-        for t in idx.nbrs[u.hex]:
+        for t in targets:
             if _target_problem(board, state, ms, side, t, kind, u.hex) is None:
                 act: Action = {"type": "melee", "unit": u.id, "target": t}
                 if not supported:
@@ -600,10 +608,11 @@ def regroup_options(board: Board, state: BocState, ms: MeleeState, b: Battle) ->
             continue
         if state.control.get(n) == side:
             opts += [{"type": "regroup", "unit": u.id, "to": n}
-                     for u in sorted(here, key=lambda x: x.id)]
+                     for u in sorted(here, key=lambda x: x.id) if u.id not in b.regrouped]
         if room > 0:
             opts += [{"type": "regroup", "unit": u.id, "to": b.hex}
-                     for u in sorted(there, key=lambda x: x.id) if u.id not in waiting]
+                     for u in sorted(there, key=lambda x: x.id)
+                     if u.id not in waiting and u.id not in b.regrouped]
     opts.append({"type": "regroup_done"})
     return opts
 
@@ -613,8 +622,14 @@ def _regroup(state: BocState, b: Battle, uid: str, to: str) -> list[Event]:
     assert u.hex is not None and b.hex is not None
     was = u.hex
     b.regroup_sides.append(side_key(was if to == b.hex else to, b.hex))
+    b.regrouped.append(uid)  # each block regroups once
     u.hex, u.seq = to, state.next_seq()
-    return [Event("regroup", "7.9", {"unit": uid, "side": u.side, "from": was, "to": to})]
+    data: JSONDict = {"unit": uid, "side": u.side, "from": was, "to": to}
+    if u.revealed:
+        return [Event("regroup", "7.9", data)]
+    # A reinforcement from a neighbouring hex was not in the melee: it stays hidden.
+    return [Event("regroup", "7.9", data, visible_to=(u.side,),
+                  redacted={"side": u.side, "from": was, "to": to})]
 
 
 def end_melee_phase(ms: MeleeState) -> None:

@@ -7,7 +7,7 @@ it to the protocol's atomic ``apply`` and to save files.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from gettysburg.core.canonical import JSONDict, json_copy
@@ -77,7 +77,7 @@ class UnitState:
     in_command: bool = False  # under command until the end of the melee phase (4.3)
     sup_active: bool = False  # HQ activated for supply this supply phase (8.1)
     supplied: bool = False  # received a step this (day) supply phase (8.3)
-    fired: bool = False  # set by the fire phase (issue 5); fired units cannot move (6.1)
+    fired: bool = False  # fired this player turn (5.2); fired units cannot move (6.1)
     moved: bool = False  # moved or entered this movement phase
     mp_used: int = 0  # MPs spent this movement phase (formation changes, column/line box)
     column: bool = False  # column formation (column/line option)
@@ -91,7 +91,8 @@ class UnitState:
     def to_json(self, full: bool = True) -> JSONDict:
         """All fields, or (``full=False``, for the compact game state) only the five that
         every unit has plus those that differ from their defaults."""
-        data = asdict(self)
+        # Every field is a str, int, bool or None: no deep copy needed (asdict is slow).
+        data = {k: getattr(self, k) for k in _NAMES}
         if full:
             return data
         return {k: v for k, v in data.items() if k in _ALWAYS or v != _DEFAULTS[k]}
@@ -103,7 +104,11 @@ class UnitState:
 
 
 _ALWAYS = frozenset({"id", "side", "status", "hex", "strength"})
+_NAMES = tuple(f.name for f in fields(UnitState))
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState)}
+
+
+_OPTIONAL = frozenset({"fire", "melee", "cavalry"})
 
 
 @dataclass
@@ -135,13 +140,20 @@ class BocState:
     rebuild: list[str] = field(default_factory=list)  # fallen DHQs to rebuild (4.61)
     hancock: dict[str, Any] = field(default_factory=dict)  # {"corps": C} once chosen
     deploy: list[str] = field(default_factory=list)  # 9.6 sides still to deploy, in order
+    fire: JSONDict = field(default_factory=dict)  # fire.FireLedger (5.21, 5.23, 5.24)
+    melee: JSONDict = field(default_factory=dict)  # melee.MeleeState (7.x, 6.7)
+    cavalry: JSONDict = field(default_factory=dict)  # cavalry_battle state (10.0 option)
     seq: int = 0
     verdicts: list[JSONDict] = field(default_factory=list)
     over: bool = False
     result: JSONDict | None = None
 
     def to_json(self) -> JSONDict:
-        data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "units"}
+        # The combat fields are left out while empty, so positions without combat keep
+        # the JSON (and hashes) they had before the combat rules.
+        data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self)
+                          if f.name != "units" and not (f.name in _OPTIONAL
+                                                       and not getattr(self, f.name))}
         data = json_copy(data)
         data["units"] = {k: u.to_json(full=False) for k, u in sorted(self.units.items())}
         return data
