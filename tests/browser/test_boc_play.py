@@ -1,0 +1,175 @@
+"""Badges of Courage in the browser: a Day 1 game against the AI, played through the page
+(move, then fire), reload and language; and two human seats that see nothing hidden."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.usefixtures("boc_ready")
+
+
+@pytest.fixture
+def boc_ready() -> None:
+    from gettysburg.server import systems
+
+    if systems.map_json("boc") is None:
+        pytest.skip("boc/data/board.json is missing")
+
+
+def _step(page: Any) -> int:
+    text = page.inner_text("#phasebar [data-key=step]")
+    return int(re.findall(r"\d+", text)[-1])
+
+
+def _buttons(page: Any) -> list[dict[str, Any]]:
+    raw = page.eval_on_selector_all("button[data-action]", "els => els.map(e => e.dataset.action)")
+    return [json.loads(r) for r in raw]
+
+
+def _state(url: str, game_id: str, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    r.raise_for_status()
+    return dict(r.json())
+
+
+def _chooser() -> Any:
+    """The test's player: it asks the `general` agent (from its own view and legal actions,
+    exactly what the page shows) but fires whenever it can, so a fire happens early."""
+    from gettysburg.ai.agent import make_agent, seeded_rng
+
+    general, rng = make_agent("general", "browser-test"), seeded_rng("browser-test")
+
+    def choose(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
+        fire = [a for a in legal if a["type"] == "fire"]
+        return fire[0] if fire else dict(general.choose(view, legal, 1.0, rng))
+
+    return choose
+
+
+def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live.url + "/")
+    page.wait_for_selector("select.who")
+    page.select_option("#system", "boc")
+    page.select_option("#scenario", "day1")
+    page.wait_for_selector("select.who[data-seat=usa]")
+    page.fill("#seed", "11")
+    page.select_option("select.who[data-seat=csa]", "me")
+    page.select_option("select.who[data-seat=usa]", "ai")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/g/[^/#]+#.+"))
+    game_id, token = re.findall(r"/g/([^/#]+)#(.+)$", page.url)[0]
+
+    # Selecting an HQ outlines its command range (4.5) on the map.
+    hq, reach = "csa-heth", _state(live.url, game_id, token)["view"]["command_ranges"]["csa-heth"]
+    page.locator(f"g.units g.unit[data-unit='{hq}']").dispatch_event("click")
+    page.wait_for_selector("polygon.in-range")
+    assert page.locator("polygon.in-range").count() == len(reach) > 1
+    page.locator(f"g.units g.unit[data-unit='{hq}']").dispatch_event("click")  # deselect
+    done: set[str] = set()
+    choose = _chooser()
+    for _ in range(200):
+        page.wait_for_selector("#phasebar .turn-you", timeout=30000)
+        view = _state(live.url, game_id, token)["view"]
+        choice = choose(_buttons(page), view)
+        before = _step(page)
+        # The action buttons may sit in collapsed groups: dispatch the click directly.
+        page.locator(f"button[data-action='{json.dumps(choice, separators=(',', ':'))}']"
+                     ).first.dispatch_event("click")
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#phasebar [data-key=step]')"
+            f".textContent.match(/\\d+/g).pop()) > {before}", timeout=15000)
+        done.add(choice["type"])
+        if {"move", "fire"} <= done:
+            break
+    assert {"move", "fire"} <= done, f"played {sorted(done)} without moving and firing"
+    # The AI answered: the log holds events of USA decisions.
+    log = page.inner_text("#log")
+    assert "usa" in log.lower()
+    assert re.search(r"\b5\.\d", log), "fire events cite section 5"
+    step = _step(page)
+    page.reload()
+    page.wait_for_selector("#phasebar [data-key=step]")
+    page.wait_for_function(f"() => Number(document.querySelector('#phasebar [data-key=step]')"
+                           f".textContent.match(/\\d+/g).pop()) >= {step}")
+    page.select_option("#lang", "es")
+    page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
+                           " === 'Tus acciones legales'")
+    assert not errors, errors
+    context.close()
+
+
+def test_two_seats_see_no_hidden_enemy_block(browser: Any, live: Any) -> None:
+    body = {"system": "boc", "scenario": "day3", "seed": "5",
+            "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}}
+    r = httpx.post(f"{live.url}/api/games", json=body, timeout=60)
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game_id"]
+    tokens = {s: v["token"] for s, v in r.json()["seats"].items()}
+    host = live.app.state.host
+    seen: dict[str, list[str]] = {"usa": [], "csa": []}
+    pages = {}
+    for seat in ("usa", "csa"):
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.on("response", lambda resp, s=seat: seen[s].append(_body(resp)))
+        page.on("websocket", lambda ws, s=seat: ws.on(
+            "framereceived", lambda f, s=s: seen[s].append(str(f))))
+        page.goto(f"{live.url}/g/{game_id}#{tokens[seat]}")
+        page.wait_for_selector("polygon.hex")
+        pages[seat] = page
+    ever_seen: dict[str, set[str]] = {"usa": set(), "csa": set()}
+    for _ in range(60):
+        game = host.load(game_id).game
+        if game.is_terminal():
+            break
+        ref = game.view("referee")
+        for u in ref["units"]:
+            if u.get("revealed") or u.get("status") == "eliminated":
+                ever_seen["usa" if u["side"] == "csa" else "csa"].add(u["id"])
+        seat = game.to_move()[0]
+        legal = _state(live.url, game_id, tokens[seat])["legal"]
+        pick = next((a for a in legal if a["type"] == "fire"), None) or next(
+            (a for a in legal if a["type"] == "end_phase"), legal[0])
+        r = httpx.post(f"{live.url}/api/games/{game_id}/actions",
+                       headers={"Authorization": f"Bearer {tokens[seat]}"},
+                       json={"action": pick, "action_id": f"a{_}"})
+        assert r.status_code == 200, r.text
+    game = host.load(game_id).game
+    for u in game.view("referee")["units"]:
+        if u.get("revealed") or u.get("status") == "eliminated":
+            ever_seen["usa" if u["side"] == "csa" else "csa"].add(u["id"])
+    for seat, page in pages.items():
+        page.wait_for_timeout(300)
+        enemy = "csa" if seat == "usa" else "usa"
+        game = host.load(game_id).game
+        # On-map enemy blocks never revealed (arrival schedules are public, so blocks
+        # still to arrive are not secrets in the physical game either).
+        hidden = {u["id"] for u in game.view("referee")["units"]
+                  if u["side"] == enemy and u.get("status") == "on_map"} - ever_seen[seat]
+        assert hidden, "some enemy blocks must have stayed hidden"
+        traffic = "\n".join(seen[seat]) + page.content()
+        own = [u["id"] for u in game.view("referee")["units"]
+               if u["side"] == seat and u.get("status") == "on_map"]
+        assert all(o in traffic for o in own), "the capture must see the seat's own blocks"
+        leaked = sorted(h for h in hidden if re.search(rf"\b{re.escape(h)}\b", traffic))
+        assert not leaked, f"{seat} received hidden enemy ids: {leaked[:5]}"
+
+
+def _body(resp: Any) -> str:
+    """What the server sent about the game: JSON bodies (static files are the same for
+    everyone and are not game data)."""
+    if "json" not in (resp.headers.get("content-type") or ""):
+        return ""
+    try:
+        return str(resp.text())
+    except Exception:  # redirects and aborted requests have no body
+        return ""
