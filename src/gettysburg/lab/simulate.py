@@ -73,6 +73,7 @@ def play_game(spec: GameSpec) -> Row:
     rngs = {seat: seeded_rng("lab", spec.seed, seat, name) for seat, name in spec.agents.items()}
     actions, clocks = 0, set()
     seat, action = "", None
+    played: dict[str, int] = {}  # "seat:type" -> count: shows which rules were exercised
     vp_track: list[list[Any]] = []
     error: str | None = None
     try:
@@ -91,6 +92,8 @@ def play_game(spec: GameSpec) -> Row:
             action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
             game.apply(action, seat)
             actions += 1
+            kind = f"{seat}:{action.get('type')}"
+            played[kind] = played.get(kind, 0) + 1
     except Exception as exc:  # an engine or agent bug: keep the run, record the game
         error = f"{type(exc).__name__}: {exc} (after {actions} actions, {seat} "\
                 f"{json.dumps(action, sort_keys=True) if action else ''})"
@@ -108,7 +111,7 @@ def play_game(spec: GameSpec) -> Row:
         "turns": len(clocks), "actions": actions,
         "seconds": round(time.perf_counter() - start, 3),
         "vp_track": vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
-        "error": error,
+        "error": error, "played": dict(sorted(played.items())),
     }
 
 
