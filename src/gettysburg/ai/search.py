@@ -32,7 +32,7 @@ from typing import Any
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import DONE_TYPES, doctrine_for
 from gettysburg.ai.general import GeneralAgent, ranked
-from gettysburg.core.protocol import Action, Game, RuleError, action_key
+from gettysburg.core.protocol import Action, Game, action_key
 
 CANDIDATES = 3
 DEPTH = 1
@@ -144,8 +144,10 @@ class SearchAgent:
                 wview = world.view(mover)
                 legal = wview.get("legal_actions") or world.legal_actions(mover)
                 world.apply(self.general.choose(wview, legal, 0.0, rng), mover)
-        except (RuleError, KeyError, ValueError):
-            return None  # a world the sample could not make consistent: skip it
+        except Exception:
+            # A world the sample could not make consistent (state the view does not show,
+            # e.g. a half-fought melee): skip it rather than lose the decision.
+            return None
         return self._value(world, seat)
 
     @staticmethod
