@@ -77,7 +77,7 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
     done: set[str] = set()
     choose = _chooser()
     for _ in range(200):
-        page.wait_for_selector("#phasebar .turn-you", timeout=30000)
+        page.wait_for_selector("#phasebar .turn-you", timeout=120000)
         view = _state(live.url, game_id, token)["view"]
         choice = choose(_buttons(page), view)
         before = _step(page)
@@ -86,7 +86,7 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
                      ).first.dispatch_event("click")
         page.wait_for_function(
             f"() => Number(document.querySelector('#phasebar [data-key=step]')"
-            f".textContent.match(/\\d+/g).pop()) > {before}", timeout=15000)
+            f".textContent.match(/\\d+/g).pop()) > {before}", timeout=60000)
         done.add(choice["type"])
         if {"move", "fire"} <= done:
             break
