@@ -76,7 +76,7 @@ def plot_wins(rows: Sequence[Row], out: Path) -> str | None:
     gs = groups(rows)
     if not gs:
         return None
-    fig, ax = plt.subplots(figsize=(8, 0.6 * len(gs) * 3 + 1))
+    fig, ax = plt.subplots(figsize=(8, 0.9 * len(gs) + 1.5))
     labels, y = [], 0.0
     for name, rs in gs.items():
         s = summarise(rs)
