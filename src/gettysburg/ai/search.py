@@ -36,10 +36,14 @@ from gettysburg.core.protocol import Action, Game, action_key
 
 CANDIDATES = 3
 DEPTH = 1
-ROLLOUTS_PER_S = 8.0
+ROLLOUTS_PER_S = 16.0
 MARGIN = 0.6
 GUARD = 3.0
 WIN_VALUE = 100.0
+#: Decisions worth searching: where dice decide (fire, melee and their answers). Movement
+#: is left to the general, whose doctrine one-action rollouts did not improve (docs/ai.md).
+SEARCHED_TYPES = frozenset({"fire", "melee", "melee_fight", "melee_retreat", "melee_line",
+                            "casualty", "repulse", "regroup", "attack", "assign"})
 
 #: system -> builder of a world from (view, rng); cached public data lives inside.
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
@@ -108,6 +112,8 @@ class SearchAgent:
         cands += [i for i, a in enumerate(legal_actions)
                   if a.get("type") in DONE_TYPES and i not in cands][:1]
         if len(cands) < 2 or order[0][0] - order[1][0] >= MARGIN:
+            return fallback
+        if not any(legal_actions[i].get("type") in SEARCHED_TYPES for i in cands):
             return fallback
         self.searched += 1
         rounds = max(1, int(budget_s * ROLLOUTS_PER_S / len(cands)))
