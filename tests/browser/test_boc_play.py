@@ -59,13 +59,19 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
     page.goto(live.url + "/")
     page.wait_for_selector("select.who")
     page.select_option("#system", "boc")
-    page.select_option("#scenario", "day1")
+    page.wait_for_selector("#scenario option[value=day1]", state="attached")
+    # Choosing the scenario reloads the seat rows: choose seats only once they are back.
+    if page.input_value("#scenario") != "day1":
+        with page.expect_response(lambda r: "/api/setup" in r.url and "day1" in r.url):
+            page.select_option("#scenario", "day1")
     page.wait_for_selector("select.who[data-seat=usa]")
     page.fill("#seed", "11")
     page.select_option("select.who[data-seat=csa]", "me")
     page.select_option("select.who[data-seat=usa]", "ai")
-    page.click("#start")
-    page.wait_for_url(re.compile(r"/g/[^/#]+#.+"))
+    with page.expect_response(lambda r: r.url.endswith("/api/games")) as created:
+        page.click("#start")
+    assert created.value.status == 201, created.value.text()
+    page.wait_for_url(re.compile(r"/g/[^/#]+#.+"), timeout=60000)
     game_id, token = re.findall(r"/g/([^/#]+)#(.+)$", page.url)[0]
 
     # Selecting an HQ outlines its command range (4.5) on the map.
