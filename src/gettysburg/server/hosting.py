@@ -9,6 +9,7 @@ replay and branch requests. It talks to rule systems only through
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -32,8 +33,10 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.server.agents import UnknownAgentError, agent_names, make_agent
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
-from gettysburg.server.store import ActionRow, GameRow, SeatRow, Store
+from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store
 from gettysburg.server.systems import map_json
+
+log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
@@ -97,6 +100,7 @@ class Host:
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
         self._replays: dict[str, Game] = {}  # last replayed position per game (stepping)
+        self._damaged: dict[str, ApiError] = {}  # games whose stored rows do not replay
 
     # --- notifications --------------------------------------------------------------------
 
@@ -116,44 +120,88 @@ class Host:
 
     def load(self, game_id: str) -> Live:
         """The live game, rebuilt from the store on first use by replaying every action
-        and checking each resulting state hash against the stored one."""
+        and checking each resulting state hash against the stored one. A game whose rows
+        cannot be read or no longer replay is remembered as damaged (500 naming the failing
+        action) and does not stop any other game."""
         with self._lock:
             live = self._live.get(game_id)
             if live is not None:
                 return live
-            row = self.store.game(game_id)
-            if row is None:
-                raise ApiError(404, "game", f"no game {game_id!r}", field="game_id")
+            damage = self._damaged.get(game_id)
+            if damage is not None:
+                raise damage
             try:
-                game = self._fresh(row.system, row.scenario, row.options, row.seed)
-            except (UnknownSystemError, ValueError, KeyError, OSError) as exc:
-                raise ApiError(500, "store.system", f"game {game_id} cannot be set up here: "
-                                                    f"{exc}") from None
-            marks, ids = [len(game.log)], []
-            rows = self.store.actions(game_id)
-            noticed: dict[int, str] = {}
-            for a in rows:
-                last = a.index == len(rows) - 1
-                others = [o for o in game.seats() if o != a.seat] if last else []
-                seen = {o: canonical_json(game.view(o)) for o in others}
-                try:
-                    events = game.apply(a.action, a.seat)
-                except RuleError as exc:
-                    raise ApiError(500, "store.replay", f"game {game_id}: stored action "
-                                   f"{a.index} is refused on replay: {exc}") from None
-                if game.history[-1].state_hash != a.state_hash:
-                    raise ApiError(500, "store.replay",
-                                   f"game {game_id}: action {a.index} replays to another state")
-                marks.append(len(game.log))
-                ids.append(a.action_id)
-                if last:  # what undo needs to know about the action that may be taken back
-                    noticed[a.index] = self._noticed(game, others, seen, events)
-            live = Live(row, self.store.seats(game_id), game, marks, ids, noticed=noticed)
+                live = self._rebuild(game_id)
+            except ApiError as exc:
+                if exc.status >= 500:
+                    self._damaged[game_id] = exc
+                raise
             self._live[game_id] = live
             return live
 
+    def _rebuild(self, game_id: str) -> Live:
+        try:
+            row = self.store.game(game_id)
+            if row is None:
+                raise ApiError(404, "game", f"no game {game_id!r}", field="game_id")
+            rows = self.store.actions(game_id)
+            seats = self.store.seats(game_id)
+        except RowError as exc:
+            raise ApiError(500, "store.row", str(exc)) from None
+        try:
+            game = self._fresh(row.system, row.scenario, row.options, row.seed)
+        except (UnknownSystemError, ValueError, KeyError, OSError) as exc:
+            raise ApiError(500, "store.system", f"game {game_id} cannot be set up here: "
+                                                f"{exc}") from None
+        marks, ids = [len(game.log)], []
+        noticed: dict[int, str] = {}
+        for i, a in enumerate(rows):
+            if a.index != i:
+                raise ApiError(500, "store.replay", f"game {game_id}: stored action {i} is "
+                                                    f"missing (the next is numbered {a.index})")
+            last = i == len(rows) - 1
+            others = [o for o in game.seats() if o != a.seat] if last else []
+            seen = {o: canonical_json(game.view(o)) for o in others}
+            try:
+                events = game.apply(a.action, a.seat)
+            except Exception as exc:  # a refusal, or a rule system choking on a bad row
+                raise ApiError(500, "store.replay", f"game {game_id}: stored action {i} is "
+                                                    f"refused on replay: {exc}") from None
+            if game.history[-1].state_hash != a.state_hash:
+                raise ApiError(500, "store.replay",
+                               f"game {game_id}: stored action {i} replays to another state")
+            marks.append(len(game.log))
+            ids.append(a.action_id)
+            if last:  # what undo needs to know about the action that may be taken back
+                noticed[a.index] = self._noticed(game, others, seen, events)
+        return Live(row, seats, game, marks, ids, noticed=noticed)
+
     def active_games(self) -> list[str]:
-        return [g.id for g in self.store.games("active")]
+        """Active games that load; each damaged one is logged (one line) and left out."""
+        out = []
+        for game_id in self.store.game_ids("active"):
+            try:
+                self.load(game_id)
+            except ApiError as exc:
+                log.warning("game %s is not served: %s", game_id, exc.message)
+                continue
+            out.append(game_id)
+        return out
+
+    def check(self) -> dict[str, str]:
+        """Load every stored game (active or finished); what is wrong with each that fails."""
+        problems: dict[str, str] = {}
+        for game_id in self.store.game_ids():
+            try:
+                self.load(game_id)
+            except ApiError as exc:
+                problems[game_id] = f"[{exc.rule}] {exc.message}"
+        return problems
+
+    def damaged(self) -> dict[str, str]:
+        """Games found damaged so far, with what is wrong."""
+        with self._lock:
+            return {g: e.message for g, e in self._damaged.items()}
 
     # --- auth ---------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""SQLite store for hosted games (stdlib ``sqlite3``, WAL mode).
+"""The store of hosted games: SQLite (the default) or PostgreSQL, one interface.
 
 A game row holds how the game was set up (system, scenario, options, seed) and its
 status; a seat row holds who plays a seat (human or AI agent) and the SHA-256 of its
@@ -6,56 +6,50 @@ secret token (the token itself is never stored); the actions table holds every a
 action with the dice it consumed and the state hash it led to. The game itself is never
 stored: it is rebuilt by replaying the actions, which also proves the stored history is
 consistent (each replayed state hash must match).
+
+``Store(target)`` opens a SQLite file (a path, ``sqlite:///path`` or ``:memory:``) or a
+PostgreSQL database (``postgresql://…``); the two backends differ only in how they connect,
+check and create the schema (``store_sqlite.py``, ``store_postgres.py``). Every write that
+belongs together (an action and the game's new status) is one transaction. Problems with
+the database itself raise :class:`StoreError` naming the database and what is wrong; a
+row that cannot be read raises :class:`RowError` naming the game. See docs/storage.md.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    system TEXT NOT NULL,
-    scenario TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    status TEXT NOT NULL,
-    result TEXT,
-    parent TEXT,
-    parent_step INTEGER,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    agent TEXT,
-    agent_seed TEXT,
-    token_hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    idx INTEGER NOT NULL,
-    seat TEXT NOT NULL,
-    action TEXT NOT NULL,
-    action_id TEXT NOT NULL,
-    dice TEXT NOT NULL,
-    state_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (game_id, idx),
-    UNIQUE (game_id, seat, action_id)
-);
-"""
+#: The schema version this code writes; a database from a newer version is refused.
+SCHEMA_VERSION = 1
+
+#: Columns each table must have (checked on open, so a foreign or damaged schema is named).
+COLUMNS = {
+    "games": {"id", "system", "scenario", "options", "seed", "status", "result", "parent",
+              "parent_step", "created", "updated"},
+    "seats": {"game_id", "seat", "kind", "agent", "agent_seed", "token_hash"},
+    "actions": {"game_id", "idx", "seat", "action", "action_id", "dice", "state_hash",
+                "created"},
+    "meta": {"key", "value"},
+}
+
+
+class StoreError(Exception):
+    """The database cannot be used (unreadable, corrupt, foreign schema, unreachable)."""
+
+
+class RowError(StoreError):
+    """A stored row of one game cannot be read (the other games are unaffected)."""
+
+    def __init__(self, game_id: str, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.game_id, self.index = game_id, index
 
 
 @dataclass(frozen=True)
@@ -92,35 +86,100 @@ class ActionRow:
     state_hash: str
 
 
-class Store:
-    """Thread-safe access to one SQLite file (one connection, serialised by a lock)."""
+Row = dict[str, Any]
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+
+class Backend(Protocol):
+    """What a database driver provides (SQL uses ``?`` placeholders throughout)."""
+
+    kind: str  # "sqlite" or "postgresql"
+    where: str  # the database as shown in messages (a path, or a URL without password)
+    seat_order: str  # the column that keeps seats in insertion order
+
+    def query(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...
+    def transaction(self) -> AbstractContextManager[None]: ...
+    def columns(self, table: str) -> set[str]: ...
+    def close(self) -> None: ...
+
+
+def is_postgres(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(target: str | Path) -> str:
+    """The file a SQLite target names: a path, ``sqlite:///abs/path`` or ``:memory:``."""
+    text = str(target)
+    if text.startswith("sqlite://"):
+        text = text[len("sqlite://"):]
+        if not text:
+            raise StoreError("sqlite:// needs a path, e.g. sqlite:///var/lib/gettysburg/games.db")
+    return text
+
+
+def _json(game_id: str, what: str, text: object, index: int | None = None) -> Any:
+    if not isinstance(text, str):
+        raise RowError(game_id, f"game {game_id}: {what} is {text!r}, not JSON text", index)
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise RowError(game_id, f"game {game_id}: {what} is not valid JSON ({exc})",
+                       index) from None
+
+
+def _text(game_id: str, what: str, value: object, index: int | None = None) -> str:
+    if not isinstance(value, str):
+        raise RowError(game_id, f"game {game_id}: {what} is {value!r}, not text", index)
+    return value
+
+
+class Store:
+    """Thread-safe access to one database (one connection, serialised by a lock)."""
+
+    def __init__(self, target: str | Path) -> None:
+        if is_postgres(target):
+            from gettysburg.server.store_postgres import PostgresBackend
+
+            self._db: Backend = PostgresBackend(str(target))
+        else:
+            from gettysburg.server.store_sqlite import SqliteBackend
+
+            self._db = SqliteBackend(sqlite_path(target))
+        self.kind, self.where = self._db.kind, self._db.where
+        self.path = self.where  # kept for callers that print where games are stored
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives a crash
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        try:
+            self._check_schema()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _check_schema(self) -> None:
+        for table, wanted in COLUMNS.items():
+            missing = wanted - self._db.columns(table)
+            if missing:
+                raise StoreError(f"{self.where}: table {table} lacks column(s) "
+                                 f"{', '.join(sorted(missing))}: not a gettysburg games "
+                                 "database, or a damaged one")
+        rows = self._db.query("SELECT value FROM meta WHERE key = 'schema'")
+        version = rows[0]["value"] if rows else None
+        if version is None or not str(version).isdigit():
+            raise StoreError(f"{self.where}: meta.schema is {version!r}, not a version number")
+        if int(version) > SCHEMA_VERSION:
+            raise StoreError(f"{self.where}: written by a newer gettysburg (schema {version}; "
+                             f"this one reads up to {SCHEMA_VERSION})")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self) -> Iterator[Backend]:
+        with self._lock, self._db.transaction():
+            yield self._db
+
+    def _query(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+            return self._db.query(sql, params)
 
     # --- games --------------------------------------------------------------------------
 
@@ -129,54 +188,80 @@ class Store:
                     parent: str | None = None, parent_step: int | None = None) -> None:
         now = time.time()
         with self._tx() as db:
-            db.execute("INSERT INTO games (id, system, scenario, options, seed, status, result,"
-                       " parent, parent_step, created, updated)"
-                       " VALUES (?, ?, ?, ?, ?, 'active', NULL, ?, ?, ?, ?)",
-                       (game_id, system, scenario, json.dumps(list(options)), seed, parent,
-                        parent_step, now, now))
+            db.query("INSERT INTO games (id, system, scenario, options, seed, status, result,"
+                     " parent, parent_step, created, updated)"
+                     " VALUES (?, ?, ?, ?, ?, 'active', NULL, ?, ?, ?, ?)",
+                     (game_id, system, scenario, json.dumps(list(options)), seed, parent,
+                      parent_step, now, now))
             for s in seats:
-                db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
-                           (game_id, s.seat, s.kind, s.agent, s.agent_seed, s.token_hash))
+                db.query("INSERT INTO seats (game_id, seat, kind, agent, agent_seed, token_hash)"
+                         " VALUES (?, ?, ?, ?, ?, ?)",
+                         (game_id, s.seat, s.kind, s.agent, s.agent_seed, s.token_hash))
             for a in actions:
                 self._insert_action(db, game_id, a, now)
 
     @staticmethod
-    def _game(row: sqlite3.Row) -> GameRow:
-        return GameRow(id=row["id"], system=row["system"], scenario=row["scenario"],
-                       options=list(json.loads(row["options"])), seed=row["seed"],
-                       status=row["status"],
-                       result=None if row["result"] is None else json.loads(row["result"]),
+    def _game(row: Row) -> GameRow:
+        gid = str(row["id"])
+        options = _json(gid, "games.options", row["options"])
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise RowError(gid, f"game {gid}: games.options is not a list of strings")
+        result = None if row["result"] is None else _json(gid, "games.result", row["result"])
+        if result is not None and not isinstance(result, dict):
+            raise RowError(gid, f"game {gid}: games.result is not a JSON object")
+        if row["status"] not in ("active", "finished"):
+            raise RowError(gid, f"game {gid}: games.status is {row['status']!r}, "
+                                "not active or finished")
+        return GameRow(id=gid, system=_text(gid, "games.system", row["system"]),
+                       scenario=_text(gid, "games.scenario", row["scenario"]),
+                       options=options, seed=_text(gid, "games.seed", row["seed"]),
+                       status=row["status"], result=result,
                        parent=row["parent"], parent_step=row["parent_step"],
-                       created=row["created"], updated=row["updated"])
+                       created=float(row["created"]), updated=float(row["updated"]))
 
     def game(self, game_id: str) -> GameRow | None:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else self._game(row)
+        rows = self._query("SELECT * FROM games WHERE id = ?", (game_id,))
+        return self._game(rows[0]) if rows else None
+
+    def game_ids(self, status: str | None = None) -> list[str]:
+        """Game ids in creation order (no row is parsed, so one bad row hides nothing)."""
+        if status is None:
+            rows = self._query("SELECT id FROM games ORDER BY created, id")
+        else:
+            rows = self._query("SELECT id FROM games WHERE status = ? ORDER BY created, id",
+                               (status,))
+        return [str(r["id"]) for r in rows]
 
     def games(self, status: str | None = None) -> list[GameRow]:
-        with self._lock:
-            if status is None:
-                rows = self._db.execute("SELECT * FROM games ORDER BY created").fetchall()
-            else:
-                rows = self._db.execute("SELECT * FROM games WHERE status = ? ORDER BY created",
-                                        (status,)).fetchall()
-        return [self._game(r) for r in rows]
+        """Every game row (raises :class:`RowError` on the first that cannot be read)."""
+        out = []
+        for gid in self.game_ids(status):
+            row = self.game(gid)
+            if row is not None:
+                out.append(row)
+        return out
 
     def seats(self, game_id: str) -> list[SeatRow]:
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY rowid",
-                                    (game_id,)).fetchall()
-        return [SeatRow(seat=r["seat"], kind=r["kind"], agent=r["agent"],
-                        agent_seed=r["agent_seed"], token_hash=r["token_hash"]) for r in rows]
+        rows = self._query(f"SELECT * FROM seats WHERE game_id = ? ORDER BY {self._db.seat_order}",
+                           (game_id,))
+        out = []
+        for r in rows:
+            if r["kind"] not in ("human", "ai"):
+                raise RowError(game_id, f"game {game_id}: seat {r['seat']!r} has kind "
+                                        f"{r['kind']!r}, not human or ai")
+            out.append(SeatRow(seat=_text(game_id, "seats.seat", r["seat"]), kind=r["kind"],
+                               agent=r["agent"], agent_seed=r["agent_seed"],
+                               token_hash=_text(game_id, "seats.token_hash", r["token_hash"])))
+        return out
 
     # --- actions ------------------------------------------------------------------------
 
     @staticmethod
-    def _insert_action(db: sqlite3.Connection, game_id: str, a: ActionRow, now: float) -> None:
-        db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (game_id, a.index, a.seat, json.dumps(a.action, sort_keys=True),
-                    a.action_id, json.dumps(a.dice), a.state_hash, now))
+    def _insert_action(db: Backend, game_id: str, a: ActionRow, now: float) -> None:
+        db.query("INSERT INTO actions (game_id, idx, seat, action, action_id, dice, state_hash,"
+                 " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (game_id, a.index, a.seat, json.dumps(a.action, sort_keys=True),
+                  a.action_id, json.dumps(a.dice), a.state_hash, now))
 
     def append_action(self, game_id: str, a: ActionRow, status: str,
                       result: dict[str, Any] | None) -> None:
@@ -185,41 +270,52 @@ class Store:
         now = time.time()
         with self._tx() as db:
             self._insert_action(db, game_id, a, now)
-            db.execute("UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?",
-                       (status, None if result is None else json.dumps(result), now, game_id))
+            db.query("UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?",
+                     (status, None if result is None else json.dumps(result), now, game_id))
 
     def append_status(self, game_id: str, status: str, result: dict[str, Any] | None) -> None:
         with self._tx() as db:
-            db.execute("UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?",
-                       (status, None if result is None else json.dumps(result), time.time(),
-                        game_id))
+            db.query("UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?",
+                     (status, None if result is None else json.dumps(result), time.time(),
+                      game_id))
 
     def delete_last_action(self, game_id: str, index: int) -> None:
         """Undo: drop action ``index``, which must be the last one."""
         now = time.time()
         with self._tx() as db:
-            last = db.execute("SELECT MAX(idx) FROM actions WHERE game_id = ?",
-                              (game_id,)).fetchone()[0]
+            last = db.query("SELECT MAX(idx) AS last FROM actions WHERE game_id = ?",
+                            (game_id,))[0]["last"]
             if last != index:
                 raise ValueError(f"action {index} is not the last action ({last})")
-            db.execute("DELETE FROM actions WHERE game_id = ? AND idx = ?", (game_id, index))
-            db.execute("UPDATE games SET status = 'active', result = NULL, updated = ?"
-                       " WHERE id = ?", (now, game_id))
+            db.query("DELETE FROM actions WHERE game_id = ? AND idx = ?", (game_id, index))
+            db.query("UPDATE games SET status = 'active', result = NULL, updated = ?"
+                     " WHERE id = ?", (now, game_id))
 
     @staticmethod
-    def _action(r: sqlite3.Row) -> ActionRow:
-        return ActionRow(index=r["idx"], seat=r["seat"], action=json.loads(r["action"]),
-                         action_id=r["action_id"], dice=list(json.loads(r["dice"])),
-                         state_hash=r["state_hash"])
+    def _action(game_id: str, r: Row) -> ActionRow:
+        index = r["idx"]
+        if not isinstance(index, int):
+            raise RowError(game_id, f"game {game_id}: actions.idx is {index!r}, not a number")
+        where = f"action {index}"
+        action = _json(game_id, f"{where}: actions.action", r["action"], index)
+        if not isinstance(action, dict):
+            raise RowError(game_id, f"game {game_id}: {where}: actions.action is not a JSON "
+                                    "object", index)
+        dice = _json(game_id, f"{where}: actions.dice", r["dice"], index)
+        if not isinstance(dice, list) or not all(isinstance(d, int) for d in dice):
+            raise RowError(game_id, f"game {game_id}: {where}: actions.dice is not a list of "
+                                    "numbers", index)
+        return ActionRow(index=index, seat=_text(game_id, f"{where}: actions.seat", r["seat"],
+                                                 index),
+                         action=action, action_id=str(r["action_id"]), dice=dice,
+                         state_hash=_text(game_id, f"{where}: actions.state_hash",
+                                          r["state_hash"], index))
 
     def actions(self, game_id: str) -> list[ActionRow]:
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY idx",
-                                    (game_id,)).fetchall()
-        return [self._action(r) for r in rows]
+        rows = self._query("SELECT * FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))
+        return [self._action(game_id, r) for r in rows]
 
     def action_by_id(self, game_id: str, seat: str, action_id: str) -> ActionRow | None:
-        with self._lock:
-            r = self._db.execute("SELECT * FROM actions WHERE game_id = ? AND seat = ?"
-                                 " AND action_id = ?", (game_id, seat, action_id)).fetchone()
-        return None if r is None else self._action(r)
+        rows = self._query("SELECT * FROM actions WHERE game_id = ? AND seat = ?"
+                           " AND action_id = ?", (game_id, seat, action_id))
+        return self._action(game_id, rows[0]) if rows else None
