@@ -21,7 +21,8 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.server import systems
@@ -37,12 +38,43 @@ I18N = Path(str(resources.files("gettysburg.server") / "i18n"))
 LANGUAGES = ("en", "es", "de", "it")
 
 
+class ErrorDetail(BaseModel):
+    rule: str = Field(description="the rule section or request rule that refused")
+    message: str
+    field: str | None = Field(None, description="the offending field, when there is one")
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: ``{"error": {"rule", "message", "field"?}}`` (docs/server.md)."""
+
+    error: ErrorDetail
+
+
+def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` entries declaring the refusals a route may answer with."""
+    what = {400: "the body is not JSON", 403: "missing or wrong token, or another seat",
+            404: "no such game or map", 409: "not now (turn, game over, undo, fog)",
+            422: "malformed request or illegal action", 500: "a stored game cannot be rebuilt"}
+    return {code: {"model": ErrorOut, "description": what[code]} for code in codes}
+
+
+# What each kind of route may refuse with (the 422 replaces FastAPI's own validation shape).
+LOBBY = _refusals(422)
+BODY = _refusals(400, 422)
+SEAT = _refusals(403, 404, 409, 422, 500)
+SEAT_BODY = _refusals(400, 403, 404, 409, 422, 500)
+
+
 class SeatIn(BaseModel):
     kind: str = Field("human", description="human or ai")
     agent: str | None = Field(None, description="agent name for an AI seat (e.g. random)")
 
 
 class CreateIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"system": "toy", "scenario": "standard", "options": ["turns=4"],
+         "seats": {"red": {"kind": "human"}, "blue": {"kind": "ai", "agent": "random"}}}]})
+
     system: str
     scenario: str
     options: list[str] = Field(default_factory=list)
@@ -51,6 +83,9 @@ class CreateIn(BaseModel):
 
 
 class ActionIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"action": {"type": "pass"}, "action_id": "0b7e0c1e-2f0a-4c55-9d0e-6c1f4a1b9e21"}]})
+
     action: dict[str, Any]
     action_id: str = Field(description="client-chosen id; a retry with the same id is "
                                        "applied once and returns the stored outcome")
@@ -115,6 +150,12 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # e.g. a body that is not JSON (400), an unknown path (404): same shape as the rest
+        return JSONResponse({"error": {"rule": "request", "message": str(exc.detail)}},
+                            status_code=exc.status_code, headers=exc.headers)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
@@ -130,8 +171,9 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         """Rule systems, their scenarios, and the AI agents available."""
         return {"systems": systems.available_systems(), "agents": agent_names()}
 
-    @app.get("/api/setup")
-    def setup_seats(system: str, scenario: str,
+    @app.get("/api/setup", responses=LOBBY)
+    def setup_seats(system: Annotated[str, Query(examples=["boc"])],
+                    scenario: Annotated[str, Query(examples=["day1"])],
                     options: Annotated[list[str] | None, Query()] = None) -> JSONDict:
         """The seats of a set-up (so the lobby can ask who plays each)."""
         try:
@@ -140,7 +182,7 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
             raise ApiError(422, "setup.scenario", f"{system}/{scenario}: {exc}",
                            field="scenario") from None
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=BODY)
     def create_game(body: CreateIn) -> JSONDict:
         """Create a game; returns a secret join link per human seat."""
         specs = seat_specs({k: v.model_dump() for k, v in body.seats.items()})
@@ -149,7 +191,7 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         runner.kick(game_id)
         return _created(game_id, tokens)
 
-    @app.post("/api/import", status_code=201)
+    @app.post("/api/import", status_code=201, responses=BODY)
     def import_save(save: dict[str, Any]) -> JSONDict:
         """Host a save file (core/savefile format) as a new game, e.g. to replay it or play
         on from where it stopped; returns a link for every seat."""
@@ -157,7 +199,7 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         runner.kick(game_id)
         return _created(game_id, tokens)
 
-    @app.get("/api/maps/{system}")
+    @app.get("/api/maps/{system}", responses=_refusals(404, 422))
     def get_map(system: str) -> JSONDict:
         doc = systems.map_json(system)
         if doc is None:
@@ -166,32 +208,32 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
 
     # --- one seat --------------------------------------------------------------------------
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=SEAT)
     def game_state(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
         """The seat's state: view, legal actions, who is to move, status."""
         live, seat = host.auth(game_id, _token(authorization))
         return host.state(live, seat)
 
-    @app.get("/api/games/{game_id}/view")
+    @app.get("/api/games/{game_id}/view", responses=SEAT)
     def game_view(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
         live, seat = host.auth(game_id, _token(authorization))
         with live.lock:
             return live.game.view(seat)
 
-    @app.get("/api/games/{game_id}/legal")
+    @app.get("/api/games/{game_id}/legal", responses=SEAT)
     def game_legal(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
         live, seat = host.auth(game_id, _token(authorization))
         with live.lock:
             return {"seat": seat, "step": live.step, "legal": live.game.legal_actions(seat)}
 
-    @app.get("/api/games/{game_id}/events")
+    @app.get("/api/games/{game_id}/events", responses=SEAT)
     def game_events(game_id: str, since: int = 0,
                     authorization: str | None = Header(None)) -> JSONDict:
         """The event log as this seat may see it, from log index ``since``."""
         live, seat = host.auth(game_id, _token(authorization))
         return {"events": host.events(live, seat, since)}
 
-    @app.post("/api/games/{game_id}/actions")
+    @app.post("/api/games/{game_id}/actions", responses=SEAT_BODY)
     def game_act(game_id: str, body: ActionIn,
                  authorization: str | None = Header(None)) -> JSONDict:
         _live, seat = host.auth(game_id, _token(authorization))
@@ -200,27 +242,28 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
                            field="seat")
         return host.act(game_id, seat, body.action, body.action_id)
 
-    @app.post("/api/games/{game_id}/undo")
+    @app.post("/api/games/{game_id}/undo", responses=SEAT)
     def game_undo(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
         """Take back the seat's last action if that cannot reveal or re-roll anything."""
         live, seat = host.auth(game_id, _token(authorization))
         host.undo(game_id, seat)
         return host.state(live, seat)
 
-    @app.get("/api/games/{game_id}/save")
+    @app.get("/api/games/{game_id}/save", responses=SEAT)
     def game_save(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
         """The save file (core/savefile format); only once the game is over."""
         live, _seat = host.auth(game_id, _token(authorization))
         return host.save(live)
 
-    @app.get("/api/games/{game_id}/replay")
+    @app.get("/api/games/{game_id}/replay", responses=SEAT)
     def game_replay(game_id: str, step: int = 0,
                     authorization: str | None = Header(None)) -> JSONDict:
         """The game after ``step`` actions, as this seat saw it (referee once over)."""
         live, seat = host.auth(game_id, _token(authorization))
         return host.replay(live, seat, step)
 
-    @app.post("/api/games/{game_id}/branch", status_code=201)
+    @app.post("/api/games/{game_id}/branch", status_code=201,
+               responses=SEAT_BODY)
     def game_branch(game_id: str, body: BranchIn,
                     authorization: str | None = Header(None)) -> JSONDict:
         """What-if: a new game from the first ``step`` actions of a finished game."""
@@ -231,7 +274,7 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         runner.kick(new_id)
         return _created(new_id, tokens)
 
-    @app.get("/api/games/{game_id}/map")
+    @app.get("/api/games/{game_id}/map", responses=SEAT)
     def game_map(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
         live, _seat = host.auth(game_id, _token(authorization))
         return get_map(live.row.system)
@@ -281,7 +324,7 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
 
     # --- the web client ------------------------------------------------------------------
 
-    @app.get("/api/i18n/{lang}")
+    @app.get("/api/i18n/{lang}", responses=_refusals(404, 422))
     def catalogue(lang: str) -> JSONDict:
         if lang not in LANGUAGES:
             raise ApiError(404, "i18n", f"no catalogue {lang!r}; have {list(LANGUAGES)}",
