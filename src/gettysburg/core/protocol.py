@@ -466,3 +466,56 @@ def new_game(spec: str, *, options: Sequence[str] = (), seed: int | str = 0,
 def load_game(data: Mapping[str, Any]) -> Game:
     """Rebuild any registered system's game from ``to_json()`` output."""
     return get_system(str(data.get("system"))).loader(data)
+
+
+# --- research hooks (OpenSpiel / PettingZoo adapters) ----------------------------------------
+
+
+class ResearchHooks(Protocol):
+    """What ``gettysburg.interop`` needs beyond the protocol: a fixed integer action
+    encoding, a handle-free observation, fast copies and re-dealt hidden information.
+    A system provides it as ``hooks()`` in ``gettysburg.<system>.research``."""
+
+    def action_space_size(self, game: Game) -> int:
+        """Every action id of this system lies in ``range(action_space_size(game))``."""
+        ...
+
+    def encode_actions(self, game: Game, actions: Sequence[Action]) -> list[int]:
+        """Ids of a seat's current legal actions, same order, all distinct."""
+        ...
+
+    def observation_json(self, game: Game, seat: Seat) -> JSONDict:
+        """The seat's view with nothing that identifies a hidden block (no handles)."""
+        ...
+
+    def observation_tensor(self, game: Game, seat: Seat) -> list[float]: ...
+
+    def tensor_size(self, game: Game) -> int: ...
+
+    def board_hexes(self, game: Game) -> list[str]:
+        """The board's hex ids in the order the tensors use."""
+        ...
+
+    def fork(self, game: Game) -> Game:
+        """An independent copy that may share immutable map and order-of-battle data."""
+        ...
+
+    def resample(self, game: Game, seat: Seat, seed: int) -> Game:
+        """A copy in which what ``seat`` cannot see is drawn afresh (same information set)."""
+        ...
+
+    def standing(self, game: Game) -> float:
+        """Public score in [-1, 1] for the first seat (the second gets its negative)."""
+        ...
+
+
+def research_hooks(system: str) -> ResearchHooks:
+    """The research hooks of ``system`` (imports ``gettysburg.<system>.research``)."""
+    if not system.isidentifier():
+        raise UnknownSystemError(f"bad system name {system!r}")
+    try:
+        module = importlib.import_module(f"gettysburg.{system}.research")
+    except ModuleNotFoundError as exc:
+        raise UnknownSystemError(f"system {system!r} provides no research hooks") from exc
+    hooks: ResearchHooks = module.hooks()
+    return hooks

@@ -1,0 +1,120 @@
+"""What one seat observes in Badges of Courage, as JSON and as a float tensor.
+
+Both are built from :meth:`BocGame.view` (the fog of war lives there, 3.0) and nothing
+else of the game, with two reductions:
+
+* hidden enemy blocks lose their opaque handle: the handle is a per-game function of the
+  unit's identity, so two positions that differ only in *which* enemy unit hides behind a
+  block would otherwise look different; what is left (side, hex, column) is what the table
+  shows;
+* the legal action list and the command-range overlay are dropped (both follow from the
+  rest), which keeps the text short.
+
+The tensor has :data:`PLANES` planes over the board's hexes (sorted hex ids) and then the
+:data:`SCALARS` scalars; see ``docs/research.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gettysburg.boc.game import BocGame
+from gettysburg.core.canonical import JSONDict, canonical_json
+from gettysburg.core.protocol import Seat
+
+PLANES = ("own_blocks", "own_strength", "own_hq", "own_artillery", "own_cavalry",
+          "own_spent", "enemy_revealed", "enemy_revealed_strength", "enemy_hidden",
+          "control_own", "control_enemy", "victory_hex")
+PHASES = ("deploy", "command", "movement", "fire", "melee", "supply")
+SCALARS = (*(f"phase_{p}" for p in PHASES), "day1", "day2", "day3", "hour", "night",
+           "active", "to_move", "decision", "own_losses", "enemy_losses", "victory_total",
+           "over")
+# Unit fields left at their defaults say nothing; dropping them keeps the text short.
+_DEFAULTS: dict[str, Any] = {"revealed": False, "cmd_active": False, "in_command": False,
+                             "sup_active": False, "supplied": False, "fired": False,
+                             "moved": False, "mp_used": 0, "column": False,
+                             "exit_hex": None, "arrival_key": None, "arrival_entry": None,
+                             "arrival_hex": None, "night_road": False}
+
+
+def observation_json(game: BocGame, seat: Seat) -> JSONDict:
+    """The seat's view without handles, legal actions or the command-range overlay."""
+    view = game.view(seat)
+    view.pop("legal_actions", None)
+    view.pop("command_ranges", None)
+    view["hidden"] = sorted(({"side": h["side"], "hex": h["hex"],
+                              "column": bool(h.get("column"))} for h in view["hidden"]),
+                            key=lambda d: (str(d["hex"]), str(d["side"]), d["column"]))
+    view["units"] = [{k: v for k, v in u.items() if k not in _DEFAULTS or v != _DEFAULTS[k]}
+                     for u in view["units"]]
+    return view
+
+
+def observation_string(game: BocGame, seat: Seat) -> str:
+    return canonical_json(observation_json(game, seat))
+
+
+def tensor_size(hexes: Sequence[str]) -> int:
+    return len(PLANES) * len(hexes) + len(SCALARS)
+
+
+def observation_tensor(game: BocGame, seat: Seat, hexes: Sequence[str],
+                       view: JSONDict | None = None) -> list[float]:
+    """Planes over ``hexes`` then scalars, from the seat's (handle-free) observation."""
+    obs = view if view is not None else observation_json(game, seat)
+    at = {hx: i for i, hx in enumerate(hexes)}
+    n = len(hexes)
+    out = [0.0] * tensor_size(hexes)
+    plane = {name: k * n for k, name in enumerate(PLANES)}
+    orders = game.orders  # the public order of battle
+
+    def add(name: str, hx: object, value: float) -> None:
+        if isinstance(hx, str) and hx in at:
+            out[plane[name] + at[hx]] += value
+
+    for u in obs["units"]:
+        if u.get("status", "on_map") != "on_map":
+            continue
+        hx, strength = u.get("hex"), float(u.get("strength", 0))
+        if u["side"] == seat:
+            kind = orders.oob[u["id"]].type
+            add("own_blocks", hx, 1.0)
+            add("own_strength", hx, strength / 4.0)
+            if orders.is_hq(u["id"]):
+                add("own_hq", hx, 1.0)
+            if "artillery" in kind:
+                add("own_artillery", hx, 1.0)
+            if "cav" in kind:
+                add("own_cavalry", hx, 1.0)
+            if u.get("moved") or u.get("fired"):
+                add("own_spent", hx, 1.0)
+        else:
+            add("enemy_revealed", hx, 1.0)
+            add("enemy_revealed_strength", hx, strength / 4.0)
+    for h in obs["hidden"]:
+        add("enemy_hidden", h["hex"], 1.0)
+    for hx, side in obs["control"].items():
+        if side == seat:
+            add("control_own", hx, 1.0)
+        elif side:
+            add("control_enemy", hx, 1.0)
+    for info in game.board.victory_hexes():
+        add("victory_hex", info.id, float(info.victory) / 5.0)
+    base = len(PLANES) * n
+    scal = {name: base + k for k, name in enumerate(SCALARS)}
+    if obs["phase"] in PHASES:
+        out[scal[f"phase_{obs['phase']}"]] = 1.0
+    if 1 <= int(obs["day"]) <= 3:
+        out[scal[f"day{obs['day']}"]] = 1.0
+    out[scal["hour"]] = int(obs["hour"]) / 24.0
+    out[scal["night"]] = float(bool(obs["night"]))
+    out[scal["active"]] = float(obs["active"] == seat)
+    out[scal["to_move"]] = float(seat in obs["to_move"])
+    out[scal["decision"]] = float("decision" in obs.get("combat", {}))
+    enemy = "csa" if seat == "usa" else "usa"
+    out[scal["own_losses"]] = float(obs["losses"].get(seat, 0)) / 20.0
+    out[scal["enemy_losses"]] = float(obs["losses"].get(enemy, 0)) / 20.0
+    out[scal["victory_total"]] = float(obs["victory"]["total"]) / 20.0
+    out[scal["over"]] = float(bool(obs["over"]))
+    return out

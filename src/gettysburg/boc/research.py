@@ -1,0 +1,87 @@
+"""Badges of Courage research hooks (:class:`gettysburg.core.protocol.ResearchHooks`).
+
+The action codec (:mod:`gettysburg.boc.action_codec`), the handle-free observation
+(:mod:`gettysburg.boc.observation`) and re-dealt hidden identities
+(:mod:`gettysburg.boc.resample`) behind the interface the adapters in
+``gettysburg.interop`` use.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from gettysburg.boc import action_codec, observation, resample
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.victory import csa_total
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.protocol import Action, Game, Seat
+
+#: VP beyond the win threshold at which the public standing saturates at +/-1.
+STANDING_SCALE = 10.0
+
+
+def _boc(game: Game) -> BocGame:
+    if not isinstance(game, BocGame):
+        raise TypeError(f"expected a BoC game, got {type(game).__name__}")
+    return game
+
+
+class BocResearch:
+    """The hooks; stateless apart from caches of public scenario data."""
+
+    def action_space_size(self, game: Game) -> int:
+        return action_codec.action_space_size(_boc(game))
+
+    def encode_actions(self, game: Game, actions: Sequence[Action]) -> list[int]:
+        return action_codec.encode_actions(_boc(game), actions)
+
+    def observation_json(self, game: Game, seat: Seat) -> JSONDict:
+        return observation.observation_json(_boc(game), seat)
+
+    def observation_tensor(self, game: Game, seat: Seat) -> list[float]:
+        return observation.observation_tensor(_boc(game), seat, self.board_hexes(game))
+
+    def tensor_size(self, game: Game) -> int:
+        return observation.tensor_size(self.board_hexes(game))
+
+    def board_hexes(self, game: Game) -> list[str]:
+        return list(_hexes(tuple(i.id for i in _boc(game).board.hexes.values())))
+
+    def fork(self, game: Game) -> Game:
+        return resample.fork(_boc(game))
+
+    def resample(self, game: Game, seat: Seat, seed: int) -> Game:
+        boc = _boc(game)
+        return resample.resample(boc, seat, random.Random(seed),
+                                 _start(boc.state.scenario, tuple(boc.state.options)))
+
+    def standing(self, game: Game) -> float:
+        """USA's public standing: 0 halfway between the two 9.1 bands, +/-1 at
+        ``STANDING_SCALE`` VP beyond them (CSA totals count for the CSA)."""
+        st = _boc(game).state
+        total = float(csa_total(_boc(game).board, st)["total"])
+        lo, hi = float(st.bands["usa_win_max"]), float(st.bands["csa_win_min"])
+        mid = (lo + hi) / 2.0
+        half = (hi - lo) / 2.0 + STANDING_SCALE
+        return max(-1.0, min(1.0, (mid - total) / half))
+
+
+@lru_cache(maxsize=8)
+def _hexes(ids: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(ids))
+
+
+@lru_cache(maxsize=16)
+def _start(scenario: str, options: tuple[str, ...]) -> JSONDict:
+    from gettysburg.ai.belief_boc import scenario_start
+
+    return scenario_start({"scenario": scenario, "options": list(options)})
+
+
+_HOOKS = BocResearch()
+
+
+def hooks() -> BocResearch:
+    return _HOOKS
