@@ -34,7 +34,7 @@ from gettysburg.core.protocol import (
 from gettysburg.server.agents import UnknownAgentError, agent_names, make_agent
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
 from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store
-from gettysburg.server.systems import map_json
+from gettysburg.server.systems import map_json, scenario_problem
 
 log = logging.getLogger(__name__)
 
@@ -223,6 +223,9 @@ class Host:
         """Create a game (optionally with a prefix of ``actions`` already played, for
         branches); returns its id and a token per human seat."""
         seed = seed if seed else secrets.token_hex(16)
+        problem = scenario_problem(system, scenario)  # never a server-side file path
+        if problem is not None:
+            raise ApiError(422, "setup.scenario", problem, field="scenario")
         try:
             game = self._fresh(system, scenario, options, seed)
         except UnknownSystemError as exc:
@@ -488,6 +491,12 @@ class Host:
         holds everything the save reveals, so every seat's link is returned."""
         try:
             model = savefile.parse(data)
+        except savefile.SaveFileError as exc:
+            raise ApiError(422, "save.format", str(exc), field="save") from None
+        problem = scenario_problem(model.system, model.scenario)  # checked before replaying
+        if problem is not None:
+            raise ApiError(422, "save.header", problem, field="save.scenario")
+        try:
             savefile.replay(model)
         except savefile.SaveFileError as exc:
             raise ApiError(422, "save.format", str(exc), field="save") from None

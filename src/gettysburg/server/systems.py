@@ -7,8 +7,9 @@ lobby's menu. Both are plain registries so later systems plug in with one line e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -108,7 +109,31 @@ def available_systems() -> list[JSONDict]:
     return out
 
 
-@cache
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def scenario_problem(system: str, scenario: str) -> str | None:
+    """Why a remote client may not name ``scenario`` (``None`` if it may).
+
+    The protocol also takes a file path as the scenario (handy on the command line); from
+    the network that would make the server open any file it can read (and describe it in
+    the error), so the server accepts only the scenarios a system lists, or a plain name
+    (no path) for a system without a list."""
+    listed = scenarios.get(system)
+    if listed is not None:
+        names = listed()[0]
+        if scenario in names:
+            return None
+        return f"no scenario {scenario!r} for {system}; have {names}"
+    if _PLAIN_NAME.fullmatch(scenario) and ".." not in scenario:
+        return None
+    return f"scenario {scenario!r} must be a plain name, not a path"
+
+
+@lru_cache(maxsize=256)  # bounded: the arguments come from the network
 def seats_of(system: str, scenario: str, options: tuple[str, ...]) -> list[str]:
     """The seats of a set-up, found by building it (through the protocol)."""
+    problem = scenario_problem(system, scenario)
+    if problem is not None:
+        raise ValueError(problem)
     return new_game(f"{system}/{scenario}", options=list(options), seed="lobby").seats()
