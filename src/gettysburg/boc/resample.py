@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import fields
 from typing import Any
 
 from gettysburg.boc.fog import handle
@@ -144,7 +145,7 @@ def fork(game: BocGame) -> BocGame:
     twin = BocGame.__new__(BocGame)
     twin.__dict__.update(game.__dict__)
     twin.dice = _copy_dice(game.dice)
-    twin.state = BocState.from_json(game.state.to_json())
+    twin.state = copy_state(game.state)
     twin._log = list(game._log)
     twin._history = list(game._history)
     return twin
@@ -158,3 +159,23 @@ def _copy_dice(dice: Dice) -> Dice:
     if isinstance(out, ScriptedDice):
         out.values = list(out.values)
     return out
+
+
+def _plain(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_plain(v) for v in data]
+    return data
+
+
+def copy_state(state: BocState) -> BocState:
+    """An independent copy of a state; faster than a JSON round trip because unit records
+    hold only immutable values and need a shallow copy each."""
+    twin = copy.copy(state)
+    for f in fields(BocState):
+        if f.name == "units":
+            twin.units = {k: copy.copy(u) for k, u in state.units.items()}
+        else:
+            setattr(twin, f.name, _plain(getattr(state, f.name)))
+    return twin

@@ -40,8 +40,10 @@ class BocResearch:
     def observation_json(self, game: Game, seat: Seat) -> JSONDict:
         return observation.observation_json(_boc(game), seat)
 
-    def observation_tensor(self, game: Game, seat: Seat) -> list[float]:
-        return observation.observation_tensor(_boc(game), seat, self.board_hexes(game))
+    def observation_tensor(self, game: Game, seat: Seat,
+                           observation_data: JSONDict | None = None) -> list[float]:
+        return observation.observation_tensor(_boc(game), seat, self.board_hexes(game),
+                                              observation_data)
 
     def tensor_size(self, game: Game) -> int:
         return observation.tensor_size(self.board_hexes(game))
@@ -66,6 +68,30 @@ class BocResearch:
         mid = (lo + hi) / 2.0
         half = (hi - lo) / 2.0 + STANDING_SCALE
         return max(-1.0, min(1.0, (mid - total) / half))
+
+    def turn(self, game: Game) -> int:
+        return _boc(game).state.now
+
+    def render_text(self, game: Game, seat: Seat) -> str:
+        """Clock, phase, victory points, then each occupied hex with its blocks: own and
+        revealed ones by name and strength, hidden enemy blocks as ``?``."""
+        obs = self.observation_json(game, seat)
+        vp = obs["victory"]
+        lines = [f"{obs['title']} - {obs['time']}, {obs['phase']} phase, "
+                 f"{'/'.join(obs['to_move']) or 'nobody'} to move (seen by {seat})",
+                 f"CSA victory total {vp['total']} (terrain {vp['terrain']}, losses "
+                 f"USA {vp['usa_losses']} CSA {vp['csa_losses']})"]
+        stacks: dict[str, list[str]] = {}
+        for u in obs["units"]:
+            if u.get("status") == "on_map" and u.get("hex"):
+                stacks.setdefault(u["hex"], []).append(
+                    f"{u['side']}:{u['id']}({u['strength']})")
+        for h in obs["hidden"]:
+            stacks.setdefault(h["hex"], []).append(f"{h['side']}:?")
+        lines += [f"  {hx}: {' '.join(blocks)}" for hx, blocks in sorted(stacks.items())]
+        if obs["over"]:
+            lines.append(f"result: {obs['result']}")
+        return "\n".join(lines) + "\n"
 
 
 @lru_cache(maxsize=8)

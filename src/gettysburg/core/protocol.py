@@ -488,7 +488,10 @@ class ResearchHooks(Protocol):
         """The seat's view with nothing that identifies a hidden block (no handles)."""
         ...
 
-    def observation_tensor(self, game: Game, seat: Seat) -> list[float]: ...
+    def observation_tensor(self, game: Game, seat: Seat,
+                           observation: JSONDict | None = None) -> list[float]:
+        """Floats from ``observation`` (default: ``observation_json(game, seat)``)."""
+        ...
 
     def tensor_size(self, game: Game) -> int: ...
 
@@ -506,6 +509,14 @@ class ResearchHooks(Protocol):
 
     def standing(self, game: Game) -> float:
         """Public score in [-1, 1] for the first seat (the second gets its negative)."""
+        ...
+
+    def turn(self, game: Game) -> int:
+        """The public game clock as an orderable number (it grows by turns)."""
+        ...
+
+    def render_text(self, game: Game, seat: Seat) -> str:
+        """A short text picture of the position as ``seat`` sees it."""
         ...
 
 

@@ -1,0 +1,469 @@
+"""Badges of Courage as OpenSpiel Python games (``pip install gettysburg[research]``).
+
+Importing this module registers one game per scenario: ``python_boc_day1``,
+``python_boc_day2``, ``python_boc_day3`` and ``python_boc_battle``::
+
+    import pyspiel
+    import gettysburg.interop.openspiel  # registers the games
+    game = pyspiel.load_game("python_boc_day3", {"max_turns": 2})
+
+Design (``docs/research.md`` has the details):
+
+* Two players: 0 = USA, 1 = CSA. Sequential, imperfect information, zero-sum, terminal
+  reward: +1 / -1 to the winner, 0 for a draw (9.1). A game cut short by ``max_turns`` or
+  ``max_decisions`` ends with the public standing instead (a value in [-1, 1] from the
+  victory points, the same both seats see).
+* Dice are explicit chance nodes: the engine is driven with scripted dice; when an action
+  needs a die that has not been drawn, the engine refuses it atomically (state untouched)
+  and the state becomes a chance node with outcomes 0..5 (faces 1..6, p = 1/6 each). Each
+  outcome is appended and the action replayed until it has all its dice.
+* Actions are the fixed integer encoding of :mod:`gettysburg.boc.action_codec`
+  (``num_distinct_actions`` = 1,221,488). Ids are checked here, in Python, before they
+  reach anything else.
+* Observations come from ``make_py_observer``: the seat's fogged view without hidden block
+  handles (string) and planes over the hexes (tensor). With ``perfect_recall`` the string
+  adds a digest chained over everything the seat has been shown and has done, so two
+  histories the seat can tell apart never share an information state.
+* ``resample_from_infostate`` re-deals what the seat cannot see (hidden enemy identities),
+  for OpenSpiel's IS-MCTS.
+* The board and order of battle live on the game object; a state holds one engine game
+  whose copy shares them (pyspiel deep-copies every state attribute on clone).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped, unused-ignore]
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError("gettysburg.interop.openspiel needs OpenSpiel: "
+                      "pip install 'gettysburg[research]'") from exc
+
+from gettysburg.core.canonical import JSONDict, canonical_json
+from gettysburg.core.dice import DiceExhausted, ScriptedDice
+from gettysburg.core.protocol import (
+    Action,
+    Game,
+    ResearchHooks,
+    Seat,
+    new_game,
+    research_hooks,
+)
+from gettysburg.interop import SCENARIOS
+
+SYSTEM = "boc"
+DIE_FACES = 6
+#: Default cap on player decisions; it makes ``max_game_length`` a true bound.
+DEFAULT_MAX_DECISIONS = 100_000
+PARAMS: dict[str, Any] = {"seed": 0, "options": "", "max_turns": 0,
+                          "max_decisions": DEFAULT_MAX_DECISIONS}
+_HANDLE = re.compile(r"^b-[0-9a-f]{12}$")
+
+
+def game_name(scenario: str) -> str:
+    return f"python_boc_{scenario}"
+
+
+def _game_type(scenario: str) -> Any:
+    return pyspiel.GameType(
+        short_name=game_name(scenario),
+        long_name=f"Gettysburg: Badges of Courage ({scenario})",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=dict(PARAMS))
+
+
+class _Shared:
+    """Per-game data every state of the game shares (never copied)."""
+
+    def __init__(self, scenario: str, options: list[str], seed: int, max_turns: int,
+                 max_decisions: int) -> None:
+        self.hooks: ResearchHooks = research_hooks(SYSTEM)
+        self.template: Game = new_game(f"{SYSTEM}/{scenario}", options=options, seed=seed,
+                                       dice=ScriptedDice([]))
+        self.seats: list[Seat] = self.template.seats()
+        self.max_turns = max_turns
+        self.max_decisions = max_decisions
+        self.num_actions = self.hooks.action_space_size(self.template)
+        self.tensor_size = self.hooks.tensor_size(self.template)
+        self.key = canonical_json([scenario, options, seed, max_turns, max_decisions])
+
+
+# States refer to their game's shared data by key, so a pickled state (serialisation)
+# finds it again in a process that has loaded the same game; games with equal parameters
+# share it (pyspiel reloads the game for every serialised state it checks).
+_SHARED: dict[str, _Shared] = {}
+
+
+class _Engine:
+    """The engine game held by a state: deep copies share the board and order of battle
+    (``ResearchHooks.fork``); pickles carry the game's JSON."""
+
+    def __init__(self, shared: _Shared, game: Game | None) -> None:
+        self.shared = shared
+        self._game = game  # None: the scenario start, copied when first needed
+        self.legal: tuple[list[int], dict[int, Action]] | None = None
+        self.seen: dict[Seat, JSONDict] = {}  # observation per seat at this position
+        self.tensors: dict[Seat, list[float]] = {}
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            self._game = self.shared.hooks.fork(self.shared.template)
+        return self._game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        twin = _Engine(self.shared, self.shared.hooks.fork(self.game))
+        # Same position: the caches are replaced after a move, never mutated.
+        twin.legal, twin.seen, twin.tensors = self.legal, self.seen, self.tensors
+        return twin
+
+    def moved(self) -> None:
+        self.legal, self.seen, self.tensors = None, {}, {}
+
+    def tensor(self, seat: Seat) -> list[float]:
+        if seat not in self.tensors:
+            values = self.shared.hooks.observation_tensor(self.game, seat,
+                                                          self.observation(seat))
+            self.tensors = {**self.tensors, seat: values}
+        return self.tensors[seat]
+
+    def observation(self, seat: Seat) -> JSONDict:
+        if seat not in self.seen:
+            self.seen = {**self.seen,
+                         seat: self.shared.hooks.observation_json(self.game, seat)}
+        return self.seen[seat]
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return (_restore_engine, (self.shared.key, canonical_json(self.game.to_json())))
+
+
+def _restore_engine(key: str, data: str) -> _Engine:
+    import json
+
+    from gettysburg.core.protocol import load_game
+
+    shared = _SHARED.get(key)
+    if shared is None:
+        raise ValueError(f"no loaded BoC OpenSpiel game matches {key}; load it first")
+    return _Engine(shared, load_game(json.loads(data)))
+
+
+def _strip_handles(data: Any) -> Any:
+    """Hidden block handles name identities (per game): recall keeps only that a hidden
+    block was involved, as the table shows it."""
+    if isinstance(data, dict):
+        return {k: _strip_handles(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_strip_handles(v) for v in data]
+    if isinstance(data, str) and _HANDLE.match(data):
+        return "hidden"
+    return data
+
+
+class BocState(pyspiel.State):  # type: ignore[misc]
+    """One position of a BoC game, with a pending action while dice are being drawn."""
+
+    def __init__(self, game: BocSpielGame) -> None:
+        super().__init__(game)
+        shared = game.shared
+        # Copied lazily: pyspiel builds a fresh initial state for every clone and then
+        # overwrites its attributes, so an eager copy would be wasted.
+        self._engine = _Engine(shared, None)
+        self._pending: tuple[Action, Seat] | None = None
+        self._decisions = 0
+        self._turns = 0
+        self._clock = self._clock_now()
+        self._truncated = False
+        self._recall = {seat: "" for seat in shared.seats}
+        self._own_moves = {seat: 0 for seat in shared.seats}
+
+    # --- helpers ------------------------------------------------------------------------
+    @property
+    def engine(self) -> Game:
+        """The engine game (omniscient; for tests and tools, not for players)."""
+        return self._engine.game
+
+    def _clock_now(self) -> int:
+        return self._engine.shared.hooks.turn(self._engine.game)
+
+    def seat_of(self, player: int) -> Seat:
+        seats = self._engine.shared.seats
+        if isinstance(player, bool) or not isinstance(player, int) \
+                or not 0 <= player < len(seats):
+            raise ValueError(f"player must be 0..{len(seats) - 1}, got {player!r}")
+        return seats[player]
+
+    def _legal(self) -> tuple[list[int], dict[int, Action]]:
+        if self._engine.legal is None:
+            game = self._engine.game
+            seat = game.to_move()[0]
+            actions = game.legal_actions(seat)
+            ids = self._engine.shared.hooks.encode_actions(game, actions)
+            self._engine.legal = (sorted(ids), dict(zip(ids, actions, strict=True)))
+        return self._engine.legal
+
+    def decode(self, action_id: int) -> Action:
+        """The engine action behind a legal id (checked in Python, never passed on)."""
+        if isinstance(action_id, bool) or not isinstance(action_id, int | np.integer):
+            raise ValueError(f"action id must be an int, got {action_id!r}")
+        n = self._engine.shared.num_actions
+        if not 0 <= int(action_id) < n:
+            raise ValueError(f"action id {action_id} is outside 0..{n - 1}")
+        if self.is_terminal() or self._pending is not None:
+            raise ValueError("no player decision is awaited now")
+        found = self._legal()[1].get(int(action_id))
+        if found is None:
+            raise ValueError(f"action id {action_id} is not legal now")
+        return found
+
+    def observation(self, seat: Seat) -> JSONDict:
+        """The seat's handle-free observation (cached for this position)."""
+        return self._engine.observation(seat)
+
+    def standing(self) -> float:
+        """The public standing for player 0 in [-1, 1] (victory points)."""
+        return self._engine.shared.hooks.standing(self._engine.game)
+
+    # --- pyspiel.State interface ----------------------------------------------------------
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return self._engine.shared.seats.index(self._engine.game.to_move()[0])
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.is_terminal() or self._pending is not None \
+                or player != self.current_player():
+            return []
+        return list(self._legal()[0])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._pending is None:
+            return []
+        return [(face, 1.0 / DIE_FACES) for face in range(DIE_FACES)]
+
+    def _apply_action(self, action_id: int) -> None:
+        game = self._engine.game
+        if self._pending is not None:
+            face = int(action_id)
+            if not 0 <= face < DIE_FACES:
+                raise ValueError(f"chance outcome {action_id} is outside 0..{DIE_FACES - 1}")
+            dice = game.dice
+            assert isinstance(dice, ScriptedDice)
+            dice.values.append(face + 1)
+            action, seat = self._pending
+            self._run(action, seat, own=False)
+            return
+        action = self.decode(int(action_id))
+        seat = game.to_move()[0]
+        self._decisions += 1
+        self._own_moves[seat] += 1
+        self._run(action, seat, own=True)
+
+    def _run(self, action: Action, seat: Seat, *, own: bool) -> None:
+        """Apply ``action``; if its dice are not all drawn yet, wait at a chance node."""
+        game = self._engine.game
+        log_before = len(game.log)
+        try:
+            game.apply(action, seat)
+        except DiceExhausted:
+            self._pending = (action, seat)
+            return
+        self._pending = None
+        self._engine.moved()
+        shared = self._engine.shared
+        for s in shared.seats:
+            shown = _strip_handles(game.events(s, since=log_before))
+            for e in shown:
+                e.pop("n", None)
+            mine = action if s == seat else None
+            if shown or mine is not None:
+                self._recall[s] = hashlib.sha256(
+                    (self._recall[s] + canonical_json([mine, shown])).encode()).hexdigest()
+        clock = self._clock_now()
+        if clock != self._clock:
+            self._turns += 1
+            self._clock = clock
+        if self._decisions >= shared.max_decisions \
+                or (shared.max_turns and self._turns >= shared.max_turns):
+            self._truncated = not game.is_terminal()
+
+    def is_terminal(self) -> bool:
+        return self._truncated or self._engine.game.is_terminal()
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        game = self._engine.game
+        if self._truncated:
+            s = self.standing()
+            return [s, -s]
+        result = game.result() or {}
+        winner = result.get("winner")
+        seats = self._engine.shared.seats
+        if winner not in seats:
+            return [0.0, 0.0]
+        return [1.0 if s == winner else -1.0 for s in seats]
+
+    def _action_to_string(self, player: int, action_id: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"die {int(action_id) + 1}"
+        if self._pending is None and not self.is_terminal():
+            found = self._legal()[1].get(int(action_id))
+            if found is not None:
+                return canonical_json(found)
+        return f"action {int(action_id)}"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BocState:
+        """A state in the same information set of ``player_id``: hidden enemy identities
+        re-dealt (``gettysburg.boc.resample``); the seat's recall is unchanged."""
+        seat = self.seat_of(player_id)
+        draw = probability_sampler() if callable(probability_sampler) else 0.5
+        seed = int(float(draw) * 2**31)
+        return self.resample_with_seed(seat, seed)
+
+    def resample_with_seed(self, seat: Seat, seed: int) -> BocState:
+        twin: BocState = self.clone()
+        shared = self._engine.shared
+        twin._engine = _Engine(shared, shared.hooks.resample(self._engine.game, seat, seed))
+        return twin
+
+    def __str__(self) -> str:
+        game = self._engine.game
+        hist = game.history
+        digest = hist[-1].state_hash if hist else game.initial_state_hash
+        text = f"{game.setup.scenario} to_move={game.to_move()} state={digest[:16]}"
+        if self._pending is not None:
+            dice = game.dice
+            assert isinstance(dice, ScriptedDice)
+            drawn = dice.values[dice.counter:]
+            text += f" pending={canonical_json(self._pending[0])} drawn={drawn}"
+        if self._truncated:
+            text += " truncated"
+        return text
+
+
+class BocObserver:
+    """Observation (default) or information state (``perfect_recall``) of one seat."""
+
+    def __init__(self, shared: _Shared, iig_obs_type: Any = None) -> None:
+        self.shared = shared
+        self.perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
+        if iig_obs_type is not None and (
+                not iig_obs_type.public_info
+                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("BoC observers give one seat's own view (public info plus that "
+                             "seat's private info) only")
+        size = shared.tensor_size + (len(shared.seats) if self.perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {"observation": self.tensor[:shared.tensor_size]}
+        if self.perfect_recall:
+            self.dict["moves_made"] = self.tensor[shared.tensor_size:]
+
+    def set_from(self, state: BocState, player: int) -> None:
+        seat = state.seat_of(player)
+        self.tensor[:self.shared.tensor_size] = state._engine.tensor(seat)
+        if self.perfect_recall:
+            # A short numeric summary of the history: moves made by each seat (own first).
+            order = [seat, *[s for s in self.shared.seats if s != seat]]
+            counts = [state._own_moves[s] / 1000.0 for s in order]
+            if seat != order[0]:
+                raise AssertionError("own seat first")
+            self.tensor[self.shared.tensor_size:] = counts
+
+    def string_from(self, state: BocState, player: int) -> str:
+        seat = state.seat_of(player)
+        text = canonical_json(state.observation(seat))
+        if self.perfect_recall:
+            text += f"\nrecall={state._recall[seat]}"
+        return text
+
+
+class BocSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One BoC scenario as an OpenSpiel game (see the module doc for the parameters)."""
+
+    scenario: str = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        p = {**PARAMS, **dict(params or {})}
+        options = [o for o in str(p["options"]).split(",") if o]
+        max_turns, max_decisions = int(p["max_turns"]), int(p["max_decisions"])
+        if max_turns < 0 or max_decisions < 1:
+            raise ValueError("max_turns must be >= 0 and max_decisions >= 1")
+        key = canonical_json([self.scenario, options, int(p["seed"]), max_turns,
+                              max_decisions])
+        shared = _SHARED.get(key)
+        if shared is None:
+            shared = _SHARED[key] = _Shared(self.scenario, options, int(p["seed"]),
+                                            max_turns, max_decisions)
+        self.shared = shared
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.shared.num_actions, max_chance_outcomes=DIE_FACES,
+            num_players=len(self.shared.seats), min_utility=-1.0, max_utility=1.0,
+            utility_sum=0.0, max_game_length=max_decisions)
+        super().__init__(_game_type(self.scenario), info, dict(p))
+
+    def new_initial_state(self) -> BocState:
+        return BocState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Mapping[str, Any] | None = None) -> BocObserver:
+        if params:
+            raise ValueError(f"BoC observers take no parameters, got {dict(params)}")
+        return BocObserver(self.shared, iig_obs_type)
+
+
+def _game_class(scenario: str) -> type[BocSpielGame]:
+    return type(f"BocSpielGame_{scenario}", (BocSpielGame,), {"scenario": scenario})
+
+
+GAME_CLASSES: dict[str, type[BocSpielGame]] = {}
+for _scenario in SCENARIOS:
+    GAME_CLASSES[_scenario] = _game_class(_scenario)
+    pyspiel.register_game(_game_type(_scenario), GAME_CLASSES[_scenario])
+
+
+def load(scenario: str, **params: Any) -> Any:
+    """``pyspiel.load_game`` for a scenario short name (``"day3"``) with parameters."""
+    if scenario not in SCENARIOS:
+        raise ValueError(f"unknown BoC scenario {scenario!r}; have {list(SCENARIOS)}")
+    unknown = set(params) - set(PARAMS)
+    if unknown:
+        raise ValueError(f"unknown parameters {sorted(unknown)}; have {sorted(PARAMS)}")
+    return pyspiel.load_game(game_name(scenario), params)
+
+
+class StandingEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """An MCTS / IS-MCTS evaluator from the public standing (victory points), uniform
+    priors: random rollouts through a whole BoC day would cost minutes per simulation."""
+
+    def evaluate(self, state: Any) -> Any:
+        if state.is_terminal():
+            return np.array(state.returns())
+        s = state.standing()
+        return np.array([s, -s])
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def legal_ids(state: Any) -> Sequence[int]:
+    """The legal ids of a state (a convenience that never calls pyspiel with a bad id)."""
+    return list(state.legal_actions())
