@@ -5,11 +5,10 @@ from __future__ import annotations
 import socket
 import threading
 import webbrowser
-from pathlib import Path
 
 import typer
 
-from gettysburg.cli.serve_cmd import default_db, run_server
+from gettysburg.cli.serve_cmd import DB_HELP, db_target, run_server, shown
 
 
 def _port(host: str, wanted: int) -> int:
@@ -26,7 +25,7 @@ def _port(host: str, wanted: int) -> int:
 
 
 def play(
-    db: Path | None = typer.Option(None, "--db", help="SQLite file (default: user data dir)"),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     port: int = typer.Option(8863, "--port", help="Port on 127.0.0.1 (taken or 0: any free one)"),
     no_browser: bool = typer.Option(False, "--no-browser", help="Only print the lobby URL"),
 ) -> None:
@@ -34,9 +33,9 @@ def play(
     host = "127.0.0.1"  # local play: never reachable from the network
     port = _port(host, port)
     url = f"http://{host}:{port}/"
-    path = db or default_db()
-    typer.echo(f"Gettysburg lobby: {url}   (games stored in {path}; Ctrl-C to stop)")
+    target = db_target(db)
+    typer.echo(f"Gettysburg lobby: {url}   (games stored in {shown(target)}; Ctrl-C to stop)")
     if not no_browser:
         # Open once the server had a moment to bind; failing to open is fine (URL printed).
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    run_server(host, port, path, ai_delay=0.3)
+    run_server(host, port, target, ai_delay=0.3)

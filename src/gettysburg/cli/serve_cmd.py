@@ -1,10 +1,18 @@
-"""``gettysburg serve``: host games for remote players (see docs/server.md)."""
+"""``gettysburg serve``: host games for remote players (see docs/server.md, docs/storage.md)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:  # the server's modules load only when a server is started
+    from gettysburg.server.store import Store
+
+DB_HELP = ("Where games are kept: a SQLite file (a path or sqlite:///PATH; default: the user "
+           "data dir) or a PostgreSQL database (postgresql://USER@HOST:PORT/DBNAME)")
 
 
 def default_db() -> Path:
@@ -13,13 +21,43 @@ def default_db() -> Path:
     return Path(user_data_dir("gettysburg")) / "games.db"
 
 
-def run_server(host: str, port: int, db: Path, ai_delay: float = 0.0) -> None:
+def db_target(db: str | None) -> Path | str:
+    """The ``--db`` value as the store takes it: a URL stays text, a file path a Path."""
+    if db is None:
+        return default_db()
+    if db.startswith(("postgresql://", "postgres://", "sqlite://")):
+        return db
+    return Path(db)
+
+
+def shown(target: Path | str) -> str:
+    """The database as printed (a PostgreSQL URL without its password)."""
+    if isinstance(target, str) and target.startswith(("postgresql://", "postgres://")):
+        from gettysburg.server.store_postgres import redact
+
+        return redact(target)
+    return str(target)
+
+
+def _open(target: Path | str) -> Store:
+    """The store, or a one-line error and exit code 2 (never a traceback)."""
+    from gettysburg.server.store import Store, StoreError
+
+    try:
+        return Store(target)
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0) -> None:
     import uvicorn
 
     from gettysburg.server.app import create_app
-    from gettysburg.server.store import Store
 
-    store = Store(db)
+    # Warnings from the server (e.g. a damaged game left out) as one line each on stderr.
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    store = _open(db)
     try:
         uvicorn.run(create_app(store, ai_delay=ai_delay), host=host, port=port,
                     log_level="warning")
@@ -27,12 +65,36 @@ def run_server(host: str, port: int, db: Path, ai_delay: float = 0.0) -> None:
         store.close()
 
 
+def check_store(db: Path | str) -> None:
+    """Open the store and replay every stored game; exit 1 naming each damaged one."""
+    from gettysburg.server.hosting import Host
+
+    store = _open(db)
+    try:
+        host = Host(store)
+        total = len(store.game_ids())
+        problems = host.check()
+    finally:
+        store.close()
+    for game_id, problem in problems.items():
+        typer.echo(f"damaged: game {game_id}: {problem}", err=True)
+    typer.echo(f"{shown(db)}: {total} games, {total - len(problems)} replay exactly, "
+               f"{len(problems)} damaged")
+    if problems:
+        raise typer.Exit(code=1)
+
+
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Interface (0.0.0.0 for everyone)"),
     port: int = typer.Option(8863, "--port", help="TCP port"),
-    db: Path | None = typer.Option(None, "--db", help="SQLite file (default: user data dir)"),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
+    check: bool = typer.Option(False, "--check", help="Only check the database: open it, "
+                               "replay every game, report damaged ones (exit 1) and stop"),
 ) -> None:
     """Host games: players join with the secret links the lobby shows."""
-    path = db or default_db()
-    typer.echo(f"Gettysburg server on http://{host}:{port}/  (games stored in {path})")
-    run_server(host, port, path, ai_delay=0.3)
+    target = db_target(db)
+    if check:
+        check_store(target)
+        return
+    typer.echo(f"Gettysburg server on http://{host}:{port}/  (games stored in {shown(target)})")
+    run_server(host, port, target, ai_delay=0.3)

@@ -60,7 +60,6 @@ SCHEMA = [
         PRIMARY KEY (game_id, idx),
         UNIQUE (game_id, seat, action_id)
     )""",
-    "CREATE INDEX IF NOT EXISTS games_status ON games (status, created)",
     """CREATE TABLE IF NOT EXISTS meta (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
@@ -94,6 +93,7 @@ class PostgresBackend:
             raise StoreError("PostgreSQL needs psycopg: pip install 'gettysburg[postgres]'")
         self.url = url
         self.where = redact(url)
+        self._in_tx = False
         self._db = self._connect()
         try:
             with self.transaction():
@@ -119,6 +119,16 @@ class PostgresBackend:
         return self._db
 
     def query(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        try:
+            return self._query(sql, params)
+        except psycopg.OperationalError:
+            # A read outside a transaction on a connection that just broke (server
+            # restarted, idle connection dropped) is safe to repeat once on a new one.
+            if self._in_tx or not self._db.broken or not sql.lstrip().startswith("SELECT"):
+                raise
+            return self._query(sql, params)
+
+    def _query(self, sql: str, params: Sequence[object]) -> list[Row]:
         # The store writes "?" placeholders (SQLite's); psycopg takes "%s".
         cur = self._conn().execute(sql.replace("?", "%s"), tuple(params))
         if cur.description is None:
@@ -129,7 +139,11 @@ class PostgresBackend:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         with self._conn().transaction():
-            yield
+            self._in_tx = True
+            try:
+                yield
+            finally:
+                self._in_tx = False
 
     def columns(self, table: str) -> set[str]:
         rows = self.query("SELECT column_name FROM information_schema.columns"

@@ -81,7 +81,8 @@ class SqliteBackend:
             self._open()
         except sqlite3.Error as exc:
             self._db.close()
-            raise StoreError(f"{path}: not a usable gettysburg database: {exc}") from None
+            raise StoreError(f"{path}: not a usable gettysburg database: {exc} (restore a "
+                             "backup, or move it aside to start a new one)") from None
         except StoreError:
             self._db.close()
             raise
@@ -91,10 +92,12 @@ class SqliteBackend:
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives a crash
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")  # another process briefly writing
-        problems = [str(r[0]) for r in self._db.execute("PRAGMA quick_check(5)").fetchall()]
+        problems = [" ".join(str(r[0]).split())
+                    for r in self._db.execute("PRAGMA quick_check(5)").fetchall()]
         if problems != ["ok"]:
-            raise StoreError(f"{self.where}: the database file is damaged "
-                             f"(SQLite integrity check: {'; '.join(problems)})")
+            raise StoreError(f"{self.where}: the database file is damaged (SQLite integrity "
+                             f"check: {'; '.join(problems)}); restore a backup or move it "
+                             "aside to start a new one")
         self._db.executescript(SCHEMA)
 
     def query(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
