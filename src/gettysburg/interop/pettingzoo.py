@@ -1,0 +1,182 @@
+"""Badges of Courage as PettingZoo AEC environments (``pip install gettysburg[research]``).
+
+::
+
+    from gettysburg.interop.pettingzoo import env
+    e = env("day3", max_turns=2, render_mode="ansi")
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, info = e.last()
+        action = None if termination or truncation else \
+            e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+* Agents ``"usa"`` and ``"csa"``; ``agent_selection`` is whoever the rules wait for (a
+  combat answer can come from the side not in its player turn).
+* Observation: ``{"observation": float32 planes and scalars (the seat's fogged view, see
+  docs/research.md), "action_mask": int8 over the fixed action ids}``; the agent not to move
+  gets an all-zero mask.
+* Actions are the ids of :mod:`gettysburg.boc.action_codec`; an id that is not legal now is
+  refused with ``ValueError`` naming it, and nothing changes.
+* Dice are the engine's seeded dice: ``reset(seed=s)`` gives the same game for the same
+  actions; ``reset()`` without a seed reuses the last one (0 at first).
+* Rewards come at the end: +1 / -1 to the winner, 0 each for a draw (9.1). ``max_turns`` /
+  ``max_decisions`` cut a game short (truncation) with the public standing from the victory
+  points as reward (a value in [-1, 1], zero-sum).
+* ``render_mode``: ``"ansi"`` returns a text picture, ``"human"`` prints it; both as
+  ``render_seat`` sees the game (default ``"referee"``: everything, for the experimenter).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError("gettysburg.interop.pettingzoo needs PettingZoo: "
+                      "pip install 'gettysburg[research]'") from exc
+
+from gettysburg.core.protocol import Action, Game, Seat, new_game, research_hooks
+from gettysburg.interop import SCENARIOS
+
+SYSTEM = "boc"
+OBS_BOUND = 100.0  # every plane and scalar is a small count or a fraction
+
+
+class BocAECEnv(AECEnv):  # type: ignore[misc]
+    """One BoC scenario as an AEC environment (see the module doc)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "gettysburg_boc_v0",
+                                          "render_modes": ["ansi", "human"],
+                                          "is_parallelizable": False}
+
+    def __init__(self, scenario: str = "day3", *, options: tuple[str, ...] = (),
+                 max_turns: int = 0, max_decisions: int = 0, render_mode: str | None = None,
+                 render_seat: Seat = "referee") -> None:
+        super().__init__()
+        if scenario not in SCENARIOS:
+            raise ValueError(f"unknown BoC scenario {scenario!r}; have {list(SCENARIOS)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if max_turns < 0 or max_decisions < 0:
+            raise ValueError("max_turns and max_decisions must be >= 0 (0 = no limit)")
+        self.scenario, self.options = scenario, tuple(options)
+        self.max_turns, self.max_decisions = max_turns, max_decisions
+        self.render_mode, self.render_seat = render_mode, render_seat
+        self.hooks = research_hooks(SYSTEM)
+        self._seed: int = 0
+        self.game: Game = self._new_game()
+        self.possible_agents: list[Seat] = self.game.seats()
+        self.num_actions = self.hooks.action_space_size(self.game)
+        size = self.hooks.tensor_size(self.game)
+        self._obs_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(-OBS_BOUND, OBS_BOUND, (size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8)})
+            for a in self.possible_agents}
+        self._act_spaces = {a: gymnasium.spaces.Discrete(self.num_actions)
+                            for a in self.possible_agents}
+        self._legal: dict[int, Action] | None = None
+        self.agents: list[Seat] = []
+
+    def _new_game(self) -> Game:
+        return new_game(f"{SYSTEM}/{self.scenario}", options=list(self.options),
+                        seed=self._seed)
+
+    def observation_space(self, agent: Seat) -> gymnasium.spaces.Space[Any]:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: Seat) -> gymnasium.spaces.Space[Any]:
+        return self._act_spaces[agent]
+
+    # --- episode --------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed = int(seed)
+        self.game = self._new_game()
+        self._legal = None
+        self._decisions = 0
+        self._start_turn = self._turn = self.hooks.turn(self.game)
+        self._turns = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[Seat, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.game.to_move()[0]
+
+    def _legal_map(self) -> dict[int, Action]:
+        if self._legal is None:
+            seat = self.game.to_move()[0]
+            actions = self.game.legal_actions(seat)
+            ids = self.hooks.encode_actions(self.game, actions)
+            self._legal = dict(zip(ids, actions, strict=True))
+        return self._legal
+
+    def observe(self, agent: Seat) -> dict[str, Any]:
+        obs = np.asarray(self.hooks.observation_tensor(self.game, agent), dtype=np.float32)
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if not self.game.is_terminal() and agent in self.game.to_move():
+            mask[list(self._legal_map())] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise ValueError(f"action must be an int id, got {action!r}")
+        if not 0 <= int(action) < self.num_actions:
+            raise ValueError(f"action id {action} is outside 0..{self.num_actions - 1}")
+        chosen = self._legal_map().get(int(action))
+        if chosen is None:
+            raise ValueError(f"action id {action} is not legal for {agent} now")
+        self.game.apply(chosen, agent)
+        self._legal = None
+        self._decisions += 1
+        turn = self.hooks.turn(self.game)
+        if turn != self._turn:
+            self._turns, self._turn = self._turns + 1, turn
+        self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_terminal():
+            result = self.game.result() or {}
+            winner = result.get("winner")
+            for a in self.agents:
+                self.rewards[a] = 0.0 if winner not in self.agents else \
+                    (1.0 if a == winner else -1.0)
+                self.terminations[a] = True
+        elif (self.max_decisions and self._decisions >= self.max_decisions) \
+                or (self.max_turns and self._turns >= self.max_turns):
+            s = self.hooks.standing(self.game)
+            first = self.possible_agents[0]
+            for a in self.agents:
+                self.rewards[a] = s if a == first else -s
+                self.truncations[a] = True
+        else:
+            self.agent_selection = self.game.to_move()[0]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = self.hooks.render_text(self.game, self.render_seat)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(scenario: str = "day3", **kwargs: Any) -> BocAECEnv:
+    """A new environment; keyword arguments as :class:`BocAECEnv`."""
+    return BocAECEnv(scenario, **kwargs)

@@ -1,0 +1,95 @@
+"""The PettingZoo adapter: PettingZoo's api_test, seed_test and render_test, and our own
+checks (masks, refusals, seeded dice, no hidden leaks)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pz = pytest.importorskip("gettysburg.interop.pettingzoo")
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+
+def _short(**kwargs: object) -> object:
+    return pz.env("day1", max_decisions=12, **kwargs)
+
+
+def test_api_test() -> None:
+    api_test(_short(), num_cycles=12)
+
+
+def test_seed_test() -> None:
+    seed_test(_short, num_cycles=8)
+
+
+def test_render_test() -> None:
+    render_test(_short)
+    e = _short(render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert "Day 1" in text and "usa:" in text
+
+
+def test_observation_is_dict_with_int8_mask_matching_the_rules() -> None:
+    e = pz.env("day3", max_decisions=5)
+    e.reset(seed=3)
+    agent = e.agent_selection
+    obs, *_ = e.last()
+    assert set(obs) == {"observation", "action_mask"}
+    assert obs["action_mask"].dtype == np.int8 and obs["observation"].dtype == np.float32
+    legal = e.game.legal_actions(agent)
+    assert int(obs["action_mask"].sum()) == len(legal) > 1
+    other = next(a for a in e.agents if a != agent)
+    assert int(e.observe(other)["action_mask"].sum()) == 0
+
+
+def test_illegal_ids_are_refused_and_change_nothing() -> None:
+    e = pz.env("day1", max_decisions=5)
+    e.reset(seed=2)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    before = e.game.state_hash()
+    bad = int(np.flatnonzero(mask == 0)[0])
+    for action in (bad, -1, e.num_actions, 1.5, True):
+        with pytest.raises(ValueError):
+            e.step(action)
+    assert e.game.state_hash() == before
+
+
+def test_seed_fixes_the_dice() -> None:
+    """Same seed and actions give the same game; another seed other dice."""
+    def run(seed: int) -> tuple[str, list[int]]:
+        e = pz.env("day3", max_decisions=400, max_turns=1)
+        e.reset(seed=seed)
+        for _agent in e.agent_iter(2000):
+            obs, _r, term, trunc, _i = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            ids = np.flatnonzero(obs["action_mask"])
+            e.step(int(ids[0]))  # end_phase (id 0) whenever it is legal: turns go by
+        return e.game.state_hash(), [r.value for r in e.game.dice.rolls]
+
+    a, b, c = run(5), run(5), run(6)
+    assert a == b
+    assert a[1] and a[1] != c[1]
+
+
+def test_hidden_enemy_identities_do_not_reach_the_observation() -> None:
+    e = pz.env("day3", max_decisions=50)
+    e.reset(seed=4)
+    for seat in ("usa", "csa"):
+        before = e.observe(seat)["observation"].copy()
+        enemy = "csa" if seat == "usa" else "usa"
+        owner_before = e.hooks.observation_json(e.game, enemy)
+        st = e.game.state
+        hidden = sorted((u for u in st.units.values() if u.side != seat
+                         and u.status == "on_map" and not u.revealed
+                         and not e.game.orders.is_hq(u.id)), key=lambda u: u.id)
+        a, b = next((x, y) for x in hidden for y in hidden
+                    if x.hex != y.hex and x.strength == y.strength)
+        a.hex, b.hex = b.hex, a.hex
+        assert np.array_equal(e.observe(seat)["observation"], before)
+        assert e.hooks.observation_json(e.game, enemy) != owner_before  # the owner sees it
+        a.hex, b.hex = b.hex, a.hex
