@@ -200,3 +200,21 @@ def test_ismcts_plays_day3() -> None:
             s.apply_action(bots[s.current_player()].step(s))
     assert len([h for h in s.full_history() if h.player >= 0]) == 12
     assert sum(s.returns()) == pytest.approx(0.0)
+
+
+def doc_example(marker: str) -> str:
+    """The ```python block of docs/research.md whose first line is ``# example: marker``."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "research.md").read_text()
+    for block in text.split("```python\n")[1:]:
+        code = block.split("```", 1)[0]
+        if code.startswith(f"# example: {marker}\n"):
+            return code
+    raise AssertionError(f"no '{marker}' example in docs/research.md")
+
+
+def test_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    exec(compile(doc_example("openspiel"), "docs/research.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "IS-MCTS mean return against random over 2 games" in out

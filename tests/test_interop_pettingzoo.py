@@ -93,3 +93,14 @@ def test_hidden_enemy_identities_do_not_reach_the_observation() -> None:
         assert np.array_equal(e.observe(seat)["observation"], before)
         assert e.hooks.observation_json(e.game, enemy) != owner_before  # the owner sees it
         a.hex, b.hex = b.hex, a.hex
+
+
+def test_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "research.md").read_text()
+    code = next(b.split("```", 1)[0] for b in text.split("```python\n")[1:]
+                if b.startswith("# example: pettingzoo\n"))
+    exec(compile(code, "docs/research.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "mean USA return by arm" in out and "plays: [" in out

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
+import weakref
 from dataclasses import fields
 from typing import Any
 
@@ -80,6 +81,21 @@ def _rename(data: Any, sigma: dict[str, str]) -> Any:
     return data
 
 
+# IS-MCTS re-deals the same root position many times: its view is built once.
+_VIEWS: weakref.WeakKeyDictionary[BocGame, tuple[tuple[int, int, str], JSONDict]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _view(game: BocGame, seat: Seat) -> JSONDict:
+    key = (len(game.history), game.dice.counter, seat)
+    hit = _VIEWS.get(game)
+    if hit is None or hit[0] != key:
+        view = game.view(seat)
+        view.pop("legal_actions", None)
+        hit = _VIEWS[game] = (key, view)
+    return hit[1]
+
+
 def permutation(game: BocGame, seat: Seat, rng: random.Random,
                 start: JSONDict | None = None) -> dict[str, str]:
     """``sigma``: old identity -> new identity, a permutation of :func:`pool`."""
@@ -89,8 +105,7 @@ def permutation(game: BocGame, seat: Seat, rng: random.Random,
     if len(ids) < 2:
         return {}
     members = set(ids)
-    view = game.view(seat)
-    view.pop("legal_actions", None)
+    view = _view(game, seat)
     by_handle = {handle(game.key, uid): uid for uid in ids}
     sample = sample_hidden(view, rng, start)
     sigma: dict[str, str] = {}
