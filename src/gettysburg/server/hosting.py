@@ -33,7 +33,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.server.agents import UnknownAgentError, agent_names, make_agent
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
-from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store
+from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store, StoreError
 from gettysburg.server.systems import map_json, scenario_problem
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,20 @@ class ApiError(Exception):
         if self.field is not None:
             out["field"] = self.field
         return out
+
+
+#: Refusals that mean a stored game is damaged (kept until restart), as opposed to a
+#: database that is unreachable for a moment (503, tried again on the next request).
+DAMAGE = ("store.row", "store.replay", "store.system")
+
+
+def unavailable(exc: StoreError) -> ApiError:
+    """A database error, as the client sees it: nothing was recorded, try again. The detail
+    (which names the database) goes to the server log only."""
+    log.warning("database error: %s", exc)
+    return ApiError(503, "store.unavailable", "the game database did not confirm this; send "
+                                              "it again (an action with the same action_id "
+                                              "is applied once)")
 
 
 def rule_error(exc: RuleError) -> ApiError:
@@ -133,7 +147,7 @@ class Host:
             try:
                 live = self._rebuild(game_id)
             except ApiError as exc:
-                if exc.status >= 500:
+                if exc.rule in DAMAGE:  # not a passing database error: remember it
                     self._damaged[game_id] = exc
                 raise
             self._live[game_id] = live
@@ -148,6 +162,8 @@ class Host:
             seats = self.store.seats(game_id)
         except RowError as exc:
             raise ApiError(500, "store.row", str(exc)) from None
+        except StoreError as exc:
+            raise unavailable(exc) from None
         try:
             game = self._fresh(row.system, row.scenario, row.options, row.seed)
         except (UnknownSystemError, ValueError, KeyError, OSError) as exc:
@@ -266,11 +282,14 @@ class Host:
             action_rows.append(ActionRow(i, seat, move.action, f"branch:{i}", list(move.dice),
                                          move.state_hash))
         game_id = new_game_id()
-        self.store.create_game(game_id, system, scenario, list(options), seed, rows,
-                               action_rows, parent=parent[0] if parent else None,
-                               parent_step=parent[1] if parent else None)
-        if game.is_terminal():
-            self.store.append_status(game_id, "finished", game.result())
+        try:
+            self.store.create_game(game_id, system, scenario, list(options), seed, rows,
+                                   action_rows, parent=parent[0] if parent else None,
+                                   parent_step=parent[1] if parent else None)
+            if game.is_terminal():
+                self.store.append_status(game_id, "finished", game.result())
+        except StoreError as exc:
+            raise unavailable(exc) from None
         return game_id, tokens
 
     # --- state for a seat -------------------------------------------------------------------
@@ -319,7 +338,10 @@ class Host:
                 act = check_action(action)
             except RuleError as exc:
                 raise rule_error(exc) from None
-            done = self.store.action_by_id(game_id, seat, action_id)
+            try:
+                done = self.store.action_by_id(game_id, seat, action_id)
+            except StoreError as exc:
+                raise unavailable(exc) from None
             if done is not None:
                 if action_key(done.action) != action_key(act):
                     raise ApiError(409, "request.action_id",
@@ -341,10 +363,12 @@ class Host:
             try:
                 self.store.append_action(game_id, row, "finished" if over else "active",
                                          game.result())
-            except BaseException:
+            except BaseException as exc:
                 # Not committed, so not applied: rebuild the game from the store.
                 with self._lock:
                     self._live.pop(game_id, None)
+                if isinstance(exc, StoreError):
+                    raise unavailable(exc) from None
                 raise
             live.marks.append(len(game.log))
             live.action_ids.append(action_id)

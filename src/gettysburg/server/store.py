@@ -95,6 +95,7 @@ class Backend(Protocol):
     kind: str  # "sqlite" or "postgresql"
     where: str  # the database as shown in messages (a path, or a URL without password)
     seat_order: str  # the column that keeps seats in insertion order
+    errors: tuple[type[Exception], ...]  # the driver's own exceptions
 
     def query(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...
     def transaction(self) -> AbstractContextManager[None]: ...
@@ -174,12 +175,21 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[Backend]:
-        with self._lock, self._db.transaction():
-            yield self._db
+        """One transaction: everything in it commits together or not at all. A database
+        error (lost connection, full disk, a constraint) becomes a :class:`StoreError`."""
+        with self._lock:
+            try:
+                with self._db.transaction():
+                    yield self._db
+            except self._db.errors as exc:
+                raise StoreError(f"{self.where}: {' '.join(str(exc).split())}") from exc
 
     def _query(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         with self._lock:
-            return self._db.query(sql, params)
+            try:
+                return self._db.query(sql, params)
+            except self._db.errors as exc:
+                raise StoreError(f"{self.where}: {' '.join(str(exc).split())}") from exc
 
     # --- games --------------------------------------------------------------------------
 

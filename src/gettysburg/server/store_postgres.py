@@ -87,6 +87,7 @@ def redact(url: str) -> str:
 class PostgresBackend:
     kind = "postgresql"
     seat_order = "pos"
+    errors: tuple[type[Exception], ...] = () if psycopg is None else (psycopg.Error,)
 
     def __init__(self, url: str) -> None:
         if psycopg is None:

@@ -61,6 +61,7 @@ INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}');
 class SqliteBackend:
     kind = "sqlite"
     seat_order = "rowid"  # seats are listed in the order they were inserted
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)
 
     def __init__(self, path: str) -> None:
         self.where = path
