@@ -95,9 +95,9 @@ def test_a_failed_append_changes_nothing(db_target: str) -> None:
     try:
         store.create_game("g", "toy", "standard", [], "1", seats())
         store.append_action("g", row(0), "active", None)
-        with pytest.raises(StoreError, match="(?i)unique|duplicate"):
+        with pytest.raises(StoreError, match=r"(?i)unique|duplicate"):
             store.append_action("g", row(0, "other"), "finished", {"winner": "blue"})
-        with pytest.raises(StoreError, match="(?i)unique|duplicate"):
+        with pytest.raises(StoreError, match=r"(?i)unique|duplicate"):
             store.append_action("g", row(1, "id0"), "finished", {"winner": "blue"})
         g = store.game("g")
         assert g is not None and g.status == "active" and g.result is None
