@@ -524,9 +524,12 @@ def research_hooks(system: str) -> ResearchHooks:
     """The research hooks of ``system`` (imports ``gettysburg.<system>.research``)."""
     if not system.isidentifier():
         raise UnknownSystemError(f"bad system name {system!r}")
+    name = f"gettysburg.{system}.research"
     try:
-        module = importlib.import_module(f"gettysburg.{system}.research")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
+        if exc.name is None or not name.startswith(exc.name):
+            raise  # the hooks exist but one of their own imports is missing
         raise UnknownSystemError(f"system {system!r} provides no research hooks") from exc
     hooks: ResearchHooks = module.hooks()
     return hooks
