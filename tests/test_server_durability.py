@@ -274,3 +274,37 @@ def test_sigkill_loses_no_acknowledged_action(db_target: str, tmp_path: Path) ->
         raise
     finally:
         server.kill()
+
+
+def test_the_server_starts_with_a_damaged_game_and_serves_the_others(db_target: str,
+                                                                     tmp_path: Path) -> None:
+    from gettysburg.server.hosting import Host
+    from test_server_store import HUMANS, play, raw
+
+    store = Store(db_target)
+    host = Host(store)
+    good, good_tokens = host.create("toy", "standard", [], "1", HUMANS)
+    bad, bad_tokens = host.create("toy", "standard", [], "2", HUMANS)
+    for gid in (good, bad):
+        play(host, gid, 3)
+    store.close()
+    raw(db_target, "UPDATE actions SET action = ? WHERE game_id = ? AND idx = 1",
+        ('{"type": "attack", "block": "nobody"}', bad))
+    log = tmp_path / "server.log"
+    server = ServerProcess(db_target, log)
+    try:
+        with httpx.Client(timeout=60) as http:
+            r = http.get(f"{server.url}/api/games/{bad}",
+                         headers={"Authorization": f"Bearer {bad_tokens['red']}"})
+            assert r.status_code == 500, r.text
+            assert r.json()["error"]["rule"] == "store.replay"
+            assert "stored action 1 is refused" in r.json()["error"]["message"]
+            client = Client(server.url, good, good_tokens)
+            seat, legal = client.mover(http)
+            r = client.post(http, Sent(seat, legal[0], "go-on"))
+            assert r.status_code == 200 and r.json()["index"] == 3, r.text
+    finally:
+        server.kill()
+    text = log.read_text()
+    assert f"game {bad} is not served: game {bad}: stored action 1" in text
+    assert "Traceback" not in text

@@ -66,6 +66,8 @@ def test_rows_round_trip_and_survive_reopening(db_target: str) -> None:
     store.create_game("g1", "toy", "standard", ["turns=4"], "7", seats())
     store.create_game("g2", "toy", "standard", [], "8", seats()[:1], actions=[row(0)],
                       parent="g1", parent_step=0)
+    store.create_game("g3", "toy", "standard", [], "9", seats(), actions=[row(0)],
+                      status="finished", result={"winner": "blue"})
     for i in range(5):
         store.append_action("g1", row(i), "active", None)
     store.append_action("g1", row(5), "finished", {"winner": "red"})
@@ -79,8 +81,10 @@ def test_rows_round_trip_and_survive_reopening(db_target: str) -> None:
         assert store.actions("g1") == [row(i) for i in range(6)]
         assert store.action_by_id("g1", "red", "id3") == row(3)
         assert store.action_by_id("g1", "blue", "id3") is None
-        assert store.game_ids() == ["g1", "g2"]
+        assert store.game_ids() == ["g1", "g2", "g3"]
         assert store.game_ids("active") == ["g2"]
+        g3 = store.game("g3")
+        assert g3 is not None and g3.result == {"winner": "blue"}
         g2 = store.game("g2")
         assert g2 is not None and (g2.parent, g2.parent_step) == ("g1", 0)
         assert store.game("nope") is None
@@ -333,6 +337,27 @@ def test_a_damaged_sqlite_file_is_refused_with_a_clear_message(tmp_path: Path,
         assert out.exit_code == 2, (args, out.output)
         assert f"error: {path}:" in out.output and "Traceback" not in out.output
     assert path.read_bytes() == bad  # nothing was written to it
+
+
+def test_play_and_serve_take_a_postgres_url_and_hide_its_password(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from gettysburg.cli import play_cmd, serve_cmd
+
+    calls: list[object] = []
+    fake = lambda host, port, db, ai_delay=0.0: calls.append(db)  # noqa: E731
+    monkeypatch.setattr(play_cmd, "run_server", fake)
+    monkeypatch.setattr(serve_cmd, "run_server", fake)
+    url = "postgresql://gb:s3cret@db.example:5432/games?sslmode=require"
+    runner = CliRunner()
+    for args in (["play", "--no-browser", "--port", "0"], ["serve", "--port", "0"]):
+        out = runner.invoke(cli_app, [*args, "--db", url])
+        assert out.exit_code == 0, out.output
+        assert calls[-1] == url  # handed over untouched (not mangled into a Path)
+        assert "s3cret" not in out.output and "postgresql://gb@db.example:5432/games" in out.output
+    out = runner.invoke(cli_app, ["serve", "--port", "0", "--db", f"sqlite://{tmp_path}/x.db"])
+    assert out.exit_code == 0 and calls[-1] == f"sqlite://{tmp_path}/x.db"
+    out = runner.invoke(cli_app, ["serve", "--port", "0", "--db", "rel/x.db"])
+    assert out.exit_code == 0 and calls[-1] == Path("rel/x.db")
 
 
 def test_a_directory_is_not_a_database(tmp_path: Path) -> None:

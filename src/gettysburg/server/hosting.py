@@ -285,9 +285,9 @@ class Host:
         try:
             self.store.create_game(game_id, system, scenario, list(options), seed, rows,
                                    action_rows, parent=parent[0] if parent else None,
-                                   parent_step=parent[1] if parent else None)
-            if game.is_terminal():
-                self.store.append_status(game_id, "finished", game.result())
+                                   parent_step=parent[1] if parent else None,
+                                   status="finished" if game.is_terminal() else "active",
+                                   result=game.result())
         except StoreError as exc:
             raise unavailable(exc) from None
         return game_id, tokens

@@ -195,14 +195,18 @@ class Store:
 
     def create_game(self, game_id: str, system: str, scenario: str, options: Sequence[str],
                     seed: str, seats: Sequence[SeatRow], actions: Sequence[ActionRow] = (),
-                    parent: str | None = None, parent_step: int | None = None) -> None:
+                    parent: str | None = None, parent_step: int | None = None,
+                    status: str = "active", result: dict[str, Any] | None = None) -> None:
+        """A new game with its seats and any actions already played (a branch or an imported
+        save), all in one transaction."""
         now = time.time()
         with self._tx() as db:
             db.query("INSERT INTO games (id, system, scenario, options, seed, status, result,"
                      " parent, parent_step, created, updated)"
-                     " VALUES (?, ?, ?, ?, ?, 'active', NULL, ?, ?, ?, ?)",
-                     (game_id, system, scenario, json.dumps(list(options)), seed, parent,
-                      parent_step, now, now))
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (game_id, system, scenario, json.dumps(list(options)), seed, status,
+                      None if result is None else json.dumps(result), parent, parent_step,
+                      now, now))
             for s in seats:
                 db.query("INSERT INTO seats (game_id, seat, kind, agent, agent_seed, token_hash)"
                          " VALUES (?, ?, ?, ?, ?, ?)",
