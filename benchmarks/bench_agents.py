@@ -7,7 +7,10 @@ Prints:
   turn (every decision of one side from its command phase to the end of its supply
   phase), median and 95th percentile, agent time only (the engine's own time excluded);
 * parallel efficiency of ``gettysburg simulate``'s local pool: 2 workers against 1 on the
-  same games (efficiency = t1 / (2 * t2)).
+  same games (efficiency = t1 / (2 * t2));
+* the ``search`` agent's latency per decision it actually searches (median, p95, mean) at
+  ``--budget`` seconds, and the share of its decisions it searches, over one game in which
+  it plays each side against the general.
 
 ``--games N`` sets the games per measurement (default 2), ``--scenario`` the scenario.
 """
@@ -74,10 +77,42 @@ def parallel_efficiency(scenario: str, games: int) -> tuple[float, float, float]
     return t1, t2, t1 / (2 * t2)
 
 
+def search_latency(scenario: str, budget: float) -> tuple[list[float], int]:
+    """(seconds per searched decision, decisions taken) for ``search`` against ``general``,
+    one game with search as each side."""
+    from gettysburg.ai.search import SearchAgent
+
+    searched: list[float] = []
+    decisions = 0
+    for side_index in (0, 1):
+        game = new_game(scenario, seed=f"bench-search-{side_index}")
+        seat_of_search = game.seats()[side_index]
+        agent, general = SearchAgent("bench"), make_agent("general")
+        rng = random.Random(side_index)
+        while not game.is_terminal():
+            seat = game.to_move()[0]
+            view = game.view(seat)
+            if seat == seat_of_search:
+                before = agent.searched
+                t0 = time.perf_counter()
+                action = agent.choose(view, view["legal_actions"], budget, rng)
+                dt = time.perf_counter() - t0
+                decisions += 1
+                if agent.searched > before:
+                    searched.append(dt)
+            else:
+                action = general.choose(view, view["legal_actions"], budget, rng)
+            game.apply(action, seat)
+    return searched, decisions
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--scenario", default="boc/day1")
+    parser.add_argument("--budget", type=float, default=1.0,
+                        help="search budget per decision, seconds")
+    parser.add_argument("--skip-search", action="store_true")
     args = parser.parse_args()
     gps = random_games_per_second(args.scenario, args.games)
     print(f"random vs random {args.scenario}: {gps:.3f} games/s ({1 / gps:.1f} s/game)")
@@ -88,6 +123,16 @@ def main() -> None:
           f"p95 {1000 * percentile(turns, 0.95):.0f} ms over {len(turns)} turns")
     t1, t2, eff = parallel_efficiency(args.scenario, max(2, args.games))
     print(f"parallel: 1 worker {t1:.1f} s, 2 workers {t2:.1f} s, efficiency {eff:.2f}")
+    if not args.skip_search:
+        searched, taken = search_latency(args.scenario, args.budget)
+        if searched:
+            print(f"search decision (budget {args.budget} s): median "
+                  f"{1000 * statistics.median(searched):.0f} ms, p95 "
+                  f"{1000 * percentile(searched, 0.95):.0f} ms, mean "
+                  f"{1000 * statistics.fmean(searched):.0f} ms over {len(searched)} searched "
+                  f"of {taken} decisions")
+        else:
+            print(f"search decision: none of {taken} decisions was searched")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Search: the belief sampler is consistent with the view, worlds are playable, and the
-decision depends only on what the seat sees."""
+"""Search: the belief sampler is consistent with the view, worlds are playable and carry
+the combat bookkeeping the view shows, plans replace the general's only on clear evidence,
+and the decision depends only on what the seat sees."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import json
 import random
 from typing import Any
 
+import pytest
+
+import gettysburg.ai.search as search_mod
 from gettysburg.ai import make_agent
 from gettysburg.ai.belief_boc import candidates, determinise, sample_hidden, scenario_start
-from gettysburg.ai.search import SearchAgent
-from gettysburg.core.protocol import Game, new_game
+from gettysburg.ai.search import Plan, SearchAgent, plan_choice
+from gettysburg.core.protocol import Game, load_game, new_game
 
 
 def _played(spec: str, n: int, seed: int = 3, options: tuple[str, ...] = ()) -> Game:
@@ -21,6 +25,21 @@ def _played(spec: str, n: int, seed: int = 3, options: tuple[str, ...] = ()) -> 
         view = game.view(seat)
         game.apply(general.choose(view, view["legal_actions"], 0.0, rng), seat)
     return game
+
+
+def _until_melee(game: Game, declared: int = 0) -> Game:
+    """Play on with the general until the active side has declared ``declared`` melees
+    and the general's next choice is another melee declaration."""
+    general, rng = make_agent("general"), random.Random(0)
+    for _ in range(600):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        choice = general.choose(view, view["legal_actions"], 0.0, rng)
+        melees = (view.get("combat") or {}).get("melees") or []
+        if choice["type"] == "melee" and len(melees) >= declared:
+            return game
+        game.apply(choice, seat)
+    raise AssertionError("no melee declaration in 600 actions")
 
 
 def test_sample_gives_each_hidden_block_a_distinct_plausible_enemy() -> None:
@@ -58,13 +77,36 @@ def test_world_matches_what_the_seat_sees() -> None:
     world.apply(action, seat)
 
 
-def _deploy_game(swap: bool) -> Game:
-    game = new_game("boc/day3", options=["free_deployment"], seed=11)
-    if swap:
-        swaps = [a for a in game.legal_actions("usa") if a["type"] == "swap"]
-        game.apply(swaps[len(swaps) // 3], "usa")
-    game.apply({"type": "end_phase"}, "usa")
-    return game
+def test_world_keeps_the_melees_declared_so_far() -> None:
+    game = _until_melee(_played("boc/day1", 0), declared=1)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    declared = view["combat"]["melees"]
+    assert declared
+    world = determinise(view, sample_hidden(view, random.Random(4)), random.Random(4))
+    wview = world.view(seat)
+    assert wview["combat"]["melees"] == declared
+    # A declared attacker may not be declared again in the world either (7.1).
+    again = {a["unit"] for a in wview["legal_actions"] if a["type"] == "melee"}
+    assert not again & {m["unit"] for m in declared}
+    # The melee options are the same (move paths may differ: 6.62 crossings are not shown).
+    melee = sorted(_key(a) for a in view["legal_actions"] if a["type"] == "melee")
+    assert sorted(_key(a) for a in wview["legal_actions"] if a["type"] == "melee") == melee
+
+
+def _swap_hidden(game: Game, seat: str) -> Game:
+    """The same game with two hidden enemy blocks of ``seat``'s enemy exchanged."""
+    data = game.to_json()
+    units = data["position"]["units"]
+    view = game.view(seat)
+    shown = {u["id"] for u in view["units"]}
+    hidden = sorted(uid for uid, u in units.items() if u["side"] != seat
+                    and u["status"] == "on_map" and uid not in shown)
+    a, b = next((x, y) for x in hidden for y in hidden
+                if units[x]["hex"] != units[y]["hex"])
+    for key in ("hex", "strength"):
+        units[a][key], units[b][key] = units[b].get(key), units[a].get(key)
+    return load_game(data)
 
 
 def _key(a: dict[str, Any]) -> str:
@@ -72,22 +114,56 @@ def _key(a: dict[str, Any]) -> str:
 
 
 def test_search_decides_the_same_whatever_the_hidden_identities() -> None:
-    a, b = _deploy_game(False), _deploy_game(True)
+    a = _until_melee(_played("boc/day1", 0))
+    seat = a.to_move()[0]
+    b = _swap_hidden(a, seat)
     assert a.state_hash() != b.state_hash()
-    searched = 0
-    for _ in range(40):
-        seat = a.to_move()[0]
-        if seat != "csa" or searched >= 2:
-            break
-        va, vb = a.view(seat), b.view(seat)
-        sa, sb = SearchAgent("1"), SearchAgent("1")
-        ca = sa.choose(va, va["legal_actions"], 0.2, random.Random(5))
-        cb = sb.choose(vb, vb["legal_actions"], 0.2, random.Random(5))
-        assert _key(ca) == _key(cb)
-        searched += sa.searched
-        a.apply(ca, seat)
-        b.apply(cb, seat)
-    assert searched >= 1
+    va, vb = a.view(seat), b.view(seat)
+    assert sorted(h["hex"] for h in va["hidden"]) == sorted(h["hex"] for h in vb["hidden"])
+    sa, sb = SearchAgent("1"), SearchAgent("1")
+    ca = sa.choose(va, va["legal_actions"], 0.3, random.Random(5))
+    cb = sb.choose(vb, vb["legal_actions"], 0.3, random.Random(5))
+    assert sa.searched == sb.searched == 1
+    assert _key(ca) == _key(cb)
+
+
+def _melee_position() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    game = _until_melee(_played("boc/day1", 0))
+    view = game.view(game.to_move()[0])
+    return view, view["legal_actions"]
+
+
+def test_a_plan_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    view, legal = _melee_position()
+    general = make_agent("general").choose(view, legal, 0.0, random.Random(0))
+    target = general["target"]
+
+    def rollout(gain: float) -> Any:
+        def fake(view: Any, plan: Plan, build: Any, value: Any, rng: random.Random) -> float:
+            noise = rng.random()  # the same "world" for every plan (common random numbers)
+            return noise + (gain if target in plan.spare else 0.0)
+        return staticmethod(fake)
+
+    monkeypatch.setattr(SearchAgent, "_rollout", rollout(search_mod.MIN_GAIN / 2))
+    small = SearchAgent("1")
+    assert small.choose(view, legal, 1.0, random.Random(1)) == general
+    assert small.searched == 1 and small.overrides == 0
+
+    monkeypatch.setattr(SearchAgent, "_rollout", rollout(1.0))
+    big = SearchAgent("1")
+    chosen = big.choose(view, legal, 1.0, random.Random(1))
+    assert big.overrides == 1
+    assert not (chosen["type"] == "melee" and chosen["target"] == target)
+    assert chosen == plan_choice(view, legal, Plan(spare={target}))
+
+
+def test_search_is_deterministic_and_legal() -> None:
+    view, legal = _melee_position()
+    keys = {_key(a) for a in legal}
+    got = [SearchAgent("1").choose(view, legal, 0.3, random.Random(9)) for _ in range(2)]
+    assert got[0] == got[1]
+    assert _key(got[0]) in keys
 
 
 def test_search_without_a_world_builder_plays_like_the_general() -> None:

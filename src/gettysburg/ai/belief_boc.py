@@ -160,6 +160,38 @@ def determinise(view: JSONDict, sample: Sample, rng: random.Random,
             units[uid] = {**u, "status": "eliminated", "hex": None, "strength": 0}
     pos["fallen"] = {uid: _now(view) for uid in fallen}
     pos["units"] = units
+    pos.update(combat_position(view, units, seat))
     pos["seq"] = max([int(u.get("seq", 0)) for u in units.values()] + [0]) + 1
     data["position"] = pos
     return load_game(data)
+
+
+def combat_position(view: JSONDict, units: dict[str, JSONDict], seat: str) -> JSONDict:
+    """The combat bookkeeping the view shows, as position fields: the hexsides already
+    fired through (5.21) and the seat's own half hits (5.24), the melees declared and
+    those resolved (7.1). An enemy declaration names its hex of origin, not its block: a
+    block of that side in that hex stands in for it. A melee being fought is not rebuilt
+    (the view does not show who has acted in the round); callers search elsewhere."""
+    combat = view.get("combat") or {}
+    out: JSONDict = {}
+    used, half = combat.get("fired_hexsides") or [], combat.get("half_hits") or []
+    if used or half:
+        out["fire"] = {"used": sorted(used), "half_hits": sorted(half), "pending": None}
+    declared = combat.get("melees")
+    if declared and not combat.get("battle"):
+        attacks: list[JSONDict] = []
+        taken: set[str] = set()
+        for m in declared:
+            uid = m.get("unit")
+            if uid is None:
+                uid = next((k for k, u in sorted(units.items())
+                            if u["side"] == m["side"] and u.get("hex") == m.get("from")
+                            and u.get("status") == "on_map" and k not in taken), None)
+            if uid is None:
+                continue
+            taken.add(str(uid))
+            attacks.append({"unit": uid, "target": m["target"], "from_hex": m.get("from"),
+                            "kind": m["kind"], "entry": None})
+        out["melee"] = {"attacks": attacks, "resolved": list(combat.get("resolved", [])),
+                        "battle": None, "retreated": []}
+    return out
