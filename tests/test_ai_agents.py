@@ -166,3 +166,128 @@ def test_night_pulls_back_from_the_line_but_keeps_objective_garrisons() -> None:
     victory_front = [v for v in night.facts.victory if v in night.front]
     for v in victory_front:
         assert night.hex_value(unit["id"], v, here) > -1.0
+
+
+def _open_front(view: dict[str, Any], need: int) -> tuple[dict[str, Any], list[str]]:
+    """An own infantry block and ``need`` empty hexes next to it that it fires into
+    without terrain penalty (no hexside terrain, not double defence)."""
+    from gettysburg.ai.doctrine_boc import fire_penalty, map_facts
+
+    facts = map_facts()
+    taken = {u["hex"] for u in view["units"] if u.get("hex")} | {h["hex"] for h in view["hidden"]}
+    for u in view["units"]:
+        if u["side"] != view["seat"] or u["status"] != "on_map" or u["strength"] < 3:
+            continue
+        if not u["id"].startswith("usa-") or "hq" in u["id"]:
+            continue
+        from gettysburg.boc.oob import default_oob
+
+        if default_oob().units[u["id"]].type != "infantry":
+            continue
+        free = [n for n in facts.nbrs[u["hex"]] if n not in taken
+                and fire_penalty(facts, u["hex"], n) == 0
+                and not facts.board.hex(n).double_defence]
+        if len(free) >= need:
+            return u, free[:need]
+    raise AssertionError("no block with open ground around it")
+
+
+def _with_enemies(view: dict[str, Any], placed: dict[str, list[tuple[str, int]]]
+                  ) -> dict[str, Any]:
+    """The view with revealed enemy blocks ``placed`` (hex -> [(unit id, strength)])."""
+    ids = {uid for blocks in placed.values() for uid, _ in blocks}
+    units = [u for u in view["units"] if u["id"] not in ids]
+    for hx, blocks in placed.items():
+        for uid, strength in blocks:
+            units.append({"id": uid, "side": "csa", "hex": hx, "strength": strength,
+                          "revealed": True, "column": False})
+    return dict(view, units=units)
+
+
+def _usa_day2_view() -> dict[str, Any]:
+    game = new_game("boc/day2", seed=3)
+    view = game.view("usa")
+    return dict(view, hidden=[])  # no unknown enemy nearby: the test places what it needs
+
+
+def test_general_fires_at_the_block_it_can_finish() -> None:
+    """Two shots with the same expected hits: the one that can eliminate a 1-step block
+    (a victory point, 9.12) wins over one into a fresh 3-step block."""
+    base = _usa_day2_view()
+    unit, (strong_hex, weak_hex) = _open_front(base, 2)
+    view = _with_enemies(base, {strong_hex: [("csa-kemper", 3)],
+                                weak_hex: [("csa-garnett-rb", 1)]})
+    legal = [{"type": "fire", "unit": unit["id"], "target": h, "through": h}
+             for h in (strong_hex, weak_hex)] + [{"type": "end_phase"}]
+    action = make_agent("general", 1).choose(view, legal, 0.1, random.Random(0))
+    assert action["target"] == weak_hex
+
+
+def test_general_melees_a_worn_block_but_not_a_strong_one() -> None:
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    base = _usa_day2_view()
+    unit, (target,) = _open_front(base, 1)
+    melee = {"type": "melee", "unit": unit["id"], "target": target}
+    doctrine = BocDoctrine()
+    weak = _with_enemies(base, {target: [("csa-garnett-rb", 1)]})
+    strong = _with_enemies(base, {target: [("csa-kemper", 4), ("csa-armistead", 4)]})
+    assert doctrine.scores(weak, [melee])[0] > 0.0
+    assert doctrine.scores(strong, [melee])[0] < 0.0
+
+
+def test_melee_outlook_follows_the_odds() -> None:
+    from gettysburg.ai.doctrine_boc_melee import fighter, outlook
+    from gettysburg.boc.oob import default_oob
+
+    oob = default_oob().units
+    big = [fighter(oob["usa-webb"], "usa", 3, False), fighter(oob["usa-hall"], "usa", 3, False)]
+    lone = [fighter(oob["csa-garnett-rb"], "csa", 1, True)]
+    good = outlook(big, lone)
+    bad = outlook(big[:1], [fighter(oob["csa-kemper"], "csa", 4, True),
+                            fighter(oob["csa-armistead"], "csa", 4, True)])
+    assert good.win > 0.8 and good.def_lost > 0.8
+    assert bad.win < 0.2 and bad.att_steps > bad.def_steps
+    assert outlook(big, lone) == good  # seeded: the same estimate every time
+    # 7.3: crossing a hill uphill costs the attacker 2 in round 1
+    assert fighter(oob["usa-webb"], "usa", 3, False, penalty=2).fps[0] == \
+        fighter(oob["usa-webb"], "usa", 3, False).fps[0] - 2
+
+
+def test_weak_block_keeps_out_of_the_front_line() -> None:
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    base = _usa_day2_view()
+    unit, (enemy_hex,) = _open_front(base, 1)
+    view = _with_enemies(base, {enemy_hex: [("csa-kemper", 3)]})
+    doctrine = BocDoctrine()
+    here = unit["hex"]
+    full = doctrine.situation(view)
+    worn_view = dict(view, units=[dict(u, strength=1) if u["id"] == unit["id"] else u
+                                  for u in view["units"]])
+    worn = doctrine.situation(worn_view)
+    assert here in full.front
+    if here not in full.facts.victory:
+        assert worn.hex_value(unit["id"], here, here) < full.hex_value(unit["id"], here, here)
+
+
+def test_defender_retreats_into_a_hex_with_room_when_the_melee_is_lost() -> None:
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    base = _usa_day2_view()
+    unit, (enemy_hex, crowded, empty) = _open_front(base, 3)
+    facts = BocDoctrine().facts
+    fill = [u for u in base["units"] if u["side"] == "usa" and u["status"] == "on_map"
+            and u["id"] != unit["id"]][:facts.stacking[crowded]]
+    units = [dict(u, hex=crowded) if u in fill else u for u in base["units"]]
+    units = [dict(u, strength=1) if u["id"] == unit["id"] else u for u in units]
+    view = _with_enemies(dict(base, units=units),
+                         {enemy_hex: [("csa-kemper", 4), ("csa-armistead", 4)]})
+    view["combat"] = {"battle": {"hex": unit["hex"], "attacker": "csa", "kind": "supported",
+                                 "round": 1, "attackers": ["csa-armistead", "csa-kemper"],
+                                 "defenders": [unit["id"]]}}
+    legal = [{"type": "melee_fight", "unit": unit["id"]},
+             {"type": "melee_retreat", "unit": unit["id"], "to": crowded},
+             {"type": "melee_retreat", "unit": unit["id"], "to": empty}]
+    action = make_agent("general", 1).choose(view, legal, 0.1, random.Random(0))
+    assert action == legal[2]

@@ -26,9 +26,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from math import comb
 
 from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, register_doctrine
+from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, outlook
 from gettysburg.boc.board import Board, load_board
+from gettysburg.boc.combat import MELEE, hexside_penalty
 from gettysburg.boc.oob import OrderOfBattle, Unit, default_oob
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action
@@ -42,6 +45,9 @@ DECAY = 0.7  # pull of an objective per hex of distance
 OVERSTACK = -100.0
 CONTROL_WEIGHT = 0.5  # per victory point a move wins in projected control (6.61)
 DECAY_POW = [DECAY ** d for d in range(128)]
+KILL_WEIGHT = 1.0  # a shot's chance of eliminating a block, in victory points (9.12)
+MELEE_MIN = 0.2  # least expected net gain (blocks, steps, hex) worth a melee
+WEAK_IN_FRONT = 0.4  # a 1-step block keeps out of the front line unless it holds an objective
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,22 @@ def fire_penalty(facts: MapFacts, from_hex: str, through: str) -> int:
     return pen
 
 
+def kill_chance(dice: int, firepower: int, strengths: Sequence[int],
+                double_defence: bool) -> float:
+    """Chance that one shot eliminates a block of the target hex: hits go one at a time
+    to the strongest block (5.23), so the first elimination needs every block worn down
+    to 1 step and one hit more; in a double-defence hex a step costs two half hits (5.24)."""
+    if not strengths or dice <= 0 or firepower <= 0:
+        return 0.0
+    need = sum(max(0, s - 1) for s in strengths) + 1
+    if double_defence:
+        need *= 2
+    if need > dice:
+        return 0.0
+    p = min(firepower, 6) / 6.0
+    return sum(comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(need, dice + 1))
+
+
 def expected_hits(strength: int, firepower: int, double_defence: bool) -> float:
     """Dice x P(hit): a die hits at or under the firepower (3.12)."""
     hits = strength * max(0, firepower) / 6.0
@@ -113,14 +135,32 @@ class Situation:
                        if u.get("status") == "on_map" and u.get("hex")}
         self.garrison = Counter(str(u["hex"]) for u in self.own_on.values())
         self.enemy_at: dict[str, float] = {}
+        # Enemy blocks per hex as the seat knows them: (unit id or None if hidden, strength).
+        self.enemy_blocks: dict[str, list[tuple[str | None, int]]] = {}
         for u in units:
-            if u.get("side") == self.enemy and u.get("hex"):
+            if u.get("side") == self.enemy and u.get("hex") \
+                    and u.get("status", "on_map") == "on_map":
                 hx = str(u["hex"])
                 self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + float(u.get("strength", 0))
+                self.enemy_blocks.setdefault(hx, []).append(
+                    (str(u["id"]), int(u.get("strength", 0))))
         for h in view.get("hidden", []):
             if h.get("side") == self.enemy and h.get("hex"):
                 hx = str(h["hex"])
                 self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + HIDDEN_STRENGTH
+                self.enemy_blocks.setdefault(hx, []).append((None, GUESS_STRENGTH))
+        combat = view.get("combat") or {}
+        # Own melee declarations this phase (7.1): target -> [(unit, from hex, kind)].
+        self.declared: dict[str, list[tuple[str, str | None, str]]] = {}
+        for m in combat.get("melees") or []:
+            if m.get("side") == self.seat and m.get("unit") \
+                    and m.get("target") not in (combat.get("resolved") or []):
+                frm = m.get("from")
+                self.declared.setdefault(str(m["target"]), []).append(
+                    (str(m["unit"]), str(frm) if frm else None, str(m.get("kind"))))
+        self.battle: JSONDict | None = combat.get("battle")
+        # Supported melee declarations on offer, by target (set by BocDoctrine.scores).
+        self.melee_offers: dict[str, list[Action]] = {}
         self.front = frozenset(n for hx in self.enemy_at for n in facts.nbrs.get(hx, ())
                                if n not in self.enemy_at)
         self.need = self._needs()
@@ -205,6 +245,8 @@ class Situation:
                 value -= 0.3  # guns shoot best from two or three hexes away (5.31)
             elif self.seat == "csa" or self.control.get(hx) != self.seat:
                 value += 0.2  # the attacker must close with the enemy to fire
+            if self.strength(uid) <= 1 and hx not in self.facts.victory:
+                value -= WEAK_IN_FRONT  # one hit eliminates it: a point for the enemy (9.12)
         elif kind in ARTILLERY and self._enemy_within(hx, 3):
             value += 0.3
         return value
@@ -325,6 +367,9 @@ class BocDoctrine:
 
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         sit = self.situation(view)
+        for a in legal:
+            if a.get("type") == "melee" and not a.get("unsupported") and "entry" not in a:
+                sit.melee_offers.setdefault(str(a["target"]), []).append(a)
         return [self.score(sit, a) for a in legal]
 
     def score(self, sit: Situation, a: Action) -> float:
@@ -394,29 +439,97 @@ class BocDoctrine:
             return 0.0
         here = str(u["hex"])
         info = sit.facts.board.hex(target)
-        if label.type in ARTILLERY and sit.facts.dist(here, target) >= 2:
+        long_range = label.type in ARTILLERY and sit.facts.dist(here, target) >= 2
+        if long_range:
             fp = label.long_firepower or label.firepower  # 5.31 no terrain at range
         else:
             fp = label.firepower - fire_penalty(sit.facts, here, through)
         hits = expected_hits(sit.strength(uid), fp, info.double_defence)
         bonus = 0.1 if a.get("at") == "artillery" else 0.0
-        return 0.1 + hits + bonus + 0.1 * sit.facts.victory.get(target, 0)
+        # A block eliminated is a victory point (9.12): favour shots that can finish one.
+        # Long-range hits repulse instead of eliminating (5.32).
+        kill = 0.0 if long_range else KILL_WEIGHT * kill_chance(
+            sit.strength(uid), fp, [s for _, s in sit.enemy_blocks.get(target, [])],
+            info.double_defence)
+        return 0.1 + hits + kill + bonus + 0.1 * sit.facts.victory.get(target, 0)
 
     def _s_melee(self, sit: Situation, a: Action) -> float:
-        target = str(a["target"])
-        defence = sit.enemy_at.get(target, HIDDEN_STRENGTH) * 2.0  # ~firepower 2
-        attack = 0.0
-        for uid, u in sit.own_on.items():
-            lab = sit.unit(uid)
-            if lab is None or lab.type in HQ_TYPES or lab.type == "artillery":
-                continue
-            if target in sit.facts.nbrs.get(str(u["hex"]), ()) and not u.get("fired"):
-                attack += sit.strength(uid) * (lab.melee_firepower or lab.firepower)
-        odds = attack / max(defence, 1.0)
-        if odds < 1.5 or sit.night:
+        if sit.night:
             return -1.0
-        unsupported = 0.5 if a.get("unsupported") else 0.0
-        return 0.3 * odds + 0.3 * sit.facts.victory.get(target, 0) - unsupported
+        target, uid = str(a["target"]), str(a["unit"])
+        unsupported = bool(a.get("unsupported"))
+        entry = "entry" in a
+        frm = None if entry else str(sit.own.get(uid, {}).get("hex") or "") or None
+        attackers = [self._attacker(sit, uid, frm, target)]
+        if not unsupported:
+            used = {frm} if frm else set()
+            for other_uid, other_from, _kind in sit.declared.get(target, []):
+                attackers.append(self._attacker(sit, other_uid, other_from, target))
+                if other_from:
+                    used.add(other_from)
+            # The best block still free in each other hex next to the target may join
+            # (7.1: one attacker per hexside), up to the target's stacking limit.
+            best: dict[str, tuple[int, str]] = {}
+            for offer in sit.melee_offers.get(target, []):
+                ou = str(offer["unit"])
+                oh = str(sit.own.get(ou, {}).get("hex") or "")
+                if not oh or oh in used or ou == uid:
+                    continue
+                if oh not in best or sit.strength(ou) > best[oh][0]:
+                    best[oh] = (sit.strength(ou), ou)
+            room = max(1, sit.facts.stacking.get(target, 1)) - len(attackers)
+            for _s, ou in sorted(best.values(), reverse=True)[:max(0, room)]:
+                attackers.append(self._attacker(sit, ou, str(sit.own[ou]["hex"]), target))
+        defenders = self._enemy_fighters(sit, target, defending=True)
+        o = outlook(attackers, defenders, rounds=2 if unsupported else 3)
+        val = o.value(True, self._hex_worth(sit, target))
+        if val < MELEE_MIN:
+            return -1.0
+        return 0.3 + val + 0.02 * sit.strength(uid) - (0.3 if unsupported else 0.0)
+
+    def _attacker(self, sit: Situation, uid: str, frm: str | None, target: str) -> Fighter:
+        pen = 0
+        if frm is not None and frm in sit.facts.hexes:
+            try:
+                pen = hexside_penalty(sit.facts.board, frm, target, MELEE)  # 7.3
+            except ValueError:
+                pen = 0
+        return fighter(sit.unit(uid), sit.seat, sit.strength(uid), False, pen)
+
+    def _enemy_fighters(self, sit: Situation, hx: str, defending: bool) -> list[Fighter]:
+        return [fighter(sit.unit(eid) if eid else None, sit.enemy, s, defending)
+                for eid, s in sit.enemy_blocks.get(hx, []) if s > 0
+                and not (eid and (lab := sit.unit(eid)) is not None and lab.type in HQ_TYPES)]
+
+    def _hex_worth(self, sit: Situation, hx: str) -> float:
+        """What holding or taking a hex in a melee is worth besides the blocks."""
+        return 0.3 + 0.5 * sit.facts.victory.get(hx, 0)
+
+    def _battle_values(self, sit: Situation, leaving: str | None) -> float:
+        """Our side's expected net worth of the melee being fought, with the block
+        ``leaving`` taken out of it (a retreat) or everyone fighting on (None)."""
+        b = sit.battle or {}
+        hx = str(b.get("hex") or "")
+        we_attack = b.get("attacker") == sit.seat
+        rnd = int(b.get("round", 1))
+        total = 2 if b.get("kind") == "unsupported" else 3
+        ours = [str(x) for x in (b.get("attackers") if we_attack else b.get("defenders")) or []]
+        theirs = [str(x) for x in (b.get("defenders") if we_attack else b.get("attackers")) or []]
+        strength = {eid: s for blocks in sit.enemy_blocks.values() for eid, s in blocks if eid}
+        own = [fighter(sit.unit(u), sit.seat, sit.strength(u), not we_attack)
+               for u in ours if u != leaving and sit.strength(u) > 0]
+        foe = [fighter(sit.unit(e), sit.enemy, strength.get(e, GUESS_STRENGTH), we_attack)
+               for e in theirs if strength.get(e, GUESS_STRENGTH) > 0]
+        # Penalties of round 1 are already behind us from round 2 on; in round 1 they are
+        # small next to the fight itself, so the estimate leaves them out here.
+        rounds = max(1, total - rnd + 1)
+        if we_attack:
+            return outlook(own, foe, rounds).value(True, self._hex_worth(sit, hx))
+        return outlook(foe, own, rounds).value(False, self._hex_worth(sit, hx))
+
+    def _in_open_melee(self, sit: Situation) -> bool:
+        b = sit.battle or {}
+        return bool(b.get("hex")) and b.get("kind") != "cavalry"
 
     def _s_melee_resolve(self, sit: Situation, a: Action) -> float:
         return 0.1
@@ -429,7 +542,22 @@ class BocDoctrine:
 
     def _s_melee_retreat(self, sit: Situation, a: Action) -> float:
         uid = str(a.get("unit", ""))
-        return 0.6 if uid and sit.strength(uid) <= 1 else -0.2
+        to = str(a.get("to", ""))
+        if not self._in_open_melee(sit):  # off-map cavalry battles: the old rule of thumb
+            return 0.6 if uid and sit.strength(uid) <= 1 else -0.2
+        here = str(sit.own.get(uid, {}).get("hex") or "")
+        b = sit.battle or {}
+        if b.get("attacker") != sit.seat and to in sit.facts.hexes:
+            # A defender's retreat hex must have stacking room, or 6.2 eliminates the
+            # excess at the end of the phase.
+            room = sit.facts.stacking.get(to, 0) - sit.garrison.get(to, 0)
+            if room < 1:
+                return -5.0
+        gain = self._battle_values(sit, uid) - self._battle_values(sit, None)
+        where = 0.0
+        if to in sit.facts.hexes and here in sit.facts.hexes:
+            where = 0.05 * max(-1.0, min(1.0, sit.hex_value(uid, to, here)))
+        return 0.5 + gain - 0.1 + where
 
     def _s_casualty(self, sit: Situation, a: Action) -> float:
         uid = str(a.get("unit", ""))

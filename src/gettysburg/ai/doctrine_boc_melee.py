@@ -1,0 +1,161 @@
+"""What a melee is likely to bring: a small, seeded Monte Carlo of its rounds.
+
+The BoC doctrine asks this module before it declares a melee (7.1) and at each of its
+blocks' turns in one (7.2: fight or retreat). The model follows the rules' shape:
+
+* up to three rounds (two for the 7.8 unsupported form); in each round the blocks act by
+  morale letter A to D, the defender's first within a letter (7.2);
+* a block rolls one die per strength step and hits on each die at or under its melee
+  firepower in context (3.12; 7.3 the attacker's hexside penalty in round 1 only, 7.4
+  artillery drops to 1 after round 1, 7.6 cavalry -1 attacking / +1 defending in round 1);
+* each hit goes to the strongest enemy block still fighting (5.23); a block at 0 is
+  eliminated;
+* an attacker's turn in the last round is a forced retreat (7.2), so a melee the attackers
+  have not won by then ends with them back where they came from.
+
+Voluntary retreats are left out (the estimate is for fighting it out). Unknown enemy blocks
+are guessed from what the seat may know: strength 3, firepower 2, and the morale letter
+most common in that army's infantry (CSA A, USA B: public order of battle).
+
+The dice come from a fixed seed, so the same inputs always give the same estimate (the
+general stays deterministic, and two games that look the same from a seat get the same
+decisions).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from gettysburg.boc.combat import MELEE, Context, firepower
+from gettysburg.boc.oob import Unit
+
+MORALE = "ABCD"
+GUESS_STRENGTH = 3
+GUESS_FIREPOWER = 2
+GUESS_MORALE = {"csa": "A", "usa": "B"}
+TRIALS = 64
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One block in a melee, as the estimate sees it."""
+
+    strength: int
+    morale: int  # index in "ABCD": lower acts first (7.2)
+    fps: tuple[int, int, int]  # melee firepower in rounds 1, 2, 3
+    defender: bool
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """Expected result of a melee, from the attacker's side."""
+
+    win: float  # probability that the attackers take the hex
+    att_lost: float  # expected attacking blocks eliminated
+    def_lost: float  # expected defending blocks eliminated
+    att_steps: float  # expected attacking strength steps lost
+    def_steps: float  # expected defending strength steps lost
+
+    def value(self, attacking: bool, hex_worth: float) -> float:
+        """Net worth for one side: blocks eliminated are victory points (9.12), steps a
+        little, and the hex (held or taken) ``hex_worth``."""
+        blocks = self.def_lost - self.att_lost
+        steps = self.def_steps - self.att_steps
+        if attacking:
+            return blocks + 0.1 * steps + self.win * hex_worth
+        return -blocks - 0.1 * steps + (1.0 - self.win) * hex_worth
+
+
+def fighter(unit: Unit | None, side: str, strength: int, defender: bool,
+            penalty: int = 0) -> Fighter:
+    """A block as a fighter; ``unit`` None for an enemy block the seat cannot identify."""
+    if unit is None:
+        r1 = GUESS_FIREPOWER - (0 if defender else penalty)
+        return Fighter(strength, MORALE.index(GUESS_MORALE.get(side, "B")),
+                       (max(0, r1), GUESS_FIREPOWER, GUESS_FIREPOWER), defender)
+    fps = tuple(firepower(unit, Context(MELEE, round=r, attacking=not defender,
+                                        penalty=0 if defender else penalty))
+                for r in (1, 2, 3))
+    return Fighter(strength, MORALE.index(unit.morale), (fps[0], fps[1], fps[2]), defender)
+
+
+@cache
+def _hits_cdf(dice: int, fp: int) -> tuple[float, ...]:
+    """Cumulative probabilities of 0..dice-1 hits (3.12: a die hits at or under fp)."""
+    p = min(max(fp, 0), 6) / 6.0
+    probs = [1.0]
+    for _ in range(dice):  # binomial by repeated convolution
+        nxt = [0.0] * (len(probs) + 1)
+        for k, q in enumerate(probs):
+            nxt[k] += q * (1 - p)
+            nxt[k + 1] += q * p
+        probs = nxt
+    out, acc = [], 0.0
+    for q in probs[:-1]:
+        acc += q
+        out.append(acc)
+    return tuple(out)
+
+
+def _hit_count(rng: random.Random, dice: int, fp: int) -> int:
+    if dice <= 0 or fp <= 0:
+        return 0
+    return bisect_right(_hits_cdf(dice, fp), rng.random())
+
+
+def outlook(attackers: Sequence[Fighter], defenders: Sequence[Fighter], rounds: int = 3,
+            trials: int = TRIALS) -> Outlook:
+    """Monte Carlo estimate of a melee fought to its end (see the module doc)."""
+    if not attackers:
+        return Outlook(0.0, 0.0, 0.0, 0.0, 0.0)
+    if not defenders:
+        return Outlook(1.0, 0.0, 0.0, 0.0, 0.0)
+    fighters = list(attackers) + list(defenders)
+    order = sorted(range(len(fighters)),
+                   key=lambda i: (fighters[i].morale, 0 if fighters[i].defender else 1, i))
+    rng = random.Random(7919)
+    wins = att_lost = def_lost = att_steps = def_steps = 0
+    for _ in range(trials):
+        st = [f.strength for f in fighters]
+        gone = [False] * len(fighters)  # eliminated or retreated
+        for rnd in range(1, rounds + 1):
+            for i in order:
+                if gone[i]:
+                    continue
+                f = fighters[i]
+                foes = [j for j in range(len(fighters))
+                        if not gone[j] and fighters[j].defender != f.defender]
+                if not foes:
+                    break
+                if not f.defender and rnd == rounds:
+                    gone[i] = True  # 7.2: the attacker's last turn is a forced retreat
+                    continue
+                for _h in range(_hit_count(rng, st[i], f.fps[rnd - 1])):
+                    live = [j for j in foes if not gone[j]]
+                    if not live:
+                        break
+                    j = max(live, key=lambda k: (st[k], -k))
+                    st[j] -= 1
+                    if st[j] <= 0:
+                        gone[j] = True
+        defenders_left = any(not gone[j] for j in range(len(fighters))
+                             if fighters[j].defender)
+        attackers_left = any(not gone[j] and st[j] > 0 for j in range(len(fighters))
+                             if not fighters[j].defender)
+        if not defenders_left and attackers_left:
+            wins += 1
+        for j, f in enumerate(fighters):
+            lost = f.strength - max(st[j], 0)
+            dead = st[j] <= 0
+            if f.defender:
+                def_steps += lost
+                def_lost += dead
+            else:
+                att_steps += lost
+                att_lost += dead
+    n = float(trials)
+    return Outlook(wins / n, att_lost / n, def_lost / n, att_steps / n, def_steps / n)
