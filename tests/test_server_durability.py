@@ -37,7 +37,9 @@ from pg_server import db_target
 __all__ = ["db_target"]
 
 GETTYSBURG = Path(sys.executable).parent / "gettysburg"
-ROUNDS = 4  # kills per store: one at a random moment, three just after a POST was sent
+#: Kills per store: one at a random moment, two just after a POST was sent, one as soon as
+#: the POSTed action's row is committed (before the server can answer).
+ROUNDS = 4
 
 
 def _free_port() -> int:
@@ -56,7 +58,7 @@ class ServerProcess:
         self.log = log
         with log.open("a") as out:
             self.proc = subprocess.Popen(
-                [str(GETTYSBURG), "serve", "--port", str(self.port), "--db", db],
+                [str(GETTYSBURG), "serve", "--port", str(self.port), "--db", server_db(db)],
                 stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -156,6 +158,16 @@ class Client:
                 self.retries += 1
 
 
+SERVER_APP = "gettysburg-durability"  # the served store's sessions, named in its URL
+
+
+def server_db(db: str) -> str:
+    """The database as the server process gets it (PostgreSQL: sessions named)."""
+    if not db.startswith("postgresql://"):
+        return db
+    return f"{db}{'&' if '?' in db else '?'}application_name={SERVER_APP}"
+
+
 def wait_for_disconnect(db: str) -> None:
     """PostgreSQL may still be committing what the killed server sent just before it died
     (its backend reads the socket up to the end): wait until that backend has gone."""
@@ -166,11 +178,34 @@ def wait_for_disconnect(db: str) -> None:
     with psycopg.connect(db, autocommit=True) as conn:
         for _ in range(300):
             row = conn.execute("SELECT count(*) FROM pg_stat_activity"
-                               " WHERE application_name = 'gettysburg'").fetchone()
+                               " WHERE application_name = %s", (SERVER_APP,)).fetchone()
             if row is not None and row[0] == 0:
                 return
             time.sleep(0.05)
     raise AssertionError("the killed server's PostgreSQL session did not end")
+
+
+def wait_for_row(db: str, action_id: str) -> None:
+    """Poll the database (as a second reader) until the action's row is committed."""
+    sql = "SELECT 1 FROM actions WHERE action_id = ?"
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            for _ in range(100_000):
+                if conn.execute(sql.replace("?", "%s"), (action_id,)).fetchone():
+                    return
+        raise AssertionError(f"{action_id} was never committed")
+    import sqlite3
+
+    conn2 = sqlite3.connect(db)
+    try:
+        for _ in range(100_000):
+            if conn2.execute(sql, (action_id,)).fetchone():
+                return
+    finally:
+        conn2.close()
+    raise AssertionError(f"{action_id} was never committed")
 
 
 def check_stored(db: str, ledger: list[Sent], client: Client) -> tuple[int, bool]:
@@ -227,7 +262,10 @@ def test_sigkill_loses_no_acknowledged_action(db_target: str, tmp_path: Path) ->
                 time.sleep(rng.uniform(0.3, 1.0))
                 client.posting.clear()
                 assert client.posting.wait(30)
-                time.sleep(rng.uniform(0.0, 0.008))  # the POST just sent is in flight
+                if round_no < rounds - 1:
+                    time.sleep(rng.uniform(0.0, 0.008))  # the POST just sent is in flight
+                else:  # the moment its row is committed, before the answer is sent
+                    wait_for_row(db_target, client.sent[-1].action_id)
             server.kill()
             client.stop.set()
             for t in players:

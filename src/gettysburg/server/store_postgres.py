@@ -106,10 +106,12 @@ class PostgresBackend:
             raise StoreError(f"{self.where}: cannot create the schema: {exc}") from None
 
     def _connect(self) -> psycopg.Connection[Row]:
+        # The sessions show as "gettysburg" in pg_stat_activity unless the URL names them.
+        named = "application_name" in conninfo_to_dict(self.url)
         try:
             conn: psycopg.Connection[Row] = psycopg.connect(
-                make_conninfo(self.url, application_name="gettysburg"), autocommit=True,
-                row_factory=dict_row, connect_timeout=10)
+                self.url if named else make_conninfo(self.url, application_name="gettysburg"),
+                autocommit=True, row_factory=dict_row, connect_timeout=10)
         except psycopg.Error as exc:
             raise StoreError(f"{self.where}: cannot connect: {str(exc).strip()}") from None
         return conn
