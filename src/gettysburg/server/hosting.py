@@ -195,7 +195,12 @@ class Host:
     def active_games(self) -> list[str]:
         """Active games that load; each damaged one is logged (one line) and left out."""
         out = []
-        for game_id in self.store.game_ids("active"):
+        try:
+            ids = self.store.game_ids("active")
+        except StoreError as exc:  # games are also loaded on their first request
+            log.warning("cannot list the games to resume: %s", exc)
+            return []
+        for game_id in ids:
             try:
                 self.load(game_id)
             except ApiError as exc:
