@@ -2,7 +2,10 @@
 
 Run (needs the research extra)::
 
-    nice -n 10 .venv/bin/python benchmarks/ismcts_vs_search.py --games 4 --budget 0.25
+    nice -n 10 .venv/bin/python benchmarks/ismcts_vs_search.py --games 4 --budget 0.5
+
+(``--first K`` numbers the games from K, to split one run over processes; ``--json FILE``
+appends the per-game rows, ``--summarise FILE`` prints the summary of such a file.)
 
 Both players get the same wall-clock budget per decision, ``--budget`` seconds:
 
@@ -114,27 +117,42 @@ def play(game_no: int, args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first game (to split a run over processes)")
     parser.add_argument("--budget", type=float, default=0.25, help="seconds per decision")
     parser.add_argument("--scenario", default="day3")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--min-sims", type=int, default=2)
     parser.add_argument("--max-decisions", type=int, default=0)
     parser.add_argument("--json", help="append one JSON line per game to this file")
+    parser.add_argument("--summarise", help="only print the summary of a --json file")
     args = parser.parse_args()
+    if args.summarise:
+        with open(args.summarise, encoding="utf-8") as fh:
+            summarise([json.loads(line) for line in fh if line.strip()], args)
+        return
     rows = []
-    for g in range(args.games):
+    for g in range(args.first, args.first + args.games):
         row = play(g, args)
         rows.append(row)
         print(json.dumps(row), flush=True)
         if args.json:
             with open(args.json, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
+    summarise(rows, args)
+
+
+def summarise(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     wins = sum(1 for r in rows if r["search_return"] > 0)
     draws = sum(1 for r in rows if r["search_return"] == 0)
     lo, hi = wilson(wins, len(rows))
     print(f"search vs IS-MCTS on {args.scenario}, {args.budget} s per decision: "
           f"{wins} won, {draws} drawn, {len(rows) - wins - draws} lost of {len(rows)}; "
           f"win rate {wins / max(1, len(rows)):.2f}, Wilson 95% [{lo:.2f}, {hi:.2f}]")
+    for side in ("ismcts", "search"):
+        n = sum(r["decisions"][side] for r in rows)
+        t = sum(r["decisions"][side] * r["mean_s"][side] for r in rows)
+        print(f"  {side}: {n} decisions, {t / max(1, n):.3f} s per decision on average")
 
 
 if __name__ == "__main__":

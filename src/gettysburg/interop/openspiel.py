@@ -185,7 +185,7 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         self._pending: tuple[Action, Seat] | None = None
         self._decisions = 0
         self._turns = 0
-        self._clock = self._clock_now()
+        self._clock = shared.hooks.turn(shared.template)  # without copying the start
         self._truncated = False
         self._recall = {seat: "" for seat in shared.seats}
         self._own_moves = {seat: 0 for seat in shared.seats}
@@ -380,10 +380,8 @@ class BocObserver:
         if self.perfect_recall:
             # A short numeric summary of the history: moves made by each seat (own first).
             order = [seat, *[s for s in self.shared.seats if s != seat]]
-            counts = [state._own_moves[s] / 1000.0 for s in order]
-            if seat != order[0]:
-                raise AssertionError("own seat first")
-            self.tensor[self.shared.tensor_size:] = counts
+            self.tensor[self.shared.tensor_size:] = [state._own_moves[s] / 1000.0
+                                                     for s in order]
 
     def string_from(self, state: BocState, player: int) -> str:
         seat = state.seat_of(player)
