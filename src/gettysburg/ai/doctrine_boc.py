@@ -33,8 +33,9 @@ from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, o
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty
 from gettysburg.boc.oob import OrderOfBattle, Unit, default_oob
+from gettysburg.boc.scenario import load_scenario
 from gettysburg.core.hexes import Hex
-from gettysburg.core.protocol import Action
+from gettysburg.core.protocol import Action, new_game
 
 HQ_TYPES = frozenset({"ahq", "chq", "dhq", "art_hq", "cav_chq", "cav_dhq"})
 ARTILLERY = frozenset({"artillery", "horse_artillery"})
@@ -47,6 +48,10 @@ CONTROL_WEIGHT = 0.5  # per victory point a move wins in projected control (6.61
 DECAY_POW = [DECAY ** d for d in range(128)]
 KILL_WEIGHT = 1.0  # a shot's chance of eliminating a block, in victory points (9.12)
 MELEE_MIN = 0.2  # least expected net gain (blocks, steps, hex) worth a melee
+MELEE_MIN_BEHIND = -0.3  # late in the day and not winning: a gamble beats a sure draw
+LAST_DAY_HOUR = 20  # the last day turn (8 PM) before night (9.7)
+HUNT = 0.3  # pull towards worn enemy blocks in reach (each one is a point, 9.12)
+HUNT_BEHIND = 0.6  # ... stronger while the seat is not yet winning
 WEAK_IN_FRONT = 0.4  # a 1-step block keeps out of the front line unless it holds an objective
 
 
@@ -79,6 +84,31 @@ def map_facts() -> MapFacts:
                     {info.id: info.stacking for info in board.hexes.values()}, shelter,
                     {a: {b: ha.distance(hb) for b, hb in hexes.items()}
                      for a, ha in hexes.items()})
+
+
+@cache
+def strength_mix(scenario: str, side: str) -> tuple[tuple[int, float], ...]:
+    """(strength, share) of ``side``'s blocks in the scenario's public set-up (on the map
+    and still to arrive): the guess for a block the seat cannot identify."""
+    try:
+        units = new_game(scenario, seed="doctrine").view("referee")["units"]
+    except Exception:  # not a BoC scenario this process can open: the typical block
+        return ((GUESS_STRENGTH, 1.0),)
+    counts = Counter(int(u.get("strength", 0)) for u in units if u.get("side") == side
+                     and u.get("status") != "eliminated" and int(u.get("strength", 0)) > 0)
+    n = sum(counts.values()) or 1
+    return tuple((s, c / n) for s, c in sorted(counts.items())) or ((GUESS_STRENGTH, 1.0),)
+
+
+@cache
+def scenario_bands(scenario: str) -> tuple[int, int]:
+    """(highest CSA total the USA wins with, lowest the CSA wins with), from the public
+    scenario file (9.1-9.3); the standard bands when the scenario is unknown."""
+    try:
+        v = load_scenario(scenario).victory
+    except Exception:  # unknown or unreadable scenario: the standard bands (9.1)
+        return (-1, 10)
+    return (int(v.usa_win_max), int(v.csa_win_min))
 
 
 def other(side: str) -> str:
@@ -159,12 +189,26 @@ class Situation:
                 self.declared.setdefault(str(m["target"]), []).append(
                     (str(m["unit"]), str(frm) if frm else None, str(m.get("kind"))))
         self.battle: JSONDict | None = combat.get("battle")
+        # 9.1 bands of the scenario (public file) against the CSA total the view shows: a
+        # side that is not yet winning late in the day takes more risks (a draw is no win).
+        self.hour = int(view.get("hour") or 0)
+        total = (view.get("victory") or {}).get("total")
+        usa_max, csa_min = scenario_bands(str(view.get("scenario") or ""))
+        if not isinstance(total, int):
+            self.behind = False
+        elif self.seat == "usa":
+            self.behind = total > usa_max
+        else:
+            self.behind = total < csa_min
+        self.late = not self.night and self.hour >= LAST_DAY_HOUR - 1
+        self.guess = strength_mix(str(view.get("scenario") or ""), self.enemy)
         # Supported melee declarations on offer, by target (set by BocDoctrine.scores).
         self.melee_offers: dict[str, list[Action]] = {}
         self.front = frozenset(n for hx in self.enemy_at for n in facts.nbrs.get(hx, ())
                                if n not in self.enemy_at)
         self.need = self._needs()
         self._threat_cache: dict[str, int] = {}
+        self._prey_cache: dict[str, float] = {}
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._obj_cache: dict[tuple[str, str | None], float] = {}
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
@@ -247,9 +291,24 @@ class Situation:
                 value += 0.2  # the attacker must close with the enemy to fire
             if self.strength(uid) <= 1 and hx not in self.facts.victory:
                 value -= WEAK_IN_FRONT  # one hit eliminates it: a point for the enemy (9.12)
+            elif kind not in ARTILLERY:
+                value += (HUNT_BEHIND if self.behind else HUNT) * self.prey(hx)
         elif kind in ARTILLERY and self._enemy_within(hx, 3):
             value += 0.3
         return value
+
+    def prey(self, hx: str) -> float:
+        """How easily a block standing in ``hx`` could finish an enemy block next to it:
+        1 for a lone 1-step block, less the more steps must be shot away first (5.23)."""
+        got = self._prey_cache.get(hx)
+        if got is None:
+            got = 0.0
+            for n in self.facts.nbrs.get(hx, ()):
+                blocks = self.enemy_blocks.get(n)
+                if blocks:
+                    got = max(got, 1.0 / (1.0 + sum(max(0, s - 1) for _, s in blocks)))
+            self._prey_cache[hx] = got
+        return got
 
     def _enemy_within(self, hx: str, r: int) -> int:
         key = f"{hx}/{r}"
@@ -481,9 +540,9 @@ class BocDoctrine:
             for _s, ou in sorted(best.values(), reverse=True)[:max(0, room)]:
                 attackers.append(self._attacker(sit, ou, str(sit.own[ou]["hex"]), target))
         defenders = self._enemy_fighters(sit, target, defending=True)
-        o = outlook(attackers, defenders, rounds=2 if unsupported else 3)
+        o = outlook(attackers, defenders, rounds=2 if unsupported else 3, guess=sit.guess)
         val = o.value(True, self._hex_worth(sit, target))
-        if val < MELEE_MIN:
+        if val < (MELEE_MIN_BEHIND if sit.behind and sit.late else MELEE_MIN):
             return -1.0
         return 0.3 + val + 0.02 * sit.strength(uid) - (0.3 if unsupported else 0.0)
 
@@ -502,8 +561,9 @@ class BocDoctrine:
                 and not (eid and (lab := sit.unit(eid)) is not None and lab.type in HQ_TYPES)]
 
     def _hex_worth(self, sit: Situation, hx: str) -> float:
-        """What holding or taking a hex in a melee is worth besides the blocks."""
-        return 0.3 + 0.5 * sit.facts.victory.get(hx, 0)
+        """What holding or taking a hex in a melee is worth besides the blocks: a victory
+        hex changes hands with its points (9.11)."""
+        return 0.3 + sit.facts.victory.get(hx, 0)
 
     def _battle_values(self, sit: Situation, leaving: str | None) -> float:
         """Our side's expected net worth of the melee being fought, with the block
@@ -524,8 +584,8 @@ class BocDoctrine:
         # small next to the fight itself, so the estimate leaves them out here.
         rounds = max(1, total - rnd + 1)
         if we_attack:
-            return outlook(own, foe, rounds).value(True, self._hex_worth(sit, hx))
-        return outlook(foe, own, rounds).value(False, self._hex_worth(sit, hx))
+            return outlook(own, foe, rounds, guess=sit.guess).value(True, self._hex_worth(sit, hx))
+        return outlook(foe, own, rounds, guess=sit.guess).value(False, self._hex_worth(sit, hx))
 
     def _in_open_melee(self, sit: Situation) -> bool:
         b = sit.battle or {}

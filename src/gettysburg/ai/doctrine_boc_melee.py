@@ -14,8 +14,9 @@ blocks' turns in one (7.2: fight or retreat). The model follows the rules' shape
   have not won by then ends with them back where they came from.
 
 Voluntary retreats are left out (the estimate is for fighting it out). Unknown enemy blocks
-are guessed from what the seat may know: strength 3, firepower 2, and the morale letter
-most common in that army's infantry (CSA A, USA B: public order of battle).
+are guessed from what the seat may know: firepower 2, the morale letter most common in that
+army's infantry (CSA A, USA B: public order of battle), and a strength drawn in each trial
+from the strengths that army's blocks have in the scenario's public set-up (``guess``).
 
 The dice come from a fixed seed, so the same inputs always give the same estimate (the
 general stays deterministic, and two games that look the same from a seat get the same
@@ -48,6 +49,7 @@ class Fighter:
     morale: int  # index in "ABCD": lower acts first (7.2)
     fps: tuple[int, int, int]  # melee firepower in rounds 1, 2, 3
     defender: bool
+    unknown: bool = False  # strength drawn from the guess in each trial
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ def fighter(unit: Unit | None, side: str, strength: int, defender: bool,
     if unit is None:
         r1 = GUESS_FIREPOWER - (0 if defender else penalty)
         return Fighter(strength, MORALE.index(GUESS_MORALE.get(side, "B")),
-                       (max(0, r1), GUESS_FIREPOWER, GUESS_FIREPOWER), defender)
+                       (max(0, r1), GUESS_FIREPOWER, GUESS_FIREPOWER), defender, True)
     fps = tuple(firepower(unit, Context(MELEE, round=r, attacking=not defender,
                                         penalty=0 if defender else penalty))
                 for r in (1, 2, 3))
@@ -108,8 +110,9 @@ def _hit_count(rng: random.Random, dice: int, fp: int) -> int:
 
 
 def outlook(attackers: Sequence[Fighter], defenders: Sequence[Fighter], rounds: int = 3,
-            trials: int = TRIALS) -> Outlook:
-    """Monte Carlo estimate of a melee fought to its end (see the module doc)."""
+            trials: int = TRIALS, guess: Sequence[tuple[int, float]] = ()) -> Outlook:
+    """Monte Carlo estimate of a melee fought to its end (see the module doc). ``guess``
+    lists (strength, weight) for unknown blocks; without it they keep their strength."""
     if not attackers:
         return Outlook(0.0, 0.0, 0.0, 0.0, 0.0)
     if not defenders:
@@ -118,9 +121,16 @@ def outlook(attackers: Sequence[Fighter], defenders: Sequence[Fighter], rounds: 
     order = sorted(range(len(fighters)),
                    key=lambda i: (fighters[i].morale, 0 if fighters[i].defender else 1, i))
     rng = random.Random(7919)
+    total = sum(w for _, w in guess)
+    cdf, acc = [], 0.0
+    for _s, w in guess:
+        acc += w / total
+        cdf.append(acc)
     wins = att_lost = def_lost = att_steps = def_steps = 0
     for _ in range(trials):
-        st = [f.strength for f in fighters]
+        st = [f.strength if not (f.unknown and cdf) else
+              guess[min(len(guess) - 1, bisect_right(cdf, rng.random()))][0] for f in fighters]
+        start = list(st)
         gone = [False] * len(fighters)  # eliminated or retreated
         for rnd in range(1, rounds + 1):
             for i in order:
@@ -149,7 +159,7 @@ def outlook(attackers: Sequence[Fighter], defenders: Sequence[Fighter], rounds: 
         if not defenders_left and attackers_left:
             wins += 1
         for j, f in enumerate(fighters):
-            lost = f.strength - max(st[j], 0)
+            lost = start[j] - max(st[j], 0)
             dead = st[j] <= 0
             if f.defender:
                 def_steps += lost
