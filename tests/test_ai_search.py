@@ -140,7 +140,7 @@ def test_a_plan_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mon
     target = general["target"]
 
     def rollout(gain: float) -> Any:
-        def fake(view: Any, plan: Plan, build: Any, value: Any, rng: random.Random) -> float:
+        def fake(view: Any, plan: Plan, hooks: Any, rng: random.Random) -> float:
             noise = rng.random()  # the same "world" for every plan (common random numbers)
             return noise + (gain if target in plan.spare else 0.0)
         return staticmethod(fake)
@@ -172,3 +172,51 @@ def test_search_without_a_world_builder_plays_like_the_general() -> None:
     view, legal = game.view(seat), game.legal_actions(seat)
     got = make_agent("search").choose(view, legal, 0.1, random.Random(0))
     assert got == make_agent("general").choose(view, legal, 0.1, random.Random(0))
+
+
+def _first(game: Game, want: Any, limit: int = 900) -> Game:
+    """Play on with the general until ``want(view, general's choice)`` holds."""
+    general, rng = make_agent("general"), random.Random(0)
+    for _ in range(limit):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        choice = general.choose(view, view["legal_actions"], 0.0, rng)
+        if want(view, choice):
+            return game
+        game.apply(choice, seat)
+    raise AssertionError("position not reached")
+
+
+def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
+    agent = SearchAgent("1")
+    hooks = search_mod.WORLDS["boc"]()
+    general, rng = make_agent("general"), random.Random(0)
+
+    def plans(game: Game) -> list[Plan]:
+        view = game.view(game.to_move()[0])
+        choice = general.choose(view, view["legal_actions"], 0.0, rng)
+        agent._plan = Plan()
+        return agent._plans(view, view["legal_actions"], choice, hooks)
+
+    def choice(game: Game) -> dict[str, Any]:
+        view = game.view(game.to_move()[0])
+        return general.choose(view, view["legal_actions"], 0.0, rng)
+
+    game = _first(_played("boc/day1", 0), lambda v, c: c["type"] == "fire"
+                  and c.get("through", c["target"]) == c["target"]
+                  and hooks.may_melee(c["unit"]))
+    fire, shot = plans(game), choice(game)
+    assert len(fire) == 2 and not fire[0].hold
+    assert fire[1].hold == {shot["unit"]} and fire[1].mass == {shot["target"]}
+
+    game = _first(_played("boc/day1", 0), lambda v, c: c["type"] == "activate")
+    command, order = plans(game), choice(game)
+    assert len(command) >= 2 and command[1].idle == {order["hq"]} and not command[0].idle
+
+    game = _first(_played("boc/day1", 0), lambda v, c: v["hour"] == 20
+                  and v["phase"] == "movement" and v["active"] == v["seat"])
+    view = game.view(game.to_move()[0])
+    assert hooks.final_hour(view)
+    last = plans(game)
+    assert [p.full for p in last] == [True, True] and last[1].greed > 0 == last[0].greed
+    assert not hooks.final_hour({**view, "hour": 19})

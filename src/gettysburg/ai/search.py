@@ -50,10 +50,15 @@ from gettysburg.core.protocol import REFEREE, Action, Game
 
 ROLLOUTS_PER_S = 8.0  # rollouts (plan x world) per second of budget
 MIN_ROUNDS = 2
+FINAL_PLANS = True  # in the last turn, compare the general with a control-greedy plan
+FINAL_ROUNDS_PER_S = 3.0  # rounds of rollouts to the game's end per second of budget
+GREED = 2.0  # extra weight on control gains in the greedy plan
+COMMAND_PLANS = True  # search which HQs to activate in the command phase (4.3)
+FIRE_PLANS = True  # search "keep the fire, attack instead" plans in the fire phase
 AGGRESSION = 2  # rejected melee targets tried as "mass" plans at the end of movement
 Z = 1.0  # standard errors a plan must beat the general's by
 MIN_GAIN = 0.15  # ... and at least this much value
-GUARD = 3.0
+GUARD = 20.0  # x budget: a runaway stop only, far above the measured cost
 HORIZON = 400  # actions: a rollout never plays longer than this
 WIN_VALUE = 100.0
 #: Value of the danger a block at this strength is in (a block eliminated is a full
@@ -80,6 +85,54 @@ def _boc_world() -> WorldBuilder:
     return build
 
 
+def _boc_may_melee(unit: str) -> bool:
+    """Artillery does not attack in melee (7.4); HQs neither (7.5)."""
+    from gettysburg.ai.doctrine_boc import HQ_TYPES
+    from gettysburg.boc.oob import default_oob
+
+    label = default_oob().units.get(unit)
+    return label is not None and label.type != "artillery" and label.type not in HQ_TYPES
+
+
+def _boc_final_hour(view: JSONDict) -> bool:
+    """Whether this is the scenario's last turn (its 8 PM turn, or the night turn of
+    Days 2 and 3, 9.3), from the public scenario start."""
+    from gettysburg.ai.belief_boc import scenario_start
+
+    pos = _starts(view, scenario_start)["position"]
+    if pos.get("campaign") or int(view.get("day", 0)) != int(pos.get("last_day", 0)):
+        return False
+    return int(view.get("hour", 0)) == (21 if pos.get("ends_after_night") else 20)
+
+
+_START_CACHE: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
+
+
+def _starts(view: JSONDict, make: Callable[[JSONDict], JSONDict]) -> JSONDict:
+    key = (str(view["scenario"]), tuple(view.get("options", [])))
+    if key not in _START_CACHE:
+        _START_CACHE[key] = make(view)
+    return _START_CACHE[key]
+
+
+def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
+    """Victory points each move or entry wins in projected control (6.61, 9.1)."""
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    doctrine = doctrine_for(view)
+    if not isinstance(doctrine, BocDoctrine):
+        return [0.0 for _ in actions]
+    sit = doctrine.situation(view)
+    out: list[float] = []
+    for a in actions:
+        if a.get("type") in ("move", "enter") and a.get("path"):
+            here = str(a["path"][0]) if a["type"] == "move" else None
+            out.append(sit.control_gain(str(a["path"][-1]), here))
+        else:
+            out.append(0.0)
+    return out
+
+
 def _boc_value(world: Game, seat: str) -> float:
     from gettysburg.ai.doctrine_boc import map_facts, projected_total
 
@@ -94,32 +147,48 @@ def _boc_value(world: Game, seat: str) -> float:
     return value
 
 
-#: system -> (builder of worlds from (view, rng), value of a world for a seat).
-WORLDS: dict[str, Callable[[], tuple[WorldBuilder, Callable[[Game, str], float]]]] = {
-    "boc": lambda: (_boc_world(), _boc_value)}
+@dataclass(frozen=True)
+class SystemHooks:
+    """What search needs from a rule system, read from public knowledge only."""
+
+    build: WorldBuilder  # a world consistent with a view
+    value: Callable[[Game, str], float]  # how good a world is for a seat
+    may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
+    final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
+    control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
+
+
+WORLDS: dict[str, Callable[[], SystemHooks]] = {
+    "boc": lambda: SystemHooks(_boc_world(), _boc_value, _boc_may_melee, _boc_final_hour,
+                               _boc_control_gain)}
 
 
 def material_value(world: Game, seat: str, value: Callable[[Game, str], float]) -> float:
-    """A finished world scores +-``WIN_VALUE``; otherwise the system's ``value``."""
+    """The system's ``value``, plus +-``WIN_VALUE`` for a finished world won or lost."""
     result: Any = world.result()
-    if isinstance(result, dict) and "winner" in result:
-        if result["winner"] == seat:
-            return WIN_VALUE
-        if result["winner"] is not None:
-            return -WIN_VALUE
-    return value(world, seat)
+    bonus = 0.0
+    if isinstance(result, dict) and result.get("winner") is not None:
+        bonus = WIN_VALUE if result["winner"] == seat else -WIN_VALUE
+    return bonus + value(world, seat)
 
 
 @dataclass
 class Plan:
-    """The general's policy with melee targets forced ("mass") or refused ("spare")."""
+    """The general's policy for one player turn with melee targets forced ("mass") or
+    refused ("spare") and blocks that keep their fire for a melee ("hold")."""
 
     mass: set[str] = field(default_factory=set)
     spare: set[str] = field(default_factory=set)
-    settled: set[str] = field(default_factory=set)  # targets already searched
+    hold: set[str] = field(default_factory=set)
+    activate: set[str] = field(default_factory=set)  # HQs activated whatever the general says
+    idle: set[str] = field(default_factory=set)  # HQs left idle
+    settled: set[str] = field(default_factory=set)  # targets, firers, HQs already searched
+    greed: float = 0.0  # extra weight on the victory points a move wins in control
+    full: bool = False  # rollouts play every move, to the end of the game
 
     def copy(self) -> Plan:
-        return Plan(set(self.mass), set(self.spare), set(self.settled))
+        return Plan(set(self.mass), set(self.spare), set(self.hold), set(self.activate),
+                    set(self.idle), set(self.settled), self.greed, self.full)
 
 
 def _melee_target(a: Action) -> str | None:
@@ -127,24 +196,34 @@ def _melee_target(a: Action) -> str | None:
 
 
 def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
-                rollout: bool = False) -> Action:
+                rollout: bool = False, hooks: SystemHooks | None = None) -> Action:
     """The general's choice under ``plan`` (in a rollout the rest of the movement phase is
-    cut to melee declarations)."""
-    allowed = [a for a in legal if _melee_target(a) not in plan.spare]
-    if rollout and view.get("phase") == "movement":
+    cut to melee declarations unless the plan is ``full``)."""
+    allowed = [a for a in legal if _melee_target(a) not in plan.spare
+               and not (a.get("type") == "fire" and a.get("unit") in plan.hold)
+               and not (a.get("type") == "activate" and a.get("hq") in plan.idle)]
+    forced = [a for a in allowed if a.get("type") == "activate" and a.get("hq") in plan.activate
+              and "to" not in a]
+    if forced:
+        return dict(forced[0])
+    if rollout and not plan.full and view.get("phase") == "movement":
         allowed = [a for a in allowed if a.get("type") not in MOVE_TYPES]
     allowed = allowed or list(legal)
-    massed = [a for a in allowed if _melee_target(a) in plan.mass
-              and not a.get("unsupported")]
-    pool = massed or allowed
+    massed = [a for a in allowed if _melee_target(a) in plan.mass]
+    # Supported attackers first; an unsupported one (7.8) only if nobody else can go.
+    pool = [a for a in massed if not a.get("unsupported")] or massed[:1] or allowed
+    massed = pool if massed else []
     scores = doctrine_for(view).scores(view, pool)
+    if plan.greed and hooks is not None and view.get("phase") == "movement":
+        gains = hooks.control_gain(view, pool)
+        scores = [sc + plan.greed * g for sc, g in zip(scores, gains, strict=True)]
     if massed:
         return dict(pool[max(range(len(pool)), key=lambda i: (scores[i], -i))])
     return dict(pool[best_index(scores, pool)])
 
 
-def _phase_key(view: JSONDict) -> tuple[Any, ...]:
-    return (view.get("day"), view.get("hour"), view.get("active"), view.get("phase"))
+def _turn_key(view: JSONDict) -> tuple[Any, ...]:
+    return (view.get("day"), view.get("hour"), view.get("active"))
 
 
 def _paired_gain(base: list[float], other: list[float]) -> tuple[float, float]:
@@ -162,14 +241,13 @@ class SearchAgent:
 
     def __init__(self, seed: str = "0") -> None:
         self.seed = seed
-        self._systems: dict[str, tuple[WorldBuilder, Callable[[Game, str], float]]] = {}
+        self._systems: dict[str, SystemHooks] = {}
         self._plan = Plan()
         self._plan_key: tuple[Any, ...] | None = None
         self.searched = 0  # decisions actually searched (for benchmarks and tests)
         self.overrides = 0  # of which a plan other than the general's won
 
-    def _system(self, view: JSONDict
-                ) -> tuple[WorldBuilder, Callable[[Game, str], float]] | None:
+    def _system(self, view: JSONDict) -> SystemHooks | None:
         system = str(view.get("system", ""))
         if system not in WORLDS:
             return None
@@ -181,14 +259,14 @@ class SearchAgent:
                rng: random.Random) -> Action:
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
-        key = _phase_key(view)
+        key = _turn_key(view)
         if key != self._plan_key:
             self._plan, self._plan_key = Plan(), key
-        choice = plan_choice(view, legal_actions, self._plan)
         system = self._system(view)
+        choice = plan_choice(view, legal_actions, self._plan, hooks=system)
         if system is None or len(legal_actions) == 1:
             return choice
-        plans = self._plans(view, legal_actions, choice)
+        plans = self._plans(view, legal_actions, choice, system)
         if len(plans) < 2:
             return choice
         self.searched += 1
@@ -196,15 +274,34 @@ class SearchAgent:
         if best is not plans[0]:
             self.overrides += 1
         self._plan = best
-        return plan_choice(view, legal_actions, best)
+        return plan_choice(view, legal_actions, best, hooks=system)
 
-    def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action) -> list[Plan]:
+    def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
+               system: SystemHooks) -> list[Plan]:
         """The plans worth comparing now; the first is the general's own."""
         combat = view.get("combat") or {}
-        if view.get("phase") != "movement" or view.get("active") != view.get("seat") \
-                or combat.get("battle") or view.get("night"):
+        if view.get("active") != view.get("seat") or combat.get("battle") \
+                or combat.get("decision"):
             return []
         base = self._plan
+        if FINAL_PLANS and view.get("phase") == "movement" and "final" not in base.settled \
+                and system.final_hour(view):
+            # The last turn: control at its end is final (9.1), so play it out to the end
+            # with every move, the general against a plan that weighs control gains more.
+            keep = base.copy()
+            keep.settled.add("final")
+            keep.full = True
+            greedy = keep.copy()
+            greedy.greed = GREED
+            return [keep, greedy]
+        if base.full or view.get("night"):
+            return []  # the last turn's plan is already played out to the end
+        if view.get("phase") == "fire":
+            return self._fire_plans(choice, system) if FIRE_PLANS else []
+        if view.get("phase") == "command":
+            return self._command_plans(view, legal, choice) if COMMAND_PLANS else []
+        if view.get("phase") != "movement":
+            return []
         target = _melee_target(choice)
         if target is not None:
             if target in base.settled or target in base.mass:
@@ -223,12 +320,16 @@ class SearchAgent:
             return plans
         if choice.get("type") not in DONE_TYPES:
             return []
+        options = [a for a in legal if _melee_target(a) not in (None, *base.settled,
+                                                                 *base.spare)]
+        if not options:
+            return []
+        # The hexes the general liked best although it would not attack them.
+        scores = doctrine_for(view).scores(view, options)
         reach: dict[str, float] = {}
-        for a in legal:
-            t = _melee_target(a)
-            if t is None or t in base.settled or t in base.spare or a.get("unsupported"):
-                continue
-            reach[t] = reach.get(t, 0.0) + 1.0
+        for a, sc in zip(options, scores, strict=True):
+            t = str(a["target"])
+            reach[t] = max(reach.get(t, -math.inf), sc)
         targets = sorted(reach, key=lambda t: (-reach[t], t))[:AGGRESSION]
         if not targets:
             return []
@@ -241,11 +342,61 @@ class SearchAgent:
             plans.append(p)
         return plans
 
-    def _search(self, view: JSONDict, plans: list[Plan],
-                system: tuple[WorldBuilder, Callable[[Game, str], float]],
+    def _command_plans(self, view: JSONDict, legal: Sequence[Action], choice: Action
+                       ) -> list[Plan]:
+        """Activating an HQ costs it a step (4.3) and puts its blocks under command: they may
+        fire and attack in supported melee. Plans: the general's activation, leaving that
+        HQ idle, activating the best HQ the general leaves idle."""
+        base = self._plan
+        plans = [base.copy()]
+        if choice.get("type") == "activate":
+            hq = str(choice["hq"])
+            if f"cmd:{hq}" in base.settled:
+                return []
+            plans[0].settled.add(f"cmd:{hq}")
+            idle = plans[0].copy()
+            idle.idle.add(hq)
+            plans.append(idle)
+        elif choice.get("type") not in DONE_TYPES:
+            return []
+        options = [a for a in legal if a.get("type") == "activate" and "to" not in a
+                   and f"cmd:{a['hq']}" not in plans[0].settled and a != choice]
+        if options:
+            scores = doctrine_for(view).scores(view, options)
+            k = max(range(len(options)), key=lambda i: (scores[i], -i))
+            if scores[k] > -1.0:  # the doctrine's "never": an HQ too weak to pay (4.3)
+                hq = str(options[k]["hq"])
+                # At the phase's end one look suffices: every HQ counts as searched.
+                done = {f"cmd:{a['hq']}" for a in options} if choice.get("type") in \
+                    DONE_TYPES else {f"cmd:{hq}"}
+                for p in plans:
+                    p.settled.update(done)
+                extra = plans[0].copy()
+                extra.activate.add(hq)
+                plans.append(extra)
+        return plans if len(plans) > 1 else []
+
+    def _fire_plans(self, choice: Action, system: SystemHooks) -> list[Plan]:
+        """A block the general would fire with next door may instead keep its fire and
+        attack the hex in melee (a block that fired may not attack, 7.1)."""
+        if choice.get("type") != "fire":
+            return []
+        unit, target = str(choice["unit"]), str(choice["target"])
+        mark = f"fire:{unit}"
+        if mark in self._plan.settled or choice.get("through", target) != target \
+                or not system.may_melee(unit):
+            return []
+        keep = self._plan.copy()
+        keep.settled.add(mark)
+        hold = keep.copy()
+        hold.hold.add(unit)
+        hold.mass.add(target)
+        return [keep, hold]
+
+    def _search(self, view: JSONDict, plans: list[Plan], system: SystemHooks,
                 budget_s: float, rng: random.Random) -> Plan:
-        build, value = system
-        rounds = max(MIN_ROUNDS, int(budget_s * ROLLOUTS_PER_S / len(plans)))
+        per_s = FINAL_ROUNDS_PER_S if plans[-1].full else ROLLOUTS_PER_S / len(plans)
+        rounds = max(MIN_ROUNDS, int(budget_s * per_s))
         deadline = time.perf_counter() + GUARD * max(budget_s, 0.05)
         values: list[list[float]] = [[] for _ in plans]
         for _ in range(rounds):
@@ -253,8 +404,7 @@ class SearchAgent:
                 break
             # Common random numbers: every plan meets the same sampled world and dice.
             world_seed = rng.getrandbits(64)
-            got = [self._rollout(view, p, build, value, random.Random(world_seed))
-                   for p in plans]
+            got = [self._rollout(view, p, system, random.Random(world_seed)) for p in plans]
             if any(v is None for v in got):
                 continue  # a world the sample could not make consistent: skip the round
             for k, v in enumerate(got):
@@ -268,32 +418,34 @@ class SearchAgent:
         return best
 
     @staticmethod
-    def _rollout(view: JSONDict, plan: Plan, build: WorldBuilder,
-                 value: Callable[[Game, str], float], rng: random.Random) -> float | None:
+    def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random
+                 ) -> float | None:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
-        the end of the active player's melee phase; the value of the outcome."""
+        the end of the active player's melee phase (a ``full`` plan: to the end of the
+        game); the value of the outcome."""
         seat, active = str(view["seat"]), str(view["active"])
+        enemy_plan = Plan(full=plan.full)
         try:
-            world = build(view, rng)
+            world = hooks.build(view, rng)
             for _ in range(HORIZON):
                 if world.is_terminal():
                     break
                 mover = world.to_move()[0]
                 mview = world.view(mover)
-                if mview.get("active") != active or mview.get("phase") not in (
-                        "movement", "melee"):
+                if not plan.full and (mview.get("active") != active or mview.get(
+                        "phase") not in ("command", "fire", "movement", "melee")):
                     break
                 legal = mview.get("legal_actions") or world.legal_actions(mover)
                 if mover == seat:
-                    action = plan_choice(mview, legal, plan, rollout=True)
+                    action = plan_choice(mview, legal, plan, rollout=True, hooks=hooks)
                 else:
-                    action = plan_choice(mview, legal, Plan(), rollout=True)
+                    action = plan_choice(mview, legal, enemy_plan, rollout=True)
                 world.apply(action, mover)
         except Exception:
             # A world the sample could not make consistent (state the view does not show):
             # skip it rather than lose the decision.
             return None
-        return material_value(world, seat, value)
+        return material_value(world, seat, hooks.value)
 
 
 register_agent("search", SearchAgent)
