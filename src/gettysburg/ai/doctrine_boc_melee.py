@@ -29,7 +29,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from gettysburg.boc.combat import MELEE, Context, firepower
 from gettysburg.boc.oob import Unit
@@ -112,7 +112,14 @@ def _hit_count(rng: random.Random, dice: int, fp: int) -> int:
 def outlook(attackers: Sequence[Fighter], defenders: Sequence[Fighter], rounds: int = 3,
             trials: int = TRIALS, guess: Sequence[tuple[int, float]] = ()) -> Outlook:
     """Monte Carlo estimate of a melee fought to its end (see the module doc). ``guess``
-    lists (strength, weight) for unknown blocks; without it they keep their strength."""
+    lists (strength, weight) for unknown blocks; without it they keep their strength.
+    The same melee comes up at many decisions of a phase, so estimates are remembered."""
+    return _outlook(tuple(attackers), tuple(defenders), rounds, trials, tuple(guess))
+
+
+@lru_cache(maxsize=8192)
+def _outlook(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...], rounds: int,
+             trials: int, guess: tuple[tuple[int, float], ...]) -> Outlook:
     if not attackers:
         return Outlook(0.0, 0.0, 0.0, 0.0, 0.0)
     if not defenders:
