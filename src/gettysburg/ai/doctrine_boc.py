@@ -111,6 +111,19 @@ def scenario_bands(scenario: str) -> tuple[int, int]:
     return (int(v.usa_win_max), int(v.csa_win_min))
 
 
+_NEAR_VICTORY: dict[str, tuple[str, ...]] = {}
+
+
+def near_victory(facts: MapFacts, hx: str) -> tuple[str, ...]:
+    """The victory hexes at distance 0 or 1 from ``hx`` (their control can change when a
+    block enters or leaves ``hx``, 6.61)."""
+    got = _NEAR_VICTORY.get(hx)
+    if got is None:
+        got = tuple(v for v in facts.victory if facts.dist(v, hx) <= 1)
+        _NEAR_VICTORY[hx] = got
+    return got
+
+
 def other(side: str) -> str:
     return "csa" if side == "usa" else "usa"
 
@@ -353,17 +366,18 @@ class Situation:
         got = self._flip_cache.get(key)
         if got is not None:
             return got
-        touched = {v for v in self.facts.victory
-                   if self.facts.dist(v, dest) <= 1
-                   or (here is not None and self.facts.dist(v, here) <= 1)}
-        after = Counter(self.garrison)
-        after[dest] += 1
-        if here is not None:
-            after[here] -= 1
+        touched = sorted(set(near_victory(self.facts, dest)
+                             + (near_victory(self.facts, here) if here is not None else ())))
         gain = 0.0
-        for v in touched:
-            before_c, after_c = self._control_of(v, self.garrison), self._control_of(v, after)
-            gain += self.facts.victory[v] * (self._worth(after_c) - self._worth(before_c))
+        if touched:  # most moves are far from every victory hex: nothing to recount
+            after = Counter(self.garrison)
+            after[dest] += 1
+            if here is not None:
+                after[here] -= 1
+            for v in touched:
+                before_c = self._control_of(v, self.garrison)
+                after_c = self._control_of(v, after)
+                gain += self.facts.victory[v] * (self._worth(after_c) - self._worth(before_c))
         self._flip_cache[key] = gain
         return gain
 
