@@ -291,3 +291,29 @@ def test_defender_retreats_into_a_hex_with_room_when_the_melee_is_lost() -> None
              {"type": "melee_retreat", "unit": unit["id"], "to": empty}]
     action = make_agent("general", 1).choose(view, legal, 0.1, random.Random(0))
     assert action == legal[2]
+
+
+def test_usa_general_retakes_an_undefended_victory_hex() -> None:
+    """Day 2: the CSA holds G6 (2 points, 9.3). With the CSA blocks gone from it and its
+    surroundings, a USA block next to it walks in rather than to another neighbour hex."""
+    from gettysburg.ai.doctrine_boc import map_facts
+
+    facts = map_facts()
+    base = _usa_day2_view()
+    target = "G6"
+    assert base["control"].get(target) == "csa"
+    ring = set(facts.nbrs[target]) | {target}
+    units = [u for u in base["units"] if not (u["side"] == "csa" and u.get("hex") in ring)]
+    own = [u for u in units if u["side"] == "usa" and u["status"] == "on_map"
+           and u["id"] == "usa-webb"]
+    assert own, "the test moves usa-webb next to the objective"
+    start = next(n for n in facts.nbrs[target] if not any(u.get("hex") == n for u in units))
+    units = [dict(u, hex=start) if u["id"] == "usa-webb" else u for u in units]
+    view = dict(base, units=units, phase="movement")
+    others = [n for n in facts.nbrs[start] if n != target and n in facts.hexes
+              and not any(u.get("hex") == n for u in units)][:3]
+    legal = [{"type": "move", "unit": "usa-webb", "path": [start, n]} for n in others]
+    legal += [{"type": "move", "unit": "usa-webb", "path": [start, target]},
+              {"type": "end_phase"}]
+    action = make_agent("general", 1).choose(view, legal, 0.1, random.Random(0))
+    assert action["type"] == "move" and action["path"][-1] == target
