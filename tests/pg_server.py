@@ -57,21 +57,29 @@ class PgCluster:
 
     def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
-        self.root = Path(tempfile.mkdtemp(prefix="gettysburg-pg-"))
+        self._as_postgres = os.geteuid() == 0
+        # As root, $TMPDIR may be a folder the postgres user cannot enter; /tmp it can.
+        where = "/tmp" if self._as_postgres and Path("/tmp").is_dir() else None
+        self.root = Path(tempfile.mkdtemp(prefix="gettysburg-pg-", dir=where))
         self.data, self.sock, self.logfile = (self.root / "data", self.root / "sock",
                                               self.root / "log")
-        self.port = _free_port()
         self._names = itertools.count()
-        self._as_postgres = os.geteuid() == 0
         self.sock.mkdir()
         if self._as_postgres:
             shutil.chown(self.root, "postgres", "postgres")
             shutil.chown(self.sock, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
-        opts = f"-h 127.0.0.1 -p {self.port} -k {self.sock} -c max_connections=50"
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.logfile), "-w", "-t", "30",
-                  "-o", opts, "start")
+        for attempt in range(3):  # a free port may be taken by someone else meanwhile
+            self.port = _free_port()
+            opts = f"-h 127.0.0.1 -p {self.port} -k {self.sock} -c max_connections=50"
+            try:
+                self._run("pg_ctl", "-D", str(self.data), "-l", str(self.logfile), "-w",
+                          "-t", "30", "-o", opts, "start")
+                break
+            except RuntimeError:
+                if attempt == 2:
+                    raise
         self.admin_url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, tool: str, *args: str) -> None:
