@@ -187,7 +187,10 @@ def _first(game: Game, want: Any, limit: int = 900) -> Game:
     raise AssertionError("position not reached")
 
 
-def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
+def test_plans_offered_in_the_command_fire_and_last_turns(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    monkeypatch.setattr(search_mod, "COMMAND_PLANS", True)
+    monkeypatch.setattr(search_mod, "FIRE_PLANS", True)
     agent = SearchAgent("1")
     hooks = search_mod.WORLDS["boc"]()
     general, rng = make_agent("general"), random.Random(0)
