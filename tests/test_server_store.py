@@ -272,6 +272,7 @@ def test_a_game_that_no_longer_replays_is_reported_and_the_rest_work(db_target: 
         with pytest.raises(ApiError) as caught:
             host.auth(bad, bad_tokens["red"])
         assert caught.value.status == 500 and caught.value.rule == "store.replay"
+        assert "stored action 2 does not replay" in caught.value.message
         assert set(host.damaged()) == {bad, garbled}
         play(host, good, 2, prefix="b")  # the healthy game goes on
         assert len(store.actions(good)) == 6

@@ -53,9 +53,20 @@ class ApiError(Exception):
         return out
 
 
-#: Refusals that mean a stored game is damaged (kept until restart), as opposed to a
-#: database that is unreachable for a moment (503, tried again on the next request).
-DAMAGE = ("store.row", "store.replay", "store.system")
+class Damaged(ApiError):
+    """A stored game that cannot be rebuilt (kept until restart, unlike a database that is
+    unreachable for a moment). Clients get ``message`` (the game and the failing action
+    index only: the replay's own error could describe hidden blocks, and anyone may ask
+    without a token); ``detail`` goes to the server log and ``serve --check``."""
+
+    def __init__(self, rule: str, message: str, detail: str) -> None:
+        super().__init__(500, rule, message)
+        self.detail = detail
+
+
+def _damaged_action(game_id: str, index: int, detail: str) -> Damaged:
+    return Damaged("store.replay", f"game {game_id} is damaged: its stored action {index} "
+                                   "does not replay (the server log says why)", detail)
 
 
 def unavailable(exc: StoreError) -> ApiError:
@@ -114,7 +125,7 @@ class Host:
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
         self._replays: dict[str, Game] = {}  # last replayed position per game (stepping)
-        self._damaged: dict[str, ApiError] = {}  # games whose stored rows do not replay
+        self._damaged: dict[str, Damaged] = {}  # games whose stored rows do not replay
 
     # --- notifications --------------------------------------------------------------------
 
@@ -146,9 +157,8 @@ class Host:
                 raise damage
             try:
                 live = self._rebuild(game_id)
-            except ApiError as exc:
-                if exc.rule in DAMAGE:  # not a passing database error: remember it
-                    self._damaged[game_id] = exc
+            except Damaged as exc:
+                self._damaged[game_id] = exc
                 raise
             self._live[game_id] = live
             return live
@@ -161,31 +171,34 @@ class Host:
             rows = self.store.actions(game_id)
             seats = self.store.seats(game_id)
         except RowError as exc:
-            raise ApiError(500, "store.row", str(exc)) from None
+            at = "" if exc.index is None else f" (action {exc.index})"
+            raise Damaged("store.row", f"game {game_id} is damaged: a stored row cannot be "
+                                       f"read{at}", str(exc)) from None
         except StoreError as exc:
             raise unavailable(exc) from None
         try:
             game = self._fresh(row.system, row.scenario, row.options, row.seed)
         except (UnknownSystemError, ValueError, KeyError, OSError) as exc:
-            raise ApiError(500, "store.system", f"game {game_id} cannot be set up here: "
-                                                f"{exc}") from None
+            raise Damaged("store.system", f"game {game_id} cannot be set up on this server "
+                                          f"({row.system}/{row.scenario})",
+                          f"game {game_id} cannot be set up here: {exc}") from None
         marks, ids = [len(game.log)], []
         noticed: dict[int, str] = {}
         for i, a in enumerate(rows):
             if a.index != i:
-                raise ApiError(500, "store.replay", f"game {game_id}: stored action {i} is "
-                                                    f"missing (the next is numbered {a.index})")
+                raise _damaged_action(game_id, i, f"game {game_id}: stored action {i} is "
+                                                  f"missing (the next is numbered {a.index})")
             last = i == len(rows) - 1
             others = [o for o in game.seats() if o != a.seat] if last else []
             seen = {o: canonical_json(game.view(o)) for o in others}
             try:
                 events = game.apply(a.action, a.seat)
             except Exception as exc:  # a refusal, or a rule system choking on a bad row
-                raise ApiError(500, "store.replay", f"game {game_id}: stored action {i} is "
-                                                    f"refused on replay: {exc}") from None
+                raise _damaged_action(game_id, i, f"game {game_id}: stored action {i} is "
+                                                  f"refused on replay: {exc}") from None
             if game.history[-1].state_hash != a.state_hash:
-                raise ApiError(500, "store.replay",
-                               f"game {game_id}: stored action {i} replays to another state")
+                raise _damaged_action(game_id, i, f"game {game_id}: stored action {i} "
+                                                  "replays to another state")
             marks.append(len(game.log))
             ids.append(a.action_id)
             if last:  # what undo needs to know about the action that may be taken back
@@ -203,8 +216,11 @@ class Host:
         for game_id in ids:
             try:
                 self.load(game_id)
+            except Damaged as exc:
+                log.warning("game %s is not served: %s", game_id, exc.detail)
+                continue
             except ApiError as exc:
-                log.warning("game %s is not served: %s", game_id, exc.message)
+                log.warning("game %s is not resumed now: %s", game_id, exc.message)
                 continue
             out.append(game_id)
         return out
@@ -215,6 +231,8 @@ class Host:
         for game_id in self.store.game_ids():
             try:
                 self.load(game_id)
+            except Damaged as exc:
+                problems[game_id] = f"[{exc.rule}] {exc.detail}"
             except ApiError as exc:
                 problems[game_id] = f"[{exc.rule}] {exc.message}"
         return problems
@@ -222,7 +240,7 @@ class Host:
     def damaged(self) -> dict[str, str]:
         """Games found damaged so far, with what is wrong."""
         with self._lock:
-            return {g: e.message for g, e in self._damaged.items()}
+            return {g: e.detail for g, e in self._damaged.items()}
 
     # --- auth ---------------------------------------------------------------------------------
 
