@@ -142,6 +142,19 @@ ACTION_ORDER = ["swap", "hancock", "activate", "fire", "formation", "move", "ent
 DECISION_ACTIONS = frozenset({"casualty", "repulse", "melee_resolve", "melee_fight",
                               "melee_line", "melee_retreat", "regroup", "regroup_done",
                               "cavalry_custer", "cavalry_assign", "cavalry_assign_done"})
+# The fields each (non-decision) action may carry besides "type", as legal_actions builds
+# them: anything else is refused, so a save or the store never holds junk an action was
+# padded with, and validate accepts exactly what legal_actions lists.
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "swap": frozenset({"units"}), "hancock": frozenset({"corps"}),
+    "activate": frozenset({"hq", "to"}), "fire": frozenset({"unit", "target", "through", "at"}),
+    "formation": frozenset({"unit", "column"}), "move": frozenset({"unit", "path"}),
+    "enter": frozenset({"unit", "entry", "path"}),
+    "melee": frozenset({"unit", "target", "unsupported", "entry"}),
+    "leave_map": frozenset({"unit"}), "supply_activate": frozenset({"hq", "to"}),
+    "supply": frozenset({"hq", "unit", "steps"}), "night_supply": frozenset({"unit", "steps"}),
+    "end_phase": frozenset(),
+}
 HANCOCK_ROAD = "Taneytown Road"
 
 
@@ -618,6 +631,9 @@ class BocGame(Game):
         if kind not in ACTION_ORDER or handler is None:
             raise RuleError(RULE_ACTION, f"unknown action type {kind!r}; known: "
                                          f"{', '.join(ACTION_ORDER)}")
+        extra = sorted(set(action) - {"type"} - ACTION_FIELDS.get(kind, frozenset()))
+        if extra:
+            raise RuleError(RULE_ACTION, f"{kind} takes no field {extra[0]!r}")
         d = self.decision()
         if d is not None:
             raise RuleError(d.rule, f"a combat decision ({d.kind}) must be answered first")
