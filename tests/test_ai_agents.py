@@ -317,3 +317,43 @@ def test_usa_general_retakes_an_undefended_victory_hex() -> None:
               {"type": "end_phase"}]
     action = make_agent("general", 1).choose(view, legal, 0.1, random.Random(0))
     assert action["type"] == "move" and action["path"][-1] == target
+
+
+def test_late_in_the_day_a_side_that_is_not_winning_takes_a_riskier_melee() -> None:
+    """A melee slightly worse than the usual threshold is declared at 8 PM (the last day
+    turn) by a USA that is not yet winning (CSA total 6 > -1, 9.3), not at 4 PM."""
+    from gettysburg.ai.doctrine_boc import MELEE_MIN, MELEE_MIN_BEHIND, BocDoctrine
+
+    base = _usa_day2_view()
+    assert base["victory"]["total"] > -1
+    unit, (target,) = _open_front(base, 1)
+    melee = {"type": "melee", "unit": unit["id"], "target": target}
+    doctrine = BocDoctrine()
+    found = None
+    for own in (1, 2, 3):
+        for theirs in (1, 2, 3, 4):
+            units = [dict(u, strength=own) if u["id"] == unit["id"] else u
+                     for u in base["units"]]
+            view = _with_enemies(dict(base, units=units), {target: [("csa-kemper", theirs)]})
+            score = doctrine.scores(view, [melee])[0]
+            late = doctrine.scores(dict(view, hour=20), [melee])[0]
+            if score < 0.0 < late:
+                found = (own, theirs)
+            # never the other way round: lateness only lowers the bar
+            assert not (score > 0.0 and late < 0.0)
+    assert found is not None, (MELEE_MIN, MELEE_MIN_BEHIND)
+
+
+def test_full_blocks_close_on_worn_enemy_blocks() -> None:
+    """Hunting (9.12: each eliminated block is a point): standing next to a 1-step enemy
+    block is worth more than standing next to a fresh 4-step one."""
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    base = _usa_day2_view()
+    unit, (enemy_hex,) = _open_front(base, 1)
+    doctrine = BocDoctrine()
+    here = unit["hex"]
+    worn = doctrine.situation(_with_enemies(base, {enemy_hex: [("csa-kemper", 1)]}))
+    fresh = doctrine.situation(_with_enemies(base, {enemy_hex: [("csa-kemper", 4)]}))
+    assert worn.prey(here) == 1.0 and fresh.prey(here) == 0.25
+    assert worn.hex_value(unit["id"], here, here) > fresh.hex_value(unit["id"], here, here)
