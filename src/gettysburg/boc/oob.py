@@ -176,6 +176,10 @@ def read_yaml(path: Path) -> Any:
             return yaml.safe_load(fh)
     except FileNotFoundError as exc:
         raise DataError(path, "(file)", "(file)", "file not found") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(path, "(file)", "(encoding)", f"not UTF-8 text: {exc}") from exc
+    except OSError as exc:  # a directory, no permission...
+        raise DataError(path, "(file)", "(file)", f"cannot be read: {exc.strerror}") from exc
     except yaml.YAMLError as exc:
         raise DataError(path, "(file)", "(yaml)", f"not valid YAML: {exc}") from exc
 
