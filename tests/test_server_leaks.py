@@ -504,3 +504,20 @@ def test_a_websocket_with_a_malformed_hello_is_closed(client: TestClient) -> Non
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
         ws.send_text(json.dumps({"token": token, "since": 0}))
         assert ws.receive_json()["state"]["seat"] == "red"
+
+
+def test_a_websocket_that_never_says_hello_is_closed(client: TestClient,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A connection that never sends its token does not hold a server task forever."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from gettysburg.server import app as app_module
+
+    monkeypatch.setattr(app_module, "HELLO_SECONDS", 0.3)
+    r = client.post("/api/games", json={"system": "toy", "scenario": "standard", "seed": "1",
+                                        "seats": {"red": {"kind": "human"},
+                                                  "blue": {"kind": "human"}}})
+    with client.websocket_connect(f"/api/games/{r.json()['game_id']}/ws") as ws, \
+            pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_text()  # nothing sent: the server gives up and closes
+    assert closed.value.code == 4400

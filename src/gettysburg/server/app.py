@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("gettysburg.server") / "static"))
 I18N = Path(str(resources.files("gettysburg.server") / "i18n"))
 LANGUAGES = ("en", "es", "de", "it")
+#: A WebSocket that has not said who it is by then is closed (it would hold a connection
+#: open for nothing; docs/security.md).
+HELLO_SECONDS = 30.0
 
 
 class ErrorDetail(BaseModel):
@@ -285,15 +288,16 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         client message is ``{"token": ..., "since": <log index>}``."""
         await ws.accept()
         try:
-            hello = json.loads(await ws.receive_text())
+            hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
             _live, seat = await asyncio.to_thread(host.auth, game_id, str(hello.get("token")))
             since = int(hello.get("since", 0))
         except ApiError as exc:
             await ws.send_json({"type": "error", "error": exc.to_json()})
             await ws.close(code=4403)
             return
-        except (ValueError, TypeError, AttributeError, WebSocketDisconnect):
-            await ws.close(code=4400)
+        except (ValueError, TypeError, AttributeError, WebSocketDisconnect, TimeoutError):
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await ws.close(code=4400)
             return
         wake = asyncio.Event()
         hub.subs.setdefault(game_id, set()).add(wake)
