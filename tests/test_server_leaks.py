@@ -521,3 +521,26 @@ def test_a_websocket_that_never_says_hello_is_closed(client: TestClient,
             pytest.raises(WebSocketDisconnect) as closed:
         ws.receive_text()  # nothing sent: the server gives up and closes
     assert closed.value.code == 4400
+
+
+def test_a_server_drawn_seed_never_reaches_a_seat(client: TestClient) -> None:
+    """A game created without a seed gets a secret one; no endpoint shows it (or the fog
+    key derived from it) to either seat while the game is on."""
+    from gettysburg.boc.fog import fog_key
+
+    r = client.post("/api/games", json={"system": "boc", "scenario": "day1",
+                                        "seats": {"usa": {"kind": "human"},
+                                                  "csa": {"kind": "human"}}})
+    g = r.json()
+    seed = client.app.state.store.game(g["game_id"]).seed  # type: ignore[attr-defined]
+    assert len(seed) >= 32
+    secrets = (seed, fog_key(seed).hex())
+    for seat in SEATS:
+        headers = {"Authorization": "Bearer " + g["seats"][seat]["token"]}
+        texts = [client.get(f"/api/games/{g['game_id']}{p}", headers=headers).text
+                 for p in GET_PATHS]
+        with client.websocket_connect(f"/api/games/{g['game_id']}/ws") as ws:
+            ws.send_text(json.dumps({"token": g["seats"][seat]["token"], "since": 0}))
+            texts.append(ws.receive_text())
+        assert all(s not in t for s in secrets for t in texts), seat
+        assert any('"view"' in t for t in texts)
