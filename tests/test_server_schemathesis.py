@@ -8,6 +8,8 @@ use an undeclared status code, or break the response schema the spec declares.
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
@@ -26,6 +28,7 @@ from gettysburg.server.app import create_app
 from gettysburg.server.store import Store
 
 _DB_DIR = Path(tempfile.mkdtemp(prefix="gettysburg-schemathesis-"))
+atexit.register(shutil.rmtree, _DB_DIR, True)
 APP = create_app(Store(_DB_DIR / "games.db"))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
