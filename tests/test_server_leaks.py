@@ -434,6 +434,12 @@ def test_a_game_leaks_nothing_to_either_seat(client: TestClient) -> None:
     # Once the game is over, the save and the referee's replay are released by design.
     r = m.client.get(f"/api/games/{m.gid}/save", headers=m.auth("usa"))
     assert r.status_code == 200 and r.json()["seed"] == seed
+    before = m.state_hash()
+    for s in SEATS:  # and nothing more can be played
+        r = m.client.post(f"/api/games/{m.gid}/actions", headers=m.auth(s),
+                          json={"action": {"type": "end_phase"}, "action_id": "late"})
+        assert r.status_code == 409 and r.json()["error"]["rule"] == "protocol.over"
+    assert m.state_hash() == before
 
 
 # --- tokens: every endpoint, every channel -------------------------------------------------
