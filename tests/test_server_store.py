@@ -457,3 +457,13 @@ def test_game_replay_verify_names_a_broken_save(tmp_path: Path) -> None:
         out = runner.invoke(cli_app, ["game", "replay", str(tmp_path / name), "--verify"])
         assert out.exit_code == 1, (name, out.output)
         assert name in out.output and said in out.output and "Traceback" not in out.output
+
+
+def test_without_postgresql_binaries_the_postgres_cases_skip_saying_how_to_install(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import pg_server
+
+    monkeypatch.setattr(pg_server, "_cluster", None)
+    monkeypatch.setattr(pg_server, "find_bin", lambda: None)
+    with pytest.raises(pytest.skip.Exception, match="apt-get install postgresql"):
+        pg_server.cluster()
