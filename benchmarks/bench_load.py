@@ -64,6 +64,7 @@ class Tally:
     finished: int = 0
     steps: int = 0
     pushes: int = 0
+    retries: int = 0
     post_ms: list[float] = field(default_factory=list)
     push_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -112,6 +113,21 @@ def _choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     return rng.choices(legal, weights)[0]
 
 
+def _post(http: httpx.Client, tally: Tally, url: str, **kwargs: Any) -> httpx.Response:
+    """POST, re-sent after a dropped connection (a keep-alive connection the server closed
+    as it was reused). Safe for actions: the same ``action_id`` is applied once, which is
+    what the browser client does too."""
+    for attempt in range(3):
+        try:
+            return http.post(url, **kwargs)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            with tally.lock:
+                tally.retries += 1
+    raise AssertionError("unreachable")
+
+
 def play_games(url: str, slot: int, until: float, tally: Tally, scenario: str,
                agent: str) -> None:
     """One client: play games (USA, scripted) against the server's AI until ``until``."""
@@ -129,7 +145,7 @@ def play_games(url: str, slot: int, until: float, tally: Tally, scenario: str,
 
 def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
               tally: Tally, scenario: str, agent: str, slot: int) -> None:
-    r = http.post("/api/games", json={"system": "boc", "scenario": scenario,
+    r = _post(http, tally, "/api/games", json={"system": "boc", "scenario": scenario,
                                       "seats": {"usa": {"kind": "human"},
                                                 "csa": {"kind": "ai", "agent": agent}}})
     if r.status_code != 201:
@@ -163,7 +179,7 @@ def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
                 continue
             action = _choose(state["legal"], rng)
             posted = time.monotonic()
-            r = http.post(f"/api/games/{gid}/actions",
+            r = _post(http, tally, f"/api/games/{gid}/actions",
                           headers={"Authorization": f"Bearer {token}"},
                           json={"action": action, "action_id": str(uuid.uuid4())})
             with tally.lock:
@@ -202,6 +218,7 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
     return {"games": games, "seconds": round(elapsed, 1), "started": tally.started,
             "finished": tally.finished, "actions": tally.steps,
             "actions_per_s": round(tally.steps / elapsed, 1), "pushes": tally.pushes,
+            "retries": tally.retries,
             "human_actions": len(tally.post_ms),
             "post_ms": {f"p{q}": round(percentile(tally.post_ms, q / 100), 1)
                         for q in (50, 95, 99)},
