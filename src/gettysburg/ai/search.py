@@ -1,36 +1,38 @@
-"""``search``: the general, with its melee decisions checked by look-ahead on sampled worlds.
+"""``search``: the general, with some of its decisions checked by look-ahead on sampled worlds.
 
-Most of a game is left to the ``general`` (:mod:`gettysburg.ai.general`); search spends
-its budget where dice settle the outcome and the doctrine's rule of thumb (melee at odds of
-1.5 or better, 7.1) is crudest: **which enemy hexes to attack in the movement phase**.
-At such a decision the agent compares a few *plans*, each a variant of the general's
-policy for the rest of the phase:
+Most of a game is left to the ``general`` (:mod:`gettysburg.ai.general`). At a few kinds
+of decision the agent compares *plans*, each a variant of the general's policy for the
+rest of the player turn (docs/ai.md, "Search", has the table):
 
-* when the general wants to declare a melee on hex X: ``general`` as it is, ``mass`` on X
-  (every block that may still attack X does so first), and ``spare`` X (nobody attacks X);
-* when the general would end its movement phase with melees still possible on hexes it
-  rejected: ``general`` (end the phase) and ``mass`` on each of the best ``AGGRESSION``
-  such hexes (by the attack strength that could reach them).
+* movement phase, the general wants to declare a melee on hex X (7.1): ``general`` as it
+  is and ``spare`` X (nobody attacks X); with ``MASS_PLANS`` also ``mass`` on X (every
+  block that may still attack X does so first), and at the end of the movement phase
+  ``mass`` on the best ``AGGRESSION`` hexes the general rejected;
+* the scenario's last turn (``FINAL_PLANS``): ``general`` against a control-greedy plan,
+  both played with every move to the end of the game;
+* with ``COMMAND_PLANS``: activate or idle an HQ (4.3); with ``FIRE_PLANS``: a block keeps
+  its fire to attack in melee instead (7.1).
 
-Each plan is played in the same ``rounds`` sampled worlds (:mod:`gettysburg.ai.belief_boc`:
-hidden enemy identities drawn from the order of battle, fresh dice; the same world and
-dice for every plan, i.e. common random numbers) from now to the end of the active
-player's melee phase, with ``general`` for both sides (the rest of the movement phase is
-cut to melee declarations, which keeps rollouts cheap). The outcome is scored from the
-world's full state (:func:`material_value`): the CSA total with projected control (9.1),
-plus the danger every surviving block is in (a block at 1 step is worth half a victory
-point to whoever can finish it).
+Each plan is played in the same sampled worlds (:mod:`gettysburg.ai.belief_boc`: hidden
+enemy identities drawn from the order of battle, fresh dice; the same world and dice for
+every plan, i.e. common random numbers) with ``general`` for the enemy, to the end of the
+active player's melee phase (the rest of the movement phase cut to melee declarations,
+which keeps rollouts cheap) or, for the last-turn plans, to the end of the game. The
+outcome is scored from the world's full state (:func:`material_value`): the CSA total with
+projected control (9.1), plus the danger every surviving block is in (a block at 1 step is
+worth half a victory point to whoever can finish it).
 
 A plan replaces the general's only if it wins by a clear margin over the paired
 differences (``Z`` standard errors and ``MIN_GAIN``), so dice noise rarely makes search
-play worse than the general. The chosen plan is remembered until the phase ends, so the
-next decisions of the phase follow it without searching again.
+play worse than the general. The chosen plan is remembered until the player turn ends,
+so the decisions that follow obey it without searching again.
 
-Determinism: the number of rounds comes from the budget (``ROLLOUTS_PER_S``), not from the
-clock; the same seed gives the same game on any machine. A wall-clock guard at ``GUARD`` x
-budget stops runaway decisions (only then can timing matter). The agent reads only its
-seat's view: honesty is tested (same decisions when only hidden identities differ).
-Systems without a world builder (``WORLDS``) are played by the general.
+Determinism: the number of rounds comes from the budget (``ROLLOUTS_PER_S``,
+``FINAL_ROUNDS_PER_S``), not from the clock; the same seed gives the same game on any
+machine. A wall-clock guard at ``GUARD`` x budget stops runaway decisions (only then can
+timing matter). The agent reads only its seat's view: honesty is tested (same decisions
+when only hidden identities differ). Systems without hooks (``WORLDS``) are played by the
+general.
 """
 
 from __future__ import annotations
