@@ -18,11 +18,25 @@ from gettysburg.interop import SCENARIOS  # noqa: E402
 HOOKS = research_hooks("boc")
 
 
+# 60 decisions: enough for a uniformly random player to reach the dice (initiative, fire)
+# in every scenario, so OpenSpiel's test walks through chance nodes too.
+SIM_DECISIONS = 60
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_random_sim_test(scenario: str) -> None:
-    game = bos.load(scenario, max_decisions=20)
-    assert game.max_game_length() == 20
+    game = bos.load(scenario, max_decisions=SIM_DECISIONS)
+    assert game.max_game_length() == SIM_DECISIONS
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # The same bound lets random play meet chance nodes (checked on one playthrough).
+    rng, state, chance = random.Random(1), game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance += 1
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert chance > 0
 
 
 def _play(state: object, rng: random.Random, steps: int, p_end: float = 0.6) -> object:
