@@ -297,6 +297,9 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
         state.phase, state.active = DEPLOY, state.deploy[0]
     if state.night and state.phase == "supply":
         state.night_points[state.active] = NIGHT_POINTS[state.active]  # 8.4 pool
+    # Units in id order, as a loaded position has them: the legal actions are listed in
+    # this order, so a game resumed from its save lists them exactly as the live one.
+    state.units = dict(sorted(state.units.items()))
     return state
 
 

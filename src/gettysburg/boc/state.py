@@ -161,7 +161,7 @@ class BocState:
     @staticmethod
     def from_json(data: dict[str, Any]) -> BocState:
         raw = json_copy(dict(data))
-        units = {k: UnitState.from_json(v) for k, v in raw.pop("units").items()}
+        units = {k: UnitState.from_json(v) for k, v in sorted(raw.pop("units").items())}
         names = {f.name for f in fields(BocState)}
         return BocState(units=units, **{k: v for k, v in raw.items() if k in names})
 

@@ -1,0 +1,98 @@
+"""Fog of war reaches the *order* of what a seat is shown, not only its content.
+
+Two positions that differ only in which hidden enemy block stands where must give the seat
+the same view (up to the opaque handles) and the same legal actions **in the same order**:
+an agent breaks ties by position in the list, and the order itself could otherwise tell the
+enemy's ids apart. A game resumed from its save must also list its actions exactly as the
+live game did, so an AI seat decides the same after a server restart.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from gettysburg.ai import make_agent
+from gettysburg.core.protocol import Game, load_game, new_game
+
+# Every field of a block's state but its identity: exchanging them between two hidden
+# blocks changes only which unit stands where, which the other seat cannot see.
+_IDENTITY = {"id", "side"}
+
+
+def _key(a: Any) -> str:
+    return json.dumps(a, sort_keys=True)
+
+
+def _hidden_pairs(game: Game, seat: str) -> list[tuple[str, str]]:
+    units = game.to_json()["position"]["units"]
+    shown = {u["id"] for u in game.view(seat)["units"]}
+    hidden = sorted(uid for uid, u in units.items() if u["side"] != seat
+                    and u["status"] == "on_map" and uid not in shown)
+    return [(a, b) for i, a in enumerate(hidden) for b in hidden[i + 1:]
+            if units[a]["hex"] != units[b]["hex"]]
+
+
+def _swapped(game: Game, a: str, b: str) -> Game:
+    data = game.to_json()
+    units = data["position"]["units"]
+    ua, ub = units[a], units[b]
+    for k in (set(ua) | set(ub)) - _IDENTITY:
+        va, vb = ua.get(k), ub.get(k)
+        for u, v in ((ua, vb), (ub, va)):
+            if v is None:
+                u.pop(k, None)
+            else:
+                u[k] = v
+    return load_game(data)
+
+
+def _without_handles(view: dict[str, Any]) -> str:
+    hidden = sorted(_key({k: v for k, v in h.items() if k != "handle"})
+                    for h in view.get("hidden", []))
+    rest = {k: v for k, v in view.items() if k not in ("hidden", "legal_actions")}
+    return _key({**rest, "hidden": hidden})
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("boc/day1", 11), ("boc/day2", 12),
+                                                ("boc/day3", 13)])
+def test_hidden_identities_change_neither_the_view_nor_the_order_of_legal_actions(
+        scenario: str, seed: int) -> None:
+    game = new_game(scenario, seed=seed)
+    general, rng = make_agent("general"), random.Random(seed)
+    checked = 0
+    for step in range(400):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        if step % 40 == 0:
+            pairs = _hidden_pairs(game, seat)
+            if pairs:
+                a, b = rng.choice(pairs)
+                twin = _swapped(game, a, b)
+                assert twin.state_hash() != game.state_hash()
+                assert [_key(x) for x in twin.legal_actions(seat)] == \
+                    [_key(x) for x in game.legal_actions(seat)], (step, a, b)
+                assert _without_handles(twin.view(seat)) == _without_handles(game.view(seat))
+                checked += 1
+        view = game.view(seat)
+        game.apply(general.choose(view, view["legal_actions"], 0.0, rng), seat)
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("scenario", ["boc/day1", "boc/day3"])
+def test_a_resumed_game_lists_its_actions_as_the_live_game(scenario: str) -> None:
+    game = new_game(scenario, seed=5)
+    rng = random.Random(5)
+    for step in range(200):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        if step % 25 == 0:
+            resumed = load_game(game.to_json())
+            assert [_key(x) for x in resumed.legal_actions(seat)] == [_key(x) for x in legal]
+        game.apply(rng.choice(legal), seat)
