@@ -45,7 +45,8 @@ def find_bin() -> Path | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -71,7 +72,7 @@ class PgCluster:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
         for attempt in range(3):  # a free port may be taken by someone else meanwhile
-            self.port = _free_port()
+            self.port = free_port()
             opts = f"-h 127.0.0.1 -p {self.port} -k {self.sock} -c max_connections=50"
             try:
                 self._run("pg_ctl", "-D", str(self.data), "-l", str(self.logfile), "-w",

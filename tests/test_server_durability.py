@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -32,7 +31,7 @@ from typing import Any
 import httpx
 
 from gettysburg.server.store import Store
-from pg_server import db_target
+from pg_server import db_target, free_port
 
 __all__ = ["db_target"]
 
@@ -42,18 +41,11 @@ GETTYSBURG = Path(sys.executable).parent / "gettysburg"
 ROUNDS = 4
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class ServerProcess:
     """``gettysburg serve`` in a child process, on a free port."""
 
     def __init__(self, db: str, log: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         with log.open("a") as out:

@@ -177,16 +177,22 @@ def test_postgres_reconnects_after_losing_its_connection() -> None:
         store.close()
 
 
+def _two_moves_in(host: Host) -> tuple[str, str, dict[str, Any]]:
+    """A toy game after two actions: its id, the seat to move and its first legal action."""
+    gid, _ = host.create("toy", "standard", [], "3", HUMANS)
+    play(host, gid, 2)
+    game = host.load(gid).game
+    seat = game.to_move()[0]
+    return gid, seat, game.legal_actions(seat)[0]
+
+
 def test_a_failed_write_is_503_and_changes_nothing(db_target: str,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(db_target)
     host = Host(store)
     try:
-        gid, _ = host.create("toy", "standard", [], "3", HUMANS)
-        play(host, gid, 2)
+        gid, seat, action = _two_moves_in(host)
         live = host.load(gid)
-        seat = live.game.to_move()[0]
-        action = live.game.legal_actions(seat)[0]
         before = live.game.state_hash()
         real = store.append_action
 
@@ -214,11 +220,7 @@ def test_postgres_lost_connection_mid_game_is_503_then_recovers() -> None:
     store = Store(cluster().new_database())
     host = Host(store)
     try:
-        gid, _ = host.create("toy", "standard", [], "3", HUMANS)
-        play(host, gid, 2)
-        live = host.load(gid)
-        seat = live.game.to_move()[0]
-        action = live.game.legal_actions(seat)[0]
+        gid, seat, action = _two_moves_in(host)
         with psycopg.connect(cluster().admin_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                           " WHERE application_name = 'gettysburg'")
