@@ -42,18 +42,41 @@ ARTILLERY = frozenset({"artillery", "horse_artillery"})
 FIRE_SIDE_TERRAIN = frozenset({"woods", "orchard", "town", "marsh", "river"})
 GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
 HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength
-DECAY = 0.7  # pull of an objective per hex of distance
 OVERSTACK = -100.0
-CONTROL_WEIGHT = 0.5  # per victory point a move wins in projected control (6.61)
-DECAY_POW = [DECAY ** d for d in range(128)]
-KILL_WEIGHT = 1.0  # a shot's chance of eliminating a block, in victory points (9.12)
+LAST_DAY_HOUR = 20  # the last day turn (8 PM) before night (9.7)
+# The defaults of Style, named for tests and docs.
 MELEE_MIN = 0.2  # least expected net gain (blocks, steps, hex) worth a melee
 MELEE_MIN_BEHIND = -0.3  # late in the day and not winning: a gamble beats a sure draw
-LAST_DAY_HOUR = 20  # the last day turn (8 PM) before night (9.7)
-HUNT = 0.3  # pull towards worn enemy blocks in reach (each one is a point, 9.12)
-HUNT_BEHIND = 0.6  # ... stronger while the seat is not yet winning
-WEAK_IN_FRONT = 0.4  # a 1-step block keeps out of the front line unless it holds an objective
 
+
+@dataclass(frozen=True)
+class Style:
+    """The weights of the commander's intent. ``Style()`` is the ``general``; the
+    ``search`` agent compares variants of it (a portfolio of plans for a player turn)."""
+
+    decay: float = 0.7  # pull of an objective per hex of distance
+    control_weight: float = 0.5  # per victory point a move wins in projected control (6.61)
+    kill_weight: float = 1.0  # a shot's chance of eliminating a block, in victory points (9.12)
+    melee_min: float = MELEE_MIN
+    melee_min_behind: float = MELEE_MIN_BEHIND
+    hunt: float = 0.3  # pull towards worn enemy blocks in reach (each one is a point, 9.12)
+    hunt_behind: float = 0.6  # ... stronger while the seat is not yet winning
+    weak_in_front: float = 0.4  # a 1-step block keeps out of the line (unless on an objective)
+    take: float = 1.3  # need of a victory hex nobody holds (held: 1.0, lost: take + 0.3)
+    night_pull: float = 2.0  # at night, the cost of a front-line hex that is no objective
+    focus: str | None = None  # a victory hex whose need is doubled (a main effort)
+
+    @property
+    def decay_pow(self) -> tuple[float, ...]:
+        return _decay_pow(self.decay)
+
+
+@cache
+def _decay_pow(decay: float) -> tuple[float, ...]:
+    return tuple(decay ** d for d in range(128))
+
+
+DEFAULT_STYLE = Style()
 
 @dataclass(frozen=True)
 class MapFacts:
@@ -166,8 +189,10 @@ def expected_hits(strength: int, firepower: int, double_defence: bool) -> float:
 class Situation:
     """What one seat knows at one decision, pre-digested for scoring."""
 
-    def __init__(self, view: JSONDict, facts: MapFacts, oob: OrderOfBattle) -> None:
-        self.facts, self.oob = facts, oob
+    def __init__(self, view: JSONDict, facts: MapFacts, oob: OrderOfBattle,
+                 style: Style = DEFAULT_STYLE) -> None:
+        self.facts, self.oob, self.style = facts, oob, style
+        self._decay_pow = style.decay_pow
         self.seat = str(view.get("seat"))
         self.enemy = other(self.seat)
         self.night = bool(view.get("night"))
@@ -244,8 +269,9 @@ class Situation:
             ours = self.control.get(v) == self.seat
             lost = self.control.get(v) == self.enemy
             near = sum(1 for hx in self.enemy_at if self.facts.dist(hx, v) <= 2)
-            base = 1.0 if ours else (1.6 if lost else 1.3)
-            need[v] = pts * (base + 0.3 * min(3, near))
+            take = self.style.take
+            base = 1.0 if ours else (take + 0.3 if lost else take)
+            need[v] = pts * (base + 0.3 * min(3, near)) * (2.0 if v == self.style.focus else 1.0)
         return need
 
     def unit(self, uid: str) -> Unit | None:
@@ -266,7 +292,7 @@ class Situation:
                 g -= 1.0
             elif here in adjacent:
                 g -= 0.5
-            val = need * DECAY_POW[row[v]] / (1.0 + 0.7 * max(0.0, g))
+            val = need * self._decay_pow[row[v]] / (1.0 + 0.7 * max(0.0, g))
             if val > best:
                 best = val
         self._obj_cache[key] = best
@@ -295,7 +321,8 @@ class Situation:
         if self.night:
             # Pull back from the line, except the garrisons of victory hexes: the night
             # turn ends Days 2 and 3, and an abandoned objective scores for the enemy.
-            return value - (2.0 if in_front and hx not in self.facts.victory else 0.0)
+            return value - (self.style.night_pull if in_front and hx not in self.facts.victory
+                           else 0.0)
         if in_front:
             value += self.facts.shelter.get(hx, 0.0)
             if kind in ARTILLERY:
@@ -303,9 +330,11 @@ class Situation:
             elif self.seat == "csa" or self.control.get(hx) != self.seat:
                 value += 0.2  # the attacker must close with the enemy to fire
             if self.strength(uid) <= 1 and hx not in self.facts.victory:
-                value -= WEAK_IN_FRONT  # one hit eliminates it: a point for the enemy (9.12)
+                # One hit eliminates it: a point for the enemy (9.12).
+                value -= self.style.weak_in_front
             elif kind not in ARTILLERY:
-                value += (HUNT_BEHIND if self.behind else HUNT) * self.prey(hx)
+                st = self.style
+                value += (st.hunt_behind if self.behind else st.hunt) * self.prey(hx)
         elif kind in ARTILLERY and self._enemy_within(hx, 3):
             value += 0.3
         return value
@@ -431,12 +460,13 @@ class Situation:
 class BocDoctrine:
     """Scores BoC actions for the ``general`` agent (see the module doc)."""
 
-    def __init__(self) -> None:
+    def __init__(self, style: Style = DEFAULT_STYLE) -> None:
         self.facts = map_facts()
         self.oob = default_oob()
+        self.style = style
 
     def situation(self, view: JSONDict) -> Situation:
-        return Situation(view, self.facts, self.oob)
+        return Situation(view, self.facts, self.oob, self.style)
 
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         sit = self.situation(view)
@@ -458,13 +488,13 @@ class BocDoctrine:
         here = str(path[0])
         dest = str(path[-1])
         gain = sit.hex_value(uid, dest, here) - sit.hex_value(uid, here, here)
-        gain += CONTROL_WEIGHT * sit.control_gain(dest, here)
+        gain += self.style.control_weight * sit.control_gain(dest, here)
         return gain - 0.01 * len(path) - 0.05  # move only for a real gain
 
     def _s_enter(self, sit: Situation, a: Action) -> float:
         dest = str(a["path"][-1])
         return 1.0 + sit.hex_value(str(a["unit"]), dest, None) \
-            + CONTROL_WEIGHT * sit.control_gain(dest, None) - 0.001 * len(a["path"])
+            + self.style.control_weight * sit.control_gain(dest, None) - 0.001 * len(a["path"])
 
     def _s_leave_map(self, sit: Situation, a: Action) -> float:
         return -3.0
@@ -521,7 +551,7 @@ class BocDoctrine:
         bonus = 0.1 if a.get("at") == "artillery" else 0.0
         # A block eliminated is a victory point (9.12): favour shots that can finish one.
         # Long-range hits repulse instead of eliminating (5.32).
-        kill = 0.0 if long_range else KILL_WEIGHT * kill_chance(
+        kill = 0.0 if long_range else self.style.kill_weight * kill_chance(
             sit.strength(uid), fp, [s for _, s in sit.enemy_blocks.get(target, [])],
             info.double_defence)
         return 0.1 + hits + kill + bonus + 0.1 * sit.facts.victory.get(target, 0)
@@ -556,7 +586,8 @@ class BocDoctrine:
         defenders = self._enemy_fighters(sit, target, defending=True)
         o = outlook(attackers, defenders, rounds=2 if unsupported else 3, guess=sit.guess)
         val = o.value(True, self._hex_worth(sit, target))
-        if val < (MELEE_MIN_BEHIND if sit.behind and sit.late else MELEE_MIN):
+        if val < (self.style.melee_min_behind if sit.behind and sit.late
+                   else self.style.melee_min):
             return -1.0
         return 0.3 + val + 0.02 * sit.strength(uid) - (0.3 if unsupported else 0.0)
 
