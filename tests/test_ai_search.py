@@ -13,6 +13,7 @@ import pytest
 import gettysburg.ai.search as search_mod
 from gettysburg.ai import make_agent
 from gettysburg.ai.belief_boc import candidates, determinise, sample_hidden, scenario_start
+from gettysburg.ai.doctrine_boc import BocDoctrine
 from gettysburg.ai.search import Plan, SearchAgent, plan_choice
 from gettysburg.core.protocol import Game, load_game, new_game
 
@@ -132,7 +133,9 @@ def test_search_decides_the_same_whatever_the_hidden_identities() -> None:
     sa, sb = SearchAgent("1"), SearchAgent("1")
     ca = sa.choose(va, va["legal_actions"], 0.3, random.Random(5))
     cb = sb.choose(vb, vb["legal_actions"], 0.3, random.Random(5))
-    assert sa.searched == sb.searched == 1
+    # The style of the player turn (then the melee plans, if its choice is a melee).
+    assert sa.searched == sb.searched >= 1
+    assert sa.styles == sb.styles and sum(sa.styles.values()) == 1
     assert _key(ca) == _key(cb)
 
 
@@ -149,11 +152,13 @@ def test_a_plan_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mon
     target = general["target"]
 
     def rollout(gain: float) -> Any:
-        def fake(view: Any, plan: Plan, hooks: Any, rng: random.Random) -> float:
+        def fake(view: Any, plan: Plan, hooks: Any, rng: random.Random,
+                 doctrine: Any = None) -> float:
             noise = rng.random()  # the same "world" for every plan (common random numbers)
             return noise + (gain if target in plan.spare else 0.0)
         return staticmethod(fake)
 
+    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
     monkeypatch.setattr(SearchAgent, "_rollout", rollout(search_mod.MIN_GAIN / 2))
     small = SearchAgent("1")
     assert small.choose(view, legal, 1.0, random.Random(1)) == general
@@ -232,3 +237,60 @@ def test_plans_offered_in_the_command_fire_and_last_turns(monkeypatch: pytest.Mo
     last = plans(game)
     assert [p.full for p in last] == [True, True] and last[1].greed > 0 == last[0].greed
     assert not hooks.final_hour({**view, "hour": 19})
+
+
+def test_a_style_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The portfolio is compared in common worlds; a style other than the general's is
+    played for the turn only on a paired gain above STYLE_MIN_GAIN and Z errors."""
+    view, legal = _melee_position()
+    hooks = search_mod.WORLDS["boc"]()
+    names = list(hooks.portfolio)
+    assert names[0] == "general" and len(names) >= 3
+    favourite = hooks.portfolio[names[2]]
+    assert isinstance(favourite, BocDoctrine)
+    monkeypatch.setattr(search_mod, "MIN_GAIN", 1e9)  # no melee plan: only the style counts
+
+    def rollout(gain: float) -> Any:
+        def fake(view: Any, doctrine: Any, hooks: Any, rng: random.Random) -> float:
+            return rng.random() + (gain if doctrine.style == favourite.style else 0.0)
+        return staticmethod(fake)
+
+    monkeypatch.setattr(SearchAgent, "_style_rollout",
+                        rollout(search_mod.STYLE_MIN_GAIN / 2))
+    small = SearchAgent("1")
+    assert small.choose(view, legal, 1.0, random.Random(1)) == make_agent("general").choose(
+        view, legal, 0.0, random.Random(0))
+    assert small.styles == {"general": 1}
+
+    monkeypatch.setattr(SearchAgent, "_style_rollout", rollout(1.0))
+    big = SearchAgent("1")
+    chosen = big.choose(view, legal, 1.0, random.Random(1))
+    assert big.styles == {names[2]: 1}
+    scores = favourite.scores(view, legal)
+    assert chosen == legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+    # The style holds for the rest of the player turn: no second style search.
+    big.choose(view, legal, 1.0, random.Random(2))
+    assert sum(big.styles.values()) == 1
+
+
+def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A style rollout plays the seat's player turn and the enemy's next, then scores."""
+    game = _played("boc/day1", 0)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    hooks = search_mod.WORLDS["boc"]()
+    seen: list[tuple[Any, ...]] = []
+
+    def value(world: Game, s: str) -> float:
+        w = world.view(world.to_move()[0])
+        seen.append((w["hour"], w["active"], s))
+        return 0.0
+
+    monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
+    got = SearchAgent._style_rollout(view, hooks.portfolio["general"], hooks,
+                                     random.Random(3))
+    assert got == 0.0
+    hour, active, s = seen[0]
+    # Stopped at the seat's next player turn, an hour later (8 AM: CSA, then USA).
+    assert s == seat == active == "csa" and hour == view["hour"] + 1

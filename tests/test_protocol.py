@@ -309,3 +309,29 @@ def test_systems_are_imported_on_first_use() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, check=True)
     assert out.stdout.strip() == "toy"
+
+
+@given(st.lists(st.integers(min_value=0, max_value=50), min_size=1, max_size=40))
+@settings(PROFILE)
+def test_unrecorded_play_reaches_the_same_position_without_history(choices: list[int]
+                                                                   ) -> None:
+    """``apply_unrecorded`` (search rollouts) follows the rules and dice of ``apply`` but
+    keeps no history; it refuses actions the rules refuse."""
+    kept, quick = new_game("toy/standard", seed=7), new_game("toy/standard", seed=7)
+    for c in choices:
+        if kept.is_terminal():
+            with pytest.raises(RuleError):
+                quick.apply_unrecorded({"type": "pass"}, quick.seats()[0])
+            break
+        seat = kept.to_move()[0]
+        legal = kept.legal_actions(seat)
+        action = legal[c % len(legal)]
+        kept.apply(action, seat)
+        quick.apply_unrecorded(action, seat)
+        assert quick.position_json() == kept.position_json()
+    assert quick.history == () and len(kept.history) > 0
+    assert quick.state_hash() == kept.state_hash()
+    if not quick.is_terminal():
+        other = next(s for s in quick.seats() if s not in quick.to_move())
+        with pytest.raises(RuleError):
+            quick.apply_unrecorded(quick.legal_actions(quick.to_move()[0])[0], other)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine import DONE_TYPES, doctrine_for
+from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, doctrine_for
 from gettysburg.ai.general import best_index
 from gettysburg.core.protocol import REFEREE, Action, Game
 
@@ -72,6 +72,13 @@ WIN_VALUE = 100.0
 RISK = {0: 0.7, 1: 0.5, 2: 0.25, 3: 0.12}
 RISK_FULL = 0.06
 MOVE_TYPES = frozenset({"move", "enter", "leave_map", "formation"})
+#: Style search: at the start of each of its player turns the seat picks one of the
+#: system's doctrine variants (its portfolio) for the turn, by rollouts through the
+#: enemy's next player turn (initiative may give us two turns in a row first, 1.1).
+STYLE_SEARCH = True
+STYLE_WORLDS_PER_S = 2.0  # sampled worlds per second of budget (each plays every style)
+STYLE_MIN_WORLDS = 2
+STYLE_MIN_GAIN = 0.25  # value a style must beat the general's by (and Z standard errors)
 
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
 
@@ -162,11 +169,19 @@ class SystemHooks:
     may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
     final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
     control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
+    #: Doctrine variants by name, the general's own first (the style search's portfolio).
+    portfolio: dict[str, Doctrine] = field(default_factory=dict)
+
+
+def _boc_portfolio() -> dict[str, Doctrine]:
+    from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine
+
+    return {name: BocDoctrine(style) for name, style in STYLES.items()}
 
 
 WORLDS: dict[str, Callable[[], SystemHooks]] = {
     "boc": lambda: SystemHooks(_boc_world(), _boc_value, _boc_may_melee, _boc_final_hour,
-                               _boc_control_gain)}
+                               _boc_control_gain, _boc_portfolio())}
 
 
 def material_value(world: Game, seat: str, value: Callable[[Game, str], float]) -> float:
@@ -202,9 +217,11 @@ def _melee_target(a: Action) -> str | None:
 
 
 def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
-                rollout: bool = False, hooks: SystemHooks | None = None) -> Action:
+                rollout: bool = False, hooks: SystemHooks | None = None,
+                doctrine: Doctrine | None = None) -> Action:
     """The general's choice under ``plan`` (in a rollout the rest of the movement phase is
-    cut to melee declarations unless the plan is ``full``)."""
+    cut to melee declarations unless the plan is ``full``), scored by ``doctrine`` (the
+    view's own doctrine when None)."""
     allowed = [a for a in legal if _melee_target(a) not in plan.spare
                and not (a.get("type") == "fire" and a.get("unit") in plan.hold)
                and not (a.get("type") == "activate" and a.get("hq") in plan.idle)]
@@ -219,7 +236,7 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     # Supported attackers first; an unsupported one (7.8) only if nobody else can go.
     pool = [a for a in massed if not a.get("unsupported")] or massed[:1] or allowed
     massed = pool if massed else []
-    scores = doctrine_for(view).scores(view, pool)
+    scores = (doctrine or doctrine_for(view)).scores(view, pool)
     if plan.greed and hooks is not None and view.get("phase") == "movement":
         gains = hooks.control_gain(view, pool)
         scores = [sc + plan.greed * g for sc, g in zip(scores, gains, strict=True)]
@@ -252,6 +269,9 @@ class SearchAgent:
         self._plan_key: tuple[Any, ...] | None = None
         self.searched = 0  # decisions actually searched (for benchmarks and tests)
         self.overrides = 0  # of which a plan other than the general's won
+        self._doctrine: Doctrine | None = None  # the style of this player turn (None: own)
+        self._style_key: tuple[Any, ...] | None = None
+        self.styles: dict[str, int] = {}  # player turns played in each style
 
     def _system(self, view: JSONDict) -> SystemHooks | None:
         system = str(view.get("system", ""))
@@ -269,7 +289,14 @@ class SearchAgent:
         if key != self._plan_key:
             self._plan, self._plan_key = Plan(), key
         system = self._system(view)
-        choice = plan_choice(view, legal_actions, self._plan, hooks=system)
+        if system is not None and STYLE_SEARCH and system.portfolio \
+                and view.get("active") == view.get("seat") and key != self._style_key:
+            self._style_key = key
+            name = self._pick_style(view, system, budget_s, rng)
+            self._doctrine = system.portfolio[name]
+            self.styles[name] = self.styles.get(name, 0) + 1
+        doctrine = self._doctrine
+        choice = plan_choice(view, legal_actions, self._plan, hooks=system, doctrine=doctrine)
         if system is None or len(legal_actions) == 1:
             return choice
         plans = self._plans(view, legal_actions, choice, system)
@@ -280,7 +307,7 @@ class SearchAgent:
         if best is not plans[0]:
             self.overrides += 1
         self._plan = best
-        return plan_choice(view, legal_actions, best, hooks=system)
+        return plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
 
     def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
                system: SystemHooks) -> list[Plan]:
@@ -410,7 +437,8 @@ class SearchAgent:
                 break
             # Common random numbers: every plan meets the same sampled world and dice.
             world_seed = rng.getrandbits(64)
-            got = [self._rollout(view, p, system, random.Random(world_seed)) for p in plans]
+            got = [self._rollout(view, p, system, random.Random(world_seed), self._doctrine)
+                   for p in plans]
             if any(v is None for v in got):
                 continue  # a world the sample could not make consistent: skip the round
             for k, v in enumerate(got):
@@ -423,9 +451,65 @@ class SearchAgent:
                 best, best_gain = plans[k], mean
         return best
 
+    def _pick_style(self, view: JSONDict, system: SystemHooks, budget_s: float,
+                    rng: random.Random) -> str:
+        """The portfolio's style for this player turn: every style plays the turn in the
+        same sampled worlds with the same dice; one replaces the general's only on a
+        clear paired gain."""
+        names = list(system.portfolio)
+        worlds = max(STYLE_MIN_WORLDS, int(budget_s * STYLE_WORLDS_PER_S))
+        deadline = time.perf_counter() + GUARD * max(budget_s, 0.05)
+        values: list[list[float]] = [[] for _ in names]
+        for _ in range(worlds):
+            if time.perf_counter() > deadline:
+                break
+            world_seed = rng.getrandbits(64)
+            got = [self._style_rollout(view, system.portfolio[n], system,
+                                       random.Random(world_seed)) for n in names]
+            if any(v is None for v in got):
+                continue
+            for k, v in enumerate(got):
+                assert v is not None
+                values[k].append(v)
+        self.searched += 1
+        best, best_gain = 0, 0.0
+        for k in range(1, len(names)):
+            mean, se = _paired_gain(values[0], values[k])
+            if mean > max(STYLE_MIN_GAIN, Z * se) and mean > best_gain:
+                best, best_gain = k, mean
+        if best:
+            self.overrides += 1
+        return names[best]
+
     @staticmethod
-    def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random
-                 ) -> float | None:
+    def _style_rollout(view: JSONDict, doctrine: Doctrine, hooks: SystemHooks,
+                       rng: random.Random) -> float | None:
+        """Play a sampled world with ``doctrine`` for the seat and the general for the
+        enemy until the enemy has had a player turn (or to the game's end); its value."""
+        seat = str(view["seat"])
+        answered = False  # the enemy has had a player turn since ours
+        try:
+            world = hooks.build(view, rng)
+            for _ in range(HORIZON * 4):
+                if world.is_terminal():
+                    break
+                mover = world.to_move()[0]
+                mview = world.view(mover)
+                if mview.get("active") != seat:
+                    answered = True
+                elif answered:
+                    break  # our next player turn: the enemy has answered
+                legal = mview.get("legal_actions") or world.legal_actions(mover)
+                scores = (doctrine if mover == seat else doctrine_for(mview)).scores(
+                    mview, legal)
+                world.apply_unrecorded(dict(legal[best_index(scores, legal)]), mover)
+        except Exception:
+            return None  # a world the sample could not make consistent: skip it
+        return material_value(world, seat, hooks.value)
+
+    @staticmethod
+    def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
+                 doctrine: Doctrine | None = None) -> float | None:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
         the end of the active player's melee phase (a ``full`` plan: to the end of the
         game); the value of the outcome."""
@@ -443,10 +527,11 @@ class SearchAgent:
                     break
                 legal = mview.get("legal_actions") or world.legal_actions(mover)
                 if mover == seat:
-                    action = plan_choice(mview, legal, plan, rollout=True, hooks=hooks)
+                    action = plan_choice(mview, legal, plan, rollout=True, hooks=hooks,
+                                         doctrine=doctrine)
                 else:
                     action = plan_choice(mview, legal, enemy_plan, rollout=True)
-                world.apply(action, mover)
+                world.apply_unrecorded(action, mover)
         except Exception:
             # A world the sample could not make consistent (state the view does not show):
             # skip it rather than lose the decision.

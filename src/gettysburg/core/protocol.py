@@ -297,6 +297,20 @@ class Game(ABC):
         self._history.append(Move(seat, act, dice, first_roll, state_hash))
         return events
 
+    def apply_unrecorded(self, action: Action, seat: Seat) -> None:
+        """Perform ``action`` for ``seat`` in a private copy, such as a search rollout.
+
+        The rules are checked as in :meth:`apply`, but nothing makes the game replayable or
+        atomic: no history entry, no state hash, no snapshot. A refused action may leave
+        the game half-changed, so the copy must then be thrown away. Never use it on a game
+        a player owns.
+        """
+        if self.is_terminal():
+            raise RuleError(RULE_OVER, "the game is over")
+        if seat not in self.to_move():
+            raise RuleError(RULE_SEAT, f"{seat!r} is not to move")
+        self._log.extend(self.execute(action, seat))
+
     def events(self, seat: Seat, since: int = 0) -> list[JSONDict]:
         """The log as ``seat`` may see it; each entry carries its log index ``n``."""
         out: list[JSONDict] = []
