@@ -245,9 +245,9 @@ def test_a_style_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mo
     played for the turn only on a paired gain above STYLE_MIN_GAIN and Z errors."""
     view, legal = _melee_position()
     hooks = search_mod.WORLDS["boc"]()
-    names = list(hooks.portfolio)
+    names = list(hooks.portfolio[view["seat"]])
     assert names[0] == "general" and len(names) >= 3
-    favourite = hooks.portfolio[names[2]]
+    favourite = hooks.portfolio[view["seat"]][names[2]]
     assert isinstance(favourite, BocDoctrine)
     monkeypatch.setattr(search_mod, "MIN_GAIN", 1e9)  # no melee plan: only the style counts
 
@@ -288,7 +288,7 @@ def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyP
         return 0.0
 
     monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
-    got = SearchAgent._style_rollout(view, hooks.portfolio["general"], hooks,
+    got = SearchAgent._style_rollout(view, hooks.portfolio[seat]["general"], hooks,
                                      random.Random(3))
     assert got == 0.0
     hour, active, s = seen[0]

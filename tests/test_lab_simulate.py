@@ -151,3 +151,23 @@ def test_a_failing_game_is_recorded_not_fatal() -> None:
     assert all(not r["finished"] and "RuleError" in r["error"] for r in rows)
     s = summarise(rows, ("red", "blue"))
     assert s["errors"] == 3 and s["unfinished"] == 3 and s["draws"] == 0
+
+
+def test_cli_simulate_stores_each_game_as_it_ends(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run that is interrupted keeps the games it finished."""
+    import gettysburg.lab.simulate as sim
+
+    out = tmp_path / "runs.jsonl"
+    real = sim.run_local
+
+    def interrupted(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+        real(specs[:2], 1, progress)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "run_local", interrupted)
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "5", "--usa",
+                                   "general", "--csa", "random", "--out", str(out)])
+    assert res.exit_code != 0
+    rows = read_rows(out)
+    assert [r["index"] for r in rows] == [0, 1] and all(r["finished"] for r in rows)

@@ -78,16 +78,21 @@ def _decay_pow(decay: float) -> tuple[float, ...]:
 
 
 DEFAULT_STYLE = Style()
-#: The portfolio the ``search`` agent picks from for each of its player turns, the
-#: general's own style first. Chosen from a one-seat trial of each variant against the
-#: general (Day 1, 16 seeds per seat): none is better throughout, each is in some games.
-STYLES: dict[str, Style] = {
-    "general": DEFAULT_STYLE,
-    "greedy": Style(control_weight=1.5),  # take and hold victory hexes above all (6.61)
-    "tight": Style(decay=0.55),  # objectives pull only the troops close to them
-    "wide": Style(decay=0.85),  # ... or pull from far away
-    "hunter": Style(hunt=0.8, hunt_behind=1.2),  # close in on worn enemy blocks (9.12)
-    "aggressive": Style(melee_min=-0.1, melee_min_behind=-0.5),  # melee at even odds
+#: The portfolio the ``search`` agent picks from for each of its player turns, by seat,
+#: the general's own style first: the variants that did no worse than the general when a
+#: seat played them all day against it (Day 1, 16 seeds per variant and seat, docs/ai.md).
+#: None is better throughout; the search plays each only where its rollouts favour it.
+_GREEDY = Style(control_weight=1.5)  # take and hold victory hexes above all (6.61)
+_HUNTER = Style(hunt=0.8, hunt_behind=1.2)  # close in on worn enemy blocks (9.12)
+STYLES: dict[str, dict[str, Style]] = {
+    "usa": {"general": DEFAULT_STYLE, "greedy": _GREEDY, "hunter": _HUNTER,
+            "take": Style(take=2.0),  # contested objectives call louder
+            "wide": Style(decay=0.85),  # objectives pull troops from far away
+            "careful": Style(weak_in_front=0.8, weak_steps=2)},  # worn blocks step back
+    "csa": {"general": DEFAULT_STYLE, "greedy": _GREEDY, "hunter": _HUNTER,
+            "tight": Style(decay=0.55),  # objectives pull only the troops close to them
+            "aggressive": Style(melee_min=-0.1, melee_min_behind=-0.5),  # even odds
+            "careful": Style(weak_in_front=1.5, weak_steps=2, melee_min=0.4)},
 }
 
 @dataclass(frozen=True)

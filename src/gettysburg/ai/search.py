@@ -79,6 +79,7 @@ STYLE_SEARCH = True
 STYLE_WORLDS_PER_S = 2.0  # sampled worlds per second of budget (each plays every style)
 STYLE_MIN_WORLDS = 2
 STYLE_MIN_GAIN = 0.25  # value a style must beat the general's by (and Z standard errors)
+STYLE_GUARD = 60.0  # x budget: the runaway stop of a style search (it plays whole turns)
 
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
 
@@ -169,14 +170,16 @@ class SystemHooks:
     may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
     final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
     control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
-    #: Doctrine variants by name, the general's own first (the style search's portfolio).
-    portfolio: dict[str, Doctrine] = field(default_factory=dict)
+    #: Doctrine variants by seat and name, the general's own first (the style search's
+    #: portfolio).
+    portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
 
 
-def _boc_portfolio() -> dict[str, Doctrine]:
+def _boc_portfolio() -> dict[str, dict[str, Doctrine]]:
     from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine
 
-    return {name: BocDoctrine(style) for name, style in STYLES.items()}
+    return {seat: {name: BocDoctrine(style) for name, style in styles.items()}
+            for seat, styles in STYLES.items()}
 
 
 WORLDS: dict[str, Callable[[], SystemHooks]] = {
@@ -289,11 +292,12 @@ class SearchAgent:
         if key != self._plan_key:
             self._plan, self._plan_key = Plan(), key
         system = self._system(view)
-        if system is not None and STYLE_SEARCH and system.portfolio \
+        styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
+        if system is not None and STYLE_SEARCH and styles \
                 and view.get("active") == view.get("seat") and key != self._style_key:
             self._style_key = key
-            name = self._pick_style(view, system, budget_s, rng)
-            self._doctrine = system.portfolio[name]
+            name = self._pick_style(view, styles, system, budget_s, rng)
+            self._doctrine = styles[name]
             self.styles[name] = self.styles.get(name, 0) + 1
         doctrine = self._doctrine
         choice = plan_choice(view, legal_actions, self._plan, hooks=system, doctrine=doctrine)
@@ -451,21 +455,21 @@ class SearchAgent:
                 best, best_gain = plans[k], mean
         return best
 
-    def _pick_style(self, view: JSONDict, system: SystemHooks, budget_s: float,
-                    rng: random.Random) -> str:
+    def _pick_style(self, view: JSONDict, styles: dict[str, Doctrine], system: SystemHooks,
+                    budget_s: float, rng: random.Random) -> str:
         """The portfolio's style for this player turn: every style plays the turn in the
         same sampled worlds with the same dice; one replaces the general's only on a
         clear paired gain."""
-        names = list(system.portfolio)
+        names = list(styles)
         worlds = max(STYLE_MIN_WORLDS, int(budget_s * STYLE_WORLDS_PER_S))
-        deadline = time.perf_counter() + GUARD * max(budget_s, 0.05)
+        deadline = time.perf_counter() + STYLE_GUARD * max(budget_s, 0.05)
         values: list[list[float]] = [[] for _ in names]
         for _ in range(worlds):
             if time.perf_counter() > deadline:
                 break
             world_seed = rng.getrandbits(64)
-            got = [self._style_rollout(view, system.portfolio[n], system,
-                                       random.Random(world_seed)) for n in names]
+            got = [self._style_rollout(view, styles[n], system, random.Random(world_seed))
+                   for n in names]
             if any(v is None for v in got):
                 continue
             for k, v in enumerate(got):

@@ -43,7 +43,8 @@ def simulate(
                                                  "from it"),
     workers: int = typer.Option(1, "--workers", "-w", min=0,
                                 help="local processes (0 = one per core)"),
-    out: Path | None = typer.Option(None, "--out", help="append one JSON line per game"),
+    out: Path | None = typer.Option(None, "--out", help="append one JSON line per game, "
+                                                        "as each game ends"),
     as_json: bool = typer.Option(False, "--json", help="print only the summary as JSON"),
     max_actions: int = typer.Option(20000, "--max-actions", min=1,
                                     help="stop a game after this many actions (recorded "
@@ -75,6 +76,9 @@ def simulate(
         task = bar.add_task(f"{spec} usa={usa} csa={csa}", total=len(specs))
 
         def tick(row: sim.Row) -> None:
+            # Each game is stored as it finishes: an interrupted run keeps its games.
+            if out is not None:
+                append_rows(out, [row])
             bar.advance(task)
 
         if ray_address:
@@ -86,8 +90,6 @@ def simulate(
         else:
             n = workers or os.cpu_count() or 1
             rows = sim.run_local(specs, n, tick)
-    if out is not None:
-        append_rows(out, rows)
     summary = sim.summarise(rows, seats)
     for row in rows:
         if row.get("error"):
