@@ -79,9 +79,11 @@ def _decay_pow(decay: float) -> tuple[float, ...]:
 
 DEFAULT_STYLE = Style()
 #: The portfolio the ``search`` agent picks from for each of its player turns, by seat,
-#: the general's own style first: the variants that did no worse than the general when a
-#: seat played them all day against it (Day 1, 16 seeds per variant and seat, docs/ai.md).
-#: None is better throughout; the search plays each only where its rollouts favour it.
+#: the general's own style first: the five variants that did best when a seat played them
+#: all day against the general (one per family; Day 1, 16 seeds per variant and seat,
+#: ``benchmarks/style_trials.py``, docs/ai.md). No variant is clearly better throughout
+#: (every gain is within two standard errors of 0); search plays one only for a turn
+#: whose rollouts favour it.
 _GREEDY = Style(control_weight=1.5)  # take and hold victory hexes above all (6.61)
 _HUNTER = Style(hunt=0.8, hunt_behind=1.2)  # close in on worn enemy blocks (9.12)
 STYLES: dict[str, dict[str, Style]] = {

@@ -1,0 +1,127 @@
+"""Doctrine variants (``Style``) played all day by one seat against the general.
+
+Run::
+
+    nice -n 10 .venv/bin/python benchmarks/style_trials.py --games 16 \
+        --json results/style_trials.jsonl
+
+Every variant below plays the whole scenario from one seat against the default general,
+on the seeds of ``gettysburg simulate --seed 500`` (game k of every row uses the same
+seed), so each game pairs with the general-against-general game of its seed. The summary
+gives, per seat and variant, the wins and the mean paired gain in the seat's favour (CSA
+total change, signed for the seat) with its standard error. These trials chose the
+portfolio of the ``search`` agent's style search (``doctrine_boc.STYLES``): for each seat,
+the five variants with the best mean gain from that seat, one per family (the three
+"careful" variants are one family).
+
+``--summarise FILE`` prints the summary of stored rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from random import Random
+from typing import Any
+
+from gettysburg.ai.agent import register_agent
+from gettysburg.ai.doctrine_boc import BocDoctrine, Style
+from gettysburg.ai.general import best_index
+from gettysburg.core.protocol import Action
+from gettysburg.lab.simulate import GameSpec, make_specs, run_local
+
+VARIANTS: dict[str, Style] = {
+    "general": Style(),
+    "aggressive": Style(melee_min=-0.1, melee_min_behind=-0.5),
+    "cautious": Style(melee_min=0.6, melee_min_behind=0.2),
+    "greedy": Style(control_weight=1.5),
+    "hunter": Style(hunt=0.8, hunt_behind=1.2),
+    "tight": Style(decay=0.55),
+    "wide": Style(decay=0.85),
+    "killer": Style(kill_weight=2.5),
+    "take": Style(take=2.0),
+    "bold": Style(weak_in_front=0.0, hunt=0.6),
+    "careful1": Style(weak_in_front=1.0),
+    "careful2": Style(weak_in_front=0.8, weak_steps=2),
+    "careful3": Style(weak_in_front=1.5, weak_steps=2, melee_min=0.4),
+}
+
+
+class StyleAgent:
+    """The general's decision rule with another doctrine style."""
+
+    name = "style"
+
+    def __init__(self, style: Style) -> None:
+        self.doctrine = BocDoctrine(style)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget_s: float,
+               rng: Random) -> Action:
+        scores = self.doctrine.scores(view, legal)
+        return dict(legal[best_index(scores, legal)])
+
+
+for _name, _style in VARIANTS.items():
+    register_agent(f"style-{_name}", lambda seed, st=_style: StyleAgent(st))
+
+
+def specs(scenario: str, games: int, names: Sequence[str]) -> list[GameSpec]:
+    out: list[GameSpec] = []
+    for name in names:
+        out += make_specs(scenario, games, {"usa": "general", "csa": f"style-{name}"}, 500)
+        if name != "general":
+            out += make_specs(scenario, games, {"usa": f"style-{name}", "csa": "general"},
+                              500)
+    return [replace(s, index=i) for i, s in enumerate(out)]
+
+
+def summarise(rows: Sequence[dict[str, Any]]) -> None:
+    base = {r["seed"]: r["vp"] for r in rows
+            if r["agents"] == {"usa": "general", "csa": "style-general"}}
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        seat = "csa" if r["agents"]["csa"].startswith("style-") else "usa"
+        groups.setdefault((seat, r["agents"][seat][len("style-"):]), []).append(r)
+    print(f"{'seat':4} {'variant':11} {'games':>5} {'wins':>4}  gain (CSA total, for the seat)")
+    for (seat, name), rs in sorted(groups.items()):
+        sign = 1 if seat == "csa" else -1
+        gains = [sign * (r["vp"] - base[r["seed"]]) for r in rs
+                 if r["vp"] is not None and base.get(r["seed"]) is not None]
+        wins = sum(1 for r in rs if r["winner"] == seat)
+        se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
+        mean = statistics.fmean(gains) if gains else 0.0
+        print(f"{seat:4} {name:11} {len(rs):5} {wins:4}  {mean:+.2f} ± {se:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scenario", default="boc/day1")
+    ap.add_argument("--games", type=int, default=16)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
+    ap.add_argument("--json", help="append the rows to this file")
+    ap.add_argument("--summarise", help="only print the summary of this file's rows")
+    args = ap.parse_args()
+    if args.summarise:
+        with open(args.summarise, encoding="utf-8") as f:
+            summarise([json.loads(line) for line in f if line.strip()])
+        return
+    names = ["general"] + [n for n in args.variants if n != "general"]
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        sys.exit(f"unknown variants {unknown}; have {list(VARIANTS)}")
+    rows = run_local(specs(args.scenario, args.games, names), args.workers)
+    keep = ("scenario", "seed", "index", "agents", "vp", "winner", "error", "seconds")
+    if args.json:
+        with open(args.json, "a", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps({k: r[k] for k in keep}, sort_keys=True) + "\n")
+    summarise(rows)
+
+
+if __name__ == "__main__":
+    main()
