@@ -171,3 +171,14 @@ def test_cli_simulate_stores_each_game_as_it_ends(tmp_path: Path,
     assert res.exit_code != 0
     rows = read_rows(out)
     assert [r["index"] for r in rows] == [0, 1] and all(r["finished"] for r in rows)
+
+
+def test_rows_carry_the_counts_of_agents_that_keep_them() -> None:
+    """search reports what it searched; agents without counts are left out."""
+    row = play_game(make_specs("toy/standard", 1, {"red": "search", "blue": "general"},
+                               seed=4)[0])
+    assert row["finished"]
+    assert set(row["agent_stats"]) == {"red"}
+    stats = row["agent_stats"]["red"]
+    # The toy has no world builder: search plays its general, searching nothing.
+    assert stats == {"searched": 0, "overrides": 0, "styles": {}}

@@ -276,6 +276,11 @@ class SearchAgent:
         self._style_key: tuple[Any, ...] | None = None
         self.styles: dict[str, int] = {}  # player turns played in each style
 
+    def stats(self) -> JSONDict:
+        """Counts for the lab's game rows: decisions searched, overridden, styles played."""
+        return {"searched": self.searched, "overrides": self.overrides,
+                "styles": dict(sorted(self.styles.items()))}
+
     def _system(self, view: JSONDict) -> SystemHooks | None:
         system = str(view.get("system", ""))
         if system not in WORLDS:

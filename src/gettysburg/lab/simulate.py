@@ -112,7 +112,19 @@ def play_game(spec: GameSpec) -> Row:
         "seconds": round(time.perf_counter() - start, 3),
         "vp_track": vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
         "error": error, "played": dict(sorted(played.items())),
+        # What agents that keep counts did (search: decisions searched, styles played).
+        "agent_stats": _agent_stats(agents),
     }
+
+
+def _agent_stats(agents: Mapping[str, Any]) -> dict[str, Any]:
+    """``stats()`` of the agents that keep counts (an optional method of an agent)."""
+    out: dict[str, Any] = {}
+    for seat, agent in agents.items():
+        stats = getattr(agent, "stats", None)
+        if callable(stats):
+            out[seat] = stats()
+    return out
 
 
 def _play_dict(spec: dict[str, Any]) -> Row:
