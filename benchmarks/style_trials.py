@@ -11,8 +11,8 @@ seed), so each game pairs with the general-against-general game of its seed. The
 gives, per seat and variant, the wins and the mean paired gain in the seat's favour (CSA
 total change, signed for the seat) with its standard error. These trials chose the
 portfolio of the ``search`` agent's style search (``doctrine_boc.STYLES``): for each seat,
-the five variants with the best mean gain from that seat, one per family (the three
-"careful" variants are one family).
+the five variants with the best mean gain from that seat, one per family (the
+"careful" and "shy" variants are one family: worn blocks keep back).
 
 ``--summarise FILE`` prints the summary of stored rows.
 """
@@ -48,6 +48,10 @@ VARIANTS: dict[str, Style] = {
     "careful1": Style(weak_in_front=1.0),
     "careful2": Style(weak_in_front=0.8, weak_steps=2),
     "careful3": Style(weak_in_front=1.5, weak_steps=2, melee_min=0.4),
+    "shy": Style(weak_in_front=1.0, weak_reach=2),  # worn blocks keep 2 hexes away
+    "shy2": Style(weak_in_front=1.0, weak_reach=2, weak_steps=2),
+    "shy3": Style(weak_in_front=1.5, weak_reach=2, weak_steps=2),
+    "shy4": Style(weak_in_front=1.0, weak_reach=3, weak_steps=2),
 }
 
 
@@ -69,11 +73,14 @@ for _name, _style in VARIANTS.items():
     register_agent(f"style-{_name}", lambda seed, st=_style: StyleAgent(st))
 
 
-def specs(scenario: str, games: int, names: Sequence[str]) -> list[GameSpec]:
+def specs(scenario: str, games: int, names: Sequence[str], seats: Sequence[str]
+          ) -> list[GameSpec]:
     out: list[GameSpec] = []
     for name in names:
-        out += make_specs(scenario, games, {"usa": "general", "csa": f"style-{name}"}, 500)
-        if name != "general":
+        if "csa" in seats or name == "general":
+            out += make_specs(scenario, games, {"usa": "general", "csa": f"style-{name}"},
+                              500)
+        if name != "general" and "usa" in seats:
             out += make_specs(scenario, games, {"usa": f"style-{name}", "csa": "general"},
                               500)
     return [replace(s, index=i) for i, s in enumerate(out)]
@@ -103,6 +110,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
+    ap.add_argument("--seats", nargs="*", default=["usa", "csa"],
+                    help="seats that play the variants (the general's games always run)")
     ap.add_argument("--json", help="append the rows to this file")
     ap.add_argument("--summarise", help="only print the summary of this file's rows")
     args = ap.parse_args()
@@ -114,7 +123,7 @@ def main() -> None:
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:
         sys.exit(f"unknown variants {unknown}; have {list(VARIANTS)}")
-    rows = run_local(specs(args.scenario, args.games, names), args.workers)
+    rows = run_local(specs(args.scenario, args.games, names, args.seats), args.workers)
     keep = ("scenario", "seed", "index", "agents", "vp", "winner", "error", "seconds")
     if args.json:
         with open(args.json, "a", encoding="utf-8") as f:

@@ -63,6 +63,7 @@ class Style:
     hunt_behind: float = 0.6  # ... stronger while the seat is not yet winning
     weak_in_front: float = 0.4  # a worn block keeps out of the line (unless on an objective)
     weak_steps: int = 1  # ... worn: at this strength or less
+    weak_reach: int = 1  # ... out of the line: no known enemy within this many hexes
     take: float = 1.3  # need of a victory hex nobody holds (held: 1.0, lost: take + 0.3)
     night_pull: float = 2.0  # at night, the cost of a front-line hex that is no objective
     focus: str | None = None  # a victory hex whose need is doubled (a main effort)
@@ -81,16 +82,17 @@ DEFAULT_STYLE = Style()
 #: The portfolio the ``search`` agent picks from for each of its player turns, by seat,
 #: the general's own style first: the five variants that did best when a seat played them
 #: all day against the general (one per family; Day 1, 16 seeds per variant and seat,
-#: ``benchmarks/style_trials.py``, docs/ai.md). No variant is clearly better throughout
-#: (every gain is within two standard errors of 0); search plays one only for a turn
-#: whose rollouts favour it.
+#: ``benchmarks/style_trials.py``, docs/ai.md). Only the USA's ``shy`` did clearly better
+#: throughout (+1.6 points a game); search plays a variant only for a turn whose
+#: rollouts favour it.
 _GREEDY = Style(control_weight=1.5)  # take and hold victory hexes above all (6.61)
 _HUNTER = Style(hunt=0.8, hunt_behind=1.2)  # close in on worn enemy blocks (9.12)
 STYLES: dict[str, dict[str, Style]] = {
     "usa": {"general": DEFAULT_STYLE, "greedy": _GREEDY, "hunter": _HUNTER,
             "take": Style(take=2.0),  # contested objectives call louder
             "wide": Style(decay=0.85),  # objectives pull troops from far away
-            "careful": Style(weak_in_front=0.8, weak_steps=2)},  # worn blocks step back
+            # Blocks at 2 steps or fewer keep out of the enemy's reach (2 hexes).
+            "shy": Style(weak_in_front=1.5, weak_steps=2, weak_reach=2)},
     "csa": {"general": DEFAULT_STYLE, "greedy": _GREEDY, "hunter": _HUNTER,
             "tight": Style(decay=0.55),  # objectives pull only the troops close to them
             "aggressive": Style(melee_min=-0.1, melee_min_behind=-0.5),  # even odds
@@ -356,6 +358,11 @@ class Situation:
                 value += (st.hunt_behind if self.behind else st.hunt) * self.prey(hx)
         elif kind in ARTILLERY and self._enemy_within(hx, 3):
             value += 0.3
+        if not in_front and self.style.weak_reach > 1 and hx not in self.facts.victory \
+                and self.strength(uid) <= self.style.weak_steps \
+                and self._enemy_within(hx, self.style.weak_reach):
+            # Within the enemy's reach of a move and a melee (6.x, 7.1): as bad as the line.
+            value -= self.style.weak_in_front
         return value
 
     def prey(self, hx: str) -> float:
