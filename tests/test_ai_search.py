@@ -239,16 +239,18 @@ def test_plans_offered_in_the_command_fire_and_last_turns(monkeypatch: pytest.Mo
     assert not hooks.final_hour({**view, "hour": 19})
 
 
-def test_a_style_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.MonkeyPatch
-                                                          ) -> None:
-    """The portfolio is compared in common worlds; a style other than the general's is
-    played for the turn only on a paired gain above STYLE_MIN_GAIN and Z errors."""
+def test_a_style_must_win_clearly_to_replace_the_incumbent(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """The portfolio is compared in common worlds; a style other than the seat's incumbent
+    (the first) is played for the turn only on a paired gain above STYLE_MIN_GAIN and
+    STYLE_Z errors."""
     view, legal = _melee_position()
     hooks = search_mod.WORLDS["boc"]()
-    names = list(hooks.portfolio[view["seat"]])
-    assert names[0] == "general" and len(names) >= 3
-    favourite = hooks.portfolio[view["seat"]][names[2]]
-    assert isinstance(favourite, BocDoctrine)
+    styles = hooks.portfolio[view["seat"]]
+    names = list(styles)
+    assert "general" in names and len(names) >= 3
+    incumbent, favourite = styles[names[0]], styles[names[2]]
+    assert isinstance(incumbent, BocDoctrine) and isinstance(favourite, BocDoctrine)
     monkeypatch.setattr(search_mod, "MIN_GAIN", 1e9)  # no melee plan: only the style counts
 
     def rollout(gain: float) -> Any:
@@ -256,19 +258,21 @@ def test_a_style_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mo
             return rng.random() + (gain if doctrine.style == favourite.style else 0.0)
         return staticmethod(fake)
 
+    def best(doctrine: BocDoctrine) -> dict[str, Any]:
+        scores = doctrine.scores(view, legal)
+        return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+
     monkeypatch.setattr(SearchAgent, "_style_rollout",
                         rollout(search_mod.STYLE_MIN_GAIN / 2))
     small = SearchAgent("1")
-    assert small.choose(view, legal, 1.0, random.Random(1)) == make_agent("general").choose(
-        view, legal, 0.0, random.Random(0))
-    assert small.styles == {"general": 1}
+    assert small.choose(view, legal, 1.0, random.Random(1)) == best(incumbent)
+    assert small.styles == {names[0]: 1}
 
     monkeypatch.setattr(SearchAgent, "_style_rollout", rollout(1.0))
     big = SearchAgent("1")
     chosen = big.choose(view, legal, 1.0, random.Random(1))
     assert big.styles == {names[2]: 1}
-    scores = favourite.scores(view, legal)
-    assert chosen == legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+    assert chosen == best(favourite)
     # The style holds for the rest of the player turn: no second style search.
     big.choose(view, legal, 1.0, random.Random(2))
     assert sum(big.styles.values()) == 1

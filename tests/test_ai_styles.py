@@ -26,8 +26,9 @@ def test_the_default_style_is_the_general() -> None:
     legal = view["legal_actions"]
     assert BocDoctrine(Style()).scores(view, legal) == doctrine_for(view).scores(view, legal)
     for seat, styles in STYLES.items():
-        assert next(iter(styles)) == "general" and styles["general"] == Style(), seat
+        assert styles["general"] == Style(), seat  # every portfolio holds the general
         assert len(set(styles.values())) == len(styles), seat  # no variant twice
+    assert next(iter(STYLES["usa"])) == "shy" and next(iter(STYLES["csa"])) == "general"
 
 
 def test_worn_blocks_keep_out_of_the_enemys_reach() -> None:

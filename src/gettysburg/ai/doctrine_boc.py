@@ -79,20 +79,20 @@ def _decay_pow(decay: float) -> tuple[float, ...]:
 
 
 DEFAULT_STYLE = Style()
-#: The portfolio the ``search`` agent picks from for each of its player turns, by seat,
-#: the general's own style first: the five variants that did best when a seat played them
-#: all day against the general (one per family; Day 1, 16 seeds per variant and seat,
-#: ``benchmarks/style_trials.py``, docs/ai.md). Only the USA's ``shy`` did clearly better
-#: throughout (+1.6 points a game); search plays a variant only for a turn whose
-#: rollouts favour it.
+#: The portfolio the ``search`` agent picks from for each of its player turns, by seat.
+#: The first style is the seat's incumbent, played unless rollouts clearly favour another:
+#: the variant that did best when a seat played it all day against the general, if it did
+#: clearly better (Day 1, 16 seeds per variant and seat, ``benchmarks/style_trials.py``,
+#: docs/ai.md): the USA's ``shy``, +1.6 points a game; for the CSA none did, so the
+#: general's own. Then the general's style and the other best variants, one per family.
 _GREEDY = Style(control_weight=1.5)  # take and hold victory hexes above all (6.61)
 _HUNTER = Style(hunt=0.8, hunt_behind=1.2)  # close in on worn enemy blocks (9.12)
 STYLES: dict[str, dict[str, Style]] = {
-    "usa": {"general": DEFAULT_STYLE, "greedy": _GREEDY, "hunter": _HUNTER,
+    # Blocks at 2 steps or fewer keep out of the enemy's reach (2 hexes).
+    "usa": {"shy": Style(weak_in_front=1.5, weak_steps=2, weak_reach=2),
+            "general": DEFAULT_STYLE, "greedy": _GREEDY, "hunter": _HUNTER,
             "take": Style(take=2.0),  # contested objectives call louder
-            "wide": Style(decay=0.85),  # objectives pull troops from far away
-            # Blocks at 2 steps or fewer keep out of the enemy's reach (2 hexes).
-            "shy": Style(weak_in_front=1.5, weak_steps=2, weak_reach=2)},
+            "wide": Style(decay=0.85)},  # objectives pull troops from far away
     "csa": {"general": DEFAULT_STYLE, "greedy": _GREEDY, "hunter": _HUNTER,
             "tight": Style(decay=0.55),  # objectives pull only the troops close to them
             "aggressive": Style(melee_min=-0.1, melee_min_behind=-0.5),  # even odds

@@ -78,7 +78,8 @@ MOVE_TYPES = frozenset({"move", "enter", "leave_map", "formation"})
 STYLE_SEARCH = True
 STYLE_WORLDS_PER_S = 2.0  # sampled worlds per second of budget (each plays every style)
 STYLE_MIN_WORLDS = 2
-STYLE_MIN_GAIN = 0.25  # value a style must beat the general's by (and Z standard errors)
+STYLE_MIN_GAIN = 0.25  # value a style must beat the incumbent's by
+STYLE_Z = 2.0  # ... and this many standard errors (five rivals: one in ten switches is luck)
 STYLE_GUARD = 60.0  # x budget: the runaway stop of a style search (it plays whole turns)
 
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
@@ -304,6 +305,8 @@ class SearchAgent:
             name = self._pick_style(view, styles, system, budget_s, rng)
             self._doctrine = styles[name]
             self.styles[name] = self.styles.get(name, 0) + 1
+        if self._doctrine is None and STYLE_SEARCH and styles:
+            self._doctrine = next(iter(styles.values()))  # the incumbent, until a search
         doctrine = self._doctrine
         choice = plan_choice(view, legal_actions, self._plan, hooks=system, doctrine=doctrine)
         if system is None or len(legal_actions) == 1:
@@ -463,8 +466,8 @@ class SearchAgent:
     def _pick_style(self, view: JSONDict, styles: dict[str, Doctrine], system: SystemHooks,
                     budget_s: float, rng: random.Random) -> str:
         """The portfolio's style for this player turn: every style plays the turn in the
-        same sampled worlds with the same dice; one replaces the general's only on a
-        clear paired gain."""
+        same sampled worlds with the same dice; another replaces the incumbent (the first)
+        only on a clear paired gain."""
         names = list(styles)
         worlds = max(STYLE_MIN_WORLDS, int(budget_s * STYLE_WORLDS_PER_S))
         deadline = time.perf_counter() + STYLE_GUARD * max(budget_s, 0.05)
@@ -484,7 +487,7 @@ class SearchAgent:
         best, best_gain = 0, 0.0
         for k in range(1, len(names)):
             mean, se = _paired_gain(values[0], values[k])
-            if mean > max(STYLE_MIN_GAIN, Z * se) and mean > best_gain:
+            if mean > max(STYLE_MIN_GAIN, STYLE_Z * se) and mean > best_gain:
                 best, best_gain = k, mean
         if best:
             self.overrides += 1
