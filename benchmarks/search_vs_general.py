@@ -1,0 +1,87 @@
+"""Summarise ``search`` against ``general`` per seat, paired with general against general.
+
+The games come from ``gettysburg simulate`` (both files may hold other rows; only the
+matching ones are read)::
+
+    gettysburg simulate boc/day1 --games 24 --usa search --csa general --seed 500 \\
+        --budget 2 --workers 2 --out results/search_styles.jsonl
+    gettysburg simulate boc/day1 --games 24 --usa general --csa search --seed 500 \\
+        --budget 2 --workers 2 --out results/search_styles.jsonl
+    gettysburg simulate boc/day1 --games 24 --usa general --csa general --seed 500 \\
+        --workers 2 --out results/search_styles_baseline.jsonl
+    .venv/bin/python benchmarks/search_vs_general.py results/search_styles.jsonl \\
+        results/search_styles_baseline.jsonl
+
+Game k of every run has the same seed, so each search game pairs with the general's game
+in the same seat. Printed per seat and pooled: games, search's wins, draws and losses with
+Wilson 95% intervals (``gettysburg.lab.simulate.wilson``), the general's wins in the same
+seat on the same seeds, and the mean paired gain in CSA total, signed for search's seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from typing import Any
+
+from gettysburg.lab.simulate import wilson
+
+Row = dict[str, Any]
+
+
+def read(path: str) -> list[Row]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def pct(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k} ({100 * k / n:.0f}%, {100 * lo:.0f}%–{100 * hi:.0f}%)" if n else "0"
+
+
+def table(rows: list[Row], base: list[Row], scenario: str) -> list[str]:
+    general = {r["seed"]: r for r in base if r["scenario"] == scenario and r["finished"]
+               and r["agents"] == {"usa": "general", "csa": "general"}}
+    lines = ["| search plays | games | search wins | draws | search losses | general's wins "
+             "(same seat, seeds) | paired gain ± se | s/game |",
+             "|---|---|---|---|---|---|---|---|"]
+    pooled: list[tuple[Row, str]] = []
+    for seat in ("usa", "csa"):
+        mine = [r for r in rows if r["scenario"] == scenario and r["agents"].get(seat) ==
+                "search" and r["agents"].get("usa" if seat == "csa" else "csa") == "general"]
+        pooled += [(r, seat) for r in mine]
+        lines.append(line(seat.upper(), [(r, seat) for r in mine], general))
+    lines.append(line("both", pooled, general))
+    return lines
+
+
+def line(label: str, games: list[tuple[Row, str]], general: dict[str, Row]) -> str:
+    n = len(games)
+    if not n:
+        return f"| {label} | 0 | | | | | | |"
+    wins = sum(1 for r, s in games if r["winner"] == s)
+    draws = sum(1 for r, _ in games if r["finished"] and r["winner"] is None)
+    losses = sum(1 for r, s in games if r["winner"] not in (None, s))
+    paired = [(r, s, general[r["seed"]]) for r, s in games if r["seed"] in general]
+    gwins = sum(1 for _, s, g in paired if g["winner"] == s)
+    gains = [(1 if s == "csa" else -1) * (r["vp"] - g["vp"]) for r, s, g in paired
+             if r["vp"] is not None and g["vp"] is not None]
+    se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
+    mean = statistics.fmean(gains) if gains else 0.0
+    secs = statistics.fmean(float(r["seconds"]) for r, _ in games)
+    return (f"| {label} | {n} | {pct(wins, n)} | {pct(draws, n)} | {pct(losses, n)} | "
+            f"{gwins} of {len(paired)} | {mean:+.2f} ± {se:.2f} | {secs:.0f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("rows", help="search against general rows (gettysburg simulate --out)")
+    ap.add_argument("baseline", help="general against general rows, same seeds")
+    ap.add_argument("--scenario", default="boc/day1")
+    args = ap.parse_args()
+    print("\n".join(table(read(args.rows), read(args.baseline), args.scenario)))
+
+
+if __name__ == "__main__":
+    main()
