@@ -263,6 +263,31 @@ def _paired_gain(base: list[float], other: list[float]) -> tuple[float, float]:
     return (mean, se)
 
 
+def _compare(play: Callable[[int, random.Random], float | None], n: int, rounds: int,
+             deadline: float, rng: random.Random, min_gain: float, z: float) -> int:
+    """Which of ``n`` candidates to play: 0 (the incumbent) unless another's mean paired
+    gain over it is above both ``min_gain`` and ``z`` standard errors (the largest such
+    gain wins). Each round plays every candidate in the same sampled world with the same
+    dice (common random numbers); a round where a world could not be built is skipped."""
+    values: list[list[float]] = [[] for _ in range(n)]
+    for _ in range(rounds):
+        if time.perf_counter() > deadline:
+            break
+        world_seed = rng.getrandbits(64)
+        got = [play(k, random.Random(world_seed)) for k in range(n)]
+        if any(v is None for v in got):
+            continue
+        for k, v in enumerate(got):
+            assert v is not None
+            values[k].append(v)
+    best, best_gain = 0, 0.0
+    for k in range(1, n):
+        mean, se = _paired_gain(values[0], values[k])
+        if mean > max(min_gain, z * se) and mean > best_gain:
+            best, best_gain = k, mean
+    return best
+
+
 class SearchAgent:
     name = "search"
 
@@ -443,25 +468,10 @@ class SearchAgent:
         per_s = FINAL_ROUNDS_PER_S if plans[-1].full else ROLLOUTS_PER_S / len(plans)
         rounds = max(MIN_ROUNDS, int(budget_s * per_s))
         deadline = time.perf_counter() + GUARD * max(budget_s, 0.05)
-        values: list[list[float]] = [[] for _ in plans]
-        for _ in range(rounds):
-            if time.perf_counter() > deadline:
-                break
-            # Common random numbers: every plan meets the same sampled world and dice.
-            world_seed = rng.getrandbits(64)
-            got = [self._rollout(view, p, system, random.Random(world_seed), self._doctrine)
-                   for p in plans]
-            if any(v is None for v in got):
-                continue  # a world the sample could not make consistent: skip the round
-            for k, v in enumerate(got):
-                assert v is not None
-                values[k].append(v)
-        best, best_gain = plans[0], 0.0
-        for k in range(1, len(plans)):
-            mean, se = _paired_gain(values[0], values[k])
-            if mean > max(MIN_GAIN, Z * se) and mean > best_gain:
-                best, best_gain = plans[k], mean
-        return best
+        k = _compare(lambda k, world: self._rollout(view, plans[k], system, world,
+                                                     self._doctrine),
+                     len(plans), rounds, deadline, rng, MIN_GAIN, Z)
+        return plans[k]
 
     def _pick_style(self, view: JSONDict, styles: dict[str, Doctrine], system: SystemHooks,
                     budget_s: float, rng: random.Random) -> str:
@@ -471,24 +481,10 @@ class SearchAgent:
         names = list(styles)
         worlds = max(STYLE_MIN_WORLDS, int(budget_s * STYLE_WORLDS_PER_S))
         deadline = time.perf_counter() + STYLE_GUARD * max(budget_s, 0.05)
-        values: list[list[float]] = [[] for _ in names]
-        for _ in range(worlds):
-            if time.perf_counter() > deadline:
-                break
-            world_seed = rng.getrandbits(64)
-            got = [self._style_rollout(view, styles[n], system, random.Random(world_seed))
-                   for n in names]
-            if any(v is None for v in got):
-                continue
-            for k, v in enumerate(got):
-                assert v is not None
-                values[k].append(v)
+        best = _compare(lambda k, world: self._style_rollout(view, styles[names[k]], system,
+                                                              world),
+                        len(names), worlds, deadline, rng, STYLE_MIN_GAIN, STYLE_Z)
         self.searched += 1
-        best, best_gain = 0, 0.0
-        for k in range(1, len(names)):
-            mean, se = _paired_gain(values[0], values[k])
-            if mean > max(STYLE_MIN_GAIN, STYLE_Z * se) and mean > best_gain:
-                best, best_gain = k, mean
         if best:
             self.overrides += 1
         return names[best]
