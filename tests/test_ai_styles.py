@@ -53,10 +53,3 @@ def test_worn_blocks_keep_out_of_the_enemys_reach() -> None:
             checked["free"] += 1
     assert checked["charged"] > 0 and checked["free"] > 0
 
-
-def test_a_focus_doubles_the_call_of_one_objective() -> None:
-    plain, _ = _situation_after(20, Style())
-    target = max(plain.need, key=lambda v: (plain.need[v], v))
-    focused, _ = _situation_after(20, Style(focus=target))
-    assert focused.need[target] == 2 * plain.need[target]
-    assert all(focused.need[v] == plain.need[v] for v in plain.need if v != target)

@@ -66,7 +66,6 @@ class Style:
     weak_reach: int = 1  # ... out of the line: no known enemy within this many hexes
     take: float = 1.3  # need of a victory hex nobody holds (held: 1.0, lost: take + 0.3)
     night_pull: float = 2.0  # at night, the cost of a front-line hex that is no objective
-    focus: str | None = None  # a victory hex whose need is doubled (a main effort)
 
     @property
     def decay_pow(self) -> tuple[float, ...]:
@@ -292,7 +291,7 @@ class Situation:
             near = sum(1 for hx in self.enemy_at if self.facts.dist(hx, v) <= 2)
             take = self.style.take
             base = 1.0 if ours else (take + 0.3 if lost else take)
-            need[v] = pts * (base + 0.3 * min(3, near)) * (2.0 if v == self.style.focus else 1.0)
+            need[v] = pts * (base + 0.3 * min(3, near))
         return need
 
     def unit(self, uid: str) -> Unit | None:

@@ -1,17 +1,24 @@
 """``search``: the general, with some of its decisions checked by look-ahead on sampled worlds.
 
-Most of a game is left to the ``general`` (:mod:`gettysburg.ai.general`). At a few kinds
-of decision the agent compares *plans*, each a variant of the general's policy for the
-rest of the player turn (docs/ai.md, "Search", has the table):
+Most of a game is left to a doctrine (:mod:`gettysburg.ai.general`), at two levels
+(docs/ai.md, "Search"):
 
-* movement phase, the general wants to declare a melee on hex X (7.1): ``general`` as it
-  is and ``spare`` X (nobody attacks X); with ``MASS_PLANS`` also ``mass`` on X (every
-  block that may still attack X does so first), and at the end of the movement phase
-  ``mass`` on the best ``AGGRESSION`` hexes the general rejected;
-* the scenario's last turn (``FINAL_PLANS``): ``general`` against a control-greedy plan,
-  both played with every move to the end of the game;
-* with ``COMMAND_PLANS``: activate or idle an HQ (4.3); with ``FIRE_PLANS``: a block keeps
-  its fire to attack in melee instead (7.1).
+* **styles** (``STYLE_SEARCH``): at the start of each of its player turns the seat picks
+  one style of its system's portfolio (``SystemHooks.portfolio``; BoC:
+  ``doctrine_boc.STYLES``) by rollouts with every move, until the enemy has had its next
+  player turn; the first style (the incumbent) is kept unless another wins clearly
+  (``STYLE_MIN_GAIN``, ``STYLE_Z``);
+* **plans**: at a few kinds of decision, under the turn's style, the agent compares
+  plans, each a variant of the policy for the rest of the player turn:
+
+  - movement phase, the doctrine wants to declare a melee on hex X (7.1): as it is, and
+    ``spare`` X (nobody attacks X); with ``MASS_PLANS`` also ``mass`` on X (every block
+    that may still attack X does so first), and at the end of the movement phase
+    ``mass`` on the best ``AGGRESSION`` hexes the doctrine rejected;
+  - the scenario's last turn (``FINAL_PLANS``): as it is, against a control-greedy plan,
+    both played with every move to the end of the game;
+  - with ``COMMAND_PLANS``: activate or idle an HQ (4.3); with ``FIRE_PLANS``: a block
+    keeps its fire to attack in melee instead (7.1).
 
 Each plan is played in the same sampled worlds (:mod:`gettysburg.ai.belief_boc`: hidden
 enemy identities drawn from the order of battle, fresh dice; the same world and dice for
@@ -28,11 +35,11 @@ play worse than the general. The chosen plan is remembered until the player turn
 so the decisions that follow obey it without searching again.
 
 Determinism: the number of rounds comes from the budget (``ROLLOUTS_PER_S``,
-``FINAL_ROUNDS_PER_S``), not from the clock; the same seed gives the same game on any
-machine. A wall-clock guard at ``GUARD`` x budget stops runaway decisions (only then can
-timing matter). The agent reads only its seat's view: honesty is tested (same decisions
-when only hidden identities differ). Systems without hooks (``WORLDS``) are played by the
-general.
+``FINAL_ROUNDS_PER_S``, ``STYLE_WORLDS_PER_S``), not from the clock; the same seed gives
+the same game on any machine. A wall-clock guard at ``GUARD`` (``STYLE_GUARD``) x budget
+stops runaway decisions (only then can timing matter). The agent reads only its seat's
+view: honesty is tested (same decisions when only hidden identities differ). Systems
+without hooks (``WORLDS``) are played by the general.
 """
 
 from __future__ import annotations
@@ -171,8 +178,8 @@ class SystemHooks:
     may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
     final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
     control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
-    #: Doctrine variants by seat and name, the general's own first (the style search's
-    #: portfolio).
+    #: Doctrine variants by seat and name, the seat's incumbent first (the style
+    #: search's portfolio).
     portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
 
 
