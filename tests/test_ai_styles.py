@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from gettysburg.ai import make_agent
 from gettysburg.ai.doctrine import doctrine_for
-from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine, Situation, Style
+from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine, Style
 from gettysburg.core.protocol import new_game
 
 
-def _situation_after(n: int, style: Style) -> tuple[Situation, dict[str, object]]:
+def _view_after(n: int) -> dict[str, Any]:
+    """The view of the seat to move after ``n`` general-against-general actions of Day 1."""
     game = new_game("boc/day1", seed=5)
     general, rng = make_agent("general"), random.Random(0)
     for _ in range(n):
         seat = game.to_move()[0]
         view = game.view(seat)
         game.apply(general.choose(view, view["legal_actions"], 0.0, rng), seat)
-    view = game.view(game.to_move()[0])
-    return BocDoctrine(style).situation(view), view
+    return game.view(game.to_move()[0])
 
 
 def test_the_default_style_is_the_general() -> None:
-    _, view = _situation_after(60, Style())
+    view = _view_after(60)
     legal = view["legal_actions"]
     assert BocDoctrine(Style()).scores(view, legal) == doctrine_for(view).scores(view, legal)
     for seat, styles in STYLES.items():
@@ -36,8 +37,8 @@ def test_worn_blocks_keep_out_of_the_enemys_reach() -> None:
     could reach with a move and a melee, not only next to the enemy."""
     near = Style(weak_in_front=1.0, weak_steps=4)
     far = Style(weak_in_front=1.0, weak_steps=4, weak_reach=2)
-    sit_near, _ = _situation_after(60, near)
-    sit_far, _ = _situation_after(60, far)
+    view = _view_after(60)
+    sit_near, sit_far = BocDoctrine(near).situation(view), BocDoctrine(far).situation(view)
     uid = next(u for u in sit_near.own_on if (lab := sit_near.unit(u)) is not None
                and lab.type in ("infantry", "cavalry"))
     checked = {"charged": 0, "free": 0}
@@ -52,4 +53,3 @@ def test_worn_blocks_keep_out_of_the_enemys_reach() -> None:
             assert gap == 0.0, hx
             checked["free"] += 1
     assert checked["charged"] > 0 and checked["free"] > 0
-

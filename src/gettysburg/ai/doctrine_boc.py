@@ -360,7 +360,7 @@ class Situation:
         if not in_front and self.style.weak_reach > 1 and hx not in self.facts.victory \
                 and self.strength(uid) <= self.style.weak_steps \
                 and self._enemy_within(hx, self.style.weak_reach):
-            # Within the enemy's reach of a move and a melee (6.x, 7.1): as bad as the line.
+            # Within the enemy's reach of a move and a melee (6.1, 7.1): as bad as the line.
             value -= self.style.weak_in_front
         return value
 
