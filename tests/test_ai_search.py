@@ -137,6 +137,8 @@ def test_search_decides_the_same_whatever_the_hidden_identities() -> None:
     assert sa.searched == sb.searched >= 1
     assert sa.styles == sb.styles and sum(sa.styles.values()) == 1
     assert _key(ca) == _key(cb)
+    # Every sampled world played: no rollout was lost to an exception.
+    assert sa.stats()["failed_rollouts"] == sb.stats()["failed_rollouts"] == 0
 
 
 def _melee_position() -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -170,6 +172,28 @@ def test_a_plan_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mon
     assert big.overrides == 1
     assert not (chosen["type"] == "melee" and chosen["target"] == target)
     assert chosen == plan_choice(view, legal, Plan(spare={target}))
+
+
+def test_a_failed_rollout_is_counted_and_logged_not_fatal(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A rollout that raises (a world the engine refuses, or a bug) is skipped, counted in
+    the agent's stats by exception and logged once; the decision is still made."""
+    view, legal = _melee_position()
+
+    def broken(*args: Any, **kwargs: Any) -> float:
+        raise KeyError("no such block")
+
+    monkeypatch.setattr(SearchAgent, "_style_rollout", staticmethod(broken))
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(broken))
+    agent = SearchAgent("1")
+    with caplog.at_level("WARNING", logger="gettysburg.ai.search"):
+        chosen = agent.choose(view, legal, 1.0, random.Random(1))
+    incumbent = next(iter(search_mod.WORLDS["boc"]().portfolio[view["seat"]].values()))
+    assert chosen == plan_choice(view, legal, Plan(), doctrine=incumbent)
+    stats = agent.stats()
+    assert stats["failed_rollouts"] >= search_mod.STYLE_MIN_WORLDS * len(agent.styles) >= 2
+    assert list(stats["failures"]) == ["KeyError: 'no such block'"]
+    assert sum("rollout failed" in r.getMessage() for r in caplog.records) == 1
 
 
 def test_search_is_deterministic_and_legal() -> None:

@@ -44,6 +44,7 @@ without hooks (``WORLDS``) are played by the general.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import statistics
@@ -90,6 +91,8 @@ STYLE_Z = 2.0  # ... and this many standard errors (five rivals: one in ten swit
 STYLE_GUARD = 60.0  # x budget: the runaway stop of a style search (it plays whole turns)
 
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
+
+log = logging.getLogger(__name__)
 
 
 def _boc_world() -> WorldBuilder:
@@ -275,7 +278,7 @@ def _compare(play: Callable[[int, random.Random], float | None], n: int, rounds:
     """Which of ``n`` candidates to play: 0 (the incumbent) unless another's mean paired
     gain over it is above both ``min_gain`` and ``z`` standard errors (the largest such
     gain wins). Each round plays every candidate in the same sampled world with the same
-    dice (common random numbers); a round where a world could not be built is skipped."""
+    dice (common random numbers); a round where a world could not be played is skipped."""
     values: list[list[float]] = [[] for _ in range(n)]
     for _ in range(rounds):
         if time.perf_counter() > deadline:
@@ -308,11 +311,23 @@ class SearchAgent:
         self._doctrine: Doctrine | None = None  # the style of this player turn (None: own)
         self._style_key: tuple[Any, ...] | None = None
         self.styles: dict[str, int] = {}  # player turns played in each style
+        #: Rollouts lost to an exception, by exception type and message: a sampled world
+        #: the engine refused, or a bug. Counted (lab rows) and logged, never silent.
+        self.failures: dict[str, int] = {}
 
     def stats(self) -> JSONDict:
-        """Counts for the lab's game rows: decisions searched, overridden, styles played."""
+        """Counts for the lab's game rows: decisions searched, overridden, styles played,
+        rollouts that failed."""
         return {"searched": self.searched, "overrides": self.overrides,
-                "styles": dict(sorted(self.styles.items()))}
+                "styles": dict(sorted(self.styles.items())),
+                "failed_rollouts": sum(self.failures.values()),
+                "failures": dict(sorted(self.failures.items()))}
+
+    def _failed(self, exc: Exception) -> None:
+        key = f"{type(exc).__name__}: {str(exc)[:160]}"
+        if key not in self.failures:
+            log.warning("search: a rollout failed and was skipped (%s)", key)
+        self.failures[key] = self.failures.get(key, 0) + 1
 
     def _system(self, view: JSONDict) -> SystemHooks | None:
         system = str(view.get("system", ""))
@@ -475,8 +490,8 @@ class SearchAgent:
         per_s = FINAL_ROUNDS_PER_S if plans[-1].full else ROLLOUTS_PER_S / len(plans)
         rounds = max(MIN_ROUNDS, int(budget_s * per_s))
         deadline = time.perf_counter() + GUARD * max(budget_s, 0.05)
-        k = _compare(lambda k, world: self._rollout(view, plans[k], system, world,
-                                                     self._doctrine),
+        k = _compare(self._guarded(lambda k, world: self._rollout(
+                         view, plans[k], system, world, self._doctrine)),
                      len(plans), rounds, deadline, rng, MIN_GAIN, Z)
         return plans[k]
 
@@ -488,13 +503,25 @@ class SearchAgent:
         names = list(styles)
         worlds = max(STYLE_MIN_WORLDS, int(budget_s * STYLE_WORLDS_PER_S))
         deadline = time.perf_counter() + STYLE_GUARD * max(budget_s, 0.05)
-        best = _compare(lambda k, world: self._style_rollout(view, styles[names[k]], system,
-                                                              world),
+        best = _compare(self._guarded(lambda k, world: self._style_rollout(
+                            view, styles[names[k]], system, world)),
                         len(names), worlds, deadline, rng, STYLE_MIN_GAIN, STYLE_Z)
         self.searched += 1
         if best:
             self.overrides += 1
         return names[best]
+
+    def _guarded(self, play: Callable[[int, random.Random], float | None]
+                 ) -> Callable[[int, random.Random], float | None]:
+        """``play``, with a rollout that raises counted (``failures``) and skipped: a
+        sampled world the engine refuses must not lose the decision, and a bug must show."""
+        def run(k: int, world: random.Random) -> float | None:
+            try:
+                return play(k, world)
+            except Exception as exc:  # any failure: counted and reported
+                self._failed(exc)
+                return None
+        return run
 
     @staticmethod
     def _style_rollout(view: JSONDict, doctrine: Doctrine, hooks: SystemHooks,
@@ -503,23 +530,19 @@ class SearchAgent:
         enemy until the enemy has had a player turn (or to the game's end); its value."""
         seat = str(view["seat"])
         answered = False  # the enemy has had a player turn since ours
-        try:
-            world = hooks.build(view, rng)
-            for _ in range(HORIZON * 4):
-                if world.is_terminal():
-                    break
-                mover = world.to_move()[0]
-                mview = world.view(mover)
-                if mview.get("active") != seat:
-                    answered = True
-                elif answered:
-                    break  # our next player turn: the enemy has answered
-                legal = mview.get("legal_actions") or world.legal_actions(mover)
-                scores = (doctrine if mover == seat else doctrine_for(mview)).scores(
-                    mview, legal)
-                world.apply_unrecorded(dict(legal[best_index(scores, legal)]), mover)
-        except Exception:
-            return None  # a world the sample could not make consistent: skip it
+        world = hooks.build(view, rng)
+        for _ in range(HORIZON * 4):
+            if world.is_terminal():
+                break
+            mover = world.to_move()[0]
+            mview = world.view(mover)
+            if mview.get("active") != seat:
+                answered = True
+            elif answered:
+                break  # our next player turn: the enemy has answered
+            legal = mview.get("legal_actions") or world.legal_actions(mover)
+            scores = (doctrine if mover == seat else doctrine_for(mview)).scores(mview, legal)
+            world.apply_unrecorded(dict(legal[best_index(scores, legal)]), mover)
         return material_value(world, seat, hooks.value)
 
     @staticmethod
@@ -530,27 +553,22 @@ class SearchAgent:
         game); the value of the outcome."""
         seat, active = str(view["seat"]), str(view["active"])
         enemy_plan = Plan(full=plan.full)
-        try:
-            world = hooks.build(view, rng)
-            for _ in range(HORIZON):
-                if world.is_terminal():
-                    break
-                mover = world.to_move()[0]
-                mview = world.view(mover)
-                if not plan.full and (mview.get("active") != active or mview.get(
-                        "phase") not in ("command", "fire", "movement", "melee")):
-                    break
-                legal = mview.get("legal_actions") or world.legal_actions(mover)
-                if mover == seat:
-                    action = plan_choice(mview, legal, plan, rollout=True, hooks=hooks,
-                                         doctrine=doctrine)
-                else:
-                    action = plan_choice(mview, legal, enemy_plan, rollout=True)
-                world.apply_unrecorded(action, mover)
-        except Exception:
-            # A world the sample could not make consistent (state the view does not show):
-            # skip it rather than lose the decision.
-            return None
+        world = hooks.build(view, rng)
+        for _ in range(HORIZON):
+            if world.is_terminal():
+                break
+            mover = world.to_move()[0]
+            mview = world.view(mover)
+            if not plan.full and (mview.get("active") != active or mview.get(
+                    "phase") not in ("command", "fire", "movement", "melee")):
+                break
+            legal = mview.get("legal_actions") or world.legal_actions(mover)
+            if mover == seat:
+                action = plan_choice(mview, legal, plan, rollout=True, hooks=hooks,
+                                     doctrine=doctrine)
+            else:
+                action = plan_choice(mview, legal, enemy_plan, rollout=True)
+            world.apply_unrecorded(action, mover)
         return material_value(world, seat, hooks.value)
 
 
