@@ -4,15 +4,19 @@ Run::
 
     nice -n 10 .venv/bin/python benchmarks/style_trials.py --games 16 \
         --json results/style_trials.jsonl
+    .venv/bin/python benchmarks/style_trials.py --scenario boc/day2 --games 30 --seed 600 \
+        --variants relieve --seats usa
 
-Every variant below plays the whole scenario from one seat against the default general,
-on the seeds of ``gettysburg simulate --seed 500`` (game k of every row uses the same
-seed), so each game pairs with the general-against-general game of its seed. The summary
-gives, per seat and variant, the wins and the mean paired gain in the seat's favour (CSA
-total change, signed for the seat) with its standard error. These trials chose the
-portfolio of the ``search`` agent's style search (``doctrine_boc.STYLES``): for each seat,
-the five variants with the best mean gain from that seat, one per family (the
-"careful" and "shy" variants are one family: worn blocks keep back).
+Every variant below plays the whole scenario from one seat against the ``general`` agent
+(whose own style is ``Style()``, or its ``GENERAL_STYLES`` entry for the seat and
+scenario), on the seeds of ``gettysburg simulate --seed S`` (500 unless ``--seed``; game
+k of every row uses the same seed), so each game pairs with the general-against-general
+game of its seed. The summary gives, per scenario, seat and variant, the wins and the mean
+paired gain in the seat's favour (CSA total change, signed for the seat) with its
+standard error. These trials chose the variants of the ``search`` agent's style search
+(``doctrine_boc.STYLES``: for each seat the best variants from that seat, one per
+family; the "careful" and "shy" variants are one family: worn blocks keep back) and the
+USA general's Day 2 style (``relieve``; docs/ai.md).
 
 ``--summarise FILE`` prints the summary of stored rows.
 """
@@ -52,6 +56,11 @@ VARIANTS: dict[str, Style] = {
     "shy2": Style(weak_in_front=1.0, weak_reach=2, weak_steps=2),
     "shy3": Style(weak_in_front=1.5, weak_reach=2, weak_steps=2),
     "shy4": Style(weak_in_front=1.0, weak_reach=3, weak_steps=2),
+    "relieve": Style(weak_on_objective=0.6),  # worn blocks hand victory hexes over
+    "relieve2": Style(weak_on_objective=1.2),
+    "relieve3": Style(weak_on_objective=0.6, weak_steps=2),
+    "relieve4": Style(weak_on_objective=1.2, weak_steps=2),
+    "steps2": Style(weak_steps=2),
 }
 
 
@@ -73,41 +82,48 @@ for _name, _style in VARIANTS.items():
     register_agent(f"style-{_name}", lambda seed, st=_style: StyleAgent(st))
 
 
-def specs(scenario: str, games: int, names: Sequence[str], seats: Sequence[str]
-          ) -> list[GameSpec]:
+def specs(scenario: str, games: int, names: Sequence[str], seats: Sequence[str],
+          seed: int = 500) -> list[GameSpec]:
     out: list[GameSpec] = []
     for name in names:
         if "csa" in seats or name == "general":
             out += make_specs(scenario, games, {"usa": "general", "csa": f"style-{name}"},
-                              500)
+                              seed)
         if name != "general" and "usa" in seats:
             out += make_specs(scenario, games, {"usa": f"style-{name}", "csa": "general"},
-                              500)
+                              seed)
     return [replace(s, index=i) for i, s in enumerate(out)]
 
 
 def summarise(rows: Sequence[dict[str, Any]]) -> None:
-    base = {r["seed"]: r["vp"] for r in rows
+    """Per scenario, seat and variant: games, wins and the mean paired gain over the
+    general-against-general game of the same seed (rows repeated across runs count once)."""
+    unique = {(r["scenario"], r["seed"], json.dumps(r["agents"], sort_keys=True)): r
+              for r in rows}
+    base = {(r["scenario"], r["seed"]): r["vp"] for r in unique.values()
             if r["agents"] == {"usa": "general", "csa": "style-general"}}
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for r in rows:
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for r in unique.values():
         seat = "csa" if r["agents"]["csa"].startswith("style-") else "usa"
-        groups.setdefault((seat, r["agents"][seat][len("style-"):]), []).append(r)
-    print(f"{'seat':4} {'variant':11} {'games':>5} {'wins':>4}  gain (CSA total, for the seat)")
-    for (seat, name), rs in sorted(groups.items()):
+        groups.setdefault((r["scenario"], seat, r["agents"][seat][len("style-"):]),
+                          []).append(r)
+    print(f"{'scenario':10} {'seat':4} {'variant':11} {'games':>5} {'wins':>4}  "
+          "gain (CSA total, for the seat)")
+    for (scenario, seat, name), rs in sorted(groups.items()):
         sign = 1 if seat == "csa" else -1
-        gains = [sign * (r["vp"] - base[r["seed"]]) for r in rs
-                 if r["vp"] is not None and base.get(r["seed"]) is not None]
+        gains = [sign * (r["vp"] - base[(scenario, r["seed"])]) for r in rs
+                 if r["vp"] is not None and base.get((scenario, r["seed"])) is not None]
         wins = sum(1 for r in rs if r["winner"] == seat)
         se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
         mean = statistics.fmean(gains) if gains else 0.0
-        print(f"{seat:4} {name:11} {len(rs):5} {wins:4}  {mean:+.2f} ± {se:.2f}")
+        print(f"{scenario:10} {seat:4} {name:11} {len(rs):5} {wins:4}  {mean:+.2f} ± {se:.2f}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=500, help="as gettysburg simulate --seed")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
     ap.add_argument("--seats", nargs="*", default=["usa", "csa"],
@@ -123,7 +139,8 @@ def main() -> None:
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:
         sys.exit(f"unknown variants {unknown}; have {list(VARIANTS)}")
-    rows = run_local(specs(args.scenario, args.games, names, args.seats), args.workers)
+    rows = run_local(specs(args.scenario, args.games, names, args.seats, args.seed),
+                     args.workers)
     keep = ("scenario", "seed", "index", "agents", "vp", "winner", "error", "seconds")
     if args.json:
         with open(args.json, "a", encoding="utf-8") as f:

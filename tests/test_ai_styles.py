@@ -1,13 +1,17 @@
-"""Doctrine styles: ``Style()`` is the general, and each weight moves the scores it names."""
+"""Doctrine styles: ``Style()`` is the general (``GENERAL_STYLES`` names the exceptions), and
+each weight moves the scores it names."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+import pytest
+
 from gettysburg.ai import make_agent
 from gettysburg.ai.doctrine import doctrine_for
-from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine, Style
+from gettysburg.ai.doctrine_boc import GENERAL_STYLES, STYLES, BocDoctrine, Style, general_style
+from gettysburg.ai.search import WORLDS
 from gettysburg.core.protocol import new_game
 
 
@@ -26,10 +30,38 @@ def test_the_default_style_is_the_general() -> None:
     view = _view_after(60)
     legal = view["legal_actions"]
     assert BocDoctrine(Style()).scores(view, legal) == doctrine_for(view).scores(view, legal)
+    assert BocDoctrine().scores(view, legal) == doctrine_for(view).scores(view, legal)
+    portfolio = WORLDS["boc"]().portfolio
     for seat, styles in STYLES.items():
-        assert styles["general"] == Style(), seat  # every portfolio holds the general
         assert len(set(styles.values())) == len(styles), seat  # no variant twice
-    assert next(iter(STYLES["usa"])) == "shy" and next(iter(STYLES["csa"])) == "general"
+        assert Style() not in styles.values() and general_style(seat, "boc/day1") == Style()
+        # Search's incumbent is the general itself, whatever its style in the scenario.
+        incumbent = next(iter(portfolio[seat].items()))
+        assert incumbent[0] == "general" and isinstance(incumbent[1], BocDoctrine)
+        assert incumbent[1].style is None
+        assert list(portfolio[seat])[1:] == list(styles)
+
+
+def test_the_usa_general_plays_day_2_in_its_own_style() -> None:
+    """``GENERAL_STYLES``: on Day 2 the USA general scores with its Day 2 style; the CSA
+    general, and the USA on other days, with ``Style()``."""
+    assert set(GENERAL_STYLES) == {("usa", "boc/day2")}
+    day2 = general_style("usa", "boc/day2")
+    assert day2 != Style() and general_style("csa", "boc/day2") == Style()
+    assert general_style("usa", "boc/day3") == Style() == general_style("usa", "boc/battle")
+    game = new_game("boc/day2", seed=5)
+    general, rng = make_agent("general"), random.Random(0)
+    for _ in range(200):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        if seat == "usa" and view["phase"] == "movement":
+            break
+        game.apply(general.choose(view, view["legal_actions"], 0.0, rng), seat)
+    legal = view["legal_actions"]
+    assert view["seat"] == "usa" and len(legal) > 5
+    scores = doctrine_for(view).scores(view, legal)
+    assert scores == BocDoctrine(day2).scores(view, legal)
+    assert scores != BocDoctrine(Style()).scores(view, legal)
 
 
 def test_worn_blocks_keep_out_of_the_enemys_reach() -> None:
@@ -53,3 +85,21 @@ def test_worn_blocks_keep_out_of_the_enemys_reach() -> None:
             assert gap == 0.0, hx
             checked["free"] += 1
     assert checked["charged"] > 0 and checked["free"] > 0
+
+
+def test_worn_blocks_make_way_on_victory_hexes() -> None:
+    """``weak_on_objective``: a worn block in the line on a victory hex is charged that much
+    (elsewhere it pays what it paid before); a fresh block is not."""
+    view = new_game("boc/day2", seed=5).view("usa")  # worn USA blocks hold Cemetery Hill
+    plain = BocDoctrine(Style(weak_steps=4)).situation(view)
+    relief = BocDoctrine(Style(weak_steps=4, weak_on_objective=0.6)).situation(view)
+    fresh = BocDoctrine(Style(weak_steps=0, weak_on_objective=0.6)).situation(view)
+    fresh0 = BocDoctrine(Style(weak_steps=0)).situation(view)
+    uid = next(u for u in plain.own_on if (lab := plain.unit(u)) is not None
+               and lab.type == "infantry")
+    lines = [hx for hx in plain.front if hx in plain.facts.victory]
+    assert lines, "no victory hex in the USA line at the start of Day 2"
+    for hx in plain.facts.hexes:
+        gap = relief.hex_value(uid, hx, None) - plain.hex_value(uid, hx, None)
+        assert gap == pytest.approx(-0.6 if hx in lines else 0.0), hx
+        assert fresh.hex_value(uid, hx, None) == fresh0.hex_value(uid, hx, None), hx

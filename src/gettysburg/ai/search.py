@@ -187,9 +187,13 @@ class SystemHooks:
 
 
 def _boc_portfolio() -> dict[str, dict[str, Doctrine]]:
+    """Per seat: the general (its own style for the seat and scenario), then the
+    variants of ``doctrine_boc.STYLES``."""
     from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine
 
-    return {seat: {name: BocDoctrine(style) for name, style in styles.items()}
+    general: Doctrine = BocDoctrine()
+    return {seat: {"general": general, **{name: BocDoctrine(style)
+                                          for name, style in styles.items()}}
             for seat, styles in STYLES.items()}
 
 
