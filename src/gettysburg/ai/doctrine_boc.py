@@ -515,7 +515,8 @@ class BocDoctrine:
         self.style = style  # None: the general's own (``general_style``)
 
     def situation(self, view: JSONDict) -> Situation:
-        style = self.style or general_style(str(view.get("seat")), str(view.get("scenario")))
+        style = self.style if self.style is not None else general_style(
+            str(view.get("seat")), str(view.get("scenario")))
         return Situation(view, self.facts, self.oob, style)
 
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
