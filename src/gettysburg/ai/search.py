@@ -529,7 +529,7 @@ class SearchAgent:
 
     @staticmethod
     def _style_rollout(view: JSONDict, doctrine: Doctrine, hooks: SystemHooks,
-                       rng: random.Random) -> float | None:
+                       rng: random.Random) -> float:
         """Play a sampled world with ``doctrine`` for the seat and the general for the
         enemy until the enemy has had a player turn (or to the game's end); its value."""
         seat = str(view["seat"])
@@ -551,7 +551,7 @@ class SearchAgent:
 
     @staticmethod
     def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
-                 doctrine: Doctrine | None = None) -> float | None:
+                 doctrine: Doctrine | None = None) -> float:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
         the end of the active player's melee phase (a ``full`` plan: to the end of the
         game); the value of the outcome."""
