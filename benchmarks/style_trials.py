@@ -27,7 +27,7 @@ import argparse
 import json
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
 from typing import Any
@@ -63,23 +63,40 @@ VARIANTS: dict[str, Style] = {
     "steps2": Style(weak_steps=2),
 }
 
+#: Variants that play a style only on some days of the battle (9.5), ``Style()`` on the
+#: others: does the USA general's Day 2 style pay on the battle's second day too?
+DAY_VARIANTS: dict[str, dict[int, Style]] = {
+    "relieve-day2": {2: VARIANTS["relieve"]},
+}
+
 
 class StyleAgent:
-    """The general's decision rule with another doctrine style."""
+    """The general's decision rule with another doctrine style (by day if ``by_day``)."""
 
     name = "style"
 
-    def __init__(self, style: Style) -> None:
+    def __init__(self, style: Style, by_day: dict[int, Style] | None = None) -> None:
         self.doctrine = BocDoctrine(style)
+        self.by_day = {day: BocDoctrine(st) for day, st in (by_day or {}).items()}
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], budget_s: float,
                rng: Random) -> Action:
-        scores = self.doctrine.scores(view, legal)
+        doctrine = self.by_day.get(int(view.get("day") or 0), self.doctrine)
+        scores = doctrine.scores(view, legal)
         return dict(legal[best_index(scores, legal)])
 
 
+def _maker(style: Style, by_day: dict[int, Style] | None = None
+           ) -> Callable[[str], StyleAgent]:
+    def make(seed: str) -> StyleAgent:
+        return StyleAgent(style, by_day)
+    return make
+
+
 for _name, _style in VARIANTS.items():
-    register_agent(f"style-{_name}", lambda seed, st=_style: StyleAgent(st))
+    register_agent(f"style-{_name}", _maker(_style))
+for _name, _days in DAY_VARIANTS.items():
+    register_agent(f"style-{_name}", _maker(Style(), _days))
 
 
 def specs(scenario: str, games: int, names: Sequence[str], seats: Sequence[str],
@@ -125,7 +142,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--seed", type=int, default=500, help="as gettysburg simulate --seed")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
+    ap.add_argument("--variants", nargs="*", default=list(VARIANTS),
+                    help=f"of {', '.join([*VARIANTS, *DAY_VARIANTS])}")
     ap.add_argument("--seats", nargs="*", default=["usa", "csa"],
                     help="seats that play the variants (the general's games always run)")
     ap.add_argument("--json", help="append the rows to this file")
@@ -136,9 +154,9 @@ def main() -> None:
             summarise([json.loads(line) for line in f if line.strip()])
         return
     names = ["general"] + [n for n in args.variants if n != "general"]
-    unknown = [n for n in names if n not in VARIANTS]
+    unknown = [n for n in names if n not in VARIANTS and n not in DAY_VARIANTS]
     if unknown:
-        sys.exit(f"unknown variants {unknown}; have {list(VARIANTS)}")
+        sys.exit(f"unknown variants {unknown}; have {[*VARIANTS, *DAY_VARIANTS]}")
     rows = run_local(specs(args.scenario, args.games, names, args.seats, args.seed),
                      args.workers)
     keep = ("scenario", "seed", "index", "agents", "vp", "winner", "error", "seconds")
