@@ -315,6 +315,11 @@ def test_double_defence_half_hit_heals_at_the_end_of_the_fire_phase(tmp_path: Pa
     assert g.state.units["usa-harrow"].strength == 3 and g.state.fire == {}
     assert any(e["type"] == "half_hit_healed" for e in g.events("usa"))
     assert not any(e["type"] == "half_hit_healed" for e in g.events("csa"))
+    # The CSA's log is numbered without gaps, so it cannot count the hidden healing.
+    csa_log = g.events("csa")
+    assert [e["n"] for e in csa_log] == list(range(len(csa_log))) == \
+        list(range(g.log_size("csa")))
+    assert g.log_size("csa") < g.log_size("usa") == len(g.log)
 
 
 def test_a_position_starting_at_day_3_2_pm_opens_with_the_cavalry_battles(tmp_path: Path

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -295,7 +296,35 @@ def test_events_since_and_indices() -> None:
     log = game.events("blue")
     assert [e["n"] for e in log] == list(range(len(log)))
     assert game.events("blue", since=2) == log[2:]
+    assert game.log_size("blue") == len(log)
     assert log[1]["data"]["label"] == "Archer"  # revealed blocks are public
+
+
+def test_each_seat_numbers_its_own_log_without_gaps() -> None:
+    """A seat's ``n`` counts only what it may see: a gap would tell it how many events
+    were kept from it. A host's per-action slices (``events_between``) add up to the
+    seat's whole log."""
+    game = ToyGame(seed=4)
+    marks = [0, len(game.log)]  # the set-up, then one slice per action
+    for _ in range(12):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        game.apply(legal[-1], seat)
+        marks.append(len(game.log))
+    # An event only red may see, with nothing shown to blue (as BoC's 5.24 healing).
+    game._log.insert(marks[2], Event("secret", "T9", {"x": 1}, visible_to=("red",)))
+    marks[2:] = [m + 1 for m in marks[2:]]
+    assert game.log_size("blue") == game.log_size("red") - 1
+    for seat in (*game.seats(), REFEREE):
+        log = game.events(seat)
+        assert [e["n"] for e in log] == list(range(game.log_size(seat)))
+        sliced = [e for lo, hi in pairwise(marks)
+                  for e in game.events_between(seat, lo, hi)]
+        assert sliced == log
+        assert game.events(seat, since=3) == log[3:]
+    assert game.log_size(REFEREE) == len(game.log)
 
 
 def test_systems_are_imported_on_first_use() -> None:

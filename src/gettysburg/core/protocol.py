@@ -312,14 +312,38 @@ class Game(ABC):
         self._log.extend(self.execute(action, seat))
 
     def events(self, seat: Seat, since: int = 0) -> list[JSONDict]:
-        """The log as ``seat`` may see it; each entry carries its log index ``n``."""
+        """The log as ``seat`` may see it, from the seat's entry ``since`` on.
+
+        Each entry carries ``n``, its place in the seat's own log: 0, 1, 2... without gaps.
+        Numbering by the whole log would show a seat how many events it was not told
+        about (such as the lone half hits its enemy lost, 5.24)."""
+        return self.events_between(seat, 0, len(self._log), since)
+
+    def events_between(self, seat: Seat, lo: int, hi: int, since: int = 0
+                       ) -> list[JSONDict]:
+        """What ``seat`` may see of the events at log positions ``lo`` to ``hi - 1`` (a
+        host's marks between actions), numbered as in :meth:`events`."""
         out: list[JSONDict] = []
-        for n in range(since, len(self._log)):
-            shown = self._log[n].for_seat(seat)
+        n = 0
+        for k in range(min(hi, len(self._log))):
+            event = self._log[k]
+            if k < lo or n < since:
+                n += self._shown(event, seat)
+                continue
+            shown = event.for_seat(seat)
             if shown is not None:
                 shown["n"] = n
                 out.append(shown)
+                n += 1
         return out
+
+    def log_size(self, seat: Seat) -> int:
+        """How many events ``seat`` may see: the ``n`` its next event will carry."""
+        return sum(self._shown(e, seat) for e in self._log)
+
+    @staticmethod
+    def _shown(event: Event, seat: Seat) -> int:
+        return 1 if event.sees_all(seat) or event.redacted is not None else 0
 
     @property
     def history(self) -> tuple[Move, ...]:

@@ -277,7 +277,7 @@ class BocState(pyspiel.State):  # type: ignore[misc]
     def _run(self, action: Action, seat: Seat, *, own: bool) -> None:
         """Apply ``action``; if its dice are not all drawn yet, wait at a chance node."""
         game = self._engine.game
-        log_before = len(game.log)
+        log_before = {s: game.log_size(s) for s in self._engine.shared.seats}
         try:
             game.apply(action, seat)
         except DiceExhausted:
@@ -287,7 +287,7 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         self._engine.moved()
         shared = self._engine.shared
         for s in shared.seats:
-            shown = _strip_handles(game.events(s, since=log_before))
+            shown = _strip_handles(game.events(s, since=log_before[s]))
             for e in shown:
                 e.pop("n", None)
             mine = action if s == seat else None

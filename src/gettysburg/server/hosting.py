@@ -330,7 +330,7 @@ class Host:
                 "seats": [{"seat": s.seat, "kind": s.kind, "agent": s.agent}
                           for s in live.seats],
                 "status": "finished" if over else "active",
-                "result": game.result(), "step": live.step, "log_size": len(game.log),
+                "result": game.result(), "step": live.step, "log_size": game.log_size(seat),
                 "to_move": game.to_move(), "view": game.view(seat),
                 "legal": game.legal_actions(seat),
                 "undo": self._undo_refusal(live, seat) is None,
@@ -346,7 +346,7 @@ class Host:
 
     def _outcome(self, live: Live, seat: str, index: int, duplicate: bool) -> JSONDict:
         lo, hi = live.marks[index], live.marks[index + 1]
-        events = [e for e in live.game.events(seat, lo) if int(e["n"]) < hi]
+        events = live.game.events_between(seat, lo, hi)
         return {"applied": True, "duplicate": duplicate, "index": index,
                 "step": live.step, "events": events}
 
@@ -503,7 +503,7 @@ class Host:
                     move["action"] = m.action
                 if over:
                     move["dice"] = list(m.dice)
-            events = [e for e in live.game.events(who) if int(e["n"]) < live.marks[k]]
+            events = live.game.events_between(who, 0, live.marks[k])
             return {"game_id": live.row.id, "step": k, "steps": total, "as": who,
                     "finished": over, "view": game.view(who), "to_move": game.to_move(),
                     "move": move, "events": events, "system": live.row.system}
