@@ -141,6 +141,16 @@ class _Cheat:
         return {"type": "teleport"}
 
 
+def test_lab_games_play_as_recorded_games_do() -> None:
+    """The lab plays through ``apply_unrecorded`` for speed; the same game played
+    through ``apply`` (history, hashes) describes itself identically."""
+    for agents in ({"usa": "random", "csa": "random"}, {"usa": "general", "csa": "random"}):
+        spec = make_specs("boc/day1", 1, agents, seed=9, max_actions=400)[0]
+        fast, recorded = play_game(spec), play_game(spec, recorded=True)
+        assert fast["actions"] > 100 and fast["played"]
+        assert _stable([fast]) == _stable([recorded])
+
+
 def test_a_failing_game_is_recorded_not_fatal() -> None:
     from gettysburg.ai.agent import register_agent
 

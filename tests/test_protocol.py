@@ -364,3 +364,10 @@ def test_unrecorded_play_reaches_the_same_position_without_history(choices: list
         other = next(s for s in quick.seats() if s not in quick.to_move())
         with pytest.raises(RuleError):
             quick.apply_unrecorded(quick.legal_actions(quick.to_move()[0])[0], other)
+        # The toy's execute trusts validate(), so apply_unrecorded must validate first.
+        before = quick.position_json()
+        with pytest.raises(RuleError):
+            quick.apply_unrecorded({"type": "teleport"}, quick.to_move()[0])
+        with pytest.raises(RuleError):
+            quick.apply_unrecorded({"type": ""}, quick.to_move()[0])
+        assert quick.position_json() == before

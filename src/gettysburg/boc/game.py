@@ -328,6 +328,7 @@ class BocGame(Game):
     """Gettysburg: Badges of Courage."""
 
     system = "boc"
+    execute_checks = True  # execute() runs the same _check as validate()
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:

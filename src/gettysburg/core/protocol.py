@@ -209,6 +209,9 @@ class Game(ABC):
     """
 
     system: ClassVar[str]
+    #: Whether ``execute`` checks the action itself (as ``validate`` would): then
+    #: :meth:`apply_unrecorded` need not validate first.
+    execute_checks: ClassVar[bool] = False
 
     def __init__(self, setup: GameSetup, dice: Dice) -> None:
         self.setup = setup
@@ -300,16 +303,20 @@ class Game(ABC):
     def apply_unrecorded(self, action: Action, seat: Seat) -> None:
         """Perform ``action`` for ``seat`` in a private copy, such as a search rollout.
 
-        The rules are checked as in :meth:`apply`, but nothing makes the game replayable or
-        atomic: no history entry, no state hash, no snapshot. A refused action may leave
-        the game half-changed, so the copy must then be thrown away. Never use it on a game
-        a player owns.
+        The rules are checked as in :meth:`apply` (by ``validate``, or by ``execute`` when
+        the system's ``execute_checks``), but nothing makes the game replayable or atomic:
+        no history entry, no state hash, no snapshot. A refused action may leave the game
+        half-changed, so the copy must then be thrown away. Never use it on a game a player
+        owns.
         """
+        act = check_action(action)
         if self.is_terminal():
             raise RuleError(RULE_OVER, "the game is over")
         if seat not in self.to_move():
             raise RuleError(RULE_SEAT, f"{seat!r} is not to move")
-        self._log.extend(self.execute(action, seat))
+        if not self.execute_checks:
+            self.validate(act, seat)
+        self._log.extend(self.execute(act, seat))
 
     def events(self, seat: Seat, since: int = 0) -> list[JSONDict]:
         """The log as ``seat`` may see it, from the seat's entry ``since`` on.

@@ -65,8 +65,9 @@ def _clock(view: Mapping[str, Any]) -> tuple[Any, ...]:
     return (view.get("day"), view.get("hour"), view.get("turn"))
 
 
-def play_game(spec: GameSpec) -> Row:
-    """Play one game to its end (or to ``max_actions``) and describe it."""
+def play_game(spec: GameSpec, recorded: bool = False) -> Row:
+    """Play one game to its end (or to ``max_actions``) and describe it (``recorded``:
+    through ``Game.apply``, with history and state hashes, as a hosted game is played)."""
     start = time.perf_counter()
     game: Game = new_game(spec.scenario, options=spec.options, seed=spec.seed)
     agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
@@ -90,7 +91,11 @@ def play_game(spec: GameSpec) -> Row:
                 if isinstance(victory, dict) and "total" in victory:
                     vp_track.append([view.get("time", str(clock)), victory["total"]])
             action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
-            game.apply(action, seat)
+            # Unrecorded: the rules checked as by apply(), without history, state hash or
+            # snapshot. A lab game is replayed from its seed and agents, and a refused
+            # action ends it with an error row anyway. About a third faster (docs/ai.md,
+            # "Speed").
+            (game.apply if recorded else game.apply_unrecorded)(action, seat)
             actions += 1
             kind = f"{seat}:{action.get('type')}"
             played[kind] = played.get(kind, 0) + 1
