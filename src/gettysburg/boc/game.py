@@ -470,10 +470,12 @@ class BocGame(Game):
             one_hex=u.mp_used == 0, stop=front, forbidden=frozenset(forbidden),
             full_sides=full)
 
-    def move_options(self, uid: str) -> Reach:
+    def move_options(self, uid: str, front: frozenset[str] | None = None) -> Reach:
+        """Where ``uid`` may move now (``front``: its side's front line, if known)."""
         u = self.state.units[uid]
         assert u.hex is not None
-        front = front_line(self.board, self.state, u.side)
+        if front is None:
+            front = front_line(self.board, self.state, u.side)
         return reachable(self.board, u.hex, self._rules(u, front))
 
     def _entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
@@ -520,13 +522,16 @@ class BocGame(Game):
             return "the unit has already moved this phase"
         return None
 
-    def enter_options(self, uid: str) -> dict[tuple[str, str], tuple[int, list[str]]]:
-        """(entry hex, destination) -> (MP, path) for a unit due to arrive."""
+    def enter_options(self, uid: str, front: frozenset[str] | None = None
+                      ) -> dict[tuple[str, str], tuple[int, list[str]]]:
+        """(entry hex, destination) -> (MP, path) for a unit due to arrive (``front``: its
+        side's front line, if known)."""
         u = self.state.units[uid]
         board = self.board
         idx = index(board)
         label = self.orders.oob[uid]
-        front = front_line(board, self.state, u.side)
+        if front is None:
+            front = front_line(board, self.state, u.side)
         rules = self._rules(u, front)
         out: dict[tuple[str, str], tuple[int, list[str]]] = {}
         for entry, road in self._entry_hexes(u):
@@ -579,13 +584,14 @@ class BocGame(Game):
                     acts += [{"type": "activate", "hq": u.id, "to": t}
                              for t in self._deploy_targets(u)]
         elif st.phase == "movement":
+            front = front_line(self.board, st, seat)  # the same for every unit listed
             for u in st.on_map(seat):
                 if self._may_move(u) is not None:
                     continue
                 if self.column_rule and self.orders.oob[u.id].type == "infantry" \
                         and self._formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
-                reach = self.move_options(u.id)
+                reach = self.move_options(u.id, front)
                 acts += [{"type": "move", "unit": u.id, "path": reach.path[d]}
                          for d in sorted(reach.path)]
                 if u.hex in index(self.board).edge:
@@ -596,7 +602,8 @@ class BocGame(Game):
                     continue
                 if self.column_rule and self.orders.oob[uid].type == "infantry":
                     acts.append({"type": "formation", "unit": uid, "column": not u.column})
-                for (entry, _dest), (_c, path) in sorted(self.enter_options(uid).items()):
+                for (entry, _dest), (_c, path) in sorted(
+                        self.enter_options(uid, front).items()):
                     acts.append({"type": "enter", "unit": uid, "entry": entry, "path": path})
             if not st.night:  # 9.71 no combat at night
                 ms = MeleeState.from_json(st.melee)
@@ -1257,23 +1264,37 @@ def road_name(name: str) -> str:
     return ENTRY_ROAD_ALIASES.get(name, name).casefold()
 
 
+def _entry_ring(board: Board) -> list[str]:
+    """The board's entry roads in cyclic order of their hexes' bearing from the map
+    centre; cached on the board (boards are immutable once loaded, as ``index``)."""
+    import math
+
+    got = board.__dict__.get("_boc_entry_ring")
+    if isinstance(got, list):
+        return got
+    infos = [i for i in board.hexes.values() if i.entries]
+    ring: list[tuple[float, str]] = []
+    if infos:
+        cx = sum(board.layout.to_plane(i.hex)[0] for i in board.hexes.values()) \
+            / len(board.hexes)
+        cy = sum(board.layout.to_plane(i.hex)[1] for i in board.hexes.values()) \
+            / len(board.hexes)
+        for i in infos:
+            x, y = board.layout.to_plane(i.hex)
+            for name in i.entries:
+                ring.append((math.atan2(y - cy, x - cx), name))
+    ring.sort()
+    names = [n for _, n in ring]
+    board.__dict__["_boc_entry_ring"] = names
+    return names
+
+
 def adjacent_roads(board: Board, road: str) -> list[str]:
     """6.7: the entry roads next to ``road`` along the map edge (cyclic order of the entry
     hexes by bearing from the map centre)."""
-    import math
-
-    infos = [i for i in board.hexes.values() if i.entries]
-    if not infos:
+    names = _entry_ring(board)
+    if not names:
         return []
-    cx = sum(board.layout.to_plane(i.hex)[0] for i in board.hexes.values()) / len(board.hexes)
-    cy = sum(board.layout.to_plane(i.hex)[1] for i in board.hexes.values()) / len(board.hexes)
-    ring: list[tuple[float, str]] = []
-    for i in infos:
-        x, y = board.layout.to_plane(i.hex)
-        for name in i.entries:
-            ring.append((math.atan2(y - cy, x - cx), name))
-    ring.sort()
-    names = [n for _, n in ring]
     key = road_name(road)
     out: set[str] = set()
     for k, n in enumerate(names):
