@@ -93,7 +93,7 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
             action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
             # Unrecorded: the rules checked as by apply(), without history, state hash or
             # snapshot. A lab game is replayed from its seed and agents, and a refused
-            # action ends it with an error row anyway. About a third faster (docs/ai.md,
+            # action ends it with an error row anyway. 20-45% faster (docs/ai.md,
             # "Speed").
             (game.apply if recorded else game.apply_unrecorded)(action, seat)
             actions += 1
