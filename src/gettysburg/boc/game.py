@@ -584,7 +584,7 @@ class BocGame(Game):
                     acts += [{"type": "activate", "hq": u.id, "to": t}
                              for t in self._deploy_targets(u)]
         elif st.phase == "movement":
-            front = front_line(self.board, st, seat)  # the same for every unit listed
+            front = front_line(self.board, st, seat)  # 6.61, the same for every unit
             for u in st.on_map(seat):
                 if self._may_move(u) is not None:
                     continue

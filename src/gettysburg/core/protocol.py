@@ -114,6 +114,10 @@ class Event:
     def sees_all(self, seat: Seat) -> bool:
         return seat == REFEREE or self.visible_to is None or seat in self.visible_to
 
+    def shown_to(self, seat: Seat) -> bool:
+        """Whether ``seat`` sees anything of this event (in full or redacted)."""
+        return self.sees_all(seat) or self.redacted is not None
+
     def for_seat(self, seat: Seat) -> JSONDict | None:
         """What ``seat`` may see of this event, or ``None`` if nothing."""
         if self.sees_all(seat):
@@ -335,7 +339,7 @@ class Game(ABC):
         for k in range(min(hi, len(self._log))):
             event = self._log[k]
             if k < lo or n < since:
-                n += self._shown(event, seat)
+                n += event.shown_to(seat)
                 continue
             shown = event.for_seat(seat)
             if shown is not None:
@@ -346,11 +350,7 @@ class Game(ABC):
 
     def log_size(self, seat: Seat) -> int:
         """How many events ``seat`` may see: the ``n`` its next event will carry."""
-        return sum(self._shown(e, seat) for e in self._log)
-
-    @staticmethod
-    def _shown(event: Event, seat: Seat) -> int:
-        return 1 if event.sees_all(seat) or event.redacted is not None else 0
+        return sum(e.shown_to(seat) for e in self._log)
 
     @property
     def history(self) -> tuple[Move, ...]:
