@@ -31,12 +31,15 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+# Every simulated player comes from 127.0.0.1, so the per-address caps (server/limits.py)
+# would count them as one; the load they stand for is many addresses.
 SERVER = """
 import sys, uvicorn
 from pathlib import Path
 from gettysburg.server.app import create_app
+from gettysburg.server.limits import Limits
 from gettysburg.server.store import Store
-app = create_app(Store(Path(sys.argv[1])), ai_budget=float(sys.argv[3]))
+app = create_app(Store(Path(sys.argv[1])), ai_budget=float(sys.argv[3]), limits=Limits.off())
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:  # the server's modules load only when a server is started
+    from gettysburg.server.limits import Limits
     from gettysburg.server.store import Store
 
 DB_HELP = ("Where games are kept: a SQLite file (a path or sqlite:///PATH; default: the user "
@@ -50,7 +51,29 @@ def _open(target: Path | str) -> Store:
         raise typer.Exit(code=2) from None
 
 
-def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0) -> None:
+RATE_HELP = ("Requests (HTTP and WebSocket connections) one address may make, e.g. "
+             "1200/minute, or off")
+NEW_GAMES_HELP = "Games one address may create, import or branch, e.g. 60/hour, or off"
+#: The largest WebSocket message accepted: clients send only a short hello (uvicorn's own
+#: default is 16 MiB).
+WS_MAX_BYTES = 64 * 1024
+
+
+def server_limits(rate: str, new_games: str) -> Limits:
+    """The ``--rate-limit`` and ``--new-games`` values as :class:`Limits`, or a one-line
+    error naming the option and exit code 2."""
+    from gettysburg.server.limits import Limits
+
+    try:
+        return Limits(requests=rate, new_games=new_games)
+    except ValueError as exc:
+        option = "--new-games" if str(exc).startswith("new_games") else "--rate-limit"
+        typer.echo(f"error: {option}: {str(exc).split(': ', 1)[1]}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0,
+               limits: Limits | None = None) -> None:
     import uvicorn
 
     from gettysburg.server.app import create_app
@@ -59,8 +82,8 @@ def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0) -> N
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     store = _open(db)
     try:
-        uvicorn.run(create_app(store, ai_delay=ai_delay), host=host, port=port,
-                    log_level="warning")
+        uvicorn.run(create_app(store, ai_delay=ai_delay, limits=limits), host=host, port=port,
+                    log_level="warning", ws_max_size=WS_MAX_BYTES)
     finally:
         store.close()
 
@@ -90,11 +113,14 @@ def serve(
     db: str | None = typer.Option(None, "--db", help=DB_HELP),
     check: bool = typer.Option(False, "--check", help="Only check the database: open it, "
                                "replay every game, report damaged ones (exit 1) and stop"),
+    rate_limit: str = typer.Option("1200/minute", "--rate-limit", help=RATE_HELP),
+    new_games: str = typer.Option("60/hour", "--new-games", help=NEW_GAMES_HELP),
 ) -> None:
     """Host games: players join with the secret links the lobby shows."""
     target = db_target(db)
     if check:
         check_store(target)
         return
+    limits = server_limits(rate_limit, new_games)
     typer.echo(f"Gettysburg server on http://{host}:{port}/  (games stored in {shown(target)})")
-    run_server(host, port, target, ai_delay=0.3)
+    run_server(host, port, target, ai_delay=0.3, limits=limits)

@@ -28,6 +28,7 @@ from gettysburg.core.canonical import JSONDict
 from gettysburg.server import systems
 from gettysburg.server.agents import agent_names
 from gettysburg.server.hosting import ApiError, Host, seat_specs
+from gettysburg.server.limits import Limits, LimitsMiddleware
 from gettysburg.server.runner import Runner
 from gettysburg.server.store import Store
 
@@ -57,7 +58,10 @@ def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` entries declaring the refusals a route may answer with."""
     what = {400: "the body is not JSON", 403: "missing or wrong token, or another seat",
             404: "no such game or map", 409: "not now (turn, game over, undo, fog)",
-            422: "malformed request or illegal action", 500: "a stored game cannot be rebuilt"}
+            413: "the body is larger than the server accepts",
+            422: "malformed request or illegal action",
+            429: "too many requests or new games from this address (Retry-After says when)",
+            500: "a stored game cannot be rebuilt"}
     return {code: {"model": ErrorOut, "description": what[code]} for code in codes}
 
 
@@ -66,6 +70,8 @@ LOBBY = _refusals(422)
 BODY = _refusals(400, 422)
 SEAT = _refusals(403, 404, 409, 422, 500)
 SEAT_BODY = _refusals(400, 403, 404, 409, 422, 500)
+#: Any route may meet the limits (limits.py), so the app declares these for all of them.
+LIMITED = _refusals(413, 429)
 
 
 class SeatIn(BaseModel):
@@ -126,8 +132,11 @@ class Hub:
             loop.call_soon_threadsafe(ev.set)
 
 
-def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -> FastAPI:
-    """The server app over ``store``. ``ai_delay`` pauses before AI moves (for humans)."""
+def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0,
+               limits: Limits | None = None) -> FastAPI:
+    """The server app over ``store``. ``ai_delay`` pauses before AI moves (for humans);
+    ``limits`` caps body sizes and request rates per client address (default
+    :class:`Limits`; ``Limits.off()`` for none)."""
     host = Host(store)
     hub = Hub()
     host.listen(hub.notify)
@@ -146,8 +155,10 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
         yield
         runner.close()
 
-    app = FastAPI(title="Gettysburg game server", version="1", lifespan=lifespan)
+    app = FastAPI(title="Gettysburg game server", version="1", lifespan=lifespan,
+                  responses=LIMITED)
     app.state.host, app.state.runner, app.state.store = host, runner, store
+    app.add_middleware(LimitsMiddleware, limits=Limits() if limits is None else limits)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -155,8 +166,10 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0) -
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        # e.g. a body that is not JSON (400), an unknown path (404): same shape as the rest
-        return JSONResponse({"error": {"rule": "request", "message": str(exc.detail)}},
+        # e.g. a body that is not JSON (400), an unknown path (404), a chunked body over the
+        # size cap (413, limits.BodyTooLarge): same shape as the rest
+        rule = getattr(exc, "rule", "request")
+        return JSONResponse({"error": {"rule": rule, "message": str(exc.detail)}},
                             status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
