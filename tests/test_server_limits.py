@@ -141,3 +141,31 @@ def test_serve_refuses_a_bad_rate_naming_the_option(tmp_path: Path, option: str,
     result = CliRunner().invoke(cli_app, ["serve", "--db", str(tmp_path / "g.db"), option, value])
     assert result.exit_code == 2
     assert f"error: {option}: '{value}'" in result.output
+
+
+def test_serve_hands_its_caps_to_the_server(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    from gettysburg.cli import serve_cmd
+
+    seen: list[Limits | None] = []
+
+    def fake(host: str, port: int, db: object, ai_delay: float = 0.0,
+             limits: Limits | None = None) -> None:
+        seen.append(limits)
+
+    monkeypatch.setattr(serve_cmd, "run_server", fake)
+    runner = CliRunner()
+    db = str(tmp_path / "g.db")
+    assert runner.invoke(cli_app, ["serve", "--db", db]).exit_code == 0
+    assert seen[-1] == Limits()
+    args = ["serve", "--db", db, "--rate-limit", "10/second", "--new-games", "off"]
+    assert runner.invoke(cli_app, args).exit_code == 0
+    assert seen[-1] == Limits(requests="10/second", new_games="off")
+    # "off" really turns the cap off
+    store = Store(tmp_path / "h.db")
+    try:
+        app = create_app(store, limits=Limits(requests=None, new_games="off"))
+        with TestClient(app) as c:
+            assert all(c.post("/api/games", json=GAME).status_code == 201 for _ in range(70))
+    finally:
+        store.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,6 +105,8 @@ class Live:
     #: action index -> why the other seats noticed it ("" = they did not), recorded when
     #: the action was applied here, so the undo check needs no replay.
     noticed: dict[int, str] = field(default_factory=dict)
+    #: When the host last handed this game out (its clock), for evicting idle games.
+    used: float = 0.0
 
     @property
     def step(self) -> int:
@@ -116,11 +119,26 @@ class Live:
 Listener = Callable[[str], None]
 
 
-class Host:
-    """Live games over a :class:`Store`."""
+#: Games kept in memory before idle ones are let go (rebuilt from the store when asked for).
+MAX_LIVE = 200
+#: A game untouched for this long may be let go.
+IDLE_SECONDS = 60.0
 
-    def __init__(self, store: Store) -> None:
+
+class Host:
+    """Live games over a :class:`Store`.
+
+    At most about ``max_live`` games stay in memory: when a game is loaded and the cap is
+    reached, the least recently used games idle for ``idle_seconds`` or more, and not in
+    the middle of an action, are let go. Letting go loses nothing (every action is in the
+    store) and is what a restart does to every game; the next request rebuilds the game
+    by replay. Games that are all in use stay, so the cap can be exceeded."""
+
+    def __init__(self, store: Store, *, max_live: int = MAX_LIVE,
+                 idle_seconds: float = IDLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.max_live, self.idle_seconds, self._clock = max_live, idle_seconds, clock
         self._live: dict[str, Live] = {}
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
@@ -151,6 +169,7 @@ class Host:
         with self._lock:
             live = self._live.get(game_id)
             if live is not None:
+                live.used = self._clock()
                 return live
             damage = self._damaged.get(game_id)
             if damage is not None:
@@ -160,8 +179,35 @@ class Host:
             except Damaged as exc:
                 self._damaged[game_id] = exc
                 raise
+            self._let_go_idle()
+            live.used = self._clock()
             self._live[game_id] = live
             return live
+
+    def _let_go_idle(self) -> None:
+        """Make room for one more game (called under ``self._lock``)."""
+        excess = len(self._live) + 1 - self.max_live
+        if excess <= 0:
+            return
+        now = self._clock()
+        for game_id, live in sorted(self._live.items(), key=lambda kv: kv[1].used):
+            if excess <= 0 or now - live.used < self.idle_seconds:
+                break
+            # A game whose lock is held is being acted on: keep it. (Anyone who took it
+            # from load() just now also touched ``used``, so it is not idle.)
+            if not live.lock.acquire(blocking=False):
+                continue
+            try:
+                del self._live[game_id]
+                self._replays.pop(game_id, None)
+                excess -= 1
+            finally:
+                live.lock.release()
+
+    def in_memory(self) -> list[str]:
+        """Ids of the games held in memory now, least recently used first."""
+        with self._lock:
+            return [g for g, _ in sorted(self._live.items(), key=lambda kv: kv[1].used)]
 
     def _rebuild(self, game_id: str) -> Live:
         try:
