@@ -61,6 +61,11 @@ VARIANTS: dict[str, Style] = {
     "relieve3": Style(weak_on_objective=0.6, weak_steps=2),
     "relieve4": Style(weak_on_objective=1.2, weak_steps=2),
     "steps2": Style(weak_steps=2),
+    # Session 6, for the CSA on Day 3 (wide, hunter and aggressive each gained alone):
+    "wide-hunter": Style(decay=0.85, hunt=0.8, hunt_behind=1.2),
+    "wide-aggressive": Style(decay=0.85, melee_min=-0.1, melee_min_behind=-0.5),
+    "wide-hunter-aggressive": Style(decay=0.85, hunt=0.8, hunt_behind=1.2, melee_min=-0.1,
+                                    melee_min_behind=-0.5),
 }
 
 #: Variants that play a style only on some days of the battle (9.5), ``Style()`` on the
@@ -124,7 +129,7 @@ def summarise(rows: Sequence[dict[str, Any]]) -> None:
         seat = "csa" if r["agents"]["csa"].startswith("style-") else "usa"
         groups.setdefault((r["scenario"], seat, r["agents"][seat][len("style-"):]),
                           []).append(r)
-    print(f"{'scenario':10} {'seat':4} {'variant':11} {'games':>5} {'wins':>4}  "
+    print(f"{'scenario':10} {'seat':4} {'variant':22} {'games':>5} {'wins':>4}  "
           "gain (CSA total, for the seat)")
     for (scenario, seat, name), rs in sorted(groups.items()):
         sign = 1 if seat == "csa" else -1
@@ -133,7 +138,7 @@ def summarise(rows: Sequence[dict[str, Any]]) -> None:
         wins = sum(1 for r in rs if r["winner"] == seat)
         se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
         mean = statistics.fmean(gains) if gains else 0.0
-        print(f"{scenario:10} {seat:4} {name:11} {len(rs):5} {wins:4}  {mean:+.2f} ± {se:.2f}")
+        print(f"{scenario:10} {seat:4} {name:22} {len(rs):5} {wins:4}  {mean:+.2f} ± {se:.2f}")
 
 
 def main() -> None:

@@ -42,25 +42,33 @@ def test_the_default_style_is_the_general() -> None:
         assert list(portfolio[seat])[1:] == list(styles)
 
 
-def test_the_usa_general_plays_day_2_in_its_own_style() -> None:
-    """``GENERAL_STYLES``: on Day 2 the USA general scores with its Day 2 style; the CSA
-    general, and the USA on other days, with ``Style()``."""
-    assert set(GENERAL_STYLES) == {("usa", "boc/day2")}
-    day2 = general_style("usa", "boc/day2")
-    assert day2 != Style() and general_style("csa", "boc/day2") == Style()
-    assert general_style("usa", "boc/day3") == Style() == general_style("usa", "boc/battle")
-    game = new_game("boc/day2", seed=5)
+def test_general_styles_name_only_the_measured_exceptions() -> None:
+    """``GENERAL_STYLES``: the USA on Day 2 and the CSA on Day 3 play their own style;
+    everyone else, and the battle's days, ``Style()``."""
+    assert set(GENERAL_STYLES) == {("usa", "boc/day2"), ("csa", "boc/day3")}
+    assert general_style("usa", "boc/day2") != Style() != general_style("csa", "boc/day3")
+    assert general_style("csa", "boc/day2") == Style() == general_style("usa", "boc/day3")
+    for seat in ("usa", "csa"):
+        assert general_style(seat, "boc/day1") == Style() == general_style(seat, "boc/battle")
+
+
+@pytest.mark.parametrize(("seat", "scenario"), [("usa", "boc/day2"), ("csa", "boc/day3")])
+def test_the_general_scores_with_its_scenario_style(seat: str, scenario: str) -> None:
+    """In its first movement phase the general's scores are those of its scenario style,
+    not those of ``Style()``."""
+    own = general_style(seat, scenario)
+    game = new_game(scenario, seed=5)
     general, rng = make_agent("general"), random.Random(0)
-    for _ in range(200):
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        if seat == "usa" and view["phase"] == "movement":
+    for _ in range(400):
+        mover = game.to_move()[0]
+        view = game.view(mover)
+        if mover == seat and view["phase"] == "movement":
             break
-        game.apply(general.choose(view, view["legal_actions"], 0.0, rng), seat)
+        game.apply(general.choose(view, view["legal_actions"], 0.0, rng), mover)
     legal = view["legal_actions"]
-    assert view["seat"] == "usa" and len(legal) > 5
+    assert view["seat"] == seat and len(legal) > 5
     scores = doctrine_for(view).scores(view, legal)
-    assert scores == BocDoctrine(day2).scores(view, legal)
+    assert scores == BocDoctrine(own).scores(view, legal)
     assert scores != BocDoctrine(Style()).scores(view, legal)
 
 
