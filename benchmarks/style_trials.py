@@ -63,6 +63,7 @@ VARIANTS: dict[str, Style] = {
     "steps2": Style(weak_steps=2),
     # Session 6, for the CSA on Day 3 (wide, hunter and aggressive each gained alone):
     "wide-hunter": Style(decay=0.85, hunt=0.8, hunt_behind=1.2),
+    "tight-hunter": Style(decay=0.55, hunt=0.8, hunt_behind=1.2),  # the CSA on Day 1
     "wide-aggressive": Style(decay=0.85, melee_min=-0.1, melee_min_behind=-0.5),
     "wide-hunter-aggressive": Style(decay=0.85, hunt=0.8, hunt_behind=1.2, melee_min=-0.1,
                                     melee_min_behind=-0.5),
@@ -72,6 +73,9 @@ VARIANTS: dict[str, Style] = {
 #: others: does the USA general's Day 2 style pay on the battle's second day too?
 DAY_VARIANTS: dict[str, dict[int, Style]] = {
     "relieve-day2": {2: VARIANTS["relieve"]},
+    # The CSA general's Day 1 and Day 3 styles (session 6) on those days of the battle.
+    "tight-day1": {1: VARIANTS["tight"]},
+    "tight-day1-wide-day3": {1: VARIANTS["tight"], 3: VARIANTS["wide"]},
 }
 
 

@@ -93,7 +93,12 @@ DEFAULT_STYLE = Style()
 #: that pull from farther (decay 0.85, the ``wide`` variant) bring more of its army to
 #: the attack: +1.35 +- 0.83 points a game for the CSA on 20 seeds (500), +1.23 +- 0.67 on
 #: 30 fresh ones (600); docs/ai.md, "The CSA general's Day 3 style".
+#: Day 1: objectives that pull only the troops near them (decay 0.55, ``tight``) keep the
+#: CSA's brigades on the fights they can reach instead of marching on distant hexes:
+#: +1.25 +- 1.03 (16 seeds, 500), +0.93 +- 0.61 (40, seeds 800), +1.60 +- 0.58 (60, seeds
+#: 900) points a game for the CSA; docs/ai.md, "The CSA general's Day 1 style".
 GENERAL_STYLES: dict[tuple[str, str], Style] = {
+    ("csa", "boc/day1"): Style(decay=0.55),
     ("usa", "boc/day2"): Style(weak_on_objective=0.6),
     ("csa", "boc/day3"): Style(decay=0.85),
 }
