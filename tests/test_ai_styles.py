@@ -113,3 +113,19 @@ def test_worn_blocks_make_way_on_victory_hexes() -> None:
         gap = relief.hex_value(uid, hx, None) - plain.hex_value(uid, hx, None)
         assert gap == pytest.approx(-0.6 if hx in lines else 0.0), hx
         assert fresh.hex_value(uid, hx, None) == fresh0.hex_value(uid, hx, None), hx
+
+
+def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
+    """On Day 1 the CSA general plays ``tight``, so search's ``tight`` variant would only
+    repeat the incumbent's rollouts; on the other days it is a real variant."""
+    from gettysburg.ai.search import distinct_styles
+
+    portfolio = WORLDS["boc"]().portfolio["csa"]
+    assert "tight" in portfolio
+    day1 = distinct_styles(portfolio, {"seat": "csa", "scenario": "boc/day1"})
+    assert list(day1) == [n for n in portfolio if n != "tight"]
+    for scenario in ("boc/day2", "boc/day3", "boc/battle"):
+        assert list(distinct_styles(portfolio, {"seat": "csa", "scenario": scenario})) \
+            == list(portfolio)
+    usa = WORLDS["boc"]().portfolio["usa"]
+    assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day1"})) == list(usa)

@@ -524,10 +524,14 @@ class BocDoctrine:
         self.oob = default_oob()
         self.style = style  # None: the general's own (``general_style``)
 
+    def style_for(self, view: JSONDict) -> Style:
+        """The style this doctrine plays the view's seat and scenario with."""
+        if self.style is not None:
+            return self.style
+        return general_style(str(view.get("seat")), str(view.get("scenario")))
+
     def situation(self, view: JSONDict) -> Situation:
-        style = self.style if self.style is not None else general_style(
-            str(view.get("seat")), str(view.get("scenario")))
-        return Situation(view, self.facts, self.oob, style)
+        return Situation(view, self.facts, self.oob, self.style_for(view))
 
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         sit = self.situation(view)

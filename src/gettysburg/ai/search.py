@@ -197,6 +197,22 @@ def _boc_portfolio() -> dict[str, dict[str, Doctrine]]:
             for seat, styles in STYLES.items()}
 
 
+def distinct_styles(styles: dict[str, Doctrine], view: JSONDict) -> dict[str, Doctrine]:
+    """The portfolio less the variants that play exactly as an earlier entry here (a
+    variant that is the general's own style in this scenario): their rollouts would repeat
+    that entry's and could never win the comparison. A doctrine says how it plays a view
+    through an optional ``style_for(view)``; one without it counts as distinct."""
+    out: dict[str, Doctrine] = {}
+    seen: set[object] = set()
+    for name, doctrine in styles.items():
+        style_for = getattr(doctrine, "style_for", None)
+        key = style_for(view) if callable(style_for) else name
+        if key not in seen:
+            seen.add(key)
+            out[name] = doctrine
+    return out
+
+
 WORLDS: dict[str, Callable[[], SystemHooks]] = {
     "boc": lambda: SystemHooks(_boc_world(), _boc_value, _boc_may_melee, _boc_final_hour,
                                _boc_control_gain, _boc_portfolio())}
@@ -350,6 +366,8 @@ class SearchAgent:
             self._plan, self._plan_key = Plan(), key
         system = self._system(view)
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
+        if styles:
+            styles = distinct_styles(styles, view)
         if system is not None and STYLE_SEARCH and styles \
                 and view.get("active") == view.get("seat") and key != self._style_key:
             self._style_key = key
