@@ -9,14 +9,17 @@ Run::
 
 Every variant below plays the whole scenario from one seat against the ``general`` agent
 (whose own style is ``Style()``, or its ``GENERAL_STYLES`` entry for the seat and
-scenario), on the seeds of ``gettysburg simulate --seed S`` (500 unless ``--seed``; game
-k of every row uses the same seed), so each game pairs with the general-against-general
-game of its seed. The summary gives, per scenario, seat and variant, the wins and the mean
-paired gain in the seat's favour (CSA total change, signed for the seat) with its
-standard error. These trials chose the variants of the ``search`` agent's style search
-(``doctrine_boc.STYLES``: for each seat the best variants from that seat, one per
-family; the "careful" and "shy" variants are one family: worn blocks keep back) and the
-USA general's Day 2 style (``relieve``; docs/ai.md).
+scenario), on the seeds of ``gettysburg simulate --seed S`` (500 unless ``--seed``; game k
+of every row uses the same seed), so each game pairs with the general-against-general game
+of its seed. (Until session 6 that game was recorded as the USA general against
+``style-general``, the CSA playing ``Style()``: the same thing while no CSA general had a
+style of its own. Older files keep that form and are summarised with it; a file should not
+mix runs from before and after a change of the general.) The summary gives, per scenario,
+seat and variant, the wins and the mean paired gain in the seat's favour (CSA total
+change, signed for the seat) with its standard error. These trials chose the variants of
+the ``search`` agent's style search (``doctrine_boc.STYLES``: for each seat the best
+variants from that seat, one per family; the "careful" and "shy" variants are one family:
+worn blocks keep back) and the USA general's Day 2 style (``relieve``; docs/ai.md).
 
 ``--summarise FILE`` prints the summary of stored rows.
 """
@@ -112,7 +115,9 @@ def specs(scenario: str, games: int, names: Sequence[str], seats: Sequence[str],
           seed: int = 500) -> list[GameSpec]:
     out: list[GameSpec] = []
     for name in names:
-        if "csa" in seats or name == "general":
+        if name == "general":  # the baseline: the general as it plays now, in both seats
+            out += make_specs(scenario, games, {"usa": "general", "csa": "general"}, seed)
+        elif "csa" in seats:
             out += make_specs(scenario, games, {"usa": "general", "csa": f"style-{name}"},
                               seed)
         if name != "general" and "usa" in seats:
@@ -121,15 +126,26 @@ def specs(scenario: str, games: int, names: Sequence[str], seats: Sequence[str],
     return [replace(s, index=i) for i, s in enumerate(out)]
 
 
+#: The general-against-general game of a seed, as recorded since session 6 and before.
+BASELINE = {"usa": "general", "csa": "general"}
+BASELINE_BEFORE_S6 = {"usa": "general", "csa": "style-general"}
+
+
 def summarise(rows: Sequence[dict[str, Any]]) -> None:
     """Per scenario, seat and variant: games, wins and the mean paired gain over the
     general-against-general game of the same seed (rows repeated across runs count once)."""
     unique = {(r["scenario"], r["seed"], json.dumps(r["agents"], sort_keys=True)): r
               for r in rows}
-    base = {(r["scenario"], r["seed"]): r["vp"] for r in unique.values()
-            if r["agents"] == {"usa": "general", "csa": "style-general"}}
+    base: dict[tuple[str, str], Any] = {}
+    for form in (BASELINE_BEFORE_S6, BASELINE):  # the newer form wins where both exist
+        base.update({(r["scenario"], r["seed"]): r["vp"] for r in unique.values()
+                     if r["agents"] == form})
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for r in unique.values():
+        if r["agents"] == BASELINE:
+            seat, name = "both", "general"
+            groups.setdefault((r["scenario"], seat, name), []).append(r)
+            continue
         seat = "csa" if r["agents"]["csa"].startswith("style-") else "usa"
         groups.setdefault((r["scenario"], seat, r["agents"][seat][len("style-"):]),
                           []).append(r)
@@ -140,6 +156,8 @@ def summarise(rows: Sequence[dict[str, Any]]) -> None:
         gains = [sign * (r["vp"] - base[(scenario, r["seed"])]) for r in rs
                  if r["vp"] is not None and base.get((scenario, r["seed"])) is not None]
         wins = sum(1 for r in rs if r["winner"] == seat)
+        if seat == "both":  # the baseline: its wins are the CSA's (as in older files)
+            seat, wins = "csa", sum(1 for r in rs if r["winner"] == "csa")
         se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
         mean = statistics.fmean(gains) if gains else 0.0
         print(f"{scenario:10} {seat:4} {name:22} {len(rs):5} {wins:4}  {mean:+.2f} ± {se:.2f}")
