@@ -89,14 +89,14 @@ DEFAULT_STYLE = Style()
 #: 43); against random it still wins 39 of 40 (one draw, as before). Stronger variants
 #: gained more against the general but drew against random; on Day 3 the same weight
 #: costs the USA 2.2 points, so it is kept to Day 2.
-#: Day 3: between generals 58 of 60 games were draws, the CSA holding back. Objectives
-#: that pull from farther (decay 0.85, the ``wide`` variant) bring more of its army to
-#: the attack: +1.35 +- 0.83 points a game for the CSA on 20 seeds (500), +1.23 +- 0.67 on
-#: 30 fresh ones (600); docs/ai.md, "The CSA general's Day 3 style".
-#: Day 1: objectives that pull only the troops near them (decay 0.55, ``tight``) keep the
-#: CSA's brigades on the fights they can reach instead of marching on distant hexes:
-#: +1.25 +- 1.03 (16 seeds, 500), +0.93 +- 0.61 (40, seeds 800), +1.60 +- 0.58 (60, seeds
-#: 900) points a game for the CSA; docs/ai.md, "The CSA general's Day 1 style".
+#: The CSA's two styles (session 6) change only how fast an objective's pull fades with
+#: distance (``decay``, 0.7 in ``Style()``); paired gains in points a game for the CSA
+#: against the general, from ``benchmarks/style_trials.py`` (docs/ai.md, "The CSA
+#: general's Day 1 style" and "... Day 3 style"):
+#: Day 1, 0.55 (``tight``: objectives pull only nearby troops): +1.25 +- 1.03 (16 seeds,
+#: 500), +0.93 +- 0.61 (40, seeds 800), +1.60 +- 0.58 (60, seeds 900).
+#: Day 3, 0.85 (``wide``: they pull from farther): +1.35 +- 0.83 (20 seeds, 500), +1.23
+#: +- 0.67 (30, seeds 600).
 GENERAL_STYLES: dict[tuple[str, str], Style] = {
     ("csa", "boc/day1"): Style(decay=0.55),
     ("usa", "boc/day2"): Style(weak_on_objective=0.6),
