@@ -15,9 +15,9 @@ from gettysburg.ai.search import WORLDS
 from gettysburg.core.protocol import new_game
 
 
-def _view_after(n: int) -> dict[str, Any]:
-    """The view of the seat to move after ``n`` general-against-general actions of Day 1."""
-    game = new_game("boc/day1", seed=5)
+def _view_after(n: int, scenario: str = "boc/day1") -> dict[str, Any]:
+    """The view of the seat to move after ``n`` general-against-general actions."""
+    game = new_game(scenario, seed=5)
     general, rng = make_agent("general"), random.Random(0)
     for _ in range(n):
         seat = game.to_move()[0]
@@ -27,9 +27,9 @@ def _view_after(n: int) -> dict[str, Any]:
 
 
 def test_the_default_style_is_the_general() -> None:
-    view = _view_after(70)  # the USA's movement on Day 1, where the general plays Style()
+    view = _view_after(80, "boc/battle")  # the battle: both generals play Style()
     legal = view["legal_actions"]
-    assert view["seat"] == "usa" and len(legal) > 100
+    assert view["phase"] == "movement" and len(legal) > 100
     assert BocDoctrine(Style()).scores(view, legal) == doctrine_for(view).scores(view, legal)
     assert BocDoctrine().scores(view, legal) == doctrine_for(view).scores(view, legal)
     portfolio = WORLDS["boc"]().portfolio
@@ -44,17 +44,18 @@ def test_the_default_style_is_the_general() -> None:
 
 
 def test_general_styles_name_only_the_measured_exceptions() -> None:
-    """``GENERAL_STYLES``: the CSA on Days 1 and 3 and the USA on Day 2 play their own
-    style; the other seat on those days, and both on the battle's days, ``Style()``."""
-    own = {("csa", "boc/day1"), ("usa", "boc/day2"), ("csa", "boc/day3")}
+    """``GENERAL_STYLES``: both seats on Day 1, the USA on Day 2 and the CSA on Day 3 play
+    their own style; the other seat on Days 2 and 3, and both in the battle, ``Style()``."""
+    own = {("csa", "boc/day1"), ("usa", "boc/day1"), ("usa", "boc/day2"),
+           ("csa", "boc/day3")}
     assert set(GENERAL_STYLES) == own
     for seat in ("usa", "csa"):
         for day in ("boc/day1", "boc/day2", "boc/day3", "boc/battle"):
             assert (general_style(seat, day) != Style()) == ((seat, day) in own)
 
 
-@pytest.mark.parametrize(("seat", "scenario"), [("csa", "boc/day1"), ("usa", "boc/day2"),
-                                               ("csa", "boc/day3")])
+@pytest.mark.parametrize(("seat", "scenario"), [("csa", "boc/day1"), ("usa", "boc/day1"),
+                                               ("usa", "boc/day2"), ("csa", "boc/day3")])
 def test_the_general_scores_with_its_scenario_style(seat: str, scenario: str) -> None:
     """In its first movement phase the general's scores are those of its scenario style,
     not those of ``Style()``."""
@@ -116,8 +117,9 @@ def test_worn_blocks_make_way_on_victory_hexes() -> None:
 
 
 def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
-    """On Day 1 the CSA general plays ``tight``, so search's ``tight`` variant would only
-    repeat the incumbent's rollouts; on the other days it is a real variant."""
+    """On Day 1 the CSA general plays ``tight`` and the USA ``shy``, so search's variants
+    of those names would only repeat the incumbent's rollouts; on other days they are real
+    variants."""
     from gettysburg.ai.search import distinct_styles
 
     portfolio = WORLDS["boc"]().portfolio["csa"]
@@ -127,5 +129,8 @@ def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
     for scenario in ("boc/day2", "boc/day3", "boc/battle"):
         assert list(distinct_styles(portfolio, {"seat": "csa", "scenario": scenario})) \
             == list(portfolio)
+    # The USA's Day 1 style is its ``shy`` variant.
     usa = WORLDS["boc"]().portfolio["usa"]
-    assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day1"})) == list(usa)
+    assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day1"})) \
+        == [n for n in usa if n != "shy"]
+    assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day3"})) == list(usa)
