@@ -43,6 +43,9 @@ from gettysburg.lab.simulate import GameSpec, make_specs, run_local
 
 VARIANTS: dict[str, Style] = {
     "general": Style(),
+    # Style() itself, as a variant: where GENERAL_STYLES gives the general another style,
+    # is that one still better? ("general" names the baseline, the general as it plays.)
+    "plain": Style(),
     "aggressive": Style(melee_min=-0.1, melee_min_behind=-0.5),
     "cautious": Style(melee_min=0.6, melee_min_behind=0.2),
     "greedy": Style(control_weight=1.5),

@@ -26,13 +26,6 @@ GAME = {"system": "toy", "scenario": "standard", "options": [], "seed": "7",
         "seats": {"red": {"kind": "human"}, "blue": {"kind": "human"}}}
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.db")
-    yield s
-    s.close()
-
-
 def _client(store: Store, limits: Limits, who: str = "10.0.0.1") -> TestClient:
     return TestClient(create_app(store, limits=limits), client=(who, 40000))
 

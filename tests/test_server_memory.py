@@ -4,10 +4,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from gettysburg.core.canonical import canonical_json
 from gettysburg.server.hosting import Host, SeatSpec
@@ -22,13 +18,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(tmp_path / "games.db")
-    yield s
-    s.close()
 
 
 def _new(host: Host, seed: str) -> str:
