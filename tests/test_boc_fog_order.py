@@ -96,3 +96,22 @@ def test_a_resumed_game_lists_its_actions_as_the_live_game(scenario: str) -> Non
             resumed = load_game(game.to_json())
             assert [_key(x) for x in resumed.legal_actions(seat)] == [_key(x) for x in legal]
         game.apply(rng.choice(legal), seat)
+
+
+def test_blocks_shown_by_identity_carry_their_printed_name_and_hidden_ones_do_not() -> None:
+    from gettysburg.boc.oob import default_oob
+
+    game = new_game("boc/day1", seed=21)
+    oob = default_oob()
+    view = game.view("csa")
+    own = {u["id"]: u for u in view["units"]}
+    assert own["csa-heth"]["name"] == "Heth" and own["csa-heth"]["type"] == "dhq"
+    assert all(u["name"] == oob[u["id"]].name for u in view["units"])
+    assert view["hidden"] and all(set(h) == {"handle", "side", "hex", "column"}
+                                  for h in view["hidden"])
+    # A revealed enemy block is named as well: its identity is already shown.
+    data = game.to_json()
+    data["position"]["units"]["usa-calef"]["revealed"] = True
+    shown = {u["id"]: u for u in load_game(data).view("csa")["units"]}
+    assert shown["usa-calef"]["name"] == "Calef" and shown["usa-calef"]["strength"] >= 1
+    assert {u["side"] for u in shown.values()} == {"csa", "usa"}

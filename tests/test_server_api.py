@@ -489,3 +489,27 @@ def test_a_stored_game_of_an_unknown_system_is_reported(server: Server) -> None:
                              [SeatRow("a", "human", None, None, "0" * 64)])
     r = server.client.get("/api/games/ghost", headers={"Authorization": "Bearer t"})
     assert r.status_code == 500 and r.json()["error"]["rule"] == "store.system"
+
+
+def test_lobby_offers_titles_scenarios_in_rule_order_and_options(server: Server) -> None:
+    from gettysburg.boc.game import OPTION_RULES
+
+    systems = {s["name"]: s for s in server.client.get("/api/systems").json()["systems"]}
+    boc = systems["boc"]
+    assert boc["title"] == "Badges of Courage"
+    # The rulebook's order, 9.2 to 9.5, each with the title its file gives.
+    assert boc["scenarios"] == ["day1", "day2", "day3", "battle"]
+    assert boc["scenario_titles"]["day1"] == "The First Day"
+    assert boc["scenario_titles"]["day3"] == "Pickett's Charge"
+    assert {o["name"]: o["rule"] for o in boc["options"]} == OPTION_RULES
+    assert OPTION_RULES["hancock"] == "4.6" and OPTION_RULES["cavalry_battles"] == "10.0"
+    # Every option offered is one the game takes; a made-up one is refused, named.
+    for option in OPTION_RULES:
+        r = server.client.get("/api/setup", params={"system": "boc", "scenario": "day3",
+                                                   "options": [option]})
+        assert r.status_code == 200 and r.json()["seats"] == ["usa", "csa"], (option, r.text)
+    r = server.client.get("/api/setup", params={"system": "boc", "scenario": "day3",
+                                               "options": ["no_such_option"]})
+    assert r.status_code == 422 and "no_such_option" in r.json()["error"]["message"]
+    # A system whose options are free text says so with a hint instead.
+    assert systems["toy"]["options"] == [] and systems["toy"]["option_hint"] == "turns=6"

@@ -179,3 +179,54 @@ def _body(resp: Any) -> str:
         return str(resp.text())
     except Exception:  # redirects and aborted requests have no body
         return ""
+
+
+def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
+        browser: Any, live: Any) -> None:
+    errors: list[str] = []
+    page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live.url + "/")
+    page.wait_for_selector("select.who")
+    page.select_option("#system", "boc")
+    page.wait_for_selector("#scenario option[value=day1]", state="attached")
+    assert page.inner_text("#system option[value=boc]") == "Badges of Courage"
+    assert page.inner_text("#scenario option[value=day3]") == "Pickett's Charge (day3)"
+    page.wait_for_selector("select.who[data-seat=usa]")
+    if page.input_value("#scenario") != "day1":
+        with page.expect_response(lambda r: "/api/setup" in r.url and "day1" in r.url):
+            page.select_option("#scenario", "day1")
+    # A box per option, with its rule, instead of free text.
+    assert page.is_hidden("#options")
+    assert "(4.6)" in page.inner_text("label.option:has(input[data-option=hancock])")
+    for option in ("hancock", "fixed_turn_order"):
+        with page.expect_response(lambda r, o=option: "/api/setup" in r.url and o in r.url):
+            page.check(f"input[data-option={option}]")
+    page.wait_for_selector("select.who[data-seat=usa]")
+    sides = page.eval_on_selector_all("#seats tr td:first-child",
+                                      "els => els.map(e => e.textContent)")
+    assert sides == ["Union", "Confederacy"]
+    page.select_option("select.who[data-seat=csa]", "me")
+    page.select_option("select.who[data-seat=usa]", "ai")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")) as created:
+        page.click("#start")
+    assert created.value.status == 201, created.value.text()
+    sent = created.value.request.post_data_json["options"]
+    assert sorted(sent) == ["fixed_turn_order", "hancock"]
+    page.wait_for_url(re.compile(r"/g/[^/#]+#.+"), timeout=60000)
+    game_id, token = re.findall(r"/g/([^/#]+)#(.+)$", page.url)[0]
+    assert _state(live.url, game_id, token)["view"]["options"] == ["fixed_turn_order", "hancock"]
+    page.wait_for_selector("#phasebar .turn-you", timeout=120000)
+    assert page.inner_text("#phasebar .turn-you") == "Your decision (Confederacy)"
+    # Buttons name blocks as printed (Heth), never by id; the exact action is the title.
+    texts = page.eval_on_selector_all("button[data-action]", "els => els.map(e => e.textContent)")
+    assert any("Heth" in t for t in texts), texts
+    assert not any("csa-" in t or "{" in t for t in texts), texts
+    titles = page.eval_on_selector_all("button[data-action]",
+                                       "els => els.map(e => [e.title, e.dataset.action])")
+    assert titles and all(title == action for title, action in titles)
+    assert "CSA total 0" in page.inner_text("#phasebar [data-key=victory]")
+    page.select_option("#lang", "es")
+    page.wait_for_function("() => document.querySelector('#phasebar [data-key=victory]')"
+                           "?.textContent.includes('total CSA')")
+    assert not errors, errors

@@ -152,7 +152,7 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     assert systems.map_json("boc") is not None, "the BoC board ships with the package"
     import httpx
 
-    names = systems.scenarios["boc"]()[0]
+    names = list(systems.offers["boc"]().scenarios)
     scenario = "day1"
     assert scenario in names
     seats = httpx.get(f"{live.url}/api/setup", params={"system": "boc", "scenario": scenario})

@@ -134,6 +134,9 @@ OPTION_ALIASES = {
     "cavalry_battles": "cavalry_battles", "cavalry_battle": "cavalry_battles",
 }
 OPT_CAVALRY = "cavalry_battles"
+# Each option by its brief name, with the rule that describes it (for menus and docs).
+OPTION_RULES = {OPT_FIXED: "1.1", OPT_HANCOCK: "4.6", OPT_COLUMN: "6.0", "longstreet": "9.5",
+                OPT_FREE: "9.6", OPT_CAVALRY: "10.0"}
 ACTION_ORDER = ["swap", "hancock", "activate", "fire", "formation", "move", "enter", "melee",
                 "leave_map", "casualty", "repulse", "melee_resolve", "melee_fight", "melee_line",
                 "melee_retreat", "regroup", "regroup_done", "cavalry_custer", "cavalry_assign",
@@ -1173,6 +1176,9 @@ class BocGame(Game):
     def view(self, seat: Seat) -> JSONDict:
         st = self.state
         shown, hidden = units_view(self.key, st, seat)
+        for unit in shown:  # the printed label of a block the seat already sees by id
+            printed = self.orders.oob[str(unit["id"])]
+            unit["name"], unit["type"] = printed.name, printed.type
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         supply_points = {k: v for k, v in st.supply_points.items() if own(st.units[k].side)}
         out: JSONDict = {

@@ -1,17 +1,21 @@
 """What the lobby and the map need to know about each rule system, beyond the protocol.
 
 ``maps`` gives the drawing data of a system's board (the only system-specific input the
-client gets besides the game's own view); ``scenarios`` lists scenario names for the
-lobby's menu. Both are plain registries so later systems plug in with one line each.
+client gets besides the game's own view); ``offers`` gives the lobby's menus: the
+system's title, its scenarios with their titles, and its options with their rules.
+Both are plain registries so later systems plug in with one line each.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
+
+import yaml
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hexside, Layout
@@ -60,20 +64,47 @@ def with_geometry(doc: dict[str, Any]) -> JSONDict:
 maps: dict[str, Callable[[], JSONDict]] = {"boc": _boc_map}
 
 
-def _boc_scenarios() -> list[str]:
+@dataclass(frozen=True)
+class Offer:
+    """What the lobby offers for one system: its title, its scenarios (name -> title, in
+    menu order), its options (name -> rule section) and, for a system whose options are
+    free text, a hint of their form."""
+
+    title: str
+    scenarios: dict[str, str]
+    options: dict[str, str] = field(default_factory=dict)
+    option_hint: str = ""
+
+
+def _boc_offer() -> Offer:
+    from gettysburg.boc.game import OPTION_RULES  # option names only, never the rules
+
     folder = resources.files("gettysburg") / "boc" / "data" / "scenarios"
+    found: list[tuple[tuple[int, ...], str, str]] = []
     try:
-        return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir()
-                      if p.name.endswith(".yaml"))
+        files = [p for p in folder.iterdir() if p.name.endswith(".yaml")]
     except OSError:
-        return []
+        files = []
+    for path in files:
+        name = path.name.removesuffix(".yaml")
+        try:
+            raw = yaml.safe_load(path.read_text("utf-8"))
+        except (OSError, yaml.YAMLError):  # a broken file is reported when it is played
+            raw = None
+        raw = raw if isinstance(raw, dict) else {}
+        # The rulebook's order (9.2 Day 1 ... 9.5 the battle); unnumbered files last.
+        rule = tuple(int(n) for n in re.findall(r"\d+", str(raw.get("rule", "")))) or (99,)
+        found.append((rule, name, str(raw.get("title") or name)))
+    titles = {name: title for _, name, title in sorted(found)}
+    return Offer("Badges of Courage", titles, dict(OPTION_RULES))
 
 
-#: system name -> (scenario names, option hint shown in the lobby).
-#: The lobby offers them in this order (the first available is preselected).
-scenarios: dict[str, Callable[[], tuple[list[str], str]]] = {
-    "boc": lambda: (_boc_scenarios(), ""),
-    "toy": lambda: (["standard", "strong"], "turns=6"),
+#: system name -> what its lobby offers. The lobby lists the systems in this order and
+#: preselects the first scenario.
+offers: dict[str, Callable[[], Offer]] = {
+    "boc": lru_cache(maxsize=1)(_boc_offer),
+    "toy": lambda: Offer("Toy game", {"standard": "standard", "strong": "strong"},
+                         option_hint="turns=6"),
 }
 
 
@@ -98,14 +129,16 @@ def map_json(system: str) -> JSONDict | None:
 def available_systems() -> list[JSONDict]:
     """Systems that are registered (importing them on first use), for the lobby."""
     out: list[JSONDict] = []
-    for name in scenarios:
+    for name in offers:
         try:
             get_system(name)
         except (UnknownSystemError, ImportError):
             continue
-        names, hint = scenarios[name]()
-        out.append({"name": name, "scenarios": names, "option_hint": hint,
-                    "map": map_json(name) is not None})
+        offer = offers[name]()
+        out.append({"name": name, "title": offer.title, "scenarios": list(offer.scenarios),
+                    "scenario_titles": offer.scenarios,
+                    "options": [{"name": k, "rule": v} for k, v in offer.options.items()],
+                    "option_hint": offer.option_hint, "map": map_json(name) is not None})
     return out
 
 
@@ -119,9 +152,9 @@ def scenario_problem(system: str, scenario: str) -> str | None:
     the network that would make the server open any file it can read (and describe it in
     the error), so the server accepts only the scenarios a system lists, or a plain name
     (no path) for a system without a list."""
-    listed = scenarios.get(system)
+    listed = offers.get(system)
     if listed is not None:
-        names = listed()[0]
+        names = list(listed().scenarios)
         if scenario in names:
             return None
         return f"no scenario {scenario!r} for {system}; have {names}"

@@ -4,7 +4,7 @@ import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, mapKey } from "./board.js";
 import { destinations, actionsOn, unitsOf } from "./units.js";
-import { phaseBar, actionsPanel, logPanel } from "./panels.js";
+import { phaseBar, actionsPanel, logPanel, namesOf } from "./panels.js";
 import { remember } from "./store.js";
 
 export async function loadMap(gameId, token) {
@@ -72,8 +72,9 @@ export async function gamePage(root, gameId, token) {
     // A selected HQ shows its command range when the view gives one (BoC 4.5).
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
     board.render(state.view, { selected, dests, reach });
-    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy });
-    logPanel(logNode, events);
+    const names = namesOf(state.view);
+    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy, names });
+    logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat) });
     undoBtn.disabled = !state.undo || busy;
     saveBtn.hidden = state.status !== "finished";
     translatePage(root);

@@ -2,13 +2,16 @@
 import { get, post } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
+import { seatName, tOr } from "./panels.js";
 import { myGames, forget, remember } from "./store.js";
 
 export async function lobbyPage(root) {
   const { systems, agents } = await get("/api/systems");
-  const systemSel = el("select", { id: "system" }, systems.map((s) => el("option", { value: s.name }, s.name)));
+  const systemSel = el("select", { id: "system" }, systems.map((s) => el("option", { value: s.name }, s.title || s.name)));
   const scenarioSel = el("select", { id: "scenario" });
+  // Options: a box for each option the system lists (with its rule), else free text.
   const optionsIn = el("input", { id: "options", type: "text", size: 24 });
+  const optionBoxes = el("div", { id: "option-boxes", class: "option-boxes" });
   const seedIn = el("input", { id: "seed", type: "text", size: 16 });
   const seatsBody = el("tbody", { id: "seats" });
   const startBtn = el("button", { class: "primary", id: "start", i18n: "lobby.start", onclick: () => start() });
@@ -19,7 +22,7 @@ export async function lobbyPage(root) {
     el("h2", { i18n: "lobby.new_game" }),
     el("div", { class: "form-row" }, el("label", { for: "system", i18n: "lobby.system" }), systemSel),
     el("div", { class: "form-row" }, el("label", { for: "scenario", i18n: "lobby.scenario" }), scenarioSel),
-    el("div", { class: "form-row" }, el("label", { for: "options", i18n: "lobby.options" }), optionsIn),
+    el("div", { class: "form-row" }, el("label", { for: "options", i18n: "lobby.options" }), optionsIn, optionBoxes),
     el("div", { class: "form-row" }, el("label", { for: "seed", i18n: "lobby.seed" }), seedIn),
     el("table", { class: "seat-table" }, el("thead", {}, el("tr", {}, el("th", { i18n: "lobby.side" }),
       el("th", { i18n: "lobby.player" }), el("th", { i18n: "lobby.agent" }))), seatsBody),
@@ -43,12 +46,21 @@ export async function lobbyPage(root) {
   });
   root.replaceChildren(el("div", { class: "lobby" }, form, el("div", { class: "column" }, listNode, importCard)));
 
-  const options = () => optionsIn.value.split(/[\s,]+/).filter(Boolean);
+  const options = () => [...optionsIn.value.split(/[\s,]+/).filter(Boolean),
+    ...[...optionBoxes.querySelectorAll("input:checked")].map((box) => box.dataset.option)];
 
   function fillScenarios() {
     const sys = systems.find((s) => s.name === systemSel.value);
-    scenarioSel.replaceChildren(...(sys?.scenarios || []).map((n) => el("option", { value: n }, n)));
+    const titles = sys?.scenario_titles || {};
+    scenarioSel.replaceChildren(...(sys?.scenarios || []).map((n) =>
+      el("option", { value: n }, titles[n] && titles[n] !== n ? `${titles[n]} (${n})` : n)));
     optionsIn.placeholder = sys?.option_hint || "";
+    optionsIn.value = "";
+    const listed = sys?.options || [];
+    optionsIn.hidden = listed.length > 0;
+    optionBoxes.replaceChildren(...listed.map(({ name, rule }) => el("label", { class: "option", title: `${t("error.rule")} ${rule}` },
+      el("input", { type: "checkbox", "data-option": name, onchange: () => fillSeats() }),
+      ` ${tOr(`option.${name}`, name.replace(/_/g, " "))} `, el("span", { class: "muted" }, `(${rule})`))));
     return fillSeats();
   }
 
@@ -76,7 +88,7 @@ export async function lobbyPage(root) {
       [who.value, agent.value] = before[seat] || [i === 0 ? "me" : "ai", agents[0]];
       const sync = () => { agent.disabled = who.value !== "ai"; };
       who.addEventListener("change", sync); sync();
-      return el("tr", {}, el("td", {}, seat), el("td", {}, who), el("td", {}, agent));
+      return el("tr", {}, el("td", {}, seatName(seat)), el("td", {}, who), el("td", {}, agent));
     });
     seatsBody.replaceChildren(...rows);
   }
@@ -101,7 +113,7 @@ export async function lobbyPage(root) {
       const myLink = game.seats[mine[0]].link;
       if (!friends.length && mine.length === 1) { location.href = myLink; return; }
       created.replaceChildren(el("h3", { i18n: "lobby.links" }), el("p", { class: "muted", i18n: "lobby.links_help" }),
-        ...[...friends, ...mine.slice(1)].map((seat) => el("div", { class: "form-row links" }, el("label", {}, seat),
+        ...[...friends, ...mine.slice(1)].map((seat) => el("div", { class: "form-row links" }, el("label", {}, seatName(seat)),
           el("input", { readonly: true, value: location.origin + game.seats[seat].link, "data-seat": seat, onclick: (e) => e.target.select() }))),
         el("div", { class: "form-row" }, el("a", { href: myLink, id: "open-mine" }, el("button", { class: "primary", i18n: "lobby.open_mine" }))));
       translatePage(created);
@@ -115,7 +127,7 @@ export async function lobbyPage(root) {
     listNode.replaceChildren(el("h2", { i18n: "lobby.my_games" }));
     if (!games.length) { listNode.append(el("p", { class: "muted", i18n: "lobby.no_games" })); return; }
     listNode.append(el("ul", { class: "games-list" }, games.map((g) => el("li", {},
-      el("a", { href: `/g/${g.game_id}#${g.token}` }, `${g.system}/${g.scenario}`), ` · ${g.seat} · `,
+      el("a", { href: `/g/${g.game_id}#${g.token}` }, `${g.system}/${g.scenario}`), ` · ${seatName(g.seat)} · `,
       el("a", { href: `/g/${g.game_id}/replay#${g.token}`, i18n: "game.replay" }), " ",
       el("button", { title: t("lobby.forget"), onclick: () => { forget(g.game_id, g.seat); fillList(); } }, "×")))));
   }

@@ -1,7 +1,7 @@
 // Phase bar, actions panel and event log: generic over any rule system's JSON.
 import { el, short, dieFace, diceIn } from "./ui.js";
 import { t } from "./i18n.js";
-import { unitsNamed, targetHex } from "./units.js";
+import { unitsNamed, targetHex, unitsOf } from "./units.js";
 
 const FIRST = ["time", "day", "turn", "turns", "phase", "active", "initiative", "vp"];
 const SKIP = new Set(["seat", "blocks", "units", "pieces", "hidden", "legal_actions", "to_move", "result", "log",
@@ -28,12 +28,37 @@ function label(key) {
   return txt === k ? key.replace(/_/g, " ") : txt;
 }
 
+// A catalogue text, or `fallback` when the catalogue has none for `key`.
+export function tOr(key, fallback) {
+  const txt = t(key);
+  return txt === key ? fallback : txt;
+}
+
+// A seat's name as players say it ("Union (USA)"), or the seat id.
+export function seatName(seat) {
+  return tOr(`seat.${seat}`, String(seat));
+}
+
+// A value of the view for the bar: seat ids by name, a small mapping with its keys
+// labelled ("terrain 2 · total 5"), lists joined.
+function shown(key, value, seats) {
+  const one = (v) => (typeof v === "string" && seats.includes(v) ? seatName(v) : short(v));
+  if (Array.isArray(value)) return value.map(one).join(", ");
+  if (value && typeof value === "object") {
+    const name = (k) => (seats.includes(k) ? seatName(k) : tOr(`view.${key}.${k}`, k.replace(/_/g, " ")));
+    return Object.entries(value).map(([k, v]) => `${name(k)} ${one(v)}`).join(" · ");
+  }
+  return one(value);
+}
+
 export function phaseBar(node, state, view) {
   node.replaceChildren();
-  const kv = (k, v) => el("span", { class: "kv", "data-key": k }, el("b", {}, label(k)), short(v));
+  const seats = (state.seats || []).map((s) => s.seat);
+  const kv = (k, v) => el("span", { class: "kv", "data-key": k }, el("b", {}, label(k)), shown(k, v, seats));
   const mine = (state.to_move || []).includes(state.seat);
   node.append(el("span", { class: `you ${mine ? "turn-you" : ""}` },
-    mine ? t("game.your_move", { seat: state.seat }) : t("game.waiting", { seats: (state.to_move || []).join(", ") || "–" })));
+    mine ? t("game.your_move", { seat: seatName(state.seat) })
+      : t("game.waiting", { seats: (state.to_move || []).map(seatName).join(", ") || "–" })));
   node.append(kv("seat", state.seat));
   const keys = Object.keys(view || {}).filter((k) => !SKIP.has(k) && scalarish(view[k]) && worthShowing(view[k]));
   keys.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99));
@@ -44,18 +69,22 @@ export function phaseBar(node, state, view) {
   }
 }
 
-export function describe(action) {
-  const parts = [t(`action.${action.type}`) === `action.${action.type}` ? action.type : t(`action.${action.type}`)];
+// An action in words: its kind, the blocks it names (by their printed names when the
+// view gives them) and where it goes.
+export function describe(action, names = new Map()) {
+  const parts = [tOr(`action.${action.type}`, action.type)];
   const units = unitsNamed(action);
-  if (units.length) parts.push(units.join(", "));
+  if (units.length) parts.push(units.map((id) => names.get(id) ?? id).join(", "));
+  const target = typeof action.target === "string" && !units.includes(action.target) ? action.target : null;
+  if (target) parts.push("→ " + (names.get(target) ?? target));
   const hex = targetHex(action);
-  if (hex) parts.push("→ " + hex);
+  if (hex && hex !== target) parts.push("→ " + hex);
   return parts.join(" ");
 }
 
 // Every legal action as a button, grouped by type; a group opens when it is short or holds
 // an action of the selected block.
-export function actionsPanel(node, legal, { matching = null, onAct, disabled = false }) {
+export function actionsPanel(node, legal, { matching = null, onAct, disabled = false, names = new Map() }) {
   node.replaceChildren(el("h3", { i18n: "game.actions" }));
   if (!legal.length) {
     node.append(el("p", { class: "muted", i18n: "game.no_actions" }));
@@ -71,8 +100,9 @@ export function actionsPanel(node, legal, { matching = null, onAct, disabled = f
   for (const [type, actions] of groups) {
     const buttons = actions.map((action) => {
       const match = matching && unitsNamed(action).includes(matching);
+      // The exact action sent stays one hover away (title), out of the way of the words.
       return el("button", { class: match ? "match" : null, disabled, "data-action": JSON.stringify(action),
-        onclick: () => onAct(action) }, describe(action), el("code", {}, JSON.stringify(action)));
+        title: JSON.stringify(action), onclick: () => onAct(action) }, describe(action, names));
     });
     const open = small || actions.length <= 6 || buttons.some((b) => b.classList.contains("match"));
     list.append(el("details", { open, "data-type": type },
@@ -81,13 +111,21 @@ export function actionsPanel(node, legal, { matching = null, onAct, disabled = f
   node.append(list);
 }
 
-export function logEntry(e) {
+// Block ids by printed name and seat ids by seat name, through arrays and mappings.
+function named(value, names, seats) {
+  if (typeof value === "string") return names.get(value) ?? (seats.includes(value) ? seatName(value) : value);
+  if (Array.isArray(value)) return value.map((v) => named(v, names, seats));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, named(v, names, seats)]));
+  return value;
+}
+
+export function logEntry(e, names = new Map(), seats = []) {
   const dice = diceIn(e.data);
   const data = { ...(e.data || {}) };
   delete data.rolls;
-  const text = Object.keys(data).length ? short(data) : "";
+  const text = Object.keys(data).length ? short(named(data, names, seats)) : "";
   const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
-    el("b", {}, t(`event.${e.type}`) === `event.${e.type}` ? e.type : t(`event.${e.type}`)), " ", text);
+    el("b", {}, tOr(`event.${e.type}`, e.type)), " ", text);
   if (e.redacted) li.append(" ", el("span", { class: "muted" }, `(${t("log.hidden")})`));
   if (dice.length) li.append(" ", ...dice.map((v) => dieFace(v)));
   return li;
@@ -95,11 +133,16 @@ export function logEntry(e) {
 
 const LOG_SHOWN = 400; // the newest entries; older ones stay in the replay viewer
 
-export function logPanel(node, events) {
+// The printed names of the blocks a view shows by identity (id -> name).
+export function namesOf(view) {
+  return new Map(unitsOf(view).filter((u) => u.raw.name).map((u) => [u.id, String(u.raw.name)]));
+}
+
+export function logPanel(node, events, { names = new Map(), seats = [] } = {}) {
   node.replaceChildren(el("h3", { i18n: "game.log" }));
   const ul = el("ul");
   if (events.length > LOG_SHOWN) ul.append(el("li", { class: "muted" }, t("log.older", { count: events.length - LOG_SHOWN })));
-  for (const e of events.slice(-LOG_SHOWN)) ul.append(logEntry(e));
+  for (const e of events.slice(-LOG_SHOWN)) ul.append(logEntry(e, names, seats));
   node.append(ul);
   node.scrollTop = node.scrollHeight;
 }

@@ -4,7 +4,7 @@ import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board } from "./board.js";
 import { loadMap } from "./game.js";
-import { phaseBar, logPanel, describe } from "./panels.js";
+import { phaseBar, logPanel, describe, namesOf, seatName } from "./panels.js";
 import { remember } from "./store.js";
 
 export async function replayPage(root, gameId, token) {
@@ -46,11 +46,12 @@ export async function replayPage(root, gameId, token) {
     if (mine !== seq) return; // a later step was asked for meanwhile
     slider.max = r.steps;
     stepLabel.textContent = t("replay.step", { step: r.step, steps: r.steps, as: r.as });
-    moveNode.textContent = r.move ? `${r.move.seat}: ${r.move.action ? describe(r.move.action) : t("replay.hidden_move")}` : t("replay.start");
+    const names = namesOf(r.view);
+    moveNode.textContent = r.move ? `${seatName(r.move.seat)}: ${r.move.action ? describe(r.move.action, names) : t("replay.hidden_move")}` : t("replay.start");
     phaseBar(bar, { seat: r.as, step: r.step, to_move: r.to_move, status: r.step === r.steps && r.finished ? "finished" : "active",
       result: info.result }, r.view);
     board.render(r.view);
-    logPanel(logNode, r.events);
+    logPanel(logNode, r.events, { names, seats: info.seats.map((s) => s.seat) });
     branchBtn.hidden = !r.finished;
     translatePage(root);
   }
