@@ -281,12 +281,16 @@ def test_replay_of_a_finished_game_and_what_if_branch(browser: Any, live: Any) -
     page.wait_for_function("() => document.querySelector('#step-label').textContent.length > 0")
     # Over: the referee's view, so blue now sees red's hidden blocks too.
     assert "referee" in page.inner_text("#step-label")
+    # The outcome in words, from the result's `winner`.
+    outcome = page.inner_text("#phasebar [data-key=result]")
+    assert re.fullmatch(r"Game over: (red wins|blue wins|a draw)", outcome), outcome
     page.click("#first")
     page.wait_for_function("() => /\\b0\\b/.test(document.querySelector('#step-label')"
                            ".textContent)")
     assert "Cutler" in page.content()
     page.click("#next")
-    page.wait_for_function("() => document.querySelector('#move').textContent.includes('r2')")
+    # The move names the block by its label, as the referee sees it.
+    page.wait_for_function("() => document.querySelector('#move').textContent.includes('Baxter')")
     page.click("#branch")
     page.wait_for_selector("#branched a[data-seat=red]")
     page.click("#branched a[data-seat=blue]")

@@ -64,9 +64,18 @@ export function phaseBar(node, state, view) {
   keys.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99));
   for (const k of keys) node.append(kv(k, view[k]));
   node.append(kv("step", state.step));
-  if (state.status === "finished") {
-    node.append(el("span", { class: "result", "data-key": "result" }, t("game.over"), " ", short(state.result)));
-  }
+  if (state.status === "finished") node.append(resultBadge(state.result, seats));
+}
+
+// The outcome in words: who won (or a draw) when the result names a `winner`, then the
+// result's other plain fields ("CSA total 6 · day 3").
+function resultBadge(result, seats) {
+  const r = result && typeof result === "object" ? result : {};
+  if (!("winner" in r)) return el("span", { class: "result", "data-key": "result" }, t("game.over"), " ", short(result));
+  const verdict = r.winner ? t("game.winner", { seat: seatName(r.winner) }) : t("game.draw");
+  const rest = Object.fromEntries(Object.entries(r).filter(([k, v]) => k !== "winner" && v !== null && typeof v !== "object"));
+  const more = Object.keys(rest).length ? ` (${shown("result", rest, seats)})` : "";
+  return el("span", { class: "result", "data-key": "result" }, t("game.over"), " ", verdict, more);
 }
 
 // An action in words: its kind, the blocks it names (by their printed names when the
@@ -135,7 +144,7 @@ const LOG_SHOWN = 400; // the newest entries; older ones stay in the replay view
 
 // The printed names of the blocks a view shows by identity (id -> name).
 export function namesOf(view) {
-  return new Map(unitsOf(view).filter((u) => u.raw.name).map((u) => [u.id, String(u.raw.name)]));
+  return new Map(unitsOf(view).map((u) => [u.id, u.raw.label ?? u.raw.name]).filter(([, n]) => n).map(([id, n]) => [id, String(n)]));
 }
 
 export function logPanel(node, events, { names = new Map(), seats = [] } = {}) {
