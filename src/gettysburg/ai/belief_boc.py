@@ -5,15 +5,23 @@ it here and the OpenSpiel adapter can reuse it. It reads only:
 
 * the seat's view: own blocks, revealed enemy blocks, hidden enemy blocks as
   ``{handle, side, hex, column}``, the enemy's loss count and fallen leaders;
+* optionally the seat's :class:`Sightings`: what it remembers from the views it was given
+  earlier in the game (where and when each hidden block was first seen, which blocks stood
+  up again where, the strengths it saw, blocks lost);
 * public knowledge: the scenario (which enemy units start on the map or are due to
   arrive by now, with their printed strengths), the board and the order of battle.
 
 A sample gives every hidden block an enemy unit that could be there: present in the
 scenario by now, not shown in the view (revealed blocks are accounted for), not known to
-have fallen; each unit is used once. Units are drawn with weights falling off with the
-distance from where they started (blocks rarely cross the whole map), reinforcements with a
-flat weight. Strengths are the printed set-up strengths, one step lower with probability
-``WORN`` for blocks in the front line (they have probably been fighting).
+have fallen or been lost; each unit is used once, blocks known to be one of few units
+first. A unit's weight falls off with the distance from where it came onto the map (its
+set-up hex, or its entry road's hexes) to where the block was first seen, or stands now
+when that is not remembered; a block first seen after the start is one that came on the
+map about then (``Belief.lag``). Strengths are the last seen, else the printed ones.
+
+The weights were chosen with ``benchmarks/belief_calibration.py`` (docs/ai.md, "The
+sampler"): with sightings the true unit is the one drawn most often for 42% of the hidden
+blocks on Day 1 (5% from the view alone, about as good as a uniform pick).
 
 :func:`determinise` builds a complete, playable game from the view and a sample, through
 the public protocol: a fresh game of the same scenario (``new_game``) provides everything
@@ -27,15 +35,28 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from gettysburg.ai.doctrine_boc import map_facts
 from gettysburg.core.protocol import Game, load_game, new_game
 
 JSONDict = dict[str, Any]
-WORN = 0.3  # chance a hidden front-line block has lost a step
-SPREAD = 4.0  # hexes: how far blocks are expected to wander from their set-up hex
-RESERVE_WEIGHT = 0.3
+
+
+@dataclass(frozen=True)
+class Belief:
+    """The sampler's weights (``benchmarks/belief_calibration.py`` measures them)."""
+
+    spread: float = 4.0  # hexes: how far blocks are expected to wander from their set-up hex
+    reserve_weight: float = 0.3  # weight of a unit with no known way onto the map
+    worn: float = 0.0  # chance a hidden front-line block has lost a step
+    pace: float = 0.0  # hexes a turn by which the spread grows once a unit is on the map
+    entries: bool = True  # reinforcements measured from their entry road's hexes
+    lag: float = 0.5  # turns: how long after it is due a block is first seen, typically
+
+
+BELIEF = Belief()
 
 
 @dataclass(frozen=True)
@@ -73,42 +94,166 @@ def candidates(view: JSONDict, start: JSONDict) -> dict[str, JSONDict]:
     return out
 
 
-def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = None
-                  ) -> Sample:
+class Sightings:
+    """What one seat has seen of the enemy's blocks over the game, kept from the views it
+    is given at its own decisions (a player at the table remembers as much):
+
+    * where and when each hidden block (handle; handles stay the same all game) was first
+      seen: a block first seen after the start came on the map by then;
+    * which units a handle must be: a revealed block that stands up again (8.1) shows as a
+      new handle in the hex it stood in, and a handle that vanishes where a block is then
+      revealed is that block; linked only when the counts in the hex match;
+    * each unit's last strength seen, and units lost: revealed blocks that vanished with
+      no handle in their place while the enemy's losses rose as much.
+
+    Memory starts at the first view it is given; blocks first seen then count as seen at an
+    unknown time. Updating twice with the same view changes nothing."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self.first: dict[str, tuple[str, int]] = {}  # handle -> (hex, turn) first seen
+        self.only: dict[str, frozenset[str]] = {}  # handle -> the units it may be
+        self.strength: dict[str, int] = {}  # unit id -> last strength seen
+        self.lost: set[str] = set()
+        self.began: int | None = None
+        self._game: tuple[str, str] | None = None
+        self._handles: dict[str, str] = {}  # handle -> hex, in the last view
+        self._shown: dict[str, str] = {}  # enemy unit id -> hex, in the last view
+        self._losses = 0
+
+    def update(self, view: JSONDict) -> None:
+        seat = str(view["seat"])
+        game = (str(view["scenario"]), seat)
+        if self._game != game:
+            self._reset()  # another game: forget everything
+            self._game = game
+        now = _turns(_now(view))
+        if self.began is None:
+            self.began = now
+        handles = {str(h["handle"]): str(h["hex"]) for h in view.get("hidden", [])}
+        shown: dict[str, str] = {}
+        for u in view.get("units", []):
+            if u.get("side") != seat and u.get("hex"):
+                shown[str(u["id"])] = str(u["hex"])
+                self.strength[str(u["id"])] = int(u.get("strength", 0))
+        for h, hx in handles.items():
+            self.first.setdefault(h, (hx, now))
+        hid = {u: hx for u, hx in self._shown.items() if u not in shown}
+        appeared = {h: hx for h, hx in handles.items() if h not in self._handles}
+        explained = self._link(hid, appeared)
+        vanished = {h: hx for h, hx in self._handles.items() if h not in handles}
+        self._link({u: hx for u, hx in shown.items() if u not in self._shown}, vanished)
+        losses = sum(int(n) for side, n in dict(view.get("losses", {})).items() if side != seat)
+        gone = sorted(set(hid) - explained)
+        if gone and losses - self._losses >= len(gone):
+            self.lost.update(gone)
+        self._handles, self._shown, self._losses = handles, shown, losses
+
+    def _link(self, units: dict[str, str], handles: dict[str, str]) -> set[str]:
+        """Handles and units that appeared and vanished in the same hex, counts equal:
+        each handle is one of those units. Returns the units so accounted for."""
+        done: set[str] = set()
+        for hx in set(units.values()) & set(handles.values()):
+            ids = frozenset(u for u, at in units.items() if at == hx)
+            here = [h for h, at in handles.items() if at == hx]
+            if len(ids) != len(here):
+                continue
+            for h in here:
+                self.only[h] = (self.only.get(h, ids) & ids) or ids
+            done |= ids
+        return done
+
+
+def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = None,
+                  belief: Belief = BELIEF, seen: Sightings | None = None) -> Sample:
     """Draw identities and strengths for the view's hidden enemy blocks (see module doc).
 
-    Deterministic for a given ``rng`` state; ``start`` (from :func:`scenario_start`) may be
-    passed in to save rebuilding it for every sample."""
+    With ``seen`` (the seat's :class:`Sightings`, updated with this view) a block is drawn
+    among the units it may be, weighted by where and when it was first seen; without, by
+    where it stands now. Deterministic for a given ``rng`` state; ``start`` (from
+    :func:`scenario_start`) may be passed in to save rebuilding it for every sample."""
     start = start if start is not None else scenario_start(view)
     facts = map_facts()
     pool = candidates(view, start)
+    if seen is not None:
+        pool = {k: v for k, v in pool.items() if k not in seen.lost}
     own_hexes = {str(u["hex"]) for u in view.get("units", [])
                  if u.get("side") == view["seat"] and u.get("hex")}
+    now = _turns(_now(view))
     blocks: dict[str, tuple[str, int]] = {}
     hidden = sorted(view.get("hidden", []), key=lambda h: (str(h["hex"]), str(h["handle"])))
     order = list(range(len(hidden)))
     rng.shuffle(order)  # no block gets first pick every time
+    if seen is not None:  # blocks known to be one of few units pick first
+        order.sort(key=lambda k: len(seen.only.get(str(hidden[k]["handle"]), pool)))
     for k in order:
         h = hidden[k]
-        hx = str(h["hex"])
-        if not pool:
+        hx, at, sighted = str(h["hex"]), now, False
+        if seen is not None and str(h["handle"]) in seen.first:
+            first_hex, first_turn = seen.first[str(h["handle"])]
+            if first_turn != seen.began:
+                hx, at, sighted = first_hex, first_turn, True
+        only = seen.only.get(str(h["handle"])) if seen is not None else None
+        ids = sorted(u for u in pool if only is None or u in only) or sorted(pool)
+        if not ids:
             break
-        ids = sorted(pool)
-        weights = []
-        for uid in ids:
-            at = pool[uid].get("hex")
-            if at and at in facts.hexes and hx in facts.hexes:
-                weights.append(math.exp(-facts.dist(str(at), hx) / SPREAD))
-            else:
-                weights.append(RESERVE_WEIGHT)
-        uid = rng.choices(ids, weights=weights)[0]
-        strength = int(pool[uid]["strength"])
-        front = any(n in own_hexes for n in facts.nbrs.get(hx, ()))
-        if front and strength > 1 and rng.random() < WORN:
-            strength -= 1
+        weights = [_weight(pool[uid], hx, at, sighted, start, belief) for uid in ids]
+        uid = rng.choices(ids, weights=weights)[0] if sum(weights) > 0 else rng.choice(ids)
+        front = any(n in own_hexes for n in facts.nbrs.get(str(h["hex"]), ()))
+        if seen is not None and uid in seen.strength:
+            strength = seen.strength[uid]  # as last seen
+        else:
+            strength = int(pool[uid]["strength"])
+            if front and strength > 1 and rng.random() < belief.worn:
+                strength -= 1
         blocks[str(h["handle"])] = (uid, strength)
         del pool[uid]
     return Sample(blocks)
+
+
+def _weight(unit: JSONDict, hx: str, at: int, sighted: bool, start: JSONDict,
+            belief: Belief) -> float:
+    """How likely ``unit`` is the block seen in hex ``hx`` at turn ``at``: its first
+    sighting (``sighted``) or, when that is not known, where it stands now."""
+    facts = map_facts()
+    origin, since = _origin(unit, start, belief)
+    if not origin or hx not in facts.hexes:
+        return belief.reserve_weight
+    if sighted and since > at:
+        return 0.0  # first seen before it could have come on the map
+    scale = belief.spread + belief.pace * max(at - since, 0)
+    weight = math.exp(-min(facts.dist(o, hx) for o in origin) / scale)
+    if sighted:  # a block first seen after the start came on the map about then
+        weight *= math.exp(-(at - since) / belief.lag)
+    return weight
+
+
+def _turns(key: int) -> int:
+    """A turn key (``day * 100 + hour``) as a count of turns: 14 a day (8 AM to night)."""
+    return (key // 100) * 14 + key % 100
+
+
+def _origin(unit: JSONDict, start: JSONDict, belief: Belief) -> tuple[tuple[str, ...], int]:
+    """Where a unit comes onto the map (its set-up hex, its arrival hex, or with
+    ``belief.entries`` its entry road's hexes) and from which turn; ``()`` if unknown."""
+    first = _turns(int(start["position"]["day"]) * 100 + int(start["position"]["hour"]))
+    facts = map_facts()
+    at = unit.get("hex") if unit.get("status") == "on_map" else unit.get("arrival_hex")
+    since = _turns(int(unit["arrival_key"])) if unit.get("arrival_key") is not None else first
+    if at and at in facts.hexes:
+        return (str(at),), since
+    road = unit.get("arrival_entry")
+    if belief.entries and road:
+        return entry_hexes(str(road)), since
+    return (), since
+
+
+@cache
+def entry_hexes(road: str) -> tuple[str, ...]:
+    """The map hexes where the entry road ``road`` starts (6.7)."""
+    return tuple(sorted(i.id for i in map_facts().board.entry_hexes(road)))
 
 
 def determinise(view: JSONDict, sample: Sample, rng: random.Random,

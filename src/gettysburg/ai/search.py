@@ -51,12 +51,15 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, doctrine_for
 from gettysburg.ai.general import best_index
 from gettysburg.core.protocol import REFEREE, Action, Game
+
+if TYPE_CHECKING:
+    from gettysburg.ai.belief_boc import Sightings
 
 ROLLOUTS_PER_S = 8.0  # rollouts (plan x world) per second of budget
 MIN_ROUNDS = 2
@@ -95,7 +98,9 @@ WorldBuilder = Callable[[JSONDict, random.Random], Game]
 log = logging.getLogger(__name__)
 
 
-def _boc_world() -> WorldBuilder:
+def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
+    """Worlds drawn by ``belief_boc``: from what ``seen`` (the agent's ``Sightings``)
+    remembers of the enemy's blocks when given, else from the view alone."""
     from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
 
     starts: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
@@ -105,9 +110,17 @@ def _boc_world() -> WorldBuilder:
         if key not in starts:
             starts[key] = scenario_start(view)
         start = starts[key]
-        return determinise(view, sample_hidden(view, rng, start), rng, start)
+        return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start)
 
     return build
+
+
+def _boc_hooks() -> SystemHooks:
+    from gettysburg.ai.belief_boc import Sightings
+
+    seen = Sightings()
+    return SystemHooks(_boc_world(seen), _boc_value, _boc_may_melee, _boc_final_hour,
+                       _boc_control_gain, _boc_portfolio(), observe=seen.update)
 
 
 def _boc_may_melee(unit: str) -> bool:
@@ -184,6 +197,9 @@ class SystemHooks:
     #: Doctrine variants by seat and name, the seat's incumbent first (the style
     #: search's portfolio).
     portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
+    #: Shown every view the agent is given, before it decides: what the seat remembers
+    #: of the enemy (BoC: ``belief_boc.Sightings``) and ``build`` then draws from.
+    observe: Callable[[JSONDict], None] = lambda view: None
 
 
 def _boc_portfolio() -> dict[str, dict[str, Doctrine]]:
@@ -213,9 +229,8 @@ def distinct_styles(styles: dict[str, Doctrine], view: JSONDict) -> dict[str, Do
     return out
 
 
-WORLDS: dict[str, Callable[[], SystemHooks]] = {
-    "boc": lambda: SystemHooks(_boc_world(), _boc_value, _boc_may_melee, _boc_final_hour,
-                               _boc_control_gain, _boc_portfolio())}
+#: Per system, the hooks of one search agent (one seat of one game: they remember).
+WORLDS: dict[str, Callable[[], SystemHooks]] = {"boc": lambda: _boc_hooks()}
 
 
 def material_value(world: Game, seat: str, value: Callable[[Game, str], float]) -> float:
@@ -365,6 +380,8 @@ class SearchAgent:
         if key != self._plan_key:
             self._plan, self._plan_key = Plan(), key
         system = self._system(view)
+        if system is not None:
+            system.observe(view)
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
         if styles:
             styles = distinct_styles(styles, view)
