@@ -186,20 +186,21 @@ def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = N
     hidden = sorted(view.get("hidden", []), key=lambda h: (str(h["hex"]), str(h["handle"])))
     order = list(range(len(hidden)))
     rng.shuffle(order)  # no block gets first pick every time
-    if seen is not None:  # blocks known to be one of few units pick first
-        order.sort(key=lambda k: len(seen.only.get(str(hidden[k]["handle"]), pool)))
+    if seen is not None:  # blocks known to be one of few units pick first, then the
+        # blocks seen earliest (fewer units could have been on the map by then)
+        order.sort(key=lambda k: (len(seen.only.get(str(hidden[k]["handle"]), pool)),
+                                  seen.first.get(str(hidden[k]["handle"]), ("", now))[1]))
     for k in order:
         h = hidden[k]
-        hx, at, sighted = str(h["hex"]), now, False
+        hx, at, sighted, later = str(h["hex"]), now, False, False
         if seen is not None and str(h["handle"]) in seen.first:
-            first_hex, first_turn = seen.first[str(h["handle"])]
-            if first_turn != seen.began:
-                hx, at, sighted = first_hex, first_turn, True
+            hx, at = seen.first[str(h["handle"])]
+            sighted, later = True, at != seen.began
         only = seen.only.get(str(h["handle"])) if seen is not None else None
         ids = sorted(u for u in pool if only is None or u in only) or sorted(pool)
         if not ids:
             break
-        weights = [_weight(pool[uid], hx, at, sighted, start, belief) for uid in ids]
+        weights = [_weight(pool[uid], hx, at, sighted, later, start, belief) for uid in ids]
         uid = rng.choices(ids, weights=weights)[0] if sum(weights) > 0 else rng.choice(ids)
         front = any(n in own_hexes for n in facts.nbrs.get(str(h["hex"]), ()))
         if seen is not None and uid in seen.strength:
@@ -213,19 +214,21 @@ def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = N
     return Sample(blocks)
 
 
-def _weight(unit: JSONDict, hx: str, at: int, sighted: bool, start: JSONDict,
-            belief: Belief) -> float:
+def _weight(unit: JSONDict, hx: str, at: int, sighted: bool, later: bool,
+            start: JSONDict, belief: Belief) -> float:
     """How likely ``unit`` is the block seen in hex ``hx`` at turn ``at``: its first
-    sighting (``sighted``) or, when that is not known, where it stands now."""
+    sighting (``sighted``; ``later`` if after the seat's memory began) or, when that is
+    not known, where it stands now."""
     facts = map_facts()
     origin, since = _origin(unit, start, belief)
-    if not origin or hx not in facts.hexes:
-        return belief.reserve_weight
     if sighted and since > at:
         return 0.0  # first seen before it could have come on the map
-    scale = belief.spread + belief.pace * max(at - since, 0)
-    weight = math.exp(-min(facts.dist(o, hx) for o in origin) / scale)
-    if sighted:  # a block first seen after the start came on the map about then
+    if origin and hx in facts.hexes:
+        scale = belief.spread + belief.pace * max(at - since, 0)
+        weight = math.exp(-min(facts.dist(o, hx) for o in origin) / scale)
+    else:
+        weight = belief.reserve_weight
+    if later:  # a block first seen after the start came on the map about then
         weight *= math.exp(-(at - since) / belief.lag)
     return weight
 
@@ -252,8 +255,15 @@ def _origin(unit: JSONDict, start: JSONDict, belief: Belief) -> tuple[tuple[str,
 
 @cache
 def entry_hexes(road: str) -> tuple[str, ...]:
-    """The map hexes where the entry road ``road`` starts (6.7)."""
-    return tuple(sorted(i.id for i in map_facts().board.entry_hexes(road)))
+    """The map hexes where the entry road ``road`` starts (6.7), by either of its names
+    (the scenario files' Chambersburg Pike is the map's Cashtown Pike)."""
+    from gettysburg.boc.scenario import ENTRY_ROAD_ALIASES
+
+    def name(n: str) -> str:
+        return ENTRY_ROAD_ALIASES.get(n, n).casefold()
+
+    return tuple(sorted(i.id for i in map_facts().board.hexes.values()
+                        if any(name(e) == name(road) for e in i.entries)))
 
 
 def determinise(view: JSONDict, sample: Sample, rng: random.Random,

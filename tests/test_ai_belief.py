@@ -1,0 +1,125 @@
+"""What a seat remembers of the enemy (``belief_boc.Sightings``) and how the sampler uses
+it: a block that stands up again (8.1) is the one revealed there, a block revealed where a
+hidden one stood is that one, a block gone while losses rose is lost, a block first seen
+after the start came on the map by then. Positions are set up by hand from Day 1."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gettysburg.ai import make_agent
+from gettysburg.ai.belief_boc import Sightings, sample_hidden, scenario_start
+from gettysburg.boc.fog import handle
+from gettysburg.core.protocol import Game, load_game, new_game
+
+
+def _with(game: Game, **changes: dict[str, Any]) -> Game:
+    """The game with some units' fields changed (``usa_calef={"revealed": True}``)."""
+    data = game.to_json()
+    for key, fields in changes.items():
+        data["position"]["units"][key.replace("_", "-", 1)].update(fields)
+    return load_game(data)
+
+
+def _handle_at(view: dict[str, Any], hx: str) -> list[str]:
+    return [str(h["handle"]) for h in view["hidden"] if h["hex"] == hx]
+
+
+def test_a_block_that_stands_up_again_is_the_one_seen_there() -> None:
+    game = new_game("boc/day1", seed=5)
+    calef = game.to_json()["position"]["units"]["usa-calef"]
+    hx = calef["hex"]
+    seen = Sightings()
+    revealed = _with(game, usa_calef={"revealed": True, "strength": 1})
+    seen.update(revealed.view("csa"))
+    assert "usa-calef" not in {h for hs in seen.only.values() for h in hs}
+    hidden_again = _with(game, usa_calef={"revealed": False, "strength": 1})
+    view = hidden_again.view("csa")
+    new = [h for h in _handle_at(view, hx) if h not in seen.first]
+    seen.update(view)
+    assert len(new) == 1 and seen.only[new[0]] == {"usa-calef"}
+    # The referee agrees: that handle is Calef's.
+    assert new[0] == handle(hidden_again.key, "usa-calef")  # type: ignore[attr-defined]
+    start = scenario_start(view)
+    for k in range(5):
+        sample = sample_hidden(view, random.Random(k), start, seen=seen)
+        assert sample.blocks[new[0]] == ("usa-calef", 1)  # with the strength last seen
+    # Without the memory the same view names Calef far less often.
+    names = [sample_hidden(view, random.Random(k), start).blocks[new[0]][0] for k in range(30)]
+    assert names.count("usa-calef") < 30
+
+
+def test_a_block_revealed_where_a_hidden_one_stood_is_that_one() -> None:
+    game = new_game("boc/day1", seed=6)
+    hx = game.to_json()["position"]["units"]["usa-gamble"]["hex"]
+    seen = Sightings()
+    before = game.view("csa")
+    seen.update(before)
+    standing = _handle_at(before, hx)
+    assert standing
+    shown = _with(game, usa_gamble={"revealed": True})
+    seen.update(shown.view("csa"))
+    gone = [h for h in standing if h not in _handle_at(shown.view("csa"), hx)]
+    assert len(gone) == 1 and seen.only[gone[0]] == {"usa-gamble"}
+    assert gone[0] == handle(game.key, "usa-gamble")  # type: ignore[attr-defined]
+
+
+def test_a_revealed_block_gone_while_losses_rose_is_lost_and_never_drawn() -> None:
+    game = new_game("boc/day1", seed=7)
+    seen = Sightings()
+    seen.update(_with(game, usa_calef={"revealed": True}).view("csa"))
+    data = game.to_json()
+    data["position"]["units"]["usa-calef"].update({"status": "eliminated", "hex": None,
+                                                   "strength": 0})
+    data["position"]["losses"]["usa"] = 1
+    after = load_game(data)
+    view = after.view("csa")
+    seen.update(view)
+    assert seen.lost == {"usa-calef"}
+    start = scenario_start(view)
+    for k in range(10):
+        drawn = {uid for uid, _ in sample_hidden(view, random.Random(k), start,
+                                                  seen=seen).blocks.values()}
+        assert "usa-calef" not in drawn
+
+
+def test_the_same_view_twice_changes_nothing_and_another_game_starts_afresh() -> None:
+    game = new_game("boc/day1", seed=8)
+    seen = Sightings()
+    view = _with(game, usa_calef={"revealed": True}).view("csa")
+    seen.update(view)
+    state = (dict(seen.first), dict(seen.only), dict(seen.strength), set(seen.lost))
+    seen.update(view)
+    assert (dict(seen.first), dict(seen.only), dict(seen.strength), set(seen.lost)) == state
+    other = new_game("boc/day2", seed=8).view("csa")
+    seen.update(other)
+    assert seen.strength == {u["id"]: u["strength"] for u in other["units"]
+                             if u["side"] == "usa"}
+    assert set(seen.first) == {h["handle"] for h in other["hidden"]}
+
+
+def test_blocks_first_seen_later_are_units_due_by_then() -> None:
+    """Over a Day 1 game between generals, fed each seat's views at its own decisions:
+    a block first seen after the start is always drawn among the units due by then."""
+    game = new_game("boc/day1", seed=9)
+    agents = {s: make_agent("general", s) for s in game.seats()}
+    memory = {s: Sightings() for s in game.seats()}
+    start = scenario_start(game.view("usa"))
+    due = {uid: int(u.get("arrival_key") or 0) for uid, u in start["position"]["units"].items()}
+    rng, checked = random.Random(9), 0
+    for _ in range(400):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        memory[seat].update(view)
+        seen = memory[seat]
+        later = {h: turn for h, (_, turn) in seen.first.items() if turn != seen.began}
+        if later and view["phase"] == "movement":
+            sample = sample_hidden(view, rng, start, seen=seen)
+            for h, (uid, _) in sample.blocks.items():
+                if h in later:
+                    day, hour = divmod(due[uid], 100)
+                    assert day * 14 + hour <= later[h], (h, uid)
+                    checked += 1
+        game.apply(agents[seat].choose(view, view["legal_actions"], 0.0, rng), seat)
+    assert checked > 20
