@@ -20,7 +20,7 @@ when that is not remembered; a block first seen after the start is one that came
 map about then (``Belief.lag``). Strengths are the last seen, else the printed ones.
 
 The weights were chosen with ``benchmarks/belief_calibration.py`` (docs/ai.md, "The
-sampler"): with sightings the true unit is the one drawn most often for 42% of the hidden
+sampler"): with sightings the true unit is the one drawn most often for 50% of the hidden
 blocks on Day 1 (5% from the view alone, about as good as a uniform pick).
 
 :func:`determinise` builds a complete, playable game from the view and a sample, through
@@ -54,6 +54,7 @@ class Belief:
     pace: float = 0.0  # hexes a turn by which the spread grows once a unit is on the map
     entries: bool = True  # reinforcements measured from their entry road's hexes
     lag: float = 0.5  # turns: how long after it is due a block is first seen, typically
+    recall: bool = True  # a block's strength as last seen (else as printed)
 
 
 BELIEF = Belief()
@@ -203,7 +204,7 @@ def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = N
         weights = [_weight(pool[uid], hx, at, sighted, later, start, belief) for uid in ids]
         uid = rng.choices(ids, weights=weights)[0] if sum(weights) > 0 else rng.choice(ids)
         front = any(n in own_hexes for n in facts.nbrs.get(str(h["hex"]), ()))
-        if seen is not None and uid in seen.strength:
+        if seen is not None and belief.recall and uid in seen.strength:
             strength = seen.strength[uid]  # as last seen
         else:
             strength = int(pool[uid]["strength"])
