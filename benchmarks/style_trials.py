@@ -21,6 +21,9 @@ the ``search`` agent's style search (``doctrine_boc.STYLES``: for each seat the 
 variants from that seat, one per family; the "careful" and "shy" variants are one family:
 worn blocks keep back) and the USA general's Day 2 style (``relieve``; docs/ai.md).
 
+Variant ``forget`` is the general itself without its memory (``doctrine.Memory``, session
+7): it decides from each view alone, so its rows measure what remembering is worth.
+
 ``--summarise FILE`` prints the summary of stored rows.
 """
 
@@ -90,7 +93,7 @@ class StyleAgent:
 
     name = "style"
 
-    def __init__(self, style: Style, by_day: dict[int, Style] | None = None) -> None:
+    def __init__(self, style: Style | None, by_day: dict[int, Style] | None = None) -> None:
         self.doctrine = BocDoctrine(style)
         self.by_day = {day: BocDoctrine(st) for day, st in (by_day or {}).items()}
 
@@ -101,7 +104,7 @@ class StyleAgent:
         return dict(legal[best_index(scores, legal)])
 
 
-def _maker(style: Style, by_day: dict[int, Style] | None = None
+def _maker(style: Style | None, by_day: dict[int, Style] | None = None
            ) -> Callable[[str], StyleAgent]:
     def make(seed: str) -> StyleAgent:
         return StyleAgent(style, by_day)
@@ -112,6 +115,10 @@ for _name, _style in VARIANTS.items():
     register_agent(f"style-{_name}", _maker(_style))
 for _name, _days in DAY_VARIANTS.items():
     register_agent(f"style-{_name}", _maker(Style(), _days))
+#: The general itself (its own styles) without its memory (``doctrine.Memory``): this
+#: agent decides from each view alone, as every general did before session 7.
+register_agent("style-forget", _maker(None))
+NAMES = [*VARIANTS, *DAY_VARIANTS, "forget"]
 
 
 def specs(scenario: str, games: int, names: Sequence[str], seats: Sequence[str],
@@ -173,7 +180,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=500, help="as gettysburg simulate --seed")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS),
-                    help=f"of {', '.join([*VARIANTS, *DAY_VARIANTS])}")
+                    help=f"of {', '.join(NAMES)}")
     ap.add_argument("--seats", nargs="*", default=["usa", "csa"],
                     help="seats that play the variants (the general's games always run)")
     ap.add_argument("--json", help="append the rows to this file")
@@ -184,9 +191,9 @@ def main() -> None:
             summarise([json.loads(line) for line in f if line.strip()])
         return
     names = ["general"] + [n for n in args.variants if n != "general"]
-    unknown = [n for n in names if n not in VARIANTS and n not in DAY_VARIANTS]
+    unknown = [n for n in names if n not in NAMES]
     if unknown:
-        sys.exit(f"unknown variants {unknown}; have {[*VARIANTS, *DAY_VARIANTS]}")
+        sys.exit(f"unknown variants {unknown}; have {NAMES}")
     rows = run_local(specs(args.scenario, args.games, names, args.seats, args.seed),
                      args.workers)
     keep = ("scenario", "seed", "index", "agents", "vp", "winner", "error", "seconds")

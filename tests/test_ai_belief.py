@@ -123,3 +123,42 @@ def test_blocks_first_seen_later_are_units_due_by_then() -> None:
                     checked += 1
         game.apply(agents[seat].choose(view, view["legal_actions"], 0.0, rng), seat)
     assert checked > 20
+
+
+def test_the_general_remembers_a_worn_block_that_stood_up_again() -> None:
+    """BocMemory hands the doctrine a hidden block it saw standing up again as that unit at
+    the strength it last had: a 1-step block is easy prey (9.12), a guess is not."""
+    from gettysburg.ai.belief_boc import BocMemory
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    game = new_game("boc/day1", seed=10)
+    hx = game.to_json()["position"]["units"]["usa-calef"]["hex"]
+    memory = BocMemory()
+    memory.recall(_with(game, usa_calef={"revealed": True, "strength": 1}).view("csa"))
+    view = _with(game, usa_calef={"strength": 1}).view("csa")
+    recalled = memory.recall(view)
+    h = handle(game.key, "usa-calef")  # type: ignore[attr-defined]
+    assert recalled["recalled"] == {h: ["usa-calef", 1]}
+    assert "recalled" not in view  # the game's view itself is untouched
+    doctrine = BocDoctrine()
+    knows, guesses = doctrine.situation(recalled), doctrine.situation(view)
+    assert ("usa-calef", 1) in knows.enemy_blocks[hx]
+    assert (None, 3) in guesses.enemy_blocks[hx]
+    assert ("usa-calef", 1) not in guesses.enemy_blocks[hx]
+    beside = next(n for n in knows.facts.nbrs[hx] if n not in knows.enemy_at)
+    assert knows.prey(beside) > guesses.prey(beside)
+    # A fresh memory (one view) knows nothing more than the view.
+    assert "recalled" not in BocMemory().recall(view)
+
+
+def test_general_and_search_keep_a_memory_per_agent() -> None:
+    from gettysburg.ai.belief_boc import BocMemory
+
+    game = new_game("boc/day1", seed=11)
+    view = game.view("csa")
+    for name in ("general", "search"):
+        agent = make_agent(name, "csa")
+        agent.choose(view, view["legal_actions"], 0.0, random.Random(0))
+        memory = agent.memory.get(view)  # type: ignore[attr-defined]
+        assert isinstance(memory, BocMemory)
+        assert set(memory.seen.first) == {h["handle"] for h in view["hidden"]}

@@ -188,7 +188,7 @@ def test_a_failed_rollout_is_counted_and_logged_not_fatal(
     agent = SearchAgent("1")
     with caplog.at_level("WARNING", logger="gettysburg.ai.search"):
         chosen = agent.choose(view, legal, 1.0, random.Random(1))
-    incumbent = next(iter(search_mod.WORLDS["boc"]().portfolio[view["seat"]].values()))
+    incumbent = next(iter(search_mod.WORLDS["boc"](None).portfolio[view["seat"]].values()))
     assert chosen == plan_choice(view, legal, Plan(), doctrine=incumbent)
     stats = agent.stats()
     assert stats["failed_rollouts"] >= search_mod.STYLE_MIN_WORLDS * len(agent.styles) >= 2
@@ -230,7 +230,7 @@ def test_plans_offered_in_the_command_fire_and_last_turns(monkeypatch: pytest.Mo
     monkeypatch.setattr(search_mod, "COMMAND_PLANS", True)
     monkeypatch.setattr(search_mod, "FIRE_PLANS", True)
     agent = SearchAgent("1")
-    hooks = search_mod.WORLDS["boc"]()
+    hooks = search_mod.WORLDS["boc"](None)
     general, rng = make_agent("general"), random.Random(0)
 
     def plans(game: Game) -> list[Plan]:
@@ -269,7 +269,7 @@ def test_a_style_must_win_clearly_to_replace_the_incumbent(monkeypatch: pytest.M
     (the first) is played for the turn only on a paired gain above STYLE_MIN_GAIN and
     STYLE_Z errors."""
     view, legal = _melee_position()
-    hooks = search_mod.WORLDS["boc"]()
+    hooks = search_mod.WORLDS["boc"](None)
     styles = hooks.portfolio[view["seat"]]
     names = list(styles)
     assert "general" in names and len(names) >= 3
@@ -307,7 +307,7 @@ def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyP
     game = _played("boc/day1", 0)
     seat = game.to_move()[0]
     view = game.view(seat)
-    hooks = search_mod.WORLDS["boc"]()
+    hooks = search_mod.WORLDS["boc"](None)
     seen: list[tuple[Any, ...]] = []
 
     def value(world: Game, s: str) -> float:

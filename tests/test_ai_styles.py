@@ -32,7 +32,7 @@ def test_the_default_style_is_the_general() -> None:
     assert view["phase"] == "movement" and len(legal) > 100
     assert BocDoctrine(Style()).scores(view, legal) == doctrine_for(view).scores(view, legal)
     assert BocDoctrine().scores(view, legal) == doctrine_for(view).scores(view, legal)
-    portfolio = WORLDS["boc"]().portfolio
+    portfolio = WORLDS["boc"](None).portfolio
     for seat, styles in STYLES.items():
         assert len(set(styles.values())) == len(styles), seat  # no variant twice
         assert Style() not in styles.values()
@@ -122,7 +122,7 @@ def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
     variants."""
     from gettysburg.ai.search import distinct_styles
 
-    portfolio = WORLDS["boc"]().portfolio["csa"]
+    portfolio = WORLDS["boc"](None).portfolio["csa"]
     assert "tight" in portfolio
     day1 = distinct_styles(portfolio, {"seat": "csa", "scenario": "boc/day1"})
     assert list(day1) == [n for n in portfolio if n != "tight"]
@@ -130,7 +130,7 @@ def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
         assert list(distinct_styles(portfolio, {"seat": "csa", "scenario": scenario})) \
             == list(portfolio)
     # The USA's Day 1 style is its ``shy`` variant.
-    usa = WORLDS["boc"]().portfolio["usa"]
+    usa = WORLDS["boc"](None).portfolio["usa"]
     assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day1"})) \
         == [n for n in usa if n != "shy"]
     assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day3"})) == list(usa)

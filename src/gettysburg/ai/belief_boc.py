@@ -167,6 +167,34 @@ class Sightings:
         return done
 
 
+    def recalled(self, view: JSONDict) -> dict[str, tuple[str, int]]:
+        """The view's hidden blocks known to be one unit, with the strength last seen."""
+        out: dict[str, tuple[str, int]] = {}
+        for h in view.get("hidden", []):
+            ids = self.only.get(str(h["handle"]), frozenset())
+            if len(ids) == 1:
+                uid = next(iter(ids))
+                if uid in self.strength and uid not in self.lost:
+                    out[str(h["handle"])] = (uid, self.strength[uid])
+        return out
+
+
+class BocMemory:
+    """The general's memory (``doctrine.Memory``): the seat's :class:`Sightings`; a view
+    is handed on with ``recalled``, its hidden blocks known to be one unit (a block seen
+    standing up again, 8.1) as ``{handle: [unit id, strength last seen]}``."""
+
+    def __init__(self) -> None:
+        self.seen = Sightings()
+
+    def recall(self, view: JSONDict) -> JSONDict:
+        self.seen.update(view)
+        known = self.seen.recalled(view)
+        if not known:
+            return view
+        return {**view, "recalled": {h: [uid, s] for h, (uid, s) in sorted(known.items())}}
+
+
 def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = None,
                   belief: Belief = BELIEF, seen: Sightings | None = None) -> Sample:
     """Draw identities and strengths for the view's hidden enemy blocks (see module doc).

@@ -69,14 +69,37 @@ class ToyDoctrine:
                    for b in (view.get("blocks") or {}).values() if "strength" in b)
 
 
+class Memory(Protocol):
+    """What one seat's agent remembers over a game, from the views it is given (a player
+    at the table remembers the blocks it has seen). Fed only the seat's own views, so it
+    knows nothing the seat was not shown."""
+
+    def recall(self, view: JSONDict) -> JSONDict:
+        """Take in ``view``; return it with what is remembered added (for the doctrine)."""
+        ...
+
+
 _DOCTRINES: dict[str, Callable[[], Doctrine]] = {"toy": ToyDoctrine}
+_MEMORIES: dict[str, Callable[[], Memory]] = {}
 _MODULES = {"boc": "gettysburg.ai.doctrine_boc"}
 _CACHE: dict[str, Doctrine] = {}
 
 
-def register_doctrine(system: str, factory: Callable[[], Doctrine]) -> None:
+def register_doctrine(system: str, factory: Callable[[], Doctrine],
+                      memory: Callable[[], Memory] | None = None) -> None:
+    """The system's doctrine and, if its players have something to remember, a maker of
+    one seat's memory."""
     _DOCTRINES[system] = factory
     _CACHE.pop(system, None)
+    if memory is not None:
+        _MEMORIES[system] = memory
+
+
+def memory_for(view: JSONDict) -> Memory | None:
+    """A fresh memory for the view's system, or ``None`` if it keeps none."""
+    doctrine_for(view)  # imports the system's doctrine module, which registers both
+    maker = _MEMORIES.get(str(view.get("system", "")))
+    return maker() if maker is not None else None
 
 
 def doctrine_for(view: JSONDict) -> Doctrine:

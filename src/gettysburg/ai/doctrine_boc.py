@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from math import comb
 
-from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, register_doctrine
+from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, Memory, register_doctrine
 from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, outlook
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty
@@ -267,9 +267,18 @@ class Situation:
                 self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + float(u.get("strength", 0))
                 self.enemy_blocks.setdefault(hx, []).append(
                     (str(u["id"]), int(u.get("strength", 0))))
+        # Hidden blocks the seat's memory ties to one unit (BocMemory: seen standing up
+        # again, 8.1) count as that unit at the strength last seen.
+        recalled = view.get("recalled") or {}
         for h in view.get("hidden", []):
             if h.get("side") == self.enemy and h.get("hex"):
                 hx = str(h["hex"])
+                known = recalled.get(str(h.get("handle")))
+                if known:
+                    uid, s = str(known[0]), int(known[1])
+                    self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + s
+                    self.enemy_blocks.setdefault(hx, []).append((uid, s))
+                    continue
                 self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + HIDDEN_STRENGTH
                 self.enemy_blocks.setdefault(hx, []).append((None, GUESS_STRENGTH))
         combat = view.get("combat") or {}
@@ -801,4 +810,10 @@ def projected_total(view: JSONDict, facts: MapFacts) -> int:
     return terrain + int(losses.get("usa", 0)) - int(losses.get("csa", 0))
 
 
-register_doctrine("boc", BocDoctrine)
+def _memory() -> Memory:
+    from gettysburg.ai.belief_boc import BocMemory  # belief_boc imports this module
+
+    return BocMemory()
+
+
+register_doctrine("boc", BocDoctrine, memory=_memory)

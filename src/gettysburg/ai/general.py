@@ -4,6 +4,8 @@ For each decision it asks the system's doctrine (:mod:`gettysburg.ai.doctrine`) 
 every legal action from the seat's view and plays the best; ties go to the earliest action
 in the legal list, so it is deterministic. When nothing scores above 0 it plays the
 "done" action (``end_phase`` and the like), which ends phases once nothing useful is left.
+What it decides from is its view plus what it remembers of earlier views (the system's
+``Memory``, e.g. the strength a block had when last seen before it stood up again).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine import DONE_TYPES, doctrine_for
+from gettysburg.ai.doctrine import DONE_TYPES, Memory, doctrine_for, memory_for
 from gettysburg.core.protocol import Action
 
 
@@ -32,16 +34,36 @@ def ranked(view: JSONDict, legal: Sequence[Action]) -> list[tuple[float, int]]:
     return sorted(((s, i) for i, s in enumerate(scores)), key=lambda t: (-t[0], t[1]))
 
 
+class Remembering:
+    """One seat's memories, one per rule system, made on first use (``memory_for``)."""
+
+    def __init__(self) -> None:
+        self._memories: dict[str, Memory | None] = {}
+
+    def get(self, view: JSONDict) -> Memory | None:
+        """The memory of the view's system (``None`` if the system keeps none)."""
+        system = str(view.get("system", ""))
+        if system not in self._memories:
+            self._memories[system] = memory_for(view)
+        return self._memories[system]
+
+    def recall(self, view: JSONDict) -> JSONDict:
+        memory = self.get(view)
+        return memory.recall(view) if memory is not None else view
+
+
 class GeneralAgent:
     name = "general"
 
     def __init__(self, seed: str = "0") -> None:
         self.seed = seed
+        self.memory = Remembering()
 
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
+        view = self.memory.recall(view)
         scores = doctrine_for(view).scores(view, legal_actions)
         return dict(legal_actions[best_index(scores, legal_actions)])
 

@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, doctrine_for
-from gettysburg.ai.general import best_index
+from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for
+from gettysburg.ai.general import Remembering, best_index
 from gettysburg.core.protocol import REFEREE, Action, Game
 
 if TYPE_CHECKING:
@@ -115,12 +115,13 @@ def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
     return build
 
 
-def _boc_hooks() -> SystemHooks:
-    from gettysburg.ai.belief_boc import Sightings
+def _boc_hooks(memory: Memory | None) -> SystemHooks:
+    """Worlds drawn from what the agent's memory (``BocMemory``, the general's) has seen."""
+    from gettysburg.ai.belief_boc import BocMemory
 
-    seen = Sightings()
+    seen = memory.seen if isinstance(memory, BocMemory) else None
     return SystemHooks(_boc_world(seen), _boc_value, _boc_may_melee, _boc_final_hour,
-                       _boc_control_gain, _boc_portfolio(), observe=seen.update)
+                       _boc_control_gain, _boc_portfolio())
 
 
 def _boc_may_melee(unit: str) -> bool:
@@ -197,9 +198,6 @@ class SystemHooks:
     #: Doctrine variants by seat and name, the seat's incumbent first (the style
     #: search's portfolio).
     portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
-    #: Shown every view the agent is given, before it decides: what the seat remembers
-    #: of the enemy (BoC: ``belief_boc.Sightings``) and ``build`` then draws from.
-    observe: Callable[[JSONDict], None] = lambda view: None
 
 
 def _boc_portfolio() -> dict[str, dict[str, Doctrine]]:
@@ -229,8 +227,9 @@ def distinct_styles(styles: dict[str, Doctrine], view: JSONDict) -> dict[str, Do
     return out
 
 
-#: Per system, the hooks of one search agent (one seat of one game: they remember).
-WORLDS: dict[str, Callable[[], SystemHooks]] = {"boc": lambda: _boc_hooks()}
+#: Per system, the hooks of one search agent, given the agent's memory of that system
+#: (one seat of one game: worlds are drawn from what it has seen).
+WORLDS: dict[str, Callable[[Memory | None], SystemHooks]] = {"boc": _boc_hooks}
 
 
 def material_value(world: Game, seat: str, value: Callable[[Game, str], float]) -> float:
@@ -339,6 +338,7 @@ class SearchAgent:
     def __init__(self, seed: str = "0") -> None:
         self.seed = seed
         self._systems: dict[str, SystemHooks] = {}
+        self.memory = Remembering()
         self._plan = Plan()
         self._plan_key: tuple[Any, ...] | None = None
         self.searched = 0  # decisions actually searched (for benchmarks and tests)
@@ -369,7 +369,7 @@ class SearchAgent:
         if system not in WORLDS:
             return None
         if system not in self._systems:
-            self._systems[system] = WORLDS[system]()
+            self._systems[system] = WORLDS[system](self.memory.get(view))
         return self._systems[system]
 
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
@@ -379,9 +379,8 @@ class SearchAgent:
         key = _turn_key(view)
         if key != self._plan_key:
             self._plan, self._plan_key = Plan(), key
+        view = self.memory.recall(view)  # as the general does: it is the incumbent
         system = self._system(view)
-        if system is not None:
-            system.observe(view)
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
         if styles:
             styles = distinct_styles(styles, view)
