@@ -52,7 +52,7 @@ def test_a_scenario_path_is_refused_without_opening_the_file(client: TestClient,
         assert r.status_code == 422, r.text
         err = r.json()["error"]
         assert err["rule"] == "setup.scenario" and err["field"] == "scenario"
-        assert "have ['battle', 'day1', 'day2', 'day3']" in err["message"]
+        assert "have ['day1', 'day2', 'day3', 'battle']" in err["message"]
         assert "secret-value" not in r.text and "entry" not in r.text
         r = client.get("/api/setup", params={"system": "boc", "scenario": scenario})
         assert r.status_code == 422 and "entry" not in r.text
