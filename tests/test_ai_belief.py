@@ -92,6 +92,12 @@ def test_the_same_view_twice_changes_nothing_and_another_game_starts_afresh() ->
     state = (dict(seen.first), dict(seen.only), dict(seen.strength), set(seen.lost))
     seen.update(view)
     assert (dict(seen.first), dict(seen.only), dict(seen.strength), set(seen.lost)) == state
+    # A new game of the same scenario: the clock went back, so memory starts afresh.
+    later = game.to_json()
+    later["position"]["hour"] = 12
+    seen.update(load_game(later).view("csa"))
+    seen.update(game.view("csa"))
+    assert seen.strength == {} and seen.began == 1 * 14 + 8
     other = new_game("boc/day2", seed=8).view("csa")
     seen.update(other)
     assert seen.strength == {u["id"]: u["strength"] for u in other["units"]

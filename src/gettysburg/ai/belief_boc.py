@@ -108,7 +108,8 @@ class Sightings:
       no handle in their place while the enemy's losses rose as much.
 
     Memory starts at the first view it is given; blocks first seen then count as seen at an
-    unknown time. Updating twice with the same view changes nothing."""
+    unknown time. Updating twice with the same view changes nothing; a view of another
+    scenario or seat, or from an earlier turn (a new game), starts it afresh."""
 
     def __init__(self) -> None:
         self._reset()
@@ -123,16 +124,18 @@ class Sightings:
         self._handles: dict[str, str] = {}  # handle -> hex, in the last view
         self._shown: dict[str, str] = {}  # enemy unit id -> hex, in the last view
         self._losses = 0
+        self._last = 0  # the turn of the last view
 
     def update(self, view: JSONDict) -> None:
         seat = str(view["seat"])
         game = (str(view["scenario"]), seat)
-        if self._game != game:
-            self._reset()  # another game: forget everything
-            self._game = game
         now = _turns(_now(view))
+        if self._game != game or now < self._last:
+            self._reset()  # another game (the clock went back): forget everything
+            self._game = game
         if self.began is None:
             self.began = now
+        self._last = now
         handles = {str(h["handle"]): str(h["hex"]) for h in view.get("hidden", [])}
         shown: dict[str, str] = {}
         for u in view.get("units", []):
@@ -165,7 +168,6 @@ class Sightings:
                 self.only[h] = (self.only.get(h, ids) & ids) or ids
             done |= ids
         return done
-
 
     def recalled(self, view: JSONDict) -> dict[str, tuple[str, int]]:
         """The view's hidden blocks known to be one unit, with the strength last seen."""
