@@ -18,7 +18,7 @@ import random
 
 from gettysburg.ai.agent import register_agent
 from gettysburg.core.protocol import Action
-from gettysburg.server.agents import DEFAULT_AGENT, agent_names, make_agent
+from gettysburg.server.agents import DEFAULT_AGENT, SeatMind, agent_names
 from gettysburg.server.app import create_app
 from gettysburg.server.store import Store
 
@@ -114,7 +114,8 @@ def test_server_uses_the_one_agent_registry_with_the_default_first() -> None:
     names = agent_names()
     assert names[0] == DEFAULT_AGENT == "general"
     assert {"random", "general", "search", "spy"} <= set(names)
-    picks = [make_agent("random", f"s:{i}").choose({}, legal, 1.0)["type"] for i in range(300)]
+    mind = SeatMind("random", "seat")
+    picks = [mind.choose({}, legal, 1.0, f"s:{i}")["type"] for i in range(300)]
     assert set(picks) == {"a", "b", "c"}
-    assert make_agent("random", "x").choose({}, legal, 1.0) == \
-        make_agent("random", "x").choose({}, legal, 1.0)
+    assert [SeatMind("random", "x").choose({}, legal, 1.0, f"d{i}") for i in range(20)] == \
+        [SeatMind("random", "y").choose({}, legal, 1.0, f"d{i}") for i in range(20)]

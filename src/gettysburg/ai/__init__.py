@@ -6,12 +6,12 @@ it never touches the hidden truth. ``make_agent(name, seed)`` builds one by name
 * ``random``  uniform over the legal actions (:mod:`gettysburg.ai.random_agent`);
 * ``general`` a fast heuristic commander driven by a per-system doctrine
   (:mod:`gettysburg.ai.general`, :mod:`gettysburg.ai.doctrine_boc`);
-* ``search``  flat Monte Carlo over the general's best candidates, rolled out on
-  determinised copies sampled from the seat's view (:mod:`gettysburg.ai.search`).
+* ``search``  the general, with a style per player turn and some decisions chosen by
+  rollouts on worlds sampled from what the seat has seen (:mod:`gettysburg.ai.search`).
 """
 
 from __future__ import annotations
 
-from gettysburg.ai.agent import Agent, agent_names, make_agent, register_agent
+from gettysburg.ai.agent import Agent, agent_names, make_agent, observe, register_agent
 
-__all__ = ["Agent", "agent_names", "make_agent", "register_agent"]
+__all__ = ["Agent", "agent_names", "make_agent", "observe", "register_agent"]

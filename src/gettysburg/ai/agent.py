@@ -4,6 +4,13 @@
 ``legal_actions`` (never empty). ``view`` is the seat's fogged ``Game.view(seat)``; the
 agent must not see anything else of the game. ``rng`` is the only randomness an agent may
 use, so a game played with the same seeds is the same game.
+
+An agent that remembers (``general`` and ``search`` keep what they have seen of the
+enemy) may also have ``observe(view)``: take in a view it is not asked to act on now.
+:func:`observe` calls it when present. A host that keeps one agent for a whole game can
+then rebuild the agent's memory from the game's history (the server does, after a
+restart) by observing the seat's view at every step where the seat was to move, exactly
+as the agent would have seen them while choosing.
 """
 
 from __future__ import annotations
@@ -61,6 +68,14 @@ def make_agent(name: str, seed: str | int = 0) -> Agent:
     except KeyError:
         raise UnknownAgentError(f"unknown agent {name!r}; have {agent_names()}") from None
     return factory(str(seed))
+
+
+def observe(agent: Agent, view: JSONDict) -> None:
+    """Let ``agent`` take in ``view`` without choosing; agents that remember nothing have
+    no ``observe`` and ignore it. Observing the same view twice changes nothing."""
+    see = getattr(agent, "observe", None)
+    if callable(see):
+        see(view)
 
 
 def seeded_rng(*parts: object) -> random.Random:

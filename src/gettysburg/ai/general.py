@@ -59,6 +59,10 @@ class GeneralAgent:
         self.seed = seed
         self.memory = Remembering()
 
+    def observe(self, view: JSONDict) -> None:
+        """Remember ``view`` as if choosing from it (``agent.observe``)."""
+        self.memory.recall(view)
+
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:
         if not legal_actions:

@@ -372,6 +372,10 @@ class SearchAgent:
             self._systems[system] = WORLDS[system](self.memory.get(view))
         return self._systems[system]
 
+    def observe(self, view: JSONDict) -> None:
+        """Remember ``view`` as if choosing from it (``agent.observe``)."""
+        self.memory.recall(view)
+
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:
         if not legal_actions:

@@ -32,7 +32,7 @@ from gettysburg.core.protocol import (
     check_action,
     new_game,
 )
-from gettysburg.server.agents import UnknownAgentError, agent_names, make_agent
+from gettysburg.server.agents import SeatMind, UnknownAgentError, agent_names
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
 from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store, StoreError
 from gettysburg.server.systems import map_json, scenario_problem
@@ -107,6 +107,9 @@ class Live:
     noticed: dict[int, str] = field(default_factory=dict)
     #: When the host last handed this game out (its clock), for evicting idle games.
     used: float = 0.0
+    #: The agent of each AI seat, kept for the game (``SeatMind``; ``None``: the seat's
+    #: agent is not registered here). Made on the seat's first decision after a load.
+    minds: dict[str, SeatMind | None] = field(default_factory=dict)
 
     @property
     def step(self) -> int:
@@ -442,6 +445,7 @@ class Host:
             live.marks.append(len(game.log))
             live.action_ids.append(action_id)
             live.noticed[index] = noticed
+            self._show_minds(live)
             out = self._outcome(live, seat, index, duplicate=False)
         self._replays.pop(game_id, None)
         self._changed(game_id)
@@ -516,6 +520,9 @@ class Host:
             live.marks.pop()
             live.action_ids.pop()
             live.noticed.pop(index, None)
+            # A mind that saw a view after the step undone is rebuilt from the history.
+            live.minds = {s: m for s, m in live.minds.items()
+                          if m is not None and m.seen_step <= live.step}
         self._replays.pop(game_id, None)
         self._changed(game_id)
 
@@ -608,8 +615,9 @@ class Host:
 
     # --- AI seats ----------------------------------------------------------------------------
 
-    def ai_turns(self, game_id: str) -> list[tuple[str, str, str, JSONDict, list[Action], int]]:
-        """AI seats now to move: (seat, agent, agent seed, view, legal actions, step)."""
+    def ai_turns(self, game_id: str) -> list[tuple[str, SeatMind | None, str, JSONDict,
+                                                   list[Action], int]]:
+        """AI seats now to move: (seat, its mind, decision seed, view, legal actions, step)."""
         live = self.load(game_id)
         with live.lock:
             game = live.game
@@ -620,17 +628,49 @@ class Host:
                     continue
                 legal = game.legal_actions(seat)
                 if legal:
-                    out.append((seat, row.agent, f"{row.agent_seed}:{live.step}",
-                                game.view(seat), legal, live.step))
+                    out.append((seat, self._mind(live, seat, row.agent, str(row.agent_seed)),
+                                f"{row.agent_seed}:{live.step}", game.view(seat), legal,
+                                live.step))
             return out
 
-    def agent_move(self, game_id: str, seat: str, agent: str, seed: str, view: JSONDict,
-                   legal: list[Action], step: int, budget: float) -> None:
-        """Ask the agent (outside the game lock: it may think) and apply its choice."""
+    def _mind(self, live: Live, seat: str, agent: str, seed: str) -> SeatMind | None:
+        """The seat's mind, made on first use by replaying the game (under ``live.lock``):
+        it is shown the seat's view at every step where the seat was to move, as it would
+        have been had the server kept it all along."""
+        if seat in live.minds:
+            mind = live.minds[seat]
+            if mind is None or (mind.name, mind.seed) == (agent, seed):
+                return mind
         try:
-            choice = make_agent(agent, seed).choose(view, legal, budget)
+            mind = SeatMind(agent, seed)
         except UnknownAgentError:
-            choice = legal[0]
+            live.minds[seat] = None
+            return None
+        if mind.remembers and live.step:
+            row = live.row
+            past = self._fresh(row.system, row.scenario, row.options, row.seed)
+            for k, move in enumerate(live.game.history):
+                if seat in past.to_move():
+                    mind.see(k, past.view(seat))
+                # The stored actions replayed once already (state hashes checked on load).
+                past.apply_unrecorded(move.action, move.seat)
+        if mind.remembers and seat in live.game.to_move():
+            mind.see(live.step, live.game.view(seat))
+        live.minds[seat] = mind
+        return mind
+
+    @staticmethod
+    def _show_minds(live: Live) -> None:
+        """After an action: each AI seat now to move shows its mind the view (``SeatMind``)."""
+        game = live.game
+        for seat, mind in live.minds.items():
+            if mind is not None and mind.remembers and seat in game.to_move():
+                mind.see(live.step, game.view(seat))
+
+    def agent_move(self, game_id: str, seat: str, mind: SeatMind | None, seed: str,
+                   view: JSONDict, legal: list[Action], step: int, budget: float) -> None:
+        """Ask the agent (outside the game lock: it may think) and apply its choice."""
+        choice = legal[0] if mind is None else mind.choose(view, legal, budget, seed)
         keys = {action_key(a) for a in legal}
         if not isinstance(choice, dict) or action_key(choice) not in keys:
             choice = legal[0]  # an agent returning nonsense must not stall the game
