@@ -349,3 +349,29 @@ def test_artillery_in_the_front_line_is_revealed_6_63(tmp_path: Path) -> None:
         g.apply({"type": "end_phase"}, "csa")
     assert g.state.phase == "supply"
     assert not g.state.units["usa-ransom"].revealed
+
+
+def test_kept_reach_answers_equal_a_fresh_search_and_actions_do_not_share_paths() -> None:
+    """``reachable`` keeps recent answers (a movement phase asks for every unit's reach
+    at every decision): a kept answer must equal a fresh search, and the paths handed out
+    in legal actions must be copies, so a caller that changes one cannot corrupt it."""
+    from gettysburg.boc.movement import _search, graph
+    from gettysburg.core.protocol import new_game
+
+    game = new_game("boc/day1", seed="reach-cache")
+    assert isinstance(game, BocGame)
+    while game.state.phase != "movement":
+        seat = game.to_move()[0]
+        game.apply(next(a for a in game.legal_actions(seat) if a["type"] == "end_phase"), seat)
+    seat = game.to_move()[0]
+    first = game.legal_actions(seat)
+    moves = [a for a in first if a["type"] == "move"]
+    assert moves
+    g = graph(game.board)
+    for key, kept in list(g.reach_cache.items()):
+        fresh = _search(g, *key)
+        assert (kept.cost, kept.path) == (fresh.cost, fresh.path)
+    i = first.index(moves[0])
+    path = list(moves[0]["path"])
+    moves[0]["path"].append("Z99")  # a careless caller
+    assert game.legal_actions(seat)[i]["path"] == path

@@ -559,7 +559,7 @@ class BocGame(Game):
                     reach = reachable(board, first, sub, road0 if rules.roads else NO_ROAD,
                                       cost0)
                     for dest, c in reach.cost.items():
-                        cands[dest] = (c, reach.path[dest])
+                        cands[dest] = (c, list(reach.path[dest]))
                 for dest, (c, p) in cands.items():
                     cur = out.get((entry, dest))
                     if cur is None or (c, p) < cur:
@@ -595,7 +595,7 @@ class BocGame(Game):
                         and self._formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
                 reach = self.move_options(u.id, front)
-                acts += [{"type": "move", "unit": u.id, "path": reach.path[d]}
+                acts += [{"type": "move", "unit": u.id, "path": list(reach.path[d])}
                          for d in sorted(reach.path)]
                 if u.hex in index(self.board).edge:
                     acts.append({"type": "leave_map", "unit": u.id})

@@ -73,6 +73,10 @@ class MoveGraph:
     # per hex: (to, side number, off-road MP, ((road number, MP), ...))
     fast: list[tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]] = \
         field(default_factory=list)
+    #: Recent ``reachable`` answers by their arguments (``REACH_CACHE``): a movement phase
+    #: asks for every unit's reach at every decision, and one unit's move rarely changes
+    #: another's rules (the enemy, the front line and its MPs stay put).
+    reach_cache: dict[tuple[str, MoveRules, str, int], Reach] = field(default_factory=dict)
 
     def compile(self) -> None:
         self.hexes = sorted(self.steps)
@@ -112,7 +116,7 @@ def graph(board: Board) -> MoveGraph:
     return got
 
 
-@dataclass
+@dataclass(frozen=True)
 class MoveRules:
     """Everything that limits one unit's move this phase."""
 
@@ -154,14 +158,33 @@ class Reach:
         return self._paths
 
 
+#: ``reachable`` answers kept per board; the oldest go first beyond this many.
+REACH_CACHE = 256
+
+
 def reachable(board: Board, start: str, rules: MoveRules, start_road: str = NO_ROAD,
               start_cost: int = 0) -> Reach:
     """Cheapest path to every hex ``start`` can reach this phase (start excluded).
 
     Ties are broken deterministically (lowest cost, then hex id, then road key), so the
-    canonical path of a destination never depends on dict order.
+    canonical path of a destination never depends on dict order. The answer depends on the
+    arguments alone, so recent ones are kept (``MoveGraph.reach_cache``); callers must not
+    change the returned ``Reach`` or its paths.
     """
     g = graph(board)
+    key = (start, rules, start_road, start_cost)
+    got = g.reach_cache.get(key)
+    if got is None:
+        got = _search(g, start, rules, start_road, start_cost)
+        if len(g.reach_cache) >= REACH_CACHE:
+            del g.reach_cache[next(iter(g.reach_cache))]
+        g.reach_cache[key] = got
+    return got
+
+
+def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
+            start_cost: int) -> Reach:
+    """Dijkstra over (hex, road) states for :func:`reachable`."""
     nr = len(g.roads)
     hex_no, fast = g.hex_no, g.fast
     mult, budget, use_roads = rules.multiplier, rules.budget, rules.roads

@@ -92,10 +92,11 @@ class UnitState:
         """All fields, or (``full=False``, for the compact game state) only the five that
         every unit has plus those that differ from their defaults."""
         # Every field is a str, int, bool or None: no deep copy needed (asdict is slow).
-        data = {k: getattr(self, k) for k in _NAMES}
+        # One pass over the instance's dict: the state is encoded twice per action.
+        fields_ = self.__dict__
         if full:
-            return data
-        return {k: v for k, v in data.items() if k in _ALWAYS or v != _DEFAULTS[k]}
+            return {k: fields_[k] for k in _NAMES}
+        return {k: fields_[k] for k in _NAMES if k in _ALWAYS or fields_[k] != _DEFAULTS[k]}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> UnitState:

@@ -28,6 +28,36 @@ class CanonicalError(TypeError):
 
 def check_json(value: object, path: str = "$") -> None:
     """Raise :class:`CanonicalError` unless ``value`` is plain, finite JSON data."""
+    if not _plain(value):
+        _explain(value, path)
+
+
+_SCALARS = (str, bool, int, type(None))
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is plain, finite JSON data (fast: no paths are built; the game
+    hashes its whole state after every action)."""
+    if isinstance(value, _SCALARS):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    # Plain loops, not all(generator): measured 0.13 against 0.18 ms for a Day 1 state.
+    if isinstance(value, list | tuple):
+        for item in value:  # noqa: SIM110
+            if not _plain(item):
+                return False
+        return True
+    if isinstance(value, dict):
+        for key, item in value.items():  # noqa: SIM110
+            if not (isinstance(key, str) and _plain(item)):
+                return False
+        return True
+    return False
+
+
+def _explain(value: object, path: str) -> None:
+    """Raise the :class:`CanonicalError` naming where ``value`` is not JSON (slow path)."""
     if value is None or isinstance(value, str | bool | int):
         return
     if isinstance(value, float):
@@ -36,13 +66,13 @@ def check_json(value: object, path: str = "$") -> None:
         return
     if isinstance(value, list | tuple):
         for i, item in enumerate(value):
-            check_json(item, f"{path}[{i}]")
+            _explain(item, f"{path}[{i}]")
         return
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
                 raise CanonicalError(f"{path}: key {key!r} is {type(key).__name__}, not str")
-            check_json(item, f"{path}.{key}")
+            _explain(item, f"{path}.{key}")
         return
     raise CanonicalError(f"{path}: {type(value).__name__} is not a JSON type")
 
