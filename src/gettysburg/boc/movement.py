@@ -8,6 +8,7 @@ Cemetery Hill, the German revision makes it general: we follow de, boc-facts.md 
 from __future__ import annotations
 
 import heapq
+import threading
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -160,6 +161,7 @@ class Reach:
 
 #: ``reachable`` answers kept per board; the oldest go first beyond this many.
 REACH_CACHE = 256
+_REACH_LOCK = threading.Lock()
 
 
 def reachable(board: Board, start: str, rules: MoveRules, start_road: str = NO_ROAD,
@@ -176,9 +178,10 @@ def reachable(board: Board, start: str, rules: MoveRules, start_road: str = NO_R
     got = g.reach_cache.get(key)
     if got is None:
         got = _search(g, start, rules, start_road, start_cost)
-        if len(g.reach_cache) >= REACH_CACHE:
-            del g.reach_cache[next(iter(g.reach_cache))]
-        g.reach_cache[key] = got
+        with _REACH_LOCK:  # the server's threads share the board
+            if len(g.reach_cache) >= REACH_CACHE:
+                del g.reach_cache[next(iter(g.reach_cache))]
+            g.reach_cache[key] = got
     return got
 
 
