@@ -313,11 +313,7 @@ class Situation:
         self._prey_cache: dict[str, float] = {}
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._obj_cache: dict[tuple[str, str | None], float] = {}
-        self._value_cache: dict[tuple[object, ...], float] = {}
-        #: Victory hexes and their neighbours: a block standing anywhere else garrisons
-        #: no objective (``objective``, ``hex_value``).
-        self._near = frozenset(facts.victory) | frozenset(
-            n for v in facts.victory for n in facts.nbrs.get(v, ()))
+        self._value_cache: dict[tuple[str, str, str | None], float] = {}
         self._hq_cache: dict[tuple[str, str], int] = {}
         # Garrison of each objective: blocks in it, plus half of those next to it.
         self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
@@ -348,8 +344,6 @@ class Situation:
     def objective(self, hx: str, here: str | None) -> float:
         """Pull of the objectives on a unit standing in ``hx`` (it now stands in
         ``here``, which does not count as a garrison of the place it leaves)."""
-        if here is not None and here not in self._near:
-            here = None  # it garrisons no objective: where it leaves does not matter
         key = (hx, here)
         got = self._obj_cache.get(key)
         if got is not None:
@@ -370,18 +364,7 @@ class Situation:
 
     def hex_value(self, uid: str, hx: str, here: str | None) -> float:
         """How good it is for unit ``uid`` (now in ``here``) to end its move in ``hx``."""
-        # Only the unit's kind and whether it is worn matter, except for HQs, and where it
-        # now stands matters only for stacking and for objectives it garrisons: blocks
-        # alike share one answer (many blocks weigh the same hexes every decision).
-        if here is not None and here != hx and here not in self._near:
-            here = None
-        label = self.unit(uid)
-        kind = label.type if label else "infantry"
-        key: tuple[object, ...]
-        if kind in HQ_TYPES:
-            key = (uid, hx, here)
-        else:
-            key = (kind in ARTILLERY, self.strength(uid) <= self.style.weak_steps, hx, here)
+        key = (uid, hx, here)
         got = self._value_cache.get(key)
         if got is None:
             got = self._hex_value(uid, hx, here)
@@ -481,15 +464,12 @@ class Situation:
     def control_gain(self, dest: str, here: str | None) -> float:
         """Victory points the move ``here`` -> ``dest`` wins (or loses) for the seat in the
         control the blocks would give if the turn ended now (6.61, 9.1)."""
-        near_dest = near_victory(self.facts, dest)
-        near_here = near_victory(self.facts, here) if here is not None else ()
-        if not near_dest and not near_here:
-            return 0.0  # most moves are far from every victory hex: nothing to recount
-        key = (dest, here if near_here else None)
+        key = (dest, here)
         got = self._flip_cache.get(key)
         if got is not None:
             return got
-        touched = sorted(set(near_dest + near_here))
+        touched = sorted(set(near_victory(self.facts, dest)
+                             + (near_victory(self.facts, here) if here is not None else ())))
         gain = 0.0
         if touched:  # most moves are far from every victory hex: nothing to recount
             after = Counter(self.garrison)
