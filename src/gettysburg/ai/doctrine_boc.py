@@ -23,7 +23,7 @@ The commander's intent, as scores (0 = a "done" action such as ``end_phase``):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -312,6 +312,7 @@ class Situation:
         self._threat_cache: dict[str, int] = {}
         self._prey_cache: dict[str, float] = {}
         self._flip_cache: dict[tuple[str, str | None], float] = {}
+        self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
         self._obj_cache: dict[tuple[str, str | None], float] = {}
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
         self._hq_cache: dict[tuple[str, str], int] = {}
@@ -320,6 +321,12 @@ class Situation:
             self.garrison.get(n, 0) for n in facts.nbrs.get(v, ())) for v in facts.victory}
         self._objectives = [(v, self.need[v], self.held[v], frozenset(facts.nbrs.get(v, ())))
                             for v in facts.victory]
+        # The same, for a unit that garrisons none of them (``objective``).
+        self._objectives_now = [(v, need, 1.0 + 0.7 * max(0.0, held))
+                                for v, need, held, _ in self._objectives]
+        #: Victory hexes and their neighbours: only a unit standing in one garrisons one.
+        self._near = frozenset(facts.victory) | frozenset(
+            n for v in facts.victory for n in facts.nbrs.get(v, ()))
         self._corps_hexes: dict[str, list[str]] = {}
         for uid, u in self.own_on.items():
             lab = self.unit(uid)
@@ -344,12 +351,22 @@ class Situation:
     def objective(self, hx: str, here: str | None) -> float:
         """Pull of the objectives on a unit standing in ``hx`` (it now stands in
         ``here``, which does not count as a garrison of the place it leaves)."""
+        if here is not None and here not in self._near:
+            here = None  # it garrisons no objective: where it leaves does not matter
         key = (hx, here)
         got = self._obj_cache.get(key)
         if got is not None:
             return got
         best = 0.0
         row = self.facts.table[hx]
+        decay = self._decay_pow
+        if here is None:  # the usual case: each objective's garrison as it is
+            for v, need, den in self._objectives_now:
+                val = need * decay[row[v]] / den
+                if val > best:
+                    best = val
+            self._obj_cache[key] = best
+            return best
         for v, need, held, adjacent in self._objectives:
             g = held
             if here == v:
@@ -450,15 +467,21 @@ class Situation:
             self._hq_cache[key] = near
         return 0.25 * near + 0.2 * self.objective(hx, here) - (1.5 if in_front else 0.0)
 
-    def _control_of(self, v: str, count: Counter[str]) -> str | None:
-        """6.61 for one hex, with own blocks counted per hex in ``count``."""
-        if count.get(v, 0) > 0:
+    def _control_of(self, v: str, count: Counter[str],
+                    moved: Mapping[str, int] | None = None) -> str | None:
+        """6.61 for one hex, with own blocks counted per hex in ``count`` changed by
+        ``moved`` (hex -> blocks more or fewer)."""
+        delta = moved or {}
+
+        def ours(h: str) -> bool:
+            return count.get(h, 0) + delta.get(h, 0) > 0
+
+        if ours(v):
             return self.seat
         if v in self.enemy_at:
             return self.enemy
-        sides = {self.seat if count.get(n, 0) > 0 else self.enemy
-                 for n in self.facts.nbrs.get(v, ()) if count.get(n, 0) > 0
-                 or n in self.enemy_at}
+        sides = {self.seat if ours(n) else self.enemy
+                 for n in self.facts.nbrs.get(v, ()) if ours(n) or n in self.enemy_at}
         return next(iter(sides)) if len(sides) == 1 else None
 
     def control_gain(self, dest: str, here: str | None) -> float:
@@ -472,13 +495,14 @@ class Situation:
                              + (near_victory(self.facts, here) if here is not None else ())))
         gain = 0.0
         if touched:  # most moves are far from every victory hex: nothing to recount
-            after = Counter(self.garrison)
-            after[dest] += 1
+            moved = {dest: 1}
             if here is not None:
-                after[here] -= 1
+                moved[here] = moved.get(here, 0) - 1
             for v in touched:
-                before_c = self._control_of(v, self.garrison)
-                after_c = self._control_of(v, after)
+                before_c = self._control_now.get(v, "?")
+                if before_c == "?":
+                    before_c = self._control_now[v] = self._control_of(v, self.garrison)
+                after_c = self._control_of(v, self.garrison, moved)
                 gain += self.facts.victory[v] * (self._worth(after_c) - self._worth(before_c))
         self._flip_cache[key] = gain
         return gain
