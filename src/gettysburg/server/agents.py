@@ -51,6 +51,7 @@ class SeatMind:
         #: that does not needs no views and no replay.
         self.remembers = callable(getattr(self.agent, "observe", None))
         self.seen_step = -1  # the last step whose view was queued
+        self._latest: JSONDict | None = None  # that view (``view_at``)
         self._queue: list[JSONDict] = []
         self._queue_lock = threading.Lock()
         self._think = threading.Lock()
@@ -60,7 +61,13 @@ class SeatMind:
         with self._queue_lock:
             if step > self.seen_step:
                 self._queue.append(view)
-                self.seen_step = step
+                self.seen_step, self._latest = step, view
+
+    def view_at(self, step: int) -> JSONDict | None:
+        """The view last queued, if it is of ``step`` (so the host need not make it again
+        for the decision)."""
+        with self._queue_lock:
+            return self._latest if self.seen_step == step else None
 
     def catch_up(self) -> None:
         """Take in the queued views now (``choose`` does so first)."""

@@ -628,9 +628,10 @@ class Host:
                     continue
                 legal = game.legal_actions(seat)
                 if legal:
-                    out.append((seat, self._mind(live, seat, row.agent, str(row.agent_seed)),
-                                f"{row.agent_seed}:{live.step}", game.view(seat), legal,
-                                live.step))
+                    mind = self._mind(live, seat, row.agent, str(row.agent_seed))
+                    view = mind.view_at(live.step) if mind is not None else None
+                    out.append((seat, mind, f"{row.agent_seed}:{live.step}",
+                                game.view(seat) if view is None else view, legal, live.step))
             return out
 
     def _mind(self, live: Live, seat: str, agent: str, seed: str) -> SeatMind | None:
