@@ -40,7 +40,7 @@ def pct(k: int, n: int) -> str:
     return f"{k} ({100 * k / n:.0f}%, {100 * lo:.0f}%–{100 * hi:.0f}%)" if n else "0"
 
 
-def table(rows: list[Row], base: list[Row], scenario: str) -> list[str]:
+def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search") -> list[str]:
     general = {r["seed"]: r for r in base if r["scenario"] == scenario and r["finished"]
                and r["agents"] == {"usa": "general", "csa": "general"}}
     lines = ["| search plays | games | search wins | draws | search losses | general's wins "
@@ -49,7 +49,7 @@ def table(rows: list[Row], base: list[Row], scenario: str) -> list[str]:
     pooled: list[tuple[Row, str]] = []
     for seat in ("usa", "csa"):
         mine = [r for r in rows if r["scenario"] == scenario and r["agents"].get(seat) ==
-                "search" and r["agents"].get("usa" if seat == "csa" else "csa") == "general"]
+                agent and r["agents"].get("usa" if seat == "csa" else "csa") == "general"]
         pooled += [(r, seat) for r in mine]
         lines.append(line(seat.upper(), [(r, seat) for r in mine], general))
     lines.append(line("both", pooled, general))
@@ -79,8 +79,10 @@ def main() -> None:
     ap.add_argument("rows", help="search against general rows (gettysburg simulate --out)")
     ap.add_argument("baseline", help="general against general rows, same seeds")
     ap.add_argument("--scenario", default="boc/day1")
+    ap.add_argument("--agent", default="search",
+                    help="the agent measured (benchmarks/search_oracle.py rows: oracle)")
     args = ap.parse_args()
-    print("\n".join(table(read(args.rows), read(args.baseline), args.scenario)))
+    print("\n".join(table(read(args.rows), read(args.baseline), args.scenario, args.agent)))
 
 
 if __name__ == "__main__":

@@ -70,6 +70,11 @@ def make_agent(name: str, seed: str | int = 0) -> Agent:
     return factory(str(seed))
 
 
+def remembers(agent: Agent) -> bool:
+    """Whether ``agent`` keeps anything between decisions: it has an ``observe`` method."""
+    return callable(getattr(agent, "observe", None))
+
+
 def observe(agent: Agent, view: JSONDict) -> None:
     """Let ``agent`` take in ``view`` without choosing; agents that remember nothing have
     no ``observe`` and ignore it. Observing the same view twice changes nothing."""

@@ -49,7 +49,7 @@ class SeatMind:
         self.agent = ai.make_agent(name, seed)  # UnknownAgentError for a name not registered
         #: Whether the agent keeps anything between decisions (has ``observe``): a mind
         #: that does not needs no views and no replay.
-        self.remembers = callable(getattr(self.agent, "observe", None))
+        self.remembers = ai.remembers(self.agent)
         self.seen_step = -1  # the last step whose view was queued
         self._latest: JSONDict | None = None  # that view (``view_at``)
         self._queue: list[JSONDict] = []
