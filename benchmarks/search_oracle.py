@@ -36,18 +36,24 @@ from gettysburg.lab import simulate
 from gettysburg.lab.simulate import make_specs, run_local, summarise
 
 #: The game being played in this process (one at a time per worker): what the oracle
-#: copies. Set by the wrapped ``new_game`` below.
+#: copies. Set by the lab's ``new_game`` once ``track_games`` has wrapped it.
 _TRUTH: list[Game] = []
-_new_game = simulate.new_game
 
 
-def _tracked_new_game(*args: Any, **kwargs: Any) -> Game:
-    game = _new_game(*args, **kwargs)
-    _TRUTH[:] = [game]
-    return game
+def track_games() -> None:
+    """Make the lab keep a reference to each game it starts in ``_TRUTH`` (the workers
+    are forked after this, so they inherit it)."""
+    if getattr(simulate.new_game, "tracked", False):
+        return
+    original = simulate.new_game
 
+    def tracked(*args: Any, **kwargs: Any) -> Game:
+        game = original(*args, **kwargs)
+        _TRUTH[:] = [game]
+        return game
 
-simulate.new_game = _tracked_new_game  # type: ignore[assignment]
+    tracked.tracked = True  # type: ignore[attr-defined]
+    simulate.new_game = tracked
 
 
 def truth_world(view: JSONDict, rng: random.Random) -> Game:
@@ -84,6 +90,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", help="append one JSON row per game")
     args = ap.parse_args()
+    track_games()
     specs = []
     for seat in args.seats:
         agents = {"usa": "general", "csa": "general", seat: "oracle"}
