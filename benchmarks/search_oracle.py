@@ -24,16 +24,16 @@ general-against-general game of its seed; rows have the lab's format, agent ``or
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from dataclasses import replace
 from typing import Any
+
+from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.search import SearchAgent, SystemHooks
 from gettysburg.core.protocol import FORMAT_STATE, Game, load_game
 from gettysburg.lab import simulate
-from gettysburg.lab.simulate import make_specs, run_local, summarise
 
 #: The game being played in this process (one at a time per worker): what the oracle
 #: copies. Set by the lab's ``new_game`` once ``track_games`` has wrapped it.
@@ -91,26 +91,8 @@ def main() -> None:
     ap.add_argument("--out", help="append one JSON row per game")
     args = ap.parse_args()
     track_games()
-    specs = []
-    for seat in args.seats:
-        agents = {"usa": "general", "csa": "general", seat: "oracle"}
-        specs += make_specs(args.scenario, args.games, agents, args.seed,
-                            budget_s=args.budget)
-    # Interleave the seats so a short run still has both.
-    specs.sort(key=lambda s: (s.index, s.agents["usa"]))
-    specs = [replace(s, index=i) for i, s in enumerate(specs)]
-
-    def progress(row: dict[str, Any]) -> None:
-        seat = "usa" if row["agents"]["usa"] == "oracle" else "csa"
-        print(f"{row['seed']} oracle {seat}: winner {row['winner']} vp {row['vp']} "
-              f"{row['seconds']:.0f} s {row['agent_stats'].get(seat, {})}", flush=True)
-        if args.out:
-            with open(args.out, "a", encoding="utf-8") as f:
-                f.write(json.dumps(row, sort_keys=True) + "\n")
-
-    rows = run_local(specs, workers=args.workers, progress=progress)
-    print(json.dumps(summarise(rows)))
-
+    play_against_general("oracle", args.scenario, args.games, args.seed, args.budget,
+                         args.seats, args.workers, args.out)
 
 if __name__ == "__main__":
     main()

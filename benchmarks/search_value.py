@@ -48,12 +48,13 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import JSONDict, make_agent, register_agent, seeded_rng
 from gettysburg.ai.doctrine_boc import map_facts, projected_total
 from gettysburg.ai.search import RISK, RISK_FULL, SearchAgent, SystemHooks, _boc_value
 from gettysburg.core.protocol import REFEREE, Game, new_game
-from gettysburg.lab.simulate import game_seed, make_specs, run_local, summarise
+from gettysburg.lab.simulate import game_seed
 
 SCENARIO = "boc/day1"
 RIDGE = 5.0  # penalty on standardised weights
@@ -209,24 +210,8 @@ register_agent("search-value", ValueSearch)
 
 def play(args: argparse.Namespace) -> None:
     _VALUE[:] = [LearnedValue(args.models)]
-    specs = []
-    for seat in args.seats:
-        agents = {"usa": "general", "csa": "general", seat: "search-value"}
-        specs += make_specs(SCENARIO, args.games, agents, args.seed, budget_s=args.budget)
-    specs.sort(key=lambda s: (s.index, s.agents["usa"]))
-    specs = [replace(s, index=i) for i, s in enumerate(specs)]
-
-    def progress(row: dict[str, Any]) -> None:
-        seat = "usa" if row["agents"]["usa"] == "search-value" else "csa"
-        print(f"{row['seed']} {seat}: winner {row['winner']} vp {row['vp']} "
-              f"{row['seconds']:.0f} s {row['agent_stats'].get(seat, {})}", flush=True)
-        if args.out:
-            with open(args.out, "a", encoding="utf-8") as f:
-                f.write(json.dumps(row, sort_keys=True) + "\n")
-
-    rows = run_local(specs, workers=args.workers, progress=progress)
-    print(json.dumps(summarise(rows)))
-
+    play_against_general("search-value", SCENARIO, args.games, args.seed, args.budget,
+                         args.seats, args.workers, args.out)
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

@@ -15,7 +15,11 @@ matching ones are read)::
 Game k of every run has the same seed, so each search game pairs with the general's game
 in the same seat. Printed per seat and pooled: games, search's wins, draws and losses with
 Wilson 95% intervals (``gettysburg.lab.simulate.wilson``), the general's wins in the same
-seat on the same seeds, and the mean paired gain in CSA total, signed for search's seat.
+seat on the same seeds, and the mean paired gain in CSA total, signed for search's seat
+(``--agent`` another agent's rows in search's place).
+
+``play_against_general`` plays such games for an agent that only a benchmark registers
+(``search_oracle.py``, ``search_value.py``).
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from gettysburg.lab.simulate import wilson
+from gettysburg.lab.simulate import make_specs, run_local, summarise, wilson
 
 Row = dict[str, Any]
 
@@ -72,6 +78,34 @@ def line(label: str, games: list[tuple[Row, str]], general: dict[str, Row]) -> s
     secs = statistics.fmean(float(r["seconds"]) for r, _ in games)
     return (f"| {label} | {n} | {pct(wins, n)} | {pct(draws, n)} | {pct(losses, n)} | "
             f"{gwins} of {len(paired)} | {mean:+.2f} ± {se:.2f} | {secs:.0f} |")
+
+
+def play_against_general(agent: str, scenario: str, games: int, seed: str, budget: float,
+                         seats: Sequence[str] = ("usa", "csa"), workers: int = 2,
+                         out: str | None = None) -> dict[str, Any]:
+    """Play ``agent`` (registered in this process) against the general from each of
+    ``seats`` on the seeds of ``gettysburg simulate --seed`` (so every game pairs with the
+    general's own game of its seed), print a line per game, append the rows to ``out``;
+    the run's summary."""
+    specs = []
+    for seat in seats:
+        agents = {"usa": "general", "csa": "general", seat: agent}
+        specs += make_specs(scenario, games, agents, seed, budget_s=budget)
+    # Interleave the seats so a short run still has both.
+    specs.sort(key=lambda s: (s.index, s.agents["usa"]))
+    specs = [replace(s, index=i) for i, s in enumerate(specs)]
+
+    def progress(row: Row) -> None:
+        seat = "usa" if row["agents"]["usa"] == agent else "csa"
+        print(f"{row['seed']} {agent} {seat}: winner {row['winner']} vp {row['vp']} "
+              f"{row['seconds']:.0f} s {row['agent_stats'].get(seat, {})}", flush=True)
+        if out:
+            with open(out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(row, sort_keys=True) + "\n")
+
+    summary: dict[str, Any] = summarise(run_local(specs, workers=workers, progress=progress))
+    print(json.dumps(summary))
+    return summary
 
 
 def main() -> None:
