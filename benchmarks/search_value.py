@@ -28,6 +28,8 @@ the final total better makes search play better.
 * ``play`` plays ``search-value`` against the general from both seats: ``search`` whose
   leaf value is the fitted prediction of the final total, signed for its seat (the rest is
   search as it is; a position past the last half hour fitted keeps search's own value).
+  ``--agent value-greedy`` plays ``ValueGreedy`` instead: the general with a one-move
+  look-ahead by the fitted value in its movement phases.
 
 Features of a position, all from the world the rollout played (itself drawn from the
 seat's view, so nothing hidden is read): search's value (the CSA total with projected
@@ -43,6 +45,7 @@ import argparse
 import json
 import math
 import multiprocessing
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -51,9 +54,18 @@ import numpy as np
 from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import JSONDict, make_agent, register_agent, seeded_rng
+from gettysburg.ai.doctrine import doctrine_for
 from gettysburg.ai.doctrine_boc import map_facts, projected_total
-from gettysburg.ai.search import RISK, RISK_FULL, SearchAgent, SystemHooks, _boc_value
-from gettysburg.core.protocol import REFEREE, Game, new_game
+from gettysburg.ai.general import Remembering, best_index
+from gettysburg.ai.search import (
+    RISK,
+    RISK_FULL,
+    SearchAgent,
+    SystemHooks,
+    _boc_hooks,
+    _boc_value,
+)
+from gettysburg.core.protocol import REFEREE, Action, Game, new_game
 from gettysburg.lab.simulate import game_seed
 
 SCENARIO = "boc/day1"
@@ -207,10 +219,66 @@ class ValueSearch(SearchAgent):
 
 register_agent("search-value", ValueSearch)
 
+#: value-greedy: candidates (the doctrine's best moves), sampled worlds, least gain.
+GREEDY_K, GREEDY_WORLDS, GREEDY_MARGIN = 3, 2, 0.1
+
+
+class ValueGreedy:
+    """The general, except in its own movement phases: of the doctrine's ``GREEDY_K``
+    best moves (and the general's own choice), the one whose position the fitted value
+    likes best, averaged over ``GREEDY_WORLDS`` sampled worlds, if it beats the general's
+    choice by ``GREEDY_MARGIN`` points (a one-move look-ahead with the learned value)."""
+
+    name = "value-greedy"
+
+    def __init__(self, seed: str = "0") -> None:
+        self.memory = Remembering()
+        self.hooks: SystemHooks | None = None
+        self.checked = 0
+        self.changed = 0
+
+    def stats(self) -> JSONDict:
+        return {"checked": self.checked, "changed": self.changed}
+
+    def observe(self, view: JSONDict) -> None:
+        self.memory.recall(view)
+
+    def choose(self, view: JSONDict, legal: Sequence[Action], budget_s: float,
+               rng: random.Random) -> Action:
+        view = self.memory.recall(view)
+        scores = doctrine_for(view).scores(view, legal)
+        best = best_index(scores, legal)
+        seat = str(view["seat"])
+        if view.get("phase") != "movement" or view.get("active") != seat:
+            return dict(legal[best])
+        order = sorted(range(len(legal)), key=lambda i: (-scores[i], i))
+        moves = [i for i in order if i != best and legal[i].get("type") in ("move", "enter")]
+        cands = [best, *moves[:GREEDY_K - 1]]
+        if len(cands) < 2:
+            return dict(legal[best])
+        if self.hooks is None:
+            self.hooks = _boc_hooks(self.memory.get(view))
+        self.checked += 1
+        values: dict[int, float] = dict.fromkeys(cands, 0.0)
+        for _ in range(GREEDY_WORLDS):
+            world_seed = rng.getrandbits(64)
+            for i in cands:
+                world = self.hooks.build(view, random.Random(world_seed))
+                world.apply_unrecorded(dict(legal[i]), seat)
+                values[i] += _VALUE[0](world, seat) / GREEDY_WORLDS
+        pick = max(cands, key=lambda i: (values[i], -cands.index(i)))
+        if values[pick] - values[best] > GREEDY_MARGIN:
+            self.changed += 1
+            return dict(legal[pick])
+        return dict(legal[best])
+
+
+register_agent("value-greedy", ValueGreedy)
+
 
 def play(args: argparse.Namespace) -> None:
     _VALUE[:] = [LearnedValue(args.models)]
-    play_against_general("search-value", SCENARIO, args.games, args.seed, args.budget,
+    play_against_general(args.agent, SCENARIO, args.games, args.seed, args.budget,
                          args.seats, args.workers, args.out)
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -232,6 +300,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--seats", nargs="+", default=["usa", "csa"], choices=["usa", "csa"])
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out")
+    p.add_argument("--agent", default="search-value", choices=["search-value", "value-greedy"])
     args = ap.parse_args(argv)
     {"collect": collect, "fit": fit, "play": play}[args.command](args)
 
