@@ -13,6 +13,8 @@ Prints:
   it plays each side against the general.
 
 ``--games N`` sets the games per measurement (default 2), ``--scenario`` the scenario.
+``--clock-bound`` binds search to the clock, as the server does (``agent.bind_to_clock``:
+each decision keeps its budget on the clock); ``--search-only`` measures search alone.
 """
 
 from __future__ import annotations
@@ -77,9 +79,11 @@ def parallel_efficiency(scenario: str, games: int) -> tuple[float, float, float]
     return t1, t2, t1 / (2 * t2)
 
 
-def search_latency(scenario: str, budget: float) -> tuple[list[float], int]:
+def search_latency(scenario: str, budget: float, clock_bound: bool = False
+                   ) -> tuple[list[float], int]:
     """(seconds per searched decision, decisions taken) for ``search`` against ``general``,
     one game with search as each side."""
+    from gettysburg.ai.agent import bind_to_clock
     from gettysburg.ai.search import SearchAgent
 
     searched: list[float] = []
@@ -88,6 +92,8 @@ def search_latency(scenario: str, budget: float) -> tuple[list[float], int]:
         game = new_game(scenario, seed=f"bench-search-{side_index}")
         seat_of_search = game.seats()[side_index]
         agent, general = SearchAgent("bench"), make_agent("general")
+        if clock_bound:
+            bind_to_clock(agent)
         rng = random.Random(side_index)
         while not game.is_terminal():
             seat = game.to_move()[0]
@@ -113,7 +119,28 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0,
                         help="search budget per decision, seconds")
     parser.add_argument("--skip-search", action="store_true")
+    parser.add_argument("--search-only", action="store_true")
+    parser.add_argument("--clock-bound", action="store_true",
+                        help="search keeps each decision's budget on the clock (the server)")
     args = parser.parse_args()
+    if not args.search_only:
+        others(args)
+    if not args.skip_search:
+        searched, taken = search_latency(args.scenario, args.budget, args.clock_bound)
+        bound = ", bound to the clock" if args.clock_bound else ""
+        if searched:
+            print(f"search decision (budget {args.budget} s{bound}): median "
+                  f"{1000 * statistics.median(searched):.0f} ms, p95 "
+                  f"{1000 * percentile(searched, 0.95):.0f} ms, mean "
+                  f"{1000 * statistics.fmean(searched):.0f} ms, max "
+                  f"{1000 * max(searched):.0f} ms over {len(searched)} searched "
+                  f"of {taken} decisions")
+        else:
+            print(f"search decision: none of {taken} decisions was searched")
+
+
+def others(args: argparse.Namespace) -> None:
+    """Everything but search."""
     gps = random_games_per_second(args.scenario, args.games)
     print(f"random vs random {args.scenario}: {gps:.3f} games/s ({1 / gps:.1f} s/game)")
     decisions, turns = general_latency(args.scenario, max(1, args.games // 2))
@@ -123,16 +150,6 @@ def main() -> None:
           f"p95 {1000 * percentile(turns, 0.95):.0f} ms over {len(turns)} turns")
     t1, t2, eff = parallel_efficiency(args.scenario, max(2, args.games))
     print(f"parallel: 1 worker {t1:.1f} s, 2 workers {t2:.1f} s, efficiency {eff:.2f}")
-    if not args.skip_search:
-        searched, taken = search_latency(args.scenario, args.budget)
-        if searched:
-            print(f"search decision (budget {args.budget} s): median "
-                  f"{1000 * statistics.median(searched):.0f} ms, p95 "
-                  f"{1000 * percentile(searched, 0.95):.0f} ms, mean "
-                  f"{1000 * statistics.fmean(searched):.0f} ms over {len(searched)} searched "
-                  f"of {taken} decisions")
-        else:
-            print(f"search decision: none of {taken} decisions was searched")
 
 
 if __name__ == "__main__":

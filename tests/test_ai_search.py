@@ -4,6 +4,7 @@ and the decision depends only on what the seat sees."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -155,7 +156,7 @@ def test_a_plan_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mon
 
     def rollout(gain: float) -> Any:
         def fake(view: Any, plan: Plan, hooks: Any, rng: random.Random,
-                 doctrine: Any = None) -> float:
+                 doctrine: Any = None, stop: float | None = None) -> float:
             noise = rng.random()  # the same "world" for every plan (common random numbers)
             return noise + (gain if target in plan.spare else 0.0)
         return staticmethod(fake)
@@ -278,7 +279,8 @@ def test_a_style_must_win_clearly_to_replace_the_incumbent(monkeypatch: pytest.M
     monkeypatch.setattr(search_mod, "MIN_GAIN", 1e9)  # no melee plan: only the style counts
 
     def rollout(gain: float) -> Any:
-        def fake(view: Any, doctrine: Any, hooks: Any, rng: random.Random) -> float:
+        def fake(view: Any, doctrine: Any, hooks: Any, rng: random.Random,
+                 stop: float | None = None) -> float:
             return rng.random() + (gain if doctrine.style == favourite.style else 0.0)
         return staticmethod(fake)
 
@@ -322,3 +324,69 @@ def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyP
     hour, active, s = seen[0]
     # Stopped at the seat's next player turn, an hour later (8 AM: CSA, then USA).
     assert s == seat == active == "csa" and hour == view["hour"] + 1
+
+
+class _Clock:
+    """A clock that moves ``tick`` seconds each time it is read: the search's sense of
+    time, independent of the machine."""
+
+    def __init__(self, tick: float) -> None:
+        self.t, self.tick = 0.0, tick
+
+    def __call__(self) -> float:
+        self.t += self.tick
+        return self.t
+
+
+def test_a_clock_bound_search_keeps_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bound to the clock (as the server binds it), a decision stops searching once its
+    budget has passed, in the middle of a rollout if need be, and still plays; the lab's
+    search ignores the clock below its runaway guard and plays every round."""
+    from gettysburg.ai.agent import bind_to_clock
+
+    view, legal = _melee_position()  # a style search, then melee plans
+    built: list[int] = []
+    hooks_for = search_mod.WORLDS["boc"]
+
+    def counting(memory: Any) -> Any:
+        hooks = hooks_for(memory)
+
+        def build(v: Any, rng: random.Random) -> Game:
+            built.append(1)
+            return hooks.build(v, rng)
+        return dataclasses.replace(hooks, build=build)
+
+    monkeypatch.setitem(search_mod.WORLDS, "boc", counting)
+    clock = _Clock(0.01)  # every read of the clock: 10 ms
+    monkeypatch.setattr(search_mod, "_now", clock)
+
+    free = SearchAgent("1")
+    bind_to_clock(make_agent("general"))  # an agent without the option is left alone
+    free_choice = free.choose(view, legal, 1.0, random.Random(1))
+    free_worlds = len(built)
+    assert free.cut == 0 and free.searched >= 1
+    # Every round: at least two worlds for each style of the portfolio.
+    assert free_worlds >= 2 * sum(free.styles.values()) * 3
+
+    bound = SearchAgent("1")
+    bind_to_clock(bound)
+    assert bound.clock_bound
+    built.clear()
+    start = clock.t
+    bound_choice = bound.choose(view, legal, 1.0, random.Random(1))
+    # A rollout reads the clock at every action, so 1 s of budget is 100 actions here,
+    # fewer than the full rounds take; after the stop only the round's other plans read
+    # it, once each, and the searches see they are late.
+    assert clock.t - start <= 1.0 + 0.2
+    assert bound.cut >= 1 and bound.stats()["cut_rollouts"] == bound.cut
+    assert len(built) < free_worlds
+    assert bound_choice in legal and free_choice in legal
+    # A cut rollout is not a failure (and is never counted as evidence).
+    assert bound.stats()["failed_rollouts"] == 0
+
+
+def test_the_server_binds_its_agents_to_the_clock() -> None:
+    from gettysburg.server.agents import SeatMind
+
+    assert SeatMind("search", "g:csa").agent.clock_bound is True
+    assert not hasattr(SeatMind("general", "g:csa").agent, "clock_bound")

@@ -75,6 +75,16 @@ def remembers(agent: Agent) -> bool:
     return callable(getattr(agent, "observe", None))
 
 
+def bind_to_clock(agent: Agent) -> None:
+    """Ask ``agent`` to keep each decision within its budget by the wall clock, if it
+    offers that (an optional ``clock_bound`` attribute: ``search``). The lab leaves it
+    off, so an agent that measures its work by the budget plays the same game on any
+    machine; a server records every action anyway, and nobody should wait longer than
+    the budget for the computer's move."""
+    if hasattr(agent, "clock_bound"):
+        setattr(agent, "clock_bound", True)  # noqa: B010 - optional, not in the protocol
+
+
 def observe(agent: Agent, view: JSONDict) -> None:
     """Let ``agent`` take in ``view`` without choosing; agents that remember nothing have
     no ``observe`` and ignore it. Observing the same view twice changes nothing."""

@@ -37,7 +37,11 @@ so the decisions that follow obey it without searching again.
 Determinism: the number of rounds comes from the budget (``ROLLOUTS_PER_S``,
 ``FINAL_ROUNDS_PER_S``, ``STYLE_WORLDS_PER_S``), not from the clock; the same seed gives
 the same game on any machine. A wall-clock guard at ``GUARD`` (``STYLE_GUARD``) x budget
-stops runaway decisions (only then can timing matter). The agent reads only its seat's
+stops runaway decisions (only then can timing matter). A person waiting for the agent
+wants the budget kept instead: with ``clock_bound`` set (``agent.bind_to_clock``; the
+server does, the lab does not) a decision stops searching once its budget has passed on
+the clock, rollouts included, and plays the incumbent unless the rounds finished so far
+show a clear gain. The agent reads only its seat's
 view: honesty is tested (same decisions when only hidden identities differ). Systems
 without hooks (``WORLDS``) are played by the general.
 """
@@ -94,6 +98,11 @@ STYLE_Z = 2.0  # ... and this many standard errors (five rivals: one in ten swit
 STYLE_GUARD = 60.0  # x budget: the runaway stop of a style search (it plays whole turns)
 
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
+
+
+def _now() -> float:
+    """The clock the search reads (one place, so tests can run it at their own pace)."""
+    return time.perf_counter()
 
 log = logging.getLogger(__name__)
 
@@ -315,7 +324,7 @@ def _compare(play: Callable[[int, random.Random], float | None], n: int, rounds:
     dice (common random numbers); a round where a world could not be played is skipped."""
     values: list[list[float]] = [[] for _ in range(n)]
     for _ in range(rounds):
-        if time.perf_counter() > deadline:
+        if _now() > deadline:
             break
         world_seed = rng.getrandbits(64)
         got = [play(k, random.Random(world_seed)) for k in range(n)]
@@ -349,12 +358,16 @@ class SearchAgent:
         #: Rollouts lost to an exception, by exception type and message: a sampled world
         #: the engine refused, or a bug. Counted (lab rows) and logged, never silent.
         self.failures: dict[str, int] = {}
+        #: Keep each decision within its budget on the clock (module doc); off in the lab.
+        self.clock_bound = False
+        self._stop: float | None = None  # when the current decision's budget runs out
+        self.cut = 0  # rollouts cut short by the clock (clock_bound only)
 
     def stats(self) -> JSONDict:
         """Counts for the lab's game rows: decisions searched, overridden, styles played,
         rollouts that failed."""
         return {"searched": self.searched, "overrides": self.overrides,
-                "styles": dict(sorted(self.styles.items())),
+                "styles": dict(sorted(self.styles.items())), "cut_rollouts": self.cut,
                 "failed_rollouts": sum(self.failures.values()),
                 "failures": dict(sorted(self.failures.items()))}
 
@@ -380,6 +393,7 @@ class SearchAgent:
                rng: random.Random) -> Action:
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
+        self._stop = _now() + max(budget_s, 0.0) if self.clock_bound else None
         key = _turn_key(view)
         if key != self._plan_key:
             self._plan, self._plan_key = Plan(), key
@@ -531,9 +545,9 @@ class SearchAgent:
                 budget_s: float, rng: random.Random) -> Plan:
         per_s = FINAL_ROUNDS_PER_S if plans[-1].full else ROLLOUTS_PER_S / len(plans)
         rounds = max(MIN_ROUNDS, int(budget_s * per_s))
-        deadline = time.perf_counter() + GUARD * max(budget_s, 0.05)
-        k = _compare(self._guarded(lambda k, world: self._rollout(
-                         view, plans[k], system, world, self._doctrine)),
+        deadline = self._deadline(GUARD, budget_s)
+        k = _compare(self._guarded(lambda k, world: self._cut(self._rollout(
+                         view, plans[k], system, world, self._doctrine, stop=self._stop))),
                      len(plans), rounds, deadline, rng, MIN_GAIN, Z)
         return plans[k]
 
@@ -544,14 +558,26 @@ class SearchAgent:
         only on a clear paired gain."""
         names = list(styles)
         worlds = max(STYLE_MIN_WORLDS, int(budget_s * STYLE_WORLDS_PER_S))
-        deadline = time.perf_counter() + STYLE_GUARD * max(budget_s, 0.05)
-        best = _compare(self._guarded(lambda k, world: self._style_rollout(
-                            view, styles[names[k]], system, world)),
+        deadline = self._deadline(STYLE_GUARD, budget_s)
+        best = _compare(self._guarded(lambda k, world: self._cut(self._style_rollout(
+                            view, styles[names[k]], system, world, stop=self._stop))),
                         len(names), worlds, deadline, rng, STYLE_MIN_GAIN, STYLE_Z)
         self.searched += 1
         if best:
             self.overrides += 1
         return names[best]
+
+    def _deadline(self, guard: float, budget_s: float) -> float:
+        """When to start no more rounds: the runaway guard, or the decision's budget on
+        the clock when bound to it."""
+        deadline = _now() + guard * max(budget_s, 0.05)
+        return deadline if self._stop is None else min(deadline, self._stop)
+
+    def _cut(self, value: float | None) -> float | None:
+        """A rollout's value; ``None`` (counted) when the clock cut it short."""
+        if value is None:
+            self.cut += 1
+        return value
 
     def _guarded(self, play: Callable[[int, random.Random], float | None]
                  ) -> Callable[[int, random.Random], float | None]:
@@ -567,15 +593,18 @@ class SearchAgent:
 
     @staticmethod
     def _style_rollout(view: JSONDict, doctrine: Doctrine, hooks: SystemHooks,
-                       rng: random.Random) -> float:
+                       rng: random.Random, stop: float | None = None) -> float | None:
         """Play a sampled world with ``doctrine`` for the seat and the general for the
-        enemy until the enemy has had a player turn (or to the game's end); its value."""
+        enemy until the enemy has had a player turn (or to the game's end); its value
+        (``None`` if the clock passed ``stop`` first)."""
         seat = str(view["seat"])
         answered = False  # the enemy has had a player turn since ours
         world = hooks.build(view, rng)
         for _ in range(HORIZON * 4):
             if world.is_terminal():
                 break
+            if stop is not None and _now() > stop:
+                return None
             mover = world.to_move()[0]
             mview = world.view(mover)
             if mview.get("active") != seat:
@@ -589,16 +618,18 @@ class SearchAgent:
 
     @staticmethod
     def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
-                 doctrine: Doctrine | None = None) -> float:
+                 doctrine: Doctrine | None = None, stop: float | None = None) -> float | None:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
         the end of the active player's melee phase (a ``full`` plan: to the end of the
-        game); the value of the outcome."""
+        game); the value of the outcome (``None`` if the clock passed ``stop`` first)."""
         seat, active = str(view["seat"]), str(view["active"])
         enemy_plan = Plan(full=plan.full)
         world = hooks.build(view, rng)
         for _ in range(HORIZON):
             if world.is_terminal():
                 break
+            if stop is not None and _now() > stop:
+                return None
             mover = world.to_move()[0]
             mview = world.view(mover)
             if not plan.full and (mview.get("active") != active or mview.get(

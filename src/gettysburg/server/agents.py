@@ -47,6 +47,7 @@ class SeatMind:
     def __init__(self, name: str, seed: str) -> None:
         self.name, self.seed = name, seed
         self.agent = ai.make_agent(name, seed)  # UnknownAgentError for a name not registered
+        ai.bind_to_clock(self.agent)  # a person waits for it: the budget is kept on the clock
         #: Whether the agent keeps anything between decisions (has ``observe``): a mind
         #: that does not needs no views and no replay.
         self.remembers = ai.remembers(self.agent)
