@@ -191,5 +191,5 @@ def test_rows_carry_the_counts_of_agents_that_keep_them() -> None:
     assert set(row["agent_stats"]) == {"red"}
     stats = row["agent_stats"]["red"]
     # The toy has no world builder: search plays its general, searching nothing.
-    assert stats == {"searched": 0, "overrides": 0, "styles": {}, "failed_rollouts": 0,
-                     "failures": {}}
+    assert stats == {"searched": 0, "overrides": 0, "styles": {}, "cut_rollouts": 0,
+                     "failed_rollouts": 0, "failures": {}}
