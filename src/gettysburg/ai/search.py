@@ -41,9 +41,10 @@ stops runaway decisions (only then can timing matter). A person waiting for the 
 wants the budget kept instead: with ``clock_bound`` set (``agent.bind_to_clock``; the
 server does, the lab does not) a decision stops searching once its budget has passed on
 the clock, rollouts included, and plays the incumbent unless the rounds finished so far
-show a clear gain. The agent reads only its seat's
-view: honesty is tested (same decisions when only hidden identities differ). Systems
-without hooks (``WORLDS``) are played by the general.
+show a clear gain.
+
+The agent reads only its seat's view: honesty is tested (same decisions when only hidden
+identities differ). Systems without hooks (``WORLDS``) are played by the general.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ WorldBuilder = Callable[[JSONDict, random.Random], Game]
 def _now() -> float:
     """The clock the search reads (one place, so tests can run it at their own pace)."""
     return time.perf_counter()
+
 
 log = logging.getLogger(__name__)
 
