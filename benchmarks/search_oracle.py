@@ -94,5 +94,6 @@ def main() -> None:
     play_against_general("oracle", args.scenario, args.games, args.seed, args.budget,
                          args.seats, args.workers, args.out)
 
+
 if __name__ == "__main__":
     main()
