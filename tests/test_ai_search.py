@@ -361,7 +361,9 @@ def test_a_clock_bound_search_keeps_its_budget(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(search_mod, "_now", clock)
 
     free = SearchAgent("1")
-    bind_to_clock(make_agent("general"))  # an agent without the option is left alone
+    general = make_agent("general")
+    bind_to_clock(general)  # an agent without the option is left alone
+    assert not hasattr(general, "clock_bound")
     free_choice = free.choose(view, legal, 1.0, random.Random(1))
     free_worlds = len(built)
     assert free.cut == 0 and free.searched >= 1
