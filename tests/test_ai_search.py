@@ -226,19 +226,19 @@ def _first(game: Game, want: Any, limit: int = 900) -> Game:
     raise AssertionError("position not reached")
 
 
-def test_plans_offered_in_the_command_fire_and_last_turns(monkeypatch: pytest.MonkeyPatch
-                                                           ) -> None:
-    monkeypatch.setattr(search_mod, "COMMAND_PLANS", True)
-    monkeypatch.setattr(search_mod, "FIRE_PLANS", True)
-    agent = SearchAgent("1")
+def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
+    """The command and fire plans are off by default and switched on per agent (the
+    trials of benchmarks/search_plan_trials.py do so)."""
+    agent, plain = SearchAgent("1"), SearchAgent("1")
+    agent.command_plans = agent.fire_plans = True
     hooks = search_mod.WORLDS["boc"](None)
     general, rng = make_agent("general"), random.Random(0)
 
-    def plans(game: Game) -> list[Plan]:
+    def plans(game: Game, who: SearchAgent = agent) -> list[Plan]:
         view = game.view(game.to_move()[0])
         choice = general.choose(view, view["legal_actions"], 0.0, rng)
-        agent._plan = Plan()
-        return agent._plans(view, view["legal_actions"], choice, hooks)
+        who._plan = Plan()
+        return who._plans(view, view["legal_actions"], choice, hooks)
 
     def choice(game: Game) -> dict[str, Any]:
         view = game.view(game.to_move()[0])
@@ -250,10 +250,12 @@ def test_plans_offered_in_the_command_fire_and_last_turns(monkeypatch: pytest.Mo
     fire, shot = plans(game), choice(game)
     assert len(fire) == 2 and not fire[0].hold
     assert fire[1].hold == {shot["unit"]} and fire[1].mass == {shot["target"]}
+    assert plans(game, plain) == []
 
     game = _first(_played("boc/day1", 0), lambda v, c: c["type"] == "activate")
     command, order = plans(game), choice(game)
     assert len(command) >= 2 and command[1].idle == {order["hq"]} and not command[0].idle
+    assert plans(game, plain) == []
 
     game = _first(_played("boc/day1", 0), lambda v, c: v["hour"] == 20
                   and v["phase"] == "movement" and v["active"] == v["seat"])

@@ -364,6 +364,10 @@ class SearchAgent:
         self.clock_bound = False
         self._stop: float | None = None  # when the current decision's budget runs out
         self.cut = 0  # rollouts cut short by the clock (clock_bound only)
+        #: Which optional plans this agent compares (module defaults; a benchmark's variant
+        #: may switch them per agent: benchmarks/search_plan_trials.py).
+        self.command_plans = COMMAND_PLANS
+        self.fire_plans = FIRE_PLANS
 
     def stats(self) -> JSONDict:
         """Counts for the lab's game rows: decisions searched, overridden, styles played,
@@ -447,9 +451,9 @@ class SearchAgent:
         if base.full or view.get("night"):
             return []  # the last turn's plan is already played out to the end
         if view.get("phase") == "fire":
-            return self._fire_plans(choice, system) if FIRE_PLANS else []
+            return self._fire_plans(choice, system) if self.fire_plans else []
         if view.get("phase") == "command":
-            return self._command_plans(view, legal, choice) if COMMAND_PLANS else []
+            return self._command_plans(view, legal, choice) if self.command_plans else []
         if view.get("phase") != "movement":
             return []
         target = _melee_target(choice)

@@ -1,0 +1,69 @@
+"""Do search's optional plans pay? The command and fire plans, measured against the general.
+
+``search`` ships with two kinds of plan written, tested and switched off
+(``search.COMMAND_PLANS``, ``search.FIRE_PLANS``; docs/ai.md, "Plans"): which HQs to
+activate in the command phase (4.3), and whether a block should keep its fire to attack
+in melee instead (7.1). This script plays ``search`` with one of them switched on against
+the general, on the seeds of ``gettysburg simulate --seed`` so that each game pairs with
+the general's own game of its seed and with plain search's::
+
+    .venv/bin/python benchmarks/search_plan_trials.py --agent search-command --games 10 \\
+        --seed 700 --budget 2 --workers 1 --out results/search_plans_s10.jsonl
+    .venv/bin/python benchmarks/search_plan_trials.py --agent search-fire --games 10 \\
+        --seed 700 --budget 2 --workers 1 --out results/search_plans_s10.jsonl
+    .venv/bin/python benchmarks/search_vs_general.py results/search_plans_s10.jsonl \\
+        results/general_vs_general_s8.jsonl --agent search-command
+
+Agents (registered by this script only):
+
+* ``search-command``: search plus the command plans;
+* ``search-fire``: search plus the fire plans;
+* ``search-both``: both.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from search_vs_general import play_against_general
+
+from gettysburg.ai.agent import register_agent
+from gettysburg.ai.search import SearchAgent
+
+#: agent name -> (command plans, fire plans)
+VARIANTS = {"search-command": (True, False), "search-fire": (False, True),
+            "search-both": (True, True)}
+
+
+def _variant(name: str, command: bool, fire: bool) -> type[SearchAgent]:
+    class Variant(SearchAgent):
+        def __init__(self, seed: str = "0") -> None:
+            super().__init__(seed)
+            self.command_plans, self.fire_plans = command, fire
+
+    Variant.name = name
+    Variant.__name__ = Variant.__qualname__ = "SearchAgent_" + name.replace("-", "_")
+    return Variant
+
+
+for _name, (_command, _fire) in VARIANTS.items():
+    register_agent(_name, _variant(_name, _command, _fire))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--agent", choices=sorted(VARIANTS), required=True)
+    ap.add_argument("--scenario", default="boc/day1")
+    ap.add_argument("--games", type=int, default=10, help="games per seat")
+    ap.add_argument("--seed", default="700")
+    ap.add_argument("--budget", type=float, default=2.0)
+    ap.add_argument("--seats", nargs="+", default=["usa", "csa"], choices=["usa", "csa"])
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    play_against_general(args.agent, args.scenario, args.games, args.seed, args.budget,
+                         args.seats, args.workers, args.out)
+
+
+if __name__ == "__main__":
+    main()
