@@ -232,3 +232,73 @@ def test_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(doc_example("openspiel"), "docs/research.md", "exec"), {})
     out = capsys.readouterr().out
     assert "IS-MCTS mean return against random over 2 games" in out
+
+
+def _calef_seen_standing_up() -> tuple[object, object, object]:
+    """Day 1 from the CSA seat: Calef's battery seen revealed at 1 step, then hidden again
+    in the same hex (8.1). The CSA seat's memory after both views, and the two games."""
+    from gettysburg.core.protocol import load_game, new_game
+
+    def with_calef(**fields: object) -> object:
+        data = new_game("boc/day1", seed=5).to_json()
+        data["position"]["units"]["usa-calef"].update(fields)
+        return load_game(data)
+
+    revealed = with_calef(revealed=True, strength=1)
+    hidden_again = with_calef(revealed=False, strength=1)
+    memory = HOOKS.remember(hidden_again, "csa", HOOKS.remember(revealed, "csa"))
+    return revealed, hidden_again, memory
+
+
+def test_the_seats_memory_is_what_its_views_showed() -> None:
+    """``remember`` builds only the part of the view the sightings read: the same
+    sightings as the whole views give, and the memory it started from is left as it was."""
+    from gettysburg.ai.belief_boc import Sightings
+
+    revealed, hidden_again, memory = _calef_seen_standing_up()
+    first = HOOKS.remember(revealed, "csa")
+    again = HOOKS.remember(hidden_again, "csa", first)
+    whole = Sightings()
+    for game in (revealed, hidden_again):
+        whole.update(game.view("csa"))
+    assert isinstance(again, Sightings) and isinstance(first, Sightings)
+    for part in ("first", "only", "strength", "lost"):
+        assert getattr(again, part) == getattr(whole, part)
+    assert set(again.first) - set(first.first)  # the handle that stood up is new ...
+    assert not first.only  # ... and the memory it was built on did not learn it
+    assert any(ids == {"usa-calef"} for ids in again.only.values())
+
+
+def test_resample_honours_what_the_seat_saw_earlier() -> None:
+    """A block the CSA seat saw stand up again where Calef stood is Calef in every world
+    re-dealt with its memory; from the view alone it is often another unit."""
+    _, hidden_again, memory = _calef_seen_standing_up()
+    hx = hidden_again.state.units["usa-calef"].hex
+    kept = [HOOKS.resample(hidden_again, "csa", k, memory).state.units["usa-calef"].hex
+            for k in range(8)]
+    assert kept == [hx] * 8
+    blind = [HOOKS.resample(hidden_again, "csa", k).state.units["usa-calef"].hex
+             for k in range(8)]
+    assert any(h != hx for h in blind)
+
+
+def test_states_remember_each_seats_decisions_and_resample_with_it() -> None:
+    game = bos.load("day1", max_decisions=300)
+    s = game.new_initial_state()
+    seat = s.seat_of(s.current_player())
+    assert s._memory.get(seat) is None
+    hidden = {h["handle"] for h in s.engine.view(seat)["hidden"]}
+    s.apply_action(s.legal_actions()[0])
+    seen = s._memory.get(seat)
+    assert seen is not None and hidden and hidden <= set(seen.first)
+    assert s.clone()._memory.get(seat) is seen  # shared by clones, never changed in place
+    # The state hands its memory to the sampler: pin Calef as the CSA seat saw him.
+    _, hidden_again, memory = _calef_seen_standing_up()
+    pinned = game.new_initial_state()
+    pinned._engine = type(pinned._engine)(pinned._engine.shared, hidden_again)
+    hx = hidden_again.state.units["usa-calef"].hex
+    twins = [pinned.resample_with_seed("csa", k) for k in range(8)]
+    assert any(t.engine.state.units["usa-calef"].hex != hx for t in twins)
+    pinned._memory = pinned._memory.updated("csa", memory)
+    twins = [pinned.resample_with_seed("csa", k) for k in range(8)]
+    assert all(t.engine.state.units["usa-calef"].hex == hx for t in twins)

@@ -155,6 +155,15 @@ class Sightings:
             self.lost.update(gone)
         self._handles, self._shown, self._losses = handles, shown, losses
 
+    def copy(self) -> Sightings:
+        """An independent copy (``update`` on it leaves this one as it is)."""
+        twin = Sightings.__new__(Sightings)
+        twin.__dict__.update(self.__dict__)
+        twin.first, twin.only, twin.strength = dict(self.first), dict(self.only), \
+            dict(self.strength)
+        twin.lost = set(self.lost)
+        return twin
+
     def _link(self, units: dict[str, str], handles: dict[str, str]) -> set[str]:
         """Handles and units that appeared and vanished in the same hex, counts equal:
         each handle is one of those units. Returns the units so accounted for."""

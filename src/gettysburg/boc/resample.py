@@ -6,7 +6,9 @@ enemy unit the seat cannot place (due reinforcements, units off the map, 6.7 / 2
 seat sees no identity, so those identities are permuted among themselves:
 
 1. :func:`gettysburg.ai.belief_boc.sample_hidden` (the one sampler of hidden identities)
-   proposes a unit for each hidden block from the seat's view;
+   proposes a unit for each hidden block from the seat's view and, when given, its
+   ``Sightings`` (what it saw earlier: a block seen standing up again is one of the units
+   that stood there, units seen lost are gone);
 2. the proposal is completed into a permutation ``sigma`` of that pool of identities, so
    every unit is still somewhere exactly once;
 3. each block *record* (where it stands, its status, step losses, formation, flags) keeps
@@ -26,7 +28,7 @@ import copy
 import random
 import weakref
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gettysburg.boc.fog import handle
 from gettysburg.boc.game import BocGame
@@ -34,6 +36,9 @@ from gettysburg.boc.state import OFF_MAP, ON_MAP, RESERVE, BocState, other
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice, ScriptedDice
 from gettysburg.core.protocol import Seat
+
+if TYPE_CHECKING:
+    from gettysburg.ai.belief_boc import Sightings
 
 _IDENTITY_FIELDS = ("arrival_key", "arrival_entry", "arrival_hex", "night_road")
 
@@ -97,8 +102,11 @@ def _view(game: BocGame, seat: Seat) -> JSONDict:
 
 
 def permutation(game: BocGame, seat: Seat, rng: random.Random,
-                start: JSONDict | None = None) -> dict[str, str]:
-    """``sigma``: old identity -> new identity, a permutation of :func:`pool`."""
+                start: JSONDict | None = None, seen: Sightings | None = None
+                ) -> dict[str, str]:
+    """``sigma``: old identity -> new identity, a permutation of :func:`pool`. With
+    ``seen`` (the seat's sightings, updated with its view of this position) the proposal
+    also agrees with what the seat saw earlier in the game."""
     from gettysburg.ai.belief_boc import sample_hidden
 
     ids = pool(game, seat)
@@ -107,7 +115,7 @@ def permutation(game: BocGame, seat: Seat, rng: random.Random,
     members = set(ids)
     view = _view(game, seat)
     by_handle = {handle(game.key, uid): uid for uid in ids}
-    sample = sample_hidden(view, rng, start)
+    sample = sample_hidden(view, rng, start, seen=seen)
     sigma: dict[str, str] = {}
     used: set[str] = set()
     for h, (new, _strength) in sorted(sample.blocks.items()):
@@ -124,9 +132,9 @@ def permutation(game: BocGame, seat: Seat, rng: random.Random,
 
 
 def resample(game: BocGame, seat: Seat, rng: random.Random,
-             start: JSONDict | None = None) -> BocGame:
+             start: JSONDict | None = None, seen: Sightings | None = None) -> BocGame:
     """A copy of ``game`` with the hidden enemy identities re-dealt (see the module doc)."""
-    sigma = permutation(game, seat, rng, start)
+    sigma = permutation(game, seat, rng, start, seen)
     out = fork(game)
     if not sigma:
         return out

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from gettysburg.boc import action_codec, observation, resample
+from gettysburg.boc.fog import units_view
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.victory import csa_total
 from gettysburg.core.canonical import JSONDict
@@ -54,10 +55,28 @@ class BocResearch:
     def fork(self, game: Game) -> Game:
         return resample.fork(_boc(game))
 
-    def resample(self, game: Game, seat: Seat, seed: int) -> Game:
+    def remember(self, game: Game, seat: Seat, memory: object | None = None) -> object:
+        """The seat's ``belief_boc.Sightings`` (a copy of ``memory``) updated with what it
+        sees now. Only the parts of the view that ``Sightings.update`` reads are built
+        (the blocks, clock and losses): a whole view costs four times as much."""
+        from gettysburg.ai.belief_boc import Sightings
+
+        boc = _boc(game)
+        st = boc.state
+        shown, hidden = units_view(boc.key, st, seat)
+        seen = memory.copy() if isinstance(memory, Sightings) else Sightings()
+        seen.update({"seat": seat, "scenario": st.scenario, "day": st.day, "hour": st.hour,
+                     "units": shown, "hidden": hidden, "losses": dict(st.losses)})
+        return seen
+
+    def resample(self, game: Game, seat: Seat, seed: int,
+                 memory: object | None = None) -> Game:
+        from gettysburg.ai.belief_boc import Sightings
+
         boc = _boc(game)
         return resample.resample(boc, seat, random.Random(seed),
-                                 _start(boc.state.scenario, tuple(boc.state.options)))
+                                 _start(boc.state.scenario, tuple(boc.state.options)),
+                                 seen=memory if isinstance(memory, Sightings) else None)
 
     def standing(self, game: Game) -> float:
         """USA's public standing: 0 halfway between the two 9.1 bands, +/-1 at

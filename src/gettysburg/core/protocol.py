@@ -548,8 +548,17 @@ class ResearchHooks(Protocol):
         """An independent copy that may share immutable map and order-of-battle data."""
         ...
 
-    def resample(self, game: Game, seat: Seat, seed: int) -> Game:
-        """A copy in which what ``seat`` cannot see is drawn afresh (same information set)."""
+    def remember(self, game: Game, seat: Seat, memory: object | None = None) -> object:
+        """What ``seat`` remembers once it has seen the position as it stands: a new
+        object built on ``memory`` (its memory before, None at first; left unchanged).
+        Opaque to callers, who keep it per seat and hand it to ``resample``."""
+        ...
+
+    def resample(self, game: Game, seat: Seat, seed: int,
+                 memory: object | None = None) -> Game:
+        """A copy in which what ``seat`` cannot see is drawn afresh (same information set).
+        With ``memory`` (from ``remember`` at this position) the draw also agrees with what
+        the seat saw earlier in the game, not only with what it sees now."""
         ...
 
     def standing(self, game: Game) -> float:

@@ -25,7 +25,8 @@ Design (``docs/research.md`` has the details):
   adds a digest chained over everything the seat has been shown and has done, so two
   histories the seat can tell apart never share an information state.
 * ``resample_from_infostate`` re-deals what the seat cannot see (hidden enemy identities),
-  for OpenSpiel's IS-MCTS.
+  for OpenSpiel's IS-MCTS, consistently with what the seat saw at each of its decisions
+  (``ResearchHooks.remember``), not only with what it sees now.
 * The board and order of battle live on the game object; a state holds one engine game
   whose copy shares them (pyspiel deep-copies every state attribute on clone).
 """
@@ -117,6 +118,7 @@ class _Engine:
         self.legal: tuple[list[int], dict[int, Action]] | None = None
         self.seen: dict[Seat, JSONDict] = {}  # observation per seat at this position
         self.tensors: dict[Seat, list[float]] = {}
+        self.memories: dict[Seat, tuple[object | None, object]] = {}  # see memory()
 
     @property
     def game(self) -> Game:
@@ -128,10 +130,19 @@ class _Engine:
         twin = _Engine(self.shared, self.shared.hooks.fork(self.game))
         # Same position: the caches are replaced after a move, never mutated.
         twin.legal, twin.seen, twin.tensors = self.legal, self.seen, self.tensors
+        twin.memories = self.memories
         return twin
 
     def moved(self) -> None:
-        self.legal, self.seen, self.tensors = None, {}, {}
+        self.legal, self.seen, self.tensors, self.memories = None, {}, {}, {}
+
+    def memory(self, seat: Seat, before: object | None) -> object:
+        """``before`` (the seat's memory from its decisions) updated with this position,
+        kept for this position: IS-MCTS re-deals the same root many times."""
+        if seat not in self.memories or self.memories[seat][0] is not before:
+            made = self.shared.hooks.remember(self.game, seat, before)
+            self.memories = {**self.memories, seat: (before, made)}
+        return self.memories[seat][1]
 
     def tensor(self, seat: Seat) -> list[float]:
         if seat not in self.tensors:
@@ -159,6 +170,24 @@ def _restore_engine(key: str, data: str) -> _Engine:
     if shared is None:
         raise ValueError(f"no loaded BoC OpenSpiel game matches {key}; load it first")
     return _Engine(shared, load_game(json.loads(data)))
+
+
+class _Memories:
+    """What each seat remembers (``ResearchHooks.remember``), never changed in place: an
+    update makes a new one, so clones share it (pyspiel deep-copies every attribute of a
+    state it clones)."""
+
+    def __init__(self, by_seat: Mapping[Seat, object] | None = None) -> None:
+        self._by_seat = dict(by_seat or {})
+
+    def get(self, seat: Seat) -> object | None:
+        return self._by_seat.get(seat)
+
+    def updated(self, seat: Seat, memory: object) -> _Memories:
+        return _Memories({**self._by_seat, seat: memory})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Memories:
+        return self
 
 
 def _strip_handles(data: Any) -> Any:
@@ -189,6 +218,7 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         self._truncated = False
         self._recall = {seat: "" for seat in shared.seats}
         self._own_moves = {seat: 0 for seat in shared.seats}
+        self._memory = _Memories()
 
     # --- helpers ------------------------------------------------------------------------
     @property
@@ -270,6 +300,9 @@ class BocState(pyspiel.State):  # type: ignore[misc]
             return
         action = self.decode(int(action_id))
         seat = game.to_move()[0]
+        # The seat remembers what it saw when it decided (resample honours it).
+        self._memory = self._memory.updated(
+            seat, self._engine.shared.hooks.remember(game, seat, self._memory.get(seat)))
         self._decisions += 1
         self._own_moves[seat] += 1
         self._run(action, seat, own=True)
@@ -337,9 +370,13 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         return self.resample_with_seed(seat, seed)
 
     def resample_with_seed(self, seat: Seat, seed: int) -> BocState:
+        """The deterministic form: the draw agrees with what the seat sees now and with
+        what it saw at each of its decisions so far (``ResearchHooks.remember``)."""
         twin: BocState = self.clone()
         shared = self._engine.shared
-        twin._engine = _Engine(shared, shared.hooks.resample(self._engine.game, seat, seed))
+        memory = self._engine.memory(seat, self._memory.get(seat))
+        twin._engine = _Engine(shared, shared.hooks.resample(self._engine.game, seat, seed,
+                                                             memory))
         return twin
 
     def __str__(self) -> str:
