@@ -1,0 +1,110 @@
+"""How far apart in skill must two players be for the better one to win 60% of the games?
+
+Issue #7 asks ``search`` to beat ``general`` in 60% of games. ``search_target.py`` turns
+that bar into victory points. This script measures it in *skill*: the general plays a
+weakened copy of itself, ``general-eps-P``, which at each decision plays a uniformly random
+legal action with probability P (else the general's choice; it remembers every view
+either way). The share of games the general wins against each rung of the ladder says how
+much worse an opponent must be for the general to win 60%, which is the gap issue #7 asks
+search to open above the general::
+
+    .venv/bin/python benchmarks/skill_ladder.py --eps 0.05 0.1 0.2 0.4 0.7 --games 50 \\
+        --seed 700 --workers 2 --out results/skill_ladder_s10.jsonl
+    .venv/bin/python benchmarks/skill_ladder.py --summarise results/skill_ladder_s10.jsonl \\
+        --baseline results/general_vs_general_s8.jsonl
+
+Games are played on the seeds of ``gettysburg simulate --seed`` with the weakened general
+in each seat in turn (``search_vs_general.play_against_general``), so each pairs with the
+general-against-general game of its seed. The summary is from the *general's* side: its
+wins, draws and losses against each rung, with Wilson 95% intervals, pooled over seats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from search_vs_general import pct, play_against_general, read
+
+from gettysburg.ai.agent import agent_names, register_agent
+from gettysburg.ai.general import GeneralAgent
+from gettysburg.core.protocol import Action
+
+JSONDict = dict[str, Any]
+
+
+class Blundering(GeneralAgent):
+    """The general, except that with probability ``eps`` it plays a uniformly random
+    legal action (drawn from the game's seeded generator for this seat, so the lab's games
+    replay)."""
+
+    eps = 0.0
+
+    def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
+               rng: random.Random) -> Action:
+        if legal_actions and rng.random() < self.eps:
+            self.observe(view)  # it still sees what it sees
+            return dict(rng.choice(list(legal_actions)))
+        return super().choose(view, legal_actions, budget_s, rng)
+
+
+def rung(eps: float) -> str:
+    """The agent name of a rung (registered on first use)."""
+    name = f"general-eps-{eps:g}"
+    if name not in agent_names():
+        register_agent(name, type(f"Blundering_{eps:g}".replace(".", "_"), (Blundering,),
+                                  {"eps": eps, "name": name}))
+    return name
+
+
+def summarise(rows: list[JSONDict], base: list[JSONDict]) -> list[str]:
+    """The general's results against each rung, pooled over seats; with ``base`` (general
+    against general, same seeds) also the points a game the general's side gained over
+    its own game of the seed: how much worse the rung plays, in victory points."""
+    general = {r["seed"]: r for r in base if r["finished"]
+               and r["agents"] == {"usa": "general", "csa": "general"}}
+    lines = ["| general against | games | general wins | draws | general losses | "
+             "points a game for the general's side ± se |", "|---|---|---|---|---|---|"]
+    names = sorted({n for r in rows for n in r["agents"].values() if n.startswith("general-eps")},
+                   key=lambda n: float(n.rsplit("-", 1)[1]))
+    for name in names:
+        games = [(r, "usa" if r["agents"]["csa"] == name else "csa") for r in rows
+                 if name in r["agents"].values() and r["finished"]]
+        n = len(games)
+        wins = sum(1 for r, seat in games if r["winner"] == seat)
+        draws = sum(1 for r, _ in games if r["winner"] is None)
+        gains = [(1 if seat == "csa" else -1) * (float(r["vp"]) - float(general[r["seed"]]["vp"]))
+                 for r, seat in games if r["seed"] in general]
+        gain = (f"{statistics.fmean(gains):+.2f} ± "
+                f"{statistics.stdev(gains) / len(gains) ** 0.5:.2f}") if len(gains) > 1 else ""
+        lines.append(f"| {name} | {n} | {pct(wins, n)} | {pct(draws, n)} | "
+                     f"{pct(n - wins - draws, n)} | {gain} |")
+    return lines
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--eps", type=float, nargs="+", default=[0.05, 0.1, 0.2, 0.4])
+    ap.add_argument("--scenario", default="boc/day1")
+    ap.add_argument("--games", type=int, default=50, help="games per seat and rung")
+    ap.add_argument("--seed", default="700")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out")
+    ap.add_argument("--summarise", metavar="FILE", help="print the table of FILE's rows only")
+    ap.add_argument("--baseline", metavar="FILE",
+                    help="general against general rows of the same seeds (for --summarise)")
+    args = ap.parse_args()
+    if args.summarise:
+        print("\n".join(summarise(read(args.summarise),
+                                   read(args.baseline) if args.baseline else [])))
+        return
+    for eps in args.eps:
+        play_against_general(rung(eps), args.scenario, args.games, args.seed, 0.0,
+                             workers=args.workers, out=args.out)
+
+
+if __name__ == "__main__":
+    main()
