@@ -4,7 +4,8 @@ Issue #7 asks ``search`` to beat ``general`` in 60% of games. ``search_target.py
 that bar into victory points. This script measures it in *skill*: the general plays a
 weakened copy of itself, ``general-eps-P``, which at each decision plays a uniformly random
 legal action with probability P (else the general's choice; it remembers every view
-either way). The share of games the general wins against each rung of the ladder says how
+either way); with ``--phases`` a rung blunders only in one phase, which shows where on the
+turn track skill pays. The share of games the general wins against each rung says how
 much worse an opponent must be for the general to win 60%, which is the gap issue #7 asks
 search to open above the general::
 
@@ -42,22 +43,30 @@ class Blundering(GeneralAgent):
     replay)."""
 
     eps = 0.0
+    phase: str | None = None  # blunder only in this phase (None: in every phase)
 
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:
-        if legal_actions and rng.random() < self.eps:
+        if legal_actions and self.phase in (None, view.get("phase")) \
+                and rng.random() < self.eps:
             self.observe(view)  # it still sees what it sees
             return dict(rng.choice(list(legal_actions)))
         return super().choose(view, legal_actions, budget_s, rng)
 
 
-def rung(eps: float) -> str:
+def rung(eps: float, phase: str | None = None) -> str:
     """The agent name of a rung (registered on first use)."""
-    name = f"general-eps-{eps:g}"
+    name = f"general-eps-{eps:g}" + (f"-in-{phase}" if phase else "")
     if name not in agent_names():
-        register_agent(name, type(f"Blundering_{eps:g}".replace(".", "_"), (Blundering,),
-                                  {"eps": eps, "name": name}))
+        register_agent(name, type(name.replace("-", "_").replace(".", "_"), (Blundering,),
+                                  {"eps": eps, "phase": phase, "name": name}))
     return name
+
+
+def _rung_key(name: str) -> tuple[str, float]:
+    """Sort rungs by phase (all phases first), then by share of blunders."""
+    eps, _, phase = name.removeprefix("general-eps-").partition("-in-")
+    return phase, float(eps)
 
 
 def summarise(rows: list[JSONDict], base: list[JSONDict]) -> list[str]:
@@ -69,7 +78,7 @@ def summarise(rows: list[JSONDict], base: list[JSONDict]) -> list[str]:
     lines = ["| general against | games | general wins | draws | general losses | "
              "points a game for the general's side ± se |", "|---|---|---|---|---|---|"]
     names = sorted({n for r in rows for n in r["agents"].values() if n.startswith("general-eps")},
-                   key=lambda n: float(n.rsplit("-", 1)[1]))
+                   key=_rung_key)
     for name in names:
         games = [(r, "usa" if r["agents"]["csa"] == name else "csa") for r in rows
                  if name in r["agents"].values() and r["finished"]]
@@ -88,6 +97,9 @@ def summarise(rows: list[JSONDict], base: list[JSONDict]) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--eps", type=float, nargs="+", default=[0.05, 0.1, 0.2, 0.4])
+    ap.add_argument("--phases", nargs="+", metavar="PHASE",
+                    help="a rung per phase: blunders only in that phase (BoC: command, "
+                         "movement, fire, melee, supply)")
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=50, help="games per seat and rung")
     ap.add_argument("--seed", default="700")
@@ -102,8 +114,9 @@ def main() -> None:
                                    read(args.baseline) if args.baseline else [])))
         return
     for eps in args.eps:
-        play_against_general(rung(eps), args.scenario, args.games, args.seed, 0.0,
-                             workers=args.workers, out=args.out)
+        for phase in args.phases or [None]:
+            play_against_general(rung(eps, phase), args.scenario, args.games, args.seed, 0.0,
+                                 workers=args.workers, out=args.out)
 
 
 if __name__ == "__main__":
