@@ -263,7 +263,7 @@ def test_the_seats_memory_is_what_its_views_showed() -> None:
         whole.update(game.view("csa"))
     assert isinstance(again, Sightings) and isinstance(first, Sightings)
     for part in ("first", "only", "strength", "lost"):
-        assert getattr(again, part) == getattr(whole, part)
+        assert getattr(again, part) == getattr(whole, part) == getattr(memory, part)
     assert set(again.first) - set(first.first)  # the handle that stood up is new ...
     assert not first.only  # ... and the memory it was built on did not learn it
     assert any(ids == {"usa-calef"} for ids in again.only.values())
