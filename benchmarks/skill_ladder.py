@@ -13,11 +13,16 @@ search to open above the general::
         --seed 700 --workers 2 --out results/skill_ladder_s10.jsonl
     .venv/bin/python benchmarks/skill_ladder.py --summarise results/skill_ladder_s10.jsonl \\
         --baseline results/general_vs_general_s8.jsonl
+    .venv/bin/python benchmarks/skill_ladder.py --scenario boc/day2 --eps 0.2 --games 25 \\
+        --seed 700 --workers 2 --out results/skill_ladder_s10.jsonl
+    .venv/bin/python benchmarks/skill_ladder.py --summarise results/skill_ladder_s10.jsonl \\
+        --scenario boc/day2 --baseline results/general_vs_general_s10.jsonl
 
 Games are played on the seeds of ``gettysburg simulate --seed`` with the weakened general
 in each seat in turn (``search_vs_general.play_against_general``), so each pairs with the
 general-against-general game of its seed. The summary is from the *general's* side: its
-wins, draws and losses against each rung, with Wilson 95% intervals, pooled over seats.
+wins, draws and losses against each rung of one scenario (``--scenario``), with Wilson 95%
+intervals, pooled over seats.
 """
 
 from __future__ import annotations
@@ -69,11 +74,14 @@ def _rung_key(name: str) -> tuple[str, float]:
     return phase, float(eps)
 
 
-def summarise(rows: list[JSONDict], base: list[JSONDict]) -> list[str]:
-    """The general's results against each rung, pooled over seats; with ``base`` (general
-    against general, same seeds) also the points a game the general's side gained over
-    its own game of the seed: how much worse the rung plays, in victory points."""
-    general = {r["seed"]: r for r in base if r["finished"]
+def summarise(rows: list[JSONDict], base: list[JSONDict], scenario: str = "boc/day1"
+              ) -> list[str]:
+    """The general's results against each rung in ``scenario``, pooled over seats; with
+    ``base`` (general against general, same seeds) also the points a game the general's
+    side gained over its own game of the seed: how much worse the rung plays, in victory
+    points."""
+    rows = [r for r in rows if r["scenario"] == scenario]
+    general = {r["seed"]: r for r in base if r["finished"] and r["scenario"] == scenario
                and r["agents"] == {"usa": "general", "csa": "general"}}
     lines = ["| general against | games | general wins | draws | general losses | "
              "points a game for the general's side ± se |", "|---|---|---|---|---|---|"]
@@ -111,7 +119,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.summarise:
         print("\n".join(summarise(read(args.summarise),
-                                   read(args.baseline) if args.baseline else [])))
+                                   read(args.baseline) if args.baseline else [],
+                                   args.scenario)))
         return
     for eps in args.eps:
         for phase in args.phases or [None]:
