@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from search_vs_general import pct, play_against_general, read
+from search_vs_general import line, play_against_general, read
 
 from gettysburg.ai.agent import agent_names, register_agent
 from gettysburg.ai.general import GeneralAgent
@@ -83,22 +82,15 @@ def summarise(rows: list[JSONDict], base: list[JSONDict], scenario: str = "boc/d
     rows = [r for r in rows if r["scenario"] == scenario]
     general = {r["seed"]: r for r in base if r["finished"] and r["scenario"] == scenario
                and r["agents"] == {"usa": "general", "csa": "general"}}
-    lines = ["| general against | games | general wins | draws | general losses | "
-             "points a game for the general's side ± se |", "|---|---|---|---|---|---|"]
+    lines = ["| general against | games | general wins | draws | general losses | the "
+             "general's wins against itself (same seat, seeds) | points a game for the "
+             "general's side ± se | s/game |", "|---|---|---|---|---|---|---|---|"]
     names = sorted({n for r in rows for n in r["agents"].values() if n.startswith("general-eps")},
                    key=_rung_key)
     for name in names:
-        games = [(r, "usa" if r["agents"]["csa"] == name else "csa") for r in rows
-                 if name in r["agents"].values() and r["finished"]]
-        n = len(games)
-        wins = sum(1 for r, seat in games if r["winner"] == seat)
-        draws = sum(1 for r, _ in games if r["winner"] is None)
-        gains = [(1 if seat == "csa" else -1) * (float(r["vp"]) - float(general[r["seed"]]["vp"]))
-                 for r, seat in games if r["seed"] in general]
-        gain = (f"{statistics.fmean(gains):+.2f} ± "
-                f"{statistics.stdev(gains) / len(gains) ** 0.5:.2f}") if len(gains) > 1 else ""
-        lines.append(f"| {name} | {n} | {pct(wins, n)} | {pct(draws, n)} | "
-                     f"{pct(n - wins - draws, n)} | {gain} |")
+        # The general's seat plays the part of search's in search_vs_general's table.
+        lines.append(line(name, [(r, "usa" if r["agents"]["csa"] == name else "csa")
+                                 for r in rows if name in r["agents"].values()], general))
     return lines
 
 
