@@ -18,6 +18,7 @@ from gettysburg.lab.simulate import (
     play_game,
     run_local,
     run_ray,
+    split_played,
     summarise,
     wilson,
 )
@@ -193,3 +194,57 @@ def test_rows_carry_the_counts_of_agents_that_keep_them() -> None:
     # The toy has no world builder: search plays its general, searching nothing.
     assert stats == {"searched": 0, "overrides": 0, "styles": {}, "cut_rollouts": 0,
                      "failed_rollouts": 0, "failures": {}}
+
+
+def test_split_played_keeps_only_the_games_of_this_command() -> None:
+    specs = make_specs("toy/standard", 4, TOY, seed=9)
+    rows = [play_game(specs[1]), play_game(specs[3])]
+    other = make_specs("toy/standard", 4, {"red": "general", "blue": "random"}, seed=9)
+    rows.append(play_game(other[0]))  # same seed and index, other agents: not this run's
+    rows.append(dict(rows[0]))  # stored twice: counted once
+    rows.append({"kind": "benchmark row"})  # not a game row at all
+    budget = make_specs("toy/standard", 4, TOY, seed=9, budget_s=2.0)
+    done, todo = split_played(specs, rows)
+    assert [r["index"] for r in done] == [1, 3]
+    assert [s.index for s in todo] == [0, 2]
+    done, todo = split_played(budget, rows)  # another budget: nothing is played yet
+    assert done == [] and len(todo) == 4
+
+
+def test_cli_simulate_resume_plays_only_what_is_missing(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupted run, resumed, ends with each game once, as an uninterrupted one."""
+    import gettysburg.lab.simulate as sim
+
+    out, whole = tmp_path / "runs.jsonl", tmp_path / "whole.jsonl"
+    args = ["simulate", "toy/standard", "--games", "5", "--usa", "general", "--csa",
+            "random", "--seed", "3", "--json"]
+    real = sim.run_local
+    played: list[int] = []
+
+    def interrupted(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+        real(specs[:2], 1, progress)
+        raise KeyboardInterrupt
+
+    def counting(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+        played.extend(s.index for s in specs)
+        return real(specs, workers, progress)
+
+    runner = CliRunner()
+    monkeypatch.setattr(sim, "run_local", interrupted)
+    assert runner.invoke(app, [*args, "--out", str(out)]).exit_code != 0
+    monkeypatch.setattr(sim, "run_local", counting)
+    res = runner.invoke(app, [*args, "--out", str(out), "--resume"])
+    assert res.exit_code == 0, res.output
+    assert played == [2, 3, 4]
+    assert json.loads(res.stdout)["games"] == 5
+    res = runner.invoke(app, [*args, "--out", str(out), "--resume"])  # nothing left
+    assert res.exit_code == 0 and played == [2, 3, 4]
+    assert json.loads(res.stdout)["games"] == 5
+    assert runner.invoke(app, [*args, "--out", str(whole)]).exit_code == 0
+    assert _stable(read_rows(out)) == _stable(read_rows(whole))
+
+
+def test_cli_simulate_resume_needs_a_file() -> None:
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--resume"])
+    assert res.exit_code == 2 and "--resume needs --out" in res.output

@@ -54,6 +54,9 @@ def simulate(
     option: list[str] = typer.Option([], "--option", "-o", help="game option (repeatable)"),
     ray_address: str | None = typer.Option(None, "--ray",
                                            help="Ray cluster address ('local' starts one)"),
+    resume: bool = typer.Option(False, "--resume",
+                                help="keep the games of this command already in --out and "
+                                     "play only the rest"),
 ) -> None:
     """Play GAMES complete games between two agents and summarise the outcomes."""
     spec = _spec(scenario)
@@ -70,10 +73,24 @@ def simulate(
     agents = dict(zip(seats[:2], (usa, csa), strict=True))
     specs = sim.make_specs(spec, games, agents, seed, max_actions, budget, option)
     err = Console(stderr=True)
+    done: list[sim.Row] = []
+    if resume:
+        if out is None:
+            _fail("--resume needs --out: the file that holds the games already played")
+            return
+        try:
+            stored = read_rows(out) if out.exists() else []
+        except ValueError as exc:
+            _fail(str(exc))
+            return
+        done, specs = sim.split_played(specs, stored)
+        if not as_json:
+            err.print(f"resuming: {len(done)} of {games} games already in {out}")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=err, transient=as_json) as bar:
-        task = bar.add_task(f"{spec} usa={usa} csa={csa}", total=len(specs))
+        task = bar.add_task(f"{spec} usa={usa} csa={csa}", total=len(specs) + len(done),
+                            completed=len(done))
 
         def tick(row: sim.Row) -> None:
             # Each game is stored as it finishes: an interrupted run keeps its games.
@@ -81,7 +98,9 @@ def simulate(
                 append_rows(out, [row])
             bar.advance(task)
 
-        if ray_address:
+        if not specs:
+            rows = []
+        elif ray_address:
             try:
                 rows = sim.run_ray(specs, ray_address, tick)
             except ImportError:
@@ -90,6 +109,7 @@ def simulate(
         else:
             n = workers or os.cpu_count() or 1
             rows = sim.run_local(specs, n, tick)
+    rows = sorted(done + rows, key=lambda r: int(r["index"]))
     summary = sim.summarise(rows, seats)
     for row in rows:
         if row.get("error"):

@@ -52,6 +52,35 @@ def make_specs(scenario: str, games: int, agents: Mapping[str, str], seed: int |
                      tuple(options)) for k in range(games)]
 
 
+def _spec_key(scenario: Any, seed: Any, index: Any, agents: Any, options: Any,
+              budget_s: Any, max_actions: Any) -> str:
+    return json.dumps([scenario, str(seed), int(index), dict(agents), list(options),
+                       float(budget_s), int(max_actions)], sort_keys=True)
+
+
+def split_played(specs: Sequence[GameSpec], rows: Sequence[Row]
+                 ) -> tuple[list[Row], list[GameSpec]]:
+    """The stored rows that already play some of ``specs``, and the specs still to play.
+
+    A row plays a spec when scenario, seed, index, agents, options, budget and action
+    limit all agree, so a resumed run never mixes games of another command into its
+    summary. Rows that stopped on an error or the limit count as played: replaying them
+    would give the same stop (docs/ai.md, "The lab")."""
+    wanted = {_spec_key(s.scenario, s.seed, s.index, s.agents, s.options, s.budget_s,
+                        s.max_actions): s for s in specs}
+    kept: dict[str, Row] = {}
+    for row in rows:
+        try:
+            key = _spec_key(row["scenario"], row["seed"], row["index"], row["agents"],
+                            row.get("options", []), row["budget_s"], row["max_actions"])
+        except (KeyError, TypeError, ValueError):
+            continue  # a row of another kind (a benchmark's): never one of these games
+        if key in wanted:
+            kept.setdefault(key, row)  # a game stored twice counts once
+    todo = [s for k, s in wanted.items() if k not in kept]
+    return sorted(kept.values(), key=lambda r: int(r["index"])), todo
+
+
 def _eliminated(view: Mapping[str, Any]) -> dict[str, list[str]]:
     """Eliminated blocks by side, from the referee's view (systems that list units)."""
     out: dict[str, list[str]] = {}
