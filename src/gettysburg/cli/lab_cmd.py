@@ -89,8 +89,7 @@ def simulate(
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=err, transient=as_json) as bar:
-        task = bar.add_task(f"{spec} usa={usa} csa={csa}", total=len(specs) + len(done),
-                            completed=len(done))
+        task = bar.add_task(f"{spec} usa={usa} csa={csa}", total=games, completed=len(done))
 
         def tick(row: sim.Row) -> None:
             # Each game is stored as it finishes: an interrupted run keeps its games.
