@@ -131,8 +131,9 @@ def report(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="results (JSON Lines)"),
     out: Path = typer.Option(Path("report"), "--out", help="folder for plots and summary.md"),
 ) -> None:
-    """Plots (VP distribution, win rates with Wilson intervals, losses by corps, VP over
-    time) and a Markdown summary of stored games."""
+    """Plot stored games and summarise them in Markdown.
+
+    Plots: VP distribution, win rates (Wilson), losses by corps, VP over time."""
     try:
         rows = read_rows(file)
     except ValueError as exc:
