@@ -146,12 +146,16 @@ def needs_command(orders: Orders, uid: str) -> bool:
     return uid not in orders.independent
 
 
-def command_range(board: Board, state: BocState, orders: Orders, hq_id: str) -> dict[str, int]:
-    """4.5: hexes within the HQ's range, traced through friendly or neutral hexes only."""
+def command_range(board: Board, state: BocState, orders: Orders, hq_id: str,
+                  enemy: frozenset[str] | None = None) -> dict[str, int]:
+    """4.5: hexes within the HQ's range, traced through friendly or neutral hexes only
+    (``enemy``: the hexes its side sees as enemy, if the caller has them)."""
     hq = state.units[hq_id]
     assert hq.hex is not None
     rng = orders.oob[hq_id].command_range or 0
-    return within(board, hq.hex, rng, enemy_hexes(state, hq.side))
+    if enemy is None:
+        enemy = enemy_hexes(state, hq.side)
+    return within(board, hq.hex, rng, enemy)
 
 
 def commanded_units(board: Board, state: BocState, orders: Orders, hq_id: str) -> list[str]:

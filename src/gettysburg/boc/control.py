@@ -22,6 +22,8 @@ class BoardIndex:
     hex_of: dict[str, Hex]
     nbrs: dict[str, tuple[str, ...]]  # on-map neighbours in a fixed order
     edge: frozenset[str]
+    # Hexes with entry roads (6.7), in board order, each with its entries sorted.
+    entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def side_key(self, a: str, b: str) -> str:
         """A stable text key for the hexside between two adjacent hexes."""
@@ -40,7 +42,9 @@ def index(board: Board) -> BoardIndex:
         nbrs = {info.id: tuple(board.hexes[n].id for n in h.neighbours() if n in board.hexes)
                 for h, info in board.hexes.items()}
         edge = frozenset(i.id for i in board.hexes.values() if i.edge or len(nbrs[i.id]) < 6)
-        got = BoardIndex(board, hex_of, nbrs, edge)
+        entries = tuple((i.id, tuple(sorted(i.entries)))
+                        for i in board.hexes.values() if i.entries)
+        got = BoardIndex(board, hex_of, nbrs, edge, entries)
         board.__dict__["_boc_index"] = got
     return got
 

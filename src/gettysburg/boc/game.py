@@ -10,7 +10,7 @@ game waits for that player's seat (``to_move``) and offers only the answers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from gettysburg.boc.command import (
     command_range,
     commanded_units,
 )
-from gettysburg.boc.control import compute_control, front_line, index
+from gettysburg.boc.control import compute_control, enemy_hexes, front_line, index
 from gettysburg.boc.fire import (
     FireLedger,
     check_fire,
@@ -450,9 +450,13 @@ class BocGame(Game):
             return "an HQ activated in the command phase cannot move (6.1)"
         return None
 
-    def _rules(self, u: UnitState, front: frozenset[str]) -> MoveRules:
+    def _rules(self, u: UnitState, front: frozenset[str],
+               occ: Mapping[str, list[UnitState]] | None = None) -> MoveRules:
+        """``occ``: the hexes' occupants, if the caller has them (``legal_actions`` asks
+        for every unit of a side in one position)."""
         label = self.orders.oob[u.id]
-        occ = self.state.occupants()
+        if occ is None:
+            occ = self.state.occupants()
         enemy = other(u.side)
         forbidden = {h for h, us in occ.items() if us and us[0].side == enemy}
         if self.state.night:
@@ -473,13 +477,15 @@ class BocGame(Game):
             one_hex=u.mp_used == 0, stop=front, forbidden=frozenset(forbidden),
             full_sides=full)
 
-    def move_options(self, uid: str, front: frozenset[str] | None = None) -> Reach:
-        """Where ``uid`` may move now (``front``: its side's front line, if known)."""
+    def move_options(self, uid: str, front: frozenset[str] | None = None,
+                     occ: Mapping[str, list[UnitState]] | None = None) -> Reach:
+        """Where ``uid`` may move now (``front``: its side's front line, ``occ``: the
+        hexes' occupants, if known)."""
         u = self.state.units[uid]
         assert u.hex is not None
         if front is None:
             front = front_line(self.board, self.state, u.side)
-        return reachable(self.board, u.hex, self._rules(u, front))
+        return reachable(self.board, u.hex, self._rules(u, front, occ))
 
     def _entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
         """(entry hex, entry road) pairs ``u`` may come on at now (6.7, 9.74, 2.4); one
@@ -500,10 +506,10 @@ class BocGame(Game):
                 roads = [self.state.entry_roads[div]]  # 6.7 division integrity
         out: dict[str, str] = {}
         wanted = {road_name(r) for r in roads}
-        for info in board.hexes.values():
-            for name in sorted(info.entries):
-                if road_name(name) in wanted and info.id not in out:
-                    out[info.id] = name
+        for hid, hex_entries in index(board).entries:
+            for name in hex_entries:
+                if road_name(name) in wanted and hid not in out:
+                    out[hid] = name
         if u.arrival_hex and board.has_hex(u.arrival_hex) and u.arrival_hex not in out \
                 and road_name(u.arrival_entry or "") in wanted:
             out[u.arrival_hex] = u.arrival_entry or ""
@@ -525,17 +531,18 @@ class BocGame(Game):
             return "the unit has already moved this phase"
         return None
 
-    def enter_options(self, uid: str, front: frozenset[str] | None = None
+    def enter_options(self, uid: str, front: frozenset[str] | None = None,
+                      occ: Mapping[str, list[UnitState]] | None = None
                       ) -> dict[tuple[str, str], tuple[int, list[str]]]:
         """(entry hex, destination) -> (MP, path) for a unit due to arrive (``front``: its
-        side's front line, if known)."""
+        side's front line, ``occ``: the hexes' occupants, if known)."""
         u = self.state.units[uid]
         board = self.board
         idx = index(board)
         label = self.orders.oob[uid]
         if front is None:
             front = front_line(board, self.state, u.side)
-        rules = self._rules(u, front)
+        rules = self._rules(u, front, occ)
         out: dict[tuple[str, str], tuple[int, list[str]]] = {}
         for entry, road in self._entry_hexes(u):
             if entry in rules.forbidden:
@@ -588,13 +595,14 @@ class BocGame(Game):
                              for t in self._deploy_targets(u)]
         elif st.phase == "movement":
             front = front_line(self.board, st, seat)  # 6.61, the same for every unit
+            occ = st.occupants()  # nothing moves while the actions are listed
             for u in st.on_map(seat):
                 if self._may_move(u) is not None:
                     continue
                 if self.column_rule and self.orders.oob[u.id].type == "infantry" \
                         and self._formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
-                reach = self.move_options(u.id, front)
+                reach = self.move_options(u.id, front, occ)
                 acts += [{"type": "move", "unit": u.id, "path": list(reach.path[d])}
                          for d in sorted(reach.path)]
                 if u.hex in index(self.board).edge:
@@ -606,7 +614,7 @@ class BocGame(Game):
                 if self.column_rule and self.orders.oob[uid].type == "infantry":
                     acts.append({"type": "formation", "unit": uid, "column": not u.column})
                 for (entry, _dest), (_c, path) in sorted(
-                        self.enter_options(uid, front).items()):
+                        self.enter_options(uid, front, occ).items()):
                     acts.append({"type": "enter", "unit": uid, "entry": entry, "path": path})
             if not st.night:  # 9.71 no combat at night
                 ms = MeleeState.from_json(st.melee)
@@ -1249,12 +1257,16 @@ class BocGame(Game):
         or neutral hexes, for the command-range overlay. Built from what the seat already
         sees (its own HQs, hex control and enemy block positions), so it reveals nothing."""
         out: dict[str, list[str]] = {}
+        enemy: dict[str, frozenset[str]] = {}  # per side: the same for all its HQs
         for uid in sorted(self.state.units):
             u = self.state.units[uid]
             if u.status != ON_MAP or u.hex is None or seat not in (REFEREE, u.side):
                 continue
             if self.orders.is_hq(uid) and self.orders.oob[uid].command_range:
-                out[uid] = sorted(command_range(self.board, self.state, self.orders, uid))
+                if u.side not in enemy:
+                    enemy[u.side] = enemy_hexes(self.state, u.side)
+                out[uid] = sorted(command_range(self.board, self.state, self.orders, uid,
+                                                enemy[u.side]))
         return out
 
     def stacking_problems(self) -> list[str]:
