@@ -118,6 +118,48 @@ def test_act_and_idempotent_retry(server: Server) -> None:
     assert server.get(g, "red")["step"] == 1
 
 
+def test_a_kept_action_is_refused_once_the_game_has_moved_on(server: Server) -> None:
+    """A client re-sending an action after an outage names the step it was chosen at: the
+    server applies it only at that step, and a retry of one it already applied is still
+    answered as the duplicate it is."""
+    g = server.create(options=["turns=6"])
+    gid = g["game_id"]
+
+    def post(seat: str, action: dict[str, Any], action_id: str, step: int) -> Any:
+        r = server.client.post(f"/api/games/{gid}/actions", headers=auth(g, seat),
+                               json={"action": action, "action_id": action_id, "step": step})
+        server.settle()
+        return r
+
+    r = post("red", {"type": "reveal", "block": "r1"}, "kept-1", 0)
+    assert r.status_code == 200 and r.json()["duplicate"] is False
+    again = post("red", {"type": "reveal", "block": "r1"}, "kept-1", 0)  # answer was lost
+    assert again.status_code == 200 and again.json()["duplicate"] is True
+    assert post("blue", {"type": "reveal", "block": "b1"}, "b-1", 1).status_code == 200
+    # Red chose at step 1, but blue has played since: refused, nothing applied.
+    stale = post("red", {"type": "reveal", "block": "r2"}, "kept-2", 1)
+    assert stale.status_code == 409
+    assert stale.json()["error"]["rule"] == "protocol.step"
+    assert stale.json()["error"]["field"] == "step"
+    assert "now 2" in stale.json()["error"]["message"]
+    assert server.get(g, "red")["step"] == 2
+    assert post("red", {"type": "reveal", "block": "r2"}, "kept-3", 2).status_code == 200
+    assert server.get(g, "red")["step"] == 3
+
+
+def test_a_body_that_is_not_json_is_400_naming_the_body(server: Server) -> None:
+    g = server.create()
+    for path in (f"/api/games/{g['game_id']}/actions", "/api/games"):
+        r = server.client.post(path, headers={**auth(g, "red"),
+                                              "Content-Type": "application/json"},
+                               content=b'{"action": {"type": "pass"}, "action_id": ')
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error["rule"] == "request" and error["field"] == "body"
+        assert "not valid JSON" in error["message"]
+    assert server.get(g, "red")["step"] == 0
+
+
 def test_wrong_or_missing_token_is_403(server: Server) -> None:
     g, other = server.create(), server.create()
     gid = g["game_id"]
@@ -318,6 +360,16 @@ def test_branch_from_a_finished_game(server: Server) -> None:
     # The old tokens do not open the branch.
     r = server.client.get(f"/api/games/{b['game_id']}", headers=auth(g, "red"))
     assert r.status_code == 403
+    # A seat left out of ``seats`` is human; an unknown agent is named as such.
+    r = server.client.post(f"/api/games/{g['game_id']}/branch", headers=auth(g, "red"),
+                           json={"step": 1, "seats": {"blue": {"kind": "ai",
+                                                               "agent": "random"}}})
+    assert r.status_code == 201, r.text
+    assert set(r.json()["seats"]) == {"red"}  # a link for the human seat only
+    r = server.client.post(f"/api/games/{g['game_id']}/branch", headers=auth(g, "red"),
+                           json={"step": 1, "seats": {"blue": {"kind": "ai",
+                                                               "agent": "oracle"}}})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "seats.blue.agent"
 
 
 def test_undo_refused_with_the_reason(server: Server) -> None:

@@ -41,3 +41,21 @@ def test_every_key_the_client_uses_exists() -> None:
     used |= set(re.findall(r"data-i18n=\"([a-z_.]+)\"", html))
     assert len(used) > 40
     assert sorted(used - set(en)) == []
+
+
+def test_every_boc_event_and_action_has_words() -> None:
+    """The log and the actions panel name each BoC event and action in the player's
+    language: every kind the engine can emit has a catalogue entry, and so does every phase
+    the view can name."""
+    from gettysburg.boc.game import ACTION_ORDER
+    from gettysburg.boc.sequence import DAY_PHASES, DEPLOY
+
+    boc = SERVER.parent / "boc"
+    kinds: set[str] = set()
+    for py in boc.glob("*.py"):
+        kinds |= set(re.findall(r'(?:Event|private)\(\s*(?:type=)?"(\w+)"', py.read_text("utf-8")))
+    assert {"verdict", "player_turn", "game_over", "fire", "move"} <= kinds
+    en = _catalogue("en")
+    assert sorted(k for k in kinds if f"event.{k}" not in en) == []
+    assert sorted(a for a in ACTION_ORDER if f"action.{a}" not in en) == []
+    assert sorted(p for p in (*DAY_PHASES, DEPLOY) if f"value.phase.{p}" not in en) == []

@@ -84,6 +84,47 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
     context.close()
 
 
+def test_an_action_the_server_did_not_get_is_kept_and_sent_once_it_is_back(
+        browser: Any, live: Any) -> None:
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    page.goto(live.url + "/")
+    page.wait_for_selector("select.who")
+    page.select_option("#system", "toy")
+    page.wait_for_selector("select.who[data-seat=blue]")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/g/[^/#]+#.+"))
+    page.wait_for_selector("#phasebar .turn-you")
+    assert _step(page) == 0 and page.locator("#sending").is_hidden()
+    posts: list[str] = []
+
+    def unreachable(route: Any) -> None:
+        posts.append(route.request.post_data or "")
+        route.abort("connectionrefused")
+
+    page.route("**/api/games/*/actions", unreachable)
+    page.click('button[data-action=\'{"type":"reveal","block":"r2"}\']')
+    page.wait_for_selector("#sending", state="visible")
+    assert "kept" in page.inner_text("#toasts")
+    # Locked meanwhile: another click cannot replace (and so lose) the kept action.
+    assert page.locator("#actions button[data-action]").first.is_disabled()
+    page.wait_for_timeout(4500)  # the 4 s retry fails too, saying nothing new
+    assert len(posts) >= 2
+    assert page.locator("#toasts .toast").count() == 1
+    assert _step(page) == 0
+    first = json.loads(posts[0])
+    assert first["step"] == 0 and {json.loads(p)["action_id"] for p in posts} == \
+        {first["action_id"]}
+    page.unroute("**/api/games/*/actions")
+    page.wait_for_function("() => Number(document.querySelector('#phasebar [data-key=step]')"
+                           ".textContent.match(/\\d+/g).pop()) === 1", timeout=10000)
+    page.wait_for_selector("#sending", state="hidden")
+    assert "Revealed" in page.inner_text("#log")
+    assert not page.locator("#actions button[data-action]").first.is_disabled()
+    assert not errors, errors
+    context.close()
+
+
 def test_two_seats_see_nothing_hidden_of_each_other(browser: Any, live: Any) -> None:
     errors: list[str] = []
     ctx_red, red = _new_page(browser, errors)
@@ -197,6 +238,32 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     page.locator("polygon.dest").first.dispatch_event("click")
     page.wait_for_function("() => Number(document.querySelector('#phasebar [data-key=step]')"
                            ".textContent.match(/\\d+/g).pop()) >= 1")
+    # The phase bar names the phase in the player's words and gives the time once.
+    keys = page.eval_on_selector_all("#phasebar [data-key]", "els => els.map(e => e.dataset.key)")
+    assert "time" in keys and "day" not in keys and "hour" not in keys
+    # Blocks off the map: those to come, then the eliminated under their own label, all of
+    # them however many (a detached board, drawn from a view of 45 blocks, 2 eliminated).
+    strips = page.evaluate("""async ([gid, token]) => {
+      const { Board } = await import("/static/js/board.js");
+      const map = await (await fetch(`/api/games/${gid}/map`,
+        { headers: { Authorization: `Bearer ${token}` } })).json();
+      const node = document.createElement("div");
+      document.body.append(node);
+      const board = new Board(node, { map, seats: ["usa", "csa"] });
+      const units = Array.from({ length: 45 }, (_, i) => ({ id: `usa-u${i}`, side: "usa",
+        hex: null, strength: 2, name: `U${i}`, status: i < 2 ? "eliminated" : "reserve" }));
+      board.render({ units, hidden: [] });
+      const ids = (sel) => [...node.querySelectorAll(sel)].map((g) => g.dataset.unit);
+      const out = { waiting: ids(".offmap svg.off-waiting g.unit"),
+                    gone: ids(".offmap svg.off-eliminated g.unit"),
+                    labels: [...node.querySelectorAll(".offmap > span")]
+                      .map((s) => s.textContent) };
+      node.remove();
+      return out;
+    }""", [game["game_id"], token])
+    assert strips["gone"] == ["usa-u0", "usa-u1"]
+    assert len(strips["waiting"]) == 43 and "usa-u44" in strips["waiting"]
+    assert strips["labels"] == ["off map", "eliminated"]
     # The replay viewer draws the map too (this screenshot replaces the toy one).
     page.click("#replay-link")
     page.wait_for_selector("polygon.hex")
@@ -284,6 +351,7 @@ def test_replay_of_a_finished_game_and_what_if_branch(browser: Any, live: Any) -
     # The outcome in words, from the result's `winner`.
     outcome = page.inner_text("#phasebar [data-key=result]")
     assert re.fullmatch(r"Game over: (red wins|blue wins|a draw)", outcome), outcome
+    assert page.locator("#phasebar .you").count() == 0  # no "waiting for –" once over
     page.click("#first")
     page.wait_for_function("() => /\\b0\\b/.test(document.querySelector('#step-label')"
                            ".textContent)")

@@ -99,6 +99,8 @@ class ActionIn(BaseModel):
     action_id: str = Field(description="client-chosen id; a retry with the same id is "
                                        "applied once and returns the stored outcome")
     seat: str | None = Field(None, description="optional; must be the token's seat")
+    step: int | None = Field(None, ge=0, description="optional: the step the action was "
+                             "chosen at; refused (409 protocol.step) if the game has moved on")
 
 
 class BranchIn(BaseModel):
@@ -175,6 +177,13 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0,
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":  # not a malformed field: not JSON at all
+            at = first.get("loc", ("body", "?"))[-1]
+            return JSONResponse({"error": {"rule": "request", "field": "body",
+                                           "message": f"the body is not valid JSON (at "
+                                                      f"character {at}): "
+                                                      f"{first.get('msg', 'invalid')}"}},
+                                status_code=400)
         where = ".".join(str(p) for p in first.get("loc", ()))
         return JSONResponse({"error": {"rule": "request", "field": where,
                                        "message": f"{where}: {first.get('msg', 'invalid')}"}},
@@ -256,7 +265,7 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0,
         if body.seat is not None and body.seat != seat:
             raise ApiError(403, "auth.seat", f"this link plays {seat}, not {body.seat}",
                            field="seat")
-        return host.act(game_id, seat, body.action, body.action_id)
+        return host.act(game_id, seat, body.action, body.action_id, body.step)
 
     @app.post("/api/games/{game_id}/undo", responses=SEAT)
     def game_undo(game_id: str, authorization: str | None = Header(None)) -> JSONDict:

@@ -399,8 +399,10 @@ class Host:
         return {"applied": True, "duplicate": duplicate, "index": index,
                 "step": live.step, "events": events}
 
-    def act(self, game_id: str, seat: str, action: object, action_id: str) -> JSONDict:
-        """Apply ``action`` for ``seat``, once per ``action_id``."""
+    def act(self, game_id: str, seat: str, action: object, action_id: str,
+            step: int | None = None) -> JSONDict:
+        """Apply ``action`` for ``seat``, once per ``action_id``; with ``step``, only if the
+        game is still at that step (a client re-sending a kept action after an outage)."""
         if not action_id or len(action_id) > 200:
             raise ApiError(422, "request", "action_id must be 1..200 characters",
                            field="action_id")
@@ -420,6 +422,10 @@ class Host:
                                    "this action_id was already used for another action",
                                    field="action_id")
                 return self._outcome(live, seat, done.index, duplicate=True)
+            if step is not None and step != live.step:
+                raise ApiError(409, "protocol.step",
+                               f"the game has moved on since this action was chosen (step "
+                               f"{step}, now {live.step}); nothing was applied", field="step")
             game = live.game
             others = [o for o in game.seats() if o != seat]
             seen = {o: canonical_json(game.view(o)) for o in others}
@@ -582,7 +588,8 @@ class Host:
             k = min(max(0, step), live.step)
             moves = [{"seat": m.seat, "action": m.action} for m in live.game.history[:k]]
             row = live.row
-        specs = seats or {s.seat: SeatSpec("human") for s in live.seats}
+        # Every seat is human unless ``seats`` names it.
+        specs = {**{s.seat: SeatSpec("human") for s in live.seats}, **(seats or {})}
         return self.create(row.system, row.scenario, row.options, row.seed, specs,
                            actions=moves, parent=(row.id, k))
 

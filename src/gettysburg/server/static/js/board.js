@@ -242,14 +242,20 @@ export class Board {
       }
       this.unitLayer.replaceWith(layer);
       this.unitLayer = layer;
-      // Blocks not on the map (reinforcements, eliminated...) wait in a strip, selectable.
+      // Blocks not on the map wait in a strip (it scrolls), selectable: those still to come
+      // first, then the eliminated, greyed, under their own label.
       const off = units.filter((u) => !u.hex || !this.centres.has(u.hex));
+      const gone = off.filter((u) => u.raw.status === "eliminated");
+      const waiting = off.filter((u) => u.raw.status !== "eliminated");
       this.offNode.replaceChildren();
-      if (off.length) {
-        const box = svg("svg", { width: Math.min(off.length, 40) * 34 + 8, height: 40 });
-        off.slice(0, 40).forEach((u, i) => box.append(this.drawBlock(u, 28, 20 + i * 34, 20, 0, u.id === selected)));
-        this.offNode.append(el("span", { class: "muted" }, t("map.off_map")), box);
-      }
+      const strip = (list, label, cls) => {
+        if (!list.length) return;
+        const box = svg("svg", { width: list.length * 34 + 8, height: 40, class: cls });
+        list.forEach((u, i) => box.append(this.drawBlock(u, 28, 20 + i * 34, 20, 0, u.id === selected)));
+        this.offNode.append(el("span", { class: "muted" }, label), box);
+      };
+      strip(waiting, t("map.off_map"), "off-waiting");
+      strip(gone, t("map.eliminated"), "off-eliminated");
       return;
     }
     this.tray.replaceChildren();

@@ -31,6 +31,8 @@ export async function gamePage(root, gameId, token) {
   let events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;
   let selected = null;
   let busy = false;
+  let waiting = false; // an action the server has not received yet is kept (see send)
+  let retryTimer = null;
   const pendingKey = `gettysburg.pending.${gameId}.${state.seat}`;
 
   const bar = el("div", { class: "phasebar", id: "phasebar" });
@@ -40,10 +42,11 @@ export async function gamePage(root, gameId, token) {
   const undoBtn = el("button", { id: "undo", i18n: "game.undo", onclick: () => undo() });
   const saveBtn = el("button", { id: "save", i18n: "game.save", onclick: () => download() });
   const conn = el("span", { class: "muted", id: "conn" });
+  const sending = el("span", { class: "muted", id: "sending", i18n: "game.sending", hidden: true });
   const controls = el("div", { class: "panel card" },
     el("div", { class: "form-row" }, undoBtn,
       el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
-    el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn),
+    el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn, " ", sending),
     map ? mapKey() : null);
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
     el("div", { class: "side" }, controls, actionsNode, logNode)));
@@ -73,9 +76,11 @@ export async function gamePage(root, gameId, token) {
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
     board.render(state.view, { selected, dests, reach });
     const names = namesOf(state.view);
-    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy, names });
+    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
+    actionsNode.dataset.waiting = waiting ? "1" : "0";
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat) });
-    undoBtn.disabled = !state.undo || busy;
+    undoBtn.disabled = !state.undo || busy || waiting;
+    sending.hidden = !waiting;
     saveBtn.hidden = state.status !== "finished";
     translatePage(root);
   }
@@ -94,27 +99,51 @@ export async function gamePage(root, gameId, token) {
     render();
   }
 
-  // A submission is remembered until the server answers, and re-sent with the same id
-  // after a reload: the server applies it at most once.
-  async function send(action, actionId) {
+  // A submission is remembered (sessionStorage) until the server answers. If the server
+  // cannot be reached it is kept, the actions are locked, and it is sent again, with the
+  // same id and the step it was chosen at, when the connection is back or the page is
+  // reloaded: the server applies an id at most once, and refuses it (protocol.step) if
+  // the game has moved on since, so a late re-send never plays a stale choice.
+  async function send(action, actionId, step) {
     busy = true; render();
+    let offline = false;
     try {
-      await post(`/api/games/${gameId}/actions`, { action, action_id: actionId }, token);
+      await post(`/api/games/${gameId}/actions`, { action, action_id: actionId, step }, token);
       sessionStorage.removeItem(pendingKey);
+      waiting = false;
       selected = null;
     } catch (err) {
-      if (err.status !== 0) sessionStorage.removeItem(pendingKey);
-      toast(errorText(err));
+      if (err.status === 0 || err.status === 503) { // unreachable, or its store failed: retry
+        offline = true;
+        if (!waiting) toast(t("game.kept"));
+        waiting = true;
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(resend, 4000);
+      } else {
+        sessionStorage.removeItem(pendingKey);
+        waiting = false;
+        toast(errorText(err));
+      }
     } finally {
       busy = false;
-      await refresh().catch((err) => toast(errorText(err)));
+      if (offline) render();
+      else await refresh().catch((err) => toast(errorText(err)));
     }
   }
 
+  function resend() {
+    const pending = sessionStorage.getItem(pendingKey);
+    if (!pending) { waiting = false; return Promise.resolve(); }
+    if (busy) return Promise.resolve();
+    const { action, actionId, step } = JSON.parse(pending);
+    return send(action, actionId, step);
+  }
+
   function submit(action) {
+    if (waiting) return Promise.resolve(); // one action at a time: the kept one goes first
     const actionId = newActionId();
-    sessionStorage.setItem(pendingKey, JSON.stringify({ action, actionId }));
-    return send(action, actionId);
+    sessionStorage.setItem(pendingKey, JSON.stringify({ action, actionId, step: state.step }));
+    return send(action, actionId, state.step);
   }
 
   async function undo() {
@@ -134,11 +163,7 @@ export async function gamePage(root, gameId, token) {
   }
 
   render();
-  const pending = sessionStorage.getItem(pendingKey);
-  if (pending) {
-    const { action, actionId } = JSON.parse(pending);
-    await send(action, actionId);
-  }
+  await resend();
   const channel = connect(gameId, token, () => (events.length ? events.at(-1).n + 1 : 0), (msg) => {
     if (msg.type === "error") { toast(errorText(msg.error)); return; }
     if (msg.type !== "state") return;
@@ -150,6 +175,9 @@ export async function gamePage(root, gameId, token) {
     addEvents(msg.events);
     if (selected && !state.legal.length) selected = null;
     render();
-  }, (up) => { conn.textContent = t(up ? "game.live" : "game.offline"); conn.dataset.live = up ? "1" : "0"; });
-  return () => channel.close();
+  }, (up) => {
+    conn.textContent = t(up ? "game.live" : "game.offline"); conn.dataset.live = up ? "1" : "0";
+    if (up && waiting) resend();
+  });
+  return () => { clearTimeout(retryTimer); channel.close(); };
 }

@@ -42,7 +42,12 @@ export function seatName(seat) {
 // A value of the view for the bar: seat ids by name, a small mapping with its keys
 // labelled ("terrain 2 · total 5"), lists joined.
 function shown(key, value, seats) {
-  const one = (v) => (typeof v === "string" && seats.includes(v) ? seatName(v) : short(v));
+  // A seat by name; a word the catalogue knows for this key ("value.phase.fire") in the
+  // player's language; anything else as it is.
+  const one = (v) => {
+    if (typeof v !== "string") return short(v);
+    return seats.includes(v) ? seatName(v) : tOr(`value.${key}.${v}`, v);
+  };
   if (Array.isArray(value)) return value.map(one).join(", ");
   if (value && typeof value === "object") {
     const name = (k) => (seats.includes(k) ? seatName(k) : tOr(`view.${key}.${k}`, k.replace(/_/g, " ")));
@@ -56,11 +61,15 @@ export function phaseBar(node, state, view) {
   const seats = (state.seats || []).map((s) => s.seat);
   const kv = (k, v) => el("span", { class: "kv", "data-key": k }, el("b", {}, label(k)), shown(k, v, seats));
   const mine = (state.to_move || []).includes(state.seat);
-  node.append(el("span", { class: `you ${mine ? "turn-you" : ""}` },
-    mine ? t("game.your_move", { seat: seatName(state.seat) })
-      : t("game.waiting", { seats: (state.to_move || []).map(seatName).join(", ") || "–" })));
+  if (state.status !== "finished") { // once over, the result badge below says it all
+    node.append(el("span", { class: `you ${mine ? "turn-you" : ""}` },
+      mine ? t("game.your_move", { seat: seatName(state.seat) })
+        : t("game.waiting", { seats: (state.to_move || []).map(seatName).join(", ") || "–" })));
+  }
   node.append(kv("seat", state.seat));
-  const keys = Object.keys(view || {}).filter((k) => !SKIP.has(k) && scalarish(view[k]) && worthShowing(view[k]));
+  // A view that gives a time of day ("Day 1 11 AM") need not repeat its day and hour.
+  const said = view && typeof view.time === "string" ? new Set(["day", "hour"]) : new Set();
+  const keys = Object.keys(view || {}).filter((k) => !SKIP.has(k) && !said.has(k) && scalarish(view[k]) && worthShowing(view[k]));
   keys.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99));
   for (const k of keys) node.append(kv(k, view[k]));
   node.append(kv("step", state.step));

@@ -45,7 +45,7 @@ export async function replayPage(root, gameId, token) {
     try { r = await get(`/api/games/${gameId}/replay?step=${slider.value}`, token); } catch (err) { toast(errorText(err)); return; }
     if (mine !== seq) return; // a later step was asked for meanwhile
     slider.max = r.steps;
-    stepLabel.textContent = t("replay.step", { step: r.step, steps: r.steps, as: r.as });
+    stepLabel.textContent = t("replay.step", { step: r.step, steps: r.steps, as: seatName(r.as) });
     const names = namesOf(r.view);
     moveNode.textContent = r.move ? `${seatName(r.move.seat)}: ${r.move.action ? describe(r.move.action, names) : t("replay.hidden_move")}` : t("replay.start");
     phaseBar(bar, { seat: r.as, seats: info.seats, step: r.step, to_move: r.to_move, status: r.step === r.steps && r.finished ? "finished" : "active",
@@ -62,7 +62,7 @@ export async function replayPage(root, gameId, token) {
       const seats = Object.keys(game.seats);
       for (const seat of seats) remember({ game_id: game.game_id, seat, token: game.seats[seat].token, system: info.system, scenario: info.scenario });
       branched.replaceChildren(el("p", { i18n: "replay.branched" }), ...seats.map((seat) => el("div", { class: "form-row links" },
-        el("label", {}, seat), el("a", { href: game.seats[seat].link, "data-seat": seat }, location.origin + game.seats[seat].link))));
+        el("label", {}, seatName(seat)), el("a", { href: game.seats[seat].link, "data-seat": seat }, location.origin + game.seats[seat].link))));
       translatePage(branched);
     } catch (err) { toast(errorText(err)); }
   }
