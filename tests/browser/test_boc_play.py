@@ -109,6 +109,13 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
     page.select_option("#lang", "es")
     page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
                            " === 'Tus acciones legales'")
+    # The log in Spanish too: event kinds, field names and the phase by their words.
+    page.wait_for_function("() => document.querySelector('#log').textContent"
+                           ".includes('potencia de fuego')")
+    log = page.inner_text("#log")
+    assert "firepower" not in log and "Turno del jugador" in log, log[-600:]
+    phase = page.inner_text("#phasebar [data-key=phase]")
+    assert re.fullmatch(r"fase ?(mando|fuego|movimiento|cuerpo a cuerpo|suministro)", phase), phase
     assert not errors, errors
     context.close()
 

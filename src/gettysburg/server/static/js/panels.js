@@ -129,19 +129,33 @@ export function actionsPanel(node, legal, { matching = null, onAct, disabled = f
   node.append(list);
 }
 
-// Block ids by printed name and seat ids by seat name, through arrays and mappings.
-function named(value, names, seats) {
-  if (typeof value === "string") return names.get(value) ?? (seats.includes(value) ? seatName(value) : value);
-  if (Array.isArray(value)) return value.map((v) => named(v, names, seats));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, named(v, names, seats)]));
-  return value;
+// A field of an event in the player's words: a block id by printed name, a seat by name,
+// else the catalogue's word for it ("field.hits", or the phase bar's "view.day").
+function fieldName(key, names, seats) {
+  if (names.has(key)) return names.get(key);
+  if (seats.includes(key)) return seatName(key);
+  return tOr(`field.${key}`, tOr(`view.${key}`, key.replace(/_/g, " ")));
+}
+
+// Event data in words, through arrays and mappings: field names as above; string values
+// as block or seat names, or the catalogue's word for that field's value
+// ("value.kind.supported"); anything else as it is.
+function phrase(value, names, seats, key = "") {
+  if (typeof value === "string") {
+    return names.get(value) ?? (seats.includes(value) ? seatName(value) : tOr(`value.${key}.${value}`, value));
+  }
+  if (Array.isArray(value)) return value.map((v) => phrase(v, names, seats, key)).join(", ");
+  if (value && typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => `${fieldName(k, names, seats)} ${phrase(v, names, seats, k)}`).join(" · ");
+  }
+  return short(value);
 }
 
 export function logEntry(e, names = new Map(), seats = []) {
   const dice = diceIn(e.data);
   const data = { ...(e.data || {}) };
   delete data.rolls;
-  const text = Object.keys(data).length ? short(named(data, names, seats)) : "";
+  const text = Object.keys(data).length ? phrase(data, names, seats) : "";
   const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
     el("b", {}, tOr(`event.${e.type}`, e.type)), " ", text);
   if (e.redacted) li.append(" ", el("span", { class: "muted" }, `(${t("log.hidden")})`));
