@@ -76,3 +76,24 @@ def test_map_served_by_system_and_by_game(client: TestClient) -> None:
     assert r.status_code == 200 and r.json()["hexsides"][1]["seg"]
     assert client.get(f"/api/games/{g['game_id']}/map").status_code == 403
     assert client.get("/api/maps/nosuch").status_code == 404
+
+
+def test_events_name_the_blocks_they_give_by_id_and_no_others() -> None:
+    from gettysburg.boc.oob import default_oob
+
+    if systems.map_json("boc") is None:
+        pytest.skip("boc/data/board.json is missing")
+    perrin = default_oob().units["csa-perrin"].name
+    events: list[dict[str, Any]] = [
+        {"n": 0, "type": "melee_won", "rule": "7.2",
+         "data": {"units": ["csa-perrin"], "hex": "F12", "winner": "csa"}},
+        {"n": 1, "type": "hit", "rule": "5.23", "data": {"unit": "b-0123456789ab", "hex": "F12"}},
+        {"n": 2, "type": "setup", "rule": "9.0", "data": {"csa-perrin": "K8"}},
+    ]
+    named = systems.with_names("boc", events)
+    assert named[0]["names"] == {"csa-perrin": perrin}
+    assert "names" not in named[1]  # a hidden block's handle names nobody
+    assert named[2]["names"] == {"csa-perrin": perrin}  # ids as keys too
+    assert named[0]["data"] == events[0]["data"]
+    assert "names" not in events[0]  # the engine's events are not changed
+    assert systems.with_names("toy", events) == events  # no roster, nothing added

@@ -9,7 +9,7 @@ Both are plain registries so later systems plug in with one line each.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -106,6 +106,44 @@ offers: dict[str, Callable[[], Offer]] = {
     "toy": lambda: Offer("Toy game", {"standard": "standard", "strong": "strong"},
                          option_hint="turns=6"),
 }
+
+
+def _boc_names() -> dict[str, str]:
+    from gettysburg.boc.oob import default_oob  # printed names only, never the rules
+
+    return {uid: u.name for uid, u in default_oob().units.items()}
+
+
+#: system name -> every piece's printed name by id (its public order of battle).
+rosters: dict[str, Callable[[], dict[str, str]]] = {"boc": lru_cache(maxsize=1)(_boc_names)}
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string in ``value`` and in the keys of its mappings, at any depth."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def with_names(system: str, events: list[JSONDict]) -> list[JSONDict]:
+    """``events`` with the printed name of each piece their data names by id (``names``):
+    the log can then name a block the seat saw once, after it hides again. Only ids the
+    event already gives the seat are named, so this sends no id the seat was not told."""
+    builder = rosters.get(system)
+    if builder is None or not events:
+        return events
+    roster = builder()
+    out: list[JSONDict] = []
+    for e in events:
+        found = {s: roster[s] for s in _strings(e.get("data")) if s in roster}
+        out.append({**e, "names": dict(sorted(found.items()))} if found else e)
+    return out
 
 
 _built: dict[str, JSONDict] = {}

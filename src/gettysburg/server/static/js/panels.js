@@ -151,7 +151,10 @@ function phrase(value, names, seats, key = "") {
   return short(value);
 }
 
-export function logEntry(e, names = new Map(), seats = []) {
+export function logEntry(e, known = new Map(), seats = []) {
+  // The server names the blocks an event gives by id (`names`), also those the view no
+  // longer shows (an enemy block revealed in a melee, hidden again since).
+  const names = e.names ? new Map([...Object.entries(e.names), ...known]) : known;
   const dice = diceIn(e.data);
   const data = { ...(e.data || {}) };
   delete data.rolls;
