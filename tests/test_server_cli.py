@@ -46,3 +46,21 @@ def test_play_starts_the_server_on_localhost(monkeypatch: pytest.MonkeyPatch,
     host, port, db = calls[0]
     assert host == "127.0.0.1" and port > 0 and db == tmp_path / "x.db"
     assert f"http://127.0.0.1:{port}/" in out.output
+
+
+def test_play_and_serve_take_the_ai_pause(monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
+    delays: list[float] = []
+    monkeypatch.setattr(play_cmd, "run_server",
+                        lambda host, port, db, ai_delay: delays.append(ai_delay))
+    monkeypatch.setattr(serve_cmd, "run_server",
+                        lambda host, port, db, ai_delay, limits: delays.append(ai_delay))
+    db = str(tmp_path / "x.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["play", "--no-browser", "--db", db]).exit_code == 0
+    assert runner.invoke(app, ["play", "--no-browser", "--db", db, "--ai-delay", "0"]
+                         ).exit_code == 0
+    assert runner.invoke(app, ["serve", "--db", db, "--ai-delay", "1.5"]).exit_code == 0
+    assert delays == [0.3, 0.0, 1.5]
+    bad = runner.invoke(app, ["play", "--no-browser", "--db", db, "--ai-delay", "-1"])
+    assert bad.exit_code == 2 and "--ai-delay" in bad.output

@@ -107,6 +107,10 @@ def check_store(db: Path | str) -> None:
         raise typer.Exit(code=1)
 
 
+AI_DELAY_HELP = ("Seconds the AI pauses before each of its actions, so a player can follow "
+                 "its turn on the map (0: as fast as it thinks)")
+
+
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Interface (0.0.0.0 for everyone)"),
     port: int = typer.Option(8863, "--port", help="TCP port"),
@@ -115,6 +119,7 @@ def serve(
                                "replay every game, report damaged ones (exit 1) and stop"),
     rate_limit: str = typer.Option("1200/minute", "--rate-limit", help=RATE_HELP),
     new_games: str = typer.Option("60/hour", "--new-games", help=NEW_GAMES_HELP),
+    ai_delay: float = typer.Option(0.3, "--ai-delay", min=0.0, max=10.0, help=AI_DELAY_HELP),
 ) -> None:
     """Host games: players join with the secret links the lobby shows."""
     target = db_target(db)
@@ -123,4 +128,4 @@ def serve(
         return
     limits = server_limits(rate_limit, new_games)
     typer.echo(f"Gettysburg server on http://{host}:{port}/  (games stored in {shown(target)})")
-    run_server(host, port, target, ai_delay=0.3, limits=limits)
+    run_server(host, port, target, ai_delay=ai_delay, limits=limits)
