@@ -4,6 +4,7 @@ each weight moves the scores it names."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -134,3 +135,87 @@ def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
     assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day1"})) \
         == [n for n in usa if n != "shy"]
     assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day3"})) == list(usa)
+
+
+def _formations(seat: str) -> BocDoctrine:
+    return BocDoctrine(replace(general_style(seat, "boc/day1"), formations=True))
+
+
+def _column_line_view(seat: str, actions: int, formations: bool = False
+                      ) -> tuple[Any, dict[str, Any]]:
+    """A Day 1 game with the column/line option (6.0) after ``actions`` moves of the
+    general (with ``formations`` on, if asked), at ``seat``'s next movement decision."""
+    from gettysburg.ai.general import best_index
+
+    game = new_game("boc/day1", seed=5, options=["column_line"])
+    general, rng = make_agent("general"), random.Random(0)
+    for n in range(2000):
+        mover = game.to_move()[0]
+        view = game.view(mover)
+        if n >= actions and mover == seat and view["phase"] == "movement":
+            return game, view
+        legal = view["legal_actions"]
+        if formations:
+            action = legal[best_index(_formations(mover).scores(view, legal), legal)]
+        else:
+            action = general.choose(view, legal, 0.0, rng)
+        game.apply(action, mover)
+    raise AssertionError("no movement decision found")
+
+
+def test_formations_march_in_column_and_fight_in_line() -> None:
+    """``formations`` (6.0 option, off in the general): a unit far from every known enemy
+    forms column before it moves (for one still to come on: by its entry hexes), one
+    within ``LINE_AT`` hexes forms line; off, no formation change scores above 0."""
+    from gettysburg.ai.doctrine_boc import COLUMN_CLEAR, LINE_AT
+
+    seen: set[tuple[bool, bool]] = set()  # (to column, chosen before the moves)
+    for seat, actions in (("usa", 100), ("usa", 200), ("csa", 40), ("csa", 150),
+                          ("usa", 300), ("csa", 300)):
+        _game, view = _column_line_view(seat, actions, formations=True)
+        legal = view["legal_actions"]
+        on = _formations(seat)
+        sit = on.situation(view)
+        for a in legal:
+            if a["type"] == "enter":
+                sit.entries.setdefault(str(a["unit"]), set()).add(str(a["entry"]))
+        scores = on.scores(view, legal)
+        for a, score in zip(legal, scores, strict=True):
+            if a["type"] != "formation":
+                continue
+            u = sit.own[str(a["unit"])]
+            hx = u.get("hex") if u.get("status") == "on_map" else None
+            near = sit.nearest_enemy(hx) if hx else min(
+                (sit.nearest_enemy(e) for e in sit.entries.get(str(a["unit"]), ())), default=99)
+            wanted = (near > COLUMN_CLEAR and (hx is None or hx not in sit.near_objectives)
+                      if a["column"] else near <= LINE_AT)
+            first = score > max((s for b, s in zip(legal, scores, strict=True)
+                                 if b["type"] in ("move", "enter")), default=0.0)
+            assert first == wanted, (a, near)
+            seen.add((bool(a["column"]), first))
+        off = BocDoctrine(general_style(seat, "boc/day1"))
+        assert all(s < 0 for a, s in zip(legal, off.scores(view, legal), strict=True)
+                   if a["type"] == "formation")
+    assert (True, True) in seen and (False, True) in seen, seen  # both kinds were chosen
+
+
+def test_a_hex_with_an_own_column_holds_no_other_unit() -> None:
+    """6.0 option: a hex with a column holds that unit alone, so the doctrine sends no other
+    unit there (an HQ may enter such a hex, and the excess is eliminated at phase end)."""
+    _game, view = _column_line_view("usa", 150)
+    sit = BocDoctrine().situation(view)
+    column_hexes = set(sit.columns)
+    if not column_hexes:  # put one of the seat's infantry in column where it stands
+        uid = next(u for u in sit.own_on if (lab := sit.unit(u)) is not None
+                   and lab.type == "infantry" and sit.garrison[str(sit.own_on[u]["hex"])] == 1)
+        view = dict(view, units=[dict(u, column=True) if u["id"] == uid else u
+                                 for u in view["units"]])
+        sit = BocDoctrine().situation(view)
+        column_hexes = set(sit.columns)
+    assert column_hexes
+    hx = next(iter(column_hexes))
+    other = next(u for u in sit.own_on if u not in sit.columns[hx]
+                 and sit.own_on[u]["hex"] != hx)
+    assert sit.hex_value(other, hx, str(sit.own_on[other]["hex"])) == -100.0  # OVERSTACK
+    column = next(iter(sit.columns[hx]))
+    assert sit.hex_value(column, hx, hx) > -100.0  # the column itself may stay

@@ -43,6 +43,13 @@ FIRE_SIDE_TERRAIN = frozenset({"woods", "orchard", "town", "marsh", "river"})
 GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
 HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength
 OVERSTACK = -100.0
+# The column/line option (6.0): infantry forms column to march (only columns use the
+# roads) while no known enemy is within COLUMN_CLEAR hexes, and forms line once one is
+# within LINE_AT (a column neither fires, 5.1, nor shares a hex, and a change costs half
+# its MPs, all of them in the front line).
+COLUMN_CLEAR = 6
+LINE_AT = 4
+FORMATION_FIRST = 50.0  # above any move or entry: the formation is chosen before moving
 LAST_DAY_HOUR = 20  # the last day turn (8 PM) before night (9.7)
 # The defaults of Style, named for tests and docs.
 MELEE_MIN = 0.2  # least expected net gain (blocks, steps, hex) worth a melee
@@ -68,6 +75,11 @@ class Style:
     weak_on_objective: float = 0.0  # ... in the line on a victory hex: others relieve it
     take: float = 1.3  # need of a victory hex nobody holds (held: 1.0, lost: take + 0.3)
     night_pull: float = 2.0  # at night, the cost of a front-line hex that is no objective
+    # Column/line option (6.0): march in column, fight in line (``_s_formation``). Off: the
+    # general keeps every unit in line. On, against the general, Day 1 with the option, 30
+    # games a seat (session 12, benchmarks/formation_trials.py, docs/ai.md): +0.30 +- 0.50
+    # points a game for the USA, -0.23 +- 0.58 for the CSA; no gain, so it stays off.
+    formations: bool = False
 
     @property
     def decay_pow(self) -> tuple[float, ...]:
@@ -257,6 +269,11 @@ class Situation:
         self.own_on = {k: u for k, u in self.own.items()
                        if u.get("status") == "on_map" and u.get("hex")}
         self.garrison = Counter(str(u["hex"]) for u in self.own_on.values())
+        # Own columns by hex (6.0 option): a hex with a column holds that unit alone.
+        self.columns: dict[str, set[str]] = {}
+        for uid, u in self.own_on.items():
+            if u.get("column"):
+                self.columns.setdefault(str(u["hex"]), set()).add(uid)
         self.enemy_at: dict[str, float] = {}
         # Enemy blocks per hex as the seat knows them: (unit id or None if hidden, strength).
         self.enemy_blocks: dict[str, list[tuple[str | None, int]]] = {}
@@ -306,6 +323,9 @@ class Situation:
         self.guess = strength_mix(str(view.get("scenario") or ""), self.enemy)
         # Supported melee declarations on offer, by target (set by BocDoctrine.scores).
         self.melee_offers: dict[str, list[Action]] = {}
+        # Entry hexes on offer to each unit due to arrive (set by BocDoctrine.scores).
+        self.entries: dict[str, set[str]] = {}
+        self._nearest_cache: dict[str, int] = {}
         self.front = frozenset(n for hx in self.enemy_at for n in facts.nbrs.get(hx, ())
                                if n not in self.enemy_at)
         self.need = self._needs()
@@ -391,8 +411,8 @@ class Situation:
     def _hex_value(self, uid: str, hx: str, here: str | None) -> float:
         label = self.unit(uid)
         kind = label.type if label else "infantry"
-        room = self.facts.stacking.get(hx, 0) - self.garrison.get(hx, 0) \
-            + (1 if here == hx else 0)
+        limit = 1 if self.columns.get(hx, set()) - {uid} else self.facts.stacking.get(hx, 0)
+        room = limit - self.garrison.get(hx, 0) + (1 if here == hx else 0)
         if room < 1:
             return OVERSTACK
         in_front = hx in self.front
@@ -422,6 +442,13 @@ class Situation:
                     value += (st.hunt_behind if self.behind else st.hunt) * self.prey(hx)
         elif kind in ARTILLERY and self._enemy_within(hx, 3):
             value += 0.3
+        if self.style.formations and self.column(uid):
+            # A column cannot fire (5.1) and forms line at the cost of all its MPs in the
+            # front line (6.0): it stops short of the enemy and forms line first.
+            if in_front:
+                value -= 1.5
+            elif self._enemy_within(hx, LINE_AT - 1):
+                value -= 0.8
         if not in_front and self.style.weak_reach > 1 and hx not in self.facts.victory \
                 and self.strength(uid) <= self.style.weak_steps \
                 and self._enemy_within(hx, self.style.weak_reach):
@@ -441,6 +468,23 @@ class Situation:
                     got = max(got, 1.0 / (1.0 + sum(max(0, s - 1) for _, s in blocks)))
             self._prey_cache[hx] = got
         return got
+
+    def nearest_enemy(self, hx: str) -> int:
+        """Hexes from ``hx`` to the nearest known enemy block (99: none known)."""
+        got = self._nearest_cache.get(hx)
+        if got is None:
+            got = min((self.facts.dist(hx, e) for e in self.enemy_at), default=99)
+            self._nearest_cache[hx] = got
+        return got
+
+    @property
+    def near_objectives(self) -> frozenset[str]:
+        """Victory hexes and their neighbours: a unit in one garrisons an objective."""
+        return self._near
+
+    def column(self, uid: str) -> bool:
+        """Whether the seat's unit ``uid`` is in column now (6.0 option)."""
+        return bool(self.own.get(uid, {}).get("column"))
 
     def _enemy_within(self, hx: str, r: int) -> int:
         key = f"{hx}/{r}"
@@ -576,6 +620,8 @@ class BocDoctrine:
         for a in legal:
             if a.get("type") == "melee" and not a.get("unsupported") and "entry" not in a:
                 sit.melee_offers.setdefault(str(a["target"]), []).append(a)
+            elif a.get("type") == "enter":
+                sit.entries.setdefault(str(a["unit"]), set()).add(str(a["entry"]))
         return [self.score(sit, a) for a in legal]
 
     def score(self, sit: Situation, a: Action) -> float:
@@ -603,7 +649,25 @@ class BocDoctrine:
         return -3.0
 
     def _s_formation(self, sit: Situation, a: Action) -> float:
-        return -0.2
+        """6.0 column/line option: a unit forms column while no known enemy is within
+        ``COLUMN_CLEAR`` hexes of it (of its entry hexes, for one still to come on, whose
+        choice is free) and it holds no objective; it forms line once one is within
+        ``LINE_AT``. Either change scores above any move (``FORMATION_FIRST``), so it comes
+        first."""
+        if not sit.style.formations:
+            return -0.2
+        uid = str(a["unit"])
+        u = sit.own.get(uid, {})
+        hx = str(u["hex"]) if u.get("status") == "on_map" and u.get("hex") else None
+        if hx is None:
+            near = min((sit.nearest_enemy(e) for e in sit.entries.get(uid, ())), default=99)
+        else:
+            near = sit.nearest_enemy(hx)
+        if not a.get("column"):
+            return FORMATION_FIRST if near <= LINE_AT else -0.3
+        if near <= COLUMN_CLEAR or (hx is not None and hx in sit.near_objectives):
+            return -0.3
+        return FORMATION_FIRST
 
     def _s_swap(self, sit: Situation, a: Action) -> float:
         return -0.1
