@@ -116,6 +116,8 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
                            ".includes('potencia de fuego')")
     log = page.inner_text("#log")
     assert "firepower" not in log and "Turno del jugador" in log, log[-600:]
+    clock = page.inner_text("#phasebar [data-key=time]")
+    assert re.fullmatch(r"hora ?Día 1, \d{1,2}:00", clock), clock
     phase = page.inner_text("#phasebar [data-key=phase]")
     assert re.fullmatch(r"fase ?(mando|fuego|movimiento|cuerpo a cuerpo|suministro)", phase), phase
     assert not errors, errors

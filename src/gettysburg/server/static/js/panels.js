@@ -1,6 +1,6 @@
 // Phase bar, actions panel and event log: generic over any rule system's JSON.
 import { el, short, dieFace, diceIn } from "./ui.js";
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 import { unitsNamed, targetHex, unitsOf } from "./units.js";
 
 const FIRST = ["time", "day", "turn", "turns", "phase", "active", "initiative", "vp"];
@@ -56,6 +56,17 @@ function shown(key, value, seats) {
   return one(value);
 }
 
+// The time of day in the player's words and clock, when the view gives the day and the
+// hour (and whether it is night): "Día 1, 11:00", "Day 1, 1:00 PM".
+function timeWords(view) {
+  const { day, hour, night } = view || {};
+  if (!Number.isInteger(day) || !Number.isInteger(hour)) return null;
+  if (night) return t("time.night", { day });
+  const clock = new Intl.DateTimeFormat(language(), { hour: "numeric", minute: "2-digit" })
+    .format(new Date(2000, 0, 1, hour));
+  return t("time.day_hour", { day, clock });
+}
+
 export function phaseBar(node, state, view) {
   node.replaceChildren();
   const seats = (state.seats || []).map((s) => s.seat);
@@ -71,7 +82,7 @@ export function phaseBar(node, state, view) {
   const said = view && typeof view.time === "string" ? new Set(["day", "hour"]) : new Set();
   const keys = Object.keys(view || {}).filter((k) => !SKIP.has(k) && !said.has(k) && scalarish(view[k]) && worthShowing(view[k]));
   keys.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99));
-  for (const k of keys) node.append(kv(k, view[k]));
+  for (const k of keys) node.append(kv(k, k === "time" ? timeWords(view) ?? view[k] : view[k]));
   node.append(kv("step", state.step));
   if (state.status === "finished") node.append(resultBadge(state.result, seats));
 }
