@@ -248,13 +248,18 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
       const map = await (await fetch(`/api/games/${gid}/map`,
         { headers: { Authorization: `Bearer ${token}` } })).json();
       const node = document.createElement("div");
+      node.className = "board";
+      node.style.width = "400px";  // far too narrow for 45 blocks: the strip must scroll
       document.body.append(node);
       const board = new Board(node, { map, seats: ["usa", "csa"] });
       const units = Array.from({ length: 45 }, (_, i) => ({ id: `usa-u${i}`, side: "usa",
         hex: null, strength: 2, name: `U${i}`, status: i < 2 ? "eliminated" : "reserve" }));
       board.render({ units, hidden: [] });
       const ids = (sel) => [...node.querySelectorAll(sel)].map((g) => g.dataset.unit);
-      const out = { waiting: ids(".offmap svg.off-waiting g.unit"),
+      const strip = node.querySelector("svg.off-waiting");
+      const out = { drawn: strip.getBoundingClientRect().width,
+                    wanted: Number(strip.getAttribute("width")),
+                    waiting: ids(".offmap svg.off-waiting g.unit"),
                     gone: ids(".offmap svg.off-eliminated g.unit"),
                     labels: [...node.querySelectorAll(".offmap > span")]
                       .map((s) => s.textContent) };
@@ -264,6 +269,7 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     assert strips["gone"] == ["usa-u0", "usa-u1"]
     assert len(strips["waiting"]) == 43 and "usa-u44" in strips["waiting"]
     assert strips["labels"] == ["off map", "eliminated"]
+    assert strips["drawn"] == strips["wanted"] > 400  # kept whole, not squeezed
     # The replay viewer draws the map too (this screenshot replaces the toy one).
     page.click("#replay-link")
     page.wait_for_selector("polygon.hex")
