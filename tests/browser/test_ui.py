@@ -372,3 +372,21 @@ def test_replay_of_a_finished_game_and_what_if_branch(browser: Any, live: Any) -
     assert _step(page) == 1
     assert not errors, errors
     context.close()
+
+
+def test_a_narrow_screen_stacks_the_board_above_the_panels(browser: Any, live: Any) -> None:
+    import httpx
+
+    r = httpx.post(f"{live.url}/api/games", json={
+        "system": "toy", "scenario": "standard",
+        "seats": {"red": {"kind": "human"}, "blue": {"kind": "ai", "agent": "random"}}})
+    game = r.json()
+    context = browser.new_context(viewport={"width": 420, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live.url}/g/{game['game_id']}#{game['seats']['red']['token']}")
+    page.wait_for_selector("#phasebar .turn-you")
+    board = page.locator("#board").bounding_box()
+    actions = page.locator("#actions").bounding_box()
+    assert board["width"] > 350  # the whole width, not what the panels leave
+    assert actions["y"] >= board["y"] + board["height"]  # the panels come under it
+    context.close()
