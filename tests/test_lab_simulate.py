@@ -93,12 +93,39 @@ def test_cli_simulate_json_and_report(tmp_path: Path) -> None:
                               "--csa", "random", "--max-actions", "15", "--out", str(out),
                               "--workers", "2"])
     assert res.exit_code == 0, res.output
-    assert "unfinished 2" in res.stdout
+    assert "unfinished 2" in res.stdout and "VP – (no game finished)" in res.stdout
     res = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
     summary = (tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")
     assert "toy/standard" in summary and "boc/day1" in summary
     assert (tmp_path / "rep" / "win_rates.png").stat().st_size > 1000
+
+
+def test_report_draws_a_clean_sweep_and_refuses_rows_it_cannot_read(tmp_path: Path) -> None:
+    """A side that wins every game of a group (Wilson's upper bound at 1, where floating
+    point put it a hair under the share) is drawn; rows that are no game rows, and an
+    output folder that is a file, are refused by name, exit 2."""
+    for n in (6, 11, 21, 22, 27, 31):
+        lo, hi = wilson(n, n)
+        assert lo <= 1.0 <= hi == 1.0 and wilson(0, n)[0] == 0.0
+    rows = [{"scenario": "boc/day1", "agents": {"usa": "general", "csa": "random"},
+             "finished": True, "winner": "usa", "vp": v, "seconds": 1.0,
+             "eliminated": {}, "vp_track": []} for v in (0, 1, 2, 3, 4, 2)]
+    good = tmp_path / "six.jsonl"
+    append_rows(good, rows)
+    runner = CliRunner()
+    res = runner.invoke(app, ["report", str(good), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "rep" / "summary.md").exists()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"a": 1}\n', encoding="utf-8")
+    res = runner.invoke(app, ["report", str(bad), "--out", str(tmp_path / "rep2")])
+    assert res.exit_code == 2 and "row 1" in res.output and "'seconds'" in res.output
+    assert not (tmp_path / "rep2").exists()
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    res = runner.invoke(app, ["report", str(good), "--out", str(afile)])
+    assert res.exit_code == 2 and "is a file" in res.output
 
 
 def test_cli_refuses_unknown_agent() -> None:

@@ -112,19 +112,22 @@ def simulate(
     summary = sim.summarise(rows, seats)
     for row in rows:
         if row.get("error"):
-            err.print(f"game {row['index']} (seed {row['seed']}) stopped: {row['error']}")
+            err.print(f"game {row['index']} (seed {row['seed']}) stopped: {row['error']}",
+                      markup=False)
     if as_json:
         typer.echo(json.dumps({k: summary[k] for k in JSON_KEYS}))
         return
     err_or_out = Console()
     lo, hi = sim.wilson(summary["usa_wins"], summary["games"])
+    vp = "VP – (no game finished)" if summary["vp_mean"] is None else \
+        f"VP {summary['vp_mean']} ± {summary['vp_stdev']}"
     err_or_out.print(
         f"{summary['games']} games of {spec} (usa={usa}, csa={csa}): "
         f"USA {summary['usa_wins']} ({lo:.0%}-{hi:.0%}), CSA {summary['csa_wins']}, "
         f"draws {summary['draws']}, unfinished {summary['unfinished']} "
         f"(errors {summary['errors']}); "
-        f"VP {summary['vp_mean']} ± {summary['vp_stdev']}; "
-        f"{summary['seconds_per_game']} s/game" + (f"; rows in {out}" if out else ""))
+        f"{vp}; {summary['seconds_per_game']} s/game" + (f"; rows in {out}" if out else ""),
+        markup=False)
 
 
 def report(
@@ -136,9 +139,9 @@ def report(
     Plots: VP distribution, win rates (Wilson), losses by corps, VP over time."""
     try:
         rows = read_rows(file)
+        written = report_mod.write_report(rows, out)
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(f"{file}: {exc}")
         return
-    written = report_mod.write_report(rows, out)
     for p in written:
         typer.echo(str(p))

@@ -154,9 +154,31 @@ def markdown(rows: Sequence[Row], images: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The fields every row of ``gettysburg simulate`` has that the report reads.
+GAME_FIELDS = ("scenario", "agents", "finished", "vp", "seconds")
+
+
+def row_problem(rows: Sequence[Row]) -> str | None:
+    """Why ``rows`` cannot be reported (the first row that is no game row of
+    ``gettysburg simulate``, and the fields it lacks), or ``None``."""
+    if not rows:
+        return "no games in the file"
+    for k, row in enumerate(rows, 1):
+        missing = [f for f in GAME_FIELDS if f not in row]
+        if missing:
+            return (f"row {k} is not a game row of gettysburg simulate: it has no "
+                    f"{', '.join(repr(f) for f in missing)}")
+    return None
+
+
 def write_report(rows: Sequence[Row], out_dir: str | Path) -> list[Path]:
     """Write the plots and ``summary.md`` into ``out_dir``; returns the files written."""
+    problem = row_problem(rows)
+    if problem is not None:
+        raise ValueError(problem)
     out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
     images = [name for name in (plot_vp(rows, out), plot_wins(rows, out),
                                 plot_losses(rows, out), plot_vp_track(rows, out)) if name]

@@ -240,5 +240,7 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # In exact arithmetic lo <= p <= hi; in floating point hi can fall a hair under p when
+    # p is 1 (and lo over it when p is 0), which error bars cannot draw.
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
