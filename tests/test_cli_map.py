@@ -42,7 +42,9 @@ def test_inspect_hex_reports_terrain_and_six_hexsides() -> None:
 
 def test_bad_ids_fail_cleanly() -> None:
     for args in (["inspect", "hex", "ZZ99"], ["inspect", "hex", "Q0"],
-                 ["inspect", "cone", "Q10", "S12"], ["inspect", "los", "Q10", "nope"]):
+                 ["inspect", "cone", "Q10", "S12"], ["inspect", "los", "Q10", "nope"],
+                 ["inspect", "los", "Q10", "S13", "--through", "A1"],
+                 ["inspect", "los", "Q10", "S13", "--through", "Q10"]):
         code, out, err = run(*args, "--json")
         assert code == 2, args
         assert "error" in json.loads(err)
@@ -68,3 +70,10 @@ def test_map_render_ground_draws_the_battlefield_model(tmp_path: Path) -> None:
     assert "Culp" in svg and "Little Round Top" in svg and "Gettysburg" in svg
     code, _, err = run("map", "render", "--system", "gbacw", "--out", str(out))
     assert code == 2 and "unknown system" in err
+
+
+def test_inspect_text_output_is_readable() -> None:
+    """Without ``--json`` each field is a line, its value written as JSON (no Python
+    reprs)."""
+    code, out, _ = run("inspect", "los", "Q10", "S12")
+    assert code == 0 and "visible: true" in out and "False" not in out and "'" not in out

@@ -110,6 +110,11 @@ def line_of_sight(board: Board, origin: Hex, target: Hex, through: Hex | None = 
     for h in (origin, target):
         if h not in board.hexes:
             raise BoardError(f"{h} is not on the map")
+    if through is not None and not are_adjacent(origin, through):
+        raise BoardError(
+            f"{BOC.format(through)} is not adjacent to {BOC.format(origin)}: "
+            "artillery fires through one of its own hexsides (5.31)"
+        )
     o, t = BOC.format(origin), BOC.format(target)
     rng = distance(origin, target)
     if rng == 0:

@@ -12,7 +12,7 @@ from gettysburg.boc.los import cone_targets, line_of_sight
 from gettysburg.core.hexes import Hexside
 from gettysburg.core.hexids import BOC
 
-app = typer.Typer(help="Query the Badges of Courage map (JSON on stdout).")
+app = typer.Typer(help="Query the Badges of Courage map (a line per field; --json for JSON).")
 
 
 def _fail(msg: str) -> NoReturn:
@@ -29,7 +29,7 @@ def _emit(doc: dict[str, Any], as_json: bool) -> None:
         typer.echo(json.dumps(doc, indent=1, sort_keys=True))
     else:
         for k, v in doc.items():
-            typer.echo(f"{k}: {v}")
+            typer.echo(f"{k}: {v if isinstance(v, str) else json.dumps(v)}")
 
 
 @app.command("hex")
