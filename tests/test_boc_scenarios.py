@@ -542,6 +542,13 @@ def test_cli_show_path_and_error(tmp_path: Path) -> None:
     p = _write(tmp_path, raw)
     r = CliRunner().invoke(app, [*pre, "show", str(p)])
     assert r.exit_code == 1
+    # A bare scenario name, as simulate and game new take it.
+    r = CliRunner().invoke(app, [*pre, "show", "day2", "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["id"] == "boc/day2"
+    # What the user typed is never read as Rich markup (a traceback, or text dropped).
+    for typed in ("boc/[/x]", "[red]y"):
+        r = CliRunner().invoke(app, [*pre, "show", typed])
+        assert r.exit_code == 1 and typed in r.output, r.output
 
 
 def test_zero_strength_only_for_hqs(tmp_path: Path) -> None:

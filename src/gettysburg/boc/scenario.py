@@ -289,6 +289,8 @@ def scenario_path(scenario: str | Path) -> Path:
     if s in SCENARIO_FILES:
         return SCENARIO_DIR / SCENARIO_FILES[s]
     p = Path(s)
+    if f"boc/{s}" in SCENARIO_FILES and not p.exists():  # "day2", as simulate takes it
+        return SCENARIO_DIR / SCENARIO_FILES[f"boc/{s}"]
     if p.suffix in {".yaml", ".yml"} or p.exists():
         return p
     known = ", ".join(SCENARIO_FILES)

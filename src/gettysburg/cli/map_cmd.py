@@ -17,7 +17,8 @@ DRAWABLE = (*SYSTEMS, "ground")  # "ground": the battlefield model itself, no gr
 
 def _check_system(system: str) -> None:
     if system not in SYSTEMS:
-        err.print(f"[red]unknown system {system!r}; known: {', '.join(SYSTEMS)}[/red]")
+        err.print(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}", style="red",
+                  markup=False)
         raise typer.Exit(2)
 
 
@@ -31,10 +32,11 @@ def render(
 ) -> None:
     """Draw the map (terrain, roads, streams, slopes, ids, victory hexes, entries)."""
     if system not in DRAWABLE:
-        err.print(f"[red]unknown system {system!r}; known: {', '.join(DRAWABLE)}[/red]")
+        err.print(f"unknown system {system!r}; known: {', '.join(DRAWABLE)}", style="red",
+                  markup=False)
         raise typer.Exit(2)
     if out.suffix.lower() not in (".svg", ".png"):
-        err.print(f"[red]{out}: the file name must end in .svg or .png[/red]")
+        err.print(f"{out}: the file name must end in .svg or .png", style="red", markup=False)
         raise typer.Exit(2)
     if system == "ground":
         from gettysburg.core.battlefield import load_battlefield

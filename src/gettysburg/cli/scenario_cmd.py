@@ -100,7 +100,7 @@ def show(
     try:
         sc = load_scenario(scenario, board=_board())
     except DataError as exc:
-        err.print(f"[red]{exc}[/red]")
+        err.print(str(exc), style="red", markup=False)  # the user's text, never markup
         raise typer.Exit(1) from None
     doc = scenario_json(sc)
     if as_json:
