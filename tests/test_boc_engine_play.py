@@ -388,3 +388,27 @@ def test_day3_with_cavalry_battles_plays_to_its_end_with_combat() -> None:
     assert game.state.cavalry["stage"] == "done"
     check_invariants(game, True, seen)
     assert_replays(game)
+
+
+def test_cli_show_says_the_game_is_over_and_replay_says_what_it_checked(
+        tmp_path: Path) -> None:
+    pos = write_position(tmp_path, SETUP, board=BOARD, arrivals=ARRIVALS,
+                         engine={"hour": 20})
+    save = tmp_path / "end.json"
+    assert cli("game", "new", pos, "--seed", "5", "--out", str(save)).exit_code == 0
+    for _ in range(200):
+        r = cli("game", "legal", str(save), "--json")
+        if r.exit_code != 0:  # refused once the game is over
+            assert "over" in r.output, r.output
+            break
+        legal = json.loads(r.output)
+        pick = next((a for a in legal if a["type"] == "end_phase"), legal[0])
+        r = cli("game", "apply", str(save), json.dumps(pick), "--out", str(save))
+        assert r.exit_code == 0, r.output
+    r = cli("game", "show", str(save), "--as", "usa")
+    assert r.exit_code == 0 and "Game over: " in r.output, r.output
+    assert cli("game", "replay", str(save)).output.count("verified") == 1
+    r = cli("game", "replay", str(save), "--no-verify")
+    assert r.exit_code == 0 and "verified" not in r.output and "without checking" in r.output
+    r = cli("game", "show", str(save), "--as", "USA")
+    assert r.exit_code == 2 and "referee" in r.output

@@ -2,7 +2,8 @@
 
 A save file holds scenario, options, seed and the actions with a hash chain
 (:mod:`gettysburg.core.savefile`); every command replays it, so a tampered file is caught.
-Refusals and bad input print a message on stderr and exit with code 2 without writing.
+Refusals and bad input print a message on stderr and exit with code 2 without writing;
+``replay --verify`` exits 1 when the file fails its check (tampered, or damaged).
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def _seat(game: Game, seat: str | None) -> str:
             _fail("the game is over; nobody is to move")
         return movers[0]
     if seat not in (*game.seats(), REFEREE):
-        _fail(f"unknown seat {seat!r}; seats: {', '.join(game.seats())}")
+        _fail(f"unknown seat {seat!r}; seats: {', '.join(game.seats())} "
+              f"(and {REFEREE}, who sees everything, for show)")
     return seat
 
 
@@ -151,6 +153,13 @@ def show(file: Path, seat: str = typer.Option(..., "--as"),
         return
     typer.echo(f"{view.get('title')} — {view.get('time')}, {view.get('phase')} phase, "
                f"{view.get('active')} active")
+    if game.is_terminal():
+        result = game.result() or {}
+        winner = result.get("winner")
+        rest = ", ".join(f"{k} {v}" for k, v in result.items()
+                         if k != "winner" and not isinstance(v, dict | list))
+        typer.echo(f"Game over: {f'{winner} wins' if winner else 'a draw'}"
+                   + (f" ({rest})" if rest else ""))
     for u in view.get("units", []):
         typer.echo(f"  {u.get('id'):28} {u.get('status', 'on_map'):10} {u.get('hex')!s:5} "
                    f"{u.get('strength')}")
@@ -166,10 +175,16 @@ def replay(file: Path, verify: bool = typer.Option(True, "--verify/--no-verify")
         if verify:
             problem = savefile.check(model)
             if problem is not None:
-                typer.echo(f"{file}: {problem}", err=True)
+                typer.echo(_about(file, problem), err=True)
                 raise typer.Exit(code=1)
         game = savefile.replay(model, verify=verify)
     except (savefile.SaveFileError, savefile.ReplayError) as exc:
-        typer.echo(f"{file}: {exc}", err=True)
+        typer.echo(_about(file, str(exc)), err=True)
         raise typer.Exit(code=1) from None
-    typer.echo(f"{file}: {len(game.history)} moves verified; state {game.state_hash()[:16]}…")
+    done = "verified" if verify else "replayed without checking dice, hashes or links"
+    typer.echo(f"{file}: {len(game.history)} moves {done}; state {game.state_hash()[:16]}…")
+
+
+def _about(file: Path, problem: str) -> str:
+    """``problem`` about ``file``, naming the file once."""
+    return problem if problem.startswith(str(file)) else f"{file}: {problem}"
