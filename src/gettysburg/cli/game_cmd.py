@@ -175,7 +175,7 @@ def replay(file: Path, verify: bool = typer.Option(True, "--verify/--no-verify")
         if verify:
             problem = savefile.check(model)
             if problem is not None:
-                typer.echo(_about(file, problem), err=True)
+                typer.echo(_about(file, str(problem)), err=True)
                 raise typer.Exit(code=1)
         game = savefile.replay(model, verify=verify)
     except (savefile.SaveFileError, savefile.ReplayError) as exc:
