@@ -412,3 +412,46 @@ def test_cli_show_says_the_game_is_over_and_replay_says_what_it_checked(
     assert r.exit_code == 0 and "verified" not in r.output and "without checking" in r.output
     r = cli("game", "show", str(save), "--as", "USA")
     assert r.exit_code == 2 and "referee" in r.output
+
+
+def test_cli_agrees_the_seed_by_commit_and_reveal(tmp_path: Path) -> None:
+    """By e-mail: each player runs `game commit` and sends the commitment; once both are
+    in, the secrets; `game new --commit --reveal` makes a save whose seed nobody chose, and
+    `game replay --verify` re-checks the record."""
+    from gettysburg.core.dice import combine_seed
+
+    lines = {}
+    for seat in ("usa", "csa"):
+        r = cli("game", "commit", "--as", seat, "--secret-out", str(tmp_path / f"{seat}.key"))
+        assert r.exit_code == 0, r.output
+        lines[seat] = r.output.split(f"commitment for {seat}: ")[1].split()[0]
+    secret = {s: (tmp_path / f"{s}.key").read_text().strip() for s in ("usa", "csa")}
+    assert (tmp_path / "usa.key").stat().st_mode & 0o077 == 0  # the secret stays private
+    r = cli("game", "commit", "--as", "usa", "--secret-out", str(tmp_path / "usa.key"))
+    assert r.exit_code == 2 and (tmp_path / "usa.key").read_text().strip() == secret["usa"]
+    save = tmp_path / "g.json"
+    args = ["game", "new", "boc/day1", "--out", str(save),
+            "--commit", f"usa={lines['usa']}", "--commit", f"csa={lines['csa']}"]
+    r = cli(*args, "--reveal", f"usa=@{tmp_path / 'usa.key'}", "--reveal",
+            f"csa={secret['csa']}")
+    assert r.exit_code == 0 and "commit and reveal" in r.output, r.output
+    data = json.loads(save.read_text())
+    assert data["seed"] == combine_seed(secret)
+    assert data["commit_reveal"]["commitments"] == lines
+    r = cli("game", "replay", str(save), "--verify")
+    assert r.exit_code == 0 and "commit and reveal of csa, usa" in r.output, r.output
+    # A secret that does not match its commitment, a seed beside the record, a missing
+    # reveal: refused, nothing written.
+    for bad in (["--reveal", f"usa={secret['csa']}", "--reveal", f"csa={secret['csa']}"],
+                ["--reveal", f"usa={secret['usa']}", "--reveal", f"csa={secret['csa']}",
+                 "--seed", "7"],
+                ["--reveal", f"usa={secret['usa']}"]):
+        other = tmp_path / "other.json"
+        r = cli(*[a.replace(str(save), str(other)) for a in args], *bad)
+        assert r.exit_code == 2 and not other.exists(), r.output
+    # A save whose record was edited afterwards fails its check.
+    data["commit_reveal"]["reveals"]["usa"] = secret["csa"]
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    r = cli("game", "replay", str(forged), "--verify")
+    assert r.exit_code != 0 and "commit" in r.output.lower(), r.output

@@ -15,7 +15,14 @@ from typing import Any, NoReturn
 import typer
 
 from gettysburg.core import savefile
-from gettysburg.core.dice import DiceError, ScriptedDice
+from gettysburg.core.dice import (
+    CommitReveal,
+    CommitRevealError,
+    DiceError,
+    ScriptedDice,
+    commitment,
+    new_secret,
+)
 from gettysburg.core.protocol import REFEREE, Game, RuleError, new_game
 
 app = typer.Typer(help="Play a game by e-mail: new, legal, apply, show, replay.",
@@ -56,22 +63,90 @@ def _seat(game: Game, seat: str | None) -> str:
     return seat
 
 
+@app.command("commit")
+def commit(seat: str = typer.Option(..., "--as", help="your seat (usa or csa)"),
+           secret_out: Path = typer.Option(..., "--secret-out",
+                                           help="file to keep your secret in (new)")) -> None:
+    """Step 1 of agreeing the dice seed by e-mail: draw a secret, keep it, send the
+    commitment printed here to your opponent (docs/protocol.md, "Commit and reveal")."""
+    secret = new_secret()
+    try:
+        with secret_out.open("x", encoding="utf-8") as fh:  # never overwrite a secret
+            fh.write(secret + "\n")
+        secret_out.chmod(0o600)
+    except OSError as exc:
+        _fail(f"cannot write the secret to {secret_out}: {exc}")
+    typer.echo(f"commitment for {seat}: {commitment(seat, secret)}")
+    typer.echo(f"Your secret is in {secret_out}: send it only once you hold your "
+               "opponent's commitment.")
+
+
+def _pairs(values: list[str], what: str) -> dict[str, str]:
+    """``seat=value`` pairs; a value ``@FILE`` is read from that file (a kept secret)."""
+    out: dict[str, str] = {}
+    for item in values:
+        seat, sep, value = item.partition("=")
+        if not sep or not seat or not value:
+            _fail(f"--{what} takes SEAT=VALUE, got {item!r}")
+        if value.startswith("@"):
+            try:
+                value = Path(value[1:]).read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                _fail(f"--{what} {seat}: cannot read {value[1:]}: {exc}")
+        if seat in out:
+            _fail(f"--{what} names {seat} twice")
+        out[seat] = value
+    return out
+
+
+def _agreed(commits: list[str], reveals: list[str]) -> CommitReveal:
+    """The commit-reveal record of ``--commit`` and ``--reveal``, checked."""
+    made, shown = _pairs(commits, "commit"), _pairs(reveals, "reveal")
+    if set(made) != set(shown):
+        _fail(f"--commit names {sorted(made)} but --reveal names {sorted(shown)}")
+    try:
+        record = CommitReveal(tuple(sorted(made)))
+        for seat, digest in made.items():
+            record.commit(seat, digest)
+        for seat, secret in shown.items():
+            record.reveal(seat, secret)
+        record.verify()
+    except CommitRevealError as exc:
+        _fail(f"commit and reveal: {exc}")
+    return record
+
+
 @app.command("new")
 def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a scenario YAML"),
         out: Path = typer.Option(..., "--out", help="save file to write"),
-        seed: str = typer.Option("0", "--seed", help="dice seed"),
+        seed: str | None = typer.Option(None, "--seed", help="dice seed (default 0)"),
         option: list[str] = typer.Option([], "--option", help="optional rule (repeatable)"),
         scripted: bool = typer.Option(False, "--scripted",
-                                      help="scripted dice (give them with apply --dice)")
+                                      help="scripted dice (give them with apply --dice)"),
+        commits: list[str] = typer.Option([], "--commit", help="SEAT=COMMITMENT, one per "
+                                          "seat: the seed comes from commit and reveal"),
+        reveals: list[str] = typer.Option([], "--reveal", help="SEAT=SECRET or SEAT=@FILE, "
+                                          "one per seat, matching its commitment"),
         ) -> None:
-    """Start a game and write its save file."""
+    """Start a game and write its save file. By e-mail, agree the seed with `game commit`
+    and give every seat's --commit and --reveal: nobody chose the dice, and `game replay
+    --verify` re-checks the record."""
+    record = None
+    if commits or reveals:
+        if seed is not None or scripted:
+            _fail("--commit/--reveal fix the seed: give no --seed or --scripted with them")
+        record = _agreed(commits, reveals)
     try:
-        game = new_game(_spec(scenario), options=option, seed=seed,
-                        dice=ScriptedDice([]) if scripted else None)
+        game = new_game(_spec(scenario), options=option, seed=seed or "0",
+                        dice=ScriptedDice([]) if scripted else None, commit_reveal=record)
+        if record is not None and set(record.seats) != set(game.seats()):
+            _fail(f"commit and reveal: the record names {list(record.seats)}, the game's "
+                  f"seats are {game.seats()}")
         savefile.write(savefile.save(game), out)
-    except (ValueError, LookupError, OSError) as exc:
+    except (ValueError, LookupError, OSError, DiceError) as exc:
         _fail(str(exc))
-    typer.echo(f"{out}: new game {scenario}; to move: {', '.join(game.to_move())}")
+    agreed = " (seed agreed by commit and reveal)" if record is not None else ""
+    typer.echo(f"{out}: new game {scenario}{agreed}; to move: {', '.join(game.to_move())}")
 
 
 @app.command("legal")
@@ -182,7 +257,11 @@ def replay(file: Path, verify: bool = typer.Option(True, "--verify/--no-verify")
         typer.echo(_about(file, str(exc)), err=True)
         raise typer.Exit(code=1) from None
     done = "verified" if verify else "replayed without checking dice, hashes or links"
-    typer.echo(f"{file}: {len(game.history)} moves {done}; state {game.state_hash()[:16]}…")
+    agreed = ""
+    if model.commit_reveal is not None:
+        agreed = f"; seed agreed by commit and reveal of {', '.join(model.commit_reveal.seats)}"
+    typer.echo(f"{file}: {len(game.history)} moves {done}; state {game.state_hash()[:16]}…"
+               + agreed)
 
 
 def _about(file: Path, problem: str) -> str:
