@@ -128,6 +128,23 @@ def test_report_draws_a_clean_sweep_and_refuses_rows_it_cannot_read(tmp_path: Pa
     assert res.exit_code == 2 and "is a file" in res.output
 
 
+def test_losses_by_corps_leave_out_the_blocks_a_scenario_starts_without() -> None:
+    """Day 2 opens with blocks already lost (Iverson, Reynolds...): a row records them
+    apart, and the losses plot counts only what the game itself lost."""
+    from gettysburg.lab import report as report_mod
+
+    row = play_game(make_specs("boc/day2", 1, {"usa": "random", "csa": "random"}, seed=4,
+                               max_actions=30)[0])
+    before = row["eliminated_at_start"]
+    assert "csa-iverson" in before["csa"] and "usa-reynolds" in before["usa"]
+    assert set(before["csa"]) <= set(row["eliminated"]["csa"])
+    lost = {u for ids in row["eliminated"].values() for u in ids} - \
+        {u for ids in before.values() for u in ids}
+    assert set(report_mod.losses_by_corps([row])) == {report_mod.corps_of(u) for u in lost}
+    older = {k: v for k, v in row.items() if k != "eliminated_at_start"}  # before session 12
+    assert report_mod.losses_by_corps([older])["csa II"] >= 1.0  # Iverson, as it was counted
+
+
 def test_cli_refuses_unknown_agent() -> None:
     res = CliRunner().invoke(app, ["simulate", "toy/standard", "--usa", "nobody"])
     assert res.exit_code == 2

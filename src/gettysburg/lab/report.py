@@ -97,16 +97,25 @@ def plot_wins(rows: Sequence[Row], out: Path) -> str | None:
     return _save(fig, out / "win_rates.png")
 
 
-def plot_losses(rows: Sequence[Row], out: Path) -> str | None:
+def losses_by_corps(rows: Sequence[Row]) -> dict[str, float]:
+    """Blocks a game lost per corps, a game on average; blocks the scenario started
+    without (``eliminated_at_start``; older rows have none) are not the game's losses."""
     counts: Counter[str] = Counter()
     for r in rows:
-        for ids in (r.get("eliminated") or {}).values():
-            counts.update(corps_of(uid) for uid in ids)
-    if not counts:
+        before = r.get("eliminated_at_start") or {}
+        for side, ids in (r.get("eliminated") or {}).items():
+            gone = set(before.get(side, ()))
+            counts.update(corps_of(uid) for uid in ids if uid not in gone)
+    return {name: counts[name] / max(1, len(rows)) for name in sorted(counts)}
+
+
+def plot_losses(rows: Sequence[Row], out: Path) -> str | None:
+    per_game = losses_by_corps(rows)
+    if not per_game:
         return None
-    names = sorted(counts)
+    names = list(per_game)
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(names) + 1))
-    ax.barh(names, [counts[n] / max(1, len(rows)) for n in names], color="#6b8e23")
+    ax.barh(names, list(per_game.values()), color="#6b8e23")
     ax.set_xlabel("blocks eliminated per game")
     ax.tick_params(axis="y", labelsize=7)
     return _save(fig, out / "losses_by_corps.png")

@@ -99,6 +99,9 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
     through ``Game.apply``, with history and state hashes, as a hosted game is played)."""
     start = time.perf_counter()
     game: Game = new_game(spec.scenario, options=spec.options, seed=spec.seed)
+    # Blocks a scenario starts without (Day 2 opens with Reynolds and Iverson gone): they
+    # count in the VP, but were not lost in this game.
+    at_start = _eliminated(game.view("referee"))
     agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
     rngs = {seat: seeded_rng("lab", spec.seed, seat, name) for seat, name in spec.agents.items()}
     actions, clocks = 0, set()
@@ -141,7 +144,7 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
         "winner": result.get("winner") if result else None,
         "vp": result.get("csa_vp") if result else None,
         "result": result,
-        "eliminated": _eliminated(referee),
+        "eliminated": _eliminated(referee), "eliminated_at_start": at_start,
         "turns": len(clocks), "actions": actions,
         "seconds": round(time.perf_counter() - start, 3),
         "vp_track": vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
