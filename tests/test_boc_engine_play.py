@@ -455,3 +455,37 @@ def test_cli_agrees_the_seed_by_commit_and_reveal(tmp_path: Path) -> None:
     forged.write_text(json.dumps(data))
     r = cli("game", "replay", str(forged), "--verify")
     assert r.exit_code != 0 and "commit" in r.output.lower(), r.output
+
+
+def test_a_hex_is_named_as_the_map_prints_it(tmp_path: Path) -> None:
+    """An action is stored as sent, so a hex spelled otherwise than legal_actions lists it
+    ("f4", " F4") is refused, naming the spelling wanted; the listed action is accepted."""
+    game = custom(tmp_path)
+    kinds: set[str] = set()
+    for _ in range(60):
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        for listed in legal:
+            field = next((f for f in ("to", "target", "entry") if f in listed), None)
+            if field is None and "path" not in listed:
+                continue
+            before = game.state_hash()
+            wrong = [{**listed, field: listed[field].lower()},
+                     {**listed, field: " " + listed[field]}] if field else []
+            if "path" in listed:
+                wrong.append({**listed, "path": [h.lower() for h in listed["path"]]})
+            for action in wrong:
+                with pytest.raises(RuleError) as err:
+                    game.apply(action, seat)
+                assert err.value.rule == RULE_ACTION and "as the map prints" in str(err.value)
+                assert game.state_hash() == before
+            kinds.add(listed["type"])
+        if {"activate", "move"} <= kinds:
+            break
+        game.apply(next(a for a in legal if a["type"] == "end_phase") if any(
+            a["type"] == "end_phase" for a in legal) else legal[0], seat)
+    assert {"activate", "move"} <= kinds, kinds
+    seat = game.to_move()[0]
+    listed = next(a for a in game.legal_actions(seat) if "path" in a)
+    game.apply(listed, seat)
+    assert game.history[-1].action == listed

@@ -110,6 +110,7 @@ from gettysburg.boc.supply import (
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
 from gettysburg.core.canonical import JSONDict, json_copy
 from gettysburg.core.dice import Dice, normalize_seed
+from gettysburg.core.hexids import BOC, HexIdError
 from gettysburg.core.protocol import (
     REFEREE,
     RULE_ACTION,
@@ -656,6 +657,7 @@ class BocGame(Game):
         extra = sorted(set(action) - {"type"} - ACTION_FIELDS.get(kind, frozenset()))
         if extra:
             raise RuleError(RULE_ACTION, f"{kind} takes no field {extra[0]!r}")
+        _check_hex_spelling(kind, action)
         d = self.decision()
         if d is not None:
             raise RuleError(d.rule, f"a combat decision ({d.kind}) must be answered first")
@@ -1274,6 +1276,28 @@ class BocGame(Game):
         probe = BocState.from_json(self.state.to_json())
         return [str(e.data["hex"]) for e in check_stacking(self.board, probe, self.orders,
                                                             self.column_rule)]
+
+
+#: Action fields that name a hex (``path``: a list of them).
+HEX_FIELDS = ("to", "target", "through", "entry", "from", "hex", "path")
+
+
+def _check_hex_spelling(kind: str, action: Action) -> None:
+    """A hex is named as the map prints it ("F4", not "f4" or " F4"), as ``legal_actions``
+    lists it: an action is stored as sent, so any other spelling would make two forms of
+    one action (and the protocol accepts exactly what legal_actions lists)."""
+    for name in HEX_FIELDS:
+        value = action.get(name)
+        for text in value if isinstance(value, list) else [value]:
+            if not isinstance(text, str):
+                continue
+            try:
+                canon = BOC.format(BOC.parse(text))
+            except HexIdError:
+                continue  # not a hex id at all: the rule that reads the field says why
+            if canon != text:
+                raise RuleError(RULE_ACTION, f"{kind}: {name} {text!r} is written {canon!r} "
+                                             "(hex ids as the map prints them)")
 
 
 def road_name(name: str) -> str:
