@@ -292,3 +292,18 @@ def test_cli_simulate_resume_plays_only_what_is_missing(tmp_path: Path,
 def test_cli_simulate_resume_needs_a_file() -> None:
     res = CliRunner().invoke(app, ["simulate", "toy/standard", "--resume"])
     assert res.exit_code == 2 and "--resume needs --out" in res.output
+
+
+def test_simulate_takes_a_scenario_file_as_game_new_does(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario YAML, by absolute or relative path (``./day1.yaml``), or a bare name."""
+    from gettysburg.boc.scenario import SCENARIO_DIR
+
+    local = tmp_path / "day1.yaml"
+    local.write_text((SCENARIO_DIR / "day1.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for scenario in (str(local), "./day1.yaml", "day1"):
+        res = CliRunner().invoke(app, ["simulate", scenario, "--games", "1", "--usa", "random",
+                                       "--csa", "random", "--max-actions", "10", "--json"])
+        assert res.exit_code == 0, (scenario, res.output)
+        assert json.loads(res.stdout)["games"] == 1

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 import typer
 
+from gettysburg.cli.specs import scenario_spec
 from gettysburg.core import savefile
 from gettysburg.core.dice import (
     CommitReveal,
@@ -32,14 +33,6 @@ app = typer.Typer(help="Play a game by e-mail: new, legal, apply, show, replay."
 def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code=2)
-
-
-def _spec(scenario: str) -> str:
-    """``boc/day2`` as is; a YAML path becomes ``boc/<absolute path>``."""
-    p = Path(scenario)
-    if p.suffix in (".yaml", ".yml") or p.exists():
-        return f"boc/{p.resolve()}"
-    return scenario if "/" in scenario else f"boc/{scenario}"
 
 
 def _load(path: Path) -> Game:
@@ -137,7 +130,7 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
             _fail("--commit/--reveal fix the seed: give no --seed or --scripted with them")
         record = _agreed(commits, reveals)
     try:
-        game = new_game(_spec(scenario), options=option, seed=seed or "0",
+        game = new_game(scenario_spec(scenario), options=option, seed=seed or "0",
                         dice=ScriptedDice([]) if scripted else None, commit_reveal=record)
         if record is not None and set(record.seats) != set(game.seats()):
             _fail(f"commit and reveal: the record names {list(record.seats)}, the game's "

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gettysburg.ai.agent import UnknownAgentError, agent_names, make_agent
+from gettysburg.cli.specs import scenario_spec
 from gettysburg.core.protocol import get_system, parse_spec
 from gettysburg.lab import report as report_mod
 from gettysburg.lab import simulate as sim
@@ -28,10 +29,6 @@ JSON_KEYS = ("games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code=2)
-
-
-def _spec(scenario: str) -> str:
-    return scenario if "/" in scenario else f"boc/{scenario}"
 
 
 def simulate(
@@ -59,7 +56,7 @@ def simulate(
                                      "play only the rest"),
 ) -> None:
     """Play GAMES complete games between two agents and summarise the outcomes."""
-    spec = _spec(scenario)
+    spec = scenario_spec(scenario)
     try:
         system, scen = parse_spec(spec)
         seats = get_system(system).factory(scen, list(option), "0", None).seats()
