@@ -298,8 +298,9 @@ def test_cli_play_by_email(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "4.3" in r.output and save.read_text() == before
     r = cli("game", "apply", str(save), "{not json", "--out", str(save))
     assert r.exit_code == 2 and save.read_text() == before
-    assert cli("game", "replay", str(save), "--verify").exit_code == 0
+    r = cli("game", "replay", str(save), "--verify")
     data = json.loads(save.read_text())
+    assert r.exit_code == 0 and f"last link {data['moves'][-1]['link']}" in r.output
     data["moves"][0]["action"]["hq"] = "csa-longstreet"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
@@ -440,6 +441,7 @@ def test_cli_agrees_the_seed_by_commit_and_reveal(tmp_path: Path) -> None:
     assert data["commit_reveal"]["commitments"] == lines
     r = cli("game", "replay", str(save), "--verify")
     assert r.exit_code == 0 and "commit and reveal of csa, usa" in r.output, r.output
+    assert f"last link {data['genesis']}" in r.output  # no move yet: the genesis
     # A secret that does not match its commitment, a seed beside the record, a missing
     # reveal: refused, nothing written.
     for bad in (["--reveal", f"usa={secret['csa']}", "--reveal", f"csa={secret['csa']}"],

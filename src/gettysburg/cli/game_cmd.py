@@ -253,8 +253,11 @@ def replay(file: Path, verify: bool = typer.Option(True, "--verify/--no-verify")
     agreed = ""
     if model.commit_reveal is not None:
         agreed = f"; seed agreed by commit and reveal of {', '.join(model.commit_reveal.seats)}"
+    # The last link commits to every move before it: a player keeps it to catch a save
+    # cut back to an earlier move (docs/protocol.md, "Save files").
+    last = model.moves[-1].link if model.moves else model.genesis
     typer.echo(f"{file}: {len(game.history)} moves {done}; state {game.state_hash()[:16]}…"
-               + agreed)
+               + agreed + f"; last link {last}")
 
 
 def _about(file: Path, problem: str) -> str:
