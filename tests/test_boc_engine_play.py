@@ -457,6 +457,7 @@ def test_cli_agrees_the_seed_by_commit_and_reveal(tmp_path: Path) -> None:
     forged.write_text(json.dumps(data))
     r = cli("game", "replay", str(forged), "--verify")
     assert r.exit_code != 0 and "commit" in r.output.lower(), r.output
+    assert r.output.count("header") == 1 and r.output.count(str(forged)) == 1, r.output
 
 
 def test_a_hex_is_named_as_the_map_prints_it(tmp_path: Path) -> None:

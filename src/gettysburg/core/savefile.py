@@ -122,6 +122,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = "header" if self.index is None else f"move {self.index}"
+        if where == self.kind:  # a header problem: say "header" once
+            return f"{where}: {self.message}"
         return f"{where}: {self.kind}: {self.message}"
 
 
