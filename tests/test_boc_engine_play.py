@@ -315,6 +315,10 @@ def test_cli_scripted_dice(tmp_path: Path) -> None:
                                  "order": ["csa", "usa"], "player_index": 1})
     save = tmp_path / "g.json"
     assert cli("game", "new", pos, "--scripted", "--out", str(save)).exit_code == 0
+    before = save.read_text()
+    r = cli("game", "apply", str(save), '{"type": "end_phase"}', "--out", str(save),
+            "--dice", "2,2,6,6,1")  # one die more than the initiative roll uses
+    assert r.exit_code == 2 and "4 of the 5" in r.output and save.read_text() == before
     r = cli("game", "apply", str(save), '{"type": "end_phase"}', "--out", str(save),
             "--dice", "2,2,6,6")
     assert r.exit_code == 0, r.output

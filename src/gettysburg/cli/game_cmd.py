@@ -198,6 +198,11 @@ def apply(file: Path, action: str = typer.Argument(..., help="the action as JSON
     who = _seat(game, seat)
     try:
         events = game.apply(act, who)
+        left = game.dice.remaining if isinstance(game.dice, ScriptedDice) else 0
+        if dice is not None and left:
+            # Dice left over would silently decide a later move: --dice is this action's.
+            _fail(f"the action rolled {len(values) - left} of the {len(values)} dice given; "
+                  "give exactly the dice it rolls (nothing was written)")
         savefile.write(savefile.save(game), out)
     except RuleError as exc:
         _fail(f"refused: {exc.message} [rule {exc.rule}]")
