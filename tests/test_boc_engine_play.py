@@ -496,3 +496,36 @@ def test_a_hex_is_named_as_the_map_prints_it(tmp_path: Path) -> None:
     listed = next(a for a in game.legal_actions(seat) if "path" in a)
     game.apply(listed, seat)
     assert game.history[-1].action == listed
+
+
+def test_a_custom_scenario_travels_with_its_save(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save names its custom scenario file relative to its own folder: a friend who puts
+    both files in one folder anywhere can play on, and no local path is in the save."""
+    import shutil
+
+    home = tmp_path / "mine"
+    home.mkdir()
+    pos = Path(write_position(home, SETUP, board=BOARD, arrivals=ARRIVALS,
+                              engine={"hour": 19}))
+    save = home / "g.json"
+    r = cli("game", "new", str(pos), "--seed", "5", "--out", str(save))
+    assert r.exit_code == 0, r.output
+    r = cli("game", "apply", str(save), json.dumps({"type": "activate", "hq": "csa-pickett"}),
+            "--out", str(save))
+    assert r.exit_code == 0, r.output
+    data = json.loads(save.read_text())
+    assert data["scenario"] == pos.name and str(tmp_path) not in save.read_text()
+    friend = tmp_path / "friend" / "games"
+    friend.mkdir(parents=True)
+    for f in home.iterdir():  # the save, the scenario and what it names (a test board)
+        shutil.copy(f, friend / f.name)
+    monkeypatch.chdir(tmp_path)  # run from elsewhere, as anyone might
+    copy = Path("friend/games/g.json")
+    assert cli("game", "replay", str(copy), "--verify").exit_code == 0
+    r = cli("game", "legal", str(copy), "--json")
+    assert r.exit_code == 0 and json.loads(r.output), r.output
+    # The scenario file is part of what the save checks: edited, it no longer replays.
+    (friend / pos.name).write_text(pos.read_text().replace("hour: 19", "hour: 18"))
+    r = cli("game", "replay", str(copy), "--verify")
+    assert r.exit_code != 0 and "header" in r.output, r.output

@@ -8,7 +8,9 @@ Refusals and bad input print a message on stderr and exit with code 2 without wr
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -35,9 +37,17 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(code=2)
 
 
+def _beside(save: Path) -> contextlib.chdir[str]:
+    """Work in the save file's folder: a save names a custom scenario file relative to its
+    own folder, so the two travel together (and no local path goes into the save)."""
+    return contextlib.chdir(str(save.resolve().parent))
+
+
 def _load(path: Path) -> Game:
     try:
-        return savefile.replay(savefile.load(path), verify=True)
+        model = savefile.load(path)
+        with _beside(path):
+            return savefile.replay(model, verify=True)
     except savefile.ReplayError as exc:
         _fail(f"{path}: {exc.problem}")
     except (savefile.SaveFileError, ValueError, LookupError) as exc:
@@ -124,14 +134,21 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
     """Start a game and write its save file. By e-mail, agree the seed with `game commit`
     and give every seat's --commit and --reveal: nobody chose the dice, and `game replay
     --verify` re-checks the record."""
+    spec = scenario_spec(scenario)
+    where = Path(scenario)
+    if where.suffix in (".yaml", ".yml") or where.exists():
+        # A custom scenario: named relative to the save's folder (see _beside).
+        spec = "boc/" + os.path.relpath(where.resolve(), out.resolve().parent)
+    out = out.resolve()
     record = None
     if commits or reveals:
         if seed is not None or scripted:
             _fail("--commit/--reveal fix the seed: give no --seed or --scripted with them")
         record = _agreed(commits, reveals)
     try:
-        game = new_game(scenario_spec(scenario), options=option, seed=seed or "0",
-                        dice=ScriptedDice([]) if scripted else None, commit_reveal=record)
+        with _beside(out):
+            game = new_game(spec, options=option, seed=seed or "0",
+                            dice=ScriptedDice([]) if scripted else None, commit_reveal=record)
         if record is not None and set(record.seats) != set(game.seats()):
             _fail(f"commit and reveal: the record names {list(record.seats)}, the game's "
                   f"seats are {game.seats()}")
@@ -166,8 +183,9 @@ def _with_dice(file: Path, values: list[int]) -> Game:
     _load(file)  # verify the file as it is
     data: dict[str, Any] = model.model_dump()
     script = list(model.dice.values or []) + values
-    game = new_game(f"{model.system}/{model.scenario}", options=model.options,
-                    seed=model.seed, dice=ScriptedDice(script))
+    with _beside(file):
+        game = new_game(f"{model.system}/{model.scenario}", options=model.options,
+                        seed=model.seed, dice=ScriptedDice(script))
     for mv in data["moves"]:
         game.apply(mv["action"], mv["seat"])
     return game
@@ -245,12 +263,12 @@ def replay(file: Path, verify: bool = typer.Option(True, "--verify/--no-verify")
     """Replay a save file; with --verify every die, state hash and link is checked."""
     try:
         model = savefile.load(file)
-        if verify:
-            problem = savefile.check(model)
+        with _beside(file):
+            problem = savefile.check(model) if verify else None
             if problem is not None:
                 typer.echo(_about(file, str(problem)), err=True)
                 raise typer.Exit(code=1)
-        game = savefile.replay(model, verify=verify)
+            game = savefile.replay(model, verify=verify)
     except (savefile.SaveFileError, savefile.ReplayError) as exc:
         typer.echo(_about(file, str(exc)), err=True)
         raise typer.Exit(code=1) from None
