@@ -104,3 +104,12 @@ def test_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(code, "docs/research.md", "exec"), {})
     out = capsys.readouterr().out
     assert "mean USA return by arm" in out and "plays: [" in out
+
+
+def test_options_as_a_list_or_as_openspiels_comma_separated_string() -> None:
+    as_text = pz.env("day3", options="column_line, cavalry_battles", max_turns=1)
+    as_list = pz.env("day3", options=["column_line", "cavalry_battles"], max_turns=1)
+    assert as_text.options == as_list.options == ("column_line", "cavalry_battles")
+    as_text.reset(seed=3)
+    with pytest.raises(ValueError, match="'nope'"):
+        pz.env("day3", options="nope", max_turns=1).reset(seed=3)

@@ -29,6 +29,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 try:
@@ -53,7 +54,7 @@ class BocAECEnv(AECEnv):  # type: ignore[misc]
                                           "render_modes": ["ansi", "human"],
                                           "is_parallelizable": False}
 
-    def __init__(self, scenario: str = "day3", *, options: tuple[str, ...] = (),
+    def __init__(self, scenario: str = "day3", *, options: str | Sequence[str] = (),
                  max_turns: int = 0, max_decisions: int = 0, render_mode: str | None = None,
                  render_seat: Seat = "referee") -> None:
         super().__init__()
@@ -63,7 +64,9 @@ class BocAECEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         if max_turns < 0 or max_decisions < 0:
             raise ValueError("max_turns and max_decisions must be >= 0 (0 = no limit)")
-        self.scenario, self.options = scenario, tuple(options)
+        # "a,b" as OpenSpiel's parameter takes it, or a sequence of option names.
+        named = [o for o in options.split(",")] if isinstance(options, str) else list(options)
+        self.scenario, self.options = scenario, tuple(o.strip() for o in named if o.strip())
         self.max_turns, self.max_decisions = max_turns, max_decisions
         self.render_mode, self.render_seat = render_mode, render_seat
         self.hooks = research_hooks(SYSTEM)
