@@ -302,3 +302,67 @@ def test_states_remember_each_seats_decisions_and_resample_with_it() -> None:
     pinned._memory = pinned._memory.updated("csa", memory)
     twins = [pinned.resample_with_seed("csa", k) for k in range(8)]
     assert all(t.engine.state.units["usa-calef"].hex == hx for t in twins)
+
+
+def _enemies(state: object, seat: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(revealed, hidden) enemy units of ``seat`` on the map: unit id -> hex (the truth)."""
+    shown: dict[str, str] = {}
+    hidden: dict[str, str] = {}
+    for uid, u in state.units.items():  # type: ignore[attr-defined]
+        if u.side != seat and u.status == "on_map":
+            (shown if u.revealed else hidden)[uid] = u.hex
+    return shown, hidden
+
+
+def test_blocks_seen_between_the_seats_decisions_keep_their_identity() -> None:
+    """Each seat remembers every position it saw, not only those at its own decisions: when
+    enemy blocks it saw revealed stand up again in their hexes (8.1), every re-deal for that
+    seat keeps those units in those hexes, however many actions of the other seat passed
+    since its last decision (before session 12: 35 of 380 such checks failed on Day 1)."""
+    game = bos.load("day1", max_decisions=300)
+    rng, s = random.Random(2), game.new_initial_state()
+    before: dict[str, tuple[dict[str, str], dict[str, str]]] | None = None
+    checks = 0
+    while not s.is_terminal():
+        now = {seat: _enemies(s.engine.state, seat) for seat in ("usa", "csa")}
+        for player, seat in enumerate(("usa", "csa")):
+            if before is None or (s.is_chance_node() and s.pending_seat() != seat):
+                continue
+            shown0, _ = before[seat]
+            _, hidden1 = now[seat]
+            stood_up = {u: h for u, h in shown0.items() if hidden1.get(u) == h}
+            # Hexes where every hidden block is one of those just seen revealed there.
+            whole = {h for h in stood_up.values() if list(hidden1.values()).count(h)
+                     == list(stood_up.values()).count(h)}
+            for k in range(3) if whole else ():
+                _, dealt = _enemies(s.resample_from_infostate(
+                    player, random.Random(k).random).engine.state, seat)
+                for h in whole:
+                    checks += 1
+                    assert {u for u, v in dealt.items() if v == h} == \
+                        {u for u, v in stood_up.items() if v == h}, (len(s.history()), seat, h)
+        before = now
+        if s.is_chance_node():
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert checks > 50
+
+
+def test_no_re_deal_at_a_chance_node_of_the_other_seats_action() -> None:
+    """At a chance node the waiting action names its seat's blocks by id, so the other seat
+    may not re-deal them (a clear ValueError); the acting seat may, and plays on."""
+    game = bos.load("day3", max_turns=2)
+    rng, s = random.Random(5), game.new_initial_state()
+    while not s.is_chance_node() or len(s.history()) < 20:
+        assert not s.is_terminal()
+        if s.is_chance_node():
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    acting = s.pending_seat()
+    other = 1 - s.player_of(acting)
+    with pytest.raises(ValueError, match="chance node"):
+        s.resample_from_infostate(other, random.Random(1).random)
+    own = s.resample_from_infostate(s.player_of(acting), random.Random(1).random)
+    own.apply_action(own.chance_outcomes()[0][0])

@@ -236,6 +236,16 @@ class BocState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"player must be 0..{len(seats) - 1}, got {player!r}")
         return seats[player]
 
+    def player_of(self, seat: Seat) -> int:
+        seats = self._engine.shared.seats
+        if seat not in seats:
+            raise ValueError(f"seat must be one of {list(seats)}, got {seat!r}")
+        return seats.index(seat)
+
+    def pending_seat(self) -> Seat | None:
+        """At a chance node, the seat whose action waits for its dice (else ``None``)."""
+        return self._pending[1] if self._pending is not None else None
+
     def _legal(self) -> tuple[list[int], dict[int, Action]]:
         if self._engine.legal is None:
             game = self._engine.game
@@ -319,6 +329,12 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         self._pending = None
         self._engine.moved()
         shared = self._engine.shared
+        # Every seat saw this position (its observation follows every action, chance
+        # outcomes included): a block revealed and hidden again between its decisions, or
+        # one that left a hex another then entered, is remembered as it was seen.
+        for s in shared.seats:
+            self._memory = self._memory.updated(
+                s, shared.hooks.remember(game, s, self._memory.get(s)))
         for s in shared.seats:
             shown = _strip_handles(game.events(s, since=log_before[s]))
             for e in shown:
@@ -372,6 +388,12 @@ class BocState(pyspiel.State):  # type: ignore[misc]
     def resample_with_seed(self, seat: Seat, seed: int) -> BocState:
         """The deterministic form: the draw agrees with what the seat sees now and with
         what it saw at each of its decisions so far (``ResearchHooks.remember``)."""
+        if self._pending is not None and self._pending[1] != seat:
+            # The other seat's action waits for its dice, naming its blocks by id: a re-deal
+            # of those identities would leave it naming the wrong blocks.
+            raise ValueError("cannot re-deal for a seat at a chance node that follows the "
+                             "other seat's action; re-deal at a decision node (as IS-MCTS "
+                             "does) or at a chance node of the seat's own action")
         twin: BocState = self.clone()
         shared = self._engine.shared
         memory = self._engine.memory(seat, self._memory.get(seat))
