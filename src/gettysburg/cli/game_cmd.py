@@ -139,7 +139,7 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
     if where.suffix in (".yaml", ".yml") or where.exists():
         # A custom scenario: named relative to the save's folder (see _beside).
         spec = "boc/" + os.path.relpath(where.resolve(), out.resolve().parent)
-    out = out.resolve()
+    named, out = out, out.resolve()  # the message names the file as it was typed
     record = None
     if commits or reveals:
         if seed is not None or scripted:
@@ -156,7 +156,7 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
     except (ValueError, LookupError, OSError, DiceError) as exc:
         _fail(str(exc))
     agreed = " (seed agreed by commit and reveal)" if record is not None else ""
-    typer.echo(f"{out}: new game {scenario}{agreed}; to move: {', '.join(game.to_move())}")
+    typer.echo(f"{named}: new game {scenario}{agreed}; to move: {', '.join(game.to_move())}")
 
 
 @app.command("legal")
