@@ -77,7 +77,6 @@ export async function gamePage(root, gameId, token) {
     board.render(state.view, { selected, dests, reach });
     const names = namesOf(state.view);
     actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
-    actionsNode.dataset.waiting = waiting ? "1" : "0";
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat) });
     undoBtn.disabled = !state.undo || busy || waiting;
     sending.hidden = !waiting;
