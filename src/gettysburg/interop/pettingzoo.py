@@ -65,7 +65,7 @@ class BocAECEnv(AECEnv):  # type: ignore[misc]
         if max_turns < 0 or max_decisions < 0:
             raise ValueError("max_turns and max_decisions must be >= 0 (0 = no limit)")
         # "a,b" as OpenSpiel's parameter takes it, or a sequence of option names.
-        named = [o for o in options.split(",")] if isinstance(options, str) else list(options)
+        named = options.split(",") if isinstance(options, str) else list(options)
         self.scenario, self.options = scenario, tuple(o.strip() for o in named if o.strip())
         self.max_turns, self.max_decisions = max_turns, max_decisions
         self.render_mode, self.render_seat = render_mode, render_seat
