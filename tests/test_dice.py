@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -16,12 +17,14 @@ from gettysburg.core.dice import (
     Dice,
     DiceExhausted,
     DiceValueError,
+    KeyedDice,
     Roll,
     ScriptedDice,
     SeededDice,
     combine_seed,
     commitment,
     d6,
+    keyed_d6,
     new_secret,
     normalize_seed,
     verify_commit_reveal,
@@ -192,3 +195,87 @@ def test_tampered_commit_reveal_record_detected() -> None:
         verify_commit_reveal(data)
     with pytest.raises(CommitRevealError, match="malformed"):
         verify_commit_reveal({"commitments": {}})
+
+
+# --- keyed dice -------------------------------------------------------------------------
+
+
+def reference_keyed(seed: str, purpose: str, n: int) -> int:
+    """The documented keyed derivation, written out independently."""
+    block = 0
+    while True:
+        msg = json.dumps(["gettysburg.d6.keyed.v1", seed, purpose, n, block],
+                         separators=(",", ":"), ensure_ascii=False).encode()
+        for byte in hashlib.sha256(msg).digest():
+            if byte < 252:
+                return byte % 6 + 1
+        block += 1
+
+
+def test_keyed_dice_follow_the_documented_derivation() -> None:
+    dice = KeyedDice("s1")
+    got = [dice.roll("fire a at B2"), dice.roll("fire a at B2"), dice.roll("initiative usa"),
+           dice.roll("fire a at B2")]
+    assert got == [reference_keyed("s1", "fire a at B2", 0),
+                   reference_keyed("s1", "fire a at B2", 1),
+                   reference_keyed("s1", "initiative usa", 0),
+                   reference_keyed("s1", "fire a at B2", 2)]
+    assert keyed_d6(7, "x", 3) == reference_keyed("7", "x", 3)
+    with pytest.raises(DiceValueError):
+        keyed_d6("s", "x", -1)
+
+
+def test_keyed_dice_are_fair() -> None:
+    faces = Counter(keyed_d6("fair", f"fire u{i % 37} at X{i % 11}", i // 407)
+                    for i in range(12_000))
+    assert set(faces) == {1, 2, 3, 4, 5, 6}
+    for count in faces.values():  # 2000 expected; 5 standard deviations is about 205
+        assert abs(count - 2000) < 205
+
+
+@given(st.lists(st.sampled_from(["fire a at X", "fire b at X", "melee a round 1", "init"]),
+                max_size=30),
+       st.lists(st.sampled_from(["fire a at X", "melee c round 2", "other"]), max_size=30),
+       st.randoms(use_true_random=False))
+def test_keyed_dice_couple_games_that_diverge(common: list[str], extra: list[str],
+                                              rnd: random.Random) -> None:
+    """Two games of one seed that roll the same purposes in the same order get the same
+    dice for them, whatever else one of them rolls in between for purposes the other never
+    uses; with seeded dice the interleaving shifts every later value."""
+    plain = KeyedDice("couple")
+    plain_values = [plain.roll(p) for p in common]
+    mixed = KeyedDice("couple")
+    others = [f"elsewhere {p}" for p in extra]
+    mixed_values: list[int] = []
+    for p in common:
+        while others and rnd.random() < 0.5:
+            mixed.roll(others.pop())
+        mixed_values.append(mixed.roll(p))
+    assert mixed_values == plain_values
+
+
+def test_keyed_dice_rewind_and_reload_keep_the_count_by_purpose() -> None:
+    dice = KeyedDice("r")
+    dice.roll_n(3, "fire a at X", "5.2")
+    mark = dice.counter
+    after = [dice.roll("fire a at X"), dice.roll("melee a round 1")]
+    dice.rewind(mark)
+    assert [dice.roll("fire a at X"), dice.roll("melee a round 1")] == after
+    data = dice.to_json()
+    again = Dice.from_json(json.loads(json.dumps(data)))
+    assert isinstance(again, KeyedDice)
+    assert again.to_json() == data
+    assert again.roll("fire a at X") == dice.roll("fire a at X")  # the 5th such die in both
+
+
+def test_keyed_dice_log_is_checked_on_load() -> None:
+    dice = KeyedDice("t")
+    dice.roll_n(4, "fire a at X")
+    data = dice.to_json()
+    data["rolls"][2]["value"] = data["rolls"][2]["value"] % 6 + 1
+    with pytest.raises(DiceValueError, match="roll 2"):
+        Dice.from_json(data)
+    data = dice.to_json()
+    data["rolls"][1]["purpose"] = "fire b at X"  # a die claimed for another purpose
+    with pytest.raises(DiceValueError):
+        Dice.from_json(data)

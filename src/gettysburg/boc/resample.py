@@ -34,7 +34,7 @@ from gettysburg.boc.fog import handle
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.state import OFF_MAP, ON_MAP, RESERVE, BocState, other
 from gettysburg.core.canonical import JSONDict
-from gettysburg.core.dice import Dice, ScriptedDice
+from gettysburg.core.dice import Dice, KeyedDice, ScriptedDice
 from gettysburg.core.protocol import Seat
 
 if TYPE_CHECKING:
@@ -181,6 +181,8 @@ def _copy_dice(dice: Dice) -> Dice:
     out._rolls = list(dice._rolls)
     if isinstance(out, ScriptedDice):
         out.values = list(out.values)
+    if isinstance(out, KeyedDice):
+        out._uses = dict(out._uses)  # its count by purpose, or the twins would share it
     return out
 
 

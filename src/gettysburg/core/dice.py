@@ -9,6 +9,12 @@ Two sources share the :class:`Dice` interface:
   multiple of 6 not above 256, so every face has probability exactly 1/6. No ``random``
   module is involved, so the values are identical on every Python version and machine
   and anyone holding the seed can re-derive and check every roll.
+* :class:`KeyedDice` — the ``n``-th die rolled for one purpose (``"fire X at Y"``) is a
+  pure function of ``(s, purpose, n)``. Within a game every die is still an independent,
+  fair d6; what changes is how two games of the same seed relate: a shot fired in both gets
+  the same dice even when other rolls came before it in one game only. The lab uses it to
+  compare two agents or options on coupled games (common random numbers that survive a
+  divergence), and search to compare plans in its sampled worlds (docs/protocol.md).
 * :class:`ScriptedDice` — a fixed list of values, for tests and tutorials.
 
 Every roll is recorded as a :class:`Roll` (counter, purpose, rule section, value).
@@ -28,6 +34,7 @@ from typing import Any, ClassVar
 from gettysburg.core.canonical import JSONDict, canonical_bytes, hash_json, is_sha256_hex
 
 D6_DOMAIN = "gettysburg.d6.v1"
+KEYED_DOMAIN = "gettysburg.d6.keyed.v1"
 COMMIT_DOMAIN = "gettysburg.commit.v1"
 SEED_DOMAIN = "gettysburg.seed.v1"
 _LIMIT = 252  # 42 * 6: bytes at or above this are rejected so that b % 6 is unbiased
@@ -68,6 +75,23 @@ def d6(seed: int | str, counter: int) -> int:
             if byte < _LIMIT:
                 return byte % 6 + 1
         block += 1  # all 32 bytes rejected: probability (4/256)**32, but stay correct
+
+
+def keyed_d6(seed: int | str, purpose: str, n: int) -> int:
+    """The value of the ``n``-th die (0-based) rolled for ``purpose`` under ``seed``: the
+    first digest byte below 252 of SHA-256 over ``[KEYED_DOMAIN, seed, purpose, n, block]``,
+    as :func:`d6` does (so every face has probability exactly 1/6)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise DiceValueError(f"roll number must be an int >= 0, not {n!r}")
+    text = normalize_seed(seed)
+    block = 0
+    while True:
+        digest = hashlib.sha256(canonical_bytes([KEYED_DOMAIN, text, purpose, n, block])
+                                ).digest()
+        for byte in digest:
+            if byte < _LIMIT:
+                return byte % 6 + 1
+        block += 1
 
 
 def verify_rolls(seed: int | str, values: Iterable[int], start: int = 0) -> int | None:
@@ -138,10 +162,19 @@ class Dice(ABC):
     def rolls_since(self, counter: int) -> list[Roll]:
         return self._rolls[counter:]
 
+    def _noted(self, roll: Roll) -> None:  # noqa: B027 - a hook: most sources need nothing
+        """Called once a roll is in the log (a source that counts rolls by purpose keeps its
+        count here)."""
+
+    def _forgot(self) -> None:  # noqa: B027 - a hook: most sources need nothing
+        """Called after rolls were dropped from the log (``rewind``)."""
+
     def roll(self, purpose: str = "", rule: str = "") -> int:
         """Roll one d6, recording why (``purpose``) and under which rule section."""
         value = self._value(self.counter, purpose, rule)
-        self._rolls.append(Roll(self.counter, value, purpose, rule))
+        roll = Roll(self.counter, value, purpose, rule)
+        self._rolls.append(roll)
+        self._noted(roll)
         return value
 
     def roll_n(self, n: int, purpose: str = "", rule: str = "") -> list[int]:
@@ -160,6 +193,7 @@ class Dice(ABC):
         if not 0 <= counter <= self.counter:
             raise DiceValueError(f"cannot rewind to {counter}; {self.counter} rolls made")
         del self._rolls[counter:]
+        self._forgot()
 
     def to_json(self) -> JSONDict:
         """Full record: the state plus the roll log (for display and audit)."""
@@ -174,6 +208,8 @@ class Dice(ABC):
         dice: Dice
         if kind == SeededDice.kind:
             dice = SeededDice(data["seed"])
+        elif kind == KeyedDice.kind:
+            dice = KeyedDice(data["seed"])
         elif kind == ScriptedDice.kind:
             dice = ScriptedDice(data["values"])
         else:
@@ -186,7 +222,8 @@ class Dice(ABC):
             if expected != r.value:
                 raise DiceValueError(f"roll {i} recorded as {r.value} but the source gives "
                                      f"{expected}")
-        dice._rolls = rolls
+            dice._rolls.append(r)
+            dice._noted(r)
         counter = data.get("counter", len(rolls))
         if counter != len(rolls):
             raise DiceValueError(f"dice counter {counter} but {len(rolls)} rolls logged")
@@ -204,6 +241,34 @@ class SeededDice(Dice):
 
     def _value(self, counter: int, purpose: str, rule: str) -> int:
         return d6(self.seed, counter)
+
+    def state_json(self) -> JSONDict:
+        return {"kind": self.kind, "seed": self.seed, "counter": self.counter}
+
+
+class KeyedDice(Dice):
+    """Dice keyed by purpose (:func:`keyed_d6`): as fair and as checkable as
+    :class:`SeededDice` (the roll log holds each die's purpose), and two games of one seed
+    share the dice of every roll they both make for the same purpose the same number of
+    times (see the module doc)."""
+
+    kind = "keyed"
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__()
+        self.seed = normalize_seed(seed)
+        self._uses: dict[str, int] = {}  # dice rolled so far, by purpose
+
+    def _value(self, counter: int, purpose: str, rule: str) -> int:
+        return keyed_d6(self.seed, purpose, self._uses.get(purpose, 0))
+
+    def _noted(self, roll: Roll) -> None:
+        self._uses[roll.purpose] = self._uses.get(roll.purpose, 0) + 1
+
+    def _forgot(self) -> None:
+        self._uses = {}
+        for r in self._rolls:
+            self._noted(r)
 
     def state_json(self) -> JSONDict:
         return {"kind": self.kind, "seed": self.seed, "counter": self.counter}
