@@ -16,7 +16,9 @@ Game k of every run has the same seed, so each search game pairs with the genera
 in the same seat. Printed per seat and pooled: games, search's wins, draws and losses with
 Wilson 95% intervals (``gettysburg.lab.simulate.wilson``), the general's wins in the same
 seat on the same seeds, and the mean paired gain in CSA total, signed for search's seat
-(``--agent`` another agent's rows in search's place).
+(``--agent`` another agent's rows in search's place). A game pairs only with the general's
+game of the same seed *and dice* (``gettysburg simulate --dice keyed`` rows with keyed rows:
+docs/ai.md, "Coupled games").
 
 ``play_against_general`` plays such games for an agent that only a benchmark registers
 (``search_oracle.py``, ``search_value.py``).
@@ -46,8 +48,13 @@ def pct(k: int, n: int) -> str:
     return f"{k} ({100 * k / n:.0f}%, {100 * lo:.0f}%–{100 * hi:.0f}%)" if n else "0"
 
 
+def pair_key(row: Row) -> tuple[str, str]:
+    """What pairs two games: the seed and the dice (rows before keyed dice were seeded)."""
+    return str(row["seed"]), str(row.get("dice", "seeded"))
+
+
 def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search") -> list[str]:
-    general = {r["seed"]: r for r in base if r["scenario"] == scenario and r["finished"]
+    general = {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
                and r["agents"] == {"usa": "general", "csa": "general"}}
     lines = ["| search plays | games | search wins | draws | search losses | general's wins "
              "(same seat, seeds) | paired gain ± se | s/game |",
@@ -62,14 +69,14 @@ def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search"
     return lines
 
 
-def line(label: str, games: list[tuple[Row, str]], general: dict[str, Row]) -> str:
+def line(label: str, games: list[tuple[Row, str]], general: dict[tuple[str, str], Row]) -> str:
     n = len(games)
     if not n:
         return f"| {label} | 0 | | | | | | |"
     wins = sum(1 for r, s in games if r["winner"] == s)
     draws = sum(1 for r, _ in games if r["finished"] and r["winner"] is None)
     losses = sum(1 for r, s in games if r["winner"] not in (None, s))
-    paired = [(r, s, general[r["seed"]]) for r, s in games if r["seed"] in general]
+    paired = [(r, s, general[pair_key(r)]) for r, s in games if pair_key(r) in general]
     gwins = sum(1 for _, s, g in paired if g["winner"] == s)
     gains = [(1 if s == "csa" else -1) * (r["vp"] - g["vp"]) for r, s, g in paired
              if r["vp"] is not None and g["vp"] is not None]
@@ -82,7 +89,7 @@ def line(label: str, games: list[tuple[Row, str]], general: dict[str, Row]) -> s
 
 def play_against_general(agent: str, scenario: str, games: int, seed: str, budget: float,
                          seats: Sequence[str] = ("usa", "csa"), workers: int = 2,
-                         out: str | None = None) -> dict[str, Any]:
+                         out: str | None = None, dice: str = "seeded") -> dict[str, Any]:
     """Play ``agent`` (registered in this process) against the general from each of
     ``seats`` on the seeds of ``gettysburg simulate --seed`` (so every game pairs with the
     general's own game of its seed), print a line per game, append the rows to ``out``;
@@ -90,7 +97,7 @@ def play_against_general(agent: str, scenario: str, games: int, seed: str, budge
     specs = []
     for seat in seats:
         agents = {"usa": "general", "csa": "general", seat: agent}
-        specs += make_specs(scenario, games, agents, seed, budget_s=budget)
+        specs += make_specs(scenario, games, agents, seed, budget_s=budget, dice=dice)
     # Interleave the seats so a short run still has both.
     specs.sort(key=lambda s: (s.index, s.agents["usa"]))
     specs = [replace(s, index=i) for i, s in enumerate(specs)]

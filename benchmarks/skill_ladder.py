@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from search_vs_general import line, play_against_general, read
+from search_vs_general import line, pair_key, play_against_general, read
 
 from gettysburg.ai.agent import agent_names, register_agent
 from gettysburg.ai.general import GeneralAgent
@@ -80,7 +80,7 @@ def summarise(rows: list[JSONDict], base: list[JSONDict], scenario: str = "boc/d
     side gained over its own game of the seed: how much worse the rung plays, in victory
     points."""
     rows = [r for r in rows if r["scenario"] == scenario]
-    general = {r["seed"]: r for r in base if r["finished"] and r["scenario"] == scenario
+    general = {pair_key(r): r for r in base if r["finished"] and r["scenario"] == scenario
                and r["agents"] == {"usa": "general", "csa": "general"}}
     lines = ["| general against | games | general wins | draws | general losses | the "
              "general's wins against itself (same seat, seeds) | points a game for the "
@@ -105,6 +105,8 @@ def main() -> None:
     ap.add_argument("--seed", default="700")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out")
+    ap.add_argument("--dice", default="seeded", choices=["seeded", "keyed"],
+                    help="keyed: coupled games (docs/ai.md, 'Coupled games')")
     ap.add_argument("--summarise", metavar="FILE", help="print the table of FILE's rows only")
     ap.add_argument("--baseline", metavar="FILE",
                     help="general against general rows of the same seeds (for --summarise)")
@@ -117,7 +119,7 @@ def main() -> None:
     for eps in args.eps:
         for phase in args.phases or [None]:
             play_against_general(rung(eps, phase), args.scenario, args.games, args.seed, 0.0,
-                                 workers=args.workers, out=args.out)
+                                 workers=args.workers, out=args.out, dice=args.dice)
 
 
 if __name__ == "__main__":

@@ -307,3 +307,32 @@ def test_simulate_takes_a_scenario_file_as_game_new_does(tmp_path: Path,
                                        "--csa", "random", "--max-actions", "10", "--json"])
         assert res.exit_code == 0, (scenario, res.output)
         assert json.loads(res.stdout)["games"] == 1
+
+
+def test_keyed_dice_games_replay_and_are_told_apart_from_seeded_ones() -> None:
+    """``dice="keyed"``: the row says so, the same spec gives the same row, and a resumed
+    run never takes a seeded game for a keyed one (or the reverse)."""
+    keyed = make_specs("boc/day2", 1, {"usa": "random", "csa": "random"}, seed=4,
+                       max_actions=250, dice="keyed")
+    seeded = make_specs("boc/day2", 1, {"usa": "random", "csa": "random"}, seed=4,
+                        max_actions=250)
+    first, again = play_game(keyed[0]), play_game(keyed[0])
+    assert first["dice"] == "keyed" and first["error"] is None
+    assert _stable([first]) == _stable([again])
+    plain = play_game(seeded[0])
+    assert plain["dice"] == "seeded"
+    done, todo = split_played(keyed, [plain])
+    assert done == [] and todo == keyed
+    done, todo = split_played(seeded, [plain, first])
+    assert [r["dice"] for r in done] == ["seeded"] and todo == []
+    legacy = {k: v for k, v in plain.items() if k != "dice"}  # rows from before session 13
+    assert split_played(seeded, [legacy])[0] == [legacy]
+    with pytest.raises(ValueError, match="dice"):
+        make_specs("boc/day2", 1, {"usa": "random", "csa": "random"}, dice="loaded")
+
+
+def test_cli_simulate_refuses_unknown_dice() -> None:
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "1",
+                                   "--dice", "loaded"])
+    assert res.exit_code == 2
+    assert "--dice" in res.output and "keyed" in res.output

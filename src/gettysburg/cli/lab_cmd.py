@@ -54,9 +54,15 @@ def simulate(
     resume: bool = typer.Option(False, "--resume",
                                 help="keep the games of this command already in --out and "
                                      "play only the rest"),
+    dice: str = typer.Option("seeded", "--dice",
+                             help="'seeded' (as every hosted game), or 'keyed': as fair, and "
+                                  "two runs of the same seeds that differ in one agent or "
+                                  "option keep sharing their dice (paired comparisons)"),
 ) -> None:
     """Play GAMES complete games between two agents and summarise the outcomes."""
     spec = scenario_spec(scenario)
+    if dice not in sim.DICE_KINDS:
+        _fail(f"--dice must be one of {', '.join(sorted(sim.DICE_KINDS))}, not {dice!r}")
     try:
         system, scen = parse_spec(spec)
         seats = get_system(system).factory(scen, list(option), "0", None).seats()
@@ -68,7 +74,7 @@ def simulate(
         _fail(str(exc))
     # --usa/--csa name the first and second seat (other systems name theirs differently).
     agents = dict(zip(seats[:2], (usa, csa), strict=True))
-    specs = sim.make_specs(spec, games, agents, seed, max_actions, budget, option)
+    specs = sim.make_specs(spec, games, agents, seed, max_actions, budget, option, dice)
     err = Console(stderr=True)
     done: list[sim.Row] = []
     if resume:

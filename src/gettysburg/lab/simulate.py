@@ -5,6 +5,11 @@ plays it through the public protocol only (the agents get their seat's view and 
 actions) and returns one row of results. Game ``k`` of a run with base seed ``S`` uses
 ``game_seed(S, k)``, so the same command gives the same games on any machine, however many
 workers share them out. Rows are plain JSON (stored by :mod:`gettysburg.lab.store`).
+
+``dice="keyed"`` plays with :class:`~gettysburg.core.dice.KeyedDice` instead of the usual
+seeded dice: just as fair, but two runs of the same seeds that differ in one agent or option
+keep sharing the dice of every shot and melee round they both make, so their paired
+difference is far less noisy (docs/ai.md, "Coupled games").
 """
 
 from __future__ import annotations
@@ -21,9 +26,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from gettysburg.ai.agent import make_agent, seeded_rng
+from gettysburg.core.dice import Dice, KeyedDice, SeededDice
 from gettysburg.core.protocol import Game, new_game
 
 Row = dict[str, Any]
+
+#: The dice a lab game may be played with (``GameSpec.dice``), by name.
+DICE_KINDS: dict[str, Callable[[str], Dice]] = {"seeded": SeededDice, "keyed": KeyedDice}
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,11 @@ class GameSpec:
     max_actions: int = 20000
     budget_s: float = 1.0
     options: tuple[str, ...] = field(default=())
+    dice: str = "seeded"  # a key of DICE_KINDS
+
+    def __post_init__(self) -> None:
+        if self.dice not in DICE_KINDS:
+            raise ValueError(f"dice must be one of {sorted(DICE_KINDS)}, not {self.dice!r}")
 
 
 def game_seed(base: int | str, k: int) -> str:
@@ -47,32 +61,34 @@ def game_seed(base: int | str, k: int) -> str:
 
 def make_specs(scenario: str, games: int, agents: Mapping[str, str], seed: int | str = 0,
                max_actions: int = 20000, budget_s: float = 1.0,
-               options: Sequence[str] = ()) -> list[GameSpec]:
+               options: Sequence[str] = (), dice: str = "seeded") -> list[GameSpec]:
     return [GameSpec(scenario, game_seed(seed, k), dict(agents), k, max_actions, budget_s,
-                     tuple(options)) for k in range(games)]
+                     tuple(options), dice) for k in range(games)]
 
 
 def _spec_key(scenario: Any, seed: Any, index: Any, agents: Any, options: Any,
-              budget_s: Any, max_actions: Any) -> str:
+              budget_s: Any, max_actions: Any, dice: Any) -> str:
     return json.dumps([scenario, str(seed), int(index), dict(agents), list(options),
-                       float(budget_s), int(max_actions)], sort_keys=True)
+                       float(budget_s), int(max_actions), str(dice)], sort_keys=True)
 
 
 def split_played(specs: Sequence[GameSpec], rows: Sequence[Row]
                  ) -> tuple[list[Row], list[GameSpec]]:
     """The stored rows that already play some of ``specs``, and the specs still to play.
 
-    A row plays a spec when scenario, seed, index, agents, options, budget and action
-    limit all agree, so a resumed run never mixes games of another command into its
-    summary. Rows that stopped on an error or the limit count as played: replaying them
-    would give the same stop (docs/ai.md, "The lab")."""
+    A row plays a spec when scenario, seed, index, agents, options, budget, action limit
+    and dice all agree (a row without ``dice`` was played with seeded dice), so a resumed
+    run never mixes games of another command into its summary. Rows that stopped on an
+    error or the limit count as played: replaying them would give the same stop
+    (docs/ai.md, "The lab")."""
     wanted = {_spec_key(s.scenario, s.seed, s.index, s.agents, s.options, s.budget_s,
-                        s.max_actions): s for s in specs}
+                        s.max_actions, s.dice): s for s in specs}
     kept: dict[str, Row] = {}
     for row in rows:
         try:
             key = _spec_key(row["scenario"], row["seed"], row["index"], row["agents"],
-                            row.get("options", []), row["budget_s"], row["max_actions"])
+                            row.get("options", []), row["budget_s"], row["max_actions"],
+                            row.get("dice", "seeded"))
         except (KeyError, TypeError, ValueError):
             continue  # a row of another kind (a benchmark's): never one of these games
         if key in wanted:
@@ -98,7 +114,8 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
     """Play one game to its end (or to ``max_actions``) and describe it (``recorded``:
     through ``Game.apply``, with history and state hashes, as a hosted game is played)."""
     start = time.perf_counter()
-    game: Game = new_game(spec.scenario, options=spec.options, seed=spec.seed)
+    game: Game = new_game(spec.scenario, options=spec.options, seed=spec.seed,
+                          dice=DICE_KINDS[spec.dice](spec.seed))
     # Blocks a scenario starts without (Day 2 opens with Reynolds and Iverson gone): they
     # count in the VP, but were not lost in this game.
     at_start = _eliminated(game.view("referee"))
@@ -148,6 +165,7 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
         "turns": len(clocks), "actions": actions,
         "seconds": round(time.perf_counter() - start, 3),
         "vp_track": vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
+        "dice": spec.dice,
         "error": error, "played": dict(sorted(played.items())),
         # What agents that keep counts did (search: decisions searched, styles played).
         "agent_stats": _agent_stats(agents),
