@@ -16,6 +16,7 @@ from gettysburg.ai import make_agent
 from gettysburg.ai.belief_boc import candidates, determinise, sample_hidden, scenario_start
 from gettysburg.ai.doctrine_boc import BocDoctrine
 from gettysburg.ai.search import Plan, SearchAgent, plan_choice
+from gettysburg.core.dice import KeyedDice, SeededDice
 from gettysburg.core.protocol import Game, load_game, new_game
 
 
@@ -77,6 +78,11 @@ def test_world_matches_what_the_seat_sees() -> None:
     # The world is a real game: it plays on.
     action = world.legal_actions(seat)[-1]
     world.apply(action, seat)
+    # Its dice: seeded unless asked for keyed ones (search.WORLD_DICE, coupled_dice.py).
+    assert isinstance(world.dice, SeededDice)
+    keyed = determinise(view, sample_hidden(view, random.Random(2)), random.Random(2),
+                        dice="keyed")
+    assert isinstance(keyed.dice, KeyedDice) and keyed.dice.seed == world.dice.seed
 
 
 def test_world_keeps_the_melees_declared_so_far() -> None:

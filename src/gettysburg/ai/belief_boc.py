@@ -307,15 +307,16 @@ def entry_hexes(road: str) -> tuple[str, ...]:
 
 
 def determinise(view: JSONDict, sample: Sample, rng: random.Random,
-                start: JSONDict | None = None) -> Game:
+                start: JSONDict | None = None, dice: str = "seeded") -> Game:
     """A playable game consistent with ``view`` in which the hidden blocks are ``sample``
-    (see the module doc); the real game is never consulted."""
+    (see the module doc); the real game is never consulted. Its dice are ``dice``
+    (``"seeded"`` or ``"keyed"``, :mod:`gettysburg.core.dice`) from a seed drawn from
+    ``rng``."""
     start = start if start is not None else scenario_start(view)
     seat = str(view["seat"])
     data = {k: v for k, v in start.items() if k not in ("log", "history")}
     data["setup"] = dict(start["setup"], seed=f"world-{rng.getrandbits(48)}")
-    data["dice"] = {"kind": "seeded", "seed": data["setup"]["seed"], "counter": 0,
-                    "rolls": []}
+    data["dice"] = {"kind": dice, "seed": data["setup"]["seed"], "counter": 0, "rolls": []}
     pos: JSONDict = {k: v for k, v in start["position"].items()}
     for key in ("day", "hour", "phase", "active", "order", "control", "losses",
                 "verdicts", "over", "result"):

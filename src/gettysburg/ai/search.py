@@ -98,6 +98,13 @@ STYLE_MIN_GAIN = 0.25  # value a style must beat the incumbent's by
 STYLE_Z = 2.0  # ... and this many standard errors (five rivals: one in ten switches is luck)
 STYLE_GUARD = 60.0  # x budget: the runaway stop of a style search (it plays whole turns)
 
+#: The dice of the sampled worlds: "seeded", or "keyed" (plans compared in one world then
+#: share the dice of every shot and melee round they both make, even after they part).
+#: Measured in session 13, keyed worlds left the noise of a style comparison about where it
+#: was (sd 0.55 against 0.60), so search keeps the dice it was measured with (docs/ai.md,
+#: "Coupled games"; benchmarks/coupled_dice.py flips this switch).
+WORLD_DICE = "seeded"
+
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
 
 
@@ -111,7 +118,8 @@ log = logging.getLogger(__name__)
 
 def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
     """Worlds drawn by ``belief_boc``: from what ``seen`` (the agent's ``Sightings``)
-    remembers of the enemy's blocks when given, else from the view alone."""
+    remembers of the enemy's blocks when given, else from the view alone; their dice are
+    ``WORLD_DICE``."""
     from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
 
     starts: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
@@ -121,7 +129,8 @@ def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
         if key not in starts:
             starts[key] = scenario_start(view)
         start = starts[key]
-        return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start)
+        return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
+                           dice=WORLD_DICE)
 
     return build
 
