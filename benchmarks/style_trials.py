@@ -70,6 +70,10 @@ VARIANTS: dict[str, Style] = {
     "relieve3": Style(weak_on_objective=0.6, weak_steps=2),
     "relieve4": Style(weak_on_objective=1.2, weak_steps=2),
     "steps2": Style(weak_steps=2),
+    # Session 13, for the USA on Day 2: keep a repulse hex (5.32) for worn blocks in range
+    # of the enemy's guns (with the USA's Day 2 style, weak_on_objective=0.6).
+    "room": Style(weak_on_objective=0.6, keep_room=1.0),
+    "room-half": Style(weak_on_objective=0.6, keep_room=0.5),
     # Session 6, for the CSA on Day 3 (wide, hunter and aggressive each gained alone):
     "wide-hunter": Style(decay=0.85, hunt=0.8, hunt_behind=1.2),
     "tight-hunter": Style(decay=0.55, hunt=0.8, hunt_behind=1.2),  # the CSA on Day 1

@@ -11,7 +11,14 @@ import pytest
 
 from gettysburg.ai import make_agent
 from gettysburg.ai.doctrine import doctrine_for
-from gettysburg.ai.doctrine_boc import GENERAL_STYLES, STYLES, BocDoctrine, Style, general_style
+from gettysburg.ai.doctrine_boc import (
+    GENERAL_STYLES,
+    HQ_TYPES,
+    STYLES,
+    BocDoctrine,
+    Style,
+    general_style,
+)
 from gettysburg.ai.search import WORLDS
 from gettysburg.core.protocol import new_game
 
@@ -219,3 +226,96 @@ def test_a_hex_with_an_own_column_holds_no_other_unit() -> None:
     assert sit.hex_value(other, hx, str(sit.own_on[other]["hex"])) == -100.0  # OVERSTACK
     column = next(iter(sit.columns[hx]))
     assert sit.hex_value(column, hx, hx) > -100.0  # the column itself may stay
+
+
+def _roomless(view: dict[str, Any], sit: Any) -> set[str]:
+    """Own blocks at their last step within 3 hexes of a known enemy with no hex to be
+    repulsed into (5.32), worked out from the view as the engine does
+    (``combat.repulse_hexes``): an adjacent hex the seat controls, with no enemy block and
+    fewer blocks than its stacking limit."""
+    seat = view["seat"]
+    occupants: dict[str, list[dict[str, Any]]] = {}
+    for u in view["units"]:
+        if u.get("status") == "on_map" and u.get("hex"):
+            occupants.setdefault(u["hex"], []).append(u)
+    enemy = set(sit.enemy_at)
+    out = set()
+    for u in view["units"]:
+        lab = sit.unit(u["id"])
+        if u.get("side") != seat or u.get("status") != "on_map" or int(u["strength"]) > 1 \
+                or lab is None or lab.type in HQ_TYPES:
+            continue
+        if not any(sit.facts.dist(u["hex"], e) <= 3 for e in enemy):
+            continue
+        room = [n for n in sit.facts.nbrs.get(u["hex"], ()) if view["control"].get(n) == seat
+                and n not in enemy and len(occupants.get(n, [])) < sit.facts.stacking.get(n, 0)]
+        if not room:
+            out.add(u["id"])
+    return out
+
+
+def test_keep_room_counts_the_worn_blocks_a_move_leaves_with_no_repulse_hex() -> None:
+    """``room_cost`` (``Style.keep_room``) against a brute force: move the block in a copy
+    of the view and count the worn blocks in gun range that had a repulse hex (5.32) and
+    have none after, plus the mover if it has none where it ends."""
+    counted = 0
+    for view in (new_game("boc/day2", seed=5).view("usa"),  # worn Union blocks in the line
+                 _view_after(120, "boc/day2"), _view_after(330, "boc/day2")):
+        counted += _check_room_costs(view)
+    assert counted > 0  # these positions have such moves
+
+
+def _check_room_costs(view: dict[str, Any]) -> int:
+    sit = BocDoctrine(Style(keep_room=1.0)).situation(view)
+    assert not sit.columns
+    before = _roomless(view, sit)
+    movers = [u for u in sorted(sit.own_on) if (lab := sit.unit(u)) is not None
+              and lab.type not in HQ_TYPES]
+    counted = 0
+    for uid in movers:
+        here = str(sit.own_on[uid]["hex"])
+        for hx in sorted(sit.facts.nbrs.get(here, ())) + sorted(sit.front)[:12]:
+            if hx == here:
+                continue
+            moved = dict(view, units=[dict(u, hex=hx) if u["id"] == uid else u
+                                      for u in view["units"]])
+            after = _roomless(moved, sit)
+            want = len(after - before - {uid}) + (1 if uid in after else 0)
+            assert sit.room_cost(uid, hx, here) == want, (uid, here, hx)
+            counted += want
+    # The weight moves the hex value by exactly the cost; off, nothing changes.
+    off = BocDoctrine(Style()).situation(view)
+    uid = movers[0]
+    here = str(sit.own_on[uid]["hex"])
+    for hx in sorted(sit.facts.nbrs.get(here, ())):
+        if sit.hex_value(uid, hx, here) > -100:
+            assert off.hex_value(uid, hx, here) - sit.hex_value(uid, hx, here) == \
+                pytest.approx(sit.room_cost(uid, hx, here))
+    return counted
+
+
+def test_keep_room_charges_taking_the_last_repulse_hex_unless_the_move_frees_one() -> None:
+    """Day 2: Ames and von Gilsa, 1-step blocks on Cemetery Hill (J6) in the CSA guns'
+    range, are left a single repulse hex (J5, 3 of 4 blocks) once the others are filled.
+    A fresh block that fills J5 from afar leaves both with none (cost 2); one that comes
+    from I5, next to J6, frees a place there as it goes (cost 0). The brute force agrees."""
+    view = new_game("boc/day2", seed=5).view("usa")
+    sit = BocDoctrine(Style(keep_room=1.0)).situation(view)
+    fresh = [u for u in sorted(sit.own_on) if (lab := sit.unit(u)) is not None
+             and lab.type == "infantry" and sit.strength(u) >= 3
+             and sit.facts.dist(str(sit.own_on[u]["hex"]), "J6") >= 3]
+    mover, walker = fresh[0], fresh[1]
+    units = [dict(u, hex="I5") if u["id"] == walker else u for u in view["units"]]
+    filler = {"K7": 4, "J7": 4, "I5": 3}  # I5: the walker and three more
+    for hx, n in filler.items():
+        units += [{"id": f"usa-filler-{hx}-{k}", "side": "usa", "status": "on_map",
+                   "hex": hx, "strength": 4} for k in range(n)]
+    view = dict(view, units=units)
+    sit = BocDoctrine(Style(keep_room=1.0)).situation(view)
+    assert sit._room("J6") == ["J5"]
+    before = _roomless(view, sit)
+    for uid, here, want in ((mover, str(sit.own_on[mover]["hex"]), 2), (walker, "I5", 0)):
+        moved = dict(view, units=[dict(u, hex="J5") if u["id"] == uid else u
+                                  for u in view["units"]])
+        assert len(_roomless(moved, sit) - before) == want
+        assert sit.room_cost(uid, "J5", here) == want

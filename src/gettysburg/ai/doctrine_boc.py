@@ -75,6 +75,11 @@ class Style:
     weak_on_objective: float = 0.0  # ... in the line on a victory hex: others relieve it
     take: float = 1.3  # need of a victory hex nobody holds (held: 1.0, lost: take + 0.3)
     night_pull: float = 2.0  # at night, the cost of a front-line hex that is no objective
+    # A block at its last step hit at long range is repulsed into an adjacent friendly hex
+    # with room, or eliminated if there is none (5.32). The cost of a move that takes the
+    # last such hex from a worn block within the enemy's gun range, or that puts a worn
+    # block there with no such hex. 0: off (the general fills its line's hexes).
+    keep_room: float = 0.0
     # Column/line option (6.0): march in column, fight in line (``_s_formation``). Off: the
     # general keeps every unit in line. On, against the general, Day 1 with the option, 30
     # games a seat (session 12, benchmarks/formation_trials.py, docs/ai.md): +0.30 +- 0.50
@@ -336,6 +341,7 @@ class Situation:
         self._obj_cache: dict[tuple[str, str | None], float] = {}
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
         self._hq_cache: dict[tuple[str, str], int] = {}
+        self._worn: dict[str, list[str]] | None = None  # for ``room_cost``, made on first use
         # Garrison of each objective: blocks in it, plus half of those next to it.
         self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
             self.garrison.get(n, 0) for n in facts.nbrs.get(v, ())) for v in facts.victory}
@@ -442,6 +448,8 @@ class Situation:
                     value += (st.hunt_behind if self.behind else st.hunt) * self.prey(hx)
         elif kind in ARTILLERY and self._enemy_within(hx, 3):
             value += 0.3
+        if self.style.keep_room:
+            value -= self.style.keep_room * self.room_cost(uid, hx, here)
         if self.style.formations and self.column(uid):
             # A column cannot fire (5.1) and forms line at the cost of all its MPs in the
             # front line (6.0): it stops short of the enemy and forms line first.
@@ -455,6 +463,48 @@ class Situation:
             # Within the enemy's reach of a move and a melee (6.1, 7.1): as bad as the line.
             value -= self.style.weak_in_front
         return value
+
+    def _limit(self, hx: str) -> int:
+        return 1 if self.columns.get(hx) else self.facts.stacking.get(hx, 0)
+
+    def _room(self, at: str) -> list[str]:
+        """5.32: the hexes next to ``at`` that a worn block there could be repulsed into
+        now (friendly, no enemy block, room to stack)."""
+        return [n for n in self.facts.nbrs.get(at, ()) if self.control.get(n) == self.seat
+                and n not in self.enemy_at and self.garrison.get(n, 0) < self._limit(n)]
+
+    def room_cost(self, uid: str, hx: str, here: str | None) -> int:
+        """Worn blocks (at their last step) within the enemy's gun range (3 hexes, 5.31)
+        that would have no hex to be repulsed into (5.32) after ``uid`` moves from ``here``
+        to ``hx``: the mover itself, and each other that had one before the move."""
+        if hx == here:
+            return 0
+
+        def freed(at: str) -> bool:  # ``here``, which the move empties, is room next to at
+            return here is not None and here in self.facts.nbrs.get(at, ()) \
+                and self.control.get(here) == self.seat and here not in self.enemy_at
+
+        cost = 0
+        label = self.unit(uid)
+        if self.strength(uid) <= 1 and label is not None and label.type not in HQ_TYPES \
+                and self._enemy_within(hx, 3) and not self._room(hx) and not freed(hx):
+            cost += 1
+        if self.garrison.get(hx, 0) + 1 < self._limit(hx) or self.control.get(hx) != self.seat \
+                or hx in self.enemy_at:
+            return cost  # hx keeps room after the move (or is no repulse hex)
+        if self._worn is None:
+            self._worn = {}
+            for other, u in self.own_on.items():
+                lab = self.unit(other)
+                if lab is not None and lab.type not in HQ_TYPES \
+                        and int(u.get("strength", 0)) <= 1 \
+                        and self._enemy_within(str(u["hex"]), 3):
+                    self._worn.setdefault(str(u["hex"]), []).append(other)
+        for n in self.facts.nbrs.get(hx, ()):
+            for other in self._worn.get(n, ()):
+                if other != uid and self._room(n) == [hx] and not freed(n):
+                    cost += 1
+        return cost
 
     def prey(self, hx: str) -> float:
         """How easily a block standing in ``hx`` could finish an enemy block next to it:
