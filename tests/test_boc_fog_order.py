@@ -115,3 +115,32 @@ def test_blocks_shown_by_identity_carry_their_printed_name_and_hidden_ones_do_no
     shown = {u["id"]: u for u in load_game(data).view("csa")["units"]}
     assert shown["usa-calef"]["name"] == "Calef" and shown["usa-calef"]["strength"] >= 1
     assert {u["side"] for u in shown.values()} == {"csa", "usa"}
+
+
+def _enemy(v: dict[str, Any], seat: str) -> str:
+    """What a view shows of the seat's enemy, comparable as text."""
+    return _key([sorted((u for u in v["units"] if u["side"] != seat), key=_key),
+                 sorted((h for h in v["hidden"] if h["side"] != seat), key=_key),
+                 v["fallen"], v["losses"]])
+
+
+def test_learned_from_tells_a_move_from_a_sight_of_the_enemy() -> None:
+    """``BocGame.learned_from`` (the server's undo against the computer): moving a block
+    shows its player nothing new of the enemy; every move of a Day 1 game between generals
+    is checked against the seat's view of the enemy before and after, and a block revealed
+    or lost counts as learned."""
+    game = new_game("boc/day1", seed=11)
+    general, rng = make_agent("general"), random.Random(0)
+    plain = learned = 0
+    for _ in range(400):
+        seat = game.to_move()[0]
+        before = game.view(seat)
+        action = general.choose(before, before["legal_actions"], 0.0, rng)
+        game.apply(action, seat)
+        after = game.view(seat)
+        got = game.learned_from(seat, before, after)
+        assert got == (_enemy(before, seat) != _enemy(after, seat)), action
+        if action["type"] in ("move", "enter") and not got:
+            plain += 1
+        learned += bool(got)
+    assert plain > 20 and learned > 0

@@ -102,6 +102,36 @@ class MemoGame(Game):
 register_system("memo", MemoGame)
 
 
+class KnowingMemoGame(MemoGame):
+    """Memo that can say what an action showed its own player: a scout shows nothing of
+    the other side (``Game.learned_from``); a ``peek`` shows the other side's plans."""
+
+    system = "memo-knows"
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        return [*super().legal_actions(seat), {"type": "peek"}] if seat in self.to_move() \
+            else []
+
+    def execute(self, action: Action, seat: Seat) -> list[Event]:
+        if action["type"] == "peek":
+            self.peeked = True
+            return [Event("peek", "M6", {"seat": seat}, visible_to=(seat,))]
+        return super().execute(action, seat)
+
+    def view(self, seat: Seat) -> JSONDict:
+        out = super().view(seat)
+        if getattr(self, "peeked", False):
+            other = SEATS[1] if seat == SEATS[0] else SEATS[0]
+            out["their_plans"] = list(self.plans[other])
+        return out
+
+    def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
+        return before.get("their_plans") != after.get("their_plans")
+
+
+register_system("memo-knows", KnowingMemoGame)
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     store = Store(tmp_path / "g.db")
@@ -110,10 +140,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     store.close()
 
 
-def _game(client: TestClient) -> tuple[str, dict[str, str]]:
-    r = client.post("/api/games", json={"system": "memo", "scenario": "one",
-                                        "seats": {"usa": {"kind": "human"},
-                                                  "csa": {"kind": "human"}}})
+def _game(client: TestClient, system: str = "memo", csa: str = "human"
+          ) -> tuple[str, dict[str, str]]:
+    seat = {"kind": "ai", "agent": "random"} if csa == "ai" else {"kind": "human"}
+    r = client.post("/api/games", json={"system": system, "scenario": "one",
+                                        "seats": {"usa": {"kind": "human"}, "csa": seat}})
     assert r.status_code == 201, r.text
     body = r.json()
     return body["game_id"], {s: {"Authorization": "Bearer " + v["token"]}
@@ -176,4 +207,44 @@ def test_undo_survives_a_restart(tmp_path: Path) -> None:
         assert state["step"] == 0 and state["view"]["plans"] == []
         # The id of the undone action may be used again: it was never acknowledged as kept.
         _act(c, gid, h["usa"], {"type": "plan", "note": "n0"}, "a")
+    store.close()
+
+
+def test_a_move_the_computer_saw_can_be_taken_back_if_it_showed_nothing(
+        client: TestClient) -> None:
+    """Against a computer seat, a public action may be taken back when the system says it
+    showed its player nothing of the other side; against a person it may not, and a system
+    that cannot tell keeps the strict rule."""
+    gid, h = _game(client, "memo-knows", csa="ai")
+    _act(client, gid, h["usa"], {"type": "scout"}, "s")
+    assert client.get(f"/api/games/{gid}", headers=h["usa"]).json()["undo"] is True
+    r = client.post(f"/api/games/{gid}/undo", headers=h["usa"])
+    assert r.status_code == 200, r.text
+    state = client.get(f"/api/games/{gid}", headers=h["usa"]).json()
+    assert state["step"] == 0 and state["view"]["scouts"] == 0
+    _act(client, gid, h["usa"], {"type": "peek"}, "p")  # it showed usa the CSA's plans
+    r = client.post(f"/api/games/{gid}/undo", headers=h["usa"])
+    assert r.status_code == 409 and "showed you" in r.json()["error"]["message"]
+    gid, h = _game(client, "memo-knows")  # a person in the CSA seat watches the board
+    _act(client, gid, h["usa"], {"type": "scout"}, "s")
+    r = client.post(f"/api/games/{gid}/undo", headers=h["usa"])
+    assert r.status_code == 409 and "csa could see" in r.json()["error"]["message"]
+    gid, h = _game(client, "memo", csa="ai")  # no learned_from: the strict rule
+    _act(client, gid, h["usa"], {"type": "scout"}, "s")
+    r = client.post(f"/api/games/{gid}/undo", headers=h["usa"])
+    assert r.status_code == 409 and "csa could see" in r.json()["error"]["message"]
+
+
+def test_undo_against_the_computer_after_a_restart_checks_by_replay(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    store = Store(db)
+    with TestClient(create_app(store)) as c:
+        gid, h = _game(c, "memo-knows", csa="ai")
+        _act(c, gid, h["usa"], {"type": "scout"}, "s")
+        _act(c, gid, h["usa"], {"type": "peek"}, "p")
+    store.close()
+    store = Store(db)
+    with TestClient(create_app(store)) as c:
+        r = c.post(f"/api/games/{gid}/undo", headers=h["usa"])
+        assert r.status_code == 409 and "showed you" in r.json()["error"]["message"]
     store.close()

@@ -108,7 +108,7 @@ from gettysburg.boc.supply import (
     night_targets,
 )
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
-from gettysburg.core.canonical import JSONDict, json_copy
+from gettysburg.core.canonical import JSONDict, canonical_json, json_copy
 from gettysburg.core.dice import Dice, normalize_seed
 from gettysburg.core.hexids import BOC, HexIdError
 from gettysburg.core.protocol import (
@@ -1213,6 +1213,20 @@ class BocGame(Game):
         if seat in SEATS:
             out["legal_actions"] = self.legal_actions(seat)
         return out
+
+    def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
+        """What the seat sees of the enemy: its revealed blocks (id, hex, strength), its
+        hidden blocks (handle, hex), fallen leaders and losses. A move, an activation or
+        the end of a phase leaves all of that alone; a block revealed (3.24, 6.63, 7.1)
+        or lost changes it (the server's undo, docs/server.md)."""
+        def enemy(view: JSONDict) -> JSONDict:
+            return {"units": sorted((u for u in view.get("units", []) if u.get("side") != seat),
+                                    key=lambda u: str(u.get("id"))),
+                    "hidden": sorted((h for h in view.get("hidden", [])
+                                      if h.get("side") != seat),
+                                     key=lambda h: str(h.get("handle"))),
+                    "fallen": view.get("fallen"), "losses": view.get("losses")}
+        return canonical_json(enemy(before)) != canonical_json(enemy(after))
 
     def _combat_view(self, seat: Seat) -> JSONDict:
         """What ``seat`` knows of the combat in progress: the decision it must take (or

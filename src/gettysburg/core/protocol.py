@@ -251,6 +251,13 @@ class Game(ABC):
     def view(self, seat: Seat) -> JSONDict:
         """JSON view of the game for ``seat``, with fog of war applied."""
 
+    def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
+        """Whether ``seat``'s view ``after`` an action of its own shows it anything of the
+        other seats' pieces that its view ``before`` did not; ``None``: the system cannot
+        tell. The server lets a player take back a move its computer opponent saw only if
+        the system says it learned nothing by it (docs/server.md, "Undo")."""
+        return None
+
     @abstractmethod
     def is_terminal(self) -> bool: ...
 

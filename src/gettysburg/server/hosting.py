@@ -121,6 +121,17 @@ class Live:
 
 Listener = Callable[[str], None]
 
+#: Why an action that showed its player something of the other side is kept (undo).
+LEARNED = "that action showed you something of the other side"
+
+
+def _watchers(seats: Sequence[SeatRow], game: Game, seat: str) -> list[str]:
+    """The other seats whose players watch the board: every seat but ``seat`` and those
+    the computer plays. A computer opponent is not kept from seeing a move that is then
+    taken back: its mind is rebuilt without it (``Host.undo``)."""
+    ai = {s.seat for s in seats if s.kind == "ai"}
+    return [o for o in game.seats() if o != seat and o not in ai]
+
 
 #: Games kept in memory before idle ones are let go (rebuilt from the store when asked for).
 MAX_LIVE = 200
@@ -240,6 +251,7 @@ class Host:
             last = i == len(rows) - 1
             others = [o for o in game.seats() if o != a.seat] if last else []
             seen = {o: canonical_json(game.view(o)) for o in others}
+            mine = game.view(a.seat) if last else {}
             try:
                 events = game.apply(a.action, a.seat)
             except Exception as exc:  # a refusal, or a rule system choking on a bad row
@@ -251,7 +263,7 @@ class Host:
             marks.append(len(game.log))
             ids.append(a.action_id)
             if last:  # what undo needs to know about the action that may be taken back
-                noticed[a.index] = self._noticed(game, others, seen, events)
+                noticed[a.index] = self._noticed(game, seats, a.seat, seen, mine, events)
         return Live(row, seats, game, marks, ids, noticed=noticed)
 
     def active_games(self) -> list[str]:
@@ -429,12 +441,13 @@ class Host:
             game = live.game
             others = [o for o in game.seats() if o != seat]
             seen = {o: canonical_json(game.view(o)) for o in others}
+            mine = game.view(seat)
             try:
                 events = game.apply(act, seat)
             except RuleError as exc:
                 raise rule_error(exc) from None
             move, index = game.history[-1], len(game.history) - 1
-            noticed = self._noticed(game, others, seen, events)
+            noticed = self._noticed(game, live.seats, seat, seen, mine, events)
             over = game.is_terminal()
             row = ActionRow(index, seat, move.action, action_id, list(move.dice),
                             move.state_hash)
@@ -468,10 +481,17 @@ class Host:
         return game
 
     @staticmethod
-    def _noticed(game: Game, others: Sequence[str], seen: Mapping[str, str],
-                 events: Sequence[Event]) -> str:
-        """Why another seat noticed the action just applied ("" if none did): its view
-        changed, or it was told of one of the action's events."""
+    def _noticed(game: Game, seats: Sequence[SeatRow], seat: str, seen: Mapping[str, str],
+                 mine: JSONDict, events: Sequence[Event]) -> str:
+        """Why ``seat``'s action just applied may not be taken back ("" if it may): it
+        showed the seat something of the other side (its view ``mine`` before), or another
+        seat noticed it (its view, ``seen`` before, changed, or it was told of one of the
+        action's events). Computer seats count only where the system cannot tell what the
+        seat learned (``Game.learned_from``)."""
+        learned = game.learned_from(seat, mine, game.view(seat))
+        if learned:
+            return LEARNED
+        others = _watchers(seats, game, seat) if learned is not None else list(seen)
         for other in others:
             if canonical_json(game.view(other)) != seen[other]:
                 return f"{other} could see that action"
@@ -483,9 +503,10 @@ class Host:
         """Why ``seat`` may not take back the last action, or ``None`` if it may.
 
         The rule (docs/server.md): only your own last action, only if it rolled no dice,
-        and only if no other seat could see any difference (their view and their log
-        before and after the action are identical) — so undo never reveals or hides
-        anything and cannot be used to fish for information or re-roll dice.
+        showed you nothing of the other side (``Game.learned_from``) and no other seat
+        played by a person could see any difference (their view and their log before and
+        after the action are identical) — so undo cannot be used to fish for information
+        or re-roll dice, and never takes back what a person saw.
         The view comparison costs a replay, so it runs only when ``deep``.
         """
         history = live.game.history
@@ -504,9 +525,12 @@ class Host:
         if not deep:
             return None  # not known without a replay (the game was reloaded): undo will tell
         before = self._prefix(live, len(history) - 1)
-        for other in live.game.seats():
-            if other == seat:
-                continue
+        learned = live.game.learned_from(seat, before.view(seat), live.game.view(seat))
+        if learned:
+            return LEARNED
+        watchers = _watchers(live.seats, live.game, seat) if learned is not None \
+            else [o for o in live.game.seats() if o != seat]
+        for other in watchers:
             if canonical_json(before.view(other)) != canonical_json(live.game.view(other)):
                 return f"{other} could see that action"
             if canonical_json(before.events(other)) != canonical_json(live.game.events(other)):
