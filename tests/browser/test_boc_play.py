@@ -87,9 +87,24 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
         view = _state(live.url, game_id, token)["view"]
         choice = choose(_buttons(page), view)
         before = _step(page)
-        # The action buttons may sit in collapsed groups: dispatch the click directly.
-        page.locator(f"button[data-action='{json.dumps(choice, separators=(',', ':'))}']"
-                     ).first.dispatch_event("click")
+        if choice["type"] == "fire" and "fire" not in done:
+            # On the map an attack takes two clicks on its hex: the first only arms it
+            # (red, with a note), and nothing is sent until the second.
+            page.locator(f"g.units g.unit[data-unit='{choice['unit']}']"
+                         ).dispatch_event("click")
+            target = page.locator(f"polygon.attack[data-hex='{choice['target']}']")
+            target.wait_for(state="attached")
+            target.dispatch_event("click")
+            page.wait_for_selector(f"polygon.attack.armed[data-hex='{choice['target']}']",
+                                   state="attached")
+            assert choice["target"] in page.inner_text("#armed")
+            page.wait_for_timeout(300)
+            assert _step(page) == before
+            target.dispatch_event("click")
+        else:
+            # The action buttons may sit in collapsed groups: dispatch the click directly.
+            page.locator(f"button[data-action='{json.dumps(choice, separators=(',', ':'))}']"
+                         ).first.dispatch_event("click")
         page.wait_for_function(
             f"() => Number(document.querySelector('#phasebar [data-key=step]')"
             f".textContent.match(/\\d+/g).pop()) > {before}", timeout=60000)

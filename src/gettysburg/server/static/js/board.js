@@ -217,11 +217,14 @@ export class Board {
     return g;
   }
 
-  render(view, { selected = null, dests = new Set(), reach = new Set() } = {}) {
+  render(view, { selected = null, dests = new Set(), attacks = new Set(), armed = null,
+                 reach = new Set() } = {}) {
     const units = unitsOf(view);
     if (this.map) {
       for (const [id, poly] of this.polys) {
-        poly.classList.toggle("dest", dests.has(id));
+        poly.classList.toggle("dest", dests.has(id) && !attacks.has(id));
+        poly.classList.toggle("attack", attacks.has(id));
+        poly.classList.toggle("armed", id === armed);
         poly.classList.toggle("in-range", reach.has(id));
       }
       const byHex = new Map();

@@ -3,7 +3,7 @@ import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, mapKey } from "./board.js";
-import { destinations, actionsOn, unitsOf } from "./units.js";
+import { destinations, actionsOn, unitsOf, isAttack } from "./units.js";
 import { phaseBar, actionsPanel, logPanel, namesOf } from "./panels.js";
 import { remember } from "./store.js";
 
@@ -30,6 +30,7 @@ export async function gamePage(root, gameId, token) {
   const map = state.map ? await loadMap(gameId, token) : null;
   let events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;
   let selected = null;
+  let armed = null; // the hex of an attack clicked once, waiting for its second click
   let busy = false;
   let waiting = false; // an action the server has not received yet is kept (see send)
   let retryTimer = null;
@@ -43,10 +44,11 @@ export async function gamePage(root, gameId, token) {
   const saveBtn = el("button", { id: "save", i18n: "game.save", onclick: () => download() });
   const conn = el("span", { class: "muted", id: "conn" });
   const sending = el("span", { class: "muted", id: "sending", i18n: "game.sending", hidden: true });
+  const armedNote = el("span", { class: "armed-note", id: "armed", hidden: true });
   const controls = el("div", { class: "panel card" },
     el("div", { class: "form-row" }, undoBtn,
       el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
-    el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn, " ", sending),
+    el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn, " ", sending, " ", armedNote),
     map ? mapKey() : null);
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
     el("div", { class: "side" }, controls, actionsNode, logNode)));
@@ -58,23 +60,40 @@ export async function gamePage(root, gameId, token) {
       if (selected && selected !== id) {
         const hex = unitsOf(state.view).find((u) => u.id === id)?.hex;
         const options = [...actionsOn(state.legal, selected, id), ...(hex ? destinations(state.legal, selected).get(hex) || [] : [])];
-        if (options.length) { submit(options[0]); return; }
+        if (options.length) { act(options[0], hex); return; }
       }
       selected = selected === id ? null : id;
+      armed = null;
       render();
     },
     onHex: (hex) => {
       if (!selected) return;
       const options = destinations(state.legal, selected).get(hex);
-      if (options?.length) submit(options[0]);
+      if (options?.length) act(options[0], hex);
     } });
+
+  // A click sends a move at once; an attack only once its hex is clicked a second time.
+  function act(action, hex) {
+    if (isAttack(action) && armed !== hex) {
+      armed = hex;
+      render();
+      return;
+    }
+    armed = null;
+    submit(action);
+  }
 
   function render() {
     phaseBar(bar, state, state.view);
-    const dests = selected ? new Set(destinations(state.legal, selected).keys()) : new Set();
+    const options = selected ? destinations(state.legal, selected) : new Map();
+    const dests = new Set(options.keys());
+    const attacks = new Set([...options].filter(([, acts]) => isAttack(acts[0])).map(([h]) => h));
+    if (armed && !attacks.has(armed)) armed = null;
+    armedNote.hidden = !armed;
+    armedNote.textContent = armed ? t("game.armed", { hex: armed }) : "";
     // A selected HQ shows its command range when the view gives one (BoC 4.5).
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
-    board.render(state.view, { selected, dests, reach });
+    board.render(state.view, { selected, dests, attacks, armed, reach });
     const names = namesOf(state.view);
     actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat) });

@@ -45,6 +45,11 @@ export function targetHex(action) {
 }
 
 // hex id -> the legal actions naming `unitId` that end there.
+// Actions that strike the enemy (BoC: fire 5.x, melee 7.1): a click on the map only arms
+// them, a second click on the same hex sends them (a melee declared cannot be taken back).
+const ATTACKS = new Set(["fire", "melee"]);
+export function isAttack(action) { return ATTACKS.has(action?.type); }
+
 export function destinations(legal, unitId) {
   const out = new Map();
   for (const a of legal) {
