@@ -118,6 +118,8 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
     assert re.search(r"\b5\.\d", log), "fire events cite section 5"
     # Blocks by printed name, never by id: the map's roster names those no longer shown.
     assert not re.search(r"\b(usa|csa)-[a-z]", log), log[-800:]
+    # Flags read as words: set ones by their name, unset ones left out (no "false").
+    assert not re.search(r"\b(true|false)\b", log), log[-800:]
     step = _step(page)
     page.reload()
     page.wait_for_selector("#phasebar [data-key=step]")

@@ -390,3 +390,26 @@ def test_a_narrow_screen_stacks_the_board_above_the_panels(browser: Any, live: A
     assert board["width"] > 350  # the whole width, not what the panels leave
     assert actions["y"] >= board["y"] + board["height"]  # the panels come under it
     context.close()
+
+
+def test_a_finished_game_says_so_not_live(browser: Any, live: Any) -> None:
+    """Once over, the game page says "finished" where it said "live", and the phase bar
+    gives the result badge, not the view's raw `over` flag."""
+    import httpx
+
+    r = httpx.post(f"{live.url}/api/games", json={
+        "system": "toy", "scenario": "standard", "options": ["turns=1"],
+        "seats": {"red": {"kind": "human"}, "blue": {"kind": "human"}}})
+    game = r.json()
+    for seat in ("red", "blue"):
+        httpx.post(f"{live.url}/api/games/{game['game_id']}/actions",
+                   headers={"Authorization": "Bearer " + game["seats"][seat]["token"]},
+                   json={"action": {"type": "pass"}, "action_id": seat})
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    page.goto(f"{live.url}/g/{game['game_id']}#{game['seats']['red']['token']}")
+    page.wait_for_selector("#phasebar [data-key=result]")
+    page.wait_for_function("() => document.querySelector('#conn').textContent === 'finished'")
+    assert page.locator("#phasebar [data-key=over]").count() == 0
+    assert not errors, errors
+    context.close()

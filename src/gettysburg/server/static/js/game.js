@@ -83,7 +83,15 @@ export async function gamePage(root, gameId, token) {
     submit(action);
   }
 
+  // The connection, or once the game is over that it is over (the channel stays open).
+  function showConn() {
+    const over = state?.status === "finished";
+    const live = conn.dataset.live;
+    conn.textContent = over ? t("game.ended") : live === "1" ? t("game.live") : live === "0" ? t("game.offline") : "";
+  }
+
   function render() {
+    showConn();
     phaseBar(bar, state, state.view);
     const options = selected ? destinations(state.legal, selected) : new Map();
     const dests = new Set(options.keys());
@@ -194,7 +202,8 @@ export async function gamePage(root, gameId, token) {
     if (selected && !state.legal.length) selected = null;
     render();
   }, (up) => {
-    conn.textContent = t(up ? "game.live" : "game.offline"); conn.dataset.live = up ? "1" : "0";
+    conn.dataset.live = up ? "1" : "0";
+    showConn();
     if (up && waiting) resend();
   });
   return () => { clearTimeout(retryTimer); channel.close(); };

@@ -5,7 +5,7 @@ import { unitsNamed, targetHex, unitsOf } from "./units.js";
 
 const FIRST = ["time", "day", "turn", "turns", "phase", "active", "initiative", "vp"];
 const SKIP = new Set(["seat", "blocks", "units", "pieces", "hidden", "legal_actions", "to_move", "result", "log",
-  "system", "scenario", "options"]);
+  "system", "scenario", "options", "over"]); // "over": the result badge says it
 
 // Worth a place in the bar: not empty, and flags only when set.
 function worthShowing(v) {
@@ -41,11 +41,12 @@ export function seatName(seat) {
 
 // A value of the view for the bar: seat ids by name, a small mapping with its keys
 // labelled ("terrain 2 · total 5"), lists joined.
-function shown(key, value, seats) {
-  // A seat by name; a word the catalogue knows for this key ("value.phase.fire") in the
-  // player's language; anything else as it is.
+function shown(key, value, seats, names = new Map()) {
+  // A seat or a block by name; a word the catalogue knows for this key
+  // ("value.phase.fire") in the player's language; anything else as it is.
   const one = (v) => {
     if (typeof v !== "string") return short(v);
+    if (names.has(v)) return names.get(v);
     return seats.includes(v) ? seatName(v) : tOr(`value.${key}.${v}`, v);
   };
   if (Array.isArray(value)) return value.map(one).join(", ");
@@ -70,7 +71,8 @@ function timeWords(view) {
 export function phaseBar(node, state, view) {
   node.replaceChildren();
   const seats = (state.seats || []).map((s) => s.seat);
-  const kv = (k, v) => el("span", { class: "kv", "data-key": k }, el("b", {}, label(k)), shown(k, v, seats));
+  const names = namesOf(view);
+  const kv = (k, v) => el("span", { class: "kv", "data-key": k }, el("b", {}, label(k)), shown(k, v, seats, names));
   const mine = (state.to_move || []).includes(state.seat);
   if (state.status !== "finished") { // once over, the result badge below says it all
     node.append(el("span", { class: `you ${mine ? "turn-you" : ""}` },
@@ -157,7 +159,10 @@ function phrase(value, names, seats, key = "") {
   }
   if (Array.isArray(value)) return value.map((v) => phrase(v, names, seats, key)).join(", ");
   if (value && typeof value === "object") {
-    return Object.entries(value).map(([k, v]) => `${fieldName(k, names, seats)} ${phrase(v, names, seats, k)}`).join(" · ");
+    // A flag reads as its name when set ("forced retreat") and is left out when not.
+    return Object.entries(value).filter(([, v]) => v !== false)
+      .map(([k, v]) => (v === true ? fieldName(k, names, seats) : `${fieldName(k, names, seats)} ${phrase(v, names, seats, k)}`))
+      .join(" · ");
   }
   return short(value);
 }
