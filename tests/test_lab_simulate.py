@@ -336,3 +336,13 @@ def test_cli_simulate_refuses_unknown_dice() -> None:
                                    "--dice", "loaded"])
     assert res.exit_code == 2
     assert "--dice" in res.output and "keyed" in res.output
+
+
+def test_cli_simulate_names_a_ray_address_nobody_answers_at() -> None:
+    """``--ray HOST:PORT`` with no cluster there fails at once, naming the address
+    (``ray.init`` alone waits for it without end)."""
+    pytest.importorskip("ray")
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "1",
+                                   "--ray", "127.0.0.1:1"])
+    assert res.exit_code == 2
+    assert "no Ray cluster answers at 127.0.0.1:1" in res.output

@@ -302,6 +302,23 @@ def test_serve_check_reports_damaged_games_and_exits_1(tmp_path: Path) -> None:
     assert "Traceback" not in out.output
 
 
+def test_serve_check_creates_nothing_and_db_takes_no_unknown_scheme(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch
+                                                                    ) -> None:
+    """A mistyped path is not "0 games, 0 damaged": checking never creates a database; and
+    --db refuses a URL of another scheme instead of making a folder named after it."""
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    missing = tmp_path / "no" / "such.db"
+    out = runner.invoke(cli_app, ["serve", "--check", "--db", str(missing)])
+    assert out.exit_code == 2 and f"no database at {missing}" in out.output
+    assert not (tmp_path / "no").exists()
+    for args in (["serve", "--check"], ["serve", "--port", "0"]):
+        out = runner.invoke(cli_app, [*args, "--db", "mysql://x"])
+        assert out.exit_code == 2 and "mysql:// is not a store" in out.output, out.output
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- damaged SQLite files ---------------------------------------------------------------------
 
 

@@ -108,6 +108,9 @@ def simulate(
             except ImportError:
                 _fail("Ray is not installed (pip install 'gettysburg[ray]')")
                 return
+            except ConnectionError as exc:
+                _fail(f"--ray: {exc}")
+                return
         else:
             n = workers or os.cpu_count() or 1
             rows = sim.run_local(specs, n, tick)

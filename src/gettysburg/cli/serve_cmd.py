@@ -23,11 +23,18 @@ def default_db() -> Path:
 
 
 def db_target(db: str | None) -> Path | str:
-    """The ``--db`` value as the store takes it: a URL stays text, a file path a Path."""
+    """The ``--db`` value as the store takes it: a URL stays text, a file path a Path; a
+    URL of any other scheme (``mysql://x``) is refused with exit code 2, not taken for a
+    folder name."""
     if db is None:
         return default_db()
     if db.startswith(("postgresql://", "postgres://", "sqlite://")):
         return db
+    scheme, sep, _ = db.partition("://")
+    if sep and scheme.replace("+", "").isalnum():
+        typer.echo(f"error: --db: {scheme}:// is not a store here; give a SQLite file (a path "
+                   "or sqlite:///PATH) or postgresql://...", err=True)
+        raise typer.Exit(code=2)
     return Path(db)
 
 
@@ -89,9 +96,20 @@ def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0,
 
 
 def check_store(db: Path | str) -> None:
-    """Open the store and replay every stored game; exit 1 naming each damaged one."""
+    """Open the store and replay every stored game; exit 1 naming each damaged one. A
+    SQLite file that does not exist is an error (exit 2): checking must not create one."""
     from gettysburg.server.hosting import Host
+    from gettysburg.server.store import StoreError, is_postgres, sqlite_path
 
+    if not is_postgres(db):
+        try:
+            path = sqlite_path(db)
+        except StoreError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=2) from None
+        if path != ":memory:" and not Path(path).is_file():
+            typer.echo(f"error: no database at {path} (nothing to check)", err=True)
+            raise typer.Exit(code=2)
     store = _open(db)
     try:
         host = Host(store)

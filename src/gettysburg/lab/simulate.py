@@ -206,6 +206,22 @@ def run_local(specs: Sequence[GameSpec], workers: int = 1,
     return sorted(rows, key=lambda r: int(r["index"]))
 
 
+def _probe_ray(address: str, timeout_s: float = 5.0) -> None:
+    """Refuse (ConnectionError, naming ``address``) a ``HOST:PORT`` or ``ray://HOST:PORT``
+    nobody answers at: ``ray.init`` would wait for it without end, deaf to Ctrl-C."""
+    import socket
+
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto" and the like: Ray's own to resolve
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
+                                 timeout=timeout_s).close()
+    except OSError as exc:
+        raise ConnectionError(f"no Ray cluster answers at {address} ({exc})") from None
+
+
 def run_ray(specs: Sequence[GameSpec], address: str,
             progress: Callable[[Row], None] | None = None) -> list[Row]:
     """Play the games as Ray tasks on the cluster at ``address`` ("local" starts one)."""
@@ -216,6 +232,7 @@ def run_ray(specs: Sequence[GameSpec], address: str,
             ray.init(num_cpus=min(2, multiprocessing.cpu_count()), include_dashboard=False,
                      log_to_driver=False)
         else:
+            _probe_ray(address)
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
     remote = ray.remote(_play_dict)
     pending = [remote.remote(asdict(s)) for s in specs]
