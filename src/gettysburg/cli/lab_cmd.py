@@ -57,7 +57,8 @@ def simulate(
     dice: str = typer.Option("seeded", "--dice",
                              help="'seeded' (as every hosted game), or 'keyed': as fair, and "
                                   "two runs of the same seeds that differ in one agent or "
-                                  "option keep sharing their dice (paired comparisons)"),
+                                  "option keep sharing their dice (docs/ai.md, 'Coupled "
+                                  "games')"),
 ) -> None:
     """Play GAMES complete games between two agents and summarise the outcomes."""
     spec = scenario_spec(scenario)

@@ -12,9 +12,10 @@ Two sources share the :class:`Dice` interface:
 * :class:`KeyedDice` — the ``n``-th die rolled for one purpose (``"fire X at Y"``) is a
   pure function of ``(s, purpose, n)``. Within a game every die is still an independent,
   fair d6; what changes is how two games of the same seed relate: a shot fired in both gets
-  the same dice even when other rolls came before it in one game only. The lab uses it to
-  compare two agents or options on coupled games (common random numbers that survive a
-  divergence), and search to compare plans in its sampled worlds (docs/protocol.md).
+  the same dice even when other rolls came before it in one game only. The lab offers it
+  (``simulate --dice keyed``) and search can use it in its worlds (``WORLD_DICE``); it was
+  meant to make paired comparisons less noisy and, measured, does not (docs/ai.md,
+  "Coupled games").
 * :class:`ScriptedDice` — a fixed list of values, for tests and tutorials.
 
 Every roll is recorded as a :class:`Roll` (counter, purpose, rule section, value).
@@ -67,10 +68,15 @@ def d6(seed: int | str, counter: int) -> int:
     """The value of roll number ``counter`` (0-based) for ``seed``; see the module doc."""
     if isinstance(counter, bool) or not isinstance(counter, int) or counter < 0:
         raise DiceValueError(f"roll counter must be an int >= 0, not {counter!r}")
-    text = normalize_seed(seed)
+    return _face([D6_DOMAIN, normalize_seed(seed), counter])
+
+
+def _face(key: list[object]) -> int:
+    """A fair d6 from ``key``: the first byte below 252 of SHA-256 over the canonical JSON
+    of ``key + [block]`` for ``block`` = 0, 1, ... (``b % 6 + 1``)."""
     block = 0
     while True:
-        digest = hashlib.sha256(canonical_bytes([D6_DOMAIN, text, counter, block])).digest()
+        digest = hashlib.sha256(canonical_bytes([*key, block])).digest()
         for byte in digest:
             if byte < _LIMIT:
                 return byte % 6 + 1
@@ -83,15 +89,7 @@ def keyed_d6(seed: int | str, purpose: str, n: int) -> int:
     as :func:`d6` does (so every face has probability exactly 1/6)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise DiceValueError(f"roll number must be an int >= 0, not {n!r}")
-    text = normalize_seed(seed)
-    block = 0
-    while True:
-        digest = hashlib.sha256(canonical_bytes([KEYED_DOMAIN, text, purpose, n, block])
-                                ).digest()
-        for byte in digest:
-            if byte < _LIMIT:
-                return byte % 6 + 1
-        block += 1
+    return _face([KEYED_DOMAIN, normalize_seed(seed), purpose, n])
 
 
 def verify_rolls(seed: int | str, values: Iterable[int], start: int = 0) -> int | None:

@@ -7,9 +7,9 @@ actions) and returns one row of results. Game ``k`` of a run with base seed ``S`
 workers share them out. Rows are plain JSON (stored by :mod:`gettysburg.lab.store`).
 
 ``dice="keyed"`` plays with :class:`~gettysburg.core.dice.KeyedDice` instead of the usual
-seeded dice: just as fair, but two runs of the same seeds that differ in one agent or option
-keep sharing the dice of every shot and melee round they both make, so their paired
-difference is far less noisy (docs/ai.md, "Coupled games").
+seeded dice: just as fair, and two runs of the same seeds that differ in one agent or option
+keep sharing the dice of every shot and melee round they both make. Measured on Day 1, that
+left the noise of their paired difference where it was (docs/ai.md, "Coupled games").
 """
 
 from __future__ import annotations
