@@ -125,11 +125,13 @@ Listener = Callable[[str], None]
 LEARNED = "that action showed you something of the other side"
 
 
-def _watchers(seats: Sequence[SeatRow], game: Game, seat: str) -> list[str]:
-    """The other seats whose players watch the board: every seat but ``seat`` and those
-    the computer plays. A computer opponent is not kept from seeing a move that is then
-    taken back: its mind is rebuilt without it (``Host.undo``)."""
-    ai = {s.seat for s in seats if s.kind == "ai"}
+def _watchers(seats: Sequence[SeatRow], game: Game, seat: str, learned: bool | None
+              ) -> list[str]:
+    """The other seats that must not have noticed an action of ``seat`` it takes back:
+    those a person plays. A computer opponent is not kept from seeing such a move (its mind
+    is rebuilt without it, ``Host.undo``) unless the system cannot say what ``seat``
+    learned by it (``learned`` None, ``Game.learned_from``): then every other seat."""
+    ai = {s.seat for s in seats if s.kind == "ai"} if learned is not None else set()
     return [o for o in game.seats() if o != seat and o not in ai]
 
 
@@ -491,8 +493,7 @@ class Host:
         learned = game.learned_from(seat, mine, game.view(seat))
         if learned:
             return LEARNED
-        others = _watchers(seats, game, seat) if learned is not None else list(seen)
-        for other in others:
+        for other in _watchers(seats, game, seat, learned):
             if canonical_json(game.view(other)) != seen[other]:
                 return f"{other} could see that action"
             if any(ev.for_seat(other) is not None for ev in events):
@@ -528,9 +529,7 @@ class Host:
         learned = live.game.learned_from(seat, before.view(seat), live.game.view(seat))
         if learned:
             return LEARNED
-        watchers = _watchers(live.seats, live.game, seat) if learned is not None \
-            else [o for o in live.game.seats() if o != seat]
-        for other in watchers:
+        for other in _watchers(live.seats, live.game, seat, learned):
             if canonical_json(before.view(other)) != canonical_json(live.game.view(other)):
                 return f"{other} could see that action"
             if canonical_json(before.events(other)) != canonical_json(live.game.events(other)):
