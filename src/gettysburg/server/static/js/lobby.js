@@ -64,23 +64,27 @@ export async function lobbyPage(root) {
     return fillSeats();
   }
 
-  // Seats depend on system, scenario and options; a re-fill keeps the choices made so far.
+  // Seats depend on system, scenario and options; a re-fill keeps the choices made so far,
+  // including any made while the setup request was on its way, and only the latest
+  // request's answer is shown (an older one arriving late must not undo a newer one).
   let seatsReady = Promise.resolve();
+  let refills = 0;
   function fillSeats() {
-    seatsReady = refillSeats();
+    seatsReady = refillSeats(++refills);
     return seatsReady;
   }
 
-  async function refillSeats() {
-    const before = {};
-    for (const who of seatsBody.querySelectorAll("select.who")) {
-      before[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
-    }
+  async function refillSeats(generation) {
     if (!scenarioSel.value) { seatsBody.replaceChildren(); return; }
     const q = new URLSearchParams({ system: systemSel.value, scenario: scenarioSel.value });
     for (const o of options()) q.append("options", o);
     let seats;
     try { ({ seats } = await get(`/api/setup?${q}`)); } catch (err) { toast(errorText(err)); return; }
+    if (generation !== refills) return;
+    const before = {};
+    for (const who of seatsBody.querySelectorAll("select.who")) {
+      before[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
+    }
     const rows = seats.map((seat, i) => {
       const who = el("select", { class: "who", "data-seat": seat },
         ["me", "ai", "friend"].map((k) => el("option", { value: k }, t(`lobby.${k}`))));
