@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from gettysburg.cli import app
@@ -49,6 +50,10 @@ def test_bad_ids_fail_cleanly() -> None:
         assert code == 2, args
         assert "error" in json.loads(err)
         assert out == ""
+        # Without --json the error is a line of text, not JSON.
+        code, out, err = run(*args)
+        assert code == 2 and out == "" and err.startswith("error: "), (args, err)
+        assert not err[len("error: "):].startswith("{"), err
 
 
 def test_map_render_writes_svg_and_png(tmp_path: Path) -> None:
@@ -77,3 +82,21 @@ def test_inspect_text_output_is_readable() -> None:
     reprs)."""
     code, out, _ = run("inspect", "los", "Q10", "S12")
     assert code == 0 and "visible: true" in out and "False" not in out and "'" not in out
+
+
+def test_map_build_leaves_an_up_to_date_board_alone(tmp_path: Path) -> None:
+    from gettysburg.boc.board import board_path
+
+    if not board_path().exists():
+        pytest.skip("boc/data/board.json is missing")
+    target = tmp_path / "board.json"
+    code, out, _ = run("map", "build", "--out", str(target))
+    assert code == 0 and "unchanged" not in out
+    assert target.read_text() == board_path().read_text()  # the package's board is current
+    before = target.stat().st_mtime_ns
+    code, out, _ = run("map", "build", "--out", str(target))
+    assert code == 0 and "unchanged, not rewritten" in out
+    assert target.stat().st_mtime_ns == before
+    target.write_text("{}")  # a stale board is rewritten
+    code, out, _ = run("map", "build", "--out", str(target))
+    assert code == 0 and target.read_text() == board_path().read_text()

@@ -69,9 +69,21 @@ def _seat(game: Game, seat: str | None) -> str:
 @app.command("commit")
 def commit(seat: str = typer.Option(..., "--as", help="your seat (usa or csa)"),
            secret_out: Path = typer.Option(..., "--secret-out",
-                                           help="file to keep your secret in (new)")) -> None:
+                                           help="file to keep your secret in (new)"),
+           scenario: str = typer.Option("boc/day1", "--scenario",
+                                        help="the game you will start, whose seats --as "
+                                        "must name (every BoC scenario has usa and csa)"),
+           ) -> None:
     """Step 1 of agreeing the dice seed by e-mail: draw a secret, keep it, send the
     commitment printed here to your opponent (docs/protocol.md, "Commit and reveal")."""
+    # A commitment is bound to its seat: one made for a seat the game lacks could only
+    # fail later, at `game new`, after both players have exchanged theirs.
+    try:
+        seats = new_game(scenario_spec(scenario)).seats()
+    except (ValueError, LookupError) as exc:
+        _fail(f"--scenario: {exc}")
+    if seat not in seats:
+        _fail(f"--as {seat!r} is not a seat of {scenario}; its seats: {', '.join(seats)}")
     secret = new_secret()
     try:
         with secret_out.open("x", encoding="utf-8") as fh:  # never overwrite a secret
@@ -130,10 +142,15 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
                                           "seat: the seed comes from commit and reveal"),
         reveals: list[str] = typer.Option([], "--reveal", help="SEAT=SECRET or SEAT=@FILE, "
                                           "one per seat, matching its commitment"),
+        force: bool = typer.Option(False, "--force",
+                                   help="replace an existing save file at --out"),
         ) -> None:
     """Start a game and write its save file. By e-mail, agree the seed with `game commit`
     and give every seat's --commit and --reveal: nobody chose the dice, and `game replay
     --verify` re-checks the record."""
+    if out.exists() and not force:
+        # A save is a whole game's record: never lose one to a mistyped --out.
+        _fail(f"{out} already exists; give another --out, or --force to replace it")
     spec = scenario_spec(scenario)
     where = Path(scenario)
     if where.suffix in (".yaml", ".yml") or where.exists():
@@ -242,8 +259,10 @@ def show(file: Path, seat: str = typer.Option(..., "--as"),
     if as_json:
         typer.echo(json.dumps(view))
         return
-    typer.echo(f"{view.get('title')} — {view.get('time')}, {view.get('phase')} phase, "
-               f"{view.get('active')} active")
+    if "units" in view:
+        _show_boc(view)
+    else:
+        _show_any(view)
     if game.is_terminal():
         result = game.result() or {}
         winner = result.get("winner")
@@ -251,11 +270,41 @@ def show(file: Path, seat: str = typer.Option(..., "--as"),
                          if k != "winner" and not isinstance(v, dict | list))
         typer.echo(f"Game over: {f'{winner} wins' if winner else 'a draw'}"
                    + (f" ({rest})" if rest else ""))
-    for u in view.get("units", []):
-        typer.echo(f"  {u.get('id'):28} {u.get('status', 'on_map'):10} {u.get('hex')!s:5} "
-                   f"{u.get('strength')}")
-    for h in view.get("hidden", []):
-        typer.echo(f"  {h.get('handle'):28} hidden     {h.get('hex')!s:5} ({h.get('side')})")
+    else:
+        typer.echo(f"To move: {', '.join(game.to_move())}")
+    if "units" in view:
+        for u in view.get("units", []):
+            typer.echo(f"  {u.get('id'):28} {u.get('status', 'on_map'):10} "
+                       f"{u.get('hex')!s:5} {u.get('strength')}")
+        for h in view.get("hidden", []):
+            typer.echo(f"  {h.get('handle'):28} hidden     {h.get('hex')!s:5} "
+                       f"({h.get('side')})")
+
+
+def _show_boc(view: dict[str, Any]) -> None:
+    typer.echo(f"{view.get('title')} — {view.get('time')}, {view.get('phase')} phase, "
+               f"{view.get('active')} active")
+
+
+# View fields `show` leaves out: the seat is the --as given, the rest are repeated below.
+_NOT_SHOWN = {"seat", "to_move", "legal_actions", "result"}
+
+
+def _show_any(view: dict[str, Any]) -> None:
+    """A view of a system `show` knows nothing of: its plain fields on one line, then a
+    line per entry of each table in it (``blocks: r1 side red, strength 3``)."""
+    plain = {k: v for k, v in view.items()
+             if k not in _NOT_SHOWN and not isinstance(v, dict | list)}
+    typer.echo(" · ".join(f"{k} {v}" for k, v in plain.items()))
+    for key, value in view.items():
+        if key in _NOT_SHOWN or not isinstance(value, dict | list) or not value:
+            continue
+        typer.echo(f"{key}:")
+        entries = value.items() if isinstance(value, dict) else enumerate(value)
+        for name, entry in entries:
+            shown = (", ".join(f"{k} {v}" for k, v in entry.items())
+                     if isinstance(entry, dict) else json.dumps(entry))
+            typer.echo(f"  {name!s:12} {shown}")
 
 
 @app.command("replay")

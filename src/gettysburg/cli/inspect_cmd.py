@@ -15,8 +15,9 @@ from gettysburg.core.hexids import BOC
 app = typer.Typer(help="Query the Badges of Courage map (a line per field; --json for JSON).")
 
 
-def _fail(msg: str) -> NoReturn:
-    typer.echo(json.dumps({"error": msg}), err=True)
+def _fail(msg: str, as_json: bool) -> NoReturn:
+    """Exit 2 with ``msg`` on stderr: as ``{"error": ...}`` under --json, else a line."""
+    typer.echo(json.dumps({"error": msg}) if as_json else f"error: {msg}", err=True)
     raise typer.Exit(2)
 
 
@@ -39,7 +40,7 @@ def hex_cmd(hex_id: str, as_json: bool = typer.Option(False, "--json")) -> None:
     try:
         info = board.hex(hex_id)
     except BoardError as exc:
-        _fail(str(exc))
+        _fail(str(exc), as_json)
     sides = []
     for n in info.hex.neighbours():
         key = Hexside.between(info.hex, n)
@@ -86,7 +87,7 @@ def cone_cmd(
         o, t = board.parse(origin), board.parse(through)
         targets = cone_targets(board, o, t)
     except BoardError as exc:
-        _fail(str(exc))
+        _fail(str(exc), as_json)
     _emit(
         {
             "from": BOC.format(o),
@@ -112,5 +113,5 @@ def los_cmd(
         thr = board.parse(through) if through else None
         verdict = line_of_sight(board, o, t, thr)
     except BoardError as exc:
-        _fail(str(exc))
+        _fail(str(exc), as_json)
     _emit(verdict.to_json(), as_json)

@@ -53,8 +53,10 @@ def render(
 
 @app.command("build")
 def build(
-    system: str = typer.Option("boc", "--system"),
-    out: Path | None = typer.Option(None, "--out", help="Where to write (default: the package)"),
+    system: str = typer.Option("boc", "--system", help="Rule system whose map to derive"),
+    out: Path | None = typer.Option(
+        None, "--out", help="Where to write (default: the package's own board, which is "
+        "rewritten only when the derivation changed it)"),
 ) -> None:
     """Re-derive the map from the battlefield model and write it as JSON."""
     _check_system(system)
@@ -64,5 +66,12 @@ def build(
 
     board = derive_board(load_battlefield())
     target = out or board_path()
-    target.write_text(json.dumps(board.to_json(), indent=1, sort_keys=True) + "\n")
-    typer.echo(f"{target}: {len(board.hexes)} hexes, {len(board.sides)} hexsides")
+    text = json.dumps(board.to_json(), indent=1, sort_keys=True) + "\n"
+    size = f"{len(board.hexes)} hexes, {len(board.sides)} hexsides"
+    # The package's board is what every game plays on: leave the file alone (its date,
+    # a read-only install) when the derivation gives it back byte for byte.
+    if target.exists() and target.read_text() == text:
+        typer.echo(f"{target}: {size}; unchanged, not rewritten")
+        return
+    target.write_text(text)
+    typer.echo(f"{target}: {size}")

@@ -1,0 +1,58 @@
+"""``gettysburg game`` on the toy system: what the play-by-e-mail commands refuse, and
+what `show` prints for a system it has no special layout for."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from gettysburg.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_new_never_replaces_a_save_unless_forced(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    assert run("game", "new", "toy/standard", "--out", str(save))[0] == 0
+    code, _, _ = run("game", "apply", str(save), json.dumps({"type": "pass"}), "--out", str(save))
+    assert code == 0
+    played = save.read_bytes()
+    code, out, err = run("game", "new", "toy/strong", "--out", str(save))
+    assert code == 2 and "already exists" in err and "--force" in err
+    assert save.read_bytes() == played  # the game in progress is untouched
+    code, _, _ = run("game", "new", "toy/strong", "--out", str(save), "--force")
+    assert code == 0 and json.loads(save.read_text())["scenario"] == "strong"
+
+
+def test_commit_refuses_a_seat_the_game_lacks_and_writes_no_secret(tmp_path: Path) -> None:
+    key = tmp_path / "blue.key"
+    code, _, err = run("game", "commit", "--as", "blue", "--secret-out", str(key))
+    assert code == 2 and "'blue' is not a seat of boc/day1" in err and "usa, csa" in err
+    assert not key.exists()
+    code, out, _ = run("game", "commit", "--as", "blue", "--secret-out", str(key),
+                       "--scenario", "toy/standard")
+    assert code == 0 and out.startswith("commitment for blue: ") and key.exists()
+    code, _, err = run("game", "commit", "--as", "usa", "--secret-out", str(tmp_path / "k"),
+                       "--scenario", "toy/nosuch")
+    assert code == 2 and err.startswith("error: --scenario:") and "nosuch" in err
+
+
+def test_show_prints_a_toy_game_as_its_seat_sees_it(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    run("game", "new", "toy/standard", "--out", str(save))
+    code, out, _ = run("game", "show", str(save), "--as", "red")
+    assert code == 0
+    assert "None" not in out.splitlines()[0]  # no BoC header with empty fields
+    assert "turn 1" in out and "active red" in out and "To move: red" in out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+    assert "label Archer" in lines["r1"] and "strength 3" in lines["r1"]
+    assert "label" not in lines["b1"] and "strength" not in lines["b1"]  # blue's are hidden
+    code, out, _ = run("game", "show", str(save), "--as", "referee")
+    assert "label Davis" in out
