@@ -24,7 +24,7 @@ def test_new_never_replaces_a_save_unless_forced(tmp_path: Path) -> None:
     code, _, _ = run("game", "apply", str(save), json.dumps({"type": "pass"}), "--out", str(save))
     assert code == 0
     played = save.read_bytes()
-    code, out, err = run("game", "new", "toy/strong", "--out", str(save))
+    code, _, err = run("game", "new", "toy/strong", "--out", str(save))
     assert code == 2 and "already exists" in err and "--force" in err
     assert save.read_bytes() == played  # the game in progress is untouched
     code, _, _ = run("game", "new", "toy/strong", "--out", str(save), "--force")
