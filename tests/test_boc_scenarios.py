@@ -559,3 +559,30 @@ def test_zero_strength_only_for_hqs(tmp_path: Path) -> None:
         load_scenario(p)
     assert (ei.value.entry, ei.value.field) == ("usa-ransom", "setup.usa[1].units[0].strength")
     assert load_scenario("boc/day3").placements()["usa-pleasonton"] == ("L5", 0)
+
+
+def test_a_scenario_takes_only_the_options_its_sheet_lists() -> None:
+    """9.0: each sheet lists its optional rules; one it does not list is refused by name
+    (before, Hancock on Day 2 was accepted and did nothing), in any spelling."""
+    from gettysburg.boc.game import BocGame
+
+    for scenario, option in (("day2", "hancock"), ("day1", "longstreet"),
+                             ("day1", "cavalry_battles"), ("day3", "hancock")):
+        with pytest.raises(ValueError, match=f"option '{option}' is not offered by this "
+                                             f"scenario .*9.0"):
+            BocGame(f"boc/{scenario}", [option])
+    # The spellings of the sheets and the menu both pass where the sheet lists the option.
+    assert BocGame("boc/day2", ["column_and_line"]).state.options == ["column_line"]
+    assert BocGame("boc/day1", ["hancock", "fixed_sequence"]).state.options == [
+        "fixed_turn_order", "hancock"]
+    assert "longstreet" in BocGame("boc/battle", ["longstreet"]).state.options
+
+
+def test_a_scenario_file_listing_no_options_takes_any(tmp_path: Path) -> None:
+    from gettysburg.boc.game import BocGame
+
+    raw = yaml.safe_load((SCENARIO_DIR / "day2.yaml").read_text())
+    raw.pop("options")
+    custom = tmp_path / "custom.yaml"
+    custom.write_text(yaml.safe_dump(raw))
+    assert BocGame(str(custom), ["hancock"]).state.options == ["hancock"]

@@ -397,6 +397,8 @@ def test_create_refusals_name_the_field(server: Server) -> None:
     assert r.status_code == 422 and r.json()["error"]["field"] == "system"
     r = create({**base, "scenario": "nope"})
     assert r.status_code == 422 and r.json()["error"]["field"] == "scenario"
+    r = create({**base, "options": ["turns=x"]})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "options"
     r = create({**base, "seats": {"red": {"kind": "human"}}})
     assert r.status_code == 422 and r.json()["error"]["field"] == "seats"
     r = create({**base, "seats": {"red": {"kind": "human"},
@@ -555,13 +557,37 @@ def test_lobby_offers_titles_scenarios_in_rule_order_and_options(server: Server)
     assert boc["scenario_titles"]["day3"] == "Pickett's Charge"
     assert {o["name"]: o["rule"] for o in boc["options"]} == OPTION_RULES
     assert OPTION_RULES["hancock"] == "4.6" and OPTION_RULES["cavalry_battles"] == "10.0"
-    # Every option offered is one the game takes; a made-up one is refused, named.
-    for option in OPTION_RULES:
-        r = server.client.get("/api/setup", params={"system": "boc", "scenario": "day3",
-                                                   "options": [option]})
-        assert r.status_code == 200 and r.json()["seats"] == ["usa", "csa"], (option, r.text)
+    # Each scenario offers the options its sheet lists (9.0): those the game takes, and
+    # only those; any other is refused naming the options, not the scenario.
+    takes = boc["scenario_options"]
+    assert takes["day1"] == ["column_line", "fixed_turn_order", "free_deployment", "hancock"]
+    assert "hancock" not in takes["day2"] and "cavalry_battles" in takes["day3"]
+    assert sorted(takes["battle"]) == sorted(OPTION_RULES)
+    for scenario in boc["scenarios"]:
+        for option in OPTION_RULES:
+            r = server.client.get("/api/setup", params={
+                "system": "boc", "scenario": scenario, "options": [option]})
+            if option in takes[scenario]:
+                assert r.status_code == 200, (scenario, option, r.text)
+                assert r.json()["seats"] == ["usa", "csa"]
+            else:
+                assert r.status_code == 422, (scenario, option)
+                assert r.json()["error"]["field"] == "options", r.text
+                assert "not offered by this scenario" in r.json()["error"]["message"]
     r = server.client.get("/api/setup", params={"system": "boc", "scenario": "day3",
                                                "options": ["no_such_option"]})
     assert r.status_code == 422 and "no_such_option" in r.json()["error"]["message"]
+    assert r.json()["error"]["field"] == "options"
+    # A blank value (a form's empty field) is no option at all.
+    r = server.client.get("/api/setup?system=boc&scenario=day2&options=")
+    assert r.status_code == 200 and r.json()["seats"] == ["usa", "csa"], r.text
+    r = server.client.get("/api/setup", params={"system": "boc", "scenario": "nope",
+                                               "options": ["hancock"]})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "scenario"
+    r = server.client.post("/api/games", json={
+        "system": "boc", "scenario": "day2", "options": ["hancock"],
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "ai", "agent": "random"}}})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "options", r.text
+    assert ".yaml" not in r.text and "scenarios/" not in r.text  # no server file path
     # A system whose options are free text says so with a hint instead.
     assert systems["toy"]["options"] == [] and systems["toy"]["option_hint"] == "turns=6"

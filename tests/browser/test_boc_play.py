@@ -293,3 +293,25 @@ def test_a_seat_choice_made_while_the_seats_reload_is_kept(browser: Any, live: A
     assert page.is_enabled("select.agent[data-seat=usa]")
     # Reading the choices before the request (the old code) fails the first two asserts;
     # dropping the generation check fails the `drawn` one: both checked by hand.
+
+
+def test_the_lobby_offers_only_the_scenarios_own_options(browser: Any, live: Any) -> None:
+    """Each sheet lists its optional rules (9.0): Day 2 has no Hancock (4.6), only the
+    battle has Longstreet (9.5); a box ticked for one scenario is cleared on leaving it."""
+    page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+    page.goto(live.url + "/")
+    page.select_option("#system", "boc")
+    page.wait_for_selector("input[data-option=hancock]", state="attached")
+    shown = ("() => [...document.querySelectorAll('label.option')]"
+             ".filter(l => l.offsetParent !== null).map(l => l.querySelector('input').dataset.option)")
+    page.select_option("#scenario", "day1")
+    assert page.evaluate(shown) == ["fixed_turn_order", "hancock", "column_line",
+                                    "free_deployment"]
+    page.check("input[data-option=hancock]")
+    with page.expect_response(lambda r: "/api/setup" in r.url and "day2" in r.url) as setup:
+        page.select_option("#scenario", "day2")
+    assert setup.value.status == 200 and "hancock" not in setup.value.url
+    assert "hancock" not in page.evaluate(shown) and "longstreet" not in page.evaluate(shown)
+    assert not page.is_checked("input[data-option=hancock]")
+    page.select_option("#scenario", "battle")
+    assert "longstreet" in page.evaluate(shown) and "cavalry_battles" in page.evaluate(shown)

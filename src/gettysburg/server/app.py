@@ -201,9 +201,14 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0,
                     scenario: Annotated[str, Query(examples=["day1"])],
                     options: Annotated[list[str] | None, Query()] = None) -> JSONDict:
         """The seats of a set-up (so the lobby can ask who plays each)."""
+        # An empty value (`options=`, as a blank form field sends) is no option.
+        chosen = tuple(o for o in options or () if o)
         try:
-            return {"seats": systems.seats_of(system, scenario, tuple(options or ()))}
+            return {"seats": systems.seats_of(system, scenario, chosen)}
         except Exception as exc:
+            if systems.blames_options(system, scenario, chosen):
+                raise ApiError(422, "setup.options", f"{system}/{scenario}: {exc}",
+                               field="options") from None
             raise ApiError(422, "setup.scenario", f"{system}/{scenario}: {exc}",
                            field="scenario") from None
 

@@ -35,7 +35,7 @@ from gettysburg.core.protocol import (
 from gettysburg.server.agents import SeatMind, UnknownAgentError, agent_names
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
 from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store, StoreError
-from gettysburg.server.systems import map_json, scenario_problem, with_names
+from gettysburg.server.systems import blames_options, map_json, scenario_problem, with_names
 
 log = logging.getLogger(__name__)
 
@@ -333,9 +333,10 @@ class Host:
         except UnknownSystemError as exc:
             raise ApiError(422, "setup.system", str(exc), field="system") from None
         except (ValueError, KeyError, OSError) as exc:
-            raise ApiError(422, "setup.scenario", f"cannot set up {system}/{scenario} "
-                                                  f"with options {list(options)}: {exc}",
-                           field="scenario") from None
+            at = "options" if blames_options(system, scenario, options) else "scenario"
+            raise ApiError(422, f"setup.{at}", f"cannot set up {system}/{scenario} "
+                                               f"with options {list(options)}: {exc}",
+                           field=at) from None
         names = game.seats()
         if set(seats) != set(names):
             raise ApiError(422, "setup.seats", f"say who plays each seat: {names}",

@@ -9,7 +9,7 @@ Both are plain registries so later systems plug in with one line each.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -67,20 +67,23 @@ maps: dict[str, Callable[[], JSONDict]] = {"boc": _boc_map}
 @dataclass(frozen=True)
 class Offer:
     """What the lobby offers for one system: its title, its scenarios (name -> title, in
-    menu order), its options (name -> rule section) and, for a system whose options are
-    free text, a hint of their form."""
+    menu order), its options (name -> rule section), which of them each scenario takes
+    (absent: all of them) and, for a system whose options are free text, a hint of their
+    form."""
 
     title: str
     scenarios: dict[str, str]
     options: dict[str, str] = field(default_factory=dict)
     option_hint: str = ""
+    scenario_options: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _boc_offer() -> Offer:
-    from gettysburg.boc.game import OPTION_RULES  # option names only, never the rules
+    from gettysburg.boc.game import OPTION_ALIASES, OPTION_RULES  # names only, no rules
 
     folder = resources.files("gettysburg") / "boc" / "data" / "scenarios"
     found: list[tuple[tuple[int, ...], str, str]] = []
+    takes: dict[str, list[str]] = {}
     try:
         files = [p for p in folder.iterdir() if p.name.endswith(".yaml")]
     except OSError:
@@ -95,8 +98,15 @@ def _boc_offer() -> Offer:
         # The rulebook's order (9.2 Day 1 ... 9.5 the battle); unnumbered files last.
         rule = tuple(int(n) for n in re.findall(r"\d+", str(raw.get("rule", "")))) or (99,)
         found.append((rule, name, str(raw.get("title") or name)))
+        # The options its sheet lists (9.0) that the engine plays, by the menu's names
+        # (docs/rules-coverage.md: buford_withdrawal is listed but not played).
+        listed = raw.get("options")
+        listed = listed if isinstance(listed, list) else []
+        named = {OPTION_ALIASES.get(str(o.get("name"))) for o in listed if isinstance(o, dict)}
+        takes[name] = sorted(n for n in named if n in OPTION_RULES)
     titles = {name: title for _, name, title in sorted(found)}
-    return Offer("Badges of Courage", titles, dict(OPTION_RULES))
+    return Offer("Badges of Courage", titles, dict(OPTION_RULES),
+                 scenario_options={n: takes[n] for n in titles if takes.get(n)})
 
 
 #: system name -> what its lobby offers. The lobby lists the systems in this order and
@@ -176,6 +186,7 @@ def available_systems() -> list[JSONDict]:
         out.append({"name": name, "title": offer.title, "scenarios": list(offer.scenarios),
                     "scenario_titles": offer.scenarios,
                     "options": [{"name": k, "rule": v} for k, v in offer.options.items()],
+                    "scenario_options": offer.scenario_options,
                     "option_hint": offer.option_hint, "map": map_json(name) is not None})
     return out
 
@@ -208,3 +219,15 @@ def seats_of(system: str, scenario: str, options: tuple[str, ...]) -> list[str]:
     if problem is not None:
         raise ValueError(problem)
     return new_game(f"{system}/{scenario}", options=list(options), seed="lobby").seats()
+
+
+def blames_options(system: str, scenario: str, options: Sequence[str]) -> bool:
+    """Whether a set-up that failed did so for its options: it names some, and the same
+    scenario sets up without them. An error then names the field the player got wrong."""
+    if not options:
+        return False
+    try:
+        seats_of(system, scenario, ())
+    except Exception:
+        return False
+    return True

@@ -61,7 +61,21 @@ export async function lobbyPage(root) {
     optionBoxes.replaceChildren(...listed.map(({ name, rule }) => el("label", { class: "option", title: `${t("error.rule")} ${rule}` },
       el("input", { type: "checkbox", "data-option": name, onchange: () => fillSeats() }),
       ` ${tOr(`option.${name}`, name.replace(/_/g, " "))} `, el("span", { class: "muted" }, `(${rule})`))));
+    showOptions();
     return fillSeats();
+  }
+
+  // Only the options the chosen scenario's sheet lists (a system that gives no list per
+  // scenario shows all): a box for Hancock under Day 2 would be refused by the server.
+  function showOptions() {
+    const sys = systems.find((s) => s.name === systemSel.value);
+    const takes = sys?.scenario_options?.[scenarioSel.value];
+    for (const label of optionBoxes.querySelectorAll("label.option")) {
+      const box = label.querySelector("input");
+      const offered = !takes || takes.includes(box.dataset.option);
+      label.hidden = !offered;
+      if (!offered) box.checked = false;
+    }
   }
 
   // Seats depend on system, scenario and options; a re-fill keeps the choices made so far,
@@ -137,7 +151,7 @@ export async function lobbyPage(root) {
   }
 
   systemSel.addEventListener("change", fillScenarios);
-  scenarioSel.addEventListener("change", fillSeats);
+  scenarioSel.addEventListener("change", () => { showOptions(); fillSeats(); });
   optionsIn.addEventListener("change", fillSeats);
   await fillScenarios();
   fillList();
