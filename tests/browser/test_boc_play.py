@@ -303,7 +303,8 @@ def test_the_lobby_offers_only_the_scenarios_own_options(browser: Any, live: Any
     page.select_option("#system", "boc")
     page.wait_for_selector("input[data-option=hancock]", state="attached")
     shown = ("() => [...document.querySelectorAll('label.option')]"
-             ".filter(l => l.offsetParent !== null).map(l => l.querySelector('input').dataset.option)")
+             ".filter(l => l.offsetParent !== null)"
+             ".map(l => l.querySelector('input').dataset.option)")
     page.select_option("#scenario", "day1")
     assert page.evaluate(shown) == ["fixed_turn_order", "hancock", "column_line",
                                     "free_deployment"]
