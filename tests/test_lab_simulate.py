@@ -89,6 +89,13 @@ def test_cli_simulate_json_and_report(tmp_path: Path) -> None:
     assert list(data) == ["games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
                           "seconds_per_game"]
     assert data["games"] == 6 and data["usa_wins"] + data["csa_wins"] + data["draws"] == 6
+    # Without --json the summary names the toy's own seats and says why it gives no VP.
+    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "2", "--usa", "general",
+                              "--csa", "random", "--seed", "1", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.stdout.split())
+    assert "(red=general, blue=random): RED " in text and ", BLUE " in text, text
+    assert "no VP (this system's results give none)" in text and "no game finished" not in text
     res = runner.invoke(app, ["simulate", "boc/day1", "--games", "2", "--usa", "general",
                               "--csa", "random", "--max-actions", "15", "--out", str(out),
                               "--workers", "2"])

@@ -126,11 +126,18 @@ def simulate(
         return
     err_or_out = Console()
     lo, hi = sim.wilson(summary["usa_wins"], summary["games"])
-    vp = "VP – (no game finished)" if summary["vp_mean"] is None else \
-        f"VP {summary['vp_mean']} ± {summary['vp_stdev']}"
+    finished = summary["games"] - summary["unfinished"]
+    if summary["vp_mean"] is not None:
+        vp = f"VP {summary['vp_mean']} ± {summary['vp_stdev']}"
+    elif finished:
+        vp = "no VP (this system's results give none)"
+    else:
+        vp = "VP – (no game finished)"
+    # The first two seats, by their own names (the toy game's are red and blue).
+    first, second = (s.upper() for s in seats[:2])
     err_or_out.print(
-        f"{summary['games']} games of {spec} (usa={usa}, csa={csa}): "
-        f"USA {summary['usa_wins']} ({lo:.0%}-{hi:.0%}), CSA {summary['csa_wins']}, "
+        f"{summary['games']} games of {spec} ({seats[0]}={usa}, {seats[1]}={csa}): "
+        f"{first} {summary['usa_wins']} ({lo:.0%}-{hi:.0%}), {second} {summary['csa_wins']}, "
         f"draws {summary['draws']}, unfinished {summary['unfinished']} "
         f"(errors {summary['errors']}); "
         f"{vp}; {summary['seconds_per_game']} s/game" + (f"; rows in {out}" if out else ""),
