@@ -29,6 +29,22 @@ export function mapKey() {
       row(svg("svg", { width: 18, height: 14 }, svg("circle", { cx: 9, cy: 7, r: 6, fill: "#fff8e0", stroke: "#a4322b" })), t("map.victory_hex"))));
 }
 
+// A block's type in the player's words ("cav_dhq" -> "cavalry div. HQ"), or the id spelt
+// out when the catalogue has no entry for it.
+function typeWord(type) {
+  const key = `unit_type.${type}`;
+  const word = t(key);
+  return word === key ? String(type).replace(/_/g, " ") : word;
+}
+
+// Width of a label in SVG units at font size `fs`, measured on a canvas: the block may not
+// be in the document yet, so its own text cannot be measured.
+const ruler = document.createElement("canvas").getContext("2d");
+function textWidth(text, fs, weight) {
+  ruler.font = `${weight} 100px Arial, Helvetica, sans-serif`;
+  return ruler.measureText(text).width * fs / 100;
+}
+
 export class Board {
   constructor(container, { map = null, seats = [], onUnit = null, onHex = null } = {}) {
     this.container = container;
@@ -56,8 +72,7 @@ export class Board {
       x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, -y); y1 = Math.max(y1, -y);
     }
     const pad = this.spacing;
-    // Extra room on top: the off-map strip lies over the top edge of the board.
-    this.full = { x: x0 - pad, y: y0 - 2.2 * pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 3.2 * pad };
+    this.full = { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
     this.vb = { ...this.full };
     const root = svg("svg", { class: "map", role: "img", "aria-label": t("game.map") });
     this.svg = root;
@@ -116,11 +131,12 @@ export class Board {
     root.append(marks);
     this.unitLayer = svg("g", { class: "units" });
     root.append(this.unitLayer);
-    this.container.append(root);
+    // The off-map strip is a row of its own above the map (the board is a flex column), so
+    // that it never covers any of the map, however far it is zoomed or panned.
+    this.offNode = el("div", { class: "offmap" });
+    this.container.append(this.offNode, root);
     this.hover = el("div", { class: "hover", hidden: true });
     this.container.append(this.hover, el("div", { class: "hint" }, t("map.hint")));
-    this.offNode = el("div", { class: "offmap" });
-    this.container.append(this.offNode);
     this.applyViewBox();
     this.enablePanZoom();
   }
@@ -203,15 +219,24 @@ export class Board {
     const known = u.name !== null || u.strength !== null || u.type !== null;
     if (known) {
       // What the view gives for this block: name, type and strength.
-      const txt = (text, dy, fs, weight = "normal") => svg("text", { class: "block-label", x: 0, y: dy, "font-size": fs,
-        "text-anchor": "middle", "dominant-baseline": "central", fill: "#fff", "font-weight": weight }, text);
+      // Never cut a label: one too wide for the block is set smaller (down to 60 %), and
+      // then squeezed into the block's width if it still does not fit.
+      const room = size * 0.88;
+      const txt = (text, dy, fs, weight = "normal") => {
+        const wide = textWidth(text, fs, weight);
+        const k = Math.max(0.6, Math.min(1, room / wide));
+        const squeeze = wide * k > room ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {};
+        return svg("text", { class: "block-label", x: 0, y: dy, "font-size": fs * k, "text-anchor": "middle",
+          "dominant-baseline": "central", fill: "#fff", "font-weight": weight, ...squeeze }, text);
+      };
       // Ids often repeat the side ("csa-archer"): the block's colour already says that.
       const name = String(u.name).replace(new RegExp(`^${u.side}[-_.:]`, "i"), "");
-      if (u.name !== null) g.append(txt(name.slice(0, 10), -size * 0.28, size * 0.17));
+      if (u.name !== null) g.append(txt(name, -size * 0.28, size * 0.17));
       if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
-      if (u.type !== null) g.append(txt(String(u.type).slice(0, 8), size * 0.33, size * 0.14));
+      if (u.type !== null) g.append(txt(typeWord(u.type), size * 0.33, size * 0.14));
     }
-    const title = known ? [u.id, u.name, u.type, u.strength].filter((v) => v !== null).join(" · ") : `${u.id} · ${t("unit.hidden")}`;
+    const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type), u.strength]
+      .filter((v) => v !== null).join(" · ") : `${u.id} · ${t("unit.hidden")}`;
     g.append(svg("title", {}, title));
     g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.justDragged()) this.onUnit?.(u.id); });
     return g;
@@ -233,13 +258,19 @@ export class Board {
         byHex.get(u.hex).push(u);
       }
       const layer = svg("g", { class: "units" });
-      const size = this.spacing * 0.4;
       for (const [hex, list] of byHex) {
         const [cx, cy] = this.centres.get(hex);
+        // One block, or two side by side; more go in a square grid of smaller blocks (the
+        // last row centred). The sizes keep a stack, tilted and with its shadow, inside its
+        // hex, which reaches only spacing/2 either side of its centre across its flat sides.
+        const n = list.length; const cols = n > 2 ? Math.ceil(Math.sqrt(n)) : n;
+        const rows = Math.ceil(n / cols);
+        const size = this.spacing * (n === 1 ? 0.4 : n === 2 ? 0.36 : 0.6 / cols);
+        const step = size * 1.08;
         list.forEach((u, i) => {
-          const n = list.length; const col = i % 2; const row = Math.floor(i / 2);
-          const x = cx + (n > 1 ? (col - 0.5) * size * 1.08 : 0);
-          const y = cy + (n > 2 ? (row - 0.5) * size * 1.08 : 0);
+          const row = Math.floor(i / cols); const inRow = Math.min(cols, n - row * cols);
+          const x = cx + ((i % cols) - (inRow - 1) / 2) * step;
+          const y = cy + (row - (rows - 1) / 2) * step;
           layer.append(this.drawBlock(u, size, x, y, sideClass(u.side, this.seats) === "usa" ? -6 : 6, u.id === selected));
         });
       }

@@ -1,0 +1,162 @@
+"""The map's layout in a real browser: the off-map strip never covers the map, a stack of
+blocks stays inside its hex, block labels are whole words, and the lobby fits a phone."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "src" / "gettysburg" / "server" / "i18n"
+
+
+@pytest.fixture(autouse=True)
+def boc_ready() -> None:
+    from gettysburg.server import systems
+
+    if systems.map_json("boc") is None:
+        pytest.skip("boc/data/board.json is missing")
+
+
+def _open(browser: Any, live: Any, scenario: str, seat: str = "usa",
+          size: tuple[int, int] = (1280, 860)) -> tuple[Any, Any, dict[str, Any]]:
+    """A BoC game with two human seats (nothing moves by itself), open as `seat`; returns
+    the context, the page and the seat's view."""
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": scenario,
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    r.raise_for_status()
+    game = r.json()
+    token = game["seats"][seat]["token"]
+    view = httpx.get(f"{live.url}/api/games/{game['game_id']}",
+                     headers={"Authorization": f"Bearer {token}"}).json()["view"]
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(live.url + game["seats"][seat]["link"])
+    page.wait_for_selector("g.units g.unit")
+    return context, page, view
+
+
+def test_the_off_map_strip_does_not_cover_the_zoomed_map(browser: Any, live: Any) -> None:
+    context, page, _ = _open(browser, live, "day1")
+    page.wait_for_selector(".offmap g.unit")
+    box = page.locator("svg.map").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(6):
+        page.mouse.wheel(0, -300)
+    page.wait_for_function("() => Number(document.querySelector('svg.map')"
+                           ".getAttribute('viewBox').split(' ')[2]) < 2000")
+    out = page.evaluate("""() => {
+      const map = document.querySelector("svg.map");
+      const m = map.getBoundingClientRect();
+      const s = document.querySelector(".board .offmap").getBoundingClientRect();
+      // What a player sees near the map's top edge, across its width: the map itself.
+      const hits = [0.1, 0.3, 0.5, 0.7, 0.9].map((f) =>
+        map.contains(document.elementFromPoint(m.left + f * m.width, m.top + 20)));
+      return { map: [m.left, m.top, m.right, m.bottom], strip: [s.left, s.top, s.right, s.bottom],
+               hits };
+    }""")
+    m, s = out["map"], out["strip"]
+    assert s[3] - s[1] > 20  # the strip is there, with its blocks
+    overlap = min(m[2], s[2]) > max(m[0], s[0]) and min(m[3], s[3]) > max(m[1], s[1])
+    assert not overlap, out
+    assert all(out["hits"]), out
+    context.close()
+
+
+def _inside(point: tuple[float, float], polygon: list[list[float]], slack: float) -> bool:
+    """`point` inside the convex `polygon`, or within `slack` pixels of its edges."""
+    sign = 0.0
+    for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        cross = (bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax)
+        dist = cross / ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+        if sign == 0:
+            sign = 1.0 if cross > 0 else -1.0
+        if dist * sign < -slack:
+            return False
+    return True
+
+
+def test_a_stack_of_four_blocks_stays_inside_its_hex(browser: Any, live: Any) -> None:
+    # Day 2 opens with many stacks of four, the player's own and hidden enemy ones.
+    context, page, view = _open(browser, live, "day2", size=(1400, 1300))
+    hex_of = {u["id"]: u["hex"] for u in view["units"] if u.get("hex")}
+    hex_of |= {u["handle"]: u["hex"] for u in view["hidden"] if u.get("hex")}
+    drawn = page.evaluate("""() => {
+      const corners = (poly) => {
+        const m = poly.getScreenCTM();
+        return [...poly.points].map((p) => [m.a * p.x + m.c * p.y + m.e,
+                                             m.b * p.x + m.d * p.y + m.f]);
+      };
+      const hexes = {};
+      for (const p of document.querySelectorAll("polygon.hex")) hexes[p.dataset.hex] = corners(p);
+      const blocks = [...document.querySelectorAll("g.units g.unit")].map((g) => {
+        const r = g.getBoundingClientRect();
+        return { id: g.dataset.unit, box: [r.left, r.top, r.right, r.bottom] };
+      });
+      return { hexes, blocks };
+    }""")
+    stacks: dict[str, list[str]] = {}
+    for block in drawn["blocks"]:
+        stacks.setdefault(hex_of[block["id"]], []).append(block["id"])
+        x0, y0, x1, y1 = block["box"]
+        polygon = drawn["hexes"][hex_of[block["id"]]]
+        for corner in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            assert _inside(corner, polygon, 0.5), (block, hex_of[block["id"]], polygon)
+    fours = [ids for ids in stacks.values() if len(ids) == 4]
+    assert len(fours) > 5
+    # Every block of a stack is still the one a click there selects.
+    mine = next(ids for ids in fours if ids[0].startswith("usa-"))
+    for unit in mine:
+        page.click(f"g.units g.unit[data-unit='{unit}']")
+        page.wait_for_selector(f"g.units g.unit.selected[data-unit='{unit}']")
+    context.close()
+
+
+def test_block_labels_are_whole_names_and_type_words(browser: Any, live: Any) -> None:
+    context, page, view = _open(browser, live, "day2")
+    words = json.loads((CATALOGUE / "en.json").read_text("utf-8"))
+    labels = page.evaluate("""() => [...document.querySelectorAll("g.unit")]
+      .filter((g) => g.querySelector("text.block-label")).map((g) => ({
+        id: g.dataset.unit,
+        texts: [...g.querySelectorAll("text.block-label")].map((t) => t.textContent),
+        widths: [...g.querySelectorAll("text.block-label")].map((t) => t.getBBox().width),
+        face: g.querySelector("rect.face").getBBox().width,
+        title: g.querySelector("title").textContent }))""")
+    units = {u["id"]: u for u in view["units"]}
+    assert len(labels) == len(units) > 30  # on the map and off it
+    for block in labels:
+        u = units[block["id"]]
+        name, _, kind = block["texts"]
+        assert name == u["name"], block  # whole, not cut after 10 letters
+        assert kind == words[f"unit_type.{u['type']}"], block  # "division HQ", not "dhq"
+        assert "_" not in " ".join(block["texts"]) and "_" not in block["title"], block
+        assert max(block["widths"]) <= block["face"] * 1.01, block  # and inside the block
+    # The type words come in the player's language.
+    page.select_option("#lang", "de")
+    page.wait_for_function("() => [...document.querySelectorAll('text.block-label')]"
+                           ".some((t) => t.textContent === 'Infanterie')")
+    context.close()
+
+
+def test_the_lobby_fits_a_phone(browser: Any, live: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(live.url + "/")
+    page.wait_for_selector("select.who[data-seat=csa]")
+    width = "() => document.documentElement.scrollWidth"
+    assert page.evaluate(width) <= 390
+    # With a friend's link shown, and a game in "my games" after a reload.
+    page.select_option("select.who[data-seat=csa]", "friend")
+    page.click("#start")
+    page.wait_for_selector("#open-mine")
+    assert page.evaluate(width) <= 390
+    page.reload()
+    page.wait_for_selector(".games-list li")
+    assert re.search(r"boc/", page.inner_text(".games-list"))
+    assert page.evaluate(width) <= 390
+    context.close()
