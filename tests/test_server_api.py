@@ -360,7 +360,8 @@ def test_branch_from_a_finished_game(server: Server) -> None:
     # The old tokens do not open the branch.
     r = server.client.get(f"/api/games/{b['game_id']}", headers=auth(g, "red"))
     assert r.status_code == 403
-    # A seat left out of ``seats`` is human; an unknown agent is named as such.
+    # A seat left out of ``seats`` is played as in the original (red: a person); an
+    # unknown agent is named as such.
     r = server.client.post(f"/api/games/{g['game_id']}/branch", headers=auth(g, "red"),
                            json={"step": 1, "seats": {"blue": {"kind": "ai",
                                                                "agent": "random"}}})
@@ -370,6 +371,20 @@ def test_branch_from_a_finished_game(server: Server) -> None:
                            json={"step": 1, "seats": {"blue": {"kind": "ai",
                                                                "agent": "oracle"}}})
     assert r.status_code == 422 and r.json()["error"]["field"] == "seats.blue.agent"
+
+
+def test_a_branch_keeps_the_computer_opponent_unless_told_otherwise(server: Server) -> None:
+    g = server.create(blue="ai", options=["turns=1"])
+    server.act(g, "red", {"type": "pass"}, "0")  # settles: blue answers, the game ends
+    assert server.get(g, "red")["status"] == "finished"
+    r = server.client.post(f"/api/games/{g['game_id']}/branch", headers=auth(g, "red"),
+                           json={"step": 1})
+    assert r.status_code == 201, r.text
+    b = r.json()
+    assert set(b["seats"]) == {"red"}  # blue is still the computer: no link for it
+    seats = {s["seat"]: s for s in server.get(b, "red")["seats"]}
+    assert seats["blue"]["kind"] == "ai" and seats["blue"]["agent"] == "random"
+    assert seats["red"]["kind"] == "human"
 
 
 def test_undo_refused_with_the_reason(server: Server) -> None:

@@ -116,6 +116,10 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
     log = page.inner_text("#log")
     assert "active Union" in log  # the USA's player turn
     assert re.search(r"\b5\.\d", log), "fire events cite section 5"
+    # A roll is drawn as die faces, not also written out ("dice 3" read as three dice).
+    rolled = page.eval_on_selector_all("#log li:has(svg.die)", "els => els.map(e => e.textContent)")
+    assert rolled, "no entry with die faces after a fire"
+    assert not any(re.search(r"\bdice\b", text) for text in rolled), rolled
     # Blocks by printed name, never by id: the map's roster names those no longer shown.
     assert not re.search(r"\b(usa|csa)-[a-z]", log), log[-800:]
     # Flags read as words: set ones by their name, unset ones left out (no "false").
@@ -257,6 +261,7 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     page.select_option("#lang", "es")
     page.wait_for_function("() => document.querySelector('#phasebar [data-key=victory]')"
                            "?.textContent.includes('total CSA')")
+    assert "El primer día" in page.inner_text("#phasebar"), page.inner_text("#phasebar")
     assert not errors, errors
 
 
@@ -316,3 +321,8 @@ def test_the_lobby_offers_only_the_scenarios_own_options(browser: Any, live: Any
     assert not page.is_checked("input[data-option=hancock]")
     page.select_option("#scenario", "battle")
     assert "longstreet" in page.evaluate(shown) and "cavalry_battles" in page.evaluate(shown)
+    # Scenario titles in the player's language.
+    page.select_option("#lang", "es")
+    page.wait_for_function("() => document.querySelector('#scenario option[value=day3]')"
+                           "?.textContent === 'La carga de Pickett (day3)'")
+    assert page.inner_text("#scenario option[value=day1]") == "El primer día (day1)"

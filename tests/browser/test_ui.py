@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 BLUE_LABELS = ("Davis", "Early", "Field")
@@ -374,6 +375,51 @@ def test_replay_of_a_finished_game_and_what_if_branch(browser: Any, live: Any) -
     context.close()
 
 
+def test_a_what_if_branch_is_played_against_the_same_computer(browser: Any, live: Any) -> None:
+    import httpx
+
+    r = httpx.post(f"{live.url}/api/games", json={
+        "system": "toy", "scenario": "standard", "options": ["turns=2"],
+        "seats": {"red": {"kind": "human"}, "blue": {"kind": "ai", "agent": "random"}}})
+    game = r.json()
+    red = {"Authorization": "Bearer " + game["seats"]["red"]["token"]}
+    deadline, passes = time.monotonic() + 60, 0
+    while True:  # red passes (or takes its hits) whenever it is to move; blue answers
+        got = httpx.get(f"{live.url}/api/games/{game['game_id']}", headers=red)
+        assert got.status_code == 200, got.text
+        state = got.json()
+        if state["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, (state["to_move"], state["status"], state["step"])
+        if state["to_move"] == ["red"]:
+            action = min(state["legal"], key=lambda a: a["type"] != "pass")
+            sent = httpx.post(f"{live.url}/api/games/{game['game_id']}/actions", headers=red,
+                              json={"action": action, "action_id": str(passes)})
+            assert sent.status_code == 200, sent.text
+            passes += 1
+        time.sleep(0.2)
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    page.goto(f"{live.url}/g/{game['game_id']}/replay#{game['seats']['red']['token']}")
+    page.wait_for_selector("#branch:not([hidden])")
+    page.click("#first")
+    page.wait_for_function("() => /\\b0\\b/.test(document.querySelector('#step-label')"
+                           ".textContent)")
+    page.click("#branch")
+    # One seat for a person: straight into the branch, where blue is still the computer.
+    page.wait_for_url(re.compile(r"/g/[^/#]+#.+"))
+    assert game["game_id"] not in page.url
+    page.wait_for_selector("#phasebar .turn-you")
+    branch_id, token = re.findall(r"/g/([^/#]+)#(.+)$", page.url)[0]
+    state = httpx.get(f"{live.url}/api/games/{branch_id}",
+                      headers={"Authorization": f"Bearer {token}"}).json()
+    seats = {s["seat"]: s for s in state["seats"]}
+    assert state["seat"] == "red" and seats["blue"]["kind"] == "ai", seats
+    assert state["parent"] == game["game_id"] and state["step"] == 0
+    assert not errors, errors
+    context.close()
+
+
 def test_a_narrow_screen_stacks_the_board_above_the_panels(browser: Any, live: Any) -> None:
     import httpx
 
@@ -412,4 +458,48 @@ def test_a_finished_game_says_so_not_live(browser: Any, live: Any) -> None:
     page.wait_for_function("() => document.querySelector('#conn').textContent === 'finished'")
     assert page.locator("#phasebar [data-key=over]").count() == 0
     assert not errors, errors
+    context.close()
+
+
+def test_my_games_say_how_each_game_stands(browser: Any, live: Any) -> None:
+    """The lobby's list asks the server how each game stands (its own token), so two
+    games of one scenario read differently, and a game the server lost says so."""
+    import httpx
+
+    def toy(turns: int) -> dict[str, Any]:
+        r = httpx.post(f"{live.url}/api/games", json={
+            "system": "toy", "scenario": "standard", "options": [f"turns={turns}"],
+            "seats": {"red": {"kind": "human"}, "blue": {"kind": "human"}}})
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    waiting, over = toy(3), toy(1)
+    httpx.post(f"{live.url}/api/games/{waiting['game_id']}/actions",
+               headers={"Authorization": "Bearer " + waiting["seats"]["red"]["token"]},
+               json={"action": {"type": "pass"}, "action_id": "a"})
+    httpx.post(f"{live.url}/api/games/{over['game_id']}/actions",
+               headers={"Authorization": "Bearer " + over["seats"]["red"]["token"]},
+               json={"action": {"type": "pass"}, "action_id": "a"})
+    entries = [{"game_id": g["game_id"], "seat": seat, "token": g["seats"][seat]["token"],
+                "system": "toy", "scenario": "standard", "seen": 1_700_000_000_000}
+               for g, seat in ((waiting, "red"), (waiting, "blue"), (over, "red"))]
+    entries.append({"game_id": "gone0000", "seat": "red", "token": "x", "system": "toy",
+                    "scenario": "standard", "seen": 1_700_000_000_000})
+    errors: list[str] = []
+    context, page = _new_page(browser, errors)
+    page.goto(live.url + "/")
+    page.evaluate("e => localStorage.setItem('gettysburg.games', JSON.stringify(e))", entries)
+    page.reload()
+    page.wait_for_function("() => { const s = [...document.querySelectorAll('.game-status')];"
+                           " return s.length === 4 && s.every(x => x.textContent.length > 0); }")
+
+    def status(game_id: str, seat: str) -> str:
+        return str(page.inner_text(f".game-status[data-game='{game_id}'][data-seat={seat}]"))
+
+    assert status(waiting["game_id"], "red") == "Waiting for blue"
+    assert status(waiting["game_id"], "blue") == "Your decision (blue)"
+    assert status(over["game_id"], "red").startswith("finished: ")
+    assert status("gone0000", "red") == "no longer on this server"
+    assert "2023" in page.inner_text(".games-list")  # when each was started
+    assert not [e for e in errors if "404" not in e and "403" not in e], errors
     context.close()

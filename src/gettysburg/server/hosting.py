@@ -612,8 +612,11 @@ class Host:
             k = min(max(0, step), live.step)
             moves = [{"seat": m.seat, "action": m.action} for m in live.game.history[:k]]
             row = live.row
-        # Every seat is human unless ``seats`` names it.
-        specs = {**{s.seat: SeatSpec("human") for s in live.seats}, **(seats or {})}
+        # A seat ``seats`` leaves out is played as in the original game: the computer
+        # opponent stays, with its agent, so a what-if is replayed against it.
+        kept = {s.seat: SeatSpec(s.kind, s.agent if s.kind == "ai" else None)
+                for s in live.seats}
+        specs = {**kept, **(seats or {})}
         return self.create(row.system, row.scenario, row.options, row.seed, specs,
                            actions=moves, parent=(row.id, k))
 

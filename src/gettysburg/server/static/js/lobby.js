@@ -1,7 +1,7 @@
 // The lobby: pick a system and scenario, who plays each side, options; list my games.
 import { get, post } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
-import { t, translatePage } from "./i18n.js";
+import { t, translatePage, language } from "./i18n.js";
 import { seatName, tOr } from "./panels.js";
 import { myGames, forget, remember } from "./store.js";
 
@@ -52,8 +52,11 @@ export async function lobbyPage(root) {
   function fillScenarios() {
     const sys = systems.find((s) => s.name === systemSel.value);
     const titles = sys?.scenario_titles || {};
+    // A title in the player's language where the catalogue has it (the same words the
+    // game's phase bar shows), else as the scenario file gives it.
+    const title = (n) => tOr(`value.title.${titles[n]}`, titles[n]);
     scenarioSel.replaceChildren(...(sys?.scenarios || []).map((n) =>
-      el("option", { value: n }, titles[n] && titles[n] !== n ? `${titles[n]} (${n})` : n)));
+      el("option", { value: n }, titles[n] && titles[n] !== n ? `${title(n)} (${n})` : n)));
     optionsIn.placeholder = sys?.option_hint || "";
     optionsIn.value = "";
     const listed = sys?.options || [];
@@ -140,14 +143,36 @@ export async function lobbyPage(root) {
     } finally { startBtn.disabled = false; }
   }
 
+  // Each game with its title, side and start; the newest also with how it stands now,
+  // asked of the server with the game's own token (so the list is never stale).
+  const FRESH = 10;
   function fillList() {
     const games = myGames();
     listNode.replaceChildren(el("h2", { i18n: "lobby.my_games" }));
     if (!games.length) { listNode.append(el("p", { class: "muted", i18n: "lobby.no_games" })); return; }
-    listNode.append(el("ul", { class: "games-list" }, games.map((g) => el("li", {},
-      el("a", { href: `/g/${g.game_id}#${g.token}` }, `${g.system}/${g.scenario}`), ` · ${seatName(g.seat)} · `,
-      el("a", { href: `/g/${g.game_id}/replay#${g.token}`, i18n: "game.replay" }), " ",
-      el("button", { title: t("lobby.forget"), onclick: () => { forget(g.game_id, g.seat); fillList(); } }, "×")))));
+    const started = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+    listNode.append(el("ul", { class: "games-list" }, games.map((g, i) => {
+      const title = systems.find((s) => s.name === g.system)?.scenario_titles?.[g.scenario];
+      const named = title ? `${tOr(`value.title.${title}`, title)} (${g.system}/${g.scenario})` : `${g.system}/${g.scenario}`;
+      const status = el("span", { class: "game-status", "data-game": g.game_id, "data-seat": g.seat });
+      if (i < FRESH) standing(g, status);
+      return el("li", {},
+        el("a", { href: `/g/${g.game_id}#${g.token}` }, named), ` · ${seatName(g.seat)}`,
+        g.started ?? g.seen ? el("span", { class: "muted" }, ` · ${started.format(new Date(g.started ?? g.seen))}`) : "", " · ", status, " ",
+        el("a", { href: `/g/${g.game_id}/replay#${g.token}`, i18n: "game.replay" }), " ",
+        el("button", { title: t("lobby.forget"), onclick: () => { forget(g.game_id, g.seat); fillList(); } }, "×"));
+    })));
+  }
+
+  async function standing(g, node) {
+    let s;
+    try { s = await get(`/api/games/${g.game_id}`, g.token); } catch { node.textContent = t("lobby.gone"); return; }
+    const result = s.result && typeof s.result === "object" ? s.result : {};
+    node.textContent = s.status === "finished"
+      ? `${t("game.ended")}: ${result.winner ? t("game.winner", { seat: seatName(result.winner) }) : t("game.draw")}`
+      : (s.to_move || []).includes(s.seat) ? t("game.your_move", { seat: seatName(s.seat) })
+        : t("game.waiting", { seats: (s.to_move || []).map(seatName).join(", ") || "–" });
+    node.classList.toggle("turn-you", s.status !== "finished" && (s.to_move || []).includes(s.seat));
   }
 
   systemSel.addEventListener("change", fillScenarios);

@@ -173,7 +173,10 @@ export function logEntry(e, known = new Map(), seats = []) {
   const names = e.names ? new Map([...Object.entries(e.names), ...known]) : known;
   const dice = diceIn(e.data);
   const data = { ...(e.data || {}) };
+  // The dice are drawn as faces after the text: leave their numbers out of it (a lone
+  // "dice 3" read as three dice rather than a die showing 3).
   delete data.rolls;
+  if (dice.length) for (const key of ["dice", "values"]) if (Array.isArray(data[key])) delete data[key];
   const text = Object.keys(data).length ? phrase(data, names, seats) : "";
   const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
     el("b", {}, tOr(`event.${e.type}`, e.type)), " ", text);

@@ -61,6 +61,9 @@ export async function replayPage(root, gameId, token) {
       const game = await post(`/api/games/${gameId}/branch`, { step: Number(slider.value) }, token);
       const seats = Object.keys(game.seats);
       for (const seat of seats) remember({ game_id: game.game_id, seat, token: game.seats[seat].token, system: info.system, scenario: info.scenario });
+      // The computer keeps its seats in the branch; with one seat left to a person, that
+      // is the player here: go straight to it, as the lobby does.
+      if (seats.length === 1) { location.href = game.seats[seats[0]].link; return; }
       branched.replaceChildren(el("p", { i18n: "replay.branched" }), ...seats.map((seat) => el("div", { class: "form-row links" },
         el("label", {}, seatName(seat)), el("a", { href: game.seats[seat].link, "data-seat": seat }, location.origin + game.seats[seat].link))));
       translatePage(branched);

@@ -5,9 +5,13 @@ export function myGames() {
   try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch { return []; }
 }
 
+// Newest first; `seen` is when it was last opened here, `started` when it first was.
 export function remember(entry) {
-  const list = myGames().filter((g) => !(g.game_id === entry.game_id && g.seat === entry.seat));
-  list.unshift({ ...entry, seen: Date.now() });
+  const same = (g) => g.game_id === entry.game_id && g.seat === entry.seat;
+  const before = myGames().find(same);
+  const list = myGames().filter((g) => !same(g));
+  const now = Date.now();
+  list.unshift({ ...entry, seen: now, started: before?.started ?? before?.seen ?? now });
   localStorage.setItem(KEY, JSON.stringify(list.slice(0, 50)));
 }
 
