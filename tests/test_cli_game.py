@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -56,3 +57,39 @@ def test_show_prints_a_toy_game_as_its_seat_sees_it(tmp_path: Path) -> None:
     assert "label" not in lines["b1"] and "strength" not in lines["b1"]  # blue's are hidden
     code, out, _ = run("game", "show", str(save), "--as", "referee")
     assert "label Davis" in out
+
+
+def test_a_scripted_game_asks_for_the_dice_of_an_action_that_rolls(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    run("game", "new", "toy/standard", "--scripted", "--out", str(save))
+    before = save.read_bytes()
+    attack = json.dumps({"type": "attack", "block": "r1"})  # Archer, strength 3: 3 dice
+    code, _, err = run("game", "apply", str(save), attack, "--out", str(save))
+    assert code == 2 and "give this action's dice with --dice" in err, err
+    assert save.read_bytes() == before
+    code, _, err = run("game", "apply", str(save), attack, "--out", str(save),
+                       "--dice", "5,6,1")
+    assert code == 0, err
+    assert json.loads(save.read_text())["dice"]["values"] == [5, 6, 1]
+
+
+def test_every_command_line_option_and_argument_says_what_it_is() -> None:
+    """`--help` lists each option and argument with a line of help (none bare)."""
+    import typer
+
+    bare: list[str] = []
+    seen = 0
+
+    def walk(command: Any, path: list[str]) -> None:
+        nonlocal seen
+        if hasattr(command, "commands"):  # a group (typer carries its own click classes)
+            for name, sub in command.commands.items():
+                walk(sub, [*path, name])
+            return
+        for param in command.params:
+            seen += 1
+            if param.name != "help" and not getattr(param, "help", None):
+                bare.append(f"{' '.join(path)} {param.name}")
+
+    walk(typer.main.get_command(app), [])
+    assert seen > 50 and not bare, (seen, bare)

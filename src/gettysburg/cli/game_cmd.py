@@ -177,8 +177,11 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
 
 
 @app.command("legal")
-def legal(file: Path, seat: str | None = typer.Option(None, "--as"),
-          as_json: bool = typer.Option(False, "--json")) -> None:
+def legal(file: Path = typer.Argument(..., help="the save file"),
+          seat: str | None = typer.Option(None, "--as", help="the seat whose actions to "
+                                          "list (default: the seat to move)"),
+          as_json: bool = typer.Option(False, "--json", help="one JSON list instead of a "
+                                       "numbered line per action")) -> None:
     """List the legal actions of a seat (default: the seat to move)."""
     game = _load(file)
     who = _seat(game, seat)
@@ -209,9 +212,11 @@ def _with_dice(file: Path, values: list[int]) -> Game:
 
 
 @app.command("apply")
-def apply(file: Path, action: str = typer.Argument(..., help="the action as JSON"),
+def apply(file: Path = typer.Argument(..., help="the save file"),
+          action: str = typer.Argument(..., help="the action as JSON"),
           out: Path = typer.Option(..., "--out", help="where to write (may be FILE)"),
-          seat: str | None = typer.Option(None, "--as"),
+          seat: str | None = typer.Option(None, "--as", help="the seat acting (default: "
+                                          "the seat to move)"),
           dice: str | None = typer.Option(None, "--dice", help="scripted dice, e.g. 3,6,1")
           ) -> None:
     """Apply one action and write the new save file."""
@@ -241,7 +246,13 @@ def apply(file: Path, action: str = typer.Argument(..., help="the action as JSON
         savefile.write(savefile.save(game), out)
     except RuleError as exc:
         _fail(f"refused: {exc.message} [rule {exc.rule}]")
-    except (DiceError, ValueError, OSError) as exc:
+    except DiceError as exc:
+        if dice is None and isinstance(game.dice, ScriptedDice):
+            # A scripted game rolls only the dice given with the action that rolls them.
+            _fail(f"{exc}; give this action's dice with --dice, e.g. --dice 3,6,1 "
+                  "(nothing was written)")
+        _fail(str(exc))
+    except (ValueError, OSError) as exc:
         _fail(str(exc))
     for ev in events:
         shown = ev.for_seat(who)
@@ -250,8 +261,10 @@ def apply(file: Path, action: str = typer.Argument(..., help="the action as JSON
 
 
 @app.command("show")
-def show(file: Path, seat: str = typer.Option(..., "--as"),
-         as_json: bool = typer.Option(False, "--json")) -> None:
+def show(file: Path = typer.Argument(..., help="the save file"),
+         seat: str = typer.Option(..., "--as", help="whose view: a seat, or referee for "
+                                  "everything"),
+         as_json: bool = typer.Option(False, "--json", help="the view as JSON")) -> None:
     """Show the game as a seat sees it (usa, csa or referee)."""
     game = _load(file)
     who = _seat(game, seat)
@@ -308,7 +321,10 @@ def _show_any(view: dict[str, Any]) -> None:
 
 
 @app.command("replay")
-def replay(file: Path, verify: bool = typer.Option(True, "--verify/--no-verify")) -> None:
+def replay(file: Path = typer.Argument(..., help="the save file"),
+           verify: bool = typer.Option(True, "--verify/--no-verify",
+                                       help="re-check every die, state hash and link")
+           ) -> None:
     """Replay a save file; with --verify every die, state hash and link is checked."""
     try:
         model = savefile.load(file)

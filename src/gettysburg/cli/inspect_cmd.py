@@ -34,7 +34,10 @@ def _emit(doc: dict[str, Any], as_json: bool) -> None:
 
 
 @app.command("hex")
-def hex_cmd(hex_id: str, as_json: bool = typer.Option(False, "--json")) -> None:
+def hex_cmd(
+    hex_id: str = typer.Argument(..., help="a hex id, e.g. Q10"),
+    as_json: bool = typer.Option(False, "--json", help="JSON instead of a line per field"),
+) -> None:
     """Terrain, level, stacking and the six hexsides of one hex."""
     board = _board()
     try:
@@ -79,7 +82,9 @@ def hex_cmd(hex_id: str, as_json: bool = typer.Option(False, "--json")) -> None:
 
 @app.command("cone")
 def cone_cmd(
-    origin: str, through: str, as_json: bool = typer.Option(False, "--json")
+    origin: str = typer.Argument(..., help="the artillery's hex"),
+    through: str = typer.Argument(..., help="the neighbouring hex it fires through"),
+    as_json: bool = typer.Option(False, "--json", help="JSON instead of a line per field")
 ) -> None:
     """The target hexes of artillery in ORIGIN firing through its THROUGH hexside (5.31)."""
     board = _board()
@@ -101,10 +106,10 @@ def cone_cmd(
 
 @app.command("los")
 def los_cmd(
-    origin: str,
-    target: str,
+    origin: str = typer.Argument(..., help="the firing hex"),
+    target: str = typer.Argument(..., help="the target hex"),
     through: str | None = typer.Option(None, "--through", help="Fired-through hexside"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="JSON instead of a line per field"),
 ) -> None:
     """Long-range artillery line of sight from ORIGIN to TARGET (5.33), with the reason."""
     board = _board()
