@@ -166,7 +166,13 @@ export async function lobbyPage(root) {
 
   async function standing(g, node) {
     let s;
-    try { s = await get(`/api/games/${g.game_id}`, g.token); } catch { node.textContent = t("lobby.gone"); return; }
+    try { s = await get(`/api/games/${g.game_id}`, g.token); } catch (err) {
+      // Only "no such game" (or a token it no longer takes) means the server lost it; a
+      // network hiccup or a busy server leaves the entry unknown for now.
+      node.textContent = [403, 404].includes(err.status) ? t("lobby.gone") : "–";
+      node.title = errorText(err);
+      return;
+    }
     const result = s.result && typeof s.result === "object" ? s.result : {};
     node.textContent = s.status === "finished"
       ? `${t("game.ended")}: ${result.winner ? t("game.winner", { seat: seatName(result.winner) }) : t("game.draw")}`
