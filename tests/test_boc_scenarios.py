@@ -561,28 +561,37 @@ def test_zero_strength_only_for_hqs(tmp_path: Path) -> None:
     assert load_scenario("boc/day3").placements()["usa-pleasonton"] == ("L5", 0)
 
 
-def test_a_scenario_takes_only_the_options_its_sheet_lists() -> None:
-    """9.0: each sheet lists its optional rules; one it does not list is refused by name
-    (before, Hancock on Day 2 was accepted and did nothing), in any spelling."""
+def test_a_new_game_takes_only_the_options_its_sheet_lists() -> None:
+    """9.0: each sheet lists its optional rules. A new game with another one is refused by
+    name (before, Hancock on Day 2 was accepted and did nothing), in any spelling; the
+    engine itself still takes it, so games stored or saved before still load and replay."""
     from gettysburg.boc.game import BocGame
+    from gettysburg.server.systems import options_problem
 
     for scenario, option in (("day2", "hancock"), ("day1", "longstreet"),
-                             ("day1", "cavalry_battles"), ("day3", "hancock")):
-        with pytest.raises(ValueError, match=f"option '{option}' is not offered by this "
-                                             f"scenario .*9.0"):
-            BocGame(f"boc/{scenario}", [option])
-    # The spellings of the sheets and the menu both pass where the sheet lists the option.
-    assert BocGame("boc/day2", ["column_and_line"]).state.options == ["column_line"]
-    assert BocGame("boc/day1", ["hancock", "fixed_sequence"]).state.options == [
-        "fixed_turn_order", "hancock"]
-    assert "longstreet" in BocGame("boc/battle", ["longstreet"]).state.options
+                             ("day1", "cavalry_battle"), ("day3", "hancock")):
+        problem = options_problem("boc", scenario, [option])
+        assert problem is not None and f"option {option!r} is not offered by scenario" \
+            f" {scenario} (rule 9.0" in problem, problem
+        assert len(BocGame(f"boc/{scenario}", [option]).state.options) == 1  # still taken
+    # The spellings of the sheets and of the menu both pass where the sheet lists it.
+    for scenario, options in (("day2", ["column_and_line"]),
+                              ("day1", ["hancock", "fixed_sequence"]),
+                              ("battle", ["longstreet", "cavalry_battle"]), ("day3", [])):
+        assert options_problem("boc", scenario, options) is None, (scenario, options)
+    # Custom files and systems without per-scenario lists are not second-guessed.
+    assert options_problem("boc", "my/own.yaml", ["hancock"]) is None
+    assert options_problem("toy", "standard", ["turns=3"]) is None
 
 
-def test_a_scenario_file_listing_no_options_takes_any(tmp_path: Path) -> None:
-    from gettysburg.boc.game import BocGame
+def test_the_command_line_refuses_a_new_game_with_an_option_its_sheet_lacks(
+        tmp_path: Path) -> None:
+    from gettysburg.cli import app
 
-    raw = yaml.safe_load((SCENARIO_DIR / "day2.yaml").read_text())
-    raw.pop("options")
-    custom = tmp_path / "custom.yaml"
-    custom.write_text(yaml.safe_dump(raw))
-    assert BocGame(str(custom), ["hancock"]).state.options == ["hancock"]
+    out = tmp_path / "g.json"
+    r = CliRunner().invoke(app, ["game", "new", "boc/day2", "--option", "hancock",
+                                 "--out", str(out)])
+    assert r.exit_code == 2 and "not offered by scenario day2" in r.stderr and not out.exists()
+    r = CliRunner().invoke(app, ["simulate", "boc/day1", "--option", "longstreet",
+                                 "--games", "1"])
+    assert r.exit_code == 2 and "not offered by scenario day1" in r.stderr

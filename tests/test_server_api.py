@@ -588,7 +588,7 @@ def test_lobby_offers_titles_scenarios_in_rule_order_and_options(server: Server)
             else:
                 assert r.status_code == 422, (scenario, option)
                 assert r.json()["error"]["field"] == "options", r.text
-                assert "not offered by this scenario" in r.json()["error"]["message"]
+                assert "not offered by scenario" in r.json()["error"]["message"]
     r = server.client.get("/api/setup", params={"system": "boc", "scenario": "day3",
                                                "options": ["no_such_option"]})
     assert r.status_code == 422 and "no_such_option" in r.json()["error"]["message"]
@@ -604,5 +604,12 @@ def test_lobby_offers_titles_scenarios_in_rule_order_and_options(server: Server)
         "seats": {"usa": {"kind": "human"}, "csa": {"kind": "ai", "agent": "random"}}})
     assert r.status_code == 422 and r.json()["error"]["field"] == "options", r.text
     assert ".yaml" not in r.text and "scenarios/" not in r.text  # no server file path
+    # A save recorded before the check (Hancock on Day 2 changed nothing) is still hosted.
+    from gettysburg.core import savefile
+    from gettysburg.core.protocol import new_game
+
+    old = savefile.save(new_game("boc/day2", options=["hancock"], seed="3"))
+    r = server.client.post("/api/import", json=old)
+    assert r.status_code == 201, r.text
     # A system whose options are free text says so with a hint instead.
     assert systems["toy"]["options"] == [] and systems["toy"]["option_hint"] == "turns=6"

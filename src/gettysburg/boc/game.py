@@ -72,7 +72,6 @@ from gettysburg.boc.scenario import (
     ENTRY_ROAD_ALIASES,
     SCENARIO_FILES,
     CavalryBattle,
-    Option,
     parse_scenario,
     place_with_overflow,
     scenario_path,
@@ -230,27 +229,11 @@ def _board_for(path: str, stamp: int) -> Board:
     return load_context(path)[3]
 
 
-def check_options_offered(offered: Sequence[Option], options: Sequence[str],
-                          where: str) -> None:
-    """Each scenario sheet lists the optional rules it can be played with (9.5, 9.6,
-    10.0 ...): Hancock (4.6) has no place on Day 2, nor the Longstreet option outside the
-    battle. Refuse the others rather than accept an option that would silently do nothing.
-    A scenario file listing no options (a test position, a custom file) takes any."""
-    if not offered:
-        return
-    names = {OPTION_ALIASES.get(o.name, o.name) for o in offered}
-    for opt in options:
-        if opt not in names:
-            raise ValueError(f"{where}: option {opt!r} is not offered by this scenario "
-                             f"(rule 9.0: its sheet lists {sorted(names)})")
-
-
 def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board: Board,
                   options: list[str]) -> BocState:
     """Set up a scenario (9.2: fill the named hex, overflow to adjacent hexes)."""
     oob = default_oob()
     sc = parse_scenario(raw, path, oob, board)
-    check_options_offered(sc.options, options, f"scenario {path.stem}")
     placed = place_with_overflow(board, sc.setup, oob, str(path))
     units: dict[str, UnitState] = {}
     for uid, hx in sorted(placed.positions.items()):

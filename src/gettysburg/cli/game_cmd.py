@@ -27,6 +27,7 @@ from gettysburg.core.dice import (
     new_secret,
 )
 from gettysburg.core.protocol import REFEREE, Game, RuleError, new_game
+from gettysburg.server.systems import options_problem
 
 app = typer.Typer(help="Play a game by e-mail: new, legal, apply, show, replay.",
                   no_args_is_help=True)
@@ -156,6 +157,10 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
     if where.suffix in (".yaml", ".yml") or where.exists():
         # A custom scenario: named relative to the save's folder (see _beside).
         spec = "boc/" + os.path.relpath(where.resolve(), out.resolve().parent)
+    system, _, scen = spec.partition("/")
+    problem = options_problem(system, scen, option)  # a new game: its sheet's options only
+    if problem is not None:
+        _fail(problem)
     named, out = out, out.resolve()  # the message names the file as it was typed
     record = None
     if commits or reveals:

@@ -21,6 +21,7 @@ from gettysburg.core.protocol import get_system, parse_spec
 from gettysburg.lab import report as report_mod
 from gettysburg.lab import simulate as sim
 from gettysburg.lab.store import append_rows, read_rows
+from gettysburg.server.systems import options_problem
 
 JSON_KEYS = ("games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
              "seconds_per_game")
@@ -66,6 +67,9 @@ def simulate(
         _fail(f"--dice must be one of {', '.join(sorted(sim.DICE_KINDS))}, not {dice!r}")
     try:
         system, scen = parse_spec(spec)
+        problem = options_problem(system, scen, option)
+        if problem is not None:
+            _fail(problem)
         seats = get_system(system).factory(scen, list(option), "0", None).seats()
         for name in (usa, csa):
             make_agent(name, 0)

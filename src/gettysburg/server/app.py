@@ -203,6 +203,10 @@ def create_app(store: Store, *, ai_budget: float = 5.0, ai_delay: float = 0.0,
         """The seats of a set-up (so the lobby can ask who plays each)."""
         # An empty value (`options=`, as a blank form field sends) is no option.
         chosen = tuple(o for o in options or () if o)
+        problem = systems.options_problem(system, scenario, chosen)
+        if problem is not None:
+            raise ApiError(422, "setup.options", f"{system}/{scenario}: {problem}",
+                           field="options")
         try:
             return {"seats": systems.seats_of(system, scenario, chosen)}
         except Exception as exc:

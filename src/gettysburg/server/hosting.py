@@ -35,7 +35,13 @@ from gettysburg.core.protocol import (
 from gettysburg.server.agents import SeatMind, UnknownAgentError, agent_names
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
 from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store, StoreError
-from gettysburg.server.systems import blames_options, map_json, scenario_problem, with_names
+from gettysburg.server.systems import (
+    blames_options,
+    map_json,
+    options_problem,
+    scenario_problem,
+    with_names,
+)
 
 log = logging.getLogger(__name__)
 
@@ -321,13 +327,19 @@ class Host:
 
     def create(self, system: str, scenario: str, options: Sequence[str], seed: str | None,
                seats: Mapping[str, SeatSpec], actions: Sequence[Mapping[str, Any]] = (),
-               parent: tuple[str, int] | None = None) -> tuple[str, dict[str, str]]:
+               parent: tuple[str, int] | None = None,
+               recorded: bool = False) -> tuple[str, dict[str, str]]:
         """Create a game (optionally with a prefix of ``actions`` already played, for
         branches); returns its id and a token per human seat."""
         seed = seed if seed else secrets.token_hex(16)
         problem = scenario_problem(system, scenario)  # never a server-side file path
         if problem is not None:
             raise ApiError(422, "setup.scenario", problem, field="scenario")
+        # A new game takes only its scenario's options; a branch or an imported save
+        # (``recorded``) keeps the options its game was recorded with.
+        problem = None if recorded else options_problem(system, scenario, options)
+        if problem is not None:
+            raise ApiError(422, "setup.options", problem, field="options")
         try:
             game = self._fresh(system, scenario, options, seed)
         except UnknownSystemError as exc:
@@ -618,7 +630,7 @@ class Host:
                 for s in live.seats}
         specs = {**kept, **(seats or {})}
         return self.create(row.system, row.scenario, row.options, row.seed, specs,
-                           actions=moves, parent=(row.id, k))
+                           actions=moves, parent=(row.id, k), recorded=True)
 
     def import_save(self, data: object) -> tuple[str, dict[str, str]]:
         """Host a save file (verified by replaying it) as a new game; the uploader already
@@ -645,7 +657,7 @@ class Host:
         specs = {seat: SeatSpec("human") for seat in probe.seats()}
         moves = [{"seat": m.seat, "action": m.action} for m in model.moves]
         return self.create(model.system, model.scenario, model.options, model.seed, specs,
-                           actions=moves)
+                           actions=moves, recorded=True)
 
     # --- AI seats ----------------------------------------------------------------------------
 

@@ -76,6 +76,7 @@ class Offer:
     options: dict[str, str] = field(default_factory=dict)
     option_hint: str = ""
     scenario_options: dict[str, list[str]] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # other spellings -> menu names
 
 
 def _boc_offer() -> Offer:
@@ -106,7 +107,8 @@ def _boc_offer() -> Offer:
         takes[name] = sorted(n for n in named if n in OPTION_RULES)
     titles = {name: title for _, name, title in sorted(found)}
     return Offer("Badges of Courage", titles, dict(OPTION_RULES),
-                 scenario_options={n: takes[n] for n in titles if takes.get(n)})
+                 scenario_options={n: takes[n] for n in titles if takes.get(n)},
+                 aliases=dict(OPTION_ALIASES))
 
 
 #: system name -> what its lobby offers. The lobby lists the systems in this order and
@@ -219,6 +221,27 @@ def seats_of(system: str, scenario: str, options: tuple[str, ...]) -> list[str]:
     if problem is not None:
         raise ValueError(problem)
     return new_game(f"{system}/{scenario}", options=list(options), seed="lobby").seats()
+
+
+def options_problem(system: str, scenario: str, options: Sequence[str]) -> str | None:
+    """Why a new game of ``scenario`` may not take ``options`` (``None`` if it may).
+
+    Each BoC scenario sheet lists the optional rules it is played with (9.0): Hancock
+    (4.6) has no place on Day 2, nor the Longstreet option (9.5) outside the battle. The
+    rule system itself accepts such an option and it changes nothing, so that games
+    stored or saved before this check still load; every place that starts a new game
+    (the lobby and API, `game new`, `simulate`) asks here first."""
+    offer = offers.get(system)
+    if offer is None:
+        return None
+    listed = offer().scenario_options.get(scenario)
+    if not listed:
+        return None
+    for opt in options:
+        if offer().aliases.get(opt, opt) not in listed:
+            return (f"option {opt!r} is not offered by scenario {scenario} (rule 9.0: its "
+                    f"sheet lists {listed})")
+    return None
 
 
 def blames_options(system: str, scenario: str, options: Sequence[str]) -> bool:
