@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -132,12 +133,19 @@ class KnowingMemoGame(MemoGame):
 register_system("memo-knows", KnowingMemoGame)
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    store = Store(tmp_path / "g.db")
+@contextmanager
+def _serving(db: Path) -> Iterator[TestClient]:
+    """A server on the store in ``db``, closed on leaving (a restart opens another)."""
+    store = Store(db)
     with TestClient(create_app(store)) as c:
         yield c
     store.close()
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with _serving(tmp_path / "g.db") as c:
+        yield c
 
 
 def _game(client: TestClient, system: str = "memo", csa: str = "human"
@@ -195,19 +203,15 @@ def test_undo_refused_after_dice_or_anything_the_other_seat_saw(client: TestClie
 
 def test_undo_survives_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
-    store = Store(db)
-    with TestClient(create_app(store)) as c:
+    with _serving(db) as c:
         gid, h = _game(c)
         _act(c, gid, h["usa"], {"type": "plan", "note": "n0"}, "a")
         assert c.post(f"/api/games/{gid}/undo", headers=h["usa"]).status_code == 200
-    store.close()
-    store = Store(db)
-    with TestClient(create_app(store)) as c:
+    with _serving(db) as c:
         state = c.get(f"/api/games/{gid}", headers=h["usa"]).json()
         assert state["step"] == 0 and state["view"]["plans"] == []
         # The id of the undone action may be used again: it was never acknowledged as kept.
         _act(c, gid, h["usa"], {"type": "plan", "note": "n0"}, "a")
-    store.close()
 
 
 def test_a_move_the_computer_saw_can_be_taken_back_if_it_showed_nothing(
@@ -237,14 +241,10 @@ def test_a_move_the_computer_saw_can_be_taken_back_if_it_showed_nothing(
 
 def test_undo_against_the_computer_after_a_restart_checks_by_replay(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
-    store = Store(db)
-    with TestClient(create_app(store)) as c:
+    with _serving(db) as c:
         gid, h = _game(c, "memo-knows", csa="ai")
         _act(c, gid, h["usa"], {"type": "scout"}, "s")
         _act(c, gid, h["usa"], {"type": "peek"}, "p")
-    store.close()
-    store = Store(db)
-    with TestClient(create_app(store)) as c:
+    with _serving(db) as c:
         r = c.post(f"/api/games/{gid}/undo", headers=h["usa"])
         assert r.status_code == 409 and "showed you" in r.json()["error"]["message"]
-    store.close()
