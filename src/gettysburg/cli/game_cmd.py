@@ -277,8 +277,10 @@ def show(file: Path = typer.Argument(..., help="the save file"),
     if as_json:
         typer.echo(json.dumps(view))
         return
-    if "units" in view:
-        _show_boc(view)
+    boc = "units" in view  # a BoC view: its header line, then a line per block
+    if boc:
+        typer.echo(f"{view.get('title')} — {view.get('time')}, {view.get('phase')} phase, "
+                   f"{view.get('active')} active")
     else:
         _show_any(view)
     if game.is_terminal():
@@ -290,18 +292,13 @@ def show(file: Path = typer.Argument(..., help="the save file"),
                    + (f" ({rest})" if rest else ""))
     else:
         typer.echo(f"To move: {', '.join(game.to_move())}")
-    if "units" in view:
+    if boc:
         for u in view.get("units", []):
             typer.echo(f"  {u.get('id'):28} {u.get('status', 'on_map'):10} "
                        f"{u.get('hex')!s:5} {u.get('strength')}")
         for h in view.get("hidden", []):
             typer.echo(f"  {h.get('handle'):28} hidden     {h.get('hex')!s:5} "
                        f"({h.get('side')})")
-
-
-def _show_boc(view: dict[str, Any]) -> None:
-    typer.echo(f"{view.get('title')} — {view.get('time')}, {view.get('phase')} phase, "
-               f"{view.get('active')} active")
 
 
 # View fields `show` leaves out: the seat is the --as given, the rest are repeated below.

@@ -231,14 +231,15 @@ def options_problem(system: str, scenario: str, options: Sequence[str]) -> str |
     rule system itself accepts such an option and it changes nothing, so that games
     stored or saved before this check still load; every place that starts a new game
     (the lobby and API, `game new`, `simulate`) asks here first."""
-    offer = offers.get(system)
-    if offer is None:
+    make = offers.get(system)
+    if make is None:
         return None
-    listed = offer().scenario_options.get(scenario)
+    offer = make()
+    listed = offer.scenario_options.get(scenario)
     if not listed:
         return None
     for opt in options:
-        if offer().aliases.get(opt, opt) not in listed:
+        if offer.aliases.get(opt, opt) not in listed:
             return (f"option {opt!r} is not offered by scenario {scenario} (rule 9.0: its "
                     f"sheet lists {listed})")
     return None
