@@ -228,23 +228,28 @@ class Dice(ABC):
         return dice
 
 
-class SeededDice(Dice):
-    """Dice derived from a seed by :func:`d6`; reproducible and checkable by anyone."""
-
-    kind = "seeded"
+class _DiceFromSeed(Dice):
+    """Dice whose every value follows from a seed: the seed and how many dice were rolled
+    are their whole state."""
 
     def __init__(self, seed: int | str) -> None:
         super().__init__()
         self.seed = normalize_seed(seed)
 
-    def _value(self, counter: int, purpose: str, rule: str) -> int:
-        return d6(self.seed, counter)
-
     def state_json(self) -> JSONDict:
         return {"kind": self.kind, "seed": self.seed, "counter": self.counter}
 
 
-class KeyedDice(Dice):
+class SeededDice(_DiceFromSeed):
+    """Dice derived from a seed by :func:`d6`; reproducible and checkable by anyone."""
+
+    kind = "seeded"
+
+    def _value(self, counter: int, purpose: str, rule: str) -> int:
+        return d6(self.seed, counter)
+
+
+class KeyedDice(_DiceFromSeed):
     """Dice keyed by purpose (:func:`keyed_d6`): as fair and as checkable as
     :class:`SeededDice` (the roll log holds each die's purpose), and two games of one seed
     share the dice of every roll they both make for the same purpose the same number of
@@ -253,8 +258,7 @@ class KeyedDice(Dice):
     kind = "keyed"
 
     def __init__(self, seed: int | str) -> None:
-        super().__init__()
-        self.seed = normalize_seed(seed)
+        super().__init__(seed)
         self._uses: dict[str, int] = {}  # dice rolled so far, by purpose
 
     def _value(self, counter: int, purpose: str, rule: str) -> int:
@@ -267,9 +271,6 @@ class KeyedDice(Dice):
         self._uses = {}
         for r in self._rolls:
             self._noted(r)
-
-    def state_json(self) -> JSONDict:
-        return {"kind": self.kind, "seed": self.seed, "counter": self.counter}
 
 
 class ScriptedDice(Dice):
