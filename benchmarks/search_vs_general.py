@@ -57,8 +57,8 @@ def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search"
     general = {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
                and r["agents"] == {"usa": "general", "csa": "general"}}
     lines = ["| search plays | games | search wins | draws | search losses | general's wins "
-             "(same seat, seeds) | paired gain ± se | s/game |",
-             "|---|---|---|---|---|---|---|---|"]
+             "(same seat, seeds) | score, a draw ½ (the general's) | paired gain ± se | s/game |",
+             "|---|---|---|---|---|---|---|---|---|"]
     pooled: list[tuple[Row, str]] = []
     for seat in ("usa", "csa"):
         mine = [r for r in rows if r["scenario"] == scenario and r["agents"].get(seat) ==
@@ -72,7 +72,7 @@ def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search"
 def line(label: str, games: list[tuple[Row, str]], general: dict[tuple[str, str], Row]) -> str:
     n = len(games)
     if not n:
-        return f"| {label} | 0 | | | | | | |"
+        return f"| {label} | 0 | | | | | | | |"
     wins = sum(1 for r, s in games if r["winner"] == s)
     draws = sum(1 for r, _ in games if r["finished"] and r["winner"] is None)
     losses = sum(1 for r, s in games if r["winner"] not in (None, s))
@@ -83,8 +83,23 @@ def line(label: str, games: list[tuple[Row, str]], general: dict[tuple[str, str]
     se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
     mean = statistics.fmean(gains) if gains else 0.0
     secs = statistics.fmean(float(r["seconds"]) for r, _ in games)
+    mine = [score(r, s) for r, s in games if r["finished"]]
+    theirs = [score(g, s) for _, s, g in paired]
     return (f"| {label} | {n} | {pct(wins, n)} | {pct(draws, n)} | {pct(losses, n)} | "
-            f"{gwins} of {len(paired)} | {mean:+.2f} ± {se:.2f} | {secs:.0f} |")
+            f"{gwins} of {len(paired)} | {mean_se(mine)} ({mean_se(theirs)}) | "
+            f"{mean:+.2f} ± {se:.2f} | {secs:.0f} |")
+
+
+def score(row: Row, seat: str) -> float:
+    """A finished game's score for ``seat`` as a chess player counts it: a win 1, a draw ½."""
+    return 1.0 if row["winner"] == seat else 0.5 if row["winner"] is None else 0.0
+
+
+def mean_se(values: Sequence[float]) -> str:
+    if len(values) < 2:
+        return f"{values[0]:.2f}" if values else "–"
+    return (f"{statistics.fmean(values):.2f} ± "
+            f"{statistics.stdev(values) / len(values) ** 0.5:.2f}")
 
 
 def play_against_general(agent: str, scenario: str, games: int, seed: str, budget: float,
