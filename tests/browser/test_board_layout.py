@@ -1,5 +1,6 @@
-"""The map's layout in a real browser: the off-map strip never covers the map, a stack of
-blocks stays inside its hex, block labels are whole words, and the lobby fits a phone."""
+"""The map's layout in a real browser: the off-map strip never covers the map and its blocks
+are big enough to read, the hint and hover boxes never cover it either, a stack of blocks
+stays inside its hex, block labels are whole words, and the lobby fits a phone."""
 
 from __future__ import annotations
 
@@ -159,4 +160,111 @@ def test_the_lobby_fits_a_phone(browser: Any, live: Any) -> None:
     page.wait_for_selector(".games-list li")
     assert re.search(r"boc/", page.inner_text(".games-list"))
     assert page.evaluate(width) <= 390
+    context.close()
+
+
+def _boxes_of_offmap_blocks(page: Any) -> list[dict[str, Any]]:
+    """Each block in the off-map strip: its face and its labels, as drawn on screen."""
+    return page.evaluate("""() => {
+      const box = (e) => {
+        const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+      };
+      return [...document.querySelectorAll(".offmap g.unit")].map((g) => ({
+        id: g.dataset.unit, face: box(g.querySelector("rect.face")),
+        labels: [...g.querySelectorAll("text.block-label")].map((t) => ({ text: t.textContent,
+          box: box(t), px: Number(t.getAttribute("font-size")) * t.getScreenCTM().a })) }));
+    }""")
+
+
+@pytest.mark.parametrize("size", [(1280, 860), (390, 844)])
+def test_off_map_blocks_are_large_enough_to_read(browser: Any, live: Any,
+                                                  size: tuple[int, int]) -> None:
+    # Day 1: most of both armies are still to come, waiting in the strip.
+    context, page, view = _open(browser, live, "day1", size=size)
+    page.wait_for_selector(".offmap g.unit")
+    blocks = _boxes_of_offmap_blocks(page)
+    strip = page.locator(".board .offmap").bounding_box()
+    units = {u["id"]: u for u in view["units"]}
+    labelled = [b for b in blocks if b["labels"]]
+    assert len(labelled) > 10
+    for block in blocks:
+        x0, y0, x1, y1 = block["face"]
+        assert 60 <= x1 - x0 <= 110 and 60 <= y1 - y0 <= 110, block  # not the old 28 px
+        assert strip["y"] - 0.5 <= y0 and y1 <= strip["y"] + strip["height"] + 0.5, block
+    for block in labelled:
+        x0, y0, x1, y1 = block["face"]
+        name, strength, _ = (label["text"] for label in block["labels"])
+        unit = units[block["id"]]
+        assert name == unit["name"] and strength == str(unit["strength"]), block
+        for label in block["labels"]:
+            lx0, ly0, lx1, ly1 = label["box"]
+            # Whole, inside its block, and set at a size one can read (8 px and up).
+            assert x0 - 0.5 <= lx0 and lx1 <= x1 + 0.5 and y0 - 0.5 <= ly0 and ly1 <= y1 + 0.5, \
+                (block["id"], label)
+            assert label["px"] >= 8, (block["id"], label)
+    context.close()
+
+
+def _intersect(a: list[float], b: list[float]) -> list[float] | None:
+    box = [max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])]
+    return box if box[2] > box[0] and box[3] > box[1] else None
+
+
+@pytest.mark.parametrize("size", [(1280, 860), (390, 844)])
+def test_the_hint_and_hover_boxes_never_cover_the_map(browser: Any, live: Any,
+                                                      size: tuple[int, int]) -> None:
+    context, page, view = _open(browser, live, "day1", size=size)
+    page.locator("#board").scroll_into_view_if_needed()
+    boxes = """() => {
+      const box = (sel) => {
+        const e = document.querySelector(sel);
+        if (!e || e.hidden || getComputedStyle(e).display === "none") return null;
+        const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+      };
+      return { map: box("svg.map"), board: box("#board"), hint: box(".board .hint"),
+               hover: box(".board .hover"),
+               text: document.querySelector(".board .hover").textContent };
+    }"""
+
+    def check(out: dict[str, Any]) -> None:
+        # What of the map one can see: the svg, clipped by the board around it.
+        seen = _intersect(out["map"], out["board"])
+        assert seen and out["hint"] and out["hover"], out
+        for name in ("hint", "hover"):
+            assert _intersect(out[name], seen) is None, (name, out)
+
+    # A hex near the map's middle with nothing on it: the hover box names it.
+    spot = page.evaluate("""() => {
+      const m = document.querySelector("svg.map").getBoundingClientRect();
+      const [mx, my] = [m.left + m.width / 2, m.top + m.height / 2];
+      let best = null;
+      for (const p of document.querySelectorAll("polygon.hex")) {
+        const r = p.getBoundingClientRect();
+        const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+        if (document.elementFromPoint(x, y) !== p) continue;
+        const d = Math.hypot(x - mx, y - my);
+        if (!best || d < best.d) best = { d, x, y, hex: p.dataset.hex };
+      }
+      return best;
+    }""")
+    page.mouse.move(spot["x"], spot["y"])
+    page.wait_for_function("(hex) => document.querySelector('.board .hover').textContent"
+                           ".startsWith(hex)", arg=spot["hex"])
+    check(page.evaluate(boxes))
+    # A block on the map: the hover box says which.
+    mine = next(u for u in view["units"] if u.get("hex"))
+    page.hover(f"g.units g.unit[data-unit='{mine['id']}']")
+    page.wait_for_function("(name) => document.querySelector('.board .hover').textContent"
+                           ".includes(name)", arg=mine["name"])
+    check(page.evaluate(boxes))
+    # And one in the off-map strip.
+    waiting = page.locator(".offmap g.unit").first
+    waiting.hover()
+    name = next(u["name"] for u in view["units"]
+                if u["id"] == waiting.get_attribute("data-unit"))
+    page.wait_for_function("(name) => document.querySelector('.board .hover').textContent"
+                           ".includes(name)", arg=name)
+    check(page.evaluate(boxes))
     context.close()

@@ -45,6 +45,11 @@ function textWidth(text, fs, weight) {
   return ruler.measureText(text).width * fs / 100;
 }
 
+// Blocks in the off-map strip are drawn this big (px), so that their name, type and
+// strength read at a glance, as on the map zoomed in; their labels shrink as there.
+const OFF_MAP_BLOCK = 72;
+const OFF_MAP_GAP = 8;
+
 export class Board {
   constructor(container, { map = null, seats = [], onUnit = null, onHex = null } = {}) {
     this.container = container;
@@ -54,6 +59,7 @@ export class Board {
     this.onHex = onHex;
     this.polys = new Map();
     this.centres = new Map();
+    this.hexes = new Map();
     container.replaceChildren();
     if (map) this.buildMap();
     else this.buildTray();
@@ -69,6 +75,7 @@ export class Board {
     for (const h of m.hexes) {
       const [x, y] = h.xy;
       this.centres.set(h.id, [x, -y]);
+      this.hexes.set(h.id, h);
       x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, -y); y1 = Math.max(y1, -y);
     }
     const pad = this.spacing;
@@ -134,9 +141,19 @@ export class Board {
     // The off-map strip is a row of its own above the map (the board is a flex column), so
     // that it never covers any of the map, however far it is zoomed or panned.
     this.offNode = el("div", { class: "offmap" });
-    this.container.append(this.offNode, root);
-    this.hover = el("div", { class: "hover", hidden: true });
-    this.container.append(this.hover, el("div", { class: "hint" }, t("map.hint")));
+    // The strip only scrolls sideways: let a plain mouse wheel do that.
+    this.offNode.addEventListener("wheel", (ev) => {
+      const n = this.offNode;
+      if (n.scrollWidth <= n.clientWidth || Math.abs(ev.deltaX) >= Math.abs(ev.deltaY)) return;
+      ev.preventDefault();
+      n.scrollLeft += ev.deltaY * (ev.deltaMode === 1 ? 16 : 1);
+    }, { passive: false });
+    // The hover line and the hint live in a bar of their own under the map: floating over
+    // it they hid the hexes in its corners. The hover line keeps its room while empty, so
+    // the map does not move when it fills.
+    this.hover = el("div", { class: "hover" });
+    this.bar = el("div", { class: "map-bar" }, this.hover, el("div", { class: "hint" }, t("map.hint")));
+    this.container.append(this.offNode, root, this.bar);
     this.applyViewBox();
     this.enablePanZoom();
   }
@@ -145,10 +162,19 @@ export class Board {
     return this.dragged || performance.now() < (this.suppressUntil || 0);
   }
 
-  showHover(h) {
+  hexText(h) {
     const extra = [h.victory ? `${t("map.victory")} ${h.victory}` : null, (h.names || []).join(", ") || null].filter(Boolean);
-    this.hover.hidden = false;
-    this.hover.textContent = [h.id, t("terrain." + h.terrain), `${t("map.level")} ${h.ground}`, ...extra].join(" · ");
+    return [h.id, t("terrain." + h.terrain), `${t("map.level")} ${h.ground}`, ...extra].join(" · ");
+  }
+
+  say(text) {
+    if (!this.hover) return; // a tray has no hover line
+    this.hover.textContent = text;
+    this.hover.title = text; // the whole of it, should a narrow screen cut the line
+  }
+
+  showHover(h) {
+    this.say(this.hexText(h));
   }
 
   applyViewBox() {
@@ -238,6 +264,11 @@ export class Board {
     const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type), u.strength]
       .filter((v) => v !== null).join(" · ") : `${u.id} · ${t("unit.hidden")}`;
     g.append(svg("title", {}, title));
+    // The hover line says what the block is, and where when it stands on the map.
+    g.addEventListener("mouseenter", () => {
+      const h = this.hexes.get(u.hex);
+      this.say(h ? `${title} — ${this.hexText(h)}` : title);
+    });
     g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.justDragged()) this.onUnit?.(u.id); });
     return g;
   }
@@ -284,8 +315,10 @@ export class Board {
       this.offNode.replaceChildren();
       const strip = (list, label, cls) => {
         if (!list.length) return;
-        const box = svg("svg", { width: list.length * 34 + 8, height: 40, class: cls });
-        list.forEach((u, i) => box.append(this.drawBlock(u, 28, 20 + i * 34, 20, 0, u.id === selected)));
+        const [size, gap] = [OFF_MAP_BLOCK, OFF_MAP_GAP];
+        const box = svg("svg", { width: list.length * (size + gap) + gap, height: size + 2 * gap, class: cls });
+        list.forEach((u, i) => box.append(this.drawBlock(u, size, gap + size / 2 + i * (size + gap),
+          gap + size / 2, 0, u.id === selected)));
         this.offNode.append(el("span", { class: "muted" }, label), box);
       };
       strip(waiting, t("map.off_map"), "off-waiting");
