@@ -86,6 +86,8 @@ VARIANTS: dict[str, Style] = {
 #: others: does the USA general's Day 2 style pay on the battle's second day too?
 DAY_VARIANTS: dict[str, dict[int, Style]] = {
     "relieve-day2": {2: VARIANTS["relieve"]},
+    # Today's USA Day 2 style (relieve + keep_room, session 13) on the battle's second day.
+    "room-day2": {2: VARIANTS["room"]},
     # The CSA general's Day 1 and Day 3 styles (session 6) on those days of the battle.
     "tight-day1": {1: VARIANTS["tight"]},
     "tight-day1-wide-day3": {1: VARIANTS["tight"], 3: VARIANTS["wide"]},
