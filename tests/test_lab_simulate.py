@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -353,3 +354,115 @@ def test_cli_simulate_names_a_ray_address_nobody_answers_at() -> None:
                                    "--ray", "127.0.0.1:1"])
     assert res.exit_code == 2
     assert "no Ray cluster answers at 127.0.0.1:1" in res.output
+
+
+def test_cli_simulate_refuses_an_out_it_cannot_write_before_playing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder, or a path under a file: refused by name, exit 2, before any game is
+    played (a search game takes 11 minutes), with or without --resume."""
+    import gettysburg.lab.simulate as sim
+
+    played: list[int] = []
+    real = sim.run_local
+
+    def counting(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+        played.extend(s.index for s in specs)
+        return real(specs, workers, progress)
+
+    monkeypatch.setattr(sim, "run_local", counting)
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    for out, extra in ((tmp_path, []), (tmp_path, ["--resume"]), (afile / "runs.jsonl", [])):
+        res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "2",
+                                       "--out", str(out), *extra])
+        assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+        assert "--out" in res.output and str(out) in " ".join(res.output.split()), res.output
+    assert played == []
+
+
+def test_cli_simulate_stops_cleanly_when_out_fails_midway(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills up in the middle of a run: the error names the file and the games
+    stored so far, exit 2, no traceback."""
+    import gettysburg.cli.lab_cmd as lab_cmd
+
+    out = tmp_path / "runs.jsonl"
+    calls: list[int] = []
+    real = lab_cmd.append_rows
+
+    def filling(path: Any, rows: Any) -> int:
+        calls.append(1)
+        if len(calls) > 2:
+            raise OSError(28, "No space left on device")
+        return real(path, rows)
+
+    monkeypatch.setattr(lab_cmd, "append_rows", filling)
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "5", "--out",
+                                   str(out)])
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+    text = " ".join(res.output.split())
+    assert "No space left on device" in text and str(out) in text and "2 of 5" in text, text
+
+
+def test_cli_simulate_interrupted_says_what_was_kept_and_how_to_go_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C: exit 130 as a shell expects, and a line telling what the file holds and
+    that --resume plays the rest."""
+    import gettysburg.lab.simulate as sim
+
+    out = tmp_path / "runs.jsonl"
+    real = sim.run_local
+
+    def interrupted(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+        real(specs[:2], 1, progress)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "run_local", interrupted)
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "5", "--out",
+                                   str(out)])
+    assert res.exit_code == 130, res.output
+    text = " ".join(res.output.split())
+    assert "interrupted" in text and "2 of 5" in text and "--resume" in text, text
+    assert len(read_rows(out)) == 2
+
+
+def test_cli_simulate_names_the_toy_seats_and_gives_both_intervals() -> None:
+    """The progress line names the seats (red/blue for the toy, not usa/csa); the summary
+    gives the second seat's interval as well as the first's, and no spread for a system
+    without VP."""
+    runner = CliRunner()
+    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "4", "--usa", "general",
+                              "--csa", "random", "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    assert "toy/standard red=general blue=random" in res.stderr, res.stderr
+    text = " ".join(res.stdout.split())
+    assert re.search(r"RED \d+ \(\d+%-\d+%\), BLUE \d+ \(\d+%-\d+%\)", text), text
+    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "2", "--json"])
+    data = json.loads(res.stdout)
+    assert data["vp_mean"] is None and data["vp_stdev"] is None
+
+
+def test_cli_unknown_agent_lists_the_agents_once() -> None:
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--usa", "nobody"])
+    assert res.exit_code == 2
+    assert res.output.count("random") == 1, res.output
+
+
+def _sigint_row(spec: dict[str, Any]) -> dict[str, Any]:
+    """Stands in for a game in a pool worker: what the worker does on Ctrl-C."""
+    import signal
+
+    return {"index": spec["index"], "sigint": repr(signal.getsignal(signal.SIGINT))}
+
+
+def test_pool_workers_leave_ctrl_c_to_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C goes to the whole process group: the workers ignore it and the parent stops
+    the pool, so no worker prints 'Process ForkPoolWorker-N:' and a traceback over the
+    parent's 'interrupted: ... --resume' line."""
+    import signal
+
+    import gettysburg.lab.simulate as sim
+
+    monkeypatch.setattr(sim, "_play_dict", _sigint_row)
+    rows = run_local(make_specs("toy/standard", 2, TOY), workers=2)
+    assert [r["sigint"] for r in rows] == [repr(signal.SIG_IGN)] * 2

@@ -20,7 +20,7 @@ from gettysburg.cli.specs import scenario_spec
 from gettysburg.core.protocol import get_system, parse_spec
 from gettysburg.lab import report as report_mod
 from gettysburg.lab import simulate as sim
-from gettysburg.lab.store import append_rows, read_rows
+from gettysburg.lab.store import append_rows, read_numbered_rows, read_rows
 from gettysburg.server.systems import options_problem
 
 JSON_KEYS = ("games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
@@ -30,6 +30,27 @@ JSON_KEYS = ("games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code=2)
+
+
+def _out_problem(out: Path) -> str | None:
+    """Why games cannot be appended to ``out`` (``None`` if they can), found before any
+    game is played: a search game takes minutes, and would be lost at its first row."""
+    if out.is_dir():
+        return f"--out {out} is a folder; give the results file (JSON Lines) to append to"
+    blocker = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:  # mkdir would only say "File exists"
+        return f"--out {out}: {blocker} is a file, not a folder"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("ab"):  # creates it empty if missing, as the first row would
+            pass
+    except OSError as exc:
+        return f"--out {out}: cannot write there ({exc.strerror or exc})"
+    return None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def simulate(
@@ -74,21 +95,24 @@ def simulate(
         for name in (usa, csa):
             make_agent(name, 0)
     except (ValueError, LookupError) as exc:
-        if isinstance(exc, UnknownAgentError):
-            _fail(f"{exc} (agents: {', '.join(agent_names())})")
-        _fail(str(exc))
+        message = str(exc)
+        if isinstance(exc, UnknownAgentError) and not all(a in message for a in agent_names()):
+            message += f" (agents: {', '.join(agent_names())})"
+        _fail(message)
     # --usa/--csa name the first and second seat (other systems name theirs differently).
     agents = dict(zip(seats[:2], (usa, csa), strict=True))
     specs = sim.make_specs(spec, games, agents, seed, max_actions, budget, option, dice)
     err = Console(stderr=True)
     done: list[sim.Row] = []
-    if resume:
-        if out is None:
-            _fail("--resume needs --out: the file that holds the games already played")
-            return
+    if resume and out is None:
+        _fail("--resume needs --out: the file that holds the games already played")
+        return
+    if out is not None and (problem := _out_problem(out)) is not None:
+        _fail(problem)
+    if resume and out is not None:
         try:
             stored = read_rows(out) if out.exists() else []
-        except ValueError as exc:
+        except (ValueError, OSError) as exc:
             _fail(str(exc))
             return
         done, specs = sim.split_played(specs, stored)
@@ -96,29 +120,46 @@ def simulate(
             err.print(f"resuming: {len(done)} of {games} games already in {out}")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=as_json) as bar:
-        task = bar.add_task(f"{spec} usa={usa} csa={csa}", total=games, completed=len(done))
+    stored_now = len(done)  # games of this run in --out: kept ones, then each one played
+    try:
+        with Progress(*columns, console=err, transient=as_json) as bar:
+            task = bar.add_task(f"{spec} {seats[0]}={usa} {seats[1]}={csa}", total=games,
+                                completed=len(done))
 
-        def tick(row: sim.Row) -> None:
-            # Each game is stored as it finishes: an interrupted run keeps its games.
-            if out is not None:
-                append_rows(out, [row])
-            bar.advance(task)
+            def tick(row: sim.Row) -> None:
+                nonlocal stored_now
+                # Each game is stored as it finishes: an interrupted run keeps its games.
+                if out is not None:
+                    try:
+                        append_rows(out, [row])
+                    except OSError as exc:
+                        _fail(f"cannot append to --out {out} ({exc.strerror or exc}); "
+                              f"{stored_now} of {games} games of this run are in it")
+                    stored_now += 1
+                bar.advance(task)
 
-        if not specs:
-            rows = []
-        elif ray_address:
-            try:
-                rows = sim.run_ray(specs, ray_address, tick)
-            except ImportError:
-                _fail("Ray is not installed (pip install 'gettysburg[ray]')")
-                return
-            except ConnectionError as exc:
-                _fail(f"--ray: {exc}")
-                return
+            if not specs:
+                rows = []
+            elif ray_address:
+                try:
+                    rows = sim.run_ray(specs, ray_address, tick)
+                except ImportError:
+                    _fail("Ray is not installed (pip install 'gettysburg[ray]')")
+                    return
+                except ConnectionError as exc:
+                    _fail(f"--ray: {exc}")
+                    return
+            else:
+                n = workers or os.cpu_count() or 1
+                rows = sim.run_local(specs, n, tick)
+    except KeyboardInterrupt:
+        # Ctrl-C: say what the file holds and how to go on; 130 as shells report SIGINT.
+        if out is not None:
+            err.print(f"interrupted: {stored_now} of {games} games of this run are in {out}; "
+                      "the same command with --resume plays the rest", markup=False)
         else:
-            n = workers or os.cpu_count() or 1
-            rows = sim.run_local(specs, n, tick)
+            err.print("interrupted (without --out the games played are not kept)")
+        raise typer.Exit(code=130) from None
     rows = sorted(done + rows, key=lambda r: int(r["index"]))
     summary = sim.summarise(rows, seats)
     for row in rows:
@@ -130,6 +171,7 @@ def simulate(
         return
     err_or_out = Console()
     lo, hi = sim.wilson(summary["usa_wins"], summary["games"])
+    lo2, hi2 = sim.wilson(summary["csa_wins"], summary["games"])
     finished = summary["games"] - summary["unfinished"]
     if summary["vp_mean"] is not None:
         vp = f"VP {summary['vp_mean']} ± {summary['vp_stdev']}"
@@ -140,8 +182,9 @@ def simulate(
     # The first two seats, by their own names (the toy game's are red and blue).
     first, second = (s.upper() for s in seats[:2])
     err_or_out.print(
-        f"{summary['games']} games of {spec} ({seats[0]}={usa}, {seats[1]}={csa}): "
-        f"{first} {summary['usa_wins']} ({lo:.0%}-{hi:.0%}), {second} {summary['csa_wins']}, "
+        f"{_plural(summary['games'], 'game')} of {spec} ({seats[0]}={usa}, {seats[1]}={csa}): "
+        f"{first} {summary['usa_wins']} ({lo:.0%}-{hi:.0%}), "
+        f"{second} {summary['csa_wins']} ({lo2:.0%}-{hi2:.0%}), "
         f"draws {summary['draws']}, unfinished {summary['unfinished']} "
         f"(errors {summary['errors']}); "
         f"{vp}; {summary['seconds_per_game']} s/game" + (f"; rows in {out}" if out else ""),
@@ -156,10 +199,19 @@ def report(
 
     Plots: VP distribution, win rates (Wilson), losses by corps, VP over time."""
     try:
-        rows = read_rows(file)
-        written = report_mod.write_report(rows, out)
+        numbered = read_numbered_rows(file)  # its errors name the file and line already
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+        return
+    try:
+        written = report_mod.write_report([row for _, row in numbered], out,
+                                          lines=[k for k, _ in numbered])
     except ValueError as exc:
         _fail(f"{file}: {exc}")
+        return
+    except OSError as exc:
+        _fail(f"cannot write the report into {out}: {exc.strerror or exc}"
+              + (f" ({exc.filename})" if exc.filename else ""))
         return
     for p in written:
         typer.echo(str(p))

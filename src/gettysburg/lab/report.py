@@ -1,15 +1,22 @@
 """Turn stored game rows into plots and a short Markdown summary.
 
-Groups are (scenario, USA agent, CSA agent) for BoC rows, or (scenario, agents) in
-general. Plots: VP distribution per scenario, win rates with Wilson 95% intervals, losses
-by corps (BoC order of battle), and the VP total over the game when recorded.
+A group is the games of one command: the same scenario, options, dice (and budget and
+action limit when not the defaults) and the same agent on each seat. Runs of one scenario
+with and without an option are kept apart (docs/balance.md stores them in one file).
+Plots: VP distribution per scenario (an outline per group), win rates with Wilson 95%
+intervals, losses by corps per group (BoC order of battle), and the VP total over the game
+per scenario when recorded.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
+import textwrap
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +24,63 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
 
-from gettysburg.lab.simulate import Row, summarise, wilson
+from gettysburg.lab.simulate import GameSpec, Row, summarise, wilson
+
+#: ``simulate``'s defaults: a setting at its default is left out of a group's name.
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(GameSpec)}
+#: Integer VP bins up to this spread; beyond it (a damaged or foreign file) a fixed
+#: number of bins, so one stray value cannot ask for a hundred thousand.
+_MAX_INT_BINS = 100
+
+
+def settings(row: Row) -> list[str]:
+    """What the command of ``row`` set beyond scenario and agents: its options, dice
+    other than seeded, a budget or action limit other than the default."""
+    out = [str(o) for o in row.get("options") or []]
+    if row.get("dice", "seeded") != "seeded":  # rows before session 13 have no dice
+        out.append(f"dice {row['dice']}")
+    budget = row.get("budget_s")
+    if budget is not None and budget != _DEFAULTS["budget_s"]:
+        out.append(f"budget {budget:g} s")
+    limit = row.get("max_actions")
+    if limit is not None and limit != _DEFAULTS["max_actions"]:
+        out.append(f"max {limit} actions")
+    return out
+
+
+@lru_cache(maxsize=64)
+def _system_seats(scenario: str, options: tuple[str, ...]) -> tuple[str, ...]:
+    """The seats of a set-up in play order (as ``simulate`` reads --usa/--csa), or ``()``
+    when it cannot be built here (a scenario file since moved, a system not installed)."""
+    from gettysburg.core.protocol import get_system, parse_spec
+
+    try:
+        system, scen = parse_spec(scenario)
+        return tuple(get_system(system).factory(scen, list(options), "0", None).seats())
+    except Exception:  # any failure only loses the play order
+        return ()
+
+
+def seat_order(row: Row) -> tuple[str, ...]:
+    """The seats of ``row``'s agents, first seat first (stored rows sort their keys, so
+    the toy's red/blue would otherwise read blue first)."""
+    seats = [str(s) for s in row.get("agents") or {}]
+    if set(seats) == {"usa", "csa"}:
+        return ("usa", "csa")  # BoC: no need to build a game to know
+    known = _system_seats(str(row.get("scenario")),
+                          tuple(str(o) for o in row.get("options") or []))
+    first = [s for s in known if s in seats]
+    return tuple(first + sorted(s for s in seats if s not in first))
 
 
 def group_key(row: Row) -> str:
     agents = row.get("agents") or {}
-    names = " vs ".join(f"{seat}={name}" for seat, name in sorted(agents.items(),
-                                                                   key=lambda t: t[0] != "usa"))
-    return f"{row.get('scenario')}: {names}"
+    names = " vs ".join(f"{seat}={agents[seat]}" for seat in seat_order(row))
+    extra = settings(row)
+    return f"{row.get('scenario')}{' [' + ', '.join(extra) + ']' if extra else ''}: {names}"
 
 
 def groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
@@ -33,6 +88,21 @@ def groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
     for r in rows:
         out[group_key(r)].append(r)
     return dict(sorted(out.items()))
+
+
+def _two_seats(rows: Sequence[Row]) -> tuple[str, str]:
+    seats = (*seat_order(rows[0]), "", "")
+    return seats[0], seats[1]
+
+
+def _in_scenario(key: str, scenario: str) -> str:
+    """A group's name inside its scenario's panel: without the scenario."""
+    return key.removeprefix(scenario).lstrip(": ") or key
+
+
+def _colors(n: int) -> list[Any]:
+    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+    return [cmap(i % cmap.N) for i in range(n)]
 
 
 def corps_of(unit_id: str) -> str:
@@ -50,25 +120,58 @@ def corps_of(unit_id: str) -> str:
 
 
 def _save(fig: Any, path: Path) -> str:
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    # Figures are made with the constrained layout, which leaves room for legends placed
+    # outside the axes; "tight" trims what is left around them.
+    fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
     return path.name
 
 
+def _vp_bins(vps: Sequence[float]) -> range | int:
+    lo, hi = math.floor(min(vps)), math.ceil(max(vps))
+    return range(lo, hi + 2) if hi - lo <= _MAX_INT_BINS else 50
+
+
 def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
-    by_sc: dict[str, list[float]] = defaultdict(list)
-    for r in rows:
-        if r.get("finished") and isinstance(r.get("vp"), int | float):
-            by_sc[str(r["scenario"])].append(float(r["vp"]))
+    """A panel per scenario; several groups in one scenario are drawn as outlines over
+    one another, each named."""
+    by_sc: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for key, rs in groups(rows).items():
+        for r in rs:
+            if r.get("finished") and isinstance(r.get("vp"), int | float):
+                by_sc[str(r["scenario"])][key].append(float(r["vp"]))
     if not by_sc:
         return None
-    fig, axes = plt.subplots(1, len(by_sc), figsize=(4 * len(by_sc), 3), squeeze=False)
-    for ax, (sc, vps) in zip(axes[0], sorted(by_sc.items()), strict=True):
-        lo, hi = int(min(vps)), int(max(vps))
-        ax.hist(vps, bins=range(lo, hi + 2), align="left", color="#55708f")
-        ax.set_title(f"{sc} (n={len(vps)})")
-        ax.set_xlabel("CSA victory points")
+    # Room under the panels for the longest legend (a line a group).
+    legend_lines = max(len(g) for g in by_sc.values()) if any(
+        len(g) > 1 for g in by_sc.values()) else 0
+    fig, axes = plt.subplots(1, len(by_sc), figsize=(4.5 * len(by_sc), 3 + 0.14 * legend_lines),
+                             squeeze=False, layout="constrained")
+    for ax, (sc, by_group) in zip(axes[0], sorted(by_sc.items()), strict=True):
+        names, data = list(by_group), list(by_group.values())
+        every = [v for vps in data for v in vps]
+        bins = _vp_bins(every)
+        align = "left" if isinstance(bins, range) else "mid"  # integer bins: centred on the value
+        if len(data) == 1:
+            ax.hist(data[0], bins=bins, align=align, color="#55708f")
+        else:
+            # Outlines over one another, not stacked: each group's shape can be compared.
+            ax.hist(data, bins=bins, align=align, histtype="step", linewidth=1.5,
+                    color=_colors(len(data)),
+                    label=[f"{_in_scenario(n, sc)} (n={len(d)})" for n, d in by_group.items()])
+            # Below the axis label, outside the bars; hist lists its data sets last
+            # first, the summary table's order is first first.
+            handles, labels = ax.get_legend_handles_labels()
+            ax.legend(handles[::-1], labels[::-1], fontsize=6, loc="upper center",
+                      bbox_to_anchor=(0.5, -0.25))
+        title = f"{sc} (n={len(every)})" if len(data) > 1 else f"{names[0]} (n={len(every)})"
+        ax.set_title(textwrap.fill(title, 45), fontsize=8)
+        ax.set_xlabel("CSA victory points (finished games)")
+        ax.set_ylabel("games")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if min(every) == max(every):  # one value: whole numbers around it, not 49.65
+            ax.set_xlim(min(every) - 2, max(every) + 2)
     return _save(fig, out / "vp_distribution.png")
 
 
@@ -76,24 +179,32 @@ def plot_wins(rows: Sequence[Row], out: Path) -> str | None:
     gs = groups(rows)
     if not gs:
         return None
-    fig, ax = plt.subplots(figsize=(8, 0.9 * len(gs) + 1.5))
+    fig, ax = plt.subplots(figsize=(8, 0.9 * len(gs) + 1.5), layout="constrained")
+    seat_names: list[set[str]] = [set(), set()]  # the names each bar colour stands for
     labels, y = [], 0.0
     for name, rs in gs.items():
-        s = summarise(rs)
+        seats = _two_seats(rs)
+        seat_names[0].add(seats[0])
+        seat_names[1].add(seats[1])
+        s = summarise(rs, seats)
         n = s["games"]
-        for k, (seat, color) in enumerate((("usa", "#2b4c9b"), ("csa", "#9b2b2b"),
-                                           ("draw", "#888888"))):
-            wins = s["draws"] if seat == "draw" else s["wins"].get(seat, 0)
-            p = wins / n if n else 0.0
-            lo, hi = wilson(wins, n)
+        for k, (count, color) in enumerate(((s["usa_wins"], "#2b4c9b"),
+                                            (s["csa_wins"], "#9b2b2b"),
+                                            (s["draws"], "#888888"))):
+            p = count / n if n else 0.0
+            lo, hi = wilson(count, n)
             ax.barh(y + k * 0.25, p, height=0.22, color=color,
-                    xerr=[[p - lo], [hi - p]], capsize=3, label=seat if y == 0 else None)
+                    xerr=[[p - lo], [hi - p]], capsize=3)
         labels.append((y + 0.25, f"{name} (n={n})"))
         y += 1.0
     ax.set_yticks([t[0] for t in labels], [t[1] for t in labels], fontsize=7)
+    ax.invert_yaxis()  # groups top to bottom in the summary table's order
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games (Wilson 95% interval)")
-    ax.legend(loc="lower right", fontsize=7)
+    handles = [Rectangle((0, 0), 1, 1, color=c) for c in ("#2b4c9b", "#9b2b2b", "#888888")]
+    first, second = ("/".join(sorted(n for n in names if n)) or "-" for names in seat_names)
+    ax.legend(handles, [f"{first} wins", f"{second} wins", "draws"], fontsize=7,
+              loc="upper left", bbox_to_anchor=(1.01, 1))
     return _save(fig, out / "win_rates.png")
 
 
@@ -109,55 +220,107 @@ def losses_by_corps(rows: Sequence[Row]) -> dict[str, float]:
     return {name: counts[name] / max(1, len(rows)) for name in sorted(counts)}
 
 
+def losses_by_group(rows: Sequence[Row]) -> dict[str, dict[str, float]]:
+    """:func:`losses_by_corps` for each group that lost any block, over that group's own
+    games (other scenarios, pairings, or systems without blocks do not dilute it)."""
+    out = {key: losses_by_corps(rs) for key, rs in groups(rows).items()}
+    return {key: per for key, per in out.items() if per}
+
+
 def plot_losses(rows: Sequence[Row], out: Path) -> str | None:
-    per_game = losses_by_corps(rows)
-    if not per_game:
+    """One group: a bar per corps. Several: a shaded table, a row per group (their long
+    names read across) and a column per corps."""
+    table = losses_by_group(rows)
+    if not table:
         return None
-    names = list(per_game)
-    fig, ax = plt.subplots(figsize=(8, 0.3 * len(names) + 1))
-    ax.barh(names, list(per_game.values()), color="#6b8e23")
-    ax.set_xlabel("blocks eliminated per game")
-    ax.tick_params(axis="y", labelsize=7)
+    title = "blocks eliminated per game, by corps\n(not those a scenario starts without)"
+    if len(table) == 1:
+        [(key, per_game)] = table.items()
+        names = list(per_game)
+        fig, ax = plt.subplots(figsize=(8, 0.3 * len(names) + 1.5), layout="constrained")
+        ax.barh(names, list(per_game.values()), color="#6b8e23")
+        ax.invert_yaxis()
+        ax.set_xlabel("blocks eliminated per game")
+        ax.set_title(textwrap.fill(f"{key}: {title}", 90), fontsize=8)
+        ax.tick_params(axis="y", labelsize=7)
+        return _save(fig, out / "losses_by_corps.png")
+    corps = sorted({c for per in table.values() for c in per})
+    keys, games = list(table), {k: len(rs) for k, rs in groups(rows).items()}
+    values = [[table[k].get(c, 0.0) for c in corps] for k in keys]
+    fig, ax = plt.subplots(figsize=(5 + 0.55 * len(corps), 0.3 * len(keys) + 2),
+                           layout="constrained")
+    image = ax.imshow(values, cmap="Oranges", aspect="auto")
+    top = max(max(row) for row in values) or 1.0
+    for i, row in enumerate(values):
+        for j, v in enumerate(row):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6,
+                    color="white" if v > 0.6 * top else "black")
+    ax.set_yticks(range(len(keys)), [f"{k} (n={games[k]})" for k in keys], fontsize=6)
+    ax.set_xticks(range(len(corps)), corps, fontsize=7, rotation=45, ha="right",
+                  rotation_mode="anchor")
+    ax.set_title(title, fontsize=8)
+    fig.colorbar(image, ax=ax, label="blocks eliminated per game")
     return _save(fig, out / "losses_by_corps.png")
 
 
 def plot_vp_track(rows: Sequence[Row], out: Path) -> str | None:
-    tracks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    order: dict[str, list[str]] = defaultdict(list)
-    for r in rows:
-        key = group_key(r)
-        for label, total in r.get("vp_track") or []:
-            tracks[key][str(label)].append(float(total))
-            if str(label) not in order[key]:
-                order[key].append(str(label))
+    """A panel per scenario (its turns on the x axis), a line per group."""
+    tracks: dict[str, dict[str, dict[str, list[float]]]] = defaultdict(dict)
+    for key, rs in groups(rows).items():
+        per_turn: dict[str, list[float]] = {}  # insertion order: the order turns are played
+        for r in rs:
+            for label, total in r.get("vp_track") or []:
+                per_turn.setdefault(str(label), []).append(float(total))
+        if per_turn:
+            tracks[str(rs[0].get("scenario"))][key] = per_turn
     if not tracks:
         return None
-    fig, ax = plt.subplots(figsize=(9, 4))
-    for key in sorted(tracks):
-        labels = order[key]
-        ax.plot(range(len(labels)), [statistics.fmean(tracks[key][lb]) for lb in labels],
-                marker=".", label=key)
-    ax.set_xlabel("turn (in play order)")
-    ax.set_ylabel("mean CSA total")
-    ax.legend(fontsize=6)
+    # Each panel tall enough for its legend (a line a group) beside it.
+    heights = [max(3.2, 1.2 + 0.13 * len(g)) for _, g in sorted(tracks.items())]
+    fig, axes = plt.subplots(len(tracks), 1, figsize=(10, sum(heights)), squeeze=False,
+                             layout="constrained", gridspec_kw={"height_ratios": heights})
+    for ax, (sc, by_group) in zip(axes[:, 0], sorted(tracks.items()), strict=True):
+        turns: list[str] = []  # the longest group's turns first, then any others
+        for per_turn in sorted(by_group.values(), key=len, reverse=True):
+            turns += [t for t in per_turn if t not in turns]
+        colors = _colors(len(by_group))
+        for k, (key, per_turn) in enumerate(by_group.items()):
+            xs = [turns.index(t) for t in per_turn]
+            ax.plot(xs, [statistics.fmean(v) for v in per_turn.values()], marker=".",
+                    color=colors[k], linestyle=("-", "--", ":")[k // 20 % 3],  # past tab20
+                    label=_in_scenario(key, sc))
+        step = max(1, math.ceil(len(turns) / 14))
+        ax.set_xticks(range(0, len(turns), step), turns[::step], fontsize=7, rotation=30,
+                      ha="right", rotation_mode="anchor")
+        ax.set_title(sc, fontsize=9)
+        ax.set_ylabel("mean CSA total")
+        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1))
+    axes[-1, 0].set_xlabel("start of turn (mean over the games that reached it)")
     return _save(fig, out / "vp_over_time.png")
 
 
 def markdown(rows: Sequence[Row], images: Sequence[str]) -> str:
+    gs = groups(rows)
+    # Headers by name when every group is the BoC's; otherwise by position, each cell
+    # naming its seat (the toy's red and blue).
+    plain = all(_two_seats(rs) == ("usa", "csa") for rs in gs.values())
+    first, second = ("USA", "CSA") if plain else ("first seat", "second seat")
     lines = ["# Simulation report", "", f"{len(rows)} games.", "",
-             "| group | games | USA wins (95% CI) | CSA wins (95% CI) | draws | unfinished "
-             "| VP mean ± sd | s/game |", "|---|---|---|---|---|---|---|---|"]
-    for name, rs in groups(rows).items():
-        s = summarise(rs)
+             f"| group | games | {first} wins (95% CI) | {second} wins (95% CI) | draws "
+             "| unfinished | VP mean ± sd | s/game |", "|---|---|---|---|---|---|---|---|"]
+    for name, rs in gs.items():
+        seats = _two_seats(rs)
+        s = summarise(rs, seats)
         n = s["games"]
 
-        def cell(k: int, n: int = n) -> str:
+        def cell(k: int, seat: str, n: int = n) -> str:
             lo, hi = wilson(k, n)
-            return f"{k} ({lo:.0%}-{hi:.0%})"
+            return f"{'' if plain else seat + ' '}{k} ({lo:.0%}-{hi:.0%})"
 
         vp = "-" if s["vp_mean"] is None else f"{s['vp_mean']:.2f} ± {s['vp_stdev']:.2f}"
-        lines.append(f"| {name} | {n} | {cell(s['usa_wins'])} | {cell(s['csa_wins'])} | "
-                     f"{s['draws']} | {s['unfinished']} | {vp} | {s['seconds_per_game']:.1f} |")
+        lines.append(f"| {name} | {n} | {cell(s['usa_wins'], seats[0])} | "
+                     f"{cell(s['csa_wins'], seats[1])} | {s['draws']} | {s['unfinished']} | "
+                     f"{vp} | {s['seconds_per_game']:.1f} |")
     lines.append("")
     lines += [f"![{img}]({img})" for img in images]
     return "\n".join(lines) + "\n"
@@ -167,22 +330,78 @@ def markdown(rows: Sequence[Row], images: Sequence[str]) -> str:
 GAME_FIELDS = ("scenario", "agents", "finished", "vp", "seconds")
 
 
-def row_problem(rows: Sequence[Row]) -> str | None:
-    """Why ``rows`` cannot be reported (the first row that is no game row of
-    ``gettysburg simulate``, and the fields it lacks), or ``None``."""
-    if not rows:
-        return "no games in the file"
-    for k, row in enumerate(rows, 1):
-        missing = [f for f in GAME_FIELDS if f not in row]
-        if missing:
-            return (f"row {k} is not a game row of gettysburg simulate: it has no "
-                    f"{', '.join(repr(f) for f in missing)}")
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _strings(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _by_side(v: Any) -> bool:
+    return v is None or (isinstance(v, dict) and all(_strings(ids) for ids in v.values()))
+
+
+def _track(v: Any) -> bool:
+    return v is None or (isinstance(v, list) and all(
+        isinstance(p, list) and len(p) == 2 and _number(p[1]) for p in v))
+
+
+#: What each field the report reads must hold, and how to say so (the optional ones may
+#: be absent: older rows lack them).
+_FORMS: dict[str, tuple[Any, str]] = {
+    "scenario": (lambda v: isinstance(v, str) and bool(v), "a SYSTEM/SCENARIO string"),
+    "agents": (lambda v: isinstance(v, dict) and bool(v)
+               and all(isinstance(a, str) for a in v.values()),
+               "an object naming the agent of each seat"),
+    "finished": (lambda v: isinstance(v, bool), "true or false"),
+    "vp": (lambda v: v is None or _number(v), "a finite number or null"),
+    "seconds": (_number, "a finite number"),
+    "winner": (lambda v: v is None or isinstance(v, str), "a seat name or null"),
+    "options": (lambda v: v is None or _strings(v), "a list of option names"),
+    "dice": (lambda v: isinstance(v, str), "a dice name"),
+    "budget_s": (lambda v: v is None or _number(v), "a number of seconds"),
+    "max_actions": (lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+                    "a whole number"),
+    "eliminated": (_by_side, "an object listing unit ids by side"),
+    "eliminated_at_start": (_by_side, "an object listing unit ids by side"),
+    "vp_track": (_track, "a list of [turn, CSA total] pairs"),
+}
+
+
+def _field_problem(row: Mapping[str, Any]) -> str | None:
+    missing = [f for f in GAME_FIELDS if f not in row]
+    if missing:
+        return (f"is not a game row of gettysburg simulate: it has no "
+                f"{', '.join(repr(f) for f in missing)}")
+    for name, (ok, form) in _FORMS.items():
+        if name in row and not ok(row[name]):
+            shown = repr(row[name])
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            return f"{name!r} must be {form}, not {shown}"
     return None
 
 
-def write_report(rows: Sequence[Row], out_dir: str | Path) -> list[Path]:
-    """Write the plots and ``summary.md`` into ``out_dir``; returns the files written."""
-    problem = row_problem(rows)
+def row_problem(rows: Sequence[Row], lines: Sequence[int] | None = None) -> str | None:
+    """Why ``rows`` cannot be reported (the first row that is no game row of
+    ``gettysburg simulate`` or holds a field in the wrong form, named by its place and,
+    given ``lines``, its line in the file), or ``None``."""
+    if not rows:
+        return "no games in the file"
+    for k, row in enumerate(rows, 1):
+        problem = _field_problem(row)
+        if problem is not None:
+            where = f"row {k}" + (f" (line {lines[k - 1]})" if lines else "")
+            return f"{where} {problem}" if problem.startswith("is ") else f"{where}: {problem}"
+    return None
+
+
+def write_report(rows: Sequence[Row], out_dir: str | Path,
+                 lines: Sequence[int] | None = None) -> list[Path]:
+    """Write the plots and ``summary.md`` into ``out_dir``; returns the files written.
+    ``lines``: the file line of each row, for errors. A folder that cannot be made or
+    written raises ``OSError``."""
+    problem = row_problem(rows, lines)
     if problem is not None:
         raise ValueError(problem)
     out = Path(out_dir)

@@ -19,6 +19,7 @@ import importlib
 import json
 import math
 import multiprocessing
+import signal
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -186,6 +187,13 @@ def _play_dict(spec: dict[str, Any]) -> Row:
     return play_game(GameSpec(**spec))
 
 
+def _leave_ctrl_c_to_the_parent() -> None:
+    """Pool worker start-up: Ctrl-C reaches the whole process group, but only the parent
+    should act on it (it stops the pool and tells what was kept); a worker that raised
+    too would print "Process ForkPoolWorker-N:" and its traceback over that message."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_local(specs: Sequence[GameSpec], workers: int = 1,
               progress: Callable[[Row], None] | None = None) -> list[Row]:
     """Play the games on local cores; rows come back in spec order."""
@@ -198,7 +206,7 @@ def run_local(specs: Sequence[GameSpec], workers: int = 1,
     else:
         ctx = multiprocessing.get_context("fork" if "fork" in
                                           multiprocessing.get_all_start_methods() else "spawn")
-        with ctx.Pool(min(workers, len(specs))) as pool:
+        with ctx.Pool(min(workers, len(specs)), initializer=_leave_ctrl_c_to_the_parent) as pool:
             for row in pool.imap_unordered(_play_dict, [asdict(s) for s in specs]):
                 rows.append(row)
                 if progress:
@@ -265,7 +273,9 @@ def summarise(rows: Sequence[Row], seats: Sequence[str] = ("usa", "csa")) -> dic
         "errors": sum(1 for r in rows if r.get("error")),
         "wins": wins,
         "vp_mean": round(statistics.fmean(vps), 3) if vps else None,
-        "vp_stdev": round(statistics.stdev(vps), 3) if len(vps) > 1 else 0.0,
+        # No VP at all (a system whose results give none): no spread either, as no mean.
+        "vp_stdev": (round(statistics.stdev(vps), 3) if len(vps) > 1
+                     else 0.0 if vps else None),
         "seconds_per_game": round(statistics.fmean(secs), 3) if secs else 0.0,
     }
 
