@@ -469,7 +469,8 @@ def system_names() -> list[str]:
 
 
 # Where a system registers itself when not yet imported: gettysburg.<name> by convention.
-_MODULES: dict[str, str] = {"toy": "gettysburg.core.toygame"}
+# Every system shipped is listed, so an unknown name's error can offer them all.
+_MODULES: dict[str, str] = {"boc": "gettysburg.boc", "toy": "gettysburg.core.toygame"}
 
 
 def get_system(name: str) -> SystemEntry:
@@ -485,8 +486,8 @@ def get_system(name: str) -> SystemEntry:
     try:
         return _SYSTEMS[name]
     except KeyError:
-        raise UnknownSystemError(f"unknown rule system {name!r}; registered: "
-                                 f"{system_names()}") from None
+        known = sorted(set(_SYSTEMS) | set(_MODULES))  # registered or loadable on use
+        raise UnknownSystemError(f"unknown rule system {name!r}; known: {known}") from None
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
