@@ -218,7 +218,8 @@ def test_a_failing_game_is_recorded_not_fatal() -> None:
 
 def test_cli_simulate_stores_each_game_as_it_ends(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """A long run that is interrupted keeps the games it finished."""
+    """A long run that is interrupted (Ctrl-C) keeps the games it finished, exits 130 as a
+    shell expects, and says what the file holds and that --resume plays the rest."""
     import gettysburg.lab.simulate as sim
 
     out = tmp_path / "runs.jsonl"
@@ -231,7 +232,9 @@ def test_cli_simulate_stores_each_game_as_it_ends(tmp_path: Path,
     monkeypatch.setattr(sim, "run_local", interrupted)
     res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "5", "--usa",
                                    "general", "--csa", "random", "--out", str(out)])
-    assert res.exit_code != 0
+    assert res.exit_code == 130, res.output
+    text = " ".join(res.output.split())
+    assert "interrupted" in text and "2 of 5" in text and "--resume" in text, text
     rows = read_rows(out)
     assert [r["index"] for r in rows] == [0, 1] and all(r["finished"] for r in rows)
 
@@ -402,28 +405,6 @@ def test_cli_simulate_stops_cleanly_when_out_fails_midway(
     assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
     text = " ".join(res.output.split())
     assert "No space left on device" in text and str(out) in text and "2 of 5" in text, text
-
-
-def test_cli_simulate_interrupted_says_what_was_kept_and_how_to_go_on(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl-C: exit 130 as a shell expects, and a line telling what the file holds and
-    that --resume plays the rest."""
-    import gettysburg.lab.simulate as sim
-
-    out = tmp_path / "runs.jsonl"
-    real = sim.run_local
-
-    def interrupted(specs: Any, workers: int = 1, progress: Any = None) -> Any:
-        real(specs[:2], 1, progress)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(sim, "run_local", interrupted)
-    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "5", "--out",
-                                   str(out)])
-    assert res.exit_code == 130, res.output
-    text = " ".join(res.output.split())
-    assert "interrupted" in text and "2 of 5" in text and "--resume" in text, text
-    assert len(read_rows(out)) == 2
 
 
 def test_cli_simulate_names_the_toy_seats_and_gives_both_intervals() -> None:
