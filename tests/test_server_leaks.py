@@ -550,3 +550,106 @@ def test_a_server_drawn_seed_never_reaches_a_seat(client: TestClient) -> None:
             texts.append(ws.receive_text())
         assert all(s not in t for s in secrets for t in texts), seat
         assert any('"view"' in t for t in texts)
+
+
+# --- the end of a game releases everything: it must stay the end -------------------------
+
+END_SEED = "end-of-game"
+
+
+@pytest.fixture(scope="module")
+def day1_to_the_end() -> list[tuple[str, dict[str, Any]]]:
+    """A whole BoC Day 1 game (seat, action) by a fixed policy: mostly end the phase. Its
+    last action is a plain end_phase (after the 8 PM supply phase, 9.2): no dice."""
+    import random
+
+    from gettysburg.core.protocol import new_game
+
+    game = new_game("boc/day1", seed=END_SEED)
+    rng = random.Random(1)
+    while not game.is_terminal():
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        ends = [a for a in legal if a["type"] == "end_phase"]
+        game.apply(ends[0] if ends and rng.random() < 0.8 else rng.choice(legal), seat)
+    last = game.history[-1]
+    assert last.action == {"type": "end_phase"} and not last.dice
+    return [(m.seat, m.action) for m in game.history]
+
+
+def _one_move_from_the_end(client: TestClient, moves: list[tuple[str, dict[str, Any]]],
+                           opponent: str) -> tuple[str, str, dict[str, str]]:
+    """The game of ``moves`` hosted one action before its end, with a person in the seat
+    that plays that action and ``opponent`` ("human" or an agent) in the other."""
+    from gettysburg.server.hosting import SeatSpec
+
+    host = client.app.state.host  # type: ignore[attr-defined]
+    mover = moves[-1][0]
+    specs = {s: SeatSpec("human") if s == mover or opponent == "human"
+             else SeatSpec("ai", opponent) for s in SEATS}
+    gid, tokens = host.create("boc", "day1", [], END_SEED, specs,
+                              actions=[{"seat": s, "action": a} for s, a in moves[:-1]])
+    return gid, mover, tokens
+
+
+def test_the_move_that_ended_a_game_cannot_be_taken_back(
+        client: TestClient, day1_to_the_end: list[tuple[str, dict[str, Any]]]) -> None:
+    """Once over, a game shows every seat the referee's replay and its save (the seed, so
+    every die to come, and every hidden action). Against the computer, undo takes back a
+    move that showed its player nothing and rolled no dice, which BoC's last end_phase is:
+    it used to be taken back, and the player went on with everything in hand."""
+    gid, mover, tokens = _one_move_from_the_end(client, day1_to_the_end, "general")
+    headers = {"Authorization": f"Bearer {tokens[mover]}"}
+    r = client.post(f"/api/games/{gid}/actions", headers=headers,
+                    json={"action": day1_to_the_end[-1][1], "action_id": "the-end"})
+    assert r.status_code == 200, r.text
+    state = client.get(f"/api/games/{gid}", headers=headers).json()
+    assert state["status"] == "finished" and state["undo"] is False
+    r = client.get(f"/api/games/{gid}/save", headers=headers)
+    assert r.status_code == 200 and r.json()["seed"] == END_SEED  # released: the end
+    r = client.post(f"/api/games/{gid}/undo", headers=headers)
+    assert r.status_code == 409, r.text
+    assert r.json()["error"] == {"rule": "undo",
+                                 "message": "cannot take back: the game is over"}
+    state = client.get(f"/api/games/{gid}", headers=headers).json()
+    assert state["status"] == "finished" and state["step"] == len(day1_to_the_end)
+    assert client.app.state.store.game(gid).status == "finished"  # type: ignore[attr-defined]
+
+
+def test_an_action_the_store_refused_is_not_seen_by_a_request_in_flight(
+        client: TestClient, day1_to_the_end: list[tuple[str, dict[str, Any]]]) -> None:
+    """A request that has found the game (``Host.auth``) waits on its lock while an action
+    is applied. If the store then refuses the action, that request must find the game as
+    stored, not with the action that never was: here the end of the game, whose save
+    (with the seed) and referee replay would go to a game still being played."""
+    from gettysburg.server.hosting import ApiError
+    from gettysburg.server.store import StoreError
+
+    gid, mover, tokens = _one_move_from_the_end(client, day1_to_the_end, "human")
+    other = next(s for s in SEATS if s != mover)
+    host = client.app.state.host  # type: ignore[attr-defined]
+    store = client.app.state.store  # type: ignore[attr-defined]
+    in_flight, _seat = host.auth(gid, tokens[other])  # e.g. GET /save, before the action
+    stored = in_flight.game.state_hash()
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise StoreError("the disk is full")
+
+    real, store.append_action = store.append_action, refuse
+    try:
+        with pytest.raises(ApiError) as refused:
+            host.act(gid, mover, day1_to_the_end[-1][1], "the-end")
+        assert refused.value.status == 503
+    finally:
+        store.append_action = real
+    assert in_flight.game.state_hash() == stored and not in_flight.game.is_terminal()
+    with pytest.raises(ApiError) as withheld:
+        host.save(in_flight)
+    assert withheld.value.rule == "fog.save"
+    replay = host.replay(in_flight, other, 10**6)
+    assert replay["as"] == other and replay["step"] == len(day1_to_the_end) - 1
+    assert host.state(in_flight, other)["status"] == "active"
+    # The player sends it again, as told: applied once, and the game ends for real.
+    out = host.act(gid, mover, day1_to_the_end[-1][1], "the-end")
+    assert out["applied"] and not out["duplicate"]
+    assert host.load(gid).game.is_terminal() and store.game(gid).status == "finished"

@@ -470,7 +470,12 @@ class Host:
                 self.store.append_action(game_id, row, "finished" if over else "active",
                                          game.result())
             except BaseException as exc:
-                # Not committed, so not applied: rebuild the game from the store.
+                # Not committed, so not applied: rebuild the game from the store. This Live
+                # also goes back to the stored position first: a request that took it before
+                # the failure (waiting on its lock) must not read an action that never was,
+                # e.g. the dice of a fire the player may now choose not to send again, or
+                # the save and referee replay of an end that did not happen.
+                live.game = self._prefix(live, index)
                 with self._lock:
                     self._live.pop(game_id, None)
                 if isinstance(exc, StoreError):
@@ -526,6 +531,12 @@ class Host:
         history = live.game.history
         if not history:
             return "nothing has been played yet"
+        if live.game.is_terminal():
+            # The end of a game releases the save (the seed, every hidden action) and the
+            # referee's replay to every seat. Taking back the move that ended it would let a
+            # seat read both and then play on: a computer opponent does not stop it (it is
+            # no watcher), and BoC's last end_phase rolls nothing and shows nothing.
+            return "the game is over"
         last = history[-1]
         if last.seat != seat:
             return "the last action is not yours"
