@@ -214,6 +214,33 @@ def test_a_failed_write_is_503_and_changes_nothing(db_target: str,
         store.close()
 
 
+def test_a_failed_undo_is_503_and_changes_nothing(db_target: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo's delete failing in the database is a 503 the client may retry, as a failed
+    action is, and leaves the game as it was (it was a bare 500)."""
+    store = Store(db_target)
+    host = Host(store)
+    try:
+        gid, seat, action = _two_moves_in(host)
+        host.act(gid, seat, action, "click-1")
+        live = host.load(gid)
+        before = live.game.state_hash()
+        # Whether the toy's action may be taken back is not what is tested here.
+        monkeypatch.setattr(host, "_undo_refusal", lambda *args, **kwargs: None)
+
+        def broken(*args: Any, **kwargs: Any) -> None:
+            raise StoreError(f"{store.where}: disk I/O error")
+
+        monkeypatch.setattr(store, "delete_last_action", broken)
+        with pytest.raises(ApiError) as caught:
+            host.undo(gid, seat)
+        assert (caught.value.status, caught.value.rule) == (503, "store.unavailable")
+        assert host.load(gid).game.state_hash() == before
+        assert len(store.actions(gid)) == 3
+    finally:
+        store.close()
+
+
 def test_postgres_lost_connection_mid_game_is_503_then_recovers() -> None:
     import psycopg
 

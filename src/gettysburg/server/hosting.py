@@ -568,7 +568,10 @@ class Host:
                 raise ApiError(409, "undo", f"cannot take back: {reason}")
             index = len(live.game.history) - 1
             before = self._prefix(live, index)
-            self.store.delete_last_action(game_id, index)
+            try:
+                self.store.delete_last_action(game_id, index)
+            except StoreError as exc:  # nothing deleted, nothing changed here: retry later
+                raise unavailable(exc) from None
             live.game = before
             live.marks.pop()
             live.action_ids.pop()
