@@ -372,8 +372,8 @@ _FORMS: dict[str, tuple[Any, str]] = {
 def _field_problem(row: Mapping[str, Any]) -> str | None:
     missing = [f for f in GAME_FIELDS if f not in row]
     if missing:
-        return (f"is not a game row of gettysburg simulate: it has no "
-                f"{', '.join(repr(f) for f in missing)}")
+        return (f"not a game row of gettysburg simulate (it has no "
+                f"{', '.join(repr(f) for f in missing)})")
     for name, (ok, form) in _FORMS.items():
         if name in row and not ok(row[name]):
             shown = repr(row[name])
@@ -392,7 +392,7 @@ def row_problem(rows: Sequence[Row], lines: Sequence[int] | None = None) -> str 
         problem = _field_problem(row)
         if problem is not None:
             where = f"row {k}" + (f" (line {lines[k - 1]})" if lines else "")
-            return f"{where} {problem}" if problem.startswith("is ") else f"{where}: {problem}"
+            return f"{where}: {problem}"
     return None
 
 
