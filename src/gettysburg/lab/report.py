@@ -27,7 +27,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from gettysburg.lab.simulate import GameSpec, Row, summarise, wilson
+from gettysburg.lab.simulate import GameSpec, Row, seats_of, summarise, wilson
 
 #: ``simulate``'s defaults: a setting at its default is left out of a group's name.
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(GameSpec)}
@@ -55,11 +55,8 @@ def settings(row: Row) -> list[str]:
 def _system_seats(scenario: str, options: tuple[str, ...]) -> tuple[str, ...]:
     """The seats of a set-up in play order (as ``simulate`` reads --usa/--csa), or ``()``
     when it cannot be built here (a scenario file since moved, a system not installed)."""
-    from gettysburg.core.protocol import get_system, parse_spec
-
     try:
-        system, scen = parse_spec(scenario)
-        return tuple(get_system(system).factory(scen, list(options), "0", None).seats())
+        return tuple(seats_of(scenario, options))
     except Exception:  # any failure only loses the play order
         return ()
 
