@@ -94,7 +94,7 @@ export class Board {
         "data-hex": h.id, class: `hex t-${h.terrain}` });
       poly.append(svg("title", {}, `${h.id} · ${t("terrain." + h.terrain)} · ${t("map.level")} ${h.ground}`));
       poly.addEventListener("click", () => { if (!this.justDragged()) this.onHex?.(h.id); });
-      poly.addEventListener("mouseenter", () => this.showHover(h));
+      poly.addEventListener("mouseenter", () => this.say(this.hexText(h)));
       this.polys.set(h.id, poly);
       hexLayer.append(poly);
     }
@@ -152,8 +152,8 @@ export class Board {
     // it they hid the hexes in its corners. The hover line keeps its room while empty, so
     // the map does not move when it fills.
     this.hover = el("div", { class: "hover" });
-    this.bar = el("div", { class: "map-bar" }, this.hover, el("div", { class: "hint" }, t("map.hint")));
-    this.container.append(this.offNode, root, this.bar);
+    const bar = el("div", { class: "map-bar" }, this.hover, el("div", { class: "hint" }, t("map.hint")));
+    this.container.append(this.offNode, root, bar);
     this.applyViewBox();
     this.enablePanZoom();
   }
@@ -171,10 +171,6 @@ export class Board {
     if (!this.hover) return; // a tray has no hover line
     this.hover.textContent = text;
     this.hover.title = text; // the whole of it, should a narrow screen cut the line
-  }
-
-  showHover(h) {
-    this.say(this.hexText(h));
   }
 
   applyViewBox() {
