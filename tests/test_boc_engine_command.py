@@ -108,6 +108,29 @@ def test_fallen_dhq_rebuilt_at_zero_with_fallen_leader_vp(tmp_path: Path) -> Non
     assert g.state.losses["usa"] == 1  # the fallen-leader block stays with the CSA
 
 
+def test_a_rebuilt_dhq_comes_back_under_a_new_handle(tmp_path: Path) -> None:
+    """4.61 puts a fallen DHQ back on the map as a fresh block: the enemy must not find it
+    under the handle it saw before the fall (with two returning together, the old handles
+    would say which is which)."""
+    from gettysburg.boc.fog import handle
+
+    g = make(tmp_path, {"usa": [("K5", ["usa-harrow", "usa-webb", "usa-hall", "usa-smyth"]),
+                                ("K6", ["usa-gibbon"]), ("M5", ["usa-hancock"])],
+                        "csa": [FAR]}, engine={"phase": "movement"})
+    key: bytes = g.key  # type: ignore[attr-defined]
+    old = handle(key, "usa-gibbon")
+    assert old in {h["handle"] for h in g.view("csa")["hidden"]}
+    g.apply({"type": "move", "unit": "usa-gibbon", "path": ["K6", "K5"]}, "usa")
+    g.apply({"type": "end_phase"}, "usa")
+    g.apply({"type": "end_phase"}, "usa")  # the supply phase: Gibbon returns in M5
+    at_m5 = {h["handle"] for h in g.view("csa")["hidden"] if h["hex"] == "M5"}
+    assert old not in at_m5 and handle(key, "usa-gibbon", 1) in at_m5
+    assert g.state.units["usa-gibbon"].returned == 1
+    # The count is part of the state: a save and its reload show the same handle.
+    again = type(g).from_json(g.to_json())
+    assert again.view("csa")["hidden"] == g.view("csa")["hidden"]
+
+
 def test_chq_and_ahq_succession(tmp_path: Path) -> None:
     g = make(tmp_path, {"usa": [("M5", ["usa-gibbon", "usa-hays"]), ("L3", ["usa-slocum"]),
                                 ("K3", ["usa-williams"]), ("L4", ["usa-meade"])],

@@ -238,7 +238,8 @@ class Match:
         key = (seat, len(game.history), len(self.seen[seat]))
         if key not in self._cache:
             pos = game.position_json()
-            handles = {uid: handle(self.fog_key, uid) for uid in pos["units"]}
+            handles = {uid: handle(self.fog_key, uid, u.get("returned", 0))
+                       for uid, u in pos["units"].items()}
             other = [t for s, t in self.tokens.items() if s != seat]
             if game.is_terminal():
                 # Over: the referee's replay and the save (with the seed) are released by

@@ -99,7 +99,8 @@ class Sightings:
     """What one seat has seen of the enemy's blocks over the game, kept from the views it
     is given at its own decisions (a player at the table remembers as much):
 
-    * where and when each hidden block (handle; handles stay the same all game) was first
+    * where and when each hidden block (handle; a block keeps its handle
+      while it is on the map, and a DHQ that returns under 4.61 gets a new one) was first
       seen: a block first seen after the start came on the map by then;
     * which units a handle must be: a revealed block that stands up again (8.1) shows as a
       new handle in the hex it stood in, and a handle that vanishes where a block is then

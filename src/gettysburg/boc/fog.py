@@ -1,8 +1,9 @@
 """Fog of war: what each seat may see of the blocks and the log (3.0, 6.63, 8.1).
 
 A hidden enemy block shows only its side and hex, under an opaque handle that stays the
-same for the whole game but cannot be linked to the unit id without the per-game secret
-(an HMAC key derived from the seed, which no view shows). A revealed enemy block shows its
+same while it is on the map (a DHQ rebuilt under 4.61 returns under a new one) but cannot
+be linked to the unit id without the per-game secret (an HMAC key derived from the seed,
+which no view shows). A revealed enemy block shows its
 identity and strength instead, without the handle. Own blocks are shown in full, and the
 referee sees everything.
 """
@@ -23,8 +24,16 @@ def fog_key(seed: str) -> bytes:
     return hashlib.sha256(FOG_DOMAIN + b"\x00" + seed.encode("utf-8")).digest()
 
 
-def handle(key: bytes, unit_id: str) -> str:
-    return "b-" + hmac.new(key, unit_id.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
+def handle(key: bytes, unit_id: str, returned: int = 0) -> str:
+    """The opaque name of a hidden block. A DHQ that comes back after its fall (4.61) is
+    a block put back on the map, so it gets a new name: under the old one, a seat that had
+    tied it to the unit could tell which of two DHQs returned where."""
+    name = unit_id if returned == 0 else f"{unit_id}#{returned}"
+    return "b-" + hmac.new(key, name.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
+
+
+def unit_handle(key: bytes, unit: UnitState) -> str:
+    return handle(key, unit.id, unit.returned)
 
 
 def sees(seat: str, unit: UnitState) -> bool:
@@ -40,7 +49,7 @@ def unit_view(unit: UnitState, full: bool) -> JSONDict:
 
 
 def hidden_view(key: bytes, unit: UnitState) -> JSONDict:
-    return {"handle": handle(key, unit.id), "side": unit.side, "hex": unit.hex,
+    return {"handle": unit_handle(key, unit), "side": unit.side, "hex": unit.hex,
             "column": unit.column}
 
 
@@ -71,5 +80,5 @@ def private(type_: str, rule: str, unit: UnitState, data: JSONDict, public: JSON
     if unit.revealed:
         shown["unit"] = unit.id
     else:
-        shown["unit"] = handle(key, unit.id)
+        shown["unit"] = unit_handle(key, unit)
     return Event(type_, rule, data, visible_to=(unit.side,), redacted=shown)

@@ -30,7 +30,7 @@ import weakref
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from gettysburg.boc.fog import handle
+from gettysburg.boc.fog import unit_handle
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.state import OFF_MAP, ON_MAP, RESERVE, BocState, other
 from gettysburg.core.canonical import JSONDict
@@ -40,7 +40,7 @@ from gettysburg.core.protocol import Seat
 if TYPE_CHECKING:
     from gettysburg.ai.belief_boc import Sightings
 
-_IDENTITY_FIELDS = ("arrival_key", "arrival_entry", "arrival_hex", "night_road")
+_IDENTITY_FIELDS = ("arrival_key", "arrival_entry", "arrival_hex", "night_road", "returned")
 
 
 def pool(game: BocGame, seat: Seat) -> list[str]:
@@ -114,7 +114,7 @@ def permutation(game: BocGame, seat: Seat, rng: random.Random,
         return {}
     members = set(ids)
     view = _view(game, seat)
-    by_handle = {handle(game.key, uid): uid for uid in ids}
+    by_handle = {unit_handle(game.key, game.state.units[uid]): uid for uid in ids}
     sample = sample_hidden(view, rng, start, seen=seen)
     sigma: dict[str, str] = {}
     used: set[str] = set()

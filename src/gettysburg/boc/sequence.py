@@ -148,6 +148,7 @@ def rebuild_dhqs(board: Board, state: BocState, orders: Orders) -> list[Event]:
         unit = replacement(state, orders, unit)
         unit.status, unit.hex, unit.strength = ON_MAP, host.hex, 0
         unit.revealed, unit.seq = False, state.next_seq()
+        unit.returned += 1
         occ.setdefault(host.hex, []).append(unit)
         uid = unit.id
         # The owner sees who came back; the enemy sees a block appear with the host HQ.
