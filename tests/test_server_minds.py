@@ -97,3 +97,24 @@ def test_an_unknown_agent_gets_no_mind_and_the_game_goes_on(tmp_path: Path) -> N
         host.agent_move(gid, seat, mind, seed, view, legal, step, 1.0)
     assert host.load(gid).step == 2  # blue played its first legal action
     store.close()
+
+
+
+def test_an_ai_choice_is_applied_only_to_the_position_it_was_made_for(tmp_path: Path) -> None:
+    """The agent thinks outside the game lock. If meanwhile a player takes moves back and
+    plays others, the game can be at the same step again in another position: a choice
+    made for the old one must be dropped (the runner then asks afresh), so the guard
+    compares the state reached, not the step count."""
+    store = Store(tmp_path / "g.db")
+    host = Host(store)
+    gid, _ = host.create("toy", "standard", [], "undo-race", {"red": SeatSpec("human"),
+                                                              "blue": SeatSpec("ai", "random")})
+    host.act(gid, "red", {"type": "pass"}, "p1")
+    [(seat, mind, seed, view, legal, mark)] = host.ai_turns(gid)
+    assert seat == "blue" and mark == (1, host.load(gid).game.history[-1].state_hash)
+    elsewhere = (mark[0], "another position at the same step")
+    host.agent_move(gid, seat, mind, seed, view, legal, elsewhere, 1.0)
+    assert host.load(gid).step == 1  # dropped, not played
+    host.agent_move(gid, seat, mind, seed, view, legal, mark, 1.0)
+    assert host.load(gid).step == 2 and host.load(gid).game.history[-1].seat == "blue"
+    store.close()

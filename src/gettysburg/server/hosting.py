@@ -121,11 +121,21 @@ class Live:
     def step(self) -> int:
         return len(self.game.history)
 
+    @property
+    def mark(self) -> Mark:
+        """Where the game stands: the step and the state it led to. The step alone is not
+        enough: after an undo and another action the step is back but the position may
+        differ, and an AI choice computed for the old one must not be applied to it."""
+        history = self.game.history
+        return len(history), history[-1].state_hash if history else ""
+
     def seat_row(self, seat: str) -> SeatRow:
         return next(s for s in self.seats if s.seat == seat)
 
 
 Listener = Callable[[str], None]
+#: ``Live.mark``: (step, state hash after it).
+Mark = tuple[int, str]
 
 #: Why an action that showed its player something of the other side is kept (undo).
 LEARNED = "that action showed you something of the other side"
@@ -676,8 +686,9 @@ class Host:
     # --- AI seats ----------------------------------------------------------------------------
 
     def ai_turns(self, game_id: str) -> list[tuple[str, SeatMind | None, str, JSONDict,
-                                                   list[Action], int]]:
-        """AI seats now to move: (seat, its mind, decision seed, view, legal actions, step)."""
+                                                   list[Action], Mark]]:
+        """AI seats now to move: (seat, its mind, decision seed, view, legal actions, and
+        the game's ``mark``, which must be unchanged when the choice is applied)."""
         live = self.load(game_id)
         with live.lock:
             game = live.game
@@ -691,7 +702,7 @@ class Host:
                     mind = self._mind(live, seat, row.agent, str(row.agent_seed))
                     view = mind.view_at(live.step) if mind is not None else None
                     out.append((seat, mind, f"{row.agent_seed}:{live.step}",
-                                game.view(seat) if view is None else view, legal, live.step))
+                                game.view(seat) if view is None else view, legal, live.mark))
             return out
 
     def _mind(self, live: Live, seat: str, agent: str, seed: str) -> SeatMind | None:
@@ -729,7 +740,7 @@ class Host:
                 mind.see(live.step, game.view(seat))
 
     def agent_move(self, game_id: str, seat: str, mind: SeatMind | None, seed: str,
-                   view: JSONDict, legal: list[Action], step: int, budget: float) -> None:
+                   view: JSONDict, legal: list[Action], mark: Mark, budget: float) -> None:
         """Ask the agent (outside the game lock: it may think) and apply its choice."""
         choice = legal[0] if mind is None else mind.choose(view, legal, budget, seed)
         keys = {action_key(a) for a in legal}
@@ -738,9 +749,9 @@ class Host:
         live = self.load(game_id)
         try:
             with live.lock:  # re-entrant: act takes it again
-                if live.step != step:
-                    return  # someone else moved while the agent thought; look again
-                self.act(game_id, seat, choice, f"ai:{step}")
+                if live.mark != mark:
+                    return  # the game moved (or was taken back) while the agent thought
+                self.act(game_id, seat, choice, f"ai:{mark[0]}")
         except ApiError as exc:
             # The game moved on while the agent thought (a human acted, or it ended): the
             # runner looks again. Anything else is a real fault and stops this driver.

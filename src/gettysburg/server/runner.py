@@ -46,10 +46,10 @@ class Runner:
                 with self._lock:
                     self._again.discard(game_id)
                 turns = self.host.ai_turns(game_id)
-                for seat, mind, seed, view, legal, step in turns:
+                for seat, mind, seed, view, legal, mark in turns:
                     if self.delay:
                         stop.wait(self.delay)  # a human-friendly pause before the AI moves
-                    self.host.agent_move(game_id, seat, mind, seed, view, legal, step,
+                    self.host.agent_move(game_id, seat, mind, seed, view, legal, mark,
                                          self.budget)
                 with self._lock:
                     if not turns and game_id not in self._again:
