@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 from boc_engine_boards import board_doc, write_position
-from gettysburg.boc.command import can_command, commanded_units, needs_command, roles
+from gettysburg.boc.command import (
+    can_command,
+    commanded_units,
+    may_supply,
+    needs_command,
+    roles,
+    supply_roles,
+)
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.sequence import eliminate
 from gettysburg.boc.state import turn_key
@@ -205,3 +212,75 @@ def test_trimble_replaces_fallen_pender(tmp_path: Path) -> None:
     assert g.state.losses["csa"] == 1
     assert commanded_units(g.board, g.state, g.orders, "csa-trimble") == ["csa-perrin"]
     assert can_command(g.orders, g.orders.oob["csa-trimble"], g.orders.oob["csa-perrin"])
+
+
+def test_williams_takes_over_a_fallen_slocum_4_6_box(tmp_path: Path) -> None:
+    """The 4.6 seniority box's own example: with Slocum fallen, DHQ Williams runs XII Corps
+    (4.61): he still commands fire for his own division only, supplies the whole corps
+    (Geary's DHQ included) and is himself supplied by the AHQ alone."""
+    g = make(tmp_path, {"usa": [("K3", [("usa-williams", 2), ("usa-mcdougall", 2)]),
+                                ("J4", [("usa-geary", 1), ("usa-kane", 1)]),
+                                ("L4", [("usa-meade", 2)]), ("M5", [("usa-hancock", 2)])],
+                        "csa": [FAR]},
+             eliminated=[{"unit": "usa-slocum", "counts_for": "csa"}])
+    assert roles(g.state, g.orders, "usa").chq["XII"] == "usa-williams"
+    assert commanded_units(g.board, g.state, g.orders, "usa-williams") == ["usa-mcdougall"]
+    o = g.orders.oob
+    williams = supply_roles(g.state, g.orders, "usa-williams")
+    assert ("chq", "XII") in williams
+    assert may_supply(g.orders, williams, o["usa-williams"], o["usa-geary"])
+    assert may_supply(g.orders, williams, o["usa-williams"], o["usa-kane"])
+    for hq, ok in (("usa-meade", True), ("usa-hancock", False), ("usa-geary", False)):
+        got = may_supply(g.orders, supply_roles(g.state, g.orders, hq), o[hq],
+                         o["usa-williams"])
+        assert got is ok, hq
+
+
+def test_day2_note_doubleday_is_also_the_i_corps_chq(tmp_path: Path) -> None:
+    """Day 2 / Day 3 set-up note (4.61): Doubleday commands fire for his own division only
+    (plus the I Corps asset, 4.4) but may supply any I Corps unit, Robinson's DHQ included,
+    with his own small supply value; only the AHQ supplies him."""
+    setup = {"usa": [("L5", [("usa-doubleday", 2), ("usa-stannard", 3)]),
+                     ("L4", [("usa-robinson", 1), ("usa-paul", 2)]),
+                     ("L6", [("usa-wainwright", 2)]), ("M6", [("usa-meade", 2)]),
+                     ("M5", [("usa-hancock", 2)])],
+             "csa": [FAR]}
+    kw: dict[str, Any] = {
+        "acting": [{"unit": "usa-doubleday", "role": "chq", "corps": "I", "note": "test"}],
+        "eliminated": [{"unit": "usa-reynolds", "counts_for": "csa"}]}
+    g = make(tmp_path, setup, **kw)
+    assert roles(g.state, g.orders, "usa").chq["I"] == "usa-doubleday"
+    assert commanded_units(g.board, g.state, g.orders, "usa-doubleday") == \
+        ["usa-stannard", "usa-wainwright"]  # not Paul (Robinson's division)
+    o = g.orders.oob
+    for hq, ok in (("usa-meade", True), ("usa-hancock", False), ("usa-robinson", False)):
+        got = may_supply(g.orders, supply_roles(g.state, g.orders, hq), o[hq],
+                         o["usa-doubleday"])
+        assert got is ok, hq
+    s = make(tmp_path, setup, name="supply",
+             engine={"phase": "supply", "active": "usa", "order": ["usa", "csa"]}, **kw)
+    s.apply({"type": "supply_activate", "hq": "usa-doubleday"}, "usa")
+    assert s.state.supply_points == {"usa-doubleday": 1}  # his range: 1 SP
+    targets = {a["unit"] for a in s.legal_actions("usa") if a["type"] == "supply"}
+    assert targets == {"usa-paul", "usa-robinson", "usa-stannard", "usa-wainwright"}
+    s.apply({"type": "supply", "hq": "usa-doubleday", "unit": "usa-robinson", "steps": 1},
+            "usa")
+    assert s.state.units["usa-robinson"].strength == 2
+
+
+def test_temporary_ahq_supplies_a_chq_with_its_own_value(tmp_path: Path) -> None:
+    """4.6: before Meade arrives the senior CHQ on the map has the AHQ's powers (it may add
+    a step to another CHQ, 8.2) with its own command range and supply value."""
+    arrival = {"time": "20:00", "side": "usa", "entry": "Baltimore Pike", "hex": "L1",
+               "units": ["usa-meade"], "designed": True, "basis": "test"}
+    g = make(tmp_path, {"usa": [("K5", [("usa-howard", 2)]), ("K6", [("usa-sickles", 1)])],
+                        "csa": [FAR]}, arrivals=[arrival],
+             engine={"phase": "supply", "active": "usa", "order": ["usa", "csa"]})
+    assert roles(g.state, g.orders, "usa").ahq == "usa-howard"  # rank 4 beats Sickles' 6
+    g.apply({"type": "supply_activate", "hq": "usa-howard"}, "usa")
+    assert g.state.supply_points == {"usa-howard": 2}  # Howard's own value, not Meade's 3
+    g.apply({"type": "supply", "hq": "usa-howard", "unit": "usa-sickles", "steps": 1}, "usa")
+    assert g.state.units["usa-sickles"].strength == 2
+    o = g.orders.oob  # a CHQ that is not the acting AHQ never supplies another CHQ
+    assert not may_supply(g.orders, supply_roles(g.state, g.orders, "usa-sickles"),
+                          o["usa-sickles"], o["usa-howard"])

@@ -130,3 +130,80 @@ def test_night_supply_line_blocked(tmp_path: Path) -> None:
     with pytest.raises(RuleError) as err:
         g.apply({"type": "night_supply", "unit": "usa-harrow", "steps": 1}, "usa")
     assert err.value.rule == "8.4" and "L1" in err.value.message
+
+
+def test_supply_deploy_step_8_1(tmp_path: Path) -> None:
+    """8.1: an HQ may first step into an adjacent friendly hex with room, and its range is
+    then counted from there."""
+    g = make(tmp_path, {"usa": [("K5", [("usa-gibbon", 2)]), ("K8", [("usa-harrow", 1)]),
+                                ("K4", ["usa-webb", "usa-hall", "usa-hays", "usa-smyth"])],
+                        "csa": [("A14", ["csa-kemper"]), ("I5", ["csa-armistead"])]})
+    steps = {a.get("to") for a in g.legal_actions("usa")
+             if a["type"] == "supply_activate" and a["hq"] == "usa-gibbon"}
+    assert "K6" in steps and "K4" not in steps  # K4 is full
+    assert "J5" not in steps  # next to both sides: neutral, and the step needs a friendly hex
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "supply_activate", "hq": "usa-gibbon", "to": "J5"}, "usa")
+    assert err.value.rule == "8.1"
+    g.apply({"type": "supply_activate", "hq": "usa-gibbon", "to": "K6"}, "usa")
+    assert g.state.units["usa-gibbon"].hex == "K6"
+    g.apply({"type": "supply", "hq": "usa-gibbon", "unit": "usa-harrow", "steps": 1}, "usa")
+    assert g.state.units["usa-harrow"].strength == 2  # K8 is two hexes from K6
+
+
+def test_command_and_supply_activation_each_cost_a_step(tmp_path: Path) -> None:
+    """8.1 / 4.3: one HQ may be activated in the command and the supply phase of the same
+    turn, paying a step each time."""
+    g = make(tmp_path, {"usa": [("K5", [("usa-gibbon", 3), ("usa-harrow", 1)])],
+                        "csa": [FAR]}, engine={"phase": "command"})
+    g.apply({"type": "activate", "hq": "usa-gibbon"}, "usa")
+    for _ in range(4):  # command, fire, movement, melee
+        g.apply({"type": "end_phase"}, "usa")
+    assert g.state.phase == "supply" and g.state.units["usa-gibbon"].strength == 2
+    g.apply({"type": "supply_activate", "hq": "usa-gibbon"}, "usa")
+    assert g.state.units["usa-gibbon"].strength == 1
+    assert g.state.supply_points == {"usa-gibbon": 2}
+
+
+def test_artillery_cavalry_hqs_and_corps_assets_8_2(tmp_path: Path) -> None:
+    """4.24: the artillery HQ rebuilds any artillery (corps and reserve batteries) but not
+    horse artillery, and only the AHQ rebuilds it; 4.25: the cavalry CHQ rebuilds cavalry
+    and horse artillery; 4.4: a corps asset is rebuilt by its CHQ or the AHQ, never by a
+    DHQ."""
+    from gettysburg.boc.command import may_supply, supply_roles
+
+    g = make(tmp_path, {"usa": [("L4", ["usa-meade", "usa-hunt", "usa-pleasonton"]),
+                                ("M5", ["usa-hancock", "usa-gibbon"])],
+                        "csa": [FAR]})
+    o = g.orders.oob
+
+    def supplies(hq: str, unit: str) -> bool:
+        return may_supply(g.orders, supply_roles(g.state, g.orders, hq), o[hq], o[unit])
+
+    assert supplies("usa-hunt", "usa-hazard") and supplies("usa-hunt", "usa-ransom")
+    assert not supplies("usa-hunt", "usa-calef") and not supplies("usa-hunt", "usa-harrow")
+    assert supplies("usa-pleasonton", "usa-calef") and supplies("usa-pleasonton", "usa-gamble")
+    assert supplies("usa-pleasonton", "usa-buford")  # a cavalry DHQ of his corps
+    assert supplies("usa-hancock", "usa-hazard") and not supplies("usa-gibbon", "usa-hazard")
+    assert not supplies("usa-gibbon", "usa-ransom")  # reserve artillery: Hunt or the AHQ
+    for hq in ("usa-hancock", "usa-pleasonton"):
+        assert not supplies(hq, "usa-hunt")
+    assert supplies("usa-meade", "usa-hunt") and supplies("usa-meade", "usa-pleasonton")
+    assert not supplies("usa-hunt", "usa-pleasonton")
+
+
+def test_day_supply_range_is_not_traced_through_enemy_hexes(tmp_path: Path) -> None:
+    """8.3 / 4.5: the supplying HQ's range runs through friendly or neutral hexes only."""
+    free = make(tmp_path, {"usa": [("K5", [("usa-gibbon", 2)]), ("K7", [("usa-harrow", 1)])],
+                           "csa": [FAR]})
+    free.apply({"type": "supply_activate", "hq": "usa-gibbon"}, "usa")
+    free.apply({"type": "supply", "hq": "usa-gibbon", "unit": "usa-harrow", "steps": 1}, "usa")
+    # K6 is the only hex between K5 and K7; an enemy block there makes it an enemy hex.
+    blocked = make(tmp_path, {"usa": [("K5", [("usa-gibbon", 2)]), ("K7", [("usa-harrow", 1)])],
+                              "csa": [("K6", ["csa-kemper"])]}, name="blocked")
+    blocked.apply({"type": "supply_activate", "hq": "usa-gibbon"}, "usa")
+    assert not [a for a in blocked.legal_actions("usa") if a["type"] == "supply"]
+    with pytest.raises(RuleError) as err:
+        blocked.apply({"type": "supply", "hq": "usa-gibbon", "unit": "usa-harrow", "steps": 1},
+                      "usa")
+    assert err.value.rule == "8.3" and "range" in err.value.message

@@ -6,7 +6,7 @@ import pytest
 
 from boc_boards import make_board
 from boc_combat_helpers import block, clear_board, make_state, orders_of
-from gettysburg.boc.combat import FIRE, Context, firepower, hexside_penalty
+from gettysburg.boc.combat import FIRE, Context, firepower, hexside_penalty, roll_hits
 from gettysburg.boc.fire import (
     FireLedger,
     end_fire_phase,
@@ -38,6 +38,15 @@ def test_fire_example_5_2_strength_3_b2_hits_on_ones_and_twos() -> None:
     assert st.units["usa-x"].strength == 2
     assert st.units["csa-a"].fired and st.units["csa-a"].revealed
     assert out.done
+
+
+@pytest.mark.parametrize(("rating", "hits"), [("B1", 1), ("B3", 3)])
+def test_rating_example_3_12_a_hit_at_or_under_the_firepower(rating: str, hits: int) -> None:
+    """3.12 example: B1 hits on each 1 only, B3 on each 1, 2 or 3 (the letter plays no part
+    in fire)."""
+    roll = roll_hits(ScriptedDice([1, 2, 3, 4]), 4, firepower(block("csa-a", rating=rating),
+                                                             Context(FIRE)), "test", "5.2")
+    assert roll.dice == (1, 2, 3, 4) and roll.hits == hits
 
 
 def test_terrain_penalties_per_hexside() -> None:
