@@ -3,11 +3,12 @@ board file is exactly what the derivation produces from the battlefield model.""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
 
-from gettysburg.boc.board import Board, load_board
+from gettysburg.boc.board import Board, BoardError, load_board
 from gettysburg.boc.los import line_of_sight
 from gettysburg.boc.mapgen import derive_board
 from gettysburg.core.battlefield import load_battlefield
@@ -48,6 +49,20 @@ def test_town_hexes_exactly_and_excluded_hexsides(board: Board) -> None:
     assert "town" not in board.side("J7", "I7").terrain
     assert "town" not in board.side("H7", "G7").terrain
     assert all(board.stacking_limit(t) == 3 for t in towns)
+
+
+def test_town_hexes_are_level_1(board: Board) -> None:
+    """2.3: town buildings add a level, and the rulebooks make every Gettysburg town hex
+    level 1: level-0 ground under the buildings (H6 needed an override), no slope between
+    town hexes."""
+    town = ("I6", "I7", "H6", "H7", "G5", "G6")
+    assert {h: board.hex(h).level for h in town} == dict.fromkeys(town, 1)
+    for a, b in itertools.combinations(town, 2):
+        try:
+            side = board.side(a, b)
+        except BoardError:
+            continue  # not adjacent
+        assert side.slope is None, (a, b)
 
 
 def test_little_round_top_and_devils_den(board: Board) -> None:
