@@ -91,6 +91,18 @@ def test_a_unit_may_always_move_one_hex() -> None:
     assert err.value.rule == "6.3"
 
 
+def test_one_hex_move_in_line_is_priced_off_the_road() -> None:
+    """6.4 one hex is always possible; a unit in line (column/line box) may not use the
+    road, so the reach reports the off-road price, as the move itself is charged."""
+    b = board(merge_sides([{"a": n, "b": "K6", "terrain": ["woods", "river"], "slope": "hill",
+                            "uphill": "K6"} for n in ("K5", "K7", "J6", "L6", "J5", "L7")],
+                          [road("K5", "K6", "Pike")]))
+    line = MoveRules(budget=6, roads=False)
+    assert path_cost(b, ["K5", "K6"], line) == 8
+    assert reachable(b, "K5", line).cost["K6"] == 8  # old code: 1, the road's price
+    assert reachable(b, "K5", MoveRules(budget=6)).cost["K6"] == 1
+
+
 # --- positions ------------------------------------------------------------------------------
 def make(tmp: Path, setup: dict[str, list[tuple[str, list[Any]]]], **kw: Any) -> BocGame:
     engine = {"phase": "movement", "active": "usa", "order": ["usa", "csa"],
@@ -140,6 +152,17 @@ def test_front_line_hexside_lets_two_units_through(tmp_path: Path) -> None:
     assert err.value.rule == "6.62"
     assert g.state_hash() == before
     assert ["K7", "K8"] not in moves(g, "usa-hall").values()
+
+
+def test_front_line_hexside_counts_moves_out_as_well_as_in(tmp_path: Path) -> None:
+    """6.62: the two crossings of a front-line hexside may be one out and one in."""
+    g = make(tmp_path, {"usa": [("K7", ["usa-harrow", "usa-webb"]), ("K8", ["usa-hall"])],
+                        "csa": [("K9", ["csa-kemper"])]})
+    g.apply({"type": "move", "unit": "usa-hall", "path": ["K8", "K7"]}, "usa")  # out
+    g.apply({"type": "move", "unit": "usa-harrow", "path": ["K7", "K8"]}, "usa")  # in
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "move", "unit": "usa-webb", "path": ["K7", "K8"]}, "usa")
+    assert err.value.rule == "6.62"
 
 
 def test_units_that_commanded_or_fired_cannot_move(tmp_path: Path) -> None:
@@ -229,6 +252,30 @@ def test_entry_uses_named_or_adjacent_roads_and_division_integrity(tmp_path: Pat
     assert err.value.rule == "6.7"
 
 
+def test_entry_into_the_front_line_stops_and_half_hexes_cost_by_terrain(tmp_path: Path
+                                                                         ) -> None:
+    """6.7: a unit that comes on at an entry hex next to the enemy stops there (the ZOC
+    still binds at the edge), and one that comes on at a half hex beside the entry pays
+    for that hex's own terrain (3 MP for woods)."""
+    arrival = {"time": "16:00", "side": "usa", "entry": "Baltimore Pike", "hex": "L1",
+               "units": ["usa-cross"], "designed": True, "basis": "test"}
+    b = board_doc(hexes={**ENTRY_BOARD["hexes"], "K1": {"terrain": "woods"}},  # type: ignore[dict-item]
+                  sides=ENTRY_BOARD["sides"])  # type: ignore[arg-type]
+    quiet = make(tmp_path, {"usa": [("G2", ["usa-harrow"])], "csa": [("A14", ["csa-kemper"])]},
+                 board=b, arrivals=[arrival])
+    opts = quiet.enter_options("usa-cross")
+    assert opts[("L1", "K1")] == (3, ["K1"]) and opts[("L1", "M1")] == (2, ["M1"])
+    assert opts[("L1", "L4")][0] == 4  # along the pike: 1 MP a hexside
+    near = make(tmp_path, {"usa": [("G2", ["usa-harrow"])], "csa": [("M2", ["csa-kemper"])]},
+                board=b, arrivals=[arrival], name="near")
+    paths = [p for (e, _), (_, p) in near.enter_options("usa-cross").items() if e == "L1"]
+    assert ["L1"] in paths and not [p for p in paths if p[0] == "L1" and len(p) > 1]
+    with pytest.raises(RuleError) as err:
+        near.apply({"type": "enter", "unit": "usa-cross", "entry": "L1",
+                    "path": ["L1", "L2"]}, "usa")
+    assert err.value.rule == "6.61"
+
+
 def test_reinforcements_wait_for_their_hour(tmp_path: Path) -> None:
     arrival = {"time": "17:00", "side": "usa", "entry": "Baltimore Pike", "hex": "L1",
                "units": ["usa-cross"], "designed": True, "basis": "test"}
@@ -272,6 +319,34 @@ def test_night_reinforcements_march_along_roads_to_i6(tmp_path: Path) -> None:
     dests = {a["path"][-1] for a in enters(g, "usa-cross") if a["entry"] == "T5"}
     assert "I6" in dests and "H6" not in dests  # as far as I6, MPs not counted
     assert "J5" in dests
+
+
+def test_night_reinforcements_keep_to_their_roads_9_74(tmp_path: Path) -> None:
+    """9.74 (es and de alike): the night march follows the Taneytown, Emmitsburg or
+    Littlestown roads; a farm lane branching off them is no way forward. The Littlestown
+    Road may come on along a road the map names otherwise (here the Baltimore Pike)."""
+    hexes = {"T5": {"entries": ["Taneytown Road"]},
+             "L1": {"entries": ["Baltimore Pike", "Littlestown Road"]}}
+    sides = merge_sides(road_line(["T5", "S5", "R5", "Q5", "P5"], "Taneytown Road"),
+                        road_line(["Q5", "Q6", "Q7", "Q8"], "Farm Lane", "secondary"),
+                        road_line(["L1", "L2", "L3", "L4"], "Baltimore Pike"),
+                        road_line(["L3", "M3", "N3"], "Granite Lane", "secondary"))
+    arrivals = [{"time": "night", "side": "usa", "entry": road_, "units": [uid],
+                 "designed": True, "basis": "test", "day": 2}
+                for road_, uid in (("Taneytown Road", "usa-cross"),
+                                   ("Littlestown Road", "usa-kelly"))]
+    g = make(tmp_path, {"usa": [("G2", ["usa-harrow"])], "csa": [("A14", ["csa-kemper"])]},
+             board=board_doc(hexes=hexes, sides=sides), arrivals=arrivals,
+             engine={"hour": 21})
+    cross = {a["path"][-1] for a in enters(g, "usa-cross") if a["entry"] == "T5"}
+    assert {"R5", "Q5", "P5"} <= cross
+    assert not cross & {"Q6", "Q7", "Q8"}  # off the night road (old code: any road)
+    kelly = {a["path"][-1] for a in enters(g, "usa-kelly") if a["entry"] == "L1"}
+    assert {"L2", "L4"} <= kelly and not kelly & {"M3", "N3"}
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "enter", "unit": "usa-cross", "entry": "T5",
+                 "path": ["T5", "S5", "R5", "Q5", "Q6"]}, "usa")
+    assert err.value.rule == "9.74"
 
 
 def test_leaving_the_map_and_returning_at_night(tmp_path: Path) -> None:
@@ -326,6 +401,27 @@ def test_reinforcements_may_enter_in_column(tmp_path: Path) -> None:
     g.apply({"type": "formation", "unit": "usa-cross", "column": True}, "usa")
     assert g.state.units["usa-cross"].mp_used == 0
     assert g.enter_options("usa-cross")[("L1", "L4")][0] == 4
+
+
+def test_column_box_front_line_cost_and_who_may_share_a_hex(tmp_path: Path) -> None:
+    """Column/line box (6.0): changing formation in a front-line hex takes the whole
+    allowance; a unit in line may neither enter nor cross a hex holding a column; a hex
+    with a column holds one unit at the end of the phase (6.2)."""
+    b = board_doc(sides=road_line(["K5", "K6", "K7", "K8", "K9"], "Pike"))
+    g = make(tmp_path, {"usa": [("K5", ["usa-harrow"]), ("K7", ["usa-webb"]),
+                                ("J11", ["usa-hall"]), ("L6", ["usa-gibbon"])],
+                        "csa": [("J12", ["csa-kemper"])]}, board=b, options=["column_line"])
+    g.apply({"type": "formation", "unit": "usa-hall", "column": True}, "usa")
+    assert g.state.units["usa-hall"].mp_used == 6 and moves(g, "usa-hall") == {}
+    g.apply({"type": "formation", "unit": "usa-webb", "column": True}, "usa")
+    assert g.state.units["usa-webb"].mp_used == 3
+    harrow = moves(g, "usa-harrow")
+    assert "K7" not in harrow and not [p for p in harrow.values() if "K7" in p]
+    g.apply({"type": "move", "unit": "usa-gibbon", "path": ["L6", "K6", "K7"]}, "usa")
+    assert g.stacking_problems() == ["K7"]  # the HQ walked into the column's hex
+    g.apply({"type": "end_phase"}, "usa")
+    assert g.state.units["usa-gibbon"].status == "eliminated"  # the later arrival goes
+    assert g.state.units["usa-webb"].hex == "K7"
 
 
 def test_artillery_in_the_front_line_is_revealed_6_63(tmp_path: Path) -> None:

@@ -468,3 +468,38 @@ def test_column_units_do_not_attack_and_form_line_when_attacked() -> None:
     assert [a["type"] for a in d.options] == ["melee_line", "melee_retreat", "melee_retreat"]
     m.act({"type": "melee_line", "unit": "usa-d"})
     assert not st.units["usa-d"].column
+
+
+def test_defending_winner_regroups_and_attackers_may_leave_early() -> None:
+    """7.7: an attacker may retreat at its turn before the last round, back to the hex it
+    came from; 7.9: when the defender wins, its blocks regroup too - out to hexes friendly in
+    the 6.6 snapshot, in from a neighbour, one block per hexside."""
+    board = clear_board()
+    o = orders_of(block("usa-d", rating="A3"), block("usa-r"), block("usa-s"),
+                  block("csa-a", rating="B1"), block("csa-b", rating="B1"))
+    st = make_state(board, [("usa-d", "K6", 2), ("usa-r", "L7", 1), ("usa-s", "K4", 1),
+                            ("csa-a", "J6", 1), ("csa-b", "J5", 1)], phase="movement")
+    m = Melee(board, st, o, [1, 6])
+    m.declare("csa-a", "K6")
+    m.declare("csa-b", "K6")
+    m.act({"type": "melee_resolve", "hex": "K6"})
+    m.act({"type": "melee_fight", "unit": "usa-d"})  # one hit: the CSA picks who falls
+    m.act({"type": "casualty", "unit": "csa-b"})
+    assert st.units["csa-b"].status == ELIMINATED
+    d = m.decision()
+    assert d is not None and d.seat == "csa"
+    assert {"type": "melee_retreat", "unit": "csa-a", "to": "J6"} in d.options
+    m.act({"type": "melee_retreat", "unit": "csa-a", "to": "J6"})
+    assert st.units["csa-a"].hex == "J6"
+    d = m.decision()
+    assert d is not None and d.kind == "regroup" and d.seat == "usa"
+    opts = [a for a in d.options if a["type"] == "regroup"]
+    # K5 and K7 stay neutral (next to the CSA's J5 / J6 at the start of the turn) even
+    # though csa-b has fallen: control changes only at the end of the player turn (6.6)
+    assert sorted(a["to"] for a in opts if a["unit"] == "usa-d") == ["L6", "L7"]
+    assert [a["unit"] for a in opts if a["to"] == "K6"] == ["usa-r"]  # usa-s is not adjacent
+    m.act({"type": "regroup", "unit": "usa-r", "to": "K6"})
+    d = m.decision()
+    assert d is not None and {"type": "regroup", "unit": "usa-d", "to": "L7"} not in d.options
+    m.act({"type": "regroup_done"})
+    assert st.units["usa-r"].hex == "K6" and m.decision() is None

@@ -63,6 +63,7 @@ from gettysburg.boc.movement import (
     MoveRules,
     Reach,
     entry_cost,
+    march_roads,
     path_cost,
     reachable,
     road_march,
@@ -549,7 +550,9 @@ class BocGame(Game):
             if entry in rules.forbidden:
                 continue
             if u.night_road and self.state.night:
-                for dest, path in road_march(board, entry, rules.forbidden).items():
+                marching = march_roads(board, NIGHT_ROADS)  # 9.74 only along those roads
+                for dest, path in road_march(board, entry, rules.forbidden,
+                                             roads=marching).items():
                     out[(entry, dest)] = (0, path)
                 continue
             beside = sorted(n for n in idx.nbrs.get(entry, ())
@@ -857,10 +860,12 @@ class BocGame(Game):
         front = front_line(self.board, self.state, seat)
         rules = self._rules(u, front)
         if u.night_road and self.state.night:
-            march = road_march(self.board, entry, rules.forbidden)
+            march = road_march(self.board, entry, rules.forbidden,
+                               roads=march_roads(self.board, NIGHT_ROADS))
             if march.get(path[-1]) != path:
                 raise RuleError("9.74", "night reinforcements march from their entry hex "
-                                        "along roads, as far as I6, and never into the front "
+                                        "along the Taneytown, Emmitsburg or Littlestown "
+                                        "roads, as far as I6, and never into the front "
                                         "line; use the listed path")
             return 0, roads[entry]
         if first != entry and not (first in idx.nbrs.get(entry, ()) and first in idx.edge):

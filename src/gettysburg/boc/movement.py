@@ -249,7 +249,10 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
         for st in g.steps.get(start, ()):
             if st.to in out.cost or st.to in rules.forbidden or st.side in rules.full_sides:
                 continue
-            out.cost[st.to] = min([st.off_road * mult] + [rc for _, rc in st.roads])
+            # A unit in line may not take the road (column/line box), so only its
+            # off-road price counts for it.
+            road_mps = [rc for _, rc in st.roads] if use_roads else []
+            out.cost[st.to] = min([st.off_road * mult, *road_mps])
             out.extra[st.to] = [start, st.to]
     return out
 
@@ -311,10 +314,42 @@ def entry_cost(board: Board, entry_hex: str, first: str, road_name: str,
     return (BASE_COST + HEX_TERRAIN_COST.get(terrain, 0)) * multiplier, NO_ROAD
 
 
+def march_roads(board: Board, names: Iterable[str]) -> frozenset[str]:
+    """9.74: the road keys a night reinforcement may follow, given the names of its entry
+    roads (compared without case): the map roads of those names, and where no map road of
+    that name leaves an entry hex of the name (the Littlestown Road comes on along the
+    Baltimore Pike), the roads leaving that entry hex. Cached on the board."""
+    wanted = frozenset(n.casefold() for n in names)
+    cache = board.__dict__.setdefault("_boc_march_roads", {})
+    got = cache.get(wanted)
+    if isinstance(got, frozenset):
+        return got
+    idx = index(board)
+    keys: set[str] = set()
+    out_of: dict[str, set[tuple[str, str]]] = {}  # hex -> (name, key) of roads leaving it
+    for a, nbrs in idx.nbrs.items():
+        for b in nbrs:
+            for r in board.side(idx.hex_of[a], idx.hex_of[b]).roads:
+                out_of.setdefault(a, set()).add((r.name.casefold(), road_key(r)))
+                if r.name.casefold() in wanted:
+                    keys.add(road_key(r))
+    for hx, entries in idx.entries:
+        leaving = out_of.get(hx, set())
+        for name in entries:
+            if name.casefold() in wanted and not any(n == name.casefold() for n, _ in leaving):
+                keys |= {k for _, k in leaving}
+    got = frozenset(keys)
+    cache[wanted] = got
+    return got
+
+
 def road_march(board: Board, start: str, forbidden: Iterable[str],
-               limit: str = NIGHT_MARCH_LIMIT) -> dict[str, list[str]]:
+               limit: str = NIGHT_MARCH_LIMIT,
+               roads: frozenset[str] | None = None) -> dict[str, list[str]]:
     """9.74: hexes a night reinforcement can reach from its entry hex along roads, MPs not
-    counted, never going beyond ``limit`` (I6) and never entering a forbidden hex."""
+    counted, never going beyond ``limit`` (I6) and never entering a forbidden hex.
+    ``roads``: the road keys it may follow (:func:`march_roads`); both rulebooks keep the
+    march on the three night roads, so a lane branching off them is no way forward."""
     g = graph(board)
     bad = frozenset(forbidden)
     paths: dict[str, list[str]] = {start: [start]}
@@ -324,7 +359,8 @@ def road_march(board: Board, start: str, forbidden: Iterable[str],
         if hx == limit:
             continue
         for st in g.steps.get(hx, ()):
-            if st.roads and st.to not in paths and st.to not in bad:
+            on_road = any(roads is None or rk in roads for rk, _ in st.roads)
+            if on_road and st.to not in paths and st.to not in bad:
                 paths[st.to] = [*paths[hx], st.to]
                 queue.append(st.to)
     return paths
