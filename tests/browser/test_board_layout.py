@@ -163,6 +163,47 @@ def test_the_lobby_fits_a_phone(browser: Any, live: Any) -> None:
     context.close()
 
 
+def test_a_phone_zooms_the_map_by_pinch_and_by_buttons(browser: Any, live: Any) -> None:
+    # A phone has no wheel: two fingers pinch the map, and + − ⤢ under it zoom too (also
+    # for a keyboard). Before, a pinch only jerked the map sideways.
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    page.goto(live.url + r.json()["seats"]["usa"]["link"])
+    page.wait_for_selector("g.units g.unit")
+
+    def width() -> float:
+        return float(page.get_attribute("svg.map", "viewBox").split()[2])
+
+    whole = width()
+    box = page.locator("svg.map").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = context.new_cdp_session(page)
+
+    def touch(kind: str, spread: float | None) -> None:
+        points = [] if spread is None else [{"x": x - spread, "y": y, "id": 0},
+                                            {"x": x + spread, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 20)
+    for k in range(1, 6):
+        touch("touchMove", 20 + 8 * k)  # fingers 40 px apart, then 120: three times closer
+    touch("touchEnd", None)
+    assert width() == pytest.approx(whole / 3, rel=0.02)
+    assert page.locator("g.unit.selected, polygon.dest").count() == 0  # a pinch is no tap
+    page.tap("button.zoom[aria-label='Zoom out']")
+    assert width() == pytest.approx(whole / 2, rel=0.02)
+    page.tap("button.zoom[aria-label='The whole map']")
+    assert width() == pytest.approx(whole)
+    page.focus("button.zoom[aria-label='Zoom in']")
+    page.keyboard.press("Enter")
+    assert width() < whole
+    context.close()
+
+
 def _boxes_of_offmap_blocks(page: Any) -> list[dict[str, Any]]:
     """Each block in the off-map strip: its face and its labels, as drawn on screen."""
     return page.evaluate("""() => {
@@ -204,6 +245,42 @@ def test_off_map_blocks_are_large_enough_to_read(browser: Any, live: Any,
                 (block["id"], label)
             assert label["px"] >= 8, (block["id"], label)
     context.close()
+
+
+def test_long_names_and_type_words_read_in_every_language(browser: Any, live: Any) -> None:
+    # The whole battle: every block still to come, among them the longest labels in each
+    # language ("Alexander's Battalion", "Kav.-Divisions-HQ", "QG corpo cavalleria",
+    # "CG cuerpo caballería"). They go on two lines rather than shrink to 7 px.
+    for seat in ("usa", "csa"):
+        context, page, view = _open(browser, live, "battle", seat=seat)
+        page.wait_for_selector(".offmap g.unit")
+        units = {u["id"]: u for u in view["units"]}
+        for lang in ("en", "es", "de", "it"):
+            words = json.loads((CATALOGUE / f"{lang}.json").read_text("utf-8"))
+            if lang != "en":
+                page.select_option("#lang", lang)
+                page.wait_for_function("(w) => [...document.querySelectorAll('.offmap "
+                                       "text.block-label')].some((t) => t.textContent === w)",
+                                       arg=words["unit_type.infantry"])
+            blocks = _boxes_of_offmap_blocks(page)
+            assert len(blocks) > 40
+            for block in blocks:
+                x0, y0, x1, y1 = block["face"]
+                name, strength, kind = (label["text"] for label in block["labels"])
+                unit = units[block["id"]]
+                assert name == unit["name"], block  # whole, the space kept between lines
+                assert strength == str(unit["strength"]), block
+                assert kind == words[f"unit_type.{unit['type']}"], block
+                for label in block["labels"]:
+                    lx0, ly0, lx1, ly1 = label["box"]
+                    assert label["px"] >= 8.5, (lang, block["id"], label)
+                    assert x0 - 0.5 <= lx0 and lx1 <= x1 + 0.5, (lang, block["id"], label)
+                    assert y0 - 0.5 <= ly0 and ly1 <= y1 + 0.5, (lang, block["id"], label)
+                # The three labels do not run into each other.
+                boxes = [label["box"] for label in block["labels"]]
+                assert boxes[0][3] <= boxes[1][1] + 1 and boxes[1][3] <= boxes[2][1] + 1, \
+                    (lang, block)
+        context.close()
 
 
 def _intersect(a: list[float], b: list[float]) -> list[float] | None:

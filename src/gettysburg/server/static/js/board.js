@@ -45,6 +45,22 @@ function textWidth(text, fs, weight) {
   return ruler.measureText(text).width * fs / 100;
 }
 
+// A block's name or type word: on one line, else (when one line would be set smaller than
+// two) on two, broken at the space or hyphen that leaves the longer line shortest
+// ("cavalry" / "corps HQ"), so that a long one ("Kav.-Divisions-HQ", "Alexander's
+// Battalion") reads rather than shrinks to 60 %. Two lines are set at 12.5 % of the block,
+// the first at `top`. One text either way: its textContent is the whole label.
+function wrapped(text, size, room, txt, dy, fs, top) {
+  const widest = (lines) => Math.max(...lines.map((l) => textWidth(l.trim(), 1, "normal")));
+  const lines = [...text.matchAll(/[ -]/g)].map((m) => [text.slice(0, m.index + 1), text.slice(m.index + 1)])
+    .sort((a, b) => widest(a) - widest(b))[0];
+  const small = lines ? Math.min(size * 0.125, room / widest(lines)) : 0;
+  if (Math.min(fs, room / widest([text])) >= small) return txt(text, dy, fs);
+  const label = txt("", top, small);
+  lines.forEach((line, i) => label.append(svg("tspan", { x: 0, y: top + size * 0.13 * i }, line)));
+  return label;
+}
+
 // Blocks in the off-map strip are drawn this big (px), so that their name, type and
 // strength read at a glance, as on the map zoomed in; their labels shrink as there.
 const OFF_MAP_BLOCK = 72;
@@ -152,7 +168,11 @@ export class Board {
     // it they hid the hexes in its corners. The hover line keeps its room while empty, so
     // the map does not move when it fills.
     this.hover = el("div", { class: "hover" });
-    const bar = el("div", { class: "map-bar" }, this.hover, el("div", { class: "hint" }, t("map.hint")));
+    const zoom = (key, text, onclick) => el("button", { class: "zoom", type: "button", title: t(key),
+      "aria-label": t(key), onclick }, text);
+    const bar = el("div", { class: "map-bar" }, el("span", { class: "zoom-buttons" },
+      zoom("map.zoom_in", "+", () => this.zoomBy(1 / 1.5)), zoom("map.zoom_out", "−", () => this.zoomBy(1.5)),
+      zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t("map.hint")));
     this.container.append(this.offNode, root, bar);
     this.applyViewBox();
     this.enablePanZoom();
@@ -187,23 +207,54 @@ export class Board {
       const oy = this.vb.y + (this.vb.h - r.height * scale) / 2;
       return [ox + (cx - r.left) * scale, oy + (cy - r.top) * scale, scale];
     };
-    root.addEventListener("wheel", (ev) => {
-      ev.preventDefault();
-      const f = Math.exp(ev.deltaY * 0.0015);
-      const [px, py] = toSvg(ev.clientX, ev.clientY);
+    // Zoom by `f` (< 1: in) about the map point (px, py), within a few hexes and the whole map.
+    const zoomAt = (px, py, f) => {
       const w = Math.min(this.full.w * 1.5, Math.max(this.spacing * 3, this.vb.w * f));
       const k = w / this.vb.w;
       this.vb = { x: px - (px - this.vb.x) * k, y: py - (py - this.vb.y) * k, w, h: this.vb.h * k };
       this.applyViewBox();
+    };
+    root.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const [px, py] = toSvg(ev.clientX, ev.clientY);
+      zoomAt(px, py, Math.exp(ev.deltaY * 0.0015));
     }, { passive: false });
+    // Without a wheel (a phone, a keyboard): buttons that zoom about the map's centre.
+    this.zoomBy = (f) => zoomAt(this.vb.x + this.vb.w / 2, this.vb.y + this.vb.h / 2, f);
+    this.zoomFit = () => { this.vb = { ...this.full }; this.applyViewBox(); };
+    // One finger (or the mouse) drags; two fingers pinch, zooming about their midpoint and
+    // panning with it. A pinch, like a drag, is never also a click.
+    const pointers = new Map();
     let drag = null;
+    let pinch = null;
+    const spread = () => {
+      const [a, b] = [...pointers.values()];
+      return { d: Math.hypot(a.x - b.x, a.y - b.y) || 1, x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    };
     root.addEventListener("pointerdown", (ev) => {
+      if (ev.isPrimary) { pointers.clear(); pinch = null; } // the first finger down: none left over
+      pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (pointers.size > 1) {
+        if (pointers.size === 2) { pinch = spread(); drag = null; this.dragged = true; }
+        return;
+      }
       drag = { x: ev.clientX, y: ev.clientY, vb: { ...this.vb }, scale: toSvg(ev.clientX, ev.clientY)[2] };
       this.dragged = false;
     });
     // A new press anywhere on the board: whatever click follows it is a real one.
     this.container.addEventListener("pointerdown", () => { this.suppressUntil = 0; }, true);
     root.addEventListener("pointermove", (ev) => {
+      if (pointers.has(ev.pointerId)) pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (pinch && pointers.size === 2) {
+        const now = spread();
+        const [px, py] = toSvg(now.x, now.y);
+        zoomAt(px, py, pinch.d / now.d);
+        const scale = toSvg(now.x, now.y)[2];
+        this.vb = { ...this.vb, x: this.vb.x - (now.x - pinch.x) * scale, y: this.vb.y - (now.y - pinch.y) * scale };
+        this.applyViewBox();
+        pinch = now;
+        return;
+      }
       if (!drag) return;
       const dx = ev.clientX - drag.x; const dy = ev.clientY - drag.y;
       if (!this.dragged && Math.hypot(dx, dy) < 4) return;
@@ -213,9 +264,12 @@ export class Board {
     });
     // The click that ends a drag must not count as a click on a hex or block. No timer:
     // browsers throttle timers in background pages, which would swallow real clicks.
-    const end = () => {
+    const end = (ev) => {
+      pointers.delete(ev.pointerId);
       // The click a drag ends with follows its pointerup within a millisecond or so.
       if (this.dragged) this.suppressUntil = performance.now() + 60;
+      // The finger left after a pinch does not drag (nor click) until lifted too.
+      if (pinch) { pinch = null; drag = null; return; }
       drag = null; this.dragged = false; root.classList.remove("dragging");
     };
     root.addEventListener("pointerup", end);
@@ -253,9 +307,9 @@ export class Board {
       };
       // Ids often repeat the side ("csa-archer"): the block's colour already says that.
       const name = String(u.name).replace(new RegExp(`^${u.side}[-_.:]`, "i"), "");
-      if (u.name !== null) g.append(txt(name, -size * 0.28, size * 0.17));
+      if (u.name !== null) g.append(wrapped(name, size, room, txt, -size * 0.28, size * 0.17, -size * 0.36));
       if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
-      if (u.type !== null) g.append(txt(typeWord(u.type), size * 0.33, size * 0.14));
+      if (u.type !== null) g.append(wrapped(typeWord(u.type), size, room, txt, size * 0.33, size * 0.14, size * 0.285));
     }
     const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type), u.strength]
       .filter((v) => v !== null).join(" · ") : `${u.id} · ${t("unit.hidden")}`;
