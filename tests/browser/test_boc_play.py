@@ -326,3 +326,35 @@ def test_the_lobby_offers_only_the_scenarios_own_options(browser: Any, live: Any
     page.wait_for_function("() => document.querySelector('#scenario option[value=day3]')"
                            "?.textContent === 'La carga de Pickett (day3)'")
     assert page.inner_text("#scenario option[value=day1]") == "El primer día (day1)"
+
+
+def test_the_log_gives_the_time_of_day_in_the_players_words(browser: Any, live: Any) -> None:
+    # The engine writes the time in its events in English ("Day 1 9 AM"); the log said it
+    # so in every language, and a new hour three times ("day 1 · hour 9 · time Day 1 9 AM").
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1", "seed": "3",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    game_id, seats = r.json()["game_id"], r.json()["seats"]
+    for n in range(40):  # both sides end every phase: the clock moves to 9 AM
+        events = httpx.get(f"{live.url}/api/games/{game_id}/events?since=0", headers={
+            "Authorization": f"Bearer {seats['usa']['token']}"}).json()["events"]
+        if any(e["type"] == "time" for e in events):
+            break
+        seat = next(s for s in ("usa", "csa") if s in _state(
+            live.url, game_id, seats[s]["token"])["to_move"])
+        legal = _state(live.url, game_id, seats[seat]["token"])["legal"]
+        pick = next((a for a in legal if a["type"] == "end_phase"), legal[0])
+        httpx.post(f"{live.url}/api/games/{game_id}/actions", json={
+            "action": pick, "action_id": f"t{n}"},
+            headers={"Authorization": f"Bearer {seats[seat]['token']}"}).raise_for_status()
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('gettysburg.lang', 'es')")
+    page.goto(live.url + seats["usa"]["link"])
+    page.wait_for_selector("#log li[data-n]")
+    log = page.inner_text("#log")
+    assert "AM" not in log and "Day" not in log, log
+    assert re.search(r"Despliegue .*hora Día 1, 8:00", log), log  # the set-up's time
+    new_hour = page.inner_text("#log li:has(b:text-is('Hora'))")
+    assert re.fullmatch(r"1\.3\s*Hora Día 1, 9:00", new_hour), new_hour
+    context.close()

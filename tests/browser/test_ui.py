@@ -65,6 +65,9 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
     page.click("#first")
     page.wait_for_function("() => /\\b0\\b/.test(document.querySelector('#step-label')"
                            ".textContent)")
+    # A past step says whose decision it was, not "your decision" (nothing is asked here).
+    assert page.inner_text("#phasebar .you") == "To decide: red"
+    assert page.locator("#phasebar .turn-you").count() == 0
     page.click("#next")
     page.wait_for_function("() => document.querySelector('#move').textContent.includes('red')")
     screenshot(page, "replay")

@@ -68,16 +68,30 @@ function timeWords(view) {
   return t("time.day_hour", { day, clock });
 }
 
-export function phaseBar(node, state, view) {
+// A time of day as the engine writes it in its events, in English ("Day 1 9 AM", "Day 2
+// night"): in the player's words and clock, as the phase bar gives it; null for any other text.
+const CLOCK = /^Day (\d+) (?:(\d+) (AM|PM)|night)$/;
+function clockWords(text) {
+  const m = CLOCK.exec(text);
+  if (!m) return null;
+  const hour = m[2] ? (Number(m[2]) % 12) + (m[3] === "PM" ? 12 : 0) : 0;
+  return timeWords({ day: Number(m[1]), hour, night: !m[2] });
+}
+
+// In the replay viewer (`replay`) the step shown is past: it says whose decision it was,
+// never "your decision".
+export function phaseBar(node, state, view, { replay = false } = {}) {
   node.replaceChildren();
   const seats = (state.seats || []).map((s) => s.seat);
   const names = namesOf(view);
   const kv = (k, v) => el("span", { class: "kv", "data-key": k }, el("b", {}, label(k)), shown(k, v, seats, names));
   const mine = (state.to_move || []).includes(state.seat);
-  if (state.status !== "finished") { // once over, the result badge below says it all
+  const deciding = (state.to_move || []).map(seatName).join(", ") || "–";
+  if (replay) {
+    if (state.status !== "finished") node.append(el("span", { class: "you" }, t("replay.to_move", { seats: deciding })));
+  } else if (state.status !== "finished") { // once over, the result badge below says it all
     node.append(el("span", { class: `you ${mine ? "turn-you" : ""}` },
-      mine ? t("game.your_move", { seat: seatName(state.seat) })
-        : t("game.waiting", { seats: (state.to_move || []).map(seatName).join(", ") || "–" })));
+      mine ? t("game.your_move", { seat: seatName(state.seat) }) : t("game.waiting", { seats: deciding })));
   }
   node.append(kv("seat", state.seat));
   // A view that gives a time of day ("Day 1 11 AM") need not repeat its day and hour.
@@ -155,7 +169,8 @@ function fieldName(key, names, seats) {
 // ("value.kind.supported"); anything else as it is.
 function phrase(value, names, seats, key = "") {
   if (typeof value === "string") {
-    return names.get(value) ?? (seats.includes(value) ? seatName(value) : tOr(`value.${key}.${value}`, value));
+    return names.get(value) ?? (seats.includes(value) ? seatName(value)
+      : clockWords(value) ?? tOr(`value.${key}.${value}`, value));
   }
   if (Array.isArray(value)) return value.map((v) => phrase(v, names, seats, key)).join(", ");
   if (value && typeof value === "object") {
@@ -177,7 +192,10 @@ export function logEntry(e, known = new Map(), seats = []) {
   // "dice 3" read as three dice rather than a die showing 3).
   delete data.rolls;
   if (dice.length) for (const key of ["dice", "values"]) if (Array.isArray(data[key])) delete data[key];
-  const text = Object.keys(data).length ? phrase(data, names, seats) : "";
+  // A new hour (1.3) gives its day, hour and label: say the time once, in the player's words.
+  const clock = typeof data.label === "string" ? clockWords(data.label) : null;
+  if (clock) for (const key of ["label", "day", "hour"]) delete data[key];
+  const text = [clock, Object.keys(data).length ? phrase(data, names, seats) : ""].filter(Boolean).join(" · ");
   const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
     el("b", {}, tOr(`event.${e.type}`, e.type)), " ", text);
   if (e.redacted) li.append(" ", el("span", { class: "muted" }, `(${t("log.hidden")})`));

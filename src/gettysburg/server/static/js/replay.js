@@ -49,7 +49,7 @@ export async function replayPage(root, gameId, token) {
     const names = namesOf(r.view);
     moveNode.textContent = r.move ? `${seatName(r.move.seat)}: ${r.move.action ? describe(r.move.action, names) : t("replay.hidden_move")}` : t("replay.start");
     phaseBar(bar, { seat: r.as, seats: info.seats, step: r.step, to_move: r.to_move, status: r.step === r.steps && r.finished ? "finished" : "active",
-      result: info.result }, r.view);
+      result: info.result }, r.view, { replay: true });
     board.render(r.view);
     logPanel(logNode, r.events, { names, seats: info.seats.map((s) => s.seat) });
     branchBtn.hidden = !r.finished;
