@@ -113,6 +113,9 @@ def test_victory_hexes_total_15(board: Board) -> None:
     assert sum(vh.values()) == 15
     assert vh["J6"] == 2 and vh["L3"] == 3 and vh["R7"] == 2 and vh["Q10"] == 1
     assert board.hex("L3").ground == 1  # Powers Hill is a rise, not a hill (2.2 note)
+    # Benner Hill is the spec's G2 anchor, where the Day 2 set-up puts the Benner's Hill guns
+    # (Jones, Latimer), not the hex the fitted grid gives the crest point (F2).
+    assert vh["G2"] == 1 and "F2" not in vh
 
 
 def test_blochers_knoll_is_a_rise_with_two_flat_hexsides(board: Board) -> None:
