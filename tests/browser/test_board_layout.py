@@ -344,4 +344,10 @@ def test_the_hint_and_hover_boxes_never_cover_the_map(browser: Any, live: Any,
     page.wait_for_function("(name) => document.querySelector('.board .hover').textContent"
                            ".includes(name)", arg=name)
     check(page.evaluate(boxes))
+    # A hidden enemy block: the hover box says so, without the opaque handle.
+    hidden = view["hidden"][0]
+    page.locator(f"g.units g.unit[data-unit='{hidden['handle']}']").hover(force=True)
+    page.wait_for_function("() => document.querySelector('.board .hover').textContent"
+                           ".includes('enemy block (hidden)')")
+    assert hidden["handle"] not in page.evaluate(boxes)["text"]
     context.close()

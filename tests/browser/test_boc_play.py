@@ -1,10 +1,12 @@
 """Badges of Courage in the browser: a Day 1 game against the AI, played through the page
-(move, then fire), reload and language; and two human seats that see nothing hidden."""
+(move, then fire), reload and language; two human seats that see nothing hidden; and what
+the log, the attack note and the replay viewer say of hidden blocks, dice and take-backs."""
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import httpx
@@ -97,7 +99,11 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
             target.dispatch_event("click")
             page.wait_for_selector(f"polygon.attack.armed[data-hex='{choice['target']}']",
                                    state="attached")
-            assert choice["target"] in page.inner_text("#armed")
+            # The note says what a fire is: its dice are rolled at once, so it stays
+            # (it used to speak of a melee, whatever the attack).
+            note = page.inner_text("#armed")
+            assert choice["target"] in note and "to fire" in note, note
+            assert "cannot be taken back" in note and "melee" not in note, note
             page.wait_for_timeout(300)
             assert _step(page) == before
             target.dispatch_event("click")
@@ -120,6 +126,20 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
     rolled = page.eval_on_selector_all("#log li:has(svg.die)", "els => els.map(e => e.textContent)")
     assert rolled, "no entry with die faces after a fire"
     assert not any(re.search(r"\bdice\b", text) for text in rolled), rolled
+    # The dice that hit are marked, as the event's firepower says (5.2: at or under it),
+    # and only those: never by face value (a 6 in red read as a good roll).
+    events = httpx.get(f"{live.url}/api/games/{game_id}/events?since=0",
+                       headers={"Authorization": f"Bearer {token}"}).json()["events"]
+    shown = set(page.eval_on_selector_all("#log li[data-n]", "els => els.map(e => e.dataset.n)"))
+    fires = [e for e in events if e["type"] in ("fire", "melee_fire") and e["data"].get("dice")
+             and str(e["n"]) in shown]
+    assert fires, "no fire with dice in the log"
+    for e in fires:
+        faces = page.eval_on_selector_all(f"#log li[data-n='{e['n']}'] svg.die",
+                                          "els => els.map(e => e.getAttribute('class'))")
+        fp, dice = e["data"]["firepower"], e["data"]["dice"]
+        assert faces == [f"die {'hit' if v <= fp else 'miss'}" for v in dice], (e, faces)
+        assert faces.count("die hit") == e["data"]["hits"]
     # Blocks by printed name, never by id: the map's roster names those no longer shown.
     assert not re.search(r"\b(usa|csa)-[a-z]", log), log[-800:]
     # Flags read as words: set ones by their name, unset ones left out (no "false").
@@ -357,4 +377,173 @@ def test_the_log_gives_the_time_of_day_in_the_players_words(browser: Any, live: 
     assert re.search(r"Despliegue .*hora Día 1, 8:00", log), log  # the set-up's time
     new_hour = page.inner_text("#log li:has(b:text-is('Hora'))")
     assert re.fullmatch(r"1\.3\s*Hora Día 1, 9:00", new_hour), new_hour
+    context.close()
+
+
+def _map_melee(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A melee a block on the map may declare (not one from an entry road, 6.7)."""
+    return next((a for a in legal if a["type"] == "melee" and "entry" not in a), None)
+
+
+def _play_until_csa_may_melee(url: str, seats: dict[str, Any]) -> dict[str, Any]:
+    """Day 1 (seed 3) played through the API, moving whatever can move, until the CSA may
+    declare a melee; the USA's moves reach the CSA's log as hidden blocks moving. Returns
+    the CSA's state then."""
+    for n in range(300):
+        seat = next(s for s in ("usa", "csa") if s in _state(url, seats["game_id"],
+                                                              seats[s])["to_move"])
+        state = _state(url, seats["game_id"], seats[seat])
+        legal = state["legal"]
+        if seat == "csa" and _map_melee(legal):
+            return state
+        pick = next((a for a in legal if a["type"] == "move"), None) or next(
+            (a for a in legal if a["type"] == "activate"), None) or next(
+            a for a in legal if a["type"] == "end_phase")
+        httpx.post(f"{url}/api/games/{seats['game_id']}/actions", json={
+            "action": pick, "action_id": f"m{n}"},
+            headers={"Authorization": f"Bearer {seats[seat]}"}).raise_for_status()
+    raise AssertionError("the CSA never came to a melee")
+
+
+def _arm_melee(page: Any, state: dict[str, Any]) -> str:
+    """Select the first block that may declare a melee and click its target once."""
+    melee = _map_melee(state["legal"])
+    assert melee is not None
+    page.locator(f"g.units g.unit[data-unit='{melee['unit']}']").dispatch_event("click")
+    target = page.locator(f"polygon.attack[data-hex='{melee['target']}']")
+    target.wait_for(state="attached")
+    target.dispatch_event("click")
+    page.wait_for_selector(f"polygon.attack.armed[data-hex='{melee['target']}']",
+                           state="attached")
+    return str(melee["target"])
+
+
+def test_hidden_blocks_dice_melee_note_and_replay_hint_between_two_people(
+        browser: Any, live: Any) -> None:
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1", "seed": "3",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    game_id = r.json()["game_id"]
+    seats = {"game_id": game_id, **{s: v["token"] for s, v in r.json()["seats"].items()}}
+    state = _play_until_csa_may_melee(live.url, seats)
+    events = httpx.get(f"{live.url}/api/games/{game_id}/events?since=0",
+                       headers={"Authorization": f"Bearer {seats['csa']}"}).json()["events"]
+    # Moves of USA blocks the CSA cannot see (a revealed block moves by its id).
+    moved = [e for e in events if e["type"] == "move" and e.get("redacted")
+             and re.fullmatch(r"b-[0-9a-f]{12}", e["data"]["unit"])]
+    handles = {e["data"]["unit"] for e in moved}
+    assert moved, events[-5:]
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live.url}/g/{game_id}#{seats['csa']}")
+    page.wait_for_selector("#log li[data-n]")
+
+    # 1. An enemy block the CSA cannot see reads as "a hidden block", never as its handle
+    # ("unit b-4d391d9db688"); the handle stays in the tooltip.
+    entry = page.inner_text(f"#log li[data-n='{moved[-1]['n']}']")
+    assert "a hidden block" in entry and "b-" not in entry, entry
+    log = page.inner_text("#log")
+    assert not re.search(r"\bb-[0-9a-f]{12}\b", log), log[-800:]
+    tips = set(page.eval_on_selector_all("#log .hidden-block", "els => els.map(e => e.title)"))
+    assert handles <= tips
+
+    # 2. Dice that hit are marked by the firepower the event gives (5.2, 7.2: at or under
+    # it), not coloured by their faces; dice of an event that gives no firepower are plain.
+    faces = page.evaluate("""async () => {
+      const { logEntry } = await import("/static/js/panels.js");
+      const li = (data) => logEntry({ n: 0, type: "fire", rule: "5.2", data });
+      const marks = (node) => [...node.querySelectorAll("svg.die")].map((d) => [
+        d.getAttribute("aria-label"), d.getAttribute("class"),
+        [...d.querySelectorAll("circle")].map((c) => c.getAttribute("fill"))[0]]);
+      return { fire: marks(li({ dice: [1, 3, 4, 6], firepower: 3, hits: 2 })),
+               plain: marks(li({ rolls: [{ value: 6 }, { value: 5 }] })) };
+    }""")
+    assert faces["fire"] == [["die 1: hit", "die hit", "#fff"], ["die 3: hit", "die hit", "#fff"],
+                             ["die 4: miss", "die miss", "#222"],
+                             ["die 6: miss", "die miss", "#222"]], faces
+    assert faces["plain"] == [["die 6", "die", "#222"], ["die 5", "die", "#222"]], faces
+
+    # 3. Between two people the USA sees a melee declared: the note does not promise a
+    # take-back (it said the same "cannot be taken back" whatever the attack).
+    target = _arm_melee(page, state)
+    note = page.inner_text("#armed")
+    assert target in note and "declare the melee" in note, note
+    assert "the other player sees it" in note and "cannot be taken back" in note, note
+    page.select_option("#lang", "de")
+    page.wait_for_function(f"() => document.querySelector(\"#log li[data-n='{moved[-1]['n']}']\")"
+                           "?.textContent.includes('ein verdeckter Block')")
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.querySelector('#log .hidden-block')"
+                           "?.textContent === 'a hidden block'")
+
+    # 4. The replay viewer's hint says how to step, not to click blocks, and the keys do.
+    page.goto(f"{live.url}/g/{game_id}/replay#{seats['csa']}")
+    page.wait_for_selector(".board .hint")
+    hint = page.inner_text(".board .hint")
+    assert "click a block" not in hint and "step through the game" in hint, hint
+    last = state["step"]
+    page.wait_for_function(f"() => document.querySelector('#step').value === '{last}'")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => document.querySelector('#step').value === '{last - 1}'")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.querySelector('#step').value === '0'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => /^Step 1 of/.test(document.querySelector('#step-label')"
+                           ".textContent)")
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.querySelector('#step').value === '{last}'")
+    assert not re.search(r"\bb-[0-9a-f]{12}\b", page.inner_text("#log"))
+    # The play page keeps its own hint.
+    page.goto(f"{live.url}/g/{game_id}#{seats['csa']}")
+    page.wait_for_selector(".board .hint")
+    assert "click a block" in page.inner_text(".board .hint")
+    assert not errors, errors
+    context.close()
+
+
+def test_a_melee_declared_against_the_computer_is_taken_back(browser: Any, live: Any) -> None:
+    # Against the computer the undo rule lets a declared melee be taken back until its
+    # dice are rolled: the note says so (it said the opposite), and it is true.
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1", "seed": "3",
+        "seats": {"usa": {"kind": "ai"}, "csa": {"kind": "human"}}})
+    game_id, token = r.json()["game_id"], r.json()["seats"]["csa"]["token"]
+    for n in range(300):
+        for _ in range(600):  # the computer's turns
+            state = _state(live.url, game_id, token)
+            if "csa" in state["to_move"]:
+                break
+            time.sleep(0.05)
+        legal = state["legal"]
+        if _map_melee(legal):
+            break
+        pick = next((a for a in legal if a["type"] == "move"), None) or next(
+            (a for a in legal if a["type"] == "activate"), None) or next(
+            (a for a in legal if a["type"] == "end_phase"), legal[0])
+        httpx.post(f"{live.url}/api/games/{game_id}/actions", json={
+            "action": pick, "action_id": f"c{n}", "step": state["step"]},
+            headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+    else:
+        raise AssertionError("the CSA never came to a melee")
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live.url}/g/{game_id}#{token}")
+    page.wait_for_selector("#phasebar .turn-you")
+    target = _arm_melee(page, state)
+    note = page.inner_text("#armed")
+    assert target in note and "declare the melee" in note, note
+    assert "you can take it back until its dice are rolled" in note, note
+    before = _step(page)
+    page.locator(f"polygon.attack.armed[data-hex='{target}']").dispatch_event("click")
+    page.wait_for_function(f"() => Number(document.querySelector('#phasebar [data-key=step]')"
+                           f".textContent.match(/\\d+/g).pop()) > {before}")
+    page.wait_for_selector("#undo:not([disabled])")
+    page.click("#undo")
+    page.wait_for_function(f"() => Number(document.querySelector('#phasebar [data-key=step]')"
+                           f".textContent.match(/\\d+/g).pop()) === {before}")
+    assert not errors, errors
     context.close()

@@ -67,8 +67,10 @@ const OFF_MAP_BLOCK = 72;
 const OFF_MAP_GAP = 8;
 
 export class Board {
-  constructor(container, { map = null, seats = [], onUnit = null, onHex = null } = {}) {
+  // `hint`: the catalogue key of the controls hint under the map.
+  constructor(container, { map = null, seats = [], onUnit = null, onHex = null, hint = "map.hint" } = {}) {
     this.container = container;
+    this.hint = hint;
     this.map = map;
     this.seats = seats;
     this.onUnit = onUnit;
@@ -172,7 +174,7 @@ export class Board {
       "aria-label": t(key), onclick }, text);
     const bar = el("div", { class: "map-bar" }, el("span", { class: "zoom-buttons" },
       zoom("map.zoom_in", "+", () => this.zoomBy(1 / 1.5)), zoom("map.zoom_out", "−", () => this.zoomBy(1.5)),
-      zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t("map.hint")));
+      zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t(this.hint)));
     this.container.append(this.offNode, root, bar);
     this.applyViewBox();
     this.enablePanZoom();
@@ -312,7 +314,7 @@ export class Board {
       if (u.type !== null) g.append(wrapped(typeWord(u.type), size, room, txt, size * 0.33, size * 0.14, size * 0.285));
     }
     const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type), u.strength]
-      .filter((v) => v !== null).join(" · ") : `${u.id} · ${t("unit.hidden")}`;
+      .filter((v) => v !== null).join(" · ") : t("unit.hidden");  // a handle means nothing to a player
     g.append(svg("title", {}, title));
     // The hover line says what the block is, and where when it stands on the map.
     g.addEventListener("mouseenter", () => {

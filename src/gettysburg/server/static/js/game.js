@@ -4,7 +4,7 @@ import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, mapKey } from "./board.js";
 import { destinations, actionsOn, unitsOf, isAttack } from "./units.js";
-import { phaseBar, actionsPanel, logPanel, namesOf } from "./panels.js";
+import { phaseBar, actionsPanel, logPanel, namesOf, handlesOf } from "./panels.js";
 import { remember } from "./store.js";
 
 export async function loadMap(gameId, token) {
@@ -83,6 +83,15 @@ export async function gamePage(root, gameId, token) {
     submit(action);
   }
 
+  // What the second click on an armed attack does, truly: a fire rolls its dice at once, so
+  // it stays; a melee declared may be taken back until its dice are rolled if no other
+  // person plays (the undo rule, docs/server.md), else the other player has seen it.
+  function armedWords(action, hex) {
+    if (action.type === "fire") return t("game.armed_fire", { hex });
+    const people = state.seats.some((s) => s.seat !== state.seat && s.kind === "human");
+    return t(people ? "game.armed_melee_seen" : "game.armed_melee", { hex });
+  }
+
   // The connection, or once the game is over that it is over (the channel stays open).
   function showConn() {
     const over = state?.status === "finished";
@@ -98,13 +107,13 @@ export async function gamePage(root, gameId, token) {
     const attacks = new Set([...options].filter(([, acts]) => isAttack(acts[0])).map(([h]) => h));
     if (armed && !attacks.has(armed)) armed = null;
     armedNote.hidden = !armed;
-    armedNote.textContent = armed ? t("game.armed", { hex: armed }) : "";
+    armedNote.textContent = armed ? armedWords(options.get(armed)[0], armed) : "";
     // A selected HQ shows its command range when the view gives one (BoC 4.5).
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
     board.render(state.view, { selected, dests, attacks, armed, reach });
     const names = namesOf(state.view);
     actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
-    logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat) });
+    logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });
     undoBtn.disabled = !state.undo || busy || waiting;
     sending.hidden = !waiting;
     saveBtn.hidden = state.status !== "finished";

@@ -1,5 +1,5 @@
 // Phase bar, actions panel and event log: generic over any rule system's JSON.
-import { el, short, dieFace, diceIn } from "./ui.js";
+import { el, short, dieFace, diceIn, hitsIn } from "./ui.js";
 import { t, language } from "./i18n.js";
 import { unitsNamed, targetHex, unitsOf } from "./units.js";
 
@@ -164,25 +164,42 @@ function fieldName(key, names, seats) {
   return tOr(`field.${key}`, tOr(`view.${key}`, key.replace(/_/g, " ")));
 }
 
-// Event data in words, through arrays and mappings: field names as above; string values
-// as block or seat names, or the catalogue's word for that field's value
-// ("value.kind.supported"); anything else as it is.
-function phrase(value, names, seats, key = "") {
-  if (typeof value === "string") {
-    return names.get(value) ?? (seats.includes(value) ? seatName(value)
-      : clockWords(value) ?? tOr(`value.${key}.${value}`, value));
-  }
-  if (Array.isArray(value)) return value.map((v) => phrase(v, names, seats, key)).join(", ");
-  if (value && typeof value === "object") {
-    // A flag reads as its name when set ("forced retreat") and is left out when not.
-    return Object.entries(value).filter(([, v]) => v !== false)
-      .map(([k, v]) => (v === true ? fieldName(k, names, seats) : `${fieldName(k, names, seats)} ${phrase(v, names, seats, k)}`))
-      .join(" · ");
-  }
-  return short(value);
+// A hidden enemy block's opaque handle: one the view lists among its hidden blocks, or one
+// shaped as BoC makes them ("b-" and 12 hex digits, fog.handle), for a block the view no
+// longer shows hidden. The log says "a hidden block"; the handle stays in its tooltip.
+const HANDLE = /^b-[0-9a-f]{12}$/;
+
+// The handles of the hidden blocks a view gives.
+export function handlesOf(view) {
+  return new Set((Array.isArray(view?.hidden) ? view.hidden : []).map((h) => h?.handle).filter((h) => typeof h === "string"));
 }
 
-export function logEntry(e, known = new Map(), seats = []) {
+// Parts (strings and nodes) joined by `sep`.
+const joined = (lists, sep) => lists.flatMap((parts, i) => (i ? [sep, ...parts] : parts));
+
+// Event data in words, as a list of strings and nodes, through arrays and mappings: field
+// names as above; string values as block or seat names, a hidden block's handle as "a hidden
+// block", or the catalogue's word for that field's value ("value.kind.supported"); anything
+// else as it is.
+function phrase(value, names, seats, handles, key = "") {
+  if (typeof value === "string") {
+    if (!names.has(value) && (handles.has(value) || HANDLE.test(value))) {
+      return [el("span", { class: "hidden-block", "data-handle": value, title: value }, t("log.hidden_block"))];
+    }
+    return [names.get(value) ?? (seats.includes(value) ? seatName(value)
+      : clockWords(value) ?? tOr(`value.${key}.${value}`, value))];
+  }
+  if (Array.isArray(value)) return joined(value.map((v) => phrase(v, names, seats, handles, key)), ", ");
+  if (value && typeof value === "object") {
+    // A flag reads as its name when set ("forced retreat") and is left out when not.
+    return joined(Object.entries(value).filter(([, v]) => v !== false)
+      .map(([k, v]) => (v === true ? [fieldName(k, names, seats)] : [`${fieldName(k, names, seats)} `, ...phrase(v, names, seats, handles, k)])),
+    " · ");
+  }
+  return [short(value)];
+}
+
+export function logEntry(e, known = new Map(), seats = [], handles = new Set()) {
   // The server names the blocks an event gives by id (`names`), also those the view no
   // longer shows (an enemy block revealed in a melee, hidden again since).
   const names = e.names ? new Map([...Object.entries(e.names), ...known]) : known;
@@ -195,11 +212,13 @@ export function logEntry(e, known = new Map(), seats = []) {
   // A new hour (1.3) gives its day, hour and label: say the time once, in the player's words.
   const clock = typeof data.label === "string" ? clockWords(data.label) : null;
   if (clock) for (const key of ["label", "day", "hour"]) delete data[key];
-  const text = [clock, Object.keys(data).length ? phrase(data, names, seats) : ""].filter(Boolean).join(" · ");
+  const text = joined([clock ? [clock] : [], Object.keys(data).length ? phrase(data, names, seats, handles) : []]
+    .filter((parts) => parts.length), " · ");
   const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
-    el("b", {}, tOr(`event.${e.type}`, e.type)), " ", text);
+    el("b", {}, tOr(`event.${e.type}`, e.type)), " ", ...text);
   if (e.redacted) li.append(" ", el("span", { class: "muted" }, `(${t("log.hidden")})`));
-  if (dice.length) li.append(" ", ...dice.map((v) => dieFace(v)));
+  const hits = hitsIn(e.data, dice);
+  if (dice.length) li.append(" ", ...dice.map((v, i) => dieFace(v, 22, hits ? hits[i] : null)));
   return li;
 }
 
@@ -210,11 +229,11 @@ export function namesOf(view) {
   return new Map(unitsOf(view).map((u) => [u.id, u.raw.label ?? u.raw.name]).filter(([, n]) => n).map(([id, n]) => [id, String(n)]));
 }
 
-export function logPanel(node, events, { names = new Map(), seats = [] } = {}) {
+export function logPanel(node, events, { names = new Map(), seats = [], handles = new Set() } = {}) {
   node.replaceChildren(el("h3", { i18n: "game.log" }));
   const ul = el("ul");
   if (events.length > LOG_SHOWN) ul.append(el("li", { class: "muted" }, t("log.older", { count: events.length - LOG_SHOWN })));
-  for (const e of events.slice(-LOG_SHOWN)) ul.append(logEntry(e, names, seats));
+  for (const e of events.slice(-LOG_SHOWN)) ul.append(logEntry(e, names, seats, handles));
   node.append(ul);
   node.scrollTop = node.scrollHeight;
 }

@@ -4,7 +4,7 @@ import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board } from "./board.js";
 import { loadMap } from "./game.js";
-import { phaseBar, logPanel, describe, namesOf, seatName } from "./panels.js";
+import { phaseBar, logPanel, describe, namesOf, handlesOf, seatName } from "./panels.js";
 import { remember } from "./store.js";
 
 export async function replayPage(root, gameId, token) {
@@ -35,8 +35,21 @@ export async function replayPage(root, gameId, token) {
     stepLabel, moveNode, branchBtn, branched,
     el("p", {}, el("a", { href: `/g/${gameId}#${token}`, i18n: "replay.back" })));
   root.replaceChildren(el("div", { class: "game replay" }, bar, boardNode, el("div", { class: "side" }, controls, logNode)));
-  const board = new Board(boardNode, { map, seats: info.seats.map((s) => s.seat) });
+  // Clicks on the map do nothing here: its hint says how to step instead.
+  const board = new Board(boardNode, { map, seats: info.seats.map((s) => s.seat), hint: "replay.hint" });
   slider.addEventListener("input", () => show());
+  // ← → a step back or on, Home / End the start and the end (the slider, when it has the
+  // focus, steps by itself).
+  const keys = { ArrowLeft: -1, ArrowRight: 1 };
+  const onKey = (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target.closest?.("input, select, textarea")) return;
+    if (ev.key in keys) go(Number(slider.value) + keys[ev.key]);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(Number(slider.max));
+    else return;
+    ev.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
 
   let seq = 0;
   async function show() {
@@ -51,7 +64,7 @@ export async function replayPage(root, gameId, token) {
     phaseBar(bar, { seat: r.as, seats: info.seats, step: r.step, to_move: r.to_move, status: r.step === r.steps && r.finished ? "finished" : "active",
       result: info.result }, r.view, { replay: true });
     board.render(r.view);
-    logPanel(logNode, r.events, { names, seats: info.seats.map((s) => s.seat) });
+    logPanel(logNode, r.events, { names, seats: info.seats.map((s) => s.seat), handles: handlesOf(r.view) });
     branchBtn.hidden = !r.finished;
     translatePage(root);
   }
@@ -71,5 +84,5 @@ export async function replayPage(root, gameId, token) {
   }
 
   await show();
-  return () => {};
+  return () => document.removeEventListener("keydown", onKey);
 }

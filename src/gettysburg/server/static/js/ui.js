@@ -41,11 +41,29 @@ const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
   4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
   6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] };
 
-export function dieFace(value, size = 22) {
-  const face = svg("svg", { class: "die", width: size, height: size, viewBox: "0 0 4 4", role: "img", "aria-label": `die ${value}` },
-    svg("rect", { x: 0.15, y: 0.15, width: 3.7, height: 3.7, rx: 0.6, fill: "#fffdf6", stroke: "#3a3327", "stroke-width": 0.15 }));
-  for (const [x, y] of PIPS[value] || []) face.append(svg("circle", { cx: x, cy: y, r: 0.36, fill: value >= 5 ? "#a4322b" : "#222" }));
+// A die face. `hit`: true for a die that hits (drawn red, white pips), false for one that
+// misses (plain, faded), null when the event does not say: never coloured by its face.
+export function dieFace(value, size = 22, hit = null) {
+  const words = hit === null ? t("log.die", { value }) : t(hit ? "log.die_hit" : "log.die_miss", { value });
+  const face = svg("svg", { class: hit === null ? "die" : `die ${hit ? "hit" : "miss"}`, width: size, height: size,
+    viewBox: "0 0 4 4", role: "img", "aria-label": words },
+    svg("title", {}, words),
+    svg("rect", { x: 0.15, y: 0.15, width: 3.7, height: 3.7, rx: 0.6, fill: hit ? "#a4322b" : "#fffdf6",
+      stroke: hit ? "#6e1a14" : "#3a3327", "stroke-width": 0.15 }));
+  for (const [x, y] of PIPS[value] || []) face.append(svg("circle", { cx: x, cy: y, r: 0.36, fill: hit ? "#fff" : "#222" }));
   return face;
+}
+
+// Which of an event's dice hit, when it says: BoC fire and melee (5.2, 7.2) give the dice
+// and the firepower, and a die hits at or under it (firepower 3 hits on 1, 2, 3). Null when
+// the event gives no firepower, or its hit count does not agree (another rule): then the
+// faces are drawn plain.
+export function hitsIn(data, dice) {
+  const fp = data?.firepower;
+  if (!Number.isInteger(fp) || !Array.isArray(data.dice) || !dice.length) return null;
+  const hit = dice.map((v) => v <= fp);
+  if (Number.isInteger(data.hits) && hit.filter(Boolean).length !== data.hits) return null;
+  return hit;
 }
 
 // Every die value an event carries (rolls: [{value}], or dice/values: [n]).

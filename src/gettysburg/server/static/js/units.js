@@ -46,7 +46,7 @@ export function targetHex(action) {
 
 // hex id -> the legal actions naming `unitId` that end there.
 // Actions that strike the enemy (BoC: fire 5.x, melee 7.1): a click on the map only arms
-// them, a second click on the same hex sends them (a melee declared cannot be taken back).
+// them, a second click on the same hex sends them (the note says whether it can be taken back).
 const ATTACKS = new Set(["fire", "melee"]);
 export function isAttack(action) { return ATTACKS.has(action?.type); }
 
