@@ -23,6 +23,15 @@ def boc_ready() -> None:
         pytest.skip("boc/data/board.json is missing")
 
 
+def _page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A fresh context and page at the desktop size, and the list its JS errors go to."""
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
 def _step(page: Any) -> int:
     text = page.inner_text("#phasebar [data-key=step]")
     return int(re.findall(r"\d+", text)[-1])
@@ -54,10 +63,7 @@ def _chooser() -> Any:
 
 
 def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) -> None:
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = _page(browser)
     page.goto(live.url + "/")
     page.wait_for_selector("select.who")
     page.select_option("#system", "boc")
@@ -405,6 +411,25 @@ def _play_until_csa_may_melee(url: str, seats: dict[str, Any]) -> dict[str, Any]
     raise AssertionError("the CSA never came to a melee")
 
 
+def _toward_enemy(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any] | None:
+    """The move or entry that ends nearest an enemy block (rows and columns apart: rough,
+    but it closes in), or None."""
+    def rc(hx: str) -> tuple[int, int]:
+        return ord(hx[0]) - ord("A"), int(hx[1:])
+
+    enemy = [rc(str(h["hex"])) for h in view.get("hidden", []) if h.get("hex")]
+    enemy += [rc(str(u["hex"])) for u in view.get("units", [])
+              if u.get("side") != view["seat"] and u.get("hex")]
+    moves = [a for a in legal if a["type"] in ("move", "enter") and a.get("path")]
+    if not enemy or not moves:
+        return None
+
+    def gap(a: dict[str, Any]) -> int:
+        r, c = rc(str(a["path"][-1]))
+        return min(abs(r - er) + abs(c - ec) for er, ec in enemy)
+    return min(moves, key=gap)
+
+
 def _arm_melee(page: Any, state: dict[str, Any]) -> str:
     """Select the first block that may declare a melee and click its target once."""
     melee = _map_melee(state["legal"])
@@ -433,10 +458,7 @@ def test_hidden_blocks_dice_melee_note_and_replay_hint_between_two_people(
              and re.fullmatch(r"b-[0-9a-f]{12}", e["data"]["unit"])]
     handles = {e["data"]["unit"] for e in moved}
     assert moved, events[-5:]
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = _page(browser)
     page.goto(f"{live.url}/g/{game_id}#{seats['csa']}")
     page.wait_for_selector("#log li[data-n]")
 
@@ -511,15 +533,19 @@ def test_a_melee_declared_against_the_computer_is_taken_back(browser: Any, live:
         "seats": {"usa": {"kind": "ai"}, "csa": {"kind": "human"}}})
     game_id, token = r.json()["game_id"], r.json()["seats"]["csa"]["token"]
     for n in range(300):
-        for _ in range(600):  # the computer's turns
+        for _ in range(2400):  # the computer's turns (slow on a busy machine)
             state = _state(live.url, game_id, token)
-            if "csa" in state["to_move"]:
+            if "csa" in state["to_move"] and state["legal"]:
                 break
             time.sleep(0.05)
+        else:
+            raise AssertionError(f"the computer never handed the CSA the move: {state}")
         legal = state["legal"]
         if _map_melee(legal):
             break
-        pick = next((a for a in legal if a["type"] == "move"), None) or next(
+        # March on the enemy (the computer plays at random with a seed of its own, so a
+        # CSA that wanders may never meet it before the day ends).
+        pick = _toward_enemy(legal, state["view"]) or next(
             (a for a in legal if a["type"] == "activate"), None) or next(
             (a for a in legal if a["type"] == "end_phase"), legal[0])
         httpx.post(f"{live.url}/api/games/{game_id}/actions", json={
@@ -527,10 +553,7 @@ def test_a_melee_declared_against_the_computer_is_taken_back(browser: Any, live:
             headers={"Authorization": f"Bearer {token}"}).raise_for_status()
     else:
         raise AssertionError("the CSA never came to a melee")
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = _page(browser)
     page.goto(f"{live.url}/g/{game_id}#{token}")
     page.wait_for_selector("#phasebar .turn-you")
     target = _arm_melee(page, state)
