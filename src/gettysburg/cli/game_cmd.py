@@ -26,7 +26,7 @@ from gettysburg.core.dice import (
     commitment,
     new_secret,
 )
-from gettysburg.core.protocol import REFEREE, Game, RuleError, new_game
+from gettysburg.core.protocol import REFEREE, Game, RuleError, new_game, setup_seats
 from gettysburg.server.systems import options_problem
 
 app = typer.Typer(help="Play a game by e-mail: new, legal, apply, show, replay.",
@@ -80,7 +80,7 @@ def commit(seat: str = typer.Option(..., "--as", help="your seat (usa or csa)"),
     # A commitment is bound to its seat: one made for a seat the game lacks could only
     # fail later, at `game new`, after both players have exchanged theirs.
     try:
-        seats = new_game(scenario_spec(scenario)).seats()
+        seats = setup_seats(scenario_spec(scenario))
     except (ValueError, LookupError) as exc:
         _fail(f"--scenario: {exc}")
     if seat not in seats:

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from gettysburg.ai.agent import UnknownAgentError, agent_names, make_agent
 from gettysburg.cli.specs import scenario_spec
-from gettysburg.core.protocol import parse_spec
+from gettysburg.core.protocol import parse_spec, setup_seats
 from gettysburg.lab import report as report_mod
 from gettysburg.lab import simulate as sim
 from gettysburg.lab.store import append_rows, read_numbered_rows, read_rows
@@ -91,7 +91,7 @@ def simulate(
         problem = options_problem(system, scen, option)
         if problem is not None:
             _fail(problem)
-        seats = sim.seats_of(spec, option)
+        seats = setup_seats(spec, option)
         for name in (usa, csa):
             make_agent(name, 0)
     except (ValueError, LookupError) as exc:

@@ -415,6 +415,12 @@ class Game(ABC):
         return game
 
 
+def setup_seats(spec: str, options: Sequence[str] = ()) -> list[Seat]:
+    """The seats of ``"system/scenario"`` with ``options``, in play order, found by building
+    it: each system names and orders its own seats (BoC usa/csa, the toy game red/blue)."""
+    return new_game(spec, options=options, seed="seats").seats()
+
+
 # --- registry --------------------------------------------------------------------------------
 
 

@@ -27,7 +27,8 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from gettysburg.lab.simulate import GameSpec, Row, seats_of, summarise, wilson
+from gettysburg.core.protocol import setup_seats
+from gettysburg.lab.simulate import GameSpec, Row, summarise, wilson
 
 #: ``simulate``'s defaults: a setting at its default is left out of a group's name.
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(GameSpec)}
@@ -56,7 +57,7 @@ def _system_seats(scenario: str, options: tuple[str, ...]) -> tuple[str, ...]:
     """The seats of a set-up in play order (as ``simulate`` reads --usa/--csa), or ``()``
     when it cannot be built here (a scenario file since moved, a system not installed)."""
     try:
-        return tuple(seats_of(scenario, options))
+        return tuple(setup_seats(scenario, options))
     except Exception:  # any failure only loses the play order
         return ()
 

@@ -54,12 +54,6 @@ class GameSpec:
             raise ValueError(f"dice must be one of {sorted(DICE_KINDS)}, not {self.dice!r}")
 
 
-def seats_of(scenario: str, options: Sequence[str] = ()) -> list[str]:
-    """The seats of a set-up in play order (``--usa``/``--csa`` name the first two), found
-    by building it through the protocol."""
-    return new_game(scenario, options=list(options), seed="0").seats()
-
-
 def game_seed(base: int | str, k: int) -> str:
     """Seed of game ``k`` of a run: short, stable, independent of worker scheduling."""
     digest = hashlib.sha256(f"gettysburg.lab.game:{base}:{k}".encode()).hexdigest()

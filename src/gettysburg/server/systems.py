@@ -20,7 +20,7 @@ import yaml
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hexside, Layout
 from gettysburg.core.hexids import BOC
-from gettysburg.core.protocol import UnknownSystemError, get_system, new_game
+from gettysburg.core.protocol import UnknownSystemError, get_system, setup_seats
 
 
 def _boc_map() -> JSONDict:
@@ -220,7 +220,7 @@ def seats_of(system: str, scenario: str, options: tuple[str, ...]) -> list[str]:
     problem = scenario_problem(system, scenario)
     if problem is not None:
         raise ValueError(problem)
-    return new_game(f"{system}/{scenario}", options=list(options), seed="lobby").seats()
+    return setup_seats(f"{system}/{scenario}", options)
 
 
 def options_problem(system: str, scenario: str, options: Sequence[str]) -> str | None:
