@@ -8,8 +8,9 @@ export function myGames() {
 // Newest first; `seen` is when it was last opened here, `started` when it first was.
 export function remember(entry) {
   const same = (g) => g.game_id === entry.game_id && g.seat === entry.seat;
-  const before = myGames().find(same);
-  const list = myGames().filter((g) => !same(g));
+  const games = myGames();
+  const before = games.find(same);
+  const list = games.filter((g) => !same(g));
   const now = Date.now();
   list.unshift({ ...entry, seen: now, started: before?.started ?? before?.seen ?? now });
   localStorage.setItem(KEY, JSON.stringify(list.slice(0, 50)));
