@@ -85,6 +85,9 @@ def test_day_2_ends_after_the_night_turn(tmp_path: Path) -> None:
         g.apply({"type": "end_phase"}, "usa")
     assert g.state.night and g.state.order == ["usa", "csa"]
     assert g.state.phase == "movement"
+    # The new hour is given as data, not English text (docs/protocol.md, "event data").
+    times = [e["data"] for e in g.events("usa") if e["type"] == "time"]
+    assert times[-1] == {"day": 2, "hour": 21, "night": True}
     phases = []
     while not g.is_terminal():
         phases.append(g.state.phase)

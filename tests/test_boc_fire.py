@@ -47,6 +47,10 @@ def test_rating_example_3_12_a_hit_at_or_under_the_firepower(rating: str, hits: 
     roll = roll_hits(ScriptedDice([1, 2, 3, 4]), 4, firepower(block("csa-a", rating=rating),
                                                              Context(FIRE)), "test", "5.2")
     assert roll.dice == (1, 2, 3, 4) and roll.hits == hits
+    # The event marks each die, so the client need not know the rule.
+    marks = roll.to_json()["hit"]
+    assert marks == [v <= (1 if rating == "B1" else 3) for v in (1, 2, 3, 4)]
+    assert sum(marks) == hits
 
 
 def test_terrain_penalties_per_hexside() -> None:

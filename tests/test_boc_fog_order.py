@@ -144,3 +144,14 @@ def test_learned_from_tells_a_move_from_a_sight_of_the_enemy() -> None:
             plain += 1
         learned += bool(got)
     assert plain > 20 and learned > 0
+
+
+def test_every_handle_has_the_shape_the_server_marks_and_no_unit_id_has_it() -> None:
+    from gettysburg.boc.fog import fog_key, handle, is_handle
+    from gettysburg.boc.oob import default_oob
+
+    key = fog_key("42")
+    ids = list(default_oob().units)
+    assert all(is_handle(handle(key, uid)) and is_handle(handle(key, uid, 2)) for uid in ids)
+    assert not any(is_handle(uid) for uid in ids)
+    assert not is_handle("b-0123") and not is_handle("b-0123456789abc")

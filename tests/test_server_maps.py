@@ -93,6 +93,8 @@ def test_events_name_the_blocks_they_give_by_id_and_no_others() -> None:
     named = systems.with_names("boc", events)
     assert named[0]["names"] == {"csa-perrin": perrin}
     assert "names" not in named[1]  # a hidden block's handle names nobody
+    assert named[1]["handles"] == ["b-0123456789ab"]  # but is marked as a handle
+    assert "handles" not in named[0] and "handles" not in named[2]
     assert named[2]["names"] == {"csa-perrin": perrin}  # ids as keys too
     assert named[0]["data"] == events[0]["data"]
     assert "names" not in events[0]  # the engine's events are not changed

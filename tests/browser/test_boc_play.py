@@ -355,8 +355,9 @@ def test_the_lobby_offers_only_the_scenarios_own_options(browser: Any, live: Any
 
 
 def test_the_log_gives_the_time_of_day_in_the_players_words(browser: Any, live: Any) -> None:
-    # The engine writes the time in its events in English ("Day 1 9 AM"); the log said it
-    # so in every language, and a new hour three times ("day 1 · hour 9 · time Day 1 9 AM").
+    # Events give a time of day as data ({day, hour, night}); the log says it in the
+    # player's words and clock, once per new hour (it once gave English text, in every
+    # language, and a new hour three times: "day 1 · hour 9 · time Day 1 9 AM").
     r = httpx.post(f"{live.url}/api/games", timeout=60, json={
         "system": "boc", "scenario": "day1", "seed": "3",
         "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
@@ -471,21 +472,35 @@ def test_hidden_blocks_dice_melee_note_and_replay_hint_between_two_people(
     tips = set(page.eval_on_selector_all("#log .hidden-block", "els => els.map(e => e.title)"))
     assert handles <= tips
 
-    # 2. Dice that hit are marked by the firepower the event gives (5.2, 7.2: at or under
-    # it), not coloured by their faces; dice of an event that gives no firepower are plain.
+    # 2. Dice that hit are marked as the event marks them (`hit`, one flag per die), not
+    # coloured by their faces; dice of an event that marks none are plain, whatever else it
+    # gives (the client knows no hit rule).
     faces = page.evaluate("""async () => {
       const { logEntry } = await import("/static/js/panels.js");
       const li = (data) => logEntry({ n: 0, type: "fire", rule: "5.2", data });
       const marks = (node) => [...node.querySelectorAll("svg.die")].map((d) => [
         d.getAttribute("aria-label"), d.getAttribute("class"),
         [...d.querySelectorAll("circle")].map((c) => c.getAttribute("fill"))[0]]);
-      return { fire: marks(li({ dice: [1, 3, 4, 6], firepower: 3, hits: 2 })),
-               plain: marks(li({ rolls: [{ value: 6 }, { value: 5 }] })) };
+      return { fire: marks(li({ dice: [1, 3, 4, 6], firepower: 3, hits: 2,
+                                hit: [true, true, false, false] })),
+               plain: marks(li({ rolls: [{ value: 6 }, { value: 5 }] })),
+               unmarked: marks(li({ dice: [1, 6], firepower: 3, hits: 1 })),
+               text: li({ dice: [1, 6], firepower: 3, hits: 1, hit: [true, false] }).textContent,
+               // A handle the server marks (`handles`) reads as a hidden block, even one the
+               // view no longer lists; the client does not guess handles by their shape.
+               marked: logEntry({ n: 0, type: "move", rule: "6.1", data: { unit: "b-0123456789ab" },
+                                  handles: ["b-0123456789ab"] }).textContent,
+               unmarked_handle: logEntry({ n: 0, type: "move", rule: "6.1",
+                                           data: { unit: "b-0123456789ab" } }).textContent };
     }""")
     assert faces["fire"] == [["die 1: hit", "die hit", "#fff"], ["die 3: hit", "die hit", "#fff"],
                              ["die 4: miss", "die miss", "#222"],
                              ["die 6: miss", "die miss", "#222"]], faces
     assert faces["plain"] == [["die 6", "die", "#222"], ["die 5", "die", "#222"]], faces
+    assert faces["unmarked"] == [["die 1", "die", "#222"], ["die 6", "die", "#222"]], faces
+    assert "true" not in faces["text"] and "false" not in faces["text"], faces
+    assert "a hidden block" in faces["marked"] and "b-" not in faces["marked"], faces
+    assert "b-0123456789ab" in faces["unmarked_handle"], faces
 
     # 3. Between two people the USA sees a melee declared: the note does not promise a
     # take-back (it said the same "cannot be taken back" whatever the attack).

@@ -123,7 +123,10 @@ class Roll:
     hits: int
 
     def to_json(self) -> JSONDict:
-        return {"dice": list(self.dice), "firepower": self.firepower, "hits": self.hits}
+        # "hit" marks each die (docs/protocol.md, "event data"), so a client draws hits
+        # and misses without knowing this rule.
+        return {"dice": list(self.dice), "firepower": self.firepower, "hits": self.hits,
+                "hit": [v <= self.firepower for v in self.dice]}
 
 
 def roll_hits(dice: Dice, strength: int, fp: int, purpose: str, rule: str) -> Roll:

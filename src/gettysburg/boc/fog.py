@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 
 from gettysburg.boc.state import ON_MAP, BocState, UnitState
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.protocol import REFEREE, Event
 
 FOG_DOMAIN = b"gettysburg.boc.fog.v1"
+HANDLE_SHAPE = re.compile(r"b-[0-9a-f]{12}")  # what handle() makes
 
 
 def fog_key(seed: str) -> bytes:
@@ -30,6 +32,12 @@ def handle(key: bytes, unit_id: str, returned: int = 0) -> str:
     tied it to the unit could tell which of two DHQs returned where."""
     name = unit_id if returned == 0 else f"{unit_id}#{returned}"
     return "b-" + hmac.new(key, name.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
+
+
+def is_handle(text: str) -> bool:
+    """Whether ``text`` has a hidden block's handle's shape (the server marks these in the
+    log it sends, so the client can say "a hidden block" without knowing BoC)."""
+    return HANDLE_SHAPE.fullmatch(text) is not None
 
 
 def unit_handle(key: bytes, unit: UnitState) -> str:

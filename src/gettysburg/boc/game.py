@@ -96,6 +96,7 @@ from gettysburg.boc.state import (
     BocState,
     UnitState,
     add_hours,
+    clock,
     other,
     parse_time,
     time_label,
@@ -347,8 +348,7 @@ class BocGame(Game):
         self.state = initial_state(raw, engine, path, board, opts)
         self.record(Event("setup", "9.0", {"scenario": self.state.scenario,
                                            "title": self.state.title, "options": opts,
-                                           "time": time_label(self.state.day,
-                                                              self.state.hour)}))
+                                           "time": clock(self.state.day, self.state.hour)}))
         if self.state.phase != DEPLOY:
             # A position that starts at Day 3 2 PM begins with the cavalry battles (10.0).
             self.record(*self._maybe_cavalry_battles())
@@ -1063,7 +1063,7 @@ class BocGame(Game):
         st.cavalry = cs.to_json()
         if d is None:
             st.cavalry["stage"] = CAVALRY_DONE
-        return [Event("cavalry_battles", "10.0", {"time": time_label(st.day, st.hour)}),
+        return [Event("cavalry_battles", "10.0", {"time": clock(st.day, st.hour)}),
                 *events]
 
     def _do_swap(self, a_id: str, b_id: str) -> list[Event]:
@@ -1096,7 +1096,7 @@ class BocGame(Game):
         h.arrival_key, h.arrival_entry, h.arrival_hex = turn_key(day, hour), HANCOCK_ROAD, None
         h.night_road = False
         self.state.hancock = {"corps": corps}
-        data = {"corps": corps, "arrives": time_label(day, hour), "entry": HANCOCK_ROAD}
+        data = {"corps": corps, "arrives": clock(day, hour), "entry": HANCOCK_ROAD}
         return [Event("hancock", "4.6", data, visible_to=("usa",),
                       redacted={"note": "the USA player made a command decision"})]
 

@@ -26,8 +26,8 @@ from gettysburg.boc.state import (
     WITHDRAWN,
     BocState,
     UnitState,
+    clock,
     other,
-    time_label,
 )
 from gettysburg.boc.supply import NIGHT_POINTS
 from gettysburg.boc.victory import csa_total, verdict
@@ -283,8 +283,7 @@ def advance_clock(board: Board, state: BocState, dice: Dice) -> list[Event]:
         state.hour += 1
     if state.night:
         return_hexes(board, state)
-    events.append(Event("time", "1.3", {"day": state.day, "hour": state.hour,
-                                        "label": time_label(state.day, state.hour)}))
+    events.append(Event("time", "1.3", clock(state.day, state.hour)))
     events += roll_initiative(state, dice)
     state.player_index = 0
     state.active = state.order[0]

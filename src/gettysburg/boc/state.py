@@ -56,6 +56,12 @@ def add_hours(day: int, hour: int, n: int) -> tuple[int, int]:
     return day, hour
 
 
+def clock(day: int, hour: int) -> JSONDict:
+    """A time of day as events give it (docs/protocol.md, "event data"): the client words
+    it in the player's language, so the log carries no English time text."""
+    return {"day": day, "hour": hour, "night": hour == NIGHT_HOUR}
+
+
 def time_label(day: int, hour: int) -> str:
     if hour == NIGHT_HOUR:
         return f"Day {day} night"

@@ -143,18 +143,38 @@ def _strings(value: object) -> Iterator[str]:
             yield from _strings(v)
 
 
+def _boc_is_handle(text: str) -> bool:
+    from gettysburg.boc.fog import is_handle  # the handle's shape only, never the key
+
+    return is_handle(text)
+
+
+#: system name -> whether a string is one of its hidden pieces' opaque handles.
+handle_tests: dict[str, Callable[[str], bool]] = {"boc": _boc_is_handle}
+
+
 def with_names(system: str, events: list[JSONDict]) -> list[JSONDict]:
     """``events`` with the printed name of each piece their data names by id (``names``):
     the log can then name a block the seat saw once, after it hides again. Only ids the
-    event already gives the seat are named, so this sends no id the seat was not told."""
-    builder = rosters.get(system)
-    if builder is None or not events:
+    event already gives the seat are named, so this sends no id the seat was not told.
+    A hidden piece's opaque handle in the data is listed in ``handles``, so the client can
+    say "a hidden block" without knowing how a system shapes its handles."""
+    builder, is_handle = rosters.get(system), handle_tests.get(system)
+    if (builder is None and is_handle is None) or not events:
         return events
-    roster = builder()
+    roster = builder() if builder is not None else {}
     out: list[JSONDict] = []
     for e in events:
-        found = {s: roster[s] for s in _strings(e.get("data")) if s in roster}
-        out.append({**e, "names": dict(sorted(found.items()))} if found else e)
+        strings = set(_strings(e.get("data")))
+        found = {s: roster[s] for s in sorted(strings) if s in roster}
+        handles = sorted(s for s in strings if s not in roster and is_handle is not None
+                        and is_handle(s))
+        extra: JSONDict = {}
+        if found:
+            extra["names"] = found
+        if handles:
+            extra["handles"] = handles
+        out.append({**e, **extra} if extra else e)
     return out
 
 

@@ -68,15 +68,10 @@ function timeWords(view) {
   return t("time.day_hour", { day, clock });
 }
 
-// A time of day as the engine writes it in its events, in English ("Day 1 9 AM", "Day 2
-// night"): in the player's words and clock, as the phase bar gives it; null for any other text.
-const CLOCK = /^Day (\d+) (?:(\d+) (AM|PM)|night)$/;
-function clockWords(text) {
-  const m = CLOCK.exec(text);
-  if (!m) return null;
-  const hour = m[2] ? (Number(m[2]) % 12) + (m[3] === "PM" ? 12 : 0) : 0;
-  return timeWords({ day: Number(m[1]), hour, night: !m[2] });
-}
+// Whether a value is a time of day as events give it, {day, hour, night} (docs/protocol.md,
+// "event data"); timeWords says it in the player's words.
+const isClock = (v) => Boolean(v) && typeof v === "object" && !Array.isArray(v)
+  && Number.isInteger(v.day) && Number.isInteger(v.hour);
 
 // In the replay viewer (`replay`) the step shown is past: it says whose decision it was,
 // never "your decision".
@@ -164,12 +159,10 @@ function fieldName(key, names, seats) {
   return tOr(`field.${key}`, tOr(`view.${key}`, key.replace(/_/g, " ")));
 }
 
-// A hidden enemy block's opaque handle: one the view lists among its hidden blocks, or one
-// shaped as BoC makes them ("b-" and 12 hex digits, fog.handle), for a block the view no
-// longer shows hidden. The log says "a hidden block"; the handle stays in its tooltip.
-const HANDLE = /^b-[0-9a-f]{12}$/;
-
-// The handles of the hidden blocks a view gives.
+// A hidden enemy block's opaque handle is one the view lists among its hidden blocks, or
+// one the server marks in the event (`handles`) for a block the view no longer shows
+// hidden. The log says "a hidden block"; the handle stays in its tooltip. These are the
+// handles of the hidden blocks a view gives.
 export function handlesOf(view) {
   return new Set((Array.isArray(view?.hidden) ? view.hidden : []).map((h) => h?.handle).filter((h) => typeof h === "string"));
 }
@@ -183,13 +176,13 @@ const joined = (lists, sep) => lists.flatMap((parts, i) => (i ? [sep, ...parts] 
 // else as it is.
 function phrase(value, names, seats, handles, key = "") {
   if (typeof value === "string") {
-    if (!names.has(value) && (handles.has(value) || HANDLE.test(value))) {
+    if (!names.has(value) && handles.has(value)) {
       return [el("span", { class: "hidden-block", "data-handle": value, title: value }, t("log.hidden_block"))];
     }
-    return [names.get(value) ?? (seats.includes(value) ? seatName(value)
-      : clockWords(value) ?? tOr(`value.${key}.${value}`, value))];
+    return [names.get(value) ?? (seats.includes(value) ? seatName(value) : tOr(`value.${key}.${value}`, value))];
   }
   if (Array.isArray(value)) return joined(value.map((v) => phrase(v, names, seats, handles, key)), ", ");
+  if (isClock(value)) return [timeWords(value)];
   if (value && typeof value === "object") {
     // A flag reads as its name when set ("forced retreat") and is left out when not.
     return joined(Object.entries(value).filter(([, v]) => v !== false)
@@ -209,9 +202,11 @@ export function logEntry(e, known = new Map(), seats = [], handles = new Set()) 
   // "dice 3" read as three dice rather than a die showing 3).
   delete data.rolls;
   if (dice.length) for (const key of ["dice", "values"]) if (Array.isArray(data[key])) delete data[key];
-  // A new hour (1.3) gives its day, hour and label: say the time once, in the player's words.
-  const clock = typeof data.label === "string" ? clockWords(data.label) : null;
-  if (clock) for (const key of ["label", "day", "hour"]) delete data[key];
+  if (dice.length) delete data.hit; // drawn on the faces
+  // A new hour (1.3) is itself a time of day: say it once, in the player's words.
+  const clock = isClock(data) ? timeWords(data) : null;
+  if (clock) for (const key of ["day", "hour", "night"]) delete data[key];
+  if (Array.isArray(e.handles)) handles = new Set([...handles, ...e.handles]);
   const text = joined([clock ? [clock] : [], Object.keys(data).length ? phrase(data, names, seats, handles) : []]
     .filter((parts) => parts.length), " · ");
   const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),

@@ -54,16 +54,12 @@ export function dieFace(value, size = 22, hit = null) {
   return face;
 }
 
-// Which of an event's dice hit, when it says: BoC fire and melee (5.2, 7.2) give the dice
-// and the firepower, and a die hits at or under it (firepower 3 hits on 1, 2, 3). Null when
-// the event gives no firepower, or its hit count does not agree (another rule): then the
-// faces are drawn plain.
+// Which of an event's dice hit, when the event marks them: `hit`, one flag per die
+// (docs/protocol.md, "event data"). Null otherwise: the faces are drawn plain.
 export function hitsIn(data, dice) {
-  const fp = data?.firepower;
-  if (!Number.isInteger(fp) || !Array.isArray(data.dice) || !dice.length) return null;
-  const hit = dice.map((v) => v <= fp);
-  if (Number.isInteger(data.hits) && hit.filter(Boolean).length !== data.hits) return null;
-  return hit;
+  const hit = data?.hit;
+  if (!Array.isArray(hit) || !dice.length || hit.length !== dice.length) return null;
+  return hit.every((h) => typeof h === "boolean") ? hit : null;
 }
 
 // Every die value an event carries (rolls: [{value}], or dice/values: [n]).
