@@ -64,10 +64,9 @@ def _system_seats(scenario: str, options: tuple[str, ...]) -> tuple[str, ...]:
 
 def seat_order(row: Row) -> tuple[str, ...]:
     """The seats of ``row``'s agents, first seat first (stored rows sort their keys, so
-    the toy's red/blue would otherwise read blue first)."""
+    the toy's red/blue would otherwise read blue first). The set-up is built once per
+    scenario and options (cached), for any system alike."""
     seats = [str(s) for s in row.get("agents") or {}]
-    if set(seats) == {"usa", "csa"}:
-        return ("usa", "csa")  # BoC: no need to build a game to know
     known = _system_seats(str(row.get("scenario")),
                           tuple(str(o) for o in row.get("options") or []))
     first = [s for s in known if s in seats]
