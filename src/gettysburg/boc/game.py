@@ -330,6 +330,18 @@ def _int(action: Action, key: str, default: int) -> int:
     return v
 
 
+def _hq_ready_problem(u: UnitState, active: bool, what: str) -> str | None:
+    """What keeps an HQ from being activated, for fire command (4.2x) or supply (8.1)
+    alike: it must be on the map, not yet active for that, and above strength 0 (4.3)."""
+    if u.status != ON_MAP:
+        return "the HQ is not on the map"
+    if active:
+        return f"the HQ is already active{what}"
+    if u.strength <= 0:
+        return "an HQ at strength 0 cannot be activated (4.3)"
+    return None
+
+
 class BocGame(Game):
     """Gettysburg: Badges of Courage."""
 
@@ -772,13 +784,7 @@ class BocGame(Game):
         kind = self.orders.oob[u.id].type
         if kind not in COMMAND_HQ_TYPES:
             return "only division, artillery and cavalry HQs command fire (4.2x)"
-        if u.status != ON_MAP:
-            return "the HQ is not on the map"
-        if u.cmd_active:
-            return "the HQ is already active"
-        if u.strength <= 0:
-            return "an HQ at strength 0 cannot be activated (4.3)"
-        return None
+        return _hq_ready_problem(u, u.cmd_active, "")
 
     def _check_activate(self, action: Action, seat: Seat) -> str | None:
         self._phase("command")
@@ -926,13 +932,7 @@ class BocGame(Game):
     def _supply_activation_problem(self, u: UnitState) -> str | None:
         if self.orders.oob[u.id].type not in HQ_TYPES:
             return "only HQs are activated for supply"
-        if u.status != ON_MAP:
-            return "the HQ is not on the map"
-        if u.sup_active:
-            return "the HQ is already active for supply"
-        if u.strength <= 0:
-            return "an HQ at strength 0 cannot be activated (4.3)"
-        return None
+        return _hq_ready_problem(u, u.sup_active, " for supply")
 
     def _check_supply_activate(self, action: Action, seat: Seat) -> str | None:
         self._phase("supply", rule="8.1")
