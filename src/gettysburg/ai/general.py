@@ -52,8 +52,8 @@ class Remembering:
         return memory.recall(view) if memory is not None else view
 
 
-class GeneralAgent:
-    name = "general"
+class RememberingAgent:
+    """An agent that keeps one memory per game and seat, fed every view it is shown."""
 
     def __init__(self, seed: str = "0") -> None:
         self.seed = seed
@@ -62,6 +62,10 @@ class GeneralAgent:
     def observe(self, view: JSONDict) -> None:
         """Remember ``view`` as if choosing from it (``agent.observe``)."""
         self.memory.recall(view)
+
+
+class GeneralAgent(RememberingAgent):
+    name = "general"
 
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:

@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for
-from gettysburg.ai.general import Remembering, best_index
+from gettysburg.ai.general import RememberingAgent, best_index
 from gettysburg.core.protocol import REFEREE, Action, Game
 
 if TYPE_CHECKING:
@@ -352,13 +352,12 @@ def _compare(play: Callable[[int, random.Random], float | None], n: int, rounds:
     return best
 
 
-class SearchAgent:
+class SearchAgent(RememberingAgent):
     name = "search"
 
     def __init__(self, seed: str = "0") -> None:
-        self.seed = seed
+        super().__init__(seed)
         self._systems: dict[str, SystemHooks] = {}
-        self.memory = Remembering()
         self._plan = Plan()
         self._plan_key: tuple[Any, ...] | None = None
         self.searched = 0  # decisions actually searched (for benchmarks and tests)
@@ -399,10 +398,6 @@ class SearchAgent:
         if system not in self._systems:
             self._systems[system] = WORLDS[system](self.memory.get(view))
         return self._systems[system]
-
-    def observe(self, view: JSONDict) -> None:
-        """Remember ``view`` as if choosing from it (``agent.observe``)."""
-        self.memory.recall(view)
 
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:
