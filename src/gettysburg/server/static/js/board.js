@@ -29,12 +29,24 @@ export function mapKey() {
       row(svg("svg", { width: 18, height: 14 }, svg("circle", { cx: 9, cy: 7, r: 6, fill: "#fff8e0", stroke: "#a4322b" })), t("map.victory_hex"))));
 }
 
+// The map's keys, for the page's help (the map's description points to it: #map-keys).
+export function keyHelp() {
+  return el("details", { class: "map-key", id: "map-keys" }, el("summary", {}, t("map.keys")),
+    el("ul", { class: "keys" }, ...[t("map.keys_tab"), t("map.keys_arrows"), t("map.keys_next"),
+      t("map.keys_blocks"), t("map.keys_enter"), t("map.keys_escape")].map((text) => el("li", {}, text))));
+}
+
 // A block's type in the player's words ("cav_dhq" -> "cavalry div. HQ"), or the id spelt
 // out when the catalogue has no entry for it.
 function typeWord(type) {
   const key = `unit_type.${type}`;
   const word = t(key);
   return word === key ? String(type).replace(/_/g, " ") : word;
+}
+
+// Ids often repeat the side ("csa-archer"): the block's colour already says that.
+function blockName(u) {
+  return String(u.name).replace(new RegExp(`^${u.side}[-_.:]`, "i"), "");
 }
 
 // Width of a label in SVG units at font size `fs`, measured on a canvas: the block may not
@@ -66,21 +78,38 @@ function wrapped(text, size, room, txt, dy, fs, top) {
 const OFF_MAP_BLOCK = 72;
 const OFF_MAP_GAP = 8;
 
+// Arrow keys as directions on the screen (y grows downwards).
+const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+// Lexicographic order of two keys of numbers.
+function compareKeys(a, b) {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
 export class Board {
   // `hint`: the catalogue key of the controls hint under the map.
-  constructor(container, { map = null, seats = [], onUnit = null, onHex = null, hint = "map.hint" } = {}) {
+  // `onCancel`: Escape, to drop the selection. A board with `onHex` or `onUnit` is played
+  // from the keyboard too (see `onKey`); one without (the replay) leaves the keys alone.
+  constructor(container, { map = null, seats = [], onUnit = null, onHex = null, onCancel = null,
+                           hint = "map.hint" } = {}) {
     this.container = container;
     this.hint = hint;
     this.map = map;
     this.seats = seats;
     this.onUnit = onUnit;
     this.onHex = onHex;
+    this.onCancel = onCancel;
+    this.keys = Boolean(onUnit || onHex);
     this.polys = new Map();
     this.centres = new Map();
     this.hexes = new Map();
+    this.blocks = new Map(); // unit id -> its drawn block, this render
+    this.cursor = null; // the one map item Tab lands on: { hex } or { unit }
     container.replaceChildren();
     if (map) this.buildMap();
     else this.buildTray();
+    if (this.keys) container.addEventListener("keydown", (ev) => this.onKey(ev));
   }
 
   // --- the map ----------------------------------------------------------------------------
@@ -99,7 +128,10 @@ export class Board {
     const pad = this.spacing;
     this.full = { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
     this.vb = { ...this.full };
-    const root = svg("svg", { class: "map", role: "img", "aria-label": t("game.map") });
+    // Played from the keyboard, the map is a group of hexes and blocks to focus, described
+    // by the keys' help (game.js puts it in the page as #map-keys).
+    const root = svg("svg", { class: "map", role: this.keys ? "group" : "img", "aria-label": t("game.map"),
+      "aria-describedby": this.keys ? "map-keys" : null });
     this.svg = root;
     const hexLayer = svg("g", { class: "hexes" });
     const s = this.spacing;
@@ -113,6 +145,13 @@ export class Board {
       poly.append(svg("title", {}, `${h.id} · ${t("terrain." + h.terrain)} · ${t("map.level")} ${h.ground}`));
       poly.addEventListener("click", () => { if (!this.justDragged()) this.onHex?.(h.id); });
       poly.addEventListener("mouseenter", () => this.say(this.hexText(h)));
+      if (this.keys) {
+        poly.setAttribute("tabindex", -1);
+        poly.setAttribute("role", "button");
+        poly.setAttribute("aria-label", this.hexText(h));
+        poly.addEventListener("focus", () => this.focused({ hex: h.id }, poly, this.hexText(h), h.id));
+        poly.addEventListener("blur", () => { this.ring.style.display = "none"; });
+      }
       this.polys.set(h.id, poly);
       hexLayer.append(poly);
     }
@@ -156,9 +195,16 @@ export class Board {
     root.append(marks);
     this.unitLayer = svg("g", { class: "units" });
     root.append(this.unitLayer);
+    // The keyboard's hex cursor, drawn over everything: a hex's own outline is half hidden
+    // under its neighbours. Two tones, so that it shows on any terrain.
+    this.ring = svg("g", { class: "focus-ring", "pointer-events": "none", style: "display: none" },
+      svg("polygon", { class: "outer" }), svg("polygon", { class: "inner" }));
+    root.append(this.ring);
     // The off-map strip is a row of its own above the map (the board is a flex column), so
     // that it never covers any of the map, however far it is zoomed or panned.
-    this.offNode = el("div", { class: "offmap" });
+    // Not a Tab stop of its own (Chrome makes a scroller one): its blocks are reached by
+    // the map's keys, and focusing one scrolls it into view.
+    this.offNode = el("div", { class: "offmap", tabindex: this.keys ? -1 : null });
     // The strip only scrolls sideways: let a plain mouse wheel do that.
     this.offNode.addEventListener("wheel", (ev) => {
       const n = this.offNode;
@@ -307,8 +353,7 @@ export class Board {
         return svg("text", { class: "block-label", x: 0, y: dy, "font-size": fs * k, "text-anchor": "middle",
           "dominant-baseline": "central", fill: "#fff", "font-weight": weight, ...squeeze }, text);
       };
-      // Ids often repeat the side ("csa-archer"): the block's colour already says that.
-      const name = String(u.name).replace(new RegExp(`^${u.side}[-_.:]`, "i"), "");
+      const name = blockName(u);
       if (u.name !== null) g.append(wrapped(name, size, room, txt, -size * 0.28, size * 0.17, -size * 0.36));
       if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
       if (u.type !== null) g.append(wrapped(typeWord(u.type), size, room, txt, size * 0.33, size * 0.14, size * 0.285));
@@ -317,17 +362,42 @@ export class Board {
       .filter((v) => v !== null).join(" · ") : t("unit.hidden");  // a handle means nothing to a player
     g.append(svg("title", {}, title));
     // The hover line says what the block is, and where when it stands on the map.
-    g.addEventListener("mouseenter", () => {
-      const h = this.hexes.get(u.hex);
-      this.say(h ? `${title} — ${this.hexText(h)}` : title);
-    });
+    const h = this.hexes.get(u.hex);
+    const said = h ? `${title} — ${this.hexText(h)}` : title;
+    g.addEventListener("mouseenter", () => this.say(said));
     g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.justDragged()) this.onUnit?.(u.id); });
+    if (this.keys) {
+      const words = known ? [u.name === null ? null : blockName(u), u.type === null ? null : typeWord(u.type), u.strength]
+        .filter((v) => v !== null).join(" · ") : t("unit.hidden");
+      g.setAttribute("tabindex", -1);
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-pressed", selected ? "true" : "false");
+      g.setAttribute("aria-label", h ? `${words} — ${h.id}` : words);
+      // Shown by app.css while the block has the keyboard's focus.
+      const ring = (cls) => svg("rect", { class: `focus-ring ${cls}`, x: -size * 0.55, y: -size * 0.55,
+        width: size * 1.1, height: size * 1.1, rx: size * 0.13 });
+      g.append(ring("outer"), ring("inner"));
+      g.addEventListener("focus", () => this.focused({ unit: u.id }, g, said, u.hex));
+      this.blocks.set(u.id, g);
+      this.words.set(u.id, words);
+    }
     return g;
   }
 
+  // `actors`: the blocks the player can act with (N steps through them).
   render(view, { selected = null, dests = new Set(), attacks = new Set(), armed = null,
-                 reach = new Set() } = {}) {
+                 reach = new Set(), actors = new Set() } = {}) {
     const units = unitsOf(view);
+    // Blocks are drawn afresh: one that has the focus gets it back once redrawn.
+    const active = document.activeElement;
+    const focusedUnit = this.keys && this.container.contains(active) ? active.getAttribute("data-unit") : null;
+    this.blocks = new Map();
+    this.words = new Map();
+    this.draw(units, selected, dests, attacks, armed, reach);
+    if (this.keys) this.afterDraw(units, { selected, dests, attacks, armed, actors }, focusedUnit);
+  }
+
+  draw(units, selected, dests, attacks, armed, reach) {
     if (this.map) {
       for (const [id, poly] of this.polys) {
         poly.classList.toggle("dest", dests.has(id) && !attacks.has(id));
@@ -391,5 +461,169 @@ export class Board {
       });
       this.tray.append(el("div", { class: "side-row" }, el("h4", {}, side), box));
     }
+  }
+
+  // --- the keyboard ----------------------------------------------------------------------
+  // After each render: where each block stands, what N and B step through (in reading
+  // order: the map top to bottom, then the strip or tray), each hex's words, and the one
+  // item Tab lands on (the first block one can act with, until the player moves the focus).
+  afterDraw(units, { selected, dests, attacks, armed, actors }, focusedUnit) {
+    const wasAt = focusedUnit ? this.unitHex?.get(focusedUnit) : null; // its hex, should it vanish
+    this.selected = selected;
+    this.unitHex = new Map(units.map((u) => [u.id, this.centres.has(u.hex) ? u.hex : null]));
+    this.unitKey = new Map([...this.blocks.keys()].map((id, i) => {
+      const hex = this.unitHex.get(id);
+      return [id, hex ? [...this.hexKey(hex).slice(0, 2), i] : [Infinity, i, 0]];
+    }));
+    const byKey = (a, b) => compareKeys(a.key, b.key);
+    this.order = [...this.unitKey].map(([unit, key]) => ({ unit, key })).sort(byKey);
+    this.actors = this.order.filter((it) => actors.has(it.unit));
+    this.lit = [...new Set([...dests, ...attacks])].filter((h) => this.polys.has(h))
+      .map((hex) => ({ hex, key: this.hexKey(hex) })).sort(byKey);
+    const here = new Map();
+    for (const it of this.order) {
+      const hex = this.unitHex.get(it.unit);
+      if (hex) here.set(hex, [...(here.get(hex) || []), this.words.get(it.unit)]);
+    }
+    for (const [id, poly] of this.polys) {
+      const words = [this.hexText(this.hexes.get(id))];
+      if (here.has(id)) words.push(t("map.aria_here", { blocks: here.get(id).join(", ") }));
+      if (id === armed) words.push(t("map.aria_armed"));
+      else if (attacks.has(id)) words.push(t("map.aria_attack"));
+      else if (dests.has(id)) words.push(t("map.aria_dest"));
+      poly.setAttribute("aria-label", words.join("; "));
+    }
+    const first = this.actors[0]?.unit ?? null;
+    if (!this.cursorMoved && first) this.cursor = { unit: first };
+    let node = this.cursor?.unit ? this.blocks.get(this.cursor.unit) : this.polys.get(this.cursor?.hex);
+    node ??= this.blocks.get(first) ?? this.polys.get(wasAt) ?? this.polys.get(this.middleHex())
+      ?? this.blocks.get(this.order[0]?.unit);
+    if (node) this.setRoving(node);
+    if (focusedUnit) (this.blocks.get(focusedUnit) ?? this.polys.get(wasAt) ?? node)?.focus({ preventScroll: true });
+  }
+
+  setRoving(node) {
+    if (this.roving && this.roving !== node) this.roving.setAttribute("tabindex", -1);
+    node.setAttribute("tabindex", 0);
+    this.roving = node;
+  }
+
+  // The focus arrived on a hex or block: it becomes the Tab stop, the hover line says what
+  // a mouse over it would, and from the keyboard the hex is ringed and panned into view.
+  focused(cursor, node, said, hex) {
+    this.cursor = cursor;
+    this.cursorMoved = true;
+    this.setRoving(node);
+    this.say(said);
+    if (hex && this.polys.has(hex)) this.lastHex = hex;
+    const keyboard = node.matches(":focus-visible");
+    if (cursor.hex) {
+      for (const p of this.ring.children) p.setAttribute("points", node.getAttribute("points"));
+      this.ring.style.display = keyboard ? "" : "none";
+    }
+    if (keyboard && hex && this.polys.has(hex)) this.reveal(hex);
+  }
+
+  onKey(ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const node = ev.target.closest?.("polygon[data-hex], g.unit[data-unit]");
+    if (!node || !this.container.contains(node)) return;
+    const hex = node.getAttribute("data-hex");
+    const unit = node.getAttribute("data-unit");
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    if (key === "Enter" || key === " ") {
+      // A held key must not repeat: a second press sends an armed attack.
+      if (!ev.repeat) { if (hex) this.onHex?.(hex); else this.onUnit?.(unit); }
+    } else if (key === "Escape") {
+      const was = this.selected;
+      this.onCancel?.();
+      if (was && !this.selected) this.blocks.get(was)?.focus(); // back where the choice began
+    } else if (key in ARROWS) {
+      const from = hex ?? this.unitHex.get(unit);
+      const to = from ? this.step(from, ARROWS[key]) : this.lastHex ?? this.lit[0]?.hex ?? this.middleHex();
+      if (to) this.polys.get(to)?.focus();
+    } else if (key === "n" || key === "b") {
+      // N: a block one can act with, or with one selected, a lit hex; B: any block.
+      const list = key === "b" ? this.order : this.selected && this.lit.length ? this.lit : this.actors;
+      const here = hex ? this.hexKey(hex) : this.unitKey.get(unit);
+      const it = ev.shiftKey ? list.findLast((i) => compareKeys(i.key, here) < 0) ?? list.at(-1)
+        : list.find((i) => compareKeys(i.key, here) > 0) ?? list[0];
+      if (it) (it.hex ? this.polys.get(it.hex) : this.blocks.get(it.unit))?.focus();
+    } else return;
+    ev.preventDefault();
+  }
+
+  // A hex sorts before the blocks standing in it.
+  hexKey(hex) {
+    const [x, y] = this.centres.get(hex);
+    return [y, x, -1];
+  }
+
+  middleHex() {
+    if (!this.polys.size) return null;
+    const [mx, my] = [this.full.x + this.full.w / 2, this.full.y + this.full.h / 2];
+    let best = null;
+    for (const [id, [x, y]] of this.centres) {
+      const d = Math.hypot(x - mx, y - my);
+      if (!best || d < best.d) best = { id, d };
+    }
+    return best.id;
+  }
+
+  // The neighbour of `from` nearest the arrow's way (dx, dy). Two equally near (← → on a
+  // grid of flat-topped hexes, ↑ ↓ on one of pointed tops): the one that keeps to the row
+  // (column) the cursor set out along, else the upper (left) one; so → → → zigzags along a
+  // row, and ← after → comes back.
+  step(from, [dx, dy]) {
+    const [cx, cy] = this.centres.get(from);
+    const axis = dx ? "x" : "y";
+    const lane = this.lane?.axis === axis && this.lane.at === from ? this.lane.value : axis === "x" ? cy : cx;
+    let best = null;
+    for (const id of this.neighbours(from)) {
+      const [x, y] = this.centres.get(id);
+      const cos = ((x - cx) * dx + (y - cy) * dy) / Math.hypot(x - cx, y - cy);
+      if (cos < 0.3) continue;
+      const key = [-Math.round(cos * 10), Math.round(Math.abs((axis === "x" ? y : x) - lane)), y, x];
+      if (!best || compareKeys(key, best.key) < 0) best = { id, key };
+    }
+    if (best) this.lane = { axis, value: lane, at: best.id };
+    return best?.id ?? null;
+  }
+
+  // Hexes whose centres lie one spacing from `hex`'s, found through a grid of buckets.
+  neighbours(hex) {
+    const s = this.spacing;
+    const cell = (v) => Math.floor(v / s);
+    if (!this.buckets) {
+      this.buckets = new Map();
+      for (const [id, [x, y]] of this.centres) {
+        const k = `${cell(x)},${cell(y)}`;
+        this.buckets.set(k, [...(this.buckets.get(k) || []), id]);
+      }
+    }
+    const [cx, cy] = this.centres.get(hex);
+    const out = [];
+    for (let i = -2; i <= 2; i++) for (let j = -2; j <= 2; j++) {
+      for (const id of this.buckets.get(`${cell(cx) + i},${cell(cy) + j}`) || []) {
+        const [x, y] = this.centres.get(id);
+        const d = Math.hypot(x - cx, y - cy);
+        if (id !== hex && d > s * 0.8 && d < s * 1.2) out.push(id);
+      }
+    }
+    return out;
+  }
+
+  // Pan, keeping the zoom, so that a hex reached by the keyboard is in sight.
+  reveal(hex) {
+    const [x, y] = this.centres.get(hex);
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const scale = Math.max(this.vb.w / r.width, this.vb.h / r.height);
+    const [w, h] = [r.width * scale, r.height * scale];
+    const [x0, y0] = [this.vb.x + (this.vb.w - w) / 2, this.vb.y + (this.vb.h - h) / 2];
+    const m = this.spacing * 0.6;
+    if (x - m >= x0 && x + m <= x0 + w && y - m >= y0 && y + m <= y0 + h) return;
+    this.vb = { ...this.vb, x: x - this.vb.w / 2, y: y - this.vb.h / 2 };
+    this.applyViewBox();
   }
 }

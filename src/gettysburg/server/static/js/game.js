@@ -2,8 +2,8 @@
 import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
-import { Board, mapKey } from "./board.js";
-import { destinations, actionsOn, unitsOf, isAttack } from "./units.js";
+import { Board, mapKey, keyHelp } from "./board.js";
+import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.js";
 import { phaseBar, actionsPanel, logPanel, namesOf, handlesOf } from "./panels.js";
 import { remember } from "./store.js";
 
@@ -49,7 +49,7 @@ export async function gamePage(root, gameId, token) {
     el("div", { class: "form-row" }, undoBtn,
       el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
     el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn, " ", sending, " ", armedNote),
-    map ? mapKey() : null);
+    map ? mapKey() : null, keyHelp());
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
     el("div", { class: "side" }, controls, actionsNode, logNode)));
 
@@ -70,6 +70,12 @@ export async function gamePage(root, gameId, token) {
       if (!selected) return;
       const options = destinations(state.legal, selected).get(hex);
       if (options?.length) act(options[0], hex);
+    },
+    // Escape: an armed attack first, then the selection.
+    onCancel: () => {
+      if (armed) armed = null;
+      else selected = null;
+      render();
     } });
 
   // A click sends a move at once; an attack only once its hex is clicked a second time.
@@ -110,7 +116,8 @@ export async function gamePage(root, gameId, token) {
     armedNote.textContent = armed ? armedWords(options.get(armed)[0], armed) : "";
     // A selected HQ shows its command range when the view gives one (BoC 4.5).
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
-    board.render(state.view, { selected, dests, attacks, armed, reach });
+    const actors = new Set(state.legal.flatMap(unitsNamed)); // what N steps through
+    board.render(state.view, { selected, dests, attacks, armed, reach, actors });
     const names = namesOf(state.view);
     actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });

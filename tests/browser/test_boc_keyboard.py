@@ -1,0 +1,201 @@
+"""The BoC map played from the keyboard alone: Tab to the map, N to the block one can act
+with, Enter to select it, Escape to drop it, the arrows to a lit hex and Enter to play
+there; every hex and block has words for a screen reader, and the focus shows. No mouse
+touches the map."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.usefixtures("boc_ready")
+
+# What has the focus: its tag, hex or block, label, the hover line, and whether its ring
+# shows (the hex cursor's over the map, or the block's own).
+FOCUS = """() => {
+  const a = document.activeElement;
+  const ring = a.matches("polygon.hex") ? document.querySelector("svg.map g.focus-ring")
+    : a.querySelector?.("rect.focus-ring");
+  return { tag: a.tagName, hex: a.getAttribute("data-hex"), unit: a.getAttribute("data-unit"),
+           label: a.getAttribute("aria-label"),
+           said: document.querySelector(".board .hover").textContent,
+           visible: a.matches(":focus-visible") && !!ring
+             && getComputedStyle(ring).display !== "none",
+           ring: ring?.querySelector?.("polygon")?.getAttribute("points") ?? null,
+           points: a.getAttribute("points") };
+}"""
+
+
+@pytest.fixture
+def boc_ready() -> None:
+    from gettysburg.server import systems
+
+    if systems.map_json("boc") is None:
+        pytest.skip("boc/data/board.json is missing")
+
+
+def _page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A fresh context and page at the desktop size, and the list its JS errors go to."""
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
+def _game(live: Any) -> tuple[str, str, str]:
+    """Day 1, seed 11, both seats people (nothing moves by itself): the CSA's link, game
+    id and token. Its first decision: activate Heth (H14), staying or moving one hex."""
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1", "seed": "11",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    r.raise_for_status()
+    seat = r.json()["seats"]["csa"]
+    return live.url + seat["link"], r.json()["game_id"], seat["token"]
+
+
+def _state(live: Any, game_id: str, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{live.url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    r.raise_for_status()
+    return dict(r.json())
+
+
+def _press(page: Any, key: str) -> dict[str, Any]:
+    page.keyboard.press(key)
+    return dict(page.evaluate(FOCUS))
+
+
+def _tab_to_map(page: Any) -> dict[str, Any]:
+    for _ in range(20):
+        now = _press(page, "Tab")
+        if now["hex"] or now["unit"]:
+            return now
+    raise AssertionError("Tab never reached the map")
+
+
+def test_a_move_played_from_the_keyboard(browser: Any, live: Any) -> None:
+    link, game_id, token = _game(live)
+    context, page, errors = _page(browser)
+    page.goto(link)
+    page.wait_for_selector("g.units g.unit[data-unit='csa-heth']")
+
+    # Tab lands on the block one can act with, ringed, named, and said as on hover.
+    now = _tab_to_map(page)
+    assert now["unit"] == "csa-heth", now
+    assert now["visible"], now
+    assert now["label"] == "Heth · division HQ · 3 — H14", now
+    assert now["said"].startswith("csa-heth · Heth") and "H14 · clear" in now["said"], now
+    # Enter selects it (as a click), and the focus stays on it though it is redrawn.
+    now = _press(page, "Enter")
+    page.wait_for_selector("g.unit.selected[data-unit='csa-heth'][aria-pressed=true]")
+    lit = set(page.eval_on_selector_all("polygon.dest", "ps => ps.map(p => p.dataset.hex)"))
+    assert lit == {"G13", "G14", "H13", "I14"}, lit
+    assert now["unit"] == "csa-heth" and now["visible"], now
+    # Escape drops the selection, and the focus comes back to the block.
+    now = _press(page, "Escape")
+    page.wait_for_selector("g.unit.selected", state="detached")
+    assert page.locator("polygon.dest").count() == 0
+    assert now["unit"] == "csa-heth", now
+    # N: the blocks one can act with (only Heth), then with Heth selected, the lit hexes.
+    assert _press(page, "n")["unit"] == "csa-heth"
+    _press(page, "Enter")
+    page.wait_for_selector("g.unit.selected[data-unit='csa-heth']")
+    seen = [_press(page, "n")["hex"] for _ in range(4)]
+    assert set(seen) == lit, seen
+    assert _press(page, "Shift+N")["hex"] == seen[2]
+    # The arrows from Heth's hex: the first way that reaches a lit hex, coming back from
+    # each that does not (↑ then ↓, → then ← return to the start).
+    assert _press(page, "Escape")["unit"] == "csa-heth"
+    _press(page, "Enter")
+    page.wait_for_selector("g.unit.selected[data-unit='csa-heth']")
+    back = {"ArrowUp": "ArrowDown", "ArrowDown": "ArrowUp", "ArrowLeft": "ArrowRight",
+            "ArrowRight": "ArrowLeft"}
+    target = None
+    for key, undo in back.items():
+        now = _press(page, key)
+        if now["hex"] in lit:
+            target = now["hex"]
+            break
+        if now["hex"]:
+            assert _press(page, undo)["hex"] == "H14", (key, now)
+    assert target, "no arrow from H14 reaches a lit hex"
+    # A hex with the focus: ringed (the ring is drawn on it), labelled with its id, terrain
+    # and that it is lit, and said on the hover line as a mouse over it would.
+    assert now["visible"] and now["ring"] == now["points"], now
+    assert now["label"].startswith(f"{target} · clear"), now
+    assert "lit: the selected block can act here" in now["label"], now
+    assert now["said"].startswith(f"{target} · clear"), now
+    # Enter plays there: Heth is activated and stands in the new hex, per the server.
+    _press(page, "Enter")
+    page.wait_for_function("() => Number(document.querySelector('#phasebar [data-key=step]')"
+                           ".textContent.match(/\\d+/g).pop()) === 1")
+    state = _state(live, game_id, token)
+    heth = next(u for u in state["view"]["units"] if u["id"] == "csa-heth")
+    assert heth["hex"] == target, heth
+    page.wait_for_selector(f"g.units g.unit[data-unit='csa-heth'][aria-label$='— {target}']",
+                           state="attached")
+    assert "Heth" in page.inner_text("#log")
+    assert page.evaluate(FOCUS)["hex"] == target  # the focus stays where the move went
+    assert not errors, errors
+    context.close()
+
+
+def test_every_hex_and_block_has_words_and_the_arrows_step_to_a_neighbour(
+        browser: Any, live: Any) -> None:
+    link, _, _ = _game(live)
+    context, page, errors = _page(browser)
+    page.goto(link)
+    page.wait_for_selector("g.units g.unit")
+    # Words for a screen reader: every hex its id and terrain, every block its name or
+    # "enemy block (hidden)", never a hidden block's handle; one Tab stop in the board.
+    labels = page.evaluate("""() => {
+      const words = (sel, key) => [...document.querySelectorAll(sel)]
+        .map((n) => [n.getAttribute(key), n.getAttribute("aria-label")]);
+      const help = document.querySelector("svg.map").getAttribute("aria-describedby");
+      return { hexes: words("polygon.hex", "data-hex"), blocks: words(".board g.unit", "data-unit"),
+               stops: document.querySelectorAll(".board [tabindex='0']").length,
+               help: document.getElementById(help)?.textContent };
+    }""")
+    terrains = ("clear", "woods", "orchard", "town", "marsh", "rocks")
+    assert labels["hexes"] and all(
+        label.startswith(f"{hex} · ") and label.split(" · ")[1] in terrains
+        for hex, label in labels["hexes"]), labels["hexes"][:5]
+    assert labels["blocks"] and all(label for _, label in labels["blocks"])
+    hidden = [label for unit, label in labels["blocks"] if unit.startswith("b-")]
+    assert hidden and all(label.startswith("enemy block (hidden)") and "b-" not in label
+                          for label in hidden), hidden
+    assert labels["stops"] == 1, labels["stops"]
+    assert "Enter or Space" in labels["help"], labels["help"]
+
+    # From a hex inside the map, each arrow goes to a neighbouring hex that way on the
+    # screen, and the opposite arrow comes back.
+    _tab_to_map(page)
+    for key in ["ArrowDown"] * 5 + ["ArrowRight"] * 3:
+        start = _press(page, key)
+    assert start["hex"] and start["visible"], start
+    centre = """(hex) => { const r = document.querySelector(`polygon[data-hex='${hex}']`)
+      .getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, r.height]; }"""
+    x0, y0, size = page.evaluate(centre, start["hex"])
+    ways = {"ArrowUp": (0, -1), "ArrowDown": (0, 1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
+    back = {"ArrowUp": "ArrowDown", "ArrowDown": "ArrowUp", "ArrowLeft": "ArrowRight",
+            "ArrowRight": "ArrowLeft"}
+    for key, (dx, dy) in ways.items():
+        to = _press(page, key)["hex"]
+        x, y, _ = page.evaluate(centre, to)
+        dist = ((x - x0) ** 2 + (y - y0) ** 2) ** 0.5
+        assert 0.8 * size < dist < 1.2 * size, (key, to, dist, size)  # one hex away
+        assert ((x - x0) * dx + (y - y0) * dy) / dist > 0.8, (key, to)  # that way
+        assert _press(page, back[key])["hex"] == start["hex"], key
+    # B steps through every block, from the hex with the focus: a hidden one says so too.
+    names = [_press(page, "b")["label"] for _ in range(len(labels["blocks"]))]
+    assert sorted(names) == sorted(label for _, label in labels["blocks"])
+
+    # The words follow the player's language.
+    page.select_option("#lang", "de")
+    page.wait_for_function("() => document.querySelector('#map-keys summary')?.textContent"
+                           " === 'Tastatur'")
+    assert page.get_attribute("polygon[data-hex='H14']", "aria-label").startswith("H14 · offen")
+    assert not errors, errors
+    context.close()
