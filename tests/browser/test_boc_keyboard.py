@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from browser.test_boc_play import _map_melee, _play_until_csa_may_melee
+
 pytestmark = pytest.mark.usefixtures("boc_ready")
 
 # What has the focus: its tag, hex or block, label, the hover line, and whether its ring
@@ -197,5 +199,55 @@ def test_every_hex_and_block_has_words_and_the_arrows_step_to_a_neighbour(
     page.wait_for_function("() => document.querySelector('#map-keys summary')?.textContent"
                            " === 'Tastatur'")
     assert page.get_attribute("polygon[data-hex='H14']", "aria-label").startswith("H14 · offen")
+    assert not errors, errors
+    context.close()
+
+
+def test_an_attack_armed_called_off_and_sent_from_the_keyboard(browser: Any, live: Any) -> None:
+    # Enter on a lit red hex arms the attack (as a first click does), Escape calls it off
+    # and keeps the block selected, and Enter twice declares it: the keys take the click's
+    # path, two presses for an attack as two clicks.
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1", "seed": "3",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    game_id = r.json()["game_id"]
+    seats = {"game_id": game_id, **{s: v["token"] for s, v in r.json()["seats"].items()}}
+    state = _play_until_csa_may_melee(live.url, seats)
+    melee = _map_melee(state["legal"])
+    assert melee is not None
+    target = str(melee["target"])
+    context, page, errors = _page(browser)
+    page.goto(f"{live.url}/g/{game_id}#{seats['csa']}")
+    page.wait_for_selector("g.units g.unit")
+    now = _tab_to_map(page)
+    for _ in range(80):  # N: the blocks the CSA can act with, in turn
+        if now["unit"] == melee["unit"]:
+            break
+        now = _press(page, "n")
+    assert now["unit"] == melee["unit"], now
+    _press(page, "Enter")
+    page.wait_for_selector(f"polygon.attack[data-hex='{target}']", state="attached")
+    for _ in range(40):  # with a block selected, N steps through its lit hexes
+        now = _press(page, "n")
+        if now["hex"] == target:
+            break
+    assert now["hex"] == target and "an attack" in now["label"], now
+    _press(page, "Enter")
+    page.wait_for_selector(f"polygon.attack.armed[data-hex='{target}']", state="attached")
+    assert page.is_visible("#armed") and target in page.inner_text("#armed")
+    assert "Enter sends the attack" in str(page.evaluate(FOCUS)["label"])
+    now = _press(page, "Escape")  # the attack only: the block stays selected
+    page.wait_for_selector("polygon.attack.armed", state="detached")
+    assert now["hex"] == target and not page.is_visible("#armed"), now
+    assert page.locator(f"polygon.attack[data-hex='{target}']").count() == 1
+    assert _state(live, game_id, seats["csa"])["step"] == state["step"]  # nothing sent
+    _press(page, "Enter")
+    page.wait_for_selector(f"polygon.attack.armed[data-hex='{target}']", state="attached")
+    _press(page, "Enter")
+    page.wait_for_function(f"() => [...document.querySelectorAll('#log li')].some("
+                           f"(li) => li.textContent.includes('{target}') && "
+                           "/melee|Melee/.test(li.querySelector('b')?.textContent || ''))")
+    after = _state(live, game_id, seats["csa"])
+    assert after["step"] == state["step"] + 1, after["step"]
     assert not errors, errors
     context.close()
