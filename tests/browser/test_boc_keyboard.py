@@ -234,7 +234,8 @@ def test_an_attack_armed_called_off_and_sent_from_the_keyboard(browser: Any, liv
     assert now["hex"] == target and "an attack" in now["label"], now
     _press(page, "Enter")
     page.wait_for_selector(f"polygon.attack.armed[data-hex='{target}']", state="attached")
-    assert page.is_visible("#armed") and target in page.inner_text("#armed")
+    note = page.inner_text("#armed")
+    assert page.is_visible("#armed") and target in note and "or press Enter" in note, note
     assert "Enter sends the attack" in str(page.evaluate(FOCUS)["label"])
     now = _press(page, "Escape")  # the attack only: the block stays selected
     page.wait_for_selector("polygon.attack.armed", state="detached")
