@@ -167,6 +167,12 @@ def test_two_seats_see_nothing_hidden_of_each_other(browser: Any, live: Any) -> 
         for p in (red, blue):  # both pages learn of it through their own channel
             p.wait_for_function(f"() => Number(document.querySelector('#phasebar [data-key=step]')"
                                 f".textContent.match(/\\d+/g).pop()) >= {step}")
+        # The tab's title says whose decision it is: the other seat's now, not this one's.
+        other = blue if page is red else red
+        other.wait_for_function("() => document.title.startsWith('● Your decision')")
+        assert not page.title().startswith("●"), page.title()
+
+    assert red.title().startswith("● Your decision") and not blue.title().startswith("●")
 
     act(red, {"type": "reveal", "block": "r1"}, 1)
     act(blue, {"type": "pass"}, 2)

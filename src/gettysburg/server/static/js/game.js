@@ -4,7 +4,7 @@ import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, mapKey, keyHelp } from "./board.js";
 import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.js";
-import { phaseBar, actionsPanel, logPanel, namesOf, handlesOf } from "./panels.js";
+import { phaseBar, actionsPanel, logPanel, namesOf, handlesOf, seatName } from "./panels.js";
 import { remember } from "./store.js";
 
 export async function loadMap(gameId, token) {
@@ -35,6 +35,7 @@ export async function gamePage(root, gameId, token) {
   let waiting = false; // an action the server has not received yet is kept (see send)
   let retryTimer = null;
   const pendingKey = `gettysburg.pending.${gameId}.${state.seat}`;
+  const title = document.title;
 
   const bar = el("div", { class: "phasebar", id: "phasebar" });
   const boardNode = el("div", { class: "board", id: "board" });
@@ -107,6 +108,10 @@ export async function gamePage(root, gameId, token) {
 
   function render() {
     showConn();
+    // The tab says when this seat is to decide: a game against a friend far away waits in
+    // a background tab for hours, and the tab strip is where its player looks.
+    const mine = state.status !== "finished" && (state.to_move || []).includes(state.seat);
+    document.title = mine ? `● ${t("game.your_move", { seat: seatName(state.seat) })} · ${title}` : title;
     phaseBar(bar, state, state.view);
     const options = selected ? destinations(state.legal, selected) : new Map();
     const dests = new Set(options.keys());
