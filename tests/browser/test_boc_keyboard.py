@@ -140,6 +140,11 @@ def test_a_move_played_from_the_keyboard(browser: Any, live: Any) -> None:
                            state="attached")
     assert "Heth" in page.inner_text("#log")
     assert page.evaluate(FOCUS)["hex"] == target  # the focus stays where the move went
+    # A screen reader hears what happened: the new log entries, in a polite live region.
+    said = page.text_content("#announce[role=status][aria-live=polite]") or ""
+    assert "Heth" in said and target in said, said
+    assert not page.is_visible("#announce") or page.evaluate(
+        "() => document.querySelector('#announce').getBoundingClientRect().width") <= 1
     assert not errors, errors
     context.close()
 

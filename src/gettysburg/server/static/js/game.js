@@ -4,7 +4,7 @@ import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, mapKey, keyHelp } from "./board.js";
 import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.js";
-import { phaseBar, actionsPanel, logPanel, namesOf, handlesOf, seatName } from "./panels.js";
+import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName } from "./panels.js";
 import { remember } from "./store.js";
 
 export async function loadMap(gameId, token) {
@@ -51,8 +51,11 @@ export async function gamePage(root, gameId, token) {
       el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
     el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn, " ", sending, " ", armedNote),
     map ? mapKey() : null, keyHelp());
+  // What just happened, for a screen reader: the log itself is redrawn whole, so it cannot
+  // be a live region without reading everything again.
+  const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
-    el("div", { class: "side" }, controls, actionsNode, logNode)));
+    el("div", { class: "side" }, controls, actionsNode, logNode)), announce);
 
   const board = new Board(boardNode, { map, seats: state.seats.map((s) => s.seat),
     onUnit: (id) => {
@@ -135,7 +138,13 @@ export async function gamePage(root, gameId, token) {
   // Log entries arrive both from refreshes and from the push channel: keep each index once.
   function addEvents(more) {
     const known = new Set(events.map((e) => e.n));
-    events = events.concat(more.filter((e) => !known.has(e.n))).sort((a, b) => a.n - b.n);
+    const fresh = more.filter((e) => !known.has(e.n));
+    events = events.concat(fresh).sort((a, b) => a.n - b.n);
+    if (fresh.length) {
+      const seats = state.seats.map((s) => s.seat);
+      announce.textContent = fresh.slice(-3)
+        .map((e) => logEntry(e, namesOf(state.view), seats, handlesOf(state.view)).textContent).join(". ");
+    }
   }
 
   async function refresh() {
