@@ -74,8 +74,9 @@ def positions(scenario: str, games: int, seed: int) -> list[Position]:
                 key = game.key  # type: ignore[attr-defined]
                 for s in game.seats():
                     v = game.view(s)
-                    truth = {handle(key, uid): (uid, int(u["strength"]))
-                             for uid, u in units.items()}
+                    # A DHQ rebuilt under 4.61 shows a new handle each return.
+                    truth = {handle(key, uid, int(u.get("returned", 0))):
+                             (uid, int(u["strength"])) for uid, u in units.items()}
                     seen = copy.deepcopy(memory[s])
                     seen.update(v)
                     out.append(Position(v, {str(h["handle"]): truth[str(h["handle"])]

@@ -93,3 +93,24 @@ def test_every_command_line_option_and_argument_says_what_it_is() -> None:
 
     walk(typer.main.get_command(app), [])
     assert seen > 50 and not bare, (seen, bare)
+
+
+def test_every_command_has_a_one_line_summary_for_its_groups_help() -> None:
+    """A group's `--help` lists each command with the first paragraph of its help, line
+    breaks kept: a summary that runs over two source lines broke mid-sentence there
+    (`game commit`, `game new`)."""
+    import inspect
+
+    import typer
+
+    broken: list[str] = []
+
+    def walk(command: Any, path: list[str]) -> None:
+        for name, sub in getattr(command, "commands", {}).items():
+            summary = sub.short_help or inspect.cleandoc(sub.help or "").split("\n\n")[0]
+            if "\n" in summary:
+                broken.append(" ".join([*path, name]))
+            walk(sub, [*path, name])
+
+    walk(typer.main.get_command(app), [])
+    assert not broken, broken

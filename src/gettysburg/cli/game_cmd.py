@@ -75,8 +75,10 @@ def commit(seat: str = typer.Option(..., "--as", help="your seat (usa or csa)"),
                                         help="the game you will start, whose seats --as "
                                         "must name (every BoC scenario has usa and csa)"),
            ) -> None:
-    """Step 1 of agreeing the dice seed by e-mail: draw a secret, keep it, send the
-    commitment printed here to your opponent (docs/protocol.md, "Commit and reveal")."""
+    """Step 1 of agreeing the dice seed by e-mail: keep a secret, send its commitment.
+
+    The secret goes to --secret-out; send the commitment printed here to your opponent
+    (docs/protocol.md, "Commit and reveal")."""
     # A commitment is bound to its seat: one made for a seat the game lacks could only
     # fail later, at `game new`, after both players have exchanged theirs.
     try:
@@ -146,9 +148,10 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
         force: bool = typer.Option(False, "--force",
                                    help="replace an existing save file at --out"),
         ) -> None:
-    """Start a game and write its save file. By e-mail, agree the seed with `game commit`
-    and give every seat's --commit and --reveal: nobody chose the dice, and `game replay
-    --verify` re-checks the record."""
+    """Start a game and write its save file.
+
+    By e-mail, agree the seed with `game commit` and give every seat's --commit and
+    --reveal: nobody chose the dice, and `game replay --verify` re-checks the record."""
     if out.exists() and not force:
         # A save is a whole game's record: never lose one to a mistyped --out.
         _fail(f"{out} already exists; give another --out, or --force to replace it")
