@@ -84,6 +84,39 @@ def test_a_revealed_block_gone_while_losses_rose_is_lost_and_never_drawn() -> No
         assert "usa-calef" not in drawn
 
 
+def test_a_fallen_dhq_rebuilt_under_4_61_is_drawn_again_at_strength_0() -> None:
+    # Buford is seen, falls (the losses rise and the view lists him as fallen), then is
+    # rebuilt at 0 in his hex under a new handle: the list drops him, so he is no longer
+    # lost and the sampler may draw him again (it never did: Day 3's support was 0.999).
+    game = new_game("boc/day1", seed=7)
+    seen = Sightings()
+    seen.update(_with(game, usa_buford={"revealed": True}).view("csa"))
+    data = game.to_json()
+    hx = data["position"]["units"]["usa-buford"]["hex"]
+    data["position"]["units"]["usa-buford"].update({"status": "eliminated", "hex": None,
+                                                    "strength": 0})
+    data["position"]["losses"]["usa"] = 1
+    data["position"]["fallen"] = {"usa-buford": 108}
+    fell = load_game(data)
+    assert fell.view("csa")["fallen"] == ["usa-buford"]
+    seen.update(fell.view("csa"))
+    assert seen.lost == {"usa-buford"}
+    data["position"]["units"]["usa-buford"].update({"status": "on_map", "hex": hx,
+                                                    "strength": 0, "returned": 1})
+    back = load_game(data)
+    view = back.view("csa")
+    assert view["fallen"] == []
+    seen.update(view)
+    assert seen.lost == set() and seen.strength["usa-buford"] == 0
+    new = handle(back.key, "usa-buford", 1)  # type: ignore[attr-defined]
+    assert new in _handle_at(view, hx)
+    start = scenario_start(view)
+    drawn = [sample_hidden(view, random.Random(k), start, seen=seen).blocks for k in range(40)]
+    assert any(blocks[new] == ("usa-buford", 0) for blocks in drawn)
+    assert all(("usa-buford", 0) in blocks.values() or "usa-buford" not in
+               {uid for uid, _ in blocks.values()} for blocks in drawn)
+
+
 def test_the_same_view_twice_changes_nothing_and_another_game_starts_afresh() -> None:
     game = new_game("boc/day1", seed=8)
     seen = Sightings()

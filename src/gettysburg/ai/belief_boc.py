@@ -106,7 +106,9 @@ class Sightings:
       new handle in the hex it stood in, and a handle that vanishes where a block is then
       revealed is that block; linked only when the counts in the hex match;
     * each unit's last strength seen, and units lost: revealed blocks that vanished with
-      no handle in their place while the enemy's losses rose as much.
+      no handle in their place while the enemy's losses rose as much. A fallen DHQ that
+      leaves the view's ``fallen`` list has been rebuilt (4.61): it is no longer lost, and
+      stands at strength 0 under a new handle.
 
     Memory starts at the first view it is given; blocks first seen then count as seen at an
     unknown time. Updating twice with the same view changes nothing; a view of another
@@ -125,6 +127,7 @@ class Sightings:
         self._handles: dict[str, str] = {}  # handle -> hex, in the last view
         self._shown: dict[str, str] = {}  # enemy unit id -> hex, in the last view
         self._losses = 0
+        self._fallen: set[str] = set()  # fallen leaders, in the last view
         self._last = 0  # the turn of the last view
 
     def update(self, view: JSONDict) -> None:
@@ -154,7 +157,14 @@ class Sightings:
         gone = sorted(set(hid) - explained)
         if gone and losses - self._losses >= len(gone):
             self.lost.update(gone)
+        # 4.61: the view lists an enemy leader as fallen while it is off the map; one that
+        # leaves the list unseen is a DHQ rebuilt at 0 and hidden again, so it may be drawn.
+        fallen = {str(uid) for uid in view.get("fallen", [])}
+        for uid in self._fallen - fallen - set(shown):
+            self.lost.discard(uid)
+            self.strength[uid] = 0
         self._handles, self._shown, self._losses = handles, shown, losses
+        self._fallen = fallen
 
     def copy(self) -> Sightings:
         """An independent copy (``update`` on it leaves this one as it is)."""
