@@ -81,3 +81,12 @@ def _screenshot(page: Any, name: str) -> None:
 def screenshot() -> Any:
     """``screenshot(page, name)``: docs/screenshots/<name>.png when GETTYSBURG_SCREENSHOTS=1."""
     return _screenshot
+
+
+@pytest.fixture
+def boc_ready() -> None:
+    """Skip a BoC page test when the board file is missing (the map cannot be drawn)."""
+    from gettysburg.server import systems
+
+    if systems.map_json("boc") is None:
+        pytest.skip("boc/data/board.json is missing")

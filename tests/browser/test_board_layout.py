@@ -15,12 +15,7 @@ import pytest
 CATALOGUE = Path(__file__).resolve().parents[2] / "src" / "gettysburg" / "server" / "i18n"
 
 
-@pytest.fixture(autouse=True)
-def boc_ready() -> None:
-    from gettysburg.server import systems
-
-    if systems.map_json("boc") is None:
-        pytest.skip("boc/data/board.json is missing")
+pytestmark = pytest.mark.usefixtures("boc_ready")
 
 
 def _open(browser: Any, live: Any, scenario: str, seat: str = "usa",

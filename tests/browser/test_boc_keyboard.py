@@ -10,7 +10,13 @@ from typing import Any
 import httpx
 import pytest
 
-from browser.test_boc_play import _map_melee, _play_until_csa_may_melee
+from browser.test_boc_play import (
+    _map_melee,
+    _page,
+    _play_until_csa_may_melee,
+    _state,
+    _two_people,
+)
 
 pytestmark = pytest.mark.usefixtures("boc_ready")
 
@@ -30,23 +36,6 @@ FOCUS = """() => {
 }"""
 
 
-@pytest.fixture
-def boc_ready() -> None:
-    from gettysburg.server import systems
-
-    if systems.map_json("boc") is None:
-        pytest.skip("boc/data/board.json is missing")
-
-
-def _page(browser: Any) -> tuple[Any, Any, list[str]]:
-    """A fresh context and page at the desktop size, and the list its JS errors go to."""
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return context, page, errors
-
-
 def _game(live: Any) -> tuple[str, str, str]:
     """Day 1, seed 11, both seats people (nothing moves by itself): the CSA's link, game
     id and token. Its first decision: activate Heth (H14), staying or moving one hex."""
@@ -56,12 +45,6 @@ def _game(live: Any) -> tuple[str, str, str]:
     r.raise_for_status()
     seat = r.json()["seats"]["csa"]
     return live.url + seat["link"], r.json()["game_id"], seat["token"]
-
-
-def _state(live: Any, game_id: str, token: str) -> dict[str, Any]:
-    r = httpx.get(f"{live.url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
-    r.raise_for_status()
-    return dict(r.json())
 
 
 def _press(page: Any, key: str) -> dict[str, Any]:
@@ -133,7 +116,7 @@ def test_a_move_played_from_the_keyboard(browser: Any, live: Any) -> None:
     _press(page, "Enter")
     page.wait_for_function("() => Number(document.querySelector('#phasebar [data-key=step]')"
                            ".textContent.match(/\\d+/g).pop()) === 1")
-    state = _state(live, game_id, token)
+    state = _state(live.url, game_id, token)
     heth = next(u for u in state["view"]["units"] if u["id"] == "csa-heth")
     assert heth["hex"] == target, heth
     page.wait_for_selector(f"g.units g.unit[data-unit='csa-heth'][aria-label$='— {target}']",
@@ -212,11 +195,8 @@ def test_an_attack_armed_called_off_and_sent_from_the_keyboard(browser: Any, liv
     # Enter on a lit red hex arms the attack (as a first click does), Escape calls it off
     # and keeps the block selected, and Enter twice declares it: the keys take the click's
     # path, two presses for an attack as two clicks.
-    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
-        "system": "boc", "scenario": "day1", "seed": "3",
-        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
-    game_id = r.json()["game_id"]
-    seats = {"game_id": game_id, **{s: v["token"] for s, v in r.json()["seats"].items()}}
+    seats = _two_people(live.url)
+    game_id = seats["game_id"]
     state = _play_until_csa_may_melee(live.url, seats)
     melee = _map_melee(state["legal"])
     assert melee is not None
@@ -246,14 +226,14 @@ def test_an_attack_armed_called_off_and_sent_from_the_keyboard(browser: Any, liv
     page.wait_for_selector("polygon.attack.armed", state="detached")
     assert now["hex"] == target and not page.is_visible("#armed"), now
     assert page.locator(f"polygon.attack[data-hex='{target}']").count() == 1
-    assert _state(live, game_id, seats["csa"])["step"] == state["step"]  # nothing sent
+    assert _state(live.url, game_id, seats["csa"])["step"] == state["step"]  # nothing sent
     _press(page, "Enter")
     page.wait_for_selector(f"polygon.attack.armed[data-hex='{target}']", state="attached")
     _press(page, "Enter")
     page.wait_for_function(f"() => [...document.querySelectorAll('#log li')].some("
                            f"(li) => li.textContent.includes('{target}') && "
                            "/melee|Melee/.test(li.querySelector('b')?.textContent || ''))")
-    after = _state(live, game_id, seats["csa"])
+    after = _state(live.url, game_id, seats["csa"])
     assert after["step"] == state["step"] + 1, after["step"]
     assert not errors, errors
     context.close()

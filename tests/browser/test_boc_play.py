@@ -15,14 +15,6 @@ import pytest
 pytestmark = pytest.mark.usefixtures("boc_ready")
 
 
-@pytest.fixture
-def boc_ready() -> None:
-    from gettysburg.server import systems
-
-    if systems.map_json("boc") is None:
-        pytest.skip("boc/data/board.json is missing")
-
-
 def _page(browser: Any) -> tuple[Any, Any, list[str]]:
     """A fresh context and page at the desktop size, and the list its JS errors go to."""
     errors: list[str] = []
@@ -392,6 +384,15 @@ def _map_melee(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     return next((a for a in legal if a["type"] == "melee" and "entry" not in a), None)
 
 
+def _two_people(url: str) -> dict[str, Any]:
+    """A Day 1 game (seed 3) between two people: its id and each seat's token."""
+    r = httpx.post(f"{url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1", "seed": "3",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    r.raise_for_status()
+    return {"game_id": r.json()["game_id"], **{s: v["token"] for s, v in r.json()["seats"].items()}}
+
+
 def _play_until_csa_may_melee(url: str, seats: dict[str, Any]) -> dict[str, Any]:
     """Day 1 (seed 3) played through the API, moving whatever can move, until the CSA may
     declare a melee; the USA's moves reach the CSA's log as hidden blocks moving. Returns
@@ -446,11 +447,8 @@ def _arm_melee(page: Any, state: dict[str, Any]) -> str:
 
 def test_hidden_blocks_dice_melee_note_and_replay_hint_between_two_people(
         browser: Any, live: Any) -> None:
-    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
-        "system": "boc", "scenario": "day1", "seed": "3",
-        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
-    game_id = r.json()["game_id"]
-    seats = {"game_id": game_id, **{s: v["token"] for s, v in r.json()["seats"].items()}}
+    seats = _two_people(live.url)
+    game_id = seats["game_id"]
     state = _play_until_csa_may_melee(live.url, seats)
     events = httpx.get(f"{live.url}/api/games/{game_id}/events?since=0",
                        headers={"Authorization": f"Bearer {seats['csa']}"}).json()["events"]
