@@ -63,7 +63,6 @@ from gettysburg.boc.movement import (
     MoveRules,
     Reach,
     entry_cost,
-    march_roads,
     path_cost,
     reachable,
     road_march,
@@ -562,9 +561,8 @@ class BocGame(Game):
             if entry in rules.forbidden:
                 continue
             if u.night_road and self.state.night:
-                marching = march_roads(board, NIGHT_ROADS)  # 9.74 only along those roads
                 for dest, path in road_march(board, entry, rules.forbidden,
-                                             roads=marching).items():
+                                             NIGHT_ROADS).items():
                     out[(entry, dest)] = (0, path)
                 continue
             beside = sorted(n for n in idx.nbrs.get(entry, ())
@@ -866,8 +864,7 @@ class BocGame(Game):
         front = front_line(self.board, self.state, seat)
         rules = self._rules(u, front)
         if u.night_road and self.state.night:
-            march = road_march(self.board, entry, rules.forbidden,
-                               roads=march_roads(self.board, NIGHT_ROADS))
+            march = road_march(self.board, entry, rules.forbidden, NIGHT_ROADS)
             if march.get(path[-1]) != path:
                 raise RuleError("9.74", "night reinforcements march from their entry hex "
                                         "along the Taneytown, Emmitsburg or Littlestown "

@@ -343,13 +343,13 @@ def march_roads(board: Board, names: Iterable[str]) -> frozenset[str]:
     return got
 
 
-def road_march(board: Board, start: str, forbidden: Iterable[str],
-               limit: str = NIGHT_MARCH_LIMIT,
-               roads: frozenset[str] | None = None) -> dict[str, list[str]]:
-    """9.74: hexes a night reinforcement can reach from its entry hex along roads, MPs not
-    counted, never going beyond ``limit`` (I6) and never entering a forbidden hex.
-    ``roads``: the road keys it may follow (:func:`march_roads`); both rulebooks keep the
-    march on the three night roads, so a lane branching off them is no way forward."""
+def road_march(board: Board, start: str, forbidden: Iterable[str], roads: Iterable[str],
+               limit: str = NIGHT_MARCH_LIMIT) -> dict[str, list[str]]:
+    """9.74: hexes a night reinforcement can reach from its entry hex along the roads named
+    ``roads`` (:func:`march_roads`), MPs not counted, never going beyond ``limit`` (I6)
+    and never entering a forbidden hex. Both rulebooks keep the march on the three night
+    roads, so a lane branching off them is no way forward."""
+    keys = march_roads(board, roads)
     g = graph(board)
     bad = frozenset(forbidden)
     paths: dict[str, list[str]] = {start: [start]}
@@ -359,7 +359,7 @@ def road_march(board: Board, start: str, forbidden: Iterable[str],
         if hx == limit:
             continue
         for st in g.steps.get(hx, ()):
-            on_road = any(roads is None or rk in roads for rk, _ in st.roads)
+            on_road = any(rk in keys for rk, _ in st.roads)
             if on_road and st.to not in paths and st.to not in bad:
                 paths[st.to] = [*paths[hx], st.to]
                 queue.append(st.to)
