@@ -71,6 +71,10 @@ def test_arrival_rolls_join_or_withdraw() -> None:
     assert st.units["usa-huey"].status == RESERVE
     assert run.cs.stage == ASSIGN  # Huey came: no Custer choice
     assert run.cs.groups["gregg"] == ["usa-huey"]
+    # Each roll is one die, marked made or not as fire marks its hits (docs/protocol.md).
+    rolls = [e.data for e in run.events if e.type == "cavalry_roll"]
+    assert [(r["dice"], r["hit"], r["joins"]) for r in rolls] == [
+        ([5], [True], True), ([5], [False], False), ([5], [True], True), ([4], [False], False)]
 
 
 def test_custer_may_move_to_gregg_when_huey_fails() -> None:

@@ -90,7 +90,7 @@ def test_events_name_the_blocks_they_give_by_id_and_no_others() -> None:
         {"n": 1, "type": "hit", "rule": "5.23", "data": {"unit": "b-0123456789ab", "hex": "F12"}},
         {"n": 2, "type": "setup", "rule": "9.0", "data": {"csa-perrin": "K8"}},
     ]
-    named = systems.with_names("boc", events)
+    named = systems.annotate_events("boc", events)
     assert named[0]["names"] == {"csa-perrin": perrin}
     assert "names" not in named[1]  # a hidden block's handle names nobody
     assert named[1]["handles"] == ["b-0123456789ab"]  # but is marked as a handle
@@ -98,4 +98,4 @@ def test_events_name_the_blocks_they_give_by_id_and_no_others() -> None:
     assert named[2]["names"] == {"csa-perrin": perrin}  # ids as keys too
     assert named[0]["data"] == events[0]["data"]
     assert "names" not in events[0]  # the engine's events are not changed
-    assert systems.with_names("toy", events) == events  # no roster, nothing added
+    assert systems.annotate_events("toy", events) == events  # no roster, nothing added

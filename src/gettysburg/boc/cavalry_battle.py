@@ -114,9 +114,11 @@ def begin_cavalry_battles(state: BocState, cb: CavalryBattle, dice: Dice
         value = dice.roll(purpose=f"10.0 does {r.unit} join", rule="10.0")
         ok = value >= r.min_roll
         (cs.joined if ok else cs.absent).append(r.unit)
+        # One die, marked as the protocol's event data marks dice (docs/protocol.md): a
+        # client draws a made roll as it draws a hit.
         events.append(Event("cavalry_roll", "10.0", {"unit": r.unit, "side": r.side,
-                                                     "roll": value, "needed": r.min_roll,
-                                                     "joins": ok}))
+                                                     "dice": [value], "hit": [ok],
+                                                     "needed": r.min_roll, "joins": ok}))
     events += _withdraw(state, cs.absent, "did not reach the battle (10.0 roll)")
     cs.groups = {f.name: [u for u in f.usa_group if _present(state, u)] for f in cb.fights}
     custer = cb.custer_transfer.get("unit", "")

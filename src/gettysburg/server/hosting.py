@@ -36,11 +36,11 @@ from gettysburg.server.agents import SeatMind, UnknownAgentError, agent_names
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
 from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store, StoreError
 from gettysburg.server.systems import (
+    annotate_events,
     blames_options,
     map_json,
     options_problem,
     scenario_problem,
-    with_names,
 )
 
 log = logging.getLogger(__name__)
@@ -426,13 +426,13 @@ class Host:
 
     def events(self, live: Live, seat: str, since: int) -> list[JSONDict]:
         with live.lock:
-            return with_names(live.row.system, live.game.events(seat, max(0, since)))
+            return annotate_events(live.row.system, live.game.events(seat, max(0, since)))
 
     # --- acting ------------------------------------------------------------------------------
 
     def _outcome(self, live: Live, seat: str, index: int, duplicate: bool) -> JSONDict:
         lo, hi = live.marks[index], live.marks[index + 1]
-        events = with_names(live.row.system, live.game.events_between(seat, lo, hi))
+        events = annotate_events(live.row.system, live.game.events_between(seat, lo, hi))
         return {"applied": True, "duplicate": duplicate, "index": index,
                 "step": live.step, "events": events}
 
@@ -622,7 +622,8 @@ class Host:
                     move["action"] = m.action
                 if over:
                     move["dice"] = list(m.dice)
-            events = with_names(live.row.system, live.game.events_between(who, 0, live.marks[k]))
+            events = annotate_events(live.row.system,
+                                     live.game.events_between(who, 0, live.marks[k]))
             return {"game_id": live.row.id, "step": k, "steps": total, "as": who,
                     "finished": over, "view": game.view(who), "to_move": game.to_move(),
                     "move": move, "events": events, "system": live.row.system}

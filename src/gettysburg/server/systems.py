@@ -153,7 +153,7 @@ def _boc_is_handle(text: str) -> bool:
 handle_tests: dict[str, Callable[[str], bool]] = {"boc": _boc_is_handle}
 
 
-def with_names(system: str, events: list[JSONDict]) -> list[JSONDict]:
+def annotate_events(system: str, events: list[JSONDict]) -> list[JSONDict]:
     """``events`` with the printed name of each piece their data names by id (``names``):
     the log can then name a block the seat saw once, after it hides again. Only ids the
     event already gives the seat are named, so this sends no id the seat was not told.
