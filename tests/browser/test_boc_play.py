@@ -583,3 +583,42 @@ def test_a_melee_declared_against_the_computer_is_taken_back(browser: Any, live:
                            f".textContent.match(/\\d+/g).pop()) === {before}")
     assert not errors, errors
     context.close()
+
+
+def test_a_click_on_the_map_leaves_the_log_where_its_reader_scrolled(browser: Any, live: Any
+                                                                    ) -> None:
+    """Selecting a block redraws the map, not the log: a player reading back up the log
+    keeps their place, and the entries are the same nodes. A new entry redraws it and
+    scrolls to the newest."""
+    seats = _two_people(live.url)
+    _play_until_csa_may_melee(live.url, seats)  # a long log for the CSA
+    context, page, errors = _page(browser)
+    page.goto(f"{live.url}/g/{seats['game_id']}#{seats['csa']}")
+    page.wait_for_selector("#log li[data-n]")
+    assert page.evaluate("() => { const l = document.getElementById('log');"
+                         " return l.scrollHeight > l.clientHeight + 50; }"), "log too short"
+    page.evaluate("() => { const l = document.getElementById('log'); l.scrollTop = 0;"
+                  " l.querySelector('li[data-n]').dataset.mark = 'kept'; }")
+    state = _state(live.url, seats["game_id"], seats["csa"])
+    melee = _map_melee(state["legal"])
+    assert melee is not None
+    page.locator(f"g.units g.unit[data-unit='{melee['unit']}']").dispatch_event("click")
+    page.wait_for_selector("polygon.attack", state="attached")  # the click was rendered
+    assert page.evaluate("() => document.getElementById('log').scrollTop") == 0
+    assert page.locator("#log li[data-mark=kept]").count() == 1
+    page.locator("polygon.attack").first.dispatch_event("click")  # armed: still the same log
+    page.wait_for_selector("polygon.attack.armed", state="attached")
+    assert page.locator("#log li[data-mark=kept]").count() == 1
+    last = page.evaluate("() => Math.max(...[...document.querySelectorAll('#log li[data-n]')]"
+                         ".map((li) => Number(li.dataset.n)))")
+    end = next(a for a in state["legal"] if a["type"] == "end_phase")
+    httpx.post(f"{live.url}/api/games/{seats['game_id']}/actions", json={
+        "action": end, "action_id": "log-end"},
+        headers={"Authorization": f"Bearer {seats['csa']}"}).raise_for_status()
+    page.wait_for_function(f"() => [...document.querySelectorAll('#log li[data-n]')]"
+                           f".some((li) => Number(li.dataset.n) > {last})")
+    assert page.locator("#log li[data-mark=kept]").count() == 0  # drawn anew
+    assert page.evaluate("() => { const l = document.getElementById('log');"
+                         " return l.scrollTop + l.clientHeight >= l.scrollHeight - 2; }")
+    assert errors == []
+    context.close()

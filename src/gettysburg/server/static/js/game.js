@@ -139,12 +139,11 @@ export async function gamePage(root, gameId, token) {
   function addEvents(more) {
     const known = new Set(events.map((e) => e.n));
     const fresh = more.filter((e) => !known.has(e.n));
+    if (!fresh.length) return; // the same list, so the log is not drawn again (logPanel)
     events = events.concat(fresh).sort((a, b) => a.n - b.n);
-    if (fresh.length) {
-      const seats = state.seats.map((s) => s.seat);
-      announce.textContent = fresh.slice(-3)
-        .map((e) => logEntry(e, namesOf(state.view), seats, handlesOf(state.view)).textContent).join(". ");
-    }
+    const seats = state.seats.map((s) => s.seat);
+    announce.textContent = fresh.slice(-3)
+      .map((e) => logEntry(e, namesOf(state.view), seats, handlesOf(state.view)).textContent).join(". ");
   }
 
   async function refresh() {

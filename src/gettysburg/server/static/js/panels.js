@@ -164,7 +164,18 @@ function fieldName(key, names, seats) {
 // hidden. The log says "a hidden block"; the handle stays in its tooltip. These are the
 // handles of the hidden blocks a view gives.
 export function handlesOf(view) {
-  return new Set((Array.isArray(view?.hidden) ? view.hidden : []).map((h) => h?.handle).filter((h) => typeof h === "string"));
+  return once(handlesSeen, view, () => new Set((Array.isArray(view?.hidden) ? view.hidden : [])
+    .map((h) => h?.handle).filter((h) => typeof h === "string")));
+}
+
+// A view's names and handles are asked for by the log, the actions and the announcement
+// of each render: work each out once per view received.
+const namesSeen = new WeakMap();
+const handlesSeen = new WeakMap();
+function once(memo, view, make) {
+  if (!view || typeof view !== "object") return make();
+  if (!memo.has(view)) memo.set(view, make());
+  return memo.get(view);
 }
 
 // Parts (strings and nodes) joined by `sep`.
@@ -221,10 +232,20 @@ const LOG_SHOWN = 400; // the newest entries; older ones stay in the replay view
 
 // The printed names of the blocks a view shows by identity (id -> name).
 export function namesOf(view) {
-  return new Map(unitsOf(view).map((u) => [u.id, u.raw.label ?? u.raw.name]).filter(([, n]) => n).map(([id, n]) => [id, String(n)]));
+  return once(namesSeen, view, () => new Map(unitsOf(view).map((u) => [u.id, u.raw.label ?? u.raw.name])
+    .filter(([, n]) => n).map(([id, n]) => [id, String(n)])));
 }
 
+// What each log node was last drawn from. A render that changes none of it (a click on the
+// map, an armed attack) leaves the log alone: its up to LOG_SHOWN entries are not drawn
+// again, and a reader who scrolled back up stays where they were.
+const logDrawn = new WeakMap();
+
 export function logPanel(node, events, { names = new Map(), seats = [], handles = new Set() } = {}) {
+  const last = logDrawn.get(node);
+  if (last && last.events === events && last.names === names && last.handles === handles
+      && last.seats.join() === seats.join()) return;
+  logDrawn.set(node, { events, names, handles, seats: [...seats] });
   node.replaceChildren(el("h3", { i18n: "game.log" }));
   const ul = el("ul");
   if (events.length > LOG_SHOWN) ul.append(el("li", { class: "muted" }, t("log.older", { count: events.length - LOG_SHOWN })));
