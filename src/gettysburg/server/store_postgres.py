@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from gettysburg.server.store import SCHEMA_VERSION, Row, StoreError
+from gettysburg.server.store import SCHEMA_VERSION, Row, StoreError, create_tables
 
 try:
     import psycopg
@@ -24,46 +24,9 @@ try:
 except ImportError:  # pragma: no cover - the "postgres" extra is not installed
     psycopg = None  # type: ignore[assignment]
 
+# Seats keep the order they were written in (SQLite has its rowid for that).
 SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        system TEXT NOT NULL,
-        scenario TEXT NOT NULL,
-        options TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        status TEXT NOT NULL,
-        result TEXT,
-        parent TEXT,
-        parent_step INTEGER,
-        created DOUBLE PRECISION NOT NULL,
-        updated DOUBLE PRECISION NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS seats (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seat TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        agent TEXT,
-        agent_seed TEXT,
-        token_hash TEXT NOT NULL,
-        pos BIGSERIAL,
-        PRIMARY KEY (game_id, seat)
-    )""",
-    """CREATE TABLE IF NOT EXISTS actions (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        idx INTEGER NOT NULL,
-        seat TEXT NOT NULL,
-        action TEXT NOT NULL,
-        action_id TEXT NOT NULL,
-        dice TEXT NOT NULL,
-        state_hash TEXT NOT NULL,
-        created DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (game_id, idx),
-        UNIQUE (game_id, seat, action_id)
-    )""",
-    """CREATE TABLE IF NOT EXISTS meta (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    )""",
+    *create_tables("DOUBLE PRECISION", {"seats": "pos BIGSERIAL"}),
     f"INSERT INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}')"
     " ON CONFLICT (key) DO NOTHING",
 ]

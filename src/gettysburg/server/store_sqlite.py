@@ -13,49 +13,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from gettysburg.server.store import SCHEMA_VERSION, Row, StoreError
+from gettysburg.server.store import SCHEMA_VERSION, Row, StoreError, create_tables
 
-SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    system TEXT NOT NULL,
-    scenario TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    status TEXT NOT NULL,
-    result TEXT,
-    parent TEXT,
-    parent_step INTEGER,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    agent TEXT,
-    agent_seed TEXT,
-    token_hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    idx INTEGER NOT NULL,
-    seat TEXT NOT NULL,
-    action TEXT NOT NULL,
-    action_id TEXT NOT NULL,
-    dice TEXT NOT NULL,
-    state_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (game_id, idx),
-    UNIQUE (game_id, seat, action_id)
-);
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}');
-"""
+SCHEMA = ";\n".join([
+    *create_tables("REAL"),
+    f"INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}')",
+])
 
 
 class SqliteBackend:
