@@ -602,6 +602,27 @@ class SearchAgent(RememberingAgent):
         return run
 
     @staticmethod
+    def _play(view: JSONDict, hooks: SystemHooks, rng: random.Random, steps: int,
+              stop: float | None, done: Callable[[JSONDict], bool],
+              choose: Callable[[str, JSONDict, Sequence[Action]], Action]) -> float | None:
+        """The loop of every rollout: in a world sampled for ``view``'s seat, the mover's
+        ``choose`` acts until ``done`` says so for the mover's view, the game ends or
+        ``steps`` run out; the seat's value then (``None`` if the clock passed ``stop``)."""
+        world = hooks.build(view, rng)
+        for _ in range(steps):
+            if world.is_terminal():
+                break
+            if stop is not None and _now() > stop:
+                return None
+            mover = world.to_move()[0]
+            mview = world.view(mover)
+            if done(mview):
+                break
+            legal = mview.get("legal_actions") or world.legal_actions(mover)
+            world.apply_unrecorded(dict(choose(mover, mview, legal)), mover)
+        return material_value(world, str(view["seat"]), hooks.value)
+
+    @staticmethod
     def _style_rollout(view: JSONDict, doctrine: Doctrine, hooks: SystemHooks,
                        rng: random.Random, stop: float | None = None) -> float | None:
         """Play a sampled world with ``doctrine`` for the seat and the general for the
@@ -609,22 +630,19 @@ class SearchAgent(RememberingAgent):
         (``None`` if the clock passed ``stop`` first)."""
         seat = str(view["seat"])
         answered = False  # the enemy has had a player turn since ours
-        world = hooks.build(view, rng)
-        for _ in range(HORIZON * 4):
-            if world.is_terminal():
-                break
-            if stop is not None and _now() > stop:
-                return None
-            mover = world.to_move()[0]
-            mview = world.view(mover)
+
+        def done(mview: JSONDict) -> bool:
+            nonlocal answered
             if mview.get("active") != seat:
                 answered = True
-            elif answered:
-                break  # our next player turn: the enemy has answered
-            legal = mview.get("legal_actions") or world.legal_actions(mover)
+                return False
+            return answered  # our next player turn: the enemy has answered
+
+        def choose(mover: str, mview: JSONDict, legal: Sequence[Action]) -> Action:
             scores = (doctrine if mover == seat else doctrine_for(mview)).scores(mview, legal)
-            world.apply_unrecorded(dict(legal[best_index(scores, legal)]), mover)
-        return material_value(world, seat, hooks.value)
+            return legal[best_index(scores, legal)]
+
+        return SearchAgent._play(view, hooks, rng, HORIZON * 4, stop, done, choose)
 
     @staticmethod
     def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
@@ -634,25 +652,18 @@ class SearchAgent(RememberingAgent):
         game); the value of the outcome (``None`` if the clock passed ``stop`` first)."""
         seat, active = str(view["seat"]), str(view["active"])
         enemy_plan = Plan(full=plan.full)
-        world = hooks.build(view, rng)
-        for _ in range(HORIZON):
-            if world.is_terminal():
-                break
-            if stop is not None and _now() > stop:
-                return None
-            mover = world.to_move()[0]
-            mview = world.view(mover)
-            if not plan.full and (mview.get("active") != active or mview.get(
-                    "phase") not in ("command", "fire", "movement", "melee")):
-                break
-            legal = mview.get("legal_actions") or world.legal_actions(mover)
+
+        def done(mview: JSONDict) -> bool:
+            return not plan.full and (mview.get("active") != active or mview.get(
+                "phase") not in ("command", "fire", "movement", "melee"))
+
+        def choose(mover: str, mview: JSONDict, legal: Sequence[Action]) -> Action:
             if mover == seat:
-                action = plan_choice(mview, legal, plan, rollout=True, hooks=hooks,
-                                     doctrine=doctrine)
-            else:
-                action = plan_choice(mview, legal, enemy_plan, rollout=True)
-            world.apply_unrecorded(action, mover)
-        return material_value(world, seat, hooks.value)
+                return plan_choice(mview, legal, plan, rollout=True, hooks=hooks,
+                                   doctrine=doctrine)
+            return plan_choice(mview, legal, enemy_plan, rollout=True)
+
+        return SearchAgent._play(view, hooks, rng, HORIZON, stop, done, choose)
 
 
 register_agent("search", SearchAgent)
