@@ -595,6 +595,7 @@ def test_a_click_on_the_map_leaves_the_log_where_its_reader_scrolled(browser: An
     context, page, errors = _page(browser)
     page.goto(f"{live.url}/g/{seats['game_id']}#{seats['csa']}")
     page.wait_for_selector("#log li[data-n]")
+    page.wait_for_selector("#conn[data-live='1']")  # the push channel's first refresh is in
     assert page.evaluate("() => { const l = document.getElementById('log');"
                          " return l.scrollHeight > l.clientHeight + 50; }"), "log too short"
     page.evaluate("() => { const l = document.getElementById('log'); l.scrollTop = 0;"

@@ -242,10 +242,11 @@ export function namesOf(view) {
 const logDrawn = new WeakMap();
 
 export function logPanel(node, events, { names = new Map(), seats = [], handles = new Set() } = {}) {
+  // By content: every refresh brings a new view, mostly with the same names.
+  const words = JSON.stringify([[...names], [...handles], seats]);
   const last = logDrawn.get(node);
-  if (last && last.events === events && last.names === names && last.handles === handles
-      && last.seats.join() === seats.join()) return;
-  logDrawn.set(node, { events, names, handles, seats: [...seats] });
+  if (last && last.events === events && last.words === words) return;
+  logDrawn.set(node, { events, words });
   node.replaceChildren(el("h3", { i18n: "game.log" }));
   const ul = el("ul");
   if (events.length > LOG_SHOWN) ul.append(el("li", { class: "muted" }, t("log.older", { count: events.length - LOG_SHOWN })));
