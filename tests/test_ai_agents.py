@@ -357,3 +357,20 @@ def test_full_blocks_close_on_worn_enemy_blocks() -> None:
     fresh = doctrine.situation(_with_enemies(base, {enemy_hex: [("csa-kemper", 4)]}))
     assert worn.prey(here) == 1.0 and fresh.prey(here) == 0.25
     assert worn.hex_value(unit["id"], here, here) > fresh.hex_value(unit["id"], here, here)
+
+
+def test_general_gives_a_hit_to_its_hq_rather_than_lose_a_brigade() -> None:
+    """5.23 ties: between a DHQ and a brigade both at 1 the general hits the HQ (it stays
+    at 0, 7.5); between the two at 2 it spares the HQ."""
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    base = _usa_day2_view()
+    units = [dict(u) for u in base["units"]]
+    hq = next(u for u in units if u["id"] == "usa-gibbon")
+    brigade = next(u for u in units if u["id"] == "usa-harrow")
+    legal = [{"type": "casualty", "unit": "usa-gibbon"},
+             {"type": "casualty", "unit": "usa-harrow"}]
+    for strength, pick in ((1, "usa-gibbon"), (2, "usa-harrow")):
+        hq["strength"] = brigade["strength"] = strength
+        scores = BocDoctrine().scores(dict(base, units=units), legal)
+        assert legal[scores.index(max(scores))]["unit"] == pick

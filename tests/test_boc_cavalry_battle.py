@@ -119,13 +119,17 @@ def test_csa_win_against_gregg_enters_on_the_baltimore_pike() -> None:
     run.act({"type": "cavalry_assign", "unit": "csa-hampton", "fight": "gregg"})
     run.act({"type": "cavalry_assign_done"})
     run.fight_out()
-    # R1: Gregg misses, Hampton (A2 -1 attacking = A1) kills McIntosh (HQ last);
-    # R2: Gregg misses, Hampton hits the HQ to 0; R3: the HQ has no dice, Hampton kills it;
-    # no forced retreat in a cavalry battle (10.0)
+    # R1: Gregg misses, Hampton (A2 -1 attacking = A1) hits; Gregg and McIntosh are both
+    # at 1 (5.23, an HQ like any block) and the USA gives the hit to Gregg (0), McIntosh
+    # misses; R2: Gregg has no dice, Hampton kills McIntosh, the strongest; R3: Hampton
+    # kills the HQ, last (7.5); no forced retreat in a cavalry battle (10.0)
     fires = [(e.data["unit"], e.data["round"], e.data["firepower"])
              for e in run.events if e.type == "melee_fire"]
-    assert fires == [("usa-gregg", 1, 1), ("csa-hampton", 1, 1), ("usa-gregg", 2, 1),
-                     ("csa-hampton", 2, 2), ("usa-gregg", 3, 1), ("csa-hampton", 3, 2)]
+    assert fires == [("usa-gregg", 1, 1), ("csa-hampton", 1, 1), ("usa-mcintosh", 1, 3),
+                     ("usa-gregg", 2, 1), ("csa-hampton", 2, 2), ("usa-gregg", 3, 1),
+                     ("csa-hampton", 3, 2)]
+    hits = [e.data["unit"] for e in run.events if e.type in ("hit", "eliminated")]
+    assert hits == ["usa-gregg", "usa-mcintosh", "usa-gregg"]
     assert st.units["usa-gregg"].status == ELIMINATED
     assert run.cs.outcomes["gregg"] == "csa"
     h = st.units["csa-hampton"]

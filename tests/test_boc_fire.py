@@ -105,15 +105,33 @@ def test_hits_go_to_the_strongest_and_the_owner_breaks_ties() -> None:
     assert (st.units["usa-x"].strength, st.units["usa-y"].strength) == (2, 1)
 
 
-def test_hq_takes_hits_last() -> None:
+def test_an_hq_takes_hits_as_the_strongest_block_and_is_eliminated_last() -> None:
+    """5.23: every hit goes to the strongest block, an HQ too; 7.5: its extra step (0)
+    makes it the last to go. A DHQ at 3 and a brigade at 1 take 3 hits: the HQ takes the
+    first two, then the owner picks between the two blocks at 1."""
     board = clear_board()
     o = orders_of(block("csa-a", rating="A3"), block("usa-hq", "dhq", "A1"), block("usa-x"))
     st = make_state(board, [("csa-a", "J6", 3), ("usa-hq", "K6", 3), ("usa-x", "K6", 1)])
+    led = FireLedger()
+    out = fire(board, st, o, led, {"type": "fire", "unit": "csa-a", "target": "K6",
+                                   "through": "K6"}, [1, 1, 1])
+    assert st.units["usa-hq"].strength == 1 and st.units["usa-x"].strength == 1
+    assert out.decision is not None and out.decision.seat == "usa"
+    assert sorted(a["unit"] for a in out.decision.options) == ["usa-hq", "usa-x"]
+    resolve_choice(board, st, o, led, "usa", {"type": "casualty", "unit": "usa-hq"})
+    assert st.units["usa-hq"].strength == 0 and st.units["usa-x"].strength == 1
+    assert st.losses["usa"] == 0  # an HQ at 0 is still on the map
+
+
+def test_an_hq_at_strength_0_goes_after_every_other_block() -> None:
+    board = clear_board()
+    o = orders_of(block("csa-a", rating="A3"), block("usa-hq", "dhq", "A1"), block("usa-x"))
+    st = make_state(board, [("csa-a", "J6", 2), ("usa-hq", "K6", 0), ("usa-x", "K6", 1)])
     fire(board, st, o, FireLedger(), {"type": "fire", "unit": "csa-a", "target": "K6",
-                                      "through": "K6"}, [1, 1, 1])
-    assert st.units["usa-x"].status == ELIMINATED
-    assert st.units["usa-hq"].strength == 1
-    assert st.losses["usa"] == 1
+                                      "through": "K6"}, [1, 1])
+    assert st.units["usa-x"].status == ELIMINATED  # the first hit: the brigade at 1
+    assert st.units["usa-hq"].status == ELIMINATED  # the second: the HQ at 0, last
+    assert st.losses["usa"] == 2
 
 
 def test_double_defence_half_hits_and_healing() -> None:

@@ -885,9 +885,15 @@ class BocDoctrine:
         return 0.5 + gain - 0.1 + where
 
     def _s_casualty(self, sit: Situation, a: Action) -> float:
+        # Among equally strong blocks (5.23) spare the HQ, unless the hit would eliminate
+        # the other block: an HQ at 1 falls to 0 and stays (7.5), a brigade at 1 is a
+        # victory point lost (9.12).
         uid = str(a.get("unit", ""))
         label = sit.unit(uid)
-        return 0.1 - (0.05 if label is not None and label.type in HQ_TYPES else 0.0)
+        hq = label is not None and label.type in HQ_TYPES
+        strength = int(sit.own.get(uid, {}).get("strength") or 0)
+        dies = strength <= (0 if hq else 1)
+        return 0.1 - (0.05 if hq else 0.0) - (0.5 if dies else 0.0)
 
     def _s_repulse(self, sit: Situation, a: Action) -> float:
         to = str(a.get("to", ""))

@@ -19,9 +19,10 @@ Decisions where the rulebooks leave room (German text wins where they differ):
 * Terrain penalties may reach 0; a firepower of 0 rolls no dice (5.22, 7.3 chart note).
   Nothing raises firepower above what the rules add; a defending cavalry brigade rated 3
   fights at 4 in melee round 1 (7.6 says +1 and sets no ceiling).
-* HQs take hits only when no other block of their side is in the pool (7.5: they can stand
-  at strength 0, so they always go last). This is applied to fire as well as melee. An HQ
-  at strength 0 that takes a hit is eliminated.
+* HQs take hits like any block, strongest first (5.23); an HQ at strength 0 that takes a
+  hit is eliminated. 7.5 (es "always receive the last hit", de "always eliminated last")
+  states the consequence of that extra 0 step, not a shelter: until session 18 HQs took
+  hits only once nothing else was left, which neither book says.
 * A block eliminated by fire on a hidden stack is reported to the enemy by hex only: the
   owner's event names it, the enemy's does not (5.23: targets stay hidden).
 """
@@ -192,15 +193,15 @@ class HitOutcome:
         return self.decision is None
 
 
-def strongest(state: BocState, orders: Orders, pool: list[str]) -> list[str]:
-    """5.23 the blocks that may take the next hit: the strongest non-HQ blocks; HQs only
-    when nothing else is left (7.5)."""
-    troops = [u for u in pool if not is_hq(orders.oob[u])]
-    group = troops or list(pool)
-    if not group:
+def strongest(state: BocState, pool: list[str]) -> list[str]:
+    """5.23 the blocks that may take the next hit: the strongest in the pool, HQs among
+    them. Both books give HQs no shelter from hits: 7.5 only remarks that their extra step
+    (strength 0) makes them the last to be eliminated, which strongest-first already does
+    (an HQ at 0 is the weakest block there is)."""
+    if not pool:
         return []
-    top = max(state.units[u].strength for u in group)
-    return sorted(u for u in group if state.units[u].strength == top)
+    top = max(state.units[u].strength for u in pool)
+    return sorted(u for u in pool if state.units[u].strength == top)
 
 
 def would_eliminate(unit: UnitState, hq: bool) -> bool:
@@ -256,21 +257,21 @@ def apply_hits(board: Board, state: BocState, orders: Orders, q: HitQueue,
 def _next_target(state: BocState, orders: Orders, q: HitQueue) -> str | None:
     if q.half is not None and q.half in q.pool:
         return q.half  # 5.24: the second half hit goes to the same block
-    cands = strongest(state, orders, q.pool)
+    cands = strongest(state, q.pool)
     if len(cands) == 1:
         return cands[0]
     return q.chosen if q.chosen in cands else None
 
 
 def _casualty_decision(state: BocState, orders: Orders, q: HitQueue) -> Decision:
-    cands = strongest(state, orders, q.pool)
+    cands = strongest(state, q.pool)
     return Decision("casualty", q.side, [{"type": "casualty", "unit": u} for u in cands],
                     "5.23", {"hex": q.hex, "hits_left": q.hits})
 
 
 def choose_casualty(state: BocState, orders: Orders, q: HitQueue, unit: str) -> None:
     """Record the owner's choice among equally strong blocks (5.23)."""
-    if unit not in strongest(state, orders, q.pool) or (q.half is not None and
+    if unit not in strongest(state, q.pool) or (q.half is not None and
                                                          q.half in q.pool):
         raise RuleError("5.23", f"{unit} is not one of the strongest blocks that may take "
                                 "the next hit")
