@@ -349,20 +349,39 @@ def test_night_reinforcements_keep_to_their_roads_9_74(tmp_path: Path) -> None:
     assert err.value.rule == "9.74"
 
 
+def _leave_and_wait_for_the_night(tmp_path: Path, engine: dict[str, Any]) -> BocGame:
+    """Harrow leaves by L1 at 8 PM on Day 2; the game then plays on to the USA's night
+    movement phase."""
+    g = night_game(tmp_path, [("L1", ["usa-harrow"])], [("A14", ["csa-kemper"])],
+                   engine={"hour": 20, **engine}, dice=[6, 6, 1, 1])
+    g.apply({"type": "leave_map", "unit": "usa-harrow"}, "usa")
+    assert g.state.units["usa-harrow"].status == OFF_MAP
+    assert g.state.losses["usa"] == 0  # 2.4 leaving is not a loss
+    while not g.state.night:
+        g.apply({"type": "end_phase"}, g.to_move()[0])
+    while g.state.active != "usa" or g.state.phase != "movement":
+        g.apply({"type": "end_phase"}, g.to_move()[0])
+    return g
+
+
+def test_a_unit_that_left_does_not_return_in_a_one_day_scenario(tmp_path: Path) -> None:
+    """2.4 (es, the only book with the rule): in a one-day scenario a unit that left the
+    map stays off, though a night turn closes the day (9.3); it is withdrawn, not lost."""
+    g = _leave_and_wait_for_the_night(tmp_path, {})
+    assert enters(g, "usa-harrow") == []
+    while not g.is_terminal():
+        g.apply({"type": "end_phase"}, g.to_move()[0])
+    assert g.state.units["usa-harrow"].status == WITHDRAWN
+    assert g.state.losses["usa"] == 0
+
+
 def test_leaving_the_map_and_returning_at_night(tmp_path: Path) -> None:
     g = night_game(tmp_path, [("L2", ["usa-harrow"])], [("A14", ["csa-kemper"])],
                    engine={"hour": 20})
     g.apply({"type": "move", "unit": "usa-harrow", "path": ["L2", "L1"]}, "usa")
     assert g.state.units["usa-harrow"].hex == "L1"
-    g2 = night_game(tmp_path, [("L1", ["usa-harrow"])], [("A14", ["csa-kemper"])],
-                    engine={"hour": 20}, dice=[6, 6, 1, 1])
-    g2.apply({"type": "leave_map", "unit": "usa-harrow"}, "usa")
-    assert g2.state.units["usa-harrow"].status == OFF_MAP
-    assert g2.state.losses["usa"] == 0  # 2.4 leaving is not a loss
-    while not g2.state.night:
-        g2.apply({"type": "end_phase"}, g2.to_move()[0])
-    while g2.state.active != "usa" or g2.state.phase != "movement":
-        g2.apply({"type": "end_phase"}, g2.to_move()[0])
+    # Another day follows this night (last_day 3), so the unit comes back (2.4).
+    g2 = _leave_and_wait_for_the_night(tmp_path, {"last_day": 3})
     back = enters(g2, "usa-harrow")
     assert back and {a["entry"] for a in back} == {"L1"}
     g2.apply(back[0], "usa")

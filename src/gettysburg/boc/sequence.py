@@ -281,7 +281,9 @@ def advance_clock(board: Board, state: BocState, dice: Dice) -> list[Event]:
         # 2.4: units still off the map after their night stay out, available to re-enter.
     else:
         state.hour += 1
-    if state.night:
+    # 2.4 (es): units come back in the night only when another day follows it; in a
+    # one-day scenario whose last turn is a night (9.3) they stay off (withdrawn at the end).
+    if state.night and (state.campaign or state.day < state.last_day):
         return_hexes(board, state)
     events.append(Event("time", "1.3", clock(state.day, state.hour)))
     events += roll_initiative(state, dice)
