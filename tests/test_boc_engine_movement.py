@@ -466,6 +466,37 @@ def test_artillery_in_the_front_line_is_revealed_6_63(tmp_path: Path) -> None:
     assert not g.state.units["usa-ransom"].revealed
 
 
+def test_artillery_set_up_in_the_front_line_is_revealed_from_the_start_6_63(
+        tmp_path: Path) -> None:
+    """6.63 (and the first-turn note of 8.1): a battery set up next to the enemy stands
+    revealed at once, so the enemy's first fire may aim at it; one out of the line stays
+    hidden. Day 3 opens with the two batteries facing each other in K3 and H3."""
+    g = make(tmp_path, {"usa": [("K6", ["usa-ransom"]), ("K3", ["usa-taft"])],
+                        "csa": [("K7", ["csa-cabell"]), ("A14", ["csa-dearing"])]})
+    assert g.state.units["csa-cabell"].revealed and g.state.units["usa-ransom"].revealed
+    assert not g.state.units["usa-taft"].revealed
+    assert not g.state.units["csa-dearing"].revealed
+    assert [e.data["unit"] for e in g.log if e.type == "revealed"] == ["usa-ransom",
+                                                                       "csa-cabell"]
+    from gettysburg.core.protocol import new_game
+
+    day3 = new_game("boc/day3", seed=1)
+    assert "csa-latimer" in {u["id"] for u in day3.view("usa")["units"]}
+    assert "usa-muhlenberg" in {u["id"] for u in day3.view("csa")["units"]}
+
+
+def test_artillery_retreating_into_the_front_line_in_a_melee_is_revealed_after_it(
+        tmp_path: Path) -> None:
+    """6.63 after the melee phase, not only after movement: a battery that a melee's
+    retreat or regroup leaves in the front line is revealed when the phase ends."""
+    g = make(tmp_path, {"usa": [("K3", ["usa-taft"])], "csa": [("A14", ["csa-dearing"])]},
+             engine={"phase": "melee"})
+    g.state.units["csa-dearing"].hex = "K4"  # as a melee retreat would put it
+    assert not g.state.units["csa-dearing"].revealed
+    g.apply({"type": "end_phase"}, "usa")
+    assert g.state.units["csa-dearing"].revealed and g.state.units["usa-taft"].revealed
+
+
 def test_kept_reach_answers_equal_a_fresh_search_and_actions_do_not_share_paths() -> None:
     """``reachable`` keeps recent answers (a movement phase asks for every unit's reach
     at every decision): a kept answer must equal a fresh search, and the paths handed out

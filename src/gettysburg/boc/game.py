@@ -86,6 +86,7 @@ from gettysburg.boc.sequence import (
     check_stacking,
     end_phase,
     phases,
+    reveal_front_artillery,
 )
 from gettysburg.boc.state import (
     ELIMINATED,
@@ -361,6 +362,9 @@ class BocGame(Game):
                                            "title": self.state.title, "options": opts,
                                            "time": clock(self.state.day, self.state.hour)}))
         if self.state.phase != DEPLOY:
+            # 6.63: artillery set up in the front line stands revealed from the start
+            # (8.1's first-turn note leaves it face up too).
+            self.record(*reveal_front_artillery(self.board, self.state, self.orders))
             # A position that starts at Day 3 2 PM begins with the cavalry battles (10.0).
             self.record(*self._maybe_cavalry_battles())
 

@@ -187,7 +187,9 @@ def start_phase(board: Board, state: BocState, orders: Orders) -> list[Event]:
 
 def end_phase_effects(board: Board, state: BocState, orders: Orders) -> list[Event]:
     events: list[Event] = []
-    if state.phase == "movement":
+    if state.phase in ("movement", "melee"):
+        # 6.63: after the movement, and again after melee retreats and regroups, which
+        # can also bring artillery into the front line.
         events += reveal_front_artillery(board, state, orders)
     if state.phase == "melee":
         # 4.3: every HQ activated in the command phase loses a step after the melee phase.
@@ -322,7 +324,10 @@ def end_deploy(board: Board, state: BocState) -> list[Event]:
 def end_phase(board: Board, state: BocState, orders: Orders, dice: Dice,
               column_rule: bool) -> list[Event]:
     if state.phase == DEPLOY:
-        return end_deploy(board, state)
+        events = end_deploy(board, state)
+        if state.phase != DEPLOY:  # 6.63: the set-up is final; its front line is known
+            events += reveal_front_artillery(board, state, orders)
+        return events
     events = end_phase_effects(board, state, orders)
     events += check_stacking(board, state, orders, column_rule)
     seq = phases(state)
