@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from boc_engine_boards import board_doc, merge_sides, road, road_line, write_position
-from gettysburg.boc.board import Board, SideInfo
+from gettysburg.boc.board import Board, SideInfo, board_path, load_board
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.movement import MoveRules, crossing_cost, path_cost, reachable
 from gettysburg.boc.state import OFF_MAP, ON_MAP, WITHDRAWN
@@ -347,6 +347,30 @@ def test_night_reinforcements_keep_to_their_roads_9_74(tmp_path: Path) -> None:
         g.apply({"type": "enter", "unit": "usa-cross", "entry": "T5",
                  "path": ["T5", "S5", "R5", "Q5", "Q6"]}, "usa")
     assert err.value.rule == "9.74"
+
+
+@pytest.mark.skipif(not board_path().exists(), reason="boc/data/board.json not generated yet")
+def test_the_night_march_heads_for_i6_and_is_the_ii_corps_alone_9_74() -> None:
+    """9.74 on the shipped board: from each entry the march keeps to the road route to I6
+    (it may stop short), never down another night road away from it; and only the II
+    Corps marches so (Humphreys' III Corps division, also due in the night, does not)."""
+    from gettysburg.boc.movement import road_march
+    from gettysburg.boc.sequence import NIGHT_ROADS
+
+    board = load_board()
+    taneytown = road_march(board, "U6", [], NIGHT_ROADS)
+    assert {"T6", "N6", "J6", "I6"} <= set(taneytown)
+    assert not set(taneytown) & {"X13", "Q10", "R11", "L1", "H6"}
+    assert taneytown["I6"][0] == "U6" and len(taneytown["I6"]) == 13
+    emmitsburg = road_march(board, "X13", [], NIGHT_ROADS)
+    assert "I6" in emmitsburg and not set(emmitsburg) & {"U6", "L1", "N6"}
+    # A forbidden hex (enemy next to the road) cuts the march short, it finds no way round.
+    cut = road_march(board, "U6", ["N6"], NIGHT_ROADS)
+    assert "O6" in cut and not set(cut) & {"N6", "J6", "I6"}
+    battle = BocGame("boc/battle", [], 1)
+    marching = {uid for uid, u in battle.state.units.items() if u.night_road}
+    assert {"usa-hancock", "usa-gibbon", "usa-cross"} <= marching
+    assert not marching & {"usa-humphreys", "usa-brewster", "usa-meade"}
 
 
 def _leave_and_wait_for_the_night(tmp_path: Path, engine: dict[str, Any]) -> BocGame:

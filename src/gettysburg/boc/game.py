@@ -78,6 +78,7 @@ from gettysburg.boc.scenario import (
 )
 from gettysburg.boc.sequence import (
     DEPLOY,
+    NIGHT_CORPS,
     NIGHT_ROADS,
     OPT_COLUMN,
     OPT_FIXED,
@@ -258,7 +259,10 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
                 p.unit, oob[p.unit].side, RESERVE, None, strength,
                 arrival_key=turn_key(day, parse_time(a.time)), arrival_entry=a.entry,
                 arrival_hex=a.hex,
-                night_road=a.time == "night" and a.side == "usa" and a.entry in NIGHT_ROADS)
+                # 9.74 (es and de): the night march is the II Corps' privilege; others
+                # arriving in the night (Meade, Humphreys) move by the 9.72 rules alone.
+                night_road=a.time == "night" and a.side == "usa" and a.entry in NIGHT_ROADS
+                and oob[p.unit].corps == NIGHT_CORPS)
     for uid in engine.get("revealed", []) or []:
         units[uid].revealed = True
     for uid in engine.get("column", []) or []:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import threading
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from gettysburg.boc.board import Board, RoadOnSide, SideInfo
@@ -346,21 +346,41 @@ def march_roads(board: Board, names: Iterable[str]) -> frozenset[str]:
 def road_march(board: Board, start: str, forbidden: Iterable[str], roads: Iterable[str],
                limit: str = NIGHT_MARCH_LIMIT) -> dict[str, list[str]]:
     """9.74: hexes a night reinforcement can reach from its entry hex along the roads named
-    ``roads`` (:func:`march_roads`), MPs not counted, never going beyond ``limit`` (I6)
-    and never entering a forbidden hex. Both rulebooks keep the march on the three night
-    roads, so a lane branching off them is no way forward."""
+    ``roads`` (:func:`march_roads`), MPs not counted, never entering a forbidden hex. Both
+    rulebooks keep the march on the three night roads (a lane branching off them is no way
+    forward) and let it go as far as ``limit`` (I6) at most: so it keeps to the hexes of
+    the shortest road routes from the entry to I6 and may stop at any of them, rather
+    than wander down another of the roads away from I6. An entry with no road to I6 may
+    go anywhere along its roads."""
     keys = march_roads(board, roads)
     g = graph(board)
-    bad = frozenset(forbidden)
-    paths: dict[str, list[str]] = {start: [start]}
-    queue = deque([start])
-    while queue:
-        hx = queue.popleft()
-        if hx == limit:
-            continue
+
+    def along(hx: str) -> Iterator[str]:
         for st in g.steps.get(hx, ()):
-            on_road = any(rk in keys for rk, _ in st.roads)
-            if on_road and st.to not in paths and st.to not in bad:
-                paths[st.to] = [*paths[hx], st.to]
-                queue.append(st.to)
-    return paths
+            if any(rk in keys for rk, _ in st.roads):
+                yield st.to
+
+    def spread(origin: str, blocked: frozenset[str], stop: str | None,
+               keep: Callable[[str], bool]) -> dict[str, list[str]]:
+        paths: dict[str, list[str]] = {origin: [origin]}
+        queue = deque([origin])
+        while queue:
+            hx = queue.popleft()
+            if hx == stop:
+                continue
+            for to in along(hx):
+                if to not in paths and to not in blocked and keep(to):
+                    paths[to] = [*paths[hx], to]
+                    queue.append(to)
+        return paths
+
+    # The road geometry alone (no hex forbidden): how far each hex is from the entry and
+    # from I6; a hex on a shortest route has the two adding up to the route's length.
+    out = spread(start, frozenset(), limit, lambda _: True)
+    back = spread(limit, frozenset(), None, lambda _: True)
+    if limit in out:
+        length = len(out[limit])
+        route = {hx for hx in out if hx in back and len(out[hx]) + len(back[hx]) - 1 == length}
+    else:
+        route = set(out)
+    return spread(start, frozenset(forbidden), limit, route.__contains__)

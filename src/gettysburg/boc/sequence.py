@@ -45,6 +45,7 @@ OPT_FREE = "free_deployment"
 DEPLOY = "deploy"  # 9.6 free deployment, before the first turn
 # Entry roads the 2.4 return and 9.74 night reinforcements use.
 NIGHT_ROADS = ("Taneytown Road", "Emmitsburg Road", "Littlestown Road")
+NIGHT_CORPS = "II"  # 9.74 names the night reinforcements: the Union's II Corps
 
 
 def phases(state: BocState) -> tuple[str, ...]:
