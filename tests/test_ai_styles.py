@@ -319,3 +319,23 @@ def test_keep_room_charges_taking_the_last_repulse_hex_unless_the_move_frees_one
                                   for u in view["units"]])
         assert len(_roomless(moved, sit) - before) == want
         assert sit.room_cost(uid, "J5", here) == want
+
+
+@pytest.mark.parametrize("style", [Style(), Style(keep_room=1.0), Style(formations=True)])
+def test_a_units_moves_scored_together_score_as_one_by_one(style: Style) -> None:
+    """``scores`` weighs the moves of a unit together (``Situation.hex_values``); each
+    scores as one move alone: what its end is worth over staying, plus what it does to
+    control, less a little per hex."""
+    view = _view_after(80, "boc/battle")
+    legal = view["legal_actions"]
+    doctrine = BocDoctrine(style)
+    together = doctrine.scores(view, legal)
+    sit = doctrine.situation(view)
+    moves = [(i, a) for i, a in enumerate(legal) if a["type"] == "move"]
+    assert len({a["unit"] for _, a in moves}) > 5
+    for i, a in moves:
+        uid, path = a["unit"], a["path"]
+        here, dest = path[0], path[-1]
+        alone = sit.hex_value(uid, dest, here) - sit.hex_value(uid, here, here) \
+            + style.control_weight * sit.control_gain(dest, here) - 0.01 * len(path) - 0.05
+        assert together[i] == alone == doctrine.score(sit, a), a

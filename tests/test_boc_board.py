@@ -154,3 +154,14 @@ def test_every_road_hexside_joins_adjacent_on_map_hexes(board: Board) -> None:
         if s.roads:
             assert key.a in board.hexes and key.b in board.hexes
             assert Hexside.between(key.a, key.b) == key
+
+
+def test_parse_reads_the_boards_ids_and_still_checks_any_other(board: Board) -> None:
+    """``Board.parse`` looks the board's own ids up in a table; other spellings of a hex
+    are parsed as before, and ids off the board are still refused."""
+    for h, info in board.hexes.items():
+        assert board.parse(info.id) == h == P(info.id)
+    assert board.parse(" q10 ") == board.parse("Q10")
+    for bad in ("A99", "Q0", "10Q", ""):
+        with pytest.raises(BoardError):
+            board.parse(bad)

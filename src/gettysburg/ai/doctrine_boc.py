@@ -23,9 +23,10 @@ The commander's intent, as scores (0 = a "done" action such as ``end_phase``):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from itertools import groupby
 from math import comb
 
 from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, Memory, register_doctrine
@@ -153,7 +154,7 @@ STYLES: dict[str, dict[str, Style]] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: a key of ``_enemy_distances``
 class MapFacts:
     """Board facts the doctrine uses, indexed by hex id (built once per board)."""
 
@@ -164,9 +165,24 @@ class MapFacts:
     stacking: dict[str, int]
     shelter: dict[str, float]  # defensive value of standing in the hex
     table: dict[str, dict[str, int]]  # all-pairs hex distances (259 hexes: cheap)
+    around_victory: frozenset[str]  # victory hexes and their neighbours
+    # 7.3 penalties by (from, target) hex, made on first use (a melee is weighed often).
+    melee_penalties: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def dist(self, a: str, b: str) -> int:
         return self.table[a][b]
+
+    def melee_penalty(self, frm: str, target: str) -> int:
+        """The hexside penalty (7.3) of attacking ``target`` from ``frm``; 0 when the
+        two are not next to each other."""
+        got = self.melee_penalties.get((frm, target))
+        if got is None:
+            try:
+                got = hexside_penalty(self.board, frm, target, MELEE)
+            except ValueError:
+                got = 0
+            self.melee_penalties[(frm, target)] = got
+        return got
 
 
 @cache
@@ -177,11 +193,12 @@ def map_facts() -> MapFacts:
             for h, info in board.hexes.items()}
     shelter = {info.id: (0.3 if info.terrain in GOOD_GROUND else 0.0) + 0.2 * info.ground
            + (0.4 if info.double_defence else 0.0) for info in board.hexes.values()}
-    return MapFacts(board, hexes, nbrs,
-                    {i.id: i.victory for i in board.victory_hexes()},
+    victory = {i.id: i.victory for i in board.victory_hexes()}
+    return MapFacts(board, hexes, nbrs, victory,
                     {info.id: info.stacking for info in board.hexes.values()}, shelter,
                     {a: {b: ha.distance(hb) for b, hb in hexes.items()}
-                     for a, ha in hexes.items()})
+                     for a, ha in hexes.items()},
+                    frozenset(victory) | {n for v in victory for n in nbrs[v]})
 
 
 @cache
@@ -207,6 +224,14 @@ def scenario_bands(scenario: str) -> tuple[int, int]:
     except Exception:  # unknown or unreadable scenario: the standard bands (9.1)
         return (-1, 10)
     return (int(v.usa_win_max), int(v.csa_win_min))
+
+
+@lru_cache(maxsize=32)
+def _enemy_distances(facts: MapFacts, enemy_hexes: frozenset[str]
+                     ) -> tuple[dict[str, int], dict[tuple[str, int], int]]:
+    """(nearest enemy by hex, enemy hexes within r by (hex, r)) worked out so far for
+    these enemy hexes, shared by the situations that have them."""
+    return {}, {}
 
 
 _NEAR_VICTORY: dict[str, tuple[str, ...]] = {}
@@ -333,15 +358,16 @@ class Situation:
         self.melee_offers: dict[str, list[Action]] = {}
         # Entry hexes on offer to each unit due to arrive (set by BocDoctrine.scores).
         self.entries: dict[str, set[str]] = {}
-        self._nearest_cache: dict[str, int] = {}
         self.front = frozenset(n for hx in self.enemy_at for n in facts.nbrs.get(hx, ())
                                if n not in self.enemy_at)
+        # Hexes to the nearest enemy block, and enemy blocks within r hexes (by hex, r):
+        # they depend on the enemy's hexes alone, the same through a player's phase.
+        self._nearest_cache, self._threat_cache = _enemy_distances(
+            facts, frozenset(self.enemy_at))
         self.need = self._needs()
-        self._threat_cache: dict[str, int] = {}
         self._prey_cache: dict[str, float] = {}
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
-        self._obj_cache: dict[tuple[str, str | None], float] = {}
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
         self._hq_cache: dict[tuple[str, str], int] = {}
         self._worn: dict[str, list[str]] | None = None  # for ``room_cost``, made on first use
@@ -353,9 +379,10 @@ class Situation:
         # The same, for a unit that garrisons none of them (``objective``).
         self._objectives_now = [(v, need, 1.0 + 0.7 * max(0.0, held))
                                 for v, need, held, _ in self._objectives]
+        self._leaving: dict[str, list[tuple[str, float, float]]] = {}
+        self._obj_cache: dict[tuple[str, str | None], float] = {}
         #: Victory hexes and their neighbours: only a unit standing in one garrisons one.
-        self._near = frozenset(facts.victory) | frozenset(
-            n for v in facts.victory for n in facts.nbrs.get(v, ()))
+        self._near = facts.around_victory
         self._corps_hexes: dict[str, list[str]] = {}
         for uid, u in self.own_on.items():
             lab = self.unit(uid)
@@ -368,7 +395,7 @@ class Situation:
         for v, pts in self.facts.victory.items():
             ours = self.control.get(v) == self.seat
             lost = self.control.get(v) == self.enemy
-            near = sum(1 for hx in self.enemy_at if self.facts.dist(hx, v) <= 2)
+            near = self._enemy_within(v, 2)
             take = self.style.take
             base = 1.0 if ours else (take + 0.3 if lost else take)
             need[v] = pts * (base + 0.3 * min(3, near))
@@ -389,83 +416,104 @@ class Situation:
         best = 0.0
         row = self.facts.table[hx]
         decay = self._decay_pow
-        if here is None:  # the usual case: each objective's garrison as it is
-            for v, need, den in self._objectives_now:
-                val = need * decay[row[v]] / den
-                if val > best:
-                    best = val
-            self._obj_cache[key] = best
-            return best
-        for v, need, held, adjacent in self._objectives:
-            g = held
-            if here == v:
-                g -= 1.0
-            elif here in adjacent:
-                g -= 0.5
-            val = need * self._decay_pow[row[v]] / (1.0 + 0.7 * max(0.0, g))
+        for v, need, den in (self._objectives_now if here is None
+                             else self._objectives_leaving(here)):
+            val = need * decay[row[v]] / den
             if val > best:
                 best = val
         self._obj_cache[key] = best
         return best
+
+    def _objectives_leaving(self, here: str) -> list[tuple[str, float, float]]:
+        """``_objectives_now`` for a unit that leaves ``here`` (it garrisons it no more),
+        worked out once per ``here``."""
+        got = self._leaving.get(here)
+        if got is None:
+            got = []
+            for v, need, held, adjacent in self._objectives:
+                g = held
+                if here == v:
+                    g -= 1.0
+                elif here in adjacent:
+                    g -= 0.5
+                got.append((v, need, 1.0 + 0.7 * max(0.0, g)))
+            self._leaving[here] = got
+        return got
 
     def hex_value(self, uid: str, hx: str, here: str | None) -> float:
         """How good it is for unit ``uid`` (now in ``here``) to end its move in ``hx``."""
         key = (uid, hx, here)
         got = self._value_cache.get(key)
         if got is None:
-            got = self._hex_value(uid, hx, here)
+            got = self.hex_values(uid, here, (hx,))[0]
             self._value_cache[key] = got
         return got
 
-    def _hex_value(self, uid: str, hx: str, here: str | None) -> float:
-        label = self.unit(uid)
+    def hex_values(self, uid: str, here: str | None, hexes: Iterable[str]) -> list[float]:
+        """``hex_value`` of each of ``hexes`` for unit ``uid`` (now in ``here``), none of
+        them kept: the moves of a unit are scored together, each destination once, with
+        what depends on the unit alone looked up once."""
+        label = self.oob.units.get(uid)
         kind = label.type if label else "infantry"
-        limit = 1 if self.columns.get(hx, set()) - {uid} else self.facts.stacking.get(hx, 0)
-        room = limit - self.garrison.get(hx, 0) + (1 if here == hx else 0)
-        if room < 1:
-            return OVERSTACK
-        in_front = hx in self.front
-        if kind in HQ_TYPES:
-            return self._hq_value(label, hx, here, in_front)
-        value = self.objective(hx, here)
-        if self.night:
-            # Pull back from the line, except the garrisons of victory hexes: the night
-            # turn ends Days 2 and 3, and an abandoned objective scores for the enemy.
-            return value - (self.style.night_pull if in_front and hx not in self.facts.victory
-                           else 0.0)
-        if in_front:
-            value += self.facts.shelter.get(hx, 0.0)
-            if kind in ARTILLERY:
-                value -= 0.3  # guns shoot best from two or three hexes away (5.31)
-            elif self.seat == "csa" or self.control.get(hx) != self.seat:
-                value += 0.2  # the attacker must close with the enemy to fire
-            worn = self.strength(uid) <= self.style.weak_steps
-            if worn and hx not in self.facts.victory:
-                # One hit eliminates it: a point for the enemy (9.12).
-                value -= self.style.weak_in_front
-            else:
-                if worn:  # on a victory hex, whose pull keeps it there until others hold it
-                    value -= self.style.weak_on_objective
-                if kind not in ARTILLERY:
-                    st = self.style
-                    value += (st.hunt_behind if self.behind else st.hunt) * self.prey(hx)
-        elif kind in ARTILLERY and self._enemy_within(hx, 3):
-            value += 0.3
-        if self.style.keep_room:
-            value -= self.style.keep_room * self.room_cost(uid, hx, here)
-        if self.style.formations and self.column(uid):
-            # A column cannot fire (5.1) and forms line at the cost of all its MPs in the
-            # front line (6.0): it stops short of the enemy and forms line first.
+        facts, st = self.facts, self.style
+        stacking, victory, garrison, front = facts.stacking, facts.victory, self.garrison, \
+            self.front
+        hq, artillery = kind in HQ_TYPES, kind in ARTILLERY
+        worn = self.strength(uid) <= st.weak_steps
+        attacker = self.seat == "csa"  # the USA attacks only where it does not hold the hex
+        hunt = st.hunt_behind if self.behind else st.hunt
+        column = st.formations and self.column(uid)
+        shy = st.weak_reach > 1 and worn
+        out: list[float] = []
+        for hx in hexes:
+            cols = self.columns.get(hx)  # a column of another unit there holds the hex alone
+            limit = 1 if cols and (len(cols) > 1 or uid not in cols) else stacking.get(hx, 0)
+            if limit - garrison.get(hx, 0) + (1 if here == hx else 0) < 1:
+                out.append(OVERSTACK)
+                continue
+            in_front = hx in front
+            if hq:
+                out.append(self._hq_value(label, hx, here, in_front))
+                continue
+            value = self.objective(hx, here)
+            if self.night:
+                # Pull back from the line, except the garrisons of victory hexes: the night
+                # turn ends Days 2 and 3, and an abandoned objective scores for the enemy.
+                out.append(value - (st.night_pull if in_front and hx not in victory
+                                    else 0.0))
+                continue
             if in_front:
-                value -= 1.5
-            elif self._enemy_within(hx, LINE_AT - 1):
-                value -= 0.8
-        if not in_front and self.style.weak_reach > 1 and hx not in self.facts.victory \
-                and self.strength(uid) <= self.style.weak_steps \
-                and self._enemy_within(hx, self.style.weak_reach):
-            # Within the enemy's reach of a move and a melee (6.1, 7.1): as bad as the line.
-            value -= self.style.weak_in_front
-        return value
+                value += facts.shelter.get(hx, 0.0)
+                if artillery:
+                    value -= 0.3  # guns shoot best from two or three hexes away (5.31)
+                elif attacker or self.control.get(hx) != self.seat:
+                    value += 0.2  # the attacker must close with the enemy to fire
+                if worn and hx not in victory:
+                    # One hit eliminates it: a point for the enemy (9.12).
+                    value -= st.weak_in_front
+                else:
+                    if worn:  # on a victory hex, whose pull keeps it there until relieved
+                        value -= st.weak_on_objective
+                    if not artillery:
+                        value += hunt * self.prey(hx)
+            elif artillery and self._enemy_within(hx, 3):
+                value += 0.3
+            if st.keep_room:
+                value -= st.keep_room * self.room_cost(uid, hx, here)
+            if column:
+                # A column cannot fire (5.1) and forms line at the cost of all its MPs in
+                # the front line (6.0): it stops short of the enemy and forms line first.
+                if in_front:
+                    value -= 1.5
+                elif self._enemy_within(hx, LINE_AT - 1):
+                    value -= 0.8
+            if shy and not in_front and hx not in victory \
+                    and self._enemy_within(hx, st.weak_reach):
+                # Within the enemy's reach of a move and a melee (6.1, 7.1): as bad as the
+                # line.
+                value -= st.weak_in_front
+            out.append(value)
+        return out
 
     def _limit(self, hx: str) -> int:
         return 1 if self.columns.get(hx) else self.facts.stacking.get(hx, 0)
@@ -540,7 +588,7 @@ class Situation:
         return bool(self.own.get(uid, {}).get("column"))
 
     def _enemy_within(self, hx: str, r: int) -> int:
-        key = f"{hx}/{r}"
+        key = (hx, r)
         got = self._threat_cache.get(key)
         if got is None:
             got = sum(1 for e in self.enemy_at if self.facts.dist(hx, e) <= r)
@@ -569,21 +617,25 @@ class Situation:
         """6.61 for one hex, with own blocks counted per hex in ``count`` changed by
         ``moved`` (hex -> blocks more or fewer)."""
         delta = moved or {}
-
-        def ours(h: str) -> bool:
-            return count.get(h, 0) + delta.get(h, 0) > 0
-
-        if ours(v):
+        if count.get(v, 0) + delta.get(v, 0) > 0:
             return self.seat
         if v in self.enemy_at:
             return self.enemy
-        sides = {self.seat if ours(n) else self.enemy
-                 for n in self.facts.nbrs.get(v, ()) if ours(n) or n in self.enemy_at}
-        return next(iter(sides)) if len(sides) == 1 else None
+        own = enemy = False  # sides next to v
+        for n in self.facts.nbrs.get(v, ()):
+            if count.get(n, 0) + delta.get(n, 0) > 0:
+                own = True
+            elif n in self.enemy_at:
+                enemy = True
+        if own != enemy:
+            return self.seat if own else self.enemy
+        return None
 
     def control_gain(self, dest: str, here: str | None) -> float:
         """Victory points the move ``here`` -> ``dest`` wins (or loses) for the seat in the
         control the blocks would give if the turn ended now (6.61, 9.1)."""
+        if dest not in self._near and (here is None or here not in self._near):
+            return 0.0  # most moves: no victory hex within 1 of either end
         key = (dest, here)
         got = self._flip_cache.get(key)
         if got is not None:
@@ -591,16 +643,15 @@ class Situation:
         touched = sorted(set(near_victory(self.facts, dest)
                              + (near_victory(self.facts, here) if here is not None else ())))
         gain = 0.0
-        if touched:  # most moves are far from every victory hex: nothing to recount
-            moved = {dest: 1}
-            if here is not None:
-                moved[here] = moved.get(here, 0) - 1
-            for v in touched:
-                before_c = self._control_now.get(v, "?")
-                if before_c == "?":
-                    before_c = self._control_now[v] = self._control_of(v, self.garrison)
-                after_c = self._control_of(v, self.garrison, moved)
-                gain += self.facts.victory[v] * (self._worth(after_c) - self._worth(before_c))
+        moved = {dest: 1}
+        if here is not None:
+            moved[here] = moved.get(here, 0) - 1
+        for v in touched:
+            before_c = self._control_now.get(v, "?")
+            if before_c == "?":
+                before_c = self._control_now[v] = self._control_of(v, self.garrison)
+            after_c = self._control_of(v, self.garrison, moved)
+            gain += self.facts.victory[v] * (self._worth(after_c) - self._worth(before_c))
         self._flip_cache[key] = gain
         return gain
 
@@ -651,6 +702,11 @@ class Situation:
         return total
 
 
+def _mover(a: Action) -> tuple[str, str] | None:
+    """(unit, start hex) of a move, None for any other action."""
+    return (str(a["unit"]), str(a["path"][0])) if a.get("type") == "move" else None
+
+
 class BocDoctrine:
     """Scores BoC actions for the ``general`` agent (see the module doc)."""
 
@@ -671,11 +727,20 @@ class BocDoctrine:
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         sit = self.situation(view)
         for a in legal:
-            if a.get("type") == "melee" and not a.get("unsupported") and "entry" not in a:
+            kind = a.get("type")
+            if kind == "melee" and not a.get("unsupported") and "entry" not in a:
                 sit.melee_offers.setdefault(str(a["target"]), []).append(a)
-            elif a.get("type") == "enter":
+            elif kind == "enter":
                 sit.entries.setdefault(str(a["unit"]), set()).add(str(a["entry"]))
-        return [self.score(sit, a) for a in legal]
+        # Moves are most of the actions, listed unit by unit: the moves of a unit are
+        # scored together (``_s_moves``), other actions one by one.
+        out: list[float] = []
+        for mover, group in groupby(legal, key=_mover):
+            if mover is None:
+                out += [self.score(sit, a) for a in group]
+            else:
+                out += self._s_moves(sit, mover[0], mover[1], list(group))
+        return out
 
     def score(self, sit: Situation, a: Action) -> float:
         kind = str(a.get("type"))
@@ -686,12 +751,19 @@ class BocDoctrine:
 
     # --- movement --------------------------------------------------------------------------
     def _s_move(self, sit: Situation, a: Action) -> float:
-        uid, path = str(a["unit"]), a["path"]
-        here = str(path[0])
-        dest = str(path[-1])
-        gain = sit.hex_value(uid, dest, here) - sit.hex_value(uid, here, here)
-        gain += sit.style.control_weight * sit.control_gain(dest, here)
-        return gain - 0.01 * len(path) - 0.05  # move only for a real gain
+        return self._s_moves(sit, str(a["unit"]), str(a["path"][0]), [a])[0]
+
+    def _s_moves(self, sit: Situation, uid: str, here: str, moves: Sequence[Action]
+                 ) -> list[float]:
+        """``_s_move`` of moves of unit ``uid`` from ``here``."""
+        stay = sit.hex_value(uid, here, here)
+        weight, gain_of = sit.style.control_weight, sit.control_gain
+        dests = [str(a["path"][-1]) for a in moves]
+        # Each destination is one move: their values are not kept (no use again).
+        values = sit.hex_values(uid, here, dests)
+        # Move only for a real gain.
+        return [value - stay + weight * gain_of(dest, here) - 0.01 * len(a["path"]) - 0.05
+                for value, dest, a in zip(values, dests, moves, strict=True)]
 
     def _s_enter(self, sit: Situation, a: Action) -> float:
         dest = str(a["path"][-1])
@@ -814,10 +886,7 @@ class BocDoctrine:
     def _attacker(self, sit: Situation, uid: str, frm: str | None, target: str) -> Fighter:
         pen = 0
         if frm is not None and frm in sit.facts.hexes:
-            try:
-                pen = hexside_penalty(sit.facts.board, frm, target, MELEE)  # 7.3
-            except ValueError:
-                pen = 0
+            pen = sit.facts.melee_penalty(frm, target)  # 7.3
         return fighter(sit.unit(uid), sit.seat, sit.strength(uid), False, pen)
 
     def _enemy_fighters(self, sit: Situation, hx: str, defending: bool) -> list[Fighter]:

@@ -72,9 +72,25 @@ class Outlook:
         return -blocks - 0.1 * steps + (1.0 - self.win) * hex_worth
 
 
+#: Fighters made so far, by (unit id, side, strength, defender, penalty), with their unit:
+#: the doctrine asks for the same few blocks at every melee it weighs.
+_FIGHTERS: dict[tuple[str | None, str, int, bool, int], tuple[Unit | None, Fighter]] = {}
+
+
 def fighter(unit: Unit | None, side: str, strength: int, defender: bool,
             penalty: int = 0) -> Fighter:
     """A block as a fighter; ``unit`` None for an enemy block the seat cannot identify."""
+    key = (unit.id if unit is not None else None, side, strength, defender, penalty)
+    got = _FIGHTERS.get(key)
+    if got is not None and got[0] is unit:
+        return got[1]
+    made = _fighter(unit, side, strength, defender, penalty)
+    _FIGHTERS[key] = (unit, made)
+    return made
+
+
+def _fighter(unit: Unit | None, side: str, strength: int, defender: bool,
+             penalty: int) -> Fighter:
     if unit is None:
         r1 = GUESS_FIREPOWER - (0 if defender else penalty)
         return Fighter(strength, MORALE.index(GUESS_MORALE.get(side, "B")),
@@ -134,6 +150,10 @@ def _outlook(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...], rou
         acc += w / total
         cdf.append(acc)
     wins = att_lost = def_lost = att_steps = def_steps = 0
+    defender = [f.defender for f in fighters]
+    # Each side's blocks in index order: the foes of a block, whoever is left of them.
+    sides = {flag: [j for j in range(len(fighters)) if defender[j] == flag]
+             for flag in (False, True)}
     for _ in range(trials):
         st = [f.strength if not (f.unknown and cdf) else
               guess[min(len(guess) - 1, bisect_right(cdf, rng.random()))][0] for f in fighters]
@@ -143,26 +163,25 @@ def _outlook(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...], rou
             for i in order:
                 if gone[i]:
                     continue
-                f = fighters[i]
-                foes = [j for j in range(len(fighters))
-                        if not gone[j] and fighters[j].defender != f.defender]
+                foes = [j for j in sides[not defender[i]] if not gone[j]]
                 if not foes:
                     break
-                if not f.defender and rnd == rounds:
+                if not defender[i] and rnd == rounds:
                     gone[i] = True  # 7.2: the attacker's last turn is a forced retreat
                     continue
-                for _h in range(_hit_count(rng, st[i], f.fps[rnd - 1])):
-                    live = [j for j in foes if not gone[j]]
-                    if not live:
+                for _h in range(_hit_count(rng, st[i], fighters[i].fps[rnd - 1])):
+                    # The strongest foe still fighting takes the hit (the first on ties).
+                    j = -1
+                    for k in foes:
+                        if not gone[k] and (j < 0 or st[k] > st[j]):
+                            j = k
+                    if j < 0:
                         break
-                    j = max(live, key=lambda k: (st[k], -k))
                     st[j] -= 1
                     if st[j] <= 0:
                         gone[j] = True
-        defenders_left = any(not gone[j] for j in range(len(fighters))
-                             if fighters[j].defender)
-        attackers_left = any(not gone[j] and st[j] > 0 for j in range(len(fighters))
-                             if not fighters[j].defender)
+        defenders_left = any(not gone[j] for j in sides[True])
+        attackers_left = any(not gone[j] and st[j] > 0 for j in sides[False])
         if not defenders_left and attackers_left:
             wins += 1
         for j, f in enumerate(fighters):

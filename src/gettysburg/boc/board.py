@@ -99,6 +99,14 @@ class Board:
 
     # -- ids -------------------------------------------------------------------------
     def parse(self, hex_id: str) -> Hex:
+        # The board's own ids come from a table: the rules look up tens of thousands of
+        # them a game, and boards are not changed once loaded (``control.index``).
+        ids: dict[str, Hex] | None = self.__dict__.get("_boc_ids")
+        if ids is None:
+            ids = self.__dict__["_boc_ids"] = {info.id: h for h, info in self.hexes.items()}
+        got = ids.get(hex_id)
+        if got is not None:
+            return got
         try:
             h = BOC.parse(hex_id)
         except HexIdError as exc:

@@ -145,6 +145,7 @@ ACTION_ORDER = ["swap", "hancock", "activate", "fire", "formation", "move", "ent
                 "leave_map", "casualty", "repulse", "melee_resolve", "melee_fight", "melee_line",
                 "melee_retreat", "regroup", "regroup_done", "cavalry_custer", "cavalry_assign",
                 "cavalry_assign_done", "supply_activate", "supply", "night_supply", "end_phase"]
+_ORDER = {t: i for i, t in enumerate(ACTION_ORDER)}  # legal_actions lists them in this order
 # Answers to a pending combat decision (combat.Decision): valid only while one waits.
 DECISION_ACTIONS = frozenset({"casualty", "repulse", "melee_resolve", "melee_fight",
                               "melee_line", "melee_retreat", "regroup", "regroup_done",
@@ -351,6 +352,8 @@ class BocGame(Game):
 
     system = "boc"
     execute_checks = True  # execute() runs the same _check as validate()
+    #: (occupants, side, the hexes that side holds in them), the last asked of ``_held``.
+    _held_memo: tuple[Mapping[str, list[UnitState]], str, frozenset[str]] | None = None
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -438,8 +441,10 @@ class BocGame(Game):
         if self.state.night:
             raise RuleError(rule, "not allowed in the night turn (9.7)")
 
-    def _stack_room(self, hx: str, extra: int = 1) -> bool:
-        n = len(self.state.occupants().get(hx, []))
+    def _stack_room(self, hx: str, extra: int = 1,
+                    occ: Mapping[str, list[UnitState]] | None = None) -> bool:
+        """``occ``: the hexes' occupants, if the caller has them."""
+        n = len((self.state.occupants() if occ is None else occ).get(hx, []))
         return n + extra <= self.board.hex(hx).stacking
 
     def _deploy_targets(self, u: UnitState) -> list[str]:
@@ -454,7 +459,7 @@ class BocGame(Game):
                 continue
             if any(x.side != u.side for x in occ.get(n, [])):
                 continue
-            if self._stack_room(n):
+            if self._stack_room(n, occ=occ):
                 out.append(n)
         return sorted(out)
 
@@ -478,8 +483,7 @@ class BocGame(Game):
         label = self.orders.oob[u.id]
         if occ is None:
             occ = self.state.occupants()
-        enemy = other(u.side)
-        forbidden = {h for h, us in occ.items() if us and us[0].side == enemy}
+        forbidden = self._held(occ, other(u.side))
         if self.state.night:
             forbidden |= front  # 9.72 no entering front-line hexes at night
         infantry = label.type == "infantry"
@@ -497,6 +501,17 @@ class BocGame(Game):
             roads=not (self.column_rule and infantry and not u.column),
             one_hex=u.mp_used == 0, stop=front, forbidden=frozenset(forbidden),
             full_sides=full)
+
+    def _held(self, occ: Mapping[str, list[UnitState]], side: str) -> frozenset[str]:
+        """The hexes ``side`` holds among the occupants ``occ``. ``legal_actions`` asks
+        for every unit with the same ``occ``: the answer is kept for it, and being the
+        same object it hashes at once in the reach cache's keys (``MoveRules``)."""
+        memo = self._held_memo
+        if memo is not None and memo[0] is occ and memo[1] == side:
+            return memo[2]
+        held = frozenset(h for h, us in occ.items() if us and us[0].side == side)
+        self._held_memo = (occ, side, held)
+        return held
 
     def move_options(self, uid: str, front: frozenset[str] | None = None,
                      occ: Mapping[str, list[UnitState]] | None = None) -> Reach:
@@ -625,8 +640,9 @@ class BocGame(Game):
                         and self._formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
                 reach = self.move_options(u.id, front, occ)
-                acts += [{"type": "move", "unit": u.id, "path": list(reach.path[d])}
-                         for d in sorted(reach.path)]
+                # reach.path is sorted by destination; its paths are kept (copied here).
+                acts += [{"type": "move", "unit": u.id, "path": list(p)}
+                         for p in reach.path.values()]
                 if u.hex in index(self.board).edge:
                     acts.append({"type": "leave_map", "unit": u.id})
             for uid in sorted(st.units):
@@ -660,8 +676,7 @@ class BocGame(Game):
                 acts += [{"type": "night_supply", "unit": uid, "steps": n}
                          for n in range(1, most + 1)]
         acts.append({"type": "end_phase"})
-        order = {t: i for i, t in enumerate(ACTION_ORDER)}
-        return sorted(acts, key=lambda a: order[a["type"]]) if acts else acts
+        return sorted(acts, key=lambda a: _ORDER[a["type"]]) if acts else acts
 
     # --- validation ------------------------------------------------------------------------
     def validate(self, action: Action, seat: Seat) -> None:
@@ -766,7 +781,7 @@ class BocGame(Game):
                 continue  # no enemy on any entry hex: the usual case, answered at once
             for hx, road in self._entry_hexes(u):
                 if hx in enemy and target_problem(self.board, st, ms, seat, hx, ENTRY,
-                                                   None) is None:
+                                                   None, enemy) is None:
                     acts.append({"type": "melee", "unit": uid, "target": hx, "entry": road})
         return acts
 

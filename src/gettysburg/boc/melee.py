@@ -52,6 +52,7 @@ Decisions where the rules leave room (German text wins):
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
@@ -198,10 +199,14 @@ def attack_problem(state: BocState, orders: Orders, uid: str, unsupported: bool)
 
 
 def _target_problem(board: Board, state: BocState, ms: MeleeState, side: str, target: str,
-                    kind: str, from_hex: str | None) -> tuple[str, str] | None:
+                    kind: str, from_hex: str | None,
+                    enemy: Container[str | None] | None = None) -> tuple[str, str] | None:
     """(rule, reason) why another attacker of ``kind`` may not join the melee on
-    ``target``, or None."""
-    if not any(u.hex == target for u in state.on_map(other(side))):
+    ``target``, or None (``enemy``: the hexes of the enemy's blocks, if the caller has
+    them: ``melee_declare_options`` asks for every block next to the enemy)."""
+    if enemy is None:
+        enemy = {u.hex for u in state.on_map(other(side))}
+    if target not in enemy:
         return "7.1", f"{target} holds no enemy block"
     there = ms.on(target)
     if target in ms.resolved:
@@ -238,7 +243,7 @@ def melee_declare_options(board: Board, state: BocState, orders: Orders, side: s
             continue
         kind = SUPPORTED if supported else UNSUPPORTED
         for t in targets:
-            if _target_problem(board, state, ms, side, t, kind, u.hex) is None:
+            if _target_problem(board, state, ms, side, t, kind, u.hex, enemy) is None:
                 act: Action = {"type": "melee", "unit": u.id, "target": t}
                 if not supported:
                     act["unsupported"] = True
