@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -98,13 +98,14 @@ class Board:
     meta: dict[str, Any] = field(default_factory=dict)
 
     # -- ids -------------------------------------------------------------------------
+    @cached_property
+    def _ids(self) -> dict[str, Hex]:
+        # The rules look up tens of thousands of ids a game, and boards are not changed
+        # once loaded (``control.index``).
+        return {info.id: h for h, info in self.hexes.items()}
+
     def parse(self, hex_id: str) -> Hex:
-        # The board's own ids come from a table: the rules look up tens of thousands of
-        # them a game, and boards are not changed once loaded (``control.index``).
-        ids: dict[str, Hex] | None = self.__dict__.get("_boc_ids")
-        if ids is None:
-            ids = self.__dict__["_boc_ids"] = {info.id: h for h, info in self.hexes.items()}
-        got = ids.get(hex_id)
+        got = self._ids.get(hex_id)  # the board's own ids, from a table
         if got is not None:
             return got
         try:
