@@ -33,13 +33,12 @@ from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, Memory, register_doctri
 from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, outlook
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty
-from gettysburg.boc.oob import OrderOfBattle, Unit, default_oob
+from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, OrderOfBattle, Unit, default_oob
 from gettysburg.boc.scenario import load_scenario
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, new_game
 
-HQ_TYPES = frozenset({"ahq", "chq", "dhq", "art_hq", "cav_chq", "cav_dhq"})
-ARTILLERY = frozenset({"artillery", "horse_artillery"})
+ARTILLERY = ARTILLERY_TYPES
 FIRE_SIDE_TERRAIN = frozenset({"woods", "orchard", "town", "marsh", "river"})
 GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
 HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength

@@ -146,8 +146,7 @@ def _boc_hooks(memory: Memory | None) -> SystemHooks:
 
 def _boc_may_melee(unit: str) -> bool:
     """Artillery does not attack in melee (7.4); HQs neither (7.5)."""
-    from gettysburg.ai.doctrine_boc import HQ_TYPES
-    from gettysburg.boc.oob import default_oob
+    from gettysburg.boc.oob import HQ_TYPES, default_oob
 
     label = default_oob().units.get(unit)
     return label is not None and label.type != "artillery" and label.type not in HQ_TYPES

@@ -34,9 +34,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from gettysburg.boc.board import Board
-from gettysburg.boc.command import HQ_TYPES, Orders
+from gettysburg.boc.command import Orders
 from gettysburg.boc.control import index
-from gettysburg.boc.oob import ARTILLERY_TYPES, Unit
+from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, Unit
 from gettysburg.boc.sequence import eliminate
 from gettysburg.boc.state import ELIMINATED, ON_MAP, WITHDRAWN, BocState, UnitState
 from gettysburg.core.canonical import JSONDict

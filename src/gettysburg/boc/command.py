@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 
 from gettysburg.boc.board import Board
 from gettysburg.boc.control import enemy_hexes, within
-from gettysburg.boc.oob import Hierarchy, OrderOfBattle, Unit
+from gettysburg.boc.oob import HQ_TYPES, Hierarchy, OrderOfBattle, Unit
 from gettysburg.boc.state import ELIMINATED, ON_MAP, BocState
 
 DHQ_TYPES = frozenset({"dhq", "cav_dhq"})
 # 1.2 / 4.3 / 4.24 / 4.25: HQs that may be activated in the command phase (CHQs and AHQs
 # supply but never command fire, 4.22, 4.23).
 COMMAND_HQ_TYPES = frozenset({"dhq", "cav_dhq", "art_hq", "cav_chq"})
-HQ_TYPES = frozenset({"ahq", "chq", "dhq", "art_hq", "cav_chq", "cav_dhq"})
 CORPS_LEADER_TYPES = frozenset({"chq", "cav_chq"})
 
 

@@ -29,7 +29,6 @@ from gettysburg.boc.cavalry_battle import (
 from gettysburg.boc.combat import Decision, is_hq
 from gettysburg.boc.command import (
     COMMAND_HQ_TYPES,
-    HQ_TYPES,
     Orders,
     command_range,
     commanded_units,
@@ -67,7 +66,14 @@ from gettysburg.boc.movement import (
     reachable,
     road_march,
 )
-from gettysburg.boc.oob import DataError, default_hierarchy, default_oob, read_yaml
+from gettysburg.boc.oob import (
+    ARTILLERY_TYPES,
+    HQ_TYPES,
+    DataError,
+    default_hierarchy,
+    default_oob,
+    read_yaml,
+)
 from gettysburg.boc.scenario import (
     ENTRY_ROAD_ALIASES,
     SCENARIO_FILES,
@@ -1133,7 +1139,7 @@ class BocGame(Game):
     def _arrive(self, u: UnitState, dest: str, front: frozenset[str]) -> list[Event]:
         u.hex, u.seq, u.moved = dest, self.state.next_seq(), True
         label = self.orders.oob[u.id]
-        if label.type in ("artillery", "horse_artillery") and dest in front and not u.revealed:
+        if label.type in ARTILLERY_TYPES and dest in front and not u.revealed:
             u.revealed = True  # 6.63 the active player's artillery shows at once
             return [Event("revealed", "6.63", {"unit": u.id, "side": u.side, "hex": dest,
                                                "strength": u.strength})]

@@ -13,8 +13,9 @@ night turn; the full battle (9.5) judges after each day's 8 PM turn, goes on aft
 from __future__ import annotations
 
 from gettysburg.boc.board import Board
-from gettysburg.boc.command import DHQ_TYPES, HQ_TYPES, Orders, roles
+from gettysburg.boc.command import DHQ_TYPES, Orders, roles
 from gettysburg.boc.control import compute_control, front_line, index
+from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES
 from gettysburg.boc.state import (
     ELIMINATED,
     FIRST_HOUR,
@@ -97,7 +98,7 @@ def reveal_front_artillery(board: Board, state: BocState, orders: Orders) -> lis
         front = front_line(board, state, side)
         for u in state.on_map(side):
             if not u.revealed and u.hex in front \
-                    and orders.oob[u.id].type in ("artillery", "horse_artillery"):
+                    and orders.oob[u.id].type in ARTILLERY_TYPES:
                 u.revealed = True
                 events.append(Event("revealed", "6.63", {"unit": u.id, "side": side,
                                                          "hex": u.hex,
@@ -114,7 +115,7 @@ def start_supply(board: Board, state: BocState, orders: Orders) -> list[Event]:
         front = front_line(board, state, side)
         for u in state.on_map(side):
             if u.revealed and not (u.hex in front and orders.oob[u.id].type in
-                                   ("artillery", "horse_artillery")):
+                                   ARTILLERY_TYPES):
                 u.revealed = False
                 hidden += 1
     if hidden:
