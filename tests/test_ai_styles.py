@@ -13,13 +13,14 @@ from gettysburg.ai import make_agent
 from gettysburg.ai.doctrine import doctrine_for
 from gettysburg.ai.doctrine_boc import (
     GENERAL_STYLES,
-    HQ_TYPES,
     STYLES,
     BocDoctrine,
     Style,
     general_style,
+    kill_chance,
 )
 from gettysburg.ai.search import WORLDS
+from gettysburg.boc.oob import HQ_TYPES
 from gettysburg.core.protocol import new_game
 
 
@@ -339,3 +340,45 @@ def test_a_units_moves_scored_together_score_as_one_by_one(style: Style) -> None
         alone = sit.hex_value(uid, dest, here) - sit.hex_value(uid, here, here) \
             + style.control_weight * sit.control_gain(dest, here) - 0.01 * len(path) - 0.05
         assert together[i] == alone == doctrine.score(sit, a), a
+
+
+def test_hqs_of_one_corps_count_their_troops_each_within_its_own_range() -> None:
+    """4.5: a corps HQ and its division HQs reach differently far, so the troops an HQ
+    keeps in range on a hex do not depend on which HQ of the corps was scored first
+    (the count was once kept by corps and hex alone)."""
+    view = _view_after(60)
+    doctrine = BocDoctrine()
+    sit = doctrine.situation(view)
+    hqs = [u for u in sit.oob.units.values() if u.side == sit.seat and u.type in HQ_TYPES]
+    pairs = [(a.id, b.id) for a in hqs for b in hqs if a.corps == b.corps
+             and (a.command_range or 1) != (b.command_range or 1)]
+    assert pairs, "no corps with two HQs of different ranges"
+    checked = 0
+    for a, b in pairs:
+        for hx in sorted(sit.facts.hexes)[::25]:
+            alone = doctrine.situation(view).hex_value(b, hx, None)
+            both = doctrine.situation(view)
+            both.hex_value(a, hx, None)  # the other HQ of the corps first
+            assert both.hex_value(b, hx, None) == alone, (a, b, hx)
+            checked += 1
+    assert checked > 100
+
+
+def test_a_known_hq_takes_one_hit_more_before_it_falls() -> None:
+    """7.5: an HQ has a 0 step, so a shot needs one more hit to eliminate it, or a block
+    stacked with it, than the same strength of combat block; the fire score counts it."""
+    view = _view_after(60)
+    sit = BocDoctrine().situation(view)
+    hq = next(u for u in sit.oob.units.values() if u.side == sit.enemy and u.type in HQ_TYPES)
+    brigade = next(u for u in sit.oob.units.values()
+                   if u.side == sit.enemy and u.type == "infantry")
+    sit.enemy_blocks["Z99"] = [(hq.id, 1)]
+    sit.enemy_blocks["Z98"] = [(brigade.id, 1)]
+    sit.enemy_blocks["Z97"] = [(hq.id, 0), (brigade.id, 2)]
+    assert sit.steps_before_loss("Z99") == [2]
+    assert sit.steps_before_loss("Z98") == [1]
+    assert sit.steps_before_loss("Z97") == [1, 2]
+    # Four dice at firepower 3: one hit kills the brigade at 1, the HQ at 1 needs two.
+    assert kill_chance(4, 3, [1], False) == pytest.approx(1 - 0.5 ** 4)
+    assert kill_chance(4, 3, sit.steps_before_loss("Z99"), False) == pytest.approx(
+        1 - 0.5 ** 4 - 4 * 0.5 ** 4)

@@ -368,7 +368,7 @@ class Situation:
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
-        self._hq_cache: dict[tuple[str, str], int] = {}
+        self._hq_cache: dict[tuple[str, int, str], int] = {}
         self._worn: dict[str, list[str]] | None = None  # for ``room_cost``, made on first use
         # Garrison of each objective: blocks in it, plus half of those next to it.
         self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
@@ -399,6 +399,15 @@ class Situation:
             base = 1.0 if ours else (take + 0.3 if lost else take)
             need[v] = pts * (base + 0.3 * min(3, near))
         return need
+
+    def steps_before_loss(self, hx: str) -> list[int]:
+        """The enemy blocks in ``hx`` as ``kill_chance`` counts them: by strength, with a
+        known HQ one step stronger, for its 0 step takes a hit before it falls (7.5)."""
+        out = []
+        for eid, s in self.enemy_blocks.get(hx, []):
+            lab = self.unit(eid) if eid else None
+            out.append(s + 1 if lab is not None and lab.type in HQ_TYPES else s)
+        return out
 
     def unit(self, uid: str) -> Unit | None:
         return self.oob.units.get(uid)
@@ -599,7 +608,8 @@ class Situation:
         """HQs keep their corps within command range (4.5) and stay out of the line."""
         rng = (label.command_range or 1) if label else 1
         corps = label.corps if label else ""
-        key = (corps, hx)
+        # A corps' HQs differ in range (a CHQ reaches farther than its DHQs, 4.5).
+        key = (corps, rng, hx)
         near = self._hq_cache.get(key)
         if near is None:
             row = self.facts.table[hx]
@@ -843,8 +853,7 @@ class BocDoctrine:
         # A block eliminated is a victory point (9.12): favour shots that can finish one.
         # Long-range hits repulse instead of eliminating (5.32).
         kill = 0.0 if long_range else sit.style.kill_weight * kill_chance(
-            sit.strength(uid), fp, [s for _, s in sit.enemy_blocks.get(target, [])],
-            info.double_defence)
+            sit.strength(uid), fp, sit.steps_before_loss(target), info.double_defence)
         return 0.1 + hits + kill + bonus + 0.1 * sit.facts.victory.get(target, 0)
 
     def _s_melee(self, sit: Situation, a: Action) -> float:
