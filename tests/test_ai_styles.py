@@ -210,16 +210,22 @@ def test_formations_march_in_column_and_fight_in_line() -> None:
 def test_a_hex_with_an_own_column_holds_no_other_unit() -> None:
     """6.0 option: a hex with a column holds that unit alone, so the doctrine sends no other
     unit there (an HQ may enter such a hex, and the excess is eliminated at phase end)."""
-    _game, view = _column_line_view("usa", 150)
-    sit = BocDoctrine().situation(view)
-    column_hexes = set(sit.columns)
-    if not column_hexes:  # put one of the seat's infantry in column where it stands
-        uid = next(u for u in sit.own_on if (lab := sit.unit(u)) is not None
-                   and lab.type == "infantry" and sit.garrison[str(sit.own_on[u]["hex"])] == 1)
-        view = dict(view, units=[dict(u, column=True) if u["id"] == uid else u
-                                 for u in view["units"]])
+    for actions in (150, 100, 200, 250):  # a position with a lone infantry block
+        _game, view = _column_line_view("usa", actions)
         sit = BocDoctrine().situation(view)
         column_hexes = set(sit.columns)
+        if column_hexes:
+            break
+        # Put one of the seat's infantry in column where it stands alone.
+        uid = next((u for u in sit.own_on if (lab := sit.unit(u)) is not None
+                    and lab.type == "infantry"
+                    and sit.garrison[str(sit.own_on[u]["hex"])] == 1), None)
+        if uid is not None:
+            view = dict(view, units=[dict(u, column=True) if u["id"] == uid else u
+                                     for u in view["units"]])
+            sit = BocDoctrine().situation(view)
+            column_hexes = set(sit.columns)
+            break
     assert column_hexes
     hx = next(iter(column_hexes))
     other = next(u for u in sit.own_on if u not in sit.columns[hx]
