@@ -43,6 +43,20 @@ def test_every_key_the_client_uses_exists() -> None:
     assert sorted(used - set(en)) == []
 
 
+
+def test_every_agent_the_lobby_offers_has_a_name_and_words_in_every_language() -> None:
+    """The lobby names each AI in the player's language and says what it is under its list
+    (``agent.<name>`` and ``agent.<name>_help``), so a player can weigh the choice."""
+    from gettysburg.server.agents import agent_names
+
+    offered = agent_names()
+    assert {"general", "random", "search"} <= set(offered)
+    for lang in LANGS:
+        words = _catalogue(lang)
+        missing = [k for a in offered for k in (f"agent.{a}", f"agent.{a}_help")
+                   if k not in words]
+        assert missing == [], (lang, missing)
+
 def test_every_boc_event_and_action_has_words() -> None:
     """The log and the actions panel name each BoC event and action in the player's
     language: every kind the engine can emit has a catalogue entry, and so does every phase

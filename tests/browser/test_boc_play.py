@@ -258,9 +258,36 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     assert sides == ["Union", "Confederacy"]
     page.select_option("select.who[data-seat=csa]", "me")
     page.select_option("select.who[data-seat=usa]", "ai")
+    # Each AI is named in words and said what it is under its list, for an AI seat only.
+    names = page.eval_on_selector_all("select.agent[data-seat=usa] option",
+                                      "els => els.map(e => [e.value, e.textContent])")
+    assert names[:1] == [["general", "General"]] and ["random", "Random"] in names, names
+    usa_help = "small.agent-help[data-seat=usa]"
+    assert "victory hexes" in page.inner_text(usa_help)
+    assert page.is_hidden("small.agent-help[data-seat=csa]")
+    page.select_option("select.agent[data-seat=usa]", "search")
+    assert "look-ahead" in page.inner_text(usa_help)
+    page.fill("#seed", "4711")
+    # A change of language builds the lobby again in the new words, with every choice kept.
+    page.select_option("#lang", "de")
+    page.wait_for_function(f"() => document.querySelector('{usa_help}')"
+                           "?.textContent.includes('vorausschauend')")
+    assert page.inner_text("select.agent[data-seat=usa] option[value=random]") == "Zufall"
+    assert [page.input_value(f"select.who[data-seat={s}]") for s in ("usa", "csa")] == [
+        "ai", "me"]
+    assert page.input_value("select.agent[data-seat=usa]") == "search"
+    assert page.input_value("#scenario") == "day1" and page.input_value("#seed") == "4711"
+    assert page.is_checked("input[data-option=hancock]")
+    assert page.is_checked("input[data-option=fixed_turn_order]")
+    page.select_option("#lang", "en")
+    page.wait_for_function(f"() => document.querySelector('{usa_help}')"
+                           "?.textContent.includes('look-ahead')")
+    page.select_option("select.agent[data-seat=usa]", "general")
     with page.expect_response(lambda r: r.url.endswith("/api/games")) as created:
         page.click("#start")
     assert created.value.status == 201, created.value.text()
+    assert created.value.request.post_data_json["seats"]["usa"] == {"kind": "ai",
+                                                                  "agent": "general"}
     sent = created.value.request.post_data_json["options"]
     assert sorted(sent) == ["fixed_turn_order", "hancock"]
     page.wait_for_url(re.compile(r"/g/[^/#]+#.+"), timeout=60000)

@@ -5,6 +5,10 @@ import { t, translatePage, language } from "./i18n.js";
 import { seatName, tOr } from "./panels.js";
 import { myGames, forget, remember } from "./store.js";
 
+// The form as the player left it when the lobby was last taken down: a change of language
+// builds the page again (main.js), and must not throw away the choices made so far.
+let draft = null;
+
 export async function lobbyPage(root) {
   const { systems, agents } = await get("/api/systems");
   const systemSel = el("select", { id: "system" }, systems.map((s) => el("option", { value: s.name }, s.title || s.name)));
@@ -86,6 +90,7 @@ export async function lobbyPage(root) {
   // request's answer is shown (an older one arriving late must not undo a newer one).
   let seatsReady = Promise.resolve();
   let refills = 0;
+  let carried = {}; // seat -> [who, agent] of a draft being restored
   function fillSeats() {
     seatsReady = refillSeats(++refills);
     return seatsReady;
@@ -102,14 +107,23 @@ export async function lobbyPage(root) {
     for (const who of seatsBody.querySelectorAll("select.who")) {
       before[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
     }
+    Object.assign(before, carried); // a draft being restored wins over the defaults
     const rows = seats.map((seat, i) => {
       const who = el("select", { class: "who", "data-seat": seat },
         ["me", "ai", "friend"].map((k) => el("option", { value: k }, t(`lobby.${k}`))));
-      const agent = el("select", { class: "agent", "data-seat": seat }, agents.map((a) => el("option", { value: a }, a)));
+      const agent = el("select", { class: "agent", "data-seat": seat }, agents.map(agentOption));
       [who.value, agent.value] = before[seat] || [i === 0 ? "me" : "ai", agents[0]];
-      const sync = () => { agent.disabled = who.value !== "ai"; };
-      who.addEventListener("change", sync); sync();
-      return el("tr", {}, el("td", {}, seatName(seat)), el("td", {}, who), el("td", {}, agent));
+      if (!agent.value) agent.value = agents[0]; // an agent the server no longer offers
+      // What the chosen agent is, in words a player can weigh (not only on hover).
+      const help = el("small", { class: "agent-help", "data-seat": seat });
+      const sync = () => {
+        agent.disabled = who.value !== "ai";
+        const key = `agent.${agent.value}_help`;
+        help.hidden = agent.disabled || tOr(key, null) === null;
+        if (!help.hidden) { help.dataset.i18n = key; help.textContent = t(key); }
+      };
+      who.addEventListener("change", sync); agent.addEventListener("change", sync); sync();
+      return el("tr", {}, el("td", {}, seatName(seat)), el("td", {}, who), el("td", {}, agent, help));
     });
     seatsBody.replaceChildren(...rows);
   }
@@ -185,7 +199,43 @@ export async function lobbyPage(root) {
   scenarioSel.addEventListener("change", () => { showOptions(); fillSeats(); });
   optionsIn.addEventListener("change", fillSeats);
   await fillScenarios();
+  if (draft) await restore(draft);
   fillList();
   translatePage(root);
-  return () => {};
+  return () => { draft = snapshot(); };
+
+  function snapshot() {
+    const seats = {};
+    for (const who of seatsBody.querySelectorAll("select.who")) {
+      seats[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
+    }
+    return { system: systemSel.value, scenario: scenarioSel.value, text: optionsIn.value, seed: seedIn.value,
+      boxes: [...optionBoxes.querySelectorAll("input:checked")].map((box) => box.dataset.option), seats };
+  }
+
+  // A choice the page no longer offers (a system or scenario gone) is left at its default.
+  async function restore(d) {
+    if ([...systemSel.options].some((o) => o.value === d.system) && systemSel.value !== d.system) {
+      systemSel.value = d.system;
+      await fillScenarios();
+    }
+    if ([...scenarioSel.options].some((o) => o.value === d.scenario)) scenarioSel.value = d.scenario;
+    showOptions();
+    for (const box of optionBoxes.querySelectorAll("input")) {
+      box.checked = d.boxes.includes(box.dataset.option) && !box.closest("label").hidden;
+    }
+    optionsIn.value = d.text;
+    seedIn.value = d.seed;
+    carried = d.seats;
+    await fillSeats();
+    carried = {};
+  }
+}
+
+// An agent as the lobby offers it: named in the player's language where the catalogue has
+// words for it; an agent registered elsewhere (a benchmark's) keeps its registry name.
+function agentOption(name) {
+  const key = `agent.${name}`;
+  return tOr(key, null) === null ? el("option", { value: name }, name)
+    : el("option", { value: name, i18n: key });
 }
