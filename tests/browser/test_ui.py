@@ -154,6 +154,12 @@ def test_two_seats_see_nothing_hidden_of_each_other(browser: Any, live: Any) -> 
     red.click("#start")
     link = red.input_value("input[data-seat=blue]")
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/g/[^/#]+#[\w-]{40,}", link)
+    # The link is shown once: a change of language builds the lobby again and keeps it.
+    red.select_option("#lang", "it")
+    red.wait_for_selector("#created h3:text('Link segreti di accesso')")
+    assert red.input_value("input[data-seat=blue]") == link
+    red.select_option("#lang", "en")
+    red.wait_for_selector("#created h3:text('Secret join links')")
     red.click("#open-mine")
     red.wait_for_selector("#phasebar .turn-you")
     ctx_blue, blue = _new_page(browser, errors)

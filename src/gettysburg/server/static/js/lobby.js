@@ -145,16 +145,23 @@ export async function lobbyPage(root) {
       const game = await post("/api/games", body);
       for (const seat of mine) remember({ game_id: game.game_id, seat, token: game.seats[seat].token,
         system: body.system, scenario: body.scenario });
-      const myLink = game.seats[mine[0]].link;
-      if (!friends.length && mine.length === 1) { location.href = myLink; return; }
-      created.replaceChildren(el("h3", { i18n: "lobby.links" }), el("p", { class: "muted", i18n: "lobby.links_help" }),
-        ...[...friends, ...mine.slice(1)].map((seat) => el("div", { class: "form-row links" }, el("label", {}, seatName(seat)),
-          el("input", { readonly: true, value: location.origin + game.seats[seat].link, "data-seat": seat, onclick: (e) => e.target.select() }))),
-        el("div", { class: "form-row" }, el("a", { href: myLink, id: "open-mine" }, el("button", { class: "primary", i18n: "lobby.open_mine" }))));
-      translatePage(created);
+      if (!friends.length && mine.length === 1) { location.href = game.seats[mine[0]].link; return; }
+      showLinks({ game, friends, mine });
     } catch (err) {
       toast(errorText(err));
     } finally { startBtn.disabled = false; }
+  }
+
+  // The join links of a game just made: shown once, so kept across a change of language.
+  let links = null;
+  function showLinks(made) {
+    links = made;
+    const { game, friends, mine } = made;
+    created.replaceChildren(el("h3", { i18n: "lobby.links" }), el("p", { class: "muted", i18n: "lobby.links_help" }),
+      ...[...friends, ...mine.slice(1)].map((seat) => el("div", { class: "form-row links" }, el("label", {}, seatName(seat)),
+        el("input", { readonly: true, value: location.origin + game.seats[seat].link, "data-seat": seat, onclick: (e) => e.target.select() }))),
+      el("div", { class: "form-row" }, el("a", { href: game.seats[mine[0]].link, id: "open-mine" }, el("button", { class: "primary", i18n: "lobby.open_mine" }))));
+    translatePage(created);
   }
 
   // Each game with its title, side and start; the newest also with how it stands now,
@@ -210,7 +217,7 @@ export async function lobbyPage(root) {
       seats[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
     }
     return { system: systemSel.value, scenario: scenarioSel.value, text: optionsIn.value, seed: seedIn.value,
-      boxes: [...optionBoxes.querySelectorAll("input:checked")].map((box) => box.dataset.option), seats };
+      boxes: [...optionBoxes.querySelectorAll("input:checked")].map((box) => box.dataset.option), seats, links };
   }
 
   // A choice the page no longer offers (a system or scenario gone) is left at its default.
@@ -229,6 +236,7 @@ export async function lobbyPage(root) {
     carried = d.seats;
     await fillSeats();
     carried = {};
+    if (d.links) showLinks(d.links);
   }
 }
 
