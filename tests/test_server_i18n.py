@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -46,10 +48,13 @@ def test_every_key_the_client_uses_exists() -> None:
 
 def test_every_agent_the_lobby_offers_has_a_name_and_words_in_every_language() -> None:
     """The lobby names each AI in the player's language and says what it is under its list
-    (``agent.<name>`` and ``agent.<name>_help``), so a player can weigh the choice."""
-    from gettysburg.server.agents import agent_names
-
-    offered = agent_names()
+    (``agent.<name>`` and ``agent.<name>_help``), so a player can weigh the choice. The
+    agents are listed by a fresh interpreter, as a new server offers them: other tests
+    register agents of their own in this one."""
+    listed = subprocess.run(
+        [sys.executable, "-c", "import json; from gettysburg.server.agents import agent_names;"
+         " print(json.dumps(agent_names()))"], capture_output=True, text=True, check=True)
+    offered = json.loads(listed.stdout)
     assert {"general", "random", "search"} <= set(offered)
     for lang in LANGS:
         words = _catalogue(lang)
