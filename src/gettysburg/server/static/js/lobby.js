@@ -103,11 +103,8 @@ export async function lobbyPage(root) {
     let seats;
     try { ({ seats } = await get(`/api/setup?${q}`)); } catch (err) { toast(errorText(err)); return; }
     if (generation !== refills) return;
-    const before = {};
-    for (const who of seatsBody.querySelectorAll("select.who")) {
-      before[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
-    }
-    Object.assign(before, carried); // a draft being restored wins over the defaults
+    // A draft being restored wins over what the table shows.
+    const before = { ...seatChoices(), ...carried };
     const rows = seats.map((seat, i) => {
       const who = el("select", { class: "who", "data-seat": seat },
         ["me", "ai", "friend"].map((k) => el("option", { value: k }, t(`lobby.${k}`))));
@@ -131,11 +128,9 @@ export async function lobbyPage(root) {
   async function start() {
     await seatsReady;
     const seats = {}; const mine = []; const friends = [];
-    for (const who of seatsBody.querySelectorAll("select.who")) {
-      const seat = who.dataset.seat;
-      const agent = seatsBody.querySelector(`select.agent[data-seat="${seat}"]`).value;
-      seats[seat] = who.value === "ai" ? { kind: "ai", agent } : { kind: "human" };
-      (who.value === "me" ? mine : who.value === "friend" ? friends : []).push(seat);
+    for (const [seat, [who, agent]] of Object.entries(seatChoices())) {
+      seats[seat] = who === "ai" ? { kind: "ai", agent } : { kind: "human" };
+      (who === "me" ? mine : who === "friend" ? friends : []).push(seat);
     }
     if (!mine.length) { toast(t("lobby.need_me")); return; }
     startBtn.disabled = true;
@@ -211,11 +206,17 @@ export async function lobbyPage(root) {
   translatePage(root);
   return () => { draft = snapshot(); };
 
-  function snapshot() {
+  // seat -> [who plays it, its agent], as the seat table shows them now.
+  function seatChoices() {
     const seats = {};
     for (const who of seatsBody.querySelectorAll("select.who")) {
       seats[who.dataset.seat] = [who.value, seatsBody.querySelector(`select.agent[data-seat="${who.dataset.seat}"]`).value];
     }
+    return seats;
+  }
+
+  function snapshot() {
+    const seats = seatChoices();
     return { system: systemSel.value, scenario: scenarioSel.value, text: optionsIn.value, seed: seedIn.value,
       boxes: [...optionBoxes.querySelectorAll("input:checked")].map((box) => box.dataset.option), seats, links };
   }
