@@ -38,7 +38,6 @@ from gettysburg.boc.scenario import load_scenario
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, new_game
 
-ARTILLERY = ARTILLERY_TYPES
 FIRE_SIDE_TERRAIN = frozenset({"woods", "orchard", "town", "marsh", "river"})
 GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
 HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength
@@ -466,7 +465,7 @@ class Situation:
         facts, st = self.facts, self.style
         stacking, victory, garrison, front = facts.stacking, facts.victory, self.garrison, \
             self.front
-        hq, artillery = kind in HQ_TYPES, kind in ARTILLERY
+        hq, artillery = kind in HQ_TYPES, kind in ARTILLERY_TYPES
         worn = self.strength(uid) <= st.weak_steps
         attacker = self.seat == "csa"  # the USA attacks only where it does not hold the hex
         hunt = st.hunt_behind if self.behind else st.hunt
@@ -843,7 +842,7 @@ class BocDoctrine:
             return 0.0
         here = str(u["hex"])
         info = sit.facts.board.hex(target)
-        long_range = label.type in ARTILLERY and sit.facts.dist(here, target) >= 2
+        long_range = label.type in ARTILLERY_TYPES and sit.facts.dist(here, target) >= 2
         if long_range:
             fp = label.long_firepower or label.firepower  # 5.31 no terrain at range
         else:
