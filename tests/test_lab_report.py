@@ -175,3 +175,20 @@ def test_appending_to_a_file_without_a_final_newline_keeps_rows_apart(tmp_path: 
     path.write_text(json.dumps(_row(3, "usa")), encoding="utf-8")
     append_rows(path, [_row(4, "csa")])
     assert [r["vp"] for r in read_rows(path)] == [3, 4]
+
+
+def test_one_group_vp_histogram_is_split_by_result_in_play_order(tmp_path: Path) -> None:
+    """A designer reads a scenario's bands of victory off one run's histogram: its games
+    split by result, the first seat's wins first, unfinished games left out."""
+    rows = [_row(3, "usa"), _row(4, "usa"), _row(6, None), _row(9, None), _row(11, "csa"),
+            _row(20, None, finished=False)]
+    split = report_mod.vp_by_result(rows)
+    assert list(split) == ["usa wins", "csa wins", "draws"]
+    assert split == {"usa wins": [3.0, 4.0], "csa wins": [11.0], "draws": [6.0, 9.0]}
+    # The toy's seats read red first, as `simulate` names them.
+    toy = [{**r, "scenario": "toy/standard", "agents": {"blue": "random", "red": "general"},
+            "winner": {"usa": "red", "csa": "blue"}.get(str(r["winner"]))} for r in rows[:5]]
+    assert list(report_mod.vp_by_result(toy))[:2] == ["red wins", "blue wins"]
+    res, _ = _report(tmp_path, rows)
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "rep" / "vp_distribution.png").stat().st_size > 0

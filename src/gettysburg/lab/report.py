@@ -3,7 +3,8 @@
 A group is the games of one command: the same scenario, options, dice (and budget and
 action limit when not the defaults) and the same agent on each seat. Runs of one scenario
 with and without an option are kept apart (docs/balance.md stores them in one file).
-Plots: VP distribution per scenario (an outline per group), win rates with Wilson 95%
+Plots: VP distribution per scenario (one group's games stacked by result, so the bands
+of victory show; several groups as an outline each), win rates with Wilson 95%
 intervals, losses by corps per group (BoC order of battle), and the VP total over the game
 per scenario when recorded.
 """
@@ -129,13 +130,40 @@ def _vp_bins(vps: Sequence[float]) -> range | int:
     return range(lo, hi + 2) if hi - lo <= _MAX_INT_BINS else 50
 
 
+#: A result's colour, as in the win-rate plot: the first seat's wins, the second's, draws.
+_RESULT_COLORS = ("#2b4c9b", "#9b2b2b", "#888888")
+
+
+def _finished_vp(r: Row) -> bool:
+    return bool(r.get("finished")) and isinstance(r.get("vp"), int | float)
+
+
+def vp_by_result(rows: Sequence[Row]) -> dict[str, list[float]]:
+    """The finished games' VP split by result, in the win-rate plot's order: the first
+    seat's wins, the second seat's, the draws (keys ``"<seat> wins"`` and ``"draws"``).
+    Where a scenario's bands of victory lie is then read off the plot itself, from the
+    games, for any rule system."""
+    first, second = _two_seats(rows) if rows else ("", "")
+    out: dict[str, list[float]] = {f"{first} wins": [], f"{second} wins": [], "draws": []}
+    for r in rows:
+        if not _finished_vp(r):
+            continue
+        winner = r.get("winner")
+        key = "draws" if winner is None else f"{winner} wins"
+        out.setdefault(key, []).append(float(r["vp"]))
+    return out
+
+
 def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
-    """A panel per scenario; several groups in one scenario are drawn as outlines over
-    one another, each named."""
+    """A panel per scenario. One group: its games stacked by result (the colours of the
+    win-rate plot), so the bands of victory show. Several groups in one scenario: outlines
+    over one another, each named."""
     by_sc: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    rows_of: dict[str, list[Row]] = {}
     for key, rs in groups(rows).items():
+        rows_of[key] = rs
         for r in rs:
-            if r.get("finished") and isinstance(r.get("vp"), int | float):
+            if _finished_vp(r):
                 by_sc[str(r["scenario"])][key].append(float(r["vp"]))
     if not by_sc:
         return None
@@ -150,7 +178,12 @@ def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
         bins = _vp_bins(every)
         align = "left" if isinstance(bins, range) else "mid"  # integer bins: centred on the value
         if len(data) == 1:
-            ax.hist(data[0], bins=bins, align=align, color="#55708f")
+            split = vp_by_result(rows_of[names[0]])
+            shown = {k: v for k, v in split.items() if v}
+            colors = [_RESULT_COLORS[min(i, 2)] for i, (k, v) in enumerate(split.items()) if v]
+            ax.hist(list(shown.values()), bins=bins, align=align, stacked=True, color=colors,
+                    label=[f"{k} ({len(v)})" for k, v in shown.items()])
+            ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1))
         else:
             # Outlines over one another, not stacked: each group's shape can be compared.
             ax.hist(data, bins=bins, align=align, histtype="step", linewidth=1.5,
