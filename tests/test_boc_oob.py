@@ -319,3 +319,25 @@ def test_unknown_unit_in_hierarchy(tmp_path: Path) -> None:
         load_hierarchy(p, OOB)
     assert "usa-nobody" in str(ei.value) and str(p) in str(ei.value)
     assert ei.value.entry == "usa.corps.I.assets"
+
+
+def test_a_file_that_is_not_yaml_names_its_line(tmp_path: Path) -> None:
+    """libyaml reads the data files when PyYAML has it; a broken file still gets the
+    file's name and the line where its YAML breaks."""
+    p = tmp_path / "units.yaml"
+    p.write_text("units:\n  - id: usa-meade\n    name: [Meade\n  - id: usa-hunt\n",
+                 encoding="utf-8")
+    with pytest.raises(DataError) as ei:
+        load_units(p)
+    assert (ei.value.file, ei.value.field) == (str(p), "(yaml)")
+    assert "not valid YAML" in str(ei.value) and "line 4" in str(ei.value), str(ei.value)
+
+
+def test_libyaml_reads_the_shipped_data_as_pure_python_yaml_does() -> None:
+    """The fast loader is only a faster reader: every shipped data file reads the same."""
+    from gettysburg.boc.oob import read_yaml
+
+    files = sorted(HIERARCHY_FILE.parent.rglob("*.yaml"))
+    assert len(files) >= 6
+    for f in files:
+        assert read_yaml(f) == yaml.safe_load(f.read_text(encoding="utf-8")), f

@@ -170,10 +170,16 @@ def _msg_of(err: ValidationError) -> str:
     return str(first["msg"])
 
 
+#: libyaml's safe loader when PyYAML was built with it (its wheels are): the same safe
+#: subset of YAML, read about 6 times faster; the order of battle alone took 0.6 s in
+#: pure Python, paid by every command and every new lab worker.
+_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def read_yaml(path: Path) -> Any:
     try:
         with path.open(encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+            return yaml.load(fh, Loader=_SAFE_LOADER)
     except FileNotFoundError as exc:
         raise DataError(path, "(file)", "(file)", "file not found") from exc
     except UnicodeDecodeError as exc:
