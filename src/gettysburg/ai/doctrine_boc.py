@@ -384,7 +384,7 @@ class Situation:
         self._corps_hexes: dict[str, list[str]] = {}
         for uid, u in self.own_on.items():
             lab = self.unit(uid)
-            if lab is not None and lab.type not in HQ_TYPES:
+            if lab is not None and not lab.is_hq:
                 self._corps_hexes.setdefault(lab.corps, []).append(str(u["hex"]))
 
     def _needs(self) -> dict[str, float]:
@@ -402,14 +402,16 @@ class Situation:
     def steps_before_loss(self, hx: str) -> list[int]:
         """The enemy blocks in ``hx`` as ``kill_chance`` counts them: by strength, with a
         known HQ one step stronger, for its 0 step takes a hit before it falls (7.5)."""
-        out = []
-        for eid, s in self.enemy_blocks.get(hx, []):
-            lab = self.unit(eid) if eid else None
-            out.append(s + 1 if lab is not None and lab.type in HQ_TYPES else s)
-        return out
+        return [s + 1 if self.is_hq(eid) else s for eid, s in self.enemy_blocks.get(hx, [])]
 
     def unit(self, uid: str) -> Unit | None:
         return self.oob.units.get(uid)
+
+    def is_hq(self, uid: str | None) -> bool:
+        """Whether this seat knows ``uid`` for an HQ: an own block, or a revealed enemy
+        one (a hidden enemy block comes with no id)."""
+        lab = self.unit(uid) if uid else None
+        return lab is not None and lab.is_hq
 
     def objective(self, hx: str, here: str | None) -> float:
         """Pull of the objectives on a unit standing in ``hx`` (it now stands in
@@ -544,7 +546,7 @@ class Situation:
 
         cost = 0
         label = self.unit(uid)
-        if self.strength(uid) <= 1 and label is not None and label.type not in HQ_TYPES \
+        if self.strength(uid) <= 1 and label is not None and not label.is_hq \
                 and self._enemy_within(hx, 3) and not self._room(hx) and not freed(hx):
             cost += 1
         if self.garrison.get(hx, 0) + 1 < self._limit(hx) or self.control.get(hx) != self.seat \
@@ -554,7 +556,7 @@ class Situation:
             self._worn = {}
             for other, u in self.own_on.items():
                 lab = self.unit(other)
-                if lab is not None and lab.type not in HQ_TYPES \
+                if lab is not None and not lab.is_hq \
                         and int(u.get("strength", 0)) <= 1 \
                         and self._enemy_within(str(u["hex"]), 3):
                     self._worn.setdefault(str(u["hex"]), []).append(other)
@@ -686,7 +688,7 @@ class Situation:
         n = 0
         for uid, o in self.own_on.items():
             lab = self.unit(uid)
-            if lab is None or lab.type in HQ_TYPES or lab.corps != label.corps:
+            if lab is None or lab.is_hq or lab.corps != label.corps:
                 continue
             if o["hex"] in self.front and self.facts.dist(str(u["hex"]), str(o["hex"])) <= rng:
                 n += 1
@@ -898,8 +900,7 @@ class BocDoctrine:
 
     def _enemy_fighters(self, sit: Situation, hx: str, defending: bool) -> list[Fighter]:
         return [fighter(sit.unit(eid) if eid else None, sit.enemy, s, defending)
-                for eid, s in sit.enemy_blocks.get(hx, []) if s > 0
-                and not (eid and (lab := sit.unit(eid)) is not None and lab.type in HQ_TYPES)]
+                for eid, s in sit.enemy_blocks.get(hx, []) if s > 0 and not sit.is_hq(eid)]
 
     def _hex_worth(self, sit: Situation, hx: str) -> float:
         """What holding or taking a hex in a melee is worth besides the blocks: a victory
@@ -965,8 +966,7 @@ class BocDoctrine:
         # the other block: an HQ at 1 falls to 0 and stays (7.5), a brigade at 1 is a
         # victory point lost (9.12).
         uid = str(a.get("unit", ""))
-        label = sit.unit(uid)
-        hq = label is not None and label.type in HQ_TYPES
+        hq = sit.is_hq(uid)
         strength = int(sit.own.get(uid, {}).get("strength") or 0)
         dies = strength <= (0 if hq else 1)
         return 0.1 - (0.05 if hq else 0.0) - (0.5 if dies else 0.0)
