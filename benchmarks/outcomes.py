@@ -11,7 +11,9 @@ scenario and pairing of agents:
 * the shares after the first 60, 100, 250... games (by ``index``), to show how far a short
   run strays from a long one;
 * how many games each way tell a change of the mean CSA total of 0.5 or 1 point from
-  noise (two-sided 5%, power 80%, two independent runs of this spread)::
+  noise (two-sided 5%, power 80%, two independent runs of this spread);
+* for a one-day scenario, the results had every CSA total been h points higher: the
+  handicap that would even the decisive results between these agents::
 
     gettysburg simulate boc/day1 --games 2000 --usa general --csa general --seed 20000 \\
         --workers 2 --out results/thousands_s20_day1.jsonl
@@ -71,7 +73,28 @@ def describe(rows: list[Row]) -> list[str]:
                    f"{statistics.fmean(vps[:m]):.2f}")
     out.append(f"games each way to tell a change of the mean of 0.5 point: "
                f"{games_to_tell(sd, 0.5)}; of 1 point: {games_to_tell(sd, 1.0)}")
+    bands = _bands(str(done[0].get("scenario")))
+    if bands is not None:
+        usa_max, csa_min = bands
+        out.append(f"with h points added to every CSA total (USA wins at {usa_max} or less, "
+                   f"CSA at {csa_min} or more):")
+        for h in range(-2, 3):
+            usa = sum(1 for v in vps if v + h <= usa_max) / n
+            csa = sum(1 for v in vps if v + h >= csa_min) / n
+            out.append(f"  h {h:+d}: USA {usa:.1%}, draws {1 - usa - csa:.1%}, CSA {csa:.1%}")
     return out
+
+
+def _bands(scenario: str) -> tuple[int, int] | None:
+    """(highest CSA total the USA wins with, lowest the CSA wins with) of a one-day BoC
+    scenario (9.1-9.3), from its public file; None for others (the battle is judged
+    after each day, 9.5)."""
+    if scenario == "boc/battle" or not scenario.startswith("boc/"):
+        return None
+    from gettysburg.boc.scenario import load_scenario
+
+    v = load_scenario(scenario).victory
+    return int(v.usa_win_max), int(v.csa_win_min)
 
 
 def main() -> None:
