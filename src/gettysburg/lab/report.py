@@ -130,7 +130,7 @@ def _vp_bins(vps: Sequence[float]) -> range | int:
     return range(lo, hi + 2) if hi - lo <= _MAX_INT_BINS else 50
 
 
-#: A result's colour, as in the win-rate plot: the first seat's wins, the second's, draws.
+#: Colours of the results in the win-rate and VP plots: first seat wins, second seat wins, draws.
 _RESULT_COLORS = ("#2b4c9b", "#9b2b2b", "#888888")
 
 
@@ -218,9 +218,8 @@ def plot_wins(rows: Sequence[Row], out: Path) -> str | None:
         seat_names[1].add(seats[1])
         s = summarise(rs, seats)
         n = s["games"]
-        for k, (count, color) in enumerate(((s["usa_wins"], "#2b4c9b"),
-                                            (s["csa_wins"], "#9b2b2b"),
-                                            (s["draws"], "#888888"))):
+        for k, (count, color) in enumerate(zip((s["usa_wins"], s["csa_wins"], s["draws"]),
+                                               _RESULT_COLORS, strict=True)):
             p = count / n if n else 0.0
             lo, hi = wilson(count, n)
             ax.barh(y + k * 0.25, p, height=0.22, color=color,
@@ -231,7 +230,7 @@ def plot_wins(rows: Sequence[Row], out: Path) -> str | None:
     ax.invert_yaxis()  # groups top to bottom in the summary table's order
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games (Wilson 95% interval)")
-    handles = [Rectangle((0, 0), 1, 1, color=c) for c in ("#2b4c9b", "#9b2b2b", "#888888")]
+    handles = [Rectangle((0, 0), 1, 1, color=c) for c in _RESULT_COLORS]
     first, second = ("/".join(sorted(n for n in names if n)) or "-" for names in seat_names)
     ax.legend(handles, [f"{first} wins", f"{second} wins", "draws"], fontsize=7,
               loc="upper left", bbox_to_anchor=(1.01, 1))
