@@ -25,9 +25,11 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
+from gettysburg.ai.doctrine_boc import scenario_bands
+from gettysburg.lab.report import groups
 from gettysburg.lab.simulate import wilson
 from gettysburg.lab.store import read_rows
 
@@ -86,30 +88,22 @@ def describe(rows: list[Row]) -> list[str]:
 
 
 def _bands(scenario: str) -> tuple[int, int] | None:
-    """(highest CSA total the USA wins with, lowest the CSA wins with) of a one-day BoC
-    scenario (9.1-9.3), from its public file; None for others (the battle is judged
-    after each day, 9.5)."""
+    """A one-day BoC scenario's bands (9.1-9.3, ``scenario_bands``); None for others
+    (the battle is judged after each day, 9.5)."""
     if scenario == "boc/battle" or not scenario.startswith("boc/"):
         return None
-    from gettysburg.boc.scenario import load_scenario
-
-    v = load_scenario(scenario).victory
-    return int(v.usa_win_max), int(v.csa_win_min)
+    return scenario_bands(scenario)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    by_group: dict[tuple[str, str], list[Row]] = defaultdict(list)
-    for path in args.files:
-        for r in read_rows(path):
-            agents = r.get("agents") or {}
-            pairing = f"usa={agents.get('usa')} vs csa={agents.get('csa')}"
-            by_group[(str(r.get("scenario")), pairing)].append(r)
-    for (scenario, pairing), rows in sorted(by_group.items()):
-        print(f"{scenario}: {pairing}")
-        for line in describe(rows):
+    rows = [r for path in args.files for r in read_rows(path)]
+    # Grouped as the report groups them: runs with other options or dice stay apart.
+    for name, group in groups(rows).items():
+        print(name)
+        for line in describe(group):
             print(f"  {line}")
 
 
