@@ -166,6 +166,8 @@ class MapFacts:
     around_victory: frozenset[str]  # victory hexes and their neighbours
     # 7.3 penalties by (from, target) hex, made on first use (a melee is weighed often).
     melee_penalties: dict[tuple[str, str], int] = field(default_factory=dict)
+    # Victory hexes within 1 of a hex (``near_victory``), made on first use.
+    near_victories: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def dist(self, a: str, b: str) -> int:
         return self.table[a][b]
@@ -232,16 +234,13 @@ def _enemy_distances(facts: MapFacts, enemy_hexes: frozenset[str]
     return {}, {}
 
 
-_NEAR_VICTORY: dict[str, tuple[str, ...]] = {}
-
-
 def near_victory(facts: MapFacts, hx: str) -> tuple[str, ...]:
     """The victory hexes at distance 0 or 1 from ``hx`` (their control can change when a
     block enters or leaves ``hx``, 6.61)."""
-    got = _NEAR_VICTORY.get(hx)
+    got = facts.near_victories.get(hx)
     if got is None:
         got = tuple(v for v in facts.victory if facts.dist(v, hx) <= 1)
-        _NEAR_VICTORY[hx] = got
+        facts.near_victories[hx] = got
     return got
 
 
