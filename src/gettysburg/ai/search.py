@@ -146,10 +146,11 @@ def _boc_hooks(memory: Memory | None) -> SystemHooks:
 
 def _boc_may_melee(unit: str) -> bool:
     """Artillery does not attack in melee (7.4); HQs neither (7.5)."""
-    from gettysburg.boc.oob import HQ_TYPES, default_oob
+    from gettysburg.boc.oob import default_oob
 
     label = default_oob().units.get(unit)
-    return label is not None and label.type != "artillery" and label.type not in HQ_TYPES
+    # Horse artillery may attack (7.4), so only the type "artillery" is left out.
+    return label is not None and label.type != "artillery" and not label.is_hq
 
 
 def _boc_final_hour(view: JSONDict) -> bool:
