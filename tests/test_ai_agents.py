@@ -7,6 +7,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gettysburg.ai import agent_names, make_agent
 from gettysburg.ai.agent import UnknownAgentError, seeded_rng
@@ -374,3 +376,23 @@ def test_general_gives_a_hit_to_its_hq_rather_than_lose_a_brigade() -> None:
         hq["strength"] = brigade["strength"] = strength
         scores = BocDoctrine().scores(dict(base, units=units), legal)
         assert legal[scores.index(max(scores))]["unit"] == pick
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_enemy_reach_agrees_with_distances_worked_out_afresh(data: st.DataObject) -> None:
+    """``EnemyReach`` answers from its memo what the board's distances give afresh, and
+    the same enemy hexes share one memo."""
+    from gettysburg.ai.doctrine_boc import enemy_reach, map_facts
+
+    facts = map_facts()
+    ids = sorted(facts.hexes)
+    enemy = frozenset(data.draw(st.lists(st.sampled_from(ids), max_size=6)))
+    reach = enemy_reach(facts, enemy)
+    assert enemy_reach(facts, frozenset(enemy)) is reach
+    for _ in range(3):  # twice for some hexes: the second answer comes from the memo
+        hx = data.draw(st.sampled_from(ids))
+        r = data.draw(st.integers(min_value=0, max_value=4))
+        assert reach.nearest(hx) == min((facts.dist(hx, e) for e in enemy), default=99)
+        assert reach.within(hx, r) == sum(1 for e in enemy if facts.dist(hx, e) <= r)
+        assert reach.nearest(hx) == min((facts.dist(hx, e) for e in enemy), default=99)

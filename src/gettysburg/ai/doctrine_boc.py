@@ -152,7 +152,7 @@ STYLES: dict[str, dict[str, Style]] = {
 }
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: a key of ``_enemy_distances``
+@dataclass(frozen=True, eq=False)  # hashed by identity: a key of ``enemy_reach``
 class MapFacts:
     """Board facts the doctrine uses, indexed by hex id (built once per board)."""
 
@@ -226,12 +226,37 @@ def scenario_bands(scenario: str) -> tuple[int, int]:
     return (int(v.usa_win_max), int(v.csa_win_min))
 
 
+class EnemyReach:
+    """How far hexes are from one set of enemy hexes: the nearest enemy block, and how
+    many enemy hexes lie within r. Worked out on demand and kept, since the enemy's hexes
+    stay the same through a player's phase while many situations ask (``enemy_reach``)."""
+
+    def __init__(self, facts: MapFacts, enemy_hexes: frozenset[str]) -> None:
+        self.facts, self.enemy_hexes = facts, enemy_hexes
+        self._nearest: dict[str, int] = {}
+        self._within: dict[tuple[str, int], int] = {}
+
+    def nearest(self, hx: str) -> int:
+        """Hexes from ``hx`` to the nearest enemy hex (99: none)."""
+        got = self._nearest.get(hx)
+        if got is None:
+            got = min((self.facts.dist(hx, e) for e in self.enemy_hexes), default=99)
+            self._nearest[hx] = got
+        return got
+
+    def within(self, hx: str, r: int) -> int:
+        """Enemy hexes at most ``r`` hexes from ``hx``."""
+        got = self._within.get((hx, r))
+        if got is None:
+            got = sum(1 for e in self.enemy_hexes if self.facts.dist(hx, e) <= r)
+            self._within[(hx, r)] = got
+        return got
+
+
 @lru_cache(maxsize=32)
-def _enemy_distances(facts: MapFacts, enemy_hexes: frozenset[str]
-                     ) -> tuple[dict[str, int], dict[tuple[str, int], int]]:
-    """(nearest enemy by hex, enemy hexes within r by (hex, r)) worked out so far for
-    these enemy hexes, shared by the situations that have them."""
-    return {}, {}
+def enemy_reach(facts: MapFacts, enemy_hexes: frozenset[str]) -> EnemyReach:
+    """The shared :class:`EnemyReach` of these enemy hexes on this board."""
+    return EnemyReach(facts, enemy_hexes)
 
 
 def near_victory(facts: MapFacts, hx: str) -> tuple[str, ...]:
@@ -357,10 +382,8 @@ class Situation:
         self.entries: dict[str, set[str]] = {}
         self.front = frozenset(n for hx in self.enemy_at for n in facts.nbrs.get(hx, ())
                                if n not in self.enemy_at)
-        # Hexes to the nearest enemy block, and enemy blocks within r hexes (by hex, r):
-        # they depend on the enemy's hexes alone, the same through a player's phase.
-        self._nearest_cache, self._threat_cache = _enemy_distances(
-            facts, frozenset(self.enemy_at))
+        # Distances to the enemy depend on the enemy's hexes alone (shared, see EnemyReach).
+        self._reach = enemy_reach(facts, frozenset(self.enemy_at))
         self.need = self._needs()
         self._prey_cache: dict[str, float] = {}
         self._flip_cache: dict[tuple[str, str | None], float] = {}
@@ -580,11 +603,7 @@ class Situation:
 
     def nearest_enemy(self, hx: str) -> int:
         """Hexes from ``hx`` to the nearest known enemy block (99: none known)."""
-        got = self._nearest_cache.get(hx)
-        if got is None:
-            got = min((self.facts.dist(hx, e) for e in self.enemy_at), default=99)
-            self._nearest_cache[hx] = got
-        return got
+        return self._reach.nearest(hx)
 
     @property
     def near_objectives(self) -> frozenset[str]:
@@ -596,12 +615,7 @@ class Situation:
         return bool(self.own.get(uid, {}).get("column"))
 
     def _enemy_within(self, hx: str, r: int) -> int:
-        key = (hx, r)
-        got = self._threat_cache.get(key)
-        if got is None:
-            got = sum(1 for e in self.enemy_at if self.facts.dist(hx, e) <= r)
-            self._threat_cache[key] = got
-        return got
+        return self._reach.within(hx, r)
 
     def _hq_value(self, label: Unit | None, hx: str, here: str | None, in_front: bool
                   ) -> float:
