@@ -237,3 +237,47 @@ def test_an_attack_armed_called_off_and_sent_from_the_keyboard(browser: Any, liv
     assert after["step"] == state["step"] + 1, after["step"]
     assert not errors, errors
     context.close()
+
+
+def test_the_replay_map_is_read_from_the_keyboard_and_off_it_the_arrows_step(
+        browser: Any, live: Any) -> None:
+    """The replay's map takes the focus like the play page's: the arrows go from hex to
+    hex there (the game's step stays), B to each block with its words, and nothing is
+    played; off the map ← → still step through the game, and the help lists these keys."""
+    link, game_id, token = _game(live)
+    for n, action in enumerate([{"type": "activate", "hq": "csa-heth"},
+                                {"type": "end_phase"}]):
+        httpx.post(f"{live.url}/api/games/{game_id}/actions", json={
+            "action": action, "action_id": f"r{n}"},
+            headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+    context, page, errors = _page(browser)
+    page.goto(f"{live.url}/g/{game_id}/replay#{token}")
+    page.wait_for_selector("g.units g.unit[data-unit='csa-heth']")
+    step = page.input_value("#step")
+    assert int(step) >= 2, step
+    help_text = page.evaluate("""() => document.getElementById(document.querySelector(
+      "svg.map").getAttribute("aria-describedby"))?.textContent""")
+    assert help_text and "Home" in help_text and "Enter or Space" not in help_text, help_text
+    assert page.locator(".board [tabindex='0']").count() == 1
+
+    now = _tab_to_map(page)
+    assert now["visible"], now
+    start = _press(page, "ArrowDown")
+    assert start["hex"] and start["label"].startswith(f"{start['hex']} · "), start
+    moved = _press(page, "ArrowRight")
+    assert moved["hex"] and moved["hex"] != start["hex"], moved
+    assert _press(page, "ArrowLeft")["hex"] == start["hex"]
+    assert page.input_value("#step") == step  # the arrows moved the focus, not the game
+    blocks = page.locator(".board g.unit").count()
+    names = {_press(page, "b")["label"] for _ in range(blocks)}
+    assert "Heth · division HQ · 3 — H14" in names, sorted(names)[:5]
+    _press(page, "Enter")  # a read-only map: nothing is played, no step added
+    assert page.input_value("#step") == step and page.locator("#step").get_attribute("max") == step
+
+    page.locator("#move").click()  # off the map the arrows step through the game again
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => document.querySelector('#step').value === '{int(step) - 1}'")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.querySelector('#step').value === '0'")
+    assert not errors, errors
+    context.close()

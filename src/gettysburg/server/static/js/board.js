@@ -30,10 +30,12 @@ export function mapKey() {
 }
 
 // The map's keys, for the page's help (the map's description points to it: #map-keys).
-export function keyHelp() {
+// `browse`: the replay's map, read but not played (no N, Enter or Esc; its steps instead).
+export function keyHelp({ browse = false } = {}) {
+  const keys = browse ? ["map.keys_tab", "map.keys_arrows", "map.keys_blocks", "map.keys_replay"]
+    : ["map.keys_tab", "map.keys_arrows", "map.keys_next", "map.keys_blocks", "map.keys_enter", "map.keys_escape"];
   return el("details", { class: "map-key", id: "map-keys" }, el("summary", {}, t("map.keys")),
-    el("ul", { class: "keys" }, ...[t("map.keys_tab"), t("map.keys_arrows"), t("map.keys_next"),
-      t("map.keys_blocks"), t("map.keys_enter"), t("map.keys_escape")].map((text) => el("li", {}, text))));
+    el("ul", { class: "keys" }, ...keys.map((key) => el("li", {}, t(key)))));
 }
 
 // A block's type in the player's words ("cav_dhq" -> "cavalry div. HQ"), or the id spelt
@@ -90,9 +92,10 @@ function compareKeys(a, b) {
 export class Board {
   // `hint`: the catalogue key of the controls hint under the map.
   // `onCancel`: Escape, to drop the selection. A board with `onHex` or `onUnit` is played
-  // from the keyboard too (see `onKey`); one without (the replay) leaves the keys alone.
+  // from the keyboard too (see `onKey`); with `browse` (the replay) its hexes and blocks
+  // are only read from the keyboard: the arrows and B move the focus, nothing is played.
   constructor(container, { map = null, seats = [], onUnit = null, onHex = null, onCancel = null,
-                           hint = "map.hint" } = {}) {
+                           hint = "map.hint", browse = false } = {}) {
     this.container = container;
     this.hint = hint;
     this.map = map;
@@ -100,7 +103,7 @@ export class Board {
     this.onUnit = onUnit;
     this.onHex = onHex;
     this.onCancel = onCancel;
-    this.keys = Boolean(onUnit || onHex);
+    this.keys = Boolean(onUnit || onHex || browse);
     this.polys = new Map();
     this.centres = new Map();
     this.hexes = new Map();

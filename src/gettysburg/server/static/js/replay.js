@@ -2,7 +2,7 @@
 import { get, post } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
-import { Board } from "./board.js";
+import { Board, keyHelp } from "./board.js";
 import { loadMap } from "./game.js";
 import { phaseBar, logPanel, describe, namesOf, handlesOf, seatName } from "./panels.js";
 import { remember } from "./store.js";
@@ -32,17 +32,19 @@ export async function replayPage(root, gameId, token) {
       slider,
       el("button", { id: "next", onclick: () => go(Number(slider.value) + 1) }, "▶"),
       el("button", { id: "last", onclick: () => go(Number(slider.max)) }, "»")),
-    stepLabel, moveNode, branchBtn, branched,
+    stepLabel, moveNode, branchBtn, branched, keyHelp({ browse: true }),
     el("p", {}, el("a", { href: `/g/${gameId}#${token}`, i18n: "replay.back" })));
   root.replaceChildren(el("div", { class: "game replay" }, bar, boardNode, el("div", { class: "side" }, controls, logNode)));
-  // Clicks on the map do nothing here: its hint says how to step instead.
-  const board = new Board(boardNode, { map, seats: info.seats.map((s) => s.seat), hint: "replay.hint" });
+  // Clicks on the map do nothing here: its hint says how to step instead. From the keyboard
+  // its hexes and blocks can be read (browse).
+  const board = new Board(boardNode, { map, seats: info.seats.map((s) => s.seat), hint: "replay.hint", browse: true });
   slider.addEventListener("input", () => show());
   // ← → a step back or on, Home / End the start and the end (the slider, when it has the
-  // focus, steps by itself).
+  // focus, steps by itself; on the map the arrows move among the hexes, which the map
+  // marks by taking the key).
   const keys = { ArrowLeft: -1, ArrowRight: 1 };
   const onKey = (ev) => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target.closest?.("input, select, textarea")) return;
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.target.closest?.("input, select, textarea")) return;
     if (ev.key in keys) go(Number(slider.value) + keys[ev.key]);
     else if (ev.key === "Home") go(0);
     else if (ev.key === "End") go(Number(slider.max));
