@@ -244,7 +244,7 @@ def test_the_replay_map_is_read_from_the_keyboard_and_off_it_the_arrows_step(
     """The replay's map takes the focus like the play page's: the arrows go from hex to
     hex there (the game's step stays), B to each block with its words, and nothing is
     played; off the map ← → still step through the game, and the help lists these keys."""
-    link, game_id, token = _game(live)
+    _, game_id, token = _game(live)
     for n, action in enumerate([{"type": "activate", "hq": "csa-heth"},
                                 {"type": "end_phase"}]):
         httpx.post(f"{live.url}/api/games/{game_id}/actions", json={
