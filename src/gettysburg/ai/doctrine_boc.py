@@ -33,6 +33,7 @@ from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, Memory, register_doctri
 from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, outlook
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty
+from gettysburg.boc.control import control_of
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, OrderOfBattle, Unit, default_oob
 from gettysburg.boc.scenario import load_scenario
 from gettysburg.core.hexes import Hex
@@ -1026,16 +1027,7 @@ def projected_control(view: JSONDict, facts: MapFacts) -> dict[str, str]:
     for h in view.get("hidden", []):
         if h.get("hex"):
             occ[str(h["hex"])] = str(h["side"])
-    control = dict(occ)
-    near: dict[str, set[str]] = {}
-    for hx, side in occ.items():
-        for n in facts.nbrs.get(hx, ()):
-            if n not in occ:
-                near.setdefault(n, set()).add(side)
-    for hx, sides in near.items():
-        if len(sides) == 1:
-            control[hx] = next(iter(sides))
-    return control
+    return control_of(occ, facts.nbrs)
 
 
 def projected_total(view: JSONDict, facts: MapFacts) -> int:

@@ -7,7 +7,7 @@ caches each board's neighbour lists by id so the rules never re-parse ids.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gettysburg.boc.board import Board
@@ -63,21 +63,25 @@ def occupied_by(state: BocState) -> dict[str, str]:
 
 
 def compute_control(board: Board, state: BocState) -> dict[str, str]:
-    """6.61: an occupied hex belongs to its occupant; an empty hex next to units of one side
-    only belongs to that side; an empty hex next to both sides, or to none, is neutral
-    (neutral hexes are left out of the returned map)."""
-    idx = index(board)
-    occ = occupied_by(state)
+    """6.61 for the blocks as they stand in ``state``, by hex id (see :func:`control_of`)."""
+    return dict(sorted(control_of(occupied_by(state), index(board).nbrs).items()))
+
+
+def control_of(occ: Mapping[str, str], nbrs: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """6.61 from who occupies which hex (``occ``, hex -> side): an occupied hex belongs to
+    its occupant; an empty hex next to units of one side only belongs to that side; an
+    empty hex next to both sides, or to none, is neutral (left out of the returned map).
+    The AI projects control with it from what a seat sees (``doctrine_boc``)."""
     control = dict(occ)
     near: dict[str, set[str]] = {}
     for hx, side in occ.items():
-        for n in idx.nbrs.get(hx, ()):
+        for n in nbrs.get(hx, ()):
             if n not in occ:
                 near.setdefault(n, set()).add(side)
     for hx, sides in near.items():
         if len(sides) == 1:
             control[hx] = next(iter(sides))
-    return dict(sorted(control.items()))
+    return control
 
 
 def front_line(board: Board, state: BocState, side: str) -> frozenset[str]:
