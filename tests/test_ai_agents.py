@@ -274,11 +274,11 @@ def test_weak_block_keeps_out_of_the_front_line() -> None:
 
 
 def test_defender_retreats_into_a_hex_with_room_when_the_melee_is_lost() -> None:
-    from gettysburg.ai.doctrine_boc import BocDoctrine
+    from gettysburg.ai.doctrine_boc import facts_for
 
     base = _usa_day2_view()
     unit, (enemy_hex, crowded, empty) = _open_front(base, 3)
-    facts = BocDoctrine().facts
+    facts = facts_for(base)
     fill = [u for u in base["units"] if u["side"] == "usa" and u["status"] == "on_map"
             and u["id"] != unit["id"]][:facts.stacking[crowded]]
     units = [dict(u, hex=crowded) if u in fill else u for u in base["units"]]

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from gettysburg.ai.doctrine_boc import map_facts
+from gettysburg.ai.doctrine_boc import MapFacts, facts_for, scenario_source
 from gettysburg.core.protocol import Game, load_game, new_game
 
 JSONDict = dict[str, Any]
@@ -70,7 +70,7 @@ class Sample:
 def scenario_start(view: JSONDict) -> JSONDict:
     """The public starting position of the view's scenario (``new_game(...).to_json()``
     with a fixed seed: the set-up and the arrival schedule, nothing of this game)."""
-    return new_game(str(view["scenario"]), options=list(view.get("options", [])),
+    return new_game(f"boc/{scenario_source(view)}", options=list(view.get("options", [])),
                     seed="belief").to_json()
 
 
@@ -226,7 +226,7 @@ def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = N
     where it stands now. Deterministic for a given ``rng`` state; ``start`` (from
     :func:`scenario_start`) may be passed in to save rebuilding it for every sample."""
     start = start if start is not None else scenario_start(view)
-    facts = map_facts()
+    facts = facts_for(view)
     pool = candidates(view, start)
     if seen is not None:
         pool = {k: v for k, v in pool.items() if k not in seen.lost}
@@ -251,7 +251,8 @@ def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = N
         ids = sorted(u for u in pool if only is None or u in only) or sorted(pool)
         if not ids:
             break
-        weights = [_weight(pool[uid], hx, at, sighted, later, start, belief) for uid in ids]
+        weights = [_weight(facts, pool[uid], hx, at, sighted, later, start, belief)
+                   for uid in ids]
         uid = rng.choices(ids, weights=weights)[0] if sum(weights) > 0 else rng.choice(ids)
         front = any(n in own_hexes for n in facts.nbrs.get(str(h["hex"]), ()))
         if seen is not None and belief.recall and uid in seen.strength:
@@ -265,13 +266,12 @@ def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = N
     return Sample(blocks)
 
 
-def _weight(unit: JSONDict, hx: str, at: int, sighted: bool, later: bool,
+def _weight(facts: MapFacts, unit: JSONDict, hx: str, at: int, sighted: bool, later: bool,
             start: JSONDict, belief: Belief) -> float:
     """How likely ``unit`` is the block seen in hex ``hx`` at turn ``at``: its first
     sighting (``sighted``; ``later`` if after the seat's memory began) or, when that is
     not known, where it stands now."""
-    facts = map_facts()
-    origin, since = _origin(unit, start, belief)
+    origin, since = _origin(facts, unit, start, belief)
     if sighted and since > at:
         return 0.0  # first seen before it could have come on the map
     if origin and hx in facts.hexes:
@@ -289,23 +289,23 @@ def _turns(key: int) -> int:
     return (key // 100) * 14 + key % 100
 
 
-def _origin(unit: JSONDict, start: JSONDict, belief: Belief) -> tuple[tuple[str, ...], int]:
+def _origin(facts: MapFacts, unit: JSONDict, start: JSONDict, belief: Belief
+            ) -> tuple[tuple[str, ...], int]:
     """Where a unit comes onto the map (its set-up hex, its arrival hex, or with
     ``belief.entries`` its entry road's hexes) and from which turn; ``()`` if unknown."""
     first = _turns(int(start["position"]["day"]) * 100 + int(start["position"]["hour"]))
-    facts = map_facts()
     at = unit.get("hex") if unit.get("status") == "on_map" else unit.get("arrival_hex")
     since = _turns(int(unit["arrival_key"])) if unit.get("arrival_key") is not None else first
     if at and at in facts.hexes:
         return (str(at),), since
     road = unit.get("arrival_entry")
     if belief.entries and road:
-        return entry_hexes(str(road)), since
+        return entry_hexes(facts, str(road)), since
     return (), since
 
 
 @cache
-def entry_hexes(road: str) -> tuple[str, ...]:
+def entry_hexes(facts: MapFacts, road: str) -> tuple[str, ...]:
     """The map hexes where the entry road ``road`` starts (6.7), by either of its names
     (the scenario files' Chambersburg Pike is the map's Cashtown Pike)."""
     from gettysburg.boc.scenario import ENTRY_ROAD_ALIASES
@@ -313,7 +313,7 @@ def entry_hexes(road: str) -> tuple[str, ...]:
     def name(n: str) -> str:
         return ENTRY_ROAD_ALIASES.get(n, n).casefold()
 
-    return tuple(sorted(i.id for i in map_facts().board.hexes.values()
+    return tuple(sorted(i.id for i in facts.board.hexes.values()
                         if any(name(e) == name(road) for e in i.entries)))
 
 

@@ -34,8 +34,9 @@ from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, o
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty
 from gettysburg.boc.control import control_of
+from gettysburg.boc.game import board_for, load_context
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, OrderOfBattle, Unit, default_oob
-from gettysburg.boc.scenario import load_scenario
+from gettysburg.boc.scenario import parse_scenario
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, new_game
 
@@ -186,9 +187,43 @@ class MapFacts:
         return got
 
 
-@cache
-def map_facts() -> MapFacts:
-    board = load_board()
+def scenario_source(view: JSONDict) -> str:
+    """The scenario a view's game was made from, as ``new_game`` and the scenario files
+    take it after ``boc/``: a shipped name (``day1``) or a YAML path (a custom scenario,
+    whose id alone names no file). Older views without ``source`` give their id."""
+    source = view.get("source")
+    if source:
+        return str(source)
+    scenario = str(view.get("scenario") or "")
+    return scenario.split("/", 1)[1] if scenario.startswith("boc/") else scenario
+
+
+def facts_for(view: JSONDict) -> MapFacts:
+    """The board facts of the view's scenario (its own board, as ``engine:`` may give a
+    custom scenario one); the shipped board's when the scenario cannot be read."""
+    try:
+        board = board_for(scenario_source(view))
+    except (ValueError, LookupError, OSError):
+        return map_facts()
+    return map_facts(board)
+
+
+#: Facts by board (boards are cached by file, so few): (board, its facts) by id(board).
+_FACTS: dict[int, tuple[Board, MapFacts]] = {}
+
+
+def map_facts(board: Board | None = None) -> MapFacts:
+    """The facts of ``board`` (default: the shipped board), made once per board."""
+    board = board if board is not None else load_board()
+    got = _FACTS.get(id(board))
+    if got is not None and got[0] is board:
+        return got[1]
+    made = _make_facts(board)
+    _FACTS[id(board)] = (board, made)
+    return made
+
+
+def _make_facts(board: Board) -> MapFacts:
     hexes = {info.id: h for h, info in board.hexes.items()}
     nbrs = {info.id: tuple(board.hexes[n].id for n in h.neighbours() if n in board.hexes)
             for h, info in board.hexes.items()}
@@ -204,10 +239,11 @@ def map_facts() -> MapFacts:
 
 @cache
 def strength_mix(scenario: str, side: str) -> tuple[tuple[int, float], ...]:
-    """(strength, share) of ``side``'s blocks in the scenario's public set-up (on the map
-    and still to arrive): the guess for a block the seat cannot identify."""
+    """(strength, share) of ``side``'s blocks in the public set-up of ``scenario`` (a
+    ``scenario_source``; on the map and still to arrive): the guess for a block the seat
+    cannot identify."""
     try:
-        units = new_game(scenario, seed="doctrine").view("referee")["units"]
+        units = new_game(f"boc/{scenario}", seed="doctrine").view("referee")["units"]
     except Exception:  # not a BoC scenario this process can open: the typical block
         return ((GUESS_STRENGTH, 1.0),)
     counts = Counter(int(u.get("strength", 0)) for u in units if u.get("side") == side
@@ -221,7 +257,8 @@ def scenario_bands(scenario: str) -> tuple[int, int]:
     """(highest CSA total the USA wins with, lowest the CSA wins with), from the public
     scenario file (9.1-9.3); the standard bands when the scenario is unknown."""
     try:
-        v = load_scenario(scenario).victory
+        raw, _engine, path, board = load_context(scenario)  # a custom file's engine: too
+        v = parse_scenario(raw, path, default_oob(), board).victory
     except Exception:  # unknown or unreadable scenario: the standard bands (9.1)
         return (-1, 10)
     return (int(v.usa_win_max), int(v.csa_win_min))
@@ -368,7 +405,7 @@ class Situation:
         # side that is not yet winning late in the day takes more risks (a draw is no win).
         self.hour = int(view.get("hour") or 0)
         total = (view.get("victory") or {}).get("total")
-        usa_max, csa_min = scenario_bands(str(view.get("scenario") or ""))
+        usa_max, csa_min = scenario_bands(scenario_source(view))
         if not isinstance(total, int):
             self.behind = False
         elif self.seat == "usa":
@@ -376,7 +413,7 @@ class Situation:
         else:
             self.behind = total < csa_min
         self.late = not self.night and self.hour >= LAST_DAY_HOUR - 1
-        self.guess = strength_mix(str(view.get("scenario") or ""), self.enemy)
+        self.guess = strength_mix(scenario_source(view), self.enemy)
         # Supported melee declarations on offer, by target (set by BocDoctrine.scores).
         self.melee_offers: dict[str, list[Action]] = {}
         # Entry hexes on offer to each unit due to arrive (set by BocDoctrine.scores).
@@ -735,7 +772,6 @@ class BocDoctrine:
     """Scores BoC actions for the ``general`` agent (see the module doc)."""
 
     def __init__(self, style: Style | None = None) -> None:
-        self.facts = map_facts()
         self.oob = default_oob()
         self.style = style  # None: the general's own (``general_style``)
 
@@ -746,7 +782,7 @@ class BocDoctrine:
         return general_style(str(view.get("seat")), str(view.get("scenario")))
 
     def situation(self, view: JSONDict) -> Situation:
-        return Situation(view, self.facts, self.oob, self.style_for(view))
+        return Situation(view, facts_for(view), self.oob, self.style_for(view))
 
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         sit = self.situation(view)
@@ -1010,7 +1046,7 @@ class BocDoctrine:
         """The CSA total (9.1) with control projected from where the blocks stand now,
         from the seat's side, plus a little for the seat's strength on the map."""
         seat = str(view.get("seat"))
-        total = float(projected_total(view, self.facts))
+        total = float(projected_total(view, facts_for(view)))
         own = sum(int(u.get("strength", 0)) for u in view.get("units", [])
                   if u.get("side") == seat and u.get("status") == "on_map")
         sign = 1.0 if seat == "csa" else -1.0

@@ -125,7 +125,7 @@ def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
     starts: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
 
     def build(view: JSONDict, rng: random.Random) -> Game:
-        key = (str(view["scenario"]), tuple(view.get("options", [])))
+        key = (_source(view), tuple(view.get("options", [])))
         if key not in starts:
             starts[key] = scenario_start(view)
         start = starts[key]
@@ -167,8 +167,14 @@ def _boc_final_hour(view: JSONDict) -> bool:
 _START_CACHE: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
 
 
+def _source(view: JSONDict) -> str:
+    """What the view's game was made from (``doctrine_boc.scenario_source``): two custom
+    scenario files may share an id."""
+    return str(view.get("source") or view.get("scenario"))
+
+
 def _starts(view: JSONDict, make: Callable[[JSONDict], JSONDict]) -> JSONDict:
-    key = (str(view["scenario"]), tuple(view.get("options", [])))
+    key = (_source(view), tuple(view.get("options", [])))
     if key not in _START_CACHE:
         _START_CACHE[key] = make(view)
     return _START_CACHE[key]
@@ -193,10 +199,10 @@ def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
 
 
 def _boc_value(world: Game, seat: str) -> float:
-    from gettysburg.ai.doctrine_boc import map_facts, projected_total
+    from gettysburg.ai.doctrine_boc import facts_for, projected_total
 
     ref = world.view(REFEREE)
-    total = float(projected_total(ref, map_facts()))
+    total = float(projected_total(ref, facts_for(ref)))
     value = total if seat == "csa" else -total
     for u in ref.get("units", []):
         if u.get("status") != "on_map":

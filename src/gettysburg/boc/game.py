@@ -1224,6 +1224,9 @@ class BocGame(Game):
         supply_points = {k: v for k, v in st.supply_points.items() if own(st.units[k].side)}
         out: JSONDict = {
             "system": self.system, "seat": seat, "scenario": st.scenario, "title": st.title,
+            # What the game was made from (a shipped name or a scenario file's path): public,
+            # so an agent can read the scenario's own board, bands and set-up.
+            "source": self.setup.scenario,
             "day": st.day, "hour": st.hour, "night": st.night,
             "time": time_label(st.day, st.hour), "phase": st.phase, "active": st.active,
             "order": list(st.order), "to_move": self.to_move(), "options": list(st.options),
