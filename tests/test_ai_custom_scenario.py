@@ -69,3 +69,20 @@ def test_search_plays_worlds_of_the_custom_scenario(tmp_path: Path) -> None:
                 view, game.legal_actions(seat), 0.0, random.Random(1))
         game.apply(choice, seat)
     assert agent.styles and agent.stats()["failed_rollouts"] == 0, agent.stats()
+
+
+def test_facts_are_kept_for_the_boards_used_last_only(tmp_path: Path) -> None:
+    import gettysburg.ai.doctrine_boc as doctrine_boc
+
+    shipped = map_facts()
+    boards = []
+    for k in range(doctrine_boc.FACTS_KEPT + 2):
+        doc = board_doc({f"K{k + 2}": {"victory": 1}})
+        path = write_position(tmp_path, {"usa": [("K5", ["usa-harrow"])]}, board=doc,
+                              name=f"b{k}")
+        boards.append(facts_for(new_game(f"boc/{path}", seed=1).view("usa")))
+        assert map_facts() is shipped  # used at every turn: never dropped
+    assert len(doctrine_boc._FACTS) <= doctrine_boc.FACTS_KEPT
+    assert boards[-1].victory == {f"K{doctrine_boc.FACTS_KEPT + 3}": 1}
+    assert map_facts(boards[-1].board) is boards[-1]  # still kept
+    assert map_facts(boards[0].board) is not boards[0]  # dropped, made again

@@ -208,19 +208,23 @@ def facts_for(view: JSONDict) -> MapFacts:
     return map_facts(board)
 
 
-#: Facts by board (boards are cached by file, so few): (board, its facts) by id(board).
+#: Facts of the boards used lately, (board, its facts) by id(board): the board is kept
+#: with them, so its id cannot pass to another board while the entry lives.
 _FACTS: dict[int, tuple[Board, MapFacts]] = {}
+FACTS_KEPT = 8  # boards; each holds a table of all hex distances (a few MB)
 
 
 def map_facts(board: Board | None = None) -> MapFacts:
-    """The facts of ``board`` (default: the shipped board), made once per board."""
+    """The facts of ``board`` (default: the shipped board), made once per board while it
+    is among the ``FACTS_KEPT`` boards used last."""
     board = board if board is not None else load_board()
-    got = _FACTS.get(id(board))
-    if got is not None and got[0] is board:
-        return got[1]
-    made = _make_facts(board)
-    _FACTS[id(board)] = (board, made)
-    return made
+    got = _FACTS.pop(id(board), None)
+    if got is None or got[0] is not board:
+        got = (board, _make_facts(board))
+    _FACTS[id(board)] = got  # last in, last to go
+    while len(_FACTS) > FACTS_KEPT:
+        del _FACTS[next(iter(_FACTS))]
+    return got[1]
 
 
 def _make_facts(board: Board) -> MapFacts:
