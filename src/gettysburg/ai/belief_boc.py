@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from gettysburg.ai.doctrine_boc import MapFacts, facts_for, scenario_source
@@ -304,7 +304,7 @@ def _origin(facts: MapFacts, unit: JSONDict, start: JSONDict, belief: Belief
     return (), since
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: its keys hold the facts of boards no longer in use
 def entry_hexes(facts: MapFacts, road: str) -> tuple[str, ...]:
     """The map hexes where the entry road ``road`` starts (6.7), by either of its names
     (the scenario files' Chambersburg Pike is the map's Cashtown Pike)."""
