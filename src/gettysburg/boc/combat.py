@@ -246,15 +246,15 @@ def apply_hits(board: Board, state: BocState, orders: Orders, q: HitQueue,
                                                       "hits": q.hits}))
             q.hits = 0
             break
-        target = _next_target(state, orders, q)
+        target = _next_target(state, q)
         if target is None:
-            return HitOutcome(events, _casualty_decision(state, orders, q))
+            return HitOutcome(events, _casualty_decision(state, q))
         q.chosen = None
         events += _hit_one(board, state, orders, q, state.units[target], kill)
     return HitOutcome(events)
 
 
-def _next_target(state: BocState, orders: Orders, q: HitQueue) -> str | None:
+def _next_target(state: BocState, q: HitQueue) -> str | None:
     if q.half is not None and q.half in q.pool:
         return q.half  # 5.24: the second half hit goes to the same block
     cands = strongest(state, q.pool)
@@ -263,16 +263,15 @@ def _next_target(state: BocState, orders: Orders, q: HitQueue) -> str | None:
     return q.chosen if q.chosen in cands else None
 
 
-def _casualty_decision(state: BocState, orders: Orders, q: HitQueue) -> Decision:
+def _casualty_decision(state: BocState, q: HitQueue) -> Decision:
     cands = strongest(state, q.pool)
     return Decision("casualty", q.side, [{"type": "casualty", "unit": u} for u in cands],
                     "5.23", {"hex": q.hex, "hits_left": q.hits})
 
 
-def choose_casualty(state: BocState, orders: Orders, q: HitQueue, unit: str) -> None:
+def choose_casualty(state: BocState, q: HitQueue, unit: str) -> None:
     """Record the owner's choice among equally strong blocks (5.23)."""
-    if unit not in strongest(state, q.pool) or (q.half is not None and
-                                                         q.half in q.pool):
+    if unit not in strongest(state, q.pool) or (q.half is not None and q.half in q.pool):
         raise RuleError("5.23", f"{unit} is not one of the strongest blocks that may take "
                                 "the next hit")
     q.chosen = unit

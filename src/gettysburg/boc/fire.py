@@ -295,7 +295,7 @@ def resolve_choice(board: Board, state: BocState, orders: Orders, ledger: FireLe
             raise RuleError("5.32", f"{action.get('unit')!r} is not being repulsed")
         events.append(choose_repulse(board, state, q, str(action.get("to", ""))))
     elif action.get("type") == "casualty" and q.repulsing is None:
-        choose_casualty(state, orders, q, str(action.get("unit", "")))
+        choose_casualty(state, q, str(action.get("unit", "")))
     else:
         raise RuleError("5.23", "answer the pending choice first")
     out = _run(board, state, orders, ledger, q)

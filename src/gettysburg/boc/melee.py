@@ -519,7 +519,7 @@ def melee_act(board: Board, state: BocState, orders: Orders, ms: MeleeState, sea
         if kind != "casualty" or b.hits is None:
             raise RuleError("5.23", "choose which block takes the next hit first")
         q = HitQueue.from_json(b.hits)
-        choose_casualty(state, orders, q, str(action.get("unit", "")))
+        choose_casualty(state, q, str(action.get("unit", "")))
         return _run_hits(board, state, orders, ms, b, q)
     if action not in d.options:
         raise RuleError(d.rule, f"not a legal answer now: {action}")
