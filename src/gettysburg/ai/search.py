@@ -122,13 +122,8 @@ def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
     ``WORLD_DICE``."""
     from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
 
-    starts: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
-
     def build(view: JSONDict, rng: random.Random) -> Game:
-        key = (_source(view), tuple(view.get("options", [])))
-        if key not in starts:
-            starts[key] = scenario_start(view)
-        start = starts[key]
+        start = _starts(view, scenario_start)
         return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
                            dice=WORLD_DICE)
 
@@ -167,14 +162,13 @@ def _boc_final_hour(view: JSONDict) -> bool:
 _START_CACHE: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
 
 
-def _source(view: JSONDict) -> str:
-    """What the view's game was made from (``doctrine_boc.scenario_source``): two custom
-    scenario files may share an id."""
-    return str(view.get("source") or view.get("scenario"))
-
-
 def _starts(view: JSONDict, make: Callable[[JSONDict], JSONDict]) -> JSONDict:
-    key = (_source(view), tuple(view.get("options", [])))
+    """The public start of the view's scenario and options (``make``), once per process:
+    the worlds and the last-turn check share it. By source, not id: two custom scenario
+    files may share an id."""
+    from gettysburg.ai.doctrine_boc import scenario_source
+
+    key = (scenario_source(view), tuple(view.get("options", [])))
     if key not in _START_CACHE:
         _START_CACHE[key] = make(view)
     return _START_CACHE[key]
