@@ -388,3 +388,31 @@ def test_a_known_hq_takes_one_hit_more_before_it_falls() -> None:
     assert kill_chance(4, 3, [1], False) == pytest.approx(1 - 0.5 ** 4)
     assert kill_chance(4, 3, sit.steps_before_loss("Z99"), False) == pytest.approx(
         1 - 0.5 ** 4 - 4 * 0.5 ** 4)
+
+
+def test_gun_shy_charges_a_last_step_battery_in_the_enemy_gun_range_only() -> None:
+    """``Style.gun_shy``: Calef's battery (1 step) is charged the weight, and loses the
+    guns' liking for two or three hexes off, in every hex within 3 of a known enemy block
+    or in the line, victory hexes included; elsewhere, and for Gamble's cavalry next to
+    it, nothing changes."""
+    view = new_game("boc/day1", seed=5).view("usa")
+    # A hidden CSA block two hexes from the Seminary's victory hex (G6), as at 10 AM.
+    view = dict(view, hidden=[*view["hidden"], {"handle": "b-test", "side": "csa",
+                                                "hex": "E6", "column": False}])
+    plain = BocDoctrine(Style()).situation(view)
+    shy = BocDoctrine(Style(gun_shy=2.0)).situation(view)
+    here = str(plain.own_on["usa-calef"]["hex"])
+    hexes = sorted(plain.facts.hexes)
+    calef = dict(zip(hexes, (a - b for a, b in zip(plain.hex_values("usa-calef", here, hexes),
+                                                    shy.hex_values("usa-calef", here, hexes),
+                                                    strict=True)), strict=True))
+    charged = 0
+    for hx, diff in calef.items():
+        in_front, near = hx in plain.front, plain._enemy_within(hx, 3)
+        want = 2.0 + (0.3 if near and not in_front else 0.0) if in_front or near else 0.0
+        assert diff == pytest.approx(want), hx
+        charged += want > 0
+    assert charged > 10 and calef["G6"] == pytest.approx(2.3)
+    gamble = str(plain.own_on["usa-gamble"]["hex"])
+    assert plain.hex_values("usa-gamble", gamble, hexes) == \
+        shy.hex_values("usa-gamble", gamble, hexes)

@@ -86,6 +86,10 @@ class Style:
     # games a seat (session 12, benchmarks/formation_trials.py, docs/ai.md): +0.30 +- 0.50
     # points a game for the USA, -0.23 +- 0.58 for the CSA; no gain, so it stays off.
     formations: bool = False
+    # A battery at its last step within the enemy's gun range (3 hexes, 5.31), or in the
+    # line, even on a victory hex: one hit eliminates it (9.12), and batteries draw fire
+    # aimed at them. 0: off (such a gun stays where the objectives pull it).
+    gun_shy: float = 0.0
 
     @property
     def decay_pow(self) -> tuple[float, ...]:
@@ -537,6 +541,7 @@ class Situation:
         hunt = st.hunt_behind if self.behind else st.hunt
         column = st.formations and self.column(uid)
         shy = st.weak_reach > 1 and worn
+        last_gun = bool(st.gun_shy) and artillery and self.strength(uid) <= 1
         out: list[float] = []
         for hx in hexes:
             cols = self.columns.get(hx)  # a column of another unit there holds the hex alone
@@ -569,8 +574,10 @@ class Situation:
                         value -= st.weak_on_objective
                     if not artillery:
                         value += hunt * self.prey(hx)
-            elif artillery and self._enemy_within(hx, 3):
+            elif artillery and not last_gun and self._enemy_within(hx, 3):
                 value += 0.3
+            if last_gun and (in_front or self._enemy_within(hx, 3)):
+                value -= st.gun_shy
             if st.keep_room:
                 value -= st.keep_room * self.room_cost(uid, hx, here)
             if column:
