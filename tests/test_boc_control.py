@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gettysburg.ai.doctrine_boc import map_facts, projected_control
+from gettysburg.ai.doctrine_boc import BocDoctrine, map_facts, projected_control
 from gettysburg.boc.board import load_board
-from gettysburg.boc.control import compute_control, control_of, index
+from gettysburg.boc.control import compute_control, control_at, control_of, index
 from gettysburg.core.protocol import new_game
 
 
@@ -38,6 +38,7 @@ def test_control_follows_the_neighbours_of_the_occupied_hexes(occ: dict[str, str
             assert control[hx] == sides.pop()
         else:
             assert hx not in control
+        assert control_at(hx, occ.get, nbrs) == control.get(hx)  # the per-hex form
 
 
 def test_the_ai_projects_control_as_the_engine_computes_it() -> None:
@@ -50,3 +51,28 @@ def test_the_ai_projects_control_as_the_engine_computes_it() -> None:
         legal = game.legal_actions(seat)
         moves = [a for a in legal if a["type"] in ("move", "enter")]
         game.apply((moves or legal)[-1], seat)
+
+
+def test_the_ai_projects_a_move_with_the_same_rule() -> None:
+    """The doctrine's per-hex projection (``Situation._control_of``, own blocks counted
+    and moved) is ``control_of`` of the position the move would leave."""
+    game = new_game("boc/day1", seed="control")
+    for _ in range(200):  # into the afternoon, with both sides on the map
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        moves = [a for a in legal if a["type"] in ("move", "enter")]
+        game.apply((moves or legal)[-1], seat)
+    for seat in ("usa", "csa"):
+        view = game.view(seat)
+        sit = BocDoctrine().situation(view)
+        nbrs = sit.facts.nbrs
+        assert {v: c for v in nbrs if (c := sit._control_of(v, sit.garrison)) is not None} \
+            == projected_control(view, sit.facts)
+        here = sorted(h for h, n in sit.garrison.items() if n == 1)[0]
+        to = next(n for n in nbrs[here] if n not in sit.enemy_at and n not in sit.garrison)
+        moved = {here: -1, to: 1}  # the lone block of ``here`` steps to ``to``
+        units = [dict(u, hex=to) if u.get("hex") == here and u["side"] == seat else u
+                 for u in view["units"]]
+        after = projected_control(dict(view, units=units), sit.facts)
+        assert {v: c for v in nbrs
+                if (c := sit._control_of(v, sit.garrison, moved)) is not None} == after

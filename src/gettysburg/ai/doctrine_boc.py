@@ -32,8 +32,8 @@ from math import comb
 from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, Memory, register_doctrine
 from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, outlook
 from gettysburg.boc.board import Board, load_board
-from gettysburg.boc.combat import MELEE, hexside_penalty
-from gettysburg.boc.control import control_of
+from gettysburg.boc.combat import MELEE, hexside_penalty, would_eliminate
+from gettysburg.boc.control import control_at, control_of
 from gettysburg.boc.game import board_for, load_context
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, OrderOfBattle, Unit, default_oob
 from gettysburg.boc.scenario import parse_scenario
@@ -686,22 +686,16 @@ class Situation:
 
     def _control_of(self, v: str, count: Counter[str],
                     moved: Mapping[str, int] | None = None) -> str | None:
-        """6.61 for one hex, with own blocks counted per hex in ``count`` changed by
-        ``moved`` (hex -> blocks more or fewer)."""
+        """6.61 (``control_at``) for one hex, with own blocks counted per hex in ``count``
+        changed by ``moved`` (hex -> blocks more or fewer)."""
         delta = moved or {}
-        if count.get(v, 0) + delta.get(v, 0) > 0:
-            return self.seat
-        if v in self.enemy_at:
-            return self.enemy
-        own = enemy = False  # sides next to v
-        for n in self.facts.nbrs.get(v, ()):
-            if count.get(n, 0) + delta.get(n, 0) > 0:
-                own = True
-            elif n in self.enemy_at:
-                enemy = True
-        if own != enemy:
-            return self.seat if own else self.enemy
-        return None
+
+        def side_at(h: str) -> str | None:
+            if count.get(h, 0) + delta.get(h, 0) > 0:
+                return self.seat
+            return self.enemy if h in self.enemy_at else None
+
+        return control_at(v, side_at, self.facts.nbrs)
 
     def control_gain(self, dest: str, here: str | None) -> float:
         """Victory points the move ``here`` -> ``dest`` wins (or loses) for the seat in the
@@ -1029,7 +1023,7 @@ class BocDoctrine:
         uid = str(a.get("unit", ""))
         hq = sit.is_hq(uid)
         strength = int(sit.own.get(uid, {}).get("strength") or 0)
-        dies = strength <= (0 if hq else 1)
+        dies = would_eliminate(strength, hq)
         return 0.1 - (0.05 if hq else 0.0) - (0.5 if dies else 0.0)
 
     def _s_repulse(self, sit: Situation, a: Action) -> float:

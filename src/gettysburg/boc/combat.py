@@ -204,9 +204,10 @@ def strongest(state: BocState, pool: list[str]) -> list[str]:
     return sorted(u for u in pool if state.units[u].strength == top)
 
 
-def would_eliminate(unit: UnitState, hq: bool) -> bool:
-    """An HQ survives at strength 0 (7.5); any other block dies with its last step."""
-    return unit.strength <= 0 if hq else unit.strength <= 1
+def would_eliminate(strength: int, hq: bool) -> bool:
+    """Whether a hit eliminates a block at ``strength``: an HQ survives at strength 0
+    (7.5); any other block dies with its last step."""
+    return strength <= 0 if hq else strength <= 1
 
 
 def repulse_hexes(board: Board, state: BocState, unit: UnitState) -> list[str]:
@@ -285,7 +286,7 @@ def _hit_one(board: Board, state: BocState, orders: Orders, q: HitQueue, u: Unit
         return [_hit_event(q, u, half=True)]
     q.half = None
     hq = is_hq(orders.oob[u.id])
-    if not would_eliminate(u, hq):
+    if not would_eliminate(u.strength, hq):
         u.strength -= 1
         return [_hit_event(q, u, half=False)]
     if q.long_range:

@@ -7,7 +7,7 @@ caches each board's neighbour lists by id so the rules never re-parse ids.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gettysburg.boc.board import Board
@@ -67,20 +67,40 @@ def compute_control(board: Board, state: BocState) -> dict[str, str]:
     return dict(sorted(control_of(occupied_by(state), index(board).nbrs).items()))
 
 
+def control_at(hx: str, side_at: Callable[[str], str | None],
+               nbrs: Mapping[str, Sequence[str]]) -> str | None:
+    """6.61 for one hex, given who occupies which hex (``side_at``: hex -> side or
+    ``None``): an occupied hex belongs to its occupant; an empty hex next to units of one
+    side only belongs to that side; an empty hex next to both sides, or to none, is
+    neutral (``None``). The AI asks it of positions it imagines (``doctrine_boc``)."""
+    side = side_at(hx)
+    if side is not None:
+        return side
+    near: str | None = None
+    for n in nbrs.get(hx, ()):
+        s = side_at(n)
+        if s is None or s == near:
+            continue
+        if near is not None:
+            return None  # both sides next to it
+        near = s
+    return near
+
+
 def control_of(occ: Mapping[str, str], nbrs: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    """6.61 from who occupies which hex (``occ``, hex -> side): an occupied hex belongs to
-    its occupant; an empty hex next to units of one side only belongs to that side; an
-    empty hex next to both sides, or to none, is neutral (left out of the returned map).
-    The AI projects control with it from what a seat sees (``doctrine_boc``)."""
+    """:func:`control_at` for the whole board from who occupies which hex (``occ``, hex ->
+    side): the occupied hexes, then each empty hex next to one as first met; neutral
+    hexes are left out. The AI projects control with it from what a seat sees."""
     control = dict(occ)
-    near: dict[str, set[str]] = {}
-    for hx, side in occ.items():
+    met: set[str] = set()
+    for hx in occ:
         for n in nbrs.get(hx, ()):
-            if n not in occ:
-                near.setdefault(n, set()).add(side)
-    for hx, sides in near.items():
-        if len(sides) == 1:
-            control[hx] = next(iter(sides))
+            if n in occ or n in met:
+                continue
+            met.add(n)
+            side = control_at(n, occ.get, nbrs)
+            if side is not None:
+                control[n] = side
     return control
 
 
