@@ -396,3 +396,18 @@ def test_enemy_reach_agrees_with_distances_worked_out_afresh(data: st.DataObject
         assert reach.nearest(hx) == min((facts.dist(hx, e) for e in enemy), default=99)
         assert reach.within(hx, r) == sum(1 for e in enemy if facts.dist(hx, e) <= r)
         assert reach.nearest(hx) == min((facts.dist(hx, e) for e in enemy), default=99)
+
+
+def test_the_memo_of_melee_fighters_is_bounded_and_gives_the_same_fighters(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gettysburg.ai import doctrine_boc_melee as dm
+    from gettysburg.boc.oob import default_oob
+
+    oob = default_oob().units
+    first = dm.fighter(oob["usa-webb"], "usa", 3, False)
+    monkeypatch.setattr(dm, "FIGHTERS_KEPT", 3)
+    for strength in range(1, 6):
+        dm.fighter(oob["usa-hall"], "usa", strength, True)
+        assert len(dm._FIGHTERS) <= 3
+    again = dm.fighter(oob["usa-webb"], "usa", 3, False)
+    assert again == first and again is not first  # made afresh, the same fighter

@@ -73,8 +73,11 @@ class Outlook:
 
 
 #: Fighters made so far, by (unit id, side, strength, defender, penalty), with their unit:
-#: the doctrine asks for the same few blocks at every melee it weighs.
+#: the doctrine asks for the same few blocks at every melee it weighs. A game's blocks
+#: make a few thousand at most; past ``FIGHTERS_KEPT`` (orders of battle of many custom
+#: scenarios in one process) it starts afresh.
 _FIGHTERS: dict[tuple[str | None, str, int, bool, int], tuple[Unit | None, Fighter]] = {}
+FIGHTERS_KEPT = 8192
 
 
 def fighter(unit: Unit | None, side: str, strength: int, defender: bool,
@@ -85,6 +88,8 @@ def fighter(unit: Unit | None, side: str, strength: int, defender: bool,
     if got is not None and got[0] is unit:
         return got[1]
     made = _fighter(unit, side, strength, defender, penalty)
+    if len(_FIGHTERS) >= FIGHTERS_KEPT:
+        _FIGHTERS.clear()
     _FIGHTERS[key] = (unit, made)
     return made
 
