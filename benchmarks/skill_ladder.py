@@ -4,8 +4,9 @@ Issue #7 asks ``search`` to beat ``general`` in 60% of games. ``search_target.py
 that bar into victory points. This script measures it in *skill*: the general plays a
 weakened copy of itself, ``general-eps-P``, which at each decision plays a uniformly random
 legal action with probability P (else the general's choice; it remembers every view
-either way); with ``--phases`` a rung blunders only in one phase, which shows where on the
-turn track skill pays. The share of games the general wins against each rung says how
+either way: ``gettysburg.ai.novice.Blundering``, the ``novice`` agent at P = 0.25); with
+``--phases`` a rung blunders only in one phase, which shows where on the turn track skill
+pays. The share of games the general wins against each rung says how
 much worse an opponent must be for the general to win 60%, which is the gap issue #7 asks
 search to open above the general::
 
@@ -28,34 +29,14 @@ intervals, pooled over seats.
 from __future__ import annotations
 
 import argparse
-import random
-from collections.abc import Sequence
 from typing import Any
 
 from search_vs_general import line, pair_key, play_against_general, read
 
 from gettysburg.ai.agent import agent_names, register_agent
-from gettysburg.ai.general import GeneralAgent
-from gettysburg.core.protocol import Action
+from gettysburg.ai.novice import Blundering
 
 JSONDict = dict[str, Any]
-
-
-class Blundering(GeneralAgent):
-    """The general, except that with probability ``eps`` it plays a uniformly random
-    legal action (drawn from the game's seeded generator for this seat, so the lab's games
-    replay)."""
-
-    eps = 0.0
-    phase: str | None = None  # blunder only in this phase (None: in every phase)
-
-    def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
-               rng: random.Random) -> Action:
-        if legal_actions and self.phase in (None, view.get("phase")) \
-                and rng.random() < self.eps:
-            self.observe(view)  # it still sees what it sees
-            return dict(rng.choice(list(legal_actions)))
-        return super().choose(view, legal_actions, budget_s, rng)
 
 
 def rung(eps: float, phase: str | None = None) -> str:

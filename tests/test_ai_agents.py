@@ -25,12 +25,12 @@ def _strip_handles(view: dict[str, Any]) -> str:
 
 
 def test_registry_names_and_unknown() -> None:
-    assert {"random", "general", "search"} <= set(agent_names())
+    assert {"random", "general", "novice", "search"} <= set(agent_names())
     with pytest.raises(UnknownAgentError):
         make_agent("nobody", 1)
 
 
-@pytest.mark.parametrize("name", ["random", "general"])
+@pytest.mark.parametrize("name", ["random", "general", "novice"])
 def test_agents_play_legal_toy_games_deterministically(name: str) -> None:
     def play(seed: int) -> list[str]:
         game = new_game("toy/standard", seed=seed)
@@ -411,3 +411,54 @@ def test_the_memo_of_melee_fighters_is_bounded_and_gives_the_same_fighters(
         assert len(dm._FIGHTERS) <= 3
     again = dm.fighter(oob["usa-webb"], "usa", 3, False)
     assert again == first and again is not first  # made afresh, the same fighter
+
+
+def test_the_novice_is_the_general_but_for_its_lapses() -> None:
+    """At each decision the novice plays the general's choice unless its generator's first
+    draw falls under ``eps``; then it plays a random legal action. Replayed with the same
+    generator, a game is the same game; at eps 0 it is the general's game."""
+    from gettysburg.ai.novice import NOVICE_EPS, Blundering
+
+    def play(agent_for: dict[str, Any], seed: int, actions: int = 250) -> list[Any]:
+        game = new_game("boc/day1", seed=seed)
+        rngs = {s: seeded_rng("t", seed, s) for s in ("usa", "csa")}
+        out = []
+        for _ in range(actions):
+            seat = game.to_move()[0]
+            view = game.view(seat)
+            action = agent_for[seat].choose(view, view["legal_actions"], 0.0, rngs[seat])
+            game.apply(action, seat)
+            out.append(action)
+        return out
+
+    def novice(eps: float) -> Blundering:
+        agent = Blundering()
+        agent.eps = eps
+        return agent
+
+    general = {s: make_agent("general") for s in ("usa", "csa")}
+    assert play({s: novice(0.0) for s in ("usa", "csa")}, 7) == play(general, 7)
+    assert NOVICE_EPS == make_agent("novice").eps == 0.25  # type: ignore[attr-defined]
+    assert play({"usa": make_agent("novice"), "csa": make_agent("general")}, 7) == \
+        play({"usa": make_agent("novice"), "csa": make_agent("general")}, 7)
+    # Where its coin says "lapse", the USA novice plays the random pick of that generator.
+    game = new_game("boc/day1", seed=7)
+    agent, lapses = make_agent("novice"), 0
+    for step in range(200):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        legal = view["legal_actions"]
+        if seat == "usa":
+            probe = seeded_rng("probe", step)
+            coin = random.Random()
+            coin.setstate(probe.getstate())
+            lapse = coin.random() < NOVICE_EPS
+            pick = coin.choice(list(legal)) if lapse else None
+            action = agent.choose(view, legal, 0.0, probe)
+            if lapse:
+                lapses += 1
+                assert action == pick
+        else:
+            action = make_agent("general").choose(view, legal, 0.0, random.Random(0))
+        game.apply(action, seat)
+    assert lapses > 5

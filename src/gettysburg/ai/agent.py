@@ -42,7 +42,7 @@ AgentFactory = Callable[[str], Agent]
 _AGENTS: dict[str, AgentFactory] = {}
 # Agents that live in their own module register on import (lazily: search is heavier).
 _MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",
-            "search": "gettysburg.ai.search"}
+            "novice": "gettysburg.ai.novice", "search": "gettysburg.ai.search"}
 
 
 class UnknownAgentError(LookupError):
