@@ -72,10 +72,11 @@ def _deploy_game(swap: bool) -> Game:
     return game
 
 
-def test_general_decides_the_same_whatever_the_hidden_identities() -> None:
+@pytest.mark.parametrize("name", ["general", "novice"])
+def test_general_decides_the_same_whatever_the_hidden_identities(name: str) -> None:
     a, b = _deploy_game(False), _deploy_game(True)
     assert a.state_hash() != b.state_hash()  # the truth differs ...
-    general = make_agent("general", 1)
+    general = make_agent(name, 1)
     steps = 0
     while steps < 25 and not a.is_terminal():
         seat = a.to_move()[0]
@@ -84,8 +85,8 @@ def test_general_decides_the_same_whatever_the_hidden_identities() -> None:
             break
         va, vb = a.view(seat), b.view(seat)
         assert _strip_handles(va) == _strip_handles(vb)  # ... the CSA view does not
-        ca = general.choose(va, va["legal_actions"], 0.1, random.Random(0))
-        cb = general.choose(vb, vb["legal_actions"], 0.1, random.Random(0))
+        ca = general.choose(va, va["legal_actions"], 0.1, random.Random(steps))
+        cb = general.choose(vb, vb["legal_actions"], 0.1, random.Random(steps))
         assert ca == cb
         a.apply(ca, seat)
         b.apply(cb, seat)
