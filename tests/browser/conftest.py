@@ -83,6 +83,23 @@ def screenshot() -> Any:
     return _screenshot
 
 
+def _switch_language(page: Any, lang: str) -> None:
+    # Loading a language translates the page on show before main.js builds it again, so
+    # words alone can be met on the old page while the new one is still being filled (the
+    # lobby restores the choices made so far only after its requests return). main.js
+    # marks the body ready when a page is built: wait for that mark, set afresh.
+    page.evaluate("() => { delete document.body.dataset.ready; }")
+    page.select_option("#lang", lang)
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+
+
+@pytest.fixture
+def switch_language() -> Any:
+    """``switch_language(page, lang)``: choose ``lang`` and wait until the page is built
+    again in it."""
+    return _switch_language
+
+
 @pytest.fixture
 def boc_ready() -> None:
     """Skip a BoC page test when the board file is missing (the map cannot be drawn)."""

@@ -113,7 +113,8 @@ def test_a_stack_of_four_blocks_stays_inside_its_hex(browser: Any, live: Any) ->
     context.close()
 
 
-def test_block_labels_are_whole_names_and_type_words(browser: Any, live: Any) -> None:
+def test_block_labels_are_whole_names_and_type_words(
+        browser: Any, live: Any, switch_language: Any) -> None:
     context, page, view = _open(browser, live, "day2")
     words = json.loads((CATALOGUE / "en.json").read_text("utf-8"))
     labels = page.evaluate("""() => [...document.querySelectorAll("g.unit")]
@@ -133,7 +134,7 @@ def test_block_labels_are_whole_names_and_type_words(browser: Any, live: Any) ->
         assert "_" not in " ".join(block["texts"]) and "_" not in block["title"], block
         assert max(block["widths"]) <= block["face"] * 1.01, block  # and inside the block
     # The type words come in the player's language.
-    page.select_option("#lang", "de")
+    switch_language(page, "de")
     page.wait_for_function("() => [...document.querySelectorAll('text.block-label')]"
                            ".some((t) => t.textContent === 'Infanterie')")
     context.close()
@@ -242,7 +243,8 @@ def test_off_map_blocks_are_large_enough_to_read(browser: Any, live: Any,
     context.close()
 
 
-def test_long_names_and_type_words_read_in_every_language(browser: Any, live: Any) -> None:
+def test_long_names_and_type_words_read_in_every_language(
+        browser: Any, live: Any, switch_language: Any) -> None:
     # The whole battle: every block still to come, among them the longest labels in each
     # language ("Alexander's Battalion", "Kav.-Divisions-HQ", "QG corpo cavalleria",
     # "CG cuerpo caballería"). They go on two lines rather than shrink to 7 px.
@@ -253,7 +255,7 @@ def test_long_names_and_type_words_read_in_every_language(browser: Any, live: An
         for lang in ("en", "es", "de", "it"):
             words = json.loads((CATALOGUE / f"{lang}.json").read_text("utf-8"))
             if lang != "en":
-                page.select_option("#lang", lang)
+                switch_language(page, lang)
                 page.wait_for_function("(w) => [...document.querySelectorAll('.offmap "
                                        "text.block-label')].some((t) => t.textContent === w)",
                                        arg=words["unit_type.infantry"])

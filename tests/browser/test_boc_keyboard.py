@@ -133,7 +133,7 @@ def test_a_move_played_from_the_keyboard(browser: Any, live: Any) -> None:
 
 
 def test_every_hex_and_block_has_words_and_the_arrows_step_to_a_neighbour(
-        browser: Any, live: Any) -> None:
+        browser: Any, live: Any, switch_language: Any) -> None:
     link, _, _ = _game(live)
     context, page, errors = _page(browser)
     page.goto(link)
@@ -183,7 +183,7 @@ def test_every_hex_and_block_has_words_and_the_arrows_step_to_a_neighbour(
     assert sorted(names) == sorted(label for _, label in labels["blocks"])
 
     # The words follow the player's language.
-    page.select_option("#lang", "de")
+    switch_language(page, "de")
     page.wait_for_function("() => document.querySelector('#map-keys summary')?.textContent"
                            " === 'Tastatur'")
     assert page.get_attribute("polygon[data-hex='H14']", "aria-label").startswith("H14 · offen")

@@ -54,7 +54,8 @@ def _chooser() -> Any:
     return choose
 
 
-def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) -> None:
+def test_day1_against_the_ai_move_fire_reload_language(
+        browser: Any, live: Any, switch_language: Any) -> None:
     context, page, errors = _page(browser)
     page.goto(live.url + "/")
     page.wait_for_selector("select.who")
@@ -147,7 +148,7 @@ def test_day1_against_the_ai_move_fire_reload_language(browser: Any, live: Any) 
     page.wait_for_selector("#phasebar [data-key=step]")
     page.wait_for_function(f"() => Number(document.querySelector('#phasebar [data-key=step]')"
                            f".textContent.match(/\\d+/g).pop()) >= {step}")
-    page.select_option("#lang", "es")
+    switch_language(page, "es")
     page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
                            " === 'Tus acciones legales'")
     # The log in Spanish too: event kinds, field names and the phase by their words.
@@ -232,7 +233,7 @@ def _body(resp: Any) -> str:
 
 
 def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
-        browser: Any, live: Any) -> None:
+        browser: Any, live: Any, switch_language: Any) -> None:
     errors: list[str] = []
     page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -269,7 +270,7 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     assert "look-ahead" in page.inner_text(usa_help)
     page.fill("#seed", "4711")
     # A change of language builds the lobby again in the new words, with every choice kept.
-    page.select_option("#lang", "de")
+    switch_language(page, "de")
     page.wait_for_function(f"() => document.querySelector('{usa_help}')"
                            "?.textContent.includes('vorausschauend')")
     assert page.inner_text("select.agent[data-seat=usa] option[value=random]") == "Zufall"
@@ -279,7 +280,7 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     assert page.input_value("#scenario") == "day1" and page.input_value("#seed") == "4711"
     assert page.is_checked("input[data-option=hancock]")
     assert page.is_checked("input[data-option=fixed_turn_order]")
-    page.select_option("#lang", "en")
+    switch_language(page, "en")
     page.wait_for_function(f"() => document.querySelector('{usa_help}')"
                            "?.textContent.includes('look-ahead')")
     page.select_option("select.agent[data-seat=usa]", "general")
@@ -303,7 +304,7 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
                                        "els => els.map(e => [e.title, e.dataset.action])")
     assert titles and all(title == action for title, action in titles)
     assert "CSA total 0" in page.inner_text("#phasebar [data-key=victory]")
-    page.select_option("#lang", "es")
+    switch_language(page, "es")
     page.wait_for_function("() => document.querySelector('#phasebar [data-key=victory]')"
                            "?.textContent.includes('total CSA')")
     assert "El primer día" in page.inner_text("#phasebar"), page.inner_text("#phasebar")
@@ -345,7 +346,8 @@ def test_a_seat_choice_made_while_the_seats_reload_is_kept(browser: Any, live: A
     # dropping the generation check fails the `drawn` one: both checked by hand.
 
 
-def test_the_lobby_offers_only_the_scenarios_own_options(browser: Any, live: Any) -> None:
+def test_the_lobby_offers_only_the_scenarios_own_options(
+        browser: Any, live: Any, switch_language: Any) -> None:
     """Each sheet lists its optional rules (9.0): Day 2 has no Hancock (4.6), only the
     battle has Longstreet (9.5); a box ticked for one scenario is cleared on leaving it."""
     page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
@@ -367,7 +369,7 @@ def test_the_lobby_offers_only_the_scenarios_own_options(browser: Any, live: Any
     page.select_option("#scenario", "battle")
     assert "longstreet" in page.evaluate(shown) and "cavalry_battles" in page.evaluate(shown)
     # Scenario titles in the player's language.
-    page.select_option("#lang", "es")
+    switch_language(page, "es")
     page.wait_for_function("() => document.querySelector('#scenario option[value=day3]')"
                            "?.textContent === 'La carga de Pickett (day3)'")
     assert page.inner_text("#scenario option[value=day1]") == "El primer día (day1)"
@@ -473,7 +475,7 @@ def _arm_melee(page: Any, state: dict[str, Any]) -> str:
 
 
 def test_hidden_blocks_dice_melee_note_and_replay_hint_between_two_people(
-        browser: Any, live: Any) -> None:
+        browser: Any, live: Any, switch_language: Any) -> None:
     seats = _two_people(live.url)
     game_id = seats["game_id"]
     state = _play_until_csa_may_melee(live.url, seats)
@@ -533,10 +535,10 @@ def test_hidden_blocks_dice_melee_note_and_replay_hint_between_two_people(
     note = page.inner_text("#armed")
     assert target in note and "declare the melee" in note, note
     assert "the other player sees it" in note and "cannot be taken back" in note, note
-    page.select_option("#lang", "de")
+    switch_language(page, "de")
     page.wait_for_function(f"() => document.querySelector(\"#log li[data-n='{moved[-1]['n']}']\")"
                            "?.textContent.includes('ein verdeckter Block')")
-    page.select_option("#lang", "en")
+    switch_language(page, "en")
     page.wait_for_function("() => document.querySelector('#log .hidden-block')"
                            "?.textContent === 'a hidden block'")
 
