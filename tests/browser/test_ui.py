@@ -23,7 +23,8 @@ def _new_page(browser: Any, errors: list[str]) -> tuple[Any, Any]:
 
 
 def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
-                                                       screenshot: Any) -> None:
+                                                       screenshot: Any,
+                                                       switch_language: Any) -> None:
     errors: list[str] = []
     context, page = _new_page(browser, errors)
     page.goto(live.url + "/")
@@ -75,13 +76,13 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
     page.goto(page.url.replace("/replay", ""))
     page.wait_for_selector("#actions h3")
     assert page.inner_text("#actions h3").lower() == "your legal actions"
-    page.select_option("#lang", "de")
+    switch_language(page, "de")
     page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
                            " === 'Deine erlaubten Aktionen'")
     page.reload()
     page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
                            " === 'Deine erlaubten Aktionen'")
-    page.select_option("#lang", "it")
+    switch_language(page, "it")
     page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
                            " === 'Le tue azioni legali'")
     assert not errors, errors
@@ -129,7 +130,8 @@ def test_an_action_the_server_did_not_get_is_kept_and_sent_once_it_is_back(
     context.close()
 
 
-def test_two_seats_see_nothing_hidden_of_each_other(browser: Any, live: Any) -> None:
+def test_two_seats_see_nothing_hidden_of_each_other(
+        browser: Any, live: Any, switch_language: Any) -> None:
     errors: list[str] = []
     ctx_red, red = _new_page(browser, errors)
     traffic: dict[str, list[str]] = {"red": [], "blue": []}
@@ -155,10 +157,10 @@ def test_two_seats_see_nothing_hidden_of_each_other(browser: Any, live: Any) -> 
     link = red.input_value("input[data-seat=blue]")
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/g/[^/#]+#[\w-]{40,}", link)
     # The link is shown once: a change of language builds the lobby again and keeps it.
-    red.select_option("#lang", "it")
+    switch_language(red, "it")
     red.wait_for_selector("#created h3:text('Link segreti di accesso')")
     assert red.input_value("input[data-seat=blue]") == link
-    red.select_option("#lang", "en")
+    switch_language(red, "en")
     red.wait_for_selector("#created h3:text('Secret join links')")
     red.click("#open-mine")
     red.wait_for_selector("#phasebar .turn-you")
