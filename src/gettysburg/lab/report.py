@@ -159,9 +159,8 @@ def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
     win-rate plot), so the bands of victory show. Several groups in one scenario: outlines
     over one another, each named."""
     by_sc: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    rows_of: dict[str, list[Row]] = {}
-    for key, rs in groups(rows).items():
-        rows_of[key] = rs
+    grouped = groups(rows)
+    for key, rs in grouped.items():
         for r in rs:
             if _finished_vp(r):
                 by_sc[str(r["scenario"])][key].append(float(r["vp"]))
@@ -178,7 +177,7 @@ def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
         bins = _vp_bins(every)
         align = "left" if isinstance(bins, range) else "mid"  # integer bins: centred on the value
         if len(data) == 1:
-            split = vp_by_result(rows_of[names[0]])
+            split = vp_by_result(grouped[names[0]])
             shown = {k: v for k, v in split.items() if v}
             colors = [_RESULT_COLORS[min(i, 2)] for i, (k, v) in enumerate(split.items()) if v]
             ax.hist(list(shown.values()), bins=bins, align=align, stacked=True, color=colors,
