@@ -575,7 +575,12 @@ def test_lobby_offers_titles_scenarios_in_rule_order_and_options(server: Server)
     # Each scenario offers the options its sheet lists (9.0): those the game takes, and
     # only those; any other is refused naming the options, not the scenario.
     takes = boc["scenario_options"]
-    assert takes["day1"] == ["column_line", "fixed_turn_order", "free_deployment", "hancock"]
+    assert takes["day1"] == ["column_line", "fixed_turn_order", "free_deployment", "hancock",
+                             "hidden_hits"]
+    # hidden_hits (5.23) is the engine's, not a sheet's: every scenario takes it, and the
+    # lobby ticks it for a new game.
+    assert all("hidden_hits" in takes[s] for s in boc["scenarios"])
+    assert boc["ticked"] == ["hidden_hits"] and systems["toy"]["ticked"] == []
     assert "hancock" not in takes["day2"] and "cavalry_battles" in takes["day3"]
     assert sorted(takes["battle"]) == sorted(OPTION_RULES)
     for scenario in boc["scenarios"]:

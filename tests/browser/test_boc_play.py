@@ -250,6 +250,9 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     # A box per option, with its rule, instead of free text.
     assert page.is_hidden("#options")
     assert "(4.6)" in page.inner_text("label.option:has(input[data-option=hancock])")
+    # Hidden hits (5.23, the engine's option) starts ticked: a new game keeps ties hidden.
+    assert page.is_checked("input[data-option=hidden_hits]")
+    assert not page.is_checked("input[data-option=hancock]")
     for option in ("hancock", "fixed_turn_order"):
         with page.expect_response(lambda r, o=option: "/api/setup" in r.url and o in r.url):
             page.check(f"input[data-option={option}]")
@@ -290,10 +293,11 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     assert created.value.request.post_data_json["seats"]["usa"] == {"kind": "ai",
                                                                   "agent": "general"}
     sent = created.value.request.post_data_json["options"]
-    assert sorted(sent) == ["fixed_turn_order", "hancock"]
+    assert sorted(sent) == ["fixed_turn_order", "hancock", "hidden_hits"]
     page.wait_for_url(re.compile(r"/g/[^/#]+#.+"), timeout=60000)
     game_id, token = re.findall(r"/g/([^/#]+)#(.+)$", page.url)[0]
-    assert _state(live.url, game_id, token)["view"]["options"] == ["fixed_turn_order", "hancock"]
+    assert _state(live.url, game_id, token)["view"]["options"] == ["fixed_turn_order", "hancock",
+                                                                    "hidden_hits"]
     page.wait_for_selector("#phasebar .turn-you", timeout=120000)
     assert page.inner_text("#phasebar .turn-you") == "Your decision (Confederacy)"
     # Buttons name blocks as printed (Heth), never by id; the exact action is the title.
@@ -359,7 +363,7 @@ def test_the_lobby_offers_only_the_scenarios_own_options(
              ".map(l => l.querySelector('input').dataset.option)")
     page.select_option("#scenario", "day1")
     assert page.evaluate(shown) == ["fixed_turn_order", "hancock", "column_line",
-                                    "free_deployment"]
+                                    "free_deployment", "hidden_hits"]
     page.check("input[data-option=hancock]")
     with page.expect_response(lambda r: "/api/setup" in r.url and "day2" in r.url) as setup:
         page.select_option("#scenario", "day2")

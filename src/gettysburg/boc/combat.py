@@ -25,6 +25,11 @@ Decisions where the rulebooks leave room (German text wins where they differ):
   hits only once nothing else was left, which neither book says.
 * A block eliminated by fire on a hidden stack is reported to the enemy by hex only: the
   owner's event names it, the enemy's does not (5.23: targets stay hidden).
+* The ``hidden_hits`` option (:data:`OPT_HIDDEN_HITS`, an engine option, off unless
+  chosen): fire on a stack of two or more blocks asks the owner for every hit. Without it
+  the game waits for the owner only on a tie, so the firer, who sees it wait, learns that
+  two hidden blocks share the top strength; at the table the owner turns every block hit
+  himself, tie or not. Off by default so that games saved before it replay unchanged.
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ from gettysburg.boc.state import ELIMINATED, ON_MAP, WITHDRAWN, BocState, UnitSt
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice
 from gettysburg.core.protocol import Event, RuleError
+
+#: 5.23 engine option: the owner answers every hit on a fired-at stack of two or more.
+OPT_HIDDEN_HITS: Final = "hidden_hits"
 
 FIRE: Final = "fire"
 MELEE: Final = "melee"
@@ -171,12 +179,18 @@ class HitQueue:
     d2: bool = False  # 5.24 double defence (fire only)
     long_range: bool = False  # 5.32 repulse instead of elimination
     hidden: bool = False  # fire on a hidden stack: the enemy learns only the hex (5.23)
+    # The hidden_hits option: the owner answers every hit while two or more blocks are
+    # left, forced or not, so the firer cannot tell a tie (a choice) from a forced hit.
+    ask: bool = False
     half: str | None = None  # the block carrying a half hit (5.24)
     chosen: str | None = None  # the owner's answer to a casualty decision
     repulsing: str | None = None  # block waiting for its repulse hex (5.32)
 
     def to_json(self) -> JSONDict:
-        return asdict(self)
+        out = asdict(self)
+        if not self.ask:
+            del out["ask"]  # a game without the option keeps the state (and hashes) it had
+        return out
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> HitQueue:
@@ -255,24 +269,30 @@ def apply_hits(board: Board, state: BocState, orders: Orders, q: HitQueue,
     return HitOutcome(events)
 
 
-def _next_target(state: BocState, q: HitQueue) -> str | None:
+def casualty_candidates(state: BocState, q: HitQueue) -> list[str]:
+    """The blocks that may take the queue's next hit: the one carrying a half hit (5.24:
+    the second half goes to the same block), else the strongest (5.23)."""
     if q.half is not None and q.half in q.pool:
-        return q.half  # 5.24: the second half hit goes to the same block
-    cands = strongest(state, q.pool)
-    if len(cands) == 1:
+        return [q.half]
+    return strongest(state, q.pool)
+
+
+def _next_target(state: BocState, q: HitQueue) -> str | None:
+    cands = casualty_candidates(state, q)
+    if len(cands) == 1 and not (q.ask and len(q.pool) > 1):
         return cands[0]
     return q.chosen if q.chosen in cands else None
 
 
 def _casualty_decision(state: BocState, q: HitQueue) -> Decision:
-    cands = strongest(state, q.pool)
+    cands = casualty_candidates(state, q)
     return Decision("casualty", q.side, [{"type": "casualty", "unit": u} for u in cands],
                     "5.23", {"hex": q.hex, "hits_left": q.hits})
 
 
 def choose_casualty(state: BocState, q: HitQueue, unit: str) -> None:
-    """Record the owner's choice among equally strong blocks (5.23)."""
-    if unit not in strongest(state, q.pool) or (q.half is not None and q.half in q.pool):
+    """Record the owner's choice among the blocks that may take the next hit (5.23)."""
+    if unit not in casualty_candidates(state, q):
         raise RuleError("5.23", f"{unit} is not one of the strongest blocks that may take "
                                 "the next hit")
     q.chosen = unit

@@ -39,6 +39,7 @@ from typing import Any
 from gettysburg.boc.board import Board
 from gettysburg.boc.combat import (
     FIRE,
+    OPT_HIDDEN_HITS,
     Context,
     Decision,
     HitOutcome,
@@ -254,7 +255,8 @@ def resolve_fire(board: Board, state: BocState, orders: Orders, ledger: FireLedg
     half = next((x for x in shot.pool if x in ledger.half_hits), None)
     q = HitQueue(side=other(side), hits=roll.hits, pool=list(shot.pool), hex=shot.target,
                  rule="5.23", d2=board.hex(shot.target).double_defence,
-                 long_range=shot.range >= 2, hidden=True, half=half)
+                 long_range=shot.range >= 2, hidden=True, half=half,
+                 ask=OPT_HIDDEN_HITS in state.options)
     out = _run(board, state, orders, ledger, q)
     return HitOutcome([fired, *out.events], out.decision)
 

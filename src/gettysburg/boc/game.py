@@ -26,7 +26,7 @@ from gettysburg.boc.cavalry_battle import (
     cavalry_decision,
     load_cavalry_battle,
 )
-from gettysburg.boc.combat import Decision, is_hq
+from gettysburg.boc.combat import OPT_HIDDEN_HITS, Decision, is_hq
 from gettysburg.boc.command import (
     COMMAND_HQ_TYPES,
     Orders,
@@ -142,11 +142,15 @@ OPTION_ALIASES = {
     "longstreet": "longstreet",
     "free_deployment": OPT_FREE,
     "cavalry_battles": "cavalry_battles", "cavalry_battle": "cavalry_battles",
+    OPT_HIDDEN_HITS: OPT_HIDDEN_HITS,  # an engine option, no scenario sheet lists it
 }
 OPT_CAVALRY = "cavalry_battles"
 # Each option by its brief name, with the rule that describes it (for menus and docs).
 OPTION_RULES = {OPT_FIXED: "1.1", OPT_HANCOCK: "4.6", OPT_COLUMN: "6.0", "longstreet": "9.5",
-                OPT_FREE: "9.6", OPT_CAVALRY: "10.0"}
+                OPT_FREE: "9.6", OPT_CAVALRY: "10.0", OPT_HIDDEN_HITS: "5.23"}
+# Options of the engine rather than of the rulebook's sheets (9.0): every scenario takes
+# them, and the lobby ticks them for a new game.
+ENGINE_OPTIONS = (OPT_HIDDEN_HITS,)
 ACTION_ORDER = ["swap", "hancock", "activate", "fire", "formation", "move", "enter", "melee",
                 "leave_map", "casualty", "repulse", "melee_resolve", "melee_fight", "melee_line",
                 "melee_retreat", "regroup", "regroup_done", "cavalry_custer", "cavalry_assign",

@@ -77,10 +77,15 @@ class Offer:
     option_hint: str = ""
     scenario_options: dict[str, list[str]] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # other spellings -> menu names
+    ticked: list[str] = field(default_factory=list)  # options a new game starts with ticked
 
 
 def _boc_offer() -> Offer:
-    from gettysburg.boc.game import OPTION_ALIASES, OPTION_RULES  # names only, no rules
+    from gettysburg.boc.game import (  # names only, no rules
+        ENGINE_OPTIONS,
+        OPTION_ALIASES,
+        OPTION_RULES,
+    )
 
     folder = resources.files("gettysburg") / "boc" / "data" / "scenarios"
     found: list[tuple[tuple[int, ...], str, str]] = []
@@ -104,11 +109,11 @@ def _boc_offer() -> Offer:
         listed = raw.get("options")
         listed = listed if isinstance(listed, list) else []
         named = {OPTION_ALIASES.get(str(o.get("name"))) for o in listed if isinstance(o, dict)}
-        takes[name] = sorted(n for n in named if n in OPTION_RULES)
+        takes[name] = sorted({n for n in named if n in OPTION_RULES} | set(ENGINE_OPTIONS))
     titles = {name: title for _, name, title in sorted(found)}
     return Offer("Badges of Courage", titles, dict(OPTION_RULES),
                  scenario_options={n: takes[n] for n in titles if takes.get(n)},
-                 aliases=dict(OPTION_ALIASES))
+                 aliases=dict(OPTION_ALIASES), ticked=list(ENGINE_OPTIONS))
 
 
 #: system name -> what its lobby offers. The lobby lists the systems in this order and
@@ -208,7 +213,7 @@ def available_systems() -> list[JSONDict]:
         out.append({"name": name, "title": offer.title, "scenarios": list(offer.scenarios),
                     "scenario_titles": offer.scenarios,
                     "options": [{"name": k, "rule": v} for k, v in offer.options.items()],
-                    "scenario_options": offer.scenario_options,
+                    "scenario_options": offer.scenario_options, "ticked": offer.ticked,
                     "option_hint": offer.option_hint, "map": map_json(name) is not None})
     return out
 

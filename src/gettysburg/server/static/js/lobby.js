@@ -66,7 +66,7 @@ export async function lobbyPage(root) {
     const listed = sys?.options || [];
     optionsIn.hidden = listed.length > 0;
     optionBoxes.replaceChildren(...listed.map(({ name, rule }) => el("label", { class: "option", title: `${t("error.rule")} ${rule}` },
-      el("input", { type: "checkbox", "data-option": name, onchange: () => fillSeats() }),
+      el("input", { type: "checkbox", "data-option": name, checked: (sys?.ticked || []).includes(name), onchange: () => fillSeats() }),
       ` ${tOr(`option.${name}`, name.replace(/_/g, " "))} `, el("span", { class: "muted" }, `(${rule})`))));
     showOptions();
     return fillSeats();
