@@ -414,6 +414,26 @@ def test_the_memo_of_melee_fighters_is_bounded_and_gives_the_same_fighters(
     assert again == first and again is not first  # made afresh, the same fighter
 
 
+def test_the_memo_of_scenario_starts_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gettysburg.ai import search
+
+    monkeypatch.setattr(search, "_START_CACHE", {})
+    monkeypatch.setattr(search, "STARTS_KEPT", 2)
+    made: list[str] = []
+
+    def make(view: dict[str, Any]) -> dict[str, Any]:
+        made.append(str(view["options"]))
+        return {"start": view["options"]}
+
+    views = [{"scenario": "boc/day1", "options": [o]} for o in ("a", "b", "c")]
+    for view in views:
+        assert search._starts(view, make) == {"start": view["options"]}
+        assert len(search._START_CACHE) <= 2
+    search._starts(views[2], make)  # kept: not made again
+    search._starts(views[0], make)  # the oldest, dropped: made again
+    assert made == ["['a']", "['b']", "['c']", "['a']"]
+
+
 def test_the_novice_is_the_general_but_for_its_lapses() -> None:
     """At each decision the novice plays the general's choice unless its generator's first
     draw falls under ``eps``; then it plays a random legal action. Replayed with the same

@@ -160,6 +160,8 @@ def _boc_final_hour(view: JSONDict) -> bool:
 
 
 _START_CACHE: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
+# A long-lived server meets any number of custom scenario files: keep the latest few.
+STARTS_KEPT = 32
 
 
 def _starts(view: JSONDict, make: Callable[[JSONDict], JSONDict]) -> JSONDict:
@@ -169,9 +171,13 @@ def _starts(view: JSONDict, make: Callable[[JSONDict], JSONDict]) -> JSONDict:
     from gettysburg.ai.doctrine_boc import scenario_source
 
     key = (scenario_source(view), tuple(view.get("options", [])))
-    if key not in _START_CACHE:
-        _START_CACHE[key] = make(view)
-    return _START_CACHE[key]
+    got = _START_CACHE.get(key)
+    if got is None:
+        got = make(view)
+        while len(_START_CACHE) >= STARTS_KEPT:
+            del _START_CACHE[next(iter(_START_CACHE))]  # the oldest first
+        _START_CACHE[key] = got
+    return got
 
 
 def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
