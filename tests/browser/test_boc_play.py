@@ -656,3 +656,56 @@ def test_a_click_on_the_map_leaves_the_log_where_its_reader_scrolled(browser: An
                          " return l.scrollTop + l.clientHeight >= l.scrollHeight - 2; }")
     assert errors == []
     context.close()
+
+
+def test_hidden_hits_ask_the_owner_for_a_forced_hit_in_the_browser(browser: Any,
+                                                                    live: Any) -> None:
+    """With hidden_hits (5.23) a hit that has one block to go to still waits for its owner:
+    the owner's page offers the one "Take the hit" button, naming the block as printed;
+    the firer's page only says it waits, as it does for a tie."""
+    body = {"system": "boc", "scenario": "day1", "seed": "7", "options": ["hidden_hits"],
+            "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}}
+    r = httpx.post(f"{live.url}/api/games", json=body, timeout=60)
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game_id"]
+    tokens = {s: v["token"] for s, v in r.json()["seats"].items()}
+    choosers = {seat: _chooser() for seat in tokens}
+    owner = forced = None
+    for i in range(600):  # both players through the API until a forced hit waits
+        seat = next(s for s in tokens if _state(live.url, game_id, tokens[s])["legal"])
+        state = _state(live.url, game_id, tokens[seat])
+        legal = state["legal"]
+        if len(legal) == 1 and legal[0]["type"] == "casualty":
+            owner, forced = seat, legal[0]
+            break
+        pick = choosers[seat](legal, state["view"])
+        r = httpx.post(f"{live.url}/api/games/{game_id}/actions",
+                       headers={"Authorization": f"Bearer {tokens[seat]}"},
+                       json={"action": pick, "action_id": f"h{i}"})
+        assert r.status_code == 200, r.text
+    assert owner is not None and forced is not None, "no forced hit in 600 actions"
+    firer = "csa" if owner == "usa" else "usa"
+    names = {u["id"]: u["name"] for u in _state(live.url, game_id, tokens[owner])["view"]["units"]
+             if "name" in u}
+    _, page, errors = _page(browser)
+    page.goto(f"{live.url}/g/{game_id}#{tokens[owner]}")
+    page.wait_for_selector("#phasebar .turn-you", timeout=60000)
+    assert _buttons(page) == [forced]
+    text = page.inner_text("button[data-action]")
+    assert "Take the hit" in text and names[forced["unit"]] in text, text
+    _, other, other_errors = _page(browser)
+    other.goto(f"{live.url}/g/{game_id}#{tokens[firer]}")
+    other.wait_for_selector("polygon.hex")
+    assert other.locator("#phasebar .turn-you").count() == 0
+    assert "Waiting for" in other.inner_text("#phasebar")
+    assert _buttons(other) == [] and forced["unit"] not in other.content()
+    before = _step(page)
+    page.locator("button[data-action]").dispatch_event("click")
+    for _ in range(300):
+        if _step(page) > before:
+            break
+        page.wait_for_timeout(100)
+    assert _step(page) == before + 1
+    applied = live.app.state.host.load(game_id).game.history[-1]
+    assert (applied.seat, dict(applied.action)) == (owner, forced)
+    assert not errors and not other_errors, errors + other_errors
