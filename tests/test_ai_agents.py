@@ -414,24 +414,21 @@ def test_the_memo_of_melee_fighters_is_bounded_and_gives_the_same_fighters(
     assert again == first and again is not first  # made afresh, the same fighter
 
 
-def test_the_memo_of_scenario_starts_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gettysburg.ai import search
+def test_the_memo_of_scenario_starts_is_bounded() -> None:
+    """The public start of a scenario (search's worlds, its last-turn check, research) is
+    made once per source and options, in a memo of at most ``STARTS_KEPT`` entries, the
+    least recently used dropped first (``functools.lru_cache``)."""
+    from gettysburg.ai.belief_boc import STARTS_KEPT, _start_of, scenario_start
 
-    monkeypatch.setattr(search, "_START_CACHE", {})
-    monkeypatch.setattr(search, "STARTS_KEPT", 2)
-    made: list[str] = []
-
-    def make(view: dict[str, Any]) -> dict[str, Any]:
-        made.append(str(view["options"]))
-        return {"start": view["options"]}
-
-    views = [{"scenario": "boc/day1", "options": [o]} for o in ("a", "b", "c")]
-    for view in views:
-        assert search._starts(view, make) == {"start": view["options"]}
-        assert len(search._START_CACHE) <= 2
-    search._starts(views[2], make)  # kept: not made again
-    search._starts(views[0], make)  # the oldest, dropped: made again
-    assert made == ["['a']", "['b']", "['c']", "['a']"]
+    assert _start_of.cache_parameters()["maxsize"] == STARTS_KEPT == 32
+    _start_of.cache_clear()
+    first = scenario_start({"scenario": "boc/day1", "options": []})
+    again = scenario_start({"scenario": "boc/day1", "source": "day1", "options": []})
+    other = scenario_start({"scenario": "boc/day1", "options": ["hancock"]})
+    assert again is first and other is not first  # kept: not made again
+    assert other["setup"]["options"] == ["hancock"] and first["setup"]["options"] == []
+    info = _start_of.cache_info()
+    assert (info.hits, info.misses, info.currsize) == (1, 2, 2)
 
 
 def test_the_novice_is_the_general_but_for_its_lapses() -> None:

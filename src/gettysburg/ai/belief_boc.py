@@ -69,9 +69,19 @@ class Sample:
 
 def scenario_start(view: JSONDict) -> JSONDict:
     """The public starting position of the view's scenario (``new_game(...).to_json()``
-    with a fixed seed: the set-up and the arrival schedule, nothing of this game)."""
-    return new_game(f"boc/{scenario_source(view)}", options=list(view.get("options", [])),
-                    seed="belief").to_json()
+    with a fixed seed: the set-up and the arrival schedule, nothing of this game). Made
+    once per scenario and options and shared: callers read it, never change it."""
+    return _start_of(scenario_source(view), tuple(view.get("options", [])))
+
+
+#: By source, not id (two custom scenario files may share an id); bounded, for a
+#: long-lived server meets any number of custom scenario files.
+STARTS_KEPT = 32
+
+
+@lru_cache(maxsize=STARTS_KEPT)
+def _start_of(source: str, options: tuple[str, ...]) -> JSONDict:
+    return new_game(f"boc/{source}", options=list(options), seed="belief").to_json()
 
 
 def _now(view: JSONDict) -> int:

@@ -123,7 +123,7 @@ def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
     from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
 
     def build(view: JSONDict, rng: random.Random) -> Game:
-        start = _starts(view, scenario_start)
+        start = scenario_start(view)
         return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
                            dice=WORLD_DICE)
 
@@ -153,31 +153,10 @@ def _boc_final_hour(view: JSONDict) -> bool:
     Days 2 and 3, 9.3), from the public scenario start."""
     from gettysburg.ai.belief_boc import scenario_start
 
-    pos = _starts(view, scenario_start)["position"]
+    pos = scenario_start(view)["position"]
     if pos.get("campaign") or int(view.get("day", 0)) != int(pos.get("last_day", 0)):
         return False
     return int(view.get("hour", 0)) == (21 if pos.get("ends_after_night") else 20)
-
-
-_START_CACHE: dict[tuple[str, tuple[str, ...]], JSONDict] = {}
-# A long-lived server meets any number of custom scenario files: keep the latest few.
-STARTS_KEPT = 32
-
-
-def _starts(view: JSONDict, make: Callable[[JSONDict], JSONDict]) -> JSONDict:
-    """The public start of the view's scenario and options (``make``), once per process:
-    the worlds and the last-turn check share it. By source, not id: two custom scenario
-    files may share an id."""
-    from gettysburg.ai.doctrine_boc import scenario_source
-
-    key = (scenario_source(view), tuple(view.get("options", [])))
-    got = _START_CACHE.get(key)
-    if got is None:
-        got = make(view)
-        while len(_START_CACHE) >= STARTS_KEPT:
-            del _START_CACHE[next(iter(_START_CACHE))]  # the oldest first
-        _START_CACHE[key] = got
-    return got
 
 
 def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:

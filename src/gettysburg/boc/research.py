@@ -118,7 +118,6 @@ def _hexes(ids: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(ids))
 
 
-@lru_cache(maxsize=16)
 def _start(scenario: str, options: tuple[str, ...]) -> JSONDict:
     from gettysburg.ai.belief_boc import scenario_start
 
