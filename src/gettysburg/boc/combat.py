@@ -278,6 +278,8 @@ def casualty_candidates(state: BocState, q: HitQueue) -> list[str]:
 
 
 def _next_target(state: BocState, q: HitQueue) -> str | None:
+    """The block the next hit goes to without asking, or ``None`` while the owner's
+    answer is due (5.23: a tie; with ``ask``, every hit while two or more are left)."""
     cands = casualty_candidates(state, q)
     if len(cands) == 1 and not (q.ask and len(q.pool) > 1):
         return cands[0]
