@@ -18,7 +18,13 @@ Agents (registered by this script only):
 
 * ``search-command``: search plus the command plans;
 * ``search-fire``: search plus the fire plans;
-* ``search-both``: both.
+* ``search-both``: both;
+* ``search-move``: search plus the block-by-block movement plans (session 24)::
+
+    .venv/bin/python benchmarks/search_plan_trials.py --agent search-move --games 10 \\
+        --seed 20000 --budget 2 --workers 2 --out results/search_move_s24.jsonl
+    .venv/bin/python benchmarks/search_vs_general.py results/search_move_s24.jsonl \\
+        results/thousands_s20_day1.jsonl --agent search-move
 """
 
 from __future__ import annotations
@@ -30,24 +36,24 @@ from search_vs_general import play_against_general
 from gettysburg.ai.agent import register_agent
 from gettysburg.ai.search import SearchAgent
 
-#: agent name -> (command plans, fire plans)
-VARIANTS = {"search-command": (True, False), "search-fire": (False, True),
-            "search-both": (True, True)}
+#: agent name -> (command plans, fire plans, movement plans)
+VARIANTS = {"search-command": (True, False, False), "search-fire": (False, True, False),
+            "search-both": (True, True, False), "search-move": (False, False, True)}
 
 
-def _variant(name: str, command: bool, fire: bool) -> type[SearchAgent]:
+def _variant(name: str, command: bool, fire: bool, move: bool) -> type[SearchAgent]:
     class Variant(SearchAgent):
         def __init__(self, seed: str = "0") -> None:
             super().__init__(seed)
-            self.command_plans, self.fire_plans = command, fire
+            self.command_plans, self.fire_plans, self.move_plans = command, fire, move
 
     Variant.name = name
     Variant.__name__ = Variant.__qualname__ = "SearchAgent_" + name.replace("-", "_")
     return Variant
 
 
-for _name, (_command, _fire) in VARIANTS.items():
-    register_agent(_name, _variant(_name, _command, _fire))
+for _name, (_command, _fire, _move) in VARIANTS.items():
+    register_agent(_name, _variant(_name, _command, _fire, _move))
 
 
 def main() -> None:

@@ -400,3 +400,105 @@ def test_the_server_binds_its_agents_to_the_clock() -> None:
 
     assert SeatMind("search", "g:csa").agent.clock_bound is True
     assert not hasattr(SeatMind("general", "g:csa").agent, "clock_bound")
+
+
+def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
+    """The general moves a block in its own movement phase, near the enemy."""
+    hooks = search_mod.WORLDS["boc"](None)
+    return choice["type"] == "move" and view["active"] == view["seat"] \
+        and min(hooks.near_enemy(view, choice["path"][0]),
+                hooks.near_enemy(view, choice["path"][-1])) <= search_mod.MOVE_CONTACT
+
+
+def test_move_plans_place_one_block_near_the_enemy() -> None:
+    """With movement plans on, a block the general moves near the enemy is searched once:
+    its chosen destination first, then its next best ones, then staying put."""
+    agent, plain = SearchAgent("1"), SearchAgent("1")
+    agent.move_plans = True
+    hooks = search_mod.WORLDS["boc"](None)
+    general, rng = make_agent("general"), random.Random(0)
+    game = _first(_played("boc/day1", 0), _near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    choice = general.choose(view, legal, 0.0, rng)
+    uid, here, dest = choice["unit"], choice["path"][0], choice["path"][-1]
+    plans = agent._plans(view, legal, choice, hooks)
+    placed = [p.moves[uid] for p in plans]
+    assert placed[0] == dest and placed[-1] == here and len(set(placed)) == len(placed)
+    assert 3 <= len(plans) <= 2 + search_mod.MOVE_ALTERNATIVES
+    assert all(p.reply and f"mv:{uid}" in p.settled for p in plans)
+    reachable = {a["path"][-1] for a in legal if a["type"] == "move" and a["unit"] == uid}
+    assert set(placed) - {here} <= reachable
+    assert plain._plans(view, legal, choice, hooks) == []  # off by default
+    agent._plan = plans[1]
+    assert agent._plans(view, legal, choice, hooks) == []  # that block is settled
+    # Far from the enemy (here: none known), the block's move is not searched.
+    agent._plan = Plan()
+    blind = dataclasses.replace(hooks, near_enemy=lambda v, hx: 99)
+    assert agent._plans(view, legal, choice, blind) == []
+    assert len(agent._plans(view, legal, choice, hooks)) == len(plans)
+
+
+def test_plan_choice_obeys_a_placed_block() -> None:
+    """A plan that places a block makes its move at once (to the planned hex, never to
+    another); a block planned to stay makes no move; other blocks are left alone."""
+    game = _first(_played("boc/day1", 0), _near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    general_choice = plan_choice(view, legal, Plan())
+    uid, here = general_choice["unit"], general_choice["path"][0]
+    dests = sorted({a["path"][-1] for a in legal if a["type"] == "move" and a["unit"] == uid})
+    other = next(d for d in dests if d != general_choice["path"][-1])
+    moved = plan_choice(view, legal, Plan(moves={uid: other}))
+    assert moved["type"] == "move" and moved["unit"] == uid and moved["path"][-1] == other
+    stay = plan_choice(view, legal, Plan(moves={uid: here}))
+    assert not (stay.get("type") == "move" and stay.get("unit") == uid)
+    assert stay in legal
+
+
+def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """A move plan is judged after the enemy's next player turn with every move played,
+    not at the end of our melee phase."""
+    game = _first(_played("boc/day1", 0), _near_move)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    hooks = search_mod.WORLDS["boc"](None)
+    choice = plan_choice(view, view["legal_actions"], Plan())
+    seen: list[tuple[Any, ...]] = []
+
+    def value(world: Game, s: str) -> float:
+        w = world.view(world.to_move()[0])
+        seen.append((w["hour"], w["active"], s))
+        return 0.0
+
+    monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
+    plan = Plan(moves={choice["unit"]: choice["path"][-1]}, reply=True)
+    assert SearchAgent._rollout(view, plan, hooks, random.Random(3)) == 0.0
+    hour, active, s = seen[0]
+    assert s == seat == active and hour > view["hour"]  # our next player turn
+    short = Plan(moves={choice["unit"]: choice["path"][-1]})
+    assert SearchAgent._rollout(view, short, hooks, random.Random(3)) == 0.0
+    assert seen[1][0] == view["hour"]  # the same turn: our melee phase's end
+
+
+def test_a_searched_move_is_kept_and_the_block_not_searched_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a rival destination wins clearly, search makes that move; the reply horizon
+    is not kept in the turn's plan."""
+    game = _first(_played("boc/day1", 0), _near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    choice = plan_choice(view, legal, Plan())
+    uid = choice["unit"]
+    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
+    agent = SearchAgent("1")
+    agent.move_plans = True
+    hooks = search_mod.WORLDS["boc"](None)
+    rival = agent._plans(view, legal, choice, hooks)[-1].moves[uid]  # staying put
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+        lambda v, plan, h, rng, doctrine=None, stop=None:
+        rng.random() + (5.0 if plan.moves.get(uid) == rival else 0.0)))
+    got = agent.choose(view, legal, 1.0, random.Random(1))
+    assert not (got.get("type") == "move" and got.get("unit") == uid)
+    assert agent.overrides == 1 and agent._plan.moves[uid] == rival and not agent._plan.reply

@@ -18,7 +18,11 @@ Most of a game is left to a doctrine (:mod:`gettysburg.ai.general`), at two leve
   - the scenario's last turn (``FINAL_PLANS``): as it is, against a control-greedy plan,
     both played with every move to the end of the game;
   - with ``COMMAND_PLANS``: activate or idle an HQ (4.3); with ``FIRE_PLANS``: a block
-    keeps its fire to attack in melee instead (7.1).
+    keeps its fire to attack in melee instead (7.1);
+  - with ``MOVE_PLANS``, block by block: the doctrine moves a block that is or would be
+    within ``MOVE_CONTACT`` hexes of a known enemy; plans: its move, its next best
+    destinations (``MOVE_ALTERNATIVES``) and staying put, each played on through the
+    enemy's reply (the next enemy player turn), not just to our melee phase.
 
 Each plan is played in the same sampled worlds (:mod:`gettysburg.ai.belief_boc`: hidden
 enemy identities drawn from the order of battle, fresh dice; the same world and dice for
@@ -77,6 +81,14 @@ FINAL_ROUNDS_PER_S = 3.0  # rounds of rollouts to the game's end per second of b
 GREED = 2.0  # extra weight on control gains in the greedy plan
 COMMAND_PLANS = False  # search which HQs to activate (4.3); off: costly, not yet measured
 FIRE_PLANS = False  # "keep the fire, attack instead" plans; off: costly, not yet measured
+#: Block-by-block movement plans (session 24): off; +1.05 ± 0.94 points a Day 1 game over
+#: the general in 20 games, at 6 minutes of a core a game (docs/ai.md, "Block by block").
+MOVE_PLANS = False
+MOVE_CONTACT = 2  # hexes: a move searched starts or ends this near a known enemy block
+MOVE_ALTERNATIVES = 2  # other destinations tried besides the doctrine's and staying put
+MOVE_ROUNDS_PER_S = 4.0  # sampled worlds per second of budget, each playing every plan
+MOVE_MIN_GAIN = 0.25  # value another destination must beat the doctrine's by
+MOVE_Z = 1.5  # ... and this many standard errors (three rivals)
 AGGRESSION = 2  # rejected melee targets tried as "mass" plans at the end of movement
 Z = 1.0  # standard errors a plan must beat the general's by
 MIN_GAIN = 0.15  # ... and at least this much value
@@ -136,7 +148,7 @@ def _boc_hooks(memory: Memory | None) -> SystemHooks:
 
     seen = memory.seen if isinstance(memory, BocMemory) else None
     return SystemHooks(_boc_world(seen), _boc_value, _boc_may_melee, _boc_final_hour,
-                       _boc_control_gain, _boc_portfolio())
+                       _boc_control_gain, _boc_near_enemy, _boc_portfolio())
 
 
 def _boc_may_melee(unit: str) -> bool:
@@ -177,6 +189,17 @@ def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
     return out
 
 
+def _boc_near_enemy(view: JSONDict, hx: str) -> int:
+    """Hexes from ``hx`` to the nearest enemy block ``view`` shows, hidden ones included."""
+    from gettysburg.ai.doctrine_boc import enemy_reach, facts_for
+
+    seat = view.get("seat")
+    enemy = frozenset(str(u["hex"]) for u in [*view.get("units", []), *view.get("hidden", [])]
+                      if u.get("side") not in (None, seat) and u.get("hex")
+                      and u.get("status", "on_map") == "on_map")
+    return enemy_reach(facts_for(view), enemy).nearest(hx)
+
+
 def _boc_value(world: Game, seat: str) -> float:
     from gettysburg.ai.doctrine_boc import facts_for, projected_total
 
@@ -200,6 +223,8 @@ class SystemHooks:
     may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
     final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
     control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
+    #: Hexes from a hex to the nearest enemy block the view shows (99: none).
+    near_enemy: Callable[[JSONDict, str], int] = field(default=lambda _view, _hx: 99)
     #: Doctrine variants by seat and name, the seat's incumbent first (the style
     #: search's portfolio).
     portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
@@ -259,14 +284,26 @@ class Plan:
     settled: set[str] = field(default_factory=set)  # targets, firers, HQs already searched
     greed: float = 0.0  # extra weight on the victory points a move wins in control
     full: bool = False  # rollouts play every move, to the end of the game
+    #: Unit -> the hex it ends this movement phase in (its start hex: it stays put).
+    moves: dict[str, str] = field(default_factory=dict)
+    reply: bool = False  # rollouts play every move, until the enemy has had a player turn
 
     def copy(self) -> Plan:
         return Plan(set(self.mass), set(self.spare), set(self.hold), set(self.activate),
-                    set(self.idle), set(self.settled), self.greed, self.full)
+                    set(self.idle), set(self.settled), self.greed, self.full,
+                    dict(self.moves), self.reply)
 
 
 def _melee_target(a: Action) -> str | None:
     return str(a["target"]) if a.get("type") == "melee" else None
+
+
+def _planned_move(a: Action, plan: Plan) -> bool | None:
+    """For a move of a unit the plan places: whether it is the planned one (None: the
+    plan does not place that unit, or ``a`` is no move)."""
+    if a.get("type") != "move" or str(a.get("unit")) not in plan.moves:
+        return None
+    return str(a["path"][-1]) == plan.moves[str(a["unit"])]
 
 
 def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
@@ -277,12 +314,17 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     view's own doctrine when None)."""
     allowed = [a for a in legal if _melee_target(a) not in plan.spare
                and not (a.get("type") == "fire" and a.get("unit") in plan.hold)
-               and not (a.get("type") == "activate" and a.get("hq") in plan.idle)]
+               and not (a.get("type") == "activate" and a.get("hq") in plan.idle)
+               and _planned_move(a, plan) is not False]
     forced = [a for a in allowed if a.get("type") == "activate" and a.get("hq") in plan.activate
               and "to" not in a]
     if forced:
         return dict(forced[0])
-    if rollout and not plan.full and view.get("phase") == "movement":
+    placed = [a for a in allowed if _planned_move(a, plan)]
+    if placed:  # a planned move is made at once (by the doctrine's best path to it)
+        scores = (doctrine or doctrine_for(view)).scores(view, placed)
+        return dict(placed[best_index(scores, placed)])
+    if rollout and not (plan.full or plan.reply) and view.get("phase") == "movement":
         allowed = [a for a in allowed if a.get("type") not in MOVE_TYPES]
     allowed = allowed or list(legal)
     massed = [a for a in allowed if _melee_target(a) in plan.mass]
@@ -361,6 +403,7 @@ class SearchAgent(RememberingAgent):
         #: may switch them per agent: benchmarks/search_plan_trials.py).
         self.command_plans = COMMAND_PLANS
         self.fire_plans = FIRE_PLANS
+        self.move_plans = MOVE_PLANS
 
     def stats(self) -> JSONDict:
         """Counts for the lab's game rows: decisions searched, overridden, styles played,
@@ -416,7 +459,8 @@ class SearchAgent(RememberingAgent):
         best = self._search(view, plans, system, budget_s, rng)
         if best is not plans[0]:
             self.overrides += 1
-        self._plan = best
+        self._plan = best.copy()
+        self._plan.reply = False  # a horizon for comparing move plans only, not kept
         return plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
 
     def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
@@ -445,6 +489,8 @@ class SearchAgent(RememberingAgent):
             return self._command_plans(view, legal, choice) if self.command_plans else []
         if view.get("phase") != "movement":
             return []
+        if self.move_plans and choice.get("type") == "move":
+            return self._move_plans(view, legal, choice, system)
         target = _melee_target(choice)
         if target is not None:
             if target in base.settled or target in base.mass:
@@ -519,6 +565,32 @@ class SearchAgent(RememberingAgent):
                 plans.append(extra)
         return plans if len(plans) > 1 else []
 
+    def _move_plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
+                    system: SystemHooks) -> list[Plan]:
+        """The block the doctrine moves next, near the enemy: its chosen destination, its
+        next best ones and staying put, each played on through the enemy's reply."""
+        uid, here, dest = str(choice["unit"]), str(choice["path"][0]), str(choice["path"][-1])
+        mark = f"mv:{uid}"
+        if mark in self._plan.settled or min(system.near_enemy(view, here),
+                                             system.near_enemy(view, dest)) > MOVE_CONTACT:
+            return []
+        mine = [a for a in legal if a.get("type") == "move" and str(a.get("unit")) == uid]
+        scores = (self._doctrine or doctrine_for(view)).scores(view, mine)
+        best: dict[str, float] = {}
+        for a, sc in zip(mine, scores, strict=True):
+            to = str(a["path"][-1])
+            best[to] = max(best.get(to, -math.inf), sc)
+        others = sorted((d for d in best if d not in (dest, here)), key=lambda d: (-best[d], d))
+        keep = self._plan.copy()
+        keep.settled.add(mark)
+        keep.reply = True
+        plans = []
+        for to in [dest, *others[:MOVE_ALTERNATIVES], here]:
+            p = keep.copy()
+            p.moves[uid] = to
+            plans.append(p)
+        return plans
+
     def _fire_plans(self, choice: Action, system: SystemHooks) -> list[Plan]:
         """A block the general would fire with next door may instead keep its fire and
         attack the hex in melee (a block that fired may not attack, 7.1)."""
@@ -538,12 +610,18 @@ class SearchAgent(RememberingAgent):
 
     def _search(self, view: JSONDict, plans: list[Plan], system: SystemHooks,
                 budget_s: float, rng: random.Random) -> Plan:
-        per_s = FINAL_ROUNDS_PER_S if plans[-1].full else ROLLOUTS_PER_S / len(plans)
+        min_gain, z = MIN_GAIN, Z
+        if plans[-1].full:
+            per_s = FINAL_ROUNDS_PER_S
+        elif plans[-1].reply:
+            per_s, min_gain, z = MOVE_ROUNDS_PER_S, MOVE_MIN_GAIN, MOVE_Z
+        else:
+            per_s = ROLLOUTS_PER_S / len(plans)
         rounds = max(MIN_ROUNDS, int(budget_s * per_s))
         deadline = self._deadline(GUARD, budget_s)
         k = _compare(self._guarded(lambda k, world: self._cut(self._rollout(
                          view, plans[k], system, world, self._doctrine, stop=self._stop))),
-                     len(plans), rounds, deadline, rng, MIN_GAIN, Z)
+                     len(plans), rounds, deadline, rng, min_gain, z)
         return plans[k]
 
     def _pick_style(self, view: JSONDict, styles: dict[str, Doctrine], system: SystemHooks,
@@ -634,11 +712,19 @@ class SearchAgent(RememberingAgent):
                  doctrine: Doctrine | None = None, stop: float | None = None) -> float | None:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
         the end of the active player's melee phase (a ``full`` plan: to the end of the
-        game); the value of the outcome (``None`` if the clock passed ``stop`` first)."""
+        game; a ``reply`` plan: until the enemy has had a player turn); the value of the
+        outcome (``None`` if the clock passed ``stop`` first)."""
         seat, active = str(view["seat"]), str(view["active"])
-        enemy_plan = Plan(full=plan.full)
+        enemy_plan = Plan(full=plan.full, reply=plan.reply)
+        answered = False  # a reply plan: the enemy has had a player turn since ours
 
         def done(mview: JSONDict) -> bool:
+            nonlocal answered
+            if plan.reply:
+                if mview.get("active") != seat:
+                    answered = True
+                    return False
+                return answered
             return not plan.full and (mview.get("active") != active or mview.get(
                 "phase") not in ("command", "fire", "movement", "melee"))
 
