@@ -312,12 +312,8 @@ def test_a_style_must_win_clearly_to_replace_the_incumbent(monkeypatch: pytest.M
     assert sum(big.styles.values()) == 1
 
 
-def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A style rollout plays the seat's player turn and the enemy's next, then scores."""
-    game = _played("boc/day1", 0)
-    seat = game.to_move()[0]
-    view = game.view(seat)
-    hooks = search_mod.WORLDS["boc"](None)
+def _where_rollouts_end(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Rollouts score 0 and note (hour, active side, seat scored) where each one ended."""
     seen: list[tuple[Any, ...]] = []
 
     def value(world: Game, s: str) -> float:
@@ -326,6 +322,16 @@ def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyP
         return 0.0
 
     monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
+    return seen
+
+
+def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A style rollout plays the seat's player turn and the enemy's next, then scores."""
+    game = _played("boc/day1", 0)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    hooks = search_mod.WORLDS["boc"](None)
+    seen = _where_rollouts_end(monkeypatch)
     got = SearchAgent._style_rollout(view, hooks.portfolio[seat]["general"], hooks,
                                      random.Random(3))
     assert got == 0.0
@@ -465,14 +471,7 @@ def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.Mo
     view = game.view(seat)
     hooks = search_mod.WORLDS["boc"](None)
     choice = plan_choice(view, view["legal_actions"], Plan())
-    seen: list[tuple[Any, ...]] = []
-
-    def value(world: Game, s: str) -> float:
-        w = world.view(world.to_move()[0])
-        seen.append((w["hour"], w["active"], s))
-        return 0.0
-
-    monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
+    seen = _where_rollouts_end(monkeypatch)
     plan = Plan(moves={choice["unit"]: choice["path"][-1]}, reply=True)
     assert SearchAgent._rollout(view, plan, hooks, random.Random(3)) == 0.0
     hour, active, s = seen[0]
