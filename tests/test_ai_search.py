@@ -412,8 +412,8 @@ def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
     """The general moves a block in its own movement phase, near the enemy."""
     hooks = search_mod.WORLDS["boc"](None)
     return choice["type"] == "move" and view["active"] == view["seat"] \
-        and min(hooks.near_enemy(view, choice["path"][0]),
-                hooks.near_enemy(view, choice["path"][-1])) <= search_mod.MOVE_CONTACT
+        and hooks.near_enemy(view, (choice["path"][0], choice["path"][-1])) \
+        <= search_mod.MOVE_CONTACT
 
 
 def test_move_plans_place_one_block_near_the_enemy() -> None:
@@ -440,7 +440,7 @@ def test_move_plans_place_one_block_near_the_enemy() -> None:
     assert agent._plans(view, legal, choice, hooks) == []  # that block is settled
     # Far from the enemy (here: none known), the block's move is not searched.
     agent._plan = Plan()
-    blind = dataclasses.replace(hooks, near_enemy=lambda v, hx: 99)
+    blind = dataclasses.replace(hooks, near_enemy=lambda v, hexes: 99)
     assert agent._plans(view, legal, choice, blind) == []
     assert len(agent._plans(view, legal, choice, hooks)) == len(plans)
 

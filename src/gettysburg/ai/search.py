@@ -189,15 +189,17 @@ def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
     return out
 
 
-def _boc_near_enemy(view: JSONDict, hx: str) -> int:
-    """Hexes from ``hx`` to the nearest enemy block ``view`` shows, hidden ones included."""
+def _boc_near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
+    """Hexes from the nearest of ``hexes`` to the nearest enemy block ``view`` shows,
+    hidden ones included."""
     from gettysburg.ai.doctrine_boc import enemy_reach, facts_for
 
     seat = view.get("seat")
     enemy = frozenset(str(u["hex"]) for u in [*view.get("units", []), *view.get("hidden", [])]
                       if u.get("side") not in (None, seat) and u.get("hex")
                       and u.get("status", "on_map") == "on_map")
-    return enemy_reach(facts_for(view), enemy).nearest(hx)
+    reach = enemy_reach(facts_for(view), enemy)
+    return min((reach.nearest(hx) for hx in hexes), default=99)
 
 
 def _boc_value(world: Game, seat: str) -> float:
@@ -223,8 +225,10 @@ class SystemHooks:
     may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
     final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
     control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
-    #: Hexes from a hex to the nearest enemy block the view shows (99: none).
-    near_enemy: Callable[[JSONDict, str], int] = field(default=lambda _view, _hx: 99)
+    #: Hexes from the nearest of some hexes to the nearest enemy block the view shows
+    #: (99: none).
+    near_enemy: Callable[[JSONDict, Sequence[str]], int] = field(
+        default=lambda _view, _hexes: 99)
     #: Doctrine variants by seat and name, the seat's incumbent first (the style
     #: search's portfolio).
     portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
@@ -315,12 +319,12 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     allowed = [a for a in legal if _melee_target(a) not in plan.spare
                and not (a.get("type") == "fire" and a.get("unit") in plan.hold)
                and not (a.get("type") == "activate" and a.get("hq") in plan.idle)
-               and _planned_move(a, plan) is not False]
+               and not (plan.moves and _planned_move(a, plan) is False)]
     forced = [a for a in allowed if a.get("type") == "activate" and a.get("hq") in plan.activate
               and "to" not in a]
     if forced:
         return dict(forced[0])
-    placed = [a for a in allowed if _planned_move(a, plan)]
+    placed = [a for a in allowed if _planned_move(a, plan)] if plan.moves else []
     if placed:  # a planned move is made at once (by the doctrine's best path to it)
         scores = (doctrine or doctrine_for(view)).scores(view, placed)
         return dict(placed[best_index(scores, placed)])
@@ -338,6 +342,21 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     if massed:
         return dict(pool[max(range(len(pool)), key=lambda i: (scores[i], -i))])
     return dict(pool[best_index(scores, pool)])
+
+
+def _until_answered(seat: str) -> Callable[[JSONDict], bool]:
+    """A rollout's stop: true from ``seat``'s next player turn once the enemy has had one
+    (the horizon of style rollouts and move plans)."""
+    answered = False
+
+    def done(mview: JSONDict) -> bool:
+        nonlocal answered
+        if mview.get("active") != seat:
+            answered = True
+            return False
+        return answered
+
+    return done
 
 
 def _turn_key(view: JSONDict) -> tuple[Any, ...]:
@@ -571,8 +590,7 @@ class SearchAgent(RememberingAgent):
         next best ones and staying put, each played on through the enemy's reply."""
         uid, here, dest = str(choice["unit"]), str(choice["path"][0]), str(choice["path"][-1])
         mark = f"mv:{uid}"
-        if mark in self._plan.settled or min(system.near_enemy(view, here),
-                                             system.near_enemy(view, dest)) > MOVE_CONTACT:
+        if mark in self._plan.settled or system.near_enemy(view, (here, dest)) > MOVE_CONTACT:
             return []
         mine = [a for a in legal if a.get("type") == "move" and str(a.get("unit")) == uid]
         scores = (self._doctrine or doctrine_for(view)).scores(view, mine)
@@ -692,14 +710,7 @@ class SearchAgent(RememberingAgent):
         enemy until the enemy has had a player turn (or to the game's end); its value
         (``None`` if the clock passed ``stop`` first)."""
         seat = str(view["seat"])
-        answered = False  # the enemy has had a player turn since ours
-
-        def done(mview: JSONDict) -> bool:
-            nonlocal answered
-            if mview.get("active") != seat:
-                answered = True
-                return False
-            return answered  # our next player turn: the enemy has answered
+        done = _until_answered(seat)
 
         def choose(mover: str, mview: JSONDict, legal: Sequence[Action]) -> Action:
             scores = (doctrine if mover == seat else doctrine_for(mview)).scores(mview, legal)
@@ -716,17 +727,12 @@ class SearchAgent(RememberingAgent):
         outcome (``None`` if the clock passed ``stop`` first)."""
         seat, active = str(view["seat"]), str(view["active"])
         enemy_plan = Plan(full=plan.full, reply=plan.reply)
-        answered = False  # a reply plan: the enemy has had a player turn since ours
 
-        def done(mview: JSONDict) -> bool:
-            nonlocal answered
-            if plan.reply:
-                if mview.get("active") != seat:
-                    answered = True
-                    return False
-                return answered
+        def melee_over(mview: JSONDict) -> bool:
             return not plan.full and (mview.get("active") != active or mview.get(
                 "phase") not in ("command", "fire", "movement", "melee"))
+
+        done = _until_answered(seat) if plan.reply else melee_over
 
         def choose(mover: str, mview: JSONDict, legal: Sequence[Action]) -> Action:
             if mover == seat:
