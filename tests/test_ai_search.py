@@ -481,7 +481,7 @@ def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.Mo
     assert seen[1][0] == view["hour"]  # the same turn: our melee phase's end
 
 
-def test_a_searched_move_is_kept_and_the_block_not_searched_again(
+def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """When a rival destination wins clearly, search makes that move; the reply horizon
     is not kept in the turn's plan."""
