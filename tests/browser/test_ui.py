@@ -241,6 +241,7 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     block = page.locator(f"g.units g.unit[data-unit='{unit}']")
     block.click()
     page.wait_for_selector("polygon.dest")
+    screenshot(page, "map")  # the whole board as it opens, a block picked, its moves lit
     box = block.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.wheel(0, -500)
@@ -251,7 +252,6 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     page.mouse.down()
     page.mouse.move(board["x"] + board["width"] / 2, board["y"] + board["height"] / 2, steps=5)
     page.mouse.up()
-    screenshot(page, "map")
     page.wait_for_timeout(100)  # a click right at the end of a drag is part of the drag
     page.locator("polygon.dest").first.dispatch_event("click")
     page.wait_for_function("() => Number(document.querySelector('#phasebar [data-key=step]')"
@@ -259,6 +259,7 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     # The phase bar names the phase in the player's words and gives the time once.
     keys = page.eval_on_selector_all("#phasebar [data-key]", "els => els.map(e => e.dataset.key)")
     assert "time" in keys and "day" not in keys and "hour" not in keys
+    assert "source" not in keys  # what the game was made from is for agents, not the bar
     # Blocks off the map: those to come, then the eliminated under their own label, all of
     # them however many (a detached board, drawn from a view of 45 blocks, 2 eliminated).
     strips = page.evaluate("""async ([gid, token]) => {

@@ -5,7 +5,8 @@ import { unitsNamed, targetHex, unitsOf } from "./units.js";
 
 const FIRST = ["time", "day", "turn", "turns", "phase", "active", "initiative", "vp"];
 const SKIP = new Set(["seat", "blocks", "units", "pieces", "hidden", "legal_actions", "to_move", "result", "log",
-  "system", "scenario", "options", "over"]); // "over": the result badge says it
+  "system", "scenario", "options", "over", "source"]); // "over": the result badge says it;
+// "source" (what the game was made from) is for agents, not a player's bar
 
 // Worth a place in the bar: not empty, and flags only when set.
 function worthShowing(v) {
