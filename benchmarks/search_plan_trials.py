@@ -63,12 +63,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10, help="games per seat")
     ap.add_argument("--seed", default="700")
     ap.add_argument("--budget", type=float, default=2.0)
+    ap.add_argument("--start", type=int, default=0,
+                    help="skip this many seeds a seat (extend an earlier run)")
     ap.add_argument("--seats", nargs="+", default=["usa", "csa"], choices=["usa", "csa"])
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out")
     args = ap.parse_args()
     play_against_general(args.agent, args.scenario, args.games, args.seed, args.budget,
-                         args.seats, args.workers, args.out)
+                         args.seats, args.workers, args.out, start=args.start)
 
 
 if __name__ == "__main__":

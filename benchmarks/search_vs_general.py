@@ -104,15 +104,18 @@ def mean_se(values: Sequence[float]) -> str:
 
 def play_against_general(agent: str, scenario: str, games: int, seed: str, budget: float,
                          seats: Sequence[str] = ("usa", "csa"), workers: int = 2,
-                         out: str | None = None, dice: str = "seeded") -> dict[str, Any]:
+                         out: str | None = None, dice: str = "seeded",
+                         start: int = 0) -> dict[str, Any]:
     """Play ``agent`` (registered in this process) against the general from each of
     ``seats`` on the seeds of ``gettysburg simulate --seed`` (so every game pairs with the
     general's own game of its seed), print a line per game, append the rows to ``out``;
-    the run's summary."""
+    the run's summary. ``start`` skips that many seeds a seat, so a run can extend an
+    earlier one without replaying its games."""
     specs = []
     for seat in seats:
         agents = {"usa": "general", "csa": "general", seat: agent}
-        specs += make_specs(scenario, games, agents, seed, budget_s=budget, dice=dice)
+        specs += [s for s in make_specs(scenario, start + games, agents, seed, budget_s=budget,
+                                        dice=dice) if s.index >= start]
     # Interleave the seats so a short run still has both.
     specs.sort(key=lambda s: (s.index, s.agents["usa"]))
     specs = [replace(s, index=i) for i, s in enumerate(specs)]
