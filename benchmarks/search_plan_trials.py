@@ -25,6 +25,12 @@ Agents (registered by this script only):
         --seed 20000 --budget 2 --workers 2 --out results/search_move_s24.jsonl
     .venv/bin/python benchmarks/search_vs_general.py results/search_move_s24.jsonl \\
         results/thousands_s20_day1.jsonl --agent search-move
+
+  and session 25's further games, on the next seeds of each seat (``--start``)::
+
+    .venv/bin/python benchmarks/search_plan_trials.py --agent search-move --seats usa \\
+        --start 10 --games 30 --seed 20000 --budget 2 --workers 2 \\
+        --out results/search_move_usa_s25.jsonl
 """
 
 from __future__ import annotations
