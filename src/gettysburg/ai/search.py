@@ -81,8 +81,9 @@ FINAL_ROUNDS_PER_S = 3.0  # rounds of rollouts to the game's end per second of b
 GREED = 2.0  # extra weight on control gains in the greedy plan
 COMMAND_PLANS = False  # search which HQs to activate (4.3); off: costly, not yet measured
 FIRE_PLANS = False  # "keep the fire, attack instead" plans; off: costly, not yet measured
-#: Block-by-block movement plans (session 24): off; +1.05 ± 0.94 points a Day 1 game over
-#: the general in 20 games, at 6 minutes of a core a game (docs/ai.md, "Block by block").
+#: Block-by-block movement plans (sessions 24, 25): off. Over the general on Day 1, points
+#: a game: as the USA +1.57 ± 0.53 (40 games), as the CSA +0.00 ± 1.03 (14), at about
+#: 4 times plain search's cost (docs/ai.md, "More games of the movement plans").
 MOVE_PLANS = False
 MOVE_CONTACT = 2  # hexes: a move searched starts or ends this near a known enemy block
 MOVE_ALTERNATIVES = 2  # other destinations tried besides the doctrine's and staying put
