@@ -14,12 +14,13 @@ the general's own game of its seed and with plain search's::
     .venv/bin/python benchmarks/search_vs_general.py results/search_plans_s10.jsonl \\
         results/general_vs_general_s8.jsonl --agent search-command
 
-Agents (registered by this script only):
+Agents (the first three registered by this script only):
 
 * ``search-command``: search plus the command plans;
 * ``search-fire``: search plus the fire plans;
 * ``search-both``: both;
-* ``search-move``: search plus the block-by-block movement plans (session 24)::
+* ``search-move`` (registered by ``gettysburg.ai.search`` since session 26; the same
+  agent): search plus the block-by-block movement plans (session 24)::
 
     .venv/bin/python benchmarks/search_plan_trials.py --agent search-move --games 10 \\
         --seed 20000 --budget 2 --workers 2 --out results/search_move_s24.jsonl
@@ -44,7 +45,9 @@ from gettysburg.ai.search import SearchAgent
 
 #: agent name -> (command plans, fire plans, movement plans)
 VARIANTS = {"search-command": (True, False, False), "search-fire": (False, True, False),
-            "search-both": (True, True, False), "search-move": (False, False, True)}
+            "search-both": (True, True, False)}
+#: Registered by the package (``search.MoveSearchAgent``), offered here too.
+REGISTERED = ["search-move"]
 
 
 def _variant(name: str, command: bool, fire: bool, move: bool) -> type[SearchAgent]:
@@ -64,7 +67,7 @@ for _name, (_command, _fire, _move) in VARIANTS.items():
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--agent", choices=sorted(VARIANTS), required=True)
+    ap.add_argument("--agent", choices=sorted([*VARIANTS, *REGISTERED]), required=True)
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=10, help="games per seat")
     ap.add_argument("--seed", default="700")

@@ -417,10 +417,12 @@ def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
 
 
 def test_move_plans_place_one_block_near_the_enemy() -> None:
-    """With movement plans on, a block the general moves near the enemy is searched once:
-    its chosen destination first, then its next best ones, then staying put."""
-    agent, plain = SearchAgent("1"), SearchAgent("1")
-    agent.move_plans = True
+    """With movement plans on (the agent ``search-move``), a block the general moves near
+    the enemy is searched once: its chosen destination first, then its next best ones,
+    then staying put. ``search`` itself leaves them off."""
+    agent, plain = make_agent("search-move", "1"), make_agent("search", "1")
+    assert isinstance(agent, SearchAgent) and isinstance(plain, SearchAgent)
+    assert agent.name == "search-move" and agent.move_plans and not plain.move_plans
     hooks = search_mod.WORLDS["boc"](None)
     general, rng = make_agent("general"), random.Random(0)
     game = _first(_played("boc/day1", 0), _near_move)
