@@ -268,7 +268,7 @@ def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
     view = game.view(game.to_move()[0])
     assert hooks.final_hour(view)
     last = plans(game)
-    assert [p.full for p in last] == [True, True] and last[1].greed > 0 == last[0].greed
+    assert [p.horizon for p in last] == [search_mod.END] * 2 and last[1].greed > 0 == last[0].greed
     assert not hooks.final_hour({**view, "hour": 19})
 
 
@@ -434,7 +434,7 @@ def test_move_plans_place_one_block_near_the_enemy() -> None:
     placed = [p.moves[uid] for p in plans]
     assert placed[0] == dest and placed[-1] == here and len(set(placed)) == len(placed)
     assert 3 <= len(plans) <= 2 + search_mod.MOVE_ALTERNATIVES
-    assert all(p.reply and f"mv:{uid}" in p.settled for p in plans)
+    assert all(p.horizon == search_mod.REPLY and f"mv:{uid}" in p.settled for p in plans)
     reachable = {a["path"][-1] for a in legal if a["type"] == "move" and a["unit"] == uid}
     assert set(placed) - {here} <= reachable
     assert plain._plans(view, legal, choice, hooks) == []  # off by default
@@ -474,7 +474,7 @@ def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.Mo
     hooks = search_mod.WORLDS["boc"](None)
     choice = plan_choice(view, view["legal_actions"], Plan())
     seen = _where_rollouts_end(monkeypatch)
-    plan = Plan(moves={choice["unit"]: choice["path"][-1]}, reply=True)
+    plan = Plan(moves={choice["unit"]: choice["path"][-1]}, horizon=search_mod.REPLY)
     assert SearchAgent._rollout(view, plan, hooks, random.Random(3)) == 0.0
     hour, active, s = seen[0]
     assert s == seat == active and hour > view["hour"]  # our next player turn
@@ -502,4 +502,5 @@ def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
         rng.random() + (5.0 if plan.moves.get(uid) == rival else 0.0)))
     got = agent.choose(view, legal, 1.0, random.Random(1))
     assert not (got.get("type") == "move" and got.get("unit") == uid)
-    assert agent.overrides == 1 and agent._plan.moves[uid] == rival and not agent._plan.reply
+    assert agent.overrides == 1 and agent._plan.moves[uid] == rival \
+        and agent._plan.horizon == search_mod.MELEE

@@ -102,6 +102,11 @@ WIN_VALUE = 100.0
 RISK = {0: 0.7, 1: 0.5, 2: 0.25, 3: 0.12}
 RISK_FULL = 0.06
 MOVE_TYPES = frozenset({"move", "enter", "leave_map", "formation"})
+#: How far a plan's rollouts play (``Plan.horizon``): to the end of our melee phase, the
+#: rest of the movement phase cut to melee declarations (cheap); with every move until the
+#: enemy has had its next player turn (move plans); with every move to the game's end
+#: (the last turn's plans).
+MELEE, REPLY, END = "melee", "reply", "end"
 #: Style search: at the start of each of its player turns the seat picks one of the
 #: system's doctrine variants (its portfolio) for the turn, by rollouts through the
 #: enemy's next player turn (initiative may give us two turns in a row first, 1.1).
@@ -289,15 +294,14 @@ class Plan:
     idle: set[str] = field(default_factory=set)  # HQs left idle
     settled: set[str] = field(default_factory=set)  # targets, firers, HQs already searched
     greed: float = 0.0  # extra weight on the victory points a move wins in control
-    full: bool = False  # rollouts play every move, to the end of the game
     #: Unit -> the hex it ends this movement phase in (its start hex: it stays put).
     moves: dict[str, str] = field(default_factory=dict)
-    reply: bool = False  # rollouts play every move, until the enemy has had a player turn
+    horizon: str = MELEE  # how far its rollouts play: MELEE, REPLY or END
 
     def copy(self) -> Plan:
         return Plan(set(self.mass), set(self.spare), set(self.hold), set(self.activate),
-                    set(self.idle), set(self.settled), self.greed, self.full,
-                    dict(self.moves), self.reply)
+                    set(self.idle), set(self.settled), self.greed, dict(self.moves),
+                    self.horizon)
 
 
 def _melee_target(a: Action) -> str | None:
@@ -316,7 +320,7 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
                 rollout: bool = False, hooks: SystemHooks | None = None,
                 doctrine: Doctrine | None = None) -> Action:
     """The general's choice under ``plan`` (in a rollout the rest of the movement phase is
-    cut to melee declarations unless the plan is ``full``), scored by ``doctrine`` (the
+    cut to melee declarations unless the plan looks further), scored by ``doctrine`` (the
     view's own doctrine when None)."""
     allowed = [a for a in legal if _melee_target(a) not in plan.spare
                and not (a.get("type") == "fire" and a.get("unit") in plan.hold)
@@ -330,7 +334,7 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     if placed:  # a planned move is made at once (by the doctrine's best path to it)
         scores = (doctrine or doctrine_for(view)).scores(view, placed)
         return dict(placed[best_index(scores, placed)])
-    if rollout and not (plan.full or plan.reply) and view.get("phase") == "movement":
+    if rollout and plan.horizon == MELEE and view.get("phase") == "movement":
         allowed = [a for a in allowed if a.get("type") not in MOVE_TYPES]
     allowed = allowed or list(legal)
     massed = [a for a in allowed if _melee_target(a) in plan.mass]
@@ -481,7 +485,8 @@ class SearchAgent(RememberingAgent):
         if best is not plans[0]:
             self.overrides += 1
         self._plan = best.copy()
-        self._plan.reply = False  # a horizon for comparing move plans only, not kept
+        if self._plan.horizon == REPLY:  # a horizon for comparing move plans only
+            self._plan.horizon = MELEE
         return plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
 
     def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
@@ -498,11 +503,11 @@ class SearchAgent(RememberingAgent):
             # with every move, the general against a plan that weighs control gains more.
             keep = base.copy()
             keep.settled.add("final")
-            keep.full = True
+            keep.horizon = END
             greedy = keep.copy()
             greedy.greed = GREED
             return [keep, greedy]
-        if base.full or view.get("night"):
+        if base.horizon == END or view.get("night"):
             return []  # the last turn's plan is already played out to the end
         if view.get("phase") == "fire":
             return self._fire_plans(choice, system) if self.fire_plans else []
@@ -603,7 +608,7 @@ class SearchAgent(RememberingAgent):
         others = sorted((d for d in best if d not in (dest, here)), key=lambda d: (-best[d], d))
         keep = self._plan.copy()
         keep.settled.add(mark)
-        keep.reply = True
+        keep.horizon = REPLY
         plans = []
         for to in [dest, *others[:MOVE_ALTERNATIVES], here]:
             p = keep.copy()
@@ -631,9 +636,9 @@ class SearchAgent(RememberingAgent):
     def _search(self, view: JSONDict, plans: list[Plan], system: SystemHooks,
                 budget_s: float, rng: random.Random) -> Plan:
         min_gain, z = MIN_GAIN, Z
-        if plans[-1].full:
+        if plans[-1].horizon == END:
             per_s = FINAL_ROUNDS_PER_S
-        elif plans[-1].reply:
+        elif plans[-1].horizon == REPLY:
             per_s, min_gain, z = MOVE_ROUNDS_PER_S, MOVE_MIN_GAIN, MOVE_Z
         else:
             per_s = ROLLOUTS_PER_S / len(plans)
@@ -724,17 +729,17 @@ class SearchAgent(RememberingAgent):
     def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
                  doctrine: Doctrine | None = None, stop: float | None = None) -> float | None:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
-        the end of the active player's melee phase (a ``full`` plan: to the end of the
-        game; a ``reply`` plan: until the enemy has had a player turn); the value of the
+        the end of the active player's melee phase (horizon ``END``: to the end of the
+        game; ``REPLY``: until the enemy has had a player turn); the value of the
         outcome (``None`` if the clock passed ``stop`` first)."""
         seat, active = str(view["seat"]), str(view["active"])
-        enemy_plan = Plan(full=plan.full, reply=plan.reply)
+        enemy_plan = Plan(horizon=plan.horizon)
 
         def melee_over(mview: JSONDict) -> bool:
-            return not plan.full and (mview.get("active") != active or mview.get(
+            return plan.horizon != END and (mview.get("active") != active or mview.get(
                 "phase") not in ("command", "fire", "movement", "melee"))
 
-        done = _until_answered(seat) if plan.reply else melee_over
+        done = _until_answered(seat) if plan.horizon == REPLY else melee_over
 
         def choose(mover: str, mview: JSONDict, legal: Sequence[Action]) -> Action:
             if mover == seat:
