@@ -32,6 +32,9 @@ Agents (the first three registered by this script only):
     .venv/bin/python benchmarks/search_plan_trials.py --agent search-move --seats usa \\
         --start 10 --games 30 --seed 20000 --budget 2 --workers 2 \\
         --out results/search_move_usa_s25.jsonl
+
+  and session 26's CSA games (``results/search_move_csa_s26.jsonl``, ``--seats csa
+  --start 14 --games 26``).
 """
 
 from __future__ import annotations
