@@ -405,7 +405,44 @@ def test_the_server_binds_its_agents_to_the_clock() -> None:
     from gettysburg.server.agents import SeatMind
 
     assert SeatMind("search", "g:csa").agent.clock_bound is True
+    assert SeatMind("search-move", "g:csa").agent.clock_bound is True
     assert not hasattr(SeatMind("general", "g:csa").agent, "clock_bound")
+
+
+def test_a_clock_bound_move_search_keeps_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search-move`` in the server: a block's move plans, played through the enemy's
+    reply (long rollouts), stop once the decision's budget has passed on the clock, and a
+    legal move is still made; unbound, the same decision plays every round."""
+    from gettysburg.ai.agent import bind_to_clock
+
+    game = _first(_played("boc/day1", 0), _near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)  # only the block's plans
+    clock = _Clock(0.01)  # every read of the clock: 10 ms
+    monkeypatch.setattr(search_mod, "_now", clock)
+    played: list[Any] = []
+    rollout = SearchAgent._rollout
+
+    def counted(*args: Any, **kwargs: Any) -> float | None:
+        played.append(1)
+        return rollout(*args, **kwargs)
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(counted))
+    free = make_agent("search-move", "1")
+    assert isinstance(free, SearchAgent)
+    free_choice = free.choose(view, legal, 1.0, random.Random(1))
+    free_rollouts = len(played)
+    bound = make_agent("search-move", "1")
+    assert isinstance(bound, SearchAgent)
+    bind_to_clock(bound)
+    played.clear()
+    start = clock.t
+    bound_choice = bound.choose(view, legal, 1.0, random.Random(1))
+    assert free.searched == bound.searched == 1 and free.cut == 0
+    # Unbound: every round, each playing every plan (4 worlds a second of budget).
+    assert free_rollouts >= search_mod.MOVE_ROUNDS_PER_S * 3
+    assert clock.t - start <= 1.0 + 0.2 and bound.cut >= 1 and len(played) < free_rollouts
+    assert bound_choice in legal and free_choice in legal
 
 
 def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
