@@ -81,7 +81,7 @@ FINAL_ROUNDS_PER_S = 3.0  # rounds of rollouts to the game's end per second of b
 GREED = 2.0  # extra weight on control gains in the greedy plan
 COMMAND_PLANS = False  # search which HQs to activate (4.3); off: costly, not yet measured
 FIRE_PLANS = False  # "keep the fire, attack instead" plans; off: costly, not yet measured
-#: Block-by-block movement plans (sessions 24, 25): off in ``search``, on in the agent
+#: Block-by-block movement plans (sessions 24 to 26): off in ``search``, on in the agent
 #: ``search-move`` (``MoveSearchAgent``). Over the general on Day 1, points a game: as the
 #: USA +1.57 ± 0.53 (40 games), as the CSA +0.50 ± 0.61 (40), at about 4 times plain
 #: search's cost (docs/ai.md, "The agent search-move").
