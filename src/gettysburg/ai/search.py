@@ -60,7 +60,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for
@@ -106,7 +106,10 @@ MOVE_TYPES = frozenset({"move", "enter", "leave_map", "formation"})
 #: rest of the movement phase cut to melee declarations (cheap); with every move until the
 #: enemy has had its next player turn (move plans); with every move to the game's end
 #: (the last turn's plans).
-MELEE, REPLY, END = "melee", "reply", "end"
+Horizon = Literal["melee", "reply", "end"]
+MELEE: Horizon = "melee"
+REPLY: Horizon = "reply"
+END: Horizon = "end"
 #: Style search: at the start of each of its player turns the seat picks one of the
 #: system's doctrine variants (its portfolio) for the turn, by rollouts through the
 #: enemy's next player turn (initiative may give us two turns in a row first, 1.1).
@@ -296,7 +299,7 @@ class Plan:
     greed: float = 0.0  # extra weight on the victory points a move wins in control
     #: Unit -> the hex it ends this movement phase in (its start hex: it stays put).
     moves: dict[str, str] = field(default_factory=dict)
-    horizon: str = MELEE  # how far its rollouts play: MELEE, REPLY or END
+    horizon: Horizon = MELEE  # how far its rollouts play
 
     def copy(self) -> Plan:
         return Plan(set(self.mass), set(self.spare), set(self.hold), set(self.activate),
