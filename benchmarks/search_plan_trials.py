@@ -14,7 +14,7 @@ the general's own game of its seed and with plain search's::
     .venv/bin/python benchmarks/search_vs_general.py results/search_plans_s10.jsonl \\
         results/general_vs_general_s8.jsonl --agent search-command
 
-Agents (the first three registered by this script only):
+Agents (all but ``search-move`` registered by this script only):
 
 * ``search-command``: search plus the command plans;
 * ``search-fire``: search plus the fire plans;
@@ -35,6 +35,12 @@ Agents (the first three registered by this script only):
 
   and session 26's CSA games (``results/search_move_csa_s26.jsonl``, ``--seats csa
   --start 14 --games 26``).
+* ``search-move-wide`` (session 27): ``search-move`` searching wider, blocks within 3
+  hexes of a known enemy and 3 rival destinations (``MOVE_VARIANTS``)::
+
+    .venv/bin/python benchmarks/search_plan_trials.py --agent search-move-wide --seats usa \\
+        --games 24 --seed 20000 --budget 2 --workers 2 \\
+        --out results/search_move_wide_usa_s27.jsonl
 """
 
 from __future__ import annotations
@@ -44,11 +50,14 @@ import argparse
 from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import register_agent
-from gettysburg.ai.search import SearchAgent
+from gettysburg.ai.search import MoveSearchAgent, SearchAgent
 
 #: agent name -> (command plans, fire plans, movement plans)
 VARIANTS = {"search-command": (True, False, False), "search-fire": (False, True, False),
             "search-both": (True, True, False)}
+#: agent name -> (contact hexes, other destinations): the movement plans of ``search-move``
+#: searched wider (session 27): blocks within 3 hexes of a known enemy, 3 rival destinations.
+MOVE_VARIANTS = {"search-move-wide": (3, 3)}
 #: Registered by the package (``search.MoveSearchAgent``), offered here too.
 REGISTERED = ["search-move"]
 
@@ -68,9 +77,25 @@ for _name, (_command, _fire, _move) in VARIANTS.items():
     register_agent(_name, _variant(_name, _command, _fire, _move))
 
 
+def _move_variant(name: str, contact: int, alternatives: int) -> type[SearchAgent]:
+    class MoveVariant(MoveSearchAgent):
+        def __init__(self, seed: str = "0") -> None:
+            super().__init__(seed)
+            self.move_contact, self.move_alternatives = contact, alternatives
+
+    MoveVariant.name = name
+    MoveVariant.__name__ = MoveVariant.__qualname__ = "MoveSearchAgent_" + name.replace("-", "_")
+    return MoveVariant
+
+
+for _name, (_contact, _alternatives) in MOVE_VARIANTS.items():
+    register_agent(_name, _move_variant(_name, _contact, _alternatives))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--agent", choices=sorted([*VARIANTS, *REGISTERED]), required=True)
+    ap.add_argument("--agent", required=True,
+                    choices=sorted([*VARIANTS, *MOVE_VARIANTS, *REGISTERED]))
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=10, help="games per seat")
     ap.add_argument("--seed", default="700")

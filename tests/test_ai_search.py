@@ -482,6 +482,12 @@ def test_move_plans_place_one_block_near_the_enemy() -> None:
     blind = dataclasses.replace(hooks, near_enemy=lambda v, hexes: 99)
     assert agent._plans(view, legal, choice, blind) == []
     assert len(agent._plans(view, legal, choice, hooks)) == len(plans)
+    # The agent's own settings widen or narrow the search (a benchmark's variant sets them).
+    agent._plan = Plan()
+    agent.move_alternatives = 0
+    assert [p.moves[uid] for p in agent._plans(view, legal, choice, hooks)] == [dest, here]
+    agent.move_contact = -1  # no block is that near the enemy
+    assert agent._plans(view, legal, choice, hooks) == []
 
 
 def test_plan_choice_obeys_a_placed_block() -> None:

@@ -432,6 +432,8 @@ class SearchAgent(RememberingAgent):
         self.command_plans = COMMAND_PLANS
         self.fire_plans = FIRE_PLANS
         self.move_plans = MOVE_PLANS
+        self.move_contact = MOVE_CONTACT
+        self.move_alternatives = MOVE_ALTERNATIVES
 
     def stats(self) -> JSONDict:
         """Counts for the lab's game rows: decisions searched, overridden, styles played,
@@ -600,7 +602,7 @@ class SearchAgent(RememberingAgent):
         next best ones and staying put, each played on through the enemy's reply."""
         uid, here, dest = str(choice["unit"]), str(choice["path"][0]), str(choice["path"][-1])
         mark = f"mv:{uid}"
-        if mark in self._plan.settled or system.near_enemy(view, (here, dest)) > MOVE_CONTACT:
+        if mark in self._plan.settled or system.near_enemy(view, (here, dest)) > self.move_contact:
             return []
         mine = [a for a in legal if a.get("type") == "move" and str(a.get("unit")) == uid]
         scores = (self._doctrine or doctrine_for(view)).scores(view, mine)
@@ -613,7 +615,7 @@ class SearchAgent(RememberingAgent):
         keep.settled.add(mark)
         keep.horizon = REPLY
         plans = []
-        for to in [dest, *others[:MOVE_ALTERNATIVES], here]:
+        for to in [dest, *others[:self.move_alternatives], here]:
             p = keep.copy()
             p.moves[uid] = to
             plans.append(p)
