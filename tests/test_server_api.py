@@ -581,6 +581,8 @@ def test_lobby_offers_titles_scenarios_in_rule_order_and_options(server: Server)
     # lobby ticks it for a new game.
     assert all("hidden_hits" in takes[s] for s in boc["scenarios"])
     assert boc["ticked"] == ["hidden_hits"] and systems["toy"]["ticked"] == []
+    # What the lobby ticks, every scenario takes: a new game never starts refused.
+    assert all(set(boc["ticked"]) <= set(takes[s]) for s in boc["scenarios"])
     assert "hancock" not in takes["day2"] and "cavalry_battles" in takes["day3"]
     assert sorted(takes["battle"]) == sorted(OPTION_RULES)
     for scenario in boc["scenarios"]:

@@ -148,9 +148,11 @@ OPT_CAVALRY = "cavalry_battles"
 # Each option by its brief name, with the rule that describes it (for menus and docs).
 OPTION_RULES = {OPT_FIXED: "1.1", OPT_HANCOCK: "4.6", OPT_COLUMN: "6.0", "longstreet": "9.5",
                 OPT_FREE: "9.6", OPT_CAVALRY: "10.0", OPT_HIDDEN_HITS: "5.23"}
-# Options of the engine rather than of the rulebook's sheets (9.0): every scenario takes
-# them, and the lobby ticks them for a new game.
+# Options of the engine rather than of the rulebook's sheets (9.0): every scenario takes them.
 ENGINE_OPTIONS = (OPT_HIDDEN_HITS,)
+# Options the lobby ticks for a new game. hidden_hits plays hits as at the table (5.23); it
+# stays off for the engine and the CLI so that games saved before it replay unchanged.
+TICKED_OPTIONS = (OPT_HIDDEN_HITS,)
 ACTION_ORDER = ["swap", "hancock", "activate", "fire", "formation", "move", "enter", "melee",
                 "leave_map", "casualty", "repulse", "melee_resolve", "melee_fight", "melee_line",
                 "melee_retreat", "regroup", "regroup_done", "cavalry_custer", "cavalry_assign",

@@ -85,6 +85,7 @@ def _boc_offer() -> Offer:
         ENGINE_OPTIONS,
         OPTION_ALIASES,
         OPTION_RULES,
+        TICKED_OPTIONS,
     )
 
     folder = resources.files("gettysburg") / "boc" / "data" / "scenarios"
@@ -113,7 +114,7 @@ def _boc_offer() -> Offer:
     titles = {name: title for _, name, title in sorted(found)}
     return Offer("Badges of Courage", titles, dict(OPTION_RULES),
                  scenario_options={n: takes[n] for n in titles if takes.get(n)},
-                 aliases=dict(OPTION_ALIASES), ticked=list(ENGINE_OPTIONS))
+                 aliases=dict(OPTION_ALIASES), ticked=list(TICKED_OPTIONS))
 
 
 #: system name -> what its lobby offers. The lobby lists the systems in this order and
