@@ -39,7 +39,7 @@ def test_play_starts_the_server_on_localhost(monkeypatch: pytest.MonkeyPatch,
                                               tmp_path: Path) -> None:
     calls: list[tuple[str, int, Path]] = []
     monkeypatch.setattr(play_cmd, "run_server",
-                        lambda host, port, db, ai_delay=0.0: calls.append((host, port, db)))
+                        lambda host, port, db, **kw: calls.append((host, port, db)))
     out = CliRunner().invoke(app, ["play", "--no-browser", "--port", "0",
                                    "--db", str(tmp_path / "x.db")])
     assert out.exit_code == 0, out.output
@@ -48,19 +48,28 @@ def test_play_starts_the_server_on_localhost(monkeypatch: pytest.MonkeyPatch,
     assert f"http://127.0.0.1:{port}/" in out.output
 
 
-def test_play_and_serve_take_the_ai_pause(monkeypatch: pytest.MonkeyPatch,
-                                          tmp_path: Path) -> None:
+def test_play_and_serve_take_the_ai_pause_and_budget(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
     delays: list[float] = []
-    monkeypatch.setattr(play_cmd, "run_server",
-                        lambda host, port, db, ai_delay: delays.append(ai_delay))
-    monkeypatch.setattr(serve_cmd, "run_server",
-                        lambda host, port, db, ai_delay, limits: delays.append(ai_delay))
+    budgets: list[float] = []
+
+    def fake(host: str, port: int, db: object, *, ai_delay: float, ai_budget: float,
+             limits: object = None) -> None:
+        delays.append(ai_delay)
+        budgets.append(ai_budget)
+
+    monkeypatch.setattr(play_cmd, "run_server", fake)
+    monkeypatch.setattr(serve_cmd, "run_server", fake)
     db = str(tmp_path / "x.db")
     runner = CliRunner()
     assert runner.invoke(app, ["play", "--no-browser", "--db", db]).exit_code == 0
-    assert runner.invoke(app, ["play", "--no-browser", "--db", db, "--ai-delay", "0"]
-                         ).exit_code == 0
-    assert runner.invoke(app, ["serve", "--db", db, "--ai-delay", "1.5"]).exit_code == 0
+    assert runner.invoke(app, ["play", "--no-browser", "--db", db, "--ai-delay", "0",
+                               "--ai-budget", "2"]).exit_code == 0
+    assert runner.invoke(app, ["serve", "--db", db, "--ai-delay", "1.5",
+                               "--ai-budget", "0.5"]).exit_code == 0
     assert delays == [0.3, 0.0, 1.5]
+    assert budgets == [5.0, 2.0, 0.5]  # 5 s: the server's own default (create_app)
     bad = runner.invoke(app, ["play", "--no-browser", "--db", db, "--ai-delay", "-1"])
     assert bad.exit_code == 2 and "--ai-delay" in bad.output
+    bad = runner.invoke(app, ["serve", "--db", db, "--ai-budget", "-1"])
+    assert bad.exit_code == 2 and "--ai-budget" in bad.output

@@ -143,7 +143,7 @@ def test_serve_hands_its_caps_to_the_server(monkeypatch: pytest.MonkeyPatch,
     seen: list[Limits | None] = []
 
     def fake(host: str, port: int, db: object, ai_delay: float = 0.0,
-             limits: Limits | None = None) -> None:
+             limits: Limits | None = None, ai_budget: float = 5.0) -> None:
         seen.append(limits)
 
     monkeypatch.setattr(serve_cmd, "run_server", fake)

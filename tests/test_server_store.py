@@ -391,7 +391,7 @@ def test_play_and_serve_take_a_postgres_url_and_hide_its_password(
     from gettysburg.cli import play_cmd, serve_cmd
 
     calls: list[object] = []
-    fake = lambda host, port, db, ai_delay=0.0, limits=None: calls.append(db)  # noqa: E731
+    fake = lambda host, port, db, **kw: calls.append(db)  # noqa: E731
     monkeypatch.setattr(play_cmd, "run_server", fake)
     monkeypatch.setattr(serve_cmd, "run_server", fake)
     url = "postgresql://gb:s3cret@db.example:5432/games?sslmode=require"

@@ -8,7 +8,14 @@ import webbrowser
 
 import typer
 
-from gettysburg.cli.serve_cmd import AI_DELAY_HELP, DB_HELP, db_target, run_server, shown
+from gettysburg.cli.serve_cmd import (
+    AI_BUDGET_HELP,
+    AI_DELAY_HELP,
+    DB_HELP,
+    db_target,
+    run_server,
+    shown,
+)
 
 
 def _port(host: str, wanted: int) -> int:
@@ -29,6 +36,8 @@ def play(
     port: int = typer.Option(8863, "--port", help="Port on 127.0.0.1 (taken or 0: any free one)"),
     no_browser: bool = typer.Option(False, "--no-browser", help="Only print the lobby URL"),
     ai_delay: float = typer.Option(0.3, "--ai-delay", min=0.0, max=10.0, help=AI_DELAY_HELP),
+    ai_budget: float = typer.Option(5.0, "--ai-budget", min=0.0, max=60.0,
+                                    help=AI_BUDGET_HELP),
 ) -> None:
     """Play Gettysburg in your browser against the AI or a friend."""
     host = "127.0.0.1"  # local play: never reachable from the network
@@ -39,4 +48,4 @@ def play(
     if not no_browser:
         # Open once the server had a moment to bind; failing to open is fine (URL printed).
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    run_server(host, port, target, ai_delay=ai_delay)
+    run_server(host, port, target, ai_delay=ai_delay, ai_budget=ai_budget)

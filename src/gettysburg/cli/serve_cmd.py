@@ -80,7 +80,7 @@ def server_limits(rate: str, new_games: str) -> Limits:
 
 
 def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0,
-               limits: Limits | None = None) -> None:
+               limits: Limits | None = None, ai_budget: float = 5.0) -> None:
     import uvicorn
 
     from gettysburg.server.app import create_app
@@ -89,8 +89,8 @@ def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0,
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     store = _open(db)
     try:
-        uvicorn.run(create_app(store, ai_delay=ai_delay, limits=limits), host=host, port=port,
-                    log_level="warning", ws_max_size=WS_MAX_BYTES)
+        app = create_app(store, ai_budget=ai_budget, ai_delay=ai_delay, limits=limits)
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_BYTES)
     finally:
         store.close()
 
@@ -127,6 +127,8 @@ def check_store(db: Path | str) -> None:
 
 AI_DELAY_HELP = ("Seconds the AI pauses before each of its actions, so a player can follow "
                  "its turn on the map (0: as fast as it thinks)")
+AI_BUDGET_HELP = ("Seconds the AI may think over one decision (the search agents use it all "
+                  "when they search; less: a shorter wait and play closer to the general's)")
 
 
 def serve(
@@ -138,6 +140,8 @@ def serve(
     rate_limit: str = typer.Option("1200/minute", "--rate-limit", help=RATE_HELP),
     new_games: str = typer.Option("60/hour", "--new-games", help=NEW_GAMES_HELP),
     ai_delay: float = typer.Option(0.3, "--ai-delay", min=0.0, max=10.0, help=AI_DELAY_HELP),
+    ai_budget: float = typer.Option(5.0, "--ai-budget", min=0.0, max=60.0,
+                                    help=AI_BUDGET_HELP),
 ) -> None:
     """Host games: players join with the secret links the lobby shows."""
     target = db_target(db)
@@ -146,4 +150,4 @@ def serve(
         return
     limits = server_limits(rate_limit, new_games)
     typer.echo(f"Gettysburg server on http://{host}:{port}/  (games stored in {shown(target)})")
-    run_server(host, port, target, ai_delay=ai_delay, limits=limits)
+    run_server(host, port, target, ai_delay=ai_delay, limits=limits, ai_budget=ai_budget)
