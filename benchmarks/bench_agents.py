@@ -10,7 +10,8 @@ Prints:
   same games (efficiency = t1 / (2 * t2));
 * the ``search`` agent's latency per decision it actually searches (median, p95, mean) at
   ``--budget`` seconds, and the share of its decisions it searches, over one game in which
-  it plays each side against the general.
+  it plays each side against the general; and how long its player turns take, which is
+  what a person playing against it waits (``--agent search-move`` times that agent).
 
 ``--games N`` sets the games per measurement (default 2), ``--scenario`` the scenario.
 ``--clock-bound`` binds search to the clock, as the server does (``agent.bind_to_clock``:
@@ -79,37 +80,48 @@ def parallel_efficiency(scenario: str, games: int) -> tuple[float, float, float]
     return t1, t2, t1 / (2 * t2)
 
 
-def search_latency(scenario: str, budget: float, clock_bound: bool = False
-                   ) -> tuple[list[float], int]:
-    """(seconds per searched decision, decisions taken) for ``search`` against ``general``,
-    one game with search as each side."""
+def search_latency(scenario: str, budget: float, clock_bound: bool = False,
+                   agent_name: str = "search") -> tuple[list[float], int, list[float]]:
+    """(seconds per searched decision, decisions taken, seconds per player turn of the
+    searching side) for ``agent_name`` (a search agent) against ``general``, one game
+    with it as each side. A player turn's seconds are what a person playing against it
+    waits for its whole turn (its decisions from command to supply phase, the engine's
+    own time excluded)."""
     from gettysburg.ai.agent import bind_to_clock
-    from gettysburg.ai.search import SearchAgent
 
     searched: list[float] = []
+    turns: list[float] = []
     decisions = 0
     for side_index in (0, 1):
         game = new_game(scenario, seed=f"bench-search-{side_index}")
         seat_of_search = game.seats()[side_index]
-        agent, general = SearchAgent("bench"), make_agent("general")
+        agent, general = make_agent(agent_name, "bench"), make_agent("general")
+        if not hasattr(agent, "searched"):
+            raise SystemExit(f"{agent_name!r} is not a search agent (it counts no searches)")
         if clock_bound:
             bind_to_clock(agent)
         rng = random.Random(side_index)
+        current: tuple[object, ...] | None = None
         while not game.is_terminal():
             seat = game.to_move()[0]
             view = game.view(seat)
             if seat == seat_of_search:
+                turn = (view.get("day"), view.get("hour"), view.get("active"))
+                if turn != current:
+                    current = turn
+                    turns.append(0.0)
                 before = agent.searched
                 t0 = time.perf_counter()
                 action = agent.choose(view, view["legal_actions"], budget, rng)
                 dt = time.perf_counter() - t0
                 decisions += 1
+                turns[-1] += dt
                 if agent.searched > before:
                     searched.append(dt)
             else:
                 action = general.choose(view, view["legal_actions"], budget, rng)
             game.apply(action, seat)
-    return searched, decisions
+    return searched, decisions, turns
 
 
 def main() -> None:
@@ -120,23 +132,29 @@ def main() -> None:
                         help="search budget per decision, seconds")
     parser.add_argument("--skip-search", action="store_true")
     parser.add_argument("--search-only", action="store_true")
+    parser.add_argument("--agent", default="search",
+                        help="the search agent to time (search, search-move)")
     parser.add_argument("--clock-bound", action="store_true",
                         help="search keeps each decision's budget on the clock (the server)")
     args = parser.parse_args()
     if not args.search_only:
         others(args)
     if not args.skip_search:
-        searched, taken = search_latency(args.scenario, args.budget, args.clock_bound)
+        searched, taken, turns = search_latency(args.scenario, args.budget,
+                                                args.clock_bound, args.agent)
         bound = ", bound to the clock" if args.clock_bound else ""
         if searched:
-            print(f"search decision (budget {args.budget} s{bound}): median "
+            print(f"{args.agent} decision (budget {args.budget} s{bound}): median "
                   f"{1000 * statistics.median(searched):.0f} ms, p95 "
                   f"{1000 * percentile(searched, 0.95):.0f} ms, mean "
                   f"{1000 * statistics.fmean(searched):.0f} ms, max "
                   f"{1000 * max(searched):.0f} ms over {len(searched)} searched "
                   f"of {taken} decisions")
         else:
-            print(f"search decision: none of {taken} decisions was searched")
+            print(f"{args.agent} decision: none of {taken} decisions was searched")
+        print(f"{args.agent} player turn: median {statistics.median(turns):.1f} s, p95 "
+              f"{percentile(turns, 0.95):.1f} s, max {max(turns):.1f} s over {len(turns)} "
+              f"turns; {sum(turns):.0f} s in all")
 
 
 def others(args: argparse.Namespace) -> None:
