@@ -91,11 +91,31 @@ def _move_variant(name: str, contact: int, alternatives: int) -> type[SearchAgen
 for _name, (_contact, _alternatives) in MOVE_VARIANTS.items():
     register_agent(_name, _move_variant(_name, _contact, _alternatives))
 
+#: agent name -> (style search, only in the endgame): the endgame plans (session 28), the
+#: move and melee plans of the last two turns before a verdict played to that verdict.
+ENDGAME_VARIANTS = {"search-end-only": (False, True), "search-move-end": (True, False)}
+
+
+def _endgame_variant(name: str, styles: bool, only: bool) -> type[SearchAgent]:
+    class EndgameVariant(MoveSearchAgent):
+        def __init__(self, seed: str = "0") -> None:
+            super().__init__(seed)
+            self.endgame, self.style_search, self.only_endgame = True, styles, only
+
+    EndgameVariant.name = name
+    EndgameVariant.__name__ = EndgameVariant.__qualname__ = \
+        "MoveSearchAgent_" + name.replace("-", "_")
+    return EndgameVariant
+
+
+for _name, (_styles, _only) in ENDGAME_VARIANTS.items():
+    register_agent(_name, _endgame_variant(_name, _styles, _only))
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--agent", required=True,
-                    choices=sorted([*VARIANTS, *MOVE_VARIANTS, *REGISTERED]))
+                    choices=sorted([*VARIANTS, *MOVE_VARIANTS, *ENDGAME_VARIANTS, *REGISTERED]))
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=10, help="games per seat")
     ap.add_argument("--seed", default="700")

@@ -547,3 +547,141 @@ def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
     assert not (got.get("type") == "move" and got.get("unit") == uid)
     assert agent.overrides == 1 and agent._plan.moves[uid] == rival \
         and agent._plan.horizon == search_mod.MELEE
+
+
+def _endgame_agent(only: bool = False) -> SearchAgent:
+    agent = make_agent("search-move", "1")
+    assert isinstance(agent, SearchAgent)
+    agent.endgame, agent.only_endgame = True, only
+    return agent
+
+
+def test_turns_left_count_down_to_each_verdict() -> None:
+    """The endgame is measured in turns before the next verdict: Day 1's 8 PM turn (9.1),
+    the night turn that ends Days 2 and 3 (9.3), each day's 8 PM in the battle (9.5)."""
+    hooks = search_mod.WORLDS["boc"](None)
+    day1 = new_game("boc/day1", seed=1).view("usa")
+    assert [hooks.turns_left({**day1, "hour": h}) for h in (8, 19, 20)] == [12, 1, 0]
+    day2 = new_game("boc/day2", seed=1).view("usa")
+    assert [hooks.turns_left({**day2, "hour": h}) for h in (19, 20, 21)] == [2, 1, 0]
+    battle = new_game("boc/battle", seed=1).view("usa")
+    for day in (1, 2, 3):
+        assert hooks.turns_left({**battle, "day": day, "hour": 20}) == 0
+        assert hooks.turns_left({**battle, "day": day, "hour": 21, "night": True}) is None
+    # A system without the hook has no endgame.
+    assert search_mod.SystemHooks(*dataclasses.astuple(hooks)[:7]).turns_left(day1) is None
+
+
+def _late_near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
+    return view["hour"] == 19 and _near_move(view, choice)
+
+
+def test_endgame_plans_are_played_to_the_verdict() -> None:
+    """With the endgame on, a block moved near the enemy in the last two turns is searched
+    through to the verdict (horizon END), not just the enemy's reply; earlier in the day,
+    or with the endgame off, through the reply as before. ``only_endgame`` searches
+    nothing before the endgame."""
+    hooks = search_mod.WORLDS["boc"](None)
+    general, rng = make_agent("general"), random.Random(0)
+    game = _first(_played("boc/day1", 0), _late_near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    choice = general.choose(view, legal, 0.0, rng)
+    late = _endgame_agent()._plans(view, legal, choice, hooks)
+    assert len(late) >= 3 and all(p.horizon == search_mod.END for p in late)
+    plain = make_agent("search-move", "1")
+    assert isinstance(plain, SearchAgent) and not plain.endgame
+    assert all(p.horizon == search_mod.REPLY for p in plain._plans(view, legal, choice, hooks))
+    assert len(_endgame_agent(only=True)._plans(view, legal, choice, hooks)) == len(late)
+
+    early = _first(_played("boc/day1", 0), _near_move)
+    eview = early.view(early.to_move()[0])
+    echoice = general.choose(eview, eview["legal_actions"], 0.0, rng)
+    assert eview["hour"] < 19
+    plans = _endgame_agent()._plans(eview, eview["legal_actions"], echoice, hooks)
+    assert plans and all(p.horizon == search_mod.REPLY for p in plans)
+    assert _endgame_agent(only=True)._plans(eview, eview["legal_actions"], echoice,
+                                            hooks) == []
+
+
+def test_endgame_melee_plans_are_played_to_the_verdict() -> None:
+    """In the endgame a melee declaration's keep and spare plans are judged at the
+    verdict."""
+    hooks = search_mod.WORLDS["boc"](None)
+    general, rng = make_agent("general"), random.Random(0)
+    game = new_game("boc/day1", seed=1)  # each seat its own general (its own memory)
+    generals = {"usa": general, "csa": make_agent("general")}
+    while True:
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        choice = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
+        if view["hour"] == 19 and view["active"] == seat and choice["type"] == "melee":
+            break
+        game.apply(choice, seat)
+    plans = _endgame_agent()._plans(view, view["legal_actions"], choice, hooks)
+    assert [bool(p.spare) for p in plans] == [False, True]
+    assert all(p.horizon == search_mod.END for p in plans)
+
+
+def test_an_endgame_rollout_in_the_battle_stops_at_the_days_verdict(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the battle a draw at a day's end plays on (9.5): an END rollout from Day 1's 8 PM
+    turn is scored at that day's verdict, not at the battle's end."""
+    game = _first(_played("boc/battle", 0), lambda v, c: v["hour"] == 20
+                  and v["phase"] == "movement" and v["active"] == v["seat"])
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    assert view["day"] == 1 and view["verdicts"] == []
+    hooks = search_mod.WORLDS["boc"](None)
+    ended: list[tuple[int, int, bool]] = []
+
+    def value(world: Game, s: str) -> float:
+        w = world.view(s)
+        ended.append((w["day"], len(w["verdicts"]), world.is_terminal()))
+        return 0.0
+
+    monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
+    for k in range(3):
+        SearchAgent._rollout(view, Plan(horizon=search_mod.END), hooks, random.Random(k))
+    assert all(day == 1 and verdicts == 1 for day, verdicts, _ in ended)
+    # A drawn day: the battle went on, and the rollout stopped all the same.
+    assert any(not over for _, _, over in ended)
+
+
+def test_the_endgame_keeps_the_turns_horizon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An endgame move search at 7 PM judges its plans at the verdict, but the turn's plan
+    goes on cutting rollouts at the melee phase (only the last turn's plans play the whole
+    turn out)."""
+    game = _first(_played("boc/day1", 0), _late_near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+        lambda v, plan, h, rng, doctrine=None, stop=None: rng.random()))
+    agent = _endgame_agent()
+    agent.style_search = False
+    agent.choose(view, legal, 1.0, random.Random(1))
+    assert agent.searched == 1 and agent._plan.horizon == search_mod.MELEE
+    assert any(k.startswith("mv:") for k in agent._plan.settled)
+
+
+def test_only_endgame_plays_the_generals_game_until_the_endgame() -> None:
+    """An agent that searches only in the endgame and keeps no styles makes the general's
+    every decision before it (so its games pair exactly with the general's)."""
+    agent = _endgame_agent(only=True)
+    agent.style_search = False
+    generals = {"usa": make_agent("general"), "csa": make_agent("general")}
+    game = new_game("boc/day1", seed=11)
+    rng = random.Random(0)
+    steps = 0
+    while not game.is_terminal():
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        if view["hour"] >= 19:
+            break
+        mine = agent.choose(view, view["legal_actions"], 1.0, rng) if seat == "usa" else None
+        theirs = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
+        if mine is not None:
+            assert mine == theirs
+        game.apply(theirs, seat)
+        steps += 1
+    assert steps > 300 and agent.searched == 0

@@ -91,6 +91,12 @@ MOVE_ALTERNATIVES = 2  # other destinations tried besides the doctrine's and sta
 MOVE_ROUNDS_PER_S = 4.0  # sampled worlds per second of budget, each playing every plan
 MOVE_MIN_GAIN = 0.25  # value another destination must beat the doctrine's by
 MOVE_Z = 1.5  # ... and this many standard errors (three rivals)
+#: Endgame plans (session 28): in the last ``ENDGAME_TURNS`` turns before a verdict (9.1;
+#: each day's 8 PM in the battle, 9.5) the move plans and the melee plans are played to
+#: the verdict itself (horizon ``END``), so they are judged by who wins, and in the battle
+#: each day's last turn gets the last-turn plans too. Off in ``search`` and ``search-move``.
+ENDGAME_PLANS = False
+ENDGAME_TURNS = 2
 AGGRESSION = 2  # rejected melee targets tried as "mass" plans at the end of movement
 Z = 1.0  # standard errors a plan must beat the general's by
 MIN_GAIN = 0.15  # ... and at least this much value
@@ -158,7 +164,8 @@ def _boc_hooks(memory: Memory | None) -> SystemHooks:
 
     seen = memory.seen if isinstance(memory, BocMemory) else None
     return SystemHooks(_boc_world(seen), _boc_value, _boc_may_melee, _boc_final_hour,
-                       _boc_control_gain, _boc_near_enemy, _boc_portfolio())
+                       _boc_control_gain, _boc_near_enemy, _boc_portfolio(),
+                       _boc_turns_left)
 
 
 def _boc_may_melee(unit: str) -> bool:
@@ -179,6 +186,23 @@ def _boc_final_hour(view: JSONDict) -> bool:
     if pos.get("campaign") or int(view.get("day", 0)) != int(pos.get("last_day", 0)):
         return False
     return int(view.get("hour", 0)) == (21 if pos.get("ends_after_night") else 20)
+
+
+def _boc_turns_left(view: JSONDict) -> int | None:
+    """Turns after this one before the next verdict: 0 in a turn judged at its end (the
+    scenario's last turn, 9.1; in the battle each day's 8 PM turn, 9.5); None when no
+    verdict comes this day."""
+    from gettysburg.ai.belief_boc import scenario_start
+
+    pos = scenario_start(view)["position"]
+    day, hour = int(view.get("day", 0)), int(view.get("hour", 0))
+    if pos.get("campaign"):
+        last = 20
+    elif day != int(pos.get("last_day", 0)):
+        return None
+    else:
+        last = 21 if pos.get("ends_after_night") else 20
+    return last - hour if hour <= last else None
 
 
 def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
@@ -242,6 +266,9 @@ class SystemHooks:
     #: Doctrine variants by seat and name, the seat's incumbent first (the style
     #: search's portfolio).
     portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
+    #: Turns after the view's before the next verdict (0: this turn is judged at its end;
+    #: None: no verdict this day).
+    turns_left: Callable[[JSONDict], int | None] = field(default=lambda _view: None)
 
 
 def _boc_portfolio() -> dict[str, dict[str, Doctrine]]:
@@ -434,6 +461,10 @@ class SearchAgent(RememberingAgent):
         self.move_plans = MOVE_PLANS
         self.move_contact = MOVE_CONTACT
         self.move_alternatives = MOVE_ALTERNATIVES
+        self.endgame = ENDGAME_PLANS
+        self.style_search = STYLE_SEARCH
+        #: Search nothing before the endgame: the general's game until its last turns.
+        self.only_endgame = False
 
     def stats(self) -> JSONDict:
         """Counts for the lab's game rows: decisions searched, overridden, styles played,
@@ -470,13 +501,13 @@ class SearchAgent(RememberingAgent):
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
         if styles:
             styles = distinct_styles(styles, view)
-        if system is not None and STYLE_SEARCH and styles \
+        if system is not None and self.style_search and styles \
                 and view.get("active") == view.get("seat") and key != self._style_key:
             self._style_key = key
             name = self._pick_style(view, styles, system, budget_s, rng)
             self._doctrine = styles[name]
             self.styles[name] = self.styles.get(name, 0) + 1
-        if self._doctrine is None and STYLE_SEARCH and styles:
+        if self._doctrine is None and self.style_search and styles:
             self._doctrine = next(iter(styles.values()))  # the incumbent, until a search
         doctrine = self._doctrine
         choice = plan_choice(view, legal_actions, self._plan, hooks=system, doctrine=doctrine)
@@ -489,9 +520,11 @@ class SearchAgent(RememberingAgent):
         best = self._search(view, plans, system, budget_s, rng)
         if best is not plans[0]:
             self.overrides += 1
-        self._plan = best.copy()
-        if self._plan.horizon == REPLY:  # a horizon for comparing move plans only
-            self._plan.horizon = MELEE
+        kept, self._plan = self._plan, best.copy()
+        if "final" in kept.settled or "final" not in best.settled:
+            # Only the last turn's plans set the turn's horizon (played out to the end); the
+            # others' horizons were for comparing them.
+            self._plan.horizon = kept.horizon
         return plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
 
     def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
@@ -502,8 +535,12 @@ class SearchAgent(RememberingAgent):
                 or combat.get("decision"):
             return []
         base = self._plan
+        left = system.turns_left(view) if self.endgame else None
+        endgame = left is not None and left < ENDGAME_TURNS
+        if self.only_endgame and not endgame:
+            return []
         if FINAL_PLANS and view.get("phase") == "movement" and "final" not in base.settled \
-                and system.final_hour(view):
+                and (system.final_hour(view) or left == 0):
             # The last turn: control at its end is final (9.1), so play it out to the end
             # with every move, the general against a plan that weighs control gains more.
             keep = base.copy()
@@ -512,7 +549,7 @@ class SearchAgent(RememberingAgent):
             greedy = keep.copy()
             greedy.greed = GREED
             return [keep, greedy]
-        if base.horizon == END or view.get("night"):
+        if (base.horizon == END or view.get("night")) and not endgame:
             return []  # the last turn's plan is already played out to the end
         if view.get("phase") == "fire":
             return self._fire_plans(choice, system) if self.fire_plans else []
@@ -521,13 +558,15 @@ class SearchAgent(RememberingAgent):
         if view.get("phase") != "movement":
             return []
         if self.move_plans and choice.get("type") == "move":
-            return self._move_plans(view, legal, choice, system)
+            return self._move_plans(view, legal, choice, system, END if endgame else REPLY)
         target = _melee_target(choice)
         if target is not None:
             if target in base.settled or target in base.mass:
                 return []
             keep = base.copy()
             keep.settled.add(target)
+            if endgame:
+                keep.horizon = END
             spare = keep.copy()
             spare.spare.add(target)
             plans = [keep, spare]
@@ -597,9 +636,10 @@ class SearchAgent(RememberingAgent):
         return plans if len(plans) > 1 else []
 
     def _move_plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
-                    system: SystemHooks) -> list[Plan]:
+                    system: SystemHooks, horizon: Horizon = REPLY) -> list[Plan]:
         """The block the doctrine moves next, near the enemy: its chosen destination, its
-        next best ones and staying put, each played on through the enemy's reply."""
+        next best ones and staying put, each played on through the enemy's reply (in the
+        endgame: to the verdict)."""
         uid, here, dest = str(choice["unit"]), str(choice["path"][0]), str(choice["path"][-1])
         mark = f"mv:{uid}"
         if mark in self._plan.settled or system.near_enemy(view, (here, dest)) > self.move_contact:
@@ -613,7 +653,7 @@ class SearchAgent(RememberingAgent):
         others = sorted((d for d in best if d not in (dest, here)), key=lambda d: (-best[d], d))
         keep = self._plan.copy()
         keep.settled.add(mark)
-        keep.horizon = REPLY
+        keep.horizon = horizon
         plans = []
         for to in [dest, *others[:self.move_alternatives], here]:
             p = keep.copy()
@@ -641,10 +681,10 @@ class SearchAgent(RememberingAgent):
     def _search(self, view: JSONDict, plans: list[Plan], system: SystemHooks,
                 budget_s: float, rng: random.Random) -> Plan:
         min_gain, z = MIN_GAIN, Z
-        if plans[-1].horizon == END:
-            per_s = FINAL_ROUNDS_PER_S
-        elif plans[-1].horizon == REPLY:
+        if any(p.moves != plans[0].moves for p in plans[1:]):  # a block's move plans
             per_s, min_gain, z = MOVE_ROUNDS_PER_S, MOVE_MIN_GAIN, MOVE_Z
+        elif plans[-1].horizon == END:
+            per_s = FINAL_ROUNDS_PER_S
         else:
             per_s = ROLLOUTS_PER_S / len(plans)
         rounds = max(MIN_ROUNDS, int(budget_s * per_s))
@@ -739,10 +779,13 @@ class SearchAgent(RememberingAgent):
         outcome (``None`` if the clock passed ``stop`` first)."""
         seat, active = str(view["seat"]), str(view["active"])
         enemy_plan = Plan(horizon=plan.horizon)
+        judged = len(view.get("verdicts") or [])
 
         def melee_over(mview: JSONDict) -> bool:
-            return plan.horizon != END and (mview.get("active") != active or mview.get(
-                "phase") not in ("command", "fire", "movement", "melee"))
+            if plan.horizon == END:  # the next verdict (in the battle a draw plays on, 9.5)
+                return len(mview.get("verdicts") or []) > judged
+            return mview.get("active") != active or mview.get(
+                "phase") not in ("command", "fire", "movement", "melee")
 
         done = _until_answered(seat) if plan.horizon == REPLY else melee_over
 
