@@ -91,16 +91,20 @@ def _move_variant(name: str, contact: int, alternatives: int) -> type[SearchAgen
 for _name, (_contact, _alternatives) in MOVE_VARIANTS.items():
     register_agent(_name, _move_variant(_name, _contact, _alternatives))
 
-#: agent name -> (style search, only in the endgame): the endgame plans (session 28), the
-#: move and melee plans of the last two turns before a verdict played to that verdict.
-ENDGAME_VARIANTS = {"search-end-only": (False, True), "search-move-end": (True, False)}
+#: agent name -> (style search, only in the endgame, mass plans in the endgame): the
+#: endgame plans (session 28), the move and melee plans of the last two turns before a
+#: verdict played to that verdict.
+ENDGAME_VARIANTS = {"search-end-only": (False, True, False),
+                    "search-end-mass-only": (False, True, True),
+                    "search-move-end": (True, False, False)}
 
 
-def _endgame_variant(name: str, styles: bool, only: bool) -> type[SearchAgent]:
+def _endgame_variant(name: str, styles: bool, only: bool, mass: bool) -> type[SearchAgent]:
     class EndgameVariant(MoveSearchAgent):
         def __init__(self, seed: str = "0") -> None:
             super().__init__(seed)
             self.endgame, self.style_search, self.only_endgame = True, styles, only
+            self.endgame_mass = mass
 
     EndgameVariant.name = name
     EndgameVariant.__name__ = EndgameVariant.__qualname__ = \
@@ -108,8 +112,8 @@ def _endgame_variant(name: str, styles: bool, only: bool) -> type[SearchAgent]:
     return EndgameVariant
 
 
-for _name, (_styles, _only) in ENDGAME_VARIANTS.items():
-    register_agent(_name, _endgame_variant(_name, _styles, _only))
+for _name, (_styles, _only, _mass) in ENDGAME_VARIANTS.items():
+    register_agent(_name, _endgame_variant(_name, _styles, _only, _mass))
 
 
 def main() -> None:

@@ -685,3 +685,34 @@ def test_only_endgame_plays_the_generals_game_until_the_endgame() -> None:
         game.apply(theirs, seat)
         steps += 1
     assert steps > 300 and agent.searched == 0
+
+
+def test_endgame_mass_plans_attack_what_the_general_would_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``endgame_mass``, where the general ends its 7 PM movement with melees still on
+    offer, search also tries massing on the hexes it liked best, judged at the verdict;
+    without it (or before the endgame) no mass plan is offered, as ``MASS_PLANS`` is off."""
+    hooks = search_mod.WORLDS["boc"](None)
+    rng = random.Random(0)
+    game = new_game("boc/day1", seed=1)
+    generals = {"usa": make_agent("general"), "csa": make_agent("general")}
+    while True:
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        choice = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
+        if view["hour"] == 19 and view["active"] == seat and view["phase"] == "movement" \
+                and choice["type"] == "end_phase" \
+                and any(a["type"] == "melee" for a in view["legal_actions"]):
+            break
+        game.apply(choice, seat)
+    legal = view["legal_actions"]
+    agent = _endgame_agent()
+    assert agent._plans(view, legal, choice, hooks) == []
+    agent.endgame_mass = True
+    plans = agent._plans(view, legal, choice, hooks)
+    targets = {a["target"] for a in legal if a["type"] == "melee"}
+    assert 2 <= len(plans) <= 1 + search_mod.AGGRESSION and not plans[0].mass
+    assert all(len(p.mass) == 1 and p.mass <= targets for p in plans[1:])
+    assert all(p.horizon == search_mod.END for p in plans)
+    monkeypatch.setattr(search_mod, "ENDGAME_TURNS", 1)  # 7 PM is no longer the endgame
+    assert agent._plans(view, legal, choice, hooks) == []

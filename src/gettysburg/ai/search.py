@@ -462,6 +462,9 @@ class SearchAgent(RememberingAgent):
         self.move_contact = MOVE_CONTACT
         self.move_alternatives = MOVE_ALTERNATIVES
         self.endgame = ENDGAME_PLANS
+        #: In the endgame, the mass plans too: judged at the verdict, they no longer favour
+        #: attacking as their rollouts to our melee phase's end do (``MASS_PLANS``).
+        self.endgame_mass = False
         self.style_search = STYLE_SEARCH
         #: Search nothing before the endgame: the general's game until its last turns.
         self.only_endgame = False
@@ -539,6 +542,7 @@ class SearchAgent(RememberingAgent):
         endgame = left is not None and left < ENDGAME_TURNS
         if self.only_endgame and not endgame:
             return []
+        massing = MASS_PLANS or (endgame and self.endgame_mass)
         if FINAL_PLANS and view.get("phase") == "movement" and "final" not in base.settled \
                 and (system.final_hour(view) or left == 0):
             # The last turn: control at its end is final (9.1), so play it out to the end
@@ -572,12 +576,12 @@ class SearchAgent(RememberingAgent):
             plans = [keep, spare]
             joiners = {str(a["unit"]) for a in legal
                        if _melee_target(a) == target and not a.get("unsupported")}
-            if MASS_PLANS and len(joiners) >= 2:  # massing differs from a single attack
+            if massing and len(joiners) >= 2:  # massing differs from a single attack
                 mass = keep.copy()
                 mass.mass.add(target)
                 plans.append(mass)
             return plans
-        if not MASS_PLANS or choice.get("type") not in DONE_TYPES:
+        if not massing or choice.get("type") not in DONE_TYPES:
             return []
         options = [a for a in legal if _melee_target(a) not in (None, *base.settled,
                                                                  *base.spare)]
@@ -594,6 +598,8 @@ class SearchAgent(RememberingAgent):
             return []
         keep = base.copy()
         keep.settled.update(targets)
+        if endgame:
+            keep.horizon = END
         plans = [keep]
         for t in targets:
             p = keep.copy()
