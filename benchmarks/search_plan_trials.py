@@ -50,7 +50,7 @@ import argparse
 from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import register_agent
-from gettysburg.ai.search import MoveSearchAgent, SearchAgent
+from gettysburg.ai.search import FIRE, Horizon, MoveSearchAgent, SearchAgent
 
 #: agent name -> (command plans, fire plans, movement plans)
 VARIANTS = {"search-command": (True, False, False), "search-fire": (False, True, False),
@@ -91,6 +91,27 @@ def _move_variant(name: str, contact: int, alternatives: int) -> type[SearchAgen
 for _name, (_contact, _alternatives) in MOVE_VARIANTS.items():
     register_agent(_name, _move_variant(_name, _contact, _alternatives))
 
+#: agent name -> the move plans' horizon (session 28): ``search-move`` whose move plans
+#: play on through our next fire phase, so a move into the line is judged by our fire from
+#: it as well as by the enemy's answer.
+HORIZON_VARIANTS = {"search-move-fire": FIRE}
+
+
+def _horizon_variant(name: str, horizon: Horizon) -> type[SearchAgent]:
+    class HorizonVariant(MoveSearchAgent):
+        def __init__(self, seed: str = "0") -> None:
+            super().__init__(seed)
+            self.move_horizon = horizon
+
+    HorizonVariant.name = name
+    HorizonVariant.__name__ = HorizonVariant.__qualname__ = \
+        "MoveSearchAgent_" + name.replace("-", "_")
+    return HorizonVariant
+
+
+for _name, _horizon in HORIZON_VARIANTS.items():
+    register_agent(_name, _horizon_variant(_name, _horizon))
+
 #: agent name -> (style search, only in the endgame, mass plans in the endgame): the
 #: endgame plans (session 28), the move and melee plans of the last two turns before a
 #: verdict played to that verdict.
@@ -119,7 +140,8 @@ for _name, (_styles, _only, _mass) in ENDGAME_VARIANTS.items():
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--agent", required=True,
-                    choices=sorted([*VARIANTS, *MOVE_VARIANTS, *ENDGAME_VARIANTS, *REGISTERED]))
+                    choices=sorted([*VARIANTS, *MOVE_VARIANTS, *HORIZON_VARIANTS,
+                                     *ENDGAME_VARIANTS, *REGISTERED]))
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=10, help="games per seat")
     ap.add_argument("--seed", default="700")

@@ -526,6 +526,36 @@ def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.Mo
     assert seen[1][0] == view["hour"]  # the same turn: our melee phase's end
 
 
+def test_fire_horizon_plays_on_through_our_next_fire_phase(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """With the move plans' horizon FIRE, a rollout goes past the enemy's reply and our
+    next command and fire phases (1.2), and stops as our next movement phase begins."""
+    game = _first(_played("boc/day1", 0), _near_move)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    hooks = search_mod.WORLDS["boc"](None)
+    choice = plan_choice(view, view["legal_actions"], Plan())
+    phases: list[Any] = []
+
+    def value(world: Game, s: str) -> float:
+        w = world.view(world.to_move()[0])
+        phases.append((w["hour"], w["active"], w["phase"]))
+        return 0.0
+
+    monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
+    for horizon in (search_mod.REPLY, search_mod.FIRE):
+        plan = Plan(moves={choice["unit"]: choice["path"][-1]}, horizon=horizon)
+        assert SearchAgent._rollout(view, plan, hooks, random.Random(3)) == 0.0
+    (reply_hour, reply_side, reply_phase), (fire_hour, fire_side, fire_phase) = phases
+    assert reply_side == fire_side == seat and reply_hour == fire_hour > view["hour"]
+    assert reply_phase == "command" and fire_phase == "movement"
+    agent = make_agent("search-move", "1")
+    assert isinstance(agent, SearchAgent) and agent.move_horizon == search_mod.REPLY
+    agent.move_horizon = search_mod.FIRE
+    plans = agent._plans(view, view["legal_actions"], choice, hooks)
+    assert plans and all(p.horizon == search_mod.FIRE for p in plans)
+
+
 def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """When a rival destination wins clearly, search makes that move; the reply horizon

@@ -110,11 +110,13 @@ RISK_FULL = 0.06
 MOVE_TYPES = frozenset({"move", "enter", "leave_map", "formation"})
 #: How far a plan's rollouts play (``Plan.horizon``): to the end of our melee phase, the
 #: rest of the movement phase cut to melee declarations (cheap); with every move until the
-#: enemy has had its next player turn (move plans); with every move to the game's end
-#: (the last turn's plans).
-Horizon = Literal["melee", "reply", "end"]
+#: enemy has had its next player turn (move plans); the same and then our next fire phase
+#: (``FIRE``: a move into the line is judged by our fire from it too, 1.2); with every move
+#: to the next verdict (the last turn's plans, the endgame).
+Horizon = Literal["melee", "reply", "fire", "end"]
 MELEE: Horizon = "melee"
 REPLY: Horizon = "reply"
+FIRE: Horizon = "fire"
 END: Horizon = "end"
 #: Style search: at the start of each of its player turns the seat picks one of the
 #: system's doctrine variants (its portfolio) for the turn, by rollouts through the
@@ -380,9 +382,10 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     return dict(pool[best_index(scores, pool)])
 
 
-def _until_answered(seat: str) -> Callable[[JSONDict], bool]:
+def _until_answered(seat: str, fire: bool = False) -> Callable[[JSONDict], bool]:
     """A rollout's stop: true from ``seat``'s next player turn once the enemy has had one
-    (the horizon of style rollouts and move plans)."""
+    (the horizon of style rollouts and move plans); with ``fire``, only once that turn's
+    command and fire phases are over (1.2)."""
     answered = False
 
     def done(mview: JSONDict) -> bool:
@@ -390,7 +393,7 @@ def _until_answered(seat: str) -> Callable[[JSONDict], bool]:
         if mview.get("active") != seat:
             answered = True
             return False
-        return answered
+        return answered and not (fire and mview.get("phase") in ("command", "fire"))
 
     return done
 
@@ -461,6 +464,7 @@ class SearchAgent(RememberingAgent):
         self.move_plans = MOVE_PLANS
         self.move_contact = MOVE_CONTACT
         self.move_alternatives = MOVE_ALTERNATIVES
+        self.move_horizon: Horizon = REPLY  # how far the move plans' rollouts play
         self.endgame = ENDGAME_PLANS
         #: In the endgame, the mass plans too: judged at the verdict, they no longer favour
         #: attacking as their rollouts to our melee phase's end do (``MASS_PLANS``).
@@ -562,7 +566,8 @@ class SearchAgent(RememberingAgent):
         if view.get("phase") != "movement":
             return []
         if self.move_plans and choice.get("type") == "move":
-            return self._move_plans(view, legal, choice, system, END if endgame else REPLY)
+            return self._move_plans(view, legal, choice, system,
+                                    END if endgame else self.move_horizon)
         target = _melee_target(choice)
         if target is not None:
             if target in base.settled or target in base.mass:
@@ -780,9 +785,9 @@ class SearchAgent(RememberingAgent):
     def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
                  doctrine: Doctrine | None = None, stop: float | None = None) -> float | None:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
-        the end of the active player's melee phase (horizon ``END``: to the end of the
-        game; ``REPLY``: until the enemy has had a player turn); the value of the
-        outcome (``None`` if the clock passed ``stop`` first)."""
+        the end of the active player's melee phase (horizon ``END``: to the next verdict;
+        ``REPLY``: until the enemy has had a player turn; ``FIRE``: that and our next fire
+        phase); the value of the outcome (``None`` if the clock passed ``stop`` first)."""
         seat, active = str(view["seat"]), str(view["active"])
         enemy_plan = Plan(horizon=plan.horizon)
         judged = len(view.get("verdicts") or [])
@@ -793,7 +798,8 @@ class SearchAgent(RememberingAgent):
             return mview.get("active") != active or mview.get(
                 "phase") not in ("command", "fire", "movement", "melee")
 
-        done = _until_answered(seat) if plan.horizon == REPLY else melee_over
+        done = _until_answered(seat, plan.horizon == FIRE) \
+            if plan.horizon in (REPLY, FIRE) else melee_over
 
         def choose(mover: str, mview: JSONDict, legal: Sequence[Action]) -> Action:
             if mover == seat:
