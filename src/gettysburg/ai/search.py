@@ -22,7 +22,12 @@ Most of a game is left to a doctrine (:mod:`gettysburg.ai.general`), at two leve
   - with ``MOVE_PLANS`` (the agent ``search-move``), block by block: the doctrine moves a
     block that is or would be within ``MOVE_CONTACT`` hexes of a known enemy; plans: its
     move, its next best destinations (``MOVE_ALTERNATIVES``) and staying put, each played
-    on through the enemy's reply (the next enemy player turn), not just to our melee phase.
+    on through the enemy's reply (the next enemy player turn), not just to our melee phase
+    (an agent's ``move_horizon`` FIRE: and through our next fire phase);
+  - with an agent's ``endgame`` (``ENDGAME_PLANS``), in the last ``ENDGAME_TURNS`` turns
+    before a verdict (``SystemHooks.turns_left``) the move and melee plans (and with
+    ``endgame_mass`` the mass plans) are played to that verdict, and in the battle each
+    day's last turn gets the last-turn plans.
 
 Each plan is played in the same sampled worlds (:mod:`gettysburg.ai.belief_boc`: hidden
 enemy identities drawn from the order of battle, fresh dice; the same world and dice for
@@ -647,10 +652,10 @@ class SearchAgent(RememberingAgent):
         return plans if len(plans) > 1 else []
 
     def _move_plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
-                    system: SystemHooks, horizon: Horizon = REPLY) -> list[Plan]:
+                    system: SystemHooks, horizon: Horizon) -> list[Plan]:
         """The block the doctrine moves next, near the enemy: its chosen destination, its
-        next best ones and staying put, each played on through the enemy's reply (in the
-        endgame: to the verdict)."""
+        next best ones and staying put, each played as far as ``horizon`` (the agent's
+        ``move_horizon``; in the endgame to the verdict)."""
         uid, here, dest = str(choice["unit"]), str(choice["path"][0]), str(choice["path"][-1])
         mark = f"mv:{uid}"
         if mark in self._plan.settled or system.near_enemy(view, (here, dest)) > self.move_contact:
