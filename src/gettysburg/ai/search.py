@@ -359,15 +359,12 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     """The general's choice under ``plan`` (in a rollout the rest of the movement phase is
     cut to melee declarations unless the plan looks further), scored by ``doctrine`` (the
     view's own doctrine when None)."""
-    if plan.spare or plan.hold or plan.idle or plan.moves:
-        allowed = [a for a in legal if _melee_target(a) not in plan.spare
-                   and not (a.get("type") == "fire" and a.get("unit") in plan.hold)
-                   and not (a.get("type") == "activate" and a.get("hq") in plan.idle)
-                   and not (plan.moves and _planned_move(a, plan) is False)]
-    else:  # nothing barred (the enemy's plan in every rollout): skip the filter
-        allowed = list(legal)
+    allowed = [a for a in legal if _melee_target(a) not in plan.spare
+               and not (a.get("type") == "fire" and a.get("unit") in plan.hold)
+               and not (a.get("type") == "activate" and a.get("hq") in plan.idle)
+               and not (plan.moves and _planned_move(a, plan) is False)]
     forced = [a for a in allowed if a.get("type") == "activate" and a.get("hq") in plan.activate
-              and "to" not in a] if plan.activate else []
+              and "to" not in a]
     if forced:
         return dict(forced[0])
     placed = [a for a in allowed if _planned_move(a, plan)] if plan.moves else []
@@ -377,7 +374,7 @@ def plan_choice(view: JSONDict, legal: Sequence[Action], plan: Plan,
     if rollout and plan.horizon == MELEE and view.get("phase") == "movement":
         allowed = [a for a in allowed if a.get("type") not in MOVE_TYPES]
     allowed = allowed or list(legal)
-    massed = [a for a in allowed if _melee_target(a) in plan.mass] if plan.mass else []
+    massed = [a for a in allowed if _melee_target(a) in plan.mass]
     # Supported attackers first; an unsupported one (7.8) only if nobody else can go.
     pool = [a for a in massed if not a.get("unsupported")] or massed[:1] or allowed
     massed = pool if massed else []
