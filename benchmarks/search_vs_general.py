@@ -20,6 +20,15 @@ seat on the same seeds, and the mean paired gain in CSA total, signed for search
 game of the same seed *and dice* (``gettysburg simulate --dice keyed`` rows with keyed rows:
 docs/ai.md, "Coupled games").
 
+With ``--rival ROWS... --rival-agent NAME`` the agent's games are also paired with another
+agent's games of the same seeds and seats (say a variant against the agent it varies), so
+the difference the variant makes is read on the same dice as far as the two games agree::
+
+    .venv/bin/python benchmarks/search_vs_general.py results/search_move_end_s30.jsonl \\
+        results/thousands_s20_day1.jsonl --agent search-move-end \\
+        --rival results/search_move_s24.jsonl results/search_move_usa_s25.jsonl \\
+        results/search_move_csa_s25.jsonl results/search_move_csa_s26.jsonl
+
 ``play_against_general`` plays such games for an agent that only a benchmark registers
 (``search_oracle.py``, ``search_value.py``).
 """
@@ -53,6 +62,29 @@ def pair_key(row: Row) -> tuple[str, str]:
     return str(row["seed"]), str(row.get("dice", "seeded"))
 
 
+def seat_games(rows: list[Row], scenario: str, agent: str, seat: str) -> list[Row]:
+    """The rows where ``agent`` held ``seat`` against the general."""
+    return [r for r in rows if r["scenario"] == scenario and r["agents"].get(seat) == agent
+            and r["agents"].get("usa" if seat == "csa" else "csa") == "general"]
+
+
+def gain(row: Row, seat: str, other: Row) -> float | None:
+    """How many more points ``row`` ended with than ``other`` for ``seat`` (the VP are the
+    CSA's total, so the USA's gain is its negation); None if either has no total."""
+    if row["vp"] is None or other["vp"] is None:
+        return None
+    return float((1 if seat == "csa" else -1) * (row["vp"] - other["vp"]))
+
+
+def paired_gain(gains: Sequence[float]) -> str:
+    """The mean of paired differences ± one standard error, signed ("–" for none)."""
+    if not gains:
+        return "–"
+    mean = statistics.fmean(gains)
+    se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
+    return f"{mean:+.2f} ± {se:.2f}"
+
+
 def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search") -> list[str]:
     general = {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
                and r["agents"] == {"usa": "general", "csa": "general"}}
@@ -61,8 +93,7 @@ def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search"
              "|---|---|---|---|---|---|---|---|---|"]
     pooled: list[tuple[Row, str]] = []
     for seat in ("usa", "csa"):
-        mine = [r for r in rows if r["scenario"] == scenario and r["agents"].get(seat) ==
-                agent and r["agents"].get("usa" if seat == "csa" else "csa") == "general"]
+        mine = seat_games(rows, scenario, agent, seat)
         pooled += [(r, seat) for r in mine]
         lines.append(line(seat.upper(), [(r, seat) for r in mine], general))
     lines.append(line("both", pooled, general))
@@ -78,16 +109,37 @@ def line(label: str, games: list[tuple[Row, str]], general: dict[tuple[str, str]
     losses = sum(1 for r, s in games if r["winner"] not in (None, s))
     paired = [(r, s, general[pair_key(r)]) for r, s in games if pair_key(r) in general]
     gwins = sum(1 for _, s, g in paired if g["winner"] == s)
-    gains = [(1 if s == "csa" else -1) * (r["vp"] - g["vp"]) for r, s, g in paired
-             if r["vp"] is not None and g["vp"] is not None]
-    se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
-    mean = statistics.fmean(gains) if gains else 0.0
+    gains = [d for r, s, g in paired if (d := gain(r, s, g)) is not None]
     secs = statistics.fmean(float(r["seconds"]) for r, _ in games)
     mine = [score(r, s) for r, s in games if r["finished"]]
     theirs = [score(g, s) for _, s, g in paired]
     return (f"| {label} | {n} | {pct(wins, n)} | {pct(draws, n)} | {pct(losses, n)} | "
             f"{gwins} of {len(paired)} | {mean_se(mine)} ({mean_se(theirs)}) | "
-            f"{mean:+.2f} ± {se:.2f} | {secs:.0f} |")
+            f"{paired_gain(gains)} | {secs:.0f} |")
+
+
+def rival_table(rows: list[Row], rivals: list[Row], scenario: str, agent: str,
+                rival: str) -> list[str]:
+    """``agent``'s games paired with ``rival``'s (both against the general) of the same
+    seeds and seats: per seat and pooled, games paired, the paired gain, and the wins of
+    each in those games."""
+    lines = [f"| {agent} against {rival} | games paired | paired gain ± se | wins "
+             f"({agent}, {rival}) |", "|---|---|---|---|"]
+    pooled: list[float] = []
+    wins = [0, 0]
+    for seat in ("usa", "csa"):
+        theirs = {pair_key(r): r for r in seat_games(rivals, scenario, rival, seat)}
+        pairs = [(r, theirs[pair_key(r)]) for r in seat_games(rows, scenario, agent, seat)
+                 if pair_key(r) in theirs]
+        gains = [d for r, t in pairs if (d := gain(r, seat, t)) is not None]
+        won = [sum(1 for r, _ in pairs if r["winner"] == seat),
+               sum(1 for _, t in pairs if t["winner"] == seat)]
+        lines.append(f"| {seat.upper()} | {len(pairs)} | {paired_gain(gains)} | "
+                     f"{won[0]}, {won[1]} |")
+        pooled += gains
+        wins = [wins[0] + won[0], wins[1] + won[1]]
+    lines.append(f"| both | {len(pooled)} | {paired_gain(pooled)} | {wins[0]}, {wins[1]} |")
+    return lines
 
 
 def score(row: Row, seat: str) -> float:
@@ -140,8 +192,17 @@ def main() -> None:
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--agent", default="search",
                     help="the agent measured (benchmarks/search_oracle.py rows: oracle)")
+    ap.add_argument("--rival", nargs="+", metavar="ROWS",
+                    help="another agent's rows against the general: pair with those too")
+    ap.add_argument("--rival-agent", default="search-move",
+                    help="the agent of the --rival rows (default search-move)")
     args = ap.parse_args()
     print("\n".join(table(read(args.rows), read(args.baseline), args.scenario, args.agent)))
+    if args.rival:
+        rivals = [row for path in args.rival for row in read(path)]
+        print()
+        print("\n".join(rival_table(read(args.rows), rivals, args.scenario, args.agent,
+                                     args.rival_agent)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,47 @@
+"""How ``benchmarks/search_vs_general.py`` pairs games: with the general's own game of the
+same seed, and with a rival agent's game of the same seed and seat (``--rival``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+
+from search_vs_general import rival_table, table
+
+
+def _row(seed: int, usa: str, csa: str, vp: int, winner: str | None) -> dict[str, Any]:
+    return {"scenario": "boc/day1", "seed": str(seed), "agents": {"usa": usa, "csa": csa},
+            "vp": vp, "winner": winner, "finished": True, "seconds": 10.0}
+
+
+def test_the_gain_is_signed_for_the_seat_and_paired_by_seed() -> None:
+    # VP are the CSA's total: the USA gains when it falls.
+    base = [_row(1, "general", "general", 5, None), _row(2, "general", "general", 8, "csa")]
+    rows = [_row(1, "probe", "general", 3, "usa"),   # USA: 2 points better than the general
+            _row(2, "probe", "general", 8, "csa"),   # USA: the same
+            _row(1, "general", "probe", 9, "csa"),   # CSA: 4 better
+            _row(3, "general", "probe", 0, None)]    # no general game of seed 3: unpaired
+    usa, csa, both = table(rows, base, "boc/day1", "probe")[2:]
+    assert "| +1.00 ± 1.00 |" in usa and "| 0 of 2 |" in usa
+    assert "| +4.00 ± 0.00 |" in csa and "| 0 of 1 |" in csa
+    assert both.startswith("| both | 4 |") and "| +2.00 ± 1.15 |" in both
+
+
+def test_a_rival_pairs_on_the_same_seed_and_seat_only() -> None:
+    rows = [_row(1, "new", "general", 3, "usa"), _row(2, "new", "general", 6, None),
+            _row(1, "general", "new", 7, None)]
+    rivals = [_row(1, "old", "general", 5, None), _row(2, "old", "general", 2, "usa"),
+              _row(1, "general", "old", 4, None),
+              _row(1, "general", "other", 0, "usa")]  # another agent: ignored
+    lines = rival_table(rows, rivals, "boc/day1", "new", "old")
+    assert lines[2] == "| USA | 2 | -1.00 ± 3.00 | 1, 1 |"   # +2 on seed 1, -4 on seed 2
+    assert lines[3] == "| CSA | 1 | +3.00 ± 0.00 | 0, 0 |"
+    assert lines[4] == "| both | 3 | +0.33 ± 2.19 | 1, 1 |"
+
+
+def test_a_seat_without_games_says_so() -> None:
+    lines = rival_table([_row(1, "new", "general", 3, "usa")], [], "boc/day1", "new", "old")
+    assert lines[2] == "| USA | 0 | – | 0, 0 |"
