@@ -14,134 +14,86 @@ the general's own game of its seed and with plain search's::
     .venv/bin/python benchmarks/search_vs_general.py results/search_plans_s10.jsonl \\
         results/general_vs_general_s8.jsonl --agent search-command
 
-Agents (all but ``search-move`` registered by this script only):
-
-* ``search-command``: search plus the command plans;
-* ``search-fire``: search plus the fire plans;
-* ``search-both``: both;
-* ``search-move`` (registered by ``gettysburg.ai.search`` since session 26; the same
-  agent): search plus the block-by-block movement plans (session 24)::
+Agents: ``search-move`` (registered by ``gettysburg.ai.search`` since session 26) and the
+variants in ``VARIANTS``, registered by this script only, each a search agent with some of
+its per-agent settings changed (the table says which and why). Session 24's games of the
+block-by-block movement plans, and session 25's further games on the next seeds of each
+seat (``--start``)::
 
     .venv/bin/python benchmarks/search_plan_trials.py --agent search-move --games 10 \\
         --seed 20000 --budget 2 --workers 2 --out results/search_move_s24.jsonl
-    .venv/bin/python benchmarks/search_vs_general.py results/search_move_s24.jsonl \\
-        results/thousands_s20_day1.jsonl --agent search-move
-
-  and session 25's further games, on the next seeds of each seat (``--start``)::
-
     .venv/bin/python benchmarks/search_plan_trials.py --agent search-move --seats usa \\
         --start 10 --games 30 --seed 20000 --budget 2 --workers 2 \\
         --out results/search_move_usa_s25.jsonl
+    .venv/bin/python benchmarks/search_vs_general.py results/search_move_s24.jsonl \\
+        results/thousands_s20_day1.jsonl --agent search-move
 
-  and session 26's CSA games (``results/search_move_csa_s26.jsonl``, ``--seats csa
-  --start 14 --games 26``).
-* ``search-move-wide`` (session 27): ``search-move`` searching wider, blocks within 3
-  hexes of a known enemy and 3 rival destinations (``MOVE_VARIANTS``)::
-
-    .venv/bin/python benchmarks/search_plan_trials.py --agent search-move-wide --seats usa \\
-        --games 24 --seed 20000 --budget 2 --workers 2 \\
-        --out results/search_move_wide_usa_s27.jsonl
+and session 26's CSA games (``results/search_move_csa_s26.jsonl``, ``--seats csa --start 14
+--games 26``). A variant of ``search-move`` is best read against it on the same seeds
+(``search_vs_general.py --rival``; docs/ai.md gives each run's command).
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import register_agent
-from gettysburg.ai.search import FIRE, Horizon, MoveSearchAgent, SearchAgent
+from gettysburg.ai.search import FIRE, MoveSearchAgent, SearchAgent
 
-#: agent name -> (command plans, fire plans, movement plans)
-VARIANTS = {"search-command": (True, False, False), "search-fire": (False, True, False),
-            "search-both": (True, True, False)}
-#: agent name -> (contact hexes, other destinations): the movement plans of ``search-move``
-#: searched wider (session 27): blocks within 3 hexes of a known enemy, 3 rival destinations.
-MOVE_VARIANTS = {"search-move-wide": (3, 3)}
+#: agent name -> (the agent it varies, the per-agent settings it changes: see
+#: ``SearchAgent.__init__``). Each becomes a registered agent class in this process.
+VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
+    # session 10: which HQs to activate (4.3); keep a block's fire to attack instead (7.1)
+    "search-command": (SearchAgent, {"command_plans": True}),
+    "search-fire": (SearchAgent, {"fire_plans": True}),
+    "search-both": (SearchAgent, {"command_plans": True, "fire_plans": True}),
+    # attack a hex with every block that can (off in search since session 5)
+    "search-mass": (SearchAgent, {"mass_plans": True}),
+    # session 27: blocks within 3 hexes of a known enemy, 3 rival destinations
+    "search-move-wide": (MoveSearchAgent, {"move_contact": 3, "move_alternatives": 3}),
+    # session 28: the move plans play on through our next fire phase, so a move into the
+    # line is judged by our fire from it as well as by the enemy's answer
+    "search-move-fire": (MoveSearchAgent, {"move_horizon": FIRE}),
+    # session 28: the endgame plans, the move and melee plans of the last two turns
+    # before a verdict played to that verdict; "only": the general's game until then
+    "search-end-only": (MoveSearchAgent, {"endgame": True, "style_search": False,
+                                          "only_endgame": True}),
+    "search-end-mass-only": (MoveSearchAgent, {"endgame": True, "style_search": False,
+                                               "only_endgame": True, "endgame_mass": True}),
+    "search-move-end": (MoveSearchAgent, {"endgame": True}),
+    # session 30: both of session 28's, the FIRE horizon and the endgame
+    "search-move-fire-end": (MoveSearchAgent, {"move_horizon": FIRE, "endgame": True}),
+}
 #: Registered by the package (``search.MoveSearchAgent``), offered here too.
 REGISTERED = ["search-move"]
 
 
-def _variant(name: str, command: bool, fire: bool, move: bool) -> type[SearchAgent]:
-    class Variant(SearchAgent):
-        def __init__(self, seed: str = "0") -> None:
-            super().__init__(seed)
-            self.command_plans, self.fire_plans, self.move_plans = command, fire, move
+def variant(name: str, base: type[SearchAgent], settings: dict[str, Any]) -> type[SearchAgent]:
+    """A subclass of ``base`` named ``name`` whose agents start with ``settings``."""
+    for key in settings:  # a misspelt setting would silently measure the base agent
+        if not hasattr(base("0"), key):
+            raise AttributeError(f"{name}: {base.__name__} has no setting {key!r}")
 
-    Variant.name = name
-    Variant.__name__ = Variant.__qualname__ = "SearchAgent_" + name.replace("-", "_")
-    return Variant
+    def __init__(self: SearchAgent, seed: str = "0") -> None:
+        base.__init__(self, seed)
+        for key, value in settings.items():
+            setattr(self, key, value)
 
-
-for _name, (_command, _fire, _move) in VARIANTS.items():
-    register_agent(_name, _variant(_name, _command, _fire, _move))
-
-
-def _move_variant(name: str, contact: int, alternatives: int) -> type[SearchAgent]:
-    class MoveVariant(MoveSearchAgent):
-        def __init__(self, seed: str = "0") -> None:
-            super().__init__(seed)
-            self.move_contact, self.move_alternatives = contact, alternatives
-
-    MoveVariant.name = name
-    MoveVariant.__name__ = MoveVariant.__qualname__ = "MoveSearchAgent_" + name.replace("-", "_")
-    return MoveVariant
+    cls_name = base.__name__ + "_" + name.replace("-", "_")
+    return type(cls_name, (base,), {"__init__": __init__, "name": name})
 
 
-for _name, (_contact, _alternatives) in MOVE_VARIANTS.items():
-    register_agent(_name, _move_variant(_name, _contact, _alternatives))
-
-#: agent name -> the move plans' horizon (session 28): ``search-move`` whose move plans
-#: play on through our next fire phase, so a move into the line is judged by our fire from
-#: it as well as by the enemy's answer.
-HORIZON_VARIANTS = {"search-move-fire": FIRE}
-
-
-def _horizon_variant(name: str, horizon: Horizon) -> type[SearchAgent]:
-    class HorizonVariant(MoveSearchAgent):
-        def __init__(self, seed: str = "0") -> None:
-            super().__init__(seed)
-            self.move_horizon = horizon
-
-    HorizonVariant.name = name
-    HorizonVariant.__name__ = HorizonVariant.__qualname__ = \
-        "MoveSearchAgent_" + name.replace("-", "_")
-    return HorizonVariant
-
-
-for _name, _horizon in HORIZON_VARIANTS.items():
-    register_agent(_name, _horizon_variant(_name, _horizon))
-
-#: agent name -> (style search, only in the endgame, mass plans in the endgame): the
-#: endgame plans (session 28), the move and melee plans of the last two turns before a
-#: verdict played to that verdict.
-ENDGAME_VARIANTS = {"search-end-only": (False, True, False),
-                    "search-end-mass-only": (False, True, True),
-                    "search-move-end": (True, False, False)}
-
-
-def _endgame_variant(name: str, styles: bool, only: bool, mass: bool) -> type[SearchAgent]:
-    class EndgameVariant(MoveSearchAgent):
-        def __init__(self, seed: str = "0") -> None:
-            super().__init__(seed)
-            self.endgame, self.style_search, self.only_endgame = True, styles, only
-            self.endgame_mass = mass
-
-    EndgameVariant.name = name
-    EndgameVariant.__name__ = EndgameVariant.__qualname__ = \
-        "MoveSearchAgent_" + name.replace("-", "_")
-    return EndgameVariant
-
-
-for _name, (_styles, _only, _mass) in ENDGAME_VARIANTS.items():
-    register_agent(_name, _endgame_variant(_name, _styles, _only, _mass))
+for _name, (_base, _settings) in VARIANTS.items():
+    register_agent(_name, variant(_name, _base, _settings))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--agent", required=True,
-                    choices=sorted([*VARIANTS, *MOVE_VARIANTS, *HORIZON_VARIANTS,
-                                     *ENDGAME_VARIANTS, *REGISTERED]))
+                    choices=sorted([*VARIANTS, *REGISTERED]))
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=10, help="games per seat")
     ap.add_argument("--seed", default="700")

@@ -721,7 +721,8 @@ def test_endgame_mass_plans_attack_what_the_general_would_not(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``endgame_mass``, where the general ends its 7 PM movement with melees still on
     offer, search also tries massing on the hexes it liked best, judged at the verdict;
-    without it (or before the endgame) no mass plan is offered, as ``MASS_PLANS`` is off."""
+    without it (or before the endgame) no mass plan is offered, as ``MASS_PLANS`` is off;
+    an agent's ``mass_plans`` offers them at any time."""
     hooks = search_mod.WORLDS["boc"](None)
     rng = random.Random(0)
     game = new_game("boc/day1", seed=1)
@@ -746,3 +747,7 @@ def test_endgame_mass_plans_attack_what_the_general_would_not(
     assert all(p.horizon == search_mod.END for p in plans)
     monkeypatch.setattr(search_mod, "ENDGAME_TURNS", 1)  # 7 PM is no longer the endgame
     assert agent._plans(view, legal, choice, hooks) == []
+    agent.mass_plans = True  # the mass plans at any time, judged at our melee phase's end
+    mass = agent._plans(view, legal, choice, hooks)
+    assert [p.mass for p in mass] == [p.mass for p in plans]
+    assert all(p.horizon == search_mod.MELEE for p in mass)

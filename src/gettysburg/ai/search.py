@@ -12,9 +12,9 @@ Most of a game is left to a doctrine (:mod:`gettysburg.ai.general`), at two leve
   plans, each a variant of the policy for the rest of the player turn:
 
   - movement phase, the doctrine wants to declare a melee on hex X (7.1): as it is, and
-    ``spare`` X (nobody attacks X); with ``MASS_PLANS`` also ``mass`` on X (every block
-    that may still attack X does so first), and at the end of the movement phase
-    ``mass`` on the best ``AGGRESSION`` hexes the doctrine rejected;
+    ``spare`` X (nobody attacks X); with ``MASS_PLANS`` (an agent's ``mass_plans``) also
+    ``mass`` on X (every block that may still attack X does so first), and at the end of
+    the movement phase ``mass`` on the best ``AGGRESSION`` hexes the doctrine rejected;
   - the scenario's last turn (``FINAL_PLANS``): as it is, against a control-greedy plan,
     both played with every move to the end of the game;
   - with ``COMMAND_PLANS``: activate or idle an HQ (4.3); with ``FIRE_PLANS``: a block
@@ -466,6 +466,7 @@ class SearchAgent(RememberingAgent):
         #: may switch them per agent: benchmarks/search_plan_trials.py).
         self.command_plans = COMMAND_PLANS
         self.fire_plans = FIRE_PLANS
+        self.mass_plans = MASS_PLANS
         self.move_plans = MOVE_PLANS
         self.move_contact = MOVE_CONTACT
         self.move_alternatives = MOVE_ALTERNATIVES
@@ -551,7 +552,7 @@ class SearchAgent(RememberingAgent):
         endgame = left is not None and left < ENDGAME_TURNS
         if self.only_endgame and not endgame:
             return []
-        massing = MASS_PLANS or (endgame and self.endgame_mass)
+        massing = self.mass_plans or (endgame and self.endgame_mass)
         if FINAL_PLANS and view.get("phase") == "movement" and "final" not in base.settled \
                 and (system.final_hour(view) or left == 0):
             # The last turn: control at its end is final (9.1), so play it out to the end

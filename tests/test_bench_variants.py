@@ -1,0 +1,44 @@
+"""The search variants that ``benchmarks/search_plan_trials.py`` measures are the agent
+they vary with only the settings they name changed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+
+from search_plan_trials import VARIANTS, variant
+
+from gettysburg.ai.agent import make_agent
+from gettysburg.ai.search import FIRE, MoveSearchAgent
+
+
+def _settings(agent: Any) -> dict[str, Any]:
+    return {k: v for k, v in vars(agent).items() if not k.startswith("_")
+            and isinstance(v, bool | int | float | str)}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_variant_changes_only_what_it_names(name: str) -> None:
+    base, settings = VARIANTS[name]
+    agent, plain = make_agent(name, 3), base("3")
+    assert isinstance(agent, base) and agent.name == name
+    mine, theirs = _settings(agent), _settings(plain)
+    changed = {k for k in mine if mine[k] != theirs[k]}
+    assert changed == {k for k, v in settings.items() if theirs[k] != v}
+    assert all(mine[k] == v for k, v in settings.items())
+
+
+def test_the_fire_and_endgame_variant_sets_both() -> None:
+    agent = make_agent("search-move-fire-end", 1)
+    assert isinstance(agent, MoveSearchAgent) and agent.move_plans
+    assert agent.move_horizon == FIRE and agent.endgame
+
+
+def test_a_misspelt_setting_is_refused() -> None:
+    with pytest.raises(AttributeError, match="move_horizn"):
+        variant("search-typo", MoveSearchAgent, {"move_horizn": FIRE})
