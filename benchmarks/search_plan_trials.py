@@ -67,12 +67,22 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # session 30: both of session 28's, the FIRE horizon and the endgame
     "search-move-fire-end": (MoveSearchAgent, {"move_horizon": FIRE, "endgame": True}),
 }
+#: agent name -> the variant it plays, drawing its base agent's random numbers (the
+#: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
+#: until their decisions first differ, so the pair's difference is the variant's alone
+#: and far less noisy than a whole game's (docs/ai.md, "Variants on the base's random
+#: numbers"). Pair their rows with the base's (``search_vs_general.py --rival``).
+PAIRED = {"search-move-end-paired": "search-move-end",
+          "search-move-fire-paired": "search-move-fire",
+          "search-move-fire-end-paired": "search-move-fire-end"}
 #: Registered by the package (``search.MoveSearchAgent``), offered here too.
 REGISTERED = ["search-move"]
 
 
-def variant(name: str, base: type[SearchAgent], settings: dict[str, Any]) -> type[SearchAgent]:
-    """A subclass of ``base`` named ``name`` whose agents start with ``settings``."""
+def variant(name: str, base: type[SearchAgent], settings: dict[str, Any],
+            stream: str | None = None) -> type[SearchAgent]:
+    """A subclass of ``base`` named ``name`` whose agents start with ``settings`` and draw
+    the random numbers of the agent named ``stream`` (None: their own)."""
     for key in settings:  # a misspelt setting would silently measure the base agent
         if not hasattr(base("0"), key):
             raise AttributeError(f"{name}: {base.__name__} has no setting {key!r}")
@@ -83,17 +93,20 @@ def variant(name: str, base: type[SearchAgent], settings: dict[str, Any]) -> typ
             setattr(self, key, value)
 
     cls_name = base.__name__ + "_" + name.replace("-", "_")
-    return type(cls_name, (base,), {"__init__": __init__, "name": name})
+    return type(cls_name, (base,), {"__init__": __init__, "name": name, "stream": stream})
 
 
 for _name, (_base, _settings) in VARIANTS.items():
     register_agent(_name, variant(_name, _base, _settings))
+for _name, _of in PAIRED.items():
+    _base, _settings = VARIANTS[_of]
+    register_agent(_name, variant(_name, _base, _settings, stream=_base.name))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--agent", required=True,
-                    choices=sorted([*VARIANTS, *REGISTERED]))
+                    choices=sorted([*VARIANTS, *PAIRED, *REGISTERED]))
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--games", type=int, default=10, help="games per seat")
     ap.add_argument("--seed", default="700")

@@ -11,9 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
-from search_plan_trials import VARIANTS, variant
+from search_plan_trials import PAIRED, VARIANTS, variant
 
-from gettysburg.ai.agent import make_agent
+from gettysburg.ai.agent import make_agent, random_stream
 from gettysburg.ai.search import FIRE, MoveSearchAgent
 
 
@@ -42,3 +42,13 @@ def test_the_fire_and_endgame_variant_sets_both() -> None:
 def test_a_misspelt_setting_is_refused() -> None:
     with pytest.raises(AttributeError, match="move_horizn"):
         variant("search-typo", MoveSearchAgent, {"move_horizn": FIRE})
+
+
+@pytest.mark.parametrize("name", sorted(PAIRED))
+def test_a_paired_variant_is_its_variant_on_the_base_agents_numbers(name: str) -> None:
+    of = PAIRED[name]
+    base, _ = VARIANTS[of]
+    paired, plain = make_agent(name, 3), make_agent(of, 3)
+    assert _settings(paired) == _settings(plain) and type(paired).__mro__[1] is base
+    assert random_stream(paired, name) == base.name == "search-move"
+    assert random_stream(plain, of) == of

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from gettysburg.ai.random_agent import RandomAgent
 from gettysburg.cli import app
 from gettysburg.lab.report import write_report
 from gettysburg.lab.simulate import (
@@ -447,3 +448,33 @@ def test_pool_workers_leave_ctrl_c_to_the_parent(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(sim, "_play_dict", _sigint_row)
     rows = run_local(make_specs("toy/standard", 2, TOY), workers=2)
     assert [r["sigint"] for r in rows] == [repr(signal.SIG_IGN)] * 2
+
+
+class _RandomTwin(RandomAgent):
+    """Random play on the random numbers of the agent named "random" (its ``stream``)."""
+
+    name = "random-twin"
+    stream = "random"
+
+
+def test_an_agent_may_draw_another_agents_random_numbers() -> None:
+    """A variant that draws its base agent's numbers plays the base's game of the same
+    seed (while their choices agree: here always); the row says whose numbers it drew.
+    Under its own name the same play is another game."""
+    from gettysburg.ai.agent import random_stream, register_agent
+
+    register_agent("random-twin", lambda seed: _RandomTwin())
+    register_agent("random-own", lambda seed: RandomAgent())
+    assert random_stream(_RandomTwin(), "random-twin") == "random"
+    assert random_stream(RandomAgent(), "random-own") == "random-own"
+
+    def game(red: str) -> dict[str, Any]:
+        return play_game(make_specs("toy/standard", 1, {"red": red, "blue": "general"},
+                                    seed=6)[0])
+
+    base, twin, own = game("random"), game("random-twin"), game("random-own")
+    assert twin["streams"] == {"red": "random", "blue": "general"}
+    assert "streams" not in base and "streams" not in own
+    same = ("played", "vp_track", "winner", "actions", "result")
+    assert [twin[k] for k in same] == [base[k] for k in same]
+    assert own["played"] != base["played"]

@@ -39,6 +39,15 @@ class Agent(Protocol):
 
 AgentFactory = Callable[[str], Agent]
 
+
+def random_stream(agent: Agent, name: str) -> str:
+    """The name under which a host derives ``agent``'s random numbers: its own ``name``,
+    unless the agent names another in ``stream``. A benchmark's variant of an agent may
+    draw its base agent's numbers, so that a game of the variant is the base's game of the
+    same seed until their decisions first differ (docs/ai.md, "Variants on the base's
+    random numbers")."""
+    return str(getattr(agent, "stream", None) or name)
+
 _AGENTS: dict[str, AgentFactory] = {}
 # Agents that live in their own module register on import (lazily: search is heavier).
 _MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from gettysburg.ai.agent import make_agent, seeded_rng
+from gettysburg.ai.agent import make_agent, random_stream, seeded_rng
 from gettysburg.core.dice import Dice, KeyedDice, SeededDice
 from gettysburg.core.protocol import Game, new_game
 
@@ -121,7 +121,8 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
     # count in the VP, but were not lost in this game.
     at_start = _eliminated(game.view("referee"))
     agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
-    rngs = {seat: seeded_rng("lab", spec.seed, seat, name) for seat, name in spec.agents.items()}
+    streams = {seat: random_stream(agents[seat], name) for seat, name in spec.agents.items()}
+    rngs = {seat: seeded_rng("lab", spec.seed, seat, stream) for seat, stream in streams.items()}
     actions, clocks = 0, set()
     seat, action = "", None
     played: dict[str, int] = {}  # "seat:type" -> count: shows which rules were exercised
@@ -155,7 +156,7 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
     finished = game.is_terminal() and error is None
     result = game.result() if finished else None
     referee = game.view("referee")
-    return {
+    row: Row = {
         "scenario": spec.scenario, "seed": spec.seed, "index": spec.index,
         "agents": dict(spec.agents), "options": list(spec.options),
         "finished": finished,
@@ -171,6 +172,9 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
         # What agents that keep counts did (search: decisions searched, styles played).
         "agent_stats": _agent_stats(agents),
     }
+    if streams != spec.agents:  # a variant on another agent's random numbers: say whose
+        row["streams"] = streams
+    return row
 
 
 def _agent_stats(agents: Mapping[str, Any]) -> dict[str, Any]:
