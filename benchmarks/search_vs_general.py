@@ -121,12 +121,13 @@ def line(label: str, games: list[tuple[Row, str]], general: dict[tuple[str, str]
 def rival_table(rows: list[Row], rivals: list[Row], scenario: str, agent: str,
                 rival: str) -> list[str]:
     """``agent``'s games paired with ``rival``'s (both against the general) of the same
-    seeds and seats: per seat and pooled, games paired, the paired gain, and the wins of
-    each in those games."""
-    lines = [f"| {agent} against {rival} | games paired | paired gain ± se | wins "
-             f"({agent}, {rival}) |", "|---|---|---|---|"]
+    seeds and seats: per seat and pooled, games paired, how many of them were the same
+    game (the same actions by type and the same CSA total at each turn: a paired variant
+    that never decided otherwise), the paired gain, and the wins of each in those games."""
+    lines = [f"| {agent} against {rival} | games paired | the same game | paired gain ± se "
+             f"| wins ({agent}, {rival}) |", "|---|---|---|---|---|"]
     pooled: list[float] = []
-    wins = [0, 0]
+    wins, same = [0, 0], 0
     for seat in ("usa", "csa"):
         theirs = {pair_key(r): r for r in seat_games(rivals, scenario, rival, seat)}
         pairs = [(r, theirs[pair_key(r)]) for r in seat_games(rows, scenario, agent, seat)
@@ -134,11 +135,14 @@ def rival_table(rows: list[Row], rivals: list[Row], scenario: str, agent: str,
         gains = [d for r, t in pairs if (d := gain(r, seat, t)) is not None]
         won = [sum(1 for r, _ in pairs if r["winner"] == seat),
                sum(1 for _, t in pairs if t["winner"] == seat)]
-        lines.append(f"| {seat.upper()} | {len(pairs)} | {paired_gain(gains)} | "
+        alike = sum(1 for r, t in pairs if "played" in r
+                    and (r["played"], r.get("vp_track")) == (t.get("played"), t.get("vp_track")))
+        lines.append(f"| {seat.upper()} | {len(pairs)} | {alike} | {paired_gain(gains)} | "
                      f"{won[0]}, {won[1]} |")
         pooled += gains
-        wins = [wins[0] + won[0], wins[1] + won[1]]
-    lines.append(f"| both | {len(pooled)} | {paired_gain(pooled)} | {wins[0]}, {wins[1]} |")
+        wins, same = [wins[0] + won[0], wins[1] + won[1]], same + alike
+    lines.append(f"| both | {len(pooled)} | {same} | {paired_gain(pooled)} | "
+                 f"{wins[0]}, {wins[1]} |")
     return lines
 
 

@@ -37,11 +37,23 @@ def test_a_rival_pairs_on_the_same_seed_and_seat_only() -> None:
               _row(1, "general", "old", 4, None),
               _row(1, "general", "other", 0, "usa")]  # another agent: ignored
     lines = rival_table(rows, rivals, "boc/day1", "new", "old")
-    assert lines[2] == "| USA | 2 | -1.00 ± 3.00 | 1, 1 |"   # +2 on seed 1, -4 on seed 2
-    assert lines[3] == "| CSA | 1 | +3.00 ± 0.00 | 0, 0 |"
-    assert lines[4] == "| both | 3 | +0.33 ± 2.19 | 1, 1 |"
+    assert lines[2] == "| USA | 2 | 0 | -1.00 ± 3.00 | 1, 1 |"   # +2 on seed 1, -4 on seed 2
+    assert lines[3] == "| CSA | 1 | 0 | +3.00 ± 0.00 | 0, 0 |"
+    assert lines[4] == "| both | 3 | 0 | +0.33 ± 2.19 | 1, 1 |"
 
 
 def test_a_seat_without_games_says_so() -> None:
     lines = rival_table([_row(1, "new", "general", 3, "usa")], [], "boc/day1", "new", "old")
-    assert lines[2] == "| USA | 0 | – | 0, 0 |"
+    assert lines[2] == "| USA | 0 | 0 | – | 0, 0 |"
+
+
+def test_a_rival_game_played_alike_is_counted() -> None:
+    """A paired variant that never decided otherwise plays the rival's very game."""
+    mine, theirs = _row(1, "new", "general", 3, "usa"), _row(1, "old", "general", 3, "usa")
+    for row in (mine, theirs):
+        row["played"], row["vp_track"] = {"usa:move": 9}, [["8 AM", 0], ["9 AM", 3]]
+    other = dict(theirs, vp_track=[["8 AM", 0], ["9 AM", 2]])
+    assert rival_table([mine], [theirs], "boc/day1", "new", "old")[4] == \
+        "| both | 1 | 1 | +0.00 ± 0.00 | 1, 1 |"
+    assert rival_table([mine], [other], "boc/day1", "new", "old")[4] == \
+        "| both | 1 | 0 | +0.00 ± 0.00 | 1, 1 |"
