@@ -48,6 +48,7 @@ def random_stream(agent: Agent, name: str) -> str:
     random numbers")."""
     return str(getattr(agent, "stream", None) or name)
 
+
 _AGENTS: dict[str, AgentFactory] = {}
 # Agents that live in their own module register on import (lazily: search is heavier).
 _MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",
