@@ -83,8 +83,9 @@ def variant(name: str, base: type[SearchAgent], settings: dict[str, Any],
             stream: str | None = None) -> type[SearchAgent]:
     """A subclass of ``base`` named ``name`` whose agents start with ``settings`` and draw
     the random numbers of the agent named ``stream`` (None: their own)."""
+    probe = base("0")
     for key in settings:  # a misspelt setting would silently measure the base agent
-        if not hasattr(base("0"), key):
+        if not hasattr(probe, key):
             raise AttributeError(f"{name}: {base.__name__} has no setting {key!r}")
 
     def __init__(self: SearchAgent, seed: str = "0") -> None:

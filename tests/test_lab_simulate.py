@@ -457,14 +457,22 @@ class _RandomTwin(RandomAgent):
     stream = "random"
 
 
+def _twin(seed: str) -> _RandomTwin:
+    return _RandomTwin()
+
+
+def _own(seed: str) -> RandomAgent:
+    return RandomAgent()
+
+
 def test_an_agent_may_draw_another_agents_random_numbers() -> None:
     """A variant that draws its base agent's numbers plays the base's game of the same
     seed (while their choices agree: here always); the row says whose numbers it drew.
     Under its own name the same play is another game."""
     from gettysburg.ai.agent import random_stream, register_agent
 
-    register_agent("random-twin", lambda seed: _RandomTwin())
-    register_agent("random-own", lambda seed: RandomAgent())
+    register_agent("random-twin", _twin)  # module-level factories: registering again
+    register_agent("random-own", _own)    # (the test run twice in one process) is allowed
     assert random_stream(_RandomTwin(), "random-twin") == "random"
     assert random_stream(RandomAgent(), "random-own") == "random-own"
 
