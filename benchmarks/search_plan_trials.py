@@ -66,6 +66,9 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     "search-move-end": (MoveSearchAgent, {"endgame": True}),
     # session 30: both of session 28's, the FIRE horizon and the endgame
     "search-move-fire-end": (MoveSearchAgent, {"move_horizon": FIRE, "endgame": True}),
+    # session 31: as the phase ends, the blocks the doctrine leaves still next to a known
+    # enemy are searched too (stay put, or one of its two best destinations)
+    "search-move-still": (MoveSearchAgent, {"move_still": 1}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
 #: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
@@ -74,7 +77,8 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
 #: numbers"). Pair their rows with the base's (``search_vs_general.py --rival``).
 PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-fire-paired": "search-move-fire",
-          "search-move-fire-end-paired": "search-move-fire-end"}
+          "search-move-fire-end-paired": "search-move-fire-end",
+          "search-move-still-paired": "search-move-still"}
 #: Registered by the package (``search.MoveSearchAgent``), offered here too.
 REGISTERED = ["search-move"]
 

@@ -579,6 +579,95 @@ def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
         and agent._plan.horizon == search_mod.MELEE
 
 
+def _still_near(view: dict[str, Any], choice: dict[str, Any], blocks: int = 1) -> bool:
+    """The general ends its own movement phase leaving ``blocks`` or more blocks that
+    could move next to a known enemy."""
+    if choice["type"] != "end_phase" or view["phase"] != "movement" \
+            or view["active"] != view["seat"]:
+        return False
+    hooks = search_mod.WORLDS["boc"](None)
+    return len({a["unit"] for a in view["legal_actions"] if a["type"] == "move"
+                and hooks.near_enemy(view, (a["path"][0],)) <= 1}) >= blocks
+
+
+def _still_agent() -> SearchAgent:
+    agent = make_agent("search-move", "1")
+    assert isinstance(agent, SearchAgent) and agent.move_still == search_mod.MOVE_STILL == -1
+    agent.move_still = 1
+    agent.style_search = False
+    return agent
+
+
+def test_still_plans_search_the_blocks_left_next_to_the_enemy() -> None:
+    """With ``move_still`` on, as the general ends its movement phase the first block it
+    leaves still next to a known enemy is searched: staying put first (the general's own
+    choice), then its best destinations. Off (``search-move``), nothing is searched."""
+    game = _first(_played("boc/day1", 0), _still_near)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    hooks = search_mod.WORLDS["boc"](None)
+    end = plan_choice(view, legal, Plan())
+    assert end["type"] == "end_phase"
+    off = make_agent("search-move", "1")
+    assert isinstance(off, SearchAgent) and off._plans(view, legal, end, hooks) == []
+    agent = _still_agent()
+    plans = agent._plans(view, legal, end, hooks)
+    (uid,) = {u for p in plans for u in p.moves}
+    here = next(a["path"][0] for a in legal if a["type"] == "move" and a["unit"] == uid)
+    assert hooks.near_enemy(view, (here,)) <= 1
+    placed = [p.moves[uid] for p in plans]
+    assert placed[0] == here and len(set(placed)) == len(placed)
+    assert 2 <= len(plans) <= 1 + search_mod.MOVE_ALTERNATIVES
+    assert all(p.horizon == search_mod.REPLY and f"mv:{uid}" in p.settled for p in plans)
+    # The incumbent is the general's own play: it ends the phase with the block still.
+    assert plan_choice(view, legal, plans[0]) == end
+    # That block searched, the next one (a different block) is offered, until none is left.
+    seen = {uid}
+    agent._plan = plans[0]
+    for _ in range(60):
+        nxt = agent._plans(view, legal, end, hooks)
+        if not nxt:
+            break
+        (other,) = {u for p in nxt for u in p.moves} - set(agent._plan.moves)
+        assert other not in seen
+        seen.add(other)
+        agent._plan = nxt[0]
+    assert agent._plans(view, legal, end, hooks) == []
+
+
+def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the phase's end one decision searches still blocks one after another while
+    each stays; the first rival that wins clearly is moved, and the phase goes on."""
+    game = _first(_played("boc/day1", 0), lambda v, c: _still_near(v, c, blocks=2))
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    hooks = search_mod.WORLDS["boc"](None)
+    agent = _still_agent()
+    order = []
+    probe = _still_agent()
+    while plans := probe._plans(view, legal, plan_choice(view, legal, probe._plan), hooks):
+        (uid,) = {u for p in plans for u in p.moves} - set(probe._plan.moves)
+        order.append((uid, plans[1].moves[uid]))
+        probe._plan = plans[0]
+    assert len(order) >= 2
+    mover, rival = order[1]  # the second block searched is the one that should move
+
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+        lambda v, plan, h, rng, doctrine=None, stop=None:
+        rng.random() + (5.0 if plan.moves.get(mover) == rival else 0.0)))
+    got = agent.choose(view, legal, 1.0, random.Random(1))
+    assert got["type"] == "move" and got["unit"] == mover and got["path"][-1] == rival
+    assert agent.searched == 2 and agent.overrides == 1
+    assert agent._plan.moves[order[0][0]] != rival  # the first stays where it was
+    # Nobody better: the phase ends after every still block was searched once.
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+        lambda v, plan, h, rng, doctrine=None, stop=None: rng.random()))
+    calm = _still_agent()
+    assert calm.choose(view, legal, 1.0, random.Random(1))["type"] == "end_phase"
+    assert calm.searched == len(order) and calm.overrides == 0
+
+
 def _endgame_agent(only: bool = False) -> SearchAgent:
     agent = make_agent("search-move", "1")
     assert isinstance(agent, SearchAgent)

@@ -96,6 +96,11 @@ MOVE_ALTERNATIVES = 2  # other destinations tried besides the doctrine's and sta
 MOVE_ROUNDS_PER_S = 4.0  # sampled worlds per second of budget, each playing every plan
 MOVE_MIN_GAIN = 0.25  # value another destination must beat the doctrine's by
 MOVE_Z = 1.5  # ... and this many standard errors (three rivals)
+#: Still plans (session 31): when the doctrine ends its movement phase, the blocks it leaves
+#: where they are within this many hexes of a known enemy are searched too, one by one:
+#: staying put (the doctrine's choice) against its best destinations. -1: off (``search``,
+#: ``search-move``); a benchmark variant turns it on per agent.
+MOVE_STILL = -1
 #: Endgame plans (session 28): in the last ``ENDGAME_TURNS`` turns before a verdict (9.1;
 #: each day's 8 PM in the battle, 9.5) the move plans and the melee plans are played to
 #: the verdict itself (horizon ``END``), so they are judged by who wins, and in the battle
@@ -471,6 +476,7 @@ class SearchAgent(RememberingAgent):
         self.move_contact = MOVE_CONTACT
         self.move_alternatives = MOVE_ALTERNATIVES
         self.move_horizon: Horizon = REPLY  # how far the move plans' rollouts play
+        self.move_still = MOVE_STILL
         self.endgame = ENDGAME_PLANS
         #: In the endgame, the mass plans too: judged at the verdict, they no longer favour
         #: attacking as their rollouts to our melee phase's end do (``MASS_PLANS``).
@@ -529,16 +535,25 @@ class SearchAgent(RememberingAgent):
         plans = self._plans(view, legal_actions, choice, system)
         if len(plans) < 2:
             return choice
-        self.searched += 1
-        best = self._search(view, plans, system, budget_s, rng)
-        if best is not plans[0]:
-            self.overrides += 1
-        kept, self._plan = self._plan, best.copy()
-        if "final" in kept.settled or "final" not in best.settled:
-            # Only the last turn's plans set the turn's horizon (played out to the end); the
-            # others' horizons were for comparing them.
-            self._plan.horizon = kept.horizon
-        return plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
+        while True:
+            self.searched += 1
+            best = self._search(view, plans, system, budget_s, rng)
+            if best is not plans[0]:
+                self.overrides += 1
+            kept, self._plan = self._plan, best.copy()
+            if "final" in kept.settled or "final" not in best.settled:
+                # Only the last turn's plans set the turn's horizon (played out to the end);
+                # the others' horizons were for comparing them.
+                self._plan.horizon = kept.horizon
+            choice = plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
+            if best is not plans[0] or choice.get("type") not in DONE_TYPES \
+                    or plans[0].moves == plans[-1].moves:
+                return choice
+            # Still plans (``_still_plans``), and the block stays: the next one, before
+            # the phase ends.
+            plans = self._plans(view, legal_actions, choice, system)
+            if len(plans) < 2 or (self._stop is not None and _now() > self._stop):
+                return choice
 
     def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
                system: SystemHooks) -> list[Plan]:
@@ -574,6 +589,10 @@ class SearchAgent(RememberingAgent):
         if self.move_plans and choice.get("type") == "move":
             return self._move_plans(view, legal, choice, system,
                                     END if endgame else self.move_horizon)
+        if self.move_plans and self.move_still >= 0 and choice.get("type") in DONE_TYPES:
+            still = self._still_plans(view, legal, system, END if endgame else self.move_horizon)
+            if still:
+                return still
         target = _melee_target(choice)
         if target is not None:
             if target in base.settled or target in base.mass:
@@ -677,6 +696,40 @@ class SearchAgent(RememberingAgent):
             p.moves[uid] = to
             plans.append(p)
         return plans
+
+    def _still_plans(self, view: JSONDict, legal: Sequence[Action], system: SystemHooks,
+                     horizon: Horizon) -> list[Plan]:
+        """As the doctrine ends its movement phase: the first block (by id) it leaves where
+        it is within ``move_still`` hexes of a known enemy and not yet searched this turn.
+        Its plans: staying put (the doctrine's own choice), then its best destinations by
+        the doctrine's scores, each played as far as ``horizon``."""
+        mine: dict[str, list[Action]] = {}
+        for a in legal:
+            if a.get("type") == "move":
+                mine.setdefault(str(a["unit"]), []).append(a)
+        for uid in sorted(mine):
+            here = str(mine[uid][0]["path"][0])
+            mark = f"mv:{uid}"
+            if mark in self._plan.settled or system.near_enemy(view, (here,)) > self.move_still:
+                continue
+            scores = (self._doctrine or doctrine_for(view)).scores(view, mine[uid])
+            best: dict[str, float] = {}
+            for a, sc in zip(mine[uid], scores, strict=True):
+                to = str(a["path"][-1])
+                best[to] = max(best.get(to, -math.inf), sc)
+            others = sorted((d for d in best if d != here), key=lambda d: (-best[d], d))
+            if not others:
+                continue
+            keep = self._plan.copy()
+            keep.settled.add(mark)
+            keep.horizon = horizon
+            plans = []
+            for to in [here, *others[:self.move_alternatives]]:
+                p = keep.copy()
+                p.moves[uid] = to
+                plans.append(p)
+            return plans
+        return []
 
     def _fire_plans(self, choice: Action, system: SystemHooks) -> list[Plan]:
         """A block the general would fire with next door may instead keep its fire and
