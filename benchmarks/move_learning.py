@@ -195,9 +195,12 @@ def design(samples: Sequence[JSONDict]) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def fit(samples: Sequence[JSONDict], ridge: float = 1.0) -> JSONDict:
-    """Ridge least squares of the gains on the differences (``design``); each feature's
-    coefficient ± its standard error, and the correction's weights: the features'
-    coefficients over the doctrine score's, so they add to the doctrine's own units."""
+    """Ridge least squares of the gains on the differences (``design``), the doctrine
+    score's difference a control: each term's coefficient ± its standard error. The
+    correction's ``weights`` are the features' coefficients, in units of value (a block
+    eliminated is about 1, 9.12); ``play --scale`` sets what they weigh in the doctrine's
+    scores (on session 31's samples the score's own coefficient was near 0: among the
+    plans compared, the doctrine's ranking did not predict the rollouts')."""
     x, y, _ = design(samples)
     n, p = x.shape
     a = x.T @ x + ridge * np.eye(p)
@@ -206,13 +209,11 @@ def fit(samples: Sequence[JSONDict], ridge: float = 1.0) -> JSONDict:
     sigma2 = float(resid @ resid) / max(1, n - p)
     se = np.sqrt(np.diag(np.linalg.inv(a)) * sigma2)
     names = [*FEATURES, "doctrine_score"]
-    alpha = float(coef[-1])
     r2 = 1.0 - float(resid @ resid) / float(((y - y.mean()) ** 2).sum() or 1.0)
     return {"rows": int(n), "samples": len(samples), "r2": r2, "ridge": ridge,
+            "gain_mean": float(y.mean()), "gain_sd": float(y.std()),
             "coef": {k: [float(c), float(e)] for k, c, e in zip(names, coef, se, strict=True)},
-            "alpha": alpha,
-            "weights": {k: float(c) / alpha if alpha > 0 else 0.0
-                        for k, c in zip(FEATURES, coef[:-1], strict=True)}}
+            "weights": {k: float(c) for k, c in zip(FEATURES, coef[:-1], strict=True)}}
 
 
 # --- play ----------------------------------------------------------------------------------
