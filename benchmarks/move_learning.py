@@ -223,6 +223,13 @@ WEIGHTS: dict[str, float] = {}
 REACH = 2
 
 
+def weights(fitted: JSONDict, scale: float = 1.0, min_z: float = 0.0) -> dict[str, float]:
+    """The correction a fit gives (``fit``'s output): each feature's coefficient times
+    ``scale``, those within ``min_z`` standard errors of 0 left out."""
+    return {k: c * scale for k, (c, se) in fitted["coef"].items()
+            if k in FEATURES and abs(c) >= min_z * se}
+
+
 class LearnedDoctrine(BocDoctrine):
     """The general's doctrine, its score of a move near the enemy plus the weighted
     ``features`` of the destination."""
@@ -279,6 +286,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     pl = sub.add_parser("play")
     pl.add_argument("--weights", required=True)
     pl.add_argument("--scale", type=float, default=1.0, help="times the fitted weights")
+    pl.add_argument("--min-z", type=float, default=0.0,
+                    help="keep only the weights this many standard errors from 0")
     pl.add_argument("--games", type=int, default=50, help="games per seat")
     pl.add_argument("--seed", default="20000")
     pl.add_argument("--start", type=int, default=0)
@@ -297,7 +306,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 json.dump(got, f, indent=1, sort_keys=True)
     else:
         with open(args.weights, encoding="utf-8") as f:
-            WEIGHTS.update({k: v * args.scale for k, v in json.load(f)["weights"].items()})
+            WEIGHTS.update(weights(json.load(f), args.scale, args.min_z))
+        print(json.dumps({"weights": WEIGHTS}), flush=True)
         play_against_general("general-learned", "boc/day1", args.games, args.seed, 0.0,
                              args.seats, args.workers, args.out, start=args.start)
 

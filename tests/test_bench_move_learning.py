@@ -104,3 +104,9 @@ def test_without_weights_the_learned_general_is_the_general(
     assert shy != choice
     hooks = WORLDS["boc"](None)
     assert not (shy["type"] == "move" and hooks.near_enemy(view, (shy["path"][-1],)) == 1)
+
+
+def test_weights_keep_the_clear_coefficients_scaled() -> None:
+    fitted = {"coef": {"front": [2.0, 0.5], "crowd": [-0.3, 0.2], "doctrine_score": [1.0, 0.1]}}
+    assert ml.weights(fitted) == {"front": 2.0, "crowd": -0.3}
+    assert ml.weights(fitted, scale=2.0, min_z=2.0) == {"front": 4.0}
