@@ -48,7 +48,7 @@ from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import doctrine_for
 from gettysburg.ai.doctrine_boc import BocDoctrine, Situation
 from gettysburg.ai.general import GeneralAgent, best_index
-from gettysburg.ai.search import WORLDS, MoveSearchAgent, Plan, SearchAgent
+from gettysburg.ai.search import WIN_VALUE, WORLDS, MoveSearchAgent, Plan, SearchAgent
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES
 from gettysburg.core.protocol import Action, new_game
 
@@ -181,10 +181,14 @@ def read_samples(paths: Sequence[str]) -> list[JSONDict]:
 
 def design(samples: Sequence[JSONDict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows (one per rival of the general's destination): the differences of features and
-    of doctrine score, the rival's mean gain in value and that mean's variance."""
+    of doctrine score, the rival's mean gain in value and that mean's variance. Samples
+    where a world ended within the horizon are left out: their +-100 (``WIN_VALUE``) would
+    outweigh every other row of a least-squares fit."""
     xs, ys, var = [], [], []
     for s in samples:
         v = np.array(s["values"])
+        if np.abs(v).max() >= WIN_VALUE / 2:
+            continue  # a world won or lost within the horizon (7 PM on Day 1): +-100 a plan
         f0, s0 = np.array(s["features"][0]), s["scores"][0]
         for k in range(1, len(s["dests"])):
             d = v[:, k] - v[:, 0]
@@ -217,8 +221,9 @@ def fit(samples: Sequence[JSONDict], ridge: float = 1.0) -> JSONDict:
 
 
 # --- play ----------------------------------------------------------------------------------
-#: The correction's weights, by feature (set by ``play --weights`` before the games fork).
-WEIGHTS: dict[str, float] = {}
+#: The correction's weights by seat ("*": either), by feature (set by ``play --weights``
+#: before the games fork).
+WEIGHTS: dict[str, dict[str, float]] = {}
 #: Moves corrected: those that start or end this near a known enemy (as search-move's).
 REACH = 2
 
@@ -237,9 +242,10 @@ class LearnedDoctrine(BocDoctrine):
     def _s_moves(self, sit: Situation, uid: str, here: str, moves: Sequence[Action]
                  ) -> list[float]:
         out = super()._s_moves(sit, uid, here, moves)
-        if not WEIGHTS:
+        mine = WEIGHTS.get(sit.seat, WEIGHTS.get("*"))
+        if not mine:
             return out
-        w = [WEIGHTS.get(k, 0.0) for k in FEATURES]
+        w = [mine.get(k, 0.0) for k in FEATURES]
         near_here = sit.nearest_enemy(here) <= REACH
         for i, a in enumerate(moves):
             dest = str(a["path"][-1])
@@ -284,7 +290,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     fi.add_argument("--ridge", type=float, default=1.0)
     fi.add_argument("--out")
     pl = sub.add_parser("play")
-    pl.add_argument("--weights", required=True)
+    pl.add_argument("--weights", nargs="+", required=True,
+                    help="a fit's output for both seats (FILE), or for one (usa=FILE)")
     pl.add_argument("--scale", type=float, default=1.0, help="times the fitted weights")
     pl.add_argument("--min-z", type=float, default=0.0,
                     help="keep only the weights this many standard errors from 0")
@@ -305,8 +312,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             with open(args.out, "w", encoding="utf-8") as f:
                 json.dump(got, f, indent=1, sort_keys=True)
     else:
-        with open(args.weights, encoding="utf-8") as f:
-            WEIGHTS.update(weights(json.load(f), args.scale, args.min_z))
+        for item in args.weights:
+            seat, _, path = item.rpartition("=")
+            with open(path, encoding="utf-8") as f:
+                WEIGHTS[seat or "*"] = weights(json.load(f), args.scale, args.min_z)
         print(json.dumps({"weights": WEIGHTS}), flush=True)
         play_against_general("general-learned", "boc/day1", args.games, args.seed, 0.0,
                              args.seats, args.workers, args.out, start=args.start)

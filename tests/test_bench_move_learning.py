@@ -99,7 +99,11 @@ def test_without_weights_the_learned_general_is_the_general(
     learned = ml.LearnedGeneral("3:x")
     assert learned.choose(view, legal, 0.0, random.Random(0)) == choice
     # A heavy price on the line keeps the block out of it.
-    monkeypatch.setattr(ml, "WEIGHTS", {"front": -50.0, "enemy_hexes": -50.0})
+    heavy = {"front": -50.0, "enemy_hexes": -50.0}
+    other = "usa" if view["seat"] == "csa" else "csa"
+    monkeypatch.setattr(ml, "WEIGHTS", {other: heavy})  # the other seat's: no change
+    assert ml.LearnedGeneral("3:x").choose(view, legal, 0.0, random.Random(0)) == choice
+    monkeypatch.setattr(ml, "WEIGHTS", {"*": heavy})
     shy = ml.LearnedGeneral("3:x").choose(view, legal, 0.0, random.Random(0))
     assert shy != choice
     hooks = WORLDS["boc"](None)
@@ -110,3 +114,10 @@ def test_weights_keep_the_clear_coefficients_scaled() -> None:
     fitted = {"coef": {"front": [2.0, 0.5], "crowd": [-0.3, 0.2], "doctrine_score": [1.0, 0.1]}}
     assert ml.weights(fitted) == {"front": 2.0, "crowd": -0.3}
     assert ml.weights(fitted, scale=2.0, min_z=2.0) == {"front": 4.0}
+
+
+def test_the_fit_leaves_out_worlds_won_or_lost_within_the_horizon() -> None:
+    samples = _synthetic(50, random.Random(2))
+    decided = dict(samples[0], values=[[0.0, 100.0, 0.0]] * 4)
+    x, _, _ = ml.design([*samples, decided])
+    assert len(x) == 2 * len(samples)
