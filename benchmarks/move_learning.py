@@ -34,6 +34,7 @@ enemy corrected by the weights) against the general on the seeds of ``gettysburg
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import random
@@ -171,12 +172,17 @@ def label(games: int, seed: int, share: float, rounds: int, workers: int, out: s
 
 
 # --- fit -----------------------------------------------------------------------------------
-def read_samples(paths: Sequence[str]) -> list[JSONDict]:
+def read_samples(paths: Sequence[str], limit: int | None = None, seat: str | None = None
+                 ) -> list[JSONDict]:
+    """The samples of label files (JSON lines, gzipped if the name ends in .gz): the first
+    ``limit`` of them in file order, then those of ``seat`` only."""
     out: list[JSONDict] = []
     for path in paths:
-        with open(path, encoding="utf-8") as f:
+        with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz")
+              else open(path, encoding="utf-8")) as f:
             out += [json.loads(line) for line in f if line.strip()]
-    return out
+    out = out[:limit] if limit is not None else out
+    return [s for s in out if seat is None or s["seat"] == seat]
 
 
 def design(samples: Sequence[JSONDict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -288,6 +294,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     fi = sub.add_parser("fit")
     fi.add_argument("labels", nargs="+")
     fi.add_argument("--ridge", type=float, default=1.0)
+    fi.add_argument("--limit", type=int, help="only the first LIMIT samples")
+    fi.add_argument("--seat", choices=["usa", "csa"], help="only that seat's samples")
     fi.add_argument("--out")
     pl = sub.add_parser("play")
     pl.add_argument("--weights", nargs="+", required=True,
@@ -305,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.cmd == "label":
         label(args.games, args.seed, args.share, args.rounds, args.workers, args.out)
     elif args.cmd == "fit":
-        got = fit(read_samples(args.labels), args.ridge)
+        got = fit(read_samples(args.labels, args.limit, args.seat), args.ridge)
         json.dump(got, sys.stdout, indent=1)
         print()
         if args.out:

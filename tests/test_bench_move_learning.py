@@ -121,3 +121,18 @@ def test_the_fit_leaves_out_worlds_won_or_lost_within_the_horizon() -> None:
     decided = dict(samples[0], values=[[0.0, 100.0, 0.0]] * 4)
     x, _, _ = ml.design([*samples, decided])
     assert len(x) == 2 * len(samples)
+
+
+def test_label_files_are_read_plain_or_gzipped_first_then_by_seat(tmp_path: Path) -> None:
+    import gzip
+    import json
+
+    rows = [{"seat": s, "n": i} for i, s in enumerate(["usa", "csa", "usa", "csa"])]
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    (tmp_path / "a.jsonl").write_text(text)
+    with gzip.open(tmp_path / "a.jsonl.gz", "wt") as f:
+        f.write(text)
+    for name in ("a.jsonl", "a.jsonl.gz"):
+        path = str(tmp_path / name)
+        assert ml.read_samples([path]) == rows
+        assert [r["n"] for r in ml.read_samples([path], limit=3, seat="usa")] == [0, 2]
