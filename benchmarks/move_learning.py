@@ -7,28 +7,39 @@ applies to every move near the enemy at the general's cost, as a learned correct
 the doctrine (docs/ai.md, "Learning the move scores from search").
 
 ``label``: plays the general against itself and, at a share of its moves of a block near
-the enemy (``search-move``'s move plans: its destination, its next two best, staying put),
-plays each of those plans in the same sampled worlds with the same dice through the
-enemy's reply, as ``search-move`` does. Each sample stores the plans' destinations, the
-doctrine's score of each, the features of each destination (``FEATURES``, relative to
-staying put) and every rollout's value::
+the enemy, plays ``search-move``'s plans for that block (its destination, its next two
+best, staying put) in the same sampled worlds with the same dice through the enemy's
+reply, as ``search-move`` does. Each sample stores the plans' destinations, the doctrine's
+score of each, the features of each destination (``FEATURES``, relative to staying put)
+and every rollout's value. Session 31's labels (stopped after 2,380 samples, about 50
+games; the file's order is the order the games finished in)::
 
-    .venv/bin/python benchmarks/move_learning.py label --games 20 --seed 31000 \\
-        --workers 2 --out results/move_labels_s31.jsonl
+    .venv/bin/python benchmarks/move_learning.py label --games 60 --seed 31000 --share 0.3 \\
+        --rounds 4 --workers 2 --out results/move_labels_s31.jsonl   # then gzipped
 
 ``fit``: ridge regression of each rival's mean gain over the general's destination on the
-differences of their features and doctrine scores; writes the correction's weights (the
-features' coefficients over the doctrine score's)::
+differences of their features, the doctrine score's a control; the features'
+coefficients are the correction's weights, in units of value. Session 31's, for both seats
+and for each::
 
-    .venv/bin/python benchmarks/move_learning.py fit results/move_labels_s31.jsonl \\
-        --out results/move_weights_s31.json
+    .venv/bin/python benchmarks/move_learning.py fit results/move_labels_s31.jsonl.gz \\
+        --limit 2066 --out results/move_weights_s31.json
+    .venv/bin/python benchmarks/move_learning.py fit results/move_labels_s31.jsonl.gz \\
+        --limit 2183 --seat usa --out results/move_weights_usa_s31.json   # and csa
 
 ``play``: the agent ``general-learned`` (the general, its score of each move near the
-enemy corrected by the weights) against the general on the seeds of ``gettysburg simulate
---seed``, so each game pairs with the general's own (``search_vs_general.py``)::
+enemy plus the weighted features of the move) against the general on the seeds of
+``gettysburg simulate --seed``, so each game pairs with the general's own
+(``search_vs_general.py``)::
 
     .venv/bin/python benchmarks/move_learning.py play --weights results/move_weights_s31.json \\
-        --games 100 --seed 20000 --workers 2 --out results/general_learned_s31.jsonl
+        --min-z 2 --games 100 --seed 20000 --workers 2 --out results/general_learned_s31.jsonl
+    .venv/bin/python benchmarks/move_learning.py play --weights \\
+        usa=results/move_weights_usa_s31.json csa=results/move_weights_csa_s31.json \\
+        --min-z 2 --games 100 --seed 20000 --workers 2 \\
+        --out results/general_learned_seats_s31.jsonl
+    .venv/bin/python benchmarks/search_vs_general.py results/general_learned_s31.jsonl \\
+        results/thousands_s20_day1.jsonl --agent general-learned
 """
 
 from __future__ import annotations
