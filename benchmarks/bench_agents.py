@@ -15,7 +15,9 @@ Prints:
 
 ``--games N`` sets the games per measurement (default 2), ``--scenario`` the scenario.
 ``--clock-bound`` binds search to the clock, as the server does (``agent.bind_to_clock``:
-each decision keeps its budget on the clock); ``--search-only`` measures search alone.
+each decision keeps its budget on the clock; ``--no-level-stop`` then plays every world
+of a block's move plans even when they end level, ``search.LEVEL_STOP``);
+``--search-only`` measures search alone.
 """
 
 from __future__ import annotations
@@ -136,7 +138,14 @@ def main() -> None:
                         help="the search agent to time (search, search-move)")
     parser.add_argument("--clock-bound", action="store_true",
                         help="search keeps each decision's budget on the clock (the server)")
+    parser.add_argument("--no-level-stop", action="store_true",
+                        help="bound to the clock, still play every world of a block's move "
+                             "plans that end level (search.LEVEL_STOP = 0, as before session 31)")
     args = parser.parse_args()
+    if args.no_level_stop:
+        import gettysburg.ai.search as search
+
+        search.LEVEL_STOP = 0
     if not args.search_only:
         others(args)
     if not args.skip_search:

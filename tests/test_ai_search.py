@@ -445,6 +445,57 @@ def test_a_clock_bound_move_search_keeps_its_budget(monkeypatch: pytest.MonkeyPa
     assert bound_choice in legal and free_choice in legal
 
 
+def test_level_worlds_stop_a_comparison_early_only_when_asked() -> None:
+    """With ``level_stop`` a comparison whose candidates all end level with the incumbent
+    in each of its first worlds plays no more; one difference and every round is played."""
+    calls: list[int] = []
+
+    def level(k: int, world: random.Random) -> float:
+        calls.append(k)
+        return 1.0
+
+    def apart(k: int, world: random.Random) -> float:
+        calls.append(k)
+        return 1.0 + (0.5 if k == 2 and len(calls) == 3 else 0.0)  # candidate 2, first world
+
+    far = search_mod._now() + 60.0
+    for play, stop, played in ((level, 0, 8 * 3), (level, 2, 2 * 3), (apart, 2, 8 * 3)):
+        calls.clear()
+        assert search_mod._compare(play, 3, 8, far, random.Random(0), 0.25, 1.5, stop) == 0
+        assert len(calls) == played
+
+
+def test_on_the_clock_a_level_block_is_searched_in_two_worlds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the server (``clock_bound``) a block's move plans that end level in their first
+    ``LEVEL_STOP`` worlds stop there; in the lab every round is played."""
+    from gettysburg.ai.agent import bind_to_clock
+
+    game = _first(_played("boc/day1", 0), _near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
+    played: list[int] = []
+
+    def level(*args: Any, **kwargs: Any) -> float:
+        played.append(1)
+        return 0.0
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(level))
+    counts = []
+    for bound in (False, True):
+        agent = make_agent("search-move", "1")
+        assert isinstance(agent, SearchAgent)
+        if bound:
+            bind_to_clock(agent)
+        played.clear()
+        agent.choose(view, legal, 2.0, random.Random(1))
+        assert agent.searched == 1 and agent.overrides == 0
+        counts.append(len(played))
+    plans = counts[1] // search_mod.LEVEL_STOP
+    assert counts == [int(2.0 * search_mod.MOVE_ROUNDS_PER_S) * plans,
+                      search_mod.LEVEL_STOP * plans]
+
+
 def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
     """The general moves a block in its own movement phase, near the enemy."""
     hooks = search_mod.WORLDS["boc"](None)
