@@ -107,10 +107,13 @@ def _phi(sit: Situation, uid: str, here: str, hx: str) -> list[float]:
             front * strength / 4.0, crowd / limit]
 
 
-def features(sit: Situation, uid: str, here: str, dest: str) -> list[float]:
-    """``FEATURES`` of ``dest`` for unit ``uid`` now in ``here``, less those of staying."""
-    at, to = _phi(sit, uid, here, here), _phi(sit, uid, here, dest)
-    return [b - a for a, b in zip(at, to, strict=True)]
+def features(sit: Situation, uid: str, here: str, dest: str,
+             at: Sequence[float] | None = None) -> list[float]:
+    """``FEATURES`` of ``dest`` for unit ``uid`` now in ``here``, less those of staying
+    (``at``: those of staying, if already worked out)."""
+    if at is None:
+        at = _phi(sit, uid, here, here)
+    return [b - a for a, b in zip(at, _phi(sit, uid, here, dest), strict=True)]
 
 
 # --- label ---------------------------------------------------------------------------------
@@ -156,6 +159,7 @@ def _sample(view: JSONDict, legal: Sequence[Action], choice: Action, general: Ge
     for a, sc in zip(mine, doctrine.scores(view, mine), strict=True):
         to = str(a["path"][-1])
         best[to] = max(best.get(to, -math.inf), sc)
+    at = _phi(sit, uid, here, here)
     values: list[list[float]] = []
     for _ in range(rounds):
         world = rng.getrandbits(64)
@@ -168,7 +172,7 @@ def _sample(view: JSONDict, legal: Sequence[Action], choice: Action, general: Ge
     if len(values) < 2:
         return None
     return {"unit": uid, "here": here, "dests": dests, "scores": [best[d] for d in dests],
-            "features": [features(sit, uid, here, d) for d in dests], "values": values}
+            "features": [features(sit, uid, here, d, at) for d in dests], "values": values}
 
 
 def label(games: int, seed: int, share: float, rounds: int, workers: int, out: str) -> None:
@@ -264,10 +268,11 @@ class LearnedDoctrine(BocDoctrine):
             return out
         w = [mine.get(k, 0.0) for k in FEATURES]
         near_here = sit.nearest_enemy(here) <= REACH
+        at = _phi(sit, uid, here, here)  # staying put: the same for every destination
         for i, a in enumerate(moves):
             dest = str(a["path"][-1])
             if near_here or sit.nearest_enemy(dest) <= REACH:
-                out[i] += sum(c * f for c, f in zip(w, features(sit, uid, here, dest),
+                out[i] += sum(c * f for c, f in zip(w, features(sit, uid, here, dest, at),
                                                     strict=True))
         return out
 

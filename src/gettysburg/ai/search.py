@@ -689,59 +689,59 @@ class SearchAgent(RememberingAgent):
         next best ones and staying put, each played as far as ``horizon`` (the agent's
         ``move_horizon``; in the endgame to the verdict)."""
         uid, here, dest = str(choice["unit"]), str(choice["path"][0]), str(choice["path"][-1])
-        mark = f"mv:{uid}"
-        if mark in self._plan.settled or system.near_enemy(view, (here, dest)) > self.move_contact:
+        if f"mv:{uid}" in self._plan.settled \
+                or system.near_enemy(view, (here, dest)) > self.move_contact:
             return []
         mine = [a for a in legal if a.get("type") == "move" and str(a.get("unit")) == uid]
-        scores = (self._doctrine or doctrine_for(view)).scores(view, mine)
-        best: dict[str, float] = {}
-        for a, sc in zip(mine, scores, strict=True):
-            to = str(a["path"][-1])
-            best[to] = max(best.get(to, -math.inf), sc)
-        others = sorted((d for d in best if d not in (dest, here)), key=lambda d: (-best[d], d))
-        keep = self._plan.copy()
-        keep.settled.add(mark)
-        keep.horizon = horizon
-        plans = []
-        for to in [dest, *others[:self.move_alternatives], here]:
-            p = keep.copy()
-            p.moves[uid] = to
-            plans.append(p)
-        return plans
+        others = self._ranked_destinations(view, mine, (dest, here))
+        return self._block_plans(uid, [dest, *others[:self.move_alternatives], here], horizon)
 
     def _still_plans(self, view: JSONDict, legal: Sequence[Action], system: SystemHooks,
                      horizon: Horizon) -> list[Plan]:
         """As the doctrine ends its movement phase: the first block (by id) it leaves where
-        it is within ``move_still`` hexes of a known enemy and not yet searched this turn.
-        Its plans: staying put (the doctrine's own choice), then its best destinations by
-        the doctrine's scores, each played as far as ``horizon``."""
+        it is within ``move_still`` hexes of a known enemy and not yet searched this turn
+        (blocks that fired have no moves, 6.1). Its plans: staying put (the doctrine's own
+        choice), then its best destinations by the doctrine's scores, each played as far as
+        ``horizon``."""
         mine: dict[str, list[Action]] = {}
         for a in legal:
             if a.get("type") == "move":
                 mine.setdefault(str(a["unit"]), []).append(a)
         for uid in sorted(mine):
             here = str(mine[uid][0]["path"][0])
-            mark = f"mv:{uid}"
-            if mark in self._plan.settled or system.near_enemy(view, (here,)) > self.move_still:
+            if f"mv:{uid}" in self._plan.settled \
+                    or system.near_enemy(view, (here,)) > self.move_still:
                 continue
-            scores = (self._doctrine or doctrine_for(view)).scores(view, mine[uid])
-            best: dict[str, float] = {}
-            for a, sc in zip(mine[uid], scores, strict=True):
-                to = str(a["path"][-1])
-                best[to] = max(best.get(to, -math.inf), sc)
-            others = sorted((d for d in best if d != here), key=lambda d: (-best[d], d))
-            if not others:
-                continue
-            keep = self._plan.copy()
-            keep.settled.add(mark)
-            keep.horizon = horizon
-            plans = []
-            for to in [here, *others[:self.move_alternatives]]:
-                p = keep.copy()
-                p.moves[uid] = to
-                plans.append(p)
-            return plans
+            others = self._ranked_destinations(view, mine[uid], (here,))
+            if others:
+                return self._block_plans(uid, [here, *others[:self.move_alternatives]],
+                                         horizon)
         return []
+
+    def _ranked_destinations(self, view: JSONDict, moves: Sequence[Action],
+                             leave_out: Sequence[str]) -> list[str]:
+        """The destinations of one block's ``moves`` but ``leave_out``, best first by the
+        doctrine's score of the best path to each (ties by hex id)."""
+        scores = (self._doctrine or doctrine_for(view)).scores(view, moves)
+        best: dict[str, float] = {}
+        for a, sc in zip(moves, scores, strict=True):
+            to = str(a["path"][-1])
+            best[to] = max(best.get(to, -math.inf), sc)
+        return sorted((d for d in best if d not in leave_out), key=lambda d: (-best[d], d))
+
+    def _block_plans(self, uid: str, destinations: Sequence[str], horizon: Horizon
+                     ) -> list[Plan]:
+        """One plan per destination of block ``uid`` (its start hex: it stays put), the
+        block marked searched for the turn, each played as far as ``horizon``."""
+        keep = self._plan.copy()
+        keep.settled.add(f"mv:{uid}")
+        keep.horizon = horizon
+        plans = []
+        for to in destinations:
+            p = keep.copy()
+            p.moves[uid] = to
+            plans.append(p)
+        return plans
 
     def _fire_plans(self, choice: Action, system: SystemHooks) -> list[Plan]:
         """A block the general would fire with next door may instead keep its fire and
