@@ -489,6 +489,7 @@ class SearchAgent(RememberingAgent):
         self.move_alternatives = MOVE_ALTERNATIVES
         self.move_horizon: Horizon = REPLY  # how far the move plans' rollouts play
         self.move_still = MOVE_STILL
+        self._still = False  # whether the plans last offered were a still block's
         self.endgame = ENDGAME_PLANS
         #: In the endgame, the mass plans too: judged at the verdict, they no longer favour
         #: attacking as their rollouts to our melee phase's end do (``MASS_PLANS``).
@@ -558,8 +559,8 @@ class SearchAgent(RememberingAgent):
                 # the others' horizons were for comparing them.
                 self._plan.horizon = kept.horizon
             choice = plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
-            if best is not plans[0] or choice.get("type") not in DONE_TYPES \
-                    or plans[0].moves == plans[-1].moves:
+            if not self._still or best is not plans[0] \
+                    or choice.get("type") not in DONE_TYPES:
                 return choice
             # Still plans (``_still_plans``), and the block stays: the next one, before
             # the phase ends.
@@ -569,7 +570,9 @@ class SearchAgent(RememberingAgent):
 
     def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
                system: SystemHooks) -> list[Plan]:
-        """The plans worth comparing now; the first is the general's own."""
+        """The plans worth comparing now; the first is the general's own. Sets
+        ``_still`` when they are a still block's plans."""
+        self._still = False
         combat = view.get("combat") or {}
         if view.get("active") != view.get("seat") or combat.get("battle") \
                 or combat.get("decision"):
@@ -604,6 +607,7 @@ class SearchAgent(RememberingAgent):
         if self.move_plans and self.move_still >= 0 and choice.get("type") in DONE_TYPES:
             still = self._still_plans(view, legal, system, END if endgame else self.move_horizon)
             if still:
+                self._still = True
                 return still
         target = _melee_target(choice)
         if target is not None:
