@@ -67,8 +67,9 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # session 30: both of session 28's, the FIRE horizon and the endgame
     "search-move-fire-end": (MoveSearchAgent, {"move_horizon": FIRE, "endgame": True}),
     # session 31: as the phase ends, the blocks the doctrine leaves still next to a known
-    # enemy are searched too (stay put, or one of its two best destinations)
-    "search-move-still": (MoveSearchAgent, {"move_still": 1}),
+    # enemy are searched too (stay put, or one of its two best destinations), from both
+    # seats (the package's ``search-move-still`` does so as the CSA only, session 32)
+    "search-move-still-both": (MoveSearchAgent, {"move_still": 1}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
 #: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
@@ -78,9 +79,10 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
 PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-fire-paired": "search-move-fire",
           "search-move-fire-end-paired": "search-move-fire-end",
-          "search-move-still-paired": "search-move-still"}
-#: Registered by the package (``search.MoveSearchAgent``), offered here too.
-REGISTERED = ["search-move"]
+          "search-move-still-paired": "search-move-still-both"}
+#: Registered by the package (``search.MoveSearchAgent``, ``search.StillSearchAgent``),
+#: offered here too.
+REGISTERED = ["search-move", "search-move-still"]
 
 
 def variant(name: str, base: type[SearchAgent], settings: dict[str, Any],

@@ -13,6 +13,7 @@ import pytest
 
 import gettysburg.ai.search as search_mod
 from gettysburg.ai import make_agent
+from gettysburg.ai.agent import random_stream
 from gettysburg.ai.belief_boc import candidates, determinise, sample_hidden, scenario_start
 from gettysburg.ai.doctrine_boc import BocDoctrine
 from gettysburg.ai.search import Plan, SearchAgent, plan_choice
@@ -717,6 +718,36 @@ def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
     calm = _still_agent()
     assert calm.choose(view, legal, 1.0, random.Random(1))["type"] == "end_phase"
     assert calm.searched == len(order) and calm.overrides == 0
+
+
+def test_search_move_still_searches_still_blocks_as_the_csa_only() -> None:
+    """``search-move-still`` is ``search-move`` with the still plans as the CSA (session 32):
+    at the end of a CSA movement phase with a block left next to the enemy it searches it;
+    at the end of a USA one it offers nothing, where the two-seat variant would."""
+    agent = make_agent("search-move-still", "1")
+    base = make_agent("search-move", "1")
+    assert isinstance(agent, SearchAgent) and isinstance(base, SearchAgent)
+    mine = {k: v for k, v in vars(agent).items() if k not in ("move_still", "still_seats")}
+    theirs = {k: v for k, v in vars(base).items() if k not in ("move_still", "still_seats")}
+    assert mine.keys() == theirs.keys()
+    assert all(mine[k] == theirs[k] for k in mine if not k.startswith("_")
+               and k not in ("memory", "rng"))
+    assert agent.move_still == 1 and agent.still_seats == {"csa"}
+    # In the lab it draws search-move's numbers, so its games pair with search-move's.
+    assert random_stream(agent, "search-move-still") == "search-move"
+    hooks = search_mod.WORLDS["boc"](None)
+    for seat, searched in (("csa", True), ("usa", False)):
+        game = _first(_played("boc/day1", 0),
+                      lambda v, c, seat=seat: v["seat"] == seat and _still_near(v, c),
+                      limit=3000)
+        view = game.view(seat)
+        legal = view["legal_actions"]
+        end = plan_choice(view, legal, Plan())
+        fresh = make_agent("search-move-still", "1")
+        assert isinstance(fresh, SearchAgent)
+        plans = fresh._plans(view, legal, end, hooks)
+        assert (len(plans) >= 2) is searched, seat
+        assert len(_still_agent()._plans(view, legal, end, hooks)) >= 2
 
 
 def _endgame_agent(only: bool = False) -> SearchAgent:

@@ -55,7 +55,8 @@ def test_every_agent_the_lobby_offers_has_a_name_and_words_in_every_language() -
         [sys.executable, "-c", "import json; from gettysburg.server.agents import agent_names;"
          " print(json.dumps(agent_names()))"], capture_output=True, text=True, check=True)
     offered = json.loads(listed.stdout)
-    assert {"general", "novice", "random", "search", "search-move"} <= set(offered)
+    assert {"general", "novice", "random", "search", "search-move", "search-move-still"} \
+        <= set(offered)
     for lang in LANGS:
         words = _catalogue(lang)
         missing = [k for a in offered for k in (f"agent.{a}", f"agent.{a}_help")

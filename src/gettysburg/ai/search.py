@@ -105,7 +105,8 @@ LEVEL_STOP = 2
 #: Still plans (session 31): when the doctrine ends its movement phase, the blocks it leaves
 #: where they are within this many hexes of a known enemy are searched too, one by one:
 #: staying put (the doctrine's choice) against its best destinations. -1: off (``search``,
-#: ``search-move``); a benchmark variant turns it on per agent.
+#: ``search-move``); on (1) in ``search-move-still`` as the CSA (session 32, measured there
+#: only), and in benchmark variants.
 MOVE_STILL = -1
 #: Endgame plans (session 28): in the last ``ENDGAME_TURNS`` turns before a verdict (9.1;
 #: each day's 8 PM in the battle, 9.5) the move plans and the melee plans are played to
@@ -489,6 +490,8 @@ class SearchAgent(RememberingAgent):
         self.move_alternatives = MOVE_ALTERNATIVES
         self.move_horizon: Horizon = REPLY  # how far the move plans' rollouts play
         self.move_still = MOVE_STILL
+        #: The seats whose still blocks are searched (None: every seat).
+        self.still_seats: frozenset[str] | None = None
         self._still = False  # whether the plans last offered were a still block's
         self.endgame = ENDGAME_PLANS
         #: In the endgame, the mass plans too: judged at the verdict, they no longer favour
@@ -604,7 +607,8 @@ class SearchAgent(RememberingAgent):
         if self.move_plans and choice.get("type") == "move":
             return self._move_plans(view, legal, choice, system,
                                     END if endgame else self.move_horizon)
-        if self.move_plans and self.move_still >= 0 and choice.get("type") in DONE_TYPES:
+        if self.move_plans and self.move_still >= 0 and choice.get("type") in DONE_TYPES \
+                and (self.still_seats is None or view.get("seat") in self.still_seats):
             still = self._still_plans(view, legal, system, END if endgame else self.move_horizon)
             if still:
                 self._still = True
@@ -902,5 +906,30 @@ class MoveSearchAgent(SearchAgent):
         self.move_plans = True
 
 
+class StillSearchAgent(MoveSearchAgent):
+    """``search-move-still``: ``search-move``, and as the CSA the still plans too (blocks
+    the doctrine leaves where they are next to a known enemy are searched as it ends its
+    movement phase: ``MOVE_STILL``).
+
+    Measured on Day 1 as the CSA only (docs/ai.md, "The still plans as the CSA"): on
+    ``search-move``'s random numbers, its games beat ``search-move``'s on the same seeds.
+    As the USA it plays as ``search-move``: the still plans showed no gain there in 10
+    games and cost a third more time.
+
+    It draws ``search-move``'s random numbers in the lab (``stream``): a game of it is
+    ``search-move``'s game of the same seed and seat until a still block first moves, so
+    ``gettysburg simulate`` replays the measured games and they pair with
+    ``search-move``'s."""
+
+    name = "search-move-still"
+    stream = "search-move"
+
+    def __init__(self, seed: str = "0") -> None:
+        super().__init__(seed)
+        self.move_still = 1
+        self.still_seats = frozenset({"csa"})
+
+
 register_agent("search", SearchAgent)
 register_agent("search-move", MoveSearchAgent)
+register_agent("search-move-still", StillSearchAgent)
