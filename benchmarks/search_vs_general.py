@@ -29,6 +29,10 @@ the difference the variant makes is read on the same dice as far as the two game
         --rival results/search_move_s24.jsonl results/search_move_usa_s25.jsonl \\
         results/search_move_csa_s25.jsonl results/search_move_csa_s26.jsonl
 
+``--seat-agent usa=search-move`` reads another agent's rows for one seat: the package's
+``search-move-still`` plays as ``search-move`` (same settings, same random numbers) from
+the USA seat, and as ``search-move-still-paired`` from the CSA seat.
+
 ``play_against_general`` plays such games for an agent that only a benchmark registers
 (``search_oracle.py``, ``search_value.py``).
 """
@@ -85,7 +89,10 @@ def paired_gain(gains: Sequence[float]) -> str:
     return f"{mean:+.2f} ± {se:.2f}"
 
 
-def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search") -> list[str]:
+def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search",
+          seat_agents: dict[str, str] | None = None) -> list[str]:
+    """The agent's games against the general per seat and pooled; ``seat_agents`` names
+    another agent's rows for a seat (an agent that plays as another from that seat)."""
     general = {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
                and r["agents"] == {"usa": "general", "csa": "general"}}
     lines = ["| search plays | games | search wins | draws | search losses | general's wins "
@@ -93,7 +100,7 @@ def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search"
              "|---|---|---|---|---|---|---|---|---|"]
     pooled: list[tuple[Row, str]] = []
     for seat in ("usa", "csa"):
-        mine = seat_games(rows, scenario, agent, seat)
+        mine = seat_games(rows, scenario, (seat_agents or {}).get(seat, agent), seat)
         pooled += [(r, seat) for r in mine]
         lines.append(line(seat.upper(), [(r, seat) for r in mine], general))
     lines.append(line("both", pooled, general))
@@ -200,8 +207,18 @@ def main() -> None:
                     help="another agent's rows against the general: pair with those too")
     ap.add_argument("--rival-agent", default="search-move",
                     help="the agent of the --rival rows (default search-move)")
+    ap.add_argument("--seat-agent", nargs="+", default=[], metavar="SEAT=AGENT",
+                    help="read another agent's rows for a seat, e.g. usa=search-move for "
+                         "search-move-still, which plays as search-move from that seat")
     args = ap.parse_args()
-    print("\n".join(table(read(args.rows), read(args.baseline), args.scenario, args.agent)))
+    seat_agents = {}
+    for item in args.seat_agent:
+        seat, _, name = item.partition("=")
+        if seat not in ("usa", "csa") or not name:
+            ap.error(f"--seat-agent {item!r}: expected usa=AGENT or csa=AGENT")
+        seat_agents[seat] = name
+    print("\n".join(table(read(args.rows), read(args.baseline), args.scenario, args.agent,
+                          seat_agents)))
     if args.rival:
         rivals = [row for path in args.rival for row in read(path)]
         print()

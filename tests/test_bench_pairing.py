@@ -57,3 +57,15 @@ def test_a_rival_game_played_alike_is_counted() -> None:
         "| both | 1 | 1 | +0.00 ± 0.00 | 1, 1 |"
     assert rival_table([mine], [other], "boc/day1", "new", "old")[4] == \
         "| both | 1 | 0 | +0.00 ± 0.00 | 1, 1 |"
+
+
+def test_a_seat_may_read_another_agents_rows() -> None:
+    """``--seat-agent usa=old``: the USA games are ``old``'s, the CSA games ``new``'s (an
+    agent that plays as another from one seat)."""
+    base = [_row(1, "general", "general", 5, None)]
+    rows = [_row(1, "old", "general", 3, "usa"), _row(1, "new", "general", 0, "usa"),
+            _row(1, "general", "new", 6, None), _row(1, "general", "old", 9, "csa")]
+    usa, csa, both = table(rows, base, "boc/day1", "new", {"usa": "old"})[2:]
+    assert "| +2.00 ± 0.00 |" in usa   # old's USA game, not new's (+5)
+    assert "| +1.00 ± 0.00 |" in csa   # new's CSA game, not old's (+4)
+    assert both.startswith("| both | 2 |")

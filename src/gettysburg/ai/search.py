@@ -23,7 +23,9 @@ Most of a game is left to a doctrine (:mod:`gettysburg.ai.general`), at two leve
     block that is or would be within ``MOVE_CONTACT`` hexes of a known enemy; plans: its
     move, its next best destinations (``MOVE_ALTERNATIVES``) and staying put, each played
     on through the enemy's reply (the next enemy player turn), not just to our melee phase
-    (an agent's ``move_horizon`` FIRE: and through our next fire phase);
+    (an agent's ``move_horizon`` FIRE: and through our next fire phase); with an agent's
+    ``move_still`` (the agent ``search-move-still``, as the CSA) also the blocks the
+    doctrine leaves where they are near a known enemy, as it ends the movement phase;
   - with an agent's ``endgame`` (``ENDGAME_PLANS``), in the last ``ENDGAME_TURNS`` turns
     before a verdict (``SystemHooks.turns_left``) the move and melee plans (and with
     ``endgame_mass`` the mass plans) are played to that verdict, and in the battle each
