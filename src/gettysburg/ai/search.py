@@ -919,10 +919,11 @@ class StillSearchAgent(MoveSearchAgent):
     plays as ``search-move``: the still plans showed no gain there in 10 games and cost a
     third more time.
 
-    It draws ``search-move``'s random numbers in the lab (``stream``): a game of it is
-    ``search-move``'s game of the same seed and seat until a still block first moves, so
-    ``gettysburg simulate`` replays the measured games and they pair with
-    ``search-move``'s."""
+    It draws ``search-move``'s random numbers in the lab (``stream``): as the USA its games
+    are ``search-move``'s, and as the CSA a game of it is ``search-move``'s of the same seed
+    until their decisions first differ (a still search draws worlds from the same numbers,
+    so later searches may sample others), so ``gettysburg simulate`` replays the measured
+    games and they pair with ``search-move``'s."""
 
     name = "search-move-still"
     stream = "search-move"
