@@ -41,7 +41,7 @@ from typing import Any
 from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import register_agent
-from gettysburg.ai.search import FIRE, MoveSearchAgent, SearchAgent
+from gettysburg.ai.search import FIRE, MoveSearchAgent, SearchAgent, StillSearchAgent
 
 #: agent name -> (the agent it varies, the per-agent settings it changes: see
 #: ``SearchAgent.__init__``). Each becomes a registered agent class in this process.
@@ -70,6 +70,9 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # enemy are searched too (stay put, or one of its two best destinations), from both
     # seats (the package's ``search-move-still`` does so as the CSA only, session 32)
     "search-move-still-both": (MoveSearchAgent, {"move_still": 1}),
+    # session 33: the package's search-move-still with its still plans reaching blocks
+    # within 2 hexes of a known enemy (as the CSA only, as it does)
+    "search-move-still2": (StillSearchAgent, {"move_still": 2}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
 #: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
@@ -79,7 +82,8 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
 PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-fire-paired": "search-move-fire",
           "search-move-fire-end-paired": "search-move-fire-end",
-          "search-move-still-paired": "search-move-still-both"}
+          "search-move-still-paired": "search-move-still-both",
+          "search-move-still2-paired": "search-move-still2"}
 #: Registered by the package (``search.MoveSearchAgent``, ``search.StillSearchAgent``),
 #: offered here too.
 REGISTERED = ["search-move", "search-move-still"]
@@ -89,10 +93,10 @@ def variant(name: str, base: type[SearchAgent], settings: dict[str, Any],
             stream: str | None = None) -> type[SearchAgent]:
     """A subclass of ``base`` named ``name`` whose agents start with ``settings`` and draw
     the random numbers of the agent named ``stream`` (None: their own)."""
-    probe = base("0")
     for key in settings:  # a misspelt setting would silently measure the base agent
-        if not hasattr(probe, key):
-            raise AttributeError(f"{name}: {base.__name__} has no setting {key!r}")
+        if key not in base.SETTINGS:
+            raise AttributeError(f"{name}: {base.__name__} has no setting {key!r} "
+                                 f"(SearchAgent.SETTINGS)")
 
     def __init__(self: SearchAgent, seed: str = "0") -> None:
         base.__init__(self, seed)
@@ -107,7 +111,9 @@ for _name, (_base, _settings) in VARIANTS.items():
     register_agent(_name, variant(_name, _base, _settings))
 for _name, _of in PAIRED.items():
     _base, _settings = VARIANTS[_of]
-    register_agent(_name, variant(_name, _base, _settings, stream=_base.name))
+    # the base's own numbers, or those it draws itself (search-move-still: search-move's)
+    _stream = getattr(_base, "stream", None) or _base.name
+    register_agent(_name, variant(_name, _base, _settings, stream=_stream))
 
 
 def main() -> None:

@@ -720,6 +720,18 @@ def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
     assert calm.searched == len(order) and calm.overrides == 0
 
 
+def test_settings_name_every_setting_of_a_search_agent() -> None:
+    """``SearchAgent.SETTINGS`` (what a benchmark's variant may change) are the agent's
+    public attributes but its counters, its memory, its seed and the server's clock."""
+    agent = make_agent("search-move-still", "1")
+    assert isinstance(agent, SearchAgent)
+    public = {k for k in vars(agent) if not k.startswith("_")}
+    assert public - set(SearchAgent.SETTINGS) == {
+        "searched", "overrides", "styles", "failures", "cut",  # counters (stats())
+        "memory", "seed", "clock_bound"}
+    assert set(agent.settings()) == set(SearchAgent.SETTINGS)
+
+
 def test_search_move_still_searches_still_blocks_as_the_csa_only() -> None:
     """``search-move-still`` is ``search-move`` with the still plans as the CSA (session 32):
     at the end of a CSA movement phase with a block left next to the enemy it searches it;
@@ -727,12 +739,8 @@ def test_search_move_still_searches_still_blocks_as_the_csa_only() -> None:
     agent = make_agent("search-move-still", "1")
     base = make_agent("search-move", "1")
     assert isinstance(agent, SearchAgent) and isinstance(base, SearchAgent)
-    mine = {k: v for k, v in vars(agent).items() if k not in ("move_still", "still_seats")}
-    theirs = {k: v for k, v in vars(base).items() if k not in ("move_still", "still_seats")}
-    assert mine.keys() == theirs.keys()
-    assert all(mine[k] == theirs[k] for k in mine if not k.startswith("_")
-               and k not in ("memory", "rng"))
-    assert agent.move_still == 1 and agent.still_seats == {"csa"}
+    assert agent.settings() == {**base.settings(), "move_still": 1,
+                                "still_seats": frozenset({"csa"})}
     # In the lab it draws search-move's numbers, so its games pair with search-move's.
     assert random_stream(agent, "search-move-still") == "search-move"
     hooks = search_mod.WORLDS["boc"](None)

@@ -464,6 +464,13 @@ def _compare(play: Callable[[int, random.Random], float | None], n: int, rounds:
 
 class SearchAgent(RememberingAgent):
     name = "search"
+    #: The per-agent settings: which plans it compares and how far they look (module
+    #: defaults in ``__init__``). A benchmark's variant changes only these
+    #: (benchmarks/search_plan_trials.py); ``settings()`` reads them.
+    SETTINGS: tuple[str, ...] = (
+        "command_plans", "fire_plans", "mass_plans", "move_plans", "move_contact",
+        "move_alternatives", "move_horizon", "move_still", "still_seats", "endgame",
+        "endgame_mass", "style_search", "only_endgame")
 
     def __init__(self, seed: str = "0") -> None:
         super().__init__(seed)
@@ -502,6 +509,10 @@ class SearchAgent(RememberingAgent):
         self.style_search = STYLE_SEARCH
         #: Search nothing before the endgame: the general's game until its last turns.
         self.only_endgame = False
+
+    def settings(self) -> dict[str, Any]:
+        """This agent's ``SETTINGS`` and their values."""
+        return {key: getattr(self, key) for key in self.SETTINGS}
 
     def stats(self) -> JSONDict:
         """Counts for the lab's game rows: decisions searched, overridden, styles played,
