@@ -446,6 +446,55 @@ def test_a_clock_bound_move_search_keeps_its_budget(monkeypatch: pytest.MonkeyPa
     assert bound_choice in legal and free_choice in legal
 
 
+def test_on_the_clock_a_player_turn_stops_searching_after_its_turn_budgets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the server a player turn's searches add up: once they have taken
+    ``TURN_BUDGETS`` decision budgets, the turn's next decisions are the doctrine's (a
+    block near the enemy is moved unsearched); a new player turn searches again. The lab's
+    search (not bound to the clock) never counts."""
+    from gettysburg.ai.agent import bind_to_clock
+
+    game = _first(_played("boc/day1", 0), _near_move)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)  # only the block's plans
+    clock = _Clock(0.01)  # every read of the clock: 10 ms
+    monkeypatch.setattr(search_mod, "_now", clock)
+    general = make_agent("general").choose(view, legal, 0.0, random.Random(0))
+    budget = 1.0
+
+    def agent(bound: bool) -> SearchAgent:
+        a = make_agent("search-move", "1")
+        assert isinstance(a, SearchAgent)
+        if bound:
+            bind_to_clock(a)
+        return a
+
+    # One searched decision counts its time in the turn (about its budget on this clock).
+    fresh = agent(True)
+    fresh.choose(view, legal, budget, random.Random(1))
+    assert fresh.searched == 1
+    assert budget <= fresh._turn_spent <= budget + 0.3
+    # A turn that has searched its budgets: this block is moved as the doctrine moves it.
+    spent = agent(True)
+    spent.choose(view, legal, budget, random.Random(1))
+    spent._turn_spent = search_mod.TURN_BUDGETS * budget
+    spent._plan = search_mod.Plan()  # the block not yet searched this turn
+    searched = spent.searched
+    assert spent.choose(view, legal, budget, random.Random(1)) == general
+    assert spent.searched == searched
+    # The next player turn starts afresh.
+    later = {**view, "hour": int(view["hour"]) + 1}
+    spent.choose(later, legal, budget, random.Random(1))
+    assert spent.searched == searched + 1
+    # The lab's agent keeps no account, so a long turn searches on.
+    free = agent(False)
+    free._plan_key = search_mod._turn_key(view)
+    free._turn_spent = 100 * search_mod.TURN_BUDGETS * budget
+    free.choose(view, legal, budget, random.Random(1))
+    assert free.searched == 1 and free._turn_spent == 100 * search_mod.TURN_BUDGETS * budget
+
+
 def test_level_worlds_stop_a_comparison_early_only_when_asked() -> None:
     """With ``level_stop`` a comparison whose candidates all end level with the incumbent
     in each of its first worlds plays no more; one difference and every round is played."""
