@@ -44,7 +44,7 @@ from gettysburg.ai.agent import register_agent
 from gettysburg.ai.search import FIRE, MoveSearchAgent, SearchAgent, StillSearchAgent
 
 #: agent name -> (the agent it varies, the per-agent settings it changes: see
-#: ``SearchAgent.__init__``). Each becomes a registered agent class in this process.
+#: ``SearchAgent.SETTINGS``). Each becomes a registered agent class in this process.
 VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # session 10: which HQs to activate (4.3); keep a block's fire to attack instead (7.1)
     "search-command": (SearchAgent, {"command_plans": True}),
