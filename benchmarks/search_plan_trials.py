@@ -71,7 +71,8 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # seats (the package's ``search-move-still`` does so as the CSA only, session 32)
     "search-move-still-both": (MoveSearchAgent, {"move_still": 1}),
     # session 33: the package's search-move-still with its still plans reaching blocks
-    # within 2 hexes of a known enemy (as the CSA only, as it does)
+    # within 2 hexes of a known enemy (as the CSA only, as it does); paired, -1.04 ± 0.54
+    # points a game against search-move-still over 23 CSA games: not kept
     "search-move-still2": (StillSearchAgent, {"move_still": 2}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
