@@ -410,18 +410,26 @@ def test_the_server_binds_its_agents_to_the_clock() -> None:
     assert not hasattr(SeatMind("general", "g:csa").agent, "clock_bound")
 
 
+def _block_on_a_clock(monkeypatch: pytest.MonkeyPatch
+                      ) -> tuple[dict[str, Any], list[Any], _Clock]:
+    """A Day 1 decision where the general moves a block near the enemy (view and legal
+    actions), with the style search off (only the block's plans) and the search's clock
+    moving 10 ms at each reading."""
+    game = _first(_played("boc/day1", 0), _near_move)
+    view = game.view(game.to_move()[0])
+    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
+    clock = _Clock(0.01)
+    monkeypatch.setattr(search_mod, "_now", clock)
+    return view, view["legal_actions"], clock
+
+
 def test_a_clock_bound_move_search_keeps_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """``search-move`` in the server: a block's move plans, played through the enemy's
     reply (long rollouts), stop once the decision's budget has passed on the clock, and a
     legal move is still made; unbound, the same decision plays every round."""
     from gettysburg.ai.agent import bind_to_clock
 
-    game = _first(_played("boc/day1", 0), _near_move)
-    view = game.view(game.to_move()[0])
-    legal = view["legal_actions"]
-    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)  # only the block's plans
-    clock = _Clock(0.01)  # every read of the clock: 10 ms
-    monkeypatch.setattr(search_mod, "_now", clock)
+    view, legal, clock = _block_on_a_clock(monkeypatch)
     played: list[Any] = []
     rollout = SearchAgent._rollout
 
@@ -454,12 +462,7 @@ def test_on_the_clock_a_player_turn_stops_searching_after_its_turn_budgets(
     search (not bound to the clock) never counts."""
     from gettysburg.ai.agent import bind_to_clock
 
-    game = _first(_played("boc/day1", 0), _near_move)
-    view = game.view(game.to_move()[0])
-    legal = view["legal_actions"]
-    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)  # only the block's plans
-    clock = _Clock(0.01)  # every read of the clock: 10 ms
-    monkeypatch.setattr(search_mod, "_now", clock)
+    view, legal, _ = _block_on_a_clock(monkeypatch)
     general = make_agent("general").choose(view, legal, 0.0, random.Random(0))
     budget = 1.0
 
