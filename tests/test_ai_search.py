@@ -549,6 +549,37 @@ def test_on_the_clock_a_level_block_is_searched_in_two_worlds(
                       search_mod.LEVEL_STOP * plans]
 
 
+def test_a_block_is_judged_by_its_agents_own_move_settings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``move_rounds_per_s``, ``move_min_gain`` and ``move_z`` are per agent (a benchmark's
+    variant may change them): fewer worlds play fewer rollouts, and a rival that beats the
+    doctrine's destination by a point or two in every world wins unless the agent asks
+    for more."""
+    view, legal, _ = _block_on_a_clock(monkeypatch)
+    general = make_agent("general").choose(view, legal, 0.0, random.Random(0))
+    uid, dest = str(general["unit"]), str(general["path"][-1])
+    played: list[int] = []
+
+    def rival_better(view: Any, plan: Any, hooks: Any, world: random.Random,
+                     *args: Any, **kwargs: Any) -> float:
+        played.append(1)  # a rival gains 1 to 2 points, by world (so its error is not 0)
+        return 0.0 if plan.moves.get(uid) == dest else 1.0 + world.random()
+    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(rival_better))
+    outcomes = []
+    for settings in ({}, {"move_rounds_per_s": 1.0}, {"move_min_gain": 3.0},
+                     {"move_z": 1e6}):
+        agent = make_agent("search-move", "1")
+        assert isinstance(agent, SearchAgent)
+        for key, value in settings.items():
+            setattr(agent, key, value)
+        played.clear()
+        agent.choose(view, legal, 2.0, random.Random(1))
+        outcomes.append((agent.overrides, len(played)))
+    plans = outcomes[0][1] // int(2.0 * search_mod.MOVE_ROUNDS_PER_S)
+    assert outcomes == [(1, outcomes[0][1]), (1, 2 * plans), (0, outcomes[0][1]),
+                        (0, outcomes[0][1])]
+
+
 def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
     """The general moves a block in its own movement phase, near the enemy."""
     hooks = search_mod.WORLDS["boc"](None)

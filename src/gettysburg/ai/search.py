@@ -476,7 +476,8 @@ class SearchAgent(RememberingAgent):
     SETTINGS: tuple[str, ...] = (
         "command_plans", "fire_plans", "mass_plans", "move_plans", "move_contact",
         "move_alternatives", "move_horizon", "move_still", "still_seats", "endgame",
-        "endgame_mass", "style_search", "only_endgame")
+        "endgame_mass", "style_search", "only_endgame", "move_rounds_per_s",
+        "move_min_gain", "move_z")
 
     def __init__(self, seed: str = "0") -> None:
         super().__init__(seed)
@@ -506,6 +507,11 @@ class SearchAgent(RememberingAgent):
         self.move_alternatives = MOVE_ALTERNATIVES
         self.move_horizon: Horizon = REPLY  # how far the move plans' rollouts play
         self.move_still = MOVE_STILL
+        #: How a block's move (and still) plans are judged: worlds per second of budget,
+        #: and the margin a rival must clear (never varied yet: session 33's note).
+        self.move_rounds_per_s = MOVE_ROUNDS_PER_S
+        self.move_min_gain = MOVE_MIN_GAIN
+        self.move_z = MOVE_Z
         #: The seats whose still blocks are searched (None: every seat).
         self.still_seats: frozenset[str] | None = None
         self._still = False  # whether the plans last offered were a still block's
@@ -810,7 +816,7 @@ class SearchAgent(RememberingAgent):
         min_gain, z = MIN_GAIN, Z
         moving = any(p.moves != plans[0].moves for p in plans[1:])  # a block's move plans
         if moving:
-            per_s, min_gain, z = MOVE_ROUNDS_PER_S, MOVE_MIN_GAIN, MOVE_Z
+            per_s, min_gain, z = self.move_rounds_per_s, self.move_min_gain, self.move_z
         elif plans[-1].horizon == END:
             per_s = FINAL_ROUNDS_PER_S
         else:
