@@ -40,7 +40,7 @@ from typing import Any
 
 from search_vs_general import play_against_general
 
-from gettysburg.ai.agent import register_agent
+from gettysburg.ai.agent import random_stream, register_agent
 from gettysburg.ai.search import FIRE, MoveSearchAgent, SearchAgent, StillSearchAgent
 
 #: agent name -> (the agent it varies, the per-agent settings it changes: see
@@ -112,8 +112,8 @@ for _name, (_base, _settings) in VARIANTS.items():
     register_agent(_name, variant(_name, _base, _settings))
 for _name, _of in PAIRED.items():
     _base, _settings = VARIANTS[_of]
-    # the base's own numbers, or those it draws itself (search-move-still: search-move's)
-    _stream = getattr(_base, "stream", None) or _base.name
+    # the numbers the base draws (its own, or search-move's for search-move-still)
+    _stream = random_stream(_base("0"), _base.name)
     register_agent(_name, variant(_name, _base, _settings, stream=_stream))
 
 

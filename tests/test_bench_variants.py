@@ -53,7 +53,7 @@ def test_a_paired_variant_is_its_variant_on_the_base_agents_numbers(name: str) -
     base, _ = VARIANTS[of]
     paired, plain = make_agent(name, 3), make_agent(of, 3)
     assert _settings(paired) == _settings(plain) and type(paired).__mro__[1] is base
-    # the base's numbers, or those the base itself draws (search-move-still: search-move's)
-    assert random_stream(paired, name) == (getattr(base, "stream", None) or base.name) \
+    # the numbers the base draws (its own, or search-move's for search-move-still)
+    assert random_stream(paired, name) == random_stream(base("3"), base.name) \
         == "search-move"
     assert random_stream(plain, of) == of

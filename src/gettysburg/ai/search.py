@@ -558,13 +558,13 @@ class SearchAgent(RememberingAgent):
         if key != self._plan_key:
             self._plan, self._plan_key = Plan(), key
             self._turn_spent = 0.0
-        if self._stop is None:  # the lab: no clock read, the same game on any machine
-            return self._choose(view, legal_actions, budget_s, rng, key)
-        started = _now()
+        # The lab reads no clock here: the same game on any machine.
+        started = _now() if self._stop is not None else None
         try:
             return self._choose(view, legal_actions, budget_s, rng, key)
         finally:
-            self._turn_spent += _now() - started
+            if started is not None:
+                self._turn_spent += _now() - started
 
     def _choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                 rng: random.Random, key: tuple[Any, ...]) -> Action:
