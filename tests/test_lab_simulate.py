@@ -226,7 +226,7 @@ def test_cli_simulate_stores_each_game_as_it_ends(tmp_path: Path,
     out = tmp_path / "runs.jsonl"
     real = sim.run_local
 
-    def interrupted(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+    def interrupted(specs: Any, workers: int = 1, progress: Any = None, **run: Any) -> Any:
         real(specs[:2], 1, progress)
         raise KeyboardInterrupt
 
@@ -278,11 +278,11 @@ def test_cli_simulate_resume_plays_only_what_is_missing(tmp_path: Path,
     real = sim.run_local
     played: list[int] = []
 
-    def interrupted(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+    def interrupted(specs: Any, workers: int = 1, progress: Any = None, **run: Any) -> Any:
         real(specs[:2], 1, progress)
         raise KeyboardInterrupt
 
-    def counting(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+    def counting(specs: Any, workers: int = 1, progress: Any = None, **run: Any) -> Any:
         played.extend(s.index for s in specs)
         return real(specs, workers, progress)
 
@@ -369,7 +369,7 @@ def test_cli_simulate_refuses_an_out_it_cannot_write_before_playing(
     played: list[int] = []
     real = sim.run_local
 
-    def counting(specs: Any, workers: int = 1, progress: Any = None) -> Any:
+    def counting(specs: Any, workers: int = 1, progress: Any = None, **run: Any) -> Any:
         played.extend(s.index for s in specs)
         return real(specs, workers, progress)
 
@@ -430,7 +430,7 @@ def test_cli_unknown_agent_lists_the_agents_once() -> None:
     assert res.output.count("random") == 1, res.output
 
 
-def _sigint_row(spec: dict[str, Any]) -> dict[str, Any]:
+def _sigint_row(spec: dict[str, Any], **run: Any) -> dict[str, Any]:
     """Stands in for a game in a pool worker: what the worker does on Ctrl-C."""
     import signal
 

@@ -61,6 +61,7 @@ identities differ). Systems without hooks (``WORLDS``) are played by the general
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import random
@@ -175,14 +176,17 @@ def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
     """Worlds drawn by ``belief_boc``: from what ``seen`` (the agent's ``Sightings``)
     remembers of the enemy's blocks when given, else from the view alone; their dice are
     ``WORLD_DICE``."""
+    # A partial of a module function rather than a closure, so an agent pickles (the
+    # lab's checkpoints of a game in play).
+    return functools.partial(_build_boc_world, seen)
+
+
+def _build_boc_world(seen: Sightings | None, view: JSONDict, rng: random.Random) -> Game:
     from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
 
-    def build(view: JSONDict, rng: random.Random) -> Game:
-        start = scenario_start(view)
-        return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
-                           dice=WORLD_DICE)
-
-    return build
+    start = scenario_start(view)
+    return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
+                       dice=WORLD_DICE)
 
 
 def _boc_hooks(memory: Memory | None) -> SystemHooks:

@@ -49,6 +49,12 @@ def _out_problem(out: Path) -> str | None:
     return None
 
 
+def _checkpoints(out: Path | None) -> Path | None:
+    """The folder beside ``--out`` where games in play are saved now and then, so
+    ``--resume`` goes on from them (gettysburg.lab.checkpoint)."""
+    return None if out is None else out.with_name(out.name + ".checkpoints")
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -75,7 +81,8 @@ def simulate(
                                            help="Ray cluster address ('local' starts one)"),
     resume: bool = typer.Option(False, "--resume",
                                 help="keep the games of this command already in --out and "
-                                     "play only the rest"),
+                                     "play only the rest, a game in play from its checkpoint "
+                                     "(saved beside --out)"),
     dice: str = typer.Option("seeded", "--dice",
                              help="'seeded' (as every hosted game), or 'keyed': as fair, and "
                                   "two runs of the same seeds that differ in one agent or "
@@ -151,12 +158,14 @@ def simulate(
                     return
             else:
                 n = workers or os.cpu_count() or 1
-                rows = sim.run_local(specs, n, tick)
+                rows = sim.run_local(specs, n, tick, checkpoints=_checkpoints(out),
+                                     resume=resume)
     except KeyboardInterrupt:
         # Ctrl-C: say what the file holds and how to go on; 130 as shells report SIGINT.
         if out is not None:
             err.print(f"interrupted: {stored_now} of {games} games of this run are in {out}; "
-                      "the same command with --resume plays the rest", markup=False)
+                      "the same command with --resume plays the rest, going on from the "
+                      f"games in play saved in {_checkpoints(out)}", markup=False)
         else:
             err.print("interrupted (without --out the games played are not kept)")
         raise typer.Exit(code=130) from None

@@ -14,6 +14,7 @@ left the noise of their paired difference where it was (docs/ai.md, "Coupled gam
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
@@ -24,11 +25,13 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gettysburg.ai.agent import make_agent, random_stream, seeded_rng
 from gettysburg.core.dice import Dice, KeyedDice, SeededDice
 from gettysburg.core.protocol import Game, new_game
+from gettysburg.lab import checkpoint
 
 Row = dict[str, Any]
 
@@ -111,47 +114,73 @@ def _clock(view: Mapping[str, Any]) -> tuple[Any, ...]:
     return (view.get("day"), view.get("hour"), view.get("turn"))
 
 
-def play_game(spec: GameSpec, recorded: bool = False) -> Row:
-    """Play one game to its end (or to ``max_actions``) and describe it (``recorded``:
-    through ``Game.apply``, with history and state hashes, as a hosted game is played)."""
-    start = time.perf_counter()
+def spec_key(spec: GameSpec) -> str:
+    """What identifies a game of the lab: the fields a stored row repeats."""
+    return _spec_key(spec.scenario, spec.seed, spec.index, spec.agents, spec.options,
+                     spec.budget_s, spec.max_actions, spec.dice)
+
+
+def _new_play(spec: GameSpec) -> checkpoint.InPlay:
     game: Game = new_game(spec.scenario, options=spec.options, seed=spec.seed,
                           dice=DICE_KINDS[spec.dice](spec.seed))
+    agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
+    rngs = {seat: seeded_rng("lab", spec.seed, seat, random_stream(agents[seat], name))
+            for seat, name in spec.agents.items()}
     # Blocks a scenario starts without (Day 2 opens with Reynolds and Iverson gone): they
     # count in the VP, but were not lost in this game.
-    at_start = _eliminated(game.view("referee"))
-    agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
+    return checkpoint.InPlay(spec_key(spec), game, agents, rngs,
+                             at_start=_eliminated(game.view("referee")))
+
+
+def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None = None,
+              resume: bool = False) -> Row:
+    """Play one game to its end (or to ``max_actions``) and describe it (``recorded``:
+    through ``Game.apply``, with history and state hashes, as a hosted game is played).
+
+    With a ``checkpoints`` folder the game in play is saved there now and then
+    (:mod:`gettysburg.lab.checkpoint`), and with ``resume`` a game saved there goes on
+    from its checkpoint; either way it ends as it would have without one."""
+    start = time.perf_counter()
+    key = spec_key(spec)
+    saved_at = checkpoint.path_for(checkpoints, key) if checkpoints is not None else None
+    state = checkpoint.load(saved_at, key) if saved_at is not None and resume else None
+    if state is None:
+        state = _new_play(spec)
+    game, agents, rngs = state.game, state.agents, state.rngs
+    before = state.seconds  # played before this call, in earlier runs
     streams = {seat: random_stream(agents[seat], name) for seat, name in spec.agents.items()}
-    rngs = {seat: seeded_rng("lab", spec.seed, seat, stream) for seat, stream in streams.items()}
-    actions, clocks = 0, set()
+    last_save = start
     seat, action = "", None
-    played: dict[str, int] = {}  # "seat:type" -> count: shows which rules were exercised
-    vp_track: list[list[Any]] = []
     error: str | None = None
     try:
-        while not game.is_terminal() and actions < spec.max_actions:
+        while not game.is_terminal() and state.actions < spec.max_actions:
             seat = game.to_move()[0]
             view = game.view(seat)
             legal = view.get("legal_actions")
             if not isinstance(legal, list):
                 legal = game.legal_actions(seat)
             clock = _clock(view)
-            if clock not in clocks:
-                clocks.add(clock)
+            if clock not in state.clocks:
+                state.clocks.add(clock)
                 victory = view.get("victory")
                 if isinstance(victory, dict) and "total" in victory:
-                    vp_track.append([view.get("time", str(clock)), victory["total"]])
+                    state.vp_track.append([view.get("time", str(clock)), victory["total"]])
+                now = time.perf_counter()
+                if saved_at is not None and now - last_save >= checkpoint.EVERY_S:
+                    state.seconds, last_save = before + now - start, now
+                    if not checkpoint.save(saved_at, state):
+                        saved_at = None  # it will not pickle: play on without
             action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
             # Unrecorded: the rules checked as by apply(), without history, state hash or
             # snapshot. A lab game is replayed from its seed and agents, and a refused
             # action ends it with an error row anyway. 20-45% faster (docs/ai.md,
             # "Speed").
             (game.apply if recorded else game.apply_unrecorded)(action, seat)
-            actions += 1
+            state.actions += 1
             kind = f"{seat}:{action.get('type')}"
-            played[kind] = played.get(kind, 0) + 1
+            state.played[kind] = state.played.get(kind, 0) + 1
     except Exception as exc:  # an engine or agent bug: keep the run, record the game
-        error = f"{type(exc).__name__}: {exc} (after {actions} actions, {seat} "\
+        error = f"{type(exc).__name__}: {exc} (after {state.actions} actions, {seat} "\
                 f"{json.dumps(action, sort_keys=True) if action else ''})"
     finished = game.is_terminal() and error is None
     result = game.result() if finished else None
@@ -163,17 +192,19 @@ def play_game(spec: GameSpec, recorded: bool = False) -> Row:
         "winner": result.get("winner") if result else None,
         "vp": result.get("csa_vp") if result else None,
         "result": result,
-        "eliminated": _eliminated(referee), "eliminated_at_start": at_start,
-        "turns": len(clocks), "actions": actions,
-        "seconds": round(time.perf_counter() - start, 3),
-        "vp_track": vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
+        "eliminated": _eliminated(referee), "eliminated_at_start": state.at_start,
+        "turns": len(state.clocks), "actions": state.actions,
+        "seconds": round(before + time.perf_counter() - start, 3),
+        "vp_track": state.vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
         "dice": spec.dice,
-        "error": error, "played": dict(sorted(played.items())),
+        "error": error, "played": dict(sorted(state.played.items())),
         # What agents that keep counts did (search: decisions searched, styles played).
         "agent_stats": _agent_stats(agents),
     }
     if streams != spec.agents:  # a variant on another agent's random numbers: say whose
         row["streams"] = streams
+    if saved_at is not None:
+        checkpoint.discard(saved_at)  # the row holds the game now
     return row
 
 
@@ -187,8 +218,9 @@ def _agent_stats(agents: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _play_dict(spec: dict[str, Any]) -> Row:
-    return play_game(GameSpec(**spec))
+def _play_dict(spec: dict[str, Any], checkpoints: Path | None = None,
+               resume: bool = False) -> Row:
+    return play_game(GameSpec(**spec), checkpoints=checkpoints, resume=resume)
 
 
 def _leave_ctrl_c_to_the_parent() -> None:
@@ -199,19 +231,22 @@ def _leave_ctrl_c_to_the_parent() -> None:
 
 
 def run_local(specs: Sequence[GameSpec], workers: int = 1,
-              progress: Callable[[Row], None] | None = None) -> list[Row]:
-    """Play the games on local cores; rows come back in spec order."""
+              progress: Callable[[Row], None] | None = None,
+              checkpoints: Path | None = None, resume: bool = False) -> list[Row]:
+    """Play the games on local cores; rows come back in spec order. ``checkpoints`` and
+    ``resume`` are ``play_game``'s: save games in play to that folder, go on from them."""
     rows: list[Row] = []
     if workers <= 1 or len(specs) <= 1:
         for spec in specs:
-            rows.append(play_game(spec))
+            rows.append(play_game(spec, checkpoints=checkpoints, resume=resume))
             if progress:
                 progress(rows[-1])
     else:
         ctx = multiprocessing.get_context("fork" if "fork" in
                                           multiprocessing.get_all_start_methods() else "spawn")
         with ctx.Pool(min(workers, len(specs)), initializer=_leave_ctrl_c_to_the_parent) as pool:
-            for row in pool.imap_unordered(_play_dict, [asdict(s) for s in specs]):
+            play = functools.partial(_play_dict, checkpoints=checkpoints, resume=resume)
+            for row in pool.imap_unordered(play, [asdict(s) for s in specs]):
                 rows.append(row)
                 if progress:
                     progress(row)

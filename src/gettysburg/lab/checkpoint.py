@@ -1,0 +1,111 @@
+"""Checkpoints of a lab game in play, so a long game survives an interrupted run.
+
+A search battle takes most of an hour; a run stopped in the middle of one (Ctrl-C, a
+machine's time running out) would otherwise lose all of it, since a row is stored only when
+its game ends. While a game is played with a checkpoint file, :func:`save` pickles
+everything the game's course depends on (the game, the agents with their memories, their
+random generators and the loop's counts) at most every ``every_s`` seconds, at the start of
+a turn; ``gettysburg simulate --resume`` goes on from there, and the game ends exactly as it
+would have played through (the lab's agents never read the clock).
+
+A checkpoint is continued only by the code that wrote it (:func:`code_fingerprint`) and
+only for its own game (the spec's key); any other, or one that cannot be read, is ignored
+and the game starts again from its seed. Checkpoints are pickles: load only your own.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gettysburg.core.protocol import Game
+
+log = logging.getLogger(__name__)
+
+#: Seconds of play between two saves of a game (checked as each turn starts).
+EVERY_S = 60.0
+
+
+@dataclass
+class InPlay:
+    """A game in play and the lab loop's state around it (``simulate.play_game``)."""
+
+    key: str  # the spec's key (``simulate._spec_key``): whose checkpoint this is
+    game: Game
+    agents: dict[str, Any]
+    rngs: dict[str, Any]
+    at_start: dict[str, list[str]]
+    actions: int = 0
+    clocks: set[tuple[Any, ...]] = field(default_factory=set)
+    played: dict[str, int] = field(default_factory=dict)
+    vp_track: list[list[Any]] = field(default_factory=list)
+    seconds: float = 0.0  # time played before the last save
+    code: str = ""  # code_fingerprint() of the code that saved it
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A digest of the package's files (code and data): a checkpoint written by other code
+    would finish its game as neither version would have played it."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def path_for(folder: Path, key: str) -> Path:
+    """The checkpoint file of the game with spec key ``key`` in ``folder``."""
+    return folder / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
+
+
+def save(path: Path, state: InPlay) -> bool:
+    """Write ``state`` to ``path`` whole or not at all (a temporary file, then a rename).
+    False when it cannot: the state does not pickle (e.g. an agent whose class a benchmark
+    made on the fly) or the file cannot be written. The game goes on without checkpoints."""
+    state.code = code_fingerprint()
+    try:
+        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        log.warning("game not checkpointed: %s", exc)
+        return False
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError as exc:  # a full or read-only disk: the game matters more
+        log.warning("game not checkpointed: %s", exc)
+        return False
+    return True
+
+
+def load(path: Path, key: str) -> InPlay | None:
+    """The game in play saved at ``path`` for spec key ``key``, or None when there is none
+    to go on from: no file, one that does not unpickle, another game's, or other code's."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        state = pickle.loads(data)
+    except Exception as exc:  # truncated or foreign: start the game again
+        log.warning("checkpoint %s ignored: %s", path, exc)
+        return None
+    if not isinstance(state, InPlay) or state.key != key or state.code != code_fingerprint():
+        log.warning("checkpoint %s ignored: another game's, or saved by other code", path)
+        return None
+    return state
+
+
+def discard(path: Path) -> None:
+    """Remove a finished game's checkpoint."""
+    path.unlink(missing_ok=True)
