@@ -1,12 +1,13 @@
 """Checkpoints of a lab game in play, so a long game survives an interrupted run.
 
-A search battle takes most of an hour; a run stopped in the middle of one (Ctrl-C, a
-machine's time running out) would otherwise lose all of it, since a row is stored only when
-its game ends. While a game is played with a checkpoint file, :func:`save` pickles
-everything the game's course depends on (the game, the agents with their memories, their
-random generators and the loop's counts) at most every ``every_s`` seconds, at the start of
-a turn; ``gettysburg simulate --resume`` goes on from there, and the game ends exactly as it
-would have played through (the lab's agents never read the clock).
+A battle of ``search-move-still`` past its first day takes over two hours of a core; a
+run stopped in the middle of one (Ctrl-C, a session's time running out) would otherwise lose
+all of it, since a row is stored only when its game ends. While a game is played with a
+checkpoint file, :func:`save` pickles everything the game's course depends on (the game,
+the agents with their memories, their random generators and the loop's counts) at most
+every ``EVERY_S`` seconds, at the start of a turn; ``gettysburg simulate --resume`` goes
+on from there, and the game ends exactly as it would have played through (the lab's agents
+never read the clock).
 
 A checkpoint is continued only by the code that wrote it (:func:`code_fingerprint`) and
 only for its own game (the spec's key); any other, or one that cannot be read, is ignored

@@ -85,8 +85,7 @@ def split_played(specs: Sequence[GameSpec], rows: Sequence[Row]
     run never mixes games of another command into its summary. Rows that stopped on an
     error or the limit count as played: replaying them would give the same stop
     (docs/ai.md, "The lab")."""
-    wanted = {_spec_key(s.scenario, s.seed, s.index, s.agents, s.options, s.budget_s,
-                        s.max_actions, s.dice): s for s in specs}
+    wanted = {spec_key(s): s for s in specs}
     kept: dict[str, Row] = {}
     for row in rows:
         try:
