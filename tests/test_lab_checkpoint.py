@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import gettysburg.ai.agent as agent_module
 import gettysburg.lab.simulate as sim
-from gettysburg.ai.agent import register_agent
 from gettysburg.ai.random_agent import RandomAgent
 from gettysburg.cli import app
 from gettysburg.lab import checkpoint
@@ -133,7 +133,8 @@ def _unpicklable(seed: str) -> _Unpicklable:
 
 def test_a_game_that_will_not_pickle_plays_on_without_checkpoints(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    register_agent("random-unpicklable", _unpicklable)
+    # Registered for this test only: other tests list the registry.
+    monkeypatch.setitem(agent_module._AGENTS, "random-unpicklable", _unpicklable)
     monkeypatch.setattr(checkpoint, "EVERY_S", 0.0)
     spec = GameSpec("toy/standard", "5", {"red": "random-unpicklable", "blue": "general"})
     row = play_game(spec, checkpoints=tmp_path)
