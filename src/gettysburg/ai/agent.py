@@ -53,7 +53,8 @@ _AGENTS: dict[str, AgentFactory] = {}
 # Agents that live in their own module register on import (lazily: search is heavier).
 _MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",
             "novice": "gettysburg.ai.novice", "search": "gettysburg.ai.search",
-            "search-move": "gettysburg.ai.search", "search-move-still": "gettysburg.ai.search"}
+            "search-move": "gettysburg.ai.search", "search-move-still": "gettysburg.ai.search",
+            "search-move-still-day1": "gettysburg.ai.search"}
 
 
 class UnknownAgentError(LookupError):

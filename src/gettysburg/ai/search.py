@@ -481,7 +481,7 @@ class SearchAgent(RememberingAgent):
         "command_plans", "fire_plans", "mass_plans", "move_plans", "move_contact",
         "move_alternatives", "move_horizon", "move_still", "still_seats", "endgame",
         "endgame_mass", "style_search", "only_endgame", "move_rounds_per_s",
-        "move_min_gain", "move_z")
+        "move_min_gain", "move_z", "search_days")
 
     def __init__(self, seed: str = "0") -> None:
         super().__init__(seed)
@@ -526,6 +526,9 @@ class SearchAgent(RememberingAgent):
         self.style_search = STYLE_SEARCH
         #: Search nothing before the endgame: the general's game until its last turns.
         self.only_endgame = False
+        #: The days searched, as the view numbers them (BoC's ``day``); on the others the
+        #: general's own choice. None: every day.
+        self.search_days: frozenset[int] | None = None
 
     def settings(self) -> dict[str, Any]:
         """This agent's ``SETTINGS`` and their values."""
@@ -574,6 +577,10 @@ class SearchAgent(RememberingAgent):
                 rng: random.Random, key: tuple[Any, ...]) -> Action:
         """``choose`` within the player turn ``key``."""
         view = self.memory.recall(view)  # as the general does: it is the incumbent
+        if self.search_days is not None and view.get("day") not in self.search_days:
+            # An unsearched day: the general's choice, as ``GeneralAgent`` makes it.
+            scores = doctrine_for(view).scores(view, legal_actions)
+            return dict(legal_actions[best_index(scores, legal_actions)])
         system = self._system(view)
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
         if styles:
@@ -979,6 +986,24 @@ class StillSearchAgent(MoveSearchAgent):
         self.still_seats = frozenset({"csa"})
 
 
+class FirstDaySearchAgent(StillSearchAgent):
+    """``search-move-still-day1``: ``search-move-still`` on the first day, the general's
+    own play on the days after (``search_days``).
+
+    Made to measure the battle (9.5) within a session's reach: ``search-move-still`` takes
+    over two hours of a core for a battle that goes past Day 1, this about the cost of its
+    Day 1 (docs/ai.md, "Search on the battle's first day"). It draws ``search-move``'s
+    random numbers, as ``search-move-still`` does, so on Day 1 it plays as that agent."""
+
+    name = "search-move-still-day1"
+    stream = "search-move"
+
+    def __init__(self, seed: str = "0") -> None:
+        super().__init__(seed)
+        self.search_days = frozenset({1})
+
+
 register_agent("search", SearchAgent)
 register_agent("search-move", MoveSearchAgent)
 register_agent("search-move-still", StillSearchAgent)
+register_agent("search-move-still-day1", FirstDaySearchAgent)
