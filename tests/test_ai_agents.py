@@ -25,7 +25,8 @@ def _strip_handles(view: dict[str, Any]) -> str:
 
 
 def test_registry_names_and_unknown() -> None:
-    assert {"random", "general", "novice", "search", "search-move", "search-move-still"} \
+    assert {"random", "general", "novice", "search", "search-move", "search-move-still",
+            "search-move-still-day1"} \
         <= set(agent_names())
     with pytest.raises(UnknownAgentError):
         make_agent("nobody", 1)

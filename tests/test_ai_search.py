@@ -1013,3 +1013,35 @@ def test_endgame_mass_plans_attack_what_the_general_would_not(
     mass = agent._plans(view, legal, choice, hooks)
     assert [p.mass for p in mass] == [p.mass for p in plans]
     assert all(p.horizon == search_mod.MELEE for p in mass)
+
+
+def test_search_move_still_day1_searches_the_first_day_only() -> None:
+    """``search-move-still-day1`` is ``search-move-still`` on Day 1 (same settings, same
+    random numbers) and the general on the days after: on Day 2 it makes the general's
+    every decision and searches none; on Day 1 it searches where ``search-move-still``
+    does."""
+    agent = make_agent("search-move-still-day1", "1")
+    still = make_agent("search-move-still", "1")
+    assert isinstance(agent, SearchAgent) and isinstance(still, SearchAgent)
+    assert agent.settings() == {**still.settings(), "search_days": frozenset({1})}
+    assert random_stream(agent, "search-move-still-day1") == "search-move"
+    generals, rng = {"usa": make_agent("general"), "csa": make_agent("general")}, random.Random(0)
+    game = new_game("boc/day2", seed=11)
+    for _ in range(250):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        theirs = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
+        if seat == "csa":
+            assert agent.choose(view, view["legal_actions"], 1.0, rng) == theirs
+        game.apply(theirs, seat)
+    assert agent.searched == 0
+    # Day 1: the CSA ends a movement phase with a block next to the enemy, which both
+    # agents search (the still plans) with the same numbers, to the same choice.
+    game = _first(_played("boc/day1", 0), lambda v, c: v["seat"] == "csa" and _still_near(v, c),
+                  limit=3000)
+    view = game.view("csa")
+    day1 = make_agent("search-move-still-day1", "1")
+    assert isinstance(day1, SearchAgent)
+    picks = [a.choose(view, view["legal_actions"], 0.05, random.Random(5)) for a in (day1, still)]
+    assert picks[0] == picks[1]
+    assert day1.stats() == still.stats() and day1.searched >= 2
