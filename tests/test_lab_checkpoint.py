@@ -142,6 +142,25 @@ def test_a_game_that_will_not_pickle_plays_on_without_checkpoints(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_save_that_fails_later_leaves_no_checkpoint_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game saved once, whose next save fails (a full disk), plays on unsaved, and its
+    first checkpoint goes when its row is made."""
+    monkeypatch.setattr(checkpoint, "EVERY_S", 0.0)
+    real, calls = checkpoint.save, []
+
+    def first_only(path: Path, state: checkpoint.InPlay) -> bool:
+        calls.append(state.actions)
+        return real(path, state) if len(calls) == 1 else False
+
+    monkeypatch.setattr(checkpoint, "save", first_only)
+    spec = GameSpec("toy/standard", "5", {"red": "general", "blue": "general"})
+    row = play_game(spec, checkpoints=tmp_path)
+    assert row["finished"] and row["error"] is None
+    assert len(calls) == 2  # no more tries after the failure
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_cli_simulate_resume_goes_on_from_the_game_in_play(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Interrupted in the middle of its second game, a run keeps its first game's row and

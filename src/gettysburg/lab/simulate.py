@@ -149,6 +149,7 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
     before = state.seconds  # played before this call, in earlier runs
     streams = {seat: random_stream(agents[seat], name) for seat, name in spec.agents.items()}
     last_save = start
+    saving = saved_at is not None  # until a save fails (an agent that will not pickle)
     seat, action = "", None
     error: str | None = None
     try:
@@ -165,10 +166,9 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
                 if isinstance(victory, dict) and "total" in victory:
                     state.vp_track.append([view.get("time", str(clock)), victory["total"]])
                 now = time.perf_counter()
-                if saved_at is not None and now - last_save >= checkpoint.EVERY_S:
+                if saving and saved_at is not None and now - last_save >= checkpoint.EVERY_S:
                     state.seconds, last_save = before + now - start, now
-                    if not checkpoint.save(saved_at, state):
-                        saved_at = None  # it will not pickle: play on without
+                    saving = checkpoint.save(saved_at, state)  # False: play on without
             action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
             # Unrecorded: the rules checked as by apply(), without history, state hash or
             # snapshot. A lab game is replayed from its seed and agents, and a refused
@@ -203,7 +203,8 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
     if streams != spec.agents:  # a variant on another agent's random numbers: say whose
         row["streams"] = streams
     if saved_at is not None:
-        checkpoint.discard(saved_at)  # the row holds the game now
+        # The row holds the game now; an earlier save is removed even when a later failed.
+        checkpoint.discard(saved_at)
     return row
 
 
