@@ -28,6 +28,12 @@ def best_index(scores: Sequence[float], legal: Sequence[Action]) -> int:
     return best
 
 
+def doctrine_choice(view: JSONDict, legal: Sequence[Action]) -> Action:
+    """The general's decision: the doctrine's best action for the view (``best_index``)."""
+    scores = doctrine_for(view).scores(view, legal)
+    return dict(legal[best_index(scores, legal)])
+
+
 def ranked(view: JSONDict, legal: Sequence[Action]) -> list[tuple[float, int]]:
     """(score, index) best first, by the doctrine of the view's system."""
     scores = doctrine_for(view).scores(view, legal)
@@ -72,8 +78,7 @@ class GeneralAgent(RememberingAgent):
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
         view = self.memory.recall(view)
-        scores = doctrine_for(view).scores(view, legal_actions)
-        return dict(legal_actions[best_index(scores, legal_actions)])
+        return doctrine_choice(view, legal_actions)
 
 
 register_agent("general", GeneralAgent)

@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for
-from gettysburg.ai.general import RememberingAgent, best_index
+from gettysburg.ai.general import RememberingAgent, best_index, doctrine_choice
 from gettysburg.core.protocol import REFEREE, Action, Game
 
 if TYPE_CHECKING:
@@ -578,9 +578,7 @@ class SearchAgent(RememberingAgent):
         """``choose`` within the player turn ``key``."""
         view = self.memory.recall(view)  # as the general does: it is the incumbent
         if self.search_days is not None and view.get("day") not in self.search_days:
-            # An unsearched day: the general's choice, as ``GeneralAgent`` makes it.
-            scores = doctrine_for(view).scores(view, legal_actions)
-            return dict(legal_actions[best_index(scores, legal_actions)])
+            return doctrine_choice(view, legal_actions)  # an unsearched day: the general's
         system = self._system(view)
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
         if styles:
