@@ -149,7 +149,7 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
     before = state.seconds  # played before this call, in earlier runs
     streams = {seat: random_stream(agents[seat], name) for seat, name in spec.agents.items()}
     last_save = start
-    saving = saved_at is not None  # until a save fails (an agent that will not pickle)
+    save_to = saved_at  # None once a save fails (an agent that will not pickle)
     seat, action = "", None
     error: str | None = None
     try:
@@ -166,9 +166,10 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
                 if isinstance(victory, dict) and "total" in victory:
                     state.vp_track.append([view.get("time", str(clock)), victory["total"]])
                 now = time.perf_counter()
-                if saving and saved_at is not None and now - last_save >= checkpoint.EVERY_S:
+                if save_to is not None and now - last_save >= checkpoint.EVERY_S:
                     state.seconds, last_save = before + now - start, now
-                    saving = checkpoint.save(saved_at, state)  # False: play on without
+                    if not checkpoint.save(save_to, state):
+                        save_to = None  # play on without
             action = agents[seat].choose(view, legal, spec.budget_s, rngs[seat])
             # Unrecorded: the rules checked as by apply(), without history, state hash or
             # snapshot. A lab game is replayed from its seed and agents, and a refused
