@@ -208,3 +208,27 @@ def test_cli_interrupt_names_the_checkpoints(tmp_path: Path,
     res = CliRunner().invoke(app, ["simulate", "toy/standard", "--out", str(out)])
     assert res.exit_code == 130
     assert "runs.jsonl.checkpoints" in res.output.replace("\n", "")
+
+
+def test_the_fingerprint_follows_what_plays_a_game_and_not_the_server(tmp_path: Path) -> None:
+    """A checkpoint stays valid when only the server, its web assets or the command line
+    change, and is dropped when the rules, the agents or the data do."""
+    root = tmp_path / "pkg"
+    for rel, text in {"__init__.py": "", "ai/search.py": "A = 1\n",
+                      "boc/data/units.yaml": "- a\n", "server/static/app.js": "x()\n",
+                      "server/app.py": "", "cli/main.py": ""}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    before = checkpoint.fingerprint_of(root)
+    for rel in ("server/static/app.js", "server/app.py", "cli/main.py"):
+        (root / rel).write_text("changed()\n")
+    (root / "server/static/__pycache__").mkdir()
+    assert checkpoint.fingerprint_of(root) == before
+    for rel in ("ai/search.py", "boc/data/units.yaml"):
+        kept = (root / rel).read_text()
+        (root / rel).write_text(kept + "# edited\n")
+        assert checkpoint.fingerprint_of(root) != before, rel
+        (root / rel).write_text(kept)
+    assert checkpoint.fingerprint_of(root) == before
+    (root / "ai/new_module.py").write_text("")
+    assert checkpoint.fingerprint_of(root) != before

@@ -21,10 +21,12 @@ import hashlib
 import logging
 import os
 import pickle
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gettysburg.ai.agent import Agent
 from gettysburg.core.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -39,8 +41,8 @@ class InPlay:
 
     key: str  # the spec's key (``simulate._spec_key``): whose checkpoint this is
     game: Game
-    agents: dict[str, Any]
-    rngs: dict[str, Any]
+    agents: dict[str, Agent]  # by seat, with whatever they remember
+    rngs: dict[str, random.Random]  # by seat: the random numbers each agent draws
     at_start: dict[str, list[str]]
     actions: int = 0
     clocks: set[tuple[Any, ...]] = field(default_factory=set)
@@ -50,17 +52,28 @@ class InPlay:
     code: str = ""  # code_fingerprint() of the code that saved it
 
 
-@functools.cache
-def code_fingerprint() -> str:
-    """A digest of the package's files (code and data): a checkpoint written by other code
-    would finish its game as neither version would have played it."""
-    root = Path(__file__).resolve().parents[1]
+#: Subpackages that never change the course of a lab game (the browser's server and its
+#: web assets, the command line, the adapters): editing them leaves checkpoints valid.
+NOT_PLAYED = frozenset({"server", "cli", "interop"})
+
+
+def fingerprint_of(root: Path) -> str:
+    """A digest of the files under package folder ``root`` (code and data) that a lab
+    game's course can depend on: all but ``NOT_PLAYED`` and byte-code caches."""
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(root)).encode())
+        rel = path.relative_to(root)
+        if path.is_file() and "__pycache__" not in rel.parts and rel.parts[0] not in NOT_PLAYED:
+            digest.update(str(rel).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """This package's :func:`fingerprint_of`: a checkpoint written by other code would
+    finish its game as neither version would have played it."""
+    return fingerprint_of(Path(__file__).resolve().parents[1])
 
 
 def path_for(folder: Path, key: str) -> Path:
