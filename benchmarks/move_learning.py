@@ -146,7 +146,7 @@ def _sample(view: JSONDict, legal: Sequence[Action], choice: Action, general: Ge
     hooks = WORLDS["boc"](general.memory.get(view))
     searcher = MoveSearchAgent("label")
     searcher.style_search = False
-    plans: list[Plan] = searcher._plans(view, legal, choice, hooks)
+    plans: list[Plan] = searcher.plans_for(view, legal, choice, hooks).plans
     uid, here = str(choice["unit"]), str(choice["path"][0])
     if len(plans) < 2 or any(uid not in p.moves for p in plans):
         return None  # no block near the enemy, or the last turn's whole-turn plans
@@ -164,7 +164,7 @@ def _sample(view: JSONDict, legal: Sequence[Action], choice: Action, general: Ge
     for _ in range(rounds):
         world = rng.getrandbits(64)
         try:
-            got = [SearchAgent._rollout(view, p, hooks, random.Random(world)) for p in plans]
+            got = [SearchAgent.rollout(view, p, hooks, random.Random(world)) for p in plans]
         except Exception:  # a world the engine refused: skip the round, as search does
             continue
         if all(v is not None for v in got):

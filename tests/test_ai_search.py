@@ -169,12 +169,12 @@ def test_a_plan_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mon
         return staticmethod(fake)
 
     monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
-    monkeypatch.setattr(SearchAgent, "_rollout", rollout(search_mod.MIN_GAIN / 2))
+    monkeypatch.setattr(SearchAgent, "rollout", rollout(search_mod.MIN_GAIN / 2))
     small = SearchAgent("1")
     assert small.choose(view, legal, 1.0, random.Random(1)) == general
     assert small.searched == 1 and small.overrides == 0
 
-    monkeypatch.setattr(SearchAgent, "_rollout", rollout(1.0))
+    monkeypatch.setattr(SearchAgent, "rollout", rollout(1.0))
     big = SearchAgent("1")
     chosen = big.choose(view, legal, 1.0, random.Random(1))
     assert big.overrides == 1
@@ -192,7 +192,7 @@ def test_a_failed_rollout_is_counted_and_logged_not_fatal(
         raise KeyError("no such block")
 
     monkeypatch.setattr(SearchAgent, "_style_rollout", staticmethod(broken))
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(broken))
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(broken))
     agent = SearchAgent("1")
     with caplog.at_level("WARNING", logger="gettysburg.ai.search"):
         chosen = agent.choose(view, legal, 1.0, random.Random(1))
@@ -245,7 +245,7 @@ def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
         view = game.view(game.to_move()[0])
         choice = general.choose(view, view["legal_actions"], 0.0, rng)
         who._plan = Plan()
-        return who._plans(view, view["legal_actions"], choice, hooks)
+        return who.plans_for(view, view["legal_actions"], choice, hooks).plans
 
     def choice(game: Game) -> dict[str, Any]:
         view = game.view(game.to_move()[0])
@@ -431,12 +431,12 @@ def test_a_clock_bound_move_search_keeps_its_budget(monkeypatch: pytest.MonkeyPa
 
     view, legal, clock = _block_on_a_clock(monkeypatch)
     played: list[Any] = []
-    rollout = SearchAgent._rollout
+    rollout = SearchAgent.rollout
 
     def counted(*args: Any, **kwargs: Any) -> float | None:
         played.append(1)
         return rollout(*args, **kwargs)
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(counted))
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(counted))
     free = make_agent("search-move", "1")
     assert isinstance(free, SearchAgent)
     free_choice = free.choose(view, legal, 1.0, random.Random(1))
@@ -533,7 +533,7 @@ def test_on_the_clock_a_level_block_is_searched_in_two_worlds(
     def level(*args: Any, **kwargs: Any) -> float:
         played.append(1)
         return 0.0
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(level))
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(level))
     counts = []
     for bound in (False, True):
         agent = make_agent("search-move", "1")
@@ -564,7 +564,7 @@ def test_a_block_is_judged_by_its_agents_own_move_settings(
                      *args: Any, **kwargs: Any) -> float:
         played.append(1)  # a rival gains 1 to 2 points, by world (so its error is not 0)
         return 0.0 if plan.moves.get(uid) == dest else 1.0 + world.random()
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(rival_better))
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(rival_better))
     outcomes = []
     for settings in ({}, {"move_rounds_per_s": 1.0}, {"move_min_gain": 3.0},
                      {"move_z": 1e6}):
@@ -602,27 +602,29 @@ def test_move_plans_place_one_block_near_the_enemy() -> None:
     legal = view["legal_actions"]
     choice = general.choose(view, legal, 0.0, rng)
     uid, here, dest = choice["unit"], choice["path"][0], choice["path"][-1]
-    plans = agent._plans(view, legal, choice, hooks)
+    offer = agent.plans_for(view, legal, choice, hooks)
+    assert not offer.still  # a moving block's plans, not a still one's
+    plans = offer.plans
     placed = [p.moves[uid] for p in plans]
     assert placed[0] == dest and placed[-1] == here and len(set(placed)) == len(placed)
     assert 3 <= len(plans) <= 2 + search_mod.MOVE_ALTERNATIVES
     assert all(p.horizon == search_mod.REPLY and f"mv:{uid}" in p.settled for p in plans)
     reachable = {a["path"][-1] for a in legal if a["type"] == "move" and a["unit"] == uid}
     assert set(placed) - {here} <= reachable
-    assert plain._plans(view, legal, choice, hooks) == []  # off by default
+    assert plain.plans_for(view, legal, choice, hooks).plans == []  # off by default
     agent._plan = plans[1]
-    assert agent._plans(view, legal, choice, hooks) == []  # that block is settled
+    assert agent.plans_for(view, legal, choice, hooks).plans == []  # that block is settled
     # Far from the enemy (here: none known), the block's move is not searched.
     agent._plan = Plan()
     blind = dataclasses.replace(hooks, near_enemy=lambda v, hexes: 99)
-    assert agent._plans(view, legal, choice, blind) == []
-    assert len(agent._plans(view, legal, choice, hooks)) == len(plans)
+    assert agent.plans_for(view, legal, choice, blind).plans == []
+    assert len(agent.plans_for(view, legal, choice, hooks).plans) == len(plans)
     # The agent's own settings widen or narrow the search (a benchmark's variant sets them).
     agent._plan = Plan()
     agent.move_alternatives = 0
-    assert [p.moves[uid] for p in agent._plans(view, legal, choice, hooks)] == [dest, here]
+    assert [p.moves[uid] for p in agent.plans_for(view, legal, choice, hooks).plans] == [dest, here]
     agent.move_contact = -1  # no block is that near the enemy
-    assert agent._plans(view, legal, choice, hooks) == []
+    assert agent.plans_for(view, legal, choice, hooks).plans == []
 
 
 def test_plan_choice_obeys_a_placed_block() -> None:
@@ -653,11 +655,11 @@ def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.Mo
     choice = plan_choice(view, view["legal_actions"], Plan())
     seen = _where_rollouts_end(monkeypatch)
     plan = Plan(moves={choice["unit"]: choice["path"][-1]}, horizon=search_mod.REPLY)
-    assert SearchAgent._rollout(view, plan, hooks, random.Random(3)) == 0.0
+    assert SearchAgent.rollout(view, plan, hooks, random.Random(3)) == 0.0
     hour, active, s = seen[0]
     assert s == seat == active and hour > view["hour"]  # our next player turn
     short = Plan(moves={choice["unit"]: choice["path"][-1]})
-    assert SearchAgent._rollout(view, short, hooks, random.Random(3)) == 0.0
+    assert SearchAgent.rollout(view, short, hooks, random.Random(3)) == 0.0
     assert seen[1][0] == view["hour"]  # the same turn: our melee phase's end
 
 
@@ -680,14 +682,14 @@ def test_fire_horizon_plays_on_through_our_next_fire_phase(monkeypatch: pytest.M
     monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
     for horizon in (search_mod.REPLY, search_mod.FIRE):
         plan = Plan(moves={choice["unit"]: choice["path"][-1]}, horizon=horizon)
-        assert SearchAgent._rollout(view, plan, hooks, random.Random(3)) == 0.0
+        assert SearchAgent.rollout(view, plan, hooks, random.Random(3)) == 0.0
     (reply_hour, reply_side, reply_phase), (fire_hour, fire_side, fire_phase) = phases
     assert reply_side == fire_side == seat and reply_hour == fire_hour > view["hour"]
     assert reply_phase == "command" and fire_phase == "movement"
     agent = make_agent("search-move", "1")
     assert isinstance(agent, SearchAgent) and agent.move_horizon == search_mod.REPLY
     agent.move_horizon = search_mod.FIRE
-    plans = agent._plans(view, view["legal_actions"], choice, hooks)
+    plans = agent.plans_for(view, view["legal_actions"], choice, hooks).plans
     assert plans and all(p.horizon == search_mod.FIRE for p in plans)
 
 
@@ -704,8 +706,8 @@ def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
     agent = SearchAgent("1")
     agent.move_plans = True
     hooks = search_mod.WORLDS["boc"](None)
-    rival = agent._plans(view, legal, choice, hooks)[-1].moves[uid]  # staying put
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+    rival = agent.plans_for(view, legal, choice, hooks).plans[-1].moves[uid]  # staying put
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(
         lambda v, plan, h, rng, doctrine=None, stop=None:
         rng.random() + (5.0 if plan.moves.get(uid) == rival else 0.0)))
     got = agent.choose(view, legal, 1.0, random.Random(1))
@@ -744,9 +746,9 @@ def test_still_plans_search_the_blocks_left_next_to_the_enemy() -> None:
     end = plan_choice(view, legal, Plan())
     assert end["type"] == "end_phase"
     off = make_agent("search-move", "1")
-    assert isinstance(off, SearchAgent) and off._plans(view, legal, end, hooks) == []
+    assert isinstance(off, SearchAgent) and off.plans_for(view, legal, end, hooks).plans == []
     agent = _still_agent()
-    plans = agent._plans(view, legal, end, hooks)
+    plans = agent.plans_for(view, legal, end, hooks).plans
     (uid,) = {u for p in plans for u in p.moves}
     here = next(a["path"][0] for a in legal if a["type"] == "move" and a["unit"] == uid)
     assert hooks.near_enemy(view, (here,)) <= 1
@@ -760,14 +762,14 @@ def test_still_plans_search_the_blocks_left_next_to_the_enemy() -> None:
     seen = {uid}
     agent._plan = plans[0]
     for _ in range(60):
-        nxt = agent._plans(view, legal, end, hooks)
+        nxt = agent.plans_for(view, legal, end, hooks).plans
         if not nxt:
             break
         (other,) = {u for p in nxt for u in p.moves} - set(agent._plan.moves)
         assert other not in seen
         seen.add(other)
         agent._plan = nxt[0]
-    assert agent._plans(view, legal, end, hooks) == []
+    assert agent.plans_for(view, legal, end, hooks).plans == []
 
 
 def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
@@ -781,14 +783,14 @@ def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
     agent = _still_agent()
     order = []
     probe = _still_agent()
-    while plans := probe._plans(view, legal, plan_choice(view, legal, probe._plan), hooks):
+    while plans := probe.plans_for(view, legal, plan_choice(view, legal, probe._plan), hooks).plans:
         (uid,) = {u for p in plans for u in p.moves} - set(probe._plan.moves)
         order.append((uid, plans[1].moves[uid]))
         probe._plan = plans[0]
     assert len(order) >= 2
     mover, rival = order[1]  # the second block searched is the one that should move
 
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(
         lambda v, plan, h, rng, doctrine=None, stop=None:
         rng.random() + (5.0 if plan.moves.get(mover) == rival else 0.0)))
     got = agent.choose(view, legal, 1.0, random.Random(1))
@@ -796,7 +798,7 @@ def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
     assert agent.searched == 2 and agent.overrides == 1
     assert agent._plan.moves[order[0][0]] != rival  # the first stays where it was
     # Nobody better: the phase ends after every still block was searched once.
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(
         lambda v, plan, h, rng, doctrine=None, stop=None: rng.random()))
     calm = _still_agent()
     assert calm.choose(view, legal, 1.0, random.Random(1))["type"] == "end_phase"
@@ -836,9 +838,10 @@ def test_search_move_still_searches_still_blocks_as_the_csa_only() -> None:
         end = plan_choice(view, legal, Plan())
         fresh = make_agent("search-move-still", "1")
         assert isinstance(fresh, SearchAgent)
-        plans = fresh._plans(view, legal, end, hooks)
-        assert (len(plans) >= 2) is searched, seat
-        assert len(_still_agent()._plans(view, legal, end, hooks)) >= 2
+        offer = fresh.plans_for(view, legal, end, hooks)
+        assert (len(offer.plans) >= 2) is searched, seat
+        assert offer.still is searched, seat  # a still block's plans say so
+        assert len(_still_agent().plans_for(view, legal, end, hooks).plans) >= 2
 
 
 def _endgame_agent(only: bool = False) -> SearchAgent:
@@ -879,21 +882,22 @@ def test_endgame_plans_are_played_to_the_verdict() -> None:
     view = game.view(game.to_move()[0])
     legal = view["legal_actions"]
     choice = general.choose(view, legal, 0.0, rng)
-    late = _endgame_agent()._plans(view, legal, choice, hooks)
+    late = _endgame_agent().plans_for(view, legal, choice, hooks).plans
     assert len(late) >= 3 and all(p.horizon == search_mod.END for p in late)
     plain = make_agent("search-move", "1")
     assert isinstance(plain, SearchAgent) and not plain.endgame
-    assert all(p.horizon == search_mod.REPLY for p in plain._plans(view, legal, choice, hooks))
-    assert len(_endgame_agent(only=True)._plans(view, legal, choice, hooks)) == len(late)
+    assert all(p.horizon == search_mod.REPLY
+               for p in plain.plans_for(view, legal, choice, hooks).plans)
+    assert len(_endgame_agent(only=True).plans_for(view, legal, choice, hooks).plans) == len(late)
 
     early = _first(_played("boc/day1", 0), _near_move)
     eview = early.view(early.to_move()[0])
     echoice = general.choose(eview, eview["legal_actions"], 0.0, rng)
     assert eview["hour"] < 19
-    plans = _endgame_agent()._plans(eview, eview["legal_actions"], echoice, hooks)
+    plans = _endgame_agent().plans_for(eview, eview["legal_actions"], echoice, hooks).plans
     assert plans and all(p.horizon == search_mod.REPLY for p in plans)
-    assert _endgame_agent(only=True)._plans(eview, eview["legal_actions"], echoice,
-                                            hooks) == []
+    assert _endgame_agent(only=True).plans_for(eview, eview["legal_actions"], echoice,
+                                            hooks).plans == []
 
 
 def test_endgame_melee_plans_are_played_to_the_verdict() -> None:
@@ -910,7 +914,7 @@ def test_endgame_melee_plans_are_played_to_the_verdict() -> None:
         if view["hour"] == 19 and view["active"] == seat and choice["type"] == "melee":
             break
         game.apply(choice, seat)
-    plans = _endgame_agent()._plans(view, view["legal_actions"], choice, hooks)
+    plans = _endgame_agent().plans_for(view, view["legal_actions"], choice, hooks).plans
     assert [bool(p.spare) for p in plans] == [False, True]
     assert all(p.horizon == search_mod.END for p in plans)
 
@@ -934,7 +938,7 @@ def test_an_endgame_rollout_in_the_battle_stops_at_the_days_verdict(
 
     monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
     for k in range(3):
-        SearchAgent._rollout(view, Plan(horizon=search_mod.END), hooks, random.Random(k))
+        SearchAgent.rollout(view, Plan(horizon=search_mod.END), hooks, random.Random(k))
     assert all(day == 1 and verdicts == 1 for day, verdicts, _ in ended)
     # A drawn day: the battle went on, and the rollout stopped all the same.
     assert any(not over for _, _, over in ended)
@@ -947,7 +951,7 @@ def test_the_endgame_keeps_the_turns_horizon(monkeypatch: pytest.MonkeyPatch) ->
     game = _first(_played("boc/day1", 0), _late_near_move)
     view = game.view(game.to_move()[0])
     legal = view["legal_actions"]
-    monkeypatch.setattr(SearchAgent, "_rollout", staticmethod(
+    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(
         lambda v, plan, h, rng, doctrine=None, stop=None: rng.random()))
     agent = _endgame_agent()
     agent.style_search = False
@@ -1000,17 +1004,17 @@ def test_endgame_mass_plans_attack_what_the_general_would_not(
         game.apply(choice, seat)
     legal = view["legal_actions"]
     agent = _endgame_agent()
-    assert agent._plans(view, legal, choice, hooks) == []
+    assert agent.plans_for(view, legal, choice, hooks).plans == []
     agent.endgame_mass = True
-    plans = agent._plans(view, legal, choice, hooks)
+    plans = agent.plans_for(view, legal, choice, hooks).plans
     targets = {a["target"] for a in legal if a["type"] == "melee"}
     assert 2 <= len(plans) <= 1 + search_mod.AGGRESSION and not plans[0].mass
     assert all(len(p.mass) == 1 and p.mass <= targets for p in plans[1:])
     assert all(p.horizon == search_mod.END for p in plans)
     monkeypatch.setattr(search_mod, "ENDGAME_TURNS", 1)  # 7 PM is no longer the endgame
-    assert agent._plans(view, legal, choice, hooks) == []
+    assert agent.plans_for(view, legal, choice, hooks).plans == []
     agent.mass_plans = True  # the mass plans at any time, judged at our melee phase's end
-    mass = agent._plans(view, legal, choice, hooks)
+    mass = agent.plans_for(view, legal, choice, hooks).plans
     assert [p.mass for p in mass] == [p.mass for p in plans]
     assert all(p.horizon == search_mod.MELEE for p in mass)
 

@@ -69,7 +69,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for
@@ -365,6 +365,15 @@ class Plan:
                     self.horizon)
 
 
+class Offer(NamedTuple):
+    """The plans search compares at a decision (``SearchAgent.plans_for``)."""
+
+    plans: list[Plan]
+    #: A still block's plans (``_still_plans``): when the block stays, the next still
+    #: block's plans follow at once, before the movement phase ends.
+    still: bool = False
+
+
 def _melee_target(a: Action) -> str | None:
     return str(a["target"]) if a.get("type") == "melee" else None
 
@@ -518,7 +527,6 @@ class SearchAgent(RememberingAgent):
         self.move_z = MOVE_Z
         #: The seats whose still blocks are searched (None: every seat).
         self.still_seats: frozenset[str] | None = None
-        self._still = False  # whether the plans last offered were a still block's
         self.endgame = ENDGAME_PLANS
         #: In the endgame, the mass plans too: judged at the verdict, they no longer favour
         #: attacking as their rollouts to our melee phase's end do (``MASS_PLANS``).
@@ -595,7 +603,7 @@ class SearchAgent(RememberingAgent):
         choice = plan_choice(view, legal_actions, self._plan, hooks=system, doctrine=doctrine)
         if system is None or len(legal_actions) == 1 or self._turn_over(budget_s):
             return choice
-        plans = self._plans(view, legal_actions, choice, system)
+        plans, still = self.plans_for(view, legal_actions, choice, system)
         if len(plans) < 2:
             return choice
         while True:
@@ -609,12 +617,11 @@ class SearchAgent(RememberingAgent):
                 # the others' horizons were for comparing them.
                 self._plan.horizon = kept.horizon
             choice = plan_choice(view, legal_actions, best, hooks=system, doctrine=doctrine)
-            if not self._still or best is not plans[0] \
-                    or choice.get("type") not in DONE_TYPES:
+            if not still or best is not plans[0] or choice.get("type") not in DONE_TYPES:
                 return choice
             # Still plans (``_still_plans``), and the block stays: the next one, before
             # the phase ends.
-            plans = self._plans(view, legal_actions, choice, system)
+            plans, still = self.plans_for(view, legal_actions, choice, system)
             if len(plans) < 2 or (self._stop is not None and _now() > self._stop):
                 return choice
 
@@ -623,20 +630,19 @@ class SearchAgent(RememberingAgent):
         return self._stop is not None \
             and self._turn_spent >= TURN_BUDGETS * max(budget_s, 0.0)
 
-    def _plans(self, view: JSONDict, legal: Sequence[Action], choice: Action,
-               system: SystemHooks) -> list[Plan]:
-        """The plans worth comparing now; the first is the general's own. Sets
-        ``_still`` when they are a still block's plans."""
-        self._still = False
+    def plans_for(self, view: JSONDict, legal: Sequence[Action], choice: Action,
+                  system: SystemHooks) -> Offer:
+        """The plans worth comparing now, the first the general's own (fewer than two:
+        nothing to search), given the general's ``choice``."""
         combat = view.get("combat") or {}
         if view.get("active") != view.get("seat") or combat.get("battle") \
                 or combat.get("decision"):
-            return []
+            return Offer([])
         base = self._plan
         left = system.turns_left(view) if self.endgame else None
         endgame = left is not None and left < ENDGAME_TURNS
         if self.only_endgame and not endgame:
-            return []
+            return Offer([])
         massing = self.mass_plans or (endgame and self.endgame_mass)
         if FINAL_PLANS and view.get("phase") == "movement" and "final" not in base.settled \
                 and (system.final_hour(view) or left == 0):
@@ -647,28 +653,28 @@ class SearchAgent(RememberingAgent):
             keep.horizon = END
             greedy = keep.copy()
             greedy.greed = GREED
-            return [keep, greedy]
+            return Offer([keep, greedy])
         if (base.horizon == END or view.get("night")) and not endgame:
-            return []  # the last turn's plan is already played out to the end
+            return Offer([])  # the last turn's plan is already played out to the end
         if view.get("phase") == "fire":
-            return self._fire_plans(choice, system) if self.fire_plans else []
+            return Offer(self._fire_plans(choice, system) if self.fire_plans else [])
         if view.get("phase") == "command":
-            return self._command_plans(view, legal, choice) if self.command_plans else []
+            return Offer(self._command_plans(view, legal, choice) if self.command_plans
+                         else [])
         if view.get("phase") != "movement":
-            return []
+            return Offer([])
         if self.move_plans and choice.get("type") == "move":
-            return self._move_plans(view, legal, choice, system,
-                                    END if endgame else self.move_horizon)
+            return Offer(self._move_plans(view, legal, choice, system,
+                                          END if endgame else self.move_horizon))
         if self.move_plans and self.move_still >= 0 and choice.get("type") in DONE_TYPES \
                 and (self.still_seats is None or view.get("seat") in self.still_seats):
             still = self._still_plans(view, legal, system, END if endgame else self.move_horizon)
             if still:
-                self._still = True
-                return still
+                return Offer(still, still=True)
         target = _melee_target(choice)
         if target is not None:
             if target in base.settled or target in base.mass:
-                return []
+                return Offer([])
             keep = base.copy()
             keep.settled.add(target)
             if endgame:
@@ -682,13 +688,13 @@ class SearchAgent(RememberingAgent):
                 mass = keep.copy()
                 mass.mass.add(target)
                 plans.append(mass)
-            return plans
+            return Offer(plans)
         if not massing or choice.get("type") not in DONE_TYPES:
-            return []
+            return Offer([])
         options = [a for a in legal if _melee_target(a) not in (None, *base.settled,
                                                                  *base.spare)]
         if not options:
-            return []
+            return Offer([])
         # The hexes the general liked best although it would not attack them.
         scores = doctrine_for(view).scores(view, options)
         reach: dict[str, float] = {}
@@ -697,7 +703,7 @@ class SearchAgent(RememberingAgent):
             reach[t] = max(reach.get(t, -math.inf), sc)
         targets = sorted(reach, key=lambda t: (-reach[t], t))[:AGGRESSION]
         if not targets:
-            return []
+            return Offer([])
         keep = base.copy()
         keep.settled.update(targets)
         if endgame:
@@ -707,7 +713,7 @@ class SearchAgent(RememberingAgent):
             p = keep.copy()
             p.mass.add(t)
             plans.append(p)
-        return plans
+        return Offer(plans)
 
     def _command_plans(self, view: JSONDict, legal: Sequence[Action], choice: Action
                        ) -> list[Plan]:
@@ -833,7 +839,7 @@ class SearchAgent(RememberingAgent):
         rounds = max(MIN_ROUNDS, int(budget_s * per_s))
         deadline = self._deadline(GUARD, budget_s)
         level = LEVEL_STOP if self.clock_bound and moving else 0
-        k = _compare(self._guarded(lambda k, world: self._cut(self._rollout(
+        k = _compare(self._guarded(lambda k, world: self._cut(self.rollout(
                          view, plans[k], system, world, self._doctrine, stop=self._stop))),
                      len(plans), rounds, deadline, rng, min_gain, z, level)
         return plans[k]
@@ -915,7 +921,7 @@ class SearchAgent(RememberingAgent):
         return SearchAgent._play(view, hooks, rng, HORIZON * 4, stop, done, choose)
 
     @staticmethod
-    def _rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
+    def rollout(view: JSONDict, plan: Plan, hooks: SystemHooks, rng: random.Random,
                  doctrine: Doctrine | None = None, stop: float | None = None) -> float | None:
         """Play ``plan`` for the seat (the general for the enemy) in a sampled world to
         the end of the active player's melee phase (horizon ``END``: to the next verdict;
