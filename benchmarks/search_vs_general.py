@@ -16,9 +16,10 @@ Game k of every run has the same seed, so each search game pairs with the genera
 in the same seat. Printed per seat and pooled: games, search's wins, draws and losses with
 Wilson 95% intervals (``gettysburg.lab.simulate.wilson``), the general's wins in the same
 seat on the same seeds, and the mean paired gain in CSA total, signed for search's seat
-(``--agent`` another agent's rows in search's place). A game pairs only with the general's
-game of the same seed *and dice* (``gettysburg simulate --dice keyed`` rows with keyed rows:
-docs/ai.md, "Coupled games").
+(``--agent`` another agent's rows in search's place); then the same gain split into its
+parts (victory hexes, enemy blocks eliminated, own blocks kept). A game pairs only with
+the general's game of the same seed *and dice* (``gettysburg simulate --dice keyed`` rows
+with keyed rows: docs/ai.md, "Coupled games").
 
 With ``--rival ROWS... --rival-agent NAME`` the agent's games are also paired with another
 agent's games of the same seeds and seats (say a variant against the agent it varies), so
@@ -125,6 +126,50 @@ def line(label: str, games: list[tuple[Row, str]], general: dict[tuple[str, str]
             f"{paired_gain(gains)} | {secs:.0f} |")
 
 
+def parts(row: Row) -> tuple[float, float, float] | None:
+    """A finished game's CSA total in its three parts at the last verdict (9.11, 9.12):
+    terrain, USA blocks lost, CSA blocks lost; None for a row without a verdict."""
+    verdicts = (row.get("result") or {}).get("verdicts") or []
+    if not verdicts:
+        return None
+    v = verdicts[-1]
+    return float(v["terrain"]), float(v["usa_losses"]), float(v["csa_losses"])
+
+
+def split_table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search",
+                seat_agents: dict[str, str] | None = None) -> list[str]:
+    """Where the paired gain comes from, per seat and pooled, each part signed for the
+    agent's seat (positive: better for it): victory hexes held, enemy blocks eliminated,
+    own blocks kept. The three add up to the paired gain of :func:`table`."""
+    general = {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
+               and r["agents"] == {"usa": "general", "csa": "general"}}
+    lines = ["| search plays | games split | terrain | enemy blocks eliminated | "
+             "own blocks kept | paired gain ± se |", "|---|---|---|---|---|---|"]
+    pooled: list[list[float]] = []
+    for seat in ("usa", "csa"):
+        mine = seat_games(rows, scenario, (seat_agents or {}).get(seat, agent), seat)
+        diffs = []
+        for r in mine:
+            g = general.get(pair_key(r))
+            a, b = parts(r), parts(g) if g is not None else None
+            if a is None or b is None:
+                continue
+            terrain, usa_lost, csa_lost = (x - y for x, y in zip(a, b, strict=True))
+            if seat == "csa":  # the CSA total's sign is the CSA's
+                diffs.append([terrain, usa_lost, -csa_lost, terrain + usa_lost - csa_lost])
+            else:
+                diffs.append([-terrain, csa_lost, -usa_lost, -(terrain + usa_lost - csa_lost)])
+        pooled += diffs
+        lines.append(split_line(seat.upper(), diffs))
+    lines.append(split_line("both", pooled))
+    return lines
+
+
+def split_line(label: str, diffs: list[list[float]]) -> str:
+    cols = [paired_gain([d[i] for d in diffs]) for i in range(4)]
+    return f"| {label} | {len(diffs)} | " + " | ".join(cols) + " |"
+
+
 def rival_table(rows: list[Row], rivals: list[Row], scenario: str, agent: str,
                 rival: str) -> list[str]:
     """``agent``'s games paired with ``rival``'s (both against the general) of the same
@@ -217,12 +262,14 @@ def main() -> None:
         if seat not in ("usa", "csa") or not name:
             ap.error(f"--seat-agent {item!r}: expected usa=AGENT or csa=AGENT")
         seat_agents[seat] = name
-    print("\n".join(table(read(args.rows), read(args.baseline), args.scenario, args.agent,
-                          seat_agents)))
+    rows, base = read(args.rows), read(args.baseline)
+    print("\n".join(table(rows, base, args.scenario, args.agent, seat_agents)))
+    print()
+    print("\n".join(split_table(rows, base, args.scenario, args.agent, seat_agents)))
     if args.rival:
         rivals = [row for path in args.rival for row in read(path)]
         print()
-        print("\n".join(rival_table(read(args.rows), rivals, args.scenario, args.agent,
+        print("\n".join(rival_table(rows, rivals, args.scenario, args.agent,
                                      args.rival_agent)))
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
-from search_vs_general import rival_table, table
+from search_vs_general import rival_table, split_table, table
 
 
 def _row(seed: int, usa: str, csa: str, vp: int, winner: str | None) -> dict[str, Any]:
@@ -69,3 +69,31 @@ def test_a_seat_may_read_another_agents_rows() -> None:
     assert "| +2.00 ± 0.00 |" in usa   # old's USA game, not new's (+5)
     assert "| +1.00 ± 0.00 |" in csa   # new's CSA game, not old's (+4)
     assert both.startswith("| both | 2 |")
+
+
+def _split_row(seed: int, usa: str, csa: str, terrain: int, usa_lost: int,
+               csa_lost: int) -> dict[str, Any]:
+    total = terrain + usa_lost - csa_lost
+    row = _row(seed, usa, csa, total, None)
+    row["result"] = {"verdicts": [{"terrain": 0, "usa_losses": 0, "csa_losses": 0},
+                                  {"terrain": terrain, "usa_losses": usa_lost,
+                                   "csa_losses": csa_lost, "total": total}]}
+    return row
+
+
+def test_the_gain_splits_into_hexes_kills_and_blocks_kept_for_the_seat() -> None:
+    """Each part is signed for the searching seat, read at the last verdict, and the parts
+    add up to the paired gain."""
+    base = [_split_row(1, "general", "general", 5, 4, 3),
+            _split_row(2, "general", "general", 6, 2, 2)]
+    rows = [_split_row(1, "probe", "general", 4, 2, 4),   # USA: 1 hex, 1 kill, 2 kept
+            _split_row(1, "general", "probe", 7, 5, 1),   # CSA: 2 hexes, 1 kill, 2 kept
+            _split_row(2, "general", "probe", 6, 1, 2),   # CSA: 0, -1 kill, 0 kept
+            _split_row(3, "general", "probe", 9, 9, 0)]   # no general game: left out
+    usa, csa, both = split_table(rows, base, "boc/day1", "probe")[2:]
+    assert usa == "| USA | 1 | +1.00 ± 0.00 | +1.00 ± 0.00 | +2.00 ± 0.00 | +4.00 ± 0.00 |"
+    assert csa == "| CSA | 2 | +1.00 ± 1.00 | +0.00 ± 1.00 | +1.00 ± 1.00 | +2.00 ± 3.00 |"
+    assert both.startswith("| both | 3 | ")
+    assert both.endswith("| +2.67 ± 1.86 |")  # 4, 5 and -1
+    # The same pairs in the main table give the same total gain.
+    assert "| +4.00 ± 0.00 |" in table(rows, base, "boc/day1", "probe")[2]
