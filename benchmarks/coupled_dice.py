@@ -32,7 +32,7 @@ from typing import Any
 
 from search_vs_general import pair_key, read
 
-from gettysburg.ai import search
+from gettysburg.ai import search_boc
 from gettysburg.ai.agent import make_agent, seeded_rng
 from gettysburg.ai.search import SearchAgent, distinct_styles
 from gettysburg.core.protocol import new_game
@@ -97,7 +97,7 @@ def rollouts(seed: str, worlds: int, turns: int, scenario: str) -> list[str]:
             world_seeds = [random.Random(f"{seed}:{key}:{w}").getrandbits(64)
                            for w in range(worlds)]
             for dice in ("seeded", "keyed"):
-                search.WORLD_DICE = dice
+                search_boc.WORLD_DICE = dice
                 start = time.perf_counter()
                 values = [[SearchAgent._style_rollout(recalled, styles[n], hooks,
                                                       random.Random(ws)) for ws in world_seeds]
@@ -115,7 +115,7 @@ def rollouts(seed: str, worlds: int, turns: int, scenario: str) -> list[str]:
         action = agents[seat].choose(view, view.get("legal_actions")
                                      or game.legal_actions(seat), 1.0, rngs[seat])
         game.apply_unrecorded(action, seat)
-    search.WORLD_DICE = "seeded"  # search's own
+    search_boc.WORLD_DICE = "seeded"  # search's own
     lines = ["| world dice | style comparisons | sd of a paired difference (mean) | "
              "median | mean abs. paired gain | seconds |", "|---|---|---|---|---|---|"]
     for dice in ("seeded", "keyed"):

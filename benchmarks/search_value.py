@@ -12,7 +12,7 @@ Run (Day 1; each step reads the previous one's file)::
         results/general_vs_general_s8.jsonl --agent search-value
 
 ``search`` judges each rollout by the world's CSA total with projected control plus the
-danger its blocks are in (``search._boc_value``), read where the rollout stops: after
+danger its blocks are in (``search_boc.value``), read where the rollout stops: after
 our melee phase, or after the enemy's next player turn. That total says little of how the
 game will end: between two generals the final total is 3 points from it (one standard
 deviation) at noon and still 2 at 5 PM. This script asks whether a value that predicts
@@ -53,18 +53,13 @@ from typing import Any
 import numpy as np
 from search_vs_general import play_against_general
 
+from gettysburg.ai import search_boc
 from gettysburg.ai.agent import JSONDict, make_agent, register_agent, seeded_rng
 from gettysburg.ai.doctrine import doctrine_for
 from gettysburg.ai.doctrine_boc import map_facts, projected_total
 from gettysburg.ai.general import Remembering, best_index
-from gettysburg.ai.search import (
-    RISK,
-    RISK_FULL,
-    SearchAgent,
-    SystemHooks,
-    _boc_hooks,
-    _boc_value,
-)
+from gettysburg.ai.search import SearchAgent
+from gettysburg.ai.search_hooks import SystemHooks
 from gettysburg.core.protocol import REFEREE, Action, Game, new_game
 from gettysburg.lab.simulate import game_seed
 
@@ -87,7 +82,7 @@ def features(ref: JSONDict) -> list[float]:
     for u in ref.get("units", []):
         side, strength = str(u["side"]), float(u.get("strength", 0))
         if u.get("status") == "on_map" and u.get("hex"):
-            r = RISK.get(int(strength), RISK_FULL)
+            r = search_boc.RISK.get(int(strength), search_boc.RISK_FULL)
             risk += -r if side == "csa" else r
             onmap[side] += strength
             worn[side] += strength <= 2
@@ -198,7 +193,7 @@ class LearnedValue:
         ref = world.view(REFEREE)
         model = self.models.get(clock(ref))
         if model is None or world.is_terminal():
-            return _boc_value(world, seat)
+            return search_boc.value(world, seat)
         mean, sd, w = model
         total = float(w[0] + ((np.array(features(ref)) - mean) / sd) @ w[1:])
         return total if seat == "csa" else -total
@@ -257,7 +252,7 @@ class ValueGreedy:
         if len(cands) < 2:
             return dict(legal[best])
         if self.hooks is None:
-            self.hooks = _boc_hooks(self.memory.get(view))
+            self.hooks = search_boc.hooks(self.memory.get(view))
         self.checked += 1
         values: dict[int, float] = dict.fromkeys(cands, 0.0)
         for _ in range(GREEDY_WORLDS):

@@ -79,7 +79,7 @@ def test_world_matches_what_the_seat_sees() -> None:
     # The world is a real game: it plays on.
     action = world.legal_actions(seat)[-1]
     world.apply(action, seat)
-    # Its dice: seeded unless asked for keyed ones (search.WORLD_DICE, coupled_dice.py).
+    # Its dice: seeded unless asked for keyed ones (search_boc.WORLD_DICE, coupled_dice.py).
     assert isinstance(world.dice, SeededDice)
     keyed = determinise(view, sample_hidden(view, random.Random(2)), random.Random(2),
                         dice="keyed")

@@ -142,7 +142,7 @@ def general_style(seat: str, scenario: str) -> Style:
 #: The variants the ``search`` agent may play instead of the general for one of its
 #: player turns, by seat: the best of each family when a seat played them all day
 #: against the general (Day 1, 16 seeds per variant and seat, ``benchmarks/style_trials.py``,
-#: docs/ai.md). The general's own style is always the incumbent (``search._boc_portfolio``).
+#: docs/ai.md). The general's own style is always the incumbent (``search_boc.portfolio``).
 _GREEDY = Style(control_weight=1.5)  # take and hold victory hexes above all (6.61)
 _HUNTER = Style(hunt=0.8, hunt_behind=1.2)  # close in on worn enemy blocks (9.12)
 STYLES: dict[str, dict[str, Style]] = {

@@ -36,9 +36,11 @@ enemy identities drawn from the order of battle, fresh dice; the same world and 
 every plan, i.e. common random numbers) with ``general`` for the enemy, to the end of the
 active player's melee phase (the rest of the movement phase cut to melee declarations,
 which keeps rollouts cheap) or, for the last-turn plans, to the end of the game. The
-outcome is scored from the world's full state (:func:`material_value`): the CSA total with
-projected control (9.1), plus the danger every surviving block is in (a block at 1 step is
-worth half a victory point to whoever can finish it).
+outcome is scored from the world's full state (:func:`material_value`; BoC's
+``search_boc.value``): the CSA total with projected control (9.1), plus the danger every
+surviving block is in (a block at 1 step is worth half a victory point to whoever can
+finish it). What search needs of a rule system comes through its ``SystemHooks``
+(:mod:`gettysburg.ai.search_hooks`; BoC's in :mod:`gettysburg.ai.search_boc`).
 
 A plan replaces the general's only if it wins by a clear margin over the paired
 differences (``Z`` standard errors and ``MIN_GAIN``), so dice noise rarely makes search
@@ -61,7 +63,6 @@ identities differ). Systems without hooks (``WORLDS``) are played by the general
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import random
@@ -69,15 +70,14 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
+from gettysburg.ai import search_boc
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for
 from gettysburg.ai.general import RememberingAgent, best_index, doctrine_choice
-from gettysburg.core.protocol import REFEREE, Action, Game
-
-if TYPE_CHECKING:
-    from gettysburg.ai.belief_boc import Sightings
+from gettysburg.ai.search_hooks import SystemHooks
+from gettysburg.core.protocol import Action, Game
 
 ROLLOUTS_PER_S = 8.0  # rollouts (plan x world) per second of budget
 MIN_ROUNDS = 2
@@ -129,10 +129,6 @@ MIN_GAIN = 0.15  # ... and at least this much value
 GUARD = 20.0  # x budget: a runaway stop only, far above the measured cost
 HORIZON = 400  # actions: a rollout never plays longer than this
 WIN_VALUE = 100.0
-#: Value of the danger a block at this strength is in (a block eliminated is a full
-#: victory point, 9.12): an enemy block worn down is a point half-earned.
-RISK = {0: 0.7, 1: 0.5, 2: 0.25, 3: 0.12}
-RISK_FULL = 0.06
 MOVE_TYPES = frozenset({"move", "enter", "leave_map", "formation"})
 #: How far a plan's rollouts play (``Plan.horizon``): to the end of our melee phase, the
 #: rest of the movement phase cut to melee declarations (cheap); with every move until the
@@ -154,163 +150,12 @@ STYLE_MIN_GAIN = 0.25  # value a style must beat the incumbent's by
 STYLE_Z = 2.0  # ... and this many standard errors (five rivals: one in ten switches is luck)
 STYLE_GUARD = 60.0  # x budget: the runaway stop of a style search (it plays whole turns)
 
-#: The dice of the sampled worlds: "seeded", or "keyed" (plans compared in one world then
-#: share the dice of every shot and melee round they both make, even after they part).
-#: Measured in session 13, keyed worlds left the noise of a style comparison about where it
-#: was (sd 0.55 against 0.60), so search keeps the dice it was measured with (docs/ai.md,
-#: "Coupled games"; benchmarks/coupled_dice.py flips this switch).
-WORLD_DICE = "seeded"
-
-WorldBuilder = Callable[[JSONDict, random.Random], Game]
-
-
 def _now() -> float:
     """The clock the search reads (one place, so tests can run it at their own pace)."""
     return time.perf_counter()
 
 
 log = logging.getLogger(__name__)
-
-
-def _boc_world(seen: Sightings | None = None) -> WorldBuilder:
-    """Worlds drawn by ``belief_boc``: from what ``seen`` (the agent's ``Sightings``)
-    remembers of the enemy's blocks when given, else from the view alone; their dice are
-    ``WORLD_DICE``."""
-    # A partial of a module function rather than a closure, so an agent pickles (the
-    # lab's checkpoints of a game in play).
-    return functools.partial(_build_boc_world, seen)
-
-
-def _build_boc_world(seen: Sightings | None, view: JSONDict, rng: random.Random) -> Game:
-    from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
-
-    start = scenario_start(view)
-    return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
-                       dice=WORLD_DICE)
-
-
-def _boc_hooks(memory: Memory | None) -> SystemHooks:
-    """Worlds drawn from what the agent's memory (``BocMemory``, the general's) has seen."""
-    from gettysburg.ai.belief_boc import BocMemory
-
-    seen = memory.seen if isinstance(memory, BocMemory) else None
-    return SystemHooks(_boc_world(seen), _boc_value, _boc_may_melee, _boc_final_hour,
-                       _boc_control_gain, _boc_near_enemy, _boc_portfolio(),
-                       _boc_turns_left)
-
-
-def _boc_may_melee(unit: str) -> bool:
-    """Artillery does not attack in melee (7.4); HQs neither (7.5)."""
-    from gettysburg.boc.oob import default_oob
-
-    label = default_oob().units.get(unit)
-    # Horse artillery may attack (7.4), so only the type "artillery" is left out.
-    return label is not None and label.type != "artillery" and not label.is_hq
-
-
-def _boc_final_hour(view: JSONDict) -> bool:
-    """Whether this is the scenario's last turn (its 8 PM turn, or the night turn of
-    Days 2 and 3, 9.3), from the public scenario start."""
-    from gettysburg.ai.belief_boc import scenario_start
-
-    pos = scenario_start(view)["position"]
-    if pos.get("campaign") or int(view.get("day", 0)) != int(pos.get("last_day", 0)):
-        return False
-    return int(view.get("hour", 0)) == (21 if pos.get("ends_after_night") else 20)
-
-
-def _boc_turns_left(view: JSONDict) -> int | None:
-    """Turns after this one before the next verdict: 0 in a turn judged at its end (the
-    scenario's last turn, 9.1; in the battle each day's 8 PM turn, 9.5); None when no
-    verdict comes this day."""
-    from gettysburg.ai.belief_boc import scenario_start
-
-    pos = scenario_start(view)["position"]
-    day, hour = int(view.get("day", 0)), int(view.get("hour", 0))
-    if pos.get("campaign"):
-        last = 20
-    elif day != int(pos.get("last_day", 0)):
-        return None
-    else:
-        last = 21 if pos.get("ends_after_night") else 20
-    return last - hour if hour <= last else None
-
-
-def _boc_control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
-    """Victory points each move or entry wins in projected control (6.61, 9.1)."""
-    from gettysburg.ai.doctrine_boc import BocDoctrine
-
-    doctrine = doctrine_for(view)
-    if not isinstance(doctrine, BocDoctrine):
-        return [0.0 for _ in actions]
-    sit = doctrine.situation(view)
-    out: list[float] = []
-    for a in actions:
-        if a.get("type") in ("move", "enter") and a.get("path"):
-            here = str(a["path"][0]) if a["type"] == "move" else None
-            out.append(sit.control_gain(str(a["path"][-1]), here))
-        else:
-            out.append(0.0)
-    return out
-
-
-def _boc_near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
-    """Hexes from the nearest of ``hexes`` to the nearest enemy block ``view`` shows,
-    hidden ones included."""
-    from gettysburg.ai.doctrine_boc import enemy_reach, facts_for
-
-    seat = view.get("seat")
-    enemy = frozenset(str(u["hex"]) for u in [*view.get("units", []), *view.get("hidden", [])]
-                      if u.get("side") not in (None, seat) and u.get("hex")
-                      and u.get("status", "on_map") == "on_map")
-    reach = enemy_reach(facts_for(view), enemy)
-    return min((reach.nearest(hx) for hx in hexes), default=99)
-
-
-def _boc_value(world: Game, seat: str) -> float:
-    from gettysburg.ai.doctrine_boc import facts_for, projected_total
-
-    ref = world.view(REFEREE)
-    total = float(projected_total(ref, facts_for(ref)))
-    value = total if seat == "csa" else -total
-    for u in ref.get("units", []):
-        if u.get("status") != "on_map":
-            continue
-        risk = RISK.get(int(u.get("strength", 0)), RISK_FULL)
-        value += -risk if u.get("side") == seat else risk
-    return value
-
-
-@dataclass(frozen=True)
-class SystemHooks:
-    """What search needs from a rule system, read from public knowledge only."""
-
-    build: WorldBuilder  # a world consistent with a view
-    value: Callable[[Game, str], float]  # how good a world is for a seat
-    may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
-    final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
-    control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
-    #: Hexes from the nearest of some hexes to the nearest enemy block the view shows
-    #: (99: none).
-    near_enemy: Callable[[JSONDict, Sequence[str]], int] = field(
-        default=lambda _view, _hexes: 99)
-    #: Doctrine variants by seat and name, the seat's incumbent first (the style
-    #: search's portfolio).
-    portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
-    #: Turns after the view's before the next verdict (0: this turn is judged at its end;
-    #: None: no verdict this day).
-    turns_left: Callable[[JSONDict], int | None] = field(default=lambda _view: None)
-
-
-def _boc_portfolio() -> dict[str, dict[str, Doctrine]]:
-    """Per seat: the general (its own style for the seat and scenario), then the
-    variants of ``doctrine_boc.STYLES``."""
-    from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine
-
-    general: Doctrine = BocDoctrine()
-    return {seat: {"general": general, **{name: BocDoctrine(style)
-                                          for name, style in styles.items()}}
-            for seat, styles in STYLES.items()}
 
 
 def distinct_styles(styles: dict[str, Doctrine], view: JSONDict) -> dict[str, Doctrine]:
@@ -331,7 +176,7 @@ def distinct_styles(styles: dict[str, Doctrine], view: JSONDict) -> dict[str, Do
 
 #: Per system, the hooks of one search agent, given the agent's memory of that system
 #: (one seat of one game: worlds are drawn from what it has seen).
-WORLDS: dict[str, Callable[[Memory | None], SystemHooks]] = {"boc": _boc_hooks}
+WORLDS: dict[str, Callable[[Memory | None], SystemHooks]] = {"boc": search_boc.hooks}
 
 
 def material_value(world: Game, seat: str, value: Callable[[Game, str], float]) -> float:

@@ -1,0 +1,151 @@
+"""Badges of Courage's hooks for search (:class:`~gettysburg.ai.search_hooks.SystemHooks`):
+worlds sampled from what the seat has seen (:mod:`gettysburg.ai.belief_boc`), the value of
+a world for a seat, the scenario clock, and the doctrine's portfolio of styles. Public
+knowledge only: the rules, the order of battle, the scenario and the seat's own view."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from gettysburg.ai.doctrine import Doctrine, Memory, doctrine_for
+from gettysburg.ai.search_hooks import JSONDict, SystemHooks, WorldBuilder
+from gettysburg.core.protocol import REFEREE, Action, Game
+
+if TYPE_CHECKING:
+    from gettysburg.ai.belief_boc import Sightings
+
+#: The dice of the sampled worlds: "seeded", or "keyed" (plans compared in one world then
+#: share the dice of every shot and melee round they both make, even after they part).
+#: Measured in session 13, keyed worlds left the noise of a style comparison about where it
+#: was (sd 0.55 against 0.60), so search keeps the dice it was measured with (docs/ai.md,
+#: "Coupled games"; benchmarks/coupled_dice.py flips this switch).
+WORLD_DICE = "seeded"
+
+#: Value of the danger a block at this strength is in (a block eliminated is a full
+#: victory point, 9.12): an enemy block worn down is a point half-earned.
+RISK = {0: 0.7, 1: 0.5, 2: 0.25, 3: 0.12}
+RISK_FULL = 0.06
+
+
+def world_builder(seen: Sightings | None = None) -> WorldBuilder:
+    """Worlds drawn by ``belief_boc``: from what ``seen`` (the agent's ``Sightings``)
+    remembers of the enemy's blocks when given, else from the view alone; their dice are
+    ``WORLD_DICE``."""
+    # A partial of a module function rather than a closure, so an agent pickles (the
+    # lab's checkpoints of a game in play).
+    return functools.partial(_build_world, seen)
+
+
+def _build_world(seen: Sightings | None, view: JSONDict, rng: random.Random) -> Game:
+    from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
+
+    start = scenario_start(view)
+    return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
+                       dice=WORLD_DICE)
+
+
+def hooks(memory: Memory | None) -> SystemHooks:
+    """Worlds drawn from what the agent's memory (``BocMemory``, the general's) has seen."""
+    from gettysburg.ai.belief_boc import BocMemory
+
+    seen = memory.seen if isinstance(memory, BocMemory) else None
+    return SystemHooks(world_builder(seen), value, may_melee, final_hour, control_gain,
+                       near_enemy, portfolio(), turns_left)
+
+
+def may_melee(unit: str) -> bool:
+    """Artillery does not attack in melee (7.4); HQs neither (7.5)."""
+    from gettysburg.boc.oob import default_oob
+
+    label = default_oob().units.get(unit)
+    # Horse artillery may attack (7.4), so only the type "artillery" is left out.
+    return label is not None and label.type != "artillery" and not label.is_hq
+
+
+def final_hour(view: JSONDict) -> bool:
+    """Whether this is the scenario's last turn (its 8 PM turn, or the night turn of
+    Days 2 and 3, 9.3), from the public scenario start."""
+    from gettysburg.ai.belief_boc import scenario_start
+
+    pos = scenario_start(view)["position"]
+    if pos.get("campaign") or int(view.get("day", 0)) != int(pos.get("last_day", 0)):
+        return False
+    return int(view.get("hour", 0)) == (21 if pos.get("ends_after_night") else 20)
+
+
+def turns_left(view: JSONDict) -> int | None:
+    """Turns after this one before the next verdict: 0 in a turn judged at its end (the
+    scenario's last turn, 9.1; in the battle each day's 8 PM turn, 9.5); None when no
+    verdict comes this day."""
+    from gettysburg.ai.belief_boc import scenario_start
+
+    pos = scenario_start(view)["position"]
+    day, hour = int(view.get("day", 0)), int(view.get("hour", 0))
+    if pos.get("campaign"):
+        last = 20
+    elif day != int(pos.get("last_day", 0)):
+        return None
+    else:
+        last = 21 if pos.get("ends_after_night") else 20
+    return last - hour if hour <= last else None
+
+
+def control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
+    """Victory points each move or entry wins in projected control (6.61, 9.1)."""
+    from gettysburg.ai.doctrine_boc import BocDoctrine
+
+    doctrine = doctrine_for(view)
+    if not isinstance(doctrine, BocDoctrine):
+        return [0.0 for _ in actions]
+    sit = doctrine.situation(view)
+    out: list[float] = []
+    for a in actions:
+        if a.get("type") in ("move", "enter") and a.get("path"):
+            here = str(a["path"][0]) if a["type"] == "move" else None
+            out.append(sit.control_gain(str(a["path"][-1]), here))
+        else:
+            out.append(0.0)
+    return out
+
+
+def near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
+    """Hexes from the nearest of ``hexes`` to the nearest enemy block ``view`` shows,
+    hidden ones included."""
+    from gettysburg.ai.doctrine_boc import enemy_reach, facts_for
+
+    seat = view.get("seat")
+    enemy = frozenset(str(u["hex"]) for u in [*view.get("units", []), *view.get("hidden", [])]
+                      if u.get("side") not in (None, seat) and u.get("hex")
+                      and u.get("status", "on_map") == "on_map")
+    reach = enemy_reach(facts_for(view), enemy)
+    return min((reach.nearest(hx) for hx in hexes), default=99)
+
+
+def value(world: Game, seat: str) -> float:
+    """How good ``world`` is for ``seat``: the CSA total with projected control (9.1),
+    signed for the seat, plus the danger every block on the map is in (``RISK``)."""
+    from gettysburg.ai.doctrine_boc import facts_for, projected_total
+
+    ref = world.view(REFEREE)
+    total = float(projected_total(ref, facts_for(ref)))
+    out = total if seat == "csa" else -total
+    for u in ref.get("units", []):
+        if u.get("status") != "on_map":
+            continue
+        risk = RISK.get(int(u.get("strength", 0)), RISK_FULL)
+        out += -risk if u.get("side") == seat else risk
+    return out
+
+
+def portfolio() -> dict[str, dict[str, Doctrine]]:
+    """Per seat: the general (its own style for the seat and scenario), then the
+    variants of ``doctrine_boc.STYLES``."""
+    from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine
+
+    general: Doctrine = BocDoctrine()
+    return {seat: {"general": general, **{name: BocDoctrine(style)
+                                          for name, style in styles.items()}}
+            for seat, styles in STYLES.items()}
