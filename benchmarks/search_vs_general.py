@@ -171,18 +171,24 @@ def split_line(label: str, diffs: list[list[float]]) -> str:
 
 
 def rival_table(rows: list[Row], rivals: list[Row], scenario: str, agent: str,
-                rival: str) -> list[str]:
+                rival: str, seat_agents: dict[str, str] | None = None,
+                rival_seat_agents: dict[str, str] | None = None) -> list[str]:
     """``agent``'s games paired with ``rival``'s (both against the general) of the same
     seeds and seats: per seat and pooled, games paired, how many of them were the same
     game (the same actions by type and the same CSA total at each turn: a paired variant
-    that never decided otherwise), the paired gain, and the wins of each in those games."""
+    that never decided otherwise), the paired gain, and the wins of each in those games.
+    ``seat_agents`` and ``rival_seat_agents`` name another agent's rows for a seat, as in
+    :func:`table` (say ``search-move-still``'s rivals: ``search-move``'s USA rows and
+    ``search-move-still-paired``'s CSA rows)."""
     lines = [f"| {agent} against {rival} | games paired | the same game | paired gain ± se "
              f"| wins ({agent}, {rival}) |", "|---|---|---|---|---|"]
     pooled: list[float] = []
     wins, same = [0, 0], 0
     for seat in ("usa", "csa"):
-        theirs = {pair_key(r): r for r in seat_games(rivals, scenario, rival, seat)}
-        pairs = [(r, theirs[pair_key(r)]) for r in seat_games(rows, scenario, agent, seat)
+        them = (rival_seat_agents or {}).get(seat, rival)
+        theirs = {pair_key(r): r for r in seat_games(rivals, scenario, them, seat)}
+        me = (seat_agents or {}).get(seat, agent)
+        pairs = [(r, theirs[pair_key(r)]) for r in seat_games(rows, scenario, me, seat)
                  if pair_key(r) in theirs]
         gains = [d for r, t in pairs if (d := gain(r, seat, t)) is not None]
         won = [sum(1 for r, _ in pairs if r["winner"] == seat),
@@ -255,13 +261,21 @@ def main() -> None:
     ap.add_argument("--seat-agent", nargs="+", default=[], metavar="SEAT=AGENT",
                     help="read another agent's rows for a seat, e.g. usa=search-move for "
                          "search-move-still, which plays as search-move from that seat")
+    ap.add_argument("--rival-seat-agent", nargs="+", default=[], metavar="SEAT=AGENT",
+                    help="the same as --seat-agent for the --rival rows")
     args = ap.parse_args()
-    seat_agents = {}
-    for item in args.seat_agent:
-        seat, _, name = item.partition("=")
-        if seat not in ("usa", "csa") or not name:
-            ap.error(f"--seat-agent {item!r}: expected usa=AGENT or csa=AGENT")
-        seat_agents[seat] = name
+
+    def by_seat(items: list[str], flag: str) -> dict[str, str]:
+        out = {}
+        for item in items:
+            seat, _, name = item.partition("=")
+            if seat not in ("usa", "csa") or not name:
+                ap.error(f"{flag} {item!r}: expected usa=AGENT or csa=AGENT")
+            out[seat] = name
+        return out
+
+    seat_agents = by_seat(args.seat_agent, "--seat-agent")
+    rival_seat_agents = by_seat(args.rival_seat_agent, "--rival-seat-agent")
     rows, base = read(args.rows), read(args.baseline)
     print("\n".join(table(rows, base, args.scenario, args.agent, seat_agents)))
     print()
@@ -270,7 +284,7 @@ def main() -> None:
         rivals = [row for path in args.rival for row in read(path)]
         print()
         print("\n".join(rival_table(rows, rivals, args.scenario, args.agent,
-                                     args.rival_agent)))
+                                     args.rival_agent, seat_agents, rival_seat_agents)))
 
 
 if __name__ == "__main__":

@@ -97,3 +97,13 @@ def test_the_gain_splits_into_hexes_kills_and_blocks_kept_for_the_seat() -> None
     assert both.endswith("| +2.67 ± 1.86 |")  # 4, 5 and -1
     # The same pairs in the main table give the same total gain.
     assert "| +4.00 ± 0.00 |" in table(rows, base, "boc/day1", "probe")[2]
+
+
+def test_a_rival_may_read_another_agents_rows_for_a_seat() -> None:
+    """``--rival-seat-agent``: a rival that played as two agents, one a seat."""
+    rows = [_row(1, "new", "general", 3, "usa"), _row(1, "general", "new", 7, None)]
+    rivals = [_row(1, "a", "general", 5, None), _row(1, "general", "b", 4, None),
+              _row(1, "b", "general", 0, "usa"), _row(1, "general", "a", 9, "csa")]
+    lines = rival_table(rows, rivals, "boc/day1", "new", "a", None, {"csa": "b"})
+    assert lines[2] == "| USA | 1 | 0 | +2.00 ± 0.00 | 1, 0 |"   # a's USA game, not b's
+    assert lines[3] == "| CSA | 1 | 0 | +3.00 ± 0.00 | 0, 0 |"   # b's CSA game, not a's
