@@ -6,10 +6,11 @@ Run::
 
 Plays ``--games`` games (seeds as ``gettysburg simulate --seed S``) between ``--usa`` and
 ``--csa`` (default: the general for both) through ``Game.apply``, reads every
-``eliminated`` event of the log (its ``why``: the last step lost to fire or in a melee, a
-5.32 repulse with no friendly hex with room, over a 6.2 stacking limit...) and prints, per
-side and cause, the blocks lost a game. A designer reads where the losses come from; a
-doctrine's self-inflicted losses (stacking, repulses into nowhere) show up here first.
+``eliminated`` event of the log (its ``why``: the last step lost to fire, 5.23, or in a
+melee, 7.2; a 5.32 repulse with no friendly hex with room, over a 6.2 stacking limit...)
+and prints, per side and cause, the blocks lost a game. A designer reads where the losses
+come from; a doctrine's self-inflicted losses (stacking, repulses into nowhere) show up
+here first.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def causes(scenario: str, games: int, seed: int, agents: dict[str, str]
                     why = str(event.data.get("why", ""))
                     if "stacking limit" in why:
                         why = "over a stacking limit (6.2)"
+                    elif why == "lost its last step":  # to fire (5.23) or in a melee (7.2)
+                        why = f"{why} ({event.rule})"
                     lost[(str(event.data.get("side")), why)] += 1
     return lost
 
