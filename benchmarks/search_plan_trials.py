@@ -74,6 +74,10 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # within 2 hexes of a known enemy (as the CSA only, as it does); paired, -1.04 ± 0.54
     # points a game against search-move-still over 23 CSA games: not kept
     "search-move-still2": (StillSearchAgent, {"move_still": 2}),
+    # session 36: search's gain had been all defence (docs/ai.md, "Where search's gain
+    # comes from"), so the "hunter" style's own best destination for a searched block
+    # (toward worn enemy blocks) joins its rivals
+    "search-move-still-hunt": (StillSearchAgent, {"move_style_rivals": ("hunter",)}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
 #: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
@@ -84,7 +88,8 @@ PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-fire-paired": "search-move-fire",
           "search-move-fire-end-paired": "search-move-fire-end",
           "search-move-still-paired": "search-move-still-both",
-          "search-move-still2-paired": "search-move-still2"}
+          "search-move-still2-paired": "search-move-still2",
+          "search-move-still-hunt-paired": "search-move-still-hunt"}
 #: Registered by the package (``search.MoveSearchAgent``, ``search.StillSearchAgent``),
 #: offered here too.
 REGISTERED = ["search-move", "search-move-still"]

@@ -627,6 +627,40 @@ def test_move_plans_place_one_block_near_the_enemy() -> None:
     assert agent.plans_for(view, legal, choice, hooks).plans == []
 
 
+def test_a_style_rival_adds_that_styles_own_destination() -> None:
+    """``move_style_rivals``: the best destination of a portfolio style (here "hunter",
+    toward worn enemy blocks) joins a searched block's rivals, before staying put, when
+    the doctrine's own choices do not hold it; an unknown style adds nothing."""
+    hooks = search_mod.WORLDS["boc"](None)
+    general, rng = make_agent("general"), random.Random(0)
+
+    def hunter_differs(view: dict[str, Any], choice: dict[str, Any]) -> bool:
+        if not _near_move(view, choice):
+            return False
+        agent = make_agent("search-move", "1")
+        assert isinstance(agent, SearchAgent)
+        agent.move_style_rivals = ("hunter",)
+        return len(agent.plans_for(view, view["legal_actions"], choice, hooks).plans) == 5
+
+    game = _first(_played("boc/day1", 0), hunter_differs, limit=3000)
+    view = game.view(game.to_move()[0])
+    legal = view["legal_actions"]
+    choice = general.choose(view, legal, 0.0, rng)
+    uid, here = choice["unit"], choice["path"][0]
+    plain, hunting = make_agent("search-move", "1"), make_agent("search-move", "1")
+    assert isinstance(plain, SearchAgent) and isinstance(hunting, SearchAgent)
+    assert plain.move_style_rivals == ()  # off unless a variant asks
+    hunting.move_style_rivals = ("hunter", "no-such-style")
+    base = [p.moves[uid] for p in plain.plans_for(view, legal, choice, hooks).plans]
+    wide = [p.moves[uid] for p in hunting.plans_for(view, legal, choice, hooks).plans]
+    hunter = hooks.portfolio[view["seat"]]["hunter"]
+    mine = [a for a in legal if a["type"] == "move" and a["unit"] == uid]
+    scores = hunter.scores(view, mine)
+    top = max(zip(scores, mine, strict=True), key=lambda sa: sa[0])[1]["path"][-1]
+    assert top not in base
+    assert wide == [*base[:-1], top, here]
+
+
 def test_plan_choice_obeys_a_placed_block() -> None:
     """A plan that places a block makes its move at once (to the planned hex, never to
     another); a block planned to stay makes no move; other blocks are left alone."""

@@ -97,6 +97,9 @@ FIRE_PLANS = False  # "keep the fire, attack instead" plans; off: costly, not ye
 MOVE_PLANS = False
 MOVE_CONTACT = 2  # hexes: a move searched starts or ends this near a known enemy block
 MOVE_ALTERNATIVES = 2  # other destinations tried besides the doctrine's and staying put
+#: Styles of the portfolio whose own best destination for a searched block joins its rivals
+#: when the doctrine's do not hold it (say BoC's "hunter": toward worn enemy blocks).
+MOVE_STYLE_RIVALS: tuple[str, ...] = ()
 MOVE_ROUNDS_PER_S = 4.0  # sampled worlds per second of budget, each playing every plan
 MOVE_MIN_GAIN = 0.25  # value another destination must beat the doctrine's by
 MOVE_Z = 1.5  # ... and this many standard errors (three rivals)
@@ -335,7 +338,7 @@ class SearchAgent(RememberingAgent):
         "command_plans", "fire_plans", "mass_plans", "move_plans", "move_contact",
         "move_alternatives", "move_horizon", "move_still", "still_seats", "endgame",
         "endgame_mass", "style_search", "only_endgame", "move_rounds_per_s",
-        "move_min_gain", "move_z", "search_days")
+        "move_min_gain", "move_z", "search_days", "move_style_rivals")
 
     def __init__(self, seed: str = "0") -> None:
         super().__init__(seed)
@@ -363,6 +366,7 @@ class SearchAgent(RememberingAgent):
         self.move_plans = MOVE_PLANS
         self.move_contact = MOVE_CONTACT
         self.move_alternatives = MOVE_ALTERNATIVES
+        self.move_style_rivals = MOVE_STYLE_RIVALS
         self.move_horizon: Horizon = REPLY  # how far the move plans' rollouts play
         self.move_still = MOVE_STILL
         #: How a block's move (and still) plans are judged: worlds per second of budget,
@@ -604,8 +608,9 @@ class SearchAgent(RememberingAgent):
                 or system.near_enemy(view, (here, dest)) > self.move_contact:
             return []
         mine = [a for a in legal if a.get("type") == "move" and str(a.get("unit")) == uid]
-        others = self._ranked_destinations(view, mine, (dest, here))
-        return self._block_plans(uid, [dest, *others[:self.move_alternatives], here], horizon)
+        others = self._ranked_destinations(view, mine, (dest, here))[:self.move_alternatives]
+        others += self._style_rivals(view, mine, system, (dest, here, *others))
+        return self._block_plans(uid, [dest, *others, here], horizon)
 
     def _still_plans(self, view: JSONDict, legal: Sequence[Action], system: SystemHooks,
                      horizon: Horizon) -> list[Plan]:
@@ -625,15 +630,30 @@ class SearchAgent(RememberingAgent):
                 continue
             others = self._ranked_destinations(view, mine[uid], (here,))
             if others:
-                return self._block_plans(uid, [here, *others[:self.move_alternatives]],
-                                         horizon)
+                others = others[:self.move_alternatives]
+                others += self._style_rivals(view, mine[uid], system, (here, *others))
+                return self._block_plans(uid, [here, *others], horizon)
         return []
 
+    def _style_rivals(self, view: JSONDict, moves: Sequence[Action], system: SystemHooks,
+                      leave_out: Sequence[str]) -> list[str]:
+        """For each of ``move_style_rivals`` in the seat's portfolio, that style's best
+        destination among one block's ``moves``, if no plan holds it yet."""
+        styles = system.portfolio.get(str(view.get("seat")), {})
+        out: list[str] = []
+        for name in self.move_style_rivals:
+            if name in styles:
+                best = self._ranked_destinations(view, moves, (), styles[name])[:1]
+                out += [to for to in best if to not in (*leave_out, *out)]
+        return out
+
     def _ranked_destinations(self, view: JSONDict, moves: Sequence[Action],
-                             leave_out: Sequence[str]) -> list[str]:
+                             leave_out: Sequence[str], doctrine: Doctrine | None = None
+                             ) -> list[str]:
         """The destinations of one block's ``moves`` but ``leave_out``, best first by the
-        doctrine's score of the best path to each (ties by hex id)."""
-        scores = (self._doctrine or doctrine_for(view)).scores(view, moves)
+        score of the best path to each (ties by hex id) under ``doctrine`` (by default the
+        turn's style)."""
+        scores = (doctrine or self._doctrine or doctrine_for(view)).scores(view, moves)
         best: dict[str, float] = {}
         for a, sc in zip(moves, scores, strict=True):
             to = str(a["path"][-1])
