@@ -98,7 +98,9 @@ MOVE_PLANS = False
 MOVE_CONTACT = 2  # hexes: a move searched starts or ends this near a known enemy block
 MOVE_ALTERNATIVES = 2  # other destinations tried besides the doctrine's and staying put
 #: Styles of the portfolio whose own best destination for a searched block joins its rivals
-#: when the doctrine's do not hold it (say BoC's "hunter": toward worn enemy blocks).
+#: when the doctrine's do not hold it (say BoC's "hunter": toward worn enemy blocks). None:
+#: measured in session 36, every style's destination was worse than the doctrine's
+#: (docs/ai.md, "Offence as a rival"; benchmarks/rival_probe.py).
 MOVE_STYLE_RIVALS: tuple[str, ...] = ()
 MOVE_ROUNDS_PER_S = 4.0  # sampled worlds per second of budget, each playing every plan
 MOVE_MIN_GAIN = 0.25  # value another destination must beat the doctrine's by
