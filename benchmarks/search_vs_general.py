@@ -67,6 +67,12 @@ def pair_key(row: Row) -> tuple[str, str]:
     return str(row["seed"]), str(row.get("dice", "seeded"))
 
 
+def general_games(base: list[Row], scenario: str) -> dict[tuple[str, str], Row]:
+    """The finished games between two generals in ``scenario``, by what pairs them."""
+    return {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
+            and r["agents"] == {"usa": "general", "csa": "general"}}
+
+
 def seat_games(rows: list[Row], scenario: str, agent: str, seat: str) -> list[Row]:
     """The rows where ``agent`` held ``seat`` against the general."""
     return [r for r in rows if r["scenario"] == scenario and r["agents"].get(seat) == agent
@@ -94,8 +100,7 @@ def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search"
           seat_agents: dict[str, str] | None = None) -> list[str]:
     """The agent's games against the general per seat and pooled; ``seat_agents`` names
     another agent's rows for a seat (an agent that plays as another from that seat)."""
-    general = {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
-               and r["agents"] == {"usa": "general", "csa": "general"}}
+    general = general_games(base, scenario)
     lines = ["| search plays | games | search wins | draws | search losses | general's wins "
              "(same seat, seeds) | score, a draw ½ (the general's) | paired gain ± se | s/game |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -141,8 +146,7 @@ def split_table(rows: list[Row], base: list[Row], scenario: str, agent: str = "s
     """Where the paired gain comes from, per seat and pooled, each part signed for the
     agent's seat (positive: better for it): victory hexes held, enemy blocks eliminated,
     own blocks kept. The three add up to the paired gain of :func:`table`."""
-    general = {pair_key(r): r for r in base if r["scenario"] == scenario and r["finished"]
-               and r["agents"] == {"usa": "general", "csa": "general"}}
+    general = general_games(base, scenario)
     lines = ["| search plays | games split | terrain | enemy blocks eliminated | "
              "own blocks kept | paired gain ± se |", "|---|---|---|---|---|---|"]
     pooled: list[list[float]] = []

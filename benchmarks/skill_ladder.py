@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from search_vs_general import line, pair_key, play_against_general, read
+from search_vs_general import general_games, line, play_against_general, read
 
 from gettysburg.ai.agent import agent_names, register_agent
 from gettysburg.ai.novice import Blundering
@@ -61,8 +61,7 @@ def summarise(rows: list[JSONDict], base: list[JSONDict], scenario: str = "boc/d
     side gained over its own game of the seed: how much worse the rung plays, in victory
     points."""
     rows = [r for r in rows if r["scenario"] == scenario]
-    general = {pair_key(r): r for r in base if r["finished"] and r["scenario"] == scenario
-               and r["agents"] == {"usa": "general", "csa": "general"}}
+    general = general_games(base, scenario)
     lines = ["| general against | games | general wins | draws | general losses | the "
              "general's wins against itself (same seat, seeds) | points a game for the "
              "general's side ± se | s/game |", "|---|---|---|---|---|---|---|---|"]
