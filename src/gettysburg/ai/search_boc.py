@@ -10,8 +10,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gettysburg.ai.agent import JSONDict
 from gettysburg.ai.doctrine import Doctrine, Memory, doctrine_for
-from gettysburg.ai.search_hooks import JSONDict, SystemHooks, WorldBuilder
+from gettysburg.ai.search_hooks import SystemHooks, WorldBuilder
 from gettysburg.core.protocol import REFEREE, Action, Game
 
 if TYPE_CHECKING:

@@ -7,12 +7,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from gettysburg.ai.agent import JSONDict
 from gettysburg.ai.doctrine import Doctrine
 from gettysburg.core.protocol import Action, Game
-
-JSONDict = dict[str, Any]
 
 #: Draws a world consistent with a seat's view: hidden enemy blocks sampled, fresh dice.
 WorldBuilder = Callable[[JSONDict, random.Random], Game]
