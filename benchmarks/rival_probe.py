@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from gettysburg.ai import search as search_mod
 from gettysburg.ai.agent import JSONDict, make_agent
-from gettysburg.ai.search import Horizon, Plan, SearchAgent
+from gettysburg.ai.search import Horizon, Plan, SearchAgent, SystemHooks
 from gettysburg.core.protocol import Action, new_game
 from gettysburg.lab.simulate import game_seed
 
@@ -40,11 +40,10 @@ class Probe:
     gains: dict[str, tuple[float, float]]  # horizon -> (mean paired gain, se)
 
 
-def style_rival(view: JSONDict, legal: Sequence[Action], choice: Action, style: str
-                ) -> tuple[Plan, Plan] | None:
+def style_rival(view: JSONDict, legal: Sequence[Action], choice: Action, style: str,
+                hooks: SystemHooks) -> tuple[Plan, Plan] | None:
     """The doctrine's plan and the style's for the block ``choice`` moves, when the style
     adds a rival to ``search-move``'s plans; None otherwise."""
-    hooks = search_mod.WORLDS["boc"](None)
     base = make_agent("search-move", "probe")
     wide = make_agent("search-move", "probe")
     assert isinstance(base, SearchAgent) and isinstance(wide, SearchAgent)
@@ -56,9 +55,8 @@ def style_rival(view: JSONDict, legal: Sequence[Action], choice: Action, style: 
 
 
 def paired_gain(view: JSONDict, doctrine: Plan, rival: Plan, horizon: Horizon, worlds: int,
-                key: str) -> tuple[float, float]:
+                key: str, hooks: SystemHooks) -> tuple[float, float]:
     """The rival's mean gain over the doctrine's plan, ± se, over ``worlds`` worlds."""
-    hooks = search_mod.WORLDS["boc"](None)
     diffs = []
     for w in range(worlds):
         seed = random.Random(f"{key}:{w}").getrandbits(64)
@@ -77,6 +75,7 @@ def probe(style: str, seat: str, games: int, per_game: int, worlds: int, seed: i
           horizons: Sequence[str] = ("reply", "fire")) -> list[Probe]:
     """Up to ``per_game`` positions a game (a block once an hour) and their gains."""
     general, rng = make_agent("general"), random.Random(0)
+    hooks = search_mod.WORLDS["boc"](None)  # views alone: no memory of earlier sightings
     out: list[Probe] = []
     for g in range(games):
         game = new_game("boc/day1", seed=game_seed(seed, g))
@@ -89,14 +88,14 @@ def probe(style: str, seat: str, games: int, per_game: int, worlds: int, seed: i
             key = (str(choice.get("unit")), int(view.get("hour", 0)))
             if choice["type"] == "move" and mover == seat == view["active"] \
                     and key not in found:
-                pair = style_rival(view, legal, choice, style)
+                pair = style_rival(view, legal, choice, style, hooks)
                 if pair is not None:
                     found.add(key)
                     uid = str(choice["unit"])
                     where = (f"game {g} {key[1]}:00 {uid} {pair[0].moves[uid]} -> "
                              f"{pair[1].moves[uid]}")
                     gains = {h: paired_gain(view, *pair, HORIZONS[h], worlds,
-                                            f"{g}:{uid}:{key[1]}") for h in horizons}
+                                            f"{g}:{uid}:{key[1]}", hooks) for h in horizons}
                     out.append(Probe(where, gains))
                     print(where, " ".join(f"{h} {m:+.2f} ± {se:.2f}"
                                           for h, (m, se) in gains.items()), flush=True)
