@@ -76,7 +76,9 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     "search-move-still2": (StillSearchAgent, {"move_still": 2}),
     # session 36: search's gain had been all defence (docs/ai.md, "Where search's gain
     # comes from"), so the "hunter" style's own best destination for a searched block
-    # (toward worn enemy blocks) joins its rivals
+    # (toward worn enemy blocks) joins its rivals; paired, 3 CSA games were the base's
+    # own (the rival never won), and rival_probe.py found it worse than the doctrine's
+    # destination: not kept
     "search-move-still-hunt": (StillSearchAgent, {"move_style_rivals": ("hunter",)}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
