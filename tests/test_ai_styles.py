@@ -13,6 +13,7 @@ from gettysburg.ai import make_agent
 from gettysburg.ai.doctrine import doctrine_for
 from gettysburg.ai.doctrine_boc import (
     GENERAL_STYLES,
+    OVERSTACK,
     STYLES,
     BocDoctrine,
     Style,
@@ -416,3 +417,58 @@ def test_gun_shy_charges_a_last_step_battery_in_the_enemy_gun_range_only() -> No
     gamble = str(plain.own_on["usa-gamble"]["hex"])
     assert plain.hex_values("usa-gamble", gamble, hexes) == \
         shy.hex_values("usa-gamble", gamble, hexes)
+
+
+def _exposure_view(order: list[str]) -> dict[str, Any]:
+    """The USA's first view of Day 1 with a hidden CSA block in E6 and another in F6 (next
+    to each other, two hexes from the Seminary), the hour's order as given."""
+    view = new_game("boc/day1", seed=5).view("usa")
+    extra = [{"handle": f"b-test{k}", "side": "csa", "hex": hx, "column": False}
+             for k, hx in enumerate(("E6", "F6"))]
+    return dict(view, hidden=[*view["hidden"], *extra], order=order, active="usa")
+
+
+@pytest.mark.parametrize(("order", "first"), [(["usa", "csa"], True), (["csa", "usa"], False)])
+def test_exposure_charges_the_line_by_the_enemy_strength_next_to_it(order: list[str],
+                                                                    first: bool) -> None:
+    """``exposure`` (we play first this hour: the enemy fires next, 1.1-1.2) or
+    ``exposure_second`` (we play second) charges a front-line hex its weight per step of
+    known enemy strength next to it, a hidden block counted at 3; other hexes, and the
+    weight of the other case, change nothing."""
+    view = _exposure_view(order)
+    plain = BocDoctrine(Style()).situation(view)
+    assert plain.enemy_next is first
+    weight = {"exposure": 0.25} if first else {"exposure_second": 0.25}
+    wrong = {"exposure_second": 0.25} if first else {"exposure": 0.25}
+    charged = BocDoctrine(Style(**weight)).situation(view)
+    idle = BocDoctrine(Style(**wrong)).situation(view)
+    uid = "usa-gamble"
+    here = str(plain.own_on[uid]["hex"])
+    hexes = sorted(plain.facts.hexes)
+    base = plain.hex_values(uid, here, hexes)
+    assert idle.hex_values(uid, here, hexes) == base
+    seen = 0
+    for hx, a, b in zip(hexes, base, charged.hex_values(uid, here, hexes), strict=True):
+        if a == OVERSTACK:
+            continue
+        next_to = sum(3.0 for e in ("E6", "F6") if e in plain.facts.nbrs[hx])
+        assert plain.adjacent_enemy(hx) >= next_to
+        want = 0.25 * plain.adjacent_enemy(hx) if hx in plain.front else 0.0
+        assert a - b == pytest.approx(want), hx
+        seen += hx in plain.front
+    assert seen > 4
+    # A hex next to both hidden blocks faces twice the fire of one next to one.
+    both = [hx for hx in plain.front if {"E6", "F6"} <= set(plain.facts.nbrs[hx])]
+    assert both and all(plain.adjacent_enemy(hx) >= 6.0 for hx in both)
+
+
+def test_named_weights_move_the_scores_they_name() -> None:
+    """The weights that were constants (session 37) each change the scores of the
+    decisions they belong to, and leave the general's scores alone at their defaults."""
+    view = _view_after(80, "boc/battle")
+    legal = view["legal_actions"]
+    general = BocDoctrine(Style()).scores(view, legal)
+    for name, value in (("shelter_weight", 2.0), ("close_in", -0.5), ("crowd", 1.5),
+                        ("threat", 0.8), ("hq_troops", 0.6)):
+        changed = BocDoctrine(Style(**{name: value})).scores(view, legal)
+        assert changed != general, name

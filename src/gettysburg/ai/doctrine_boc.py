@@ -90,6 +90,28 @@ class Style:
     # line, even on a victory hex: one hit eliminates it (9.12), and batteries draw fire
     # aimed at them. 0: off (such a gun stays where the objectives pull it).
     gun_shy: float = 0.0
+    # Weights that were constants until session 37, named so a tuner may vary them
+    # (benchmarks/style_tuning.py); their defaults are the old constants, so ``Style()``
+    # plays exactly as before.
+    shelter_weight: float = 1.0  # x the shelter of a front-line hex (good ground, level)
+    close_in: float = 0.2  # an attacker's front-line hex (it must close to fire)
+    gun_front: float = 0.3  # a battery's front-line hex (guns shoot from 2-3 hexes, 5.31)
+    gun_range: float = 0.3  # a battery's hex within 3 of the enemy, out of the line
+    crowd: float = 0.7  # how much each friend already garrisoning an objective damps its pull
+    threat: float = 0.3  # an objective's need per enemy hex within 2 of it (at most 3)
+    hq_troops: float = 0.25  # an HQ's hex, per block of its corps in command range (4.5)
+    hq_front: float = 1.5  # an HQ's front-line hex
+    activate_per: float = 0.4  # activating an HQ (4.3), per block of its corps in the line
+    activate_cost: float = 0.7  # ... less the step it costs
+    fire_vp: float = 0.1  # a shot, per victory point of the target hex
+    # The enemy fires before we do when it plays next (1.1, 1.2: fire comes before
+    # movement, so a block that moves next to the enemy is shot at first unless we win
+    # the next initiative). A front-line hex costs this much per step of known enemy
+    # strength next to it (a hidden block counts as 3) when the enemy plays next this
+    # hour (``exposure``), or when we play second and the next hour's initiative decides
+    # (``exposure_second``). 0: off, as in ``Style()``.
+    exposure: float = 0.0
+    exposure_second: float = 0.0
 
     @property
     def decay_pow(self) -> tuple[float, ...]:
@@ -432,6 +454,12 @@ class Situation:
         self._reach = enemy_reach(facts, frozenset(self.enemy_at))
         self.need = self._needs()
         self._prey_cache: dict[str, float] = {}
+        self._adjacent_cache: dict[str, float] = {}
+        # Whether the enemy plays next (1.1): we are the hour's first player, or it is the
+        # enemy's turn now.
+        order = [str(x) for x in view.get("order") or []]
+        active = str(view.get("active") or "")
+        self.enemy_next = active == self.enemy or (bool(order) and order[0] == self.seat)
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
@@ -443,7 +471,7 @@ class Situation:
         self._objectives = [(v, self.need[v], self.held[v], frozenset(facts.nbrs.get(v, ())))
                             for v in facts.victory]
         # The same, for a unit that garrisons none of them (``objective``).
-        self._objectives_now = [(v, need, 1.0 + 0.7 * max(0.0, held))
+        self._objectives_now = [(v, need, 1.0 + style.crowd * max(0.0, held))
                                 for v, need, held, _ in self._objectives]
         self._leaving: dict[str, list[tuple[str, float, float]]] = {}
         self._obj_cache: dict[tuple[str, str | None], float] = {}
@@ -464,7 +492,7 @@ class Situation:
             near = self._enemy_within(v, 2)
             take = self.style.take
             base = 1.0 if ours else (take + 0.3 if lost else take)
-            need[v] = pts * (base + 0.3 * min(3, near))
+            need[v] = pts * (base + self.style.threat * min(3, near))
         return need
 
     def steps_before_loss(self, hx: str) -> list[int]:
@@ -513,7 +541,7 @@ class Situation:
                     g -= 1.0
                 elif here in adjacent:
                     g -= 0.5
-                got.append((v, need, 1.0 + 0.7 * max(0.0, g)))
+                got.append((v, need, 1.0 + self.style.crowd * max(0.0, g)))
             self._leaving[here] = got
         return got
 
@@ -542,6 +570,7 @@ class Situation:
         column = st.formations and self.column(uid)
         shy = st.weak_reach > 1 and worn
         last_gun = bool(st.gun_shy) and artillery and self.strength(uid) <= 1
+        exposure = st.exposure if self.enemy_next else st.exposure_second
         out: list[float] = []
         for hx in hexes:
             cols = self.columns.get(hx)  # a column of another unit there holds the hex alone
@@ -561,11 +590,13 @@ class Situation:
                                     else 0.0))
                 continue
             if in_front:
-                value += facts.shelter.get(hx, 0.0)
+                value += st.shelter_weight * facts.shelter.get(hx, 0.0)
                 if artillery:
-                    value -= 0.3  # guns shoot best from two or three hexes away (5.31)
+                    value -= st.gun_front  # guns shoot best from two or three hexes away
                 elif attacker or self.control.get(hx) != self.seat:
-                    value += 0.2  # the attacker must close with the enemy to fire
+                    value += st.close_in  # the attacker must close with the enemy to fire
+                if exposure:
+                    value -= exposure * self.adjacent_enemy(hx)
                 if worn and hx not in victory:
                     # One hit eliminates it: a point for the enemy (9.12).
                     value -= st.weak_in_front
@@ -575,7 +606,7 @@ class Situation:
                     if not artillery:
                         value += hunt * self.prey(hx)
             elif artillery and not last_gun and self._enemy_within(hx, 3):
-                value += 0.3
+                value += st.gun_range
             if last_gun and (in_front or self._enemy_within(hx, 3)):
                 value -= st.gun_shy
             if st.keep_room:
@@ -650,6 +681,15 @@ class Situation:
             self._prey_cache[hx] = got
         return got
 
+    def adjacent_enemy(self, hx: str) -> float:
+        """Known enemy strength next to ``hx`` (a hidden block counted at 3): the fire a
+        block standing there faces in the enemy's next fire phase (5.1)."""
+        got = self._adjacent_cache.get(hx)
+        if got is None:
+            got = sum(self.enemy_at.get(n, 0.0) for n in self.facts.nbrs.get(hx, ()))
+            self._adjacent_cache[hx] = got
+        return got
+
     def nearest_enemy(self, hx: str) -> int:
         """Hexes from ``hx`` to the nearest known enemy block (99: none known)."""
         return self._reach.nearest(hx)
@@ -682,7 +722,9 @@ class Situation:
                 hexes = [h for hs in self._corps_hexes.values() for h in hs]
             near = sum(1 for h in hexes if row[h] <= rng)
             self._hq_cache[key] = near
-        return 0.25 * near + 0.2 * self.objective(hx, here) - (1.5 if in_front else 0.0)
+        st = self.style
+        return st.hq_troops * near + 0.2 * self.objective(hx, here) \
+            - (st.hq_front if in_front else 0.0)
 
     def _control_of(self, v: str, count: Counter[str],
                     moved: Mapping[str, int] | None = None) -> str | None:
@@ -867,7 +909,9 @@ class BocDoctrine:
         hq = str(a["hq"])
         if sit.strength(hq) < 2 or sit.night:
             return -1.0
-        return 0.4 * sit.front_troops_in_range(hq) - 0.7 - (0.01 if "to" in a else 0.0)
+        st = sit.style
+        return st.activate_per * sit.front_troops_in_range(hq) - st.activate_cost \
+            - (0.01 if "to" in a else 0.0)
 
     def _s_hancock(self, sit: Situation, a: Action) -> float:
         return 1.0
@@ -910,7 +954,7 @@ class BocDoctrine:
         # Long-range hits repulse instead of eliminating (5.32).
         kill = 0.0 if long_range else sit.style.kill_weight * kill_chance(
             sit.strength(uid), fp, sit.steps_before_loss(target), info.double_defence)
-        return 0.1 + hits + kill + bonus + 0.1 * sit.facts.victory.get(target, 0)
+        return 0.1 + hits + kill + bonus + sit.style.fire_vp * sit.facts.victory.get(target, 0)
 
     def _s_melee(self, sit: Situation, a: Action) -> float:
         if sit.night:

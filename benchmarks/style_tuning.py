@@ -1,0 +1,276 @@
+"""Tune one seat's doctrine weights (``Style``) against the general, by CMA-ES.
+
+Run::
+
+    .venv/bin/python benchmarks/style_tuning.py --seat csa --generations 20 \
+        --games 48 --out results/style_tuning_csa_s37.jsonl
+    .venv/bin/python benchmarks/style_tuning.py --summarise results/style_tuning_csa_s37.jsonl
+
+Each candidate is a ``Style`` (every field of ``TUNABLE``, or those of ``--params``) played
+by one seat (the general's decision rule and memory with those weights) for a whole
+scenario against the ``general`` in the other seat. A generation plays every candidate on
+the same ``--games`` seeds (``gettysburg simulate --seed`` of ``--seed`` + the generation
+number: fresh seeds each generation, so the search cannot fit one set of dice), together
+with the general's own game of each seed, so every generation also measures the paired
+gain of its candidates over the general.
+
+The score a candidate is ranked by is a *soft win* for the tuned seat: a logistic of the
+CSA total (9.1) centred on the band's edge, so a game won by a point counts about 0.66, a
+draw a point short 0.34, and so on (``--temperature``). It is what issue #7 counts (wins),
+made less noisy than a win's 0 or 1.
+
+CMA-ES (``cma``, N. Hansen's pycma) works in normalised coordinates: a weight is its
+default (the general's style for the seat and scenario) plus ``scale`` x the coordinate,
+within ``bounds``; the search starts at the general with a step of 1 in every coordinate
+(``--sigma``). After each generation the strategy is pickled beside ``--out`` so an
+interrupted run goes on with ``--resume``. Every candidate's games are one JSON row of
+``--out``: its weights, the seeds, the CSA totals and the score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import pickle
+import statistics
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from gettysburg.ai.agent import register_agent
+from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style, scenario_bands
+from gettysburg.ai.general import RememberingAgent, best_index
+from gettysburg.core.protocol import Action
+from gettysburg.lab.simulate import GameSpec, make_specs, run_local
+
+
+@dataclass(frozen=True)
+class Knob:
+    """How one ``Style`` field is searched: a step of 1 in CMA's coordinates is ``scale``
+    of the weight, kept within [``low``, ``high``]; ``integer`` fields are rounded."""
+
+    scale: float
+    low: float
+    high: float
+    integer: bool = False
+
+
+TUNABLE: dict[str, Knob] = {
+    "decay": Knob(0.1, 0.3, 0.95),
+    "control_weight": Knob(0.4, 0.0, 3.0),
+    "kill_weight": Knob(0.7, 0.0, 4.0),
+    "melee_min": Knob(0.4, -1.0, 2.0),
+    "melee_min_behind": Knob(0.4, -2.0, 1.0),
+    "hunt": Knob(0.3, 0.0, 2.0),
+    "hunt_behind": Knob(0.4, 0.0, 3.0),
+    "weak_in_front": Knob(0.5, 0.0, 4.0),
+    "weak_steps": Knob(0.5, 1.0, 3.0, integer=True),
+    "weak_reach": Knob(0.5, 1.0, 3.0, integer=True),
+    "weak_on_objective": Knob(0.4, 0.0, 3.0),
+    "take": Knob(0.3, 0.5, 3.0),
+    "keep_room": Knob(0.5, 0.0, 3.0),
+    "gun_shy": Knob(0.7, 0.0, 4.0),
+    "shelter_weight": Knob(0.5, 0.0, 4.0),
+    "close_in": Knob(0.3, -2.0, 2.0),
+    "gun_front": Knob(0.3, -1.0, 3.0),
+    "gun_range": Knob(0.3, -1.0, 2.0),
+    "crowd": Knob(0.3, 0.0, 3.0),
+    "threat": Knob(0.2, 0.0, 2.0),
+    "hq_troops": Knob(0.15, 0.0, 1.0),
+    "hq_front": Knob(0.7, 0.0, 5.0),
+    "activate_per": Knob(0.2, 0.0, 2.0),
+    "activate_cost": Knob(0.3, -0.5, 3.0),
+    "fire_vp": Knob(0.2, 0.0, 2.0),
+    "exposure": Knob(0.1, 0.0, 1.0),
+    "exposure_second": Knob(0.1, 0.0, 1.0),
+}
+
+
+def style_at(base: Style, names: Sequence[str], x: Sequence[float]) -> Style:
+    """The style at CMA coordinates ``x`` (one per name) around ``base``."""
+    changes: dict[str, Any] = {}
+    for name, xi in zip(names, x, strict=True):
+        knob = TUNABLE[name]
+        value = min(knob.high, max(knob.low, float(getattr(base, name)) + knob.scale * xi))
+        changes[name] = round(value) if knob.integer else round(value, 4)
+    return replace(base, **changes)
+
+
+def soft_win(vp: float | None, seat: str, bands: tuple[int, int], temperature: float
+             ) -> float:
+    """A logistic of the CSA total at the seat's winning edge (9.1 bands: the USA wins at
+    ``bands[0]`` or less, the CSA at ``bands[1]`` or more); an unfinished game 0."""
+    if vp is None:
+        return 0.0
+    usa_max, csa_min = bands
+    margin = (vp - (csa_min - 0.5)) if seat == "csa" else ((usa_max + 0.5) - vp)
+    return 1.0 / (1.0 + math.exp(-margin / temperature))
+
+
+class StyledGeneral(RememberingAgent):
+    """The general (its decision rule and its memory) playing one fixed ``Style``."""
+
+    name = "styled-general"
+
+    def __init__(self, style: Style, seed: str = "0") -> None:
+        super().__init__(seed)
+        self.doctrine = BocDoctrine(style)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], budget_s: float,
+               rng: Random) -> Action:
+        view = self.memory.recall(view)
+        return dict(legal[best_index(self.doctrine.scores(view, legal), legal)])
+
+
+def register_style(name: str, style: Style) -> str:
+    """Register ``StyledGeneral(style)`` as agent ``name`` (in this process and the
+    workers it forks); returns the name."""
+    def make(seed: str) -> StyledGeneral:
+        return StyledGeneral(style, seed)
+    with contextlib.suppress(ValueError):  # registered earlier in this process (a resume)
+        register_agent(name, make)
+    return name
+
+
+def generation_specs(scenario: str, seat: str, games: int, seed: int,
+                     agents: Sequence[str]) -> list[GameSpec]:
+    """The general's own games of the seeds, then each agent's from ``seat``."""
+    enemy = "usa" if seat == "csa" else "csa"
+    out = make_specs(scenario, games, {"usa": "general", "csa": "general"}, seed)
+    for name in agents:
+        out += make_specs(scenario, games, {seat: name, enemy: "general"}, seed)
+    return [replace(s, index=i) for i, s in enumerate(out)]
+
+
+def _rows_by_agent(rows: Iterable[dict[str, Any]], seat: str) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        out.setdefault(str(r["agents"][seat]), []).append(r)
+    for rs in out.values():
+        rs.sort(key=lambda r: str(r["seed"]))
+    return out
+
+
+def run(args: argparse.Namespace) -> None:
+    import cma  # the tuner's own dependency (dev extra)
+
+    seat, scenario = args.seat, args.scenario
+    base = general_style(seat, scenario)
+    names = list(args.params or TUNABLE)
+    unknown = [n for n in names if n not in TUNABLE]
+    if unknown:
+        sys.exit(f"unknown --params {unknown}; have {list(TUNABLE)}")
+    bands = scenario_bands(scenario.split("/", 1)[1])
+    out = Path(args.out)
+    state_file = out.with_suffix(".cma.pickle")
+    if args.resume and state_file.exists():
+        with state_file.open("rb") as f:
+            es, gen = pickle.load(f)
+    else:
+        lower = [(TUNABLE[n].low - float(getattr(base, n))) / TUNABLE[n].scale for n in names]
+        upper = [(TUNABLE[n].high - float(getattr(base, n))) / TUNABLE[n].scale for n in names]
+        # Separable CMA: a few hundred noisy evaluations cannot learn a full covariance.
+        opts = {"popsize": args.popsize, "seed": args.cma_seed, "bounds": [lower, upper],
+                "verbose": -9, "CMA_diagonal": True}
+        es, gen = cma.CMAEvolutionStrategy([0.0] * len(names), args.sigma, opts), 0
+    sign = 1 if seat == "csa" else -1
+    while gen < args.generations:
+        xs = es.ask()
+        styles = [style_at(base, names, x) for x in xs]
+        agents = [register_style(f"tuned-{seat}-{gen}-{k}", st) for k, st in enumerate(styles)]
+        agents.append(register_style(f"tuned-{seat}-{gen}-mean", style_at(base, names, es.mean)))
+        specs = generation_specs(scenario, seat, args.games, args.seed + gen, agents)
+        rows = run_local(specs, workers=args.workers)
+        by = _rows_by_agent(rows, seat)
+        general = by["general"]
+        scores: list[float] = []
+        with out.open("a") as f:
+            for k, name in enumerate(agents):
+                rs = by[name]
+                vps = [r["vp"] for r in rs]
+                score = statistics.fmean(soft_win(v, seat, bands, args.temperature) for v in vps)
+                gains = [sign * (r["vp"] - g["vp"]) for r, g in zip(rs, general, strict=True)
+                         if r["vp"] is not None and g["vp"] is not None]
+                wins = sum(1 for r in rs if r["winner"] == seat)
+                if k < len(xs):
+                    scores.append(score)
+                st = styles[k] if k < len(xs) else style_at(base, names, es.mean)
+                f.write(json.dumps({
+                    "scenario": scenario, "seat": seat, "generation": gen,
+                    "candidate": "mean" if k == len(xs) else k, "seed": args.seed + gen,
+                    "style": {n: getattr(st, n) for n in names}, "score": round(score, 4),
+                    "wins": wins, "games": len(rs), "gain": round(statistics.fmean(gains), 3),
+                    "general_wins": sum(1 for g in general if g["winner"] == seat),
+                    "vps": vps, "general_vps": [g["vp"] for g in general],
+                    "errors": sum(1 for r in rs if r.get("error"))}) + "\n")
+        es.tell(xs, [-s for s in scores])  # cma minimises
+        gen += 1
+        with state_file.open("wb") as f:
+            pickle.dump((es, gen), f)
+        mean_row = by[agents[-1]]
+        print(f"gen {gen - 1}: best {max(scores):.3f} median {statistics.median(scores):.3f} "
+              f"mean-style wins {sum(1 for r in mean_row if r['winner'] == seat)}"
+              f"/{len(mean_row)} (general {sum(1 for g in general if g['winner'] == seat)}) "
+              f"sigma {es.sigma:.2f}", flush=True)
+    final = style_at(base, names, es.mean)
+    print(json.dumps({n: getattr(final, n) for n in names}, sort_keys=True))
+
+
+def summarise(path: str) -> None:
+    """Per generation: the candidates' best and median scores, and the mean style's wins
+    and paired gain against the general's on the same seeds."""
+    with open(path) as f:
+        rows = [json.loads(line) for line in f]
+    gens: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        gens.setdefault(int(r["generation"]), []).append(r)
+    print(f"{'gen':>3} {'best':>6} {'median':>6}  mean style: {'wins':>5} {'general':>7} "
+          f"{'gain':>6}")
+    for g, rs in sorted(gens.items()):
+        cands = [r for r in rs if r["candidate"] != "mean"]
+        mean = next((r for r in rs if r["candidate"] == "mean"), None)
+        scores = [r["score"] for r in cands]
+        line = f"{g:3} {max(scores):6.3f} {statistics.median(scores):6.3f}"
+        if mean is not None:
+            line += f"  {mean['wins']:>5}/{mean['games']} {mean['general_wins']:>7} " \
+                    f"{mean['gain']:+6.2f}"
+        print(line)
+    last = max(gens)
+    mean = next((r for r in gens[last] if r["candidate"] == "mean"), None)
+    if mean is not None:
+        print(json.dumps(mean["style"], sort_keys=True))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scenario", default="boc/day1")
+    ap.add_argument("--seat", choices=["usa", "csa"], default="csa")
+    ap.add_argument("--games", type=int, default=48, help="games per candidate a generation")
+    ap.add_argument("--generations", type=int, default=20)
+    ap.add_argument("--popsize", type=int, default=12)
+    ap.add_argument("--sigma", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=37000, help="seeds of generation 0")
+    ap.add_argument("--cma-seed", type=int, default=37)
+    ap.add_argument("--temperature", type=float, default=1.5)
+    ap.add_argument("--params", nargs="*", help=f"of {', '.join(TUNABLE)} (default all)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", help="append every candidate's row here")
+    ap.add_argument("--resume", action="store_true", help="go on from --out's pickle")
+    ap.add_argument("--summarise", help="only summarise this file's rows")
+    args = ap.parse_args()
+    if args.summarise:
+        summarise(args.summarise)
+        return
+    if not args.out:
+        ap.error("--out is required")
+    run(args)
+
+
+if __name__ == "__main__":
+    main()
+
