@@ -818,15 +818,20 @@ def _mover(a: Action) -> tuple[str, str] | None:
 class BocDoctrine:
     """Scores BoC actions for the ``general`` agent (see the module doc)."""
 
-    def __init__(self, style: Style | None = None) -> None:
+    def __init__(self, style: Style | None = None,
+                 styles: Mapping[tuple[str, str], Style] | None = None) -> None:
         self.oob = default_oob()
-        self.style = style  # None: the general's own (``general_style``)
+        self.style = style  # None: by seat and scenario (``styles``, else the general's)
+        #: Styles by (seat, scenario) that replace the general's own (``GENERAL_STYLES``)
+        #: where given: e.g. the tuned styles (``gettysburg.ai.tuned_boc``).
+        self.styles = dict(styles or {})
 
     def style_for(self, view: JSONDict) -> Style:
         """The style this doctrine plays the view's seat and scenario with."""
         if self.style is not None:
             return self.style
-        return general_style(str(view.get("seat")), str(view.get("scenario")))
+        seat, scenario = str(view.get("seat")), str(view.get("scenario"))
+        return self.styles.get((seat, scenario)) or general_style(seat, scenario)
 
     def situation(self, view: JSONDict) -> Situation:
         return Situation(view, facts_for(view), self.oob, self.style_for(view))

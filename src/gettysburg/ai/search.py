@@ -340,7 +340,7 @@ class SearchAgent(RememberingAgent):
         "command_plans", "fire_plans", "mass_plans", "move_plans", "move_contact",
         "move_alternatives", "move_horizon", "move_still", "still_seats", "endgame",
         "endgame_mass", "style_search", "only_endgame", "move_rounds_per_s",
-        "move_min_gain", "move_z", "search_days", "move_style_rivals")
+        "move_min_gain", "move_z", "search_days", "move_style_rivals", "base")
 
     def __init__(self, seed: str = "0") -> None:
         super().__init__(seed)
@@ -388,6 +388,10 @@ class SearchAgent(RememberingAgent):
         #: The days searched, as the view numbers them (BoC's ``day``); on the others the
         #: general's own choice. None: every day.
         self.search_days: frozenset[int] | None = None
+        #: The doctrine the agent plays as its own and in its own side's rollouts:
+        #: "general" (the general's styles), or another of its system's ``bases`` (BoC:
+        #: "tuned"), which then is the incumbent of every comparison.
+        self.base = "general"
 
     def settings(self) -> dict[str, Any]:
         """This agent's ``SETTINGS`` and their values."""
@@ -436,19 +440,26 @@ class SearchAgent(RememberingAgent):
                 rng: random.Random, key: tuple[Any, ...]) -> Action:
         """``choose`` within the player turn ``key``."""
         view = self.memory.recall(view)  # as the general does: it is the incumbent
-        if self.search_days is not None and view.get("day") not in self.search_days:
-            return doctrine_choice(view, legal_actions)  # an unsearched day: the general's
         system = self._system(view)
+        if self.search_days is not None and view.get("day") not in self.search_days:
+            # An unsearched day: the base doctrine's own choice (the general's by default).
+            if system is None or self.base == "general":
+                return doctrine_choice(view, legal_actions)
+            scores = self._base(system).scores(view, legal_actions)
+            return dict(legal_actions[best_index(scores, legal_actions)])
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
         if styles:
             styles = distinct_styles(styles, view)
+        if system is not None and self.base != "general":
+            styles = {self.base: self._base(system),
+                      **{k: v for k, v in (styles or {}).items() if k != "general"}}
         if system is not None and self.style_search and styles \
                 and view.get("active") == view.get("seat") and key != self._style_key:
             self._style_key = key
             name = self._pick_style(view, styles, system, budget_s, rng)
             self._doctrine = styles[name]
             self.styles[name] = self.styles.get(name, 0) + 1
-        if self._doctrine is None and self.style_search and styles:
+        if self._doctrine is None and styles and (self.style_search or self.base != "general"):
             self._doctrine = next(iter(styles.values()))  # the incumbent, until a search
         doctrine = self._doctrine
         choice = plan_choice(view, legal_actions, self._plan, hooks=system, doctrine=doctrine)
@@ -475,6 +486,14 @@ class SearchAgent(RememberingAgent):
             plans, still = self.plans_for(view, legal_actions, choice, system)
             if len(plans) < 2 or (self._stop is not None and _now() > self._stop):
                 return choice
+
+    def _base(self, system: SystemHooks) -> Doctrine:
+        """The doctrine named by ``base`` among the system's ``bases``."""
+        try:
+            return system.bases[self.base]
+        except KeyError:
+            raise ValueError(f"search setting base={self.base!r}: the system offers "
+                             f"{['general', *system.bases]}") from None
 
     def _turn_over(self, budget_s: float) -> bool:
         """On the clock, whether this player turn has searched its ``TURN_BUDGETS``."""

@@ -54,7 +54,7 @@ def hooks(memory: Memory | None) -> SystemHooks:
 
     seen = memory.seen if isinstance(memory, BocMemory) else None
     return SystemHooks(world_builder(seen), value, may_melee, final_hour, control_gain,
-                       near_enemy, portfolio(), turns_left)
+                       near_enemy, portfolio(), turns_left, bases())
 
 
 def may_melee(unit: str) -> bool:
@@ -139,6 +139,14 @@ def value(world: Game, seat: str) -> float:
         risk = RISK.get(int(u.get("strength", 0)), RISK_FULL)
         out += -risk if u.get("side") == seat else risk
     return out
+
+
+def bases() -> dict[str, Doctrine]:
+    """The doctrines a search agent may take for its own play besides the general's:
+    "tuned", the styles of ``data/tuned_styles.yaml`` (``tuned_boc``)."""
+    from gettysburg.ai.tuned_boc import tuned_doctrine
+
+    return {"tuned": tuned_doctrine()}
 
 
 def portfolio() -> dict[str, dict[str, Doctrine]]:

@@ -35,3 +35,6 @@ class SystemHooks:
     #: Turns after the view's before the next verdict (0: this turn is judged at its end;
     #: None: no verdict this day).
     turns_left: Callable[[JSONDict], int | None] = field(default=lambda _view: None)
+    #: Doctrines a search agent may play as its own besides the general's (its ``base``,
+    #: by name; BoC: "tuned", the styles tuned against the general).
+    bases: dict[str, Doctrine] = field(default_factory=dict)

@@ -1,0 +1,99 @@
+"""Badges of Courage doctrine weights tuned against the general (``data/tuned_styles.yaml``).
+
+The file holds, per seat and scenario, the ``doctrine_boc.Style`` weights that
+``benchmarks/style_tuning.py`` found to play better against the ``general`` than the
+general's own style there, with where each set came from. They are the search agents' own
+doctrine when an agent asks for it (``SearchAgent.base = "tuned"``, docs/ai.md); the
+general itself keeps its own styles, so it stays the fixed opponent the tuning and the
+measurements of search are made against.
+
+An entry names only the weights that differ from the general's style for that seat and
+scenario (``general_style``); the rest are the general's. The file is checked when read: a
+weight that is not a ``Style`` field, a whole-number weight given a fraction, a seat or
+scenario given twice are refused with the entry and field named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, replace
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style
+
+TUNED_FILE = Path(__file__).parent / "data" / "tuned_styles.yaml"
+#: The weights an entry may set: every ``Style`` field but the column/line switch, which is
+#: an option of play rather than a weight.
+WEIGHTS = {f.name: f.type for f in fields(Style) if f.name != "formations"}
+_WHOLE = frozenset(name for name, kind in WEIGHTS.items() if kind in (int, "int"))
+
+
+class TunedStylesError(ValueError):
+    """The tuned styles file is wrong; the message names the file, entry and field."""
+
+
+class TunedEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: Literal["usa", "csa"]
+    scenario: str
+    weights: dict[str, float]
+    source: str
+
+
+class TunedFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    styles: list[TunedEntry]
+
+
+def parse_tuned(raw: object, where: str = "tuned styles") -> dict[tuple[str, str], Style]:
+    """The styles of a tuned styles document, by (seat, scenario), each the general's
+    style there with the entry's weights."""
+    try:
+        doc = TunedFile.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        place = ".".join(str(p) for p in first["loc"])
+        raise TunedStylesError(f"{where}: {place}: {first['msg']}") from None
+    out: dict[tuple[str, str], Style] = {}
+    for k, entry in enumerate(doc.styles):
+        key = (entry.seat, entry.scenario)
+        name = f"{where}: styles.{k} ({entry.seat}, {entry.scenario})"
+        if key in out:
+            raise TunedStylesError(f"{name}: seat and scenario given twice")
+        changes: dict[str, Any] = {}
+        for field, value in entry.weights.items():
+            if field not in WEIGHTS:
+                raise TunedStylesError(f"{name}: weights.{field}: not a Style weight; have "
+                                       f"{sorted(WEIGHTS)}")
+            if field in _WHOLE:
+                if value != int(value):
+                    raise TunedStylesError(f"{name}: weights.{field}: a whole number, not "
+                                           f"{value}")
+                changes[field] = int(value)
+            else:
+                changes[field] = float(value)
+        out[key] = replace(general_style(entry.seat, entry.scenario), **changes)
+    return out
+
+
+@cache
+def load_tuned(path: Path = TUNED_FILE) -> Mapping[tuple[str, str], Style]:
+    """The tuned styles of ``path`` (the shipped file by default), read once."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise TunedStylesError(f"{path}: {exc}") from None
+    return parse_tuned(raw, str(path))
+
+
+def tuned_doctrine(path: Path = TUNED_FILE) -> BocDoctrine:
+    """The doctrine that plays the tuned style where the file has one, the general's
+    own elsewhere."""
+    return BocDoctrine(styles=load_tuned(path))

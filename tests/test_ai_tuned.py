@@ -1,0 +1,116 @@
+"""Tuned styles (``data/tuned_styles.yaml``, ``tuned_boc``): the file is checked field by
+field, an entry plays only its seat and scenario, and a search agent with ``base="tuned"``
+plays the tuned doctrine as its own."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gettysburg.ai import make_agent, search_boc
+from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style
+from gettysburg.ai.general import best_index
+from gettysburg.ai.search import SearchAgent
+from gettysburg.ai.tuned_boc import (
+    TUNED_FILE,
+    TunedStylesError,
+    load_tuned,
+    parse_tuned,
+    tuned_doctrine,
+)
+from gettysburg.core.protocol import new_game
+
+
+def _doc(**weights: Any) -> dict[str, Any]:
+    return {"styles": [{"seat": "csa", "scenario": "boc/day1", "weights": weights,
+                        "source": "a test"}]}
+
+
+def test_the_shipped_file_reads_and_every_entry_differs_from_the_general() -> None:
+    tuned = load_tuned(TUNED_FILE)
+    for (seat, scenario), style in tuned.items():
+        assert seat in ("usa", "csa") and scenario.startswith("boc/")
+        assert style != general_style(seat, scenario)
+
+
+def test_an_entry_is_the_generals_style_with_its_weights() -> None:
+    tuned = parse_tuned(_doc(exposure=0.2, weak_steps=2))
+    assert tuned == {("csa", "boc/day1"): replace(general_style("csa", "boc/day1"),
+                                                  exposure=0.2, weak_steps=2)}
+    assert isinstance(tuned[("csa", "boc/day1")].weak_steps, int)
+
+
+@pytest.mark.parametrize(("doc", "names"), [
+    (_doc(exposure="high"), "styles.0.weights.exposure"),
+    (_doc(bravery=1.0), "weights.bravery: not a Style weight"),
+    (_doc(formations=1.0), "weights.formations: not a Style weight"),
+    (_doc(weak_steps=1.5), "weights.weak_steps: a whole number"),
+    ({"styles": [{"seat": "rebels", "scenario": "boc/day1", "weights": {}, "source": ""}]},
+     "styles.0.seat"),
+    ({"styles": [{"seat": "csa", "scenario": "boc/day1", "weights": {}}]}, "styles.0.source"),
+    ({"styles": _doc()["styles"] * 2}, "styles.1 (csa, boc/day1): seat and scenario given twice"),
+    ({"style": []}, "styles"),
+])
+def test_a_bad_file_is_refused_naming_the_entry_and_field(doc: object, names: str) -> None:
+    with pytest.raises(TunedStylesError, match=re.escape(names)):
+        parse_tuned(doc)
+
+
+def test_an_unreadable_file_names_itself(tmp_path: Path) -> None:
+    bad = tmp_path / "tuned.yaml"
+    bad.write_text("styles: [\n", encoding="utf-8")
+    with pytest.raises(TunedStylesError, match=re.escape("tuned.yaml")):
+        load_tuned(bad)
+
+
+def test_a_tuned_style_plays_only_its_seat_and_scenario(tmp_path: Path) -> None:
+    path = tmp_path / "tuned.yaml"
+    path.write_text("styles:\n  - {seat: csa, scenario: boc/day1, weights: {close_in: -1.0},"
+                    " source: a test}\n", encoding="utf-8")
+    doctrine = tuned_doctrine(path)
+    game = new_game("boc/day1", seed=3)
+    csa, usa = game.view("csa"), game.view("usa")
+    assert doctrine.style_for(csa) == replace(general_style("csa", "boc/day1"), close_in=-1.0)
+    assert doctrine.style_for(usa) == general_style("usa", "boc/day1")
+    day2 = new_game("boc/day2", seed=3).view("csa")
+    assert doctrine.style_for(day2) == general_style("csa", "boc/day2")
+
+
+def test_a_search_agent_on_the_tuned_base_plays_the_tuned_doctrine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every search off, ``base="tuned"`` makes the agent the tuned doctrine's own
+    player (here a style that never closes with the enemy), which parts from the
+    general's; an unknown base is refused by name."""
+    odd = BocDoctrine(Style(close_in=-3.0, shelter_weight=0.0))
+    monkeypatch.setattr(search_boc, "bases", lambda: {"tuned": odd})
+    agent = make_agent("search", "1")
+    assert isinstance(agent, SearchAgent)
+    agent.base, agent.style_search = "tuned", False
+    general = make_agent("general", "1")
+    game = new_game("boc/day1", seed=3)
+    rng = random.Random(0)
+    differ = 0
+    for _ in range(200):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        legal = view["legal_actions"]
+        if seat == "csa":
+            mine = agent.choose(view, legal, 0.0, rng)
+            want = legal[best_index(odd.scores(view, legal), legal)]
+            assert mine == want
+            differ += mine != general.choose(view, legal, 0.0, rng)
+            game.apply(mine, seat)
+        else:
+            game.apply(general.choose(view, legal, 0.0, rng), seat)
+    assert differ > 0
+    other = make_agent("search", "1")
+    assert isinstance(other, SearchAgent)
+    other.base = "cunning"
+    view = new_game("boc/day1", seed=3).view("csa")
+    with pytest.raises(ValueError, match="base='cunning'"):
+        other.choose(view, view["legal_actions"], 0.0, rng)
