@@ -5,6 +5,8 @@ Run::
     .venv/bin/python benchmarks/style_tuning.py --seat csa --generations 20 \
         --games 48 --out results/style_tuning_csa_s37.jsonl
     .venv/bin/python benchmarks/style_tuning.py --summarise results/style_tuning_csa_s37.jsonl
+    .venv/bin/python benchmarks/style_tuning.py --evaluate --games 100 --seed 37700 \
+        --out results/tuned_vs_general_s37.jsonl
 
 Each candidate is a ``Style`` (every field of ``TUNABLE``, or those of ``--params``) played
 by one seat (the general's decision rule and memory with those weights) for a whole
@@ -115,13 +117,14 @@ def soft_win(vp: float | None, seat: str, bands: tuple[int, int], temperature: f
 
 
 class StyledGeneral(RememberingAgent):
-    """The general (its decision rule and its memory) playing one fixed ``Style``."""
+    """The general (its decision rule and its memory) playing one fixed ``Style``, or a
+    doctrine's styles by seat and scenario."""
 
     name = "styled-general"
 
-    def __init__(self, style: Style, seed: str = "0") -> None:
+    def __init__(self, style: Style | BocDoctrine, seed: str = "0") -> None:
         super().__init__(seed)
-        self.doctrine = BocDoctrine(style)
+        self.doctrine = style if isinstance(style, BocDoctrine) else BocDoctrine(style)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], budget_s: float,
                rng: Random) -> Action:
@@ -129,7 +132,7 @@ class StyledGeneral(RememberingAgent):
         return dict(legal[best_index(self.doctrine.scores(view, legal), legal)])
 
 
-def register_style(name: str, style: Style) -> str:
+def register_style(name: str, style: Style | BocDoctrine) -> str:
     """Register ``StyledGeneral(style)`` as agent ``name`` (in this process and the
     workers it forks); returns the name."""
     def make(seed: str) -> StyledGeneral:
@@ -248,6 +251,20 @@ def summarise(path: str) -> None:
         print(json.dumps(mean["style"], sort_keys=True))
 
 
+def evaluate(args: argparse.Namespace) -> None:
+    """Play the shipped tuned styles (``tuned_boc``; agent ``tuned``) against the general
+    from each seat on ``--games`` seeds of ``--seed``, the rows appended to ``--out``; pair
+    them with the general's own games of the seeds (``gettysburg simulate``) in
+    ``search_vs_general.py --agent tuned``."""
+    from search_vs_general import play_against_general
+
+    from gettysburg.ai.tuned_boc import tuned_doctrine
+
+    register_style("tuned", tuned_doctrine())
+    play_against_general("tuned", args.scenario, args.games, str(args.seed), 1.0,
+                         ("usa", "csa"), args.workers, args.out, start=args.start)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenario", default="boc/day1")
@@ -264,9 +281,16 @@ def main() -> None:
     ap.add_argument("--out", help="append every candidate's row here")
     ap.add_argument("--resume", action="store_true", help="go on from --out's pickle")
     ap.add_argument("--summarise", help="only summarise this file's rows")
+    ap.add_argument("--evaluate", action="store_true",
+                    help="play the shipped tuned styles (agent tuned) against the general "
+                         "from both seats, --games seeds of --seed a seat")
+    ap.add_argument("--start", type=int, default=0, help="with --evaluate: skip seeds")
     args = ap.parse_args()
     if args.summarise:
         summarise(args.summarise)
+        return
+    if args.evaluate:
+        evaluate(args)
         return
     if not args.out:
         ap.error("--out is required")

@@ -1,0 +1,64 @@
+"""``benchmarks/style_tuning.py``: the tuner's coordinates, its score, and a generation
+played and logged (and resumed) end to end."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+
+from style_tuning import TUNABLE, run, soft_win, style_at
+
+from gettysburg.ai.doctrine_boc import Style, general_style
+
+
+def test_coordinates_map_to_weights_within_bounds() -> None:
+    base = general_style("usa", "boc/day1")
+    names = list(TUNABLE)
+    assert style_at(base, names, [0.0] * len(names)) == base  # the start is the general
+    far = style_at(base, names, [100.0] * len(names))
+    low = style_at(base, names, [-100.0] * len(names))
+    for name, knob in TUNABLE.items():
+        assert getattr(far, name) == pytest.approx(knob.high), name
+        assert getattr(low, name) == pytest.approx(knob.low), name
+        assert name in Style.__dataclass_fields__
+    # Whole-number weights stay whole: weak_steps 2 + 0.5 x 1.4 = 2.7 rounds to 3.
+    step = style_at(base, ["weak_steps"], [1.4])
+    assert step.weak_steps == 3 and isinstance(step.weak_steps, int)
+    assert style_at(base, ["decay"], [1.0]).decay == pytest.approx(base.decay + 0.1)
+
+
+def test_the_soft_win_is_half_at_the_bands_edge_and_rises_with_the_seats_margin() -> None:
+    bands = (4, 10)  # Day 1 (9.2): the USA wins at 4 or less, the CSA at 10 or more
+    assert soft_win(9.5, "csa", bands, 1.5) == pytest.approx(0.5)
+    assert soft_win(4.5, "usa", bands, 1.5) == pytest.approx(0.5)
+    assert soft_win(10, "csa", bands, 1.5) > 0.5 > soft_win(9, "csa", bands, 1.5)
+    assert soft_win(4, "usa", bands, 1.5) > 0.5 > soft_win(5, "usa", bands, 1.5)
+    csa = [soft_win(v, "csa", bands, 1.5) for v in range(-5, 20)]
+    assert csa == sorted(csa) and soft_win(None, "csa", bands, 1.5) == 0.0
+
+
+def test_a_generation_is_played_logged_and_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "tune.jsonl"
+    args = argparse.Namespace(seat="csa", scenario="boc/day1", params=["exposure", "decay"],
+                              out=str(out), resume=False, sigma=0.5, popsize=2,
+                              cma_seed=1, generations=1, games=1, seed=5, workers=1,
+                              temperature=1.5)
+    run(args)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["candidate"] for r in rows] == [0, 1, "mean"]
+    for r in rows:
+        assert r["generation"] == 0 and r["games"] == 1 and set(r["style"]) == {
+            "exposure", "decay"}
+        assert 0.0 <= r["score"] <= 1.0 and r["errors"] == 0
+    # The mean of generation 0 is the general itself: its game is the general's.
+    assert rows[-1]["vps"] == rows[-1]["general_vps"] and rows[-1]["gain"] == 0.0
+    run(argparse.Namespace(**{**vars(args), "resume": True, "generations": 2}))
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["generation"] for r in rows] == [0, 0, 0, 1, 1, 1]
+    assert rows[3]["seed"] == 6  # fresh seeds each generation
