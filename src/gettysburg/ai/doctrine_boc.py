@@ -98,8 +98,9 @@ class Style:
     gun_front: float = 0.3  # a battery's front-line hex (guns shoot from 2-3 hexes, 5.31)
     gun_range: float = 0.3  # a battery's hex within 3 of the enemy, out of the line
     crowd: float = 0.7  # how much each friend already garrisoning an objective damps its pull
-    threat: float = 0.3  # an objective's need per enemy hex near it (at most 3) ...
-    threat_reach: int = 2  # ... within this many hexes
+    threat: float = 0.3  # an objective's need per enemy hex near it ...
+    threat_reach: int = 2  # ... within this many hexes ...
+    threat_cap: int = 3  # ... counting at most this many
     hold: float = 1.0  # need of a victory hex the seat holds (``take``: nobody holds it)
     hq_troops: float = 0.25  # an HQ's hex, per block of its corps in command range (4.5)
     hq_front: float = 1.5  # an HQ's front-line hex
@@ -494,7 +495,7 @@ class Situation:
             near = self._enemy_within(v, self.style.threat_reach)
             take = self.style.take
             base = self.style.hold if ours else (take + 0.3 if lost else take)
-            need[v] = pts * (base + self.style.threat * min(3, near))
+            need[v] = pts * (base + self.style.threat * min(self.style.threat_cap, near))
         return need
 
     def steps_before_loss(self, hx: str) -> list[int]:
