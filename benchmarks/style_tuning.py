@@ -86,6 +86,7 @@ TUNABLE: dict[str, Knob] = {
     "threat_reach": Knob(0.7, 1.0, 5.0, integer=True),
     "threat_cap": Knob(1.0, 1.0, 8.0, integer=True),
     "hold": Knob(0.3, 0.0, 3.0),
+    "lost": Knob(0.3, 0.0, 3.0),
     "hq_troops": Knob(0.15, 0.0, 1.0),
     "hq_front": Knob(0.7, 0.0, 5.0),
     "activate_per": Knob(0.2, 0.0, 2.0),

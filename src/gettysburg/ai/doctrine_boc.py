@@ -74,7 +74,7 @@ class Style:
     weak_steps: int = 1  # ... worn: at this strength or less
     weak_reach: int = 1  # ... out of the line: no known enemy within this many hexes
     weak_on_objective: float = 0.0  # ... in the line on a victory hex: others relieve it
-    take: float = 1.3  # need of a victory hex nobody holds (held: 1.0, lost: take + 0.3)
+    take: float = 1.3  # need of a victory hex nobody holds (see ``hold`` and ``lost``)
     night_pull: float = 2.0  # at night, the cost of a front-line hex that is no objective
     # A block at its last step hit at long range is repulsed into an adjacent friendly hex
     # with room, or eliminated if there is none (5.32). The cost of a move that takes the
@@ -102,6 +102,7 @@ class Style:
     threat_reach: int = 2  # ... within this many hexes ...
     threat_cap: int = 3  # ... counting at most this many
     hold: float = 1.0  # need of a victory hex the seat holds (``take``: nobody holds it)
+    lost: float = 0.3  # need of a victory hex the enemy holds, over ``take``
     hq_troops: float = 0.25  # an HQ's hex, per block of its corps in command range (4.5)
     hq_front: float = 1.5  # an HQ's front-line hex
     activate_per: float = 0.4  # activating an HQ (4.3), per block of its corps in the line
@@ -494,7 +495,7 @@ class Situation:
             lost = self.control.get(v) == self.enemy
             near = self._enemy_within(v, self.style.threat_reach)
             take = self.style.take
-            base = self.style.hold if ours else (take + 0.3 if lost else take)
+            base = self.style.hold if ours else (take + self.style.lost if lost else take)
             need[v] = pts * (base + self.style.threat * min(self.style.threat_cap, near))
         return need
 
