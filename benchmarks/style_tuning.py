@@ -5,6 +5,8 @@ Run::
     .venv/bin/python benchmarks/style_tuning.py --seat csa --generations 20 \
         --games 48 --out results/style_tuning_csa_s37.jsonl
     .venv/bin/python benchmarks/style_tuning.py --summarise results/style_tuning_csa_s37.jsonl
+    .venv/bin/python benchmarks/style_tuning.py --seat usa --games 75 --seed 100000 \
+        --compare '[{"hold": 0.2, "threat": 1.0, "take": 0.4}]'
     .venv/bin/python benchmarks/style_tuning.py --evaluate --games 100 --seed 37700 \
         --out results/tuned_vs_general_s37.jsonl
 
@@ -15,6 +17,9 @@ the same ``--games`` seeds (``gettysburg simulate --seed`` of ``--seed`` + the g
 number: fresh seeds each generation, so the search cannot fit one set of dice), together
 with the general's own game of each seed, so every generation also measures the paired
 gain of its candidates over the general.
+
+``--compare`` plays hand-chosen styles instead (a JSON list of weight overrides) the same
+way, on one set of seeds, and prints each one's wins and paired gain.
 
 The score a candidate is ranked by is a *soft win* for the tuned seat: a logistic of the
 CSA total (9.1) centred on the band's edge, so a game won by a point counts about 0.66, a
@@ -163,6 +168,38 @@ def _rows_by_agent(rows: Iterable[dict[str, Any]], seat: str) -> dict[str, list[
     return out
 
 
+def candidate_rows(scenario: str, seat: str, games: int, seed: int, agents: Sequence[str],
+                   styles: Sequence[Style], names: Sequence[str], workers: int,
+                   temperature: float) -> list[dict[str, Any]]:
+    """Play each registered candidate agent from ``seat`` on ``games`` seeds of ``seed``,
+    and the general's own games of those seeds; one row per candidate: its weights
+    (``names``), soft-win score, wins, paired gain over the general, both sides' totals."""
+    bands = scenario_bands(scenario.split("/", 1)[1])
+    by = _rows_by_agent(run_local(generation_specs(scenario, seat, games, seed, agents),
+                                  workers=workers), seat)
+    general = by["general"]
+    sign = 1 if seat == "csa" else -1
+    out = []
+    for name, st in zip(agents, styles, strict=True):
+        rs = by[name]
+        vps = [r["vp"] for r in rs]
+        gains = [sign * (r["vp"] - g["vp"]) for r, g in zip(rs, general, strict=True)
+                 if r["vp"] is not None and g["vp"] is not None]
+        out.append({
+            "scenario": scenario, "seat": seat, "seed": seed,
+            "style": {n: getattr(st, n) for n in names},
+            "score": round(statistics.fmean(soft_win(v, seat, bands, temperature)
+                                            for v in vps), 4),
+            "wins": sum(1 for r in rs if r["winner"] == seat), "games": len(rs),
+            "gain": round(statistics.fmean(gains), 3),
+            "gain_se": round(statistics.stdev(gains) / math.sqrt(len(gains)), 3)
+            if len(gains) > 1 else None,
+            "general_wins": sum(1 for g in general if g["winner"] == seat),
+            "vps": vps, "general_vps": [g["vp"] for g in general],
+            "errors": sum(1 for r in rs if r.get("error"))})
+    return out
+
+
 def run(args: argparse.Namespace) -> None:
     import cma  # the tuner's own dependency (dev extra)
 
@@ -172,7 +209,6 @@ def run(args: argparse.Namespace) -> None:
     unknown = [n for n in names if n not in TUNABLE]
     if unknown:
         sys.exit(f"unknown --params {unknown}; have {list(TUNABLE)}")
-    bands = scenario_bands(scenario.split("/", 1)[1])
     out = Path(args.out)
     state_file = out.with_suffix(".cma.pickle")
     if args.resume and state_file.exists():
@@ -185,45 +221,27 @@ def run(args: argparse.Namespace) -> None:
         opts = {"popsize": args.popsize, "seed": args.cma_seed, "bounds": [lower, upper],
                 "verbose": -9, "CMA_diagonal": True}
         es, gen = cma.CMAEvolutionStrategy([0.0] * len(names), args.sigma, opts), 0
-    sign = 1 if seat == "csa" else -1
     while gen < args.generations:
         xs = es.ask()
         styles = [style_at(base, names, x) for x in xs]
-        agents = [register_style(f"tuned-{seat}-{gen}-{k}", st) for k, st in enumerate(styles)]
-        agents.append(register_style(f"tuned-{seat}-{gen}-mean", style_at(base, names, es.mean)))
-        specs = generation_specs(scenario, seat, args.games, args.seed + gen, agents)
-        rows = run_local(specs, workers=args.workers)
-        by = _rows_by_agent(rows, seat)
-        general = by["general"]
-        scores: list[float] = []
+        styles.append(style_at(base, names, es.mean))
+        labels: list[int | str] = [*range(len(xs)), "mean"]
+        agents = [register_style(f"tuned-{seat}-{gen}-{k}", st)
+                  for k, st in zip(labels, styles, strict=True)]
+        rows = candidate_rows(scenario, seat, args.games, args.seed + gen, agents, styles,
+                              names, args.workers, args.temperature)
         with out.open("a") as f:
-            for k, name in enumerate(agents):
-                rs = by[name]
-                vps = [r["vp"] for r in rs]
-                score = statistics.fmean(soft_win(v, seat, bands, args.temperature) for v in vps)
-                gains = [sign * (r["vp"] - g["vp"]) for r, g in zip(rs, general, strict=True)
-                         if r["vp"] is not None and g["vp"] is not None]
-                wins = sum(1 for r in rs if r["winner"] == seat)
-                if k < len(xs):
-                    scores.append(score)
-                st = styles[k] if k < len(xs) else style_at(base, names, es.mean)
-                f.write(json.dumps({
-                    "scenario": scenario, "seat": seat, "generation": gen,
-                    "candidate": "mean" if k == len(xs) else k, "seed": args.seed + gen,
-                    "style": {n: getattr(st, n) for n in names}, "score": round(score, 4),
-                    "wins": wins, "games": len(rs), "gain": round(statistics.fmean(gains), 3),
-                    "general_wins": sum(1 for g in general if g["winner"] == seat),
-                    "vps": vps, "general_vps": [g["vp"] for g in general],
-                    "errors": sum(1 for r in rs if r.get("error"))}) + "\n")
+            for k, row in zip(labels, rows, strict=True):
+                f.write(json.dumps({"generation": gen, "candidate": k, **row}) + "\n")
+        scores = [r["score"] for r in rows[:-1]]
+        mean_row = rows[-1]
         es.tell(xs, [-s for s in scores])  # cma minimises
         gen += 1
         with state_file.open("wb") as f:
             pickle.dump((es, gen), f)
-        mean_row = by[agents[-1]]
         print(f"gen {gen - 1}: best {max(scores):.3f} median {statistics.median(scores):.3f} "
-              f"mean-style wins {sum(1 for r in mean_row if r['winner'] == seat)}"
-              f"/{len(mean_row)} (general {sum(1 for g in general if g['winner'] == seat)}) "
-              f"sigma {es.sigma:.2f}", flush=True)
+              f"mean-style wins {mean_row['wins']}/{mean_row['games']} "
+              f"(general {mean_row['general_wins']}) sigma {es.sigma:.2f}", flush=True)
     final = style_at(base, names, es.mean)
     print(json.dumps({n: getattr(final, n) for n in names}, sort_keys=True))
 
@@ -235,7 +253,11 @@ def summarise(path: str) -> None:
         rows = [json.loads(line) for line in f]
     gens: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
-        gens.setdefault(int(r["generation"]), []).append(r)
+        if isinstance(r["generation"], int):  # not a --compare row
+            gens.setdefault(r["generation"], []).append(r)
+    if not gens:
+        print(f"{path}: no generations (only --compare rows?)")
+        return
     print(f"{'gen':>3} {'best':>6} {'median':>6}  mean style: {'wins':>5} {'general':>7} "
           f"{'gain':>6}")
     for g, rs in sorted(gens.items()):
@@ -251,6 +273,32 @@ def summarise(path: str) -> None:
     mean = next((r for r in gens[last] if r["candidate"] == "mean"), None)
     if mean is not None:
         print(json.dumps(mean["style"], sort_keys=True))
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Play hand-chosen styles (``--compare``: a JSON list of weight overrides of the
+    general's style for ``--seat``) on ``--games`` seeds of ``--seed`` against the general,
+    beside the general's own games; print each one's wins and paired gain, and append its
+    row to ``--out`` if given."""
+    try:
+        overrides = json.loads(args.compare)
+        base = general_style(args.seat, args.scenario)
+        styles = [replace(base, **o) for o in overrides]
+    except (ValueError, TypeError) as exc:
+        sys.exit(f"--compare must be a JSON list of Style weight objects: {exc}")
+    names = sorted({n for o in overrides for n in o})
+    agents = [register_style(f"hand-{args.seat}-{k}", st) for k, st in enumerate(styles)]
+    rows = candidate_rows(args.scenario, args.seat, args.games, args.seed, agents, styles,
+                          names, args.workers, args.temperature)
+    if rows:
+        print(f"general: {rows[0]['general_wins']} wins of {rows[0]['games']}")
+    for o, row in zip(overrides, rows, strict=True):
+        print(f"{json.dumps(o, sort_keys=True)}: {row['wins']} wins, gain "
+              f"{row['gain']:+.2f} ± {row['gain_se']}, soft win {row['score']:.3f}", flush=True)
+    if args.out:
+        with open(args.out, "a") as f:
+            for o, row in zip(overrides, rows, strict=True):
+                f.write(json.dumps({"generation": "compare", "candidate": o, **row}) + "\n")
 
 
 def evaluate(args: argparse.Namespace) -> None:
@@ -287,12 +335,18 @@ def main() -> None:
                     help="play the shipped tuned styles (agent tuned) against the general "
                          "from both seats, --games seeds of --seed a seat")
     ap.add_argument("--start", type=int, default=0, help="with --evaluate: skip seeds")
+    ap.add_argument("--compare", metavar="JSON",
+                    help="play these hand-chosen styles instead of tuning: a JSON list of "
+                         "weight overrides, e.g. '[{\"hold\": 0.2}]'")
     args = ap.parse_args()
     if args.summarise:
         summarise(args.summarise)
         return
     if args.evaluate:
         evaluate(args)
+        return
+    if args.compare:
+        compare(args)
         return
     if not args.out:
         ap.error("--out is required")

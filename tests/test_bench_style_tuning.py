@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
-from style_tuning import TUNABLE, run, soft_win, style_at
+from style_tuning import TUNABLE, compare, run, soft_win, style_at, summarise
 
 from gettysburg.ai.doctrine_boc import Style, general_style
 
@@ -62,3 +62,26 @@ def test_a_generation_is_played_logged_and_resumed(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["generation"] for r in rows] == [0, 0, 0, 1, 1, 1]
     assert rows[3]["seed"] == 6  # fresh seeds each generation
+
+
+def test_compare_plays_hand_chosen_styles_beside_the_general(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "compare.jsonl"
+    compare(argparse.Namespace(seat="usa", scenario="boc/day1", games=1, seed=5, workers=1,
+                               temperature=1.5, out=str(out),
+                               compare='[{}, {"hold": 0.2, "threat": 1.0}]'))
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["candidate"] for r in rows] == [{}, {"hold": 0.2, "threat": 1.0}]
+    assert all(r["generation"] == "compare" and r["seat"] == "usa" for r in rows)
+    # No overrides is the general itself: its game is the general's own.
+    assert rows[0]["vps"] == rows[0]["general_vps"] and rows[0]["gain"] == 0.0
+    assert rows[1]["style"] == {"hold": 0.2, "threat": 1.0}
+    assert "general: " in capsys.readouterr().out
+    summarise(str(out))  # compare rows are no generation: nothing to summarise, no error
+
+
+def test_compare_refuses_an_unknown_weight(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--compare"):
+        compare(argparse.Namespace(seat="usa", scenario="boc/day1", games=1, seed=5,
+                                   workers=1, temperature=1.5, out=None,
+                                   compare='[{"boldness": 2}]'))
