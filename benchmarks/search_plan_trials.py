@@ -80,6 +80,10 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # own (the rival never won), and rival_probe.py found it worse than the doctrine's
     # destination: not kept
     "search-move-still-hunt": (StillSearchAgent, {"move_style_rivals": ("hunter",)}),
+    # session 37: search-move-still on the tuned doctrine (``base``): as the USA the move
+    # plans over the tuned USA style; as the CSA, which has no tuned style, its games are
+    # search-move-still's
+    "search-move-still-tuned": (StillSearchAgent, {"base": "tuned"}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
 #: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
@@ -91,7 +95,8 @@ PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-fire-end-paired": "search-move-fire-end",
           "search-move-still-paired": "search-move-still-both",
           "search-move-still2-paired": "search-move-still2",
-          "search-move-still-hunt-paired": "search-move-still-hunt"}
+          "search-move-still-hunt-paired": "search-move-still-hunt",
+          "search-move-still-tuned-paired": "search-move-still-tuned"}
 #: Registered by the package (``search.MoveSearchAgent``, ``search.StillSearchAgent``),
 #: offered here too.
 REGISTERED = ["search-move", "search-move-still"]

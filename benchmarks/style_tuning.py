@@ -302,16 +302,13 @@ def compare(args: argparse.Namespace) -> None:
 
 
 def evaluate(args: argparse.Namespace) -> None:
-    """Play the shipped tuned styles (``tuned_boc``; agent ``tuned``) against the general
-    from each seat on ``--games`` seeds of ``--seed``, the rows appended to ``--out``; pair
-    them with the general's own games of the seeds (``gettysburg simulate``) in
-    ``search_vs_general.py --agent tuned``."""
+    """Play the shipped tuned styles (``tuned_boc``; the agent ``general-tuned``) against
+    the general from each seat on ``--games`` seeds of ``--seed``, the rows appended to
+    ``--out``; pair them with the general's own games of the seeds (``gettysburg simulate``)
+    in ``search_vs_general.py --agent general-tuned``."""
     from search_vs_general import play_against_general
 
-    from gettysburg.ai.tuned_boc import tuned_doctrine
-
-    register_style("tuned", tuned_doctrine())
-    play_against_general("tuned", args.scenario, args.games, str(args.seed), 1.0,
+    play_against_general("general-tuned", args.scenario, args.games, str(args.seed), 1.0,
                          ("usa", "csa"), args.workers, args.out, start=args.start)
 
 
@@ -332,7 +329,7 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true", help="go on from --out's pickle")
     ap.add_argument("--summarise", help="only summarise this file's rows")
     ap.add_argument("--evaluate", action="store_true",
-                    help="play the shipped tuned styles (agent tuned) against the general "
+                    help="play the shipped tuned styles (general-tuned) against the general "
                          "from both seats, --games seeds of --seed a seat")
     ap.add_argument("--start", type=int, default=0, help="with --evaluate: skip seeds")
     ap.add_argument("--compare", metavar="JSON",

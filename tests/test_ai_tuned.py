@@ -114,3 +114,23 @@ def test_a_search_agent_on_the_tuned_base_plays_the_tuned_doctrine(
     view = new_game("boc/day1", seed=3).view("csa")
     with pytest.raises(ValueError, match="base='cunning'"):
         other.choose(view, view["legal_actions"], 0.0, rng)
+
+
+def test_general_tuned_plays_the_tuned_doctrine_without_searching(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``general-tuned`` is the tuned doctrine's best action at every decision, even with
+    a budget to search, and never searches."""
+    odd = BocDoctrine(Style(close_in=-3.0, shelter_weight=0.0))
+    monkeypatch.setattr(search_boc, "bases", lambda: {"tuned": odd})
+    agents = {seat: make_agent("general-tuned", "1") for seat in ("usa", "csa")}
+    game = new_game("boc/day1", seed=4)
+    rng = random.Random(0)
+    for _ in range(150):
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        legal = view["legal_actions"]
+        mine = agents[seat].choose(view, legal, 2.0, rng)
+        assert mine == legal[best_index(odd.scores(view, legal), legal)]
+        game.apply(mine, seat)
+    for agent in agents.values():
+        assert isinstance(agent, SearchAgent) and agent.searched == 0

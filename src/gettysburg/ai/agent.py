@@ -54,7 +54,8 @@ _AGENTS: dict[str, AgentFactory] = {}
 _MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",
             "novice": "gettysburg.ai.novice", "search": "gettysburg.ai.search",
             "search-move": "gettysburg.ai.search", "search-move-still": "gettysburg.ai.search",
-            "search-move-still-day1": "gettysburg.ai.search"}
+            "search-move-still-day1": "gettysburg.ai.search",
+            "general-tuned": "gettysburg.ai.search"}
 
 
 class UnknownAgentError(LookupError):

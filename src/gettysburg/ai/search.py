@@ -893,7 +893,24 @@ class FirstDaySearchAgent(StillSearchAgent):
         self.search_days = frozenset({1})
 
 
+class TunedGeneralAgent(SearchAgent):
+    """``general-tuned``: the general's decision rule on the tuned doctrine, searching
+    nothing (``search_days`` empty), so as fast as the general. In a system without search
+    hooks (the toy game) it plays as the general. The tuned styles are measured against the
+    general in docs/ai.md ("Tuned styles"); the general keeps its own styles so that it
+    stays the fixed yardstick of every search measurement."""
+
+    name = "general-tuned"
+
+    def __init__(self, seed: str = "0") -> None:
+        super().__init__(seed)
+        self.base = "tuned"
+        self.style_search = False
+        self.search_days = frozenset()
+
+
 register_agent("search", SearchAgent)
+register_agent("general-tuned", TunedGeneralAgent)
 register_agent("search-move", MoveSearchAgent)
 register_agent("search-move-still", StillSearchAgent)
 register_agent("search-move-still-day1", FirstDaySearchAgent)
