@@ -80,10 +80,18 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # own (the rival never won), and rival_probe.py found it worse than the doctrine's
     # destination: not kept
     "search-move-still-hunt": (StillSearchAgent, {"move_style_rivals": ("hunter",)}),
-    # session 37: search-move-still on the tuned doctrine (``base``): as the USA the move
-    # plans over the tuned USA style; as the CSA, which has no tuned style, its games are
-    # search-move-still's
+    # session 37 (docs/ai.md, "Tuned styles"): search-move-still on the tuned doctrine
+    # (``base``): as the USA the move plans over the tuned USA style (as the CSA, which
+    # has no tuned style, the general's doctrine under another name); 8 USA games, 2.4
+    # points a game worse than the tuned doctrine alone
     "search-move-still-tuned": (StillSearchAgent, {"base": "tuned"}),
+    # the same without the style search, whose other styles are the general's (6 games,
+    # no better)
+    "search-move-still-tuned-fixed": (StillSearchAgent, {"base": "tuned", "style_search": False}),
+    # session 28's endgame-only search (the move and melee plans of the last two turns,
+    # judged at the verdict) on the tuned doctrine (24 games, +0.21 ± 0.18 over it)
+    "search-end-only-tuned": (MoveSearchAgent, {"endgame": True, "style_search": False,
+                                                "only_endgame": True, "base": "tuned"}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
 #: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
@@ -96,7 +104,8 @@ PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-still-paired": "search-move-still-both",
           "search-move-still2-paired": "search-move-still2",
           "search-move-still-hunt-paired": "search-move-still-hunt",
-          "search-move-still-tuned-paired": "search-move-still-tuned"}
+          "search-move-still-tuned-paired": "search-move-still-tuned",
+          "search-move-still-tuned-fixed-paired": "search-move-still-tuned-fixed"}
 #: Registered by the package (``search.MoveSearchAgent``, ``search.StillSearchAgent``),
 #: offered here too.
 REGISTERED = ["search-move", "search-move-still"]
