@@ -74,7 +74,7 @@ def _deploy_game(swap: bool) -> Game:
     return game
 
 
-@pytest.mark.parametrize("name", ["general", "novice"])
+@pytest.mark.parametrize("name", ["general", "novice", "general-tuned"])
 def test_general_decides_the_same_whatever_the_hidden_identities(name: str) -> None:
     a, b = _deploy_game(False), _deploy_game(True)
     assert a.state_hash() != b.state_hash()  # the truth differs ...
