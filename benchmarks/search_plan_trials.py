@@ -88,6 +88,10 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # the same without the style search, whose other styles are the general's (6 games,
     # no better)
     "search-move-still-tuned-fixed": (StillSearchAgent, {"base": "tuned", "style_search": False}),
+    # the same, its move plans played on through our next fire phase (session 28's FIRE
+    # horizon), so a block in the line is judged by its own fire too (7 games, no better)
+    "search-move-still-tuned-fire": (StillSearchAgent, {"base": "tuned", "style_search": False,
+                                                        "move_horizon": FIRE}),
     # session 28's endgame-only search (the move and melee plans of the last two turns,
     # judged at the verdict) on the tuned doctrine (24 games, +0.21 ± 0.18 over it)
     "search-end-only-tuned": (MoveSearchAgent, {"endgame": True, "style_search": False,
@@ -105,7 +109,8 @@ PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-still2-paired": "search-move-still2",
           "search-move-still-hunt-paired": "search-move-still-hunt",
           "search-move-still-tuned-paired": "search-move-still-tuned",
-          "search-move-still-tuned-fixed-paired": "search-move-still-tuned-fixed"}
+          "search-move-still-tuned-fixed-paired": "search-move-still-tuned-fixed",
+          "search-move-still-tuned-fire-paired": "search-move-still-tuned-fire"}
 #: Registered by the package (``search.MoveSearchAgent``, ``search.StillSearchAgent``),
 #: offered here too.
 REGISTERED = ["search-move", "search-move-still"]
