@@ -51,7 +51,7 @@ from typing import Any
 
 from gettysburg.ai.agent import register_agent
 from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style, scenario_bands
-from gettysburg.ai.general import RememberingAgent, best_index
+from gettysburg.ai.general import RememberingAgent, doctrine_choice
 from gettysburg.core.protocol import Action
 from gettysburg.lab.simulate import GameSpec, make_specs, run_local
 
@@ -136,7 +136,7 @@ class StyledGeneral(RememberingAgent):
     def choose(self, view: dict[str, Any], legal: Sequence[Action], budget_s: float,
                rng: Random) -> Action:
         view = self.memory.recall(view)
-        return dict(legal[best_index(self.doctrine.scores(view, legal), legal)])
+        return doctrine_choice(view, legal, self.doctrine)
 
 
 def register_style(name: str, style: Style | BocDoctrine) -> str:

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine import DONE_TYPES, Memory, doctrine_for, memory_for
+from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for, memory_for
 from gettysburg.core.protocol import Action
 
 
@@ -28,9 +28,11 @@ def best_index(scores: Sequence[float], legal: Sequence[Action]) -> int:
     return best
 
 
-def doctrine_choice(view: JSONDict, legal: Sequence[Action]) -> Action:
-    """The general's decision: the doctrine's best action for the view (``best_index``)."""
-    scores = doctrine_for(view).scores(view, legal)
+def doctrine_choice(view: JSONDict, legal: Sequence[Action],
+                    doctrine: Doctrine | None = None) -> Action:
+    """The general's decision: the best action for the view (``best_index``) by
+    ``doctrine``, by default the view's system's own."""
+    scores = (doctrine or doctrine_for(view)).scores(view, legal)
     return dict(legal[best_index(scores, legal)])
 
 

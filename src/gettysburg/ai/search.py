@@ -443,10 +443,8 @@ class SearchAgent(RememberingAgent):
         system = self._system(view)
         if self.search_days is not None and view.get("day") not in self.search_days:
             # An unsearched day: the base doctrine's own choice (the general's by default).
-            if system is None or self.base == "general":
-                return doctrine_choice(view, legal_actions)
-            scores = self._base(system).scores(view, legal_actions)
-            return dict(legal_actions[best_index(scores, legal_actions)])
+            own = None if system is None or self.base == "general" else self._base(system)
+            return doctrine_choice(view, legal_actions, own)
         styles = system.portfolio.get(str(view.get("seat"))) if system is not None else None
         if styles:
             styles = distinct_styles(styles, view)
