@@ -93,16 +93,16 @@ class Style:
     # Weights that were constants until session 37, named so a tuner may vary them
     # (benchmarks/style_tuning.py); their defaults are the old constants, so ``Style()``
     # plays exactly as before.
-    shelter_weight: float = 1.0  # x the shelter of a front-line hex (good ground, level)
-    close_in: float = 0.2  # an attacker's front-line hex (it must close to fire)
+    shelter_weight: float = 1.0  # x the shelter of a front-line hex (its terrain, 5.22; level)
+    close_in: float = 0.2  # an attacker's front-line hex (it must be adjacent to fire, 5.1)
     gun_front: float = 0.3  # a battery's front-line hex (guns shoot from 2-3 hexes, 5.31)
     gun_range: float = 0.3  # a battery's hex within 3 of the enemy, out of the line
     crowd: float = 0.7  # how much each friend already garrisoning an objective damps its pull
     threat: float = 0.3  # an objective's need per enemy hex near it ...
     threat_reach: int = 2  # ... within this many hexes ...
     threat_cap: int = 3  # ... counting at most this many
-    hold: float = 1.0  # need of a victory hex the seat holds (``take``: nobody holds it)
-    lost: float = 0.3  # need of a victory hex the enemy holds, over ``take``
+    hold: float = 1.0  # need of a victory hex the seat controls (6.6, 9.1; ``take``: nobody)
+    lost: float = 0.3  # need of a victory hex the enemy controls (6.6), over ``take``
     hq_troops: float = 0.25  # an HQ's hex, per block of its corps in command range (4.5)
     hq_front: float = 1.5  # an HQ's front-line hex
     activate_per: float = 0.4  # activating an HQ (4.3), per block of its corps in the line
