@@ -50,7 +50,13 @@ from random import Random
 from typing import Any
 
 from gettysburg.ai.agent import register_agent
-from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style, scenario_bands
+from gettysburg.ai.doctrine_boc import (
+    BocDoctrine,
+    Style,
+    StyleKey,
+    general_style,
+    scenario_bands,
+)
 from gettysburg.ai.general import RememberingAgent, doctrine_choice
 from gettysburg.core.protocol import Action
 from gettysburg.lab.simulate import GameSpec, make_specs, run_local
@@ -275,19 +281,37 @@ def summarise(path: str) -> None:
         print(json.dumps(mean["style"], sort_keys=True))
 
 
+def compare_player(seat: str, scenario: str, override: dict[str, Any]
+                   ) -> tuple[Style, Style | BocDoctrine]:
+    """One ``--compare`` entry: its every-day style (the general's for the seat and scenario
+    with the entry's weights) and what plays it. An entry may hold ``"days": {"1": {...}}``,
+    weights for single days of a multi-day scenario (the battle, 9.5), each over the
+    general's style as ``tuned_styles.yaml``'s day entries are; then a doctrine plays it."""
+    base = general_style(seat, scenario)
+    days = override.get("days") or {}
+    style = replace(base, **{k: v for k, v in override.items() if k != "days"})
+    if not days:
+        return style, style
+    by: dict[StyleKey, Style] = {(seat, scenario): style}
+    for day, weights in days.items():
+        by[(seat, scenario, int(day))] = replace(base, **weights)
+    return style, BocDoctrine(styles=by)
+
+
 def compare(args: argparse.Namespace) -> None:
     """Play hand-chosen styles (``--compare``: a JSON list of weight overrides of the
-    general's style for ``--seat``) on ``--games`` seeds of ``--seed`` against the general,
-    beside the general's own games; print each one's wins and paired gain, and append its
-    row to ``--out`` if given."""
+    general's style for ``--seat``, optionally by day: ``compare_player``) on ``--games``
+    seeds of ``--seed`` against the general, beside the general's own games; print each
+    one's wins and paired gain, and append its row to ``--out`` if given."""
     try:
         overrides = json.loads(args.compare)
-        base = general_style(args.seat, args.scenario)
-        styles = [replace(base, **o) for o in overrides]
-    except (ValueError, TypeError) as exc:
+        players = [compare_player(args.seat, args.scenario, o) for o in overrides]
+    except (ValueError, TypeError, AttributeError) as exc:
         sys.exit(f"--compare must be a JSON list of Style weight objects: {exc}")
-    names = sorted({n for o in overrides for n in o})
-    agents = [register_style(f"hand-{args.seat}-{k}", st) for k, st in enumerate(styles)]
+    styles = [style for style, _player in players]
+    names = sorted({n for o in overrides for n in o if n != "days"})
+    agents = [register_style(f"hand-{args.seat}-{k}", player)
+              for k, (_style, player) in enumerate(players)]
     rows = candidate_rows(args.scenario, args.seat, args.games, args.seed, agents, styles,
                           names, args.workers, args.temperature)
     if rows:

@@ -33,7 +33,8 @@ def _doc(**weights: Any) -> dict[str, Any]:
 
 def test_the_shipped_file_reads_and_every_entry_differs_from_the_general() -> None:
     tuned = load_tuned(TUNED_FILE)
-    for (seat, scenario), style in tuned.items():
+    for key, style in tuned.items():
+        seat, scenario = key[0], key[1]
         assert seat in ("usa", "csa") and scenario.startswith("boc/")
         assert style != general_style(seat, scenario)
 
@@ -54,6 +55,10 @@ def test_an_entry_is_the_generals_style_with_its_weights() -> None:
      "styles.0.seat"),
     ({"styles": [{"seat": "csa", "scenario": "boc/day1", "weights": {}}]}, "styles.0.source"),
     ({"styles": _doc()["styles"] * 2}, "styles.1 (csa, boc/day1): seat and scenario given twice"),
+    ({"styles": [dict(_doc()["styles"][0], scenario="boc/battle", days=[1, 2]),
+                 dict(_doc()["styles"][0], scenario="boc/battle", days=[2])]},
+     "styles.1 (csa, boc/battle): seat and scenario day 2 given twice"),
+    ({"styles": [dict(_doc()["styles"][0], days=[4])]}, "styles.0.days.0"),
     ({"style": []}, "styles"),
 ])
 def test_a_bad_file_is_refused_naming_the_entry_and_field(doc: object, names: str) -> None:
@@ -79,6 +84,30 @@ def test_a_tuned_style_plays_only_its_seat_and_scenario(tmp_path: Path) -> None:
     assert doctrine.style_for(usa) == general_style("usa", "boc/day1")
     day2 = new_game("boc/day2", seed=3).view("csa")
     assert doctrine.style_for(day2) == general_style("csa", "boc/day2")
+
+
+def test_a_day_entry_plays_its_days_and_comes_before_the_scenarios_own(
+        tmp_path: Path) -> None:
+    """In the battle an entry with ``days`` plays those days; on the others the entry of
+    the same seat and scenario without days, else the general's style."""
+    path = tmp_path / "tuned.yaml"
+    path.write_text(
+        "styles:\n"
+        "  - {seat: csa, scenario: boc/battle, days: [1], weights: {decay: 0.55},"
+        " source: a test}\n"
+        "  - {seat: csa, scenario: boc/battle, weights: {hold: 0.2}, source: a test}\n"
+        "  - {seat: usa, scenario: boc/battle, days: [2, 3], weights: {take: 0.4},"
+        " source: a test}\n", encoding="utf-8")
+    doctrine = tuned_doctrine(path)
+    view = new_game("boc/battle", seed=3).view("csa")
+    assert view["day"] == 1
+    base = general_style("csa", "boc/battle")
+    assert doctrine.style_for(view) == replace(base, decay=0.55)
+    assert doctrine.style_for(dict(view, day=2)) == replace(base, hold=0.2)
+    usa = dict(view, seat="usa")
+    assert doctrine.style_for(usa) == general_style("usa", "boc/battle")
+    assert doctrine.style_for(dict(usa, day=3)) == replace(general_style("usa", "boc/battle"),
+                                                           take=0.4)
 
 
 def test_a_search_agent_on_the_tuned_base_plays_the_tuned_doctrine(

@@ -6,15 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
-from style_tuning import TUNABLE, compare, run, soft_win, style_at, summarise
+from style_tuning import TUNABLE, compare, compare_player, run, soft_win, style_at, summarise
 
-from gettysburg.ai.doctrine_boc import Style, general_style
+from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style
+from gettysburg.core.protocol import new_game
 
 
 def test_coordinates_map_to_weights_within_bounds() -> None:
@@ -78,6 +80,20 @@ def test_compare_plays_hand_chosen_styles_beside_the_general(
     assert rows[1]["style"] == {"hold": 0.2, "threat": 1.0}
     assert "general: " in capsys.readouterr().out
     summarise(str(out))  # compare rows are no generation: nothing to summarise, no error
+
+
+def test_a_compare_entry_with_days_plays_each_day_its_own_weights() -> None:
+    """``"days"`` weights play their day of the battle, the entry's other weights the
+    rest; an entry without days is a plain style."""
+    base = general_style("csa", "boc/battle")
+    style, player = compare_player("csa", "boc/battle",
+                                   {"hold": 0.2, "days": {"1": {"decay": 0.55}}})
+    assert style == replace(base, hold=0.2)
+    assert isinstance(player, BocDoctrine)
+    view = new_game("boc/battle", seed=1).view("csa")
+    assert player.style_for(view) == replace(base, decay=0.55)
+    assert player.style_for(dict(view, day=2)) == replace(base, hold=0.2)
+    assert compare_player("csa", "boc/battle", {"hold": 0.2}) == (style, style)
 
 
 def test_compare_refuses_an_unknown_weight(tmp_path: Path) -> None:

@@ -160,6 +160,11 @@ GENERAL_STYLES: dict[tuple[str, str], Style] = {
 }
 
 
+#: Which seat, scenario and (optionally) day a style plays: (seat, scenario) or (seat,
+#: scenario, day).
+StyleKey = tuple[str, str] | tuple[str, str, int]
+
+
 def general_style(seat: str, scenario: str) -> Style:
     """The style the ``general`` plays ``seat`` with in ``scenario`` (a scenario id)."""
     return GENERAL_STYLES.get((seat, scenario), DEFAULT_STYLE)
@@ -823,19 +828,22 @@ class BocDoctrine:
     """Scores BoC actions for the ``general`` agent (see the module doc)."""
 
     def __init__(self, style: Style | None = None,
-                 styles: Mapping[tuple[str, str], Style] | None = None) -> None:
+                 styles: Mapping[StyleKey, Style] | None = None) -> None:
         self.oob = default_oob()
         self.style = style  # None: by seat and scenario (``styles``, else the general's)
-        #: Styles by (seat, scenario) that replace the general's own (``GENERAL_STYLES``)
-        #: where given: e.g. the tuned styles (``gettysburg.ai.tuned_boc``).
-        self.styles = dict(styles or {})
+        #: Styles by (seat, scenario), or (seat, scenario, day) for one day of a multi-day
+        #: scenario, that replace the general's own (``GENERAL_STYLES``) where given: e.g.
+        #: the tuned styles (``gettysburg.ai.tuned_boc``).
+        self.styles: dict[StyleKey, Style] = dict(styles or {})
 
     def style_for(self, view: JSONDict) -> Style:
-        """The style this doctrine plays the view's seat and scenario with."""
+        """The style this doctrine plays the view's seat, scenario and day with."""
         if self.style is not None:
             return self.style
         seat, scenario = str(view.get("seat")), str(view.get("scenario"))
-        return self.styles.get((seat, scenario)) or general_style(seat, scenario)
+        day = view.get("day")
+        return (self.styles.get((seat, scenario, day)) if isinstance(day, int) else None) \
+            or self.styles.get((seat, scenario)) or general_style(seat, scenario)
 
     def situation(self, view: JSONDict) -> Situation:
         return Situation(view, facts_for(view), self.oob, self.style_for(view))

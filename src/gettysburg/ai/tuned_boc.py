@@ -8,9 +8,11 @@ general itself keeps its own styles, so it stays the fixed opponent the tuning a
 measurements of search are made against.
 
 An entry names only the weights that differ from the general's style for that seat and
-scenario (``general_style``); the rest are the general's. The file is checked when read: a
-weight that is not a ``Style`` field, a whole-number weight given a fraction, a seat or
-scenario given twice are refused with the entry and field named.
+scenario (``general_style``); the rest are the general's. An entry may name the ``days`` of
+a multi-day scenario it plays (the battle, 9.5); there it comes before an entry of the same
+seat and scenario without days. The file is checked when read: a weight that is not a
+``Style`` field, a whole-number weight given a fraction, a seat, scenario and day given
+twice are refused with the entry and field named.
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ from collections.abc import Mapping
 from dataclasses import fields, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style
+from gettysburg.ai.doctrine_boc import BocDoctrine, Style, StyleKey, general_style
 
 TUNED_FILE = Path(__file__).parent / "data" / "tuned_styles.yaml"
 #: The weights an entry may set: every ``Style`` field but the column/line switch, which is
@@ -42,6 +44,8 @@ class TunedEntry(BaseModel):
 
     seat: Literal["usa", "csa"]
     scenario: str
+    #: The days of the scenario the entry plays (as views number them); None: every day.
+    days: list[Annotated[int, Field(ge=1, le=3)]] | None = None
     weights: dict[str, float]
     source: str
 
@@ -52,21 +56,25 @@ class TunedFile(BaseModel):
     styles: list[TunedEntry]
 
 
-def parse_tuned(raw: object, where: str = "tuned styles") -> dict[tuple[str, str], Style]:
-    """The styles of a tuned styles document, by (seat, scenario), each the general's
-    style there with the entry's weights."""
+def parse_tuned(raw: object, where: str = "tuned styles") -> dict[StyleKey, Style]:
+    """The styles of a tuned styles document, by (seat, scenario) or, for an entry with
+    days, (seat, scenario, day), each the general's style there with the entry's
+    weights."""
     try:
         doc = TunedFile.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         place = ".".join(str(p) for p in first["loc"])
         raise TunedStylesError(f"{where}: {place}: {first['msg']}") from None
-    out: dict[tuple[str, str], Style] = {}
+    out: dict[StyleKey, Style] = {}
     for k, entry in enumerate(doc.styles):
-        key = (entry.seat, entry.scenario)
+        keys: list[StyleKey] = ([(entry.seat, entry.scenario)] if entry.days is None else
+                                [(entry.seat, entry.scenario, d) for d in entry.days])
         name = f"{where}: styles.{k} ({entry.seat}, {entry.scenario})"
-        if key in out:
-            raise TunedStylesError(f"{name}: seat and scenario given twice")
+        for key in keys:
+            if key in out:
+                day = f" day {key[2]}" if len(key) == 3 else ""
+                raise TunedStylesError(f"{name}: seat and scenario{day} given twice")
         changes: dict[str, Any] = {}
         for field, value in entry.weights.items():
             if field not in WEIGHTS:
@@ -79,12 +87,13 @@ def parse_tuned(raw: object, where: str = "tuned styles") -> dict[tuple[str, str
                 changes[field] = int(value)
             else:
                 changes[field] = float(value)
-        out[key] = replace(general_style(entry.seat, entry.scenario), **changes)
+        style = replace(general_style(entry.seat, entry.scenario), **changes)
+        out.update(dict.fromkeys(keys, style))
     return out
 
 
 @cache
-def load_tuned(path: Path = TUNED_FILE) -> Mapping[tuple[str, str], Style]:
+def load_tuned(path: Path = TUNED_FILE) -> Mapping[StyleKey, Style]:
     """The tuned styles of ``path`` (the shipped file by default), read once."""
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
