@@ -317,8 +317,9 @@ def compare(args: argparse.Namespace) -> None:
     if rows:
         print(f"general: {rows[0]['general_wins']} wins of {rows[0]['games']}")
     for o, row in zip(overrides, rows, strict=True):
+        se = "" if row["gain_se"] is None else f" ± {row['gain_se']}"  # one game: no spread
         print(f"{json.dumps(o, sort_keys=True)}: {row['wins']} wins, gain "
-              f"{row['gain']:+.2f} ± {row['gain_se']}, soft win {row['score']:.3f}", flush=True)
+              f"{row['gain']:+.2f}{se}, soft win {row['score']:.3f}", flush=True)
     if args.out:
         with open(args.out, "a") as f:
             for o, row in zip(overrides, rows, strict=True):

@@ -78,8 +78,10 @@ def test_compare_plays_hand_chosen_styles_beside_the_general(
     # No overrides is the general itself: its game is the general's own.
     assert rows[0]["vps"] == rows[0]["general_vps"] and rows[0]["gain"] == 0.0
     assert rows[1]["style"] == {"hold": 0.2, "threat": 1.0}
-    assert "general: " in capsys.readouterr().out
-    summarise(str(out))  # compare rows are no generation: nothing to summarise, no error
+    printed = capsys.readouterr().out
+    assert "general: " in printed and "None" not in printed  # one game: no spread printed
+    summarise(str(out))  # compare rows are no generation: said so, nothing summarised
+    assert "no generations (only --compare rows?)" in capsys.readouterr().out
 
 
 def test_a_compare_entry_with_days_plays_each_day_its_own_weights() -> None:

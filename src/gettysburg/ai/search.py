@@ -895,8 +895,8 @@ class TunedGeneralAgent(SearchAgent):
     """``general-tuned``: the general's decision rule on the tuned doctrine, searching
     nothing (``search_days`` empty), so as fast as the general. In a system without search
     hooks (the toy game) it plays as the general. The tuned styles are measured against the
-    general in docs/ai.md ("Tuned styles"); the general keeps its own styles so that it
-    stays the fixed yardstick of every search measurement."""
+    general in docs/ai.md ("Tuned styles", "Tuned styles in the battle"); the general keeps
+    its own styles so that it stays the fixed yardstick of every search measurement."""
 
     name = "general-tuned"
 
