@@ -28,7 +28,7 @@ from typing import Any
 
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine_boc import BocDoctrine, general_style
-from gettysburg.ai.general import GeneralAgent, best_index
+from gettysburg.ai.general import GeneralAgent, doctrine_choice
 from gettysburg.core.protocol import Action
 from gettysburg.lab.simulate import GameSpec, make_specs, run_local
 
@@ -54,8 +54,7 @@ class FormationsAgent(GeneralAgent):
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:
         view = self.memory.recall(view)
-        scores = self.doctrine.scores(view, legal_actions)
-        return dict(legal_actions[best_index(scores, legal_actions)])
+        return doctrine_choice(view, legal_actions, self.doctrine)
 
 
 register_agent(NAME, FormationsAgent)

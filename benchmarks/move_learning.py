@@ -59,7 +59,7 @@ from search_vs_general import play_against_general
 from gettysburg.ai.agent import JSONDict, register_agent
 from gettysburg.ai.doctrine import doctrine_for
 from gettysburg.ai.doctrine_boc import BocDoctrine, Situation
-from gettysburg.ai.general import GeneralAgent, best_index
+from gettysburg.ai.general import GeneralAgent, best_index, doctrine_choice
 from gettysburg.ai.search import WIN_VALUE, WORLDS, MoveSearchAgent, Plan, SearchAgent
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES
 from gettysburg.core.protocol import Action, new_game
@@ -289,8 +289,7 @@ class LearnedGeneral(GeneralAgent):
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
         view = self.memory.recall(view)
-        scores = self.doctrine.scores(view, legal_actions)
-        return dict(legal_actions[best_index(scores, legal_actions)])
+        return doctrine_choice(view, legal_actions, self.doctrine)
 
 
 register_agent("general-learned", LearnedGeneral)

@@ -40,7 +40,7 @@ from typing import Any
 
 from gettysburg.ai.agent import register_agent
 from gettysburg.ai.doctrine_boc import BocDoctrine, Style
-from gettysburg.ai.general import best_index
+from gettysburg.ai.general import doctrine_choice
 from gettysburg.core.protocol import Action
 from gettysburg.lab.simulate import GameSpec, make_specs, run_local
 
@@ -112,8 +112,7 @@ class StyleAgent:
     def choose(self, view: dict[str, Any], legal: Sequence[Action], budget_s: float,
                rng: Random) -> Action:
         doctrine = self.by_day.get(int(view.get("day") or 0), self.doctrine)
-        scores = doctrine.scores(view, legal)
-        return dict(legal[best_index(scores, legal)])
+        return doctrine_choice(view, legal, doctrine)
 
 
 def _maker(style: Style | None, by_day: dict[int, Style] | None = None
