@@ -59,6 +59,8 @@ def test_an_entry_is_the_generals_style_with_its_weights() -> None:
                  dict(_doc()["styles"][0], scenario="boc/battle", days=[2])]},
      "styles.1 (csa, boc/battle): seat and scenario day 2 given twice"),
     ({"styles": [dict(_doc()["styles"][0], days=[4])]}, "styles.0.days.0"),
+    ({"styles": [dict(_doc()["styles"][0], days=[3, 3])]},
+     "styles.0 (csa, boc/day1): seat and scenario day 3 given twice"),
     ({"style": []}, "styles"),
 ])
 def test_a_bad_file_is_refused_naming_the_entry_and_field(doc: object, names: str) -> None:

@@ -71,8 +71,8 @@ def parse_tuned(raw: object, where: str = "tuned styles") -> dict[StyleKey, Styl
         keys: list[StyleKey] = ([(entry.seat, entry.scenario)] if entry.days is None else
                                 [(entry.seat, entry.scenario, d) for d in entry.days])
         name = f"{where}: styles.{k} ({entry.seat}, {entry.scenario})"
-        for key in keys:
-            if key in out:
+        for j, key in enumerate(keys):
+            if key in out or key in keys[:j]:
                 day = f" day {key[2]}" if len(key) == 3 else ""
                 raise TunedStylesError(f"{name}: seat and scenario{day} given twice")
         changes: dict[str, Any] = {}
