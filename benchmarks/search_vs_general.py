@@ -101,7 +101,7 @@ def table(rows: list[Row], base: list[Row], scenario: str, agent: str = "search"
     """The agent's games against the general per seat and pooled; ``seat_agents`` names
     another agent's rows for a seat (an agent that plays as another from that seat)."""
     general = general_games(base, scenario)
-    lines = ["| search plays | games | search wins | draws | search losses | general's wins "
+    lines = [f"| {agent} plays | games | {agent} wins | draws | {agent} losses | general's wins "
              "(same seat, seeds) | score, a draw ½ (the general's) | paired gain ± se | s/game |",
              "|---|---|---|---|---|---|---|---|---|"]
     pooled: list[tuple[Row, str]] = []
@@ -147,7 +147,7 @@ def split_table(rows: list[Row], base: list[Row], scenario: str, agent: str = "s
     agent's seat (positive: better for it): victory hexes held, enemy blocks eliminated,
     own blocks kept. The three add up to the paired gain of :func:`table`."""
     general = general_games(base, scenario)
-    lines = ["| search plays | games split | terrain | enemy blocks eliminated | "
+    lines = [f"| {agent} plays | games split | terrain | enemy blocks eliminated | "
              "own blocks kept | paired gain ± se |", "|---|---|---|---|---|---|"]
     pooled: list[list[float]] = []
     for seat in ("usa", "csa"):

@@ -24,7 +24,9 @@ def test_the_gain_is_signed_for_the_seat_and_paired_by_seed() -> None:
             _row(2, "probe", "general", 8, "csa"),   # USA: the same
             _row(1, "general", "probe", 9, "csa"),   # CSA: 4 better
             _row(3, "general", "probe", 0, None)]    # no general game of seed 3: unpaired
-    usa, csa, both = table(rows, base, "boc/day1", "probe")[2:]
+    head, _, usa, csa, both = table(rows, base, "boc/day1", "probe")
+    # The columns name the agent measured, not "search" whatever it is.
+    assert head.startswith("| probe plays | games | probe wins | draws | probe losses |")
     assert "| +1.00 ± 1.00 |" in usa and "| 0 of 2 |" in usa
     assert "| +4.00 ± 0.00 |" in csa and "| 0 of 1 |" in csa
     assert both.startswith("| both | 4 |") and "| +2.00 ± 1.15 |" in both
@@ -90,7 +92,8 @@ def test_the_gain_splits_into_hexes_kills_and_blocks_kept_for_the_seat() -> None
             _split_row(1, "general", "probe", 7, 5, 1),   # CSA: 2 hexes, 1 kill, 2 kept
             _split_row(2, "general", "probe", 6, 1, 2),   # CSA: 0, -1 kill, 0 kept
             _split_row(3, "general", "probe", 9, 9, 0)]   # no general game: left out
-    usa, csa, both = split_table(rows, base, "boc/day1", "probe")[2:]
+    head, _, usa, csa, both = split_table(rows, base, "boc/day1", "probe")
+    assert head.startswith("| probe plays | games split |")
     assert usa == "| USA | 1 | +1.00 ± 0.00 | +1.00 ± 0.00 | +2.00 ± 0.00 | +4.00 ± 0.00 |"
     assert csa == "| CSA | 2 | +1.00 ± 1.00 | +0.00 ± 1.00 | +1.00 ± 1.00 | +2.00 ± 3.00 |"
     assert both.startswith("| both | 3 | ")
