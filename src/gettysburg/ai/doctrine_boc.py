@@ -34,9 +34,10 @@ from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, o
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty, would_eliminate
 from gettysburg.boc.control import control_at, control_of
-from gettysburg.boc.game import board_for, load_context
+from gettysburg.boc.game import BocGame, board_for, load_context
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, OrderOfBattle, Unit, default_oob
 from gettysburg.boc.scenario import parse_scenario
+from gettysburg.boc.state import NIGHT_HOUR
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, new_game
 
@@ -116,6 +117,20 @@ class Style:
     # (``exposure_second``). 0: off, as in ``Style()``.
     exposure: float = 0.0
     exposure_second: float = 0.0
+    # The last word (1.1, 9.1): the hour's second player, in the turn a verdict follows,
+    # acts with no enemy turn between it and the count, so only the count matters. With
+    # ``last_word`` on, there a block that could attack an enemy-held victory hex it stands
+    # next to keeps its fire (5.1, 7.1: a block that fires may not attack) when the melee
+    # on that hex is worth at least ``last_word_hold`` (``Situation.melee_potential``),
+    # and a melee worth making scores ``last_word_melee`` more, so it is declared before
+    # any move (a block that moves may not attack) when it gains in expectation. Off, as
+    # in ``Style()``.
+    last_word: bool = False
+    last_word_hold: float = 0.5
+    # ... and next to any enemy hex whose blocks have nowhere to retreat (7.7: every hex
+    # around it ours), so they fight to the end and a melee eliminates them (9.12).
+    last_word_cornered: bool = False
+    last_word_melee: float = 3.0
 
     @property
     def decay_pow(self) -> tuple[float, ...]:
@@ -303,6 +318,37 @@ def scenario_bands(scenario: str) -> tuple[int, int]:
     return (int(v.usa_win_max), int(v.csa_win_min))
 
 
+@cache
+def verdict_schedule(scenario: str) -> tuple[bool, bool, int]:
+    """(judged after every day, judged after the last night, last day) of a scenario, as
+    the engine reads its public file (9.1-9.5: the full battle is judged after each day's
+    8 PM turn; Day 1 played alone after its 8 PM turn; Days 2 and 3 after the night
+    turn). Unknown: one day, judged after 8 PM."""
+    try:
+        game = new_game(f"boc/{scenario}", seed="doctrine")
+    except Exception:  # not a BoC scenario this process can open
+        return (False, False, 1)
+    if not isinstance(game, BocGame):
+        return (False, False, 1)
+    st = game.state
+    return (st.campaign, st.ends_after_night, st.last_day)
+
+
+def turns_left(view: JSONDict) -> int | None:
+    """Turns after this one before the next verdict: 0 in a turn judged at its end (the
+    scenario's last turn, 9.1; in the battle each day's 8 PM turn, 9.5); None when no
+    verdict comes this day (``sequence.advance_clock`` judges)."""
+    campaign, after_night, last_day = verdict_schedule(scenario_source(view))
+    day, hour = int(view.get("day") or 0), int(view.get("hour") or 0)
+    if campaign:
+        last = LAST_DAY_HOUR
+    elif day != last_day:
+        return None
+    else:
+        last = NIGHT_HOUR if after_night else LAST_DAY_HOUR
+    return last - hour if hour <= last else None
+
+
 class EnemyReach:
     """How far hexes are from one set of enemy hexes: the nearest enemy block, and how
     many enemy hexes lie within r. Worked out on demand and kept, since the enemy's hexes
@@ -469,6 +515,11 @@ class Situation:
         order = [str(x) for x in view.get("order") or []]
         active = str(view.get("active") or "")
         self.enemy_next = active == self.enemy or (bool(order) and order[0] == self.seat)
+        # The last word: our own turn as the hour's second player, and a verdict follows.
+        self.last_word = active == self.seat and len(order) == 2 and order[1] == self.seat \
+            and turns_left(view) == 0
+        # Melee worth by target hex (``BocDoctrine.melee_potential``), for this decision.
+        self.potential: dict[str, float] = {}
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
@@ -958,6 +1009,8 @@ class BocDoctrine:
         label, u = sit.unit(uid), sit.own.get(uid)
         if label is None or u is None or not u.get("hex"):
             return 0.0
+        if sit.last_word and sit.style.last_word and self._keeps_fire(sit, uid):
+            return -1.0
         here = str(u["hex"])
         info = sit.facts.board.hex(target)
         long_range = label.type in ARTILLERY_TYPES and sit.facts.dist(here, target) >= 2
@@ -1006,7 +1059,65 @@ class BocDoctrine:
         if val < (sit.style.melee_min_behind if sit.behind and sit.late
                    else sit.style.melee_min):
             return -1.0
-        return 0.3 + val + 0.02 * sit.strength(uid) - (0.3 if unsupported else 0.0)
+        # The last word: a melee that gains at the count comes before any move.
+        first = sit.style.last_word_melee if sit.last_word and sit.style.last_word \
+            and val > 0 else 0.0
+        return first + 0.3 + val + 0.02 * sit.strength(uid) - (0.3 if unsupported else 0.0)
+
+    def _can_attack(self, sit: Situation, uid: str) -> bool:
+        """Whether an own block could still declare a supported melee this turn (7.1, 7.4,
+        7.5: not an HQ or a foot battery, in command, neither fired nor moved)."""
+        u, label = sit.own_on.get(uid), sit.unit(uid)
+        return bool(u is not None and label is not None and not label.is_hq
+                    and label.type != "artillery" and u.get("in_command")
+                    and not (u.get("fired") or u.get("moved") or u.get("mp_used")
+                             or u.get("column")) and sit.strength(uid) > 0)
+
+    def _attackers_of(self, sit: Situation, target: str) -> list[str]:
+        """The blocks that would attack ``target`` together: the strongest that can in
+        each own hex next to it (7.1: one per hexside), up to its stacking limit (6.2)."""
+        best: dict[str, tuple[int, str]] = {}
+        for uid, u in sit.own_on.items():
+            hx = str(u["hex"])
+            if target in sit.facts.nbrs.get(hx, ()) and self._can_attack(sit, uid) \
+                    and (hx not in best or (sit.strength(uid), uid) > best[hx]):
+                best[hx] = (sit.strength(uid), uid)
+        room = max(1, sit.facts.stacking.get(target, 1))
+        return [uid for _s, uid in sorted(best.values(), reverse=True)[:room]]
+
+    def melee_potential(self, sit: Situation, target: str) -> float:
+        """The worth (``Outlook.value``) of a melee on ``target`` by the blocks that could
+        attack it together (``_attackers_of``); kept for the decision."""
+        got = sit.potential.get(target)
+        if got is None:
+            attackers = [self._attacker(sit, a, str(sit.own_on[a]["hex"]), target)
+                         for a in self._attackers_of(sit, target)]
+            defenders = self._enemy_fighters(sit, target, defending=True)
+            got = outlook(attackers, defenders, guess=sit.guess).value(
+                True, self._hex_worth(sit, target)) if attackers and defenders else -9.0
+            sit.potential[target] = got
+        return got
+
+    @staticmethod
+    def _cornered(sit: Situation, target: str) -> bool:
+        """Whether the blocks in ``target`` have no hex to retreat to (7.7): every hex
+        around it holds our blocks or is ours (6.6), and it is off the map's edge (2.4)."""
+        around = sit.facts.nbrs.get(target, ())
+        return len(around) == 6 and all(n in sit.garrison or sit.control.get(n) == sit.seat
+                                        for n in around)
+
+    def _keeps_fire(self, sit: Situation, uid: str) -> bool:
+        """The last word (``Style.last_word``): ``uid`` is one of the blocks that would
+        attack an enemy-held victory hex next to it in a melee worth ``last_word_hold``."""
+        if not self._can_attack(sit, uid):
+            return False
+        here = str(sit.own_on[uid]["hex"])
+        return any(target in sit.enemy_blocks
+                   and (target in sit.facts.victory
+                        or (sit.style.last_word_cornered and self._cornered(sit, target)))
+                   and uid in self._attackers_of(sit, target)
+                   and self.melee_potential(sit, target) >= sit.style.last_word_hold
+                   for target in sit.facts.nbrs.get(here, ()))
 
     def _attacker(self, sit: Situation, uid: str, frm: str | None, target: str) -> Fighter:
         pen = 0

@@ -78,20 +78,10 @@ def final_hour(view: JSONDict) -> bool:
 
 
 def turns_left(view: JSONDict) -> int | None:
-    """Turns after this one before the next verdict: 0 in a turn judged at its end (the
-    scenario's last turn, 9.1; in the battle each day's 8 PM turn, 9.5); None when no
-    verdict comes this day."""
-    from gettysburg.ai.belief_boc import scenario_start
+    """Turns after this one before the next verdict (``doctrine_boc.turns_left``)."""
+    from gettysburg.ai.doctrine_boc import turns_left as left
 
-    pos = scenario_start(view)["position"]
-    day, hour = int(view.get("day", 0)), int(view.get("hour", 0))
-    if pos.get("campaign"):
-        last = 20
-    elif day != int(pos.get("last_day", 0)):
-        return None
-    else:
-        last = 21 if pos.get("ends_after_night") else 20
-    return last - hour if hour <= last else None
+    return left(view)
 
 
 def control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
