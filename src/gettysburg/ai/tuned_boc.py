@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from gettysburg.ai.doctrine_boc import BocDoctrine, Style, StyleKey, general_style
 
@@ -33,6 +33,8 @@ TUNED_FILE = Path(__file__).parent / "data" / "tuned_styles.yaml"
 #: an option of play rather than a weight.
 WEIGHTS = {f.name: f.type for f in fields(Style) if f.name != "formations"}
 _WHOLE = frozenset(name for name, kind in WEIGHTS.items() if kind in (int, "int"))
+#: Weights that are switches (``last_word``...): true or false, never a number.
+_SWITCHES = frozenset(name for name, kind in WEIGHTS.items() if kind in (bool, "bool"))
 
 
 class TunedStylesError(ValueError):
@@ -46,7 +48,7 @@ class TunedEntry(BaseModel):
     scenario: str
     #: The days of the scenario the entry plays (as views number them); None: every day.
     days: list[Annotated[int, Field(ge=1, le=3)]] | None = None
-    weights: dict[str, float]
+    weights: dict[str, StrictBool | float]
     source: str
 
 
@@ -80,7 +82,12 @@ def parse_tuned(raw: object, where: str = "tuned styles") -> dict[StyleKey, Styl
             if field not in WEIGHTS:
                 raise TunedStylesError(f"{name}: weights.{field}: not a Style weight; have "
                                        f"{sorted(WEIGHTS)}")
-            if field in _WHOLE:
+            if (field in _SWITCHES) != isinstance(value, bool):
+                want = "true or false" if field in _SWITCHES else "a number"
+                raise TunedStylesError(f"{name}: weights.{field}: {want}, not {value!r}")
+            if field in _SWITCHES:
+                changes[field] = value
+            elif field in _WHOLE:
                 if value != int(value):
                     raise TunedStylesError(f"{name}: weights.{field}: a whole number, not "
                                            f"{value}")
