@@ -1,0 +1,61 @@
+"""``benchmarks/tuned_variants.py``: the tuned doctrine with knobs set everywhere, and its
+games paired with ``general-tuned``'s by seed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+
+from tuned_variants import base_rows, paired, variant_doctrine
+
+from gettysburg.ai.tuned_boc import load_tuned
+
+
+def test_the_knobs_go_into_every_tuned_style_and_nothing_else_changes() -> None:
+    doctrine = variant_doctrine({"last_word": True, "last_word_hold": 0.7})
+    tuned = load_tuned()
+    assert set(doctrine.styles) == set(tuned) and len(tuned) >= 3
+    for key, style in doctrine.styles.items():
+        assert style.last_word and style.last_word_hold == 0.7
+        assert style.hold == tuned[key].hold and style.decay == tuned[key].decay
+    with pytest.raises(TypeError):  # a misspelt weight measures nothing: refused
+        variant_doctrine({"last_wrod": True})
+
+
+def _row(seed: str, seat: str, winner: str | None, vp: int, day1: int,
+         played: dict[str, int] | None = None) -> dict[str, Any]:
+    agents = {"usa": "general", "csa": "general", seat: "general-tuned"}
+    return {"seed": seed, "scenario": "boc/battle", "agents": agents, "finished": True,
+            "winner": winner, "vp": vp, "played": played or {"csa:move": 1},
+            "vp_track": [[1, vp]], "result": {"verdicts": [{"total": day1}]}}
+
+
+def test_games_pair_by_seed_and_the_gain_is_the_seats() -> None:
+    base = {"a": _row("a", "usa", "usa", -3, 2), "b": _row("b", "usa", None, 4, 5),
+            "c": _row("c", "usa", "csa", 10, 10)}
+    rows = [_row("a", "usa", "usa", -3, 2),            # the very same game
+            _row("b", "usa", "usa", -1, 4, {"csa:move": 2}),   # 5 better for the USA
+            _row("c", "usa", "csa", 12, 11, {"x": 1}),  # 2 worse
+            _row("z", "usa", "usa", -9, 0)]             # no base game: left out
+    got = paired(rows, base, "usa")
+    assert got["games"] == 3 and got["same_game"] == 1
+    assert got["variant"] == [2, 0, 1] and got["base"] == [1, 1, 1]
+    assert got["gain"][0] == pytest.approx(1.0)        # (0 + 5 - 2) / 3
+    assert got["day1_gain"][0] == pytest.approx(0.0)   # (0 + 1 - 1) / 3
+    # From the CSA seat the same totals count the other way.
+    assert paired(rows, base, "csa")["gain"][0] == pytest.approx(-1.0)
+
+
+def test_base_rows_are_general_tuneds_from_the_seat(tmp_path: Path) -> None:
+    rows = [_row("a", "usa", "usa", -3, 2), _row("b", "csa", "csa", 10, 10),
+            dict(_row("c", "usa", None, 4, 4), scenario="boc/day1")]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert set(base_rows(str(path), "usa", "boc/battle")) == {"a"}
+    assert set(base_rows(str(path), "csa", "boc/battle")) == {"b"}
