@@ -53,6 +53,9 @@ COLUMN_CLEAR = 6
 LINE_AT = 4
 FORMATION_FIRST = 50.0  # above any move or entry: the formation is chosen before moving
 LAST_DAY_HOUR = 20  # the last day turn (8 PM) before night (9.7)
+# Facts read from scenario files, kept for this many scenarios: a long-lived server meets
+# any number of custom scenario files (as ``belief_boc.STARTS_KEPT``).
+SCENARIOS_KEPT = 32
 # The defaults of Style, named for tests and docs.
 MELEE_MIN = 0.2  # least expected net gain (blocks, steps, hex) worth a melee
 MELEE_MIN_BEHIND = -0.3  # late in the day and not winning: a gamble beats a sure draw
@@ -291,7 +294,7 @@ def _make_facts(board: Board) -> MapFacts:
                     frozenset(victory) | {n for v in victory for n in nbrs[v]})
 
 
-@cache
+@lru_cache(maxsize=SCENARIOS_KEPT)
 def strength_mix(scenario: str, side: str) -> tuple[tuple[int, float], ...]:
     """(strength, share) of ``side``'s blocks in the public set-up of ``scenario`` (a
     ``scenario_source``; on the map and still to arrive): the guess for a block the seat
@@ -306,7 +309,7 @@ def strength_mix(scenario: str, side: str) -> tuple[tuple[int, float], ...]:
     return tuple((s, c / n) for s, c in sorted(counts.items())) or ((GUESS_STRENGTH, 1.0),)
 
 
-@cache
+@lru_cache(maxsize=SCENARIOS_KEPT)
 def scenario_bands(scenario: str) -> tuple[int, int]:
     """(highest CSA total the USA wins with, lowest the CSA wins with), from the public
     scenario file (9.1-9.3); the standard bands when the scenario is unknown."""
@@ -318,7 +321,7 @@ def scenario_bands(scenario: str) -> tuple[int, int]:
     return (int(v.usa_win_max), int(v.csa_win_min))
 
 
-@cache
+@lru_cache(maxsize=SCENARIOS_KEPT)
 def verdict_schedule(scenario: str) -> tuple[bool, bool, int]:
     """(judged after every day, judged after the last night, last day) of a scenario, as
     the engine reads its public file (9.1-9.5: the full battle is judged after each day's
