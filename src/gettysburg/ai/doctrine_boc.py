@@ -124,7 +124,7 @@ class Style:
     # acts with no enemy turn between it and the count, so only the count matters. With
     # ``last_word`` on, there a block that could attack an enemy-held victory hex it stands
     # next to keeps its fire (5.1, 7.1: a block that fires may not attack) when the melee
-    # on that hex is worth at least ``last_word_hold`` (``Situation.melee_potential``),
+    # on that hex is worth at least ``last_word_hold`` (``BocDoctrine.melee_potential``),
     # and a melee worth making scores ``last_word_melee`` more, so it is declared before
     # any move (a block that moves may not attack) when it gains in expectation. Off, as
     # in ``Style()``.
@@ -1104,14 +1104,16 @@ class BocDoctrine:
     @staticmethod
     def _cornered(sit: Situation, target: str) -> bool:
         """Whether the blocks in ``target`` have no hex to retreat to (7.7): every hex
-        around it holds our blocks or is ours (6.6), and it is off the map's edge (2.4)."""
+        around it holds our blocks or is ours (6.6), and it is not on the map's edge (2.4:
+        blocks may leave the map there)."""
         around = sit.facts.nbrs.get(target, ())
         return len(around) == 6 and all(n in sit.garrison or sit.control.get(n) == sit.seat
                                         for n in around)
 
     def _keeps_fire(self, sit: Situation, uid: str) -> bool:
         """The last word (``Style.last_word``): ``uid`` is one of the blocks that would
-        attack an enemy-held victory hex next to it in a melee worth ``last_word_hold``."""
+        attack an enemy-held victory hex next to it (or cornered enemy blocks, with
+        ``last_word_cornered``) in a melee worth ``last_word_hold``."""
         if not self._can_attack(sit, uid):
             return False
         here = str(sit.own_on[uid]["hex"])
