@@ -68,13 +68,11 @@ def may_melee(unit: str) -> bool:
 
 def final_hour(view: JSONDict) -> bool:
     """Whether this is the scenario's last turn (its 8 PM turn, or the night turn of
-    Days 2 and 3, 9.3), from the public scenario start."""
-    from gettysburg.ai.belief_boc import scenario_start
+    Days 2 and 3, 9.3): a verdict follows it, and the battle's (9.5) is never the last."""
+    from gettysburg.ai.doctrine_boc import scenario_source, turns_left, verdict_schedule
 
-    pos = scenario_start(view)["position"]
-    if pos.get("campaign") or int(view.get("day", 0)) != int(pos.get("last_day", 0)):
-        return False
-    return int(view.get("hour", 0)) == (21 if pos.get("ends_after_night") else 20)
+    campaign, _after_night, _last_day = verdict_schedule(scenario_source(view))
+    return not campaign and turns_left(view) == 0
 
 
 def turns_left(view: JSONDict) -> int | None:
