@@ -295,14 +295,26 @@ def _make_facts(board: Board) -> MapFacts:
 
 
 @lru_cache(maxsize=SCENARIOS_KEPT)
+def _opening(scenario: str) -> BocGame | None:
+    """A fresh game of ``scenario`` (a ``scenario_source``): its public set-up and
+    schedule, read by ``strength_mix`` and ``verdict_schedule``, which never change it.
+    None for a scenario this process cannot open as a BoC game."""
+    try:
+        game = new_game(f"boc/{scenario}", seed="doctrine")
+    except Exception:  # not a BoC scenario this process can open
+        return None
+    return game if isinstance(game, BocGame) else None
+
+
+@lru_cache(maxsize=SCENARIOS_KEPT)
 def strength_mix(scenario: str, side: str) -> tuple[tuple[int, float], ...]:
     """(strength, share) of ``side``'s blocks in the public set-up of ``scenario`` (a
     ``scenario_source``; on the map and still to arrive): the guess for a block the seat
     cannot identify."""
-    try:
-        units = new_game(f"boc/{scenario}", seed="doctrine").view("referee")["units"]
-    except Exception:  # not a BoC scenario this process can open: the typical block
+    game = _opening(scenario)
+    if game is None:  # the typical block
         return ((GUESS_STRENGTH, 1.0),)
+    units = game.view("referee")["units"]
     counts = Counter(int(u.get("strength", 0)) for u in units if u.get("side") == side
                      and u.get("status") != "eliminated" and int(u.get("strength", 0)) > 0)
     n = sum(counts.values()) or 1
@@ -327,11 +339,8 @@ def verdict_schedule(scenario: str) -> tuple[bool, bool, int]:
     the engine reads its public file (9.1-9.5: the full battle is judged after each day's
     8 PM turn; Day 1 played alone after its 8 PM turn; Days 2 and 3 after the night
     turn). Unknown: one day, judged after 8 PM."""
-    try:
-        game = new_game(f"boc/{scenario}", seed="doctrine")
-    except Exception:  # not a BoC scenario this process can open
-        return (False, False, 1)
-    if not isinstance(game, BocGame):
+    game = _opening(scenario)
+    if game is None:
         return (False, False, 1)
     st = game.state
     return (st.campaign, st.ends_after_night, st.last_day)
@@ -521,7 +530,9 @@ class Situation:
         # The last word: our own turn as the hour's second player, and a verdict follows.
         self.last_word = active == self.seat and len(order) == 2 and order[1] == self.seat \
             and turns_left(view) == 0
-        # Melee worth by target hex (``BocDoctrine.melee_potential``), for this decision.
+        # By target hex, for this decision: who would attack it together
+        # (``BocDoctrine._attackers_of``) and that melee's worth (``melee_potential``).
+        self.attackers: dict[str, list[str]] = {}
         self.potential: dict[str, float] = {}
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
@@ -1078,7 +1089,11 @@ class BocDoctrine:
 
     def _attackers_of(self, sit: Situation, target: str) -> list[str]:
         """The blocks that would attack ``target`` together: the strongest that can in
-        each own hex next to it (7.1: one per hexside), up to its stacking limit (6.2)."""
+        each own hex next to it (7.1: one per hexside), up to its stacking limit (6.2);
+        kept for the decision."""
+        kept = sit.attackers.get(target)
+        if kept is not None:
+            return kept
         best: dict[str, tuple[int, str]] = {}
         for uid, u in sit.own_on.items():
             hx = str(u["hex"])
@@ -1086,7 +1101,9 @@ class BocDoctrine:
                     and (hx not in best or (sit.strength(uid), uid) > best[hx]):
                 best[hx] = (sit.strength(uid), uid)
         room = max(1, sit.facts.stacking.get(target, 1))
-        return [uid for _s, uid in sorted(best.values(), reverse=True)[:room]]
+        kept = sit.attackers[target] = [uid for _s, uid in sorted(best.values(),
+                                                                  reverse=True)[:room]]
+        return kept
 
     def melee_potential(self, sit: Situation, target: str) -> float:
         """The worth (``Outlook.value``) of a melee on ``target`` by the blocks that could
