@@ -151,3 +151,66 @@ def test_a_melee_that_loses_in_expectation_is_not_hurried() -> None:
     # Its score is 0.3 + worth + 0.02 a step (2) - 0.3 (unsupported): its worth is below 0.
     assert plain < 0.04
     assert last == plain
+
+
+def _worn_hq(order: list[str], hour: int = 20) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Heth's HQ at its last step with Davis, beside Archer, both next to a Union block
+    in G6; the CSA's command phase of ``hour``."""
+    view, _fire = _position(victory=True, surround=False)
+    davis = next(u["hex"] for u in view["units"] if u["id"] == "csa-davis")
+    units = [dict(u, hex=davis, status="on_map", strength=1)
+             if u["id"] == "csa-heth" else u for u in view["units"]]
+    view = dict(view, units=units, phase="command", order=order, hour=hour)
+    return view, {"type": "activate", "hq": "csa-heth"}
+
+
+@pytest.mark.parametrize(("order", "hour", "last_word", "final_turn"), [
+    (["usa", "csa"], 20, True, True),     # the last word: nothing answers before the count
+    (["csa", "usa"], 20, False, True),    # the Union plays after us, then the count
+    (["usa", "csa"], 19, False, False),   # another hour follows: the HQ keeps its step
+])
+def test_an_hq_at_its_last_step_commands_its_troops_in_the_turn_before_a_verdict(
+        order: list[str], hour: int, last_word: bool, final_turn: bool) -> None:
+    """4.3: activating costs the HQ a step after the melee phase. The general keeps an
+    HQ at 1 step idle; in the turn a verdict follows, ``last_word_command`` (the last
+    word only) and ``final_turn_command`` (either player's turn) let it activate, scored
+    as any activation: 0.4 a block of its corps in the line (Davis, Archer) less 0.7."""
+    view, activate = _worn_hq(order, hour)
+    assert BocDoctrine(Style()).situation(view).front_troops_in_range("csa-heth") == 2
+    assert BocDoctrine(Style()).scores(view, [activate]) == [-1.0]
+    spend = 2 * Style().activate_per - Style().activate_cost
+    on_word = BocDoctrine(Style(last_word_command=True)).scores(view, [activate])[0]
+    on_final = BocDoctrine(Style(final_turn_command=True)).scores(view, [activate])[0]
+    assert on_word == (pytest.approx(spend) if last_word else -1.0)
+    assert on_final == (pytest.approx(spend) if final_turn else -1.0)
+    # An HQ at 0 never activates (4.3); nor does any HQ at night (9.71).
+    spent = dict(view, units=[dict(u, strength=0) if u["id"] == "csa-heth" else u
+                              for u in view["units"]])
+    assert BocDoctrine(Style(final_turn_command=True)).scores(spent, [activate]) == [-1.0]
+
+
+def test_the_last_word_counts_the_control_a_move_leaves_at_its_own_weight() -> None:
+    """``last_word_control``: in the last word a move's victory points in projected
+    control (6.61) weigh ``last_word_control`` instead of ``control_weight``, and for the
+    USA a hex made neutral is worth as much as one held (9.11: the CSA scores neither).
+    A Union block steps next to G6 (2 points), empty and held by a lone CSA block."""
+    view = new_game("boc/day1", seed=5).view("usa")
+    facts = BocDoctrine(Style()).situation(view).facts
+    around = list(facts.nbrs["G6"])
+    dest = around[3]
+    here = next(n for n in facts.nbrs[dest] if n != "G6" and n not in around)
+    units = [u for u in view["units"] if u.get("status") != "on_map"]
+    units += [{"id": "csa-davis", "side": "csa", "hex": around[0], "status": "on_map",
+               "strength": 4, "revealed": True},
+              {"id": "usa-iron", "side": "usa", "hex": here, "status": "on_map",
+               "strength": 4, "type": "infantry", "revealed": True}]
+    view = dict(view, units=units, hidden=[], hour=20, order=["csa", "usa"], active="usa",
+                phase="movement")
+    move = {"type": "move", "unit": "usa-iron", "path": [here, dest]}
+    plain = BocDoctrine(Style()).scores(view, [move])[0]
+    counted = BocDoctrine(Style(last_word_control=5.0)).scores(view, [move])[0]
+    # 2 points made neutral: 0.5 x 2 x 0.7 before, 5 x 2 x 1.0 in the last word.
+    assert counted - plain == pytest.approx(5.0 * 2 - 0.5 * 2 * 0.7)
+    # Not the last word (the CSA plays after us): as before.
+    first = dict(view, order=["usa", "csa"])
+    assert BocDoctrine(Style(last_word_control=5.0)).scores(first, [move])[0] == plain

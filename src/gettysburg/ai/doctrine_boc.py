@@ -134,6 +134,17 @@ class Style:
     # around it ours), so they fight to the end and a melee eliminates them (9.12).
     last_word_cornered: bool = False
     last_word_melee: float = 3.0
+    # In that same turn, the weight of the victory points a move or entry wins in
+    # projected control (6.61), instead of ``control_weight``: the control the blocks
+    # leave is the control counted (6.6, 9.11). 0: off, ``control_weight`` as always.
+    last_word_control: float = 0.0
+    # An HQ at 1 step stays idle (an HQ at 0 cannot activate, and one hit eliminates it,
+    # 4.3, 4.61), except, with ``last_word_command``, in the last word: its step is lost
+    # after the melee phase (4.3) and no combat comes before the count (9.1, 9.71), so its
+    # division may fire and attack for nothing. ``final_turn_command``: in any own turn a
+    # verdict follows, the enemy's answer risking the HQ at 0.
+    last_word_command: bool = False
+    final_turn_command: bool = False
 
     @property
     def decay_pow(self) -> tuple[float, ...]:
@@ -530,6 +541,14 @@ class Situation:
         # The last word: our own turn as the hour's second player, and a verdict follows.
         self.last_word = active == self.seat and len(order) == 2 and order[1] == self.seat \
             and turns_left(view) == 0
+        # What a victory point won in projected control is worth to a move (6.61); with
+        # ``last_word_control``, in the last word the control left is the control counted.
+        self.counted = self.last_word and style.last_word_control > 0
+        # Whether an HQ at 1 step may activate (``last_word_command``).
+        self.spend_last_step = (style.last_word_command and self.last_word) or (
+            style.final_turn_command and active == self.seat and turns_left(view) == 0)
+        self.control_weight = style.last_word_control if self.counted \
+            else style.control_weight
         # By target hex, for this decision: who would attack it together
         # (``BocDoctrine._attackers_of``) and that melee's worth (``melee_potential``).
         self.attackers: dict[str, list[str]] = {}
@@ -842,6 +861,8 @@ class Situation:
         only hexes it controls (9.11); for the USA, denying is what counts."""
         if self.seat == "csa":
             return 1.0 if controller == "csa" else 0.0
+        if controller is None and self.counted:
+            return 1.0  # the count is next: a neutral hex scores the CSA nothing (9.11)
         return 0.0 if controller == "csa" else (1.0 if controller == "usa" else 0.7)
 
     def strength(self, uid: str) -> int:
@@ -946,7 +967,7 @@ class BocDoctrine:
                  ) -> list[float]:
         """``_s_move`` of moves of unit ``uid`` from ``here``."""
         stay = sit.hex_value(uid, here, here)
-        weight, gain_of = sit.style.control_weight, sit.control_gain
+        weight, gain_of = sit.control_weight, sit.control_gain
         dests = [str(a["path"][-1]) for a in moves]
         # Each destination is one move: their values are not kept (no use again).
         values = sit.hex_values(uid, here, dests)
@@ -957,7 +978,7 @@ class BocDoctrine:
     def _s_enter(self, sit: Situation, a: Action) -> float:
         dest = str(a["path"][-1])
         return 1.0 + sit.hex_value(str(a["unit"]), dest, None) \
-            + sit.style.control_weight * sit.control_gain(dest, None) - 0.001 * len(a["path"])
+            + sit.control_weight * sit.control_gain(dest, None) - 0.001 * len(a["path"])
 
     def _s_leave_map(self, sit: Situation, a: Action) -> float:
         return -3.0
@@ -989,9 +1010,12 @@ class BocDoctrine:
     # --- command and supply -----------------------------------------------------------------
     def _s_activate(self, sit: Situation, a: Action) -> float:
         hq = str(a["hq"])
-        if sit.strength(hq) < 2 or sit.night:
+        strength = sit.strength(hq)
+        if sit.night or strength < 1:
             return -1.0
         st = sit.style
+        if strength < 2 and not sit.spend_last_step:
+            return -1.0
         return st.activate_per * sit.front_troops_in_range(hq) - st.activate_cost \
             - (0.01 if "to" in a else 0.0)
 
