@@ -96,11 +96,6 @@ VARIANTS: dict[str, tuple[type[SearchAgent], dict[str, Any]]] = {
     # judged at the verdict) on the tuned doctrine (24 games, +0.21 ± 0.18 over it)
     "search-end-only-tuned": (MoveSearchAgent, {"endgame": True, "style_search": False,
                                                 "only_endgame": True, "base": "tuned"}),
-    # session 38: the same on the battle's first day only (the CSA's battles are won or
-    # lost near Day 1's 10 points, 9.5), the tuned doctrine alone after it
-    "search-end-day1-tuned": (MoveSearchAgent, {"endgame": True, "style_search": False,
-                                                "only_endgame": True, "base": "tuned",
-                                                "search_days": frozenset({1})}),
 }
 #: agent name -> the variant it plays, drawing its base agent's random numbers (the
 #: agent's ``stream``; session 30): each game is the base's game of the same seed and seat
@@ -118,7 +113,11 @@ PAIRED = {"search-move-end-paired": "search-move-end",
           "search-move-still-tuned-fire-paired": "search-move-still-tuned-fire"}
 #: Registered by the package (``search.MoveSearchAgent``, ``search.StillSearchAgent``),
 #: offered here too.
-REGISTERED = ["search-move", "search-move-still"]
+REGISTERED = ["search-move", "search-move-still",
+              # session 38: the endgame-only search on the tuned doctrine, on the battle's
+              # first day only (the CSA's battles are won or lost near Day 1's 10 points,
+              # 9.5), the tuned doctrine alone after it; in the package since session 40
+              "search-end-day1-tuned"]
 
 
 def variant(name: str, base: type[SearchAgent], settings: dict[str, Any],

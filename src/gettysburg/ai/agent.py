@@ -55,6 +55,7 @@ _MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.ge
             "novice": "gettysburg.ai.novice", "search": "gettysburg.ai.search",
             "search-move": "gettysburg.ai.search", "search-move-still": "gettysburg.ai.search",
             "search-move-still-day1": "gettysburg.ai.search",
+            "search-end-day1-tuned": "gettysburg.ai.search",
             "general-tuned": "gettysburg.ai.search"}
 
 

@@ -907,8 +907,30 @@ class TunedGeneralAgent(SearchAgent):
         self.search_days = frozenset()
 
 
+class EndgameTunedAgent(MoveSearchAgent):
+    """``search-end-day1-tuned``: the tuned doctrine (``general-tuned``), and in the last
+    two turns before Day 1's verdict the endgame plans (move and melee plans played to
+    that verdict, ``ENDGAME_PLANS``); no style search, nothing searched on other days.
+
+    The battle's Confederate wins are made at Day 1's count (10 points, 9.5), so that is
+    where its search is spent, at a cost a battle can afford (about a minute of a core a
+    battle at ``--budget 0.5``). Measured against the general in the battle in docs/ai.md
+    ("Search on the tuned doctrine in the battle, at scale"; "The last step of an HQ")."""
+
+    name = "search-end-day1-tuned"
+
+    def __init__(self, seed: str = "0") -> None:
+        super().__init__(seed)
+        self.endgame = True
+        self.style_search = False
+        self.only_endgame = True
+        self.base = "tuned"
+        self.search_days = frozenset({1})
+
+
 register_agent("search", SearchAgent)
 register_agent("general-tuned", TunedGeneralAgent)
 register_agent("search-move", MoveSearchAgent)
 register_agent("search-move-still", StillSearchAgent)
 register_agent("search-move-still-day1", FirstDaySearchAgent)
+register_agent("search-end-day1-tuned", EndgameTunedAgent)
