@@ -12,6 +12,14 @@ general-tuned``), and the run ends with the paired summary::
     .venv/bin/python benchmarks/tuned_variants.py --seat csa --games 100 --seed 320000 \\
         --knobs '{"last_word": true, "last_word_cornered": true}' \\
         --base results/general_tuned_battle_s38.jsonl --out results/last_word_battle_s39.jsonl
+
+With ``--days`` the knobs go only into the style the seat plays on those days; with
+``--reaching D`` too, only the seeds whose base game went on to day ``D`` are played (a
+change to Day 3 leaves a battle won on Day 2 as it was), and a second summary counts every
+seed, the others as the base played them::
+
+    .venv/bin/python benchmarks/tuned_variants.py --seat usa --days 3 --reaching 3 \
+        --knobs '{"take": 1.3, "lost": 1.0}' --base results/general_tuned_battle_s38.jsonl
 """
 
 from __future__ import annotations
@@ -25,18 +33,36 @@ from typing import Any
 
 from style_tuning import register_style
 
-from gettysburg.ai.doctrine_boc import BocDoctrine
+from gettysburg.ai.doctrine_boc import BocDoctrine, StyleKey, general_style
 from gettysburg.ai.tuned_boc import load_tuned
 from gettysburg.lab.simulate import Row, make_specs, run_local
 
 BASE_AGENT = "general-tuned"
 
 
-def variant_doctrine(knobs: Mapping[str, Any]) -> BocDoctrine:
+def variant_doctrine(knobs: Mapping[str, Any], days: Sequence[int] = (),
+                     seat: str = "csa", scenario: str = "boc/battle") -> BocDoctrine:
     """The tuned doctrine with ``knobs`` set in every tuned style (a misspelt weight is
-    refused by ``dataclasses.replace``)."""
-    return BocDoctrine(styles={key: replace(style, **knobs)
-                               for key, style in load_tuned().items()})
+    refused by ``dataclasses.replace``); with ``days``, only in the style ``seat`` plays
+    on those days of ``scenario`` (the tuned entry of the day, else of the scenario,
+    else the general's), every other style as tuned."""
+    tuned = load_tuned()
+    if not days:
+        return BocDoctrine(styles={key: replace(style, **knobs)
+                                   for key, style in tuned.items()})
+    styles: dict[StyleKey, Any] = dict(tuned)
+    for day in days:
+        style = (tuned.get((seat, scenario, day)) or tuned.get((seat, scenario))
+                 or general_style(seat, scenario))
+        styles[(seat, scenario, day)] = replace(style, **knobs)
+    return BocDoctrine(styles=styles)
+
+
+def reaching(base: Mapping[str, Row], day: int) -> set[str]:
+    """Seeds whose ``general-tuned`` game went on to ``day`` (its last verdict on that day
+    or later): a change to that day's play alone leaves every other game as it was."""
+    return {seed for seed, row in base.items()
+            if int((row.get("result") or {}).get("day") or 0) >= day}
 
 
 def day1_total(row: Row) -> float | None:
@@ -91,15 +117,28 @@ def main() -> None:
     ap.add_argument("--seed", default="320000")
     ap.add_argument("--knobs", required=True, help="JSON: Style weights to set, e.g. "
                                                   '\'{"last_word": true}\'')
+    ap.add_argument("--days", type=int, nargs="*", default=[],
+                    help="set the knobs only on these days (the seat's style of each day)")
+    ap.add_argument("--reaching", type=int, default=0,
+                    help="play only the seeds whose base game went on to this day (with "
+                         "--days no earlier: the others are the base's very games)")
     ap.add_argument("--name", default="tuned-variant", help="the variant's agent name")
     ap.add_argument("--base", required=True, help="general-tuned's rows of the same seeds")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", help="append the variant's rows here")
     args = ap.parse_args()
-    name = register_style(args.name, variant_doctrine(json.loads(args.knobs)))
+    if args.reaching and (not args.days or min(args.days) < args.reaching):
+        ap.error("--reaching D needs --days, none of them before D")
+    name = register_style(args.name, variant_doctrine(json.loads(args.knobs), args.days,
+                                                      args.seat, args.scenario))
     base = base_rows(args.base, args.seat, args.scenario)
     agents = {"usa": "general", "csa": "general", args.seat: name}
     specs = make_specs(args.scenario, args.games, agents, args.seed, budget_s=1.0)
+    skipped: list[Row] = []
+    if args.reaching:
+        keep = reaching(base, args.reaching)
+        skipped = [base[s.seed] for s in specs if s.seed not in keep and s.seed in base]
+        specs = [s for s in specs if s.seed in keep]
 
     def progress(row: Row) -> None:
         b = base.get(row["seed"])
@@ -113,6 +152,8 @@ def main() -> None:
 
     rows = run_local(specs, workers=args.workers, progress=progress)
     print(json.dumps(paired(rows, base, args.seat)))
+    if args.reaching:  # every seed: the skipped ones played as the base played them
+        print(json.dumps({"all_seeds": paired(list(rows) + skipped, base, args.seat)}))
 
 
 if __name__ == "__main__":

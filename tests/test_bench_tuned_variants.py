@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
-from tuned_variants import base_rows, paired, variant_doctrine
+from tuned_variants import base_rows, paired, reaching, variant_doctrine
 
 from gettysburg.ai.tuned_boc import load_tuned
 
@@ -59,3 +60,28 @@ def test_base_rows_are_general_tuneds_from_the_seat(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     assert set(base_rows(str(path), "usa", "boc/battle")) == {"a"}
     assert set(base_rows(str(path), "csa", "boc/battle")) == {"b"}
+
+
+def test_day_knobs_change_only_that_days_style_of_the_seat() -> None:
+    """``--days``: the knobs go into the style the seat plays on those days (the day's
+    tuned entry, else the scenario's), every other style as tuned."""
+    tuned = load_tuned()
+    doctrine = variant_doctrine({"take": 1.3}, [3], "usa", "boc/battle")
+    assert doctrine.styles[("usa", "boc/battle", 3)] == replace(
+        tuned[("usa", "boc/battle")], take=1.3)
+    assert doctrine.styles[("usa", "boc/battle")] == tuned[("usa", "boc/battle")]
+    assert {k: v for k, v in doctrine.styles.items() if k != ("usa", "boc/battle", 3)} \
+        == dict(tuned)
+    # The CSA's Day 2 has its own tuned entry: that one is the one changed.
+    csa = variant_doctrine({"decay": 0.9}, [2], "csa", "boc/battle")
+    assert csa.styles[("csa", "boc/battle", 2)] == replace(
+        tuned[("csa", "boc/battle", 2)], decay=0.9)
+    assert csa.styles[("csa", "boc/battle", 1)] == tuned[("csa", "boc/battle", 1)]
+
+
+def test_reaching_keeps_the_seeds_whose_game_went_on_to_that_day() -> None:
+    base = {seed: dict(_row(seed, "usa", None, 0, 0), result={"day": day})
+            for seed, day in (("a", 1), ("b", 2), ("c", 3))}
+    assert reaching(base, 3) == {"c"}
+    assert reaching(base, 2) == {"b", "c"}
+    assert reaching(base, 1) == {"a", "b", "c"}
