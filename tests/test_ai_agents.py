@@ -26,7 +26,7 @@ def _strip_handles(view: dict[str, Any]) -> str:
 
 def test_registry_names_and_unknown() -> None:
     assert {"random", "general", "novice", "search", "search-move", "search-move-still",
-            "search-move-still-day1"} \
+            "search-move-still-day1", "general-tuned", "search-end-day1-tuned"} \
         <= set(agent_names())
     with pytest.raises(UnknownAgentError):
         make_agent("nobody", 1)

@@ -1083,3 +1083,26 @@ def test_search_move_still_day1_searches_the_first_day_only() -> None:
     picks = [a.choose(view, view["legal_actions"], 0.05, random.Random(5)) for a in (day1, still)]
     assert picks[0] == picks[1]
     assert day1.stats() == still.stats() and day1.searched >= 2
+
+
+def test_search_end_day1_tuned_searches_only_day_1s_endgame_on_the_tuned_doctrine() -> None:
+    """``search-end-day1-tuned`` (session 38's benchmark variant, in the package since
+    session 40): ``search-move`` with the endgame plans only, no style search, the tuned
+    doctrine as its base, on Day 1 only, drawing its own random numbers. Before the
+    endgame it makes ``general-tuned``'s every decision and searches none."""
+    agent = make_agent("search-end-day1-tuned", "1")
+    move = make_agent("search-move", "1")
+    assert isinstance(agent, SearchAgent) and isinstance(move, SearchAgent)
+    assert agent.settings() == {**move.settings(), "endgame": True, "style_search": False,
+                                "only_endgame": True, "base": "tuned",
+                                "search_days": frozenset({1})}
+    assert random_stream(agent, "search-end-day1-tuned") == "search-end-day1-tuned"
+    tuned, rng = make_agent("general-tuned", "1"), random.Random(0)
+    game = new_game("boc/battle", seed=11)
+    for _ in range(150):  # the morning of Day 1: far from its count
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        theirs = tuned.choose(view, view["legal_actions"], 0.0, rng)
+        assert agent.choose(view, view["legal_actions"], 1.0, rng) == theirs
+        game.apply(theirs, seat)
+    assert agent.searched == 0
