@@ -27,7 +27,7 @@ from style_tuning import register_style
 from tuned_variants import BASE_AGENT, variant_doctrine
 
 from gettysburg.boc.game import BocGame
-from gettysburg.boc.victory import STANDARD_BANDS, csa_total
+from gettysburg.boc.victory import STANDARD_BANDS, csa_total, verdict
 from gettysburg.lab.simulate import GameSpec, _new_play, make_specs
 
 SCENARIO = "boc/battle"
@@ -59,11 +59,9 @@ def summary(totals: Mapping[str, Mapping[int, int]], seat: str) -> list[dict[str
     out = []
     for name, games in totals.items():
         gains = [sign * (t - base[i]) for i, t in games.items() if i in base]
-        wins = sum(1 for t in games.values() if sign * t >= sign * (
-            STANDARD_BANDS["csa_win_min"] if seat == "csa" else STANDARD_BANDS["usa_win_max"]))
-        losses = sum(1 for t in games.values() if (
-            t <= STANDARD_BANDS["usa_win_max"] if seat == "csa"
-            else t >= STANDARD_BANDS["csa_win_min"]))
+        verdicts = [verdict(t, STANDARD_BANDS) for t in games.values()]  # 9.5
+        wins = verdicts.count(seat)
+        losses = len(verdicts) - wins - verdicts.count(None)
         se = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
         out.append({"agent": name, "games": len(games), "wins": wins, "losses": losses,
                     "mean_total": round(statistics.fmean(games.values()), 2),

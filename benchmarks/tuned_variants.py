@@ -33,7 +33,7 @@ from typing import Any
 
 from style_tuning import register_style
 
-from gettysburg.ai.doctrine_boc import BocDoctrine, StyleKey, general_style
+from gettysburg.ai.doctrine_boc import BocDoctrine, StyleKey
 from gettysburg.ai.tuned_boc import load_tuned
 from gettysburg.lab.simulate import Row, make_specs, run_local
 
@@ -50,10 +50,10 @@ def variant_doctrine(knobs: Mapping[str, Any], days: Sequence[int] = (),
     if not days:
         return BocDoctrine(styles={key: replace(style, **knobs)
                                    for key, style in tuned.items()})
+    as_tuned = BocDoctrine(styles=tuned)
     styles: dict[StyleKey, Any] = dict(tuned)
-    for day in days:
-        style = (tuned.get((seat, scenario, day)) or tuned.get((seat, scenario))
-                 or general_style(seat, scenario))
+    for day in days:  # the style the tuned doctrine would play that day (``style_for``)
+        style = as_tuned.style_for({"seat": seat, "scenario": scenario, "day": day})
         styles[(seat, scenario, day)] = replace(style, **knobs)
     return BocDoctrine(styles=styles)
 

@@ -538,15 +538,17 @@ class Situation:
         order = [str(x) for x in view.get("order") or []]
         active = str(view.get("active") or "")
         self.enemy_next = active == self.enemy or (bool(order) and order[0] == self.seat)
-        # The last word: our own turn as the hour's second player, and a verdict follows.
-        self.last_word = active == self.seat and len(order) == 2 and order[1] == self.seat \
-            and turns_left(view) == 0
+        # Our own turn, and a verdict follows it (9.1); the last word: as the hour's second
+        # player, so nothing answers it before the count.
+        final_turn = active == self.seat and turns_left(view) == 0
+        self.last_word = final_turn and len(order) == 2 and order[1] == self.seat
+        # Whether an HQ at 1 step may activate (4.3: ``final_turn_command``,
+        # ``last_word_command``).
+        self.spend_last_step = (style.final_turn_command and final_turn) or (
+            style.last_word_command and self.last_word)
         # What a victory point won in projected control is worth to a move (6.61); with
         # ``last_word_control``, in the last word the control left is the control counted.
         self.counted = self.last_word and style.last_word_control > 0
-        # Whether an HQ at 1 step may activate (``last_word_command``).
-        self.spend_last_step = (style.last_word_command and self.last_word) or (
-            style.final_turn_command and active == self.seat and turns_left(view) == 0)
         self.control_weight = style.last_word_control if self.counted \
             else style.control_weight
         # By target hex, for this decision: who would attack it together
@@ -1010,12 +1012,10 @@ class BocDoctrine:
     # --- command and supply -----------------------------------------------------------------
     def _s_activate(self, sit: Situation, a: Action) -> float:
         hq = str(a["hq"])
-        strength = sit.strength(hq)
-        if sit.night or strength < 1:
+        # An HQ at 1 step stays idle but in the turn before a count (``spend_last_step``).
+        if sit.night or sit.strength(hq) < (1 if sit.spend_last_step else 2):
             return -1.0
         st = sit.style
-        if strength < 2 and not sit.spend_last_step:
-            return -1.0
         return st.activate_per * sit.front_troops_in_range(hq) - st.activate_cost \
             - (0.01 if "to" in a else 0.0)
 
