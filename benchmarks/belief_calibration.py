@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gettysburg.ai.agent import make_agent, seeded_rng
-from gettysburg.ai.belief_boc import (
+from gettysburg.boc.ai.belief import (
     BELIEF,
     Belief,
     Sightings,

@@ -32,9 +32,9 @@ from typing import Any
 
 from search_vs_general import pair_key, read
 
-from gettysburg.ai import search_boc
 from gettysburg.ai.agent import make_agent, seeded_rng
 from gettysburg.ai.search import SearchAgent, distinct_styles
+from gettysburg.boc.ai import search_hooks as search_boc
 from gettysburg.core.protocol import new_game
 from gettysburg.lab.simulate import game_seed
 

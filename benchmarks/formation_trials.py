@@ -27,8 +27,8 @@ from dataclasses import replace
 from typing import Any
 
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine_boc import BocDoctrine, general_style
 from gettysburg.ai.general import GeneralAgent, doctrine_choice
+from gettysburg.boc.ai.doctrine import BocDoctrine, general_style
 from gettysburg.core.protocol import Action
 from gettysburg.lab.simulate import GameSpec, make_specs, run_local
 

@@ -57,10 +57,11 @@ import numpy as np
 from search_vs_general import play_against_general
 
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine import doctrine_for
-from gettysburg.ai.doctrine_boc import BocDoctrine, Situation
+from gettysburg.ai.doctrines import doctrine_for
 from gettysburg.ai.general import GeneralAgent, best_index, doctrine_choice
-from gettysburg.ai.search import WIN_VALUE, WORLDS, MoveSearchAgent, Plan, SearchAgent
+from gettysburg.ai.search import WIN_VALUE, MoveSearchAgent, Plan, SearchAgent
+from gettysburg.boc.ai.doctrine import BocDoctrine, Situation
+from gettysburg.boc.ai.search_hooks import hooks as boc_hooks
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES
 from gettysburg.core.protocol import Action, new_game
 
@@ -143,7 +144,7 @@ def label_game(args: tuple[str, float, int]) -> list[JSONDict]:
 
 def _sample(view: JSONDict, legal: Sequence[Action], choice: Action, general: GeneralAgent,
             rounds: int, rng: random.Random) -> JSONDict | None:
-    hooks = WORLDS["boc"](general.memory.get(view))
+    hooks = boc_hooks(general.memory.get(view))
     searcher = MoveSearchAgent("label")
     searcher.style_search = False
     plans: list[Plan] = searcher.plans_for(view, legal, choice, hooks).plans

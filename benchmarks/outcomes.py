@@ -28,7 +28,7 @@ import statistics
 from collections import Counter
 from typing import Any
 
-from gettysburg.ai.doctrine_boc import scenario_bands
+from gettysburg.boc.ai.doctrine import scenario_bands
 from gettysburg.lab.report import groups
 from gettysburg.lab.simulate import wilson
 from gettysburg.lab.store import read_rows

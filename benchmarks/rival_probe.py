@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from gettysburg.ai import search as search_mod
 from gettysburg.ai.agent import JSONDict, make_agent
 from gettysburg.ai.search import Horizon, Plan, SearchAgent, SystemHooks
+from gettysburg.boc.ai.search_hooks import hooks as boc_hooks
 from gettysburg.core.protocol import Action, new_game
 from gettysburg.lab.simulate import game_seed
 
@@ -75,7 +76,7 @@ def probe(style: str, seat: str, games: int, per_game: int, worlds: int, seed: i
           horizons: Sequence[str] = ("reply", "fire")) -> list[Probe]:
     """Up to ``per_game`` positions a game (a block once an hour) and their gains."""
     general, rng = make_agent("general"), random.Random(0)
-    hooks = search_mod.WORLDS["boc"](None)  # views alone: no memory of earlier sightings
+    hooks = boc_hooks(None)  # views alone: no memory of earlier sightings
     out: list[Probe] = []
     for g in range(games):
         game = new_game("boc/day1", seed=game_seed(seed, g))

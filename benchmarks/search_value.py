@@ -53,14 +53,14 @@ from typing import Any
 import numpy as np
 from search_vs_general import play_against_general
 
-from gettysburg.ai import search_boc
 from gettysburg.ai.agent import JSONDict, make_agent, register_agent, seeded_rng
-from gettysburg.ai.doctrine import doctrine_for
-from gettysburg.ai.doctrine_boc import map_facts, projected_total
+from gettysburg.ai.doctrines import doctrine_for
 from gettysburg.ai.general import Remembering, best_index
 from gettysburg.ai.search import SearchAgent
-from gettysburg.ai.search_hooks import SystemHooks
+from gettysburg.boc.ai import search_hooks as search_boc
+from gettysburg.boc.ai.doctrine import map_facts, projected_total
 from gettysburg.core.protocol import REFEREE, Action, Game, new_game
+from gettysburg.core.search_hooks import SystemHooks
 from gettysburg.lab.simulate import game_seed
 
 SCENARIO = "boc/day1"

@@ -39,8 +39,8 @@ from random import Random
 from typing import Any
 
 from gettysburg.ai.agent import register_agent
-from gettysburg.ai.doctrine_boc import BocDoctrine, Style
 from gettysburg.ai.general import doctrine_choice
+from gettysburg.boc.ai.doctrine import BocDoctrine, Style
 from gettysburg.core.protocol import Action
 from gettysburg.lab.simulate import GameSpec, make_specs, run_local
 

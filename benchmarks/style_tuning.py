@@ -50,14 +50,14 @@ from random import Random
 from typing import Any
 
 from gettysburg.ai.agent import register_agent
-from gettysburg.ai.doctrine_boc import (
+from gettysburg.ai.general import RememberingAgent, doctrine_choice
+from gettysburg.boc.ai.doctrine import (
     BocDoctrine,
     Style,
     StyleKey,
     general_style,
     scenario_bands,
 )
-from gettysburg.ai.general import RememberingAgent, doctrine_choice
 from gettysburg.core.protocol import Action
 from gettysburg.lab.simulate import GameSpec, make_specs, run_local
 

@@ -33,8 +33,8 @@ from typing import Any
 
 from style_tuning import register_style
 
-from gettysburg.ai.doctrine_boc import BocDoctrine, StyleKey
-from gettysburg.ai.tuned_boc import load_tuned
+from gettysburg.boc.ai.doctrine import BocDoctrine, StyleKey
+from gettysburg.boc.ai.tuned import load_tuned
 from gettysburg.lab.simulate import Row, make_specs, run_local
 
 BASE_AGENT = "general-tuned"

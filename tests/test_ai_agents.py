@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from gettysburg.ai import agent_names, make_agent
 from gettysburg.ai.agent import UnknownAgentError, seeded_rng
-from gettysburg.ai.doctrine import DONE_TYPES, doctrine_for
+from gettysburg.ai.doctrines import doctrine_for
 from gettysburg.ai.general import best_index
+from gettysburg.core.doctrine import DONE_TYPES
 from gettysburg.core.protocol import Game, new_game
 from gettysburg.lab.simulate import make_specs, run_local, summarise
 
@@ -121,7 +122,7 @@ def test_general_never_overstacks_in_a_day1_turn() -> None:
 
 
 def _front_pair(view: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    from gettysburg.ai.doctrine_boc import map_facts
+    from gettysburg.boc.ai.doctrine import map_facts
 
     facts = map_facts()
     enemy = {h["hex"] for h in view["hidden"]}
@@ -134,7 +135,7 @@ def _front_pair(view: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 def test_boc_doctrine_scores_combat_actions_by_expected_hits_and_odds() -> None:
-    from gettysburg.ai.doctrine_boc import BocDoctrine, expected_hits
+    from gettysburg.boc.ai.doctrine import BocDoctrine, expected_hits
 
     game = new_game("boc/day3", seed=1)
     seat = game.to_move()[0]
@@ -154,7 +155,7 @@ def test_boc_doctrine_scores_combat_actions_by_expected_hits_and_odds() -> None:
 
 
 def test_night_pulls_back_from_the_line_but_keeps_objective_garrisons() -> None:
-    from gettysburg.ai.doctrine_boc import BocDoctrine
+    from gettysburg.boc.ai.doctrine import BocDoctrine
 
     game = new_game("boc/day3", seed=1)
     view = game.view(game.to_move()[0])
@@ -176,7 +177,7 @@ def test_night_pulls_back_from_the_line_but_keeps_objective_garrisons() -> None:
 def _open_front(view: dict[str, Any], need: int) -> tuple[dict[str, Any], list[str]]:
     """An own infantry block and ``need`` empty hexes next to it that it fires into
     without terrain penalty (no hexside terrain, not double defence)."""
-    from gettysburg.ai.doctrine_boc import fire_penalty, map_facts
+    from gettysburg.boc.ai.doctrine import fire_penalty, map_facts
 
     facts = map_facts()
     taken = {u["hex"] for u in view["units"] if u.get("hex")} | {h["hex"] for h in view["hidden"]}
@@ -229,7 +230,7 @@ def test_general_fires_at_the_block_it_can_finish() -> None:
 
 
 def test_general_melees_a_worn_block_but_not_a_strong_one() -> None:
-    from gettysburg.ai.doctrine_boc import BocDoctrine
+    from gettysburg.boc.ai.doctrine import BocDoctrine
 
     base = _usa_day2_view()
     unit, (target,) = _open_front(base, 1)
@@ -242,7 +243,7 @@ def test_general_melees_a_worn_block_but_not_a_strong_one() -> None:
 
 
 def test_melee_outlook_follows_the_odds() -> None:
-    from gettysburg.ai.doctrine_boc_melee import fighter, outlook
+    from gettysburg.boc.ai.melee_outlook import fighter, outlook
     from gettysburg.boc.oob import default_oob
 
     oob = default_oob().units
@@ -260,7 +261,7 @@ def test_melee_outlook_follows_the_odds() -> None:
 
 
 def test_weak_block_keeps_out_of_the_front_line() -> None:
-    from gettysburg.ai.doctrine_boc import BocDoctrine
+    from gettysburg.boc.ai.doctrine import BocDoctrine
 
     base = _usa_day2_view()
     unit, (enemy_hex,) = _open_front(base, 1)
@@ -277,7 +278,7 @@ def test_weak_block_keeps_out_of_the_front_line() -> None:
 
 
 def test_defender_retreats_into_a_hex_with_room_when_the_melee_is_lost() -> None:
-    from gettysburg.ai.doctrine_boc import facts_for
+    from gettysburg.boc.ai.doctrine import facts_for
 
     base = _usa_day2_view()
     unit, (enemy_hex, crowded, empty) = _open_front(base, 3)
@@ -301,7 +302,7 @@ def test_defender_retreats_into_a_hex_with_room_when_the_melee_is_lost() -> None
 def test_usa_general_retakes_an_undefended_victory_hex() -> None:
     """Day 2: the CSA holds G6 (2 points, 9.3). With the CSA blocks gone from it and its
     surroundings, a USA block next to it walks in rather than to another neighbour hex."""
-    from gettysburg.ai.doctrine_boc import map_facts
+    from gettysburg.boc.ai.doctrine import map_facts
 
     facts = map_facts()
     base = _usa_day2_view()
@@ -327,7 +328,7 @@ def test_usa_general_retakes_an_undefended_victory_hex() -> None:
 def test_late_in_the_day_a_side_that_is_not_winning_takes_a_riskier_melee() -> None:
     """A melee slightly worse than the usual threshold is declared at 8 PM (the last day
     turn) by a USA that is not yet winning (CSA total 6 > -1, 9.3), not at 4 PM."""
-    from gettysburg.ai.doctrine_boc import MELEE_MIN, MELEE_MIN_BEHIND, BocDoctrine
+    from gettysburg.boc.ai.doctrine import MELEE_MIN, MELEE_MIN_BEHIND, BocDoctrine
 
     base = _usa_day2_view()
     assert base["victory"]["total"] > -1
@@ -352,7 +353,7 @@ def test_late_in_the_day_a_side_that_is_not_winning_takes_a_riskier_melee() -> N
 def test_full_blocks_close_on_worn_enemy_blocks() -> None:
     """Hunting (9.12: each eliminated block is a point): standing next to a 1-step enemy
     block is worth more than standing next to a fresh 4-step one."""
-    from gettysburg.ai.doctrine_boc import BocDoctrine
+    from gettysburg.boc.ai.doctrine import BocDoctrine
 
     base = _usa_day2_view()
     unit, (enemy_hex,) = _open_front(base, 1)
@@ -367,7 +368,7 @@ def test_full_blocks_close_on_worn_enemy_blocks() -> None:
 def test_general_gives_a_hit_to_its_hq_rather_than_lose_a_brigade() -> None:
     """5.23 ties: between a DHQ and a brigade both at 1 the general hits the HQ (it stays
     at 0, 7.5); between the two at 2 it spares the HQ."""
-    from gettysburg.ai.doctrine_boc import BocDoctrine
+    from gettysburg.boc.ai.doctrine import BocDoctrine
 
     base = _usa_day2_view()
     units = [dict(u) for u in base["units"]]
@@ -386,7 +387,7 @@ def test_general_gives_a_hit_to_its_hq_rather_than_lose_a_brigade() -> None:
 def test_enemy_reach_agrees_with_distances_worked_out_afresh(data: st.DataObject) -> None:
     """``EnemyReach`` answers from its memo what the board's distances give afresh, and
     the same enemy hexes share one memo."""
-    from gettysburg.ai.doctrine_boc import enemy_reach, map_facts
+    from gettysburg.boc.ai.doctrine import enemy_reach, map_facts
 
     facts = map_facts()
     ids = sorted(facts.hexes)
@@ -403,7 +404,7 @@ def test_enemy_reach_agrees_with_distances_worked_out_afresh(data: st.DataObject
 
 def test_the_memo_of_melee_fighters_is_bounded_and_gives_the_same_fighters(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from gettysburg.ai import doctrine_boc_melee as dm
+    from gettysburg.boc.ai import melee_outlook as dm
     from gettysburg.boc.oob import default_oob
 
     oob = default_oob().units
@@ -420,7 +421,7 @@ def test_the_memo_of_scenario_starts_is_bounded() -> None:
     """The public start of a scenario (search's worlds, its last-turn check, research) is
     made once per source and options, in a memo of at most ``STARTS_KEPT`` entries, the
     least recently used dropped first (``functools.lru_cache``)."""
-    from gettysburg.ai.belief_boc import STARTS_KEPT, _start_of, scenario_start
+    from gettysburg.boc.ai.belief import STARTS_KEPT, _start_of, scenario_start
 
     assert _start_of.cache_parameters()["maxsize"] == STARTS_KEPT == 32
     _start_of.cache_clear()

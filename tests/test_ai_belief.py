@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from gettysburg.ai import make_agent
-from gettysburg.ai.belief_boc import Sightings, sample_hidden, scenario_start
+from gettysburg.boc.ai.belief import Sightings, sample_hidden, scenario_start
 from gettysburg.boc.fog import handle
 from gettysburg.core.protocol import Game, load_game, new_game
 
@@ -167,8 +167,8 @@ def test_blocks_first_seen_later_are_units_due_by_then() -> None:
 def test_the_general_remembers_a_worn_block_that_stood_up_again() -> None:
     """BocMemory hands the doctrine a hidden block it saw standing up again as that unit at
     the strength it last had: a 1-step block is easy prey (9.12), a guess is not."""
-    from gettysburg.ai.belief_boc import BocMemory
-    from gettysburg.ai.doctrine_boc import BocDoctrine
+    from gettysburg.boc.ai.belief import BocMemory
+    from gettysburg.boc.ai.doctrine import BocDoctrine
 
     game = new_game("boc/day1", seed=10)
     hx = game.to_json()["position"]["units"]["usa-calef"]["hex"]
@@ -191,7 +191,7 @@ def test_the_general_remembers_a_worn_block_that_stood_up_again() -> None:
 
 
 def test_general_and_search_keep_a_memory_per_agent() -> None:
-    from gettysburg.ai.belief_boc import BocMemory
+    from gettysburg.boc.ai.belief import BocMemory
 
     game = new_game("boc/day1", seed=11)
     view = game.view("csa")

@@ -8,15 +8,15 @@ from pathlib import Path
 
 from boc_engine_boards import board_doc, write_position
 from gettysburg.ai import make_agent
-from gettysburg.ai.belief_boc import scenario_start
-from gettysburg.ai.doctrine_boc import (
+from gettysburg.ai.search import SearchAgent
+from gettysburg.boc.ai.belief import scenario_start
+from gettysburg.boc.ai.doctrine import (
     facts_for,
     map_facts,
     scenario_bands,
     scenario_source,
     strength_mix,
 )
-from gettysburg.ai.search import SearchAgent
 from gettysburg.core.protocol import Game, new_game
 
 
@@ -72,7 +72,7 @@ def test_search_plays_worlds_of_the_custom_scenario(tmp_path: Path) -> None:
 
 
 def test_facts_are_kept_for_the_boards_used_last_only(tmp_path: Path) -> None:
-    import gettysburg.ai.doctrine_boc as doctrine_boc
+    import gettysburg.boc.ai.doctrine as doctrine_boc
 
     shipped = map_facts()
     boards = []

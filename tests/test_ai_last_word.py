@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gettysburg.ai import make_agent
-from gettysburg.ai.doctrine_boc import BocDoctrine, Style, turns_left, verdict_schedule
+from gettysburg.boc.ai.doctrine import BocDoctrine, Style, turns_left, verdict_schedule
 from gettysburg.core.protocol import new_game
 
 LAST = Style(last_word=True)

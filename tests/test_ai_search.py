@@ -14,9 +14,10 @@ import pytest
 import gettysburg.ai.search as search_mod
 from gettysburg.ai import make_agent
 from gettysburg.ai.agent import random_stream
-from gettysburg.ai.belief_boc import candidates, determinise, sample_hidden, scenario_start
-from gettysburg.ai.doctrine_boc import BocDoctrine
 from gettysburg.ai.search import Plan, SearchAgent, plan_choice
+from gettysburg.boc.ai.belief import candidates, determinise, sample_hidden, scenario_start
+from gettysburg.boc.ai.doctrine import BocDoctrine
+from gettysburg.boc.ai.search_hooks import hooks as boc_search_hooks
 from gettysburg.core.dice import KeyedDice, SeededDice
 from gettysburg.core.protocol import Game, load_game, new_game
 
@@ -196,7 +197,7 @@ def test_a_failed_rollout_is_counted_and_logged_not_fatal(
     agent = SearchAgent("1")
     with caplog.at_level("WARNING", logger="gettysburg.ai.search"):
         chosen = agent.choose(view, legal, 1.0, random.Random(1))
-    incumbent = next(iter(search_mod.WORLDS["boc"](None).portfolio[view["seat"]].values()))
+    incumbent = next(iter(boc_search_hooks(None).portfolio[view["seat"]].values()))
     assert chosen == plan_choice(view, legal, Plan(), doctrine=incumbent)
     stats = agent.stats()
     assert stats["failed_rollouts"] >= search_mod.STYLE_MIN_WORLDS * len(agent.styles) >= 2
@@ -238,7 +239,7 @@ def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
     trials of benchmarks/search_plan_trials.py do so)."""
     agent, plain = SearchAgent("1"), SearchAgent("1")
     agent.command_plans = agent.fire_plans = True
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     general, rng = make_agent("general"), random.Random(0)
 
     def plans(game: Game, who: SearchAgent = agent) -> list[Plan]:
@@ -279,7 +280,7 @@ def test_a_style_must_win_clearly_to_replace_the_incumbent(monkeypatch: pytest.M
     (the first) is played for the turn only on a paired gain above STYLE_MIN_GAIN and
     STYLE_Z errors."""
     view, legal = _melee_position()
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     styles = hooks.portfolio[view["seat"]]
     names = list(styles)
     assert "general" in names and len(names) >= 3
@@ -331,7 +332,7 @@ def test_style_rollouts_stop_after_the_enemys_answer(monkeypatch: pytest.MonkeyP
     game = _played("boc/day1", 0)
     seat = game.to_move()[0]
     view = game.view(seat)
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     seen = _where_rollouts_end(monkeypatch)
     got = SearchAgent._style_rollout(view, hooks.portfolio[seat]["general"], hooks,
                                      random.Random(3))
@@ -361,17 +362,17 @@ def test_a_clock_bound_search_keeps_its_budget(monkeypatch: pytest.MonkeyPatch) 
 
     view, legal = _melee_position()  # a style search, then melee plans
     built: list[int] = []
-    hooks_for = search_mod.WORLDS["boc"]
+    hooks_for = search_mod.search_hooks_for
 
-    def counting(memory: Any) -> Any:
-        hooks = hooks_for(memory)
+    def counting(v0: Any, memory: Any) -> Any:
+        hooks = hooks_for(v0, memory)
 
         def build(v: Any, rng: random.Random) -> Game:
             built.append(1)
             return hooks.build(v, rng)
         return dataclasses.replace(hooks, build=build)
 
-    monkeypatch.setitem(search_mod.WORLDS, "boc", counting)
+    monkeypatch.setattr(search_mod, "search_hooks_for", counting)
     clock = _Clock(0.01)  # every read of the clock: 10 ms
     monkeypatch.setattr(search_mod, "_now", clock)
 
@@ -582,7 +583,7 @@ def test_a_block_is_judged_by_its_agents_own_move_settings(
 
 def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
     """The general moves a block in its own movement phase, near the enemy."""
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     return choice["type"] == "move" and view["active"] == view["seat"] \
         and hooks.near_enemy(view, (choice["path"][0], choice["path"][-1])) \
         <= search_mod.MOVE_CONTACT
@@ -595,7 +596,7 @@ def test_move_plans_place_one_block_near_the_enemy() -> None:
     agent, plain = make_agent("search-move", "1"), make_agent("search", "1")
     assert isinstance(agent, SearchAgent) and isinstance(plain, SearchAgent)
     assert agent.name == "search-move" and agent.move_plans and not plain.move_plans
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     general, rng = make_agent("general"), random.Random(0)
     game = _first(_played("boc/day1", 0), _near_move)
     view = game.view(game.to_move()[0])
@@ -631,7 +632,7 @@ def test_a_style_rival_adds_that_styles_own_destination() -> None:
     """``move_style_rivals``: the best destination of a portfolio style (here "hunter",
     toward worn enemy blocks) joins a searched block's rivals, before staying put, when
     the doctrine's own choices do not hold it; an unknown style adds nothing."""
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     general, rng = make_agent("general"), random.Random(0)
 
     def hunter_differs(view: dict[str, Any], choice: dict[str, Any]) -> bool:
@@ -685,7 +686,7 @@ def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.Mo
     game = _first(_played("boc/day1", 0), _near_move)
     seat = game.to_move()[0]
     view = game.view(seat)
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     choice = plan_choice(view, view["legal_actions"], Plan())
     seen = _where_rollouts_end(monkeypatch)
     plan = Plan(moves={choice["unit"]: choice["path"][-1]}, horizon=search_mod.REPLY)
@@ -704,7 +705,7 @@ def test_fire_horizon_plays_on_through_our_next_fire_phase(monkeypatch: pytest.M
     game = _first(_played("boc/day1", 0), _near_move)
     seat = game.to_move()[0]
     view = game.view(seat)
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     choice = plan_choice(view, view["legal_actions"], Plan())
     phases: list[Any] = []
 
@@ -739,7 +740,7 @@ def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
     monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
     agent = SearchAgent("1")
     agent.move_plans = True
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     rival = agent.plans_for(view, legal, choice, hooks).plans[-1].moves[uid]  # staying put
     monkeypatch.setattr(SearchAgent, "rollout", staticmethod(
         lambda v, plan, h, rng, doctrine=None, stop=None:
@@ -756,7 +757,7 @@ def _still_near(view: dict[str, Any], choice: dict[str, Any], blocks: int = 1) -
     if choice["type"] != "end_phase" or view["phase"] != "movement" \
             or view["active"] != view["seat"]:
         return False
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     return len({a["unit"] for a in view["legal_actions"] if a["type"] == "move"
                 and hooks.near_enemy(view, (a["path"][0],)) <= 1}) >= blocks
 
@@ -776,7 +777,7 @@ def test_still_plans_search_the_blocks_left_next_to_the_enemy() -> None:
     game = _first(_played("boc/day1", 0), _still_near)
     view = game.view(game.to_move()[0])
     legal = view["legal_actions"]
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     end = plan_choice(view, legal, Plan())
     assert end["type"] == "end_phase"
     off = make_agent("search-move", "1")
@@ -813,7 +814,7 @@ def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
     game = _first(_played("boc/day1", 0), lambda v, c: _still_near(v, c, blocks=2))
     view = game.view(game.to_move()[0])
     legal = view["legal_actions"]
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     agent = _still_agent()
     order = []
     probe = _still_agent()
@@ -862,7 +863,7 @@ def test_search_move_still_searches_still_blocks_as_the_csa_only() -> None:
                                 "still_seats": frozenset({"csa"})}
     # In the lab it draws search-move's numbers, so its games pair with search-move's.
     assert random_stream(agent, "search-move-still") == "search-move"
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     for seat, searched in (("csa", True), ("usa", False)):
         game = _first(_played("boc/day1", 0),
                       lambda v, c, seat=seat: v["seat"] == seat and _still_near(v, c),
@@ -888,7 +889,7 @@ def _endgame_agent(only: bool = False) -> SearchAgent:
 def test_turns_left_count_down_to_each_verdict() -> None:
     """The endgame is measured in turns before the next verdict: Day 1's 8 PM turn (9.1),
     the night turn that ends Days 2 and 3 (9.3), each day's 8 PM in the battle (9.5)."""
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     day1 = new_game("boc/day1", seed=1).view("usa")
     assert [hooks.turns_left({**day1, "hour": h}) for h in (8, 19, 20)] == [12, 1, 0]
     day2 = new_game("boc/day2", seed=1).view("usa")
@@ -910,7 +911,7 @@ def test_endgame_plans_are_played_to_the_verdict() -> None:
     through to the verdict (horizon END), not just the enemy's reply; earlier in the day,
     or with the endgame off, through the reply as before. ``only_endgame`` searches
     nothing before the endgame."""
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     general, rng = make_agent("general"), random.Random(0)
     game = _first(_played("boc/day1", 0), _late_near_move)
     view = game.view(game.to_move()[0])
@@ -937,7 +938,7 @@ def test_endgame_plans_are_played_to_the_verdict() -> None:
 def test_endgame_melee_plans_are_played_to_the_verdict() -> None:
     """In the endgame a melee declaration's keep and spare plans are judged at the
     verdict."""
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     general, rng = make_agent("general"), random.Random(0)
     game = new_game("boc/day1", seed=1)  # each seat its own general (its own memory)
     generals = {"usa": general, "csa": make_agent("general")}
@@ -962,7 +963,7 @@ def test_an_endgame_rollout_in_the_battle_stops_at_the_days_verdict(
     seat = game.to_move()[0]
     view = game.view(seat)
     assert view["day"] == 1 and view["verdicts"] == []
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     ended: list[tuple[int, int, bool]] = []
 
     def value(world: Game, s: str) -> float:
@@ -1023,7 +1024,7 @@ def test_endgame_mass_plans_attack_what_the_general_would_not(
     offer, search also tries massing on the hexes it liked best, judged at the verdict;
     without it (or before the endgame) no mass plan is offered, as ``MASS_PLANS`` is off;
     an agent's ``mass_plans`` offers them at any time."""
-    hooks = search_mod.WORLDS["boc"](None)
+    hooks = boc_search_hooks(None)
     rng = random.Random(0)
     game = new_game("boc/day1", seed=1)
     generals = {"usa": make_agent("general"), "csa": make_agent("general")}

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from gettysburg.ai import make_agent
-from gettysburg.ai.doctrine import doctrine_for
-from gettysburg.ai.doctrine_boc import (
+from gettysburg.ai.doctrines import doctrine_for
+from gettysburg.boc.ai.doctrine import (
     GENERAL_STYLES,
     OVERSTACK,
     STYLES,
@@ -20,7 +20,7 @@ from gettysburg.ai.doctrine_boc import (
     general_style,
     kill_chance,
 )
-from gettysburg.ai.search import WORLDS
+from gettysburg.boc.ai.search_hooks import hooks as boc_hooks
 from gettysburg.boc.oob import HQ_TYPES
 from gettysburg.core.protocol import new_game
 
@@ -42,7 +42,7 @@ def test_the_default_style_is_the_general() -> None:
     assert view["phase"] == "movement" and len(legal) > 100
     assert BocDoctrine(Style()).scores(view, legal) == doctrine_for(view).scores(view, legal)
     assert BocDoctrine().scores(view, legal) == doctrine_for(view).scores(view, legal)
-    portfolio = WORLDS["boc"](None).portfolio
+    portfolio = boc_hooks(None).portfolio
     for seat, styles in STYLES.items():
         assert len(set(styles.values())) == len(styles), seat  # no variant twice
         assert Style() not in styles.values()
@@ -132,7 +132,7 @@ def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
     variants."""
     from gettysburg.ai.search import distinct_styles
 
-    portfolio = WORLDS["boc"](None).portfolio["csa"]
+    portfolio = boc_hooks(None).portfolio["csa"]
     assert "tight" in portfolio
     day1 = distinct_styles(portfolio, {"seat": "csa", "scenario": "boc/day1"})
     assert list(day1) == [n for n in portfolio if n != "tight"]
@@ -140,7 +140,7 @@ def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
         assert list(distinct_styles(portfolio, {"seat": "csa", "scenario": scenario})) \
             == list(portfolio)
     # The USA's Day 1 style is its ``shy`` variant.
-    usa = WORLDS["boc"](None).portfolio["usa"]
+    usa = boc_hooks(None).portfolio["usa"]
     assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day1"})) \
         == [n for n in usa if n != "shy"]
     assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day3"})) == list(usa)
@@ -176,7 +176,7 @@ def test_formations_march_in_column_and_fight_in_line() -> None:
     """``formations`` (6.0 option, off in the general): a unit far from every known enemy
     forms column before it moves (for one still to come on: by its entry hexes), one
     within ``LINE_AT`` hexes forms line; off, no formation change scores above 0."""
-    from gettysburg.ai.doctrine_boc import COLUMN_CLEAR, LINE_AT
+    from gettysburg.boc.ai.doctrine import COLUMN_CLEAR, LINE_AT
 
     seen: set[tuple[bool, bool]] = set()  # (to column, chosen before the moves)
     for seat, actions in (("usa", 100), ("usa", 200), ("csa", 40), ("csa", 150),

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from gettysburg.ai import make_agent, search_boc
-from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style
+from gettysburg.ai import make_agent
 from gettysburg.ai.general import best_index
 from gettysburg.ai.search import SearchAgent
-from gettysburg.ai.tuned_boc import (
+from gettysburg.boc.ai import search_hooks as search_boc
+from gettysburg.boc.ai.doctrine import BocDoctrine, Style, general_style
+from gettysburg.boc.ai.tuned import (
     TUNED_FILE,
     TunedStylesError,
     load_tuned,

@@ -14,10 +14,10 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
 import move_learning as ml
 
-from gettysburg.ai.doctrine import doctrine_for
-from gettysburg.ai.doctrine_boc import BocDoctrine
+from gettysburg.ai.doctrines import doctrine_for
 from gettysburg.ai.general import GeneralAgent
-from gettysburg.ai.search import WORLDS
+from gettysburg.boc.ai.doctrine import BocDoctrine
+from gettysburg.boc.ai.search_hooks import hooks as boc_hooks
 from gettysburg.core.protocol import Game, new_game
 
 
@@ -26,7 +26,7 @@ def _near_move_position() -> tuple[Game, GeneralAgent, dict[str, Any], dict[str,
     the enemy: (game, the mover's general, its view with memory, the general's choice)."""
     game = new_game("boc/day1", seed=3)
     generals = {s: GeneralAgent(f"3:{s}") for s in ("usa", "csa")}
-    hooks = WORLDS["boc"](None)
+    hooks = boc_hooks(None)
     for _ in range(900):
         seat = game.to_move()[0]
         view = generals[seat].memory.recall(game.view(seat))
@@ -106,7 +106,7 @@ def test_without_weights_the_learned_general_is_the_general(
     monkeypatch.setattr(ml, "WEIGHTS", {"*": heavy})
     shy = ml.LearnedGeneral("3:x").choose(view, legal, 0.0, random.Random(0))
     assert shy != choice
-    hooks = WORLDS["boc"](None)
+    hooks = boc_hooks(None)
     assert not (shy["type"] == "move" and hooks.near_enemy(view, (shy["path"][-1],)) == 1)
 
 

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
 from style_tuning import TUNABLE, compare, compare_player, run, soft_win, style_at, summarise
 
-from gettysburg.ai.doctrine_boc import BocDoctrine, Style, general_style
+from gettysburg.boc.ai.doctrine import BocDoctrine, Style, general_style
 from gettysburg.core.protocol import new_game
 
 

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
 from tuned_variants import base_rows, paired, reaching, variant_doctrine
 
-from gettysburg.ai.tuned_boc import load_tuned
+from gettysburg.boc.ai.tuned import load_tuned
 
 
 def test_the_knobs_go_into_every_tuned_style_and_nothing_else_changes() -> None:

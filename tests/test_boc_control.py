@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gettysburg.ai.doctrine_boc import BocDoctrine, map_facts, projected_control
+from gettysburg.boc.ai.doctrine import BocDoctrine, map_facts, projected_control
 from gettysburg.boc.board import load_board
 from gettysburg.boc.control import compute_control, control_at, control_of, index
 from gettysburg.core.protocol import new_game

@@ -253,7 +253,7 @@ def _calef_seen_standing_up() -> tuple[object, object, object]:
 def test_the_seats_memory_is_what_its_views_showed() -> None:
     """``remember`` builds only the part of the view the sightings read: the same
     sightings as the whole views give, and the memory it started from is left as it was."""
-    from gettysburg.ai.belief_boc import Sightings
+    from gettysburg.boc.ai.belief import Sightings
 
     revealed, hidden_again, memory = _calef_seen_standing_up()
     first = HOOKS.remember(revealed, "csa")

@@ -31,7 +31,7 @@ from gettysburg.core.protocol import (
     register_system,
     system_names,
 )
-from gettysburg.core.toygame import ToyGame
+from gettysburg.toy.game import ToyGame
 
 SECRET_SEED = "seed-that-must-never-leak-9f3a"
 PROFILE = settings(max_examples=60, deadline=None,

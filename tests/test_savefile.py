@@ -16,7 +16,7 @@ from gettysburg.core.canonical import canonical_bytes, json_copy
 from gettysburg.core.dice import CommitReveal, ScriptedDice, commitment
 from gettysburg.core.protocol import Game, new_game
 from gettysburg.core.savefile import Problem, ReplayError, SaveFileError, link_hash
-from gettysburg.core.toygame import ToyGame
+from gettysburg.toy.game import ToyGame
 
 PROFILE = settings(max_examples=40, deadline=None,
                    suppress_health_check=[HealthCheck.too_slow,

@@ -5,7 +5,7 @@ it never touches the hidden truth. ``make_agent(name, seed)`` builds one by name
 
 * ``random``  uniform over the legal actions (:mod:`gettysburg.ai.random_agent`);
 * ``general`` a fast heuristic commander driven by a per-system doctrine
-  (:mod:`gettysburg.ai.general`, :mod:`gettysburg.ai.doctrine_boc`);
+  (:mod:`gettysburg.ai.general`, :mod:`gettysburg.boc.ai.doctrine`);
 * ``search``  the general, with a style per player turn and some decisions chosen by
   rollouts on worlds sampled from what the seat has seen (:mod:`gettysburg.ai.search`).
 """

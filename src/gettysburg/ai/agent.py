@@ -69,12 +69,14 @@ def register_agent(name: str, factory: AgentFactory) -> None:
     _AGENTS[name] = factory
 
 
-def agent_names() -> list[str]:
+def agent_names(system: str | None = None) -> list[str]:
+    """The agents that may play ``system`` (any system when ``None``)."""
     return sorted(set(_AGENTS) | set(_MODULES))
 
 
-def make_agent(name: str, seed: str | int = 0) -> Agent:
-    """A fresh agent; ``seed`` fixes whatever private state it keeps."""
+def make_agent(name: str, seed: str | int = 0, system: str | None = None) -> Agent:
+    """A fresh agent for a game of ``system``; ``seed`` fixes whatever private state it
+    keeps. ``name`` is a generic agent or one of the system's opponent presets."""
     if name not in _AGENTS and name in _MODULES:
         importlib.import_module(_MODULES[name])
     try:

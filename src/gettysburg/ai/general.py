@@ -1,6 +1,6 @@
 """``general``: a fast heuristic commander.
 
-For each decision it asks the system's doctrine (:mod:`gettysburg.ai.doctrine`) to score
+For each decision it asks the system's doctrine (:mod:`gettysburg.core.doctrine`) to score
 every legal action from the seat's view and plays the best; ties go to the earliest action
 in the legal list, so it is deterministic. When nothing scores above 0 it plays the
 "done" action (``end_phase`` and the like), which ends phases once nothing useful is left.
@@ -14,7 +14,8 @@ import random
 from collections.abc import Sequence
 
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for, memory_for
+from gettysburg.ai.doctrines import doctrine_for, memory_for
+from gettysburg.core.doctrine import DONE_TYPES, Doctrine, Memory
 from gettysburg.core.protocol import Action
 
 

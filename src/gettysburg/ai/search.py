@@ -31,7 +31,7 @@ Most of a game is left to a doctrine (:mod:`gettysburg.ai.general`), at two leve
     ``endgame_mass`` the mass plans) are played to that verdict, and in the battle each
     day's last turn gets the last-turn plans.
 
-Each plan is played in the same sampled worlds (:mod:`gettysburg.ai.belief_boc`: hidden
+Each plan is played in the same sampled worlds (:mod:`gettysburg.boc.ai.belief`: hidden
 enemy identities drawn from the order of battle, fresh dice; the same world and dice for
 every plan, i.e. common random numbers) with ``general`` for the enemy, to the end of the
 active player's melee phase (the rest of the movement phase cut to melee declarations,
@@ -40,7 +40,7 @@ outcome is scored from the world's full state (:func:`material_value`; BoC's
 ``search_boc.value``): the CSA total with projected control (9.1), plus the danger every
 surviving block is in (a block at 1 step is worth half a victory point to whoever can
 finish it). What search needs of a rule system comes through its ``SystemHooks``
-(:mod:`gettysburg.ai.search_hooks`; BoC's in :mod:`gettysburg.ai.search_boc`).
+(:mod:`gettysburg.core.search_hooks`; BoC's in :mod:`gettysburg.boc.ai.search_hooks`).
 
 A plan replaces the general's only if it wins by a clear margin over the paired
 differences (``Z`` standard errors and ``MIN_GAIN``), so dice noise rarely makes search
@@ -72,12 +72,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from gettysburg.ai import search_boc
 from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrine import DONE_TYPES, Doctrine, Memory, doctrine_for
+from gettysburg.ai.doctrines import doctrine_for, search_hooks_for
 from gettysburg.ai.general import RememberingAgent, best_index, doctrine_choice
-from gettysburg.ai.search_hooks import SystemHooks
+from gettysburg.core.doctrine import DONE_TYPES, Doctrine
 from gettysburg.core.protocol import Action, Game
+from gettysburg.core.search_hooks import SystemHooks
 
 ROLLOUTS_PER_S = 8.0  # rollouts (plan x world) per second of budget
 MIN_ROUNDS = 2
@@ -177,11 +177,6 @@ def distinct_styles(styles: dict[str, Doctrine], view: JSONDict) -> dict[str, Do
             seen.add(key)
             out[name] = doctrine
     return out
-
-
-#: Per system, the hooks of one search agent, given the agent's memory of that system
-#: (one seat of one game: worlds are drawn from what it has seen).
-WORLDS: dict[str, Callable[[Memory | None], SystemHooks]] = {"boc": search_boc.hooks}
 
 
 def material_value(world: Game, seat: str, value: Callable[[Game, str], float]) -> float:
@@ -413,10 +408,11 @@ class SearchAgent(RememberingAgent):
 
     def _system(self, view: JSONDict) -> SystemHooks | None:
         system = str(view.get("system", ""))
-        if system not in WORLDS:
-            return None
         if system not in self._systems:
-            self._systems[system] = WORLDS[system](self.memory.get(view))
+            hooks = search_hooks_for(view, self.memory.get(view))
+            if hooks is None:
+                return None
+            self._systems[system] = hooks
         return self._systems[system]
 
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,

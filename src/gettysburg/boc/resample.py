@@ -5,7 +5,7 @@ The seat's view decides what may change. Behind every hidden enemy block (3.0) a
 enemy unit the seat cannot place (due reinforcements, units off the map, 6.7 / 2.4) the
 seat sees no identity, so those identities are permuted among themselves:
 
-1. :func:`gettysburg.ai.belief_boc.sample_hidden` (the one sampler of hidden identities)
+1. :func:`gettysburg.boc.ai.belief.sample_hidden` (the one sampler of hidden identities)
    proposes a unit for each hidden block from the seat's view and, when given, its
    ``Sightings`` (what it saw earlier: a block seen standing up again is one of the units
    that stood there, units seen lost are gone);
@@ -38,7 +38,7 @@ from gettysburg.core.dice import Dice, KeyedDice, ScriptedDice
 from gettysburg.core.protocol import Seat
 
 if TYPE_CHECKING:
-    from gettysburg.ai.belief_boc import Sightings
+    from gettysburg.boc.ai.belief import Sightings
 
 _IDENTITY_FIELDS = ("arrival_key", "arrival_entry", "arrival_hex", "night_road", "returned")
 
@@ -107,7 +107,7 @@ def permutation(game: BocGame, seat: Seat, rng: random.Random,
     """``sigma``: old identity -> new identity, a permutation of :func:`pool`. With
     ``seen`` (the seat's sightings, updated with its view of this position) the proposal
     also agrees with what the seat saw earlier in the game."""
-    from gettysburg.ai.belief_boc import sample_hidden
+    from gettysburg.boc.ai.belief import sample_hidden
 
     ids = pool(game, seat)
     if len(ids) < 2:

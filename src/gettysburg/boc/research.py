@@ -59,7 +59,7 @@ class BocResearch:
         """The seat's ``belief_boc.Sightings`` (a copy of ``memory``) updated with what it
         sees now. Only the parts of the view that ``Sightings.update`` reads are built
         (the blocks, clock and losses): a whole view costs four times as much."""
-        from gettysburg.ai.belief_boc import Sightings
+        from gettysburg.boc.ai.belief import Sightings
 
         boc = _boc(game)
         st = boc.state
@@ -71,7 +71,7 @@ class BocResearch:
 
     def resample(self, game: Game, seat: Seat, seed: int,
                  memory: object | None = None) -> Game:
-        from gettysburg.ai.belief_boc import Sightings
+        from gettysburg.boc.ai.belief import Sightings
 
         boc = _boc(game)
         return resample.resample(boc, seat, random.Random(seed),
@@ -119,7 +119,7 @@ def _hexes(ids: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _start(scenario: str, options: tuple[str, ...]) -> JSONDict:
-    from gettysburg.ai.belief_boc import scenario_start
+    from gettysburg.boc.ai.belief import scenario_start
 
     return scenario_start({"scenario": scenario, "options": list(options)})
 

@@ -12,13 +12,14 @@ The rule system writes the *hooks* (``validate``, ``execute``, ``position_json``
 ``load_position``, …); :meth:`Game.apply` wraps them so that a refused action leaves the
 state untouched, every applied action is recorded with the dice it consumed and the
 resulting state hash, and the event log is kept for per-seat filtering.
-See ``docs/protocol.md`` and :mod:`gettysburg.core.toygame` for a worked example.
+See ``docs/protocol.md`` and :mod:`gettysburg.toy.game` for a worked example.
 """
 
 from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
+from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Final, Protocol, Self, TypeAlias
@@ -474,16 +475,11 @@ def system_names() -> list[str]:
     return sorted(_SYSTEMS)
 
 
-# Where a system registers itself when not yet imported: gettysburg.<name> by convention.
-# Every system shipped is listed, so an unknown name's error can offer them all.
-_MODULES: dict[str, str] = {"boc": "gettysburg.boc", "toy": "gettysburg.core.toygame"}
-
-
 def get_system(name: str) -> SystemEntry:
     """The entry for ``name``, importing ``gettysburg.<name>`` on first use if needed (so a
     save file for any installed system can be replayed without importing it by hand)."""
     if name not in _SYSTEMS and name.isidentifier():
-        module = _MODULES.get(name, f"gettysburg.{name}")
+        module = f"gettysburg.{name}"  # a system package registers itself on import
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
@@ -492,8 +488,21 @@ def get_system(name: str) -> SystemEntry:
     try:
         return _SYSTEMS[name]
     except KeyError:
-        known = sorted(set(_SYSTEMS) | set(_MODULES))  # registered or loadable on use
+        known = sorted(set(_SYSTEMS) | set(_shipped_systems()))
         raise UnknownSystemError(f"unknown rule system {name!r}; known: {known}") from None
+
+
+def _shipped_systems() -> list[str]:
+    """The system packages installed beside this one, imported or not: the packages of
+    ``gettysburg`` that hold a declaration (``system.py``, :mod:`gettysburg.core.system`)."""
+    import gettysburg
+
+    out: list[str] = []
+    for folder in gettysburg.__path__:
+        root = Path(folder)
+        out += [p.parent.name for p in root.glob("*/system.py")
+                if (p.parent / "__init__.py").exists()]
+    return out
 
 
 def parse_spec(spec: str) -> tuple[str, str]:

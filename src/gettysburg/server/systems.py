@@ -1,139 +1,18 @@
-"""What the lobby and the map need to know about each rule system, beyond the protocol.
-
-``maps`` gives the drawing data of a system's board (the only system-specific input the
-client gets besides the game's own view); ``offers`` gives the lobby's menus: the
-system's title, its scenarios with their titles, and its options with their rules.
-Both are plain registries so later systems plug in with one line each.
-"""
+"""What the lobby and the map need to know about each rule system, beyond the protocol,
+read from each system's declaration in the registry (:mod:`gettysburg.systems`): the
+drawing data of its map, its menus (scenarios and options), its opponents, the printed
+names of its pieces and the shape of its hidden pieces' handles."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from importlib import resources
-from typing import Any
 
-import yaml
-
+from gettysburg import systems as registry
 from gettysburg.core.canonical import JSONDict
-from gettysburg.core.hexes import Hexside, Layout
-from gettysburg.core.hexids import BOC
 from gettysburg.core.protocol import UnknownSystemError, get_system, setup_seats
-
-
-def _boc_map() -> JSONDict:
-    from gettysburg.boc.board import load_board  # map data only, never the rules
-
-    return with_geometry(load_board().to_json())
-
-
-def with_geometry(doc: dict[str, Any]) -> JSONDict:
-    """Add plane coordinates (metres, north = +y) so the client needs no hex codec:
-    each hex's centre ``xy``, the six corner offsets in ``layout.corners``, and each
-    hexside's end points ``seg``."""
-    lay = doc["layout"]
-    layout = Layout(basis_q=(float(lay["basis_q"][0]), float(lay["basis_q"][1])),
-                    basis_r=(float(lay["basis_r"][0]), float(lay["basis_r"][1])),
-                    origin=(float(lay["origin"][0]), float(lay["origin"][1])))
-    zero = BOC.parse(doc["hexes"][0]["id"]) if doc["hexes"] else None
-    out = dict(doc)
-    hexes = []
-    for row in doc["hexes"]:
-        x, y = layout.to_plane(BOC.parse(row["id"]))
-        hexes.append({**row, "xy": [round(x, 2), round(y, 2)]})
-    out["hexes"] = hexes
-    if zero is not None:
-        cx, cy = layout.to_plane(zero)
-        out["layout"] = {**lay, "corners": [[round(x - cx, 2), round(y - cy, 2)]
-                                            for x, y in layout.corners(zero)]}
-    sides = []
-    for row in doc.get("hexsides", []):
-        try:
-            (x1, y1), (x2, y2) = layout.hexside_segment(
-                Hexside.between(BOC.parse(row["a"]), BOC.parse(row["b"])))
-        except ValueError:
-            continue
-        sides.append({**row, "seg": [[round(x1, 2), round(y1, 2)], [round(x2, 2), round(y2, 2)]]})
-    out["hexsides"] = sides
-    return out
-
-
-#: system name -> builder of its map JSON (see docs/server.md).
-maps: dict[str, Callable[[], JSONDict]] = {"boc": _boc_map}
-
-
-@dataclass(frozen=True)
-class Offer:
-    """What the lobby offers for one system: its title, its scenarios (name -> title, in
-    menu order), its options (name -> rule section), which of them each scenario takes
-    (absent: all of them) and, for a system whose options are free text, a hint of their
-    form."""
-
-    title: str
-    scenarios: dict[str, str]
-    options: dict[str, str] = field(default_factory=dict)
-    option_hint: str = ""
-    scenario_options: dict[str, list[str]] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)  # other spellings -> menu names
-    ticked: list[str] = field(default_factory=list)  # options a new game starts with ticked
-
-
-def _boc_offer() -> Offer:
-    from gettysburg.boc.game import (  # names only, no rules
-        ENGINE_OPTIONS,
-        OPTION_ALIASES,
-        OPTION_RULES,
-        TICKED_OPTIONS,
-    )
-
-    folder = resources.files("gettysburg") / "boc" / "data" / "scenarios"
-    found: list[tuple[tuple[int, ...], str, str]] = []
-    takes: dict[str, list[str]] = {}
-    try:
-        files = [p for p in folder.iterdir() if p.name.endswith(".yaml")]
-    except OSError:
-        files = []
-    for path in files:
-        name = path.name.removesuffix(".yaml")
-        try:
-            raw = yaml.safe_load(path.read_text("utf-8"))
-        except (OSError, yaml.YAMLError):  # a broken file is reported when it is played
-            raw = None
-        raw = raw if isinstance(raw, dict) else {}
-        # The rulebook's order (9.2 Day 1 ... 9.5 the battle); unnumbered files last.
-        rule = tuple(int(n) for n in re.findall(r"\d+", str(raw.get("rule", "")))) or (99,)
-        found.append((rule, name, str(raw.get("title") or name)))
-        # The options its sheet lists (9.0) that the engine plays, by the menu's names
-        # (docs/rules-coverage.md: buford_withdrawal is listed but not played).
-        listed = raw.get("options")
-        listed = listed if isinstance(listed, list) else []
-        named = {OPTION_ALIASES.get(str(o.get("name"))) for o in listed if isinstance(o, dict)}
-        takes[name] = sorted({n for n in named if n in OPTION_RULES} | set(ENGINE_OPTIONS))
-    titles = {name: title for _, name, title in sorted(found)}
-    return Offer("Badges of Courage", titles, dict(OPTION_RULES),
-                 scenario_options={n: takes[n] for n in titles if takes.get(n)},
-                 aliases=dict(OPTION_ALIASES), ticked=list(TICKED_OPTIONS))
-
-
-#: system name -> what its lobby offers. The lobby lists the systems in this order and
-#: preselects the first scenario.
-offers: dict[str, Callable[[], Offer]] = {
-    "boc": lru_cache(maxsize=1)(_boc_offer),
-    "toy": lambda: Offer("Toy game", {"standard": "standard", "strong": "strong"},
-                         option_hint="turns=6"),
-}
-
-
-def _boc_names() -> dict[str, str]:
-    from gettysburg.boc.oob import default_oob  # printed names only, never the rules
-
-    return {uid: u.name for uid, u in default_oob().units.items()}
-
-
-#: system name -> every piece's printed name by id (its public order of battle).
-rosters: dict[str, Callable[[], dict[str, str]]] = {"boc": lru_cache(maxsize=1)(_boc_names)}
+from gettysburg.core.system import RuleSystem
 
 
 def _strings(value: object) -> Iterator[str]:
@@ -149,23 +28,15 @@ def _strings(value: object) -> Iterator[str]:
             yield from _strings(v)
 
 
-def _boc_is_handle(text: str) -> bool:
-    from gettysburg.boc.fog import is_handle  # the handle's shape only, never the key
-
-    return is_handle(text)
-
-
-#: system name -> whether a string is one of its hidden pieces' opaque handles.
-handle_tests: dict[str, Callable[[str], bool]] = {"boc": _boc_is_handle}
-
-
 def annotate_events(system: str, events: list[JSONDict]) -> list[JSONDict]:
     """``events`` with the printed name of each piece their data names by id (``names``):
     the log can then name a block the seat saw once, after it hides again. Only ids the
     event already gives the seat are named, so this sends no id the seat was not told.
     A hidden piece's opaque handle in the data is listed in ``handles``, so the client can
     say "a hidden block" without knowing how a system shapes its handles."""
-    builder, is_handle = rosters.get(system), handle_tests.get(system)
+    declared = registry.find(system)
+    builder = declared.roster if declared is not None else None
+    is_handle = declared.is_handle if declared is not None else None
     if (builder is None and is_handle is None) or not events:
         return events
     roster = builder() if builder is not None else {}
@@ -191,7 +62,8 @@ def map_json(system: str) -> JSONDict | None:
     """The system's map, built once; ``None`` if it has none (yet)."""
     if system in _built:
         return _built[system]
-    builder = maps.get(system)
+    declared = registry.find(system)
+    builder = declared.map_json if declared is not None else None
     if builder is None:
         return None
     try:
@@ -202,16 +74,35 @@ def map_json(system: str) -> JSONDict | None:
     return doc
 
 
+def opponents_json(declared: RuleSystem) -> list[JSONDict]:
+    """The computer opponents the lobby offers for a system, easiest first: name, title,
+    description (English), the same in every language (``i18n``) and thinking time."""
+    out: list[JSONDict] = []
+    for o in declared.ai.opponents():
+        if not o.lobby:
+            continue
+        out.append({"name": o.name, "title": o.title, "description": o.description,
+                    "thinking_s": o.thinking_s,
+                    "i18n": {lang: {"title": o.titles.get(lang, o.title),
+                                    "description": o.descriptions.get(lang, o.description)}
+                             for lang in sorted(set(o.titles) | set(o.descriptions))}})
+    return out
+
+
 def available_systems() -> list[JSONDict]:
     """Systems that are registered (importing them on first use), for the lobby."""
     out: list[JSONDict] = []
-    for name in offers:
+    for declared in registry.all_systems():
+        name = declared.name
         try:
             get_system(name)
         except (UnknownSystemError, ImportError):
             continue
-        offer = offers[name]()
-        out.append({"name": name, "title": offer.title, "scenarios": list(offer.scenarios),
+        offer = declared.menu()
+        out.append({"name": name, "title": declared.title, "scenarios": list(offer.scenarios),
+                    "listed": declared.listed, "seats": dict(declared.seats),
+                    "counters": declared.counters,
+                    "opponents": opponents_json(declared),
                     "scenario_titles": offer.scenarios,
                     "options": [{"name": k, "rule": v} for k, v in offer.options.items()],
                     "scenario_options": offer.scenario_options, "ticked": offer.ticked,
@@ -229,9 +120,9 @@ def scenario_problem(system: str, scenario: str) -> str | None:
     the network that would make the server open any file it can read (and describe it in
     the error), so the server accepts only the scenarios a system lists, or a plain name
     (no path) for a system without a list."""
-    listed = offers.get(system)
+    listed = registry.find(system)
     if listed is not None:
-        names = list(listed().scenarios)
+        names = list(listed.menu().scenarios)
         if scenario in names:
             return None
         return f"no scenario {scenario!r} for {system}; have {names}"
@@ -250,25 +141,10 @@ def seats_of(system: str, scenario: str, options: tuple[str, ...]) -> list[str]:
 
 
 def options_problem(system: str, scenario: str, options: Sequence[str]) -> str | None:
-    """Why a new game of ``scenario`` may not take ``options`` (``None`` if it may).
-
-    Each BoC scenario sheet lists the optional rules it is played with (9.0): Hancock
-    (4.6) has no place on Day 2, nor the Longstreet option (9.5) outside the battle. The
-    rule system itself accepts such an option and it changes nothing, so that games
-    stored or saved before this check still load; every place that starts a new game
-    (the lobby and API, `game new`, `simulate`) asks here first."""
-    make = offers.get(system)
-    if make is None:
-        return None
-    offer = make()
-    listed = offer.scenario_options.get(scenario)
-    if not listed:
-        return None
-    for opt in options:
-        if offer.aliases.get(opt, opt) not in listed:
-            return (f"option {opt!r} is not offered by scenario {scenario} (rule 9.0: its "
-                    f"sheet lists {listed})")
-    return None
+    """Why a new game of ``scenario`` may not take ``options`` (``None`` if it may):
+    :meth:`ScenarioMenu.options_problem` of the system's menu."""
+    declared = registry.find(system)
+    return None if declared is None else declared.menu().options_problem(scenario, options)
 
 
 def blames_options(system: str, scenario: str, options: Sequence[str]) -> bool:

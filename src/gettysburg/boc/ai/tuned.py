@@ -26,9 +26,9 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
-from gettysburg.ai.doctrine_boc import BocDoctrine, Style, StyleKey, general_style
+from gettysburg.boc.ai.doctrine import BocDoctrine, Style, StyleKey, general_style
 
-TUNED_FILE = Path(__file__).parent / "data" / "tuned_styles.yaml"
+TUNED_FILE = Path(__file__).resolve().parent.parent / "data" / "tuned_styles.yaml"
 #: The weights an entry may set: every ``Style`` field but the column/line switch, which is
 #: an option of play rather than a weight.
 WEIGHTS = {f.name: f.type for f in fields(Style) if f.name != "formations"}

@@ -30,7 +30,6 @@ from gettysburg.core.protocol import (
     RuleError,
     Seat,
     action_key,
-    register_system,
     resolve_dice,
 )
 from gettysburg.core.protocol import (
@@ -191,9 +190,8 @@ class ToyGame(Game):
                 blocks[k] = dict(b)
             else:
                 blocks[k] = {"side": b["side"], "revealed": False}
-        return {"seat": seat, "turn": self.turn, "turns": self.turns, "active": self.active,
+        return {"system": self.system, "seat": seat, "turn": self.turn, "turns": self.turns,
+                "active": self.active,
                 "pending_hits": self.pending_hits, "to_move": self.to_move(), "blocks": blocks,
                 "legal_actions": self.legal_actions(seat), "result": self.result()}
 
-
-register_system("toy", ToyGame)

@@ -29,8 +29,7 @@ from functools import cache, lru_cache
 from itertools import groupby
 from math import comb
 
-from gettysburg.ai.doctrine import DONE_TYPES, JSONDict, Memory, register_doctrine
-from gettysburg.ai.doctrine_boc_melee import GUESS_STRENGTH, Fighter, fighter, outlook
+from gettysburg.boc.ai.melee_outlook import GUESS_STRENGTH, Fighter, fighter, outlook
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty, would_eliminate
 from gettysburg.boc.control import control_at, control_of
@@ -38,6 +37,7 @@ from gettysburg.boc.game import BocGame, board_for, load_context
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, OrderOfBattle, Unit, default_oob
 from gettysburg.boc.scenario import parse_scenario
 from gettysburg.boc.state import NIGHT_HOUR
+from gettysburg.core.doctrine import DONE_TYPES, JSONDict
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, new_game
 
@@ -921,7 +921,7 @@ class BocDoctrine:
         self.style = style  # None: by seat and scenario (``styles``, else the general's)
         #: Styles by (seat, scenario), or (seat, scenario, day) for one day of a multi-day
         #: scenario, that replace the general's own (``GENERAL_STYLES``) where given: e.g.
-        #: the tuned styles (``gettysburg.ai.tuned_boc``).
+        #: the tuned styles (``gettysburg.boc.ai.tuned``).
         self.styles: dict[StyleKey, Style] = dict(styles or {})
 
     def style_for(self, view: JSONDict) -> Style:
@@ -1296,11 +1296,3 @@ def projected_total(view: JSONDict, facts: MapFacts) -> int:
     terrain = sum(p for v, p in facts.victory.items() if control.get(v) == "csa")
     return terrain + int(losses.get("usa", 0)) - int(losses.get("csa", 0))
 
-
-def _memory() -> Memory:
-    from gettysburg.ai.belief_boc import BocMemory  # belief_boc imports this module
-
-    return BocMemory()
-
-
-register_doctrine("boc", BocDoctrine, memory=_memory)

@@ -1,6 +1,6 @@
 """What search needs from a rule system (``SystemHooks``), so that
 :mod:`gettysburg.ai.search` itself knows no rule system's internals. Each system supplies
-its hooks from public knowledge only (BoC: :mod:`gettysburg.ai.search_boc`)."""
+its hooks from public knowledge only (BoC: :mod:`gettysburg.boc.ai.search_hooks`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gettysburg.ai.agent import JSONDict
-from gettysburg.ai.doctrine import Doctrine
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.doctrine import Doctrine
 from gettysburg.core.protocol import Action, Game
 
 #: Draws a world consistent with a seat's view: hidden enemy blocks sampled, fresh dice.

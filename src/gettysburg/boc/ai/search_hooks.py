@@ -1,5 +1,5 @@
-"""Badges of Courage's hooks for search (:class:`~gettysburg.ai.search_hooks.SystemHooks`):
-worlds sampled from what the seat has seen (:mod:`gettysburg.ai.belief_boc`), the value of
+"""Badges of Courage's hooks for search (:class:`~gettysburg.core.search_hooks.SystemHooks`):
+worlds sampled from what the seat has seen (:mod:`gettysburg.boc.ai.belief`), the value of
 a world for a seat, the scenario clock, and the doctrine's portfolio of styles. Public
 knowledge only: the rules, the order of battle, the scenario and the seat's own view."""
 
@@ -10,13 +10,14 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gettysburg.ai.agent import JSONDict
-from gettysburg.ai.doctrine import Doctrine, Memory, doctrine_for
-from gettysburg.ai.search_hooks import SystemHooks, WorldBuilder
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.doctrine import Doctrine, Memory
 from gettysburg.core.protocol import REFEREE, Action, Game
+from gettysburg.core.search_hooks import SystemHooks, WorldBuilder
 
 if TYPE_CHECKING:
-    from gettysburg.ai.belief_boc import Sightings
+    from gettysburg.boc.ai.belief import Sightings
+    from gettysburg.boc.ai.doctrine import BocDoctrine
 
 #: The dice of the sampled worlds: "seeded", or "keyed" (plans compared in one world then
 #: share the dice of every shot and melee round they both make, even after they part).
@@ -41,7 +42,7 @@ def world_builder(seen: Sightings | None = None) -> WorldBuilder:
 
 
 def _build_world(seen: Sightings | None, view: JSONDict, rng: random.Random) -> Game:
-    from gettysburg.ai.belief_boc import determinise, sample_hidden, scenario_start
+    from gettysburg.boc.ai.belief import determinise, sample_hidden, scenario_start
 
     start = scenario_start(view)
     return determinise(view, sample_hidden(view, rng, start, seen=seen), rng, start,
@@ -50,7 +51,7 @@ def _build_world(seen: Sightings | None, view: JSONDict, rng: random.Random) -> 
 
 def hooks(memory: Memory | None) -> SystemHooks:
     """Worlds drawn from what the agent's memory (``BocMemory``, the general's) has seen."""
-    from gettysburg.ai.belief_boc import BocMemory
+    from gettysburg.boc.ai.belief import BocMemory
 
     seen = memory.seen if isinstance(memory, BocMemory) else None
     return SystemHooks(world_builder(seen), value, may_melee, final_hour, control_gain,
@@ -69,7 +70,7 @@ def may_melee(unit: str) -> bool:
 def final_hour(view: JSONDict) -> bool:
     """Whether this is the scenario's last turn (its 8 PM turn, or the night turn of
     Days 2 and 3, 9.3): a verdict follows it, and the battle's (9.5) is never the last."""
-    from gettysburg.ai.doctrine_boc import scenario_source, turns_left, verdict_schedule
+    from gettysburg.boc.ai.doctrine import scenario_source, turns_left, verdict_schedule
 
     campaign, _after_night, _last_day = verdict_schedule(scenario_source(view))
     return not campaign and turns_left(view) == 0
@@ -77,18 +78,14 @@ def final_hour(view: JSONDict) -> bool:
 
 def turns_left(view: JSONDict) -> int | None:
     """Turns after this one before the next verdict (``doctrine_boc.turns_left``)."""
-    from gettysburg.ai.doctrine_boc import turns_left as left
+    from gettysburg.boc.ai.doctrine import turns_left as left
 
     return left(view)
 
 
 def control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
     """Victory points each move or entry wins in projected control (6.61, 9.1)."""
-    from gettysburg.ai.doctrine_boc import BocDoctrine
-
-    doctrine = doctrine_for(view)
-    if not isinstance(doctrine, BocDoctrine):
-        return [0.0 for _ in actions]
+    doctrine = _general()
     sit = doctrine.situation(view)
     out: list[float] = []
     for a in actions:
@@ -100,10 +97,18 @@ def control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _general() -> BocDoctrine:
+    """The general's own doctrine, made once."""
+    from gettysburg.boc.ai.doctrine import BocDoctrine
+
+    return BocDoctrine()
+
+
 def near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
     """Hexes from the nearest of ``hexes`` to the nearest enemy block ``view`` shows,
     hidden ones included."""
-    from gettysburg.ai.doctrine_boc import enemy_reach, facts_for
+    from gettysburg.boc.ai.doctrine import enemy_reach, facts_for
 
     seat = view.get("seat")
     enemy = frozenset(str(u["hex"]) for u in [*view.get("units", []), *view.get("hidden", [])]
@@ -116,7 +121,7 @@ def near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
 def value(world: Game, seat: str) -> float:
     """How good ``world`` is for ``seat``: the CSA total with projected control (9.1),
     signed for the seat, plus the danger every block on the map is in (``RISK``)."""
-    from gettysburg.ai.doctrine_boc import facts_for, projected_total
+    from gettysburg.boc.ai.doctrine import facts_for, projected_total
 
     ref = world.view(REFEREE)
     total = float(projected_total(ref, facts_for(ref)))
@@ -132,7 +137,7 @@ def value(world: Game, seat: str) -> float:
 def bases() -> dict[str, Doctrine]:
     """The doctrines a search agent may take for its own play besides the general's:
     "tuned", the styles of ``data/tuned_styles.yaml`` (``tuned_boc``)."""
-    from gettysburg.ai.tuned_boc import tuned_doctrine
+    from gettysburg.boc.ai.tuned import tuned_doctrine
 
     return {"tuned": tuned_doctrine()}
 
@@ -140,7 +145,7 @@ def bases() -> dict[str, Doctrine]:
 def portfolio() -> dict[str, dict[str, Doctrine]]:
     """Per seat: the general (its own style for the seat and scenario), then the
     variants of ``doctrine_boc.STYLES``."""
-    from gettysburg.ai.doctrine_boc import STYLES, BocDoctrine
+    from gettysburg.boc.ai.doctrine import STYLES, BocDoctrine
 
     general: Doctrine = BocDoctrine()
     return {seat: {"general": general, **{name: BocDoctrine(style)

@@ -1,0 +1,152 @@
+"""Badges of Courage's declaration (:mod:`gettysburg.core.system`): everything the lobby,
+the server, the lab, the CLI, the AI and the research adapters need of it."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.doctrine import Doctrine, Memory
+from gettysburg.core.hexes import Hexside, Layout
+from gettysburg.core.hexids import BOC
+from gettysburg.core.protocol import ResearchHooks
+from gettysburg.core.search_hooks import SystemHooks
+from gettysburg.core.system import AIHooks, Opponent, RuleSystem, ScenarioMenu
+
+
+def _map() -> JSONDict:
+    from gettysburg.boc.board import load_board  # map data only, never the rules
+
+    return with_geometry(load_board().to_json())
+
+
+def with_geometry(doc: dict[str, Any]) -> JSONDict:
+    """Add plane coordinates (metres, north = +y) so the client needs no hex codec:
+    each hex's centre ``xy``, the six corner offsets in ``layout.corners``, and each
+    hexside's end points ``seg``."""
+    lay = doc["layout"]
+    layout = Layout(basis_q=(float(lay["basis_q"][0]), float(lay["basis_q"][1])),
+                    basis_r=(float(lay["basis_r"][0]), float(lay["basis_r"][1])),
+                    origin=(float(lay["origin"][0]), float(lay["origin"][1])))
+    zero = BOC.parse(doc["hexes"][0]["id"]) if doc["hexes"] else None
+    out = dict(doc)
+    hexes = []
+    for row in doc["hexes"]:
+        x, y = layout.to_plane(BOC.parse(row["id"]))
+        hexes.append({**row, "xy": [round(x, 2), round(y, 2)]})
+    out["hexes"] = hexes
+    if zero is not None:
+        cx, cy = layout.to_plane(zero)
+        out["layout"] = {**lay, "corners": [[round(x - cx, 2), round(y - cy, 2)]
+                                            for x, y in layout.corners(zero)]}
+    sides = []
+    for row in doc.get("hexsides", []):
+        try:
+            (x1, y1), (x2, y2) = layout.hexside_segment(
+                Hexside.between(BOC.parse(row["a"]), BOC.parse(row["b"])))
+        except ValueError:
+            continue
+        sides.append({**row, "seg": [[round(x1, 2), round(y1, 2)], [round(x2, 2), round(y2, 2)]]})
+    out["hexsides"] = sides
+    return out
+
+
+@lru_cache(maxsize=1)
+def _menu() -> ScenarioMenu:
+    from gettysburg.boc.game import (  # names only, no rules
+        ENGINE_OPTIONS,
+        OPTION_ALIASES,
+        OPTION_RULES,
+        TICKED_OPTIONS,
+    )
+
+    folder = resources.files("gettysburg") / "boc" / "data" / "scenarios"
+    found: list[tuple[tuple[int, ...], str, str]] = []
+    takes: dict[str, list[str]] = {}
+    try:
+        files = [p for p in folder.iterdir() if p.name.endswith(".yaml")]
+    except OSError:
+        files = []
+    for path in files:
+        name = path.name.removesuffix(".yaml")
+        try:
+            raw = yaml.safe_load(path.read_text("utf-8"))
+        except (OSError, yaml.YAMLError):  # a broken file is reported when it is played
+            raw = None
+        raw = raw if isinstance(raw, dict) else {}
+        # The rulebook's order (9.2 Day 1 ... 9.5 the battle); unnumbered files last.
+        rule = tuple(int(n) for n in re.findall(r"\d+", str(raw.get("rule", "")))) or (99,)
+        found.append((rule, name, str(raw.get("title") or name)))
+        # The options its sheet lists (9.0) that the engine plays, by the menu's names
+        # (docs/rules-coverage.md: buford_withdrawal is listed but not played).
+        listed = raw.get("options")
+        listed = listed if isinstance(listed, list) else []
+        named = {OPTION_ALIASES.get(str(o.get("name"))) for o in listed if isinstance(o, dict)}
+        takes[name] = sorted({n for n in named if n in OPTION_RULES} | set(ENGINE_OPTIONS))
+    titles = {name: title for _, name, title in sorted(found)}
+    return ScenarioMenu(titles, dict(OPTION_RULES),
+                        scenario_options={n: takes[n] for n in titles if takes.get(n)},
+                        aliases=dict(OPTION_ALIASES), ticked=list(TICKED_OPTIONS))
+
+
+@lru_cache(maxsize=1)
+def _roster() -> dict[str, str]:
+    from gettysburg.boc.oob import default_oob  # printed names only, never the rules
+
+    return {uid: u.name for uid, u in default_oob().units.items()}
+
+
+def _is_handle(text: str) -> bool:
+    from gettysburg.boc.fog import is_handle  # the handle's shape only, never the key
+
+    return is_handle(text)
+
+
+def _research() -> ResearchHooks:
+    from gettysburg.boc.research import hooks
+
+    return hooks()
+
+
+def _doctrine() -> Doctrine:
+    from gettysburg.boc.ai.doctrine import BocDoctrine
+
+    return BocDoctrine()
+
+
+def _memory() -> Memory:
+    from gettysburg.boc.ai.belief import BocMemory
+
+    return BocMemory()
+
+
+def _search(memory: Memory | None) -> SystemHooks:
+    from gettysburg.boc.ai.search_hooks import hooks
+
+    return hooks(memory)
+
+
+def _opponents() -> tuple[Opponent, ...]:
+    from gettysburg.boc.ai.opponents import opponents
+
+    return opponents()
+
+
+SYSTEM = RuleSystem(
+    name="boc",
+    title="Badges of Courage",
+    seats={"usa": "Union", "csa": "Confederacy"},
+    menu=_menu,
+    counters="blocks",
+    map_json=_map,
+    roster=_roster,
+    is_handle=_is_handle,
+    research=_research,
+    ai=AIHooks(doctrine=_doctrine, memory=_memory, search=_search, opponents=_opponents),
+    capabilities=frozenset({"undo", "research", "search"}),
+)

@@ -1,0 +1,187 @@
+"""What a rule system declares to the layers above it, in one object.
+
+Each rule system package (``gettysburg.<name>``) has a module ``system`` with a constant
+``SYSTEM``, a :class:`RuleSystem`. The one registry of systems
+(:mod:`gettysburg.systems`) lists those modules; the server, the lobby, the lab, the
+CLI, the AI and the research adapters ask the registry and read these declarations, so
+they never name a rule system themselves.
+
+Every part that needs the system's heavier modules is a function called on first use, so
+reading a declaration imports nothing but this file's types (the CLI stays quick).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.doctrine import Doctrine, Memory
+from gettysburg.core.protocol import ResearchHooks
+from gettysburg.core.search_hooks import SystemHooks
+
+#: How the web client draws a system's pieces: BoC's upright blocks, GBACW's faced
+#: counters in stacks, Machango's divisions on positions, or plain markers.
+CounterStyle = Literal["blocks", "counters", "divisions", "markers"]
+
+
+@dataclass(frozen=True)
+class ScenarioMenu:
+    """What the lobby and the CLI offer of a system: its scenarios (name -> title, in
+    menu order), its options (name -> rule section), which of them each scenario takes
+    (absent: all of them) and, for a system whose options are free text, a hint of their
+    form."""
+
+    scenarios: dict[str, str]
+    options: dict[str, str] = field(default_factory=dict)
+    option_hint: str = ""
+    scenario_options: dict[str, list[str]] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # other spellings -> menu names
+    ticked: list[str] = field(default_factory=list)  # options a new game starts ticked
+
+    def options_problem(self, scenario: str, options: Sequence[str]) -> str | None:
+        """Why a new game of ``scenario`` may not take ``options`` (``None`` if it may).
+
+        A scenario may list the optional rules it is played with; a system accepts any
+        of its options in any scenario (an option with no place there changes nothing), so
+        games stored or saved before such a check still load. Every place that starts a
+        new game (the lobby and API, ``game new``, ``simulate``) asks here first."""
+        listed = self.scenario_options.get(scenario)
+        if not listed:
+            return None
+        for opt in options:
+            if self.aliases.get(opt, opt) not in listed:
+                return (f"option {opt!r} is not offered by scenario {scenario} (its sheet "
+                        f"lists {listed})")
+        return None
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """A computer opponent the lobby offers: a preset of one of the generic agents
+    (``agent``: ``random``, ``general`` or ``search``) with its settings, kept as data in
+    the system's package. ``titles`` and ``descriptions`` are by language (``en`` at
+    least); ``thinking_s`` is its typical thinking time a decision, in seconds."""
+
+    name: str
+    agent: str
+    titles: Mapping[str, str]
+    descriptions: Mapping[str, str]
+    thinking_s: float = 0.0
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    lobby: bool = True  # offered in the lobby (else only by name, in the lab)
+
+    @property
+    def title(self) -> str:
+        return self.titles.get("en") or self.name
+
+    @property
+    def description(self) -> str:
+        return self.descriptions.get("en", "")
+
+
+#: The generic agents a preset may build on (:mod:`gettysburg.ai`).
+AGENT_KINDS = ("random", "general", "search")
+#: Languages every opponent's title and description is written in (the lobby's).
+LANGUAGES = ("en", "es", "de", "it")
+
+
+class PresetError(ValueError):
+    """A malformed opponents file; the message names the file, the entry and the field."""
+
+
+def load_opponents(path: Path) -> tuple[Opponent, ...]:
+    """The opponent presets of a YAML file (a list of entries with ``name``, ``agent``,
+    ``titles``, ``descriptions``, optional ``settings``, ``thinking_s`` and ``lobby``),
+    each checked: a known agent kind, every language written, no field unknown."""
+    try:
+        raw = yaml.safe_load(path.read_text("utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise PresetError(f"{path}: cannot read: {exc}") from exc
+    if not isinstance(raw, list):
+        raise PresetError(f"{path}: expected a list of opponents")
+    out: list[Opponent] = []
+    allowed = {"name", "agent", "titles", "descriptions", "settings", "thinking_s", "lobby"}
+    for k, entry in enumerate(raw):
+        where = f"{path}: opponent {k}"
+        if not isinstance(entry, dict):
+            raise PresetError(f"{where}: expected a mapping")
+        where = f"{path}: opponent {entry.get('name', k)!r}"
+        unknown = sorted(set(entry) - allowed)
+        if unknown:
+            raise PresetError(f"{where}: unknown field(s) {unknown}")
+        name, agent = entry.get("name"), entry.get("agent")
+        if not isinstance(name, str) or not name:
+            raise PresetError(f"{where}: field 'name' must be a non-empty string")
+        if agent not in AGENT_KINDS:
+            raise PresetError(f"{where}: field 'agent' must be one of {list(AGENT_KINDS)}")
+        texts: dict[str, dict[str, str]] = {}
+        for key in ("titles", "descriptions"):
+            got = entry.get(key)
+            if not isinstance(got, dict) or any(
+                    not isinstance(got.get(lang), str) or not got.get(lang)
+                    for lang in LANGUAGES):
+                raise PresetError(f"{where}: field {key!r} needs a text for each of "
+                                  f"{list(LANGUAGES)}")
+            texts[key] = {str(lang): str(text) for lang, text in got.items()}
+        settings = entry.get("settings") or {}
+        if not isinstance(settings, dict):
+            raise PresetError(f"{where}: field 'settings' must be a mapping")
+        thinking = entry.get("thinking_s", 0.0)
+        if isinstance(thinking, bool) or not isinstance(thinking, int | float) or thinking < 0:
+            raise PresetError(f"{where}: field 'thinking_s' must be a number >= 0")
+        lobby = entry.get("lobby", True)
+        if not isinstance(lobby, bool):
+            raise PresetError(f"{where}: field 'lobby' must be true or false")
+        if any(o.name == name for o in out):
+            raise PresetError(f"{where}: the name is used twice")
+        out.append(Opponent(name, str(agent), texts["titles"], texts["descriptions"],
+                            float(thinking), dict(settings), lobby))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class AIHooks:
+    """What the generic agents need of a system: its doctrine (how good play scores each
+    legal action), the memory one seat's agent keeps, search's hooks (worlds sampled from a
+    view, the value of a world...), and its opponent presets, easiest first."""
+
+    doctrine: Callable[[], Doctrine] | None = None
+    memory: Callable[[], Memory] | None = None
+    search: Callable[[Memory | None], SystemHooks] | None = None
+    opponents: Callable[[], Sequence[Opponent]] = tuple
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    """A rule system as the outer layers see it.
+
+    ``seats`` names each seat for people (``{"usa": "Union"}``), in play order;
+    ``menu`` lists scenarios and options; ``map_json`` gives the drawing data of its
+    map (with its ``topology``: ``hex`` or ``graph``, see ``docs/maps.md``);
+    ``counters`` says how the client draws pieces; ``roster`` gives every piece's printed
+    name by id and ``is_handle`` recognises a hidden piece's opaque handle (the log then
+    says "a hidden piece"); ``research`` gives the OpenSpiel/PettingZoo hooks.
+    ``listed`` false keeps a system (the toy) out of the lobby but in every other layer.
+    ``capabilities`` are free words the layers may test (``"undo"``, ``"research"``...).
+    """
+
+    name: str
+    title: str
+    seats: Mapping[str, str]
+    menu: Callable[[], ScenarioMenu]
+    counters: CounterStyle = "markers"
+    map_json: Callable[[], JSONDict] | None = None
+    roster: Callable[[], dict[str, str]] | None = None
+    is_handle: Callable[[str], bool] | None = None
+    research: Callable[[], ResearchHooks] | None = None
+    ai: AIHooks = field(default_factory=AIHooks)
+    listed: bool = True
+    capabilities: frozenset[str] = frozenset()
+
+    def seat_title(self, seat: str) -> str:
+        return self.seats.get(seat, seat)
