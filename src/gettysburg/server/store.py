@@ -26,57 +26,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-#: The schema version this code writes; a database from a newer version is refused.
-SCHEMA_VERSION = 1
+from gettysburg.server.store_schema import (
+    COLUMNS,
+    SCHEMA_VERSION,
+    TABLES,
+    Row,
+    RowError,
+    StoreError,
+    create_tables,
+)
 
-#: The store's tables, one definition for both backends: each column with its SQL type,
-#: then the table's keys. ``{real}`` is a float column: each backend names its own type.
-TABLES: dict[str, tuple[str, ...]] = {
-    "games": ("id TEXT PRIMARY KEY", "system TEXT NOT NULL", "scenario TEXT NOT NULL",
-              "options TEXT NOT NULL", "seed TEXT NOT NULL", "status TEXT NOT NULL",
-              "result TEXT", "parent TEXT", "parent_step INTEGER", "created {real} NOT NULL",
-              "updated {real} NOT NULL"),
-    "seats": ("game_id TEXT NOT NULL REFERENCES games(id)", "seat TEXT NOT NULL",
-              "kind TEXT NOT NULL", "agent TEXT", "agent_seed TEXT", "token_hash TEXT NOT NULL",
-              "PRIMARY KEY (game_id, seat)"),
-    "actions": ("game_id TEXT NOT NULL REFERENCES games(id)", "idx INTEGER NOT NULL",
-                "seat TEXT NOT NULL", "action TEXT NOT NULL", "action_id TEXT NOT NULL",
-                "dice TEXT NOT NULL", "state_hash TEXT NOT NULL", "created {real} NOT NULL",
-                "PRIMARY KEY (game_id, idx)", "UNIQUE (game_id, seat, action_id)"),
-    "meta": ("key TEXT PRIMARY KEY", "value TEXT NOT NULL"),
-}
-_KEYS = ("PRIMARY KEY (", "UNIQUE (")
-
-
-def create_tables(real: str, extra: dict[str, str] | None = None) -> list[str]:
-    """``CREATE TABLE IF NOT EXISTS`` for every table, floats as ``real``; ``extra`` adds
-    a backend's own column to a table (after the columns, before the keys)."""
-    out = []
-    for table, lines in TABLES.items():
-        columns = [c.format(real=real) for c in lines if not c.startswith(_KEYS)]
-        columns += [extra[table]] if extra and table in extra else []
-        keys = [c for c in lines if c.startswith(_KEYS)]
-        out.append(f"CREATE TABLE IF NOT EXISTS {table} (\n    "
-                   + ",\n    ".join(columns + keys) + "\n)")
-    return out
-
-
-#: Columns each table must have (checked on open, so a foreign or damaged schema is named).
-COLUMNS = {table: {c.split()[0] for c in lines if not c.startswith(_KEYS)}
-           for table, lines in TABLES.items()}
-
-
-class StoreError(Exception):
-    """The database cannot be used (unreadable, corrupt, foreign schema, unreachable)."""
-
-
-class RowError(StoreError):
-    """A stored row of one game cannot be read (the other games are unaffected)."""
-
-    def __init__(self, game_id: str, message: str, index: int | None = None) -> None:
-        super().__init__(message)
-        self.game_id, self.index = game_id, index
-
+__all__ = ["COLUMNS", "SCHEMA_VERSION", "TABLES", "ActionRow", "Backend", "GameRow", "Row",
+           "RowError", "SeatRow", "Store", "StoreError", "create_tables"]
 
 @dataclass(frozen=True)
 class SeatRow:
@@ -111,8 +72,6 @@ class ActionRow:
     dice: list[int]
     state_hash: str
 
-
-Row = dict[str, Any]
 
 
 class Backend(Protocol):

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from gettysburg.server.store import SCHEMA_VERSION, Row, StoreError, create_tables
+from gettysburg.server.store_schema import SCHEMA_VERSION, Row, StoreError, create_tables
 
 try:
     import psycopg

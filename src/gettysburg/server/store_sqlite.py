@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from gettysburg.server.store import SCHEMA_VERSION, Row, StoreError, create_tables
+from gettysburg.server.store_schema import SCHEMA_VERSION, Row, StoreError, create_tables
 
 SCHEMA = ";\n".join([
     *create_tables("REAL"),
