@@ -91,7 +91,8 @@ def _menu() -> ScenarioMenu:
     titles = {name: title for _, name, title in sorted(found)}
     return ScenarioMenu(titles, dict(OPTION_RULES),
                         scenario_options={n: takes[n] for n in titles if takes.get(n)},
-                        aliases=dict(OPTION_ALIASES), ticked=list(TICKED_OPTIONS))
+                        aliases=dict(OPTION_ALIASES), ticked=list(TICKED_OPTIONS),
+                        options_rule="9.0")
 
 
 @lru_cache(maxsize=1)

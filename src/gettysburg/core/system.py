@@ -42,6 +42,7 @@ class ScenarioMenu:
     scenario_options: dict[str, list[str]] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # other spellings -> menu names
     ticked: list[str] = field(default_factory=list)  # options a new game starts ticked
+    options_rule: str = ""  # the rule that has each scenario list its options
 
     def options_problem(self, scenario: str, options: Sequence[str]) -> str | None:
         """Why a new game of ``scenario`` may not take ``options`` (``None`` if it may).
@@ -55,8 +56,9 @@ class ScenarioMenu:
             return None
         for opt in options:
             if self.aliases.get(opt, opt) not in listed:
-                return (f"option {opt!r} is not offered by scenario {scenario} (its sheet "
-                        f"lists {listed})")
+                rule = f"rule {self.options_rule}: " if self.options_rule else ""
+                return (f"option {opt!r} is not offered by scenario {scenario} ({rule}its "
+                        f"sheet lists {listed})")
         return None
 
 
@@ -157,6 +159,25 @@ class AIHooks:
 
 
 @dataclass(frozen=True)
+class LabHooks:
+    """What the lab (``gettysburg simulate`` and ``report``) reads of a system's games
+    beyond the protocol, each part optional: ``clock`` names the turn a view is in (a new
+    name starts a new turn; BoC: "Day 1 8 AM"), ``standing`` the running score a view
+    shows (tracked turn by turn), ``score`` a finished game's score from its result (a
+    row's ``vp``), ``losses`` the pieces each seat has lost, from the referee's view, and
+    ``formation`` the formation a piece belongs to (the losses plot's bars). The labels
+    name the score and the losses on the report's plots."""
+
+    clock: Callable[[JSONDict], str | None] | None = None
+    standing: Callable[[JSONDict], float | None] | None = None
+    score: Callable[[JSONDict], float | None] | None = None
+    losses: Callable[[JSONDict], dict[str, list[str]]] | None = None
+    formation: Callable[[str], str] | None = None
+    score_label: str = "score"
+    losses_label: str = "pieces lost per game, by formation"
+
+
+@dataclass(frozen=True)
 class RuleSystem:
     """A rule system as the outer layers see it.
 
@@ -182,6 +203,13 @@ class RuleSystem:
     ai: AIHooks = field(default_factory=AIHooks)
     listed: bool = True
     capabilities: frozenset[str] = frozenset()
+    # The lab's reading of a game (absent: rows and reports give only what the protocol
+    # tells); the command line's text pictures of a view and of a scenario (absent: the
+    # CLI prints their plain fields). ``scenario_doc`` raises ValueError naming the problem.
+    lab: LabHooks | None = None
+    view_text: Callable[[JSONDict], str] | None = None
+    scenario_doc: Callable[[str], JSONDict] | None = None
+    scenario_text: Callable[[JSONDict], str] | None = None
 
     def seat_title(self, seat: str) -> str:
         return self.seats.get(seat, seat)
