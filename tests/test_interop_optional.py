@@ -25,12 +25,12 @@ def test_core_imports_without_the_frameworks() -> None:
     assert out.stdout.strip() == "loaded: []"
 
 
-def test_unknown_system_has_no_research_hooks() -> None:
+def test_an_unknown_system_has_no_research_hooks() -> None:
     import pytest
 
     from gettysburg.core.protocol import UnknownSystemError, research_hooks
 
     with pytest.raises(UnknownSystemError, match="research hooks"):
-        research_hooks("toy")
+        research_hooks("nosuch")
     with pytest.raises(UnknownSystemError):
         research_hooks("../boc")

@@ -541,8 +541,11 @@ def load_game(data: Mapping[str, Any]) -> Game:
 
 class ResearchHooks(Protocol):
     """What ``gettysburg.interop`` needs beyond the protocol: a fixed integer action
-    encoding, a handle-free observation, fast copies and re-dealt hidden information.
-    A system provides it as ``hooks()`` in ``gettysburg.<system>.research``."""
+    encoding, an observation free of anything naming a hidden piece, fast copies and
+    re-dealt hidden information. A system provides it as ``hooks()`` in
+    ``gettysburg.<system>.research`` and declares it as ``research`` in its
+    :class:`gettysburg.core.system.RuleSystem` (the adapters serve every system that does).
+    Two seats; dice are the core's six-sided dice. See ``docs/research.md``."""
 
     def action_space_size(self, game: Game) -> int:
         """Every action id of this system lies in ``range(action_space_size(game))``."""
@@ -553,19 +556,16 @@ class ResearchHooks(Protocol):
         ...
 
     def observation_json(self, game: Game, seat: Seat) -> JSONDict:
-        """The seat's view with nothing that identifies a hidden block (no handles)."""
+        """The seat's view with nothing that identifies a hidden piece (no handles)."""
         ...
 
     def observation_tensor(self, game: Game, seat: Seat,
                            observation: JSONDict | None = None) -> list[float]:
-        """Floats from ``observation`` (default: ``observation_json(game, seat)``)."""
+        """Floats from ``observation`` (default: ``observation_json(game, seat)``), each
+        within [-100, 100] (the PettingZoo observation space's bounds)."""
         ...
 
     def tensor_size(self, game: Game) -> int: ...
-
-    def board_hexes(self, game: Game) -> list[str]:
-        """The board's hex ids in the order the tensors use."""
-        ...
 
     def fork(self, game: Game) -> Game:
         """An independent copy that may share immutable map and order-of-battle data."""

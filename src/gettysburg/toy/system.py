@@ -5,6 +5,7 @@ in milliseconds."""
 from __future__ import annotations
 
 from gettysburg.core.doctrine import Doctrine
+from gettysburg.core.protocol import ResearchHooks
 from gettysburg.core.system import AIHooks, Opponent, RuleSystem, ScenarioMenu
 from gettysburg.toy.game import SCENARIOS
 
@@ -17,6 +18,12 @@ def _doctrine() -> Doctrine:
     from gettysburg.toy.doctrine import ToyDoctrine
 
     return ToyDoctrine()
+
+
+def _research() -> ResearchHooks:
+    from gettysburg.toy.research import hooks
+
+    return hooks()
 
 
 def _opponents() -> tuple[Opponent, ...]:
@@ -35,5 +42,6 @@ SYSTEM = RuleSystem(
     menu=_menu,
     counters="markers",
     ai=AIHooks(doctrine=_doctrine, opponents=_opponents),
+    research=_research,
     listed=False,
 )
