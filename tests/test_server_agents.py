@@ -18,7 +18,7 @@ import random
 
 from gettysburg.ai.agent import register_agent
 from gettysburg.core.protocol import Action
-from gettysburg.server.agents import DEFAULT_AGENT, SeatMind, agent_names
+from gettysburg.server.agents import LOBBY_MAX, SeatMind, agent_names, offered, stand_in
 from gettysburg.server.app import create_app
 from gettysburg.server.store import Store
 
@@ -57,7 +57,7 @@ register_agent("broken", Broken)
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     store = Store(tmp_path / "g.db")
-    with TestClient(create_app(store, ai_budget=1.5)) as c:
+    with TestClient(create_app(store, ai_budget=1.5, agents=("spy", "broken"))) as c:
         yield c
     store.close()
 
@@ -109,11 +109,40 @@ def test_an_agent_answering_nonsense_does_not_stall_the_game(client: TestClient)
     assert state["step"] >= 2  # blue moved (its first legal action) instead of hanging
 
 
-def test_server_uses_the_one_agent_registry_with_the_default_first() -> None:
+def test_a_new_game_seats_the_systems_opponents_and_the_generic_agents() -> None:
+    """What the server accepts for a new game's AI seat: the system's presets (from its
+    declaration), random and the general, and the agents the embedding program named;
+    the lobby's list is the presets marked for it, at most four."""
+    from gettysburg import systems as registry
+
+    for declared in registry.all_systems():
+        presets = [o.name for o in declared.ai.opponents()]
+        names = agent_names(declared.name)
+        assert names[:len(presets)] == presets
+        assert {"random", "general"} <= set(names)
+        assert "spy" not in names and "spy" in agent_names(declared.name, ("spy",))
+        lobby = offered(declared.name)
+        assert 0 < len(lobby) <= LOBBY_MAX
+        assert all(o.title and o.description for o in lobby)
+        assert stand_in(declared.name) in names
+    assert agent_names("nosuchsystem") == ["random", "general"]
+
+
+def test_an_opponent_the_system_does_not_list_is_refused_naming_the_seat(
+        client: TestClient) -> None:
+    """An old agent name (or any unknown one) cannot start a new game; the refusal names
+    the seat's field and lists the choices."""
+    r = client.post("/api/games", json={"system": "toy", "scenario": "standard",
+                                        "seats": {"red": {"kind": "human"},
+                                                  "blue": {"kind": "ai",
+                                                           "agent": "search-move-still-day1"}}})
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert error["field"] == "seats.blue.agent" and "random" in error["message"]
+
+
+def test_a_seat_mind_draws_its_choices_from_the_decision_seed() -> None:
     legal: list[Action] = [{"type": "a"}, {"type": "b"}, {"type": "c"}]
-    names = agent_names()
-    assert names[0] == DEFAULT_AGENT == "general"
-    assert {"random", "general", "search", "spy"} <= set(names)
     mind = SeatMind("random", "seat")
     picks = [mind.choose({}, legal, 1.0, f"s:{i}")["type"] for i in range(300)]
     assert set(picks) == {"a", "b", "c"}

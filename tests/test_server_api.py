@@ -426,7 +426,9 @@ def test_create_refusals_name_the_field(server: Server) -> None:
 def test_lobby_endpoints(server: Server) -> None:
     data = server.client.get("/api/systems").json()
     toy = next(s for s in data["systems"] if s["name"] == "toy")
-    assert "standard" in toy["scenarios"] and "random" in data["agents"]
+    assert "standard" in toy["scenarios"] and toy["listed"] is False
+    assert toy["seats"] == {"red": "Red", "blue": "Blue"}
+    assert [o["name"] for o in toy["opponents"]] == ["random", "general"]
     seats = server.client.get("/api/setup", params={"system": "toy", "scenario": "strong"})
     assert seats.json()["seats"] == ["red", "blue"]
     for lang in ("en", "es", "de", "it"):

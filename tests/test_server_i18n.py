@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -46,22 +44,48 @@ def test_every_key_the_client_uses_exists() -> None:
 
 
 
-def test_every_agent_the_lobby_offers_has_a_name_and_words_in_every_language() -> None:
-    """The lobby names each AI in the player's language and says what it is under its list
-    (``agent.<name>`` and ``agent.<name>_help``), so a player can weigh the choice. The
-    agents are listed by a fresh interpreter, as a new server offers them: other tests
-    register agents of their own in this one."""
-    listed = subprocess.run(
-        [sys.executable, "-c", "import json; from gettysburg.server.agents import agent_names;"
-         " print(json.dumps(agent_names()))"], capture_output=True, text=True, check=True)
-    offered = json.loads(listed.stdout)
-    assert {"general", "novice", "random", "search", "search-move", "search-move-still"} \
-        <= set(offered)
-    for lang in LANGS:
-        words = _catalogue(lang)
-        missing = [k for a in offered for k in (f"agent.{a}", f"agent.{a}_help")
-                   if k not in words]
-        assert missing == [], (lang, missing)
+def test_every_opponent_the_lobby_offers_is_described_in_every_language() -> None:
+    """The lobby offers each system's opponents (``GET /api/systems``) by title, with a
+    sentence saying what each is, in the player's language: every language has its own
+    text, and they are not the English copied."""
+    from gettysburg.server.systems import available_systems
+
+    for system in available_systems():
+        offered = system["opponents"]
+        assert 0 < len(offered) <= 4, system["name"]
+        for o in offered:
+            assert o["title"] and o["description"] and o["thinking_s"] >= 0
+            if not system["listed"]:
+                continue  # the toy, hidden from the lobby, is described in English only
+            texts = o["i18n"]
+            assert set(texts) >= set(LANGS), (system["name"], o["name"])
+            for lang in LANGS:
+                assert texts[lang]["title"] and texts[lang]["description"]
+            assert len({texts[lang]["description"] for lang in LANGS}) == len(LANGS)
+
+
+def test_the_served_catalogue_holds_every_systems_seat_titles_and_words() -> None:
+    """Seat titles come from each system's declaration (and its words per language), not
+    from the client's own catalogue; a system's words have the same keys in every
+    language."""
+    from gettysburg import systems as registry
+    from gettysburg.server.client import catalogue
+
+    for declared in registry.all_systems():
+        if declared.words is not None:
+            keys = set(declared.words("en"))
+            for lang in LANGS:
+                assert set(declared.words(lang)) == keys, (declared.name, lang)
+        for lang in LANGS:
+            served = catalogue(lang)
+            for seat, title in declared.seats.items():
+                expected = (declared.words(lang) if declared.words else {}).get(
+                    f"seat.{seat}", title)
+                assert served[f"seat.{seat}"] == expected
+    own = _catalogue("en")
+    assert not [k for k in own if k.startswith(("seat.", "agent."))
+                and k != "seat.referee"]
+
 
 def test_every_boc_event_and_action_has_words() -> None:
     """The log and the actions panel name each BoC event and action in the player's

@@ -518,9 +518,9 @@ def test_a_websocket_that_never_says_hello_is_closed(client: TestClient,
     """A connection that never sends its token does not hold a server task forever."""
     from starlette.websockets import WebSocketDisconnect
 
-    from gettysburg.server import app as app_module
+    from gettysburg.server import push
 
-    monkeypatch.setattr(app_module, "HELLO_SECONDS", 0.3)
+    monkeypatch.setattr(push, "HELLO_SECONDS", 0.3)
     r = client.post("/api/games", json={"system": "toy", "scenario": "standard", "seed": "1",
                                         "seats": {"red": {"kind": "human"},
                                                   "blue": {"kind": "human"}}})

@@ -13,6 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gettysburg.ai import make_agent
 from gettysburg.server.hosting import Host, SeatSpec
 from gettysburg.server.store import Store
@@ -81,13 +83,42 @@ def test_the_ai_seat_remembers_and_a_restart_rebuilds_the_same_memory(tmp_path: 
     store.close()
 
 
-def test_an_unknown_agent_gets_no_mind_and_the_game_goes_on(tmp_path: Path) -> None:
+def test_a_retired_agent_is_played_by_the_stand_in_and_the_game_goes_on(
+        tmp_path: Path) -> None:
+    """A stored game whose AI seat names an agent this server no longer builds (a name
+    retired since) is played on by the system's stand-in, under the stored name."""
     store = Store(tmp_path / "g.db")
     host = Host(store)
     gid, _ = host.create("toy", "standard", [], "4", {"red": SeatSpec("human"),
                                                       "blue": SeatSpec("ai", "general")})
     live = host.load(gid)
     # As if the seat's agent were not installed on this server.
+    live.seats = [replace(s, agent="nobody-registered") if s.seat == "blue" else s
+                  for s in live.seats]
+    view = live.game.view("red")
+    host.act(gid, "red", next(a for a in view["legal_actions"] if a["type"] == "pass"), "p")
+    turns = host.ai_turns(gid)
+    assert [t[0] for t in turns] == ["blue"]
+    for seat, mind, seed, view, legal, step in turns:
+        assert mind is not None and (mind.name, mind.asked) == ("general", "nobody-registered")
+        host.agent_move(gid, seat, mind, seed, view, legal, step, 1.0)
+    assert host.load(gid).step == 2  # blue played
+    assert host.load(gid).minds["blue"] is turns[0][1]  # kept, not made again each decision
+    assert host.state(host.load(gid), "red")["seats"][1]["agent"] == "nobody-registered"
+    store.close()
+
+
+def test_with_no_stand_in_a_seat_plays_its_first_legal_action(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    from gettysburg.server import hosting
+
+    monkeypatch.setattr(hosting, "stand_in", lambda system: None)
+    store = Store(tmp_path / "g.db")
+    host = Host(store)
+    gid, _ = host.create("toy", "standard", [], "4", {"red": SeatSpec("human"),
+                                                      "blue": SeatSpec("ai", "general")})
+    live = host.load(gid)
     live.seats = [replace(s, agent="nobody-registered") if s.seat == "blue" else s
                   for s in live.seats]
     view = live.game.view("red")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from gettysburg.boc.board import Board, BoardError, load_board
+from gettysburg.boc.board import BOC, Board, BoardError, load_board
 from gettysburg.boc.cavalry_battle import (
     DONE as CAVALRY_DONE,
 )
@@ -119,7 +119,7 @@ from gettysburg.boc.supply import (
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
 from gettysburg.core.canonical import JSONDict, canonical_json, json_copy
 from gettysburg.core.dice import Dice, normalize_seed
-from gettysburg.core.hexids import BOC, HexIdError
+from gettysburg.core.hexids import HexIdError
 from gettysburg.core.protocol import (
     REFEREE,
     RULE_ACTION,

@@ -132,6 +132,20 @@ def _search(memory: Memory | None) -> SystemHooks:
     return hooks(memory)
 
 
+@lru_cache(maxsize=1)
+def _all_words() -> dict[str, dict[str, str]]:
+    import json
+
+    text = (resources.files("gettysburg") / "boc" / "data" / "words.json").read_text("utf-8")
+    data: dict[str, dict[str, str]] = json.loads(text)
+    return data
+
+
+def _words(lang: str) -> dict[str, str]:
+    """The web client's words for BoC in ``lang`` (seat titles, fields naming a side)."""
+    return dict(_all_words().get(lang) or _all_words()["en"])
+
+
 def _opponents() -> tuple[Opponent, ...]:
     from gettysburg.boc.ai.opponents import opponents
 
@@ -150,4 +164,6 @@ SYSTEM = RuleSystem(
     research=_research,
     ai=AIHooks(doctrine=_doctrine, memory=_memory, search=_search, opponents=_opponents),
     capabilities=frozenset({"undo", "research", "search"}),
+    colours={"usa": "#3d5a8c", "csa": "#8b8c84"},
+    words=_words,
 )

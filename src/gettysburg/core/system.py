@@ -210,6 +210,11 @@ class RuleSystem:
     view_text: Callable[[JSONDict], str] | None = None
     scenario_doc: Callable[[str], JSONDict] | None = None
     scenario_text: Callable[[JSONDict], str] | None = None
+    # The web client's look of a seat's pieces (seat -> CSS colour; absent: a colour by the
+    # seat's place in ``seats``) and its words for the system in a language (catalogue key
+    # -> text, e.g. ``seat.<id>`` for a seat's title; absent: the titles in ``seats``).
+    colours: Mapping[str, str] = field(default_factory=dict)
+    words: Callable[[str], Mapping[str, str]] | None = None
 
     def seat_title(self, seat: str) -> str:
         return self.seats.get(seat, seat)

@@ -19,21 +19,56 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from gettysburg import systems as registry
 from gettysburg.ai import agent as ai
 from gettysburg.core.protocol import Action
+from gettysburg.core.system import Opponent
 
 JSONDict = dict[str, Any]
 UnknownAgentError = ai.UnknownAgentError
 
-#: The agent a new AI seat gets unless the player picks another: the strongest that
-#: answers quickly enough for play in the browser.
-DEFAULT_AGENT = "general"
+#: The generic agents every system may be played by, whatever presets it lists: any legal
+#: action at random, and the general on the system's doctrine.
+GENERIC = ("random", "general")
+#: The agent an AI seat gets when the request names none.
+DEFAULT_AGENT = "random"
+#: The most opponents the lobby offers for one system (issue 49: a player must be able to
+#: tell them apart).
+LOBBY_MAX = 4
 
 
-def agent_names() -> list[str]:
-    """Registered agents, the default first (the lobby preselects the first)."""
-    names = ai.agent_names()
-    return sorted(names, key=lambda n: (n != DEFAULT_AGENT, n))
+def presets(system: str) -> list[Opponent]:
+    """Every opponent preset the system declares (easiest first); none for a system this
+    server does not know."""
+    declared = registry.find(system)
+    return [] if declared is None else list(declared.ai.opponents())
+
+
+def offered(system: str) -> list[Opponent]:
+    """The opponents the lobby offers for ``system``: its presets marked for the lobby,
+    at most :data:`LOBBY_MAX`, easiest first."""
+    return [o for o in presets(system) if o.lobby][:LOBBY_MAX]
+
+
+def agent_names(system: str, extra: Sequence[str] = ()) -> list[str]:
+    """The agents a new game of ``system`` may seat: its presets, the generic agents and
+    ``extra`` (agents the program embedding the server registered itself). Names a stored
+    game used that are none of these are not refused on load (:func:`stand_in`)."""
+    names = [o.name for o in presets(system)]
+    return [*names, *(n for n in (*GENERIC, *extra) if n not in names)]
+
+
+def stand_in(system: str) -> str | None:
+    """The agent that plays a stored game's AI seat whose agent this server no longer
+    builds (a name retired since the game began): the general if the system has a
+    doctrine for it, else its first preset, else random play."""
+    declared = registry.find(system)
+    if declared is None:
+        return None
+    if declared.ai.doctrine is not None:
+        return "general"
+    listed = presets(system)
+    return listed[0].name if listed else "random"
 
 
 class SeatMind:
@@ -44,9 +79,14 @@ class SeatMind:
     :meth:`choose` takes in the queued views, in order, before deciding. The host drives a
     game from one thread at a time, but a human may act while the agent thinks."""
 
-    def __init__(self, name: str, seed: str) -> None:
-        self.name, self.seed = name, seed
-        self.agent = ai.make_agent(name, seed)  # UnknownAgentError for a name not registered
+    def __init__(self, name: str, seed: str, system: str | None = None,
+                 asked: str | None = None) -> None:
+        #: ``name`` builds the agent (its random numbers are drawn under it); ``asked`` is
+        #: the seat's stored agent, which ``name`` stands in for when this server no longer
+        #: builds it (:func:`stand_in`).
+        self.name, self.seed, self.asked = name, seed, asked or name
+        # UnknownAgentError for a name this server does not build
+        self.agent = ai.make_agent(name, seed, system=system)
         ai.bind_to_clock(self.agent)  # a person waits for it: the budget is kept on the clock
         #: Whether the agent keeps anything between decisions (has ``observe``): a mind
         #: that does not needs no views and no replay.

@@ -32,7 +32,13 @@ from gettysburg.core.protocol import (
     check_action,
     new_game,
 )
-from gettysburg.server.agents import SeatMind, UnknownAgentError, agent_names
+from gettysburg.server.agents import (
+    DEFAULT_AGENT,
+    SeatMind,
+    UnknownAgentError,
+    agent_names,
+    stand_in,
+)
 from gettysburg.server.seats import hash_token, new_game_id, new_token, seat_for_token
 from gettysburg.server.store import ActionRow, GameRow, RowError, SeatRow, Store, StoreError
 from gettysburg.server.systems import (
@@ -168,8 +174,12 @@ class Host:
 
     def __init__(self, store: Store, *, max_live: int = MAX_LIVE,
                  idle_seconds: float = IDLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 agents: Sequence[str] = ()) -> None:
         self.store = store
+        #: Agents a new game may seat besides each system's own (``agent_names``): ones the
+        #: program embedding the server registered itself (tests do).
+        self.agents = tuple(agents)
         self.max_live, self.idle_seconds, self._clock = max_live, idle_seconds, clock
         self._live: dict[str, Live] = {}
         self._lock = threading.Lock()
@@ -338,9 +348,12 @@ class Host:
     def create(self, system: str, scenario: str, options: Sequence[str], seed: str | None,
                seats: Mapping[str, SeatSpec], actions: Sequence[Mapping[str, Any]] = (),
                parent: tuple[str, int] | None = None,
-               recorded: bool = False) -> tuple[str, dict[str, str]]:
+               recorded: bool = False,
+               kept_agents: Sequence[str] = ()) -> tuple[str, dict[str, str]]:
         """Create a game (optionally with a prefix of ``actions`` already played, for
-        branches); returns its id and a token per human seat."""
+        branches); returns its id and a token per human seat. An AI seat takes an agent
+        the system offers (``agent_names``) or, in a branch, one of ``kept_agents`` (the
+        original game's, even a name retired since)."""
         seed = seed if seed else secrets.token_hex(16)
         problem = scenario_problem(system, scenario)  # never a server-side file path
         if problem is not None:
@@ -375,10 +388,12 @@ class Host:
                                field=f"seats.{name}.kind")
             agent = None
             if spec.kind == "ai":
-                agent = spec.agent or "random"
-                if agent not in agent_names():
-                    raise ApiError(422, "setup.agent", f"unknown agent {agent!r}; have "
-                                   f"{agent_names()}", field=f"seats.{name}.agent")
+                agent = spec.agent or DEFAULT_AGENT
+                allowed = agent_names(system, self.agents)
+                if agent not in allowed and agent not in kept_agents:
+                    raise ApiError(422, "setup.agent", f"seat {name}: no opponent {agent!r} "
+                                   f"for {system}; have {allowed}",
+                                   field=f"seats.{name}.agent")
             token = new_token()
             if spec.kind == "human":
                 tokens[name] = token
@@ -545,7 +560,7 @@ class Host:
             # The end of a game releases the save (the seed, every hidden action) and the
             # referee's replay to every seat. Taking back the move that ended it would let a
             # seat read both and then play on: a computer opponent does not stop it (it is
-            # no watcher), and BoC's last end_phase rolls nothing and shows nothing.
+            # no watcher), and a system's last action may roll nothing and show nothing.
             return "the game is over"
         last = history[-1]
         if last.seat != seat:
@@ -655,7 +670,8 @@ class Host:
                 for s in live.seats}
         specs = {**kept, **(seats or {})}
         return self.create(row.system, row.scenario, row.options, row.seed, specs,
-                           actions=moves, parent=(row.id, k), recorded=True)
+                           actions=moves, parent=(row.id, k), recorded=True,
+                           kept_agents=[s.agent for s in live.seats if s.agent])
 
     def import_save(self, data: object) -> tuple[str, dict[str, str]]:
         """Host a save file (verified by replaying it) as a new game; the uploader already
@@ -712,13 +728,25 @@ class Host:
         have been had the server kept it all along."""
         if seat in live.minds:
             mind = live.minds[seat]
-            if mind is None or (mind.name, mind.seed) == (agent, seed):
+            if mind is None or (mind.asked, mind.seed) == (agent, seed):
                 return mind
+        system = live.row.system
         try:
-            mind = SeatMind(agent, seed)
+            mind = SeatMind(agent, seed, system)
         except UnknownAgentError:
-            live.minds[seat] = None
-            return None
+            # A name retired since the game began (docs/server.md, "Opponents"): the game
+            # goes on with the stand-in, rather than stopping or playing nonsense.
+            other = stand_in(system)
+            try:
+                mind = None if other is None else SeatMind(other, seed, system, asked=agent)
+            except UnknownAgentError:
+                mind = None
+            log.warning("game %s: seat %s's agent %r is not built here; %s plays it",
+                        live.row.id, seat, agent, other if mind is not None else "its first "
+                        "legal action")
+            if mind is None:
+                live.minds[seat] = None
+                return None
         if mind.remembers and live.step:
             row = live.row
             past = self._fresh(row.system, row.scenario, row.options, row.seed)

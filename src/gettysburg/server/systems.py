@@ -102,6 +102,7 @@ def available_systems() -> list[JSONDict]:
         out.append({"name": name, "title": declared.title, "scenarios": list(offer.scenarios),
                     "listed": declared.listed, "seats": dict(declared.seats),
                     "counters": declared.counters,
+                    "colours": dict(declared.colours),
                     "opponents": opponents_json(declared),
                     "scenario_titles": offer.scenarios,
                     "options": [{"name": k, "rule": v} for k, v in offer.options.items()],
@@ -157,3 +158,17 @@ def blames_options(system: str, scenario: str, options: Sequence[str]) -> bool:
     except Exception:
         return False
     return True
+
+
+def words(lang: str) -> dict[str, str]:
+    """Every registered system's words for the client in ``lang``: each seat's title
+    (``seat.<id>``, from the declaration's ``seats`` where the system gives no word in
+    that language) and the system's own words. Where two systems use one key, the first in
+    the registry's order wins."""
+    out: dict[str, str] = {}
+    for declared in reversed(registry.all_systems()):
+        mine = {f"seat.{seat}": title for seat, title in declared.seats.items()}
+        if declared.words is not None:
+            mine.update(declared.words(lang))
+        out.update(mine)
+    return out

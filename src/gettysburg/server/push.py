@@ -1,0 +1,92 @@
+"""The push channel: a WebSocket per seat that sends the seat's state (and its new log
+entries) after every change to its game. Browsers cannot set headers on a WebSocket, so
+the token comes in the client's first message."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from gettysburg.server.hosting import ApiError, Host
+
+log = logging.getLogger(__name__)
+
+#: A WebSocket that has not said who it is by then is closed (it would hold a connection
+#: open for nothing; docs/security.md).
+HELLO_SECONDS = 30.0
+
+
+class Hub:
+    """WebSocket subscribers per game; woken (thread-safely) when the game changes."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.subs: dict[str, set[asyncio.Event]] = {}
+
+    def notify(self, game_id: str) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        for ev in list(self.subs.get(game_id, ())):
+            loop.call_soon_threadsafe(ev.set)
+
+
+def add_push_route(app: FastAPI, host: Host, hub: Hub) -> None:
+    @app.websocket("/api/games/{game_id}/ws")
+    async def game_ws(ws: WebSocket, game_id: str) -> None:
+        """Push the seat's state (and new log entries) after every change. The first
+        client message is ``{"token": ..., "since": <log index>}``."""
+        await ws.accept()
+        try:
+            hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
+            _live, seat = await asyncio.to_thread(host.auth, game_id, str(hello.get("token")))
+            since = int(hello.get("since", 0))
+        except ApiError as exc:
+            await ws.send_json({"type": "error", "error": exc.to_json()})
+            await ws.close(code=4403)
+            return
+        except (ValueError, TypeError, AttributeError, WebSocketDisconnect, TimeoutError):
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await ws.close(code=4400)
+            return
+        await _serve(ws, host, hub, game_id, seat, since)
+
+
+async def _serve(ws: WebSocket, host: Host, hub: Hub, game_id: str, seat: str,
+                 since: int) -> None:
+    """Send the seat's state now and after every change, until the client goes away."""
+    wake = asyncio.Event()
+    hub.subs.setdefault(game_id, set()).add(wake)
+    reader = asyncio.create_task(_drain(ws))
+    try:
+        while True:
+            wake.clear()
+            state = await asyncio.to_thread(host.state, host.load(game_id), seat)
+            events = await asyncio.to_thread(host.events, host.load(game_id), seat, since)
+            if events:
+                since = int(events[-1]["n"]) + 1
+            since = min(since, int(state["log_size"]))  # after an undo the log shrinks
+            await ws.send_json({"type": "state", "state": state, "events": events})
+            waiter = asyncio.create_task(wake.wait())
+            done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done:
+                waiter.cancel()
+                return
+    except Exception:  # the client went away mid-send (the exception type varies by server)
+        log.debug("websocket for %s/%s closed", game_id, seat, exc_info=True)
+        return
+    finally:
+        hub.subs.get(game_id, set()).discard(wake)
+        reader.cancel()
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def _drain(ws: WebSocket) -> None:
+    """Read (and ignore) client messages until it goes away."""
+    while True:
+        await ws.receive_text()
