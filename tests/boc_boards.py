@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from gettysburg.boc.board import STACKING, Board, HexInfo
+from gettysburg.boc.board import BOC, STACKING, Board, HexInfo
 from gettysburg.core.hexes import Hex, Layout, disc
-from gettysburg.core.hexids import BOC
 
 
 def make_board(

@@ -14,8 +14,7 @@ from typing import Any
 
 import yaml
 
-from gettysburg.boc.board import STACKING
-from gettysburg.core.hexids import BOC
+from gettysburg.boc.board import BOC, STACKING
 
 LETTERS = "ABCDEFGHIJKLMNOPQRST"
 NUMBERS = range(1, 15)

@@ -8,12 +8,11 @@ import json
 
 import pytest
 
-from gettysburg.boc.board import Board, BoardError, load_board
+from gettysburg.boc.board import BOC, Board, BoardError, load_board
 from gettysburg.boc.los import line_of_sight
 from gettysburg.boc.mapgen import derive_board
 from gettysburg.core.battlefield import load_battlefield
 from gettysburg.core.hexes import Hexside
-from gettysburg.core.hexids import BOC
 
 P = BOC.parse
 

@@ -9,13 +9,12 @@ from typing import Any
 import pytest
 
 from boc_engine_boards import board_doc, merge_sides, road, road_line, write_position
-from gettysburg.boc.board import Board, SideInfo, board_path, load_board
+from gettysburg.boc.board import BOC, Board, SideInfo, board_path, load_board
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.movement import MoveRules, crossing_cost, path_cost, reachable
 from gettysburg.boc.state import OFF_MAP, ON_MAP, WITHDRAWN
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hexside
-from gettysburg.core.hexids import BOC
 from gettysburg.core.protocol import RuleError
 
 A, B = BOC.parse("K5"), BOC.parse("K6")

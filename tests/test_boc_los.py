@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from boc_boards import make_board
-from gettysburg.boc.board import BoardError
+from gettysburg.boc.board import BOC, BoardError
 from gettysburg.boc.los import cone_targets, line_of_sight
-from gettysburg.core.hexids import BOC
 
 P = BOC.parse
 

@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 
-from gettysburg.boc.board import Board
+from gettysburg.boc.board import BOC, Board
 from gettysburg.boc.mapgen import MapgenConfig, derive_board, load_config, register
 from gettysburg.core.battlefield import BattlefieldError, load_battlefield
 from gettysburg.core.geo import GETTYSBURG
 from gettysburg.core.hexes import Hexside
-from gettysburg.core.hexids import BOC
 
 CFG = load_config()
 LAY = register(CFG).layout

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gettysburg.boc.board import BOC
 from gettysburg.core.hexes import (
     DIRECTIONS,
     Hex,
@@ -22,7 +23,7 @@ from gettysburg.core.hexes import (
     line_steps,
     ring,
 )
-from gettysburg.core.hexids import BOC, GbacwCodec, HexIdError
+from gettysburg.core.hexids import HexIdError, SheetOffsetCodec
 
 coords = st.integers(min_value=-40, max_value=40)
 hexes = st.builds(Hex, coords, coords)
@@ -74,8 +75,8 @@ def test_boc_codec_rejects_bad_ids(bad: str) -> None:
         BOC.parse(bad)
 
 
-def test_gbacw_codec_matches_the_seed_example_and_round_trips() -> None:
-    codec = GbacwCodec(sheets={"A": (0, 0), "B": (0, 100)})
+def test_sheet_offset_codec_matches_the_seed_example_and_round_trips() -> None:
+    codec = SheetOffsetCodec(sheets={"A": (0, 0), "B": (0, 100)})
     # seed 002's LOS example: the hexside between 4406 and 4505.
     assert distance(codec.parse("A4406"), codec.parse("A4505")) == 1
     assert distance(codec.parse("A4406"), codec.parse("A4507")) == 2
@@ -88,8 +89,8 @@ def test_gbacw_codec_matches_the_seed_example_and_round_trips() -> None:
 
 
 @given(st.integers(1, 98), st.integers(1, 98))
-def test_gbacw_offset_neighbours_are_six_axial_neighbours(col: int, row: int) -> None:
-    codec = GbacwCodec(sheets={"A": (0, 0)})
+def test_sheet_offset_neighbours_are_six_axial_neighbours(col: int, row: int) -> None:
+    codec = SheetOffsetCodec(sheets={"A": (0, 0)})
     h = codec.parse(f"A{col:02d}{row:02d}")
     assert len({distance(h, n) for n in h.neighbours()}) == 1
 

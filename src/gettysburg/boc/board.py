@@ -23,7 +23,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gettysburg.core.hexes import Hex, Hexside, Layout
-from gettysburg.core.hexids import BOC, HexIdError
+from gettysburg.core.hexids import HexIdError, LettersNumberCodec
+
+#: BoC's hex ids: a letter and a number on an axial grid (``Q10``; letter = q from A=1,
+#: number = -r), so (letter+1, number+1) is a neighbour (spec/boc-facts.md section 1).
+BOC = LettersNumberCodec(label="Badges of Courage")
 
 HexTerrain = Literal["clear", "woods", "orchard", "town", "marsh", "rocks"]
 SideTerrain = Literal["woods", "orchard", "town", "marsh", "river", "creek"]

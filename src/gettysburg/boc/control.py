@@ -10,10 +10,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from gettysburg.boc.board import Board
+from gettysburg.boc.board import BOC, Board
 from gettysburg.boc.state import ON_MAP, BocState, other
 from gettysburg.core.hexes import Hex
-from gettysburg.core.hexids import BOC
 
 
 @dataclass

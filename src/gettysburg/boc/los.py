@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gettysburg.boc.board import Board, BoardError
+from gettysburg.boc.board import BOC, Board, BoardError
 from gettysburg.core.hexes import Hex, are_adjacent, cone, distance
-from gettysburg.core.hexids import BOC
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """Derive the Badges of Courage board from the battlefield model.
 
-Deterministic: the same battlefield files and ``mapgen.yaml`` give the same
-board, byte for byte (iteration is always in sorted hex order, and every
-threshold lives in the YAML). Steps, each a small function below:
+The generic steps (registration, hex and hexside sampling, tracing roads, names of
+places) are the core's (:mod:`gettysburg.core.topology`, :mod:`gettysburg.core.mapderive`);
+this module holds only BoC's choices: its config, thresholds, the classification into
+BoC terrain and the rulebook-forced overrides. Deterministic: the same battlefield files
+and ``mapgen.yaml`` give the same board, byte for byte. Steps, each a small function:
 
 1. register the axial grid on the ground (least squares over landmark pairs);
 2. choose the extent (numbers 1-14, a latitude band);
@@ -16,9 +18,6 @@ threshold lives in the YAML). Steps, each a small function below:
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -28,10 +27,9 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 from shapely import geometry as sg
-from shapely.geometry.base import BaseGeometry
-from shapely.ops import unary_union
 
 from gettysburg.boc.board import (
+    BOC,
     STACKING,
     Board,
     HexInfo,
@@ -39,9 +37,22 @@ from gettysburg.boc.board import (
     SideInfo,
 )
 from gettysburg.core.battlefield import Battlefield, BattlefieldError, Feature
-from gettysburg.core.geo import GETTYSBURG, Registration, fit_hex_grid
+from gettysburg.core.geo import GETTYSBURG, Registration
 from gettysburg.core.hexes import Hex, Hexside, Layout, disc
-from gettysburg.core.hexids import BOC
+from gettysburg.core.mapderive import (
+    SideSample,
+    chain_sides,
+    crossing_near,
+    exit_hex,
+    footprint,
+    hex_of_place,
+    place_names,
+    sample_hex,
+    sample_sides,
+    trace_line,
+    within_latitudes,
+)
+from gettysburg.core.topology import register_grid
 
 # --- configuration ------------------------------------------------------------------
 
@@ -145,55 +156,14 @@ def load_config(path: Path | None = None) -> MapgenConfig:
 
 
 def register(cfg: MapgenConfig) -> Registration:
-    pairs = [
-        (f"{p.hex} {p.label}", BOC.parse(p.hex), GETTYSBURG.to_xy(p.lon, p.lat))
-        for p in cfg.registration
-    ]
-    return fit_hex_grid(pairs)
+    return register_grid(BOC, [(p.label, p.hex, p.lon, p.lat) for p in cfg.registration])
 
 
 def extent_hexes(layout: Layout, ext: Extent) -> list[Hex]:
     """Hexes of numbers ``ext.numbers`` whose centre lies in the latitude band."""
     lo, hi = ext.numbers
-    out: list[Hex] = []
-    for number in range(lo, hi + 1):
-        for q in range(1, 80):
-            h = Hex(q, -number)
-            _, lat = GETTYSBURG.to_lonlat(*layout.to_plane(h))
-            if ext.south_lat <= lat <= ext.north_lat:
-                out.append(h)
-    return sorted(out)
-
-
-# --- helpers ------------------------------------------------------------------------
-
-
-def hex_polygon(layout: Layout, h: Hex) -> sg.Polygon:
-    return sg.Polygon(layout.corners(h))
-
-
-def side_diamond(layout: Layout, side: Hexside) -> sg.Polygon:
-    """The quadrilateral of both hex centres and the shared edge's end points."""
-    p, q = layout.hexside_segment(side)
-    return sg.Polygon([layout.to_plane(side.a), p, layout.to_plane(side.b), q])
-
-
-def share(area: BaseGeometry, cover: BaseGeometry) -> float:
-    if cover.is_empty or area.area == 0:
-        return 0.0
-    return float(area.intersection(cover).area / area.area)
-
-
-def sample_points(layout: Layout, h: Hex) -> list[tuple[float, float]]:
-    """37 points spread over a hex: its centre and three rings."""
-    cx, cy = layout.to_plane(h)
-    inr = layout.spacing() / 2
-    pts = [(cx, cy)]
-    for frac, n in ((0.3, 6), (0.6, 12), (0.9, 18)):
-        for k in range(n):
-            a = 2 * math.pi * k / n
-            pts.append((cx + frac * inr * math.cos(a), cy + frac * inr * math.sin(a)))
-    return pts
+    candidates = [Hex(q, -number) for number in range(lo, hi + 1) for q in range(1, 80)]
+    return within_latitudes(layout, candidates, ext.south_lat, ext.north_lat, GETTYSBURG)
 
 
 def _feature_by_name(bf: Battlefield, name: str, *kinds: str) -> Feature:
@@ -222,21 +192,19 @@ class _HexWork:
 def classify_hexes(
     bf: Battlefield, layout: Layout, hexes: list[Hex], cfg: MapgenConfig
 ) -> dict[Hex, _HexWork]:
-    covers = bf.area_union
     town = {BOC.parse(x) for x in cfg.town_hexes}
     orchards = [f.geom.representative_point() for f in bf.of_kind("orchard")]
     th = cfg.thresholds
     work: dict[Hex, _HexWork] = {}
     for h in hexes:
-        poly = hex_polygon(layout, h)
-        shares = {k: share(poly, g) for k, g in covers.items()}
-        heights = np.array([bf.height_xy(x, y) for x, y in sample_points(layout, h)])
+        got = sample_hex(bf, layout, h)
+        poly, shares = got.poly, got.shares
         w = _HexWork(
             hex=h,
             poly=poly,
             shares=shares,
-            height_ft=float(heights.mean()),
-            p80_ft=float(np.percentile(heights, 80)),
+            height_ft=got.mean_ft,
+            p80_ft=got.percentile_ft(80),
         )
         # Rocks are never derived: the terrain chart allows them only in Devil's Den,
         # which an override sets (other boulder fields are scenery in BoC).
@@ -299,40 +267,28 @@ def apply_hex_overrides(
 # --- step 4: hexsides ---------------------------------------------------------------
 
 
-def all_sides(hexes: Iterable[Hex]) -> list[Hexside]:
-    hs = set(hexes)
-    out = {Hexside.between(h, n) for h in hs for n in h.neighbours() if n in hs}
-    return sorted(out)
-
-
 def classify_sides(
     bf: Battlefield, layout: Layout, work: dict[Hex, _HexWork], cfg: MapgenConfig
 ) -> dict[Hexside, dict[str, Any]]:
-    covers = bf.area_union
     th = cfg.thresholds
     not_town = {Hexside.between(BOC.parse(a), BOC.parse(b)) for a, b in cfg.not_town_hexsides}
-    streams = [(f, f.props.extra("class", "creek")) for f in bf.of_kind("stream")]
     sides: dict[Hexside, dict[str, Any]] = {}
-    for side in all_sides(work):
+    for side, got in sample_sides(bf, layout, work).items():
         wa, wb = work[side.a], work[side.b]
-        diamond = side_diamond(layout, side)
         terrain: set[str] = set()
         for kind in ("woods", "orchard", "marsh"):
-            if share(diamond, covers[kind]) >= th.side_share:
+            if got.share(kind) >= th.side_share:
                 terrain.add(kind)
         # Town hexsides: between town hexes, or into a town hex across built-up
         # ground; never the sides the map note excludes (2.2).
         towns = (wa.terrain == "town") + (wb.terrain == "town")
         if side not in not_town and (
-            towns == 2 or (towns == 1 and share(diamond, covers["town"]) >= th.side_share)
+            towns == 2 or (towns == 1 and got.share("town") >= th.side_share)
         ):
             terrain.add("town")
         if wa.clear_sides or wb.clear_sides:
             terrain -= {"woods", "orchard"}
-        seg = sg.LineString([layout.to_plane(side.a), layout.to_plane(side.b)])
-        for f, cls in streams:
-            if f.geom.intersects(seg):
-                terrain.add("river" if cls == "river" else "creek")
+        terrain |= _stream_terrain(got)
         if "river" in terrain:
             terrain.discard("creek")
         slope: str | None = None
@@ -343,6 +299,12 @@ def classify_sides(
             uphill = side.b if diff > 0 else side.a
         sides[side] = {"terrain": terrain, "slope": slope, "uphill": uphill, "roads": []}
     return sides
+
+
+def _stream_terrain(got: SideSample) -> set[str]:
+    """BoC's two stream hexsides: a river where the ground says so, else a creek."""
+    return {"river" if f.props.extra("class", "creek") == "river" else "creek"
+            for f in got.streams}
 
 
 def apply_side_overrides(
@@ -380,47 +342,6 @@ def apply_side_overrides(
 # --- step 5: roads ----------------------------------------------------------------
 
 
-def trace_line(layout: Layout, line: BaseGeometry, on_map: set[Hex], min_run: float) -> list[Hex]:
-    """The on-map hexes a line passes through, in order, as an adjacent chain.
-
-    Brief clips of a hex corner (shorter than ``min_run`` metres) are dropped
-    when the hexes either side of them are adjacent, so roads run centre to
-    centre as printed on a hex map.
-    """
-    parts = list(getattr(line, "geoms", [line]))
-    chain: list[Hex] = []
-    for part in parts:
-        runs: list[tuple[Hex, float]] = []
-        length = part.length
-        n = max(2, int(length / 10.0) + 1)
-        for i in range(n):
-            x, y = part.interpolate(length * i / (n - 1)).coords[0]
-            h = layout.hex_at(x, y)
-            step = length / (n - 1)
-            if runs and runs[-1][0] == h:
-                runs[-1] = (h, runs[-1][1] + step)
-            else:
-                runs.append((h, step))
-        # Drop short clips whose neighbours in the sequence touch each other.
-        changed = True
-        while changed:
-            changed = False
-            for i in range(1, len(runs) - 1):
-                h, run = runs[i]
-                prev, nxt = runs[i - 1][0], runs[i + 1][0]
-                if run < min_run and (prev == nxt or prev.distance(nxt) == 1):
-                    del runs[i]
-                    changed = True
-                    break
-        seq: list[Hex] = []
-        for h, _ in runs:
-            if not seq or seq[-1] != h:
-                seq.append(h)
-        chain.extend(h for h in seq if h in on_map)
-    # Keep only adjacent consecutive pairs (the line may leave and re-enter).
-    return chain
-
-
 def trace_roads(
     bf: Battlefield,
     layout: Layout,
@@ -438,14 +359,13 @@ def trace_roads(
             continue
         chain = trace_line(layout, f.geom, on_map, cfg.thresholds.road_min_run_m)
         traces[f.id] = chain
-        for a, b in itertools.pairwise(chain):
-            if a.distance(b) != 1:
-                continue
-            key = Hexside.between(a, b)
+        for key in chain_sides(chain):
             s = sides[key]
             crossing: str | None = None
             if s["terrain"] & {"river", "creek"}:
-                crossing = _crossing_kind(f, crossings, layout, key)
+                # A road over a stream crosses by the recorded bridge or ford (2.2).
+                found = crossing_near(layout, key, f, crossings)
+                crossing = found.kind if found else "bridge"
             road = RoadOnSide(
                 road=f.id,
                 name=f.name or f.id,
@@ -460,21 +380,6 @@ def trace_roads(
     return traces
 
 
-def _crossing_kind(
-    road: Feature, crossings: list[Feature], layout: Layout, side: Hexside
-) -> str:
-    """Bridge or ford recorded for this road near this hexside; bridge if none is."""
-    mid = sg.LineString([layout.to_plane(side.a), layout.to_plane(side.b)]).centroid
-    best: tuple[float, str] | None = None
-    for c in crossings:
-        if c.props.extra("road") != road.id:
-            continue
-        d = c.geom.distance(mid)
-        if d <= layout.spacing() and (best is None or d < best[0]):
-            best = (d, c.kind)
-    return best[1] if best else "bridge"
-
-
 # --- step 6: entries, victory hexes, names -------------------------------------------
 
 
@@ -486,7 +391,7 @@ def find_entries(
     cfg: MapgenConfig,
 ) -> tuple[dict[Hex, list[str]], list[dict[str, Any]]]:
     """Edge hex where each entry road leaves the map (pinned hexes win)."""
-    footprint = unary_union([w.poly for w in work.values()])
+    area = footprint(layout, work)
     out: dict[Hex, list[str]] = {}
     report: list[dict[str, Any]] = []
     for e in cfg.entry_roads:
@@ -494,18 +399,7 @@ def find_entries(
             f = _feature_by_name(bf, e.road, "road")
         except BattlefieldError:
             f = None
-        derived: Hex | None = None
-        if f is not None and traces.get(f.id):
-            chain = traces[f.id]
-            line = f.geom
-            coords = list(getattr(line, "geoms", [line])[0].coords)
-            first_out = not footprint.contains(sg.Point(coords[0]))
-            last_coords = list(getattr(line, "geoms", [line])[-1].coords)
-            last_out = not footprint.contains(sg.Point(last_coords[-1]))
-            if last_out:
-                derived = chain[-1]
-            elif first_out:
-                derived = chain[0]
+        derived = exit_hex(f.geom, traces.get(f.id, []), area) if f is not None else None
         pinned = BOC.parse(e.hex) if e.hex else None
         chosen = pinned or derived
         if chosen is None:
@@ -532,9 +426,7 @@ def find_victory(
             h = BOC.parse(v.hex)
         else:
             assert v.place is not None
-            f = _feature_by_name(bf, v.place, "landmark", "place")
-            pt = f.geom.representative_point()
-            h = layout.hex_at(pt.x, pt.y)
+            h = hex_of_place(bf, layout, v.place)
         if h not in work:
             raise ValueError(f"mapgen.yaml victory: {v.name} falls off the map at {h}")
         out[h] = (v.name, v.vp)
@@ -542,14 +434,7 @@ def find_victory(
 
 
 def hex_names(bf: Battlefield, layout: Layout, work: dict[Hex, _HexWork]) -> dict[Hex, list[str]]:
-    out: dict[Hex, list[str]] = {}
-    for f in sorted(bf.of_kind("place", "landmark"), key=lambda f: f.id):
-        if not f.name or f.geom.geom_type != "Point":
-            continue
-        h = layout.hex_at(f.geom.x, f.geom.y)
-        if h in work:
-            out.setdefault(h, []).append(f.name)
-    return out
+    return place_names(bf, layout, work)
 
 
 # --- all together -----------------------------------------------------------------

@@ -6,54 +6,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any
 
 import yaml
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine, Memory
-from gettysburg.core.hexes import Hexside, Layout
-from gettysburg.core.hexids import BOC
 from gettysburg.core.protocol import ResearchHooks
 from gettysburg.core.search_hooks import SystemHooks
 from gettysburg.core.system import AIHooks, Opponent, RuleSystem, ScenarioMenu
 
 
 def _map() -> JSONDict:
-    from gettysburg.boc.board import load_board  # map data only, never the rules
+    from gettysburg.boc.board import BOC, load_board  # map data only, never the rules
+    from gettysburg.core.mapjson import hex_map_json
 
-    return with_geometry(load_board().to_json())
-
-
-def with_geometry(doc: dict[str, Any]) -> JSONDict:
-    """Add plane coordinates (metres, north = +y) so the client needs no hex codec:
-    each hex's centre ``xy``, the six corner offsets in ``layout.corners``, and each
-    hexside's end points ``seg``."""
-    lay = doc["layout"]
-    layout = Layout(basis_q=(float(lay["basis_q"][0]), float(lay["basis_q"][1])),
-                    basis_r=(float(lay["basis_r"][0]), float(lay["basis_r"][1])),
-                    origin=(float(lay["origin"][0]), float(lay["origin"][1])))
-    zero = BOC.parse(doc["hexes"][0]["id"]) if doc["hexes"] else None
-    out = dict(doc)
-    hexes = []
-    for row in doc["hexes"]:
-        x, y = layout.to_plane(BOC.parse(row["id"]))
-        hexes.append({**row, "xy": [round(x, 2), round(y, 2)]})
-    out["hexes"] = hexes
-    if zero is not None:
-        cx, cy = layout.to_plane(zero)
-        out["layout"] = {**lay, "corners": [[round(x - cx, 2), round(y - cy, 2)]
-                                            for x, y in layout.corners(zero)]}
-    sides = []
-    for row in doc.get("hexsides", []):
-        try:
-            (x1, y1), (x2, y2) = layout.hexside_segment(
-                Hexside.between(BOC.parse(row["a"]), BOC.parse(row["b"])))
-        except ValueError:
-            continue
-        sides.append({**row, "seg": [[round(x1, 2), round(y1, 2)], [round(x2, 2), round(y2, 2)]]})
-    out["hexsides"] = sides
-    return out
+    return hex_map_json(load_board().to_json(), BOC)
 
 
 @lru_cache(maxsize=1)

@@ -69,6 +69,8 @@ class Registration:
 def fit_hex_grid(
     pairs: Sequence[tuple[str, Hex, tuple[float, float]]],
     spacing_m: float | None = None,
+    *,
+    mirrored: bool = False,
 ) -> Registration:
     """Least-squares similarity transform from axial hexes to ground metres.
 
@@ -76,15 +78,23 @@ def fit_hex_grid(
     rotation, a uniform scale and a translation (4 unknowns). If ``spacing_m``
     is given the scale is fixed and only rotation and translation are fitted.
     The unit-plane embedding is :func:`gettysburg.core.hexes.axial_to_unit_plane`;
-    axial grids are never mirrored here (BoC: q, the letter axis, points south
-    and +r, towards smaller numbers, points east-south-east: +60 degrees).
+    with ``mirrored`` the grid is fitted through that plane's mirror image (y -> -y),
+    for printed ids that run clockwise (offset ids numbered down a sheet); otherwise
+    never mirrored (a letters-and-number grid: q, the letter axis, may point south and
+    +r, towards smaller numbers, then points east-south-east: +60 degrees).
     """
     if len(pairs) < 2:
         raise ValueError("need at least two landmark pairs")
+    flip = -1.0 if mirrored else 1.0
+
+    def unit(h: Hex) -> tuple[float, float]:
+        ux, uy = axial_to_unit_plane(h)
+        return (ux, flip * uy)
+
     rows = []
     rhs = []
     for _, h, (x, y) in pairs:
-        ux, uy = axial_to_unit_plane(h)
+        ux, uy = unit(h)
         # x = a*ux - b*uy + tx ; y = b*ux + a*uy + ty
         rows.append([ux, -uy, 1.0, 0.0])
         rhs.append(x)
@@ -97,7 +107,7 @@ def fit_hex_grid(
         a, b, tx, ty = (float(t) for t in sol)
     else:
         # Fixed scale: fit rotation angle by Procrustes on centred points.
-        src = np.array([axial_to_unit_plane(h) for _, h, _ in pairs])
+        src = np.array([unit(h) for _, h, _ in pairs])
         dst = np.array([[x, y] for _, _, (x, y) in pairs])
         sc, dc = src.mean(axis=0), dst.mean(axis=0)
         s0, d0 = src - sc, dst - dc
@@ -113,7 +123,7 @@ def fit_hex_grid(
         return (a * ux - b * uy, b * ux + a * uy)
 
     basis_q = plane(1.0, 0.0)
-    basis_r = plane(0.5, math.sqrt(3) / 2)
+    basis_r = plane(0.5, flip * math.sqrt(3) / 2)
     layout = Layout(basis_q=basis_q, basis_r=basis_r, origin=(tx, ty))
     residuals = {}
     for label, h, (x, y) in pairs:

@@ -1,20 +1,25 @@
 """Hex id codecs: printed map ids <-> axial :class:`Hex`.
 
-Each rule system prints hex ids its own way; a codec is the only place that
-knows the printed form, so the rest of the code works on :class:`Hex`.
+A printed map writes its hex ids its own way; a codec is the only place that knows
+the printed form, so the rest of the code works on :class:`Hex`. Codecs here are
+named for their shape, not for a game; each rule system keeps its own instance.
 
-* Badges of Courage (``Q10``): a letter and a number along two hex axes that
-  meet at 120 degrees, so (letter+1, number+1) is a neighbour
-  (spec/boc-facts.md section 1). Axial ``q`` = letter index (A=1), ``r`` = -number.
-* GBACW (``B3413``): a map letter, then a two-digit column and a two-digit row
-  of an offset layout (columns shifted by half a hex; which columns shift is a
-  parameter, "odd-q" by default: seed 002's LOS example has 4406 bordering 4505).
-  Map sheets sit side by side; a sheet's column/row origin is a parameter.
+* :class:`LettersNumberCodec` (``Q10``): letters and a number along two hex axes
+  that meet at 120 degrees, so (letter+1, number+1) is a neighbour. Axial ``q`` =
+  letter index (A=1), ``r`` = -number (or +number: ``number_sign``).
+* :class:`SheetOffsetCodec` (``B3413``): a sheet letter, then a column and a row of
+  an offset layout (every other column, or row, shifted by half a hex: ``odd-q``,
+  ``even-q``, ``odd-r``, ``even-r``). Sheets sit side by side on one grid; each
+  sheet's column/row origin on that grid is a parameter.
+
+``mirrored`` tells the registration how the printed ids turn: offset ids numbered down
+the sheet run clockwise where axial coordinates run anticlockwise.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -26,12 +31,15 @@ class HexIdError(ValueError):
 
 
 class HexCodec(Protocol):
+    @property
+    def mirrored(self) -> bool: ...
+
     def parse(self, text: str) -> Hex: ...
 
     def format(self, h: Hex) -> str: ...
 
 
-_BOC_RE = re.compile(r"^([A-Z]{1,2})(\d{1,2})$")
+_LETTERS_NUMBER_RE = re.compile(r"^([A-Z]{1,2})(\d{1,2})$")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -53,75 +61,113 @@ def _index_to_letters(n: int) -> str:
 
 
 @dataclass(frozen=True)
-class BocCodec:
-    """Badges of Courage ids: ``A1``.. on an axial grid."""
+class LettersNumberCodec:
+    """Ids ``A1``.. on an axial grid: letters index ``q`` (A=1), the number ``r``.
+
+    ``label`` names the map in error messages ("not a <label> hex id").
+    """
+
+    label: str = "letters-and-number"
+    number_sign: Literal[1, -1] = -1
+    mirrored: bool = False
 
     def parse(self, text: str) -> Hex:
-        m = _BOC_RE.match(text.strip().upper())
+        m = _LETTERS_NUMBER_RE.match(text.strip().upper())
         if not m:
             raise HexIdError(
-                f"{text!r} is not a Badges of Courage hex id (a letter then a number, e.g. Q10)"
+                f"{text!r} is not a {self.label} hex id (a letter then a number, e.g. Q10)"
             )
         letter, number = m.group(1), int(m.group(2))
         if number < 1:
             raise HexIdError(f"{text!r}: hex numbers start at 1")
-        return Hex(_letters_to_index(letter), -number)
+        return Hex(_letters_to_index(letter), self.number_sign * number)
 
     def format(self, h: Hex) -> str:
-        if h.r > -1:
-            raise HexIdError(f"{h} has no Badges of Courage id (number would be {-h.r})")
-        return f"{_index_to_letters(h.q)}{-h.r}"
+        number = self.number_sign * h.r
+        if number < 1:
+            raise HexIdError(f"{h} has no {self.label} id (number would be {number})")
+        return f"{_index_to_letters(h.q)}{number}"
 
 
-Parity = Literal["odd-q", "even-q"]
-_GBACW_RE = re.compile(r"^([A-Z])(\d{2})(\d{2})$")
+OffsetKind = Literal["odd-q", "even-q", "odd-r", "even-r"]
+OFFSET_KINDS: tuple[OffsetKind, ...] = ("odd-q", "even-q", "odd-r", "even-r")
+
+
+def offset_to_axial(col: int, row: int, kind: OffsetKind) -> Hex:
+    """Axial hex of an offset (column, row): ``-q`` kinds shift columns (flat-topped
+    hexes), ``-r`` kinds shift rows (pointy-topped); ``odd``/``even`` say which ones are
+    pushed half a hex along."""
+    if kind in ("odd-q", "even-q"):
+        shift = (col & 1) if kind == "odd-q" else 1 - (col & 1)
+        return Hex(col, row - (col - shift) // 2)
+    if kind in ("odd-r", "even-r"):
+        shift = (row & 1) if kind == "odd-r" else 1 - (row & 1)
+        return Hex(col - (row - shift) // 2, row)
+    raise HexIdError(f"unknown offset layout {kind!r}; known: {list(OFFSET_KINDS)}")
+
+
+def axial_to_offset(h: Hex, kind: OffsetKind) -> tuple[int, int]:
+    """The inverse of :func:`offset_to_axial`."""
+    if kind in ("odd-q", "even-q"):
+        shift = (h.q & 1) if kind == "odd-q" else 1 - (h.q & 1)
+        return h.q, h.r + (h.q - shift) // 2
+    if kind in ("odd-r", "even-r"):
+        shift = (h.r & 1) if kind == "odd-r" else 1 - (h.r & 1)
+        return h.q + (h.r - shift) // 2, h.r
+    raise HexIdError(f"unknown offset layout {kind!r}; known: {list(OFFSET_KINDS)}")
+
+
+_SHEET_RE = re.compile(r"^([A-Z])(\d+)$")
 
 
 @dataclass(frozen=True)
-class GbacwCodec:
-    """GBACW ids ``<map letter><column:2><row:2>`` on offset ("q") columns.
+class SheetOffsetCodec:
+    """Ids ``<sheet letter><column><row>`` on offset columns or rows, several sheets.
 
-    ``sheets`` maps a sheet letter to the (column, row) offset of its 0101 hex on
-    the combined grid, so several map sheets share one axial coordinate space.
+    ``sheets`` maps a sheet letter to the (column, row) of its local 00 on the combined
+    grid, so a sheet's ``XXYY`` is the grid's (``XX`` + column, ``YY`` + row) and every
+    sheet shares one axial coordinate space. ``digits`` is the width of each of the two
+    numbers. A hex on two sheets (an overlap) is written with the first sheet by letter.
     """
 
-    sheets: dict[str, tuple[int, int]] = field(default_factory=lambda: {"A": (0, 0)})
-    parity: Parity = "odd-q"
+    sheets: Mapping[str, tuple[int, int]] = field(default_factory=lambda: {"A": (0, 0)})
+    offset: OffsetKind = "odd-q"
+    digits: int = 2
+    label: str = "sheet-offset"
+    mirrored: bool = True
+
+    def __post_init__(self) -> None:
+        if self.offset not in OFFSET_KINDS:
+            raise HexIdError(f"field 'offset': {self.offset!r} is not one of {list(OFFSET_KINDS)}")
+        bad = [s for s in self.sheets if len(s) != 1 or s not in _LETTERS]
+        if bad or not self.sheets:
+            raise HexIdError(f"field 'sheets': sheet names must be single letters A-Z, got {bad}")
 
     def parse(self, text: str) -> Hex:
-        m = _GBACW_RE.match(text.strip().upper())
-        if not m:
-            raise HexIdError(f"{text!r} is not a GBACW hex id (sheet letter, column, row: B3413)")
-        sheet, col, row = m.group(1), int(m.group(2)), int(m.group(3))
+        m = _SHEET_RE.match(text.strip().upper())
+        d = self.digits
+        if not m or len(m.group(2)) != 2 * d:
+            raise HexIdError(
+                f"{text!r} is not a {self.label} hex id (sheet letter, column, row: "
+                f"{'B' + '3'.zfill(d) + '4'.zfill(d)})"
+            )
+        sheet, col, row = m.group(1), int(m.group(2)[:d]), int(m.group(2)[d:])
         if sheet not in self.sheets:
-            raise HexIdError(f"{text!r}: unknown map sheet {sheet!r}")
+            raise HexIdError(f"{text!r}: unknown map sheet {sheet!r}; have {sorted(self.sheets)}")
         c0, r0 = self.sheets[sheet]
-        return self._offset_to_axial(col + c0, row + r0)
+        return offset_to_axial(col + c0, row + r0, self.offset)
 
     def format(self, h: Hex) -> str:
-        col, row = self._axial_to_offset(h)
-        # Prefer the sheet whose local column/row fit in two digits, first by letter.
         for sheet in sorted(self.sheets):
-            c0, r0 = self.sheets[sheet]
-            lc, lr = col - c0, row - r0
-            if 1 <= lc <= 99 and 1 <= lr <= 99:
-                return f"{sheet}{lc:02d}{lr:02d}"
-        raise HexIdError(f"{h} lies on no configured GBACW map sheet")
+            got = self.local(h, sheet)
+            if got is not None:
+                return f"{sheet}{got[0]:0{self.digits}d}{got[1]:0{self.digits}d}"
+        raise HexIdError(f"{h} lies on no {self.label} map sheet")
 
-    def _shift(self, col: int) -> int:
-        # Which columns are pushed half a hex down.
-        odd = col & 1
-        return odd if self.parity == "odd-q" else 1 - odd
-
-    def _offset_to_axial(self, col: int, row: int) -> Hex:
-        q = col
-        r = row - (col - self._shift(col)) // 2
-        return Hex(q, r)
-
-    def _axial_to_offset(self, h: Hex) -> tuple[int, int]:
-        col = h.q
-        row = h.r + (col - self._shift(col)) // 2
-        return col, row
-
-
-BOC = BocCodec()
+    def local(self, h: Hex, sheet: str) -> tuple[int, int] | None:
+        """``h``'s (column, row) on ``sheet`` if both fit its digits (1..99), else None."""
+        col, row = axial_to_offset(h, self.offset)
+        c0, r0 = self.sheets[sheet]
+        top = 10**self.digits - 1
+        lc, lr = col - c0, row - r0
+        return (lc, lr) if 1 <= lc <= top and 1 <= lr <= top else None
