@@ -14,7 +14,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from gettysburg.core.hexids import BOC
+from gettysburg.boc.board import BOC
 from gettysburg.server import systems
 from gettysburg.server.app import create_app
 from gettysburg.server.store import Store

@@ -7,10 +7,9 @@ from typing import Any, NoReturn
 
 import typer
 
-from gettysburg.boc.board import Board, BoardError, load_board
+from gettysburg.boc.board import BOC, Board, BoardError, load_board
 from gettysburg.boc.los import cone_targets, line_of_sight
 from gettysburg.core.hexes import Hexside
-from gettysburg.core.hexids import BOC
 
 app = typer.Typer(help="Query the Badges of Courage map (a line per field; --json for JSON).")
 
