@@ -1,6 +1,6 @@
-"""The OpenSpiel adapter: OpenSpiel's own random simulation test on every scenario, and our
-checks it lacks (codec round trip, chance nodes, information sets, no hidden leaks,
-IS-MCTS)."""
+"""The OpenSpiel adapter on Badges of Courage: OpenSpiel's own random simulation test on
+every BoC scenario, and our checks it lacks (codec round trip, chance nodes, information
+sets, no hidden leaks, IS-MCTS). The toy system's are in test_interop_toy.py."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from gettysburg.core.protocol import research_hooks  # noqa: E402
 from gettysburg.interop import SCENARIOS  # noqa: E402
 
 HOOKS = research_hooks("boc")
+BOC = [spec for spec in SCENARIOS if spec.startswith("boc/")]
 
 
 # 60 decisions: enough for a uniformly random player to reach the dice (initiative, fire)
@@ -23,7 +24,16 @@ HOOKS = research_hooks("boc")
 SIM_DECISIONS = 60
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_four_scenarios_keep_their_game_names() -> None:
+    assert BOC == ["boc/day1", "boc/day2", "boc/day3", "boc/battle"]
+    for spec in BOC:
+        name = f"python_boc_{spec.removeprefix('boc/')}"
+        assert bos.game_name(spec) == name
+        assert pyspiel.load_game(name).get_type().long_name.startswith(
+            "Gettysburg: Badges of Courage (")
+
+
+@pytest.mark.parametrize("scenario", BOC)
 def test_random_sim_test(scenario: str) -> None:
     game = bos.load(scenario, max_decisions=SIM_DECISIONS)
     assert game.max_game_length() == SIM_DECISIONS

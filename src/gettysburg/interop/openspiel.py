@@ -1,41 +1,42 @@
-"""Badges of Courage as OpenSpiel Python games (``pip install gettysburg[research]``).
+"""Every rule system with research hooks as OpenSpiel Python games
+(``pip install gettysburg[research]``).
 
-Importing this module registers one game per scenario: ``python_boc_day1``,
-``python_boc_day2``, ``python_boc_day3`` and ``python_boc_battle``::
+Importing this module registers one game per scenario of every system the registry
+(:mod:`gettysburg.systems`) lists with research hooks: ``python_<system>_<scenario>``
+for the scenario ``<system>/<scenario>``::
 
     import pyspiel
-    import gettysburg.interop.openspiel  # registers the games
-    game = pyspiel.load_game("python_boc_day3", {"max_turns": 2})
+    import gettysburg.interop.openspiel as adapter  # registers the games
+    print(adapter.SCENARIOS)  # every system/scenario served
+    game = adapter.load(adapter.SCENARIOS[0], max_turns=2)  # = pyspiel.load_game(...)
 
 Design (``docs/research.md`` has the details):
 
-* Two players: 0 = USA, 1 = CSA. Sequential, imperfect information, zero-sum, terminal
-  reward: +1 / -1 to the winner, 0 for a draw (9.1). A game cut short by ``max_turns`` or
-  ``max_decisions`` ends with the public standing instead (a value in [-1, 1] from the
-  victory points, the same both seats see).
+* Two players, the system's seats in its play order (player 0 is the first seat).
+  Sequential, imperfect information, zero-sum, terminal reward: +1 / -1 to the winner, 0
+  for a draw. A game cut short by ``max_turns`` or ``max_decisions`` ends with the public
+  standing instead (``ResearchHooks.standing``, a value in [-1, 1] both seats see).
 * Dice are explicit chance nodes: the engine is driven with scripted dice; when an action
   needs a die that has not been drawn, the engine refuses it atomically (state untouched)
   and the state becomes a chance node with outcomes 0..5 (faces 1..6, p = 1/6 each). Each
   outcome is appended and the action replayed until it has all its dice.
-* Actions are the fixed integer encoding of :mod:`gettysburg.boc.action_codec`
-  (``num_distinct_actions`` = 1,221,488). Ids are checked here, in Python, before they
-  reach anything else.
-* Observations come from ``make_py_observer``: the seat's fogged view without hidden block
-  handles (string) and planes over the hexes (tensor). With ``perfect_recall`` the string
-  adds a digest chained over everything the seat has been shown and has done, so two
-  histories the seat can tell apart never share an information state.
-* ``resample_from_infostate`` re-deals what the seat cannot see (hidden enemy identities),
-  for OpenSpiel's IS-MCTS, consistently with what the seat saw at each of its decisions
-  (``ResearchHooks.remember``), not only with what it sees now.
-* The board and order of battle live on the game object; a state holds one engine game
-  whose copy shares them (pyspiel deep-copies every state attribute on clone).
+* Actions are the system's fixed integer encoding (``ResearchHooks.encode_actions``). Ids
+  are checked here, in Python, before they reach anything else.
+* Observations come from ``make_py_observer``: the seat's observation without anything
+  naming a hidden piece (string) and the system's tensor. With ``perfect_recall`` the
+  string adds a digest chained over everything the seat has been shown and has done, so
+  two histories the seat can tell apart never share an information state.
+* ``resample_from_infostate`` re-deals what the seat cannot see, for OpenSpiel's IS-MCTS,
+  consistently with what the seat saw at each position (``ResearchHooks.remember``), not
+  only with what it sees now.
+* A state holds one engine game whose copy (``ResearchHooks.fork``) may share the game's
+  immutable data (pyspiel deep-copies every state attribute on clone).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 try:
@@ -54,27 +55,28 @@ from gettysburg.core.protocol import (
     ResearchHooks,
     Seat,
     new_game,
-    research_hooks,
 )
-from gettysburg.interop import SCENARIOS
+from gettysburg.core.system import RuleSystem
+from gettysburg.interop import SCENARIOS, resolve
 
-SYSTEM = "boc"
-DIE_FACES = 6
+DIE_FACES = 6  # the core's dice (gettysburg.core.dice) are six-sided
 #: Default cap on player decisions; it makes ``max_game_length`` a true bound.
 DEFAULT_MAX_DECISIONS = 100_000
 PARAMS: dict[str, Any] = {"seed": 0, "options": "", "max_turns": 0,
                           "max_decisions": DEFAULT_MAX_DECISIONS}
-_HANDLE = re.compile(r"^b-[0-9a-f]{12}$")
 
 
-def game_name(scenario: str) -> str:
-    return f"python_boc_{scenario}"
+def game_name(spec: str) -> str:
+    """``python_<system>_<scenario>`` for ``system/scenario`` (or a bare scenario name)."""
+    system, scenario = resolve(spec)
+    return f"python_{system.name}_{scenario}"
 
 
-def _game_type(scenario: str) -> Any:
+def _game_type(system: RuleSystem, scenario: str) -> Any:
+    title = system.menu().scenarios.get(scenario, scenario)
     return pyspiel.GameType(
-        short_name=game_name(scenario),
-        long_name=f"Gettysburg: Badges of Courage ({scenario})",
+        short_name=f"python_{system.name}_{scenario}",
+        long_name=f"Gettysburg: {system.title} ({title})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -89,17 +91,25 @@ def _game_type(scenario: str) -> Any:
 class _Shared:
     """Per-game data every state of the game shares (never copied)."""
 
-    def __init__(self, scenario: str, options: list[str], seed: int, max_turns: int,
-                 max_decisions: int) -> None:
-        self.hooks: ResearchHooks = research_hooks(SYSTEM)
-        self.template: Game = new_game(f"{SYSTEM}/{scenario}", options=options, seed=seed,
-                                       dice=ScriptedDice([]))
+    def __init__(self, system: RuleSystem, scenario: str, options: list[str], seed: int,
+                 max_turns: int, max_decisions: int) -> None:
+        assert system.research is not None  # only such systems are registered
+        self.hooks: ResearchHooks = system.research()
+        # What names a hidden piece (a handle) is stripped from what a seat recalls.
+        self.is_handle: Callable[[str], bool] = system.is_handle or _no_handles
+        self.template: Game = new_game(f"{system.name}/{scenario}", options=options,
+                                       seed=seed, dice=ScriptedDice([]))
         self.seats: list[Seat] = self.template.seats()
         self.max_turns = max_turns
         self.max_decisions = max_decisions
         self.num_actions = self.hooks.action_space_size(self.template)
         self.tensor_size = self.hooks.tensor_size(self.template)
-        self.key = canonical_json([scenario, options, seed, max_turns, max_decisions])
+        self.key = canonical_json([system.name, scenario, options, seed, max_turns,
+                                   max_decisions])
+
+
+def _no_handles(text: str) -> bool:
+    return False
 
 
 # States refer to their game's shared data by key, so a pickled state (serialisation)
@@ -109,8 +119,8 @@ _SHARED: dict[str, _Shared] = {}
 
 
 class _Engine:
-    """The engine game held by a state: deep copies share the board and order of battle
-    (``ResearchHooks.fork``); pickles carry the game's JSON."""
+    """The engine game held by a state: deep copies are the system's fork (which may share
+    its immutable data, ``ResearchHooks.fork``); pickles carry the game's JSON."""
 
     def __init__(self, shared: _Shared, game: Game | None) -> None:
         self.shared = shared
@@ -168,7 +178,7 @@ def _restore_engine(key: str, data: str) -> _Engine:
 
     shared = _SHARED.get(key)
     if shared is None:
-        raise ValueError(f"no loaded BoC OpenSpiel game matches {key}; load it first")
+        raise ValueError(f"no loaded OpenSpiel game matches {key}; load it first")
     return _Engine(shared, load_game(json.loads(data)))
 
 
@@ -190,22 +200,22 @@ class _Memories:
         return self
 
 
-def _strip_handles(data: Any) -> Any:
-    """Hidden block handles name identities (per game): recall keeps only that a hidden
-    block was involved, as the table shows it."""
+def _strip_handles(data: Any, is_handle: Callable[[str], bool]) -> Any:
+    """Hidden pieces' handles name identities (per game): recall keeps only that a hidden
+    piece was involved, as the table shows it."""
     if isinstance(data, dict):
-        return {k: _strip_handles(v) for k, v in data.items()}
+        return {k: _strip_handles(v, is_handle) for k, v in data.items()}
     if isinstance(data, list):
-        return [_strip_handles(v) for v in data]
-    if isinstance(data, str) and _HANDLE.match(data):
+        return [_strip_handles(v, is_handle) for v in data]
+    if isinstance(data, str) and is_handle(data):
         return "hidden"
     return data
 
 
-class BocState(pyspiel.State):  # type: ignore[misc]
-    """One position of a BoC game, with a pending action while dice are being drawn."""
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """One position of a game, with a pending action while dice are being drawn."""
 
-    def __init__(self, game: BocSpielGame) -> None:
+    def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         shared = game.shared
         # Copied lazily: pyspiel builds a fresh initial state for every clone and then
@@ -274,7 +284,7 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         return self._engine.observation(seat)
 
     def standing(self) -> float:
-        """The public standing for player 0 in [-1, 1] (victory points)."""
+        """The public standing for player 0 in [-1, 1] (``ResearchHooks.standing``)."""
         return self._engine.shared.hooks.standing(self._engine.game)
 
     # --- pyspiel.State interface ----------------------------------------------------------
@@ -330,13 +340,13 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         self._engine.moved()
         shared = self._engine.shared
         # Every seat saw this position (its observation follows every action, chance
-        # outcomes included): a block revealed and hidden again between its decisions, or
-        # one that left a hex another then entered, is remembered as it was seen.
+        # outcomes included): a piece revealed and hidden again between its decisions, or
+        # one that left a place another then entered, is remembered as it was seen.
         for s in shared.seats:
             self._memory = self._memory.updated(
                 s, shared.hooks.remember(game, s, self._memory.get(s)))
         for s in shared.seats:
-            shown = _strip_handles(game.events(s, since=log_before[s]))
+            shown = _strip_handles(game.events(s, since=log_before[s]), shared.is_handle)
             for e in shown:
                 e.pop("n", None)
             mine = action if s == seat else None
@@ -377,24 +387,25 @@ class BocState(pyspiel.State):  # type: ignore[misc]
                 return canonical_json(found)
         return f"action {int(action_id)}"
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BocState:
-        """A state in the same information set of ``player_id``: hidden enemy identities
-        re-dealt (``gettysburg.boc.resample``); the seat's recall is unchanged."""
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any
+                                ) -> SpielState:
+        """A state in the same information set of ``player_id``: what the seat cannot see
+        re-dealt (``ResearchHooks.resample``); the seat's recall is unchanged."""
         seat = self.seat_of(player_id)
         draw = probability_sampler() if callable(probability_sampler) else 0.5
         seed = int(float(draw) * 2**31)
         return self.resample_with_seed(seat, seed)
 
-    def resample_with_seed(self, seat: Seat, seed: int) -> BocState:
+    def resample_with_seed(self, seat: Seat, seed: int) -> SpielState:
         """The deterministic form: the draw agrees with what the seat sees now and with
         what it saw at each of its decisions so far (``ResearchHooks.remember``)."""
         if self._pending is not None and self._pending[1] != seat:
-            # The other seat's action waits for its dice, naming its blocks by id: a re-deal
-            # of those identities would leave it naming the wrong blocks.
+            # The other seat's action waits for its dice, naming its pieces: a re-deal of
+            # what stands behind them would leave it naming the wrong pieces.
             raise ValueError("cannot re-deal for a seat at a chance node that follows the "
                              "other seat's action; re-deal at a decision node (as IS-MCTS "
                              "does) or at a chance node of the seat's own action")
-        twin: BocState = self.clone()
+        twin: SpielState = self.clone()
         shared = self._engine.shared
         memory = self._engine.memory(seat, self._memory.get(seat))
         twin._engine = _Engine(shared, shared.hooks.resample(self._engine.game, seat, seed,
@@ -404,8 +415,11 @@ class BocState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         game = self._engine.game
         hist = game.history
-        digest = hist[-1].state_hash if hist else game.initial_state_hash
-        text = f"{game.setup.scenario} to_move={game.to_move()} state={digest[:16]}"
+        # Before the first action the state itself: a first action refused for want of dice
+        # fixes the game's initial hash, which its JSON (so a deserialised copy) drops.
+        digest = hist[-1].state_hash if hist else game.state_hash()
+        text = f"{game.setup.system}/{game.setup.scenario} to_move={game.to_move()} " \
+            f"state={digest[:16]}"
         if self._pending is not None:
             dice = game.dice
             assert isinstance(dice, ScriptedDice)
@@ -416,7 +430,7 @@ class BocState(pyspiel.State):  # type: ignore[misc]
         return text
 
 
-class BocObserver:
+class SeatObserver:
     """Observation (default) or information state (``perfect_recall``) of one seat."""
 
     def __init__(self, shared: _Shared, iig_obs_type: Any = None) -> None:
@@ -425,15 +439,15 @@ class BocObserver:
         if iig_obs_type is not None and (
                 not iig_obs_type.public_info
                 or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError("BoC observers give one seat's own view (public info plus that "
-                             "seat's private info) only")
+            raise ValueError("these observers give one seat's own view (public info plus "
+                             "that seat's private info) only")
         size = shared.tensor_size + (len(shared.seats) if self.perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {"observation": self.tensor[:shared.tensor_size]}
         if self.perfect_recall:
             self.dict["moves_made"] = self.tensor[shared.tensor_size:]
 
-    def set_from(self, state: BocState, player: int) -> None:
+    def set_from(self, state: SpielState, player: int) -> None:
         seat = state.seat_of(player)
         self.tensor[:self.shared.tensor_size] = state._engine.tensor(seat)
         if self.perfect_recall:
@@ -442,7 +456,7 @@ class BocObserver:
             self.tensor[self.shared.tensor_size:] = [state._own_moves[s] / 1000.0
                                                      for s in order]
 
-    def string_from(self, state: BocState, player: int) -> str:
+    def string_from(self, state: SpielState, player: int) -> str:
         seat = state.seat_of(player)
         text = canonical_json(state.observation(seat))
         if self.perfect_recall:
@@ -450,9 +464,11 @@ class BocObserver:
         return text
 
 
-class BocSpielGame(pyspiel.Game):  # type: ignore[misc]
-    """One BoC scenario as an OpenSpiel game (see the module doc for the parameters)."""
+class SpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One scenario of a system as an OpenSpiel game (see the module doc for the
+    parameters); :func:`_game_class` makes one subclass per scenario."""
 
+    system: RuleSystem
     scenario: str = ""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
@@ -461,52 +477,55 @@ class BocSpielGame(pyspiel.Game):  # type: ignore[misc]
         max_turns, max_decisions = int(p["max_turns"]), int(p["max_decisions"])
         if max_turns < 0 or max_decisions < 1:
             raise ValueError("max_turns must be >= 0 and max_decisions >= 1")
-        key = canonical_json([self.scenario, options, int(p["seed"]), max_turns,
-                              max_decisions])
+        key = canonical_json([self.system.name, self.scenario, options, int(p["seed"]),
+                              max_turns, max_decisions])
         shared = _SHARED.get(key)
         if shared is None:
-            shared = _SHARED[key] = _Shared(self.scenario, options, int(p["seed"]),
-                                            max_turns, max_decisions)
+            shared = _SHARED[key] = _Shared(self.system, self.scenario, options,
+                                            int(p["seed"]), max_turns, max_decisions)
         self.shared = shared
         info = pyspiel.GameInfo(
             num_distinct_actions=self.shared.num_actions, max_chance_outcomes=DIE_FACES,
             num_players=len(self.shared.seats), min_utility=-1.0, max_utility=1.0,
             utility_sum=0.0, max_game_length=max_decisions)
-        super().__init__(_game_type(self.scenario), info, dict(p))
+        super().__init__(_game_type(self.system, self.scenario), info, dict(p))
 
-    def new_initial_state(self) -> BocState:
-        return BocState(self)
+    def new_initial_state(self) -> SpielState:
+        return SpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None,
-                         params: Mapping[str, Any] | None = None) -> BocObserver:
+                         params: Mapping[str, Any] | None = None) -> SeatObserver:
         if params:
-            raise ValueError(f"BoC observers take no parameters, got {dict(params)}")
-        return BocObserver(self.shared, iig_obs_type)
+            raise ValueError(f"these observers take no parameters, got {dict(params)}")
+        return SeatObserver(self.shared, iig_obs_type)
 
 
-def _game_class(scenario: str) -> type[BocSpielGame]:
-    return type(f"BocSpielGame_{scenario}", (BocSpielGame,), {"scenario": scenario})
+def _game_class(system: RuleSystem, scenario: str) -> type[SpielGame]:
+    return type(f"SpielGame_{system.name}_{scenario}", (SpielGame,),
+                {"system": system, "scenario": scenario})
 
 
-GAME_CLASSES: dict[str, type[BocSpielGame]] = {}
-for _scenario in SCENARIOS:
-    GAME_CLASSES[_scenario] = _game_class(_scenario)
-    pyspiel.register_game(_game_type(_scenario), GAME_CLASSES[_scenario])
+#: The game class of every ``system/scenario`` registered with OpenSpiel.
+GAME_CLASSES: dict[str, type[SpielGame]] = {}
+for _spec in SCENARIOS:
+    _system, _scenario = resolve(_spec)
+    GAME_CLASSES[_spec] = _game_class(_system, _scenario)
+    pyspiel.register_game(_game_type(_system, _scenario), GAME_CLASSES[_spec])
 
 
-def load(scenario: str, **params: Any) -> Any:
-    """``pyspiel.load_game`` for a scenario short name (``"day3"``) with parameters."""
-    if scenario not in SCENARIOS:
-        raise ValueError(f"unknown BoC scenario {scenario!r}; have {list(SCENARIOS)}")
+def load(spec: str, **params: Any) -> Any:
+    """``pyspiel.load_game`` for ``system/scenario`` (or a bare scenario name such as
+    ``"day3"``, read as the first system listing it) with parameters."""
     unknown = set(params) - set(PARAMS)
     if unknown:
         raise ValueError(f"unknown parameters {sorted(unknown)}; have {sorted(PARAMS)}")
-    return pyspiel.load_game(game_name(scenario), params)
+    return pyspiel.load_game(game_name(spec), params)
 
 
 class StandingEvaluator(mcts.Evaluator):  # type: ignore[misc]
-    """An MCTS / IS-MCTS evaluator from the public standing (victory points), uniform
-    priors: random rollouts through a whole BoC day would cost minutes per simulation."""
+    """An MCTS / IS-MCTS evaluator from the public standing (``ResearchHooks.standing``),
+    uniform priors: random rollouts through a whole battle day would cost minutes per
+    simulation."""
 
     def evaluate(self, state: Any) -> Any:
         if state.is_terminal():

@@ -1,9 +1,11 @@
-"""Badges of Courage as PettingZoo AEC environments (``pip install gettysburg[research]``).
+"""Every rule system with research hooks as PettingZoo AEC environments
+(``pip install gettysburg[research]``).
 
 ::
 
+    from gettysburg.interop import SCENARIOS
     from gettysburg.interop.pettingzoo import env
-    e = env("day3", max_turns=2, render_mode="ansi")
+    e = env(SCENARIOS[0], max_turns=2, render_mode="ansi")  # every system/scenario served
     e.reset(seed=7)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, info = e.last()
@@ -11,18 +13,20 @@
             e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
 
-* Agents ``"usa"`` and ``"csa"``; ``agent_selection`` is whoever the rules wait for (a
-  combat answer can come from the side not in its player turn).
-* Observation: ``{"observation": float32 planes and scalars (the seat's fogged view, see
+* Scenarios are ``system/scenario`` for every system the registry (:mod:`gettysburg.systems`)
+  lists with research hooks; a bare scenario name is read as the first system listing it.
+* Agents are the system's seats; ``agent_selection`` is whoever the rules wait for (an
+  answer can come from the side whose turn it is not).
+* Observation: ``{"observation": float32 (the system's tensor of the seat's view, see
   docs/research.md), "action_mask": int8 over the fixed action ids}``; the agent not to move
   gets an all-zero mask.
-* Actions are the ids of :mod:`gettysburg.boc.action_codec`; an id that is not legal now is
-  refused with ``ValueError`` naming it, and nothing changes.
+* Actions are the system's fixed ids (``ResearchHooks.encode_actions``); an id that is not
+  legal now is refused with ``ValueError`` naming it, and nothing changes.
 * Dice are the engine's seeded dice: ``reset(seed=s)`` gives the same game for the same
   actions; ``reset()`` without a seed reuses the last one (0 at first).
-* Rewards come at the end: +1 / -1 to the winner, 0 each for a draw (9.1). ``max_turns`` /
-  ``max_decisions`` cut a game short (truncation) with the public standing from the victory
-  points as reward (a value in [-1, 1], zero-sum).
+* Rewards come at the end: +1 / -1 to the winner, 0 each for a draw. ``max_turns`` /
+  ``max_decisions`` cut a game short (truncation) with the public standing
+  (``ResearchHooks.standing``) as reward (a value in [-1, 1], zero-sum).
 * ``render_mode``: ``"ansi"`` returns a text picture, ``"human"`` prints it; both as
   ``render_seat`` sees the game (default ``"referee"``: everything, for the experimenter).
 """
@@ -30,7 +34,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 try:
     import gymnasium
@@ -40,36 +44,37 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("gettysburg.interop.pettingzoo needs PettingZoo: "
                       "pip install 'gettysburg[research]'") from exc
 
-from gettysburg.core.protocol import Action, Game, Seat, new_game, research_hooks
-from gettysburg.interop import SCENARIOS
+from gettysburg.core.protocol import REFEREE, Action, Game, Seat, new_game
+from gettysburg.interop import resolve
 
-SYSTEM = "boc"
-OBS_BOUND = 100.0  # every plane and scalar is a small count or a fraction
+#: Bounds of the observation space: the research hooks promise every tensor value in it.
+OBS_BOUND = 100.0
+RENDER_MODES = ("ansi", "human")
 
 
-class BocAECEnv(AECEnv):  # type: ignore[misc]
-    """One BoC scenario as an AEC environment (see the module doc)."""
+class GameEnv(AECEnv):  # type: ignore[misc]
+    """One scenario of a system as an AEC environment (see the module doc)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "gettysburg_boc_v0",
-                                          "render_modes": ["ansi", "human"],
-                                          "is_parallelizable": False}
-
-    def __init__(self, scenario: str = "day3", *, options: str | Sequence[str] = (),
+    def __init__(self, scenario: str, *, options: str | Sequence[str] = (),
                  max_turns: int = 0, max_decisions: int = 0, render_mode: str | None = None,
-                 render_seat: Seat = "referee") -> None:
+                 render_seat: Seat = REFEREE) -> None:
         super().__init__()
-        if scenario not in SCENARIOS:
-            raise ValueError(f"unknown BoC scenario {scenario!r}; have {list(SCENARIOS)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        system, self.scenario = resolve(scenario)
+        assert system.research is not None  # resolve() serves only such systems
+        self.system = system.name
+        self.metadata: dict[str, Any] = {"name": f"gettysburg_{system.name}_v0",
+                                         "render_modes": list(RENDER_MODES),
+                                         "is_parallelizable": False}
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {list(RENDER_MODES)}")
         if max_turns < 0 or max_decisions < 0:
             raise ValueError("max_turns and max_decisions must be >= 0 (0 = no limit)")
         # "a,b" as OpenSpiel's parameter takes it, or a sequence of option names.
         named = options.split(",") if isinstance(options, str) else list(options)
-        self.scenario, self.options = scenario, tuple(o.strip() for o in named if o.strip())
+        self.options = tuple(o.strip() for o in named if o.strip())
         self.max_turns, self.max_decisions = max_turns, max_decisions
         self.render_mode, self.render_seat = render_mode, render_seat
-        self.hooks = research_hooks(SYSTEM)
+        self.hooks = system.research()
         self._seed: int = 0
         self.game: Game = self._new_game()
         self.possible_agents: list[Seat] = self.game.seats()
@@ -85,7 +90,7 @@ class BocAECEnv(AECEnv):  # type: ignore[misc]
         self.agents: list[Seat] = []
 
     def _new_game(self) -> Game:
-        return new_game(f"{SYSTEM}/{self.scenario}", options=list(self.options),
+        return new_game(f"{self.system}/{self.scenario}", options=list(self.options),
                         seed=self._seed)
 
     def observation_space(self, agent: Seat) -> gymnasium.spaces.Space[Any]:
@@ -180,6 +185,7 @@ class BocAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(scenario: str = "day3", **kwargs: Any) -> BocAECEnv:
-    """A new environment; keyword arguments as :class:`BocAECEnv`."""
-    return BocAECEnv(scenario, **kwargs)
+def env(scenario: str, **kwargs: Any) -> GameEnv:
+    """A new environment for ``system/scenario`` (or a bare scenario name); keyword
+    arguments as :class:`GameEnv`."""
+    return GameEnv(scenario, **kwargs)
