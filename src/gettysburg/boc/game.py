@@ -15,14 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from gettysburg.boc.board import BOC, Board, BoardError, load_board
+from gettysburg.boc.actions import ACTION_TYPES, ActionType, action_type, check_fields
+from gettysburg.boc.board import Board, BoardError, load_board
 from gettysburg.boc.cavalry_battle import (
     DONE as CAVALRY_DONE,
 )
 from gettysburg.boc.cavalry_battle import (
     CavalryBattleState,
     begin_cavalry_battles,
-    cavalry_act,
     cavalry_decision,
     load_cavalry_battle,
 )
@@ -31,28 +31,18 @@ from gettysburg.boc.command import (
     COMMAND_HQ_TYPES,
     Orders,
     command_range,
-    commanded_units,
 )
 from gettysburg.boc.control import compute_control, enemy_hexes, front_line, index
+from gettysburg.boc.entry_roads import adjacent_roads, road_name
 from gettysburg.boc.fire import (
     FireLedger,
-    check_fire,
-    end_fire_phase,
     fire_options,
     pending_decision,
-    resolve_choice,
-    resolve_fire,
 )
-from gettysburg.boc.fog import fog_key, private, units_view
+from gettysburg.boc.fog import fog_key, units_view
 from gettysburg.boc.melee import (
     ENTRY,
-    SUPPORTED,
-    UNSUPPORTED,
     MeleeState,
-    attack_problem,
-    declare,
-    end_melee_phase,
-    melee_act,
     melee_decision,
     melee_declare_options,
     target_problem,
@@ -62,12 +52,10 @@ from gettysburg.boc.movement import (
     MoveRules,
     Reach,
     entry_cost,
-    path_cost,
     reachable,
     road_march,
 )
 from gettysburg.boc.oob import (
-    ARTILLERY_TYPES,
     HQ_TYPES,
     DataError,
     default_hierarchy,
@@ -75,7 +63,6 @@ from gettysburg.boc.oob import (
     read_yaml,
 )
 from gettysburg.boc.scenario import (
-    ENTRY_ROAD_ALIASES,
     SCENARIO_FILES,
     CavalryBattle,
     parse_scenario,
@@ -91,7 +78,6 @@ from gettysburg.boc.sequence import (
     OPT_FREE,
     OPT_HANCOCK,
     check_stacking,
-    end_phase,
     phases,
     reveal_front_artillery,
 )
@@ -102,7 +88,6 @@ from gettysburg.boc.state import (
     RESERVE,
     BocState,
     UnitState,
-    add_hours,
     clock,
     other,
     parse_time,
@@ -111,15 +96,12 @@ from gettysburg.boc.state import (
 )
 from gettysburg.boc.supply import (
     NIGHT_POINTS,
-    check_day_supply,
-    check_night_supply,
     day_targets,
     night_targets,
 )
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
 from gettysburg.core.canonical import JSONDict, canonical_json, json_copy
 from gettysburg.core.dice import Dice, normalize_seed
-from gettysburg.core.hexids import HexIdError
 from gettysburg.core.protocol import (
     REFEREE,
     RULE_ACTION,
@@ -153,29 +135,9 @@ ENGINE_OPTIONS = (OPT_HIDDEN_HITS,)
 # Options the lobby ticks for a new game. hidden_hits plays hits as at the table (5.23); it
 # stays off for the engine and the CLI so that games saved before it replay unchanged.
 TICKED_OPTIONS = (OPT_HIDDEN_HITS,)
-ACTION_ORDER = ["swap", "hancock", "activate", "fire", "formation", "move", "enter", "melee",
-                "leave_map", "casualty", "repulse", "melee_resolve", "melee_fight", "melee_line",
-                "melee_retreat", "regroup", "regroup_done", "cavalry_custer", "cavalry_assign",
-                "cavalry_assign_done", "supply_activate", "supply", "night_supply", "end_phase"]
-_ORDER = {t: i for i, t in enumerate(ACTION_ORDER)}  # legal_actions lists them in this order
-# Answers to a pending combat decision (combat.Decision): valid only while one waits.
-DECISION_ACTIONS = frozenset({"casualty", "repulse", "melee_resolve", "melee_fight",
-                              "melee_line", "melee_retreat", "regroup", "regroup_done",
-                              "cavalry_custer", "cavalry_assign", "cavalry_assign_done"})
-# The fields each (non-decision) action may carry besides "type", as legal_actions builds
-# them: anything else is refused, so a save or the store never holds junk an action was
-# padded with, and validate accepts exactly what legal_actions lists.
-ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "swap": frozenset({"units"}), "hancock": frozenset({"corps"}),
-    "activate": frozenset({"hq", "to"}), "fire": frozenset({"unit", "target", "through", "at"}),
-    "formation": frozenset({"unit", "column"}), "move": frozenset({"unit", "path"}),
-    "enter": frozenset({"unit", "entry", "path"}),
-    "melee": frozenset({"unit", "target", "unsupported", "entry"}),
-    "leave_map": frozenset({"unit"}), "supply_activate": frozenset({"hq", "to"}),
-    "supply": frozenset({"hq", "unit", "steps"}), "night_supply": frozenset({"unit", "steps"}),
-    "end_phase": frozenset(),
-}
-HANCOCK_ROAD = "Taneytown Road"
+#: The action types in the order legal_actions lists them (from the table, actions.py).
+ACTION_ORDER = [t.name for t in ACTION_TYPES]
+_ORDER = {t: i for i, t in enumerate(ACTION_ORDER)}
 
 
 def normalise_options(options: Sequence[str]) -> list[str]:
@@ -326,27 +288,6 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
     return state
 
 
-def _str(action: Action, key: str) -> str:
-    v = action.get(key)
-    if not isinstance(v, str) or not v:
-        raise RuleError(RULE_ACTION, f"'{key}' must be a non-empty string")
-    return v
-
-
-def _path(action: Action) -> list[str]:
-    v = action.get("path")
-    if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
-        raise RuleError(RULE_ACTION, "'path' must be a non-empty list of hex ids")
-    return [x.upper() for x in v]
-
-
-def _int(action: Action, key: str, default: int) -> int:
-    v = action.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise RuleError(RULE_ACTION, f"'{key}' must be an integer")
-    return v
-
-
 def _hq_ready_problem(u: UnitState, active: bool, what: str) -> str | None:
     """What keeps an HQ from being activated, for fire command (4.2x) or supply (8.1)
     alike: it must be on the map, not yet active for that, and above strength 0 (4.3)."""
@@ -385,7 +326,7 @@ class BocGame(Game):
             # (8.1's first-turn note leaves it face up too).
             self.record(*reveal_front_artillery(self.board, self.state, self.orders))
             # A position that starts at Day 3 2 PM begins with the cavalry battles (10.0).
-            self.record(*self._maybe_cavalry_battles())
+            self.record(*self.maybe_cavalry_battles())
 
     # --- state -------------------------------------------------------------------------
     def position_json(self) -> JSONDict:
@@ -408,7 +349,7 @@ class BocGame(Game):
         return [d.seat] if d is not None else [self.state.active]
 
     # --- combat decisions (docs/combat.md) ---------------------------------------------
-    def _cavalry_active(self) -> bool:
+    def cavalry_active(self) -> bool:
         return bool(self.state.cavalry) and self.state.cavalry.get("stage") != CAVALRY_DONE
 
     def decision(self) -> Decision | None:
@@ -416,7 +357,7 @@ class BocGame(Game):
         st = self.state
         if st.over:
             return None
-        if self._cavalry_active():
+        if self.cavalry_active():
             return cavalry_decision(self.board, st, self.orders, cavalry_data(),
                                     CavalryBattleState.from_json(st.cavalry))
         if st.phase == "fire" and st.fire.get("pending") is not None:
@@ -437,19 +378,19 @@ class BocGame(Game):
     def column_rule(self) -> bool:
         return OPT_COLUMN in self.state.options
 
-    def _own(self, seat: Seat, uid: str) -> UnitState:
+    def own_unit(self, seat: Seat, uid: str) -> UnitState:
         u = self.state.units.get(uid)
         if u is None or u.side != seat:
             # Same words whether the id is unknown or the enemy's: no identity leaks.
             raise RuleError(RULE_ACTION, f"{uid!r} is not one of your units in this game")
         return u
 
-    def _phase(self, *allowed: str, rule: str = "1.2") -> None:
+    def require_phase(self, *allowed: str, rule: str = "1.2") -> None:
         if self.state.phase not in allowed:
             raise RuleError(rule, f"not allowed in the {self.state.phase} phase "
                                   f"(only in: {', '.join(allowed)})")
 
-    def _day(self, rule: str) -> None:
+    def require_day(self, rule: str) -> None:
         if self.state.night:
             raise RuleError(rule, "not allowed in the night turn (9.7)")
 
@@ -459,7 +400,7 @@ class BocGame(Game):
         n = len((self.state.occupants() if occ is None else occ).get(hx, []))
         return n + extra <= self.board.hex(hx).stacking
 
-    def _deploy_targets(self, u: UnitState) -> list[str]:
+    def deploy_targets(self, u: UnitState) -> list[str]:
         """4.3 / 8.1: an HQ may step one hex when activated, into a friendly hex (6.6) with
         room for it (6.2)."""
         assert u.hex is not None
@@ -476,7 +417,7 @@ class BocGame(Game):
         return sorted(out)
 
     # --- movement context ----------------------------------------------------------------
-    def _may_move(self, u: UnitState) -> str | None:
+    def move_problem(self, u: UnitState) -> str | None:
         """Why ``u`` may not move now (6.1), or ``None``."""
         if u.status != ON_MAP:
             return "the unit is not on the map"
@@ -488,7 +429,7 @@ class BocGame(Game):
             return "an HQ activated in the command phase cannot move (6.1)"
         return None
 
-    def _rules(self, u: UnitState, front: frozenset[str],
+    def move_rules(self, u: UnitState, front: frozenset[str],
                occ: Mapping[str, list[UnitState]] | None = None) -> MoveRules:
         """``occ``: the hexes' occupants, if the caller has them (``legal_actions`` asks
         for every unit of a side in one position)."""
@@ -533,9 +474,9 @@ class BocGame(Game):
         assert u.hex is not None
         if front is None:
             front = front_line(self.board, self.state, u.side)
-        return reachable(self.board, u.hex, self._rules(u, front, occ))
+        return reachable(self.board, u.hex, self.move_rules(u, front, occ))
 
-    def _entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
+    def entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
         """(entry hex, entry road) pairs ``u`` may come on at now (6.7, 9.74, 2.4); one
         road per hex, named as the board names it."""
         board = self.board
@@ -549,7 +490,7 @@ class BocGame(Game):
         else:
             named = u.arrival_entry or ""
             roads = [named, *adjacent_roads(board, named)]
-            div = self._division_key(u)
+            div = self.division_key(u)
             if div in self.state.entry_roads:
                 roads = [self.state.entry_roads[div]]  # 6.7 division integrity
         out: dict[str, str] = {}
@@ -563,14 +504,14 @@ class BocGame(Game):
             out[u.arrival_hex] = u.arrival_entry or ""
         return sorted(out.items())
 
-    def _division_key(self, u: UnitState) -> str:
+    def division_key(self, u: UnitState) -> str:
         """6.7 division integrity binds the units of one division arriving together."""
         label = self.orders.oob[u.id]
         if label.division is None or u.id in self.orders.asset_of:
             return ""
         return f"{u.side}/{label.corps}/{label.division}/{u.arrival_key}"
 
-    def _may_enter(self, u: UnitState) -> str | None:
+    def entry_problem(self, u: UnitState) -> str | None:
         if u.status not in (RESERVE, OFF_MAP):
             return "the unit is not waiting off the map"
         if u.arrival_key is None or u.arrival_key > self.state.now:
@@ -590,9 +531,9 @@ class BocGame(Game):
         label = self.orders.oob[uid]
         if front is None:
             front = front_line(board, self.state, u.side)
-        rules = self._rules(u, front, occ)
+        rules = self.move_rules(u, front, occ)
         out: dict[tuple[str, str], tuple[int, list[str]]] = {}
-        for entry, road in self._entry_hexes(u):
+        for entry, road in self.entry_hexes(u):
             if entry in rules.forbidden:
                 continue
             if u.night_road and self.state.night:
@@ -636,20 +577,20 @@ class BocGame(Game):
         if st.phase == DEPLOY:
             acts += self._swap_actions(seat)
         elif st.phase == "command":
-            acts += self._hancock_actions(seat)
+            acts += self.hancock_actions(seat)
             for u in st.on_map(seat):
-                if self._activation_problem(u) is None:
+                if self.activation_problem(u) is None:
                     acts.append({"type": "activate", "hq": u.id})
                     acts += [{"type": "activate", "hq": u.id, "to": t}
-                             for t in self._deploy_targets(u)]
+                             for t in self.deploy_targets(u)]
         elif st.phase == "movement":
             front = front_line(self.board, st, seat)  # 6.61, the same for every unit
             occ = st.occupants()  # nothing moves while the actions are listed
             for u in st.on_map(seat):
-                if self._may_move(u) is not None:
+                if self.move_problem(u) is not None:
                     continue
                 if self.column_rule and self.orders.oob[u.id].type == "infantry" \
-                        and self._formation_problem(u) is None:
+                        and self.formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
                 reach = self.move_options(u.id, front, occ)
                 # reach.path is sorted by destination; its paths are kept (copied here).
@@ -659,7 +600,7 @@ class BocGame(Game):
                     acts.append({"type": "leave_map", "unit": u.id})
             for uid in sorted(st.units):
                 u = st.units[uid]
-                if u.side != seat or self._may_enter(u) is not None:
+                if u.side != seat or self.entry_problem(u) is not None:
                     continue
                 if self.column_rule and self.orders.oob[uid].type == "infantry":
                     acts.append({"type": "formation", "unit": uid, "column": not u.column})
@@ -675,10 +616,10 @@ class BocGame(Game):
                                  FireLedger.from_json(st.fire))
         elif st.phase == "supply" and not st.night:
             for u in st.on_map(seat):
-                if self._supply_activation_problem(u) is None:
+                if self.supply_activation_problem(u) is None:
                     acts.append({"type": "supply_activate", "hq": u.id})
                     acts += [{"type": "supply_activate", "hq": u.id, "to": t}
-                             for t in self._deploy_targets(u)]
+                             for t in self.deploy_targets(u)]
             for u in st.on_map(seat):
                 if u.sup_active:
                     acts += [{"type": "supply", "hq": u.id, "unit": t, "steps": 1}
@@ -690,91 +631,25 @@ class BocGame(Game):
         acts.append({"type": "end_phase"})
         return sorted(acts, key=lambda a: _ORDER[a["type"]]) if acts else acts
 
-    # --- validation ------------------------------------------------------------------------
+    # --- validation and execution (the table of action types: actions.py) ------------------
     def validate(self, action: Action, seat: Seat) -> None:
         self._check(action, seat)
 
-    def _check(self, action: Action, seat: Seat) -> Any:
-        kind = action["type"]
-        if kind in DECISION_ACTIONS:
-            return self._check_decision(action, seat)
-        handler = getattr(self, f"_check_{kind}", None)
-        if kind not in ACTION_ORDER or handler is None:
-            raise RuleError(RULE_ACTION, f"unknown action type {kind!r}; known: "
-                                         f"{', '.join(ACTION_ORDER)}")
-        extra = sorted(set(action) - {"type"} - ACTION_FIELDS.get(kind, frozenset()))
-        if extra:
-            raise RuleError(RULE_ACTION, f"{kind} takes no field {extra[0]!r}")
-        _check_hex_spelling(kind, action)
-        d = self.decision()
-        if d is not None:
-            raise RuleError(d.rule, f"a combat decision ({d.kind}) must be answered first")
-        return handler(action, seat)
+    def execute(self, action: Action, seat: Seat) -> list[Event]:
+        kind, checked = self._check(action, seat)
+        return kind.apply(self, action, seat, checked)
 
-    def _check_end_phase(self, action: Action, seat: Seat) -> None:
-        return None
+    def _check(self, action: Action, seat: Seat) -> tuple[ActionType, Any]:
+        """The action's row and what its check returns; refuses (RuleError) otherwise."""
+        kind = action_type(action["type"])
+        check_fields(kind, action)
+        if not kind.answer:
+            d = self.decision()
+            if d is not None:
+                raise RuleError(d.rule, f"a combat decision ({d.kind}) must be answered first")
+        return kind, kind.check(self, action, seat)
 
-    def _check_decision(self, action: Action, seat: Seat) -> Decision:
-        d = self.decision()
-        if d is None:
-            raise RuleError("1.2", f"no combat decision is waiting for {action['type']!r}")
-        if seat != d.seat:
-            raise RuleError(d.rule, f"the {d.kind} decision is {d.seat}'s")
-        if action not in d.options:
-            raise RuleError(d.rule, f"not one of the answers to the {d.kind} decision now")
-        return d
-
-    def _check_fire(self, action: Action, seat: Seat) -> None:
-        self._phase("fire", rule="5.0")
-        check_fire(self.board, self.state, self.orders, seat, FireLedger.from_json(
-            self.state.fire), action)
-
-    def _check_melee(self, action: Action, seat: Seat) -> list[str]:
-        """7.1 / 7.8 / 6.7 declarations (pure: :func:`melee.declare` applies them)."""
-        self._phase("movement", rule="7.1")
-        self._day("7.1")
-        st = self.state
-        u = self._own(seat, _str(action, "unit"))
-        target = _str(action, "target")
-        ms = MeleeState.from_json(st.melee)
-        if ms.declared(u.id):
-            raise RuleError("7.1", f"{u.id} has already declared a melee")
-        if "entry" in action:
-            road = _str(action, "entry")
-            if u.status == ON_MAP:
-                raise RuleError("6.7", "only arriving units attack from an entry road")
-            why = self._may_enter(u)
-            if why:
-                raise RuleError("6.7", why)
-            label = self.orders.oob[u.id]
-            if is_hq(label) or label.type == "artillery":
-                raise RuleError("6.7", "HQs and artillery do not attack in melee (7.4, 7.5)")
-            pairs = self._entry_hexes(u)
-            if not any(h == target and road_name(r) == road_name(road) for h, r in pairs):
-                raise RuleError("6.7", f"{target} by the {road} is not an entry this unit "
-                                       "may use now")
-            bad = target_problem(self.board, st, ms, seat, target, ENTRY, None)
-            if bad is not None:
-                raise RuleError(*bad)
-            return [h for h, _ in pairs]
-        unsupported = action.get("unsupported", False)
-        if not isinstance(unsupported, bool):
-            raise RuleError(RULE_ACTION, "'unsupported' must be true or false")
-        why = attack_problem(st, self.orders, u.id, unsupported)
-        if why is not None:
-            raise RuleError("7.8" if unsupported else "7.1", why)
-        if unsupported and attack_problem(st, self.orders, u.id, False) is None:
-            raise RuleError("7.8", "a unit under command attacks supported; 7.8 is for "
-                                   "units without command")
-        assert u.hex is not None
-        if target not in index(self.board).nbrs.get(u.hex, ()):
-            raise RuleError("7.1", f"{target} is not adjacent to {u.hex}")
-        bad = target_problem(self.board, st, ms, seat, target,
-                              UNSUPPORTED if unsupported else SUPPORTED, u.hex)
-        if bad is not None:
-            raise RuleError(*bad)
-        return []
-
+    # --- what legal_actions offers -------------------------------------------------------------
     def _entry_melee_options(self, seat: Seat, ms: MeleeState) -> list[Action]:
         """6.7: due arrivals may attack an enemy-held entry hex from their road."""
         st = self.state
@@ -787,11 +662,11 @@ class BocGame(Game):
                 continue
             label = self.orders.oob[uid]
             if is_hq(label) or label.type == "artillery" or ms.declared(uid) \
-                    or self._may_enter(u) is not None:
+                    or self.entry_problem(u) is not None:
                 continue
             if not on_entries and u.arrival_hex not in enemy:
                 continue  # no enemy on any entry hex: the usual case, answered at once
-            for hx, road in self._entry_hexes(u):
+            for hx, road in self.entry_hexes(u):
                 if hx in enemy and target_problem(self.board, st, ms, seat, hx, ENTRY,
                                                    None, enemy) is None:
                     acts.append({"type": "melee", "unit": uid, "target": hx, "entry": road})
@@ -802,56 +677,13 @@ class BocGame(Game):
         return [{"type": "swap", "units": [a, b]} for i, (a, ha) in enumerate(own)
                 for b, hb in own[i + 1:] if ha != hb]
 
-    def _check_swap(self, action: Action, seat: Seat) -> tuple[str, str]:
-        self._phase(DEPLOY, rule="9.6")
-        pair = action.get("units")
-        if not isinstance(pair, list) or len(pair) != 2 \
-                or not all(isinstance(x, str) for x in pair):
-            raise RuleError(RULE_ACTION, "'units' must be a list of two unit ids")
-        a, b = (self._own(seat, x) for x in pair)
-        if a.status != ON_MAP or b.status != ON_MAP or a.hex == b.hex:
-            raise RuleError("9.6", "free deployment swaps two set-up units in different hexes")
-        return a.id, b.id
-
-    def _activation_problem(self, u: UnitState) -> str | None:
+    def activation_problem(self, u: UnitState) -> str | None:
         kind = self.orders.oob[u.id].type
         if kind not in COMMAND_HQ_TYPES:
             return "only division, artillery and cavalry HQs command fire (4.2x)"
         return _hq_ready_problem(u, u.cmd_active, "")
 
-    def _check_activate(self, action: Action, seat: Seat) -> str | None:
-        self._phase("command")
-        u = self._own(seat, _str(action, "hq"))
-        why = self._activation_problem(u)
-        if why:
-            raise RuleError("4.3", why)
-        return self._check_deploy(action, u, "4.3")
-
-    def _check_deploy(self, action: Action, u: UnitState, rule: str) -> str | None:
-        if "to" not in action:
-            return None
-        to = _str(action, "to").upper()
-        if to not in self._deploy_targets(u):
-            raise RuleError(rule, f"{to} is not an adjacent friendly hex with room for the HQ")
-        return to
-
-    def _check_hancock(self, action: Action, seat: Seat) -> tuple[str, int]:
-        self._phase("command", rule="4.6")
-        corps = _str(action, "corps")
-        if OPT_HANCOCK not in self.state.options:
-            raise RuleError("4.6", "the Hancock option is not in play")
-        for a in self._hancock_actions(seat):
-            if a["corps"] == corps:
-                return corps, self._hancock_fall(corps)
-        raise RuleError("4.6", f"Hancock cannot replace the CHQ of corps {corps!r} now "
-                               "(it must have fallen, Hancock must still be on his way, "
-                               "and the option is used once)")
-
-    def _hancock_fall(self, corps: str) -> int:
-        chq = self.orders.corps_chq[("usa", corps)]
-        return self.state.fallen[chq]
-
-    def _hancock_actions(self, seat: Seat) -> list[Action]:
+    def hancock_actions(self, seat: Seat) -> list[Action]:
         st = self.state
         if seat != "usa" or OPT_HANCOCK not in st.options or st.hancock:
             return []
@@ -868,69 +700,7 @@ class BocGame(Game):
                 out.append({"type": "hancock", "corps": corps})
         return out
 
-    def _check_move(self, action: Action, seat: Seat) -> int:
-        self._phase("movement")
-        u = self._own(seat, _str(action, "unit"))
-        why = self._may_move(u)
-        if why:
-            raise RuleError("6.1", why)
-        path = _path(action)
-        if path[0] != u.hex:
-            raise RuleError("6.3", f"the path must start where the unit is ({u.hex})")
-        if len(path) < 2:
-            raise RuleError("6.3", "the path must leave the starting hex")
-        front = front_line(self.board, self.state, seat)
-        return path_cost(self.board, path, self._rules(u, front))
-
-    def _check_enter(self, action: Action, seat: Seat) -> tuple[int, str]:
-        self._phase("movement", rule="6.7")
-        u = self._own(seat, _str(action, "unit"))
-        why = self._may_enter(u)
-        if why:
-            raise RuleError("6.7", why)
-        entry = _str(action, "entry").upper()
-        path = _path(action)
-        roads = dict(self._entry_hexes(u))
-        if entry not in roads:
-            raise RuleError("6.7", f"{entry} is not an entry hex this unit may use now "
-                                   "(its entry road or an adjacent one, division together)")
-        idx = index(self.board)
-        first = path[0]
-        front = front_line(self.board, self.state, seat)
-        rules = self._rules(u, front)
-        if u.night_road and self.state.night:
-            march = road_march(self.board, entry, rules.forbidden, NIGHT_ROADS)
-            if march.get(path[-1]) != path:
-                raise RuleError("9.74", "night reinforcements march from their entry hex "
-                                        "along the Taneytown, Emmitsburg or Littlestown "
-                                        "roads, as far as I6, and never into the front "
-                                        "line; use the listed path")
-            return 0, roads[entry]
-        if first != entry and not (first in idx.nbrs.get(entry, ()) and first in idx.edge):
-            raise RuleError("6.7", "a unit comes on at the entry hex or an edge hex beside it")
-        if first in rules.forbidden:
-            raise RuleError("6.7", f"{first} may not be entered now")
-        label = self.orders.oob[u.id]
-        cost0, road0 = entry_cost(self.board, entry, first, roads[entry],
-                                  label.movement.off_road_multiplier, rules.roads)
-        if len(path) == 1:
-            return cost0, roads[entry]
-        sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False, rules.stop,
-                        rules.forbidden, rules.full_sides, entered=True)
-        cost = path_cost(self.board, path, sub, road0 if first == entry and rules.roads
-                         else NO_ROAD, cost0)
-        return cost, roads[entry]
-
-    def _check_leave_map(self, action: Action, seat: Seat) -> None:
-        self._phase("movement", rule="2.4")
-        u = self._own(seat, _str(action, "unit"))
-        why = self._may_move(u)
-        if why:
-            raise RuleError("2.4", why)
-        if u.hex not in index(self.board).edge:
-            raise RuleError("2.4", "only a unit in a map-edge hex can leave the map")
-
-    def _formation_problem(self, u: UnitState) -> str | None:
+    def formation_problem(self, u: UnitState) -> str | None:
         label = self.orders.oob[u.id]
         front = front_line(self.board, self.state, u.side)
         cost = label.movement.allowance if u.hex in front else label.movement.allowance // 2
@@ -940,148 +710,16 @@ class BocGame(Game):
             return "a unit in column must be alone in its hex"
         return None
 
-    def _check_formation(self, action: Action, seat: Seat) -> bool:
-        self._phase("movement", rule="6.0 column/line")
-        if not self.column_rule:
-            raise RuleError("6.0 column/line", "the column/line option is not in play")
-        u = self._own(seat, _str(action, "unit"))
-        column = action.get("column")
-        if not isinstance(column, bool):
-            raise RuleError(RULE_ACTION, "'column' must be true or false")
-        if self.orders.oob[u.id].type != "infantry":
-            raise RuleError("6.0 column/line", "only infantry changes formation")
-        if column == u.column:
-            raise RuleError("6.0 column/line", "already in that formation")
-        if u.status in (RESERVE, OFF_MAP):
-            # The box: units come on in line or in column, as the player wishes (no MP).
-            why = self._may_enter(u)
-        else:
-            why = self._may_move(u) or self._formation_problem(u)
-        if why:
-            raise RuleError("6.0 column/line", why)
-        return column
-
-    def _supply_activation_problem(self, u: UnitState) -> str | None:
+    def supply_activation_problem(self, u: UnitState) -> str | None:
         if self.orders.oob[u.id].type not in HQ_TYPES:
             return "only HQs are activated for supply"
         return _hq_ready_problem(u, u.sup_active, " for supply")
 
-    def _check_supply_activate(self, action: Action, seat: Seat) -> str | None:
-        self._phase("supply", rule="8.1")
-        self._day("8.1")
-        u = self._own(seat, _str(action, "hq"))
-        why = self._supply_activation_problem(u)
-        if why:
-            raise RuleError("8.1", why)
-        return self._check_deploy(action, u, "8.1")
+    def cavalry_rules(self) -> CavalryBattle:
+        """The 10.0 section the cavalry battles are fought by."""
+        return cavalry_data()
 
-    def _check_supply(self, action: Action, seat: Seat) -> int:
-        self._phase("supply", rule="8.3")
-        self._day("8.3")
-        hq = self._own(seat, _str(action, "hq"))
-        u = self._own(seat, _str(action, "unit"))
-        return check_day_supply(self.board, self.state, self.orders, hq.id, u.id,
-                                _int(action, "steps", 1))
-
-    def _check_night_supply(self, action: Action, seat: Seat) -> int:
-        self._phase("supply", rule="8.4")
-        if not self.state.night:
-            raise RuleError("8.4", "night supply is given only in the night turn (9.73)")
-        u = self._own(seat, _str(action, "unit"))
-        return check_night_supply(self.board, self.state, self.orders, u.id,
-                                  _int(action, "steps", 1))
-
-    # --- execution ---------------------------------------------------------------------------
-    def execute(self, action: Action, seat: Seat) -> list[Event]:
-        checked = self._check(action, seat)
-        kind = action["type"]
-        st = self.state
-        if kind == "end_phase":
-            events = self._combat_phase_end()
-            events += end_phase(self.board, st, self.orders, self.dice, self.column_rule)
-            return events + self._maybe_cavalry_battles()
-        if kind in DECISION_ACTIONS:
-            return self._do_decision(action, seat)
-        if kind == "fire":
-            led = FireLedger.from_json(st.fire)
-            out = resolve_fire(self.board, st, self.orders, led, seat, action, self.dice)
-            st.fire = led.to_json()
-            return out.events
-        if kind == "melee":
-            return self._do_melee(action, seat, checked)
-        if kind == "swap":
-            return self._do_swap(*checked)
-        if kind == "activate":
-            return self._do_activate(st.units[action["hq"]], checked)
-        if kind == "hancock":
-            return self._do_hancock(*checked)
-        if kind == "move":
-            return self._do_move(st.units[action["unit"]], _path(action), checked)
-        if kind == "enter":
-            cost, road = checked
-            return self._do_enter(st.units[action["unit"]], action["entry"].upper(),
-                                  road, _path(action), cost)
-        if kind == "leave_map":
-            return self._do_leave(st.units[action["unit"]])
-        if kind == "formation":
-            return self._do_formation(st.units[action["unit"]], checked)
-        if kind == "supply_activate":
-            return self._do_supply_activate(st.units[action["hq"]], checked)
-        if kind == "supply":
-            return self._do_supply(st.units[action["hq"]], st.units[action["unit"]], checked)
-        return self._do_night_supply(st.units[action["unit"]], _int(action, "steps", 1),
-                                     checked)
-
-    def _do_decision(self, action: Action, seat: Seat) -> list[Event]:
-        st = self.state
-        if self._cavalry_active():
-            cs = CavalryBattleState.from_json(st.cavalry)
-            events = cavalry_act(self.board, st, self.orders, cavalry_data(), cs, seat, action,
-                                 self.dice)
-            st.cavalry = cs.to_json()
-            return events
-        if st.phase == "fire":
-            led = FireLedger.from_json(st.fire)
-            out = resolve_choice(self.board, st, self.orders, led, seat, action)
-            st.fire = led.to_json()
-            return out.events
-        ms = MeleeState.from_json(st.melee)
-        events = melee_act(self.board, st, self.orders, ms, seat, action, self.dice)
-        st.melee = ms.to_json()
-        for a in ms.attacks:  # 6.7: an entry attacker that won the hex has arrived
-            u = st.units[a.unit]
-            if a.kind == ENTRY and u.status == ON_MAP and u.arrival_key is not None:
-                u.arrival_key = u.arrival_hex = u.arrival_entry = None
-                u.exit_hex, u.night_road = None, False
-        return events
-
-    def _do_melee(self, action: Action, seat: Seat, entry_hexes: list[str]) -> list[Event]:
-        st = self.state
-        ms = MeleeState.from_json(st.melee)
-        u = st.units[action["unit"]]
-        if "entry" in action:
-            div = self._division_key(u)
-            if div and u.status == RESERVE:  # 6.7 the division keeps to this road
-                road = dict(self._entry_hexes(u)).get(action["target"])
-                if road:
-                    st.entry_roads[div] = road
-        ev = declare(self.board, st, self.orders, seat, ms, action, entry_hexes)
-        st.melee = ms.to_json()
-        return [ev]
-
-    def _combat_phase_end(self) -> list[Event]:
-        """5.24 / 5.21 after the fire phase; the melee bookkeeping after the melee phase."""
-        st = self.state
-        events: list[Event] = []
-        if st.phase == "fire" and st.fire:
-            events += end_fire_phase(st, FireLedger.from_json(st.fire))
-            st.fire = {}
-        if st.phase == "melee" and st.melee:
-            end_melee_phase(MeleeState.from_json(st.melee))
-            st.melee = {}
-        return events
-
-    def _maybe_cavalry_battles(self) -> list[Event]:
+    def maybe_cavalry_battles(self) -> list[Event]:
         """10.0 (option): the off-map cavalry battles are set up when the clock reaches
         Day 3 2 PM (after that hour's initiative roll)."""
         st = self.state
@@ -1097,127 +735,6 @@ class BocGame(Game):
             st.cavalry["stage"] = CAVALRY_DONE
         return [Event("cavalry_battles", "10.0", {"time": clock(st.day, st.hour)}),
                 *events]
-
-    def _do_swap(self, a_id: str, b_id: str) -> list[Event]:
-        """9.6: two set-up units trade places, so every hex keeps its number of units."""
-        a, b = self.state.units[a_id], self.state.units[b_id]
-        a.hex, b.hex = b.hex, a.hex
-        return [Event("swap", "9.6", {"units": [a.id, b.id], "hexes": [b.hex, a.hex]},
-                      visible_to=(a.side,), redacted={"side": a.side})]
-
-    def _step_hq(self, u: UnitState, to: str | None) -> None:
-        if to is not None:
-            u.hex, u.seq = to, self.state.next_seq()
-        u.revealed = True
-
-    def _do_activate(self, u: UnitState, to: str | None) -> list[Event]:
-        self._step_hq(u, to)
-        u.cmd_active = True
-        under = commanded_units(self.board, self.state, self.orders, u.id)
-        for uid in under:
-            self.state.units[uid].in_command = True
-        public = {"hq": u.id, "hex": u.hex, "strength": u.strength, "units": len(under)}
-        return [Event("activate", "4.3", {**public, "under_command": under},
-                      visible_to=(u.side,), redacted=public)]
-
-    def _do_hancock(self, corps: str, fell: int) -> list[Event]:
-        sc = self.orders.hierarchy.usa.hancock_option
-        assert sc is not None
-        day, hour = add_hours(fell // 100, fell % 100, sc.delay_hours)
-        h = self.state.units[sc.unit]
-        h.arrival_key, h.arrival_entry, h.arrival_hex = turn_key(day, hour), HANCOCK_ROAD, None
-        h.night_road = False
-        self.state.hancock = {"corps": corps}
-        data = {"corps": corps, "arrives": clock(day, hour), "entry": HANCOCK_ROAD}
-        return [Event("hancock", "4.6", data, visible_to=("usa",),
-                      redacted={"note": "the USA player made a command decision"})]
-
-    def _crossings(self, path: list[str], front: frozenset[str]) -> None:
-        """6.62: count every hexside of a front-line hex the move crosses. An entering
-        unit's path starts on the map, so its step in from the edge is not counted (6.7)."""
-        idx = index(self.board)
-        for i in range(1, len(path)):
-            a, b = path[i - 1], path[i]
-            if a in front or b in front:
-                key = idx.side_key(a, b)
-                self.state.side_use[key] = self.state.side_use.get(key, 0) + 1
-
-    def _arrive(self, u: UnitState, dest: str, front: frozenset[str]) -> list[Event]:
-        u.hex, u.seq, u.moved = dest, self.state.next_seq(), True
-        label = self.orders.oob[u.id]
-        if label.type in ARTILLERY_TYPES and dest in front and not u.revealed:
-            u.revealed = True  # 6.63 the active player's artillery shows at once
-            return [Event("revealed", "6.63", {"unit": u.id, "side": u.side, "hex": dest,
-                                               "strength": u.strength})]
-        return []
-
-    def _do_move(self, u: UnitState, path: list[str], cost: int) -> list[Event]:
-        front = front_line(self.board, self.state, u.side)
-        self._crossings(path, front)
-        u.mp_used += cost
-        ev = private("move", "6.3", u, {"unit": u.id, "path": path, "mp": cost},
-                     {"side": u.side, "path": path}, self.key)
-        return [ev, *self._arrive(u, path[-1], front)]
-
-    def _do_enter(self, u: UnitState, entry: str, road: str, path: list[str],
-                  cost: int) -> list[Event]:
-        front = front_line(self.board, self.state, u.side)
-        self._crossings(path, front)
-        div = self._division_key(u)
-        if div and road and u.status == RESERVE:
-            self.state.entry_roads[div] = road
-        was_off = u.status == OFF_MAP
-        u.status, u.mp_used = ON_MAP, u.mp_used + cost
-        u.arrival_key = u.arrival_hex = u.arrival_entry = None
-        u.exit_hex, u.night_road = None, False
-        rule = "2.4" if was_off else ("9.74" if self.state.night else "6.7")
-        ev = private("enter", rule, u, {"unit": u.id, "entry": entry, "path": path, "mp": cost},
-                     {"side": u.side, "entry": entry, "path": path}, self.key)
-        return [ev, *self._arrive(u, path[-1], front)]
-
-    def _do_leave(self, u: UnitState) -> list[Event]:
-        ev = private("leave_map", "2.4", u, {"unit": u.id, "hex": u.hex},
-                     {"side": u.side, "hex": u.hex}, self.key)
-        u.status, u.exit_hex, u.hex, u.moved = OFF_MAP, u.hex, None, True
-        u.revealed = False
-        return [ev]
-
-    def _do_formation(self, u: UnitState, column: bool) -> list[Event]:
-        label = self.orders.oob[u.id]
-        front = front_line(self.board, self.state, u.side)
-        cost = label.movement.allowance if u.hex in front else label.movement.allowance // 2
-        if u.status != ON_MAP:
-            cost = 0  # choosing the formation to enter in is free
-        u.mp_used += cost
-        u.column = column
-        # Formation is visible on the table (the block lies face down in column).
-        return [private("formation", "6.0 column/line", u,
-                        {"unit": u.id, "column": column, "mp": cost},
-                        {"side": u.side, "hex": u.hex, "column": column}, self.key)]
-
-    def _do_supply_activate(self, u: UnitState, to: str | None) -> list[Event]:
-        self._step_hq(u, to)
-        u.sup_active = True
-        u.strength = max(0, u.strength - 1)  # 8.1 / 8.0 example: activation costs a step
-        sp = self.orders.oob[u.id].command_range or 0
-        self.state.supply_points[u.id] = sp
-        return [Event("supply_activate", "8.1", {"hq": u.id, "hex": u.hex,
-                                                 "strength": u.strength, "sp": sp})]
-
-    def _do_supply(self, hq: UnitState, u: UnitState, cost: int) -> list[Event]:
-        u.strength += 1
-        u.supplied = True
-        self.state.supply_points[hq.id] -= cost
-        return [private("supply", "8.3", u, {"hq": hq.id, "unit": u.id, "cost": cost,
-                                             "strength": u.strength},
-                        {"hq": hq.id, "cost": cost}, self.key)]
-
-    def _do_night_supply(self, u: UnitState, steps: int, cost: int) -> list[Event]:
-        u.strength += steps
-        self.state.night_points[u.side] -= cost
-        return [private("night_supply", "8.4", u, {"unit": u.id, "steps": steps, "cost": cost,
-                                                   "strength": u.strength},
-                        {"side": u.side, "cost": cost}, self.key)]
 
     # --- views -------------------------------------------------------------------------------
     def view(self, seat: Seat) -> JSONDict:
@@ -1330,72 +847,3 @@ class BocGame(Game):
         probe = BocState.from_json(self.state.to_json())
         return [str(e.data["hex"]) for e in check_stacking(self.board, probe, self.orders,
                                                             self.column_rule)]
-
-
-#: Action fields that name a hex (``path``: a list of them).
-HEX_FIELDS = ("to", "target", "through", "entry", "from", "hex", "path")
-
-
-def _check_hex_spelling(kind: str, action: Action) -> None:
-    """A hex is named as the map prints it ("F4", not "f4" or " F4"), as ``legal_actions``
-    lists it: an action is stored as sent, so any other spelling would make two forms of
-    one action (and the protocol accepts exactly what legal_actions lists)."""
-    for name in HEX_FIELDS:
-        value = action.get(name)
-        for text in value if isinstance(value, list) else [value]:
-            if not isinstance(text, str):
-                continue
-            try:
-                canon = BOC.format(BOC.parse(text))
-            except HexIdError:
-                continue  # not a hex id at all: the rule that reads the field says why
-            if canon != text:
-                raise RuleError(RULE_ACTION, f"{kind}: {name} {text!r} is written {canon!r} "
-                                             "(hex ids as the map prints them)")
-
-
-def road_name(name: str) -> str:
-    """Entry roads compared by canonical name (the seeds' Cashtown Pike is the scenario
-    files' Chambersburg Pike, 6.7)."""
-    return ENTRY_ROAD_ALIASES.get(name, name).casefold()
-
-
-def _entry_ring(board: Board) -> list[str]:
-    """The board's entry roads in cyclic order of their hexes' bearing from the map
-    centre; cached on the board (boards are immutable once loaded, as ``index``)."""
-    import math
-
-    got = board.__dict__.get("_boc_entry_ring")
-    if isinstance(got, list):
-        return got
-    infos = [i for i in board.hexes.values() if i.entries]
-    ring: list[tuple[float, str]] = []
-    if infos:
-        cx = sum(board.layout.to_plane(i.hex)[0] for i in board.hexes.values()) \
-            / len(board.hexes)
-        cy = sum(board.layout.to_plane(i.hex)[1] for i in board.hexes.values()) \
-            / len(board.hexes)
-        for i in infos:
-            x, y = board.layout.to_plane(i.hex)
-            for name in i.entries:
-                ring.append((math.atan2(y - cy, x - cx), name))
-    ring.sort()
-    names = [n for _, n in ring]
-    board.__dict__["_boc_entry_ring"] = names
-    return names
-
-
-def adjacent_roads(board: Board, road: str) -> list[str]:
-    """6.7: the entry roads next to ``road`` along the map edge (cyclic order of the entry
-    hexes by bearing from the map centre)."""
-    names = _entry_ring(board)
-    if not names:
-        return []
-    key = road_name(road)
-    out: set[str] = set()
-    for k, n in enumerate(names):
-        if road_name(n) == key:
-            for j in (k - 1, (k + 1) % len(names)):
-                if road_name(names[j]) != key:
-                    out.add(names[j])
-    return sorted(out)
