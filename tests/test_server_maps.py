@@ -1,4 +1,5 @@
-"""Map data for the client: the per-system registry and the plane geometry added to it."""
+"""Map data for the client: served per system from the registry, with the plane geometry
+the core adds to a hex map (core/mapjson.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from gettysburg.boc.board import BOC
+from gettysburg.core.mapjson import hex_map_json, map_problem
 from gettysburg.server import systems
 from gettysburg.server.app import create_app
 from gettysburg.server.store import Store
@@ -33,7 +35,8 @@ TINY: dict[str, Any] = {
 
 
 def test_geometry_puts_hexes_on_the_plane() -> None:
-    doc = systems.with_geometry(TINY)
+    doc = hex_map_json(TINY, BOC)
+    assert doc["topology"] == "hex" and map_problem(doc) is None
     lay = TINY["layout"]
     for row in doc["hexes"]:
         h = BOC.parse(row["id"])
@@ -54,14 +57,16 @@ def test_geometry_puts_hexes_on_the_plane() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    systems.maps["toy"] = lambda: systems.with_geometry(TINY)
-    systems._built.pop("toy", None)
+    # The server builds a system's map once and keeps it: put TINY there for the toy.
+    saved = systems._built.pop("toy", None)
+    systems._built["toy"] = hex_map_json(TINY, BOC)
     store = Store(tmp_path / "g.db")
     with TestClient(create_app(store)) as c:
         yield c
     store.close()
-    del systems.maps["toy"]
     systems._built.pop("toy", None)
+    if saved is not None:
+        systems._built["toy"] = saved
 
 
 def test_map_served_by_system_and_by_game(client: TestClient) -> None:
@@ -99,3 +104,33 @@ def test_events_name_the_blocks_they_give_by_id_and_no_others() -> None:
     assert named[0]["data"] == events[0]["data"]
     assert "names" not in events[0]  # the engine's events are not changed
     assert systems.annotate_events("toy", events) == events  # no roster, nothing added
+
+
+def test_every_registered_map_keeps_the_contract() -> None:
+    """Each system's map JSON has its topology and the plane coordinates docs/maps.md
+    promises the client (hex: ids, xy, corners, hexside segments; graph: positions and
+    links)."""
+    from gettysburg import systems as registry
+
+    checked = []
+    for declared in registry.all_systems():
+        if declared.map_json is None:
+            continue
+        doc = declared.map_json()
+        assert map_problem(doc) is None, (declared.name, map_problem(doc))
+        checked.append(doc["topology"])
+    if systems.map_json("boc") is not None:
+        assert "hex" in checked
+
+
+def test_map_problem_names_the_field() -> None:
+    doc = hex_map_json(TINY, BOC)
+    assert map_problem({**doc, "topology": "maze"}) is not None
+    assert "'xy'" in str(map_problem({**doc, "hexes": [{"id": "A1"}]}))
+    bad_side = {**doc, "hexsides": [{"a": "A1", "b": "Z9", "seg": [[0, 0], [1, 1]]}]}
+    assert "hexsides[0]" in str(map_problem(bad_side))
+    graph = {"topology": "graph", "positions": [{"id": "p", "name": "P", "xy": [0, 0]}],
+             "links": [{"a": "p", "b": "q", "kind": "road"}]}
+    assert "links[0]" in str(map_problem(graph))
+    graph["positions"].append({"id": "q", "name": "Q", "xy": [1.5, 2]})
+    assert map_problem(graph) is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 import yaml
 
@@ -13,7 +14,14 @@ from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine, Memory
 from gettysburg.core.protocol import ResearchHooks
 from gettysburg.core.search_hooks import SystemHooks
-from gettysburg.core.system import AIHooks, Opponent, RuleSystem, ScenarioMenu
+from gettysburg.core.system import (
+    AIHooks,
+    MapBuild,
+    MapHooks,
+    Opponent,
+    RuleSystem,
+    ScenarioMenu,
+)
 
 
 def _map() -> JSONDict:
@@ -21,6 +29,39 @@ def _map() -> JSONDict:
     from gettysburg.core.mapjson import hex_map_json
 
     return hex_map_json(load_board().to_json(), BOC)
+
+
+# The map and inspect commands' hooks: each imports BoC's map modules only when called.
+
+
+def _build() -> MapBuild:
+    from gettysburg.boc import map_hooks
+
+    return map_hooks.build()
+
+
+def _render(out: Path, ids: bool, sheet: str | None) -> Path:
+    from gettysburg.boc import map_hooks
+
+    return map_hooks.render(out, ids, sheet)
+
+
+def _inspect_hex(hex_id: str) -> JSONDict:
+    from gettysburg.boc import map_hooks
+
+    return map_hooks.inspect_hex(hex_id)
+
+
+def _inspect_cone(origin: str, through: str) -> JSONDict:
+    from gettysburg.boc import map_hooks
+
+    return map_hooks.inspect_cone(origin, through)
+
+
+def _inspect_los(origin: str, target: str, through: str | None) -> JSONDict:
+    from gettysburg.boc import map_hooks
+
+    return map_hooks.inspect_los(origin, target, through)
 
 
 @lru_cache(maxsize=1)
@@ -126,6 +167,8 @@ SYSTEM = RuleSystem(
     menu=_menu,
     counters="blocks",
     map_json=_map,
+    maps=MapHooks(build=_build, render=_render, inspect_hex=_inspect_hex,
+                  inspect_cone=_inspect_cone, inspect_los=_inspect_los),
     roster=_roster,
     is_handle=_is_handle,
     research=_research,

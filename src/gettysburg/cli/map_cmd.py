@@ -1,9 +1,11 @@
-"""``gettysburg map``: build and draw a rule system's map."""
+"""``gettysburg map``: build and draw a rule system's map, through the registry of
+systems (each declares its map hooks); ``--system ground`` draws the battlefield model."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -11,67 +13,94 @@ from rich.console import Console
 app = typer.Typer(help="Build and draw game maps derived from the battlefield model.")
 err = Console(stderr=True)
 
-SYSTEMS = ("boc",)
-DRAWABLE = (*SYSTEMS, "ground")  # "ground": the battlefield model itself, no grid
+GROUND = "ground"  # the battlefield model itself, no grid: not a rule system
+
+# What each map hook does, for the messages that say a system lacks it.
+_DOES = {
+    "build": "re-derive",
+    "render": "draw",
+    "inspect_hex": "ask about a hex",
+    "inspect_cone": "ask about a firing cone",
+    "inspect_los": "ask about a line of sight",
+}
 
 
-def _check_system(system: str) -> None:
-    if system not in SYSTEMS:
-        err.print(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}", style="red",
-                  markup=False)
-        raise typer.Exit(2)
+def map_hook(system: str | None, hook: str) -> Callable[..., Any]:
+    """The map hook ``hook`` (a field of :class:`gettysburg.core.system.MapHooks`) of
+    ``system``; with no system, of the first registered system that has it. A
+    LookupError with a message for the user when there is none."""
+    from gettysburg import systems
+
+    if system is None:
+        for declared in systems.all_systems():
+            found = getattr(declared.maps, hook)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        raise LookupError(f"no registered system has a map to {_DOES[hook]}")
+    named = systems.find(system)
+    if named is None:
+        extra = [GROUND] if hook == "render" else []
+        raise LookupError(f"unknown system {system!r}; known: "
+                          f"{', '.join([*systems.names(), *extra])}")
+    found = getattr(named.maps, hook)
+    if found is None:
+        raise LookupError(f"system {system!r} ({named.title}) has no map to {_DOES[hook]}")
+    return found  # type: ignore[no-any-return]
+
+
+def _fail(msg: str) -> NoReturn:
+    err.print(msg, style="red", markup=False)
+    raise typer.Exit(2)
 
 
 @app.command("render")
 def render(
     out: Path = typer.Option(..., "--out", help="Output file: .svg or .png"),
-    system: str = typer.Option(
-        "boc", "--system", help="Rule system whose map to draw, or 'ground' for the model"
-    ),
+    system: str | None = typer.Option(
+        None, "--system", help="Rule system whose map to draw (default: the first with a "
+        "map), or 'ground' for the battlefield model"),
+    sheet: str | None = typer.Option(None, "--sheet", help="Only this printed map sheet"),
     ids: bool = typer.Option(True, "--ids/--no-ids", help="Print hex ids"),
 ) -> None:
     """Draw the map (terrain, roads, streams, slopes, ids, victory hexes, entries)."""
-    if system not in DRAWABLE:
-        err.print(f"unknown system {system!r}; known: {', '.join(DRAWABLE)}", style="red",
-                  markup=False)
-        raise typer.Exit(2)
     if out.suffix.lower() not in (".svg", ".png"):
-        err.print(f"{out}: the file name must end in .svg or .png", style="red", markup=False)
-        raise typer.Exit(2)
-    if system == "ground":
+        _fail(f"{out}: the file name must end in .svg or .png")
+    if system == GROUND:
+        if sheet is not None:
+            _fail("--sheet: the battlefield model has no sheets")
         from gettysburg.core.battlefield import load_battlefield
         from gettysburg.core.groundmap import render_ground
 
         render_ground(load_battlefield(), out)
-    else:
-        from gettysburg.boc.board import load_board
-        from gettysburg.boc.render import render_board
-
-        render_board(load_board(), out, ids=ids)
+        typer.echo(str(out))
+        return
+    try:
+        draw = map_hook(system, "render")
+        draw(out, ids, sheet)
+    except (LookupError, ValueError) as exc:
+        _fail(str(exc))
     typer.echo(str(out))
 
 
 @app.command("build")
 def build(
-    system: str = typer.Option("boc", "--system", help="Rule system whose map to derive"),
+    system: str | None = typer.Option(
+        None, "--system", help="Rule system whose map to derive (default: the first with a "
+        "map)"),
     out: Path | None = typer.Option(
-        None, "--out", help="Where to write (default: the package's own board, which is "
+        None, "--out", help="Where to write (default: the package's own map, which is "
         "rewritten only when the derivation changed it)"),
 ) -> None:
     """Re-derive the map from the battlefield model and write it as JSON."""
-    _check_system(system)
-    from gettysburg.boc.board import board_path
-    from gettysburg.boc.mapgen import derive_board
-    from gettysburg.core.battlefield import load_battlefield
-
-    board = derive_board(load_battlefield())
-    target = out or board_path()
-    text = json.dumps(board.to_json(), indent=1, sort_keys=True) + "\n"
-    size = f"{len(board.hexes)} hexes, {len(board.sides)} hexsides"
-    # The package's board is what every game plays on: leave the file alone (its date,
+    try:
+        made = map_hook(system, "build")()
+    except (LookupError, ValueError) as exc:
+        _fail(str(exc))
+    target = out or made.path
+    # The package's map is what every game plays on: leave the file alone (its date,
     # a read-only install) when the derivation gives it back byte for byte.
-    if target.exists() and target.read_text() == text:
-        typer.echo(f"{target}: {size}; unchanged, not rewritten")
+    if target.exists() and target.read_text() == made.text:
+        typer.echo(f"{target}: {made.summary}; unchanged, not rewritten")
         return
-    target.write_text(text)
-    typer.echo(f"{target}: {size}")
+    target.write_text(made.text)
+    typer.echo(f"{target}: {made.summary}")

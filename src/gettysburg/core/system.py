@@ -178,6 +178,32 @@ class LabHooks:
 
 
 @dataclass(frozen=True)
+class MapBuild:
+    """A map re-derived from the ground: the file's text, where the package keeps it, and
+    a short line saying what it holds (``259 hexes, 713 hexsides``)."""
+
+    text: str
+    path: Path
+    summary: str
+
+
+@dataclass(frozen=True)
+class MapHooks:
+    """What the ``map`` and ``inspect`` commands may ask of a system's map; each is
+    optional (absent: the command says the system has no such thing). Every hook raises
+    ``ValueError`` naming the bad hex id or option. ``render(out, ids, sheet)`` draws the
+    map (or one printed sheet of it) to a .svg or .png file; ``inspect_hex(id)``,
+    ``inspect_cone(origin, through)`` and ``inspect_los(origin, target, through)`` answer
+    as JSON objects."""
+
+    build: Callable[[], MapBuild] | None = None
+    render: Callable[[Path, bool, str | None], Path] | None = None
+    inspect_hex: Callable[[str], JSONDict] | None = None
+    inspect_cone: Callable[[str, str], JSONDict] | None = None
+    inspect_los: Callable[[str, str, str | None], JSONDict] | None = None
+
+
+@dataclass(frozen=True)
 class RuleSystem:
     """A rule system as the outer layers see it.
 
@@ -215,6 +241,8 @@ class RuleSystem:
     # -> text, e.g. ``seat.<id>`` for a seat's title; absent: the titles in ``seats``).
     colours: Mapping[str, str] = field(default_factory=dict)
     words: Callable[[str], Mapping[str, str]] | None = None
+    # The command line's map hooks (``gettysburg map``, ``gettysburg inspect``).
+    maps: MapHooks = field(default_factory=MapHooks)
 
     def seat_title(self, seat: str) -> str:
         return self.seats.get(seat, seat)
