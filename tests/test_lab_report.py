@@ -64,17 +64,40 @@ def test_report_keeps_runs_of_other_options_or_dice_apart(tmp_path: Path) -> Non
 
 def test_report_counts_the_wins_of_seats_other_than_usa_and_csa(tmp_path: Path) -> None:
     """The toy's seats are red and blue: their wins are counted and named, in play order
-    (red first, as ``simulate --usa`` names it)."""
+    (red first, as its declaration lists them), the headers by the seats' titles. A file
+    that mixes systems heads its columns by place, each cell naming its seat."""
     rows = run_local(make_specs("toy/standard", 8, {"red": "general", "blue": "random"},
                                 seed=1))
     wins = {s: sum(1 for r in rows if r["winner"] == s) for s in ("red", "blue")}
     assert wins["red"] + wins["blue"] > 0
     res, summary = _report(tmp_path, rows)
     assert res.exit_code == 0, res.output
+    assert "| Red wins (95% CI) | Blue wins (95% CI) |" in summary, summary
     [cells] = _table(summary)
     assert cells[0] == "toy/standard: red=general vs blue=random"
-    assert cells[2].startswith(f"red {wins['red']} (") and \
-        cells[3].startswith(f"blue {wins['blue']} ("), summary
+    assert cells[2].startswith(f"{wins['red']} (") and \
+        cells[3].startswith(f"{wins['blue']} ("), summary
+    res, summary = _report(tmp_path / "mixed", [*rows, _row(4, "usa")])
+    assert res.exit_code == 0, res.output
+    assert "| seat 1 wins (95% CI) | seat 2 wins (95% CI) |" in summary, summary
+    table = {cells[0]: cells for cells in _table(summary)}
+    toy = table["toy/standard: red=general vs blue=random"]
+    assert toy[2].startswith(f"red {wins['red']} (") and \
+        toy[3].startswith(f"blue {wins['blue']} ("), summary
+    assert table["boc/day1: usa=general vs csa=general"][2].startswith("usa 1 ("), summary
+
+
+def test_report_labels_come_from_the_system(tmp_path: Path) -> None:
+    """BoC's headers are its seats' titles, its score axis says what the score is; the
+    toy, which declares no lab hooks, gets the generic words."""
+    from gettysburg.lab.simulate import lab_hooks
+
+    res, summary = _report(tmp_path, [_row(4, "usa"), _row(11, "csa")])
+    assert res.exit_code == 0, res.output
+    assert "| Union wins (95% CI) | Confederacy wins (95% CI) |" in summary, summary
+    assert report_mod._score_label("boc/day1") == lab_hooks("boc/day1").score_label != "score"
+    assert report_mod._score_label("toy/standard") == "score"
+    assert report_mod.formation_of("toy/standard", "r1") == "r1"
 
 
 BAD_ROWS = [
@@ -155,7 +178,8 @@ def test_report_splits_vp_and_losses_by_group_not_by_file(tmp_path: Path) -> Non
     rows = [lost, lost, *toy]
     table = report_mod.losses_by_group(rows)
     assert table == {"boc/day1: usa=general vs csa=general":
-                     {report_mod.corps_of("csa-archer"): 1.0}}
+                     {report_mod.formation_of("boc/day1", "csa-archer"): 1.0}}
+    assert report_mod.formation_of("boc/day1", "csa-archer").startswith("csa ")
 
 
 def test_read_rows_says_a_cut_last_line_is_cut(tmp_path: Path) -> None:

@@ -83,17 +83,19 @@ def test_store_round_trip_and_bad_line(tmp_path: Path) -> None:
 def test_cli_simulate_json_and_report(tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
     runner = CliRunner()
-    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "6", "--usa", "general",
-                              "--csa", "random", "--seed", "1", "--json", "--out", str(out),
+    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "6", "--red", "general",
+                              "--blue", "random", "--seed", "1", "--json", "--out", str(out),
                               "--workers", "1"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert list(data) == ["games", "usa_wins", "csa_wins", "draws", "vp_mean", "vp_stdev",
-                          "seconds_per_game"]
-    assert data["games"] == 6 and data["usa_wins"] + data["csa_wins"] + data["draws"] == 6
+    assert list(data) == ["games", "wins", "red_wins", "blue_wins", "draws", "unfinished",
+                          "vp_mean", "vp_stdev", "seconds_per_game"]
+    assert list(data["wins"]) == ["red", "blue"]
+    assert data["games"] == 6 and sum(data["wins"].values()) + data["draws"] == 6
+    assert (data["red_wins"], data["blue_wins"]) == (data["wins"]["red"], data["wins"]["blue"])
     # Without --json the summary names the toy's own seats and says why it gives no VP.
-    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "2", "--usa", "general",
-                              "--csa", "random", "--seed", "1", "--workers", "1"])
+    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "2", "--red", "general",
+                              "--blue", "random", "--seed", "1", "--workers", "1"])
     assert res.exit_code == 0, res.output
     text = " ".join(res.stdout.split())
     assert "(red=general, blue=random): RED " in text and ", BLUE " in text, text
@@ -103,6 +105,7 @@ def test_cli_simulate_json_and_report(tmp_path: Path) -> None:
                               "--workers", "2"])
     assert res.exit_code == 0, res.output
     assert "unfinished 2" in res.stdout and "VP – (no game finished)" in res.stdout
+    assert "(usa=general, csa=random): USA 0 (" in " ".join(res.stdout.split())
     res = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
     summary = (tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")
@@ -149,14 +152,15 @@ def test_losses_by_corps_leave_out_the_blocks_a_scenario_starts_without() -> Non
     assert set(before["csa"]) <= set(row["eliminated"]["csa"])
     lost = {u for ids in row["eliminated"].values() for u in ids} - \
         {u for ids in before.values() for u in ids}
-    assert set(report_mod.losses_by_corps([row])) == {report_mod.corps_of(u) for u in lost}
+    assert set(report_mod.losses_by_formation([row])) == \
+        {report_mod.formation_of("boc/day2", u) for u in lost}
     older = {k: v for k, v in row.items() if k != "eliminated_at_start"}  # before session 12
-    assert report_mod.losses_by_corps([older])["csa II"] >= 1.0  # Iverson, as it was counted
+    assert report_mod.losses_by_formation([older])["csa II"] >= 1.0  # Iverson, as counted
 
 
 def test_cli_refuses_unknown_agent() -> None:
-    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--usa", "nobody"])
-    assert res.exit_code == 2
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--red", "nobody"])
+    assert res.exit_code == 2 and "nobody" in res.output
 
 
 def test_report_with_boc_rows(tmp_path: Path) -> None:
@@ -231,8 +235,8 @@ def test_cli_simulate_stores_each_game_as_it_ends(tmp_path: Path,
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sim, "run_local", interrupted)
-    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "5", "--usa",
-                                   "general", "--csa", "random", "--out", str(out)])
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "5", "--red",
+                                   "general", "--blue", "random", "--out", str(out)])
     assert res.exit_code == 130, res.output
     text = " ".join(res.output.split())
     assert "interrupted" in text and "2 of 5" in text and "--resume" in text, text
@@ -273,7 +277,7 @@ def test_cli_simulate_resume_plays_only_what_is_missing(tmp_path: Path,
     import gettysburg.lab.simulate as sim
 
     out, whole = tmp_path / "runs.jsonl", tmp_path / "whole.jsonl"
-    args = ["simulate", "toy/standard", "--games", "5", "--usa", "general", "--csa",
+    args = ["simulate", "toy/standard", "--games", "5", "--red", "general", "--blue",
             "random", "--seed", "3", "--json"]
     real = sim.run_local
     played: list[int] = []
@@ -413,8 +417,8 @@ def test_cli_simulate_names_the_toy_seats_and_gives_both_intervals() -> None:
     gives the second seat's interval as well as the first's, and no spread for a system
     without VP."""
     runner = CliRunner()
-    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "4", "--usa", "general",
-                              "--csa", "random", "--seed", "1"])
+    res = runner.invoke(app, ["simulate", "toy/standard", "--games", "4", "--red", "general",
+                              "--blue", "random", "--seed", "1"])
     assert res.exit_code == 0, res.output
     assert "toy/standard red=general blue=random" in res.stderr, res.stderr
     text = " ".join(res.stdout.split())
@@ -425,7 +429,7 @@ def test_cli_simulate_names_the_toy_seats_and_gives_both_intervals() -> None:
 
 
 def test_cli_unknown_agent_lists_the_agents_once() -> None:
-    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--usa", "nobody"])
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--red", "nobody"])
     assert res.exit_code == 2
     assert res.output.count("random") == 1, res.output
 
@@ -486,3 +490,67 @@ def test_an_agent_may_draw_another_agents_random_numbers() -> None:
     same = ("played", "vp_track", "winner", "actions", "result")
     assert [twin[k] for k in same] == [base[k] for k in same]
     assert own["played"] != base["played"]
+
+
+def test_cli_simulate_toy_json_wins_are_keyed_by_the_toy_seats() -> None:
+    """Issue 49: ``gettysburg simulate toy/standard --games 4 --json`` prints a summary
+    whose ``wins`` are keyed red and blue, and adds up with draws and unfinished games."""
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", "--games", "4", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert set(data["wins"]) == {"red", "blue"} and data["games"] == 4
+    assert sum(data["wins"].values()) + data["draws"] + data["unfinished"] == 4
+    assert "usa_wins" not in data and "csa_wins" not in data
+
+
+def test_cli_simulate_reads_every_form_of_seat_and_agent() -> None:
+    """``--seat SEAT=AGENT``, ``--SEAT AGENT`` and ``--SEAT=AGENT`` name the same pairing,
+    even before the scenario; the games are the same games."""
+    runner = CliRunner()
+    forms = (["toy/standard", "--seat", "red=general", "--seat", "blue=random"],
+             ["toy/standard", "--red", "general", "--blue=random"],
+             ["--red", "general", "toy/standard", "--seat", "blue=random"])
+    outs = []
+    for form in forms:
+        res = runner.invoke(app, ["simulate", *form, "--games", "3", "--seed", "5"])
+        assert res.exit_code == 0, (form, res.output)
+        outs.append(" ".join(res.stdout.split()).split(" s/game")[0].rsplit(";", 1)[0])
+    assert outs[0] == outs[1] == outs[2] and "(red=general, blue=random)" in outs[0], outs
+    # A seat not named plays random.
+    res = runner.invoke(app, ["simulate", "toy/standard", "--blue", "general", "--games", "1"])
+    assert res.exit_code == 0 and "(red=random, blue=general)" in " ".join(res.stdout.split())
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--usa", "general"], ["--usa", "toy/standard", "red, blue"]),
+    (["--seat", "green=general"], ["--seat green", "not a seat", "red, blue"]),
+    (["--seat", "red"], ["--seat takes SEAT=AGENT"]),
+    (["--red", "general", "--seat", "red=random"], ["red", "twice"]),
+    (["--red"], ["--red needs an agent"]),
+    (["-x", "1"], ["no such option: -x"]),
+    (["--gmaes", "3"], ["--gmaes", "no option of simulate"]),
+])
+def test_cli_simulate_refuses_seats_the_scenario_lacks(args: list[str],
+                                                       words: list[str]) -> None:
+    """A seat the scenario's system lacks (BoC's usa on the toy), a malformed pair, a seat
+    named twice or an option nobody has: refused by name, exit 2, no game played."""
+    res = CliRunner().invoke(app, ["simulate", "toy/standard", *args, "--games", "1"])
+    assert res.exit_code == 2, res.output
+    text = " ".join(res.output.split())
+    assert all(w in text for w in words), text
+
+
+def test_cli_simulate_refuses_a_scenario_no_system_lists() -> None:
+    res = CliRunner().invoke(app, ["simulate", "nosuch", "--games", "1"])
+    assert res.exit_code == 2
+    text = " ".join(res.output.split())
+    assert "'nosuch'" in text and "toy/standard" in text and "SYSTEM/SCENARIO" in text, text
+
+
+def test_toy_rows_carry_no_reading_the_toy_does_not_declare() -> None:
+    """The toy declares no lab hooks: its rows give the protocol's facts (winner, result,
+    actions) and no score, turns or losses, rather than guessing at its view."""
+    row = play_game(make_specs("toy/standard", 1, TOY, seed=2)[0])
+    assert row["finished"] and row["winner"] in ("red", "blue")
+    assert row["vp"] is None and row["turns"] is None and row["vp_track"] == []
+    assert row["eliminated"] == {} and row["eliminated_at_start"] == {}

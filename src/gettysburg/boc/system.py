@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from gettysburg.boc import lab_hooks, show  # views and data only, never the rules
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine, Memory
 from gettysburg.core.protocol import ResearchHooks
@@ -174,6 +175,10 @@ SYSTEM = RuleSystem(
     research=_research,
     ai=AIHooks(doctrine=_doctrine, memory=_memory, search=_search, opponents=_opponents),
     capabilities=frozenset({"undo", "research", "search"}),
+    lab=lab_hooks.HOOKS,
+    view_text=show.view_text,
+    scenario_doc=show.scenario_doc,
+    scenario_text=show.scenario_text,
     colours={"usa": "#3d5a8c", "csa": "#8b8c84"},
     words=_words,
 )

@@ -15,7 +15,7 @@ from gettysburg.cli import (
 )
 
 app = typer.Typer(
-    help="Gettysburg wargames: Badges of Courage first.",
+    help="Gettysburg wargames, by the rules of each game.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -25,5 +25,8 @@ app.add_typer(game_cmd.app, name="game")
 app.command("play")(play_cmd.play)
 app.command("serve")(serve_cmd.serve)
 app.add_typer(scenario_cmd.app, name="scenario")
-app.command("simulate")(lab_cmd.simulate)
+# simulate reads --SEAT AGENT against the scenario's own seats: words it does not know
+# reach it in ctx.args.
+app.command("simulate", context_settings={"allow_extra_args": True,
+                                          "ignore_unknown_options": True})(lab_cmd.simulate)
 app.command("report")(lab_cmd.report)

@@ -16,7 +16,8 @@ from typing import Any, NoReturn
 
 import typer
 
-from gettysburg.cli.specs import scenario_spec
+from gettysburg import systems as registry
+from gettysburg.cli.specs import default_scenario, is_file, scenario_spec, system_and_scenario
 from gettysburg.core import savefile
 from gettysburg.core.dice import (
     CommitReveal,
@@ -27,7 +28,6 @@ from gettysburg.core.dice import (
     new_secret,
 )
 from gettysburg.core.protocol import REFEREE, Game, RuleError, new_game, setup_seats
-from gettysburg.server.systems import options_problem
 
 app = typer.Typer(help="Play a game by e-mail: new, legal, apply, show, replay.",
                   no_args_is_help=True)
@@ -68,12 +68,14 @@ def _seat(game: Game, seat: str | None) -> str:
 
 
 @app.command("commit")
-def commit(seat: str = typer.Option(..., "--as", help="your seat (usa or csa)"),
+def commit(seat: str = typer.Option(..., "--as", help="your seat, as the game's rule "
+                                   "system names it"),
            secret_out: Path = typer.Option(..., "--secret-out",
                                            help="file to keep your secret in (new)"),
-           scenario: str = typer.Option("boc/day1", "--scenario",
-                                        help="the game you will start, whose seats --as "
-                                        "must name (every BoC scenario has usa and csa)"),
+           scenario: str | None = typer.Option(None, "--scenario",
+                                               help="the game you will start, whose seats "
+                                               "--as must name (default: the first "
+                                               "scenario of the first system listed)"),
            ) -> None:
     """Step 1 of agreeing the dice seed by e-mail: keep a secret, send its commitment.
 
@@ -82,6 +84,7 @@ def commit(seat: str = typer.Option(..., "--as", help="your seat (usa or csa)"),
     # A commitment is bound to its seat: one made for a seat the game lacks could only
     # fail later, at `game new`, after both players have exchanged theirs.
     try:
+        scenario = scenario or default_scenario()
         seats = setup_seats(scenario_spec(scenario))
     except (ValueError, LookupError) as exc:
         _fail(f"--scenario: {exc}")
@@ -135,8 +138,11 @@ def _agreed(commits: list[str], reveals: list[str]) -> CommitReveal:
 
 
 @app.command("new")
-def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a scenario YAML"),
+def new(scenario: str = typer.Argument(..., help="SYSTEM/SCENARIO (see `scenario list`), "
+                                       "a scenario name, or a scenario YAML"),
         out: Path = typer.Option(..., "--out", help="save file to write"),
+        system: str | None = typer.Option(None, "--system", help="the rule system of a "
+                                          "bare name or of a file that does not say"),
         seed: str | None = typer.Option(None, "--seed", help="dice seed (default 0)"),
         option: list[str] = typer.Option([], "--option", help="optional rule (repeatable)"),
         scripted: bool = typer.Option(False, "--scripted",
@@ -155,13 +161,16 @@ def new(scenario: str = typer.Argument(..., help="boc/day1 … boc/battle, or a 
     if out.exists() and not force:
         # A save is a whole game's record: never lose one to a mistyped --out.
         _fail(f"{out} already exists; give another --out, or --force to replace it")
-    spec = scenario_spec(scenario)
-    where = Path(scenario)
-    if where.suffix in (".yaml", ".yml") or where.exists():
-        # A custom scenario: named relative to the save's folder (see _beside).
-        spec = "boc/" + os.path.relpath(where.resolve(), out.resolve().parent)
-    system, _, scen = spec.partition("/")
-    problem = options_problem(system, scen, option)  # a new game: its sheet's options only
+    try:
+        spec = scenario_spec(scenario, system)
+        name, scen = system_and_scenario(spec)
+        if is_file(scenario):
+            # A custom scenario: named relative to the save's folder (see _beside).
+            spec = f"{name}/" + os.path.relpath(Path(scenario).resolve(), out.resolve().parent)
+        # A new game: only the options its scenario's sheet lists.
+        problem = registry.get(name).menu().options_problem(scen, option)
+    except (ValueError, LookupError) as exc:
+        _fail(str(exc))
     if problem is not None:
         _fail(problem)
     named, out = out, out.resolve()  # the message names the file as it was typed
@@ -273,17 +282,17 @@ def show(file: Path = typer.Argument(..., help="the save file"),
          seat: str = typer.Option(..., "--as", help="whose view: a seat, or referee for "
                                   "everything"),
          as_json: bool = typer.Option(False, "--json", help="the view as JSON")) -> None:
-    """Show the game as a seat sees it (usa, csa or referee)."""
+    """Show the game as a seat (or the referee) sees it."""
     game = _load(file)
     who = _seat(game, seat)
     view = game.view(who)
     if as_json:
         typer.echo(json.dumps(view))
         return
-    boc = "units" in view  # a BoC view: its header line, then a line per block
-    if boc:
-        typer.echo(f"{view.get('title')} — {view.get('time')}, {view.get('phase')} phase, "
-                   f"{view.get('active')} active")
+    declared = registry.find(game.setup.system)
+    picture = declared.view_text if declared is not None else None
+    if picture is not None:  # the system's own picture of a view
+        typer.echo(picture(view))
     else:
         _show_any(view)
     if game.is_terminal():
@@ -295,13 +304,6 @@ def show(file: Path = typer.Argument(..., help="the save file"),
                    + (f" ({rest})" if rest else ""))
     else:
         typer.echo(f"To move: {', '.join(game.to_move())}")
-    if boc:
-        for u in view.get("units", []):
-            typer.echo(f"  {u.get('id'):28} {u.get('status', 'on_map'):10} "
-                       f"{u.get('hex')!s:5} {u.get('strength')}")
-        for h in view.get("hidden", []):
-            typer.echo(f"  {h.get('handle'):28} hidden     {h.get('hex')!s:5} "
-                       f"({h.get('side')})")
 
 
 # View fields `show` leaves out: the seat is the --as given, the rest are repeated below.

@@ -1,11 +1,12 @@
 """Checkpoints of a lab game in play, so a long game survives an interrupted run.
 
-A battle of ``search-move-still`` past its first day takes over two hours of a core; a
+A whole battle played by a searching agent can take over two hours of a core; a
 run stopped in the middle of one (Ctrl-C, a session's time running out) would otherwise lose
 all of it, since a row is stored only when its game ends. While a game is played with a
 checkpoint file, :func:`save` pickles everything the game's course depends on (the game,
 the agents with their memories, their random generators and the loop's counts) at most
-every ``EVERY_S`` seconds, at the start of a turn; ``gettysburg simulate --resume`` goes
+every ``EVERY_S`` seconds, at the start of a turn (any decision, for a system that
+declares no clock); ``gettysburg simulate --resume`` goes
 on from there, and the game ends exactly as it would have played through (the lab's agents
 never read the clock).
 
@@ -43,9 +44,9 @@ class InPlay:
     game: Game
     agents: dict[str, Agent]  # by seat, with whatever they remember
     rngs: dict[str, random.Random]  # by seat: the random numbers each agent draws
-    at_start: dict[str, list[str]]
+    at_start: dict[str, list[str]]  # pieces lost before the game began, by seat
     actions: int = 0
-    clocks: set[tuple[Any, ...]] = field(default_factory=set)
+    clocks: set[str] = field(default_factory=set)  # the turns seen (LabHooks.clock)
     played: dict[str, int] = field(default_factory=dict)
     vp_track: list[list[Any]] = field(default_factory=list)
     seconds: float = 0.0  # time played before the last save

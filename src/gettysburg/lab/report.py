@@ -3,10 +3,15 @@
 A group is the games of one command: the same scenario, options, dice (and budget and
 action limit when not the defaults) and the same agent on each seat. Runs of one scenario
 with and without an option are kept apart (docs/balance.md stores them in one file).
-Plots: VP distribution per scenario (one group's games stacked by result, so the bands
-of victory show; several groups as an outline each), win rates with Wilson 95%
-intervals, losses by corps per group (BoC order of battle), and the VP total over the game
-per scenario when recorded.
+Plots: the score distribution per scenario (one group's games stacked by result, so the
+bands of victory show; several groups as an outline each), win rates with Wilson 95%
+intervals, losses by formation per group, and the running score over the game per
+scenario when recorded.
+
+Everything a plot says of a rule system comes from its declaration in the registry: the
+seats' titles, and through its lab hooks (:class:`~gettysburg.core.system.LabHooks`) what
+its score is called and which formation a lost piece belonged to. A row's ``vp`` is the
+system's score of the game, ``vp_track`` its running score, ``eliminated`` its losses.
 """
 
 from __future__ import annotations
@@ -28,13 +33,14 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from gettysburg import systems as registry
 from gettysburg.core.protocol import setup_seats
-from gettysburg.lab.simulate import GameSpec, Row, summarise, wilson
+from gettysburg.lab.simulate import GameSpec, Row, lab_hooks, summarise, system_of, wilson
 
 #: ``simulate``'s defaults: a setting at its default is left out of a group's name.
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(GameSpec)}
 #: Integer VP bins up to this spread; beyond it (a damaged or foreign file) a fixed
-#: number of bins, so one stray value cannot ask for a hundred thousand.
+#: number of bins, so one stray value cannot ask for 100,000 of them.
 _MAX_INT_BINS = 100
 
 
@@ -53,14 +59,31 @@ def settings(row: Row) -> list[str]:
     return out
 
 
+def _system(scenario: str) -> str:
+    try:
+        return system_of(scenario)
+    except ValueError:  # not SYSTEM/SCENARIO: no system to ask
+        return ""
+
+
 @lru_cache(maxsize=64)
 def _system_seats(scenario: str, options: tuple[str, ...]) -> tuple[str, ...]:
-    """The seats of a set-up in play order (as ``simulate`` reads --usa/--csa), or ``()``
-    when it cannot be built here (a scenario file since moved, a system not installed)."""
+    """The seats of a set-up in play order: its system's declared seats, or those of the
+    set-up built here for a system the registry lacks; ``()`` when neither can be had (a
+    system not installed)."""
+    declared = registry.find(_system(scenario))
+    if declared is not None:
+        return tuple(declared.seats)
     try:
         return tuple(setup_seats(scenario, options))
     except Exception:  # any failure only loses the play order
         return ()
+
+
+def seat_title(scenario: str, seat: str) -> str:
+    """A seat as its system names it for people (the toy's "red": "Red")."""
+    declared = registry.find(_system(scenario))
+    return declared.seat_title(seat) if declared is not None else seat
 
 
 def seat_order(row: Row) -> tuple[str, ...]:
@@ -88,9 +111,9 @@ def groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
     return dict(sorted(out.items()))
 
 
-def _two_seats(rows: Sequence[Row]) -> tuple[str, str]:
-    seats = (*seat_order(rows[0]), "", "")
-    return seats[0], seats[1]
+def _seats(rows: Sequence[Row]) -> tuple[str, ...]:
+    """The seats of a group's games, first seat first (a group has one set of agents)."""
+    return seat_order(rows[0]) if rows else ()
 
 
 def _in_scenario(key: str, scenario: str) -> str:
@@ -103,18 +126,15 @@ def _colors(n: int) -> list[Any]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
-def corps_of(unit_id: str) -> str:
-    """The corps of a BoC block (public order of battle); other ids give their prefix."""
-    try:
-        from gettysburg.boc.oob import default_oob
+def formation_of(scenario: str, piece: str) -> str:
+    """The formation of a piece of ``scenario``'s system, as its lab hooks tell (a corps,
+    say); a system that tells none gives the id's prefix."""
+    formation = lab_hooks(scenario).formation if _system(scenario) else None
+    return formation(piece) if formation is not None else piece.split("-")[0]
 
-        oob = default_oob()
-        if unit_id in oob:
-            u = oob[unit_id]
-            return f"{u.side} {u.corps}"
-    except ImportError:
-        pass
-    return unit_id.split("-")[0]
+
+def _score_label(scenario: str) -> str:
+    return lab_hooks(scenario).score_label if _system(scenario) else "score"
 
 
 def _save(fig: Any, path: Path) -> str:
@@ -130,8 +150,15 @@ def _vp_bins(vps: Sequence[float]) -> range | int:
     return range(lo, hi + 2) if hi - lo <= _MAX_INT_BINS else 50
 
 
-#: Colours of the results in the win-rate and VP plots: first seat wins, second seat wins, draws.
+#: Colours of the results in the win-rate and score plots: the first seat's wins, the
+#: second's, then any further seat's (as :func:`_seat_color` picks), and draws.
 _RESULT_COLORS = ("#2b4c9b", "#9b2b2b", "#888888")
+_MORE_SEAT_COLORS = ("#2b8c4b", "#9b7b2b", "#6b2b9b", "#2b8b9b")
+
+
+def _seat_color(k: int) -> str:
+    """The colour of the ``k``-th seat's wins (the draws keep their grey)."""
+    return _RESULT_COLORS[k] if k < 2 else _MORE_SEAT_COLORS[(k - 2) % len(_MORE_SEAT_COLORS)]
 
 
 def _finished_vp(r: Row) -> bool:
@@ -139,12 +166,12 @@ def _finished_vp(r: Row) -> bool:
 
 
 def vp_by_result(rows: Sequence[Row]) -> dict[str, list[float]]:
-    """The finished games' VP split by result, in the win-rate plot's order: the first
-    seat's wins, the second seat's, the draws (keys ``"<seat> wins"`` and ``"draws"``).
+    """The finished games' score split by result, in the win-rate plot's order: each
+    seat's wins in play order, then the draws (keys ``"<seat> wins"`` and ``"draws"``).
     Where a scenario's bands of victory lie is then read off the plot itself, from the
     games, for any rule system."""
-    first, second = _two_seats(rows) if rows else ("", "")
-    out: dict[str, list[float]] = {f"{first} wins": [], f"{second} wins": [], "draws": []}
+    out: dict[str, list[float]] = {f"{seat} wins": [] for seat in _seats(rows)}
+    out["draws"] = []
     for r in rows:
         if not _finished_vp(r):
             continue
@@ -152,6 +179,12 @@ def vp_by_result(rows: Sequence[Row]) -> dict[str, list[float]]:
         key = "draws" if winner is None else f"{winner} wins"
         out.setdefault(key, []).append(float(r["vp"]))
     return out
+
+
+def _result_colors(split: Mapping[str, Sequence[float]]) -> list[str]:
+    """The colour of each result of :func:`vp_by_result`: seats by place, draws grey."""
+    seats = [k for k in split if k != "draws"]
+    return [_RESULT_COLORS[2] if k == "draws" else _seat_color(seats.index(k)) for k in split]
 
 
 def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
@@ -178,8 +211,9 @@ def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
         align = "left" if isinstance(bins, range) else "mid"  # integer bins: centred on the value
         if len(data) == 1:
             split = vp_by_result(grouped[names[0]])
+            colors = [c for c, v in zip(_result_colors(split), split.values(), strict=True)
+                      if v]
             shown = {k: v for k, v in split.items() if v}
-            colors = [_RESULT_COLORS[min(i, 2)] for i, (k, v) in enumerate(split.items()) if v]
             ax.hist(list(shown.values()), bins=bins, align=align, stacked=True, color=colors,
                     label=[f"{k} ({len(v)})" for k, v in shown.items()])
             ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1))
@@ -195,7 +229,7 @@ def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
                       bbox_to_anchor=(0.5, -0.25))
         title = f"{sc} (n={len(every)})" if len(data) > 1 else f"{names[0]} (n={len(every)})"
         ax.set_title(textwrap.fill(title, 45), fontsize=8)
-        ax.set_xlabel("CSA victory points (finished games)")
+        ax.set_xlabel(f"{_score_label(sc)} (finished games)")
         ax.set_ylabel("games")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -205,77 +239,96 @@ def plot_vp(rows: Sequence[Row], out: Path) -> str | None:
 
 
 def plot_wins(rows: Sequence[Row], out: Path) -> str | None:
+    """A bar per seat's wins and one for the draws, per group, with Wilson intervals."""
     gs = groups(rows)
     if not gs:
         return None
-    fig, ax = plt.subplots(figsize=(8, 0.9 * len(gs) + 1.5), layout="constrained")
-    seat_names: list[set[str]] = [set(), set()]  # the names each bar colour stands for
+    places = max(len(_seats(rs)) for rs in gs.values())
+    step = 0.75 / (places + 1)
+    fig, ax = plt.subplots(figsize=(8, 0.3 * (places + 1) * len(gs) + 1.5),
+                           layout="constrained")
+    seat_names: list[set[str]] = [set() for _ in range(places)]  # what each colour stands for
     labels, y = [], 0.0
     for name, rs in gs.items():
-        seats = _two_seats(rs)
-        seat_names[0].add(seats[0])
-        seat_names[1].add(seats[1])
+        seats = _seats(rs)
         s = summarise(rs, seats)
         n = s["games"]
-        for k, (count, color) in enumerate(zip((s["usa_wins"], s["csa_wins"], s["draws"]),
-                                               _RESULT_COLORS, strict=True)):
+        counts = [s["wins"].get(seat, 0) for seat in seats] + [0] * (places - len(seats))
+        for k, seat in enumerate(seats):
+            seat_names[k].add(seat_title(str(rs[0].get("scenario")), seat))
+        colors = [_seat_color(k) for k in range(places)] + [_RESULT_COLORS[2]]
+        for k, (count, color) in enumerate(zip([*counts, s["draws"]], colors, strict=True)):
             p = count / n if n else 0.0
             lo, hi = wilson(count, n)
-            ax.barh(y + k * 0.25, p, height=0.22, color=color,
+            ax.barh(y + k * step, p, height=step * 0.9, color=color,
                     xerr=[[p - lo], [hi - p]], capsize=3)
-        labels.append((y + 0.25, f"{name} (n={n})"))
+        labels.append((y + step * places / 2, f"{name} (n={n})"))
         y += 1.0
     ax.set_yticks([t[0] for t in labels], [t[1] for t in labels], fontsize=7)
     ax.invert_yaxis()  # groups top to bottom in the summary table's order
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games (Wilson 95% interval)")
-    handles = [Rectangle((0, 0), 1, 1, color=c) for c in _RESULT_COLORS]
-    first, second = ("/".join(sorted(n for n in names if n)) or "-" for names in seat_names)
-    ax.legend(handles, [f"{first} wins", f"{second} wins", "draws"], fontsize=7,
+    handles = [Rectangle((0, 0), 1, 1, color=c)
+               for c in [_seat_color(k) for k in range(places)] + [_RESULT_COLORS[2]]]
+    names = ["/".join(sorted(n for n in titles if n)) or "-" for titles in seat_names]
+    ax.legend(handles, [f"{n} wins" for n in names] + ["draws"], fontsize=7,
               loc="upper left", bbox_to_anchor=(1.01, 1))
     return _save(fig, out / "win_rates.png")
 
 
-def losses_by_corps(rows: Sequence[Row]) -> dict[str, float]:
-    """Blocks a game lost per corps, a game on average; blocks the scenario started
+def losses_by_formation(rows: Sequence[Row]) -> dict[str, float]:
+    """Pieces a game lost per formation, a game on average; pieces the scenario started
     without (``eliminated_at_start``; older rows have none) are not the game's losses."""
     counts: Counter[str] = Counter()
     for r in rows:
         before = r.get("eliminated_at_start") or {}
-        for side, ids in (r.get("eliminated") or {}).items():
-            gone = set(before.get(side, ()))
-            counts.update(corps_of(uid) for uid in ids if uid not in gone)
+        scenario = str(r.get("scenario"))
+        for seat, ids in (r.get("eliminated") or {}).items():
+            gone = set(before.get(seat, ()))
+            counts.update(formation_of(scenario, piece) for piece in ids if piece not in gone)
     return {name: counts[name] / max(1, len(rows)) for name in sorted(counts)}
 
 
 def losses_by_group(rows: Sequence[Row]) -> dict[str, dict[str, float]]:
-    """:func:`losses_by_corps` for each group that lost any block, over that group's own
-    games (other scenarios, pairings, or systems without blocks do not dilute it)."""
-    out = {key: losses_by_corps(rs) for key, rs in groups(rows).items()}
+    """:func:`losses_by_formation` for each group that lost any piece, over that group's
+    own games (other scenarios, pairings, or systems that report no losses do not dilute
+    it)."""
+    out = {key: losses_by_formation(rs) for key, rs in groups(rows).items()}
     return {key: per for key, per in out.items() if per}
 
 
+def _losses_label(rows: Sequence[Row], keys: Sequence[str]) -> str:
+    """What the losses plot counts, as the systems of its groups name it (one name when
+    they agree, the generic one when they do not)."""
+    grouped = groups(rows)
+    named = {lab_hooks(str(grouped[k][0].get("scenario"))).losses_label
+             if _system(str(grouped[k][0].get("scenario"))) else "" for k in keys}
+    return named.pop() if len(named) == 1 and "" not in named else \
+        "pieces lost per game, by formation"
+
+
 def plot_losses(rows: Sequence[Row], out: Path) -> str | None:
-    """One group: a bar per corps. Several: a shaded table, a row per group (their long
-    names read across) and a column per corps."""
+    """One group: a bar per formation. Several: a shaded table, a row per group (their
+    long names read across) and a column per formation."""
     table = losses_by_group(rows)
     if not table:
         return None
-    title = "blocks eliminated per game, by corps\n(not those a scenario starts without)"
+    what = _losses_label(rows, list(table))
+    title = f"{what}\n(not those a scenario starts without)"
     if len(table) == 1:
         [(key, per_game)] = table.items()
         names = list(per_game)
         fig, ax = plt.subplots(figsize=(8, 0.3 * len(names) + 1.5), layout="constrained")
         ax.barh(names, list(per_game.values()), color="#6b8e23")
         ax.invert_yaxis()
-        ax.set_xlabel("blocks eliminated per game")
+        ax.set_xlabel(what.split(",")[0])
         ax.set_title(textwrap.fill(f"{key}: {title}", 90), fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
         return _save(fig, out / "losses_by_corps.png")
-    corps = sorted({c for per in table.values() for c in per})
+    formations = sorted({c for per in table.values() for c in per})
     keys, games = list(table), {k: len(rs) for k, rs in groups(rows).items()}
-    values = [[table[k].get(c, 0.0) for c in corps] for k in keys]
-    fig, ax = plt.subplots(figsize=(5 + 0.55 * len(corps), 0.3 * len(keys) + 2),
+    values = [[table[k].get(c, 0.0) for c in formations] for k in keys]
+    fig, ax = plt.subplots(figsize=(5 + 0.55 * len(formations), 0.3 * len(keys) + 2),
                            layout="constrained")
     image = ax.imshow(values, cmap="Oranges", aspect="auto")
     top = max(max(row) for row in values) or 1.0
@@ -284,10 +337,10 @@ def plot_losses(rows: Sequence[Row], out: Path) -> str | None:
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6,
                     color="white" if v > 0.6 * top else "black")
     ax.set_yticks(range(len(keys)), [f"{k} (n={games[k]})" for k in keys], fontsize=6)
-    ax.set_xticks(range(len(corps)), corps, fontsize=7, rotation=45, ha="right",
+    ax.set_xticks(range(len(formations)), formations, fontsize=7, rotation=45, ha="right",
                   rotation_mode="anchor")
     ax.set_title(title, fontsize=8)
-    fig.colorbar(image, ax=ax, label="blocks eliminated per game")
+    fig.colorbar(image, ax=ax, label=what.split(",")[0])
     return _save(fig, out / "losses_by_corps.png")
 
 
@@ -321,23 +374,31 @@ def plot_vp_track(rows: Sequence[Row], out: Path) -> str | None:
         ax.set_xticks(range(0, len(turns), step), turns[::step], fontsize=7, rotation=30,
                       ha="right", rotation_mode="anchor")
         ax.set_title(sc, fontsize=9)
-        ax.set_ylabel("mean CSA total")
+        ax.set_ylabel(f"mean {_score_label(sc)}")
         ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1))
     axes[-1, 0].set_xlabel("start of turn (mean over the games that reached it)")
     return _save(fig, out / "vp_over_time.png")
 
 
 def markdown(rows: Sequence[Row], images: Sequence[str]) -> str:
+    """A table row per group: games, each seat's wins (Wilson 95% interval), draws,
+    unfinished, score and seconds a game."""
     gs = groups(rows)
-    # Headers by name when every group is the BoC's; otherwise by position, each cell
-    # naming its seat (the toy's red and blue).
-    plain = all(_two_seats(rs) == ("usa", "csa") for rs in gs.values())
-    first, second = ("USA", "CSA") if plain else ("first seat", "second seat")
+    # Headers by the seats' titles when every group has the same seats of one system;
+    # otherwise by place, each cell naming its seat.
+    sample = next(iter(gs.values()))
+    titles = [seat_title(str(sample[0].get("scenario")), seat) for seat in _seats(sample)]
+    plain = all(_seats(rs) == _seats(sample) and
+                _system(str(rs[0].get("scenario"))) == _system(str(sample[0].get("scenario")))
+                for rs in gs.values())
+    places = max(len(_seats(rs)) for rs in gs.values())
+    heads = titles if plain else [f"seat {k + 1}" for k in range(places)]
     lines = ["# Simulation report", "", f"{len(rows)} games.", "",
-             f"| group | games | {first} wins (95% CI) | {second} wins (95% CI) | draws "
-             "| unfinished | VP mean ± sd | s/game |", "|---|---|---|---|---|---|---|---|"]
+             "| group | games | " + " | ".join(f"{h} wins (95% CI)" for h in heads)
+             + " | draws | unfinished | score mean ± sd | s/game |",
+             "|---|---|" + "---|" * len(heads) + "---|---|---|---|"]
     for name, rs in gs.items():
-        seats = _two_seats(rs)
+        seats = _seats(rs)
         s = summarise(rs, seats)
         n = s["games"]
 
@@ -345,10 +406,11 @@ def markdown(rows: Sequence[Row], images: Sequence[str]) -> str:
             lo, hi = wilson(k, n)
             return f"{'' if plain else seat + ' '}{k} ({lo:.0%}-{hi:.0%})"
 
+        cells = [cell(s["wins"].get(seat, 0), seat) for seat in seats]
+        cells += ["-"] * (len(heads) - len(cells))
         vp = "-" if s["vp_mean"] is None else f"{s['vp_mean']:.2f} ± {s['vp_stdev']:.2f}"
-        lines.append(f"| {name} | {n} | {cell(s['usa_wins'], seats[0])} | "
-                     f"{cell(s['csa_wins'], seats[1])} | {s['draws']} | {s['unfinished']} | "
-                     f"{vp} | {s['seconds_per_game']:.1f} |")
+        lines.append(f"| {name} | {n} | {' | '.join(cells)} | {s['draws']} | "
+                     f"{s['unfinished']} | {vp} | {s['seconds_per_game']:.1f} |")
     lines.append("")
     lines += [f"![{img}]({img})" for img in images]
     return "\n".join(lines) + "\n"
@@ -391,9 +453,9 @@ _FORMS: dict[str, tuple[Any, str]] = {
     "budget_s": (lambda v: v is None or _number(v), "a number of seconds"),
     "max_actions": (lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
                     "a whole number"),
-    "eliminated": (_by_side, "an object listing unit ids by side"),
-    "eliminated_at_start": (_by_side, "an object listing unit ids by side"),
-    "vp_track": (_track, "a list of [turn, CSA total] pairs"),
+    "eliminated": (_by_side, "an object listing piece ids by seat"),
+    "eliminated_at_start": (_by_side, "an object listing piece ids by seat"),
+    "vp_track": (_track, "a list of [turn, score] pairs"),
 }
 
 

@@ -8,8 +8,12 @@ workers share them out. Rows are plain JSON (stored by :mod:`gettysburg.lab.stor
 
 ``dice="keyed"`` plays with :class:`~gettysburg.core.dice.KeyedDice` instead of the usual
 seeded dice: just as fair, and two runs of the same seeds that differ in one agent or option
-keep sharing the dice of every shot and melee round they both make. Measured on Day 1, that
-left the noise of their paired difference where it was (docs/ai.md, "Coupled games").
+keep sharing the dice of every shot and melee round they both make. Measured on one
+scenario, that left the noise of their paired difference where it was (docs/ai.md,
+"Coupled games").
+
+What a row says beyond the protocol (the game's score, its turns, the pieces lost) is read
+through the hooks its rule system declares (:class:`~gettysburg.core.system.LabHooks`).
 """
 
 from __future__ import annotations
@@ -28,9 +32,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gettysburg import systems as registry
 from gettysburg.ai.agent import make_agent, random_stream, seeded_rng
+from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice, KeyedDice, SeededDice
-from gettysburg.core.protocol import Game, new_game
+from gettysburg.core.protocol import Game, new_game, parse_spec
+from gettysburg.core.system import LabHooks
 from gettysburg.lab import checkpoint
 
 Row = dict[str, Any]
@@ -43,7 +50,7 @@ DICE_KINDS: dict[str, Callable[[str], Dice]] = {"seeded": SeededDice, "keyed": K
 class GameSpec:
     """One game to play."""
 
-    scenario: str  # "boc/day1", "toy/standard"
+    scenario: str  # "SYSTEM/SCENARIO", e.g. "toy/standard"
     seed: str
     agents: dict[str, str]  # seat -> agent name
     index: int = 0
@@ -100,17 +107,21 @@ def split_played(specs: Sequence[GameSpec], rows: Sequence[Row]
     return sorted(kept.values(), key=lambda r: int(r["index"])), todo
 
 
-def _eliminated(view: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Eliminated blocks by side, from the referee's view (systems that list units)."""
-    out: dict[str, list[str]] = {}
-    for u in view.get("units", []) or []:
-        if isinstance(u, dict) and u.get("status") == "eliminated":
-            out.setdefault(str(u.get("side")), []).append(str(u.get("id")))
-    return {k: sorted(v) for k, v in sorted(out.items())}
+def system_of(scenario: str) -> str:
+    """The rule system of a spec's ``SYSTEM/SCENARIO``."""
+    return parse_spec(scenario)[0]
 
 
-def _clock(view: Mapping[str, Any]) -> tuple[Any, ...]:
-    return (view.get("day"), view.get("hour"), view.get("turn"))
+def lab_hooks(scenario: str) -> LabHooks:
+    """What the system of ``scenario`` lets the lab read of its games (its declaration's
+    ``lab``); a system that declares none, or is not in the registry, gives no clock, no
+    score and no losses, and its rows say only what the protocol tells."""
+    declared = registry.find(system_of(scenario))
+    return declared.lab if declared is not None and declared.lab is not None else LabHooks()
+
+
+def _losses(hooks: LabHooks, referee: JSONDict) -> dict[str, list[str]]:
+    return hooks.losses(referee) if hooks.losses is not None else {}
 
 
 def spec_key(spec: GameSpec) -> str:
@@ -122,13 +133,16 @@ def spec_key(spec: GameSpec) -> str:
 def _new_play(spec: GameSpec) -> checkpoint.InPlay:
     game: Game = new_game(spec.scenario, options=spec.options, seed=spec.seed,
                           dice=DICE_KINDS[spec.dice](spec.seed))
-    agents = {seat: make_agent(name, f"{spec.seed}:{seat}") for seat, name in spec.agents.items()}
+    system = system_of(spec.scenario)
+    agents = {seat: make_agent(name, f"{spec.seed}:{seat}", system=system)
+              for seat, name in spec.agents.items()}
     rngs = {seat: seeded_rng("lab", spec.seed, seat, random_stream(agents[seat], name))
             for seat, name in spec.agents.items()}
-    # Blocks a scenario starts without (Day 2 opens with Reynolds and Iverson gone): they
-    # count in the VP, but were not lost in this game.
+    # Pieces a scenario starts without (a later scenario opens with some already lost):
+    # they count in its score, but were not lost in this game.
     return checkpoint.InPlay(spec_key(spec), game, agents, rngs,
-                             at_start=_eliminated(game.view("referee")))
+                             at_start=_losses(lab_hooks(spec.scenario),
+                                              game.view("referee")))
 
 
 def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None = None,
@@ -146,6 +160,7 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
     if state is None:
         state = _new_play(spec)
     game, agents, rngs = state.game, state.agents, state.rngs
+    hooks = lab_hooks(spec.scenario)
     before = state.seconds  # played before this call, in earlier runs
     streams = {seat: random_stream(agents[seat], name) for seat, name in spec.agents.items()}
     last_save = start
@@ -159,12 +174,14 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
             legal = view.get("legal_actions")
             if not isinstance(legal, list):
                 legal = game.legal_actions(seat)
-            clock = _clock(view)
-            if clock not in state.clocks:
-                state.clocks.add(clock)
-                victory = view.get("victory")
-                if isinstance(victory, dict) and "total" in victory:
-                    state.vp_track.append([view.get("time", str(clock)), victory["total"]])
+            clock = hooks.clock(view) if hooks.clock is not None else None
+            # A game is saved as a turn starts; a system without a clock, at any decision.
+            if clock is None or clock not in state.clocks:
+                if clock is not None:
+                    state.clocks.add(clock)
+                    total = hooks.standing(view) if hooks.standing is not None else None
+                    if total is not None:
+                        state.vp_track.append([clock, total])
                 now = time.perf_counter()
                 if save_to is not None and now - last_save >= checkpoint.EVERY_S:
                     state.seconds, last_save = before + now - start, now
@@ -184,16 +201,18 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
                 f"{json.dumps(action, sort_keys=True) if action else ''})"
     finished = game.is_terminal() and error is None
     result = game.result() if finished else None
-    referee = game.view("referee")
     row: Row = {
         "scenario": spec.scenario, "seed": spec.seed, "index": spec.index,
         "agents": dict(spec.agents), "options": list(spec.options),
         "finished": finished,
         "winner": result.get("winner") if result else None,
-        "vp": result.get("csa_vp") if result else None,
+        # The system's score of the game (LabHooks.score), under the rows' first name.
+        "vp": hooks.score(result) if result and hooks.score is not None else None,
         "result": result,
-        "eliminated": _eliminated(referee), "eliminated_at_start": state.at_start,
-        "turns": len(state.clocks), "actions": state.actions,
+        "eliminated": _losses(hooks, game.view("referee")),
+        "eliminated_at_start": state.at_start,
+        "turns": len(state.clocks) if hooks.clock is not None else None,
+        "actions": state.actions,
         "seconds": round(before + time.perf_counter() - start, 3),
         "vp_track": state.vp_track, "budget_s": spec.budget_s, "max_actions": spec.max_actions,
         "dice": spec.dice,
@@ -294,12 +313,24 @@ def run_ray(specs: Sequence[GameSpec], address: str,
     return sorted(rows, key=lambda r: int(r["index"]))
 
 
-def summarise(rows: Sequence[Row], seats: Sequence[str] = ("usa", "csa")) -> dict[str, Any]:
-    """Counts and VP statistics; unfinished games (limit reached, or an error recorded
+def seats_in(rows: Sequence[Row]) -> list[str]:
+    """Every seat the rows' agents sit in, in the order first met."""
+    out: list[str] = []
+    for r in rows:
+        out += [str(s) for s in r.get("agents") or {} if str(s) not in out]
+    return out
+
+
+def summarise(rows: Sequence[Row], seats: Sequence[str] | None = None) -> dict[str, Any]:
+    """Counts and score statistics; unfinished games (limit reached, or an error recorded
     in the row) are counted apart, never as draws.
-    ``usa_wins`` / ``csa_wins`` count the first / second of ``seats``."""
+
+    ``wins`` counts the wins of each of ``seats`` (default: the seats of the rows'
+    agents), in that order, then of any other winner; ``<seat>_wins`` repeats each of
+    ``seats``' count under the seat's own name."""
+    order = list(seats) if seats is not None else seats_in(rows)
     done = [r for r in rows if r.get("finished")]
-    wins: dict[str, int] = {}
+    wins: dict[str, int] = dict.fromkeys(order, 0)
     for r in done:
         if r.get("winner"):
             wins[str(r["winner"])] = wins.get(str(r["winner"]), 0) + 1
@@ -307,13 +338,13 @@ def summarise(rows: Sequence[Row], seats: Sequence[str] = ("usa", "csa")) -> dic
     secs = [float(r["seconds"]) for r in rows]
     return {
         "games": len(rows),
-        "usa_wins": wins.get(seats[0], 0), "csa_wins": wins.get(seats[1], 0),
+        "wins": wins,
+        **{f"{seat}_wins": wins[seat] for seat in order},
         "draws": sum(1 for r in done if not r.get("winner")),
         "unfinished": len(rows) - len(done),
         "errors": sum(1 for r in rows if r.get("error")),
-        "wins": wins,
         "vp_mean": round(statistics.fmean(vps), 3) if vps else None,
-        # No VP at all (a system whose results give none): no spread either, as no mean.
+        # No score at all (a system whose results give none): no spread either, as no mean.
         "vp_stdev": (round(statistics.stdev(vps), 3) if len(vps) > 1
                      else 0.0 if vps else None),
         "seconds_per_game": round(statistics.fmean(secs), 3) if secs else 0.0,
