@@ -114,3 +114,93 @@ def test_every_command_has_a_one_line_summary_for_its_groups_help() -> None:
 
     walk(typer.main.get_command(app), [])
     assert not broken, broken
+
+
+def test_a_bare_scenario_name_is_found_in_the_registry(tmp_path: Path) -> None:
+    """A bare name is the scenario of the first system whose menu lists it: the toy's
+    ``standard`` as BoC's ``day2`` (``game new day2``); a name no menu lists is refused,
+    naming the scenarios there are, and nothing is written."""
+    save = tmp_path / "toy.json"
+    code, _, err = run("game", "new", "standard", "--out", str(save))
+    assert code == 0, err
+    assert json.loads(save.read_text())["system"] == "toy"
+    save = tmp_path / "boc.json"
+    code, _, err = run("game", "new", "day2", "--out", str(save))
+    assert code == 0, err
+    assert (json.loads(save.read_text())["system"], json.loads(save.read_text())["scenario"]) \
+        == ("boc", "day2")
+    code, _, err = run("game", "new", "nosuch", "--out", str(tmp_path / "x.json"))
+    assert code == 2 and "'nosuch'" in err and "toy/standard" in err, err
+    assert not (tmp_path / "x.json").exists()
+    code, _, err = run("game", "new", "day2", "--option", "nosuch", "--out",
+                       str(tmp_path / "y.json"))
+    assert code == 2 and "'nosuch'" in err and not (tmp_path / "y.json").exists(), err
+
+
+def test_show_prints_a_view_through_its_systems_picture(tmp_path: Path) -> None:
+    """BoC declares its picture of a view (a header, then a line a block): `show` prints
+    it, then who is to move; the toy declares none and gets the plain fields."""
+    from gettysburg import systems
+
+    save = tmp_path / "game.json"
+    assert run("game", "new", "boc/day1", "--out", str(save))[0] == 0
+    code, out, _ = run("game", "show", str(save), "--as", "usa")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("The First Day — Day 1 8 AM, command phase, csa active"), out
+    assert lines[-1] == "To move: csa" and any("usa-buford" in line for line in lines), out
+    assert systems.get("toy").view_text is None
+
+
+def test_scenario_list_and_show_read_every_systems_menu() -> None:
+    """`scenario list` lists every registered system's scenarios from its menu (the toy,
+    hidden from the lobby, too); `show` prints what the scenario's system describes, and
+    says so when the system describes none; a name no menu lists is refused by name."""
+    from gettysburg import systems
+
+    code, out, _ = run("scenario", "list")
+    assert code == 0
+    for declared in systems.all_systems():
+        for name in declared.menu().scenarios:
+            assert f"{declared.name}/{name}" in out, out
+    code, out, _ = run("scenario", "show", "day1")
+    assert code == 0 and "The First Day" in out.splitlines()[0] and "Buford" in out, out
+    code, _, err = run("scenario", "show", "toy/standard")
+    assert code == 1 and "describes no scenario" in err and "standard" in err, err
+    code, _, err = run("scenario", "show", "nosuch")
+    assert code == 1 and "nosuch" in err, err
+
+
+def test_a_scenario_file_belongs_to_the_system_it_names(tmp_path: Path) -> None:
+    """A file that names its system (an ``id`` SYSTEM/NAME, or ``system:``) is that
+    system's; one that does not is --system's, else the first that sets it up; one that
+    none sets up is refused, asking for --system."""
+    from gettysburg.boc.scenario import SCENARIO_DIR
+    from gettysburg.cli.specs import SpecError, default_scenario, scenario_spec
+
+    shipped = tmp_path / "day3.yaml"
+    shipped.write_text((SCENARIO_DIR / "day3.yaml").read_text("utf-8"), "utf-8")
+    assert scenario_spec(str(shipped)) == f"boc/{shipped.resolve()}"
+    try:
+        scenario_spec(str(shipped), "toy")
+    except SpecError as exc:
+        assert "boc" in str(exc) and "--system toy" in str(exc)
+    else:
+        raise AssertionError("a file of one system was taken as another's")
+    text = (SCENARIO_DIR / "day3.yaml").read_text("utf-8")
+    unnamed = tmp_path / "mine.yaml"
+    unnamed.write_text("\n".join("id: mine/day3" if line.startswith("id:") else line
+                                 for line in text.splitlines()), "utf-8")  # no system
+    assert scenario_spec(str(unnamed)) == f"boc/{unnamed.resolve()}"  # the first that loads
+    assert scenario_spec(str(unnamed), "toy") == f"toy/{unnamed.resolve()}"
+    junk = tmp_path / "junk.yaml"
+    junk.write_text("just: words\n", "utf-8")
+    try:
+        scenario_spec(str(junk))
+    except SpecError as exc:
+        assert "--system" in str(exc) and str(junk) in str(exc)
+    else:
+        raise AssertionError("a file no system sets up was given a system")
+    assert default_scenario() == "boc/day1"  # the first listed system's first scenario
+    code, out, err = run("scenario", "show", str(unnamed), "--json")
+    assert code == 0 and json.loads(out)["rule"] == "9.4", err
