@@ -1,8 +1,8 @@
 """The one model of the 1863 ground, loaded from GeoJSON and a height field.
 
-Every rule system derives its own map from this (BoC hexes, GBACW hexes,
-Machango's graph); nothing else describes the geography. Files live in
-``gettysburg/data/battlefield/`` (see its README for the schema and sources).
+Every rule system derives its own map from this (a hex grid or a graph of positions,
+:mod:`gettysburg.core.topology`); nothing else describes the geography. Files live
+in ``gettysburg/data/battlefield/`` (see its README for the schema and sources).
 """
 
 from __future__ import annotations

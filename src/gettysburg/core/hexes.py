@@ -7,8 +7,8 @@ cones) is deterministic.
 
 Screen/ground layout is *not* decided here: a :class:`Layout` turns axial
 coordinates into plane coordinates (flat- or pointy-topped, any rotation), so
-the same geometry serves the Badges of Courage grid (flat-topped, registered on
-the ground by least squares) and, later, GBACW's grid.
+the same geometry serves every hex grid a rule system lays on the ground
+(registered by least squares, or placed by hand: :mod:`gettysburg.core.topology`).
 """
 
 from __future__ import annotations

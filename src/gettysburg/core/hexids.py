@@ -127,12 +127,14 @@ class SheetOffsetCodec:
     ``sheets`` maps a sheet letter to the (column, row) of its local 00 on the combined
     grid, so a sheet's ``XXYY`` is the grid's (``XX`` + column, ``YY`` + row) and every
     sheet shares one axial coordinate space. ``digits`` is the width of each of the two
-    numbers. A hex on two sheets (an overlap) is written with the first sheet by letter.
+    numbers; ``sizes`` optionally gives a sheet's last column and row (else any that fit
+    the digits). A hex on two sheets (an overlap) is written with the first by letter.
     """
 
     sheets: Mapping[str, tuple[int, int]] = field(default_factory=lambda: {"A": (0, 0)})
     offset: OffsetKind = "odd-q"
     digits: int = 2
+    sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     label: str = "sheet-offset"
     mirrored: bool = True
 
@@ -142,6 +144,9 @@ class SheetOffsetCodec:
         bad = [s for s in self.sheets if len(s) != 1 or s not in _LETTERS]
         if bad or not self.sheets:
             raise HexIdError(f"field 'sheets': sheet names must be single letters A-Z, got {bad}")
+        unknown = sorted(set(self.sizes) - set(self.sheets))
+        if unknown:
+            raise HexIdError(f"field 'sizes': no sheet {unknown[0]!r} in 'sheets'")
 
     def parse(self, text: str) -> Hex:
         m = _SHEET_RE.match(text.strip().upper())
@@ -154,6 +159,10 @@ class SheetOffsetCodec:
         sheet, col, row = m.group(1), int(m.group(2)[:d]), int(m.group(2)[d:])
         if sheet not in self.sheets:
             raise HexIdError(f"{text!r}: unknown map sheet {sheet!r}; have {sorted(self.sheets)}")
+        last_c, last_r = self.sizes.get(sheet, (10**d - 1, 10**d - 1))
+        if not (1 <= col <= last_c and 1 <= row <= last_r):
+            raise HexIdError(f"{text!r}: sheet {sheet} runs from column 1 to {last_c} "
+                             f"and row 1 to {last_r}")
         c0, r0 = self.sheets[sheet]
         return offset_to_axial(col + c0, row + r0, self.offset)
 
@@ -165,9 +174,10 @@ class SheetOffsetCodec:
         raise HexIdError(f"{h} lies on no {self.label} map sheet")
 
     def local(self, h: Hex, sheet: str) -> tuple[int, int] | None:
-        """``h``'s (column, row) on ``sheet`` if both fit its digits (1..99), else None."""
+        """``h``'s (column, row) on ``sheet`` if it lies on that sheet, else None."""
         col, row = axial_to_offset(h, self.offset)
         c0, r0 = self.sheets[sheet]
         top = 10**self.digits - 1
+        last_c, last_r = self.sizes.get(sheet, (top, top))
         lc, lr = col - c0, row - r0
-        return (lc, lr) if 1 <= lc <= top and 1 <= lr <= top else None
+        return (lc, lr) if 1 <= lc <= last_c and 1 <= lr <= last_r else None

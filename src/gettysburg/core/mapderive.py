@@ -309,7 +309,7 @@ class PositionSample:
 class LinkSample:
     length_m: float
     cover: dict[str, float]  # landcover kind -> share of the link's corridor
-    roads: tuple[str, ...]  # road/railroad ids that follow the link (most of its length)
+    roads: tuple[str, ...]  # road/railroad ids that join the two ends without a detour
     streams: tuple[str, ...]  # stream ids the link crosses
 
 
@@ -320,24 +320,38 @@ def sample_position(bf: Battlefield, graph: PositionGraph, pid: str) -> Position
     return PositionSample(height_ft=bf.height_xy(x, y), cover=cover)
 
 
+def roads_between(
+    bf: Battlefield, a: tuple[float, float], b: tuple[float, float], *,
+    end_m: float = 250.0, detour: float = 1.5,
+) -> tuple[str, ...]:
+    """Roads and railroads that join two ground points: each passes within ``end_m`` of
+    both, and its stretch between them is at most ``detour`` times the straight line."""
+    pa, pb = sg.Point(a), sg.Point(b)
+    straight = pa.distance(pb)
+    out = []
+    for f in sorted(bf.of_kind("road", "railroad", "railroad_bed"), key=lambda f: f.id):
+        if f.geom.distance(pa) > end_m or f.geom.distance(pb) > end_m:
+            continue
+        along = abs(f.geom.project(pb) - f.geom.project(pa))
+        if along <= detour * straight:
+            out.append(f.id)
+    return tuple(out)
+
+
 def sample_link(
     bf: Battlefield, graph: PositionGraph, link: Link, *, corridor_m: float = 60.0,
-    follow_share: float = 0.6,
+    end_m: float = 250.0,
 ) -> LinkSample:
     """A link's ground: its straight line's length, the cover of the corridor
-    ``corridor_m`` wide along it, the roads within half that width of at least
-    ``follow_share`` of its length, and the streams it crosses."""
-    seg = sg.LineString([graph.xy(link.a), graph.xy(link.b)])
+    ``corridor_m`` wide along it, the roads that join its ends (:func:`roads_between`)
+    and the streams its straight line crosses."""
+    a, b = graph.xy(link.a), graph.xy(link.b)
+    seg = sg.LineString([a, b])
     corridor = seg.buffer(corridor_m / 2, cap_style="flat")
     cover = {k: round(share(corridor, g), 4) for k, g in bf.area_union.items()}
-    roads = []
-    for f in sorted(bf.of_kind("road", "railroad", "railroad_bed"), key=lambda f: f.id):
-        near = seg.intersection(f.geom.buffer(corridor_m / 2))
-        if seg.length and near.length / seg.length >= follow_share:
-            roads.append(f.id)
     streams = tuple(sorted(f.id for f in bf.of_kind("stream") if f.geom.intersects(seg)))
-    return LinkSample(length_m=round(seg.length, 1), cover=cover, roads=tuple(roads),
-                      streams=streams)
+    return LinkSample(length_m=round(seg.length, 1), cover=cover,
+                      roads=roads_between(bf, a, b, end_m=end_m), streams=streams)
 
 
 def link_kind(sample: LinkSample, *, obstructed_share: float = 0.5,
