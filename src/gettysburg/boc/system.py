@@ -155,6 +155,12 @@ def _words(lang: str) -> dict[str, str]:
     return dict(_all_words().get(lang) or _all_words()["en"])
 
 
+def _doctrines() -> dict[str, Doctrine]:
+    from gettysburg.boc.ai.tuned import tuned_doctrine
+
+    return {"tuned": tuned_doctrine()}
+
+
 def _opponents() -> tuple[Opponent, ...]:
     from gettysburg.boc.ai.opponents import opponents
 
@@ -173,7 +179,8 @@ SYSTEM = RuleSystem(
     roster=_roster,
     is_handle=_is_handle,
     research=_research,
-    ai=AIHooks(doctrine=_doctrine, memory=_memory, search=_search, opponents=_opponents),
+    ai=AIHooks(doctrine=_doctrine, memory=_memory, search=_search, opponents=_opponents,
+                doctrines=_doctrines),
     capabilities=frozenset({"undo", "research", "search"}),
     lab=lab_hooks.HOOKS,
     view_text=show.view_text,

@@ -24,8 +24,8 @@ from gettysburg.core.doctrine import Doctrine, Memory
 from gettysburg.core.protocol import ResearchHooks
 from gettysburg.core.search_hooks import SystemHooks
 
-#: How the web client draws a system's pieces: BoC's upright blocks, GBACW's faced
-#: counters in stacks, Machango's divisions on positions, or plain markers.
+#: How the web client draws a system's pieces: upright blocks (hidden faces), faced
+#: counters in stacks, divisions on the positions of a graph, or plain markers.
 CounterStyle = Literal["blocks", "counters", "divisions", "markers"]
 
 
@@ -76,6 +76,8 @@ class Opponent:
     thinking_s: float = 0.0
     settings: Mapping[str, Any] = field(default_factory=dict)
     lobby: bool = True  # offered in the lobby (else only by name, in the lab)
+    #: Retired agent names that now build this preset (rows and stored games name them).
+    aliases: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -98,8 +100,9 @@ class PresetError(ValueError):
 
 def load_opponents(path: Path) -> tuple[Opponent, ...]:
     """The opponent presets of a YAML file (a list of entries with ``name``, ``agent``,
-    ``titles``, ``descriptions``, optional ``settings``, ``thinking_s`` and ``lobby``),
-    each checked: a known agent kind, every language written, no field unknown."""
+    ``titles``, ``descriptions``, optional ``settings``, ``thinking_s``, ``lobby`` and
+    ``aliases``), each checked: a known agent kind, every language written, no field
+    unknown, no name or alias given twice."""
     try:
         raw = yaml.safe_load(path.read_text("utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -107,7 +110,8 @@ def load_opponents(path: Path) -> tuple[Opponent, ...]:
     if not isinstance(raw, list):
         raise PresetError(f"{path}: expected a list of opponents")
     out: list[Opponent] = []
-    allowed = {"name", "agent", "titles", "descriptions", "settings", "thinking_s", "lobby"}
+    allowed = {"name", "agent", "titles", "descriptions", "settings", "thinking_s", "lobby",
+               "aliases"}
     for k, entry in enumerate(raw):
         where = f"{path}: opponent {k}"
         if not isinstance(entry, dict):
@@ -139,10 +143,16 @@ def load_opponents(path: Path) -> tuple[Opponent, ...]:
         lobby = entry.get("lobby", True)
         if not isinstance(lobby, bool):
             raise PresetError(f"{where}: field 'lobby' must be true or false")
-        if any(o.name == name for o in out):
-            raise PresetError(f"{where}: the name is used twice")
+        aliases = entry.get("aliases") or []
+        if not isinstance(aliases, list) or any(not isinstance(a, str) or not a
+                                                for a in aliases):
+            raise PresetError(f"{where}: field 'aliases' must be a list of names")
+        taken = {n for o in out for n in (o.name, *o.aliases)}
+        if name in taken or name in aliases or taken & set(aliases) \
+                or len(set(aliases)) < len(aliases):
+            raise PresetError(f"{where}: a name or alias is used twice")
         out.append(Opponent(name, str(agent), texts["titles"], texts["descriptions"],
-                            float(thinking), dict(settings), lobby))
+                            float(thinking), dict(settings), lobby, tuple(aliases)))
     return tuple(out)
 
 
@@ -156,6 +166,9 @@ class AIHooks:
     memory: Callable[[], Memory] | None = None
     search: Callable[[Memory | None], SystemHooks] | None = None
     opponents: Callable[[], Sequence[Opponent]] = tuple
+    #: Named variants of the doctrine a preset may play as its own (the ``doctrine``
+    #: setting of ``general``; BoC: "tuned").
+    doctrines: Callable[[], Mapping[str, Doctrine]] = dict
 
 
 @dataclass(frozen=True)
