@@ -262,30 +262,49 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     assert sides == ["Union", "Confederacy"]
     page.select_option("select.who[data-seat=csa]", "me")
     page.select_option("select.who[data-seat=usa]", "ai")
-    # Each AI is named in words and said what it is under its list, for an AI seat only.
-    names = page.eval_on_selector_all("select.agent[data-seat=usa] option",
-                                      "els => els.map(e => [e.value, e.textContent])")
-    assert names[:1] == [["general", "General"]] and ["random", "Random"] in names, names
+    # The system's opponents (GET /api/systems), easiest first, each by title and said what
+    # it is, and how long it thinks, under its list: for an AI seat only.
+    boc = next(x for x in httpx.get(f"{live.url}/api/systems").json()["systems"]
+               if x["name"] == "boc")
+    offered = boc["opponents"]
+    assert 1 < len(offered) <= 4
+
+    def shown() -> list[list[str]]:
+        return list(page.eval_on_selector_all("select.agent[data-seat=usa] option",
+                                              "els => els.map(e => [e.value, e.textContent])"))
+
+    def said(o: dict[str, Any], lang: str) -> str:
+        return str(o["i18n"][lang]["description"])
+
+    assert shown() == [[o["name"], o["i18n"]["en"]["title"]] for o in offered]
     usa_help = "small.agent-help[data-seat=usa]"
-    assert "victory hexes" in page.inner_text(usa_help)
+    assert page.input_value("select.agent[data-seat=usa]") == "general"  # not the beginner
+    general = next(o for o in offered if o["name"] == "general")
+    assert said(general, "en") in page.inner_text(usa_help)
     assert page.is_hidden("small.agent-help[data-seat=csa]")
-    page.select_option("select.agent[data-seat=usa]", "search")
-    assert "look-ahead" in page.inner_text(usa_help)
+    slow = offered[-1]  # the hardest: the slowest to answer, it says so
+    page.select_option("select.agent[data-seat=usa]", slow["name"])
+    assert said(slow, "en") in page.inner_text(usa_help)
+    if slow["thinking_s"] > 0:
+        assert "thinks up to" in page.inner_text(usa_help)
     page.fill("#seed", "4711")
-    # A change of language builds the lobby again in the new words, with every choice kept.
-    switch_language(page, "de")
-    page.wait_for_function(f"() => document.querySelector('{usa_help}')"
-                           "?.textContent.includes('vorausschauend')")
-    assert page.inner_text("select.agent[data-seat=usa] option[value=random]") == "Zufall"
+    # A change of language builds the lobby again in the new words, with every choice kept:
+    # each opponent's title and description in the player's language.
+    for lang in ("de", "es", "it"):
+        switch_language(page, lang)
+        page.wait_for_function("([sel, text]) => document.querySelector(sel)"
+                               "?.textContent.includes(text)", arg=[usa_help, said(slow, lang)])
+        assert shown() == [[o["name"], o["i18n"][lang]["title"]] for o in offered]
+        assert said(slow, "en") not in page.inner_text(usa_help)
     assert [page.input_value(f"select.who[data-seat={s}]") for s in ("usa", "csa")] == [
         "ai", "me"]
-    assert page.input_value("select.agent[data-seat=usa]") == "search"
+    assert page.input_value("select.agent[data-seat=usa]") == slow["name"]
     assert page.input_value("#scenario") == "day1" and page.input_value("#seed") == "4711"
     assert page.is_checked("input[data-option=hancock]")
     assert page.is_checked("input[data-option=fixed_turn_order]")
     switch_language(page, "en")
-    page.wait_for_function(f"() => document.querySelector('{usa_help}')"
-                           "?.textContent.includes('look-ahead')")
+    page.wait_for_function("([sel, text]) => document.querySelector(sel)"
+                           "?.textContent.includes(text)", arg=[usa_help, said(slow, "en")])
     page.select_option("select.agent[data-seat=usa]", "general")
     with page.expect_response(lambda r: r.url.endswith("/api/games")) as created:
         page.click("#start")

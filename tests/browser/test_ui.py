@@ -27,7 +27,7 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
                                                        switch_language: Any) -> None:
     errors: list[str] = []
     context, page = _new_page(browser, errors)
-    page.goto(live.url + "/")
+    page.goto(live.url + "/?all")  # the toy is kept out of the lobby unless asked for
     page.wait_for_selector("select.who")
     screenshot(page, "lobby")  # as a player first sees it (BoC preselected when present)
     page.select_option("#system", "toy")
@@ -48,7 +48,7 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
     page.wait_for_selector("#phasebar .turn-you")
     log_before = page.inner_text("#log")
     step_before = _step(page)
-    assert "blue" in log_before and "Revealed" in log_before
+    assert "Blue" in log_before and "Revealed" in log_before
     for block, label in zip(("b1", "b2", "b3"), BLUE_LABELS, strict=True):
         if label not in log_before:  # unrevealed enemy blocks are drawn blank
             assert page.locator(f"g.unit[data-unit={block}] text").count() == 0
@@ -67,10 +67,10 @@ def test_play_against_the_ai_reload_replay_and_language(browser: Any, live: Any,
     page.wait_for_function("() => /\\b0\\b/.test(document.querySelector('#step-label')"
                            ".textContent)")
     # A past step says whose decision it was, not "your decision" (nothing is asked here).
-    assert page.inner_text("#phasebar .you") == "To decide: red"
+    assert page.inner_text("#phasebar .you") == "To decide: Red"
     assert page.locator("#phasebar .turn-you").count() == 0
     page.click("#next")
-    page.wait_for_function("() => document.querySelector('#move').textContent.includes('red')")
+    page.wait_for_function("() => document.querySelector('#move').textContent.includes('Red')")
     screenshot(page, "replay")
     # Language switch: a UI string changes and the choice survives a reload.
     page.goto(page.url.replace("/replay", ""))
@@ -93,7 +93,7 @@ def test_an_action_the_server_did_not_get_is_kept_and_sent_once_it_is_back(
         browser: Any, live: Any) -> None:
     errors: list[str] = []
     context, page = _new_page(browser, errors)
-    page.goto(live.url + "/")
+    page.goto(live.url + "/?all")
     page.wait_for_selector("select.who")
     page.select_option("#system", "toy")
     page.wait_for_selector("select.who[data-seat=blue]")
@@ -148,7 +148,7 @@ def test_two_seats_see_nothing_hidden_of_each_other(
                                                lambda payload: frames[seat].append(str(payload))))
 
     watch(red, "red")
-    red.goto(live.url + "/")
+    red.goto(live.url + "/?all")
     red.wait_for_selector("select.who")
     red.select_option("#system", "toy")
     red.wait_for_selector("select.who[data-seat=blue]")
@@ -211,7 +211,9 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     assert systems.map_json("boc") is not None, "the BoC board ships with the package"
     import httpx
 
-    names = list(systems.offers["boc"]().scenarios)
+    from gettysburg import systems as registry
+
+    names = list(registry.get("boc").menu().scenarios)
     scenario = "day1"
     assert scenario in names
     seats = httpx.get(f"{live.url}/api/setup", params={"system": "boc", "scenario": scenario})
@@ -236,6 +238,15 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     page.goto(f"{live.url}/g/{game['game_id']}#{token}")
     page.wait_for_selector("polygon.hex", timeout=20000)
     assert page.locator("polygon.hex").count() > 100
+    # The map says its topology (BoC's JSON may leave it out: a hex grid), and blocks wear
+    # the colours the system declares for their seats.
+    assert page.locator("svg.map.topology-hex").count() == 1
+    boc = next(x for x in httpx.get(f"{live.url}/api/systems").json()["systems"]
+               if x["name"] == "boc")
+    faces = page.eval_on_selector_all(
+        "g.units g.unit.piece-blocks", "els => els.map(e => [e.dataset.side, "
+        "e.querySelector('rect.face').getAttribute('fill')])")
+    assert faces and all(fill == boc["colours"][side] for side, fill in faces), faces
     page.wait_for_selector("#phasebar .turn-you")
     assert unit is not None, "Day 1 starts with units that can act on the map"
     block = page.locator(f"g.units g.unit[data-unit='{unit}']")
@@ -303,22 +314,33 @@ def token_of(seat: dict[str, Any]) -> str:
     return str(seat["token"])
 
 
-def test_map_hover_zoom_and_pan(browser: Any, live: Any) -> None:
-    """A hand-made three-hex map registered for the toy: hex ids on hover, wheel zoom,
-    drag to pan, blocks without a hex wait in the off-map strip."""
+def test_map_hover_zoom_and_pan(browser: Any, live: Any, monkeypatch: Any) -> None:
+    """A hand-made three-hex map (the map JSON's hex contract, docs/maps.md) declared for
+    the toy: hex ids on hover, wheel zoom, drag to pan, blocks without a hex wait in the
+    off-map strip."""
+    from dataclasses import replace
+
     import httpx
 
+    from gettysburg import systems as registry
     from gettysburg.server import systems
 
-    tiny = {"system": "toy",
-            "layout": {"basis_q": [372.39, 215.0], "basis_r": [0.0, 430.0], "origin": [0, 0]},
-            "hexes": [{"id": "A1", "terrain": "clear", "ground": 0},
-                      {"id": "B1", "terrain": "woods", "ground": 1, "victory": 2},
-                      {"id": "C1", "terrain": "town", "ground": 2}],
-            "hexsides": [{"a": "A1", "b": "B1", "terrain": ["creek"]},
+    r, h = 248.26, 215.0  # a flat-topped hex's corner radius and half height (430 m across)
+    tiny = {"system": "toy", "topology": "hex",
+            "layout": {"basis_q": [372.39, 215.0], "basis_r": [0.0, 430.0], "origin": [0, 0],
+                       "corners": [[r, 0], [r / 2, h], [-r / 2, h], [-r, 0], [-r / 2, -h],
+                                   [r / 2, -h]]},
+            "hexes": [{"id": "A1", "terrain": "clear", "ground": 0, "xy": [0, 0]},
+                      {"id": "B1", "terrain": "woods", "ground": 1, "victory": 2,
+                       "xy": [372.39, 215.0]},
+                      {"id": "C1", "terrain": "town", "ground": 2, "xy": [744.78, 430.0]}],
+            "hexsides": [{"a": "A1", "b": "B1", "terrain": ["creek"],
+                          "seg": [[r, 0], [r / 2, h]]},
                          {"a": "B1", "b": "C1", "slope": "hill",
-                          "roads": [{"road": "p", "name": "Pike", "class": "pike"}]}]}
-    systems.maps["toy"] = lambda: systems.with_geometry(tiny)
+                          "roads": [{"road": "p", "name": "Pike", "class": "pike"}],
+                          "seg": [[372.39 + r, h], [372.39 + r / 2, 2 * h]]}]}
+    monkeypatch.setitem(registry._loaded, "toy",
+                        replace(registry.get("toy"), map_json=lambda: tiny))
     systems._built.pop("toy", None)
     errors: list[str] = []
     context, page = _new_page(browser, errors)
@@ -351,7 +373,6 @@ def test_map_hover_zoom_and_pan(browser: Any, live: Any) -> None:
         assert not errors, errors
     finally:
         context.close()
-        del systems.maps["toy"]
         systems._built.pop("toy", None)
 
 
@@ -514,8 +535,8 @@ def test_my_games_say_how_each_game_stands(browser: Any, live: Any) -> None:
     def status(game_id: str, seat: str) -> str:
         return str(page.inner_text(f".game-status[data-game='{game_id}'][data-seat={seat}]"))
 
-    assert status(waiting["game_id"], "red") == "Waiting for blue"
-    assert status(waiting["game_id"], "blue") == "Your decision (blue)"
+    assert status(waiting["game_id"], "red") == "Waiting for Blue"
+    assert status(waiting["game_id"], "blue") == "Your decision (Blue)"
     assert status(over["game_id"], "red").startswith("finished: ")
     assert status("gone0000", "red") == "no longer on this server"
     assert "2023" in page.inner_text(".games-list")  # when each was started

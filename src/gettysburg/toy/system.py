@@ -4,6 +4,7 @@ in milliseconds."""
 
 from __future__ import annotations
 
+from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine
 from gettysburg.core.protocol import ResearchHooks
 from gettysburg.core.system import AIHooks, Opponent, RuleSystem, ScenarioMenu
@@ -26,6 +27,18 @@ def _research() -> ResearchHooks:
     return hooks()
 
 
+def _map() -> JSONDict:
+    """A tiny graph map (three positions), so the web client's drawing of a graph is tested
+    with a game that plays in milliseconds; the toy's blocks stand on no position."""
+    return {"system": "toy", "topology": "graph",
+            "positions": [{"id": "hill", "name": "Hill", "xy": [0.0, 800.0], "victory": 1},
+                          {"id": "ford", "name": "Ford", "xy": [-700.0, 0.0]},
+                          {"id": "village", "name": "Village", "xy": [650.0, -50.0]}],
+            "links": [{"a": "hill", "b": "ford", "kind": "trail"},
+                      {"a": "hill", "b": "village", "kind": "road"},
+                      {"a": "ford", "b": "village", "kind": "stream"}]}
+
+
 def _opponents() -> tuple[Opponent, ...]:
     return (
         Opponent("random", "random", {"en": "Random"},
@@ -41,6 +54,7 @@ SYSTEM = RuleSystem(
     seats={"red": "Red", "blue": "Blue"},
     menu=_menu,
     counters="markers",
+    map_json=_map,
     ai=AIHooks(doctrine=_doctrine, opponents=_opponents),
     research=_research,
     listed=False,

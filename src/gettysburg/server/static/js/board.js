@@ -1,13 +1,22 @@
-// The SVG board: map from the server's map data (hexes, hexsides, roads, slopes, victory
-// hexes), blocks from the view, destination highlights from the legal actions.
+// The SVG board: the map from the server's map data, in whatever topology the system's map
+// declares ("hex": hexes, hexsides, roads, slopes, victory hexes; "graph": named positions
+// and the links between them), pieces from the view in the system's counter style,
+// destination highlights from the legal actions.
 import { svg, el } from "./ui.js";
 import { t } from "./i18n.js";
-import { unitsOf, sideClass, SIDE_COLOURS } from "./units.js";
+import { unitsOf } from "./units.js";
+import { seatName } from "./panels.js";
 
 const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
   marsh: "#a7c4bb", rocks: "#b5ab98" };
 const ROADS = { pike: ["#6e3518", 0.11, null], road: ["#8a5a3a", 0.08, null], trail: ["#8a5a3a", 0.05, "0.12 0.08"],
   rail: ["#222", 0.05, "0.2 0.1"] };
+// A graph's links by kind ([colour, width, dash] in spacings); any other kind: LINK_PLAIN.
+const LINKS = { ...ROADS, path: ["#8a5a3a", 0.04, "0.1 0.08"], stream: ["#3f79b5", 0.05, null],
+  river: ["#3f79b5", 0.09, null], ford: ["#3f79b5", 0.05, "0.1 0.06"] };
+const LINK_PLAIN = ["#6d5d3c", 0.05, null];
+// Pieces of a side the system gives no colour for.
+const NO_COLOUR = ["#9a8f78", "#5e5647"];
 
 function mix(hex, toward, amount) {
   const p = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
@@ -46,7 +55,7 @@ function typeWord(type) {
   return word === key ? String(type).replace(/_/g, " ") : word;
 }
 
-// Ids often repeat the side ("csa-archer"): the block's colour already says that.
+// Ids often repeat the side ("red-archer"): the piece's colour already says that.
 function blockName(u) {
   return String(u.name).replace(new RegExp(`^${u.side}[-_.:]`, "i"), "");
 }
@@ -94,12 +103,16 @@ export class Board {
   // `onCancel`: Escape, to drop the selection. A board with `onHex` or `onUnit` is played
   // from the keyboard too (see `onKey`); with `browse` (the replay) its hexes and blocks
   // are only read from the keyboard: the arrows and B move the focus, nothing is played.
+  // `counters`: how pieces are drawn ("blocks", "counters", "divisions" or "markers", as the
+  // system declares); `colours`: seat -> [face, edge] (systems.js, seatColours).
   constructor(container, { map = null, seats = [], onUnit = null, onHex = null, onCancel = null,
-                           hint = "map.hint", browse = false } = {}) {
+                           hint = "map.hint", browse = false, counters = "blocks", colours = {} } = {}) {
     this.container = container;
     this.hint = hint;
     this.map = map;
     this.seats = seats;
+    this.counters = counters;
+    this.colours = colours;
     this.onUnit = onUnit;
     this.onHex = onHex;
     this.onCancel = onCancel;
@@ -118,24 +131,82 @@ export class Board {
   // --- the map ----------------------------------------------------------------------------
   buildMap() {
     const m = this.map;
-    const corners = m.layout.corners || [];
-    const bq = m.layout.basis_q;
-    this.spacing = Math.hypot(bq[0], bq[1]) || 1;
+    this.topology = m.topology || "hex";
+    const places = this.topology === "graph" ? m.positions || [] : m.hexes || [];
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const h of m.hexes) {
+    for (const h of places) {
       const [x, y] = h.xy;
       this.centres.set(h.id, [x, -y]);
       this.hexes.set(h.id, h);
       x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, -y); y1 = Math.max(y1, -y);
     }
+    if (!places.length) [x0, y0, x1, y1] = [0, 0, 1, 1];
+    this.spacing = this.topology === "graph" ? this.graphSpacing(m)
+      : Math.hypot(...m.layout.basis_q) || 1;
     const pad = this.spacing;
     this.full = { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
     this.vb = { ...this.full };
-    // Played from the keyboard, the map is a group of hexes and blocks to focus, described
+    // Played from the keyboard, the map is a group of places and pieces to focus, described
     // by the keys' help (game.js puts it in the page as #map-keys).
-    const root = svg("svg", { class: "map", role: this.keys ? "group" : "img", "aria-label": t("game.map"),
-      "aria-describedby": this.keys ? "map-keys" : null });
+    const root = svg("svg", { class: `map topology-${this.topology}`, role: this.keys ? "group" : "img",
+      "aria-label": t("game.map"), "aria-describedby": this.keys ? "map-keys" : null });
     this.svg = root;
+    if (this.topology === "graph") this.drawGraph(root);
+    else this.drawHexes(root);
+    this.unitLayer = svg("g", { class: "units" });
+    root.append(this.unitLayer);
+    // The keyboard's hex cursor, drawn over everything: a hex's own outline is half hidden
+    // under its neighbours. Two tones, so that it shows on any terrain.
+    this.ring = svg("g", { class: "focus-ring", "pointer-events": "none", style: "display: none" },
+      svg("polygon", { class: "outer" }), svg("polygon", { class: "inner" }));
+    root.append(this.ring);
+    // The off-map strip is a row of its own above the map (the board is a flex column), so
+    // that it never covers any of the map, however far it is zoomed or panned.
+    // Not a Tab stop of its own (Chrome makes a scroller one): its blocks are reached by
+    // the map's keys, and focusing one scrolls it into view.
+    this.offNode = el("div", { class: "offmap", tabindex: this.keys ? -1 : null });
+    // The strip only scrolls sideways: let a plain mouse wheel do that.
+    this.offNode.addEventListener("wheel", (ev) => {
+      const n = this.offNode;
+      if (n.scrollWidth <= n.clientWidth || Math.abs(ev.deltaX) >= Math.abs(ev.deltaY)) return;
+      ev.preventDefault();
+      n.scrollLeft += ev.deltaY * (ev.deltaMode === 1 ? 16 : 1);
+    }, { passive: false });
+    // The hover line and the hint live in a bar of their own under the map: floating over
+    // it they hid the hexes in its corners. The hover line keeps its room while empty, so
+    // the map does not move when it fills.
+    this.hover = el("div", { class: "hover" });
+    const zoom = (key, text, onclick) => el("button", { class: "zoom", type: "button", title: t(key),
+      "aria-label": t(key), onclick }, text);
+    const bar = el("div", { class: "map-bar" }, el("span", { class: "zoom-buttons" },
+      zoom("map.zoom_in", "+", () => this.zoomBy(1 / 1.5)), zoom("map.zoom_out", "−", () => this.zoomBy(1.5)),
+      zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t(this.hint)));
+    this.container.append(this.offNode, root, bar);
+    this.applyViewBox();
+    this.enablePanZoom();
+  }
+
+  // A place of the map (a hex or a position) as a shape one clicks, hovers and focuses.
+  place(h, points, cls, fill, stroke, width) {
+    const poly = svg("polygon", { points, fill, stroke, "stroke-width": width, "data-hex": h.id, class: cls });
+    poly.append(svg("title", {}, this.hexText(h)));
+    poly.addEventListener("click", () => { if (!this.justDragged()) this.onHex?.(h.id); });
+    poly.addEventListener("mouseenter", () => this.say(this.hexText(h)));
+    if (this.keys) {
+      poly.setAttribute("tabindex", -1);
+      poly.setAttribute("role", "button");
+      poly.setAttribute("aria-label", this.hexText(h));
+      poly.addEventListener("focus", () => this.focused({ hex: h.id }, poly, this.hexText(h), h.id));
+      poly.addEventListener("blur", () => { this.ring.style.display = "none"; });
+    }
+    this.polys.set(h.id, poly);
+    return poly;
+  }
+
+  // --- a hex grid ---------------------------------------------------------------------------
+  drawHexes(root) {
+    const m = this.map;
+    const corners = m.layout.corners || [];
     const hexLayer = svg("g", { class: "hexes" });
     const s = this.spacing;
     for (const h of m.hexes) {
@@ -143,20 +214,7 @@ export class Board {
       const pts = corners.map(([dx, dy]) => `${(cx + dx).toFixed(1)},${(cy - dy).toFixed(1)}`).join(" ");
       const base = TERRAIN[h.terrain] || TERRAIN.clear;
       const fill = mix(base, "#6b4a22", Math.min(0.5, (h.ground || 0) * 0.09));
-      const poly = svg("polygon", { points: pts, fill, stroke: "#8a7a55", "stroke-width": s * 0.012,
-        "data-hex": h.id, class: `hex t-${h.terrain}` });
-      poly.append(svg("title", {}, `${h.id} · ${t("terrain." + h.terrain)} · ${t("map.level")} ${h.ground}`));
-      poly.addEventListener("click", () => { if (!this.justDragged()) this.onHex?.(h.id); });
-      poly.addEventListener("mouseenter", () => this.say(this.hexText(h)));
-      if (this.keys) {
-        poly.setAttribute("tabindex", -1);
-        poly.setAttribute("role", "button");
-        poly.setAttribute("aria-label", this.hexText(h));
-        poly.addEventListener("focus", () => this.focused({ hex: h.id }, poly, this.hexText(h), h.id));
-        poly.addEventListener("blur", () => { this.ring.style.display = "none"; });
-      }
-      this.polys.set(h.id, poly);
-      hexLayer.append(poly);
+      hexLayer.append(this.place(h, pts, `hex t-${h.terrain}`, fill, "#8a7a55", s * 0.012));
     }
     root.append(hexLayer);
     const sideLayer = svg("g", { class: "sides", "pointer-events": "none" });
@@ -196,46 +254,72 @@ export class Board {
           fill: "#a4322b", "font-weight": "bold", class: "victory" }, h.victory));
     }
     root.append(marks);
-    this.unitLayer = svg("g", { class: "units" });
-    root.append(this.unitLayer);
-    // The keyboard's hex cursor, drawn over everything: a hex's own outline is half hidden
-    // under its neighbours. Two tones, so that it shows on any terrain.
-    this.ring = svg("g", { class: "focus-ring", "pointer-events": "none", style: "display: none" },
-      svg("polygon", { class: "outer" }), svg("polygon", { class: "inner" }));
-    root.append(this.ring);
-    // The off-map strip is a row of its own above the map (the board is a flex column), so
-    // that it never covers any of the map, however far it is zoomed or panned.
-    // Not a Tab stop of its own (Chrome makes a scroller one): its blocks are reached by
-    // the map's keys, and focusing one scrolls it into view.
-    this.offNode = el("div", { class: "offmap", tabindex: this.keys ? -1 : null });
-    // The strip only scrolls sideways: let a plain mouse wheel do that.
-    this.offNode.addEventListener("wheel", (ev) => {
-      const n = this.offNode;
-      if (n.scrollWidth <= n.clientWidth || Math.abs(ev.deltaX) >= Math.abs(ev.deltaY)) return;
-      ev.preventDefault();
-      n.scrollLeft += ev.deltaY * (ev.deltaMode === 1 ? 16 : 1);
-    }, { passive: false });
-    // The hover line and the hint live in a bar of their own under the map: floating over
-    // it they hid the hexes in its corners. The hover line keeps its room while empty, so
-    // the map does not move when it fills.
-    this.hover = el("div", { class: "hover" });
-    const zoom = (key, text, onclick) => el("button", { class: "zoom", type: "button", title: t(key),
-      "aria-label": t(key), onclick }, text);
-    const bar = el("div", { class: "map-bar" }, el("span", { class: "zoom-buttons" },
-      zoom("map.zoom_in", "+", () => this.zoomBy(1 / 1.5)), zoom("map.zoom_out", "−", () => this.zoomBy(1.5)),
-      zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t(this.hint)));
-    this.container.append(this.offNode, root, bar);
-    this.applyViewBox();
-    this.enablePanZoom();
+  }
+
+  // --- a graph of positions ------------------------------------------------------------------
+  // The distance pieces and labels are sized by: the median length of the map's links (else
+  // of the distances between neighbouring positions).
+  graphSpacing(m) {
+    const at = (id) => this.centres.get(id);
+    let lengths = (m.links || []).filter((l) => at(l.a) && at(l.b))
+      .map((l) => Math.hypot(at(l.a)[0] - at(l.b)[0], at(l.a)[1] - at(l.b)[1])).filter((d) => d > 0);
+    if (!lengths.length) {
+      const all = [...this.centres.values()];
+      lengths = all.map(([x, y]) => Math.min(...all.map(([u, v]) => Math.hypot(x - u, y - v) || Infinity)))
+        .filter(Number.isFinite);
+    }
+    lengths.sort((a, b) => a - b);
+    return lengths[Math.floor(lengths.length / 2)] || 1000;
+  }
+
+  // Links as lines by kind, under the positions: named circles (polygons of many sides, so
+  // that the keyboard's ring and the highlights treat them as they treat hexes).
+  drawGraph(root) {
+    const m = this.map;
+    const s = this.spacing;
+    this.adjacent = new Map();
+    const links = svg("g", { class: "links", "pointer-events": "none" });
+    for (const l of m.links || []) {
+      const a = this.centres.get(l.a); const b = this.centres.get(l.b);
+      if (!a || !b) continue;
+      for (const [p, q] of [[l.a, l.b], [l.b, l.a]]) this.adjacent.set(p, [...(this.adjacent.get(p) || []), q]);
+      const [colour, width, dash] = LINKS[l.kind] || LINK_PLAIN;
+      links.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: colour, "stroke-width": s * width,
+        "stroke-dasharray": dash ? dash.split(" ").map((v) => v * s).join(" ") : null, "stroke-linecap": "round",
+        class: `link link-${String(l.kind || "plain").replace(/[^\w-]/g, "_")}`, "data-a": l.a, "data-b": l.b }));
+    }
+    const layer = svg("g", { class: "positions" });
+    const marks = svg("g", { class: "marks", "pointer-events": "none" });
+    const r = s * 0.32;
+    for (const h of m.positions || []) {
+      const [cx, cy] = this.centres.get(h.id);
+      const pts = Array.from({ length: 32 }, (_, i) => {
+        const a = (i / 32) * 2 * Math.PI;
+        return `${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`;
+      }).join(" ");
+      const fill = TERRAIN[h.terrain] || "#f6efd9";
+      layer.append(this.place(h, pts, "position", fill, "#6d5d3c", s * 0.025));
+      marks.append(svg("text", { x: cx, y: cy + r + s * 0.13, "font-size": s * 0.13, "text-anchor": "middle",
+        fill: "#3a3327", class: "position-name" }, h.name || h.id));
+      if (h.victory) {
+        marks.append(svg("text", { x: cx, y: cy - r - s * 0.06, "font-size": s * 0.14, "text-anchor": "middle",
+          fill: "#a4322b", "font-weight": "bold", class: "victory" }, h.victory));
+      }
+    }
+    root.append(links, layer, marks);
   }
 
   justDragged() {
     return this.dragged || performance.now() < (this.suppressUntil || 0);
   }
 
+  // A place in words: its id (and name), terrain, level, victory value and other names,
+  // as far as the map gives them.
   hexText(h) {
-    const extra = [h.victory ? `${t("map.victory")} ${h.victory}` : null, (h.names || []).join(", ") || null].filter(Boolean);
-    return [h.id, t("terrain." + h.terrain), `${t("map.level")} ${h.ground}`, ...extra].join(" · ");
+    const parts = [h.id, h.name && h.name !== h.id ? h.name : null,
+      h.terrain ? t("terrain." + h.terrain) : null, h.ground === undefined ? null : `${t("map.level")} ${h.ground}`,
+      h.victory ? `${t("map.victory")} ${h.victory}` : null, (h.names || []).join(", ") || null];
+    return parts.filter((p) => p !== null).join(" · ");
   }
 
   say(text) {
@@ -334,15 +418,31 @@ export class Board {
   }
 
   // --- blocks ------------------------------------------------------------------------------
+  // A piece in the system's style: an upright block (square, tilted, a shadow under it), a
+  // faced counter (square, flat, an edge showing its thickness), a division's marker (a
+  // wide label) or a plain marker (a disc). `size` is the piece's width.
   drawBlock(u, size, x, y, tilt, selected) {
-    const side = sideClass(u.side, this.seats);
-    const [face, edge] = SIDE_COLOURS[side];
-    const g = svg("g", { class: `unit side-${side}${selected ? " selected" : ""}`, "data-unit": u.id,
-      transform: `translate(${x} ${y}) rotate(${tilt})` });
-    g.append(svg("rect", { x: -size / 2 + size * 0.06, y: -size / 2 + size * 0.08, width: size, height: size,
-      rx: size * 0.1, fill: "rgba(0,0,0,.3)" }));
-    g.append(svg("rect", { class: "face", x: -size / 2, y: -size / 2, width: size, height: size, rx: size * 0.1,
-      fill: face, stroke: edge, "stroke-width": size * 0.05 }));
+    const [face, edge] = this.colours[u.side] || NO_COLOUR;
+    const style = this.counters;
+    const side = String(u.side).replace(/[^\w-]/g, "_");
+    const g = svg("g", { class: `unit piece-${style} side-${side}${selected ? " selected" : ""}`, "data-unit": u.id,
+      "data-side": u.side, transform: `translate(${x} ${y}) rotate(${style === "blocks" ? tilt : 0})` });
+    // The piece's box (half width, half height) for its shape and its keyboard ring.
+    const [hw, hh] = style === "divisions" ? [size * 0.75, size * 0.32] : [size / 2, size / 2];
+    if (style === "markers") {
+      g.append(svg("circle", { class: "face", r: hw, fill: face, stroke: edge, "stroke-width": size * 0.06 }));
+    } else if (style === "counters") {
+      g.append(svg("rect", { x: -hw + size * 0.05, y: -hh + size * 0.05, width: 2 * hw, height: 2 * hh,
+        rx: size * 0.03, fill: edge }));
+      g.append(svg("rect", { class: "face", x: -hw, y: -hh, width: 2 * hw, height: 2 * hh, rx: size * 0.03,
+        fill: face, stroke: edge, "stroke-width": size * 0.03 }));
+    } else {
+      const round = style === "divisions" ? hh : size * 0.1;
+      g.append(svg("rect", { x: -hw + size * 0.06, y: -hh + size * 0.08, width: 2 * hw, height: 2 * hh,
+        rx: round, fill: "rgba(0,0,0,.3)" }));
+      g.append(svg("rect", { class: "face", x: -hw, y: -hh, width: 2 * hw, height: 2 * hh, rx: round,
+        fill: face, stroke: edge, "stroke-width": size * 0.05 }));
+    }
     const known = u.name !== null || u.strength !== null || u.type !== null;
     if (known) {
       // What the view gives for this block: name, type and strength.
@@ -357,9 +457,21 @@ export class Board {
           "dominant-baseline": "central", fill: "#fff", "font-weight": weight, ...squeeze }, text);
       };
       const name = blockName(u);
-      if (u.name !== null) g.append(wrapped(name, size, room, txt, -size * 0.28, size * 0.17, -size * 0.36));
-      if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
-      if (u.type !== null) g.append(wrapped(typeWord(u.type), size, room, txt, size * 0.33, size * 0.14, size * 0.285));
+      if (style === "markers") {
+        // A disc says its strength only (the hover line and the title say the rest).
+        if (u.strength !== null) g.append(txt(String(u.strength), size * 0.02, size * 0.4, "bold"));
+      } else if (style === "divisions") {
+        // A division's marker: its name across, its strength after it.
+        const label = [u.name === null ? null : name, u.strength].filter((v) => v !== null).join(" · ");
+        const wide = 2 * hw * 0.9;
+        const fs = Math.min(size * 0.26, wide / Math.max(1, textWidth(label, 1, "normal")));
+        g.append(svg("text", { class: "block-label", x: 0, y: 0, "font-size": fs, "text-anchor": "middle",
+          "dominant-baseline": "central", fill: "#fff" }, label));
+      } else {
+        if (u.name !== null) g.append(wrapped(name, size, room, txt, -size * 0.28, size * 0.17, -size * 0.36));
+        if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
+        if (u.type !== null) g.append(wrapped(typeWord(u.type), size, room, txt, size * 0.33, size * 0.14, size * 0.285));
+      }
     }
     const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type), u.strength]
       .filter((v) => v !== null).join(" · ") : t("unit.hidden");  // a handle means nothing to a player
@@ -377,8 +489,8 @@ export class Board {
       g.setAttribute("aria-pressed", selected ? "true" : "false");
       g.setAttribute("aria-label", h ? `${words} — ${h.id}` : words);
       // Shown by app.css while the block has the keyboard's focus.
-      const ring = (cls) => svg("rect", { class: `focus-ring ${cls}`, x: -size * 0.55, y: -size * 0.55,
-        width: size * 1.1, height: size * 1.1, rx: size * 0.13 });
+      const ring = (cls) => svg("rect", { class: `focus-ring ${cls}`, x: -hw - size * 0.05, y: -hh - size * 0.05,
+        width: 2 * hw + size * 0.1, height: 2 * hh + size * 0.1, rx: size * 0.13 });
       g.append(ring("outer"), ring("inner"));
       g.addEventListener("focus", () => this.focused({ unit: u.id }, g, said, u.hex));
       this.blocks.set(u.id, g);
@@ -414,22 +526,7 @@ export class Board {
         byHex.get(u.hex).push(u);
       }
       const layer = svg("g", { class: "units" });
-      for (const [hex, list] of byHex) {
-        const [cx, cy] = this.centres.get(hex);
-        // One block, or two side by side; more go in a square grid of smaller blocks (the
-        // last row centred). The sizes keep a stack, tilted and with its shadow, inside its
-        // hex, which reaches only spacing/2 either side of its centre across its flat sides.
-        const n = list.length; const cols = n > 2 ? Math.ceil(Math.sqrt(n)) : n;
-        const rows = Math.ceil(n / cols);
-        const size = this.spacing * (n === 1 ? 0.4 : n === 2 ? 0.36 : 0.6 / cols);
-        const step = size * 1.08;
-        list.forEach((u, i) => {
-          const row = Math.floor(i / cols); const inRow = Math.min(cols, n - row * cols);
-          const x = cx + ((i % cols) - (inRow - 1) / 2) * step;
-          const y = cy + (row - (rows - 1) / 2) * step;
-          layer.append(this.drawBlock(u, size, x, y, sideClass(u.side, this.seats) === "usa" ? -6 : 6, u.id === selected));
-        });
-      }
+      for (const [hex, list] of byHex) this.placePieces(layer, list, this.centres.get(hex), selected);
       this.unitLayer.replaceWith(layer);
       this.unitLayer = layer;
       // Blocks not on the map wait in a strip (it scrolls), selectable: those still to come
@@ -441,8 +538,9 @@ export class Board {
       const strip = (list, label, cls) => {
         if (!list.length) return;
         const [size, gap] = [OFF_MAP_BLOCK, OFF_MAP_GAP];
-        const box = svg("svg", { width: list.length * (size + gap) + gap, height: size + 2 * gap, class: cls });
-        list.forEach((u, i) => box.append(this.drawBlock(u, size, gap + size / 2 + i * (size + gap),
+        const slot = size * (this.counters === "divisions" ? 1.5 : 1); // a division's marker is wide
+        const box = svg("svg", { width: list.length * (slot + gap) + gap, height: size + 2 * gap, class: cls });
+        list.forEach((u, i) => box.append(this.drawBlock(u, size, gap + slot / 2 + i * (slot + gap),
           gap + size / 2, 0, u.id === selected)));
         this.offNode.append(el("span", { class: "muted" }, label), box);
       };
@@ -462,8 +560,36 @@ export class Board {
         box.append(this.drawBlock(u, size, x, size / 2 + 12, i % 2 ? 4 : -4, u.id === selected),
           svg("text", { x, y: size + 28, "font-size": 11, "text-anchor": "middle", fill: "#6d6250", class: "block-id" }, u.id));
       });
-      this.tray.append(el("div", { class: "side-row" }, el("h4", {}, side), box));
+      this.tray.append(el("div", { class: "side-row" }, el("h4", {}, seatName(side)), box));
     }
+  }
+
+  // The pieces standing on one place. Faced counters stack, each a little up and to the
+  // right of the one under it, as on the table. Other pieces stand side by side: one, two,
+  // or a square grid of smaller ones (the last row centred), sized to keep a stack,
+  // tilted and with its shadow, inside its hex, which reaches only spacing/2 either side
+  // of its centre across its flat sides.
+  placePieces(layer, list, [cx, cy], selected) {
+    const n = list.length;
+    if (this.counters === "counters") {
+      const size = this.spacing * 0.42;
+      const off = size * Math.min(0.12, 0.3 / n);
+      list.forEach((u, i) => layer.append(this.drawBlock(u, size, cx + (i - (n - 1) / 2) * off,
+        cy - (i - (n - 1) / 2) * off, 0, u.id === selected)));
+      return;
+    }
+    const wide = this.counters === "divisions" ? 1.5 : 1;
+    const cols = n > 2 ? Math.ceil(Math.sqrt(n)) : this.counters === "divisions" ? 1 : n;
+    const rows = Math.ceil(n / cols);
+    const size = this.spacing * (n === 1 ? 0.4 : n === 2 ? 0.36 : 0.6 / cols) / (wide > 1 && cols > 1 ? wide : 1);
+    const [stepX, stepY] = [size * 1.08 * wide, size * (this.counters === "divisions" ? 0.7 : 1.08)];
+    list.forEach((u, i) => {
+      const row = Math.floor(i / cols); const inRow = Math.min(cols, n - row * cols);
+      const x = cx + ((i % cols) - (inRow - 1) / 2) * stepX;
+      const y = cy + (row - (rows - 1) / 2) * stepY;
+      const tilt = this.seats.indexOf(u.side) === 0 ? -6 : 6;
+      layer.append(this.drawBlock(u, size, x, y, tilt, u.id === selected));
+    });
   }
 
   // --- the keyboard ----------------------------------------------------------------------
@@ -593,8 +719,10 @@ export class Board {
     return best?.id ?? null;
   }
 
-  // Hexes whose centres lie one spacing from `hex`'s, found through a grid of buckets.
+  // The places next to `hex`: a position's linked positions; on a grid, the hexes whose
+  // centres lie one spacing from `hex`'s, found through a grid of buckets.
   neighbours(hex) {
+    if (this.adjacent) return this.adjacent.get(hex) || [];
     const s = this.spacing;
     const cell = (v) => Math.floor(v / s);
     if (!this.buckets) {

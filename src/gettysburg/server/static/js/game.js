@@ -6,6 +6,13 @@ import { Board, mapKey, keyHelp } from "./board.js";
 import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.js";
 import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName } from "./panels.js";
 import { remember } from "./store.js";
+import { systemInfo, seatColours } from "./systems.js";
+
+// How the board draws a game's pieces: the system's counter style and seat colours.
+export async function pieceLook(system, seats) {
+  const info = await systemInfo(system).catch(() => null);
+  return { counters: info?.counters || "blocks", colours: seatColours(info, seats) };
+}
 
 export async function loadMap(gameId, token) {
   try { return await get(`/api/games/${gameId}/map`, token); } catch (err) {
@@ -57,7 +64,8 @@ export async function gamePage(root, gameId, token) {
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
     el("div", { class: "side" }, controls, actionsNode, logNode)), announce);
 
-  const board = new Board(boardNode, { map, seats: state.seats.map((s) => s.seat),
+  const seatIds = state.seats.map((s) => s.seat);
+  const board = new Board(boardNode, { map, seats: seatIds, ...(await pieceLook(state.system, seatIds)),
     onUnit: (id) => {
       // With a block selected, a click on another block acts on it (a target named by a
       // legal action, or the hex it stands in); otherwise it selects.
@@ -122,7 +130,7 @@ export async function gamePage(root, gameId, token) {
     if (armed && !attacks.has(armed)) armed = null;
     armedNote.hidden = !armed;
     armedNote.textContent = armed ? armedWords(options.get(armed)[0], armed) : "";
-    // A selected HQ shows its command range when the view gives one (BoC 4.5).
+    // A selected HQ shows its command range when the view gives one (`command_ranges`).
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
     const actors = new Set(state.legal.flatMap(unitsNamed)); // what N steps through
     board.render(state.view, { selected, dests, attacks, armed, reach, actors });

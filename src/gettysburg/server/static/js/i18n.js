@@ -25,7 +25,7 @@ export function savedLanguage() {
   return LANGS.includes(nav) ? nav : "en";
 }
 
-// t("game.your_move", {seat: "usa"}) -> text with {seat} filled in.
+// t("game.your_move", {seat: "Red"}) -> text with {seat} filled in.
 export function t(key, vars = {}) {
   const text = strings[key] ?? fallback[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));

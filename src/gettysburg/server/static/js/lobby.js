@@ -1,17 +1,21 @@
-// The lobby: pick a system and scenario, who plays each side, options; list my games.
+// The lobby: pick a system and scenario, who plays each side (and which of the system's
+// opponents, in plain words), options; list my games.
 import { get, post } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage, language } from "./i18n.js";
 import { seatName, tOr } from "./panels.js";
 import { myGames, forget, remember } from "./store.js";
+import { systemsInfo } from "./systems.js";
 
 // The form as the player left it when the lobby was last taken down: a change of language
 // builds the page again (main.js), and must not throw away the choices made so far.
 let draft = null;
 
 export async function lobbyPage(root) {
-  const { systems, agents } = await get("/api/systems");
-  const systemSel = el("select", { id: "system" }, systems.map((s) => el("option", { value: s.name }, s.title || s.name)));
+  const systems = await systemsInfo();
+  // A system kept out of the lobby (a test system) is offered only with ?all in the address.
+  const menu = new URLSearchParams(location.search).has("all") ? systems : systems.filter((s) => s.listed !== false);
+  const systemSel = el("select", { id: "system" }, menu.map((s) => el("option", { value: s.name }, s.title || s.name)));
   const scenarioSel = el("select", { id: "scenario" });
   // Options: a box for each option the system lists (with its rule), else free text.
   const optionsIn = el("input", { id: "options", type: "text", size: 24 });
@@ -105,19 +109,27 @@ export async function lobbyPage(root) {
     if (generation !== refills) return;
     // A draft being restored wins over what the table shows.
     const before = { ...seatChoices(), ...carried };
+    const offered = opponentsOf(systems.find((s) => s.name === systemSel.value));
+    const preferred = (offered.find((o) => o.name === "general") || offered[0]).name;
     const rows = seats.map((seat, i) => {
       const who = el("select", { class: "who", "data-seat": seat },
         ["me", "ai", "friend"].map((k) => el("option", { value: k }, t(`lobby.${k}`))));
-      const agent = el("select", { class: "agent", "data-seat": seat }, agents.map(agentOption));
-      [who.value, agent.value] = before[seat] || [i === 0 ? "me" : "ai", agents[0]];
-      if (!agent.value) agent.value = agents[0]; // an agent the server no longer offers
-      // What the chosen agent is, in words a player can weigh (not only on hover).
+      const agent = el("select", { class: "agent", "data-seat": seat },
+        offered.map((o) => el("option", { value: o.name }, o.title)));
+      [who.value, agent.value] = before[seat] || [i === 0 ? "me" : "ai", preferred];
+      if (!agent.value) agent.value = preferred; // an opponent this system does not offer
+      // What the chosen opponent is, in words a player can weigh (not only on hover), and
+      // how long it usually thinks.
       const help = el("small", { class: "agent-help", "data-seat": seat });
       const sync = () => {
         agent.disabled = who.value !== "ai";
-        const key = `agent.${agent.value}_help`;
-        help.hidden = agent.disabled || tOr(key, null) === null;
-        if (!help.hidden) { help.dataset.i18n = key; help.textContent = t(key); }
+        const o = offered.find((x) => x.name === agent.value);
+        help.hidden = agent.disabled || !o;
+        if (!help.hidden) {
+          help.replaceChildren(el("span", { class: "agent-description" }, o.description), " ",
+            el("span", { class: "agent-thinking" }, o.thinking_s > 0
+              ? t("lobby.thinking", { seconds: formatSeconds(o.thinking_s) }) : t("lobby.thinking_none")));
+        }
       };
       who.addEventListener("change", sync); agent.addEventListener("change", sync); sync();
       return el("tr", {}, el("td", {}, seatName(seat)), el("td", {}, who), el("td", {}, agent, help));
@@ -241,10 +253,20 @@ export async function lobbyPage(root) {
   }
 }
 
-// An agent as the lobby offers it: named in the player's language where the catalogue has
-// words for it; an agent registered elsewhere (a benchmark's) keeps its registry name.
-function agentOption(name) {
-  const key = `agent.${name}`;
-  return tOr(key, null) === null ? el("option", { value: name }, name)
-    : el("option", { value: name, i18n: key });
+// The opponents a system offers, easiest first, each with its title and description in the
+// player's language (English where the system gives none in it). A system that lists
+// none is played by the generic agents: the general, and random play.
+function opponentsOf(sys) {
+  const listed = sys?.opponents || [];
+  if (!listed.length) {
+    return ["general", "random"].map((name) => ({ name, title: t(`lobby.agent_${name}`),
+      description: t(`lobby.agent_${name}_help`), thinking_s: 0 }));
+  }
+  const lang = language();
+  return listed.map((o) => ({ ...o, title: o.i18n?.[lang]?.title || o.title,
+    description: o.i18n?.[lang]?.description || o.description }));
+}
+
+function formatSeconds(s) {
+  return new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(s);
 }

@@ -35,7 +35,8 @@ export function tOr(key, fallback) {
   return txt === key ? fallback : txt;
 }
 
-// A seat's name as players say it ("Union (USA)"), or the seat id.
+// A seat's title as players say it (the system's words, served with the catalogue), or
+// the seat id.
 export function seatName(seat) {
   return tOr(`seat.${seat}`, String(seat));
 }
@@ -100,7 +101,7 @@ export function phaseBar(node, state, view, { replay = false } = {}) {
 }
 
 // The outcome in words: who won (or a draw) when the result names a `winner`, then the
-// result's other plain fields ("CSA total 6 · day 3").
+// result's other plain fields ("total 6 · day 3").
 function resultBadge(result, seats) {
   const r = result && typeof result === "object" ? result : {};
   if (!("winner" in r)) return el("span", { class: "result", "data-key": "result" }, t("game.over"), " ", short(result));

@@ -3,7 +3,7 @@ import { get, post } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, keyHelp } from "./board.js";
-import { loadMap } from "./game.js";
+import { loadMap, pieceLook } from "./game.js";
 import { phaseBar, logPanel, describe, namesOf, handlesOf, seatName } from "./panels.js";
 import { remember } from "./store.js";
 
@@ -37,7 +37,9 @@ export async function replayPage(root, gameId, token) {
   root.replaceChildren(el("div", { class: "game replay" }, bar, boardNode, el("div", { class: "side" }, controls, logNode)));
   // Clicks on the map do nothing here: its hint says how to step instead. From the keyboard
   // its hexes and blocks can be read (browse).
-  const board = new Board(boardNode, { map, seats: info.seats.map((s) => s.seat), hint: "replay.hint", browse: true });
+  const seatIds = info.seats.map((s) => s.seat);
+  const board = new Board(boardNode, { map, seats: seatIds, hint: "replay.hint", browse: true,
+    ...(await pieceLook(info.system, seatIds)) });
   slider.addEventListener("input", () => show());
   // ← → a step back or on, Home / End the start and the end (the slider, when it has the
   // focus, steps by itself; on the map the arrows move among the hexes, which the map

@@ -44,12 +44,12 @@ export function targetHex(action) {
   return null;
 }
 
-// hex id -> the legal actions naming `unitId` that end there.
-// Actions that strike the enemy (BoC: fire 5.x, melee 7.1): a click on the map only arms
-// them, a second click on the same hex sends them (the note says whether it can be taken back).
+// Actions that strike the enemy (a fire, a melee): a click on the map only arms them, a
+// second click on the same place sends them (the note says whether it can be taken back).
 const ATTACKS = new Set(["fire", "melee"]);
 export function isAttack(action) { return ATTACKS.has(action?.type); }
 
+// place id -> the legal actions naming `unitId` that end there.
 export function destinations(legal, unitId) {
   const out = new Map();
   for (const a of legal) {
@@ -61,18 +61,6 @@ export function destinations(legal, unitId) {
   }
   return out;
 }
-
-const BLUE = /usa|union|blue|north|federal|ame/i;
-const GREY = /csa|confed|rebel|south|gr[ae]y|anv/i;
-
-export function sideClass(side, seats) {
-  if (BLUE.test(side)) return "usa";
-  if (GREY.test(side)) return "csa";
-  const anyBlue = seats.some((s) => BLUE.test(s));
-  return !anyBlue && seats.indexOf(side) === 0 ? "usa" : "csa";
-}
-
-export const SIDE_COLOURS = { usa: ["#3d5a8c", "#243a61"], csa: ["#8b8c84", "#55564f"] };
 
 // The legal actions of `unitId` that also name `otherId` (an HQ supplying a block, a fire
 // or melee target...), in a unit field or any other field (path excepted).
