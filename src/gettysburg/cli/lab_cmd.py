@@ -313,7 +313,8 @@ def report(
 ) -> None:
     """Plot stored games and summarise them in Markdown.
 
-    Plots: VP distribution, win rates (Wilson), losses by corps, VP over time."""
+    Plots: the score's distribution, win rates (Wilson), losses by formation, the score
+    over time, each labelled as the rule system names them."""
     try:
         numbered = read_numbered_rows(file)  # its errors name the file and line already
     except (ValueError, OSError) as exc:
