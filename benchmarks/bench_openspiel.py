@@ -27,7 +27,7 @@ from gettysburg.boc.research import BocResearch
 def play(decisions: int, seed: int) -> tuple[float, Any]:
     """Milliseconds per decision over ``decisions`` decisions, and the state reached (at a
     decision)."""
-    state = bos.load("day1").new_initial_state()
+    state = bos.load("boc/day1").new_initial_state()
     rng, made = random.Random(seed), 0
     start = time.perf_counter()
     while (made < decisions or state.is_chance_node()) and not state.is_terminal():

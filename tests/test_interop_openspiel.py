@@ -68,7 +68,7 @@ def _play(state: object, rng: random.Random, steps: int, p_end: float = 0.6) -> 
 
 
 def test_chance_nodes_clone_and_serialise() -> None:
-    game = bos.load("day3", max_turns=2)
+    game = bos.load("boc/day3", max_turns=2)
     s = game.new_initial_state()
     rng = random.Random(4)
     chance_seen = 0
@@ -93,7 +93,7 @@ def test_chance_nodes_clone_and_serialise() -> None:
 
 
 def test_same_seed_and_actions_give_same_bytes() -> None:
-    game = bos.load("day2", max_decisions=40)
+    game = bos.load("boc/day2", max_decisions=40)
     a = _play(game.new_initial_state(), random.Random(9), 60)
     b = game.new_initial_state()
     for action in a.history():
@@ -103,7 +103,7 @@ def test_same_seed_and_actions_give_same_bytes() -> None:
 
 
 def test_bad_ids_are_refused_in_python() -> None:
-    s = bos.load("day1", max_decisions=5).new_initial_state()
+    s = bos.load("boc/day1", max_decisions=5).new_initial_state()
     n = s.get_game().num_distinct_actions()
     legal = set(s.legal_actions())
     illegal = next(i for i in range(n) if i not in legal)
@@ -156,7 +156,7 @@ def _seat_picture(state: object, player: int) -> tuple[str, str, list[float], li
 def test_swapping_hidden_enemy_identities_leaks_nothing() -> None:
     """Swap which enemy units stand behind two hidden blocks: the other seat's strings and
     tensors stay byte-identical; the owner's change (so the check can fail)."""
-    game = bos.load("day3", max_decisions=200)
+    game = bos.load("boc/day3", max_decisions=200)
     s = _play(game.new_initial_state(), random.Random(5), 40)
     for player, seat in enumerate(("usa", "csa")):
         twin = s.clone()
@@ -175,7 +175,7 @@ def test_swapping_hidden_enemy_identities_leaks_nothing() -> None:
 
 
 def test_resampled_states_share_the_information_set() -> None:
-    game = bos.load("day3", max_decisions=300)
+    game = bos.load("boc/day3", max_decisions=300)
     s = _play(game.new_initial_state(), random.Random(2), 80, p_end=0.3)
     assert not s.is_terminal() and not s.is_chance_node()
     mover = s.current_player()
@@ -198,7 +198,7 @@ def test_resampled_states_share_the_information_set() -> None:
 
 
 def test_perfect_recall_tells_own_histories_apart() -> None:
-    game = bos.load("day1", max_decisions=50)
+    game = bos.load("boc/day1", max_decisions=50)
     s = game.new_initial_state()
     p = s.current_player()
     legal = s.legal_actions()
@@ -212,7 +212,7 @@ def test_perfect_recall_tells_own_histories_apart() -> None:
 def test_ismcts_plays_day3() -> None:
     from open_spiel.python.algorithms import ismcts
 
-    game = bos.load("day3", max_decisions=12)
+    game = bos.load("boc/day3", max_decisions=12)
     bots = [ismcts.ISMCTSBot(game, bos.StandingEvaluator(), uct_c=2.0, max_simulations=4,
                              random_state=np.random.RandomState(p)) for p in (0, 1)]
     s = game.new_initial_state()
@@ -293,7 +293,7 @@ def test_resample_honours_what_the_seat_saw_earlier() -> None:
 
 
 def test_states_remember_each_seats_decisions_and_resample_with_it() -> None:
-    game = bos.load("day1", max_decisions=300)
+    game = bos.load("boc/day1", max_decisions=300)
     s = game.new_initial_state()
     seat = s.seat_of(s.current_player())
     assert s._memory.get(seat) is None
@@ -329,7 +329,7 @@ def test_blocks_seen_between_the_seats_decisions_keep_their_identity() -> None:
     enemy blocks it saw revealed stand up again in their hexes (8.1), every re-deal for that
     seat keeps those units in those hexes, however many actions of the other seat passed
     since its last decision (before session 12: 35 of 380 such checks failed on Day 1)."""
-    game = bos.load("day1", max_decisions=300)
+    game = bos.load("boc/day1", max_decisions=300)
     rng, s = random.Random(2), game.new_initial_state()
     before: dict[str, tuple[dict[str, str], dict[str, str]]] | None = None
     checks = 0
@@ -362,7 +362,7 @@ def test_blocks_seen_between_the_seats_decisions_keep_their_identity() -> None:
 def test_no_re_deal_at_a_chance_node_of_the_other_seats_action() -> None:
     """At a chance node the waiting action names its seat's blocks by id, so the other seat
     may not re-deal them (a clear ValueError); the acting seat may, and plays on."""
-    game = bos.load("day3", max_turns=2)
+    game = bos.load("boc/day3", max_turns=2)
     rng, s = random.Random(5), game.new_initial_state()
     while not s.is_chance_node() or len(s.history()) < 20:
         assert not s.is_terminal()

@@ -1,5 +1,6 @@
-"""The PettingZoo adapter: PettingZoo's api_test, seed_test and render_test, and our own
-checks (masks, refusals, seeded dice, no hidden leaks)."""
+"""The PettingZoo adapter on Badges of Courage: PettingZoo's api_test, seed_test and
+render_test, and our own checks (masks, refusals, seeded dice, no hidden leaks). The toy
+system's are in test_interop_toy.py."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 
 def _short(**kwargs: object) -> object:
-    return pz.env("day1", max_decisions=12, **kwargs)
+    return pz.env("boc/day1", max_decisions=12, **kwargs)
 
 
 def test_api_test() -> None:
@@ -33,7 +34,7 @@ def test_render_test() -> None:
 
 
 def test_observation_is_dict_with_int8_mask_matching_the_rules() -> None:
-    e = pz.env("day3", max_decisions=5)
+    e = pz.env("boc/day3", max_decisions=5)
     e.reset(seed=3)
     agent = e.agent_selection
     obs, *_ = e.last()
@@ -46,7 +47,7 @@ def test_observation_is_dict_with_int8_mask_matching_the_rules() -> None:
 
 
 def test_illegal_ids_are_refused_and_change_nothing() -> None:
-    e = pz.env("day1", max_decisions=5)
+    e = pz.env("boc/day1", max_decisions=5)
     e.reset(seed=2)
     mask = e.observe(e.agent_selection)["action_mask"]
     before = e.game.state_hash()
@@ -60,7 +61,7 @@ def test_illegal_ids_are_refused_and_change_nothing() -> None:
 def test_seed_fixes_the_dice() -> None:
     """Same seed and actions give the same game; another seed other dice."""
     def run(seed: int) -> tuple[str, list[int]]:
-        e = pz.env("day3", max_decisions=400, max_turns=1)
+        e = pz.env("boc/day3", max_decisions=400, max_turns=1)
         e.reset(seed=seed)
         for _agent in e.agent_iter(2000):
             obs, _r, term, trunc, _i = e.last()
@@ -77,7 +78,7 @@ def test_seed_fixes_the_dice() -> None:
 
 
 def test_hidden_enemy_identities_do_not_reach_the_observation() -> None:
-    e = pz.env("day3", max_decisions=50)
+    e = pz.env("boc/day3", max_decisions=50)
     e.reset(seed=4)
     for seat in ("usa", "csa"):
         before = e.observe(seat)["observation"].copy()
@@ -107,9 +108,9 @@ def test_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_options_as_a_list_or_as_openspiels_comma_separated_string() -> None:
-    as_text = pz.env("day3", options="column_line, cavalry_battles", max_turns=1)
-    as_list = pz.env("day3", options=["column_line", "cavalry_battles"], max_turns=1)
+    as_text = pz.env("boc/day3", options="column_line, cavalry_battles", max_turns=1)
+    as_list = pz.env("boc/day3", options=["column_line", "cavalry_battles"], max_turns=1)
     assert as_text.options == as_list.options == ("column_line", "cavalry_battles")
     as_text.reset(seed=3)
     with pytest.raises(ValueError, match="'nope'"):
-        pz.env("day3", options="nope", max_turns=1).reset(seed=3)
+        pz.env("boc/day3", options="nope", max_turns=1).reset(seed=3)

@@ -329,3 +329,13 @@ def test_pettingzoo_plays_a_whole_toy_game_with_rewards() -> None:
     winner = e.game.result()["winner"]
     assert rewards == ({"red": 0.0, "blue": 0.0} if winner is None else
                        {s: 1.0 if s == winner else -1.0 for s in ("red", "blue")})
+
+
+def test_docs_toy_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    _spiel()
+    text = (Path(__file__).resolve().parents[1] / "docs" / "research.md").read_text("utf-8")
+    code = next(b.split("```", 1)[0] for b in text.split("```python\n")[1:]
+                if b.startswith("# example: toy\n"))
+    exec(compile(code, "docs/research.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "toy returns: [" in out and "'toy/standard'" in out

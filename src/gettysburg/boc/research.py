@@ -50,15 +50,17 @@ class BocResearch:
         return observation.tensor_size(self.board_hexes(game))
 
     def board_hexes(self, game: Game) -> list[str]:
+        """The board's hex ids in the order the tensor's planes use."""
         return list(_hexes(tuple(i.id for i in _boc(game).board.hexes.values())))
 
     def fork(self, game: Game) -> Game:
         return resample.fork(_boc(game))
 
     def remember(self, game: Game, seat: Seat, memory: object | None = None) -> object:
-        """The seat's ``belief_boc.Sightings`` (a copy of ``memory``) updated with what it
-        sees now. Only the parts of the view that ``Sightings.update`` reads are built
-        (the blocks, clock and losses): a whole view costs four times as much."""
+        """The seat's :class:`gettysburg.boc.ai.belief.Sightings` (a copy of ``memory``)
+        updated with what it sees now. Only the parts of the view that
+        ``Sightings.update`` reads are built (the blocks, clock and losses): a whole view
+        costs four times as much."""
         from gettysburg.boc.ai.belief import Sightings
 
         boc = _boc(game)
