@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -100,3 +101,76 @@ def test_map_build_leaves_an_up_to_date_board_alone(tmp_path: Path) -> None:
     target.write_text("{}")  # a stale board is rewritten
     code, out, _ = run("map", "build", "--out", str(target))
     assert code == 0 and target.read_text() == board_path().read_text()
+
+
+def test_map_commands_take_a_system_from_the_registry(tmp_path: Path) -> None:
+    """``--system`` names any registered system; without it the first with a map answers
+    (the old commands keep working); a system without the hook, an unknown one, or an id
+    the system's map does not have is a clear error, exit 2."""
+    code, out, _ = run("inspect", "hex", "J6", "--system", "boc", "--json")
+    assert code == 0 and json.loads(out)["id"] == "J6"
+    code, out2, _ = run("inspect", "hex", "J6", "--json")
+    assert code == 0 and out2 == out
+    code, out, _ = run("inspect", "cone", "Q10", "R11", "--system", "boc", "--json")
+    assert code == 0 and len(json.loads(out)["targets"]) == 7
+    from gettysburg import systems
+
+    asks = [["inspect", "hex", "J6"], ["inspect", "cone", "Q10", "R11"],
+            ["inspect", "los", "Q10", "S13"], ["map", "build"]]
+    if systems.get("toy").map_json is None:  # with a map JSON it is drawn plainly
+        asks.append(["map", "render", "--out", str(tmp_path / "t.svg")])
+    for args in asks:
+        code, out, err = run(*args, "--system", "toy")
+        assert code == 2 and out == "" and "'toy'" in err and "no map" in err, (args, err)
+        code, out, err = run(*args, "--system", "nosuch")
+        assert code == 2 and "unknown system 'nosuch'" in err, (args, err)
+    code, _, err = run("inspect", "hex", "Q10", "--system", "boc", "--json")
+    assert code == 0
+    code, _, err = run("inspect", "hex", "B3413", "--system", "boc", "--json")
+    assert code == 2 and "B3413" in json.loads(err)["error"]
+    code, _, err = run("map", "render", "--system", "boc", "--sheet", "C",
+                       "--out", str(tmp_path / "c.svg"))
+    assert code == 2 and "one sheet" in err and not (tmp_path / "c.svg").exists()
+
+
+def test_a_system_with_only_a_map_json_is_drawn_plainly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system that declares a map JSON and no drawing of its own: ``map render`` draws
+    it with the core's plain renderer, either topology, one sheet at a time."""
+    import dataclasses
+
+    from gettysburg import systems
+
+    corners = [[10, 0], [5, 8.66], [-5, 8.66], [-10, 0], [-5, -8.66], [5, -8.66]]
+    hexes: dict[str, Any] = {
+        "topology": "hex", "layout": {"corners": corners},
+        "hexes": [{"id": "A0101", "xy": [0, 0], "sheet": "A", "terrain": "woods"},
+                  {"id": "B0101", "xy": [15, 8.66], "sheet": "B", "victory": 1}],
+        "hexsides": [{"a": "A0101", "b": "B0101", "seg": [[5, 8.66], [10, 0]],
+                      "terrain": ["creek"]}]}
+    graph: dict[str, Any] = {"topology": "graph",
+             "positions": [{"id": "cem", "name": "Cemetery Hill", "xy": [0, 0]},
+                           {"id": "culp", "name": "Culp's Hill", "xy": [800, 100]}],
+             "links": [{"a": "cem", "b": "culp", "kind": "road"}]}
+    toy = systems.get("toy")
+    def serving(doc: dict[str, Any]) -> Any:
+        return dataclasses.replace(toy, map_json=lambda: doc)
+
+    for doc in (hexes, graph):
+        monkeypatch.setitem(systems._loaded, "toy", serving(doc))
+        out = tmp_path / f"{doc['topology']}.svg"
+        code, _, err = run("map", "render", "--system", "toy", "--out", str(out))
+        assert code == 0, err
+        svg = out.read_text()
+        assert "<svg" in svg and ("A0101" in svg or "Cemetery Hill" in svg)
+    monkeypatch.setitem(systems._loaded, "toy", serving(hexes))
+    out = tmp_path / "a.svg"
+    code, _, err = run("map", "render", "--system", "toy", "--sheet", "A", "--out", str(out))
+    assert code == 0 and "A0101" in out.read_text() and "B0101" not in out.read_text()
+    code, _, err = run("map", "render", "--system", "toy", "--sheet", "Z", "--out", str(out))
+    assert code == 2 and "no hex" in err and "'Z'" in err
+    broken = {**hexes, "hexes": [{"id": "A0101"}]}
+    monkeypatch.setitem(systems._loaded, "toy", serving(broken))
+    code, _, err = run("map", "render", "--system", "toy", "--out", str(out))
+    assert code == 2 and "'xy'" in err

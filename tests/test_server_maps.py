@@ -129,8 +129,9 @@ def test_map_problem_names_the_field() -> None:
     assert "'xy'" in str(map_problem({**doc, "hexes": [{"id": "A1"}]}))
     bad_side = {**doc, "hexsides": [{"a": "A1", "b": "Z9", "seg": [[0, 0], [1, 1]]}]}
     assert "hexsides[0]" in str(map_problem(bad_side))
-    graph = {"topology": "graph", "positions": [{"id": "p", "name": "P", "xy": [0, 0]}],
+    positions: list[dict[str, Any]] = [{"id": "p", "name": "P", "xy": [0, 0]}]
+    graph = {"topology": "graph", "positions": positions,
              "links": [{"a": "p", "b": "q", "kind": "road"}]}
     assert "links[0]" in str(map_problem(graph))
-    graph["positions"].append({"id": "q", "name": "Q", "xy": [1.5, 2]})
+    positions.append({"id": "q", "name": "Q", "xy": [1.5, 2]})
     assert map_problem(graph) is None

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from gettysburg.core.system import RuleSystem
 
 app = typer.Typer(help="Build and draw game maps derived from the battlefield model.")
 err = Console(stderr=True)
@@ -25,27 +28,57 @@ _DOES = {
 }
 
 
+def _plain_drawing(declared: RuleSystem) -> Callable[[Path, bool, str | None], Path] | None:
+    """For a system that declares a map but no drawing: the core's plain picture of its
+    map JSON (``--sheet`` picks the hexes whose ``sheet`` field names it)."""
+    builder = declared.map_json
+    if builder is None:
+        return None
+
+    def draw(out: Path, ids: bool, sheet: str | None) -> Path:
+        from gettysburg.core.maprender import render_map  # matplotlib: only when drawing
+
+        doc = builder()
+        only = None
+        if sheet is not None:
+            only = {h["id"] for h in doc.get("hexes", []) if h.get("sheet") == sheet}
+            if not only:
+                raise ValueError(f"--sheet {sheet!r}: no hex of {declared.title}'s map is "
+                                 "on that sheet")
+        return render_map(doc, out, ids=ids, only=only, title=declared.title)
+
+    return draw
+
+
+def _hook_of(declared: RuleSystem, hook: str) -> Callable[..., Any] | None:
+    found: Callable[..., Any] | None = getattr(declared.maps, hook)
+    if found is None and hook == "render":
+        return _plain_drawing(declared)
+    return found
+
+
 def map_hook(system: str | None, hook: str) -> Callable[..., Any]:
     """The map hook ``hook`` (a field of :class:`gettysburg.core.system.MapHooks`) of
-    ``system``; with no system, of the first registered system that has it. A
-    LookupError with a message for the user when there is none."""
+    ``system``; with no system, of the first registered system that has it (a system
+    with a map JSON and no drawing of its own is drawn plainly). A LookupError with a
+    message for the user when there is none."""
     from gettysburg import systems
 
     if system is None:
         for declared in systems.all_systems():
-            found = getattr(declared.maps, hook)
+            found = _hook_of(declared, hook)
             if found is not None:
-                return found  # type: ignore[no-any-return]
+                return found
         raise LookupError(f"no registered system has a map to {_DOES[hook]}")
     named = systems.find(system)
     if named is None:
         extra = [GROUND] if hook == "render" else []
         raise LookupError(f"unknown system {system!r}; known: "
                           f"{', '.join([*systems.names(), *extra])}")
-    found = getattr(named.maps, hook)
+    found = _hook_of(named, hook)
     if found is None:
         raise LookupError(f"system {system!r} ({named.title}) has no map to {_DOES[hook]}")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _fail(msg: str) -> NoReturn:
