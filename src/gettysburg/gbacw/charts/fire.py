@@ -186,8 +186,9 @@ class FireTable(ChartFile):
     def result(self, kind: FireKind, strength: int, roll: int) -> FireResult:
         return self.cell(self.column_for(kind, strength).id, roll)
 
-    def drm(self, ids: Iterable[str], *, kind: FireKind) -> int:
-        """The sum of the named fixed DRMs; a DRM that cannot apply to ``kind`` is refused."""
+    def drm(self, ids: Iterable[str], *, kind: FireKind, canister: bool = False) -> int:
+        """The sum of the named fixed DRMs; a DRM that cannot apply to this fire (``kind``;
+        artillery ``canister`` reads the small-arms columns) is refused."""
         by_id = {m.id: m for m in self.modifiers}
         total = 0
         for ident in ids:
@@ -200,6 +201,8 @@ class FireTable(ChartFile):
                 raise ChartLookupError(f"fire: modifier {ident!r} applies to shell fire only")
             if mod.applies in ("small_arms", "small_arms_only") and kind != "small_arms":
                 raise ChartLookupError(f"fire: modifier {ident!r} applies to small arms only")
+            if mod.applies == "small_arms_only" and canister:
+                raise ChartLookupError(f"fire: modifier {ident!r} does not apply to canister")
             total += mod.value
         return total
 
