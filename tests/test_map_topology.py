@@ -31,7 +31,7 @@ from gettysburg.core.mapderive import (
     sample_link,
     sample_position,
 )
-from gettysburg.core.mapjson import graph_map_json, hex_map_json, map_problem
+from gettysburg.core.mapjson import graph_map_json, grid_map_json, map_problem
 from gettysburg.core.topology import (
     HexGrid,
     Link,
@@ -184,12 +184,16 @@ def test_a_different_grid_is_derived_by_the_same_core_code(
     creek_sides = [s for s in ground.sides.values() if s.streams]
     assert creek_sides and all(0.0 <= s.share("woods") <= 1.0 for s in creek_sides)
     # Drawing data for the web client, in the map JSON contract.
-    doc = hex_map_json({"layout": {"basis_q": list(grid.layout.basis_q),
-                                   "basis_r": list(grid.layout.basis_r),
-                                   "origin": list(grid.layout.origin)},
-                        "hexes": [{"id": grid.id(h)} for h in grid.hexes],
-                        "hexsides": [{"a": grid.id(s.a), "b": grid.id(s.b)}
-                                     for s in grid.hexsides()]}, grid.codec)
+    terrain = {h: {"woods": round(s.shares["woods"], 2)} for h, s in ground.hexes.items()}
+    crossing = {c: {"roads": ["road_baltimore_pike"]} for c in crossed}
+    doc = grid_map_json(grid, terrain, crossing, {"system": "test"})
+    assert [r["id"] for r in doc["hexes"]] == [grid.id(h) for h in grid.hexes]
+    assert {r["sheet"] for r in doc["hexes"]} == {"A", "B"}
+    assert all(r["id"].startswith(r["sheet"]) for r in doc["hexes"])
+    assert len(doc["hexsides"]) == len(set(crossed))
+    x, y = grid.xy(square)
+    assert next(r["xy"] for r in doc["hexes"] if r["id"] == grid.id(square)) == pytest.approx(
+        [x, y], abs=0.02)
     assert map_problem(doc) is None and doc["topology"] == "hex"
 
 

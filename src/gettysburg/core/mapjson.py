@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from gettysburg.core.canonical import JSONDict
-from gettysburg.core.hexes import Hexside, Layout
+from gettysburg.core.hexes import Hex, Hexside, Layout
 from gettysburg.core.hexids import HexCodec
-from gettysburg.core.topology import PositionGraph
+from gettysburg.core.topology import HexGrid, PositionGraph
 
 TOPOLOGIES = ("hex", "graph")
 
@@ -68,6 +68,39 @@ def hex_map_json(doc: Mapping[str, Any], codec: HexCodec) -> JSONDict:
         sides.append({**row, "seg": [_pt(*p), _pt(*q)]})
     out["hexsides"] = sides
     return out
+
+
+def layout_json(layout: Layout) -> JSONDict:
+    """A layout as map documents store it (four decimals)."""
+    return {"basis_q": [round(v, 4) for v in layout.basis_q],
+            "basis_r": [round(v, 4) for v in layout.basis_r],
+            "origin": [round(v, 4) for v in layout.origin]}
+
+
+def grid_map_json(
+    grid: HexGrid,
+    hexes: Mapping[Hex, Mapping[str, Any]] | None = None,
+    sides: Mapping[Hexside, Mapping[str, Any]] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> JSONDict:
+    """A hex grid as map JSON: every hex of ``grid`` (with the fields ``hexes`` gives it,
+    and its ``sheet`` where the grid has sheets: the first by name), the hexsides
+    ``sides`` gives fields to, and ``extra`` top-level fields."""
+    sheet_of: dict[Hex, str] = {}
+    for name in sorted(grid.sheets, reverse=True):
+        for h in grid.sheets[name]:
+            sheet_of[h] = name
+    rows = []
+    for h in grid.hexes:
+        row: dict[str, Any] = {**(hexes or {}).get(h, {}), "id": grid.id(h)}
+        if h in sheet_of:
+            row["sheet"] = sheet_of[h]
+        rows.append(row)
+    side_rows = [{**fields, "a": grid.id(s.a), "b": grid.id(s.b)}
+                 for s, fields in sorted((sides or {}).items())]
+    doc = {**(extra or {}), "layout": layout_json(grid.layout), "hexes": rows,
+           "hexsides": side_rows}
+    return hex_map_json(doc, grid.codec)
 
 
 def graph_map_json(graph: PositionGraph, extra: Mapping[str, Any] | None = None) -> JSONDict:
