@@ -188,6 +188,9 @@ def test_failed_execute_leaves_state_and_dice_untouched() -> None:
         game.apply({"type": "pass"}, "red")
     assert (game.state_hash(), game.dice.counter, len(game.log)) == (before, counter, log)
     assert game.history == ()
+    # Nor is the start of the save's hash chain fixed by a refused first action (a copy,
+    # which keeps no start without history, would disagree with the game about it).
+    assert game._initial_hash is None
 
 
 def test_running_out_of_scripted_dice_changes_nothing() -> None:

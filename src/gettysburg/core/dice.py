@@ -13,8 +13,8 @@ Two sources share the :class:`Dice` interface:
   pure function of ``(s, purpose, n)``. Within a game every die is still an independent,
   fair d6; what changes is how two games of the same seed relate: a shot fired in both gets
   the same dice even when other rolls came before it in one game only. The lab offers it
-  (``simulate --dice keyed``) and search can use it in its worlds
-  (``search_boc.WORLD_DICE``); it was meant to make paired comparisons less noisy and,
+  (``simulate --dice keyed``) and a system's search hooks can use it in their worlds;
+  it was meant to make paired comparisons less noisy and,
   measured, does not (docs/ai.md, "Coupled games").
 * :class:`ScriptedDice` — a fixed list of values, for tests and tutorials.
 

@@ -1,6 +1,6 @@
 """The rule-system-agnostic game protocol.
 
-A rule system (``gettysburg.boc``, ``gettysburg.gbacw``, …) subclasses :class:`Game` and
+A rule system (a package ``gettysburg.<name>``) subclasses :class:`Game` and
 registers a factory with :func:`register_system`. Everything else — CLI, web server, AI
 agents, the simulation lab, OpenSpiel/PettingZoo adapters, save files — talks only to the
 public methods here:
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, ClassVar, Final, Protocol, Self, TypeAlias
 
 from gettysburg.core.canonical import (
@@ -289,6 +289,7 @@ class Game(ABC):
         if seat not in movers:
             raise RuleError(RULE_SEAT, f"{seat!r} is not to move (waiting for {movers})")
         self.validate(act, seat)
+        initial_before = self._initial_hash
         if self._initial_hash is None:
             # Taken lazily so that set-up changes made after construction (new_game attaching
             # a commit-reveal record) are part of the starting point a save file records.
@@ -307,6 +308,7 @@ class Game(ABC):
             self.load_position(snapshot)
             self.dice.rewind(first_roll)
             del self._log[log_len:]
+            self._initial_hash = initial_before  # a refused first action fixes nothing
             raise
         dice = tuple(r.value for r in self.dice.rolls_since(first_roll))
         self._history.append(Move(seat, act, dice, first_roll, state_hash))
@@ -418,7 +420,7 @@ class Game(ABC):
 
 def setup_seats(spec: str, options: Sequence[str] = ()) -> list[Seat]:
     """The seats of ``"system/scenario"`` with ``options``, in play order, found by building
-    it: each system names and orders its own seats (BoC usa/csa, the toy game red/blue)."""
+    it: each system names and orders its own seats (the toy game: red, blue)."""
     return new_game(spec, options=options, seed="seats").seats()
 
 
@@ -506,7 +508,7 @@ def _shipped_systems() -> list[str]:
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
-    """``"boc/day1"`` → ``("boc", "day1")``; the scenario part may itself be a path."""
+    """``"toy/standard"`` → ``("toy", "standard")``; the scenario part may be a path."""
     system, sep, scenario = spec.partition("/")
     if not sep or not system or not scenario:
         raise ValueError(f"expected SYSTEM/SCENARIO, got {spec!r}")

@@ -1,6 +1,6 @@
 """What search needs from a rule system (``SystemHooks``), so that
 :mod:`gettysburg.ai.search` itself knows no rule system's internals. Each system supplies
-its hooks from public knowledge only (BoC: :mod:`gettysburg.boc.ai.search_hooks`)."""
+its hooks from public knowledge only, in its own package."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ class SystemHooks:
 
     build: WorldBuilder  # a world consistent with a view
     value: Callable[[Game, str], float]  # how good a world is for a seat
-    may_melee: Callable[[str], bool]  # whether a unit may ever attack in melee
     final_hour: Callable[[JSONDict], bool]  # the scenario's last turn
     control_gain: Callable[[JSONDict, Sequence[Action]], list[float]]  # per action
     #: Hexes from the nearest of some hexes to the nearest enemy block the view shows
@@ -32,9 +31,3 @@ class SystemHooks:
     #: Doctrine variants by seat and name, the seat's incumbent first (the style
     #: search's portfolio).
     portfolio: dict[str, dict[str, Doctrine]] = field(default_factory=dict)
-    #: Turns after the view's before the next verdict (0: this turn is judged at its end;
-    #: None: no verdict this day).
-    turns_left: Callable[[JSONDict], int | None] = field(default=lambda _view: None)
-    #: Doctrines a search agent may play as its own besides the general's (its ``base``,
-    #: by name; BoC: "tuned", the styles tuned against the general).
-    bases: dict[str, Doctrine] = field(default_factory=dict)
