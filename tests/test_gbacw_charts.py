@@ -325,8 +325,11 @@ def test_shock_drms_and_decisions() -> None:
     # E-7: flank +2, rear +3 (004 prints them the other way round), two sides +4, surrounded +5
     assert C.shock.drm(["flank"]) == 2 and C.shock.drm(["rear"]) == 3
     assert C.shock.drm(["front-flank"]) == 4 and C.shock.drm(["surrounded"]) == 5
-    # E-8: breastworks -1 in shock (004's -2 not used) and -1 on the pre-shock check
-    assert C.shock.drm(["breastworks"]) == -1
+    # E-8: breastworks -1 in shock once, as terrain (004's -2 not used), -1 on the pre-shock check
+    assert C.terrain.get("breastworks").shock_drm == -1
+    assert C.terrain.get("breastworks").provenance(C.terrain.root()).decision == "E-8"
+    with pytest.raises(ChartLookupError, match="no modifier 'breastworks'"):
+        C.shock.drm(["breastworks"])
     assert C.shock.pre_shock_drm(["breastworks"]) == -1
     # E-25: the attacker under Advance orders -1 stays
     assert C.shock.drm(["attacker-advance-orders"]) == -1
