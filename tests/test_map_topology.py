@@ -183,6 +183,12 @@ def test_a_different_grid_is_derived_by_the_same_core_code(
     # A stream crossing a hexside is found from that side.
     creek_sides = [s for s in ground.sides.values() if s.streams]
     assert creek_sides and all(0.0 <= s.share("woods") <= 1.0 for s in creek_sides)
+    # Heights across a hexside: the profile runs from one hex centre to the other.
+    side = next(iter(ground.sides.values()))
+    prof = side.profile_ft(5)
+    assert len(prof) == 5 and len(side.edge_ft()) == 5
+    assert prof[0] == pytest.approx(bf.height_xy(*grid.xy(side.side.a)))
+    assert prof[-1] == pytest.approx(bf.height_xy(*grid.xy(side.side.b)))
     # Drawing data for the web client, in the map JSON contract.
     terrain = {h: {"woods": round(s.shares["woods"], 2)} for h, s in ground.hexes.items()}
     crossing = {c: {"roads": ["road_baltimore_pike"]} for c in crossed}

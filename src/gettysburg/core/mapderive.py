@@ -117,13 +117,16 @@ def sample_hexes(bf: Battlefield, layout: Layout, hexes: Iterable[Hex]) -> dict[
 @dataclass
 class SideSample:
     """What the ground holds across one hexside: the streams crossing its centre-to-centre
-    segment (battlefield order) and, on demand, the landcover share of its diamond."""
+    segment (battlefield order) and, on demand, the landcover share of its diamond and
+    the heights along the segment or the shared edge."""
 
     side: Hexside
     diamond: sg.Polygon
     streams: tuple[Feature, ...]
     _covers: dict[str, BaseGeometry] = field(repr=False, default_factory=dict)
     _shares: dict[str, float] = field(repr=False, default_factory=dict)
+    _bf: Battlefield | None = field(repr=False, default=None)
+    _layout: Layout | None = field(repr=False, default=None)
 
     def share(self, kind: str) -> float:
         """Share of the diamond covered by ``kind`` (worked out once, when first asked)."""
@@ -131,12 +134,33 @@ class SideSample:
             self._shares[kind] = share(self.diamond, self._covers[kind])
         return self._shares[kind]
 
+    def profile_ft(self, n: int = 7) -> np.ndarray:
+        """Heights at ``n`` points evenly along the segment from ``side.a``'s centre to
+        ``side.b``'s (both ends included): what a slope or a crest between them shows."""
+        assert self._layout is not None
+        return self._heights(self._layout.to_plane(self.side.a),
+                             self._layout.to_plane(self.side.b), n)
+
+    def edge_ft(self, n: int = 5) -> np.ndarray:
+        """Heights at ``n`` points evenly along the shared edge (ends included)."""
+        assert self._layout is not None
+        p, q = self._layout.hexside_segment(self.side)
+        return self._heights(p, q, n)
+
+    def _heights(self, p: tuple[float, float], q: tuple[float, float], n: int) -> np.ndarray:
+        if self._bf is None or n < 2:
+            raise ValueError("a hexside's heights need its battlefield and n >= 2")
+        bf = self._bf
+        ts = [k / (n - 1) for k in range(n)]
+        return np.array([bf.height_xy(p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+                         for t in ts])
+
 
 def sample_side(bf: Battlefield, layout: Layout, side: Hexside) -> SideSample:
     seg = centre_segment(layout, side)
     streams = tuple(f for f in bf.of_kind("stream") if f.geom.intersects(seg))
     return SideSample(side=side, diamond=side_diamond(layout, side), streams=streams,
-                      _covers=bf.area_union)
+                      _covers=bf.area_union, _bf=bf, _layout=layout)
 
 
 def sample_sides(
