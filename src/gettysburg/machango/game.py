@@ -156,7 +156,12 @@ class MachangoGame(Game):
                 if state["units"] is None:
                     cap = f.capacity_of(did)
                     state["units"] = [[k, f.figures[k]]
-                                  for k in ["infantry"] * (cap - 1) + ["artillery"]]
+                                      for k in ["infantry"] * (cap - 1) + ["artillery"]]
+        for did, over in (raw.get("divisions") or {}).items():
+            units = self.divisions[did]["units"]
+            if "figures" in over and "units" not in over and units is not None:
+                for unit, n in zip(units, over["figures"], strict=True):
+                    unit[1] = int(n)
         arrivals = raw.get("arrivals", "default")
         if arrivals == "none":
             self.arrivals: list[JSONDict] = []
