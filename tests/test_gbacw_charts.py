@@ -606,6 +606,19 @@ def test_bad_source_wrong_chart_and_bad_yaml_are_refused(tmp_path: Path) -> None
     assert err.file.endswith("coordination.yaml") and err.field == "(yaml)"
 
 
+def test_a_key_given_twice_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "charts"
+    shutil.copytree(CHARTS_DIR, target)
+    path = target / "rally.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("sp_loss_at_or_above_roll: 9\n",
+                                 "sp_loss_at_or_above_roll: 9\nsp_loss_at_or_above_roll: 8\n"),
+                    encoding="utf-8")
+    err = _refused(target)
+    assert err.file.endswith("rally.yaml") and err.field == "sp_loss_at_or_above_roll"
+    assert err.record.startswith("(line ") and "twice" in str(err)
+
+
 def test_a_refused_file_leaves_the_loaded_charts_alone(tmp_path: Path) -> None:
     def edit(raw: dict) -> None:  # type: ignore[type-arg]
         raw["ratios"].reverse()

@@ -125,16 +125,38 @@ class ChartFile(Sourced):
 _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class _DuplicateKey(yaml.constructor.ConstructorError):
+    def __init__(self, key: Any, mark: Any) -> None:
+        self.key = key
+        self.line = mark.line + 1
+        super().__init__(None, None, f"key {key!r} appears twice in one mapping", mark)
+
+
+class _UniqueKeyLoader(_SAFE_LOADER):  # type: ignore[misc]
+    """The safe loader, refusing a key given twice in one mapping (YAML keeps the last)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise _DuplicateKey(key, key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def read_yaml(path: Path) -> Any:
     try:
         with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=_SAFE_LOADER)
+            return yaml.load(fh, Loader=_UniqueKeyLoader)
     except FileNotFoundError as exc:
         raise DataError(path, "(file)", "(file)", "file not found") from exc
     except UnicodeDecodeError as exc:
         raise DataError(path, "(file)", "(encoding)", f"not UTF-8 text: {exc}") from exc
     except OSError as exc:
         raise DataError(path, "(file)", "(file)", f"cannot be read: {exc.strerror}") from exc
+    except _DuplicateKey as exc:
+        raise DataError(path, f"(line {exc.line})", str(exc.key), "given twice") from exc
     except yaml.YAMLError as exc:
         raise DataError(path, "(file)", "(yaml)", f"not valid YAML: {exc}") from exc
 
