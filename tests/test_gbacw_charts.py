@@ -331,6 +331,9 @@ def test_shock_drms_and_decisions() -> None:
     with pytest.raises(ChartLookupError, match="no modifier 'breastworks'"):
         C.shock.drm(["breastworks"])
     assert C.shock.pre_shock_drm(["breastworks"]) == -1
+    # 004 lists "+1 downhill" under the attacker's DRMs: the TEC's down-one-level, counted once
+    assert C.terrain.get("down-one-level").shock_drm == 1
+    assert all("downhill" not in m.id for m in C.shock.modifiers)
     # E-25: the attacker under Advance orders -1 stays
     assert C.shock.drm(["attacker-advance-orders"]) == -1
     # a charge at 2:1 with the aggressive brigadier, roll 4: 4 + 2 + 1 + 1 = 8
@@ -429,6 +432,8 @@ def test_orders_summary_002_6_11() -> None:
     assert march.stacking.mounted_cavalry_sp == 4 and advance.stacking.mounted_cavalry_sp == 7
     assert not march.fire and advance.fire and not advance.move_and_fire and attack.move_and_fire
     assert advance.construction and not attack.construction and not march.construction
+    # 002 §8.5: extended columns on March, or on Advance along a road; Attack uses no roads
+    assert [o.extended_column for o in (march, advance, attack)] == ["required", "on-roads", "never"]
     assert march.pre_shock_drm == C.shock.pre_shock_drm(["march-orders"])
     with pytest.raises(ChartLookupError):
         C.orders.get("reserve")

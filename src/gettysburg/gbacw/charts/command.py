@@ -211,7 +211,7 @@ class OrderSummary(Sourced):
     construction: bool
     withdraw_before_shock: bool
     rally: bool
-    extended_column: Literal["required", "on-roads"]
+    extended_column: Literal["required", "on-roads", "never"]  # 002 §8.5
     pre_shock_drm: int
     notes: tuple[str, ...] = ()
 
