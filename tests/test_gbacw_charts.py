@@ -433,7 +433,8 @@ def test_orders_summary_002_6_11() -> None:
     assert not march.fire and advance.fire and not advance.move_and_fire and attack.move_and_fire
     assert advance.construction and not attack.construction and not march.construction
     # 002 §8.5: extended columns on March, or on Advance along a road; Attack uses no roads
-    assert [o.extended_column for o in (march, advance, attack)] == ["required", "on-roads", "never"]
+    columns = [o.extended_column for o in (march, advance, attack)]
+    assert columns == ["required", "on-roads", "never"]
     assert march.pre_shock_drm == C.shock.pre_shock_drm(["march-orders"])
     with pytest.raises(ChartLookupError):
         C.orders.get("reserve")
