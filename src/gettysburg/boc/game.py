@@ -1,11 +1,13 @@
 """The Badges of Courage rule system: :class:`BocGame`, registered as ``boc``.
 
-Actions are plain JSON objects (see ``docs/rules-coverage.md`` for the list). Every refusal
-is a :class:`RuleError` citing the rule section. Combat (fire 5.x, melee 7.x, the 10.0
-cavalry battles) is played through :mod:`gettysburg.boc.fire`, :mod:`gettysburg.boc.melee`
-and :mod:`gettysburg.boc.cavalry_battle` (``docs/combat.md``): whenever a player must
-choose (ties among equally strong blocks, melee turns, regroups, the cavalry battles) the
-game waits for that player's seat (``to_move``) and offers only the answers.
+Actions are plain JSON objects; their types, fields, checks and applies are one table,
+:data:`gettysburg.boc.actions.ACTION_TYPES`, which ``validate`` and ``execute`` dispatch
+through. Every refusal is a :class:`RuleError` citing the rule section. Combat (fire 5.x,
+melee 7.x, the 10.0 cavalry battles) is played through :mod:`gettysburg.boc.fire`,
+:mod:`gettysburg.boc.melee` and :mod:`gettysburg.boc.cavalry_battle` (``docs/combat.md``):
+whenever a player must choose (ties among equally strong blocks, melee turns, regroups, the
+cavalry battles) the game waits for that player's seat (``to_move``) and offers only the
+answers.
 """
 
 from __future__ import annotations
@@ -373,7 +375,7 @@ class BocGame(Game):
     def result(self) -> JSONDict | None:
         return json_copy(self.state.result) if self.state.result is not None else None
 
-    # --- helpers -----------------------------------------------------------------------
+    # --- rule queries: legal_actions and the checks of actions.py ask the same ones ----
     @property
     def column_rule(self) -> bool:
         return OPT_COLUMN in self.state.options
