@@ -6,6 +6,7 @@ is refused naming the file, the record and the field."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 from pathlib import Path
 
@@ -71,6 +72,17 @@ def test_every_substitute_is_flagged_with_its_basis() -> None:
         ("efficiency_pools", "(chart)"),  # E-30
     ]:
         assert expected in flagged, expected
+
+
+def test_every_decision_is_recorded_once() -> None:
+    # docs/gbacw-decisions.md reads every E-item of the digest (E-1...E-31), and each one the
+    # data cites is among them
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "gbacw-decisions.md").read_text("utf-8")
+    rows = re.findall(r"^\| (E-\d+) \|", doc, flags=re.MULTILINE)
+    assert rows == [f"E-{n}" for n in range(1, 32)]
+    cited = {p.decision for _, _, p in C.provenances() if p.decision}
+    assert cited and cited <= set(rows)
+    assert {"E-5", "E-6", "E-7", "E-8", "E-14", "E-20", "E-21", "E-22", "E-30"} <= cited
 
 
 def test_substitute_fire_column_follows_its_formula() -> None:
