@@ -113,3 +113,55 @@ def test_same_seed_and_actions_same_game() -> None:
     b = play(11, random.Random(3), check_every=50)
     assert a.state_hash() == b.state_hash()
     assert [m.state_hash for m in a.history] == [m.state_hash for m in b.history]
+
+
+def _composed(artillery: str, seed: int) -> MachangoGame:
+    """A campaign past the choice of units: the USA's divisions all infantry (``none``) or
+    as much artillery as they hold (``all``); the CSA's 1 artillery each."""
+    g = new_game("machango/campaign", seed=seed)
+    assert isinstance(g, MachangoGame)
+    while g.phase == "compose":
+        seat = g.to_move()[0]
+        acts = g.legal_actions(seat)
+        first = acts[0]["division"]
+        mine = [a for a in acts if a["division"] == first]
+        pick = (mine[1] if seat == "csa" else mine[0] if artillery == "none" else mine[-1])
+        g.apply(pick, seat)
+    return g
+
+
+def _under_fire(g: MachangoGame, act: dict[str, Any]) -> bool:
+    if act["type"] != "move":
+        return False
+    link = g.board.link(g.divisions[act["division"]]["at"], act["to"])
+    return link is not None and any(g.held_by(src) == "csa" for src in link["fire_from"])
+
+
+def test_csa_sees_the_same_game_whatever_the_usa_put_in_its_divisions() -> None:
+    """D3 as a leak test: two games differing only in the USA's hidden choices show the CSA
+    the same view and log, action for action, until a battle or a bombardment of a USA
+    division (whose losses the CSA may see) tells them apart."""
+    for seed in (1, 2):
+        a, b = _composed("none", seed), _composed("all", seed)
+        assert a.view("usa") != b.view("usa")
+        pick = random.Random(seed)
+        steps = 0
+        while not a.is_terminal() and steps < 400:
+            assert canonical_json(a.view("csa")) == canonical_json(b.view("csa"))
+            assert canonical_json(a.events("csa")) == canonical_json(b.events("csa"))
+            seat = a.to_move()[0]
+            acts = a.legal_actions(seat)
+            assert acts == b.legal_actions(seat)
+            if seat == "usa":  # keep the USA out of the guns' way, so the games run longer
+                acts = [x for x in acts if x["type"] != "attack" and not _under_fire(a, x)]
+            ends = [x for x in acts if x["type"] in ("end_turn", "night_pass")]
+            act = ends[0] if ends and pick.random() < 0.3 else pick.choice(acts)
+            a.apply(act, seat)
+            b.apply(act, seat)
+            steps += 1
+            told = {e.type for e in a.log[-20:]}
+            usa_hit = any(e.type == "bombardment" and e.data["division"].startswith("u_")
+                          for e in a.log[-20:])
+            if usa_hit or "battle_fought" in told:
+                break
+        assert steps > 50 and (a.day, a.hour) > (1, 12)  # well into the first day
