@@ -466,3 +466,36 @@ def test_placeholder_battle_alternates_attacker_first_and_stops_on_annihilation(
     assert out.log[1]["unit"] == ["d", 1] and out.log[1]["hits"] == 0  # B2: then the defender
     assert out.losses == {"a": [0], "d": [1, 1]} and out.turns_played == 3  # B3: wiped out
     assert dice.remaining == 1
+
+
+def test_the_guns_stopping_an_attack_leave_no_battle(tmp_path: Path) -> None:
+    g = make(tmp_path, {"u_doubleday": {"at": "the_angle"},
+                        "c_stuart": {"at": "codori_farm", "figures": [1, 1, 1]}},
+             dice=[SABRES, INF] * 3, start={"day": 1, "hour": 8, "phase": "day", "active": "csa"})
+    g.apply({"type": "attack", "division": "c_stuart", "target": "the_angle"}, "csa")
+    assert not g.battles and div(g, "u_doubleday")["battle"] is None  # TE1 before MV6's lock
+
+
+def test_lost_cavalry_units_are_back_at_dawn(tmp_path: Path) -> None:
+    g = make(tmp_path, {"c_stuart": {"at": "herr_ridge", "figures": [0, 2, 3]}}, [],
+             start={"day": 1, "hour": 20, "phase": "night", "night_step": 3})
+    g.apply({"type": "night_pass"}, "usa")
+    assert [f for _, f in div(g, "c_stuart")["units"]] == [3, 2, 3]  # D2
+
+
+@pytest.mark.parametrize(("extra", "field"), [
+    ({"start": {"phase": "lunch"}}, "start.phase"),
+    ({"start": {"active": "rebels"}}, "start.active"),
+    ({"start": {"day": 4}}, "start"),
+    ({"stars": {"herr_ridge": "csa"}}, "stars"),
+    ({"divisions": {"u_nobody": {"at": "the_angle"}}}, "divisions"),
+    ({"divisions": {"u_doubleday": {"at": "the_moon"}}}, "at"),
+    ({"divisions": {"u_doubleday": {"units": ["infantry"] * 4}}}, "units"),
+    ({"divisions": {"u_doubleday": {"colour": "blue"}}}, "colour"),
+])
+def test_a_bad_scenario_names_its_field(tmp_path: Path, extra: dict[str, Any],
+                                        field: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump({"title": "bad", **extra}), encoding="utf-8")
+    with pytest.raises(ValueError, match=field.replace(".", r"\.")):
+        MachangoGame(str(path))

@@ -124,9 +124,17 @@ class MachangoGame(Game):
         self.night_step = int(start.get("night_step", 0))
         if self.phase not in ("compose", "day", "night"):
             raise ValueError("scenario: field 'start.phase' must be compose, day or night")
+        if self.active not in SIDES:
+            raise ValueError(f"scenario: field 'start.active' must be one of {list(SIDES)}")
+        if not (1 <= self.day <= DAYS and FIRST_HOUR <= self.hour <= NIGHT_HOUR
+                and 0 <= self.night_step < len(NIGHT_ORDER)):
+            raise ValueError("scenario: field 'start': day 1-3, hour 7-20, night_step 0-3 (T1)")
+        for star, side in (raw.get("stars") or {}).items():
+            if star not in stars or side not in SIDES:
+                raise ValueError(f"scenario: field 'stars': {star!r}: {side!r} is not a star "
+                                 "held by usa or csa (V3)")
         self.stars: dict[str, str] = {s: "usa" for s in stars}  # V3
-        self.stars.update({k: str(v) for k, v in (raw.get("stars") or {}).items()
-                           if k in self.stars})
+        self.stars.update({k: str(v) for k, v in (raw.get("stars") or {}).items()})
         self.cards = dict(f.cards)
         self.cards.update({k: int(v) for k, v in (raw.get("cards") or {}).items()})
         self.card_gained = {s: False for s in SIDES}
@@ -149,7 +157,9 @@ class MachangoGame(Game):
         auto = raw.get("compose") == "auto"
         for did, over in (raw.get("divisions") or {}).items():
             if did not in self.divisions:
-                raise ValueError(f"scenario: divisions: no division {did!r}")
+                raise ValueError(f"scenario: field 'divisions': no division {did!r}")
+            if not isinstance(over, dict):
+                raise ValueError(f"scenario: division {did!r}: expected a mapping")
             self._override(did, over)
         if auto:
             for did, state in self.divisions.items():
@@ -333,6 +343,8 @@ class MachangoGame(Game):
         for gid, g in self.generals.items():
             if g["side"] != seat or g["removed"] or self.forces.generals[gid].tied:
                 continue
+            if g["division"] is not None and self.divisions[g["division"]]["status"] == "waiting":
+                continue  # he comes with his division
             out += [{"type": "general", "general": gid, "division": did}
                     for did in self.on_board(seat) if did != g["division"]]
         out.append({"type": "night_pass"})
@@ -565,6 +577,14 @@ class MachangoGame(Game):
                              "battle": battle["id"]}))
         # TE1/TE2: the defended line's guns fire on each unit of the attacking division.
         events += self._bombard(did, self.board.artillery(target), other(seat), "TE1", target)
+        if self.divisions[did]["status"] != "board":  # the guns stopped it: no attacker
+            battle["attackers"] = [a for a in battle["attackers"] if a["division"] != did]
+            if not battle["attackers"]:
+                self.battles.remove(battle)
+                for ddid in battle["defenders"]:
+                    self.divisions[ddid]["battle"] = None
+                events.append(Event("battle_void", "TE1", {"id": battle["id"],
+                                                           "line": target}))
         return events
 
     def _bombard(self, did: str, symbols: int, firer: Seat, rule: str, src: str) -> list[Event]:
@@ -598,7 +618,7 @@ class MachangoGame(Game):
                               redacted={"division": did} if hidden else None)
         summary = {"division": did, "from": src, "dice_per_unit": n, "figures_lost": lost,
                    "units_eliminated": eliminated}
-        events = [rolls_ev, Event("bombardment", "TE2" if n != symbols else rule, summary)]
+        events = [rolls_ev, Event("bombardment", "TE2" if firer == "csa" else rule, summary)]
         events += self._after_losses(did)
         return events
 
@@ -781,7 +801,15 @@ class MachangoGame(Game):
             return []
         self.day, self.hour, self.phase, self.active = self.day + 1, FIRST_HOUR, "day", "usa"
         self.night_step = 0
-        return [Event("day", "T1", {"day": self.day, "hour": self.hour}), *self._arrive("usa")]
+        events = [Event("day", "T1", {"day": self.day, "hour": self.hour})]
+        for did in self.on_board():  # D2: lost cavalry units are back by morning
+            back = [u for u in self.divisions[did]["units"] if u[0] == "cavalry" and u[1] == 0]
+            for unit in back:
+                unit[1] = self.forces.figures["cavalry"]
+            if back:
+                events.append(Event("cavalry_returns", "D2", {"division": did,
+                                                               "units": len(back)}))
+        return [*events, *self._arrive("usa")]
 
     def _do_recover(self, action: Action, seat: Seat) -> list[Event]:
         first = self.dice.counter
