@@ -6,7 +6,8 @@ import itertools
 from collections import Counter
 
 from gettysburg.machango.board import load_board
-from gettysburg.machango.mapgen import DATA, board_text, derive_board, gabriel_links, planar
+from gettysburg.machango.mapgen import board_text, derive_board, gabriel_links, planar
+from gettysburg.machango.paths import DATA
 
 SEED_LINES = ("the_angle", "cemetery_hill", "culps_hill", "stevens_knoll", "gettysburg",
               "mcpherson_ridge", "herr_ridge")

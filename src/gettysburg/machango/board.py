@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from gettysburg.core.topology import Link, Position, PositionGraph
-from gettysburg.machango.mapgen import DATA
+from gettysburg.machango.paths import DATA
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from gettysburg.machango.mapgen import DATA
+from gettysburg.machango.paths import DATA
 
 SIDES = ("usa", "csa")
 KINDS = ("infantry", "cavalry", "artillery")

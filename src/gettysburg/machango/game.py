@@ -51,7 +51,7 @@ from gettysburg.machango.battle import (
 )
 from gettysburg.machango.board import Board, load_board
 from gettysburg.machango.forces import KINDS, SIDES, Forces, load_forces
-from gettysburg.machango.mapgen import DATA
+from gettysburg.machango.paths import DATA
 
 SCENARIO_DIR = DATA / "scenarios"
 FIRST_HOUR, LAST_HOUR, NIGHT_HOUR, DAYS = 7, 19, 20, 3

@@ -1,7 +1,8 @@
 """Derive Mundo Machango's strategic board from the one battlefield model.
 
-The choices live in ``data/mapgen.yaml`` (which named places are lines, the stars, the
-entry roads, every threshold); everything else is read from the ground here and written
+The choices live in ``data/mapgen.yaml`` (which named places are lines, the entry
+roads, every threshold) and what the seed forces in ``data/overrides.yaml`` (the stars,
+links to mend); everything else is read from the ground here and written
 to ``data/board.json`` with the reason for each value. Re-run with
 ``python -m gettysburg.machango.mapgen`` after the model or the choices change; a test
 derives the board again and compares it byte for byte.
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import json
 import math
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from shapely import geometry as sg
 
 from gettysburg.core.battlefield import Battlefield, load_battlefield
 from gettysburg.core.topology import Link, Position, PositionGraph
+from gettysburg.machango.paths import DATA
 
 
 def share(area: sg.base.BaseGeometry, cover: sg.base.BaseGeometry) -> float:
@@ -45,7 +46,6 @@ def share(area: sg.base.BaseGeometry, cover: sg.base.BaseGeometry) -> float:
         return 0.0
     return float(area.intersection(cover).area / area.area)
 
-DATA = Path(str(resources.files("gettysburg") / "machango" / "data"))
 
 
 class _Strict(BaseModel):
@@ -109,9 +109,12 @@ class MapgenConfig(_Strict):
     link_overrides: list[LinkOverride] = []
 
 
-def load_config(path: Path | None = None) -> MapgenConfig:
-    p = path or DATA / "mapgen.yaml"
-    return MapgenConfig.model_validate(yaml.safe_load(p.read_text(encoding="utf-8")))
+def load_config(path: Path | None = None, overrides: Path | None = None) -> MapgenConfig:
+    """The derivation's choices (``mapgen.yaml``) with what the seed forces
+    (``overrides.yaml``)."""
+    raw = yaml.safe_load((path or DATA / "mapgen.yaml").read_text(encoding="utf-8"))
+    raw.update(yaml.safe_load((overrides or DATA / "overrides.yaml").read_text(encoding="utf-8")))
+    return MapgenConfig.model_validate(raw)
 
 
 def _lonlat(bf: Battlefield, fid: str) -> tuple[float, float]:

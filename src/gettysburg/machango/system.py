@@ -26,7 +26,8 @@ def _map() -> JSONDict:
 
 
 def _build() -> MapBuild:
-    from gettysburg.machango.mapgen import DATA, board_text, derive_board
+    from gettysburg.machango.mapgen import board_text, derive_board
+    from gettysburg.machango.paths import DATA
 
     board = derive_board()
     return MapBuild(board_text(board), DATA / "board.json",
