@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gettysburg import systems
 from gettysburg.ai import agent_names, make_agent
 from gettysburg.ai.agent import UnknownAgentError, seeded_rng
 from gettysburg.ai.doctrines import doctrine_for
-from gettysburg.ai.general import best_index
+from gettysburg.ai.general import GeneralAgent, best_index
 from gettysburg.core.doctrine import DONE_TYPES
 from gettysburg.core.protocol import Game, new_game
+from gettysburg.core.system import Opponent
 from gettysburg.lab.simulate import make_specs, run_local, summarise
 
 
@@ -25,12 +28,51 @@ def _strip_handles(view: dict[str, Any]) -> str:
     return json.dumps(out, sort_keys=True)
 
 
-def test_registry_names_and_unknown() -> None:
-    assert {"random", "general", "novice", "search", "search-move", "search-move-still",
-            "search-move-still-day1", "general-tuned", "search-end-day1-tuned"} \
-        <= set(agent_names())
-    with pytest.raises(UnknownAgentError):
-        make_agent("nobody", 1)
+def test_names_are_the_systems_presets_then_the_generic_agents() -> None:
+    """A system's names are its opponent presets, easiest first, then the generic agents
+    they leave unnamed; an unknown name is refused listing the choices."""
+    boc = agent_names("boc")
+    assert boc[:4] == [o.name for o in systems.get("boc").ai.opponents()] \
+        == ["novice", "general", "general-tuned", "search-move-still"]
+    assert set(boc[4:]) >= {"random", "search"} and "general" not in boc[4:]
+    assert agent_names("toy")[:2] == ["random", "general"]
+    assert set(agent_names()) >= {*boc, *agent_names("toy")}
+    with pytest.raises(UnknownAgentError, match=r"'nobody'.*'novice', 'general'"):
+        make_agent("nobody", 1, "boc")
+    with pytest.raises(UnknownAgentError, match=r"\['random', 'general', 'search'\]"):
+        make_agent("novice", 1, "toy")  # another system's preset
+    with pytest.raises(LookupError, match="rule system"):
+        make_agent("general", 1, "no-such-system")
+
+
+@pytest.mark.parametrize(("retired", "preset"), [
+    ("search-move", "search-move-still"), ("search-move-still-day1", "search-move-still"),
+    ("search-end-day1-tuned", "general-tuned")])
+def test_retired_names_build_their_nearest_preset(retired: str, preset: str) -> None:
+    """The agents that became presets keep their names as aliases (rows and stored games
+    name them); an alias builds the preset, on the same random numbers."""
+    old, new = make_agent(retired, 1), make_agent(preset, 1, "boc")
+    assert type(old) is type(new) and old.__dict__.keys() == new.__dict__.keys()
+    assert old.name == new.name == preset
+    assert getattr(old, "stream", None) == getattr(new, "stream", None)
+
+
+def test_presets_take_only_their_agents_settings() -> None:
+    """A preset's settings are its agent's: a setting the agent does not take, or a bad
+    value, is refused naming the preset and the setting."""
+    def preset(agent: str, given: dict[str, Any]) -> Opponent:
+        return Opponent("odd", agent, {"en": "Odd"}, {"en": "Odd."}, settings=given)
+
+    for agent, extra, words in [
+            ("general", {"lapses": 2.0}, "lapses"), ("general", {"depth": 3}, "odd"),
+            ("search", {"still_seats": ["csa"]}, "move_plans"),
+            ("search", {"move_plans": "yes"}, "move_plans"), ("random", {"x": 1}, "odd")]:
+        toy, made = systems.get("toy"), (preset(agent, extra),)
+        odd = replace(toy, ai=replace(toy.ai, opponents=lambda made=made: made))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setitem(systems._loaded, "toy", odd)
+            with pytest.raises(ValueError, match=words):
+                make_agent("odd", 1, "toy")
 
 
 @pytest.mark.parametrize("name", ["random", "general", "novice"])
@@ -435,10 +477,11 @@ def test_the_memo_of_scenario_starts_is_bounded() -> None:
 
 
 def test_the_novice_is_the_general_but_for_its_lapses() -> None:
-    """At each decision the novice plays the general's choice unless its generator's first
-    draw falls under ``eps``; then it plays a random legal action. Replayed with the same
-    generator, a game is the same game; at eps 0 it is the general's game."""
-    from gettysburg.ai.novice import NOVICE_EPS, Blundering
+    """At each decision the novice (the general with ``lapses``) plays the general's choice
+    unless its generator's first draw falls under ``lapses``; then it plays a random legal
+    action. Replayed with the same generator, a game is the same game; at 0 it is the
+    general's game."""
+    NOVICE_EPS = 0.25
 
     def play(agent_for: dict[str, Any], seed: int, actions: int = 250) -> list[Any]:
         game = new_game("boc/day1", seed=seed)
@@ -452,14 +495,12 @@ def test_the_novice_is_the_general_but_for_its_lapses() -> None:
             out.append(action)
         return out
 
-    def novice(eps: float) -> Blundering:
-        agent = Blundering()
-        agent.eps = eps
-        return agent
+    def novice(eps: float) -> GeneralAgent:
+        return GeneralAgent(lapses=eps)
 
     general = {s: make_agent("general") for s in ("usa", "csa")}
     assert play({s: novice(0.0) for s in ("usa", "csa")}, 7) == play(general, 7)
-    assert NOVICE_EPS == make_agent("novice").eps == 0.25  # type: ignore[attr-defined]
+    assert make_agent("novice").lapses == NOVICE_EPS  # type: ignore[attr-defined]
     assert play({"usa": make_agent("novice"), "csa": make_agent("general")}, 7) == \
         play({"usa": make_agent("novice"), "csa": make_agent("general")}, 7)
     # Where its coin says "lapse", the USA novice plays the random pick of that generator.

@@ -47,6 +47,18 @@ def _until_melee(game: Game, declared: int = 0) -> Game:
     raise AssertionError("no melee declaration in 600 actions")
 
 
+def _no_styles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Search agents made from now on see an empty portfolio: no style search, the
+    general's own doctrine all turn (to test the plans alone)."""
+    real = search_mod.search_hooks_for
+
+    def hooks_for(view: dict[str, Any], memory: Any) -> Any:
+        got = real(view, memory)
+        return dataclasses.replace(got, portfolio={}) if got is not None else None
+
+    monkeypatch.setattr(search_mod, "search_hooks_for", hooks_for)
+
+
 def test_sample_gives_each_hidden_block_a_distinct_plausible_enemy() -> None:
     game = _played("boc/day2", 30)
     seat = game.to_move()[0]
@@ -169,7 +181,7 @@ def test_a_plan_must_win_clearly_to_replace_the_generals(monkeypatch: pytest.Mon
             return noise + (gain if target in plan.spare else 0.0)
         return staticmethod(fake)
 
-    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
+    _no_styles(monkeypatch)
     monkeypatch.setattr(SearchAgent, "rollout", rollout(search_mod.MIN_GAIN / 2))
     small = SearchAgent("1")
     assert small.choose(view, legal, 1.0, random.Random(1)) == general
@@ -234,11 +246,10 @@ def _first(game: Game, want: Any, limit: int = 900) -> Game:
     raise AssertionError("position not reached")
 
 
-def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
-    """The command and fire plans are off by default and switched on per agent (the
-    trials of benchmarks/search_plan_trials.py do so)."""
-    agent, plain = SearchAgent("1"), SearchAgent("1")
-    agent.command_plans = agent.fire_plans = True
+def test_plans_offered_in_the_last_turn_and_none_in_command_or_fire() -> None:
+    """In the scenario's last turn the general is compared with a control-greedy plan, both
+    played to the end; the command and fire phases are never searched."""
+    agent = SearchAgent("1")
     hooks = boc_search_hooks(None)
     general, rng = make_agent("general"), random.Random(0)
 
@@ -248,22 +259,10 @@ def test_plans_offered_in_the_command_fire_and_last_turns() -> None:
         who._plan = Plan()
         return who.plans_for(view, view["legal_actions"], choice, hooks).plans
 
-    def choice(game: Game) -> dict[str, Any]:
-        view = game.view(game.to_move()[0])
-        return general.choose(view, view["legal_actions"], 0.0, rng)
-
-    game = _first(_played("boc/day1", 0), lambda v, c: c["type"] == "fire"
-                  and c.get("through", c["target"]) == c["target"]
-                  and hooks.may_melee(c["unit"]))
-    fire, shot = plans(game), choice(game)
-    assert len(fire) == 2 and not fire[0].hold
-    assert fire[1].hold == {shot["unit"]} and fire[1].mass == {shot["target"]}
-    assert plans(game, plain) == []
-
+    game = _first(_played("boc/day1", 0), lambda v, c: c["type"] == "fire")
+    assert plans(game) == []
     game = _first(_played("boc/day1", 0), lambda v, c: c["type"] == "activate")
-    command, order = plans(game), choice(game)
-    assert len(command) >= 2 and command[1].idle == {order["hq"]} and not command[0].idle
-    assert plans(game, plain) == []
+    assert plans(game) == []
 
     game = _first(_played("boc/day1", 0), lambda v, c: v["hour"] == 20
                   and v["phase"] == "movement" and v["active"] == v["seat"])
@@ -418,7 +417,7 @@ def _block_on_a_clock(monkeypatch: pytest.MonkeyPatch
     moving 10 ms at each reading."""
     game = _first(_played("boc/day1", 0), _near_move)
     view = game.view(game.to_move()[0])
-    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
+    _no_styles(monkeypatch)
     clock = _Clock(0.01)
     monkeypatch.setattr(search_mod, "_now", clock)
     return view, view["legal_actions"], clock
@@ -528,7 +527,7 @@ def test_on_the_clock_a_level_block_is_searched_in_two_worlds(
     game = _first(_played("boc/day1", 0), _near_move)
     view = game.view(game.to_move()[0])
     legal = view["legal_actions"]
-    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
+    _no_styles(monkeypatch)
     played: list[int] = []
 
     def level(*args: Any, **kwargs: Any) -> float:
@@ -550,12 +549,10 @@ def test_on_the_clock_a_level_block_is_searched_in_two_worlds(
                       search_mod.LEVEL_STOP * plans]
 
 
-def test_a_block_is_judged_by_its_agents_own_move_settings(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """``move_rounds_per_s``, ``move_min_gain`` and ``move_z`` are per agent (a benchmark's
-    variant may change them): fewer worlds play fewer rollouts, and a rival that beats the
-    doctrine's destination by a point or two in every world wins unless the agent asks
-    for more."""
+def test_a_block_is_judged_by_the_move_constants(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MOVE_ROUNDS_PER_S``, ``MOVE_MIN_GAIN`` and ``MOVE_Z`` judge a block's plans: fewer
+    worlds play fewer rollouts, and a rival that beats the doctrine's destination by a
+    point or two in every world wins unless more is asked of it."""
     view, legal, _ = _block_on_a_clock(monkeypatch)
     general = make_agent("general").choose(view, legal, 0.0, random.Random(0))
     uid, dest = str(general["unit"]), str(general["path"][-1])
@@ -571,10 +568,11 @@ def test_a_block_is_judged_by_its_agents_own_move_settings(
                      {"move_z": 1e6}):
         agent = make_agent("search-move", "1")
         assert isinstance(agent, SearchAgent)
-        for key, value in settings.items():
-            setattr(agent, key, value)
-        played.clear()
-        agent.choose(view, legal, 2.0, random.Random(1))
+        with monkeypatch.context() as patched:
+            for key, value in settings.items():
+                patched.setattr(search_mod, key.upper(), value)
+            played.clear()
+            agent.choose(view, legal, 2.0, random.Random(1))
         outcomes.append((agent.overrides, len(played)))
     plans = outcomes[0][1] // int(2.0 * search_mod.MOVE_ROUNDS_PER_S)
     assert outcomes == [(1, outcomes[0][1]), (1, 2 * plans), (0, outcomes[0][1]),
@@ -589,13 +587,13 @@ def _near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
         <= search_mod.MOVE_CONTACT
 
 
-def test_move_plans_place_one_block_near_the_enemy() -> None:
-    """With movement plans on (the agent ``search-move``), a block the general moves near
+def test_move_plans_place_one_block_near_the_enemy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With movement plans on (``move_plans``), a block the general moves near
     the enemy is searched once: its chosen destination first, then its next best ones,
     then staying put. ``search`` itself leaves them off."""
-    agent, plain = make_agent("search-move", "1"), make_agent("search", "1")
-    assert isinstance(agent, SearchAgent) and isinstance(plain, SearchAgent)
-    assert agent.name == "search-move" and agent.move_plans and not plain.move_plans
+    agent, plain = SearchAgent("1", move_plans=True), make_agent("search", "1")
+    assert isinstance(plain, SearchAgent)
+    assert agent.move_plans and not plain.move_plans
     hooks = boc_search_hooks(None)
     general, rng = make_agent("general"), random.Random(0)
     game = _first(_played("boc/day1", 0), _near_move)
@@ -620,46 +618,12 @@ def test_move_plans_place_one_block_near_the_enemy() -> None:
     blind = dataclasses.replace(hooks, near_enemy=lambda v, hexes: 99)
     assert agent.plans_for(view, legal, choice, blind).plans == []
     assert len(agent.plans_for(view, legal, choice, hooks).plans) == len(plans)
-    # The agent's own settings widen or narrow the search (a benchmark's variant sets them).
+    # The constants widen or narrow the search.
     agent._plan = Plan()
-    agent.move_alternatives = 0
+    monkeypatch.setattr(search_mod, "MOVE_ALTERNATIVES", 0)
     assert [p.moves[uid] for p in agent.plans_for(view, legal, choice, hooks).plans] == [dest, here]
-    agent.move_contact = -1  # no block is that near the enemy
+    monkeypatch.setattr(search_mod, "MOVE_CONTACT", -1)  # no block is that near the enemy
     assert agent.plans_for(view, legal, choice, hooks).plans == []
-
-
-def test_a_style_rival_adds_that_styles_own_destination() -> None:
-    """``move_style_rivals``: the best destination of a portfolio style (here "hunter",
-    toward worn enemy blocks) joins a searched block's rivals, before staying put, when
-    the doctrine's own choices do not hold it; an unknown style adds nothing."""
-    hooks = boc_search_hooks(None)
-    general, rng = make_agent("general"), random.Random(0)
-
-    def hunter_differs(view: dict[str, Any], choice: dict[str, Any]) -> bool:
-        if not _near_move(view, choice):
-            return False
-        agent = make_agent("search-move", "1")
-        assert isinstance(agent, SearchAgent)
-        agent.move_style_rivals = ("hunter",)
-        return len(agent.plans_for(view, view["legal_actions"], choice, hooks).plans) == 5
-
-    game = _first(_played("boc/day1", 0), hunter_differs, limit=3000)
-    view = game.view(game.to_move()[0])
-    legal = view["legal_actions"]
-    choice = general.choose(view, legal, 0.0, rng)
-    uid, here = choice["unit"], choice["path"][0]
-    plain, hunting = make_agent("search-move", "1"), make_agent("search-move", "1")
-    assert isinstance(plain, SearchAgent) and isinstance(hunting, SearchAgent)
-    assert plain.move_style_rivals == ()  # off unless a variant asks
-    hunting.move_style_rivals = ("hunter", "no-such-style")
-    base = [p.moves[uid] for p in plain.plans_for(view, legal, choice, hooks).plans]
-    wide = [p.moves[uid] for p in hunting.plans_for(view, legal, choice, hooks).plans]
-    hunter = hooks.portfolio[view["seat"]]["hunter"]
-    mine = [a for a in legal if a["type"] == "move" and a["unit"] == uid]
-    scores = hunter.scores(view, mine)
-    top = max(zip(scores, mine, strict=True), key=lambda sa: sa[0])[1]["path"][-1]
-    assert top not in base
-    assert wide == [*base[:-1], top, here]
 
 
 def test_plan_choice_obeys_a_placed_block() -> None:
@@ -698,36 +662,6 @@ def test_move_plan_rollouts_play_through_the_enemys_reply(monkeypatch: pytest.Mo
     assert seen[1][0] == view["hour"]  # the same turn: our melee phase's end
 
 
-def test_fire_horizon_plays_on_through_our_next_fire_phase(monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
-    """With the move plans' horizon FIRE, a rollout goes past the enemy's reply and our
-    next command and fire phases (1.2), and stops as our next movement phase begins."""
-    game = _first(_played("boc/day1", 0), _near_move)
-    seat = game.to_move()[0]
-    view = game.view(seat)
-    hooks = boc_search_hooks(None)
-    choice = plan_choice(view, view["legal_actions"], Plan())
-    phases: list[Any] = []
-
-    def value(world: Game, s: str) -> float:
-        w = world.view(world.to_move()[0])
-        phases.append((w["hour"], w["active"], w["phase"]))
-        return 0.0
-
-    monkeypatch.setattr(search_mod, "material_value", lambda world, s, v: value(world, s))
-    for horizon in (search_mod.REPLY, search_mod.FIRE):
-        plan = Plan(moves={choice["unit"]: choice["path"][-1]}, horizon=horizon)
-        assert SearchAgent.rollout(view, plan, hooks, random.Random(3)) == 0.0
-    (reply_hour, reply_side, reply_phase), (fire_hour, fire_side, fire_phase) = phases
-    assert reply_side == fire_side == seat and reply_hour == fire_hour > view["hour"]
-    assert reply_phase == "command" and fire_phase == "movement"
-    agent = make_agent("search-move", "1")
-    assert isinstance(agent, SearchAgent) and agent.move_horizon == search_mod.REPLY
-    agent.move_horizon = search_mod.FIRE
-    plans = agent.plans_for(view, view["legal_actions"], choice, hooks).plans
-    assert plans and all(p.horizon == search_mod.FIRE for p in plans)
-
-
 def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """When a rival destination wins clearly, search makes that move; the reply horizon
@@ -737,7 +671,7 @@ def test_a_clearly_better_move_is_played_and_kept_without_the_reply_horizon(
     legal = view["legal_actions"]
     choice = plan_choice(view, legal, Plan())
     uid = choice["unit"]
-    monkeypatch.setattr(search_mod, "STYLE_SEARCH", False)
+    _no_styles(monkeypatch)
     agent = SearchAgent("1")
     agent.move_plans = True
     hooks = boc_search_hooks(None)
@@ -763,11 +697,8 @@ def _still_near(view: dict[str, Any], choice: dict[str, Any], blocks: int = 1) -
 
 
 def _still_agent() -> SearchAgent:
-    agent = make_agent("search-move", "1")
-    assert isinstance(agent, SearchAgent) and agent.move_still == search_mod.MOVE_STILL == -1
-    agent.move_still = 1
-    agent.style_search = False
-    return agent
+    """Search with the move plans and the still plans for either seat."""
+    return SearchAgent("1", move_plans=True, still_seats=("usa", "csa"))
 
 
 def test_still_plans_search_the_blocks_left_next_to_the_enemy() -> None:
@@ -811,6 +742,7 @@ def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """At the phase's end one decision searches still blocks one after another while
     each stays; the first rival that wins clearly is moved, and the phase goes on."""
+    _no_styles(monkeypatch)
     game = _first(_played("boc/day1", 0), lambda v, c: _still_near(v, c, blocks=2))
     view = game.view(game.to_move()[0])
     legal = view["legal_actions"]
@@ -840,28 +772,15 @@ def test_a_still_block_that_should_stay_lets_the_next_one_be_searched(
     assert calm.searched == len(order) and calm.overrides == 0
 
 
-def test_settings_name_every_setting_of_a_search_agent() -> None:
-    """``SearchAgent.SETTINGS`` (what a benchmark's variant may change) are the agent's
-    public attributes but its counters, its memory, its seed and the server's clock."""
-    agent = make_agent("search-move-still", "1")
-    assert isinstance(agent, SearchAgent)
-    public = {k for k in vars(agent) if not k.startswith("_")}
-    assert public - set(SearchAgent.SETTINGS) == {
-        "searched", "overrides", "styles", "failures", "cut",  # counters (stats())
-        "memory", "seed", "clock_bound"}
-    assert set(agent.settings()) == set(SearchAgent.SETTINGS)
-
-
 def test_search_move_still_searches_still_blocks_as_the_csa_only() -> None:
-    """``search-move-still`` is ``search-move`` with the still plans as the CSA (session 32):
-    at the end of a CSA movement phase with a block left next to the enemy it searches it;
-    at the end of a USA one it offers nothing, where the two-seat variant would."""
-    agent = make_agent("search-move-still", "1")
-    base = make_agent("search-move", "1")
-    assert isinstance(agent, SearchAgent) and isinstance(base, SearchAgent)
-    assert agent.settings() == {**base.settings(), "move_still": 1,
-                                "still_seats": frozenset({"csa"})}
-    # In the lab it draws search-move's numbers, so its games pair with search-move's.
+    """The preset ``search-move-still`` is search with the move plans, and the still plans
+    as the CSA: at the end of a CSA movement phase with a block left next to the enemy it
+    searches it; at the end of a USA one it offers nothing, where the two-seat agent
+    would."""
+    agent = make_agent("search-move-still", "1", "boc")
+    assert isinstance(agent, SearchAgent)
+    assert agent.move_plans and agent.still_seats == frozenset({"csa"})
+    # In the lab it draws the retired search-move's numbers, so its recorded games replay.
     assert random_stream(agent, "search-move-still") == "search-move"
     hooks = boc_search_hooks(None)
     for seat, searched in (("csa", True), ("usa", False)):
@@ -879,79 +798,8 @@ def test_search_move_still_searches_still_blocks_as_the_csa_only() -> None:
         assert len(_still_agent().plans_for(view, legal, end, hooks).plans) >= 2
 
 
-def _endgame_agent(only: bool = False) -> SearchAgent:
-    agent = make_agent("search-move", "1")
-    assert isinstance(agent, SearchAgent)
-    agent.endgame, agent.only_endgame = True, only
-    return agent
-
-
-def test_turns_left_count_down_to_each_verdict() -> None:
-    """The endgame is measured in turns before the next verdict: Day 1's 8 PM turn (9.1),
-    the night turn that ends Days 2 and 3 (9.3), each day's 8 PM in the battle (9.5)."""
-    hooks = boc_search_hooks(None)
-    day1 = new_game("boc/day1", seed=1).view("usa")
-    assert [hooks.turns_left({**day1, "hour": h}) for h in (8, 19, 20)] == [12, 1, 0]
-    day2 = new_game("boc/day2", seed=1).view("usa")
-    assert [hooks.turns_left({**day2, "hour": h}) for h in (19, 20, 21)] == [2, 1, 0]
-    battle = new_game("boc/battle", seed=1).view("usa")
-    for day in (1, 2, 3):
-        assert hooks.turns_left({**battle, "day": day, "hour": 20}) == 0
-        assert hooks.turns_left({**battle, "day": day, "hour": 21, "night": True}) is None
-    # A system without the hook has no endgame.
-    assert search_mod.SystemHooks(*dataclasses.astuple(hooks)[:7]).turns_left(day1) is None
-
-
 def _late_near_move(view: dict[str, Any], choice: dict[str, Any]) -> bool:
     return view["hour"] == 19 and _near_move(view, choice)
-
-
-def test_endgame_plans_are_played_to_the_verdict() -> None:
-    """With the endgame on, a block moved near the enemy in the last two turns is searched
-    through to the verdict (horizon END), not just the enemy's reply; earlier in the day,
-    or with the endgame off, through the reply as before. ``only_endgame`` searches
-    nothing before the endgame."""
-    hooks = boc_search_hooks(None)
-    general, rng = make_agent("general"), random.Random(0)
-    game = _first(_played("boc/day1", 0), _late_near_move)
-    view = game.view(game.to_move()[0])
-    legal = view["legal_actions"]
-    choice = general.choose(view, legal, 0.0, rng)
-    late = _endgame_agent().plans_for(view, legal, choice, hooks).plans
-    assert len(late) >= 3 and all(p.horizon == search_mod.END for p in late)
-    plain = make_agent("search-move", "1")
-    assert isinstance(plain, SearchAgent) and not plain.endgame
-    assert all(p.horizon == search_mod.REPLY
-               for p in plain.plans_for(view, legal, choice, hooks).plans)
-    assert len(_endgame_agent(only=True).plans_for(view, legal, choice, hooks).plans) == len(late)
-
-    early = _first(_played("boc/day1", 0), _near_move)
-    eview = early.view(early.to_move()[0])
-    echoice = general.choose(eview, eview["legal_actions"], 0.0, rng)
-    assert eview["hour"] < 19
-    plans = _endgame_agent().plans_for(eview, eview["legal_actions"], echoice, hooks).plans
-    assert plans and all(p.horizon == search_mod.REPLY for p in plans)
-    assert _endgame_agent(only=True).plans_for(eview, eview["legal_actions"], echoice,
-                                            hooks).plans == []
-
-
-def test_endgame_melee_plans_are_played_to_the_verdict() -> None:
-    """In the endgame a melee declaration's keep and spare plans are judged at the
-    verdict."""
-    hooks = boc_search_hooks(None)
-    general, rng = make_agent("general"), random.Random(0)
-    game = new_game("boc/day1", seed=1)  # each seat its own general (its own memory)
-    generals = {"usa": general, "csa": make_agent("general")}
-    while True:
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        choice = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
-        if view["hour"] == 19 and view["active"] == seat and choice["type"] == "melee":
-            break
-        game.apply(choice, seat)
-    plans = _endgame_agent().plans_for(view, view["legal_actions"], choice, hooks).plans
-    assert [bool(p.spare) for p in plans] == [False, True]
-    assert all(p.horizon == search_mod.END for p in plans)
 
 
 def test_an_endgame_rollout_in_the_battle_stops_at_the_days_verdict(
@@ -978,132 +826,3 @@ def test_an_endgame_rollout_in_the_battle_stops_at_the_days_verdict(
     # A drawn day: the battle went on, and the rollout stopped all the same.
     assert any(not over for _, _, over in ended)
 
-
-def test_the_endgame_keeps_the_turns_horizon(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An endgame move search at 7 PM judges its plans at the verdict, but the turn's plan
-    goes on cutting rollouts at the melee phase (only the last turn's plans play the whole
-    turn out)."""
-    game = _first(_played("boc/day1", 0), _late_near_move)
-    view = game.view(game.to_move()[0])
-    legal = view["legal_actions"]
-    monkeypatch.setattr(SearchAgent, "rollout", staticmethod(
-        lambda v, plan, h, rng, doctrine=None, stop=None: rng.random()))
-    agent = _endgame_agent()
-    agent.style_search = False
-    agent.choose(view, legal, 1.0, random.Random(1))
-    assert agent.searched == 1 and agent._plan.horizon == search_mod.MELEE
-    assert any(k.startswith("mv:") for k in agent._plan.settled)
-
-
-def test_only_endgame_plays_the_generals_game_until_the_endgame() -> None:
-    """An agent that searches only in the endgame and keeps no styles makes the general's
-    every decision before it (so its games pair exactly with the general's)."""
-    agent = _endgame_agent(only=True)
-    agent.style_search = False
-    generals = {"usa": make_agent("general"), "csa": make_agent("general")}
-    game = new_game("boc/day1", seed=11)
-    rng = random.Random(0)
-    steps = 0
-    while not game.is_terminal():
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        if view["hour"] >= 19:
-            break
-        mine = agent.choose(view, view["legal_actions"], 1.0, rng) if seat == "usa" else None
-        theirs = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
-        if mine is not None:
-            assert mine == theirs
-        game.apply(theirs, seat)
-        steps += 1
-    assert steps > 300 and agent.searched == 0
-
-
-def test_endgame_mass_plans_attack_what_the_general_would_not(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``endgame_mass``, where the general ends its 7 PM movement with melees still on
-    offer, search also tries massing on the hexes it liked best, judged at the verdict;
-    without it (or before the endgame) no mass plan is offered, as ``MASS_PLANS`` is off;
-    an agent's ``mass_plans`` offers them at any time."""
-    hooks = boc_search_hooks(None)
-    rng = random.Random(0)
-    game = new_game("boc/day1", seed=1)
-    generals = {"usa": make_agent("general"), "csa": make_agent("general")}
-    while True:
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        choice = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
-        if view["hour"] == 19 and view["active"] == seat and view["phase"] == "movement" \
-                and choice["type"] == "end_phase" \
-                and any(a["type"] == "melee" for a in view["legal_actions"]):
-            break
-        game.apply(choice, seat)
-    legal = view["legal_actions"]
-    agent = _endgame_agent()
-    assert agent.plans_for(view, legal, choice, hooks).plans == []
-    agent.endgame_mass = True
-    plans = agent.plans_for(view, legal, choice, hooks).plans
-    targets = {a["target"] for a in legal if a["type"] == "melee"}
-    assert 2 <= len(plans) <= 1 + search_mod.AGGRESSION and not plans[0].mass
-    assert all(len(p.mass) == 1 and p.mass <= targets for p in plans[1:])
-    assert all(p.horizon == search_mod.END for p in plans)
-    monkeypatch.setattr(search_mod, "ENDGAME_TURNS", 1)  # 7 PM is no longer the endgame
-    assert agent.plans_for(view, legal, choice, hooks).plans == []
-    agent.mass_plans = True  # the mass plans at any time, judged at our melee phase's end
-    mass = agent.plans_for(view, legal, choice, hooks).plans
-    assert [p.mass for p in mass] == [p.mass for p in plans]
-    assert all(p.horizon == search_mod.MELEE for p in mass)
-
-
-def test_search_move_still_day1_searches_the_first_day_only() -> None:
-    """``search-move-still-day1`` is ``search-move-still`` on Day 1 (same settings, same
-    random numbers) and the general on the days after: on Day 2 it makes the general's
-    every decision and searches none; on Day 1 it searches where ``search-move-still``
-    does."""
-    agent = make_agent("search-move-still-day1", "1")
-    still = make_agent("search-move-still", "1")
-    assert isinstance(agent, SearchAgent) and isinstance(still, SearchAgent)
-    assert agent.settings() == {**still.settings(), "search_days": frozenset({1})}
-    assert random_stream(agent, "search-move-still-day1") == "search-move"
-    generals, rng = {"usa": make_agent("general"), "csa": make_agent("general")}, random.Random(0)
-    game = new_game("boc/day2", seed=11)
-    for _ in range(250):
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        theirs = generals[seat].choose(view, view["legal_actions"], 0.0, rng)
-        if seat == "csa":
-            assert agent.choose(view, view["legal_actions"], 1.0, rng) == theirs
-        game.apply(theirs, seat)
-    assert agent.searched == 0
-    # Day 1: the CSA ends a movement phase with a block next to the enemy, which both
-    # agents search (the still plans) with the same numbers, to the same choice.
-    game = _first(_played("boc/day1", 0), lambda v, c: v["seat"] == "csa" and _still_near(v, c),
-                  limit=3000)
-    view = game.view("csa")
-    day1 = make_agent("search-move-still-day1", "1")
-    assert isinstance(day1, SearchAgent)
-    picks = [a.choose(view, view["legal_actions"], 0.05, random.Random(5)) for a in (day1, still)]
-    assert picks[0] == picks[1]
-    assert day1.stats() == still.stats() and day1.searched >= 2
-
-
-def test_search_end_day1_tuned_searches_only_day_1s_endgame_on_the_tuned_doctrine() -> None:
-    """``search-end-day1-tuned`` (session 38's benchmark variant, in the package since
-    session 40): ``search-move`` with the endgame plans only, no style search, the tuned
-    doctrine as its base, on Day 1 only, drawing its own random numbers. Before the
-    endgame it makes ``general-tuned``'s every decision and searches none."""
-    agent = make_agent("search-end-day1-tuned", "1")
-    move = make_agent("search-move", "1")
-    assert isinstance(agent, SearchAgent) and isinstance(move, SearchAgent)
-    assert agent.settings() == {**move.settings(), "endgame": True, "style_search": False,
-                                "only_endgame": True, "base": "tuned",
-                                "search_days": frozenset({1})}
-    assert random_stream(agent, "search-end-day1-tuned") == "search-end-day1-tuned"
-    tuned, rng = make_agent("general-tuned", "1"), random.Random(0)
-    game = new_game("boc/battle", seed=11)
-    for _ in range(150):  # the morning of Day 1: far from its count
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        theirs = tuned.choose(view, view["legal_actions"], 0.0, rng)
-        assert agent.choose(view, view["legal_actions"], 1.0, rng) == theirs
-        game.apply(theirs, seat)
-    assert agent.searched == 0

@@ -12,10 +12,8 @@ from typing import Any
 
 import pytest
 
-from gettysburg.ai import make_agent
-from gettysburg.ai.general import best_index
-from gettysburg.ai.search import SearchAgent
-from gettysburg.boc.ai import search_hooks as search_boc
+from gettysburg.ai import doctrines, make_agent
+from gettysburg.ai.general import GeneralAgent, best_index
 from gettysburg.boc.ai.doctrine import BocDoctrine, Style, general_style
 from gettysburg.boc.ai.tuned import (
     TUNED_FILE,
@@ -121,48 +119,14 @@ def test_a_day_entry_plays_its_days_and_comes_before_the_scenarios_own(
                                                            take=0.4)
 
 
-def test_a_search_agent_on_the_tuned_base_plays_the_tuned_doctrine(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """With every search off, ``base="tuned"`` makes the agent the tuned doctrine's own
-    player (here a style that never closes with the enemy), which parts from the
-    general's; an unknown base is refused by name."""
-    odd = BocDoctrine(Style(close_in=-3.0, shelter_weight=0.0))
-    monkeypatch.setattr(search_boc, "bases", lambda: {"tuned": odd})
-    agent = make_agent("search", "1")
-    assert isinstance(agent, SearchAgent)
-    agent.base, agent.style_search = "tuned", False
-    general = make_agent("general", "1")
-    game = new_game("boc/day1", seed=3)
-    rng = random.Random(0)
-    differ = 0
-    for _ in range(200):
-        seat = game.to_move()[0]
-        view = game.view(seat)
-        legal = view["legal_actions"]
-        if seat == "csa":
-            mine = agent.choose(view, legal, 0.0, rng)
-            want = legal[best_index(odd.scores(view, legal), legal)]
-            assert mine == want
-            differ += mine != general.choose(view, legal, 0.0, rng)
-            game.apply(mine, seat)
-        else:
-            game.apply(general.choose(view, legal, 0.0, rng), seat)
-    assert differ > 0
-    other = make_agent("search", "1")
-    assert isinstance(other, SearchAgent)
-    other.base = "cunning"
-    view = new_game("boc/day1", seed=3).view("csa")
-    with pytest.raises(ValueError, match="base='cunning'"):
-        other.choose(view, view["legal_actions"], 0.0, rng)
-
-
 def test_general_tuned_plays_the_tuned_doctrine_without_searching(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """``general-tuned`` is the tuned doctrine's best action at every decision, even with
-    a budget to search, and never searches."""
+    """``general-tuned`` is the general on the system's "tuned" doctrine: that doctrine's
+    best action at every decision, even with a budget to search; a variant the system
+    lacks is refused by name."""
     odd = BocDoctrine(Style(close_in=-3.0, shelter_weight=0.0))
-    monkeypatch.setattr(search_boc, "bases", lambda: {"tuned": odd})
-    agents = {seat: make_agent("general-tuned", "1") for seat in ("usa", "csa")}
+    monkeypatch.setitem(doctrines._NAMED, ("boc", "tuned"), odd)
+    agents = {seat: make_agent("general-tuned", "1", "boc") for seat in ("usa", "csa")}
     game = new_game("boc/day1", seed=4)
     rng = random.Random(0)
     for _ in range(150):
@@ -173,4 +137,7 @@ def test_general_tuned_plays_the_tuned_doctrine_without_searching(
         assert mine == legal[best_index(odd.scores(view, legal), legal)]
         game.apply(mine, seat)
     for agent in agents.values():
-        assert isinstance(agent, SearchAgent) and agent.searched == 0
+        assert isinstance(agent, GeneralAgent) and agent.doctrine == "tuned"
+    view = new_game("boc/day1", seed=3).view("csa")
+    with pytest.raises(ValueError, match=r"doctrine='cunning'.*tuned"):
+        GeneralAgent("1", doctrine="cunning").choose(view, view["legal_actions"], 0.0, rng)

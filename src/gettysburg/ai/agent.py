@@ -21,7 +21,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from gettysburg import systems
 from gettysburg.core.protocol import Action
+from gettysburg.core.system import Opponent, RuleSystem
 
 JSONDict = dict[str, Any]
 
@@ -42,25 +44,21 @@ AgentFactory = Callable[[str], Agent]
 
 def random_stream(agent: Agent, name: str) -> str:
     """The name under which a host derives ``agent``'s random numbers: its own ``name``,
-    unless the agent names another in ``stream``. A benchmark's variant of an agent may
-    draw its base agent's numbers, so that a game of the variant is the base's game of the
-    same seed until their decisions first differ (docs/ai.md, "Variants on the base's
-    random numbers")."""
+    unless the agent names another in ``stream`` (a preset's setting: BoC's
+    ``search-move-still`` draws the numbers of the agent it grew from, so the games
+    recorded of it replay; an experiment's variant may draw its base agent's)."""
     return str(getattr(agent, "stream", None) or name)
 
 
+#: Agents registered by code (tests, experiments), by name: they come before presets.
 _AGENTS: dict[str, AgentFactory] = {}
-# Agents that live in their own module register on import (lazily: search is heavier).
-_MODULES = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",
-            "novice": "gettysburg.ai.novice", "search": "gettysburg.ai.search",
-            "search-move": "gettysburg.ai.search", "search-move-still": "gettysburg.ai.search",
-            "search-move-still-day1": "gettysburg.ai.search",
-            "search-end-day1-tuned": "gettysburg.ai.search",
-            "general-tuned": "gettysburg.ai.search"}
+#: The generic agents and their modules (imported on first use: search is heavier).
+_KINDS = {"random": "gettysburg.ai.random_agent", "general": "gettysburg.ai.general",
+          "search": "gettysburg.ai.search"}
 
 
 class UnknownAgentError(LookupError):
-    """No agent is registered under that name."""
+    """No agent or preset goes by that name."""
 
 
 def register_agent(name: str, factory: AgentFactory) -> None:
@@ -69,21 +67,63 @@ def register_agent(name: str, factory: AgentFactory) -> None:
     _AGENTS[name] = factory
 
 
+def _declared(system: str | None) -> list[RuleSystem]:
+    """The systems whose presets a name may refer to: ``system``, or every one."""
+    if system is None:
+        return list(systems.all_systems())
+    return [systems.get(system)]  # a clear error for a system nobody registered
+
+
 def agent_names(system: str | None = None) -> list[str]:
-    """The agents that may play ``system`` (any system when ``None``)."""
-    return sorted(set(_AGENTS) | set(_MODULES))
+    """The names ``make_agent`` takes for ``system``: its opponent presets, easiest
+    first, then the generic agents they do not shadow (for any system, when ``None``:
+    every name, sorted). Registered agents come last; aliases of presets are not listed."""
+    if system is None:
+        names = set(_KINDS) | set(_AGENTS)
+        for declared in _declared(None):
+            names.update(o.name for o in declared.ai.opponents())
+        return sorted(names)
+    out = [o.name for o in _declared(system)[0].ai.opponents()]
+    out += [n for n in (*_KINDS, *sorted(_AGENTS)) if n not in out]
+    return out
+
+
+def _preset(name: str, system: str | None) -> Opponent | None:
+    """The opponent preset called ``name`` (or by one of its aliases) in ``system``, or in
+    the one system that declares it when ``system`` is ``None``."""
+    found: list[Opponent] = []
+    for declared in _declared(system):
+        found += [o for o in declared.ai.opponents() if name in (o.name, *o.aliases)]
+    if len({(o.agent, repr(sorted(o.settings.items()))) for o in found}) > 1:
+        raise UnknownAgentError(f"agent {name!r} is a preset of several systems that "
+                                "differ; say which system")
+    return found[0] if found else None
 
 
 def make_agent(name: str, seed: str | int = 0, system: str | None = None) -> Agent:
     """A fresh agent for a game of ``system``; ``seed`` fixes whatever private state it
-    keeps. ``name`` is a generic agent or one of the system's opponent presets."""
-    if name not in _AGENTS and name in _MODULES:
-        importlib.import_module(_MODULES[name])
+    keeps. ``name`` is a registered agent, one of the system's opponent presets (or a
+    retired name one of them keeps as an alias), or a generic agent (``random``,
+    ``general``, ``search``) with its default settings."""
+    if name in _AGENTS:
+        return _AGENTS[name](str(seed))
+    preset = _preset(name, system)
+    kind, settings = (preset.agent, dict(preset.settings)) if preset is not None \
+        else (name, {})
+    if kind not in _KINDS:
+        raise UnknownAgentError(f"unknown agent {name!r}; choose one of "
+                                f"{agent_names(system)}")
+    # A preset may draw another name's random numbers (``random_stream``).
+    stream = settings.pop("stream", None)
+    build = importlib.import_module(_KINDS[kind]).build
     try:
-        factory = _AGENTS[name]
-    except KeyError:
-        raise UnknownAgentError(f"unknown agent {name!r}; have {agent_names()}") from None
-    return factory(str(seed))
+        agent: Agent = build(str(seed), **settings)
+    except TypeError as exc:  # a setting the agent does not take
+        raise ValueError(f"agent {name!r}: {kind} takes no such setting ({exc})") from None
+    if stream is not None:
+        agent.stream = str(stream)  # type: ignore[attr-defined]
+    agent.name = preset.name if preset is not None else kind
+    return agent
 
 
 def remembers(agent: Agent) -> bool:

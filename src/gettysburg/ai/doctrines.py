@@ -37,3 +37,21 @@ def search_hooks_for(view: JSONDict, memory: Memory | None) -> SystemHooks | Non
     declared = systems.find(str(view.get("system", "")))
     make = declared.ai.search if declared is not None else None
     return make(memory) if make is not None else None
+
+
+_NAMED: dict[tuple[str, str], Doctrine] = {}
+
+
+def named_doctrine(view: JSONDict, variant: str) -> Doctrine:
+    """The view's system's doctrine variant ``variant`` (``AIHooks.doctrines``), made once;
+    a ``ValueError`` naming the variants when the system has no such one."""
+    key = (str(view.get("system", "")), variant)
+    got = _NAMED.get(key)
+    if got is None:
+        declared = systems.find(key[0])
+        offered = declared.ai.doctrines() if declared is not None else {}
+        if variant not in offered:
+            raise ValueError(f"setting doctrine={variant!r}: system {key[0]!r} offers "
+                             f"{sorted(offered)}")
+        got = _NAMED[key] = offered[variant]
+    return got

@@ -6,6 +6,15 @@ in the legal list, so it is deterministic. When nothing scores above 0 it plays 
 "done" action (``end_phase`` and the like), which ends phases once nothing useful is left.
 What it decides from is its view plus what it remembers of earlier views (the system's
 ``Memory``, e.g. the strength a block had when last seen before it stood up again).
+
+Its settings (an opponent preset's ``settings``):
+
+* ``doctrine``: one of the system's named doctrine variants (``AIHooks.doctrines``, e.g.
+  weights tuned against the general) played instead of its own; a game of a system
+  without that variant is refused at the first decision, naming the variants it has;
+* ``lapses``: the chance, at each decision, of playing a legal action drawn at random
+  instead (a green commander: BoC's ``novice``, 0.25). The draw comes from the generator
+  the host hands it, so its games replay; it remembers what it saw either way.
 """
 
 from __future__ import annotations
@@ -13,8 +22,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from gettysburg.ai.agent import JSONDict, register_agent
-from gettysburg.ai.doctrines import doctrine_for, memory_for
+from gettysburg.ai.agent import JSONDict
+from gettysburg.ai.doctrines import doctrine_for, memory_for, named_doctrine
 from gettysburg.core.doctrine import DONE_TYPES, Doctrine, Memory
 from gettysburg.core.protocol import Action
 
@@ -76,12 +85,30 @@ class RememberingAgent:
 class GeneralAgent(RememberingAgent):
     name = "general"
 
+    def __init__(self, seed: str = "0", doctrine: str | None = None,
+                 lapses: float = 0.0) -> None:
+        super().__init__(seed)
+        if doctrine is not None and (not isinstance(doctrine, str) or not doctrine):
+            raise ValueError(f"general setting 'doctrine': a variant's name, not {doctrine!r}")
+        if isinstance(lapses, bool) or not isinstance(lapses, int | float) \
+                or not 0.0 <= lapses <= 1.0:
+            raise ValueError(f"general setting 'lapses': a chance from 0 to 1, not {lapses!r}")
+        self.doctrine = doctrine
+        self.lapses = float(lapses)
+
     def choose(self, view: JSONDict, legal_actions: Sequence[Action], budget_s: float,
                rng: random.Random) -> Action:
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
+        # No draw at all without lapses: the general's games use no random numbers.
+        if self.lapses and rng.random() < self.lapses:
+            self.observe(view)  # it still takes in what it sees
+            return dict(rng.choice(list(legal_actions)))
         view = self.memory.recall(view)
-        return doctrine_choice(view, legal_actions)
+        own = named_doctrine(view, self.doctrine) if self.doctrine else None
+        return doctrine_choice(view, legal_actions, own)
 
 
-register_agent("general", GeneralAgent)
+def build(seed: str, doctrine: str | None = None, lapses: float = 0.0) -> GeneralAgent:
+    """The general with a preset's settings (module doc)."""
+    return GeneralAgent(seed, doctrine, lapses)

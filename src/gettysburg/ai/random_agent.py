@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from gettysburg.ai.agent import JSONDict, register_agent
+from gettysburg.ai.agent import JSONDict
 from gettysburg.core.protocol import Action
 
 
@@ -22,4 +22,6 @@ class RandomAgent:
         return dict(legal_actions[rng.randrange(len(legal_actions))])
 
 
-register_agent("random", RandomAgent)
+def build(seed: str) -> RandomAgent:
+    """``random`` takes no settings."""
+    return RandomAgent(seed)

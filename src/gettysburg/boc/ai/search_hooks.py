@@ -54,17 +54,8 @@ def hooks(memory: Memory | None) -> SystemHooks:
     from gettysburg.boc.ai.belief import BocMemory
 
     seen = memory.seen if isinstance(memory, BocMemory) else None
-    return SystemHooks(world_builder(seen), value, may_melee, final_hour, control_gain,
-                       near_enemy, portfolio(), turns_left, bases())
-
-
-def may_melee(unit: str) -> bool:
-    """Artillery does not attack in melee (7.4); HQs neither (7.5)."""
-    from gettysburg.boc.oob import default_oob
-
-    label = default_oob().units.get(unit)
-    # Horse artillery may attack (7.4), so only the type "artillery" is left out.
-    return label is not None and label.type != "artillery" and not label.is_hq
+    return SystemHooks(world_builder(seen), value, final_hour, control_gain, near_enemy,
+                       portfolio())
 
 
 def final_hour(view: JSONDict) -> bool:
@@ -74,13 +65,6 @@ def final_hour(view: JSONDict) -> bool:
 
     campaign, _after_night, _last_day = verdict_schedule(scenario_source(view))
     return not campaign and turns_left(view) == 0
-
-
-def turns_left(view: JSONDict) -> int | None:
-    """Turns after this one before the next verdict (``doctrine_boc.turns_left``)."""
-    from gettysburg.boc.ai.doctrine import turns_left as left
-
-    return left(view)
 
 
 def control_gain(view: JSONDict, actions: Sequence[Action]) -> list[float]:
@@ -132,14 +116,6 @@ def value(world: Game, seat: str) -> float:
         risk = RISK.get(int(u.get("strength", 0)), RISK_FULL)
         out += -risk if u.get("side") == seat else risk
     return out
-
-
-def bases() -> dict[str, Doctrine]:
-    """The doctrines a search agent may take for its own play besides the general's:
-    "tuned", the styles of ``data/tuned_styles.yaml`` (``tuned_boc``)."""
-    from gettysburg.boc.ai.tuned import tuned_doctrine
-
-    return {"tuned": tuned_doctrine()}
 
 
 def portfolio() -> dict[str, dict[str, Doctrine]]:
