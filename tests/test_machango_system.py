@@ -36,4 +36,4 @@ def test_map_build_hook_rederives_the_stored_board() -> None:
     assert SYSTEM.maps.build is not None
     built = SYSTEM.maps.build()
     assert built.text == built.path.read_text(encoding="utf-8")
-    assert built.summary.startswith("59 positions")
+    assert built.summary.startswith("60 positions")

@@ -75,6 +75,7 @@ class Thresholds(_Strict):
     entry_margin_m: float
     gabriel_shrink: float
     road_near_m: float
+    road_near_share: float
     road_detour: float
     corridor_m: float
     obstructing: list[str]
@@ -183,14 +184,16 @@ def planar(points: dict[str, tuple[float, float]], pairs: list[tuple[str, str]]
 
 def _roads_joining(bf: Battlefield, a: tuple[float, float], b: tuple[float, float],
                    th: Thresholds) -> list[str]:
-    """Roads that pass within ``road_near_m`` of both ends and run between them no longer
-    than ``road_detour`` times the straight distance (a march along that road)."""
+    """Roads that pass near both ends (within ``road_near_m``, and within
+    ``road_near_share`` of the link's length, so a short link needs the road close) and
+    run between them no longer than ``road_detour`` times the straight distance."""
     out: list[str] = []
     pa, pb = sg.Point(a), sg.Point(b)
     straight = pa.distance(pb)
+    near = min(th.road_near_m, th.road_near_share * straight)
     for f in sorted(bf.of_kind("road"), key=lambda f: f.id):
         line = f.geom
-        if line.distance(pa) > th.road_near_m or line.distance(pb) > th.road_near_m:
+        if line.distance(pa) > near or line.distance(pb) > near:
             continue
         along = abs(line.project(pa) - line.project(pb))
         if straight and along <= th.road_detour * straight and along >= 0.5 * straight:
