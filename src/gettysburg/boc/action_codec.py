@@ -34,8 +34,9 @@ from functools import lru_cache
 
 from gettysburg.boc.actions import ACTION_TYPES, BY_NAME, ActionType, Field
 from gettysburg.boc.control import index
-from gettysburg.boc.game import BocGame, cavalry_data
+from gettysburg.boc.game import BocGame
 from gettysburg.boc.oob import default_hierarchy, default_oob
+from gettysburg.boc.position import cavalry_data
 from gettysburg.core.protocol import RULE_ACTION, Action, RuleError
 
 #: Limits that size the fixed blocks (checked when encoding; a larger value is refused).

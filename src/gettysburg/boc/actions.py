@@ -18,10 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gettysburg.boc.board import BOC
-from gettysburg.boc.cavalry_battle import CavalryBattleState, cavalry_act
+from gettysburg.boc.cavalry_battle import DONE as CAVALRY_DONE
+from gettysburg.boc.cavalry_battle import (
+    CavalryBattleState,
+    begin_cavalry_battles,
+    cavalry_act,
+    cavalry_decision,
+)
 from gettysburg.boc.combat import Decision, is_hq
 from gettysburg.boc.command import commanded_units
 from gettysburg.boc.control import front_line, index
@@ -47,15 +53,13 @@ from gettysburg.boc.melee import (
 )
 from gettysburg.boc.movement import NO_ROAD, MoveRules, entry_cost, path_cost, road_march
 from gettysburg.boc.oob import ARTILLERY_TYPES
+from gettysburg.boc.position import OPT_CAVALRY, Position, cavalry_data, cavalry_key
 from gettysburg.boc.sequence import DEPLOY, NIGHT_ROADS, OPT_HANCOCK, end_phase
 from gettysburg.boc.state import OFF_MAP, ON_MAP, RESERVE, UnitState, add_hours, clock, turn_key
 from gettysburg.boc.supply import check_day_supply
 from gettysburg.boc.supply import check_night_supply as night_supply_cost
 from gettysburg.core.hexids import HexIdError
 from gettysburg.core.protocol import RULE_ACTION, Action, Event, RuleError, Seat
-
-if TYPE_CHECKING:
-    from gettysburg.boc.game import BocGame
 
 HANCOCK_ROAD = "Taneytown Road"
 
@@ -125,8 +129,8 @@ class Field:
         return f"{self.name!r} must be {FIELD_KINDS[kind]}{shown}"
 
 
-Check = Callable[["BocGame", Action, Seat], Any]
-Apply = Callable[["BocGame", Action, Seat, Any], list[Event]]
+Check = Callable[[Position, Action, Seat], Any]
+Apply = Callable[[Position, Action, Seat, Any], list[Event]]
 
 
 @dataclass(frozen=True)
@@ -184,14 +188,14 @@ def _path(action: Action) -> list[str]:
     return [str(x).upper() for x in action["path"]]
 
 
-def _unit(game: BocGame, action: Action, name: str = "unit") -> UnitState:
+def _unit(game: Position, action: Action, name: str = "unit") -> UnitState:
     """The unit a checked action names (its check made sure it is there)."""
     return game.state.units[action[name]]
 
 
 # --- 9.6 free deployment -------------------------------------------------------------------
 
-def check_swap(game: BocGame, action: Action, seat: Seat) -> tuple[str, str]:
+def check_swap(game: Position, action: Action, seat: Seat) -> tuple[str, str]:
     game.require_phase(DEPLOY, rule="9.6")
     a, b = (game.own_unit(seat, x) for x in action["units"])
     if a.status != ON_MAP or b.status != ON_MAP or a.hex == b.hex:
@@ -199,7 +203,7 @@ def check_swap(game: BocGame, action: Action, seat: Seat) -> tuple[str, str]:
     return a.id, b.id
 
 
-def apply_swap(game: BocGame, action: Action, seat: Seat, ids: tuple[str, str]) -> list[Event]:
+def apply_swap(game: Position, action: Action, seat: Seat, ids: tuple[str, str]) -> list[Event]:
     """Two set-up units trade places, so every hex keeps its number of units."""
     a, b = game.state.units[ids[0]], game.state.units[ids[1]]
     a.hex, b.hex = b.hex, a.hex
@@ -209,7 +213,7 @@ def apply_swap(game: BocGame, action: Action, seat: Seat, ids: tuple[str, str]) 
 
 # --- 4.x command ---------------------------------------------------------------------------
 
-def check_hancock(game: BocGame, action: Action, seat: Seat) -> tuple[str, int]:
+def check_hancock(game: Position, action: Action, seat: Seat) -> tuple[str, int]:
     game.require_phase("command", rule="4.6")
     corps = action["corps"]
     if OPT_HANCOCK not in game.state.options:
@@ -223,7 +227,7 @@ def check_hancock(game: BocGame, action: Action, seat: Seat) -> tuple[str, int]:
                            "and the option is used once)")
 
 
-def apply_hancock(game: BocGame, action: Action, seat: Seat,
+def apply_hancock(game: Position, action: Action, seat: Seat,
                   checked: tuple[str, int]) -> list[Event]:
     corps, fell = checked
     sc = game.orders.hierarchy.usa.hancock_option
@@ -238,7 +242,7 @@ def apply_hancock(game: BocGame, action: Action, seat: Seat,
                   redacted={"note": "the USA player made a command decision"})]
 
 
-def _check_step(game: BocGame, action: Action, u: UnitState, rule: str) -> str | None:
+def _check_step(game: Position, action: Action, u: UnitState, rule: str) -> str | None:
     """4.3 / 8.1: the hex an activated HQ steps into, if it steps."""
     if "to" not in action:
         return None
@@ -248,13 +252,13 @@ def _check_step(game: BocGame, action: Action, u: UnitState, rule: str) -> str |
     return to
 
 
-def _step_hq(game: BocGame, u: UnitState, to: str | None) -> None:
+def _step_hq(game: Position, u: UnitState, to: str | None) -> None:
     if to is not None:
         u.hex, u.seq = to, game.state.next_seq()
     u.revealed = True
 
 
-def check_activate(game: BocGame, action: Action, seat: Seat) -> str | None:
+def check_activate(game: Position, action: Action, seat: Seat) -> str | None:
     game.require_phase("command")
     u = game.own_unit(seat, action["hq"])
     why = game.activation_problem(u)
@@ -263,7 +267,7 @@ def check_activate(game: BocGame, action: Action, seat: Seat) -> str | None:
     return _check_step(game, action, u, "4.3")
 
 
-def apply_activate(game: BocGame, action: Action, seat: Seat, to: str | None) -> list[Event]:
+def apply_activate(game: Position, action: Action, seat: Seat, to: str | None) -> list[Event]:
     u = _unit(game, action, "hq")
     _step_hq(game, u, to)
     u.cmd_active = True
@@ -277,13 +281,13 @@ def apply_activate(game: BocGame, action: Action, seat: Seat, to: str | None) ->
 
 # --- 5.x fire ------------------------------------------------------------------------------
 
-def check_fire(game: BocGame, action: Action, seat: Seat) -> None:
+def check_fire(game: Position, action: Action, seat: Seat) -> None:
     game.require_phase("fire", rule="5.0")
     check_shot(game.board, game.state, game.orders, seat, FireLedger.from_json(
         game.state.fire), action)
 
 
-def apply_fire(game: BocGame, action: Action, seat: Seat, checked: None) -> list[Event]:
+def apply_fire(game: Position, action: Action, seat: Seat, checked: None) -> list[Event]:
     st = game.state
     led = FireLedger.from_json(st.fire)
     out = resolve_fire(game.board, st, game.orders, led, seat, action, game.dice)
@@ -293,7 +297,7 @@ def apply_fire(game: BocGame, action: Action, seat: Seat, checked: None) -> list
 
 # --- 6.x movement --------------------------------------------------------------------------
 
-def _crossings(game: BocGame, path: list[str], front: frozenset[str]) -> None:
+def _crossings(game: Position, path: list[str], front: frozenset[str]) -> None:
     """6.62: count every hexside of a front-line hex the move crosses. An entering unit's
     path starts on the map, so its step in from the edge is not counted (6.7)."""
     idx = index(game.board)
@@ -304,7 +308,7 @@ def _crossings(game: BocGame, path: list[str], front: frozenset[str]) -> None:
             game.state.side_use[key] = game.state.side_use.get(key, 0) + 1
 
 
-def _arrive(game: BocGame, u: UnitState, dest: str, front: frozenset[str]) -> list[Event]:
+def _arrive(game: Position, u: UnitState, dest: str, front: frozenset[str]) -> list[Event]:
     u.hex, u.seq, u.moved = dest, game.state.next_seq(), True
     label = game.orders.oob[u.id]
     if label.type in ARTILLERY_TYPES and dest in front and not u.revealed:
@@ -314,7 +318,7 @@ def _arrive(game: BocGame, u: UnitState, dest: str, front: frozenset[str]) -> li
     return []
 
 
-def check_formation(game: BocGame, action: Action, seat: Seat) -> bool:
+def check_formation(game: Position, action: Action, seat: Seat) -> bool:
     game.require_phase("movement", rule="6.0 column/line")
     if not game.column_rule:
         raise RuleError("6.0 column/line", "the column/line option is not in play")
@@ -334,7 +338,7 @@ def check_formation(game: BocGame, action: Action, seat: Seat) -> bool:
     return column
 
 
-def apply_formation(game: BocGame, action: Action, seat: Seat, column: bool) -> list[Event]:
+def apply_formation(game: Position, action: Action, seat: Seat, column: bool) -> list[Event]:
     u = _unit(game, action)
     label = game.orders.oob[u.id]
     front = front_line(game.board, game.state, u.side)
@@ -349,7 +353,7 @@ def apply_formation(game: BocGame, action: Action, seat: Seat, column: bool) -> 
                     {"side": u.side, "hex": u.hex, "column": column}, game.key)]
 
 
-def check_move(game: BocGame, action: Action, seat: Seat) -> int:
+def check_move(game: Position, action: Action, seat: Seat) -> int:
     game.require_phase("movement")
     u = game.own_unit(seat, action["unit"])
     why = game.move_problem(u)
@@ -364,7 +368,7 @@ def check_move(game: BocGame, action: Action, seat: Seat) -> int:
     return path_cost(game.board, path, game.move_rules(u, front))
 
 
-def apply_move(game: BocGame, action: Action, seat: Seat, cost: int) -> list[Event]:
+def apply_move(game: Position, action: Action, seat: Seat, cost: int) -> list[Event]:
     u = _unit(game, action)
     path = _path(action)
     front = front_line(game.board, game.state, u.side)
@@ -375,7 +379,7 @@ def apply_move(game: BocGame, action: Action, seat: Seat, cost: int) -> list[Eve
     return [ev, *_arrive(game, u, path[-1], front)]
 
 
-def check_enter(game: BocGame, action: Action, seat: Seat) -> tuple[int, str]:
+def check_enter(game: Position, action: Action, seat: Seat) -> tuple[int, str]:
     game.require_phase("movement", rule="6.7")
     u = game.own_unit(seat, action["unit"])
     why = game.entry_problem(u)
@@ -415,7 +419,7 @@ def check_enter(game: BocGame, action: Action, seat: Seat) -> tuple[int, str]:
     return cost, roads[entry]
 
 
-def apply_enter(game: BocGame, action: Action, seat: Seat,
+def apply_enter(game: Position, action: Action, seat: Seat,
                 checked: tuple[int, str]) -> list[Event]:
     cost, road = checked
     u = _unit(game, action)
@@ -436,7 +440,7 @@ def apply_enter(game: BocGame, action: Action, seat: Seat,
     return [ev, *_arrive(game, u, path[-1], front)]
 
 
-def check_leave_map(game: BocGame, action: Action, seat: Seat) -> None:
+def check_leave_map(game: Position, action: Action, seat: Seat) -> None:
     game.require_phase("movement", rule="2.4")
     u = game.own_unit(seat, action["unit"])
     why = game.move_problem(u)
@@ -446,7 +450,7 @@ def check_leave_map(game: BocGame, action: Action, seat: Seat) -> None:
         raise RuleError("2.4", "only a unit in a map-edge hex can leave the map")
 
 
-def apply_leave_map(game: BocGame, action: Action, seat: Seat, checked: None) -> list[Event]:
+def apply_leave_map(game: Position, action: Action, seat: Seat, checked: None) -> list[Event]:
     u = _unit(game, action)
     ev = private("leave_map", "2.4", u, {"unit": u.id, "hex": u.hex},
                  {"side": u.side, "hex": u.hex}, game.key)
@@ -457,7 +461,7 @@ def apply_leave_map(game: BocGame, action: Action, seat: Seat, checked: None) ->
 
 # --- 7.x melee declarations ----------------------------------------------------------------
 
-def check_melee(game: BocGame, action: Action, seat: Seat) -> list[str]:
+def check_melee(game: Position, action: Action, seat: Seat) -> list[str]:
     """7.1 / 7.8 / 6.7 declarations (pure: :func:`melee.declare` applies them); for an
     attack from an entry road, the edge hexes the unit may come on at."""
     game.require_phase("movement", rule="7.1")
@@ -503,7 +507,7 @@ def check_melee(game: BocGame, action: Action, seat: Seat) -> list[str]:
     return []
 
 
-def apply_melee(game: BocGame, action: Action, seat: Seat,
+def apply_melee(game: Position, action: Action, seat: Seat,
                 entry_hexes: list[str]) -> list[Event]:
     st = game.state
     ms = MeleeState.from_json(st.melee)
@@ -521,7 +525,7 @@ def apply_melee(game: BocGame, action: Action, seat: Seat,
 
 # --- answers to combat decisions (5.23, 5.32, 7.x, 10.0) -----------------------------------
 
-def check_answer(game: BocGame, action: Action, seat: Seat) -> Decision:
+def check_answer(game: Position, action: Action, seat: Seat) -> Decision:
     d = game.decision()
     if d is None:
         raise RuleError("1.2", f"no combat decision is waiting for {action['type']!r}")
@@ -532,7 +536,7 @@ def check_answer(game: BocGame, action: Action, seat: Seat) -> Decision:
     return d
 
 
-def apply_answer(game: BocGame, action: Action, seat: Seat, d: Decision) -> list[Event]:
+def apply_answer(game: Position, action: Action, seat: Seat, d: Decision) -> list[Event]:
     st = game.state
     if game.cavalry_active():
         cs = CavalryBattleState.from_json(st.cavalry)
@@ -558,7 +562,7 @@ def apply_answer(game: BocGame, action: Action, seat: Seat, d: Decision) -> list
 
 # --- 8.x supply ----------------------------------------------------------------------------
 
-def check_supply_activate(game: BocGame, action: Action, seat: Seat) -> str | None:
+def check_supply_activate(game: Position, action: Action, seat: Seat) -> str | None:
     game.require_phase("supply", rule="8.1")
     game.require_day("8.1")
     u = game.own_unit(seat, action["hq"])
@@ -568,7 +572,7 @@ def check_supply_activate(game: BocGame, action: Action, seat: Seat) -> str | No
     return _check_step(game, action, u, "8.1")
 
 
-def apply_supply_activate(game: BocGame, action: Action, seat: Seat,
+def apply_supply_activate(game: Position, action: Action, seat: Seat,
                           to: str | None) -> list[Event]:
     u = _unit(game, action, "hq")
     _step_hq(game, u, to)
@@ -580,7 +584,7 @@ def apply_supply_activate(game: BocGame, action: Action, seat: Seat,
                                              "strength": u.strength, "sp": sp})]
 
 
-def check_supply(game: BocGame, action: Action, seat: Seat) -> int:
+def check_supply(game: Position, action: Action, seat: Seat) -> int:
     game.require_phase("supply", rule="8.3")
     game.require_day("8.3")
     hq = game.own_unit(seat, action["hq"])
@@ -589,7 +593,7 @@ def check_supply(game: BocGame, action: Action, seat: Seat) -> int:
                             action.get("steps", 1))
 
 
-def apply_supply(game: BocGame, action: Action, seat: Seat, cost: int) -> list[Event]:
+def apply_supply(game: Position, action: Action, seat: Seat, cost: int) -> list[Event]:
     hq, u = _unit(game, action, "hq"), _unit(game, action)
     u.strength += 1
     u.supplied = True
@@ -599,7 +603,7 @@ def apply_supply(game: BocGame, action: Action, seat: Seat, cost: int) -> list[E
                     {"hq": hq.id, "cost": cost}, game.key)]
 
 
-def check_night_supply(game: BocGame, action: Action, seat: Seat) -> int:
+def check_night_supply(game: Position, action: Action, seat: Seat) -> int:
     game.require_phase("supply", rule="8.4")
     if not game.state.night:
         raise RuleError("8.4", "night supply is given only in the night turn (9.73)")
@@ -608,7 +612,7 @@ def check_night_supply(game: BocGame, action: Action, seat: Seat) -> int:
                               action.get("steps", 1))
 
 
-def apply_night_supply(game: BocGame, action: Action, seat: Seat, cost: int) -> list[Event]:
+def apply_night_supply(game: Position, action: Action, seat: Seat, cost: int) -> list[Event]:
     u = _unit(game, action)
     steps: int = action.get("steps", 1)
     u.strength += steps
@@ -620,11 +624,11 @@ def apply_night_supply(game: BocGame, action: Action, seat: Seat, cost: int) -> 
 
 # --- 1.2 the end of a phase ----------------------------------------------------------------
 
-def check_end_phase(game: BocGame, action: Action, seat: Seat) -> None:
+def check_end_phase(game: Position, action: Action, seat: Seat) -> None:
     return None
 
 
-def apply_end_phase(game: BocGame, action: Action, seat: Seat, checked: None) -> list[Event]:
+def apply_end_phase(game: Position, action: Action, seat: Seat, checked: None) -> list[Event]:
     """5.24 / 5.21 after the fire phase, the melee bookkeeping after the melee phase, then
     the phase machine (``sequence.end_phase``) and, at Day 3 2 PM, the cavalry battles."""
     st = game.state
@@ -636,7 +640,24 @@ def apply_end_phase(game: BocGame, action: Action, seat: Seat, checked: None) ->
         end_melee_phase(MeleeState.from_json(st.melee))
         st.melee = {}
     events += end_phase(game.board, st, game.orders, game.dice, game.column_rule)
-    return events + game.maybe_cavalry_battles()
+    return events + cavalry_battles_if_due(game)
+
+
+def cavalry_battles_if_due(game: Position) -> list[Event]:
+    """10.0 (option): the off-map cavalry battles are set up when the clock reaches Day 3
+    2 PM (after that hour's initiative roll), or at once in a position that starts then."""
+    st = game.state
+    if OPT_CAVALRY not in st.options or st.cavalry or st.over or st.night:
+        return []
+    cb = cavalry_data()
+    if st.now != cavalry_key(cb):
+        return []
+    cs, events = begin_cavalry_battles(st, cb, game.dice)
+    d = cavalry_decision(game.board, st, game.orders, cb, cs)
+    st.cavalry = cs.to_json()
+    if d is None:
+        st.cavalry["stage"] = CAVALRY_DONE
+    return [Event("cavalry_battles", "10.0", {"time": clock(st.day, st.hour)}), *events]
 
 
 # --- the table -----------------------------------------------------------------------------

@@ -12,61 +12,48 @@ answers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from gettysburg.boc.actions import ACTION_TYPES, ActionType, action_type, check_fields
+from gettysburg.boc.actions import (
+    ACTION_TYPES,
+    ActionType,
+    action_type,
+    cavalry_battles_if_due,
+    check_fields,
+)
 from gettysburg.boc.board import Board, BoardError, load_board
 from gettysburg.boc.cavalry_battle import (
-    DONE as CAVALRY_DONE,
-)
-from gettysburg.boc.cavalry_battle import (
     CavalryBattleState,
-    begin_cavalry_battles,
-    cavalry_decision,
-    load_cavalry_battle,
 )
-from gettysburg.boc.combat import OPT_HIDDEN_HITS, Decision, is_hq
+from gettysburg.boc.combat import OPT_HIDDEN_HITS, is_hq
 from gettysburg.boc.command import (
-    COMMAND_HQ_TYPES,
     Orders,
     command_range,
 )
 from gettysburg.boc.control import compute_control, enemy_hexes, front_line, index
-from gettysburg.boc.entry_roads import adjacent_roads, road_name
 from gettysburg.boc.fire import (
     FireLedger,
     fire_options,
-    pending_decision,
 )
 from gettysburg.boc.fog import fog_key, units_view
 from gettysburg.boc.melee import (
     ENTRY,
     MeleeState,
-    melee_decision,
     melee_declare_options,
     target_problem,
 )
-from gettysburg.boc.movement import (
-    NO_ROAD,
-    MoveRules,
-    Reach,
-    entry_cost,
-    reachable,
-    road_march,
-)
 from gettysburg.boc.oob import (
-    HQ_TYPES,
     DataError,
     default_hierarchy,
     default_oob,
     read_yaml,
 )
+from gettysburg.boc.position import OPT_CAVALRY, Position, cavalry_data, cavalry_key
 from gettysburg.boc.scenario import (
     SCENARIO_FILES,
-    CavalryBattle,
     parse_scenario,
     place_with_overflow,
     scenario_path,
@@ -106,7 +93,6 @@ from gettysburg.core.canonical import JSONDict, canonical_json, json_copy
 from gettysburg.core.dice import Dice, normalize_seed
 from gettysburg.core.protocol import (
     REFEREE,
-    RULE_ACTION,
     Action,
     Event,
     Game,
@@ -128,7 +114,6 @@ OPTION_ALIASES = {
     "cavalry_battles": "cavalry_battles", "cavalry_battle": "cavalry_battles",
     OPT_HIDDEN_HITS: OPT_HIDDEN_HITS,  # an engine option, no scenario sheet lists it
 }
-OPT_CAVALRY = "cavalry_battles"
 # Each option by its brief name, with the rule that describes it (for menus and docs).
 OPTION_RULES = {OPT_FIXED: "1.1", OPT_HANCOCK: "4.6", OPT_COLUMN: "6.0", "longstreet": "9.5",
                 OPT_FREE: "9.6", OPT_CAVALRY: "10.0", OPT_HIDDEN_HITS: "5.23"}
@@ -151,16 +136,6 @@ def normalise_options(options: Sequence[str]) -> list[str]:
                              f"{sorted(set(OPTION_ALIASES))}")
         out.add(name)
     return sorted(out)
-
-
-@lru_cache(maxsize=1)
-def cavalry_data() -> CavalryBattle:
-    """The 10.0 section (Day 3's file; the full battle uses the same one)."""
-    return load_cavalry_battle("boc/day3")
-
-
-def cavalry_key(cb: CavalryBattle) -> int:
-    return turn_key(cb.day, parse_time(cb.deploy_time))
 
 
 def _scenario_file(scenario: str) -> Path:
@@ -290,25 +265,11 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
     return state
 
 
-def _hq_ready_problem(u: UnitState, active: bool, what: str) -> str | None:
-    """What keeps an HQ from being activated, for fire command (4.2x) or supply (8.1)
-    alike: it must be on the map, not yet active for that, and above strength 0 (4.3)."""
-    if u.status != ON_MAP:
-        return "the HQ is not on the map"
-    if active:
-        return f"the HQ is already active{what}"
-    if u.strength <= 0:
-        return "an HQ at strength 0 cannot be activated (4.3)"
-    return None
-
-
-class BocGame(Game):
-    """Gettysburg: Badges of Courage."""
+class BocGame(Position, Game):
+    """Gettysburg: Badges of Courage: a :class:`Position` played by the game protocol."""
 
     system = "boc"
     execute_checks = True  # execute() runs the same _check as validate()
-    #: (occupants, side, the hexes that side holds in them), the last asked of ``_held``.
-    _held_memo: tuple[Mapping[str, list[UnitState]], str, frozenset[str]] | None = None
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -328,7 +289,7 @@ class BocGame(Game):
             # (8.1's first-turn note leaves it face up too).
             self.record(*reveal_front_artillery(self.board, self.state, self.orders))
             # A position that starts at Day 3 2 PM begins with the cavalry battles (10.0).
-            self.record(*self.maybe_cavalry_battles())
+            self.record(*cavalry_battles_if_due(self))
 
     # --- state -------------------------------------------------------------------------
     def position_json(self) -> JSONDict:
@@ -350,220 +311,11 @@ class BocGame(Game):
         d = self.decision()
         return [d.seat] if d is not None else [self.state.active]
 
-    # --- combat decisions (docs/combat.md) ---------------------------------------------
-    def cavalry_active(self) -> bool:
-        return bool(self.state.cavalry) and self.state.cavalry.get("stage") != CAVALRY_DONE
-
-    def decision(self) -> Decision | None:
-        """The combat choice the game waits for (5.23, 5.32, 7.x, 10.0), or ``None``."""
-        st = self.state
-        if st.over:
-            return None
-        if self.cavalry_active():
-            return cavalry_decision(self.board, st, self.orders, cavalry_data(),
-                                    CavalryBattleState.from_json(st.cavalry))
-        if st.phase == "fire" and st.fire.get("pending") is not None:
-            return pending_decision(self.board, st, self.orders, FireLedger.from_json(st.fire))
-        if st.phase == "melee" and st.melee:
-            return melee_decision(self.board, st, self.orders, MeleeState.from_json(st.melee),
-                                  st.active)
-        return None
-
     def is_terminal(self) -> bool:
         return self.state.over
 
     def result(self) -> JSONDict | None:
         return json_copy(self.state.result) if self.state.result is not None else None
-
-    # --- rule queries: legal_actions and the checks of actions.py ask the same ones ----
-    @property
-    def column_rule(self) -> bool:
-        return OPT_COLUMN in self.state.options
-
-    def own_unit(self, seat: Seat, uid: str) -> UnitState:
-        u = self.state.units.get(uid)
-        if u is None or u.side != seat:
-            # Same words whether the id is unknown or the enemy's: no identity leaks.
-            raise RuleError(RULE_ACTION, f"{uid!r} is not one of your units in this game")
-        return u
-
-    def require_phase(self, *allowed: str, rule: str = "1.2") -> None:
-        if self.state.phase not in allowed:
-            raise RuleError(rule, f"not allowed in the {self.state.phase} phase "
-                                  f"(only in: {', '.join(allowed)})")
-
-    def require_day(self, rule: str) -> None:
-        if self.state.night:
-            raise RuleError(rule, "not allowed in the night turn (9.7)")
-
-    def _stack_room(self, hx: str, extra: int = 1,
-                    occ: Mapping[str, list[UnitState]] | None = None) -> bool:
-        """``occ``: the hexes' occupants, if the caller has them."""
-        n = len((self.state.occupants() if occ is None else occ).get(hx, []))
-        return n + extra <= self.board.hex(hx).stacking
-
-    def deploy_targets(self, u: UnitState) -> list[str]:
-        """4.3 / 8.1: an HQ may step one hex when activated, into a friendly hex (6.6) with
-        room for it (6.2)."""
-        assert u.hex is not None
-        idx = index(self.board)
-        occ = self.state.occupants()
-        out = []
-        for n in idx.nbrs.get(u.hex, ()):
-            if self.state.control.get(n) != u.side:
-                continue
-            if any(x.side != u.side for x in occ.get(n, [])):
-                continue
-            if self._stack_room(n, occ=occ):
-                out.append(n)
-        return sorted(out)
-
-    # --- movement context ----------------------------------------------------------------
-    def move_problem(self, u: UnitState) -> str | None:
-        """Why ``u`` may not move now (6.1), or ``None``."""
-        if u.status != ON_MAP:
-            return "the unit is not on the map"
-        if u.moved:
-            return "the unit has already moved this phase"
-        if u.fired:
-            return "units that fired this turn cannot move (6.1)"
-        if u.cmd_active:
-            return "an HQ activated in the command phase cannot move (6.1)"
-        return None
-
-    def move_rules(self, u: UnitState, front: frozenset[str],
-               occ: Mapping[str, list[UnitState]] | None = None) -> MoveRules:
-        """``occ``: the hexes' occupants, if the caller has them (``legal_actions`` asks
-        for every unit of a side in one position)."""
-        label = self.orders.oob[u.id]
-        if occ is None:
-            occ = self.state.occupants()
-        forbidden = self._held(occ, other(u.side))
-        if self.state.night:
-            forbidden |= front  # 9.72 no entering front-line hexes at night
-        infantry = label.type == "infantry"
-        if self.column_rule and infantry:
-            if u.column:
-                forbidden |= {h for h, us in occ.items()
-                              if any(x.id != u.id and x.side == u.side for x in us)}
-            else:
-                forbidden |= {h for h, us in occ.items()
-                              if any(x.column and x.side == u.side for x in us)}
-        full = frozenset(k for k, n in self.state.side_use.items() if n >= 2)
-        return MoveRules(
-            budget=label.movement.allowance - u.mp_used,
-            multiplier=label.movement.off_road_multiplier,
-            roads=not (self.column_rule and infantry and not u.column),
-            one_hex=u.mp_used == 0, stop=front, forbidden=frozenset(forbidden),
-            full_sides=full)
-
-    def _held(self, occ: Mapping[str, list[UnitState]], side: str) -> frozenset[str]:
-        """The hexes ``side`` holds among the occupants ``occ``. ``legal_actions`` asks
-        for every unit with the same ``occ``: the answer is kept for it, and being the
-        same object it hashes at once in the reach cache's keys (``MoveRules``)."""
-        memo = self._held_memo
-        if memo is not None and memo[0] is occ and memo[1] == side:
-            return memo[2]
-        held = frozenset(h for h, us in occ.items() if us and us[0].side == side)
-        self._held_memo = (occ, side, held)
-        return held
-
-    def move_options(self, uid: str, front: frozenset[str] | None = None,
-                     occ: Mapping[str, list[UnitState]] | None = None) -> Reach:
-        """Where ``uid`` may move now (``front``: its side's front line, ``occ``: the
-        hexes' occupants, if known)."""
-        u = self.state.units[uid]
-        assert u.hex is not None
-        if front is None:
-            front = front_line(self.board, self.state, u.side)
-        return reachable(self.board, u.hex, self.move_rules(u, front, occ))
-
-    def entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
-        """(entry hex, entry road) pairs ``u`` may come on at now (6.7, 9.74, 2.4); one
-        road per hex, named as the board names it."""
-        board = self.board
-        if u.status == OFF_MAP:
-            if not u.arrival_hex or not board.has_hex(u.arrival_hex):
-                return []
-            names = sorted(board.hex(u.arrival_hex).entries)
-            return [(u.arrival_hex, names[0] if names else "")]
-        if u.night_road and self.state.night:
-            roads = list(NIGHT_ROADS)
-        else:
-            named = u.arrival_entry or ""
-            roads = [named, *adjacent_roads(board, named)]
-            div = self.division_key(u)
-            if div in self.state.entry_roads:
-                roads = [self.state.entry_roads[div]]  # 6.7 division integrity
-        out: dict[str, str] = {}
-        wanted = {road_name(r) for r in roads}
-        for hid, hex_entries in index(board).entries:
-            for name in hex_entries:
-                if road_name(name) in wanted and hid not in out:
-                    out[hid] = name
-        if u.arrival_hex and board.has_hex(u.arrival_hex) and u.arrival_hex not in out \
-                and road_name(u.arrival_entry or "") in wanted:
-            out[u.arrival_hex] = u.arrival_entry or ""
-        return sorted(out.items())
-
-    def division_key(self, u: UnitState) -> str:
-        """6.7 division integrity binds the units of one division arriving together."""
-        label = self.orders.oob[u.id]
-        if label.division is None or u.id in self.orders.asset_of:
-            return ""
-        return f"{u.side}/{label.corps}/{label.division}/{u.arrival_key}"
-
-    def entry_problem(self, u: UnitState) -> str | None:
-        if u.status not in (RESERVE, OFF_MAP):
-            return "the unit is not waiting off the map"
-        if u.arrival_key is None or u.arrival_key > self.state.now:
-            return "the unit is not due yet"
-        if u.moved:
-            return "the unit has already moved this phase"
-        return None
-
-    def enter_options(self, uid: str, front: frozenset[str] | None = None,
-                      occ: Mapping[str, list[UnitState]] | None = None
-                      ) -> dict[tuple[str, str], tuple[int, list[str]]]:
-        """(entry hex, destination) -> (MP, path) for a unit due to arrive (``front``: its
-        side's front line, ``occ``: the hexes' occupants, if known)."""
-        u = self.state.units[uid]
-        board = self.board
-        idx = index(board)
-        label = self.orders.oob[uid]
-        if front is None:
-            front = front_line(board, self.state, u.side)
-        rules = self.move_rules(u, front, occ)
-        out: dict[tuple[str, str], tuple[int, list[str]]] = {}
-        for entry, road in self.entry_hexes(u):
-            if entry in rules.forbidden:
-                continue
-            if u.night_road and self.state.night:
-                for dest, path in road_march(board, entry, rules.forbidden,
-                                             NIGHT_ROADS).items():
-                    out[(entry, dest)] = (0, path)
-                continue
-            beside = sorted(n for n in idx.nbrs.get(entry, ())
-                            if n in idx.edge and n not in rules.forbidden)
-            firsts = [entry, *beside]
-            for first in firsts:
-                cost0, road0 = entry_cost(board, entry, first, road,
-                                          label.movement.off_road_multiplier, rules.roads)
-                if first != entry:
-                    road0 = NO_ROAD
-                sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False,
-                                rules.stop, rules.forbidden, rules.full_sides, entered=True)
-                cands = {first: (cost0, [first])}
-                if cost0 <= rules.budget:
-                    reach = reachable(board, first, sub, road0 if rules.roads else NO_ROAD,
-                                      cost0)
-                    for dest, c in reach.cost.items():
-                        cands[dest] = (c, list(reach.path[dest]))
-                for dest, (c, p) in cands.items():
-                    cur = out.get((entry, dest))
-                    if cur is None or (c, p) < cur:
-                        out[(entry, dest)] = (c, p)
-        return out
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self, seat: Seat) -> list[Action]:
@@ -678,65 +430,6 @@ class BocGame(Game):
         own = sorted((u.id, u.hex) for u in self.state.on_map(seat))
         return [{"type": "swap", "units": [a, b]} for i, (a, ha) in enumerate(own)
                 for b, hb in own[i + 1:] if ha != hb]
-
-    def activation_problem(self, u: UnitState) -> str | None:
-        kind = self.orders.oob[u.id].type
-        if kind not in COMMAND_HQ_TYPES:
-            return "only division, artillery and cavalry HQs command fire (4.2x)"
-        return _hq_ready_problem(u, u.cmd_active, "")
-
-    def hancock_actions(self, seat: Seat) -> list[Action]:
-        st = self.state
-        if seat != "usa" or OPT_HANCOCK not in st.options or st.hancock:
-            return []
-        sc = self.orders.hierarchy.usa.hancock_option
-        if sc is None:
-            return []
-        hancock = st.units.get(sc.unit)
-        if hancock is None or hancock.status != RESERVE:
-            return []
-        out: list[Action] = []
-        for (side, corps), chq in sorted(self.orders.corps_chq.items()):
-            if side == "usa" and chq != sc.unit and chq in st.fallen \
-                    and self.orders.oob[chq].type == "chq":
-                out.append({"type": "hancock", "corps": corps})
-        return out
-
-    def formation_problem(self, u: UnitState) -> str | None:
-        label = self.orders.oob[u.id]
-        front = front_line(self.board, self.state, u.side)
-        cost = label.movement.allowance if u.hex in front else label.movement.allowance // 2
-        if u.mp_used + cost > label.movement.allowance:
-            return "not enough MPs left to change formation"
-        if not u.column and len(self.state.occupants().get(u.hex or "", [])) > 1:
-            return "a unit in column must be alone in its hex"
-        return None
-
-    def supply_activation_problem(self, u: UnitState) -> str | None:
-        if self.orders.oob[u.id].type not in HQ_TYPES:
-            return "only HQs are activated for supply"
-        return _hq_ready_problem(u, u.sup_active, " for supply")
-
-    def cavalry_rules(self) -> CavalryBattle:
-        """The 10.0 section the cavalry battles are fought by."""
-        return cavalry_data()
-
-    def maybe_cavalry_battles(self) -> list[Event]:
-        """10.0 (option): the off-map cavalry battles are set up when the clock reaches
-        Day 3 2 PM (after that hour's initiative roll)."""
-        st = self.state
-        if OPT_CAVALRY not in st.options or st.cavalry or st.over or st.night:
-            return []
-        cb = cavalry_data()
-        if st.now != cavalry_key(cb):
-            return []
-        cs, events = begin_cavalry_battles(st, cb, self.dice)
-        d = cavalry_decision(self.board, st, self.orders, cb, cs)
-        st.cavalry = cs.to_json()
-        if d is None:
-            st.cavalry["stage"] = CAVALRY_DONE
-        return [Event("cavalry_battles", "10.0", {"time": clock(st.day, st.hour)}),
-                *events]
 
     # --- views -------------------------------------------------------------------------------
     def view(self, seat: Seat) -> JSONDict:
