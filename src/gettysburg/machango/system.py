@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gettysburg.core.canonical import JSONDict
+from gettysburg.core.doctrine import Doctrine
 from gettysburg.core.system import AIHooks, MapBuild, MapHooks, Opponent, RuleSystem, ScenarioMenu
 
 
@@ -79,9 +80,18 @@ def scenario_text(doc: JSONDict) -> str:
     return "\n".join(lines)
 
 
+def _doctrine() -> Doctrine:
+    from gettysburg.machango.doctrine import MachangoDoctrine
+
+    return MachangoDoctrine()
+
+
 def _opponents() -> tuple[Opponent, ...]:
     return (Opponent("random", "random", {"en": "Random"},
-                     {"en": "Plays any legal action, drawn at random."}),)
+                     {"en": "Plays any legal action, drawn at random."}),
+            Opponent("general", "general", {"en": "General"},
+                     {"en": "Marches on the stars (CSA) or holds them (USA), out of the "
+                            "guns' way when it can."}))
 
 
 SYSTEM = RuleSystem(
@@ -91,7 +101,7 @@ SYSTEM = RuleSystem(
     menu=_menu,
     counters="divisions",
     map_json=_map,
-    ai=AIHooks(opponents=_opponents),
+    ai=AIHooks(doctrine=_doctrine, opponents=_opponents),
     scenario_doc=scenario_doc,
     scenario_text=scenario_text,
     maps=MapHooks(build=_build, render=_render),
