@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gettysburg import systems
+from gettysburg.cli import app as cli_app
 from gettysburg.core.mapjson import map_problem
 from gettysburg.core.protocol import get_system
 from gettysburg.machango.game import MachangoGame
@@ -37,3 +44,27 @@ def test_map_build_hook_rederives_the_stored_board() -> None:
     built = SYSTEM.maps.build()
     assert built.text == built.path.read_text(encoding="utf-8")
     assert built.summary.startswith("60 positions")
+
+
+@pytest.fixture
+def registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry with the one line that would add the system (the lead's call)."""
+    monkeypatch.setitem(systems._DECLARATIONS, "machango", "gettysburg.machango.system")
+    monkeypatch.delitem(systems._loaded, "machango", raising=False)
+
+
+def test_once_registered_the_cli_shows_the_set_up_and_draws_the_board(
+        registered: None, tmp_path: Path) -> None:
+    runner = CliRunner()
+    shown = runner.invoke(cli_app, ["scenario", "show", "machango/campaign"])
+    assert shown.exit_code == 0, shown.output
+    assert "Stevens' Knoll" in shown.output and "6 command cards" in shown.output
+    out = tmp_path / "board.svg"
+    drawn = runner.invoke(cli_app, ["map", "render", "--system", "machango", "--out", str(out)])
+    assert drawn.exit_code == 0, drawn.output
+    assert "Herr Ridge" in out.read_text(encoding="utf-8")
+    save = tmp_path / "game.json"
+    new = runner.invoke(cli_app, ["game", "new", "machango/campaign", "--out", str(save)])
+    assert new.exit_code == 0, new.output
+    legal = runner.invoke(cli_app, ["game", "legal", str(save)])
+    assert legal.exit_code == 0 and "compose" in legal.output

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +37,9 @@ def _build() -> MapBuild:
 def _render(out: Path, ids: bool, sheet: str | None) -> Path:
     if sheet is not None:
         raise ValueError("the machango board has no sheets")
-    # The renderer is the core's (drawn by the maps work); looked up when asked for.
-    render: Any = importlib.import_module("gettysburg.core.maprender").render_map
-    path: Path = render(_map(), out, ids=ids, title="Mundo Machango: the strategic board")
-    return path
+    from gettysburg.core.maprender import render_map
+
+    return render_map(_map(), out, ids=ids, title="Mundo Machango: the strategic board")
 
 
 def scenario_doc(scenario: str) -> JSONDict:
