@@ -450,6 +450,9 @@ def test_battle_force_cards_and_marks(tmp_path: Path) -> None:
     assert usa.cards == 6  # Chamberlain's marks cost nothing (G-USA-1)
     ub = {d.id: d for d in usa.divisions}
     assert ub["u_buford"].fortified and ub["u_wadsworth"].elite  # G-USA-2, G-USA-3
+    assert ub["u_wadsworth"].ignores_one_flag and not ub["u_buford"].ignores_one_flag
+    g.divisions["u_custer"].update({"status": "board", "at": "the_angle"})
+    assert g._force("usa", ["u_custer"]).divisions[0].ignores_one_flag  # G-USA-5
     g.day = 3
     assert all(d.ignores_flags for d in g._force("csa", ["c_early_1"]).divisions)  # B7
 

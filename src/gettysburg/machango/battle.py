@@ -37,7 +37,8 @@ class BattleDivision:
     elite: bool = False  # G-USA-3
     extra_die: bool = False  # G-CSA-4
     fortified: bool = False  # B6 (F mark, or Buford: G-USA-2)
-    ignores_flags: bool = False  # B7, G-CSA-5, and one flag for G-USA-5 (the hex engine's)
+    ignores_flags: bool = False  # every flag: B7, G-CSA-5 (the hex engine's)
+    ignores_one_flag: bool = False  # one flag a roll: G-USA-3, G-USA-5 (the hex engine's)
     generals: tuple[str, ...] = ()
 
 

@@ -789,6 +789,7 @@ class MachangoGame(Game):
                 elite=self.forces.divisions[did].elite, extra_die="stuart" in gens,
                 fortified=bool(d["fortified"]) or "buford" in gens,
                 ignores_flags=(side == "csa" and self.day == DAYS) or "pickett" in gens,
+                ignores_one_flag=self.forces.divisions[did].elite or "custer" in gens,
                 generals=tuple(gens)))
         cards = self.cards[side] - bangs - ("longstreet" in riders) - ("ewell" in riders)
         return BattleForce(side, tuple(divs), max(1, cards))
