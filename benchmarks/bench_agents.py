@@ -11,7 +11,7 @@ Prints:
 * the ``search`` agent's latency per decision it actually searches (median, p95, mean) at
   ``--budget`` seconds, and the share of its decisions it searches, over one game in which
   it plays each side against the general; and how long its player turns take, which is
-  what a person playing against it waits (``--agent search-move`` times that agent).
+  what a person playing against it waits (``--agent search-move-still`` times that preset).
 
 ``--games N`` sets the games per measurement (default 2), ``--scenario`` the scenario.
 ``--clock-bound`` binds search to the clock, as the server does (``agent.bind_to_clock``:
@@ -135,7 +135,7 @@ def main() -> None:
     parser.add_argument("--skip-search", action="store_true")
     parser.add_argument("--search-only", action="store_true")
     parser.add_argument("--agent", default="search",
-                        help="the search agent to time (search, search-move)")
+                        help="the search agent to time (search, search-move-still)")
     parser.add_argument("--clock-bound", action="store_true",
                         help="search keeps each decision's budget on the clock (the server)")
     parser.add_argument("--no-level-stop", action="store_true",

@@ -16,8 +16,8 @@ side of the game (the benchmark may look; the sampler never does):
 ``--grid`` scores other weightings (``belief_boc.Belief``, list in :func:`grid`) on the
 same positions, so the weights can be chosen on one set of seeds and checked on another.
 
-    .venv/bin/python benchmarks/belief_calibration.py --scenario boc/day1 --games 6
-    .venv/bin/python benchmarks/belief_calibration.py --scenario boc/day1 --games 6 --grid
+    .venv/bin/python experiments/belief_calibration.py --scenario boc/day1 --games 6
+    .venv/bin/python experiments/belief_calibration.py --scenario boc/day1 --games 6 --grid
 """
 
 from __future__ import annotations

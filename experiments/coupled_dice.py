@@ -8,8 +8,8 @@ Two uses of one idea (``gettysburg.core.dice.KeyedDice``; docs/ai.md, "Coupled g
   dice keep the two games of a seed on the same dice for every shot and melee round they
   both make, so the standard error of the gain should shrink::
 
-      .venv/bin/python benchmarks/coupled_dice.py lab results/coupled_s13.jsonl \\
-          results/skill_ladder_s10.jsonl results/general_vs_general_s8.jsonl
+      .venv/bin/python experiments/coupled_dice.py lab experiments/results/coupled_s13.jsonl \\
+          experiments/results/skill_ladder_s10.jsonl experiments/results/general_vs_general_s8.jsonl
 
 * ``rollouts``: the same inside search. Along a Day 1 game between two generals, at the
   first decision of each player turn, every style of the seat's portfolio is played in the
@@ -18,7 +18,7 @@ Two uses of one idea (``gettysburg.core.dice.KeyedDice``; docs/ai.md, "Coupled g
   printed figure is the standard deviation of a style's paired difference with the
   incumbent, which is what decides whether search can tell two styles apart::
 
-      .venv/bin/python benchmarks/coupled_dice.py rollouts --seed 700 --worlds 8 --turns 8
+      .venv/bin/python experiments/coupled_dice.py rollouts --seed 700 --worlds 8 --turns 8
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Run::
 
-    .venv/bin/python benchmarks/elimination_causes.py --scenario boc/day2 --games 10
+    .venv/bin/python experiments/elimination_causes.py --scenario boc/day2 --games 10
 
 Plays ``--games`` games (seeds as ``gettysburg simulate --seed S``) between ``--usa`` and
 ``--csa`` (default: the general for both) through ``Game.apply``, reads every

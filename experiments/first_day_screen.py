@@ -10,7 +10,7 @@ tuned doctrine and each variant, the games whose Day 1 count the seat wins and l
 the battle's bands, the mean CSA total, and the gain over the tuned doctrine's game of the
 same seed (± se) with how many games were the same::
 
-    .venv/bin/python benchmarks/first_day_screen.py --seat csa --games 200 --seed 330000 \\
+    .venv/bin/python experiments/first_day_screen.py --seat csa --games 200 --seed 330000 \\
         --variants '{"ftcmd": {"final_turn_command": true}}'
 """
 

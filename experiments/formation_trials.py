@@ -2,9 +2,10 @@
 
 Run::
 
-    .venv/bin/python benchmarks/formation_trials.py --games 40 --seed 700 \\
-        --out results/formation_trials_s12.jsonl
-    .venv/bin/python benchmarks/formation_trials.py --summarise results/formation_trials_s12.jsonl
+    .venv/bin/python experiments/formation_trials.py --games 40 --seed 700 \\
+        --out experiments/results/formation_trials_s12.jsonl
+    .venv/bin/python experiments/formation_trials.py \\
+        --summarise experiments/results/formation_trials_s12.jsonl
 
 With the ``column_line`` option in play (``--option``), each seat in turn is played by
 ``general-formations`` (the general with ``Style.formations`` on: infantry marches in

@@ -2,7 +2,7 @@
 
 Run (needs the research extra)::
 
-    nice -n 10 .venv/bin/python benchmarks/ismcts_vs_search.py --games 4 --budget 0.5
+    nice -n 10 .venv/bin/python experiments/ismcts_vs_search.py --games 4 --budget 0.5
 
 (``--first K`` numbers the games from K, to split one run over processes; ``--json FILE``
 appends the per-game rows, ``--summarise FILE`` prints the summary of such a file.)

@@ -16,8 +16,8 @@ scenario and pairing of agents:
   handicap that would even the decisive results between these agents::
 
     gettysburg simulate boc/day1 --games 2000 --usa general --csa general --seed 20000 \\
-        --workers 2 --out results/thousands_s20_day1.jsonl
-    .venv/bin/python benchmarks/outcomes.py results/thousands_s20_day1.jsonl
+        --workers 2 --out experiments/results/thousands_s20_day1.jsonl
+    .venv/bin/python experiments/outcomes.py experiments/results/thousands_s20_day1.jsonl
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 Run::
 
-    .venv/bin/python benchmarks/search_oracle.py --games 20 --seed 700 --budget 2 \\
-        --seats usa csa --workers 2 --out results/search_oracle_s9.jsonl
-    .venv/bin/python benchmarks/search_vs_general.py results/search_oracle_s9.jsonl \\
-        results/general_vs_general_s8.jsonl --agent oracle
+    .venv/bin/python experiments/search_oracle.py --games 20 --seed 700 --budget 2 \\
+        --seats usa csa --workers 2 --out experiments/results/search_oracle_s9.jsonl
+    .venv/bin/python experiments/search_vs_general.py experiments/results/search_oracle_s9.jsonl \\
+        experiments/results/general_vs_general_s8.jsonl --agent oracle
 
 ``oracle`` is the ``search`` agent with one change: each world it plays its plans and
 styles in is a copy of the *real* game (every hidden enemy block as it truly is) with
@@ -13,7 +13,7 @@ fresh dice, instead of a world drawn from what its seat has seen (``belief_boc``
 cheats, so it is never registered outside this script and never plays a person. What it
 measures is a ceiling: the gain over the general of search's look-ahead with perfect
 knowledge of the enemy's blocks, at the same budget. If that ceiling is far below what
-issue #7 asks (about 4 points a game on Day 1, ``benchmarks/search_target.py``), better
+issue #7 asks (about 4 points a game on Day 1, ``experiments/search_target.py``), better
 beliefs cannot close the gap and the look-ahead itself must change.
 
 Games are played by ``gettysburg.lab.simulate.play_game`` on the seeds of ``gettysburg

@@ -9,8 +9,8 @@ games that player wins from each seat, the mean of the two (seats alternating), 
 score counting a draw as half a win::
 
     gettysburg simulate boc/day1 --games 100 --usa general --csa general --seed 700 \\
-        --workers 2 --out results/general_vs_general_s5.jsonl
-    .venv/bin/python benchmarks/search_target.py results/general_vs_general_s5.jsonl
+        --workers 2 --out experiments/results/general_vs_general_s5.jsonl
+    .venv/bin/python experiments/search_target.py experiments/results/general_vs_general_s5.jsonl
 
 The scenario's 9.1-9.3 bands come from its public file. Multi-day scenarios (the battle,
 judged after each day) are not modelled by one shift and are skipped. A constant shift

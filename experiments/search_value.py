@@ -2,14 +2,14 @@
 
 Run (Day 1; each step reads the previous one's file)::
 
-    .venv/bin/python benchmarks/search_value.py collect --games 300 --seed 3000 \\
+    .venv/bin/python experiments/search_value.py collect --games 300 --seed 3000 \\
         --out /tmp/value_day1.jsonl
-    .venv/bin/python benchmarks/search_value.py fit /tmp/value_day1.jsonl \\
-        --out results/value_day1_s9.json
-    .venv/bin/python benchmarks/search_value.py play results/value_day1_s9.json \\
-        --games 20 --seed 700 --budget 2 --out results/search_value_s9.jsonl
-    .venv/bin/python benchmarks/search_vs_general.py results/search_value_s9.jsonl \\
-        results/general_vs_general_s8.jsonl --agent search-value
+    .venv/bin/python experiments/search_value.py fit /tmp/value_day1.jsonl \\
+        --out experiments/results/value_day1_s9.json
+    .venv/bin/python experiments/search_value.py play experiments/results/value_day1_s9.json \\
+        --games 20 --seed 700 --budget 2 --out experiments/results/search_value_s9.jsonl
+    .venv/bin/python experiments/search_vs_general.py experiments/results/search_value_s9.jsonl \\
+        experiments/results/general_vs_general_s8.jsonl --agent search-value
 
 ``search`` judges each rollout by the world's CSA total with projected control plus the
 danger its blocks are in (``search_boc.value``), read where the rollout stops: after

@@ -4,13 +4,13 @@ The games come from ``gettysburg simulate`` (both files may hold other rows; onl
 matching ones are read)::
 
     gettysburg simulate boc/day1 --games 24 --usa search --csa general --seed 500 \\
-        --budget 2 --workers 2 --out results/search_styles.jsonl
+        --budget 2 --workers 2 --out experiments/results/search_styles.jsonl
     gettysburg simulate boc/day1 --games 24 --usa general --csa search --seed 500 \\
-        --budget 2 --workers 2 --out results/search_styles.jsonl
+        --budget 2 --workers 2 --out experiments/results/search_styles.jsonl
     gettysburg simulate boc/day1 --games 24 --usa general --csa general --seed 500 \\
-        --workers 2 --out results/search_styles_baseline.jsonl
-    .venv/bin/python benchmarks/search_vs_general.py results/search_styles.jsonl \\
-        results/search_styles_baseline.jsonl
+        --workers 2 --out experiments/results/search_styles_baseline.jsonl
+    .venv/bin/python experiments/search_vs_general.py experiments/results/search_styles.jsonl \\
+        experiments/results/search_styles_baseline.jsonl
 
 Game k of every run has the same seed, so each search game pairs with the general's game
 in the same seat. Printed per seat and pooled: games, search's wins, draws and losses with
@@ -25,10 +25,12 @@ With ``--rival ROWS... --rival-agent NAME`` the agent's games are also paired wi
 agent's games of the same seeds and seats (say a variant against the agent it varies), so
 the difference the variant makes is read on the same dice as far as the two games agree::
 
-    .venv/bin/python benchmarks/search_vs_general.py results/search_move_end_s30.jsonl \\
-        results/thousands_s20_day1.jsonl --agent search-move-end \\
-        --rival results/search_move_s24.jsonl results/search_move_usa_s25.jsonl \\
-        results/search_move_csa_s25.jsonl results/search_move_csa_s26.jsonl
+    .venv/bin/python experiments/search_vs_general.py \\
+        experiments/results/search_move_end_s30.jsonl \\
+        experiments/results/thousands_s20_day1.jsonl --agent search-move-end \\
+        --rival experiments/results/search_move_s24.jsonl \\
+        experiments/results/search_move_usa_s25.jsonl \\
+        experiments/results/search_move_csa_s25.jsonl experiments/results/search_move_csa_s26.jsonl
 
 ``--seat-agent usa=search-move`` reads another agent's rows for one seat: the package's
 ``search-move-still`` plays as ``search-move`` (same settings, same random numbers) from
@@ -257,7 +259,7 @@ def main() -> None:
     ap.add_argument("baseline", help="general against general rows, same seeds")
     ap.add_argument("--scenario", default="boc/day1")
     ap.add_argument("--agent", default="search",
-                    help="the agent measured (benchmarks/search_oracle.py rows: oracle)")
+                    help="the agent measured (experiments/search_oracle.py rows: oracle)")
     ap.add_argument("--rival", nargs="+", metavar="ROWS",
                     help="another agent's rows against the general: pair with those too")
     ap.add_argument("--rival-agent", default="search-move",

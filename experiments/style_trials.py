@@ -2,9 +2,9 @@
 
 Run::
 
-    nice -n 10 .venv/bin/python benchmarks/style_trials.py --games 16 \
-        --json results/style_trials.jsonl
-    .venv/bin/python benchmarks/style_trials.py --scenario boc/day2 --games 30 --seed 600 \
+    nice -n 10 .venv/bin/python experiments/style_trials.py --games 16 \
+        --json experiments/results/style_trials.jsonl
+    .venv/bin/python experiments/style_trials.py --scenario boc/day2 --games 30 --seed 600 \
         --variants relieve --seats usa
 
 Every variant below plays the whole scenario from one seat against the ``general`` agent

@@ -2,13 +2,14 @@
 
 Run::
 
-    .venv/bin/python benchmarks/style_tuning.py --seat csa --generations 20 \
-        --games 48 --out results/style_tuning_csa_s37.jsonl
-    .venv/bin/python benchmarks/style_tuning.py --summarise results/style_tuning_csa_s37.jsonl
-    .venv/bin/python benchmarks/style_tuning.py --seat usa --games 75 --seed 100000 \
+    .venv/bin/python experiments/style_tuning.py --seat csa --generations 20 \
+        --games 48 --out experiments/results/style_tuning_csa_s37.jsonl
+    .venv/bin/python experiments/style_tuning.py \
+        --summarise experiments/results/style_tuning_csa_s37.jsonl
+    .venv/bin/python experiments/style_tuning.py --seat usa --games 75 --seed 100000 \
         --compare '[{"hold": 0.2, "threat": 1.0, "take": 0.4}]'
-    .venv/bin/python benchmarks/style_tuning.py --evaluate --games 100 --seed 37700 \
-        --out results/tuned_vs_general_s37.jsonl
+    .venv/bin/python experiments/style_tuning.py --evaluate --games 100 --seed 37700 \
+        --out experiments/results/tuned_vs_general_s37.jsonl
 
 Each candidate is a ``Style`` (every field of ``TUNABLE``, or those of ``--params``) played
 by one seat (the general's decision rule and memory with those weights) for a whole

@@ -9,17 +9,19 @@ general. Each game prints a line against ``general-tuned``'s row of its seed and
 ``--base`` (rows of ``gettysburg simulate ... --usa general-tuned`` or ``--csa
 general-tuned``), and the run ends with the paired summary::
 
-    .venv/bin/python benchmarks/tuned_variants.py --seat csa --games 100 --seed 320000 \\
+    .venv/bin/python experiments/tuned_variants.py --seat csa --games 100 --seed 320000 \\
         --knobs '{"last_word": true, "last_word_cornered": true}' \\
-        --base results/general_tuned_battle_s38.jsonl --out results/last_word_battle_s39.jsonl
+        --base experiments/results/general_tuned_battle_s38.jsonl \\
+        --out experiments/results/last_word_battle_s39.jsonl
 
 With ``--days`` the knobs go only into the style the seat plays on those days; with
 ``--reaching D`` too, only the seeds whose base game went on to day ``D`` are played (a
 change to Day 3 leaves a battle won on Day 2 as it was), and a second summary counts every
 seed, the others as the base played them::
 
-    .venv/bin/python benchmarks/tuned_variants.py --seat usa --days 3 --reaching 3 \
-        --knobs '{"take": 1.3, "lost": 1.0}' --base results/general_tuned_battle_s38.jsonl
+    .venv/bin/python experiments/tuned_variants.py --seat usa --days 3 --reaching 3 \
+        --knobs '{"take": 1.3, "lost": 1.0}' \
+        --base experiments/results/general_tuned_battle_s38.jsonl
 """
 
 from __future__ import annotations

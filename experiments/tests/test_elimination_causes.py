@@ -1,4 +1,4 @@
-"""``benchmarks/elimination_causes.py``: every block a game loses has its cause, and a last
+"""``experiments/elimination_causes.py``: every block a game loses has its cause, and a last
 step lost says whether fire (5.23) or a melee (7.2) took it."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the experiments folder
 
 from elimination_causes import causes
 

@@ -1,4 +1,4 @@
-"""``benchmarks/first_day_screen.py``: battles played to Day 1's verdict only, and the
+"""``experiments/first_day_screen.py``: battles played to Day 1's verdict only, and the
 summary that compares variants with ``general-tuned`` game by game."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the experiments folder
 
 from first_day_screen import first_day_total, summary
 
@@ -15,7 +15,7 @@ from gettysburg.lab.simulate import make_specs
 
 def test_a_game_stops_at_day_1s_count_with_the_total_the_verdict_reads() -> None:
     """Game 0 of seeds 320000 between two generals: its Day 1 verdict in the stored
-    battle (results/general_vs_general_battle_s38.jsonl) was a CSA total of 4."""
+    battle (experiments/results/general_vs_general_battle_s38.jsonl) was a CSA total of 4."""
     spec = make_specs("boc/battle", 1, {"usa": "general", "csa": "general"}, "320000")[0]
     assert first_day_total(spec) == ("general", 0, 4)
 

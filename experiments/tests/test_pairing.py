@@ -1,4 +1,4 @@
-"""How ``benchmarks/search_vs_general.py`` pairs games: with the general's own game of the
+"""How ``experiments/search_vs_general.py`` pairs games: with the general's own game of the
 same seed, and with a rival agent's game of the same seed and seat (``--rival``)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the experiments folder
 
 from search_vs_general import rival_table, split_table, table
 

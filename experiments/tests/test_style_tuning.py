@@ -1,4 +1,4 @@
-"""``benchmarks/style_tuning.py``: the tuner's coordinates, its score, and a generation
+"""``experiments/style_tuning.py``: the tuner's coordinates, its score, and a generation
 played and logged (and resumed) end to end."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the experiments folder
 
 from style_tuning import TUNABLE, compare, compare_player, run, soft_win, style_at, summarise
 

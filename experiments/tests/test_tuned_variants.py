@@ -1,4 +1,4 @@
-"""``benchmarks/tuned_variants.py``: the tuned doctrine with knobs set everywhere, and its
+"""``experiments/tuned_variants.py``: the tuned doctrine with knobs set everywhere, and its
 games paired with ``general-tuned``'s by seed."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the experiments folder
 
 from tuned_variants import base_rows, paired, reaching, variant_doctrine
 
