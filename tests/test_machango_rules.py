@@ -96,6 +96,15 @@ def test_usa_compositions_hidden_from_the_csa(tmp_path: Path) -> None:
     assert g.view("csa")["divisions"]["c_rodes_1"]["units"] is None  # not chosen yet
 
 
+def test_actions_have_exactly_their_fields(tmp_path: Path) -> None:
+    g = make(tmp_path, {"u_doubleday": {"at": "the_angle"}})
+    refused(g, {"type": "move", "division": "u_doubleday", "to": "cemetery_ridge", "x": 1},
+            "usa", "MV1")
+    refused(g, {"type": "move", "division": "u_doubleday"}, "usa", "MV1")
+    refused(g, {"type": "end_turn", "now": True}, "usa", "T1")
+    refused(g, {"type": "cards"}, "usa", "T1")  # a night choice in the day
+
+
 def test_turn_order_usa_then_csa_each_hour(tmp_path: Path) -> None:
     g = make(tmp_path, {"u_doubleday": {"at": "the_angle"}})
     assert g.to_move() == ["usa"]

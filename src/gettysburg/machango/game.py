@@ -58,6 +58,16 @@ FIRST_HOUR, LAST_HOUR, NIGHT_HOUR, DAYS = 7, 19, 20, 3
 NIGHT_ORDER = ("csa", "usa", "csa", "usa")  # N1: two night turns, the CSA first
 MP = {False: 3, True: 5}  # MV1: infantry/artillery divisions, cavalry divisions
 USA_LOSSES_TO_WIN = 8  # V1
+#: The fields of each action (besides ``type``), and the rule a malformed one breaks.
+FIELDS: dict[str, tuple[str, ...]] = {
+    "compose": ("division", "artillery"), "move": ("division", "to"),
+    "attack": ("division", "target"), "rest": ("division",), "end_turn": (),
+    "recover": (), "restore": ("division", "unit"), "restore_skip": (), "cards": (),
+    "stealth": ("division", "to"), "fortify": ("division",), "general": ("general", "division"),
+    "night_pass": ()}
+FIELD_RULES = {"compose": "D1", "move": "MV1", "attack": "MV6", "rest": "MV2", "end_turn": "T1",
+               "recover": "N2", "restore": "N2", "restore_skip": "N2", "cards": "N3",
+               "stealth": "N4", "fortify": "N5", "general": "N6", "night_pass": "N1"}
 OPTIONS = {"lrt_star": "V3 (decision): Little Round Top is a blue star in place of The Angle"}
 
 
@@ -368,6 +378,10 @@ class MachangoGame(Game):
 
     def validate(self, action: Action, seat: Seat) -> None:
         kind = action["type"]
+        fields = FIELDS.get(kind)
+        if fields is not None and set(action) != {"type", *fields}:
+            raise RuleError(FIELD_RULES[kind], f"a {kind} action has exactly the fields "
+                                               f"{['type', *fields]}")
         if self.phase == "compose":
             self._check_compose(action, seat)
             return
