@@ -127,8 +127,8 @@ def check_store(db: Path | str) -> None:
 
 AI_DELAY_HELP = ("Seconds the AI pauses before each of its actions, so a player can follow "
                  "its turn on the map (0: as fast as it thinks)")
-AI_BUDGET_HELP = ("Seconds the AI may think over one decision (the search agents use it all "
-                  "when they search; less: a shorter wait and play closer to the general's)")
+AI_BUDGET_HELP = ("Seconds the AI may think over one decision (an opponent that searches "
+                  "uses it all; less: a shorter wait and play closer to the general's)")
 
 
 def serve(
