@@ -704,6 +704,7 @@ class MachangoGame(Game):
     # --- nightfall -------------------------------------------------------------------------
 
     def _nightfall(self) -> list[Event]:
+        self.hour = NIGHT_HOUR
         events = [Event("nightfall", "T2", {"day": self.day, "battles": len(self.battles)})]
         for battle in list(self.battles):
             events += self._fight(battle)
