@@ -148,3 +148,24 @@ def test_a_seat_mind_draws_its_choices_from_the_decision_seed() -> None:
     assert set(picks) == {"a", "b", "c"}
     assert [SeatMind("random", "x").choose({}, legal, 1.0, f"d{i}") for i in range(20)] == \
         [SeatMind("random", "y").choose({}, legal, 1.0, f"d{i}") for i in range(20)]
+
+
+def test_the_lobby_offers_at_most_four_opponents_easiest_first(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system declaring more presets than a player can tell apart is cut to the first
+    four marked for the lobby (its easiest); the others stay playable by name."""
+    from dataclasses import replace
+
+    from gettysburg import systems as registry
+    from gettysburg.core.system import Opponent
+
+    toy = registry.get("toy")
+    many = tuple(Opponent(f"p{i}", "random", {"en": f"P{i}"}, {"en": f"Preset {i}."},
+                          lobby=i != 1) for i in range(7))
+    monkeypatch.setitem(registry._loaded, "toy",
+                        replace(toy, ai=replace(toy.ai, opponents=lambda: many)))
+    listed = next(s for s in client.get("/api/systems").json()["systems"]
+                  if s["name"] == "toy")["opponents"]
+    assert [o["name"] for o in listed] == ["p0", "p2", "p3", "p4"]
+    assert listed[0]["description"] == "Preset 0." and listed[0]["i18n"]["en"]["title"] == "P0"
+    assert "p6" in agent_names("toy") and "p1" in agent_names("toy")

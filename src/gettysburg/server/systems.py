@@ -13,6 +13,7 @@ from gettysburg import systems as registry
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.protocol import UnknownSystemError, get_system, setup_seats
 from gettysburg.core.system import RuleSystem
+from gettysburg.server.agents import offered
 
 
 def _strings(value: object) -> Iterator[str]:
@@ -75,12 +76,11 @@ def map_json(system: str) -> JSONDict | None:
 
 
 def opponents_json(declared: RuleSystem) -> list[JSONDict]:
-    """The computer opponents the lobby offers for a system, easiest first: name, title,
-    description (English), the same in every language (``i18n``) and thinking time."""
+    """The computer opponents the lobby offers for a system (``agents.offered``: at most
+    four, easiest first): name, title, description (English), the same in every language
+    (``i18n``) and thinking time."""
     out: list[JSONDict] = []
-    for o in declared.ai.opponents():
-        if not o.lobby:
-            continue
+    for o in offered(declared.name):
         out.append({"name": o.name, "title": o.title, "description": o.description,
                     "thinking_s": o.thinking_s,
                     "i18n": {lang: {"title": o.titles.get(lang, o.title),
