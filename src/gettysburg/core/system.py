@@ -167,7 +167,7 @@ class AIHooks:
     search: Callable[[Memory | None], SystemHooks] | None = None
     opponents: Callable[[], Sequence[Opponent]] = tuple
     #: Named variants of the doctrine a preset may play as its own (the ``doctrine``
-    #: setting of ``general``; BoC: "tuned").
+    #: setting of ``general``, such as weights tuned against the general).
     doctrines: Callable[[], Mapping[str, Doctrine]] = dict
 
 
@@ -175,7 +175,7 @@ class AIHooks:
 class LabHooks:
     """What the lab (``gettysburg simulate`` and ``report``) reads of a system's games
     beyond the protocol, each part optional: ``clock`` names the turn a view is in (a new
-    name starts a new turn; BoC: "Day 1 8 AM"), ``standing`` the running score a view
+    name starts a new turn, such as "Day 1 8 AM"), ``standing`` the running score a view
     shows (tracked turn by turn), ``score`` a finished game's score from its result (a
     row's ``vp``), ``losses`` the pieces each seat has lost, from the referee's view, and
     ``formation`` the formation a piece belongs to (the losses plot's bars). The labels
