@@ -286,7 +286,7 @@ def test_lobby_names_scenarios_sides_and_options_and_actions_name_blocks(
     page.select_option("select.agent[data-seat=usa]", slow["name"])
     assert said(slow, "en") in page.inner_text(usa_help)
     if slow["thinking_s"] > 0:
-        assert "thinks up to" in page.inner_text(usa_help)
+        assert "Thinking time: up to" in page.inner_text(usa_help)
     page.fill("#seed", "4711")
     # A change of language builds the lobby again in the new words, with every choice kept:
     # each opponent's title and description in the player's language.

@@ -55,6 +55,7 @@ SYSTEM = RuleSystem(
     menu=_menu,
     counters="markers",
     map_json=_map,
+    colours={"red": "#a4322b", "blue": "#3d5a8c"},
     ai=AIHooks(doctrine=_doctrine, opponents=_opponents),
     research=_research,
     listed=False,
