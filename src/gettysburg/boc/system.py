@@ -151,7 +151,8 @@ def _all_words() -> dict[str, dict[str, str]]:
 
 
 def _words(lang: str) -> dict[str, str]:
-    """The web client's words for BoC in ``lang`` (seat titles, fields naming a side)."""
+    """The web client's words for BoC in ``lang``: seat titles, its events, actions,
+    options, phases, unit types, scenario titles and the fields that name a side."""
     return dict(_all_words().get(lang) or _all_words()["en"])
 
 
