@@ -72,10 +72,6 @@ VARIANTS: dict[str, Style] = {
     "steps2": Style(weak_steps=2),
     # Session 22: batteries at their last step keep out of the enemy's gun range (3 hexes),
     # victory hexes included; "-shy3" on the USA's Day 1 style.
-    "guns": Style(gun_shy=1.5),
-    "guns-shy3": Style(weak_in_front=1.5, weak_reach=2, weak_steps=2, gun_shy=1.5),
-    "guns3-shy3": Style(weak_in_front=1.5, weak_reach=2, weak_steps=2, gun_shy=3.0),
-    "guns-tight": Style(decay=0.55, gun_shy=1.5),
     # Session 13, for the USA on Day 2: keep a repulse hex (5.32) for worn blocks in range
     # of the enemy's guns (with the USA's Day 2 style, weak_on_objective=0.6).
     "room": Style(weak_on_objective=0.6, keep_room=1.0),

@@ -88,7 +88,6 @@ TUNABLE: dict[str, Knob] = {
     "weak_on_objective": Knob(0.4, 0.0, 3.0),
     "take": Knob(0.3, 0.5, 3.0),
     "keep_room": Knob(0.5, 0.0, 3.0),
-    "gun_shy": Knob(0.7, 0.0, 4.0),
     "shelter_weight": Knob(0.5, 0.0, 4.0),
     "close_in": Knob(0.3, -2.0, 2.0),
     "gun_front": Knob(0.3, -1.0, 3.0),
@@ -104,8 +103,6 @@ TUNABLE: dict[str, Knob] = {
     "activate_per": Knob(0.2, 0.0, 2.0),
     "activate_cost": Knob(0.3, -0.5, 3.0),
     "fire_vp": Knob(0.2, 0.0, 2.0),
-    "exposure": Knob(0.1, 0.0, 1.0),
-    "exposure_second": Knob(0.1, 0.0, 1.0),
 }
 
 

@@ -10,9 +10,9 @@ general. Each game prints a line against ``general-tuned``'s row of its seed and
 general-tuned``), and the run ends with the paired summary::
 
     .venv/bin/python experiments/tuned_variants.py --seat csa --games 100 --seed 320000 \\
-        --knobs '{"last_word": true, "last_word_cornered": true}' \\
+        --knobs '{"final_turn_command": true}' \\
         --base experiments/results/general_tuned_battle_s38.jsonl \\
-        --out experiments/results/last_word_battle_s39.jsonl
+        --out experiments/results/final_turn_command_battle_s40.jsonl
 
 With ``--days`` the knobs go only into the style the seat plays on those days; with
 ``--reaching D`` too, only the seeds whose base game went on to day ``D`` are played (a
@@ -118,7 +118,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", default="320000")
     ap.add_argument("--knobs", required=True, help="JSON: Style weights to set, e.g. "
-                                                  '\'{"last_word": true}\'')
+                                                  '\'{"final_turn_command": true}\'')
     ap.add_argument("--days", type=int, nargs="*", default=[],
                     help="set the knobs only on these days (the seat's style of each day)")
     ap.add_argument("--reaching", type=int, default=0,

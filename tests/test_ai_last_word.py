@@ -1,11 +1,9 @@
-"""The last word (``Style.last_word``): the hour's second player, in the turn a verdict
-follows, keeps its fire for a melee that takes a victory hex or destroys cornered blocks,
-and declares its melees before it moves (1.1, 5.1, 7.1, 7.7, 9.1)."""
+"""The turn before a verdict: when the scenario's verdicts come (9.1-9.5), and an HQ at its
+last step commanding in that turn (``Style.final_turn_command``, 4.3)."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,8 +11,6 @@ import pytest
 from gettysburg.ai import make_agent
 from gettysburg.boc.ai.doctrine import BocDoctrine, Style, turns_left, verdict_schedule
 from gettysburg.core.protocol import new_game
-
-LAST = Style(last_word=True)
 
 
 @pytest.mark.parametrize(("scenario", "day", "hour", "night", "left"), [
@@ -60,25 +56,14 @@ def _last_hour(order: list[str], active: str, hour: int = 20) -> dict[str, Any]:
     return dict(view, hour=hour, order=order, active=active, phase="fire")
 
 
-@pytest.mark.parametrize(("order", "active", "hour", "last"), [
-    (["usa", "csa"], "csa", 20, True),    # we play second, in our turn, before the count
-    (["usa", "csa"], "usa", 20, False),   # the enemy's turn (we answer in a melee)
-    (["csa", "usa"], "csa", 20, False),   # the enemy plays after us
-    (["usa", "csa"], "csa", 19, False),   # another hour follows
-])
-def test_the_last_word_is_the_second_players_own_turn_before_a_verdict(
-        order: list[str], active: str, hour: int, last: bool) -> None:
-    assert BocDoctrine(LAST).situation(_last_hour(order, active, hour)).last_word is last
-
-
 def _position(victory: bool, surround: bool) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The CSA's last word on Day 1: Davis (4 steps) and Archer (2) in command next to a
-    worn Union block (1 step) in G6, the Gettysburg victory hex, or in H6, which is none;
-    with ``surround`` every other hex around the target holds a CSA block. Davis's shot
-    at it, and his melee."""
+    """The CSA's turn before Day 1's verdict, as the hour's second player: Davis (4 steps) and
+    Archer (2) in command next to a worn Union block (1 step) in G6, the Gettysburg victory
+    hex, or in H6, which is none; with ``surround`` every other hex around the target holds
+    a CSA block. Davis's shot at it, and his melee."""
     target = "G6" if victory else "H6"
     view = _last_hour(["usa", "csa"], "csa")
-    doctrine = BocDoctrine(LAST)
+    doctrine = BocDoctrine(Style())
     around = list(doctrine.situation(view).facts.nbrs[target])
     units, spare = [], iter(["csa-heth", "csa-pegram"])
     for u in view["units"]:
@@ -97,62 +82,6 @@ def _position(victory: bool, surround: bool) -> tuple[dict[str, Any], dict[str, 
     return view, {"type": "fire", "unit": "csa-davis", "target": target, "through": target}
 
 
-def test_the_last_word_keeps_fire_for_a_melee_that_takes_a_victory_hex() -> None:
-    view, fire = _position(victory=True, surround=False)
-    plain, last = BocDoctrine(Style()), BocDoctrine(LAST)
-    assert plain.scores(view, [fire])[0] > 0          # the general shoots
-    sit = last.situation(view)
-    assert last.melee_potential(sit, "G6") >= LAST.last_word_hold
-    assert last.scores(view, [fire]) == [-1.0]         # the last word keeps it to attack
-    # Not the last word (the enemy plays after us): it shoots.
-    first = dict(view, order=["csa", "usa"])
-    assert last.scores(first, [fire])[0] > 0
-    # A melee not worth the hold: it shoots.
-    assert BocDoctrine(replace(LAST, last_word_hold=99.0)).scores(view, [fire])[0] > 0
-
-
-def test_cornered_blocks_keep_the_fire_of_the_blocks_that_would_attack_them() -> None:
-    """Off a victory hex the last word shoots, unless the enemy there has no hex to
-    retreat to (``last_word_cornered``)."""
-    view, fire = _position(victory=False, surround=False)
-    cornered = BocDoctrine(replace(LAST, last_word_cornered=True))
-    assert BocDoctrine(LAST).scores(view, [fire])[0] > 0
-    assert cornered.scores(view, [fire])[0] > 0        # it may retreat: shoot it
-    walled, fire = _position(victory=False, surround=True)
-    assert cornered._cornered(cornered.situation(walled), "H6")
-    assert cornered.scores(walled, [fire]) == [-1.0]
-    assert BocDoctrine(LAST).scores(walled, [fire])[0] > 0
-
-
-def test_the_last_word_declares_its_melees_before_it_moves() -> None:
-    view, _fire = _position(victory=True, surround=False)
-    view = dict(view, phase="movement")
-    melee = {"type": "melee", "unit": "csa-davis", "target": "G6"}
-    plain = BocDoctrine(Style()).scores(view, [melee])[0]
-    last = BocDoctrine(LAST).scores(view, [melee])[0]
-    assert plain > 0 and last == pytest.approx(plain + LAST.last_word_melee)
-    # The block that would attack with him, had he fired, is no attacker any more.
-    fired = dict(view, units=[dict(u, fired=True) if u["id"] == "csa-davis" else u
-                              for u in view["units"]])
-    sit = BocDoctrine(LAST).situation(fired)
-    assert BocDoctrine(LAST)._attackers_of(sit, "G6") == ["csa-archer"]
-
-
-def test_a_melee_that_loses_in_expectation_is_not_hurried() -> None:
-    """Behind late in the day the general gambles on melees worth a little less than
-    nothing (``melee_min_behind``); the last word adds nothing to those."""
-    view, _fire = _position(victory=True, surround=False)
-    strong = [dict(u, strength=4) if u["id"] == "usa-smith" else u for u in view["units"]]
-    view = dict(view, phase="movement", units=strong)
-    melee = {"type": "melee", "unit": "csa-archer", "target": "G6", "unsupported": True}
-    gamble = Style(melee_min_behind=-9.0)  # any melee is accepted: its worth shows
-    plain = BocDoctrine(gamble).scores(view, [melee])[0]
-    last = BocDoctrine(replace(gamble, last_word=True)).scores(view, [melee])[0]
-    # Its score is 0.3 + worth + 0.02 a step (2) - 0.3 (unsupported): its worth is below 0.
-    assert plain < 0.04
-    assert last == plain
-
-
 def _worn_hq(order: list[str], hour: int = 20) -> tuple[dict[str, Any], dict[str, Any]]:
     """Heth's HQ at its last step with Davis, beside Archer, both next to a Union block
     in G6; the CSA's command phase of ``hour``."""
@@ -164,53 +93,25 @@ def _worn_hq(order: list[str], hour: int = 20) -> tuple[dict[str, Any], dict[str
     return view, {"type": "activate", "hq": "csa-heth"}
 
 
-@pytest.mark.parametrize(("order", "hour", "last_word", "final_turn"), [
-    (["usa", "csa"], 20, True, True),     # the last word: nothing answers before the count
-    (["csa", "usa"], 20, False, True),    # the Union plays after us, then the count
-    (["usa", "csa"], 19, False, False),   # another hour follows: the HQ keeps its step
+@pytest.mark.parametrize(("order", "hour", "final_turn"), [
+    (["usa", "csa"], 20, True),     # nothing answers before the count
+    (["csa", "usa"], 20, True),     # the Union plays after us, then the count
+    (["usa", "csa"], 19, False),    # another hour follows: the HQ keeps its step
 ])
 def test_an_hq_at_its_last_step_commands_its_troops_in_the_turn_before_a_verdict(
-        order: list[str], hour: int, last_word: bool, final_turn: bool) -> None:
+        order: list[str], hour: int, final_turn: bool) -> None:
     """4.3: activating costs the HQ a step after the melee phase. The general keeps an
-    HQ at 1 step idle; in the turn a verdict follows, ``last_word_command`` (the last
-    word only) and ``final_turn_command`` (either player's turn) let it activate, scored
-    as any activation: 0.4 a block of its corps in the line (Davis, Archer) less 0.7."""
+    HQ at 1 step idle; in the turn a verdict follows (either player's),
+    ``final_turn_command`` lets it activate, scored as any activation: 0.4 a block of its
+    corps in the line (Davis, Archer) less 0.7."""
     view, activate = _worn_hq(order, hour)
     assert BocDoctrine(Style()).situation(view).front_troops_in_range("csa-heth") == 2
     assert BocDoctrine(Style()).scores(view, [activate]) == [-1.0]
     spend = 2 * Style().activate_per - Style().activate_cost
-    on_word = BocDoctrine(Style(last_word_command=True)).scores(view, [activate])[0]
     on_final = BocDoctrine(Style(final_turn_command=True)).scores(view, [activate])[0]
-    assert on_word == (pytest.approx(spend) if last_word else -1.0)
     assert on_final == (pytest.approx(spend) if final_turn else -1.0)
     # An HQ at 0 never activates (4.3); nor does any HQ at night (9.71).
     spent = dict(view, units=[dict(u, strength=0) if u["id"] == "csa-heth" else u
                               for u in view["units"]])
     assert BocDoctrine(Style(final_turn_command=True)).scores(spent, [activate]) == [-1.0]
 
-
-def test_the_last_word_counts_the_control_a_move_leaves_at_its_own_weight() -> None:
-    """``last_word_control``: in the last word a move's victory points in projected
-    control (6.61) weigh ``last_word_control`` instead of ``control_weight``, and for the
-    USA a hex made neutral is worth as much as one held (9.11: the CSA scores neither).
-    A Union block steps next to G6 (2 points), empty and held by a lone CSA block."""
-    view = new_game("boc/day1", seed=5).view("usa")
-    facts = BocDoctrine(Style()).situation(view).facts
-    around = list(facts.nbrs["G6"])
-    dest = around[3]
-    here = next(n for n in facts.nbrs[dest] if n != "G6" and n not in around)
-    units = [u for u in view["units"] if u.get("status") != "on_map"]
-    units += [{"id": "csa-davis", "side": "csa", "hex": around[0], "status": "on_map",
-               "strength": 4, "revealed": True},
-              {"id": "usa-iron", "side": "usa", "hex": here, "status": "on_map",
-               "strength": 4, "type": "infantry", "revealed": True}]
-    view = dict(view, units=units, hidden=[], hour=20, order=["csa", "usa"], active="usa",
-                phase="movement")
-    move = {"type": "move", "unit": "usa-iron", "path": [here, dest]}
-    plain = BocDoctrine(Style()).scores(view, [move])[0]
-    counted = BocDoctrine(Style(last_word_control=5.0)).scores(view, [move])[0]
-    # 2 points made neutral: 0.5 x 2 x 0.7 before, 5 x 2 x 1.0 in the last word.
-    assert counted - plain == pytest.approx(5.0 * 2 - 0.5 * 2 * 0.7)
-    # Not the last word (the CSA plays after us): as before.
-    first = dict(view, order=["usa", "csa"])
-    assert BocDoctrine(Style(last_word_control=5.0)).scores(first, [move])[0] == plain

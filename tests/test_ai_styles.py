@@ -4,7 +4,6 @@ each weight moves the scores it names."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ from gettysburg.ai import make_agent
 from gettysburg.ai.doctrines import doctrine_for
 from gettysburg.boc.ai.doctrine import (
     GENERAL_STYLES,
-    OVERSTACK,
     STYLES,
     BocDoctrine,
     Style,
@@ -146,15 +144,9 @@ def test_search_drops_a_variant_that_is_the_generals_own_style_here() -> None:
     assert list(distinct_styles(usa, {"seat": "usa", "scenario": "boc/day3"})) == list(usa)
 
 
-def _formations(seat: str) -> BocDoctrine:
-    return BocDoctrine(replace(general_style(seat, "boc/day1"), formations=True))
-
-
-def _column_line_view(seat: str, actions: int, formations: bool = False
-                      ) -> tuple[Any, dict[str, Any]]:
+def _column_line_view(seat: str, actions: int) -> tuple[Any, dict[str, Any]]:
     """A Day 1 game with the column/line option (6.0) after ``actions`` moves of the
-    general (with ``formations`` on, if asked), at ``seat``'s next movement decision."""
-    from gettysburg.ai.general import best_index
+    general, at ``seat``'s next movement decision."""
 
     game = new_game("boc/day1", seed=5, options=["column_line"])
     general, rng = make_agent("general"), random.Random(0)
@@ -164,48 +156,9 @@ def _column_line_view(seat: str, actions: int, formations: bool = False
         if n >= actions and mover == seat and view["phase"] == "movement":
             return game, view
         legal = view["legal_actions"]
-        if formations:
-            action = legal[best_index(_formations(mover).scores(view, legal), legal)]
-        else:
-            action = general.choose(view, legal, 0.0, rng)
+        action = general.choose(view, legal, 0.0, rng)
         game.apply(action, mover)
     raise AssertionError("no movement decision found")
-
-
-def test_formations_march_in_column_and_fight_in_line() -> None:
-    """``formations`` (6.0 option, off in the general): a unit far from every known enemy
-    forms column before it moves (for one still to come on: by its entry hexes), one
-    within ``LINE_AT`` hexes forms line; off, no formation change scores above 0."""
-    from gettysburg.boc.ai.doctrine import COLUMN_CLEAR, LINE_AT
-
-    seen: set[tuple[bool, bool]] = set()  # (to column, chosen before the moves)
-    for seat, actions in (("usa", 100), ("usa", 200), ("csa", 40), ("csa", 150),
-                          ("usa", 300), ("csa", 300)):
-        _game, view = _column_line_view(seat, actions, formations=True)
-        legal = view["legal_actions"]
-        on = _formations(seat)
-        sit = on.situation(view)
-        for a in legal:
-            if a["type"] == "enter":
-                sit.entries.setdefault(str(a["unit"]), set()).add(str(a["entry"]))
-        scores = on.scores(view, legal)
-        for a, score in zip(legal, scores, strict=True):
-            if a["type"] != "formation":
-                continue
-            u = sit.own[str(a["unit"])]
-            hx = u.get("hex") if u.get("status") == "on_map" else None
-            near = sit.nearest_enemy(hx) if hx else min(
-                (sit.nearest_enemy(e) for e in sit.entries.get(str(a["unit"]), ())), default=99)
-            wanted = (near > COLUMN_CLEAR and (hx is None or hx not in sit.near_objectives)
-                      if a["column"] else near <= LINE_AT)
-            first = score > max((s for b, s in zip(legal, scores, strict=True)
-                                 if b["type"] in ("move", "enter")), default=0.0)
-            assert first == wanted, (a, near)
-            seen.add((bool(a["column"]), first))
-        off = BocDoctrine(general_style(seat, "boc/day1"))
-        assert all(s < 0 for a, s in zip(legal, off.scores(view, legal), strict=True)
-                   if a["type"] == "formation")
-    assert (True, True) in seen and (False, True) in seen, seen  # both kinds were chosen
 
 
 def test_a_hex_with_an_own_column_holds_no_other_unit() -> None:
@@ -329,7 +282,7 @@ def test_keep_room_charges_taking_the_last_repulse_hex_unless_the_move_frees_one
         assert sit.room_cost(uid, "J5", here) == want
 
 
-@pytest.mark.parametrize("style", [Style(), Style(keep_room=1.0), Style(formations=True)])
+@pytest.mark.parametrize("style", [Style(), Style(keep_room=1.0)])
 def test_a_units_moves_scored_together_score_as_one_by_one(style: Style) -> None:
     """``scores`` weighs the moves of a unit together (``Situation.hex_values``); each
     scores as one move alone: what its end is worth over staying, plus what it does to
@@ -389,77 +342,6 @@ def test_a_known_hq_takes_one_hit_more_before_it_falls() -> None:
     assert kill_chance(4, 3, [1], False) == pytest.approx(1 - 0.5 ** 4)
     assert kill_chance(4, 3, sit.steps_before_loss("Z99"), False) == pytest.approx(
         1 - 0.5 ** 4 - 4 * 0.5 ** 4)
-
-
-def test_gun_shy_charges_a_last_step_battery_in_the_enemy_gun_range_only() -> None:
-    """``Style.gun_shy``: Calef's battery (1 step) is charged the weight, and loses the
-    guns' liking for two or three hexes off, in every hex within 3 of a known enemy block
-    or in the line, victory hexes included; elsewhere, and for Gamble's cavalry next to
-    it, nothing changes."""
-    view = new_game("boc/day1", seed=5).view("usa")
-    # A hidden CSA block two hexes from the Seminary's victory hex (G6), as at 10 AM.
-    view = dict(view, hidden=[*view["hidden"], {"handle": "b-test", "side": "csa",
-                                                "hex": "E6", "column": False}])
-    plain = BocDoctrine(Style()).situation(view)
-    shy = BocDoctrine(Style(gun_shy=2.0)).situation(view)
-    here = str(plain.own_on["usa-calef"]["hex"])
-    hexes = sorted(plain.facts.hexes)
-    calef = dict(zip(hexes, (a - b for a, b in zip(plain.hex_values("usa-calef", here, hexes),
-                                                    shy.hex_values("usa-calef", here, hexes),
-                                                    strict=True)), strict=True))
-    charged = 0
-    for hx, diff in calef.items():
-        in_front, near = hx in plain.front, plain._enemy_within(hx, 3)
-        want = 2.0 + (0.3 if near and not in_front else 0.0) if in_front or near else 0.0
-        assert diff == pytest.approx(want), hx
-        charged += want > 0
-    assert charged > 10 and calef["G6"] == pytest.approx(2.3)
-    gamble = str(plain.own_on["usa-gamble"]["hex"])
-    assert plain.hex_values("usa-gamble", gamble, hexes) == \
-        shy.hex_values("usa-gamble", gamble, hexes)
-
-
-def _exposure_view(order: list[str]) -> dict[str, Any]:
-    """The USA's first view of Day 1 with a hidden CSA block in E6 and another in F6 (next
-    to each other, two hexes from the Seminary), the hour's order as given."""
-    view = new_game("boc/day1", seed=5).view("usa")
-    extra = [{"handle": f"b-test{k}", "side": "csa", "hex": hx, "column": False}
-             for k, hx in enumerate(("E6", "F6"))]
-    return dict(view, hidden=[*view["hidden"], *extra], order=order, active="usa")
-
-
-@pytest.mark.parametrize(("order", "first"), [(["usa", "csa"], True), (["csa", "usa"], False)])
-def test_exposure_charges_the_line_by_the_enemy_strength_next_to_it(order: list[str],
-                                                                    first: bool) -> None:
-    """``exposure`` (we play first this hour: the enemy fires next, 1.1-1.2) or
-    ``exposure_second`` (we play second) charges a front-line hex its weight per step of
-    known enemy strength next to it, a hidden block counted at 3; other hexes, and the
-    weight of the other case, change nothing."""
-    view = _exposure_view(order)
-    plain = BocDoctrine(Style()).situation(view)
-    assert plain.enemy_next is first
-    weight = {"exposure": 0.25} if first else {"exposure_second": 0.25}
-    wrong = {"exposure_second": 0.25} if first else {"exposure": 0.25}
-    charged = BocDoctrine(Style(**weight)).situation(view)
-    idle = BocDoctrine(Style(**wrong)).situation(view)
-    uid = "usa-gamble"
-    here = str(plain.own_on[uid]["hex"])
-    hexes = sorted(plain.facts.hexes)
-    base = plain.hex_values(uid, here, hexes)
-    assert idle.hex_values(uid, here, hexes) == base
-    seen = 0
-    for hx, a, b in zip(hexes, base, charged.hex_values(uid, here, hexes), strict=True):
-        if a == OVERSTACK:
-            continue
-        next_to = sum(3.0 for e in ("E6", "F6") if e in plain.facts.nbrs[hx])
-        assert plain.adjacent_enemy(hx) >= next_to
-        want = 0.25 * plain.adjacent_enemy(hx) if hx in plain.front else 0.0
-        assert a - b == pytest.approx(want), hx
-        seen += hx in plain.front
-    assert seen > 4
-    # A hex next to both hidden blocks faces twice the fire of one next to one.
-    both = [hx for hx in plain.front if {"E6", "F6"} <= set(plain.facts.nbrs[hx])]
-    assert both and all(plain.adjacent_enemy(hx) >= 6.0 for hx in both)
 
 
 def test_named_weights_move_the_scores_they_name() -> None:

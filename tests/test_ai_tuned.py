@@ -39,24 +39,24 @@ def test_the_shipped_file_reads_and_every_entry_differs_from_the_general() -> No
 
 
 def test_an_entry_is_the_generals_style_with_its_weights() -> None:
-    tuned = parse_tuned(_doc(exposure=0.2, weak_steps=2))
+    tuned = parse_tuned(_doc(hunt=0.2, weak_steps=2))
     assert tuned == {("csa", "boc/day1"): replace(general_style("csa", "boc/day1"),
-                                                  exposure=0.2, weak_steps=2)}
+                                                  hunt=0.2, weak_steps=2)}
     assert isinstance(tuned[("csa", "boc/day1")].weak_steps, int)
 
 
 def test_a_switch_is_set_true_or_false() -> None:
-    """Switches (``last_word``) take a YAML boolean, kept as one."""
-    tuned = parse_tuned(_doc(last_word=True, last_word_hold=0.8))[("csa", "boc/day1")]
-    assert tuned.last_word is True and tuned.last_word_hold == 0.8
+    """Switches (``final_turn_command``) take a YAML boolean, kept as one."""
+    tuned = parse_tuned(_doc(final_turn_command=True, hunt=0.8))[("csa", "boc/day1")]
+    assert tuned.final_turn_command is True and tuned.hunt == 0.8
 
 
 @pytest.mark.parametrize(("doc", "names"), [
-    (_doc(exposure="high"), "styles.0.weights.exposure"),
+    (_doc(hunt="high"), "styles.0.weights.hunt"),
     (_doc(bravery=1.0), "weights.bravery: not a Style weight"),
     (_doc(formations=1.0), "weights.formations: not a Style weight"),
     (_doc(weak_steps=1.5), "weights.weak_steps: a whole number"),
-    (_doc(last_word=1.0), "weights.last_word: true or false, not 1.0"),
+    (_doc(final_turn_command=1.0), "weights.final_turn_command: true or false, not 1.0"),
     (_doc(hold=True), "weights.hold: a number, not True"),
     ({"styles": [{"seat": "rebels", "scenario": "boc/day1", "weights": {}, "source": ""}]},
      "styles.0.seat"),

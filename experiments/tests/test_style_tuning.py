@@ -47,7 +47,7 @@ def test_the_soft_win_is_half_at_the_bands_edge_and_rises_with_the_seats_margin(
 
 def test_a_generation_is_played_logged_and_resumed(tmp_path: Path) -> None:
     out = tmp_path / "tune.jsonl"
-    args = argparse.Namespace(seat="csa", scenario="boc/day1", params=["exposure", "decay"],
+    args = argparse.Namespace(seat="csa", scenario="boc/day1", params=["hunt", "decay"],
                               out=str(out), resume=False, sigma=0.5, popsize=2,
                               cma_seed=1, generations=1, games=1, seed=5, workers=1,
                               temperature=1.5)
@@ -56,7 +56,7 @@ def test_a_generation_is_played_logged_and_resumed(tmp_path: Path) -> None:
     assert [r["candidate"] for r in rows] == [0, 1, "mean"]
     for r in rows:
         assert r["generation"] == 0 and r["games"] == 1 and set(r["style"]) == {
-            "exposure", "decay"}
+            "hunt", "decay"}
         assert 0.0 <= r["score"] <= 1.0 and r["errors"] == 0
     # The mean of generation 0 is the general itself: its game is the general's.
     assert rows[-1]["vps"] == rows[-1]["general_vps"] and rows[-1]["gain"] == 0.0

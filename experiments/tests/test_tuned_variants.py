@@ -19,11 +19,11 @@ from gettysburg.boc.ai.tuned import load_tuned
 
 
 def test_the_knobs_go_into_every_tuned_style_and_nothing_else_changes() -> None:
-    doctrine = variant_doctrine({"last_word": True, "last_word_hold": 0.7})
+    doctrine = variant_doctrine({"final_turn_command": True, "hunt": 0.7})
     tuned = load_tuned()
     assert set(doctrine.styles) == set(tuned) and len(tuned) >= 3
     for key, style in doctrine.styles.items():
-        assert style.last_word and style.last_word_hold == 0.7
+        assert style.final_turn_command and style.hunt == 0.7
         assert style.hold == tuned[key].hold and style.decay == tuned[key].decay
     with pytest.raises(TypeError):  # a misspelt weight measures nothing: refused
         variant_doctrine({"last_wrod": True})

@@ -19,7 +19,7 @@ set-up hex, or its entry road's hexes) to where the block was first seen, or sta
 when that is not remembered; a block first seen after the start is one that came on the
 map about then (``Belief.lag``). Strengths are the last seen, else the printed ones.
 
-The weights were chosen with ``benchmarks/belief_calibration.py`` (docs/ai.md, "The
+The weights were chosen with ``experiments/belief_calibration.py`` (experiments/HISTORY.md, "The
 sampler"): with sightings the true unit is the one drawn most often for 50% of the hidden
 blocks on Day 1 (5% from the view alone, about as good as a uniform pick).
 
@@ -46,7 +46,7 @@ JSONDict = dict[str, Any]
 
 @dataclass(frozen=True)
 class Belief:
-    """The sampler's weights (``benchmarks/belief_calibration.py`` measures them)."""
+    """The sampler's weights (``experiments/belief_calibration.py`` measures them)."""
 
     spread: float = 4.0  # hexes: how far blocks are expected to wander from their set-up hex
     reserve_weight: float = 0.3  # weight of a unit with no known way onto the map

@@ -45,16 +45,9 @@ FIRE_SIDE_TERRAIN = frozenset({"woods", "orchard", "town", "marsh", "river"})
 GOOD_GROUND = frozenset({"woods", "town", "rocks", "orchard"})
 HIDDEN_STRENGTH = 3.0  # a hidden enemy block is guessed at the typical full strength
 OVERSTACK = -100.0
-# The column/line option (6.0): infantry forms column to march (only columns use the
-# roads) while no known enemy is within COLUMN_CLEAR hexes, and forms line once one is
-# within LINE_AT (a column neither fires, 5.1, nor shares a hex, and a change costs half
-# its MPs, all of them in the front line).
-COLUMN_CLEAR = 6
-LINE_AT = 4
-FORMATION_FIRST = 50.0  # above any move or entry: the formation is chosen before moving
 LAST_DAY_HOUR = 20  # the last day turn (8 PM) before night (9.7)
 # Facts read from scenario files, kept for this many scenarios: a long-lived server meets
-# any number of custom scenario files (as ``belief_boc.STARTS_KEPT``).
+# any number of custom scenario files (as ``belief.STARTS_KEPT``).
 SCENARIOS_KEPT = 32
 # The defaults of Style, named for tests and docs.
 MELEE_MIN = 0.2  # least expected net gain (blocks, steps, hex) worth a melee
@@ -85,17 +78,8 @@ class Style:
     # last such hex from a worn block within the enemy's gun range, or that puts a worn
     # block there with no such hex. 0: off (the general fills its line's hexes).
     keep_room: float = 0.0
-    # Column/line option (6.0): march in column, fight in line (``_s_formation``). Off: the
-    # general keeps every unit in line. On, against the general, Day 1 with the option, 30
-    # games a seat (session 12, benchmarks/formation_trials.py, docs/ai.md): +0.30 +- 0.50
-    # points a game for the USA, -0.23 +- 0.58 for the CSA; no gain, so it stays off.
-    formations: bool = False
-    # A battery at its last step within the enemy's gun range (3 hexes, 5.31), or in the
-    # line, even on a victory hex: one hit eliminates it (9.12), and batteries draw fire
-    # aimed at them. 0: off (such a gun stays where the objectives pull it).
-    gun_shy: float = 0.0
     # Weights that were constants until session 37, named so a tuner may vary them
-    # (benchmarks/style_tuning.py); their defaults are the old constants, so ``Style()``
+    # (experiments/style_tuning.py); their defaults are the old constants, so ``Style()``
     # plays exactly as before.
     shelter_weight: float = 1.0  # x the shelter of a front-line hex (its terrain, 5.22; level)
     close_in: float = 0.2  # an attacker's front-line hex (it must be adjacent to fire, 5.1)
@@ -112,38 +96,9 @@ class Style:
     activate_per: float = 0.4  # activating an HQ (4.3), per block of its corps in the line
     activate_cost: float = 0.7  # ... less the step it costs
     fire_vp: float = 0.1  # a shot, per victory point of the target hex
-    # The enemy fires before we do when it plays next (1.1, 1.2: fire comes before
-    # movement, so a block that moves next to the enemy is shot at first unless we win
-    # the next initiative). A front-line hex costs this much per step of known enemy
-    # strength next to it (a hidden block counts as 3) when the enemy plays next this
-    # hour (``exposure``), or when we play second and the next hour's initiative decides
-    # (``exposure_second``). 0: off, as in ``Style()``.
-    exposure: float = 0.0
-    exposure_second: float = 0.0
-    # The last word (1.1, 9.1): the hour's second player, in the turn a verdict follows,
-    # acts with no enemy turn between it and the count, so only the count matters. With
-    # ``last_word`` on, there a block that could attack an enemy-held victory hex it stands
-    # next to keeps its fire (5.1, 7.1: a block that fires may not attack) when the melee
-    # on that hex is worth at least ``last_word_hold`` (``BocDoctrine.melee_potential``),
-    # and a melee worth making scores ``last_word_melee`` more, so it is declared before
-    # any move (a block that moves may not attack) when it gains in expectation. Off, as
-    # in ``Style()``.
-    last_word: bool = False
-    last_word_hold: float = 0.5
-    # ... and next to any enemy hex whose blocks have nowhere to retreat (7.7: every hex
-    # around it ours), so they fight to the end and a melee eliminates them (9.12).
-    last_word_cornered: bool = False
-    last_word_melee: float = 3.0
-    # In that same turn, the weight of the victory points a move or entry wins in
-    # projected control (6.61), instead of ``control_weight``: the control the blocks
-    # leave is the control counted (6.6, 9.11). 0: off, ``control_weight`` as always.
-    last_word_control: float = 0.0
     # An HQ at 1 step stays idle (an HQ at 0 cannot activate, and one hit eliminates it,
-    # 4.3, 4.61), except, with ``last_word_command``, in the last word: its step is lost
-    # after the melee phase (4.3) and no combat comes before the count (9.1, 9.71), so its
-    # division may fire and attack for nothing. ``final_turn_command``: in any own turn a
-    # verdict follows, the enemy's answer risking the HQ at 0.
-    last_word_command: bool = False
+    # 4.3, 4.61), except, with ``final_turn_command``, in an own turn a verdict follows: its
+    # division may fire and attack before the count, the enemy's answer risking the HQ at 0.
     final_turn_command: bool = False
 
     @property
@@ -158,17 +113,16 @@ def _decay_pow(decay: float) -> tuple[float, ...]:
 
 DEFAULT_STYLE = Style()
 #: Where the general plays another style than ``Style()``: by seat and scenario.
-#: Day 2 (9.3) opens with the Union line held by worn blocks (the XI Corps at 1 step on
-#: and next to Cemetery Hill). There the USA general charges a 1-step block in the line
-#: on a victory hex too, so fresher blocks take its place. Measured with
-#: ``benchmarks/style_trials.py`` against ``Style()`` (docs/ai.md, "The USA general's Day 2
-#: style"): +1.68 +- 0.41 points a game for the USA over 50 seeds (CSA wins 35 instead of
-#: 43); against random it still wins 39 of 40 (one draw, as before). Stronger variants
-#: gained more against the general but drew against random; on Day 3 the same weight
-#: costs the USA 2.2 points, so it is kept to Day 2.
+#: Day 2 (9.3) opens with the Union line held by worn blocks (the XI Corps at 1 step on and next to
+#: Cemetery Hill). There the USA general charges a 1-step block in the line on a victory hex too, so
+#: fresher blocks take its place. Measured with ``experiments/style_trials.py`` against ``Style()``
+#: (experiments/HISTORY.md, "The USA general's Day 2 style"): +1.68 +- 0.41 points a game for the
+#: USA over 50 seeds (CSA wins 35 instead of 43); against random it still wins 39 of 40 (one draw,
+#: as before). Stronger variants gained more against the general but drew against random; on Day 3
+#: the same weight costs the USA 2.2 points, so it is kept to Day 2.
 #: The CSA's two styles (session 6) change only how fast an objective's pull fades with
 #: distance (``decay``, 0.7 in ``Style()``); paired gains in points a game for the CSA
-#: against the general, from ``benchmarks/style_trials.py`` (docs/ai.md, "The CSA
+#: against the general, from ``experiments/style_trials.py`` (experiments/HISTORY.md, "The CSA
 #: general's Day 1 style" and "... Day 3 style"):
 #: Day 1, 0.55 (``tight``: objectives pull only nearby troops): +1.25 +- 1.03 (16 seeds,
 #: 500), +0.93 +- 0.61 (40, seeds 800), +1.60 +- 0.58 (60, seeds 900).
@@ -176,10 +130,10 @@ DEFAULT_STYLE = Style()
 #: +- 0.67 (30, seeds 600).
 #: Day 2 for the USA, session 13: also keep a repulse hex (5.32) for worn blocks in the
 #: enemy's gun range (``keep_room`` 1.0): +0.93 +- 0.67 (30 seeds, 800), +1.88 +- 0.56 (40,
-#: seeds 900); CSA wins 32 of 70 instead of 43 (docs/ai.md, "Room to fall back").
+#: seeds 900); CSA wins 32 of 70 instead of 43 (experiments/HISTORY.md, "Room to fall back").
 #: Day 1 for the USA, against the CSA's Day 1 style: blocks at 2 steps or fewer keep 2
 #: hexes from the enemy, at a cost of 1.5 (``shy3``): +0.72 +- 0.55 (40 seeds, 800),
-#: +1.48 +- 0.48 (60, seeds 900), +0.57 +- 0.38 (100, seeds 700); docs/ai.md, "The USA
+#: +1.48 +- 0.48 (60, seeds 900), +0.57 +- 0.38 (100, seeds 700); experiments/HISTORY.md, "The USA
 #: general's Day 1 style".
 GENERAL_STYLES: dict[tuple[str, str], Style] = {
     ("csa", "boc/day1"): Style(decay=0.55),
@@ -201,8 +155,9 @@ def general_style(seat: str, scenario: str) -> Style:
 
 #: The variants the ``search`` agent may play instead of the general for one of its
 #: player turns, by seat: the best of each family when a seat played them all day
-#: against the general (Day 1, 16 seeds per variant and seat, ``benchmarks/style_trials.py``,
-#: docs/ai.md). The general's own style is always the incumbent (``search_boc.portfolio``).
+#: against the general (Day 1, 16 seeds per variant and seat,
+#: ``experiments/style_trials.py``, experiments/HISTORY.md). The general's own style is
+#: always the incumbent (``search_hooks.portfolio``).
 _GREEDY = Style(control_weight=1.5)  # take and hold victory hexes above all (6.61)
 _HUNTER = Style(hunt=0.8, hunt_behind=1.2)  # close in on worn enemy blocks (9.12)
 STYLES: dict[str, dict[str, Style]] = {
@@ -532,29 +487,12 @@ class Situation:
         self._reach = enemy_reach(facts, frozenset(self.enemy_at))
         self.need = self._needs()
         self._prey_cache: dict[str, float] = {}
-        self._adjacent_cache: dict[str, float] = {}
-        # Whether the enemy plays next (1.1): we are the hour's first player, or it is the
-        # enemy's turn now.
-        order = [str(x) for x in view.get("order") or []]
-        active = str(view.get("active") or "")
-        self.enemy_next = active == self.enemy or (bool(order) and order[0] == self.seat)
-        # Our own turn, and a verdict follows it (9.1); the last word: as the hour's second
-        # player, so nothing answers it before the count.
-        final_turn = active == self.seat and turns_left(view) == 0
-        self.last_word = final_turn and len(order) == 2 and order[1] == self.seat
-        # Whether an HQ at 1 step may activate (4.3: ``final_turn_command``,
-        # ``last_word_command``).
-        self.spend_last_step = (style.final_turn_command and final_turn) or (
-            style.last_word_command and self.last_word)
-        # What a victory point won in projected control is worth to a move (6.61); with
-        # ``last_word_control``, in the last word the control left is the control counted.
-        self.counted = self.last_word and style.last_word_control > 0
-        self.control_weight = style.last_word_control if self.counted \
-            else style.control_weight
-        # By target hex, for this decision: who would attack it together
-        # (``BocDoctrine._attackers_of``) and that melee's worth (``melee_potential``).
-        self.attackers: dict[str, list[str]] = {}
-        self.potential: dict[str, float] = {}
+        # Whether an HQ at 1 step may activate (4.3, ``final_turn_command``): our own turn,
+        # and a verdict follows it (9.1).
+        self.spend_last_step = style.final_turn_command \
+            and str(view.get("active") or "") == self.seat and turns_left(view) == 0
+        # What a victory point won in projected control is worth to a move (6.61).
+        self.control_weight = style.control_weight
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
@@ -662,10 +600,7 @@ class Situation:
         worn = self.strength(uid) <= st.weak_steps
         attacker = self.seat == "csa"  # the USA attacks only where it does not hold the hex
         hunt = st.hunt_behind if self.behind else st.hunt
-        column = st.formations and self.column(uid)
         shy = st.weak_reach > 1 and worn
-        last_gun = bool(st.gun_shy) and artillery and self.strength(uid) <= 1
-        exposure = st.exposure if self.enemy_next else st.exposure_second
         out: list[float] = []
         for hx in hexes:
             cols = self.columns.get(hx)  # a column of another unit there holds the hex alone
@@ -690,8 +625,6 @@ class Situation:
                     value -= st.gun_front  # guns shoot best from two or three hexes away
                 elif attacker or self.control.get(hx) != self.seat:
                     value += st.close_in  # the attacker must close with the enemy to fire
-                if exposure:
-                    value -= exposure * self.adjacent_enemy(hx)
                 if worn and hx not in victory:
                     # One hit eliminates it: a point for the enemy (9.12).
                     value -= st.weak_in_front
@@ -700,19 +633,10 @@ class Situation:
                         value -= st.weak_on_objective
                     if not artillery:
                         value += hunt * self.prey(hx)
-            elif artillery and not last_gun and self._enemy_within(hx, 3):
+            elif artillery and self._enemy_within(hx, 3):
                 value += st.gun_range
-            if last_gun and (in_front or self._enemy_within(hx, 3)):
-                value -= st.gun_shy
             if st.keep_room:
                 value -= st.keep_room * self.room_cost(uid, hx, here)
-            if column:
-                # A column cannot fire (5.1) and forms line at the cost of all its MPs in
-                # the front line (6.0): it stops short of the enemy and forms line first.
-                if in_front:
-                    value -= 1.5
-                elif self._enemy_within(hx, LINE_AT - 1):
-                    value -= 0.8
             if shy and not in_front and hx not in victory \
                     and self._enemy_within(hx, st.weak_reach):
                 # Within the enemy's reach of a move and a melee (6.1, 7.1): as bad as the
@@ -776,15 +700,6 @@ class Situation:
             self._prey_cache[hx] = got
         return got
 
-    def adjacent_enemy(self, hx: str) -> float:
-        """Known enemy strength next to ``hx`` (a hidden block counted at 3): the fire a
-        block standing there faces in the enemy's next fire phase (5.1)."""
-        got = self._adjacent_cache.get(hx)
-        if got is None:
-            got = sum(self.enemy_at.get(n, 0.0) for n in self.facts.nbrs.get(hx, ()))
-            self._adjacent_cache[hx] = got
-        return got
-
     def nearest_enemy(self, hx: str) -> int:
         """Hexes from ``hx`` to the nearest known enemy block (99: none known)."""
         return self._reach.nearest(hx)
@@ -794,9 +709,6 @@ class Situation:
         """Victory hexes and their neighbours: a unit in one garrisons an objective."""
         return self._near
 
-    def column(self, uid: str) -> bool:
-        """Whether the seat's unit ``uid`` is in column now (6.0 option)."""
-        return bool(self.own.get(uid, {}).get("column"))
 
     def _enemy_within(self, hx: str, r: int) -> int:
         return self._reach.within(hx, r)
@@ -863,8 +775,6 @@ class Situation:
         only hexes it controls (9.11); for the USA, denying is what counts."""
         if self.seat == "csa":
             return 1.0 if controller == "csa" else 0.0
-        if controller is None and self.counted:
-            return 1.0  # the count is next: a neutral hex scores the CSA nothing (9.11)
         return 0.0 if controller == "csa" else (1.0 if controller == "usa" else 0.7)
 
     def strength(self, uid: str) -> int:
@@ -986,25 +896,9 @@ class BocDoctrine:
         return -3.0
 
     def _s_formation(self, sit: Situation, a: Action) -> float:
-        """6.0 column/line option: a unit forms column while no known enemy is within
-        ``COLUMN_CLEAR`` hexes of it (of its entry hexes, for one still to come on, whose
-        choice is free) and it holds no objective; it forms line once one is within
-        ``LINE_AT``. Either change scores above any move (``FORMATION_FIRST``), so it comes
-        first."""
-        if not sit.style.formations:
-            return -0.2
-        uid = str(a["unit"])
-        u = sit.own.get(uid, {})
-        hx = str(u["hex"]) if u.get("status") == "on_map" and u.get("hex") else None
-        if hx is None:
-            near = min((sit.nearest_enemy(e) for e in sit.entries.get(uid, ())), default=99)
-        else:
-            near = sit.nearest_enemy(hx)
-        if not a.get("column"):
-            return FORMATION_FIRST if near <= LINE_AT else -0.3
-        if near <= COLUMN_CLEAR or (hx is not None and hx in sit.near_objectives):
-            return -0.3
-        return FORMATION_FIRST
+        """6.0 column/line option: the general keeps every unit in line (a column doctrine
+        was measured and gained nothing: experiments/README.md, formation trials)."""
+        return -0.2
 
     def _s_swap(self, sit: Situation, a: Action) -> float:
         return -0.1
@@ -1047,8 +941,6 @@ class BocDoctrine:
         label, u = sit.unit(uid), sit.own.get(uid)
         if label is None or u is None or not u.get("hex"):
             return 0.0
-        if sit.last_word and sit.style.last_word and self._keeps_fire(sit, uid):
-            return -1.0
         here = str(u["hex"])
         info = sit.facts.board.hex(target)
         long_range = label.type in ARTILLERY_TYPES and sit.facts.dist(here, target) >= 2
@@ -1097,73 +989,7 @@ class BocDoctrine:
         if val < (sit.style.melee_min_behind if sit.behind and sit.late
                    else sit.style.melee_min):
             return -1.0
-        # The last word: a melee that gains at the count comes before any move.
-        first = sit.style.last_word_melee if sit.last_word and sit.style.last_word \
-            and val > 0 else 0.0
-        return first + 0.3 + val + 0.02 * sit.strength(uid) - (0.3 if unsupported else 0.0)
-
-    def _can_attack(self, sit: Situation, uid: str) -> bool:
-        """Whether an own block could still declare a supported melee this turn (7.1, 7.4,
-        7.5: not an HQ or a foot battery, in command, neither fired nor moved)."""
-        u, label = sit.own_on.get(uid), sit.unit(uid)
-        return bool(u is not None and label is not None and not label.is_hq
-                    and label.type != "artillery" and u.get("in_command")
-                    and not (u.get("fired") or u.get("moved") or u.get("mp_used")
-                             or u.get("column")) and sit.strength(uid) > 0)
-
-    def _attackers_of(self, sit: Situation, target: str) -> list[str]:
-        """The blocks that would attack ``target`` together: the strongest that can in
-        each own hex next to it (7.1: one per hexside), up to its stacking limit (6.2);
-        kept for the decision."""
-        kept = sit.attackers.get(target)
-        if kept is not None:
-            return kept
-        best: dict[str, tuple[int, str]] = {}
-        for uid, u in sit.own_on.items():
-            hx = str(u["hex"])
-            if target in sit.facts.nbrs.get(hx, ()) and self._can_attack(sit, uid) \
-                    and (hx not in best or (sit.strength(uid), uid) > best[hx]):
-                best[hx] = (sit.strength(uid), uid)
-        room = max(1, sit.facts.stacking.get(target, 1))
-        kept = sit.attackers[target] = [uid for _s, uid in sorted(best.values(),
-                                                                  reverse=True)[:room]]
-        return kept
-
-    def melee_potential(self, sit: Situation, target: str) -> float:
-        """The worth (``Outlook.value``) of a melee on ``target`` by the blocks that could
-        attack it together (``_attackers_of``); kept for the decision."""
-        got = sit.potential.get(target)
-        if got is None:
-            attackers = [self._attacker(sit, a, str(sit.own_on[a]["hex"]), target)
-                         for a in self._attackers_of(sit, target)]
-            defenders = self._enemy_fighters(sit, target, defending=True)
-            got = outlook(attackers, defenders, guess=sit.guess).value(
-                True, self._hex_worth(sit, target)) if attackers and defenders else -9.0
-            sit.potential[target] = got
-        return got
-
-    @staticmethod
-    def _cornered(sit: Situation, target: str) -> bool:
-        """Whether the blocks in ``target`` have no hex to retreat to (7.7): every hex
-        around it holds our blocks or is ours (6.6), and it is not on the map's edge (2.4:
-        blocks may leave the map there)."""
-        around = sit.facts.nbrs.get(target, ())
-        return len(around) == 6 and all(n in sit.garrison or sit.control.get(n) == sit.seat
-                                        for n in around)
-
-    def _keeps_fire(self, sit: Situation, uid: str) -> bool:
-        """The last word (``Style.last_word``): ``uid`` is one of the blocks that would
-        attack an enemy-held victory hex next to it (or cornered enemy blocks, with
-        ``last_word_cornered``) in a melee worth ``last_word_hold``."""
-        if not self._can_attack(sit, uid):
-            return False
-        here = str(sit.own_on[uid]["hex"])
-        return any(target in sit.enemy_blocks
-                   and (target in sit.facts.victory
-                        or (sit.style.last_word_cornered and self._cornered(sit, target)))
-                   and uid in self._attackers_of(sit, target)
-                   and self.melee_potential(sit, target) >= sit.style.last_word_hold
-                   for target in sit.facts.nbrs.get(here, ()))
+        return 0.3 + val + 0.02 * sit.strength(uid) - (0.3 if unsupported else 0.0)
 
     def _attacker(self, sit: Situation, uid: str, frm: str | None, target: str) -> Fighter:
         pen = 0

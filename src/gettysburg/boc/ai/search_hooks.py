@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 #: The dice of the sampled worlds: "seeded", or "keyed" (plans compared in one world then
 #: share the dice of every shot and melee round they both make, even after they part).
 #: Measured in session 13, keyed worlds left the noise of a style comparison about where it
-#: was (sd 0.55 against 0.60), so search keeps the dice it was measured with (docs/ai.md,
-#: "Coupled games"; benchmarks/coupled_dice.py flips this switch).
+#: was (sd 0.55 against 0.60), so search keeps the dice it was measured with
+#: (experiments/HISTORY.md, "Coupled games"; experiments/coupled_dice.py flips this switch).
 WORLD_DICE = "seeded"
 
 #: Value of the danger a block at this strength is in (a block eliminated is a full
@@ -33,7 +33,7 @@ RISK_FULL = 0.06
 
 
 def world_builder(seen: Sightings | None = None) -> WorldBuilder:
-    """Worlds drawn by ``belief_boc``: from what ``seen`` (the agent's ``Sightings``)
+    """Worlds drawn by ``belief``: from what ``seen`` (the agent's ``Sightings``)
     remembers of the enemy's blocks when given, else from the view alone; their dice are
     ``WORLD_DICE``."""
     # A partial of a module function rather than a closure, so an agent pickles (the
@@ -120,7 +120,7 @@ def value(world: Game, seat: str) -> float:
 
 def portfolio() -> dict[str, dict[str, Doctrine]]:
     """Per seat: the general (its own style for the seat and scenario), then the
-    variants of ``doctrine_boc.STYLES``."""
+    variants of ``doctrine.STYLES``."""
     from gettysburg.boc.ai.doctrine import STYLES, BocDoctrine
 
     general: Doctrine = BocDoctrine()

@@ -1,11 +1,11 @@
 """Badges of Courage doctrine weights tuned against the general (``data/tuned_styles.yaml``).
 
-The file holds, per seat and scenario, the ``doctrine_boc.Style`` weights that
-``benchmarks/style_tuning.py`` found to play better against the ``general`` than the
-general's own style there, with where each set came from. They are the search agents' own
-doctrine when an agent asks for it (``SearchAgent.base = "tuned"``, docs/ai.md); the
-general itself keeps its own styles, so it stays the fixed opponent the tuning and the
-measurements of search are made against.
+The file holds, per seat and scenario, the ``doctrine.Style`` weights that
+``experiments/style_tuning.py`` found to play better against the ``general`` than the
+general's own style there, with where each set came from. They are the doctrine of the
+preset ``general-tuned`` (the declaration's doctrine variant "tuned", docs/ai.md); the
+general itself keeps its own styles, so it stays the fixed opponent the tuning and every
+measurement are made against.
 
 An entry names only the weights that differ from the general's style for that seat and
 scenario (``general_style``); the rest are the general's. An entry may name the ``days`` of
@@ -29,11 +29,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 from gettysburg.boc.ai.doctrine import BocDoctrine, Style, StyleKey, general_style
 
 TUNED_FILE = Path(__file__).resolve().parent.parent / "data" / "tuned_styles.yaml"
-#: The weights an entry may set: every ``Style`` field but the column/line switch, which is
-#: an option of play rather than a weight.
-WEIGHTS = {f.name: f.type for f in fields(Style) if f.name != "formations"}
+#: The weights an entry may set: every ``Style`` field.
+WEIGHTS = {f.name: f.type for f in fields(Style)}
 _WHOLE = frozenset(name for name, kind in WEIGHTS.items() if kind in (int, "int"))
-#: Weights that are switches (``last_word``...): true or false, never a number.
+#: Weights that are switches (``final_turn_command``): true or false, never a number.
 _SWITCHES = frozenset(name for name, kind in WEIGHTS.items() if kind in (bool, "bool"))
 
 
