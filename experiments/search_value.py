@@ -58,7 +58,8 @@ from gettysburg.ai.doctrines import doctrine_for
 from gettysburg.ai.general import Remembering, best_index
 from gettysburg.ai.search import SearchAgent
 from gettysburg.boc.ai import search_hooks as search_boc
-from gettysburg.boc.ai.doctrine import map_facts, projected_total
+from gettysburg.boc.ai.doctrine import projected_total
+from gettysburg.boc.ai.facts import map_facts
 from gettysburg.core.protocol import REFEREE, Action, Game, new_game
 from gettysburg.core.search_hooks import SystemHooks
 from gettysburg.lab.simulate import game_seed

@@ -164,7 +164,7 @@ def test_general_never_overstacks_in_a_day1_turn() -> None:
 
 
 def _front_pair(view: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    from gettysburg.boc.ai.doctrine import map_facts
+    from gettysburg.boc.ai.facts import map_facts
 
     facts = map_facts()
     enemy = {h["hex"] for h in view["hidden"]}
@@ -219,7 +219,8 @@ def test_night_pulls_back_from_the_line_but_keeps_objective_garrisons() -> None:
 def _open_front(view: dict[str, Any], need: int) -> tuple[dict[str, Any], list[str]]:
     """An own infantry block and ``need`` empty hexes next to it that it fires into
     without terrain penalty (no hexside terrain, not double defence)."""
-    from gettysburg.boc.ai.doctrine import fire_penalty, map_facts
+    from gettysburg.boc.ai.doctrine import fire_penalty
+    from gettysburg.boc.ai.facts import map_facts
 
     facts = map_facts()
     taken = {u["hex"] for u in view["units"] if u.get("hex")} | {h["hex"] for h in view["hidden"]}
@@ -320,7 +321,7 @@ def test_weak_block_keeps_out_of_the_front_line() -> None:
 
 
 def test_defender_retreats_into_a_hex_with_room_when_the_melee_is_lost() -> None:
-    from gettysburg.boc.ai.doctrine import facts_for
+    from gettysburg.boc.ai.facts import facts_for
 
     base = _usa_day2_view()
     unit, (enemy_hex, crowded, empty) = _open_front(base, 3)
@@ -344,7 +345,7 @@ def test_defender_retreats_into_a_hex_with_room_when_the_melee_is_lost() -> None
 def test_usa_general_retakes_an_undefended_victory_hex() -> None:
     """Day 2: the CSA holds G6 (2 points, 9.3). With the CSA blocks gone from it and its
     surroundings, a USA block next to it walks in rather than to another neighbour hex."""
-    from gettysburg.boc.ai.doctrine import map_facts
+    from gettysburg.boc.ai.facts import map_facts
 
     facts = map_facts()
     base = _usa_day2_view()
@@ -429,7 +430,8 @@ def test_general_gives_a_hit_to_its_hq_rather_than_lose_a_brigade() -> None:
 def test_enemy_reach_agrees_with_distances_worked_out_afresh(data: st.DataObject) -> None:
     """``EnemyReach`` answers from its memo what the board's distances give afresh, and
     the same enemy hexes share one memo."""
-    from gettysburg.boc.ai.doctrine import enemy_reach, map_facts
+    from gettysburg.boc.ai.doctrine import enemy_reach
+    from gettysburg.boc.ai.facts import map_facts
 
     facts = map_facts()
     ids = sorted(facts.hexes)

@@ -10,13 +10,8 @@ from boc_engine_boards import board_doc, write_position
 from gettysburg.ai import make_agent
 from gettysburg.ai.search import SearchAgent
 from gettysburg.boc.ai.belief import scenario_start
-from gettysburg.boc.ai.doctrine import (
-    facts_for,
-    map_facts,
-    scenario_bands,
-    scenario_source,
-    strength_mix,
-)
+from gettysburg.boc.ai.doctrine import scenario_bands, strength_mix
+from gettysburg.boc.ai.facts import facts_for, map_facts, scenario_source
 from gettysburg.core.protocol import Game, new_game
 
 
@@ -72,17 +67,17 @@ def test_search_plays_worlds_of_the_custom_scenario(tmp_path: Path) -> None:
 
 
 def test_facts_are_kept_for_the_boards_used_last_only(tmp_path: Path) -> None:
-    import gettysburg.boc.ai.doctrine as doctrine_boc
+    import gettysburg.boc.ai.facts as facts_mod
 
     shipped = map_facts()
     boards = []
-    for k in range(doctrine_boc.FACTS_KEPT + 2):
+    for k in range(facts_mod.FACTS_KEPT + 2):
         doc = board_doc({f"K{k + 2}": {"victory": 1}})
         path = write_position(tmp_path, {"usa": [("K5", ["usa-harrow"])]}, board=doc,
                               name=f"b{k}")
         boards.append(facts_for(new_game(f"boc/{path}", seed=1).view("usa")))
         assert map_facts() is shipped  # used at every turn: never dropped
-    assert len(doctrine_boc._FACTS) <= doctrine_boc.FACTS_KEPT
-    assert boards[-1].victory == {f"K{doctrine_boc.FACTS_KEPT + 3}": 1}
+    assert len(facts_mod._FACTS) <= facts_mod.FACTS_KEPT
+    assert boards[-1].victory == {f"K{facts_mod.FACTS_KEPT + 3}": 1}
     assert map_facts(boards[-1].board) is boards[-1]  # still kept
     assert map_facts(boards[0].board) is not boards[0]  # dropped, made again

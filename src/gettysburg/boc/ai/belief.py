@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from gettysburg.boc.ai.doctrine import MapFacts, facts_for, scenario_source
+from gettysburg.boc.ai.facts import MapFacts, facts_for, scenario_source
 from gettysburg.core.protocol import Game, load_game, new_game
 
 JSONDict = dict[str, Any]

@@ -61,7 +61,8 @@ def hooks(memory: Memory | None) -> SystemHooks:
 def final_hour(view: JSONDict) -> bool:
     """Whether this is the scenario's last turn (its 8 PM turn, or the night turn of
     Days 2 and 3, 9.3): a verdict follows it, and the battle's (9.5) is never the last."""
-    from gettysburg.boc.ai.doctrine import scenario_source, turns_left, verdict_schedule
+    from gettysburg.boc.ai.doctrine import turns_left, verdict_schedule
+    from gettysburg.boc.ai.facts import scenario_source
 
     campaign, _after_night, _last_day = verdict_schedule(scenario_source(view))
     return not campaign and turns_left(view) == 0
@@ -92,7 +93,8 @@ def _general() -> BocDoctrine:
 def near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
     """Hexes from the nearest of ``hexes`` to the nearest enemy block ``view`` shows,
     hidden ones included."""
-    from gettysburg.boc.ai.doctrine import enemy_reach, facts_for
+    from gettysburg.boc.ai.doctrine import enemy_reach
+    from gettysburg.boc.ai.facts import facts_for
 
     seat = view.get("seat")
     enemy = frozenset(str(u["hex"]) for u in [*view.get("units", []), *view.get("hidden", [])]
@@ -105,7 +107,8 @@ def near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
 def value(world: Game, seat: str) -> float:
     """How good ``world`` is for ``seat``: the CSA total with projected control (9.1),
     signed for the seat, plus the danger every block on the map is in (``RISK``)."""
-    from gettysburg.boc.ai.doctrine import facts_for, projected_total
+    from gettysburg.boc.ai.doctrine import projected_total
+    from gettysburg.boc.ai.facts import facts_for
 
     ref = world.view(REFEREE)
     total = float(projected_total(ref, facts_for(ref)))
