@@ -431,6 +431,9 @@ def apply_enter(game: Position, action: Action, seat: Seat,
     if div and road and u.status == RESERVE:
         st.entry_roads[div] = road
     was_off = u.status == OFF_MAP
+    if was_off:
+        # Back from off the map (2.4) it shows the same back as its fellows: a new handle.
+        u.returned += 1
     u.status, u.mp_used = ON_MAP, u.mp_used + cost
     u.arrival_key = u.arrival_hex = u.arrival_entry = None
     u.exit_hex, u.night_road = None, False

@@ -1,7 +1,8 @@
 """Fog of war: what each seat may see of the blocks and the log (3.0, 6.63, 8.1).
 
 A hidden enemy block shows only its side and hex, under an opaque handle that stays the
-same while it is on the map (a DHQ rebuilt under 4.61 returns under a new one) but cannot
+same while it is on the map (a DHQ rebuilt under 4.61, or a block back from off the map
+(2.4), returns under a new one) but cannot
 be linked to the unit id without the per-game secret (an HMAC key derived from the seed,
 which no view shows). A revealed enemy block shows its
 identity and strength instead, without the handle. Own blocks are shown in full, and the
@@ -14,6 +15,7 @@ import hashlib
 import hmac
 import re
 
+from gettysburg.boc.oob import Unit
 from gettysburg.boc.state import ON_MAP, BocState, UnitState
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.protocol import REFEREE, Event
@@ -27,9 +29,9 @@ def fog_key(seed: str) -> bytes:
 
 
 def handle(key: bytes, unit_id: str, returned: int = 0) -> str:
-    """The opaque name of a hidden block. A DHQ that comes back after its fall (4.61) is
-    a block put back on the map, so it gets a new name: under the old one, a seat that had
-    tied it to the unit could tell which of two DHQs returned where."""
+    """The opaque name of a hidden block. A DHQ that comes back after its fall (4.61) or a
+    block back from off the map (2.4) is put on the map among identical backs, so it gets a
+    new name: under the old one, a seat that had followed it could tell which returned where."""
     name = unit_id if returned == 0 else f"{unit_id}#{returned}"
     return "b-" + hmac.new(key, name.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
 
@@ -54,6 +56,15 @@ def unit_view(unit: UnitState, full: bool) -> JSONDict:
         return unit.to_json()
     return {"id": unit.id, "side": unit.side, "hex": unit.hex, "strength": unit.strength,
             "revealed": True, "column": unit.column}
+
+
+def label_view(printed: Unit) -> JSONDict:
+    """What a block's printed label shows (3.1): name, type, combat rating (morale letter
+    and firepower), maximum strength and movement allowance. Only for a block the seat
+    already sees by id, whose label the public order of battle gives anyway; a hidden
+    block's back shows none of it."""
+    return {"name": printed.name, "type": printed.type, "rating": printed.rating,
+            "max_strength": printed.max_strength, "movement": printed.movement.allowance}
 
 
 def hidden_view(key: bytes, unit: UnitState) -> JSONDict:

@@ -93,7 +93,7 @@ class UnitState:
     arrival_entry: str | None = None  # entry road name (6.7)
     arrival_hex: str | None = None  # entry hex when fixed (scenario hex or 2.4 return hex)
     night_road: bool = False  # 9.74 night reinforcement: road march to I6, MPs not counted
-    returned: int = 0  # times a fallen DHQ came back (4.61): each return shows a new handle
+    returned: int = 0  # times it came back (a DHQ 4.61, off the map 2.4): a new handle each
 
     def to_json(self, full: bool = True) -> JSONDict:
         """All fields, or (``full=False``, for the compact game state) only the five that
