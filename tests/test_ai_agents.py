@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +20,7 @@ from gettysburg.ai.doctrines import doctrine_for
 from gettysburg.ai.general import GeneralAgent, best_index
 from gettysburg.core.doctrine import DONE_TYPES
 from gettysburg.core.protocol import Game, new_game
-from gettysburg.core.system import Opponent
+from gettysburg.core.system import LANGUAGES, Opponent, PresetError, load_opponents
 from gettysburg.lab.simulate import make_specs, run_local, summarise
 
 
@@ -526,3 +528,48 @@ def test_the_novice_is_the_general_but_for_its_lapses() -> None:
             action = make_agent("general").choose(view, legal, 0.0, random.Random(0))
         game.apply(action, seat)
     assert lapses > 5
+
+
+def test_every_declared_preset_builds_and_plays_a_legal_action() -> None:
+    """Each system's presets build from their settings and choose one of the legal
+    actions of a fresh game of that system; easiest first, four at most in the lobby."""
+    for declared in systems.all_systems():
+        presets = list(declared.ai.opponents())
+        assert sum(o.lobby for o in presets) <= 4
+        scenario = next(iter(declared.menu().scenarios))
+        for o in presets:
+            game = new_game(f"{declared.name}/{scenario}" if "/" not in scenario else scenario,
+                            seed=3)
+            seat = game.to_move()[0]
+            view = game.view(seat)
+            agent = make_agent(o.name, 1, declared.name)
+            assert agent.name == o.name
+            action = agent.choose(view, game.legal_actions(seat), 0.05, random.Random(0))
+            assert action in game.legal_actions(seat), (declared.name, o.name)
+
+
+def test_an_opponents_file_is_checked_naming_the_entry_and_field(tmp_path: Path) -> None:
+    """A preset names a known agent, a title and a description in every language; its
+    aliases are names, none used twice (nor a preset's name)."""
+    texts = {lang: "x" for lang in LANGUAGES}
+
+    def entry(name: str, **extra: object) -> dict[str, object]:
+        return {"name": name, "agent": "general", "titles": texts, "descriptions": texts,
+                **extra}
+
+    def problem(entries: list[dict[str, object]]) -> str:
+        path = tmp_path / "opponents.yaml"
+        path.write_text(yaml.safe_dump(entries), "utf-8")
+        with pytest.raises(PresetError) as err:
+            load_opponents(path)
+        return str(err.value)
+
+    good = tmp_path / "good.yaml"
+    good.write_text(yaml.safe_dump([entry("a", aliases=["old-a"]), entry("b")]), "utf-8")
+    assert [o.aliases for o in load_opponents(good)] == [("old-a",), ()]
+    assert "'b'" in problem([entry("a"), entry("b", aliases=["a"])])
+    assert "used twice" in problem([entry("a", aliases=["x"]), entry("b", aliases=["x"])])
+    assert "'aliases'" in problem([entry("a", aliases="old-a")])
+    assert "'agent'" in problem([entry("a", agent="genius")])
+    assert "'titles'" in problem([entry("a", titles={"en": "A"})])
+    assert "unknown field" in problem([entry("a", depth=3)])
