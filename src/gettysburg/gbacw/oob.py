@@ -341,7 +341,12 @@ class Oob:
         """Every record (unit name, formation id or leader id) that ``name`` can mean; ``kind``
         keeps one kind: ``unit``, ``formation``, ``leader`` (commanders of troops) or
         ``artillery`` (artillery commanders)."""
-        key = normalise(name)
+        hits = self._hits(normalise(name), side)
+        if not hits and normalise(name).endswith(" bty"):  # 'battery A/2 US' names A/2 US
+            hits = self._hits(normalise(name)[: -len(" bty")], side)
+        return sorted(h for h in hits if kind is None or h.startswith(kind + ":"))
+
+    def _hits(self, key: str, side: Side | None) -> set[str]:
         hits: set[str] = set()
         for rec in self.units:
             if side is not None and rec.side != side:
@@ -360,7 +365,7 @@ class Oob:
             ld = lrec.leader
             if key in {normalise(ld.id), normalise(ld.name), normalise(_surname(ld.name))}:
                 hits.add(f"{'artillery' if ld.level == 'artillery' else 'leader'}:{ld.id}")
-        return sorted(h for h in hits if kind is None or h.startswith(kind + ":"))
+        return hits
 
 
 def _surname(name: str) -> str:
@@ -374,12 +379,15 @@ _ABBREV = {"miss": "ms", "mississippi": "ms", "ala": "al", "alabama": "al", "ga"
 
 
 def normalise(name: str) -> str:
-    """Compare names without case, punctuation, ordinals or the words 'battery'/'brigade'."""
+    """Compare names without case, punctuation or ordinals; the word 'battery' goes last, so
+    '9 MA battery' finds the 9th Massachusetts Battery and not the 9th Massachusetts."""
     s = name.lower().replace("’", "'").replace(".", " ")
     s = re.sub(r"\b(\d+)(st|nd|rd|th)\b", r"\1", s)
     s = re.sub(r"[^a-z0-9/ ]", " ", s)
-    words = [_ABBREV.get(w, w) for w in s.split() if w not in {"battery", "the", "bty"}]
-    return " ".join(words)
+    words = [_ABBREV.get(w, w) for w in s.split() if w != "the"]
+    battery = any(w in {"battery", "bty"} for w in words)
+    words = [w for w in words if w not in {"battery", "bty"}]
+    return " ".join(words + (["bty"] if battery else []))
 
 
 def _formations(corps: Corps) -> Iterator[Formation | Division | Corps]:
