@@ -12,12 +12,6 @@ import yaml
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import RuleError, new_game
-from gettysburg.machango.battle import (
-    BattleDivision,
-    BattleForce,
-    BattleSetup,
-    DicePlaceholderBattle,
-)
 from gettysburg.machango.forces import load_forces
 from gettysburg.machango.game import MachangoGame
 
@@ -37,6 +31,16 @@ def make(tmp_path: Path, divisions: dict[str, Any], dice: list[int] | None = Non
     path = tmp_path / "scenario.yaml"
     path.write_text(yaml.safe_dump(scenario), encoding="utf-8")
     return MachangoGame(str(path), (), 0, ScriptedDice(dice) if dice is not None else None)
+
+
+def fight_out(game: MachangoGame) -> None:
+    """Plays the battles being fought to their end: fire when it can, else order, else
+    play the first card, else done (the battle's own rules are test_machango_battle*)."""
+    rank = {"battle_fire": 0, "battle_order": 1, "battle_card": 2, "battle_ewell": 3}
+    while game.phase == "battle":
+        seat = game.to_move()[0]
+        acts = game.legal_actions(seat)
+        game.apply(min(acts, key=lambda a: rank.get(str(a["type"]), 9)), seat)
 
 
 def refused(game: MachangoGame, action: dict[str, Any], seat: str, rule: str) -> None:
@@ -267,22 +271,23 @@ def test_crossing_a_field_of_fire_draws_the_guns(tmp_path: Path) -> None:
 
 
 def test_nightfall_fights_the_day_battles_then_night_csa_first(tmp_path: Path) -> None:
-    # A battle begun at 19:00 has 2 battle turns (B3); the placeholder rolls 1 die a unit.
+    # A battle begun at 19:00 has 2 battle turns (B3), fought move by move, attacker first.
     g = make(tmp_path, {"u_doubleday": {"at": "codori_farm", "units": ["infantry"]},
                         "c_heth_1": {"at": "klingel_farm", "units": ["infantry"],
                                      "figures": [1]}},
-             dice=[FLAG, INF], start={"day": 1, "hour": 19, "phase": "day", "active": "usa"})
+             dice=[FLAG] * 40, start={"day": 1, "hour": 19, "phase": "day", "active": "usa"})
     assert g.board.artillery("klingel_farm") == 1  # the first die: the CSA's guns (TE2)
     g.apply({"type": "attack", "division": "u_doubleday", "target": "klingel_farm"}, "usa")
     g.apply({"type": "end_turn"}, "usa")
     g.apply({"type": "end_turn"}, "csa")
-    fought = next(e for e in g.events("csa") if e["type"] == "battle_fought")["data"]
-    assert fought["turns"] == 2 and fought["engine"] == "dice-placeholder"
-    assert div(g, "c_heth_1")["status"] == "eliminated"
-    assert div(g, "u_doubleday")["at"] == "klingel_farm"  # B4: the attacker takes the line
-    assert g.phase == "night" and g.to_move() == ["csa"]  # N1
+    assert g.phase == "battle" and g.to_move() == ["usa"]  # B2: the attacker first
     assert div(g, "u_doubleday")["revealed"]  # D3: the battle shows it
     assert g.view("csa")["divisions"]["u_doubleday"]["units"] == [["infantry", 4]]
+    fight_out(g)
+    fought = next(e for e in g.events("csa") if e["type"] == "battle_fought")["data"]
+    assert fought["turns"] == 2 and fought["losses"] == {"c_heth_1": [0], "u_doubleday": [0]}
+    assert div(g, "c_heth_1")["at"] == "klingel_farm"  # B4: the defender keeps its line
+    assert g.phase == "night" and g.to_move() == ["csa"]  # N1
 
 
 def test_a_beaten_attack_leaves_the_attacker_where_it_was(tmp_path: Path) -> None:
@@ -292,6 +297,7 @@ def test_a_beaten_attack_leaves_the_attacker_where_it_was(tmp_path: Path) -> Non
     g.apply({"type": "attack", "division": "u_doubleday", "target": "klingel_farm"}, "usa")
     g.apply({"type": "end_turn"}, "usa")
     g.apply({"type": "end_turn"}, "csa")
+    fight_out(g)
     assert div(g, "u_doubleday")["at"] == "codori_farm" and div(g, "c_heth_1")["at"] == \
         "klingel_farm"
     assert div(g, "u_doubleday")["battle"] is None and not g.battles
@@ -452,7 +458,9 @@ def test_battle_force_cards_and_marks(tmp_path: Path) -> None:
                         "u_buford": {"at": "the_angle"}, "u_wadsworth": {"at": "the_angle"},
                         "u_barnes": {"at": "the_angle", "bangs": 3}})
     csa = g._force("csa", ["c_mclaws_1", "c_early_1", "c_stuart", "c_pickett_1"])
-    assert csa.cards == 1  # 5 - 2 "!" (B5) - Longstreet (G-CSA-1) - Ewell (G-CSA-2), >= 1
+    assert csa.cards == 2  # 5 - 2 "!" (B5) - Longstreet (G-CSA-1); Ewell's is a choice
+    bangs = g._force("csa", ["c_mclaws_1"] * 3)
+    assert bangs.cards == 1  # 6 "!" and Longstreet: never below 1 (B5)
     by = {d.id: d for d in csa.divisions}
     assert by["c_stuart"].extra_die and by["c_pickett_1"].ignores_flags  # G-CSA-4, G-CSA-5
     usa = g._force("usa", ["u_buford", "u_wadsworth", "u_barnes"])
@@ -464,20 +472,6 @@ def test_battle_force_cards_and_marks(tmp_path: Path) -> None:
     assert g._force("usa", ["u_custer"]).divisions[0].ignores_one_flag  # G-USA-5
     g.day = 3
     assert all(d.ignores_flags for d in g._force("csa", ["c_early_1"]).divisions)  # B7
-
-
-def test_placeholder_battle_alternates_attacker_first_and_stops_on_annihilation() -> None:
-    att = BattleForce("usa", (BattleDivision("a", (("infantry", 4),), elite=True),), cards=3)
-    dfn = BattleForce("csa", (BattleDivision("d", (("infantry", 1), ("artillery", 1)),
-                                             fortified=True),), cards=3)
-    setup = BattleSetup("x", 1, 18, 4, att, dfn)
-    # the elite unit's 2 dice less 1 against a fortified division: 1 die, at the weakest
-    dice = ScriptedDice([SABRES, ART, ART, SABRES])
-    out = DicePlaceholderBattle().fight(setup, dice)
-    assert out.log[0]["unit"] == ["a", 0] and out.log[0]["hits"] == 1
-    assert out.log[1]["unit"] == ["d", 1] and out.log[1]["hits"] == 0  # B2: then the defender
-    assert out.losses == {"a": [0], "d": [1, 1]} and out.turns_played == 3  # B3: wiped out
-    assert dice.remaining == 1
 
 
 def test_the_guns_stopping_an_attack_leave_no_battle(tmp_path: Path) -> None:

@@ -1,33 +1,21 @@
-"""The one interface through which the campaign has its battles fought (B1-B7), and a
-PLACEHOLDER engine behind it.
+"""What the campaign hands a battle and gets back (B1-B7).
 
-At nightfall the campaign hands each of the day's battles to a :class:`BattleEngine` as a
-:class:`BattleSetup` (who fights, with which units and marks, how many battle turns, how
-many command cards) and applies the :class:`BattleOutcome` it gets back (figures lost per
-unit; B4). Who then holds the line is the campaign's rule (machango-facts.md), not the
-engine's.
-
-:class:`DicePlaceholderBattle` is NOT BattleCry: it only resolves a battle by dice so the
-campaign can be played end to end until the battle issue's hex-board engine replaces it
-behind the same interface. What it does (docs/machango-decisions.md, "The placeholder
-battle"): sides alternate battle turns, attacker first (B2), for ``turns`` turns or until a
-side has no units (B3); each turn the side orders as many of its units as it has cards,
-strongest first; each ordered unit rolls 1 die (+1 elite, G-USA-3; +1 Stuart's cavalry,
-G-CSA-4; -1, never below 1, against a fortified division, B6) at the enemy unit with the
-fewest figures; a die showing the target's kind or crossed sabres takes 1 figure.
+At nightfall each of the day's battles becomes a :class:`BattleSetup` (who fights, with
+which units and marks, how many battle turns, how many command cards); the battle is then
+fought move by move inside the campaign game (:mod:`gettysburg.machango.battle_turns`)
+and its figures lost per unit come back as a :class:`BattleOutcome` (B4). Who then holds
+the line is the campaign's rule (machango-facts.md), not the battle's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from gettysburg.core.canonical import JSONDict
-from gettysburg.core.dice import Dice
+from gettysburg.machango.battle_data import rules
 
-#: Battle dice faces read from a d6 (digest 2.2: two infantry faces, one each of cavalry,
-#: artillery, flag and crossed sabres).
-FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "artillery", 5: "flag", 6: "sabres"}
+#: Battle dice faces read from a d6 (``data/battle.yaml``; digest 2.2).
+FACES: dict[int, str] = {int(k): str(v) for k, v in rules()["faces"].items()}
 
 
 @dataclass(frozen=True)
@@ -37,8 +25,8 @@ class BattleDivision:
     elite: bool = False  # G-USA-3
     extra_die: bool = False  # G-CSA-4
     fortified: bool = False  # B6 (F mark, or Buford: G-USA-2)
-    ignores_flags: bool = False  # every flag: B7, G-CSA-5 (the hex engine's)
-    ignores_one_flag: bool = False  # one flag a roll: G-USA-3, G-USA-5 (the hex engine's)
+    ignores_flags: bool = False  # every flag: B7, G-CSA-5
+    ignores_one_flag: bool = False  # one flag a roll: G-USA-3, G-USA-5
     generals: tuple[str, ...] = ()
 
 
@@ -64,50 +52,3 @@ class BattleOutcome:
     losses: dict[str, list[int]]  # division -> figures lost, per unit
     turns_played: int
     log: list[JSONDict] = field(default_factory=list)
-
-
-class BattleEngine(Protocol):
-    def fight(self, setup: BattleSetup, dice: Dice) -> BattleOutcome: ...
-
-
-class DicePlaceholderBattle:
-    """A placeholder that resolves a battle by dice (see the module doc); removed when
-    the battle issue's engine lands."""
-
-    name = "dice-placeholder"
-
-    def fight(self, setup: BattleSetup, dice: Dice) -> BattleOutcome:
-        left = {d.id: [f for _, f in d.units]
-                for force in (setup.attacker, setup.defender) for d in force.divisions}
-        kinds = {d.id: [k for k, _ in d.units]
-                 for force in (setup.attacker, setup.defender) for d in force.divisions}
-        start = {did: list(v) for did, v in left.items()}
-        log: list[JSONDict] = []
-
-        def alive(force: BattleForce) -> list[tuple[str, int]]:
-            return [(d.id, i) for d in force.divisions for i, f in enumerate(left[d.id]) if f > 0]
-
-        played = 0
-        for turn in range(setup.turns):
-            own, foe = ((setup.attacker, setup.defender) if turn % 2 == 0
-                        else (setup.defender, setup.attacker))
-            if not alive(own) or not alive(foe):
-                break
-            played += 1
-            by_id = {d.id: d for d in own.divisions}
-            foes = {d.id: d for d in foe.divisions}
-            ordered = sorted(alive(own), key=lambda u: (-left[u[0]][u[1]], u))[:own.cards]
-            for did, i in ordered:
-                targets = alive(foe)
-                if not targets:
-                    break
-                tid, ti = min(targets, key=lambda u: (left[u[0]][u[1]], u))
-                n = 1 + by_id[did].elite + by_id[did].extra_die - foes[tid].fortified
-                rolls = dice.roll_n(max(1, n), f"{did} fires at {tid}", "B-placeholder")
-                hits = sum(1 for v in rolls if FACES[v] in (kinds[tid][ti], "sabres"))
-                left[tid][ti] = max(0, left[tid][ti] - hits)
-                log.append({"turn": turn + 1, "unit": [did, i], "target": [tid, ti],
-                            "dice": rolls, "hits": hits})
-        losses = {did: [a - b for a, b in zip(start[did], left[did], strict=True)]
-                  for did in sorted(left)}
-        return BattleOutcome(losses=losses, turns_played=played, log=log)

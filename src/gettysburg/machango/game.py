@@ -10,8 +10,10 @@ Every refusal and event cites the digest's rule number (T, V, D, MV, TE, N, S, R
   ``attack`` an enemy-held line (a new battle, or joining one this seat began this turn,
   MV4/MV6), ``rest``, and ``end_turn``. Reinforcements arrive at the start of a side's
   turn (R1).
-* nightfall (T2): after the CSA's 19:00 turn the day's battles are fought through
-  :mod:`gettysburg.machango.battle`; on day 3 the game then ends (T3).
+* ``battle`` (T2, B1-B7): after the CSA's 19:00 turn the day's battles are fought one
+  after the other, move by move (:mod:`gettysburg.machango.battle_turns`: cards, orders,
+  moves, fire); their losses are struck from the divisions (B4); after the third day's
+  the game ends (T3).
 * ``night`` (N1): CSA, USA, CSA, USA each pick one of ``recover`` (then ``restore`` /
   ``restore_skip`` per face), ``cards``, ``stealth``, ``fortify`` or ``night_pass``, and
   may move free generals first (``general``, N6).
@@ -41,14 +43,10 @@ from gettysburg.core.protocol import (
     dice_event,
     resolve_dice,
 )
-from gettysburg.machango.battle import (
-    FACES,
-    BattleDivision,
-    BattleEngine,
-    BattleForce,
-    BattleSetup,
-    DicePlaceholderBattle,
-)
+from gettysburg.machango import battle_turns
+from gettysburg.machango.battle import FACES, BattleDivision, BattleForce, BattleSetup
+from gettysburg.machango.battle_fire import board_of, fire_dice
+from gettysburg.machango.battle_state import begin, losses
 from gettysburg.machango.board import Board, load_board
 from gettysburg.machango.forces import KINDS, SIDES, Forces, load_forces
 from gettysburg.machango.paths import DATA
@@ -99,7 +97,6 @@ class MachangoGame(Game):
     """The campaign; its constructor is also the registered factory."""
 
     system = "machango"
-    engine: BattleEngine = DicePlaceholderBattle()
 
     def __init__(self, scenario: str = "campaign", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -154,6 +151,7 @@ class MachangoGame(Game):
         self.battles: list[JSONDict] = []
         self.pending_faces: list[str] = []
         self.next_battle = 1
+        self.fight: JSONDict | None = None  # the battle being fought (phase "battle")
         self.divisions: dict[str, JSONDict] = {}
         for did, d in f.divisions.items():
             self.divisions[did] = {
@@ -236,7 +234,7 @@ class MachangoGame(Game):
             "night_step": self.night_step, "stars": self.stars, "cards": self.cards,
             "card_gained": self.card_gained, "usa_lost": self.usa_lost, "winner": self.winner,
             "reason": self.reason, "battles": self.battles, "pending_faces": self.pending_faces,
-            "next_battle": self.next_battle, "divisions": self.divisions,
+            "next_battle": self.next_battle, "fight": self.fight, "divisions": self.divisions,
             "arrivals": self.arrivals, "generals": self.generals})
         return out
 
@@ -248,6 +246,7 @@ class MachangoGame(Game):
         self.usa_lost, self.winner, self.reason = int(p["usa_lost"]), p["winner"], p["reason"]
         self.battles, self.pending_faces = p["battles"], p["pending_faces"]
         self.next_battle, self.divisions = int(p["next_battle"]), p["divisions"]
+        self.fight = p["fight"]
         self.arrivals, self.generals = p["arrivals"], p["generals"]
 
     def seats(self) -> list[Seat]:
@@ -295,6 +294,8 @@ class MachangoGame(Game):
             return ["usa"] if self._uncomposed("usa") else ["csa"]
         if self.phase == "night":
             return [NIGHT_ORDER[self.night_step]]
+        if self.phase == "battle" and self.fight is not None:
+            return [str(self.fight["active"])]
         return [self.active]
 
     def legal_actions(self, seat: Seat) -> list[Action]:
@@ -309,6 +310,8 @@ class MachangoGame(Game):
             return out
         if self.phase == "night":
             return self._night_actions(seat)
+        if self.phase == "battle" and self.fight is not None:
+            return battle_turns.options(self.fight)
         return self._day_actions(seat)
 
     def _day_actions(self, seat: Seat) -> list[Action]:
@@ -384,6 +387,9 @@ class MachangoGame(Game):
                                                f"{['type', *fields]}")
         if self.phase == "compose":
             self._check_compose(action, seat)
+            return
+        if self.phase == "battle" and self.fight is not None:
+            battle_turns.check(self.fight, action)
             return
         if self.phase == "night":
             if action_key(action) in {action_key(a) for a in self._night_actions(seat)}:
@@ -495,6 +501,8 @@ class MachangoGame(Game):
 
     def execute(self, action: Action, seat: Seat) -> list[Event]:
         kind = action["type"]
+        if kind in battle_turns.FIELDS:
+            return [*self._battle_step(action, seat), *self._check_victory()]
         handler = {
             "compose": self._do_compose, "move": self._do_move, "attack": self._do_attack,
             "rest": self._do_rest, "end_turn": self._do_end_turn, "recover": self._do_recover,
@@ -706,12 +714,21 @@ class MachangoGame(Game):
     def _nightfall(self) -> list[Event]:
         self.hour = NIGHT_HOUR
         events = [Event("nightfall", "T2", {"day": self.day, "battles": len(self.battles)})]
-        for battle in list(self.battles):
-            events += self._fight(battle)
+        return [*events, *self._battles_on()]
+
+    def _battles_on(self) -> list[Event]:
+        """Opens the day's next battle (in the order they began), or, with none left,
+        ends the game after the third day (T3) or begins the night (N1)."""
+        events: list[Event] = []
+        while self.battles:
+            events += self._open_battle(self.battles[0])
+            if self.fight is not None:
+                self.phase = "battle"
+                return events
+            self.battles.pop(0)
             events += self._check_victory()
             if self.phase == "over":
                 return events
-        self.battles = []
         if self.day >= DAYS:
             self.phase, self.winner = "over", "usa"
             self.reason = "V1: the CSA did not meet its condition in the three days (T3)"
@@ -720,7 +737,10 @@ class MachangoGame(Game):
         self.card_gained = {s: False for s in SIDES}
         return [*events, Event("night", "N1", {"day": self.day})]
 
-    def _fight(self, battle: JSONDict) -> list[Event]:
+    def _open_battle(self, battle: JSONDict) -> list[Event]:
+        """Sets up a battle for play (``self.fight``), or calls it off when one side is
+        gone; Hancock and Armistead meeting leave (G-USA-4, G-CSA-3); the battle shows
+        the USA's divisions (D3)."""
         events: list[Event] = []
         attackers = [a["division"] for a in battle["attackers"]
                      if self.divisions[a["division"]]["status"] == "board"]
@@ -750,24 +770,61 @@ class MachangoGame(Game):
             attacker=self._force(attacker, attackers), defender=self._force(other(attacker),
                                                                               defenders))
         first = self.dice.counter
-        outcome = self.engine.fight(setup, self.dice)
+        froms = {a["division"]: str(a["from"]) for a in battle["attackers"]}
+        self.fight, notes = begin(setup, int(battle["id"]), froms,
+                                  f"{self.setup.seed}|{self.day}", self.dice)
+        self.fight.update({"attackers": attackers, "defenders": defenders,
+                           "start_hour": setup.start_hour})
+        events.append(Event("battle_begins", "B1", {
+            "id": battle["id"], "line": battle["line"], "attacker": attacker,
+            "turns": setup.turns, "cards": dict(self.fight["cards"]),
+            "entrenchments": list(self.fight["entrench"])}))
+        return events + self._notes(notes, first)
+
+    def _notes(self, notes: list[JSONDict], first: int) -> list[Event]:
+        """The battle's notes as events, after the dice rolled for them."""
         rolls = self.dice.rolls_since(first)
-        if rolls:
-            events.append(dice_event(rolls))
-        for did, lost in outcome.losses.items():
+        events = [dice_event(rolls)] if rolls else []
+        for n in notes:
+            seen = n.get("visible_to")
+            events.append(Event(str(n["type"]), str(n["rule"]), n["data"],
+                                visible_to=(str(seen),) if seen else None,
+                                redacted={"side": n["data"].get("side")} if seen else None))
+        return events
+
+    def _battle_step(self, action: Action, seat: Seat) -> list[Event]:
+        assert self.fight is not None
+        first = self.dice.counter
+        events = self._notes(battle_turns.act(self.fight, action, self.dice), first)
+        if self.fight["over"]:
+            events += self._close_battle()
+            if self.phase != "over":
+                events += self._battles_on()
+        return events
+
+    def _close_battle(self) -> list[Event]:
+        """Strikes the battle's losses from the divisions (B4); the defender keeps the
+        line unless it has no units left, then the attacker's survivors take it."""
+        st = self.fight
+        assert st is not None
+        battle = self.battles.pop(0)
+        self.fight = None
+        attackers, defenders = list(st["attackers"]), list(st["defenders"])
+        attacker = str(battle["side"])
+        lost = losses(st)
+        for did, per_unit in lost.items():
             d = self.divisions[did]
-            for unit, n in zip(d["units"], lost, strict=True):
+            for unit, n in zip(d["units"], per_unit, strict=True):
                 if n <= 0 or unit[1] <= 0:
                     continue
                 unit[1] = max(0, unit[1] - n)
                 if unit[1] == 0 and d["side"] == "usa" and unit[0] != "cavalry":
                     self.usa_lost += 1
-        events.append(Event("battle_fought", "B4", {
+        events = [Event("battle_fought", "B4", {
             "id": battle["id"], "line": battle["line"], "attacker": attacker,
-            "turns": setup.turns, "turns_played": outcome.turns_played,
-            "engine": getattr(self.engine, "name", type(self.engine).__name__),
-            "losses": outcome.losses}))
-        for did in everyone:
+            "turns": st["turns"], "turns_played": min(st["turn"], st["turns"]),
+            "losses": lost})]
+        for did in attackers + defenders:
             events += self._after_losses(did)
         left_def = [d for d in defenders if self.divisions[d]["status"] == "board"]
         left_att = [a for a in attackers if self.divisions[a]["status"] == "board"]
@@ -789,7 +846,8 @@ class MachangoGame(Game):
 
     def _force(self, side: Seat, dids: list[str]) -> BattleForce:
         """The side's divisions in a battle, with the card count the seed sets: each "!"
-        costs a card (B5), Longstreet and Ewell one each (G-CSA-1, G-CSA-2), never below 1."""
+        costs a card (B5), Longstreet one (G-CSA-1), never below 1; Ewell's side chooses in
+        the battle (G-CSA-2)."""
         riders: set[str] = set()
         divs = []
         bangs = 0
@@ -806,8 +864,8 @@ class MachangoGame(Game):
                 ignores_flags=(side == "csa" and self.day == DAYS) or "pickett" in gens,
                 ignores_one_flag=self.forces.divisions[did].elite or "custer" in gens,
                 generals=tuple(gens)))
-        cards = self.cards[side] - bangs - ("longstreet" in riders) - ("ewell" in riders)
-        return BattleForce(side, tuple(divs), max(1, cards))
+        cards = self.cards[side] - bangs - ("longstreet" in riders)
+        return BattleForce(side, tuple(divs), max(1, cards))  # Ewell's card: his choice
 
     # --- night -----------------------------------------------------------------------------
 
@@ -947,5 +1005,25 @@ class MachangoGame(Game):
             "to_move": self.to_move(), "stars": dict(self.stars), "cards": dict(self.cards),
             "usa_units_lost": self.usa_lost, "divisions": divisions, "generals": generals,
             "battles": json_copy(self.battles), "arrivals": json_copy(self.arrivals),
-            "pending_faces": list(self.pending_faces),
+            "pending_faces": list(self.pending_faces), "battle": self._battle_view(seat),
             "legal_actions": self.legal_actions(seat), "result": self.result()}
+
+    def _battle_view(self, seat: Seat) -> JSONDict | None:
+        """The battle being fought as ``seat`` sees it: the board, every unit (a battle
+        shows them), the entrenchments; its own cards in hand but only how many the
+        other side holds, and how many are left in the deck."""
+        st = self.fight
+        if st is None:
+            return None
+        out: JSONDict = json_copy({k: v for k, v in st.items()
+                                   if k not in ("deck", "hands", "seed")})
+        out["deck"] = len(st["deck"])
+        out["board"] = json_copy(board_of(st))
+        out["hands"] = {side: list(cards) if seat in (REFEREE, side) else len(cards)
+                        for side, cards in st["hands"].items()}
+        if seat == st["active"] and st["step"] == "fire":
+            out["fire_options"] = [{"unit": a["unit"], "target": a["target"],
+                                    "dice": fire_dice(st, str(a["unit"]), str(a["target"]))}
+                                   for a in battle_turns.options(st)
+                                   if a["type"] == "battle_fire"]
+        return out
