@@ -151,6 +151,10 @@ class Unit(_Record):
     arm: Arm | None = None  # inherited from the formation
     men: int | None = Field(default=None, gt=0)
     source: str | None = None
+    #: the strength is designed (no public figure); ``strength_basis`` gives the formula
+    substitute: bool = False
+    strength_basis: str | None = None
+    engaged: bool = True  # False: present in the OR organisation but not in the battle
     weapon: SmallArms | None = None
     sections: tuple[Section, ...] = ()
     service: Service | None = None
@@ -169,6 +173,8 @@ class Unit(_Record):
         if self.service is not None and not (self.service_basis and self.service_basis.strip()):
             raise RecordProblem("", "service_basis",
                                 "a unit's own service class needs its basis")
+        if self.substitute and not (self.strength_basis and self.strength_basis.strip()):
+            raise RecordProblem("", "strength_basis", "a substitute strength needs its formula")
         if self.sections and self.weapon is not None:
             raise RecordProblem("", "weapon", "a battery's weapons are in its sections")
         return self
@@ -414,7 +420,8 @@ def _counters(rec: UnitRecord) -> list[Counter]:
             division=rec.division.id if rec.division else None, corps=rec.corps.id, mode=mode,
             weapon=weapon, sp=sp, cohesion=coh, cohesion_disordered=coh - DISORDER_COHESION_LOSS,
             ma=ma, ma_disordered=ma_dis, green=u.green or rec.service == "green", flags=u.flags,
-            men=u.men, source=rec.source, substitutes=subs + extra)
+            men=u.men, source=rec.source,
+            substitutes=subs + extra + (("sp",) if u.substitute and "sp" not in extra else ()))
 
     base = f"{rec.corps.id}:{u.name}"
     if rec.arm in ("art", "horse_art"):
