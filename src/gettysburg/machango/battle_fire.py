@@ -21,7 +21,11 @@ def occupant(st: JSONDict, h: str) -> str | None:
 
 
 def board_of(st: JSONDict) -> dict[str, Any]:
-    """The battle's board (derived again from its lines: the state keeps only them)."""
+    """The battle's board (derived again from its lines: the state keeps only them; a
+    board laid by hand, as tests do, sits in the state itself)."""
+    if "board" in st:
+        hand: dict[str, Any] = st["board"]
+        return hand
     froms, line = st["board_of"]
     return battle_board(tuple(froms), str(line))
 
@@ -63,17 +67,12 @@ def fire_dice(st: JSONDict, uid: str, tid: str) -> int:
         return 0
     d = distance(u["hex"], t["hex"])
     dice_by_range = band(st, uid, t["hex"])
+    entered = u.get("entered")
+    if entered and u["kind"] in terrain(entered).get("enter", {}):
+        dice_by_range = terrain(entered)["enter"][u["kind"]]  # it has just come in
     if not 1 <= d <= len(dice_by_range) or (d > 1 and not sees(st, u["hex"], t["hex"])):
         return 0
     n = dice_by_range[d - 1]
-    if u["kind"] == "cavalry" and d > 1:
-        return 0
-    entered = u.get("entered")
-    if entered:
-        reach, most = terrain(entered).get("enter", {}).get(u["kind"], [99, 99])
-        if d > reach:
-            return 0
-        n = min(n, most)
     div = st["divisions"][u["division"]]
     n += cfg["extra_die"]["elite"] * div["elite"] + cfg["extra_die"]["stuart"] * div["extra_die"]
     n += int(st.get("card_dice", 0))
