@@ -205,7 +205,9 @@ class Match:
         self.gid = r.json()["game_id"]
         self.tokens = {s: r.json()["seats"][s]["token"] for s in SEATS}
         self.host = client.app.state.host  # type: ignore[attr-defined]
-        self.fog_key = fog_key(seed)
+        # The server's fog key (from its secret, not the seed): the seed alone gives none.
+        self.fog_key: bytes = self.referee().key
+        assert self.fog_key != fog_key(seed)
         self.seen: dict[str, set[str]] = {s: set() for s in SEATS}
         self.found: list[str] = []
         self.checked = 0

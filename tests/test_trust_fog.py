@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_boc_engine_movement import _leave_and_wait_for_the_night, enters
-
 from gettysburg.boc.fog import unit_handle
 from gettysburg.boc.game import BocGame
+from test_boc_engine_movement import _leave_and_wait_for_the_night, enters
 
 
 def _hidden_handles(g: BocGame, seat: str) -> set[str]:
@@ -37,3 +36,78 @@ def test_a_block_back_from_off_the_map_has_a_new_handle(tmp_path: Path) -> None:
     assert after != before
     assert before not in _hidden_handles(g, "csa") and after in _hidden_handles(g, "csa")
     assert before not in _redacted_units(g, start) and after in _redacted_units(g, start)
+
+
+# --- a seed typed in the lobby ------------------------------------------------------------
+
+def _lobby_game(client: Any, seed: str | None) -> tuple[str, dict[str, str]]:
+    body: dict[str, Any] = {"system": "boc", "scenario": "day1",
+                            "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}}
+    if seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["game_id"], {s: r.json()["seats"][s]["token"] for s in ("usa", "csa")}
+
+
+def _state(client: Any, gid: str, token: str) -> Any:
+    r = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_a_lobby_seed_fixes_the_dice_never_the_fog(tmp_path: Path) -> None:
+    """The seed's author could compute every handle from it if the fog key followed from
+    the seed; now it fixes the dice (two games with one seed play alike) and nothing else,
+    and both seats are told the dice were chosen."""
+    import warnings
+
+    from gettysburg.boc.fog import fog_key, handle
+    from gettysburg.boc.oob import default_oob
+    from gettysburg.server.app import create_app
+    from gettysburg.server.store import Store
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    store = Store(tmp_path / "games.db")
+    with TestClient(create_app(store)) as client:
+        one, tokens = _lobby_game(client, "typed-by-usa")
+        two, tokens2 = _lobby_game(client, "typed-by-usa")
+        state = _state(client, one, tokens["usa"])
+        hidden = {str(h["handle"]) for h in state["view"]["hidden"]}
+        assert hidden, "Day 1 starts with hidden CSA blocks"
+        guesses = {handle(fog_key("typed-by-usa"), uid, n)
+                   for uid in default_oob().units for n in range(3)}
+        assert not hidden & guesses
+        # The other game with the same seed: other handles, the same dice and states.
+        state2 = _state(client, two, tokens2["usa"])
+        assert not hidden & {str(h["handle"]) for h in state2["view"]["hidden"]}
+        for gid, toks in ((one, tokens), (two, tokens2)):
+            for _ in range(6):
+                st = _state(client, gid, toks["usa"])
+                mover = st["to_move"][0]
+                legal = _state(client, gid, toks[mover])["legal"]
+                r = client.post(f"/api/games/{gid}/actions",
+                                headers={"Authorization": f"Bearer {toks[mover]}"},
+                                json={"action": legal[-1], "action_id": f"x{_}"})
+                assert r.status_code == 200, r.text
+        host = client.app.state.host  # type: ignore[attr-defined]
+        h1 = [m.state_hash for m in host.load(one).game.history]
+        h2 = [m.state_hash for m in host.load(two).game.history]
+        assert h1 == h2 and len(h1) == 6
+        # Both seats see that the dice were chosen; a game the server seeded says not.
+        for seat in ("usa", "csa"):
+            assert _state(client, one, tokens[seat])["dice_chosen"] is True
+        drawn, tokens3 = _lobby_game(client, None)
+        assert _state(client, drawn, tokens3["csa"])["dice_chosen"] is False
+        # The handles hold across a restart: the game rebuilt from the store shows the
+        # same ones (the secret is the store's, not the process's).
+        before = {str(h["handle"]) for h in _state(client, two, tokens2["usa"])["view"]["hidden"]}
+    store.close()
+    store = Store(tmp_path / "games.db")
+    with TestClient(create_app(store)) as client:
+        again = {str(h["handle"]) for h in _state(client, two, tokens2["usa"])["view"]["hidden"]}
+        assert again == before
+    store.close()

@@ -2,10 +2,11 @@
 
 A hidden enemy block shows only its side and hex, under an opaque handle that stays the
 same while it is on the map (a DHQ rebuilt under 4.61, or a block back from off the map
-(2.4), returns under a new one) but cannot
-be linked to the unit id without the per-game secret (an HMAC key derived from the seed,
-which no view shows). A revealed enemy block shows its
-identity and strength instead, without the handle. Own blocks are shown in full, and the
+(2.4), returns under a new one) but cannot be linked to the unit id without the per-game
+fog key: on the server an HMAC key from a secret only the server holds (a seed typed in
+the lobby fixes the dice, never the handles); in a save file's game, from the seed, which
+both players of a file hold. A revealed enemy block shows its identity and strength
+instead, without the handle. Own blocks are shown in full, and the
 referee sees everything.
 """
 
@@ -26,6 +27,12 @@ HANDLE_SHAPE = re.compile(r"b-[0-9a-f]{12}")  # what handle() makes
 
 def fog_key(seed: str) -> bytes:
     return hashlib.sha256(FOG_DOMAIN + b"\x00" + seed.encode("utf-8")).digest()
+
+
+def secret_key(secret: bytes) -> bytes:
+    """The fog key of a game whose referee holds ``secret`` (the server): nothing a player
+    chose or can read, the seed included, gives it."""
+    return hmac.new(secret, FOG_DOMAIN, hashlib.sha256).digest()
 
 
 def handle(key: bytes, unit_id: str, returned: int = 0) -> str:

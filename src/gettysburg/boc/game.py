@@ -38,7 +38,7 @@ from gettysburg.boc.fire import (
     FireLedger,
     fire_options,
 )
-from gettysburg.boc.fog import fog_key, units_view
+from gettysburg.boc.fog import fog_key, secret_key, units_view
 from gettysburg.boc.melee import (
     ENTRY,
     MeleeState,
@@ -294,6 +294,9 @@ class BocGame(Position, Game):
     # --- state -------------------------------------------------------------------------
     def position_json(self) -> JSONDict:
         return self.state.to_json()
+
+    def use_secret(self, secret: bytes) -> None:
+        self.key = secret_key(secret)  # the handles no longer follow from the seed
 
     def load_position(self, position: JSONDict) -> None:
         if not hasattr(self, "board"):

@@ -252,6 +252,13 @@ class Game(ABC):
     def view(self, seat: Seat) -> JSONDict:
         """JSON view of the game for ``seat``, with fog of war applied."""
 
+    def use_secret(self, secret: bytes) -> None:
+        """Take a per-game secret only the referee (the server) holds, from which the system
+        derives whatever its seats must not compute (BoC: its hidden blocks' handles); a
+        system with nothing to hide ignores it. Without one a game falls back on its seed,
+        which the players of a save file both hold (docs/security.md)."""
+        return None
+
     def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
         """Whether ``seat``'s view ``after`` an action of its own shows it anything of the
         other seats' pieces that its view ``before`` did not; ``None``: the system cannot

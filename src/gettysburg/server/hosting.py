@@ -9,6 +9,8 @@ replay and branch requests. It talks to rule systems only through
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import secrets
 import threading
@@ -186,6 +188,7 @@ class Host:
         self._listeners: list[Listener] = []
         self._replays: dict[str, Game] = {}  # last replayed position per game (stepping)
         self._damaged: dict[str, Damaged] = {}  # games whose stored rows do not replay
+        self._secret: bytes | None = None  # the store's secret (Store.secret), read once
 
     # --- notifications --------------------------------------------------------------------
 
@@ -199,9 +202,24 @@ class Host:
 
     # --- loading ----------------------------------------------------------------------------
 
-    @staticmethod
-    def _fresh(system: str, scenario: str, options: Sequence[str], seed: str) -> Game:
-        return new_game(f"{system}/{scenario}", options=list(options), seed=seed)
+    def _fresh(self, system: str, scenario: str, options: Sequence[str], seed: str,
+               game_id: str | None = None) -> Game:
+        """The game as set up, before any action; with ``game_id`` it takes that game's
+        secret, so what the fog hides does not follow from the seed (a seed typed in the
+        lobby fixes the dice only)."""
+        game = new_game(f"{system}/{scenario}", options=list(options), seed=seed)
+        if game_id is not None:
+            game.use_secret(self._game_secret(game_id))
+        return game
+
+    def _game_secret(self, game_id: str) -> bytes:
+        if self._secret is None:
+            try:
+                self._secret = self.store.secret()
+            except StoreError as exc:
+                raise unavailable(exc) from None
+        return hmac.new(self._secret, b"game\x00" + game_id.encode("utf-8"),
+                        hashlib.sha256).digest()
 
     def load(self, game_id: str) -> Live:
         """The live game, rebuilt from the store on first use by replaying every action
@@ -265,7 +283,7 @@ class Host:
         except StoreError as exc:
             raise unavailable(exc) from None
         try:
-            game = self._fresh(row.system, row.scenario, row.options, row.seed)
+            game = self._fresh(row.system, row.scenario, row.options, row.seed, row.id)
         except (UnknownSystemError, ValueError, KeyError, OSError) as exc:
             raise Damaged("store.system", f"game {game_id} cannot be set up on this server "
                                           f"({row.system}/{row.scenario})",
@@ -354,7 +372,11 @@ class Host:
         branches); returns its id and a token per human seat. An AI seat takes an agent
         the system offers (``agent_names``) or, in a branch, one of ``kept_agents`` (the
         original game's, even a name retired since)."""
+        # A seed someone chose (typed in the lobby, read from a save) fixes the dice: both
+        # seats are told (``dice_chosen``). The fog never follows from it (_fresh).
+        dice_chosen = bool(seed)
         seed = seed if seed else secrets.token_hex(16)
+        game_id = new_game_id()
         problem = scenario_problem(system, scenario)  # never a server-side file path
         if problem is not None:
             raise ApiError(422, "setup.scenario", problem, field="scenario")
@@ -364,7 +386,7 @@ class Host:
         if problem is not None:
             raise ApiError(422, "setup.options", problem, field="options")
         try:
-            game = self._fresh(system, scenario, options, seed)
+            game = self._fresh(system, scenario, options, seed, game_id)
         except UnknownSystemError as exc:
             raise ApiError(422, "setup.system", str(exc), field="system") from None
         except (ValueError, KeyError, OSError) as exc:
@@ -405,13 +427,12 @@ class Host:
             move = game.history[-1]
             action_rows.append(ActionRow(i, seat, move.action, f"branch:{i}", list(move.dice),
                                          move.state_hash))
-        game_id = new_game_id()
         try:
             self.store.create_game(game_id, system, scenario, list(options), seed, rows,
                                    action_rows, parent=parent[0] if parent else None,
                                    parent_step=parent[1] if parent else None,
                                    status="finished" if game.is_terminal() else "active",
-                                   result=game.result())
+                                   result=game.result(), dice_chosen=dice_chosen)
         except StoreError as exc:
             raise unavailable(exc) from None
         return game_id, tokens
@@ -437,6 +458,9 @@ class Host:
                 "undo": self._undo_refusal(live, seat) is None,
                 "parent": live.row.parent, "parent_step": live.row.parent_step,
                 "map": map_json(live.row.system) is not None,
+                # Whether someone could know every die before play (a chosen seed): the
+                # fog holds either way, the dice may not (docs/security.md).
+                "dice_chosen": live.row.dice_chosen,
             }
 
     def events(self, live: Live, seat: str, since: int) -> list[JSONDict]:
@@ -520,7 +544,7 @@ class Host:
     def _prefix(self, live: Live, k: int) -> Game:
         """A fresh game with the first ``k`` actions of ``live`` applied."""
         row = live.row
-        game = self._fresh(row.system, row.scenario, row.options, row.seed)
+        game = self._fresh(row.system, row.scenario, row.options, row.seed, row.id)
         for move in live.game.history[:k]:
             game.apply(move.action, move.seat)
         return game
@@ -749,7 +773,7 @@ class Host:
                 return None
         if mind.remembers and live.step:
             row = live.row
-            past = self._fresh(row.system, row.scenario, row.options, row.seed)
+            past = self._fresh(row.system, row.scenario, row.options, row.seed, row.id)
             for k, move in enumerate(live.game.history):
                 if seat in past.to_move():
                     mind.see(k, past.view(seat))

@@ -18,6 +18,7 @@ row that cannot be read raises :class:`RowError` naming the game. See docs/stora
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gettysburg.server.store_schema import (
+    ADDED,
     COLUMNS,
     SCHEMA_VERSION,
     TABLES,
@@ -61,6 +63,7 @@ class GameRow:
     parent_step: int | None
     created: float
     updated: float
+    dice_chosen: bool = False  # someone could know the dice before play (the seed was read)
 
 
 @dataclass(frozen=True)
@@ -140,8 +143,14 @@ class Store:
             raise
 
     def _check_schema(self) -> None:
+        for table, added in ADDED.items():
+            have = self._db.columns(table)
+            if COLUMNS[table] - set(added) <= have:  # ours, written before these columns
+                for name, sql in added.items():
+                    if name not in have:
+                        self._db.query(f"ALTER TABLE {table} ADD COLUMN {name} {sql}")
         for table, wanted in COLUMNS.items():
-            missing = wanted - self._db.columns(table)
+            missing = wanted - self._db.columns(table) - set(ADDED.get(table, {}))
             if missing:
                 raise StoreError(f"{self.where}: table {table} lacks column(s) "
                                  f"{', '.join(sorted(missing))}: not a gettysburg games "
@@ -153,6 +162,23 @@ class Store:
         if int(version) > SCHEMA_VERSION:
             raise StoreError(f"{self.where}: written by a newer gettysburg (schema {version}; "
                              f"this one reads up to {SCHEMA_VERSION})")
+
+    def secret(self) -> bytes:
+        """This database's own random secret (made on first use, kept in ``meta``): the
+        server derives each game's fog secret from it, so no player can compute what the
+        fog hides from anything they chose or can read (docs/security.md)."""
+        with self._tx() as db:
+            db.query("INSERT INTO meta (key, value) VALUES ('secret', ?)"
+                     " ON CONFLICT (key) DO NOTHING", (secrets.token_hex(32),))
+            rows = db.query("SELECT value FROM meta WHERE key = 'secret'")
+        value = str(rows[0]["value"]) if rows else ""
+        try:
+            key = bytes.fromhex(value)
+        except ValueError:
+            key = b""
+        if len(key) < 16:
+            raise StoreError(f"{self.where}: meta.secret is not a secret this server wrote")
+        return key
 
     def close(self) -> None:
         with self._lock:
@@ -181,17 +207,18 @@ class Store:
     def create_game(self, game_id: str, system: str, scenario: str, options: Sequence[str],
                     seed: str, seats: Sequence[SeatRow], actions: Sequence[ActionRow] = (),
                     parent: str | None = None, parent_step: int | None = None,
-                    status: str = "active", result: dict[str, Any] | None = None) -> None:
+                    status: str = "active", result: dict[str, Any] | None = None,
+                    dice_chosen: bool = False) -> None:
         """A new game with its seats and any actions already played (a branch or an imported
         save), all in one transaction."""
         now = time.time()
         with self._tx() as db:
             db.query("INSERT INTO games (id, system, scenario, options, seed, status, result,"
-                     " parent, parent_step, created, updated)"
-                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     " parent, parent_step, created, updated, dice_chosen)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      (game_id, system, scenario, json.dumps(list(options)), seed, status,
                       None if result is None else json.dumps(result), parent, parent_step,
-                      now, now))
+                      now, now, 1 if dice_chosen else 0))
             for s in seats:
                 db.query("INSERT INTO seats (game_id, seat, kind, agent, agent_seed, token_hash)"
                          " VALUES (?, ?, ?, ?, ?, ?)",
@@ -216,7 +243,8 @@ class Store:
                        options=options, seed=_text(gid, "games.seed", row["seed"]),
                        status=row["status"], result=result,
                        parent=row["parent"], parent_step=row["parent_step"],
-                       created=float(row["created"]), updated=float(row["updated"]))
+                       created=float(row["created"]), updated=float(row["updated"]),
+                       dice_chosen=bool(row.get("dice_chosen")))
 
     def game(self, game_id: str) -> GameRow | None:
         rows = self._query("SELECT * FROM games WHERE id = ?", (game_id,))

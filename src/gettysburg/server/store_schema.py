@@ -16,7 +16,10 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("id TEXT PRIMARY KEY", "system TEXT NOT NULL", "scenario TEXT NOT NULL",
               "options TEXT NOT NULL", "seed TEXT NOT NULL", "status TEXT NOT NULL",
               "result TEXT", "parent TEXT", "parent_step INTEGER", "created {real} NOT NULL",
-              "updated {real} NOT NULL"),
+              "updated {real} NOT NULL",
+              # 1 when someone could know the dice before play (a seed typed in the lobby,
+              # or one read from a save): both seats are told (docs/security.md).
+              "dice_chosen INTEGER NOT NULL DEFAULT 0"),
     "seats": ("game_id TEXT NOT NULL REFERENCES games(id)", "seat TEXT NOT NULL",
               "kind TEXT NOT NULL", "agent TEXT", "agent_seed TEXT", "token_hash TEXT NOT NULL",
               "PRIMARY KEY (game_id, seat)"),
@@ -41,6 +44,10 @@ def create_tables(real: str, extra: dict[str, str] | None = None) -> list[str]:
                    + ",\n    ".join(columns + keys) + "\n)")
     return out
 
+
+#: Columns added since schema 1 went out, with their definitions: a database that has all
+#: the others gets them on open (``ALTER TABLE``), so an older server's file keeps working.
+ADDED: dict[str, dict[str, str]] = {"games": {"dice_chosen": "INTEGER NOT NULL DEFAULT 0"}}
 
 #: Columns each table must have (checked on open, so a foreign or damaged schema is named).
 COLUMNS = {table: {c.split()[0] for c in lines if not c.startswith(_KEYS)}
