@@ -33,6 +33,8 @@ FEATURE_FILES = (
     "landcover.geojson",
     "places.geojson",
     "relief.geojson",
+    "walls.geojson",
+    "buildings.geojson",
 )
 
 Kind = Literal[
@@ -54,6 +56,9 @@ Kind = Literal[
     "spot_height",
     "ridge_line",
     "valley_line",
+    "stone_wall",
+    "fence",
+    "building",
 ]
 
 
