@@ -44,9 +44,9 @@ AgentFactory = Callable[[str], Agent]
 
 def random_stream(agent: Agent, name: str) -> str:
     """The name under which a host derives ``agent``'s random numbers: its own ``name``,
-    unless the agent names another in ``stream`` (a preset's setting: BoC's
-    ``search-move-still`` draws the numbers of the agent it grew from, so the games
-    recorded of it replay; an experiment's variant may draw its base agent's)."""
+    unless the agent names another in ``stream`` (a preset's setting: a preset may draw
+    the numbers of the agent it grew from, so the games recorded of that agent replay; an
+    experiment's variant may draw its base agent's)."""
     return str(getattr(agent, "stream", None) or name)
 
 
@@ -104,10 +104,13 @@ def make_agent(name: str, seed: str | int = 0, system: str | None = None) -> Age
     """A fresh agent for a game of ``system``; ``seed`` fixes whatever private state it
     keeps. ``name`` is a registered agent, one of the system's opponent presets (or a
     retired name one of them keeps as an alias), or a generic agent (``random``,
-    ``general``, ``search``) with its default settings."""
+    ``general``, ``search``) with its default settings. Without ``system`` a preset is
+    looked up in every system (refused if two systems' presets of that name differ)."""
     if name in _AGENTS:
         return _AGENTS[name](str(seed))
-    preset = _preset(name, system)
+    # Without a system a generic name is the generic agent, whatever a system's preset of
+    # that name may add (a lab or host that knows the system passes it).
+    preset = None if system is None and name in _KINDS else _preset(name, system)
     kind, settings = (preset.agent, dict(preset.settings)) if preset is not None \
         else (name, {})
     if kind not in _KINDS:
