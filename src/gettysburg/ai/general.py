@@ -13,7 +13,7 @@ Its settings (an opponent preset's ``settings``):
   weights tuned against the general) played instead of its own; a game of a system
   without that variant is refused at the first decision, naming the variants it has;
 * ``lapses``: the chance, at each decision, of playing a legal action drawn at random
-  instead (a green commander: BoC's ``novice``, 0.25). The draw comes from the generator
+  instead (a green commander, e.g. 0.25). The draw comes from the generator
   the host hands it, so its games replay; it remembers what it saw either way.
 """
 
@@ -44,12 +44,6 @@ def doctrine_choice(view: JSONDict, legal: Sequence[Action],
     ``doctrine``, by default the view's system's own."""
     scores = (doctrine or doctrine_for(view)).scores(view, legal)
     return dict(legal[best_index(scores, legal)])
-
-
-def ranked(view: JSONDict, legal: Sequence[Action]) -> list[tuple[float, int]]:
-    """(score, index) best first, by the doctrine of the view's system."""
-    scores = doctrine_for(view).scores(view, legal)
-    return sorted(((s, i) for i, s in enumerate(scores)), key=lambda t: (-t[0], t[1]))
 
 
 class Remembering:
