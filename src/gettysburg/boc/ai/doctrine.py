@@ -612,16 +612,6 @@ class Situation:
             self._prey_cache[hx] = got
         return got
 
-    def nearest_enemy(self, hx: str) -> int:
-        """Hexes from ``hx`` to the nearest known enemy block (99: none known)."""
-        return self._reach.nearest(hx)
-
-    @property
-    def near_objectives(self) -> frozenset[str]:
-        """Victory hexes and their neighbours: a unit in one garrisons an objective."""
-        return self._near
-
-
     def _enemy_within(self, hx: str, r: int) -> int:
         return self._reach.within(hx, r)
 
