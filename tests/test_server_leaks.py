@@ -80,7 +80,7 @@ def test_an_imported_save_naming_a_path_is_refused_before_any_replay(
 
 #: Fields that tell who or what a block is; none may sit beside a hidden block's handle.
 IDENTITY_KEYS = frozenset({"id", "name", "strength", "max_strength", "morale", "firepower",
-                           "label"})
+                           "label", "rating", "movement", "type"})
 
 
 def _names() -> dict[str, list[str]]:
@@ -178,6 +178,35 @@ def test_the_checker_fires_on_an_injected_leak() -> None:
     assert not secret.leaks("x", json.dumps({"unit": victim_handle, "hex": "Q10"}))
     # An id that is merely a prefix of a longer word is not a hit.
     assert not secret.leaks("x", json.dumps({"u": victim + "x"}))
+
+
+def test_own_blocks_carry_their_label_and_hidden_blocks_only_their_back(
+        client: TestClient) -> None:
+    """Each seat's view gives its own blocks what the printed label shows (rating, maximum
+    strength, movement allowance), as the order of battle prints them; a hidden enemy block
+    is its back: side, hex and formation under its handle, nothing more."""
+    from gettysburg.boc.oob import default_oob
+
+    oob = default_oob()
+    r = client.post("/api/games", json={"system": "boc", "scenario": "day1", "seed": "lbl",
+                                        "seats": {s: {"kind": "human"} for s in SEATS}})
+    assert r.status_code == 201, r.text
+    links = r.json()["seats"]
+    for seat in SEATS:
+        headers = {"Authorization": f"Bearer {links[seat]['token']}"}
+        view = client.get(f"/api/games/{r.json()['game_id']}/view", headers=headers).json()
+        own = [u for u in view["units"] if u["side"] == seat]
+        assert own and len(own) == len(view["units"]), "Day 1 starts with no block revealed"
+        for u in own:
+            printed = oob[u["id"]]
+            assert (u["rating"], u["max_strength"], u["movement"]) == (
+                printed.rating, printed.max_strength, printed.movement.allowance), u
+            assert u["strength"] <= u["max_strength"]
+        assert {"C2", "B2"} & {u["rating"] for u in own}  # real ratings, not a default
+        assert view["hidden"], "the enemy's blocks on the map are hidden"
+        for h in view["hidden"]:
+            assert set(h) == {"handle", "side", "hex", "column"}, h
+            assert h["side"] != seat
 
 
 # --- real games through the API -----------------------------------------------------------

@@ -4,16 +4,11 @@ stays inside its hex, block labels are whole words, and the lobby fits a phone."
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-
-CATALOGUE = Path(__file__).resolve().parents[2] / "src" / "gettysburg" / "server" / "i18n"
-
 
 pytestmark = pytest.mark.usefixtures("boc_ready")
 
@@ -35,6 +30,22 @@ def _open(browser: Any, live: Any, scenario: str, seat: str = "usa",
     page.goto(live.url + game["seats"][seat]["link"])
     page.wait_for_selector("g.units g.unit")
     return context, page, view
+
+
+def _words(live: Any, lang: str) -> dict[str, str]:
+    """The client's catalogue in ``lang`` as the server serves it (its own words over every
+    system's: a block type's word is the system's)."""
+    r = httpx.get(f"{live.url}/api/i18n/{lang}", timeout=60)
+    r.raise_for_status()
+    words: dict[str, str] = r.json()
+    return words
+
+
+def _strength(unit: dict[str, Any]) -> str:
+    """A block's strength as its label reads it: now over maximum (none left once
+    eliminated, whatever strength it last had)."""
+    now = 0 if unit["status"] == "eliminated" else unit["strength"]
+    return f"{now}/{unit['max_strength']}"
 
 
 def test_the_off_map_strip_does_not_cover_the_zoomed_map(browser: Any, live: Any) -> None:
@@ -116,7 +127,7 @@ def test_a_stack_of_four_blocks_stays_inside_its_hex(browser: Any, live: Any) ->
 def test_block_labels_are_whole_names_and_type_words(
         browser: Any, live: Any, switch_language: Any) -> None:
     context, page, view = _open(browser, live, "day2")
-    words = json.loads((CATALOGUE / "en.json").read_text("utf-8"))
+    words = _words(live, "en")
     labels = page.evaluate("""() => [...document.querySelectorAll("g.unit")]
       .filter((g) => g.querySelector("text.block-label")).map((g) => ({
         id: g.dataset.unit,
@@ -233,7 +244,7 @@ def test_off_map_blocks_are_large_enough_to_read(browser: Any, live: Any,
         x0, y0, x1, y1 = block["face"]
         name, strength, _ = (label["text"] for label in block["labels"])
         unit = units[block["id"]]
-        assert name == unit["name"] and strength == str(unit["strength"]), block
+        assert name == unit["name"] and strength == _strength(unit), block
         for label in block["labels"]:
             lx0, ly0, lx1, ly1 = label["box"]
             # Whole, inside its block, and set at a size one can read (8 px and up).
@@ -253,7 +264,7 @@ def test_long_names_and_type_words_read_in_every_language(
         page.wait_for_selector(".offmap g.unit")
         units = {u["id"]: u for u in view["units"]}
         for lang in ("en", "es", "de", "it"):
-            words = json.loads((CATALOGUE / f"{lang}.json").read_text("utf-8"))
+            words = _words(live, lang)
             if lang != "en":
                 switch_language(page, lang)
                 page.wait_for_function("(w) => [...document.querySelectorAll('.offmap "
@@ -266,7 +277,7 @@ def test_long_names_and_type_words_read_in_every_language(
                 name, strength, kind = (label["text"] for label in block["labels"])
                 unit = units[block["id"]]
                 assert name == unit["name"], block  # whole, the space kept between lines
-                assert strength == str(unit["strength"]), block
+                assert strength == _strength(unit), block
                 assert kind == words[f"unit_type.{unit['type']}"], block
                 for label in block["labels"]:
                     lx0, ly0, lx1, ly1 = label["box"]

@@ -38,7 +38,7 @@ from gettysburg.boc.fire import (
     FireLedger,
     fire_options,
 )
-from gettysburg.boc.fog import fog_key, secret_key, units_view
+from gettysburg.boc.fog import fog_key, label_view, secret_key, units_view
 from gettysburg.boc.melee import (
     ENTRY,
     MeleeState,
@@ -439,8 +439,7 @@ class BocGame(Position, Game):
         st = self.state
         shown, hidden = units_view(self.key, st, seat)
         for unit in shown:  # the printed label of a block the seat already sees by id
-            printed = self.orders.oob[str(unit["id"])]
-            unit["name"], unit["type"] = printed.name, printed.type
+            unit.update(label_view(self.orders.oob[str(unit["id"])]))
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         supply_points = {k: v for k, v in st.supply_points.items() if own(st.units[k].side)}
         out: JSONDict = {

@@ -60,6 +60,13 @@ function blockName(u) {
   return String(u.name).replace(new RegExp(`^${u.side}[-_.:]`, "i"), "");
 }
 
+// A block's strength as its label reads: "3/4" when the view gives the maximum too; an
+// eliminated block has none left, whatever strength it last had.
+function strengthText(u) {
+  const now = u.gone ? 0 : u.strength;
+  return u.maxStrength === null ? String(now) : `${now}/${u.maxStrength}`;
+}
+
 // Width of a label in SVG units at font size `fs`, measured on a canvas: the block may not
 // be in the document yet, so its own text cannot be measured.
 const ruler = document.createElement("canvas").getContext("2d");
@@ -467,13 +474,32 @@ export class Board {
         const fs = Math.min(size * 0.26, wide / Math.max(1, textWidth(label, 1, "normal")));
         g.append(svg("text", { class: "block-label", x: 0, y: 0, "font-size": fs, "text-anchor": "middle",
           "dominant-baseline": "central", fill: "#fff" }, label));
-      } else {
+      } else if (u.rating === null && u.movement === null) {
         if (u.name !== null) g.append(wrapped(name, size, room, txt, -size * 0.28, size * 0.17, -size * 0.36));
-        if (u.strength !== null) g.append(txt(String(u.strength), size * 0.03, size * 0.36, "bold"));
+        if (u.strength !== null) g.append(txt(strengthText(u), size * 0.03, size * 0.36, "bold"));
         if (u.type !== null) g.append(wrapped(typeWord(u.type), size, room, txt, size * 0.33, size * 0.14, size * 0.285));
+      } else {
+        // The whole printed label: name; rating (left) and movement allowance (right);
+        // strength over maximum; type.
+        if (u.name !== null) g.append(wrapped(name, size, room, txt, -size * 0.33, size * 0.14, -size * 0.4));
+        if (u.strength !== null) g.append(txt(strengthText(u), size * 0.075, size * 0.21, "bold"));
+        if (u.type !== null) g.append(wrapped(typeWord(u.type), size, room, txt, size * 0.36, size * 0.12, size * 0.3));
+        const mark = (text, cls, x, anchor) => svg("text", { class: `block-mark ${cls}`, x, y: -size * 0.09,
+          "font-size": size * 0.12, "text-anchor": anchor, "dominant-baseline": "central", fill: "#fff",
+          "font-weight": "bold" }, text);
+        if (u.rating !== null) g.append(mark(String(u.rating), "block-rating", -size * 0.42, "start"));
+        if (u.movement !== null) g.append(mark(String(u.movement), "block-movement", size * 0.42, "end"));
       }
+    } else if (style !== "markers") {
+      // A hidden block shows its back: a plain face with an inner frame, no words.
+      const k = style === "divisions" ? 0.8 : 0.62;
+      g.append(svg("rect", { class: "back", x: -hw * k, y: -hh * k, width: 2 * hw * k, height: 2 * hh * k,
+        rx: size * 0.06, fill: "none", stroke: edge, "stroke-width": size * 0.04 }));
     }
-    const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type), u.strength]
+    const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type),
+      u.strength === null ? null : strengthText(u),
+      u.rating === null ? null : `${t("unit.rating")} ${u.rating}`,
+      u.movement === null ? null : `${t("unit.movement")} ${u.movement}`]
       .filter((v) => v !== null).join(" · ") : t("unit.hidden");  // a handle means nothing to a player
     g.append(svg("title", {}, title));
     // The hover line says what the block is, and where when it stands on the map.
@@ -482,7 +508,8 @@ export class Board {
     g.addEventListener("mouseenter", () => this.say(said));
     g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.justDragged()) this.onUnit?.(u.id); });
     if (this.keys) {
-      const words = known ? [u.name === null ? null : blockName(u), u.type === null ? null : typeWord(u.type), u.strength]
+      const words = known ? [u.name === null ? null : blockName(u), u.type === null ? null : typeWord(u.type),
+        u.strength === null ? null : strengthText(u)]
         .filter((v) => v !== null).join(" · ") : t("unit.hidden");
       g.setAttribute("tabindex", -1);
       g.setAttribute("role", "button");

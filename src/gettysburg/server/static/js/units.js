@@ -25,6 +25,12 @@ export function unitsOf(view) {
       name: u.label ?? u.name ?? (strength !== null && u.id ? u.id : null),
       type: u.type ?? u.kind ?? u.arm ?? null,
       strength,
+      // What a printed label shows beyond that, when the view gives it (own blocks only:
+      // a hidden block's back shows none of it).
+      maxStrength: u.max_strength ?? null,
+      rating: u.rating ?? null,
+      movement: u.movement ?? null,
+      gone: u.status === "eliminated",
       revealed: Boolean(u.revealed),
       raw: u,
     };
