@@ -4,6 +4,7 @@ what `show` prints for a system it has no special layout for."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +205,56 @@ def test_a_scenario_file_belongs_to_the_system_it_names(tmp_path: Path) -> None:
     assert default_scenario() == "boc/day1"  # the first listed system's first scenario
     code, out, err = run("scenario", "show", str(unnamed), "--json")
     assert code == 0 and json.loads(out)["rule"] == "9.4", err
+
+
+def test_apply_takes_the_number_legal_prints(tmp_path: Path) -> None:
+    """`game legal` numbers each action; `game apply F N` plays action N of that list (the
+    same as its JSON), and a number past the list is refused, nothing written."""
+    save = tmp_path / "game.json"
+    assert run("game", "new", "boc/day1", "--out", str(save))[0] == 0
+    code, out, _ = run("game", "legal", str(save))
+    assert code == 0
+    lines = out.splitlines()
+    number, listed = lines[2].split(None, 1)
+    by_json = tmp_path / "by_json.json"
+    assert run("game", "apply", str(save), listed, "--out", str(by_json))[0] == 0
+    by_number = tmp_path / "by_number.json"
+    code, _, err = run("game", "apply", str(save), number, "--out", str(by_number))
+    assert code == 0, err
+    played = json.loads(by_number.read_text())["moves"]
+    assert played[-1]["action"] == json.loads(listed) != json.loads(lines[0].split(None, 1)[1])
+    assert played == json.loads(by_json.read_text())["moves"]
+    before = save.read_bytes()
+    code, _, err = run("game", "apply", str(save), str(len(lines)), "--out", str(save))
+    assert code == 2 and f"numbered 0 to {len(lines) - 1}" in err, err
+    assert save.read_bytes() == before
+
+
+def test_show_draws_the_map_as_text_and_as_a_picture(tmp_path: Path) -> None:
+    """`game show` draws the board with the blocks on it (own ones by side and count,
+    hidden ones as ?), each own block with its label; --out writes a picture of it."""
+    save = tmp_path / "game.json"
+    assert run("game", "new", "boc/day2", "--out", str(save))[0] == 0
+    code, out, _ = run("game", "show", str(save), "--as", "usa")
+    assert code == 0
+    lines = out.splitlines()
+    grid = lines[1:lines.index("")]
+    assert len(grid) > 20 and any("U" in row for row in grid) and any("?" in row for row in grid)
+    assert not any("C" in row for row in grid)  # no Confederate block is revealed on Day 2
+    seen = sum(int(m) for row in grid for m in re.findall(r"U(\d)", row))
+    code, raw, _ = run("game", "show", str(save), "--as", "usa", "--json")
+    view = json.loads(raw)
+    on_map = [u for u in view["units"] if u["status"] == "on_map"]
+    assert seen == len(on_map)
+    assert sum(int(m) for row in grid for m in re.findall(r"\?(\d)", row)) == len(view["hidden"])
+    brewster = next(line for line in lines if "usa-brewster" in line)
+    assert "4/4 B2 mp 6" in brewster, brewster
+    picture = tmp_path / "day2.png"
+    code, out, err = run("game", "show", str(save), "--as", "usa", "--out", str(picture))
+    assert code == 0 and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", err
+    code, _, err = run("game", "show", str(save), "--as", "usa", "--out", str(tmp_path / "x.gif"))
+    assert code == 2 and "x.gif" in err and ".png" in err
+    toy = tmp_path / "toy.json"
+    assert run("game", "new", "toy/standard", "--out", str(toy))[0] == 0
+    code, _, err = run("game", "show", str(toy), "--as", "red", "--out", str(picture))
+    assert code == 2 and "no picture" in err

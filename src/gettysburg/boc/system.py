@@ -185,6 +185,7 @@ SYSTEM = RuleSystem(
     capabilities=frozenset({"undo", "research", "search"}),
     lab=lab_hooks.HOOKS,
     view_text=show.view_text,
+    view_picture=show.view_picture,
     scenario_doc=show.scenario_doc,
     scenario_text=show.scenario_text,
     colours={"usa": "#3d5a8c", "csa": "#8b8c84"},

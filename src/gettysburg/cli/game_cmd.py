@@ -230,15 +230,17 @@ def _with_dice(file: Path, values: list[int]) -> Game:
 
 @app.command("apply")
 def apply(file: Path = typer.Argument(..., help="the save file"),
-          action: str = typer.Argument(..., help="the action as JSON"),
+          action: str = typer.Argument(..., help="the action as JSON, or its number in "
+                                       "`game legal`'s list"),
           out: Path = typer.Option(..., "--out", help="where to write (may be FILE)"),
           seat: str | None = typer.Option(None, "--as", help="the seat acting (default: "
                                           "the seat to move)"),
           dice: str | None = typer.Option(None, "--dice", help="scripted dice, e.g. 3,6,1")
           ) -> None:
-    """Apply one action and write the new save file."""
+    """Apply one action (JSON, or its number in `game legal`); write the new save file."""
+    number = action.strip().isdigit()
     try:
-        act = json.loads(action)
+        act = None if number else json.loads(action)
     except json.JSONDecodeError as exc:
         _fail(f"the action is not JSON: {exc}")
     if dice is not None:
@@ -253,6 +255,12 @@ def apply(file: Path = typer.Argument(..., help="the save file"),
     else:
         game = _load(file)
     who = _seat(game, seat)
+    if number:  # the same list, in the same order, `game legal` numbered
+        listed = game.legal_actions(who)
+        if int(action) >= len(listed):
+            _fail(f"action {int(action)}: {who} has {len(listed)} legal actions, numbered "
+                  f"0 to {len(listed) - 1} (`game legal`)")
+        act = listed[int(action)]
     try:
         events = game.apply(act, who)
         left = game.dice.remaining if isinstance(game.dice, ScriptedDice) else 0
@@ -281,8 +289,13 @@ def apply(file: Path = typer.Argument(..., help="the save file"),
 def show(file: Path = typer.Argument(..., help="the save file"),
          seat: str = typer.Option(..., "--as", help="whose view: a seat, or referee for "
                                   "everything"),
-         as_json: bool = typer.Option(False, "--json", help="the view as JSON")) -> None:
-    """Show the game as a seat (or the referee) sees it."""
+         as_json: bool = typer.Option(False, "--json", help="the view as JSON"),
+         out: Path | None = typer.Option(None, "--out", help="draw the map with the pieces "
+                                         "to this .png or .svg file")) -> None:
+    """Show the game as a seat (or the referee) sees it: map and pieces, as text or --out.
+
+    Without --out the system's text picture of the view is printed (BoC: the map as text
+    with the blocks on it, then a line per block); --out draws it to a .png or .svg."""
     game = _load(file)
     who = _seat(game, seat)
     view = game.view(who)
@@ -290,6 +303,15 @@ def show(file: Path = typer.Argument(..., help="the save file"),
         typer.echo(json.dumps(view))
         return
     declared = registry.find(game.setup.system)
+    if out is not None:
+        draw = declared.view_picture if declared is not None else None
+        if draw is None:
+            _fail(f"{game.setup.system} draws no picture of a game; leave out --out")
+        try:
+            typer.echo(f"wrote {draw(view, out)}")
+        except (ValueError, OSError) as exc:
+            _fail(str(exc))
+        return
     picture = declared.view_text if declared is not None else None
     if picture is not None:  # the system's own picture of a view
         typer.echo(picture(view))

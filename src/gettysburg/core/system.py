@@ -247,6 +247,9 @@ class RuleSystem:
     # CLI prints their plain fields). ``scenario_doc`` raises ValueError naming the problem.
     lab: LabHooks | None = None
     view_text: Callable[[JSONDict], str] | None = None
+    # A picture of a view (the map with the pieces the view shows) written to a .png or
+    # .svg file, for ``game show --out``; raises ValueError naming a bad file name.
+    view_picture: Callable[[JSONDict, Path], Path] | None = None
     scenario_doc: Callable[[str], JSONDict] | None = None
     scenario_text: Callable[[JSONDict], str] | None = None
     # The web client's look of a seat's pieces (seat -> CSS colour; absent: a colour by the
