@@ -28,7 +28,7 @@ OOB_DIR = Path(__file__).parent / "data" / "oob"
 Side = Literal["union", "confederate"]
 Arm = Literal["inf", "cav", "art", "horse_art"]
 Service = Literal["green", "seasoned", "veteran", "elite"]
-Level = Literal["army", "corps", "division", "brigade", "artillery"]
+Level = Literal["army", "corps", "division", "brigade", "artillery", "staff"]
 Profile = Literal["A", "N", "C", "U"]
 SmallArms = Literal["M", "R", "ER", "AR", "TR", "CR", "C", "B", "SR", "S"]
 Gun = Literal["L", "N", "TA", "TB", "TC", "P10", "P20", "H6", "H12", "H24", "HM", "W"]
@@ -58,8 +58,10 @@ LEADER_DEFAULTS: dict[str, dict[str, Any]] = {
     "division": {"coordination": 1, "activation": 0, "command_range": 6},
     "brigade": {"profile": "N", "orders": 0, "command_range": 4},
     "artillery": {"profile": "N", "orders": 0, "command_range": 4},
+    "staff": {},
 }
-STARS = {"army": 4, "corps": 3, "division": 2, "brigade": 1, "artillery": 1}
+#: rank in stars (002 §2.22); a staff officer with a special rule has none
+STARS = {"army": 4, "corps": 3, "division": 2, "brigade": 1, "artillery": 1, "staff": 0}
 
 
 def strength_points(men: int) -> int:
@@ -111,6 +113,7 @@ class Leader(_Record):
             "division": {"coordination", "activation"},
             "brigade": {"profile", "orders"},
             "artillery": {"profile", "orders"},
+            "staff": set(),
         }[self.level]
         given = {k for k in ("initiative", "efficiency", "coordination", "activation",
                              "profile", "orders") if getattr(self, k) is not None}
@@ -343,26 +346,33 @@ class Oob:
             out.extend(_counters(rec))
         return out
 
-    def resolve(self, name: str, side: Side | None = None, kind: str | None = None) -> list[str]:
+    def resolve(self, name: str, side: Side | None = None, kind: str | None = None,
+                within: str | None = None) -> list[str]:
         """Every record (unit name, formation id or leader id) that ``name`` can mean; ``kind``
         keeps one kind: ``unit``, ``formation``, ``leader`` (commanders of troops) or
-        ``artillery`` (artillery commanders)."""
-        hits = self._hits(normalise(name), side)
+        ``artillery`` (artillery commanders); ``within`` keeps the units of one formation,
+        division or corps (for names two batteries share, like 'Madison')."""
+        hits = self._hits(normalise(name), side, within)
         if not hits and normalise(name).endswith(" bty"):  # 'battery A/2 US' names A/2 US
-            hits = self._hits(normalise(name)[: -len(" bty")], side)
+            hits = self._hits(normalise(name)[: -len(" bty")], side, within)
         return sorted(h for h in hits if kind is None or h.startswith(kind + ":"))
 
-    def _hits(self, key: str, side: Side | None) -> set[str]:
+    def _hits(self, key: str, side: Side | None, within: str | None = None) -> set[str]:
         hits: set[str] = set()
         for rec in self.units:
             if side is not None and rec.side != side:
+                continue
+            if within is not None and within not in (
+                    rec.formation.id, rec.division.id if rec.division else "", rec.corps.id):
                 continue
             if key in {normalise(n) for n in (rec.unit.name, rec.unit.title or "",
                                               *rec.unit.aliases)}:
                 hits.add(f"unit:{rec.corps.id}:{rec.unit.name}")
         for _, corps in self.corps(side):
             for form in _formations(corps):
-                names = {normalise(n) for n in (form.id, form.name, *form.aliases)}
+                # 'US-1/1/I' is also known by its designation '1/1/I'
+                short = form.id[3:] if form.id[:3] in ("US-", "CS-") else form.id
+                names = {normalise(n) for n in (form.id, short, form.name, *form.aliases)}
                 if key in names:
                     hits.add(f"formation:{form.id}")
         for lrec in self.leaders:
@@ -378,7 +388,7 @@ def _surname(name: str) -> str:
     return name.split()[-1] if name.split() else name
 
 
-_ABBREV = {"miss": "ms", "mississippi": "ms", "ala": "al", "alabama": "al", "ga": "ga",
+_ABBREV = {"mass": "ma", "indiana": "in", "ohio": "oh", "miss": "ms", "mississippi": "ms", "ala": "al", "alabama": "al", "ga": "ga",
            "tenn": "tn", "tennessee": "tn", "va": "va", "virginia": "va", "nc": "nc",
            "sc": "sc", "la": "la", "fla": "fl", "ark": "ar", "tex": "tx", "texas": "tx",
            "mich": "mi", "ind": "in", "wis": "wi", "ill": "il", "penn": "pa", "pa": "pa"}
