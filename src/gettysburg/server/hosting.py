@@ -54,6 +54,38 @@ from gettysburg.server.systems import (
 log = logging.getLogger(__name__)
 
 
+#: The longest seed and the most options a game takes: each is stored with the game and
+#: read with every state, so neither may grow without bound.
+MAX_SEED = 200
+MAX_OPTIONS = 32
+MAX_OPTION = 100
+
+
+def storable(text: str) -> bool:
+    """Whether ``text`` is text a database stores: JSON may carry a lone UTF-16 surrogate
+    (``"\\ud800"``), which no UTF-8 column takes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def options_shape_problem(options: Sequence[str]) -> str | None:
+    """Why ``options`` cannot be a game's options whatever the system (``None`` if they
+    can): too many, too long, not text, or one given twice."""
+    if len(options) > MAX_OPTIONS:
+        return f"at most {MAX_OPTIONS} options, not {len(options)}"
+    seen: set[str] = set()
+    for option in options:
+        if len(option) > MAX_OPTION or not storable(option):
+            return f"an option is at most {MAX_OPTION} characters of text"
+        if option in seen:
+            return f"option {option!r} is given twice"
+        seen.add(option)
+    return None
+
+
 class ApiError(Exception):
     """A refusal reported to the client as JSON: HTTP status, the rule or field, a message."""
 
@@ -375,6 +407,12 @@ class Host:
         # A seed someone chose (typed in the lobby, read from a save) fixes the dice: both
         # seats are told (``dice_chosen``). The fog never follows from it (_fresh).
         dice_chosen = bool(seed)
+        if seed is not None and (len(seed) > MAX_SEED or not storable(seed)):
+            raise ApiError(422, "setup.seed", f"seed must be at most {MAX_SEED} characters of "
+                                              "text (no lone UTF-16 surrogates)", field="seed")
+        problem = options_shape_problem(options)
+        if problem is not None:
+            raise ApiError(422, "setup.options", problem, field="options")
         seed = seed if seed else secrets.token_hex(16)
         game_id = new_game_id()
         problem = scenario_problem(system, scenario)  # never a server-side file path
@@ -482,6 +520,9 @@ class Host:
         if not action_id or len(action_id) > 200:
             raise ApiError(422, "request", "action_id must be 1..200 characters",
                            field="action_id")
+        if not storable(action_id):
+            raise ApiError(422, "request", "action_id holds a lone UTF-16 surrogate (not "
+                                           "text)", field="action_id")
         live = self.load(game_id)
         with live.lock:
             try:
@@ -707,6 +748,9 @@ class Host:
         problem = scenario_problem(model.system, model.scenario)  # checked before replaying
         if problem is not None:
             raise ApiError(422, "save.header", problem, field="save.scenario")
+        problem = options_shape_problem(model.options)
+        if problem is not None:
+            raise ApiError(422, "save.header", problem, field="save.options")
         try:
             savefile.replay(model)
         except savefile.SaveFileError as exc:

@@ -43,17 +43,29 @@ def add_push_route(app: FastAPI, host: Host, hub: Hub) -> None:
         await ws.accept()
         try:
             hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
+            if not isinstance(hello, dict):
+                raise ApiError(422, "request.hello", "the first message is a JSON object "
+                                                     '{"token": ..., "since": ...}')
+            since = hello_since(hello.get("since", 0))
             _live, seat = await asyncio.to_thread(host.auth, game_id, str(hello.get("token")))
-            since = int(hello.get("since", 0))
         except ApiError as exc:
             await ws.send_json({"type": "error", "error": exc.to_json()})
-            await ws.close(code=4403)
+            await ws.close(code=4400 if exc.status == 422 else 4403)
             return
         except (ValueError, TypeError, AttributeError, WebSocketDisconnect, TimeoutError):
             with contextlib.suppress(Exception):  # the client may be gone already
                 await ws.close(code=4400)
             return
         await _serve(ws, host, hub, game_id, seat, since)
+
+
+def hello_since(value: object) -> int:
+    """The log index a hello asks to start from: a whole number >= 0 (JSON also carries
+    ``1e999``, which is infinity, and ``true``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ApiError(422, "request.since", "since must be a whole number >= 0 (a log "
+                                             "index)", field="since")
+    return value
 
 
 async def _serve(ws: WebSocket, host: Host, hub: Hub, game_id: str, seat: str,
