@@ -247,8 +247,9 @@ ROADS: list[dict[str, Any]] = [
         "name": "Stratton Street",
         "class": "road",
         "aliases": [],
-        "pts": [(39.8311, -77.2282), (39.8340, -77.2280)],
-        "source": "est.: town plan (CMH map 4 street grid)",
+        "pts": [(39.8291, -77.2285), (39.8311, -77.2282), (39.8340, -77.2280)],
+        "source": "est.: town plan (CMH map 4 street grid); south of York St to East Middle St "
+        "est. from the street grid, as 004 10.23's example needs (a street along B3619-B3919)",
     },
     {
         "id": "road_high_street",

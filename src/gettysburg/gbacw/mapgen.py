@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gettysburg.core.battlefield import Battlefield, Feature
 from gettysburg.core.geo import GETTYSBURG, Registration
 from gettysburg.core.hexes import Hex, Hexside
-from gettysburg.core.hexids import SheetOffsetCodec
+from gettysburg.core.hexids import HexCodec, HexIdError, SheetOffsetCodec
 from gettysburg.core.mapderive import (
     centre_segment,
     chain_sides,
@@ -187,6 +187,14 @@ def load_extras(bf: Battlefield) -> list[Feature]:
     return sorted(bf.of_kind(*EXTRA_KINDS), key=lambda f: f.id)
 
 
+def parse_hex(codec: HexCodec, hex_id: str, where: str) -> Hex:
+    """A hex id of the config, with an error naming the config entry if it is bad."""
+    try:
+        return codec.parse(hex_id)
+    except HexIdError as exc:
+        raise ValueError(f"mapgen.yaml {where}: {hex_id}: {exc}") from None
+
+
 # --- step 1: registration and the sheets --------------------------------------------
 
 
@@ -286,10 +294,10 @@ def classify_hexes(bf: Battlefield, grid: HexGrid, cfg: MapgenConfig,
         sh = got.shares
         if h in forced_town or sh["town"] >= th.town_share:
             w.terrain = "town"
+        elif sh["rocks"] >= th.rocks_share:
+            w.terrain = "rocky"  # the boulder fields outrank the trees and wet ground round them
         elif sh["marsh"] >= th.marsh_share:
             w.terrain = "marsh"
-        elif sh["rocks"] >= th.rocks_share:
-            w.terrain = "rocky"  # the boulder fields outrank the trees among them
         elif sh["woods"] >= th.woods_share:
             w.terrain = "rough-woods" if spread >= th.rough_relief_ft else "woods"
         elif sh["orchard"] >= th.orchard_share:
@@ -421,6 +429,8 @@ def trace_roads(bf: Battlefield, grid: HexGrid, sides: dict[Hexside, dict[str, A
         if cls is None:
             continue
         chain = trace_line(grid.layout, f.geom, grid.on_map, cfg.road_min_run_m)
+        if f.kind == "railroad_bed":
+            chain = _through_bridge(chain, grid, cfg)
         traces[f.id] = chain
         for s in chain_sides(chain):
             row = sides.setdefault(s, {})
@@ -440,6 +450,21 @@ def trace_roads(bf: Battlefield, grid: HexGrid, sides: dict[Hexside, dict[str, A
     return traces
 
 
+def _through_bridge(chain: list[Hex], grid: HexGrid, cfg: MapgenConfig) -> list[Hex]:
+    """004 9.81 puts the bed under the Lott's Ridge bridge, in its middle hex: where the
+    traced bed passes beside that hex (the bed's course there is an estimate, +-150 m),
+    the hex next to it on the chain gives way to it."""
+    ids = cfg.railroad_bridge.hexes
+    mid = parse_hex(grid.codec, ids[len(ids) // 2], "railroad_bridge")
+    if mid in chain:
+        return chain
+    for i in range(1, len(chain) - 1):
+        if (chain[i].distance(mid) == 1 and chain[i - 1].distance(mid) == 1
+                and chain[i + 1].distance(mid) == 1):
+            return [*chain[:i], mid, *chain[i + 1:]]
+    raise ValueError(f"mapgen.yaml railroad_bridge: the bed passes nowhere near {ids}")
+
+
 # --- step 5: book-forced exceptions, entries, names ------------------------------------
 
 
@@ -450,7 +475,7 @@ def apply_book(bf: Battlefield, grid: HexGrid, work: dict[Hex, _Hex],
     applied: list[dict[str, Any]] = []
 
     def on(hex_id: str, what: str) -> Hex:
-        h = codec.parse(hex_id)
+        h = parse_hex(codec, hex_id, what)
         if h not in work:
             raise ValueError(f"mapgen.yaml {what}: {hex_id} is not on the sheets")
         return h
@@ -499,7 +524,7 @@ def find_entries(bf: Battlefield, grid: HexGrid, work: dict[Hex, _Hex],
     for e in cfg.entry_areas:
         h: Hex | None = None
         if e.hex:
-            h = grid.codec.parse(e.hex)
+            h = parse_hex(grid.codec, e.hex, f"entry_areas: area {e.area}")
         elif e.road:
             f = bf.find_named(e.road, "road", "railroad", "railroad_bed")
             chain = traces.get(f.id, [])
@@ -535,7 +560,7 @@ def derive(bf: Battlefield, cfg: MapgenConfig | None = None,
     reg = register(cfg)
     grid = grid_of(cfg, reg)
     codec = grid.codec
-    forced_town = {codec.parse(x) for x in cfg.town_hexes.hexes}
+    forced_town = {parse_hex(codec, x, "town_hexes") for x in cfg.town_hexes.hexes}
     work = classify_hexes(bf, grid, cfg, forced_town)
     lines = {f.id: trace_line(grid.layout, f.geom, grid.on_map, cfg.road_min_run_m)
              for f in sorted(bf.of_kind("stream"), key=lambda f: f.id)}
