@@ -24,9 +24,10 @@ def state(units: dict[str, tuple[str, str, str, int]], terrain: dict[str, str] |
     board = {"hexes": {h: {"terrain": (terrain or {}).get(h, "clear"),
                            "height": (heights or {}).get(h, 0.0)} for h in all_hexes()},
              "hex_m": 100, "columns": {}}
-    divisions = {uid: {"side": side, "elite": False, "extra_die": False,
-                       "ignores_flags": False, "ignores_one_flag": False, "fortified": False,
-                       "generals": []} for uid, (side, _, _, _) in units.items()}
+    divisions: dict[str, dict[str, Any]] = {
+        uid: {"side": side, "elite": False, "extra_die": False, "ignores_flags": False,
+              "ignores_one_flag": False, "fortified": False, "generals": []}
+        for uid, (side, _, _, _) in units.items()}
     for uid, m in marks.items():
         divisions[uid].update(m)
     return {"id": 1, "line": "x", "day": 1, "turns": 2, "turn": 1, "attacker": "usa",

@@ -162,6 +162,6 @@ def test_csa_sees_the_same_game_whatever_the_usa_put_in_its_divisions() -> None:
             told = {e.type for e in a.log[-20:]}
             usa_hit = any(e.type == "bombardment" and e.data["division"].startswith("u_")
                           for e in a.log[-20:])
-            if usa_hit or "battle_fought" in told:
+            if usa_hit or "battle_begins" in told:  # a battle shows the divisions (D3)
                 break
         assert steps > 50 and (a.day, a.hour) > (1, 12)  # well into the first day
