@@ -22,14 +22,13 @@ DRAWN_AS = {"open": "clear", "woods": "woods", "rough-woods": "woods", "orchard"
 
 def build() -> MapBuild:
     from gettysburg.core.battlefield import load_battlefield
-    from gettysburg.gbacw.mapgen import board_text, derive
+    from gettysburg.gbacw.mapgen import board_text, derive, registration_report
 
     doc = derive(load_battlefield())
-    rms = doc["meta"]["registration_rms_m"]
+    # The residuals are printed with the counts (docs/gbacw-map-registration.md keeps them).
     return MapBuild(board_text(doc), board_path(),
-                    f"{len(doc['hexes'])} hexes, {len(doc['hexsides'])} hexsides, "
-                    f"registration RMS {rms} m over {len(doc['meta']['registration_residuals_m'])}"
-                    " anchors")
+                    f"{len(doc['hexes'])} hexes, {len(doc['hexsides'])} hexsides\n"
+                    + registration_report(doc))
 
 
 def render(out: Path, ids: bool, sheet: str | None) -> Path:

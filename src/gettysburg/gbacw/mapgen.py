@@ -627,3 +627,24 @@ def board_text(doc: dict[str, Any]) -> str:
     text = "\n".join(parts)
     board_from_json(json.loads(text))  # what is written must load
     return text
+
+
+def registration_report(doc: dict[str, Any], cfg: MapgenConfig | None = None) -> str:
+    """The registration in words: scale, RMS, each anchor's residual (metres and hexes),
+    and the fits of sheet A's offset that chose it. ``map build`` prints it."""
+    cfg = cfg or load_config()
+    meta = doc["meta"]
+    spacing = float(meta["hex_spacing_m"])
+    lines = [f"hex spacing {spacing} m (the book: {meta['hex_spacing_book_m']} m); "
+             f"RMS {meta['registration_rms_m']} m over {len(cfg.registration)} anchors",
+             "anchor | residual m | hexes"]
+    for name, metres in sorted(meta["registration_residuals_m"].items(),
+                               key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"{name} | {metres} | {metres / spacing:.2f}")
+    fits = sheet_offset_fits(cfg)
+    kept = tuple(cfg.grid.sheets["A"].origin)
+    lines.append("sheet A origin (XX, YY) | RMS m")
+    for rms, dx, dy in fits[:5]:
+        mark = " (kept)" if (dx, dy) == kept else ""
+        lines.append(f"({dx}, {dy}){mark} | {rms}")
+    return "\n".join(lines)
