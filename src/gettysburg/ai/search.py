@@ -1,7 +1,7 @@
 """``search``: the general, with some of its decisions checked by look-ahead on sampled worlds.
 
 Most of a game is left to the system's doctrine (:mod:`gettysburg.ai.general`); search
-works at two levels (docs/ai.md, "Search"):
+works at two levels (docs/ai.md, "How search works"):
 
 * **styles**: at the start of each of its player turns the seat picks one style of its
   system's portfolio (``SystemHooks.portfolio``) by rollouts with every move, until the
