@@ -258,3 +258,22 @@ def test_show_draws_the_map_as_text_and_as_a_picture(tmp_path: Path) -> None:
     assert run("game", "new", "toy/standard", "--out", str(toy))[0] == 0
     code, _, err = run("game", "show", str(toy), "--as", "red", "--out", str(picture))
     assert code == 2 and "no picture" in err
+
+
+def test_new_draws_a_fresh_seed_and_new_and_show_say_whom_file_play_is_for(
+        tmp_path: Path) -> None:
+    """E-mail play (issue 58): a save holds the seed, so without a seed `game new` must not
+    use one everybody knows; and both commands say that file play needs trust."""
+    seeds = []
+    for name in ("a.json", "b.json"):
+        code, _, err = run("game", "new", "toy/standard", "--out", str(tmp_path / name))
+        assert code == 0 and "trust each other" in err and "gettysburg serve" in err
+        seeds.append(json.loads((tmp_path / name).read_text())["seed"])
+    assert seeds[0] != seeds[1] and "0" not in seeds and all(len(s) >= 16 for s in seeds)
+    code, out, err = run("game", "show", str(tmp_path / "a.json"), "--as", "red")
+    assert code == 0 and "trust each other" in err and "trust" not in out
+    code, out, _ = run("game", "show", str(tmp_path / "a.json"), "--as", "red", "--json")
+    assert code == 0 and json.loads(out)  # for programs: the view alone
+    code, _, _ = run("game", "new", "toy/standard", "--out", str(tmp_path / "c.json"),
+                     "--seed", "7")
+    assert code == 0 and json.loads((tmp_path / "c.json").read_text())["seed"] == "7"

@@ -143,7 +143,8 @@ def new(scenario: str = typer.Argument(..., help="SYSTEM/SCENARIO (see `scenario
         out: Path = typer.Option(..., "--out", help="save file to write"),
         system: str | None = typer.Option(None, "--system", help="the rule system of a "
                                           "bare name or of a file that does not say"),
-        seed: str | None = typer.Option(None, "--seed", help="dice seed (default 0)"),
+        seed: str | None = typer.Option(None, "--seed", help="dice seed (default: a fresh "
+                                        "random one)"),
         option: list[str] = typer.Option([], "--option", help="optional rule (repeatable)"),
         scripted: bool = typer.Option(False, "--scripted",
                                       help="scripted dice (give them with apply --dice)"),
@@ -181,7 +182,8 @@ def new(scenario: str = typer.Argument(..., help="SYSTEM/SCENARIO (see `scenario
         record = _agreed(commits, reveals)
     try:
         with _beside(out):
-            game = new_game(spec, options=option, seed=seed or "0",
+            # No seed given: a fresh random one, never a fixed default everyone knows.
+            game = new_game(spec, options=option, seed=seed or new_secret(),
                             dice=ScriptedDice([]) if scripted else None, commit_reveal=record)
         if record is not None and set(record.seats) != set(game.seats()):
             _fail(f"commit and reveal: the record names {list(record.seats)}, the game's "
@@ -191,6 +193,19 @@ def new(scenario: str = typer.Argument(..., help="SYSTEM/SCENARIO (see `scenario
         _fail(str(exc))
     agreed = " (seed agreed by commit and reveal)" if record is not None else ""
     typer.echo(f"{named}: new game {scenario}{agreed}; to move: {', '.join(game.to_move())}")
+    _trust_notice()
+
+
+#: What a save file cannot hide (docs/security.md, "Play by e-mail").
+TRUST_NOTICE = ("note: file play is for players who trust each other: the save file holds "
+                "the dice seed, so whoever holds it can read every hidden piece and every "
+                "die to come. For a refereed game by e-mail, host it with `gettysburg serve`: "
+                "each player gets a link, moves when they like, and cannot see through the "
+                "fog.")
+
+
+def _trust_notice() -> None:
+    typer.echo(TRUST_NOTICE, err=True)
 
 
 @app.command("legal")
@@ -294,11 +309,13 @@ def show(file: Path = typer.Argument(..., help="the save file"),
                                          "to this .png or .svg file")) -> None:
     """Show the game as a seat (or the referee) sees it: map and pieces, as text or --out.
 
-    Without --out the system's text picture of the view is printed (BoC: the map as text
+    Without --out the system's text picture of the view is printed (a map as text
     with the blocks on it, then a line per block); --out draws it to a .png or .svg."""
     game = _load(file)
     who = _seat(game, seat)
     view = game.view(who)
+    if not game.is_terminal() and not as_json:  # --json is for programs
+        _trust_notice()  # what this view hides, the file itself shows
     if as_json:
         typer.echo(json.dumps(view))
         return
