@@ -21,7 +21,7 @@ import yaml
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine, Memory
-from gettysburg.core.protocol import ResearchHooks
+from gettysburg.core.protocol import Game, ResearchHooks
 from gettysburg.core.search_hooks import SystemHooks
 
 #: How the web client draws a system's pieces: upright blocks (hidden faces), faced
@@ -220,7 +220,7 @@ class MapHooks:
 class RuleSystem:
     """A rule system as the outer layers see it.
 
-    ``seats`` names each seat for people (``{"usa": "Union"}``), in play order;
+    ``seats`` names each seat for people (``{"red": "Red"}``), in play order;
     ``menu`` lists scenarios and options; ``map_json`` gives the drawing data of its
     map (with its ``topology``: ``hex`` or ``graph``, see ``docs/maps.md``);
     ``counters`` says how the client draws pieces; ``roster`` gives every piece's printed
@@ -250,6 +250,11 @@ class RuleSystem:
     # A picture of a view (the map with the pieces the view shows) written to a .png or
     # .svg file, for ``game show --out``; raises ValueError naming a bad file name.
     view_picture: Callable[[JSONDict, Path], Path] | None = None
+    # Why a seat's piece can do nothing at a place now (the web client asks when a click
+    # there finds no legal action): ``explain(game, seat, piece, place)`` gives
+    # ``{"rule", "message"}`` in words that show the seat nothing its view does not, or
+    # None when it has no answer.
+    explain: Callable[[Game, str, str, str], JSONDict | None] | None = None
     scenario_doc: Callable[[str], JSONDict] | None = None
     scenario_text: Callable[[JSONDict], str] | None = None
     # The web client's look of a seat's pieces (seat -> CSS colour; absent: a colour by the
