@@ -4,7 +4,7 @@ seat's view and the public board only.
 The CSA heads for the blue stars it does not hold and attacks the lines on them; the USA
 holds its stars and answers what comes near; both keep out of the enemy's fields of fire
 when they can, rest off their marks, and at night take a card, then recover, then fortify
-a division on a star.
+a division on a star. Battles are fought by :mod:`gettysburg.machango.battle_doctrine`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from functools import cache
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.protocol import Action
+from gettysburg.machango.battle_doctrine import battle_scores
 from gettysburg.machango.board import Board, load_board
 
 
@@ -47,6 +48,8 @@ class MachangoDoctrine:
         return link is not None and any(src in held for src in link["fire_from"])
 
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
+        if view.get("battle") and view.get("phase") == "battle":
+            return battle_scores(view, legal)
         seat = str(view.get("seat"))
         stars = view.get("stars") or {}
         divisions = view.get("divisions") or {}
