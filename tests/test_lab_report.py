@@ -44,8 +44,9 @@ def _report(tmp_path: Path, rows: list[dict[str, Any]]) -> tuple[Any, str]:
 
 
 def test_report_keeps_runs_of_other_options_or_dice_apart(tmp_path: Path) -> None:
-    """docs/balance.md keeps its option runs in one file (experiments/results/options_s12.jsonl): each
-    option is its own group, never pooled with the games played without it."""
+    """docs/balance.md keeps its option runs in one file
+    (experiments/results/options_s12.jsonl): each option is its own group, never pooled
+    with the games played without it."""
     rows = ([_row(4, "usa") for _ in range(3)]
             + [_row(12, "csa", options=["fixed_turn_order"]) for _ in range(2)]
             + [_row(7, None, dice="keyed")])
