@@ -388,7 +388,9 @@ def _surname(name: str) -> str:
     return name.split()[-1] if name.split() else name
 
 
-_ABBREV = {"mass": "ma", "indiana": "in", "ohio": "oh", "miss": "ms", "mississippi": "ms", "ala": "al", "alabama": "al", "ga": "ga",
+#: the state spellings 004 uses, read as postal codes
+_ABBREV = {"mass": "ma", "indiana": "in", "ohio": "oh", "miss": "ms", "mississippi": "ms",
+           "ala": "al", "alabama": "al",
            "tenn": "tn", "tennessee": "tn", "va": "va", "virginia": "va", "nc": "nc",
            "sc": "sc", "la": "la", "fla": "fl", "ark": "ar", "tex": "tx", "texas": "tx",
            "mich": "mi", "ind": "in", "wis": "wi", "ill": "il", "penn": "pa", "pa": "pa"}
@@ -472,7 +474,7 @@ def _locate(raw: Any, loc: Sequence[int | str]) -> tuple[str, str]:
     for i, key in enumerate(loc):
         if isinstance(key, int) and isinstance(node, list) and 0 <= key < len(node):
             node = node[key]
-            if isinstance(node, Mapping):
+            if isinstance(node, Mapping) and any(isinstance(node.get(k), str) for k in _NAME_KEYS):
                 record, split = _label(node, key), i + 1
             continue
         if isinstance(node, Mapping) and isinstance(node.get(key), Mapping) and key in (
