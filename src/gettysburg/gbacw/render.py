@@ -124,7 +124,8 @@ def render_sheet(board: Board, out: Path, *, sheet: str | None = None, ids: bool
             Line2D([], [], color="#8c6a3c", lw=0.5, label="contour (20 ft level)"),
             Line2D([], [], color="#555555", lw=2.0, label="stone wall"),
             Line2D([], [], color="#7a6a50", lw=1.2, ls=(0, (1, 1)), label="fence")]
-    ax.legend(handles=key, loc="upper left", fontsize=6, framealpha=0.9)
+    ax.legend(handles=key, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=6,
+              framealpha=0.9)
     ax.set_title(f"GBACW map sheet {sheet.upper()}" if sheet else "GBACW map sheets A, B, C",
                  fontsize=10)
     out.parent.mkdir(parents=True, exist_ok=True)
