@@ -91,7 +91,7 @@ def test_corps_strength_points_sum_to_within_ten_percent_of_the_published_figure
 
 def test_strength_points_are_engaged_strength_over_fifty_rounded_half_up() -> None:
     assert [oob.strength_points(m) for m in (24, 25, 74, 75, 386, 839)] == [1, 1, 1, 2, 8, 17]
-    assert [oob.dismounted_points(sp) for sp in (1, 2, 6, 9)] == [1, 2, 5, 7]
+    assert [oob.dismounted_points(sp, 0.75) for sp in (1, 2, 6, 9)] == [1, 2, 5, 7]
 
 
 # --- every record and counter ----------------------------------------------------------------
@@ -137,11 +137,14 @@ def test_guns_by_type_give_the_counters_seed_004_counts(army: oob.Oob, battalion
 
 # --- substitutes -----------------------------------------------------------------------------
 def test_every_substitute_is_flagged_with_its_formula(army: oob.Oob) -> None:
+    for name in ("cohesion", "movement", "dismounted", "leaders"):
+        formula = getattr(army.formulas, name)
+        assert formula.substitute is True and formula.basis.strip()
     text = DOC.read_text(encoding="utf-8")
     for token in ("substitute", "engaged strength / 50", "green", "seasoned", "veteran",
                   "elite", "three troopers in four", "MEN_PER_GUN"):
         assert token in text, token
-    for service, value in oob.COHESION.items():
+    for service, value in army.formulas.cohesion.by_service.items():
         assert f"| {service} | {value} |" in text
     for c in army.counters():
         if c.arm not in ("art", "horse_art"):
@@ -159,9 +162,10 @@ def test_every_substitute_is_flagged_with_its_formula(army: oob.Oob) -> None:
 
 def test_leader_ratings_default_by_level_and_hand_ratings_carry_a_basis(army: oob.Oob) -> None:
     meredith = army.leader("meredith")
-    assert (meredith.stars, meredith.rating("profile"), meredith.rating("orders")) == (1, "N", 0)
+    assert meredith.stars == 1
+    assert (army.rating("meredith", "profile"), army.rating("meredith", "orders")) == ("N", 0)
     hancock = army.leader("hancock")
-    assert hancock.stars == 3 and hancock.rating("efficiency") == 2 and hancock.basis
+    assert hancock.stars == 3 and army.rating("hancock", "efficiency") == 2 and hancock.basis
     assert army.leader("lee").stars == 4 and army.leader("warren").stars == 0
 
 
@@ -476,3 +480,19 @@ def test_a_folder_without_files_and_a_file_that_is_not_a_mapping_are_refused(
 
 def test_loading_twice_gives_the_same_counters(copy_dir: Path) -> None:
     assert oob.load(copy_dir).counters() == oob.load().counters()
+
+
+def test_a_players_formulas_file_changes_the_counters_without_code(tmp_path: Path) -> None:
+    text = oob.FORMULAS_PATH.read_text(encoding="utf-8")
+    mine = tmp_path / "formulas.yaml"
+    mine.write_text(text.replace("veteran: 7", "veteran: 9").replace("share: 0.75", "share: 0.5"),
+                    encoding="utf-8")
+    by_id = {c.id: c for c in oob.load(formulas=mine).counters()}
+    assert by_id["US-I:76 NY"].cohesion == 9 and by_id["US-I:76 NY"].cohesion_disordered == 7
+    assert by_id["US-Cav:8 IL:dismounted"].sp == 5  # 9 SP mounted, half on foot
+    mine.write_text(text.replace("substitute: true\n  basis: >-\n    one trooper",
+                                 "substitute: false\n  basis: >-\n    one trooper"),
+                    encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        oob.load(formulas=mine)
+    assert (err.value.record, err.value.field) == ("dismounted", "substitute")

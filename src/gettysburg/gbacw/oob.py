@@ -4,10 +4,10 @@ brigades, artillery battalions and their regiments, batteries and leaders (``dat
 A file holds one or more corps of one side. Every figure names its source: a record's
 ``source`` (an engaged strength, a gun count) is inherited from the file's ``sources`` unless the
 record names its own. Counter values that no public source gives (cohesion, movement, leader
-ratings, the cavalry's dismounted strength) are substitutes computed by the formulas below and
-documented in ``docs/gbacw-order-of-battle.md``; a record that overrides one must say why
-(``basis``). Bad data is refused with a :class:`DataError` naming the file, the record and the
-field.
+ratings, the cavalry's dismounted strength) are substitutes computed by the formulas of
+``data/oob_formulas.yaml`` (a player may load another) and documented in
+``docs/gbacw-order-of-battle.md``; a record that overrides one must say why (``basis``).
+Bad data is refused with a :class:`DataError` naming the file, the record and the field.
 """
 
 from __future__ import annotations
@@ -36,32 +36,10 @@ Gun = Literal["L", "N", "TA", "TB", "TC", "P10", "P20", "H6", "H12", "H24", "HM"
 #: 002 §2.41: one strength point is fifty men (infantry and cavalry) or one gun
 MEN_PER_SP = 50
 
-# --- substitutes: the formulas (docs/gbacw-order-of-battle.md explains each) -------------------
-#: good-order cohesion from the unit's service before July 1863
-COHESION = {"green": 5, "seasoned": 6, "veteran": 7, "elite": 8}
-#: the disordered side loses this much cohesion (002 §2.21: lower on the back)
-DISORDER_COHESION_LOSS = 2
-#: movement allowance (good order, disordered) by arm; artillery keeps its MA (002 §12.31)
-MOVEMENT = {
-    "inf": (6, 4),
-    "cav": (12, 8),
-    "cav_dismounted": (6, 4),
-    "art": (8, 8),
-    "horse_art": (12, 12),
-}
-#: one trooper in four held the horses when a regiment fought on foot
-DISMOUNTED_SHARE = 0.75
-#: leader ratings by level when a record gives none
-LEADER_DEFAULTS: dict[str, dict[str, Any]] = {
-    "army": {"initiative": 0, "command_range": 20},
-    "corps": {"efficiency": 0, "command_range": 10},
-    "division": {"coordination": 1, "activation": 0, "command_range": 6},
-    "brigade": {"profile": "N", "orders": 0, "command_range": 4},
-    "artillery": {"profile": "N", "orders": 0, "command_range": 4},
-    "staff": {},
-}
-#: rank in stars (002 §2.22); a staff officer with a special rule has none
+#: rank in stars by level (002 §2.22); a staff officer with a special rule has none
 STARS = {"army": 4, "corps": 3, "division": 2, "brigade": 1, "artillery": 1, "staff": 0}
+#: the substitutes' formulas, as data a player may replace (docs/gbacw-order-of-battle.md)
+FORMULAS_PATH = Path(__file__).parent / "data" / "oob_formulas.yaml"
 
 
 def strength_points(men: int) -> int:
@@ -69,13 +47,61 @@ def strength_points(men: int) -> int:
     return max(1, (men + MEN_PER_SP // 2) // MEN_PER_SP)
 
 
-def dismounted_points(sp: int) -> int:
-    """The dismounted twin: three troopers in four, rounded half up, never below 1."""
-    return max(1, int(sp * DISMOUNTED_SHARE + 0.5))
+def dismounted_points(sp: int, share: float) -> int:
+    """The dismounted twin: ``share`` of the mounted points, rounded half up, never below 1."""
+    return max(1, int(sp * share + 0.5))
 
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Formula(_Record):
+    """A substitute: flagged, with the reasoning or formula behind it."""
+
+    substitute: Literal[True]
+    basis: str = Field(min_length=3)
+
+
+class CohesionFormula(Formula):
+    by_service: dict[Service, int]
+    disordered_loss: int = Field(ge=0, le=5)
+
+    @model_validator(mode="after")
+    def _every_class(self) -> Self:
+        missing = {"green", "seasoned", "veteran", "elite"} - set(self.by_service)
+        if missing:
+            raise RecordProblem("", "by_service", f"no cohesion for {sorted(missing)}")
+        return self
+
+
+MoveKey = Literal["inf", "cav", "cav_dismounted", "art", "horse_art"]
+
+
+class MovementFormula(Formula):
+    allowances: dict[MoveKey, tuple[int, int]]
+
+    @model_validator(mode="after")
+    def _every_arm(self) -> Self:
+        missing = {"inf", "cav", "cav_dismounted", "art", "horse_art"} - set(self.allowances)
+        if missing:
+            raise RecordProblem("", "allowances", f"no allowance for {sorted(missing)}")
+        return self
+
+
+class DismountFormula(Formula):
+    share: float = Field(gt=0, le=1)
+
+
+class LeaderFormula(Formula):
+    defaults: dict[Level, dict[str, int | str]]
+
+
+class Formulas(_Record):
+    cohesion: CohesionFormula
+    movement: MovementFormula
+    dismounted: DismountFormula
+    leaders: LeaderFormula
 
 
 class Published(_Record):
@@ -127,10 +153,6 @@ class Leader(_Record):
     @property
     def stars(self) -> int:
         return STARS[self.level]
-
-    def rating(self, key: str) -> Any:
-        value = getattr(self, key)
-        return LEADER_DEFAULTS[self.level].get(key) if value is None else value
 
     @property
     def ratings_substitute(self) -> bool:
@@ -287,9 +309,10 @@ class UnitRecord:
     def service(self) -> Service:
         return self.unit.service or self.formation.service
 
-    @property
-    def cohesion(self) -> int:
-        return self.unit.cohesion if self.unit.cohesion is not None else COHESION[self.service]
+    def cohesion(self, formulas: Formulas) -> int:
+        if self.unit.cohesion is not None:
+            return self.unit.cohesion
+        return formulas.cohesion.by_service[self.service]
 
 
 @dataclass(frozen=True)
@@ -305,6 +328,13 @@ class Oob:
     files: tuple[tuple[str, OobFile], ...]
     units: tuple[UnitRecord, ...]
     leaders: tuple[LeaderRecord, ...]
+    formulas: Formulas
+
+    def rating(self, ident: str, key: str) -> Any:
+        """A leader's rating: his own, or his level's default (a substitute)."""
+        leader = self.leader(ident)
+        value = getattr(leader, key)
+        return self.formulas.leaders.defaults[leader.level].get(key) if value is None else value
 
     def corps(self, side: Side | None = None) -> Iterator[tuple[Side, Corps]]:
         for _, f in self.files:
@@ -343,7 +373,7 @@ class Oob:
     def counters(self) -> list[Counter]:
         out: list[Counter] = []
         for rec in self.units:
-            out.extend(_counters(rec))
+            out.extend(_counters(rec, self.formulas))
         return out
 
     def resolve(self, name: str, side: Side | None = None, kind: str | None = None,
@@ -417,20 +447,21 @@ def _formations(corps: Corps) -> Iterator[Formation | Division | Corps]:
         yield from div.artillery
 
 
-def _counters(rec: UnitRecord) -> list[Counter]:
+def _counters(rec: UnitRecord, formulas: Formulas) -> list[Counter]:
     u = rec.unit
-    coh = rec.cohesion
+    coh = rec.cohesion(formulas)
+    loss = formulas.cohesion.disordered_loss
     subs: tuple[str, ...] = ("cohesion", "ma") if u.cohesion is None else ("ma",)
     if not u.sections and u.weapon is None and rec.formation.weapon is None:
         subs += ("weapon",)
 
     def make(ident: str, mode: str, weapon: str, sp: int, move: str,
              extra: tuple[str, ...] = ()) -> Counter:
-        ma, ma_dis = MOVEMENT[move]
+        ma, ma_dis = formulas.movement.allowances[move]  # type: ignore[index]
         return Counter(
             id=ident, unit=u.name, side=rec.side, arm=rec.arm, formation=rec.formation.id,
             division=rec.division.id if rec.division else None, corps=rec.corps.id, mode=mode,
-            weapon=weapon, sp=sp, cohesion=coh, cohesion_disordered=coh - DISORDER_COHESION_LOSS,
+            weapon=weapon, sp=sp, cohesion=coh, cohesion_disordered=coh - loss,
             ma=ma, ma_disordered=ma_dis, green=u.green or rec.service == "green", flags=u.flags,
             men=u.men, source=rec.source,
             substitutes=subs + extra + (("sp",) if u.substitute and "sp" not in extra else ()))
@@ -450,7 +481,8 @@ def _counters(rec: UnitRecord) -> list[Counter]:
         if rec.arm == "cav":
             out.append(make(f"{ident}:mounted", "mounted", weapon, part, "cav"))
             out.append(make(f"{ident}:dismounted", "dismounted", weapon,
-                            dismounted_points(part), "cav_dismounted", ("sp",)))
+                            dismounted_points(part, formulas.dismounted.share),
+                            "cav_dismounted", ("sp",)))
         else:
             out.append(make(ident, "", weapon, part, "inf"))
     return out
@@ -549,8 +581,29 @@ def _check(path: Path, f: OobFile) -> tuple[list[UnitRecord], list[LeaderRecord]
     return units, leaders
 
 
-def load(directory: Path | None = None) -> Oob:
-    """Read and cross-check every ``*.yaml`` of ``directory`` (default: the package data)."""
+def load_formulas(path: Path | None = None) -> Formulas:
+    """The substitutes' formulas (default: ``data/oob_formulas.yaml``)."""
+    where = FORMULAS_PATH if path is None else path
+    raw = read_yaml(where)
+    if not isinstance(raw, Mapping):
+        raise DataError(where, "(file)", "(top)", "a formulas file must be a mapping")
+    try:
+        return Formulas.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = [str(k) for k in err["loc"]]
+        record = loc[0] if loc else "(file)"
+        cause = (err.get("ctx") or {}).get("error")
+        field = ".".join(loc[1:]) or "(record)"
+        if isinstance(cause, RecordProblem):
+            raise DataError(where, record, cause.field or field, str(cause)) from exc
+        raise DataError(where, record, field, str(err["msg"])) from exc
+
+
+def load(directory: Path | None = None, formulas: Path | None = None) -> Oob:
+    """Read and cross-check every ``*.yaml`` of ``directory`` (default: the package data),
+    with the substitutes' formulas of ``formulas`` (default: ``data/oob_formulas.yaml``)."""
+    rules = load_formulas(formulas)
     folder = OOB_DIR if directory is None else directory
     paths = sorted(folder.glob("*.yaml"))
     if not paths:
@@ -565,7 +618,7 @@ def load(directory: Path | None = None) -> Oob:
         units += u
         leaders += ld
     _cross_check(units, leaders, files, folder)
-    return Oob(tuple(files), tuple(units), tuple(leaders))
+    return Oob(tuple(files), tuple(units), tuple(leaders), rules)
 
 
 def _cross_check(units: list[UnitRecord], leaders: list[LeaderRecord],
