@@ -115,7 +115,10 @@ def test_cavalry_has_twin_counters_and_mixed_batteries_one_counter_per_section(
     mounted, dismounted = by_id["US-Cav:8 IL:mounted"], by_id["US-Cav:8 IL:dismounted"]
     assert (mounted.sp, dismounted.sp) == (9, 7)  # 470 men
     assert dismounted.ma < mounted.ma and "sp" in dismounted.substitutes
-    assert by_id["US-Cav:5 MI Cav:mounted"].weapon == "SR"  # Spencer rifles
+    # 5th Michigan: 646 men = 13 SP, two battalions of 7 and 6 with Spencer rifles
+    assert [by_id[f"US-Cav:5 MI Cav#{i}:mounted"].sp for i in (1, 2)] == [7, 6]
+    assert by_id["US-Cav:5 MI Cav#1:mounted"].weapon == "SR"
+    assert "battalions" in by_id["US-Cav:5 MI Cav#1:mounted"].substitutes
     sections = sorted((c.weapon, c.sp) for c in by_id.values() if c.unit == "Rowan")
     assert sections == [("N", 2), ("P10", 2), ("TB", 2)]
     assert {c.weapon for c in by_id.values() if c.unit == "Hardaway"} == {"TB", "W"}
@@ -137,7 +140,7 @@ def test_guns_by_type_give_the_counters_seed_004_counts(army: oob.Oob, battalion
 
 # --- substitutes -----------------------------------------------------------------------------
 def test_every_substitute_is_flagged_with_its_formula(army: oob.Oob) -> None:
-    for name in ("cohesion", "movement", "dismounted", "leaders"):
+    for name in ("cohesion", "movement", "dismounted", "battalions", "leaders"):
         formula = getattr(army.formulas, name)
         assert formula.substitute is True and formula.basis.strip()
     text = DOC.read_text(encoding="utf-8")

@@ -93,6 +93,16 @@ class DismountFormula(Formula):
     share: float = Field(gt=0, le=1)
 
 
+class BattalionFormula(Formula):
+    """How many counters a cavalry regiment makes (002 §2.41: many come in two or three)."""
+
+    max_sp: int = Field(ge=1)
+    max_battalions: int = Field(ge=1, le=3)
+
+    def count(self, sp: int) -> int:
+        return min(self.max_battalions, -(-sp // self.max_sp))
+
+
 class LeaderFormula(Formula):
     defaults: dict[Level, dict[str, int | str]]
 
@@ -101,6 +111,7 @@ class Formulas(_Record):
     cohesion: CohesionFormula
     movement: MovementFormula
     dismounted: DismountFormula
+    battalions: BattalionFormula
     leaders: LeaderFormula
 
 
@@ -187,7 +198,7 @@ class Unit(_Record):
     cohesion: int | None = Field(default=None, ge=2, le=9)
     basis: str | None = None
     green: bool = False
-    battalions: int = Field(default=1, ge=1, le=3)
+    battalions: int | None = Field(default=None, ge=1, le=3)  # None: the formula (cavalry)
     flags: tuple[str, ...] = ()
     note: str | None = None
 
@@ -473,11 +484,13 @@ def _counters(rec: UnitRecord, formulas: Formulas) -> list[Counter]:
                      sec.weapon, sec.guns, rec.arm) for i, sec in enumerate(u.sections)]
     weapon = u.weapon or rec.formation.weapon or ("C" if rec.arm == "cav" else "R")
     sp = rec.sp
-    parts = [sp // u.battalions + (1 if i < sp % u.battalions else 0)
-             for i in range(u.battalions)]
+    count = u.battalions or (formulas.battalions.count(sp) if rec.arm == "cav" else 1)
+    if u.battalions is None and count > 1:
+        subs += ("battalions",)
+    parts = [sp // count + (1 if i < sp % count else 0) for i in range(count)]
     out: list[Counter] = []
     for b, part in enumerate(parts):
-        ident = f"{base}#{b + 1}" if u.battalions > 1 else base
+        ident = f"{base}#{b + 1}" if count > 1 else base
         if rec.arm == "cav":
             out.append(make(f"{ident}:mounted", "mounted", weapon, part, "cav"))
             out.append(make(f"{ident}:dismounted", "dismounted", weapon,
