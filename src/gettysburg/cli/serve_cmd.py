@@ -115,13 +115,17 @@ def check_store(db: Path | str) -> None:
         host = Host(store)
         total = len(store.game_ids())
         problems = host.check()
+        damage = store.damage()  # the file's own check: a page may be damaged
     finally:
         store.close()
+    if damage:
+        typer.echo(f"damaged: the database file (SQLite integrity check: "
+                   f"{'; '.join(damage)})", err=True)
     for game_id, problem in problems.items():
         typer.echo(f"damaged: game {game_id}: {problem}", err=True)
     typer.echo(f"{shown(db)}: {total} games, {total - len(problems)} replay exactly, "
-               f"{len(problems)} damaged")
-    if problems:
+               f"{len(problems)} damaged" + ("; the file itself is damaged" if damage else ""))
+    if problems or damage:
         raise typer.Exit(code=1)
 
 

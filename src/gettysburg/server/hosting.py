@@ -313,6 +313,12 @@ class Host:
             raise Damaged("store.row", f"game {game_id} is damaged: a stored row cannot be "
                                        f"read{at}", str(exc)) from None
         except StoreError as exc:
+            damage = self.store.damage()  # a damaged file, or a database out for a moment?
+            if damage:
+                raise Damaged("store.damaged", f"game {game_id} is damaged: the database "
+                                               "file is damaged where it is kept (restore a "
+                                               "backup)",
+                              f"{exc}; SQLite integrity check: {'; '.join(damage)}") from None
             raise unavailable(exc) from None
         try:
             game = self._fresh(row.system, row.scenario, row.options, row.seed, row.id)
@@ -335,6 +341,10 @@ class Host:
             except Exception as exc:  # a refusal, or a rule system choking on a bad row
                 raise _damaged_action(game_id, i, f"game {game_id}: stored action {i} is "
                                                   f"refused on replay: {exc}") from None
+            if list(game.history[-1].dice) != list(a.dice):
+                raise _damaged_action(game_id, i, f"game {game_id}: stored action {i}'s "
+                                                  f"dice {a.dice} are not the dice it rolls "
+                                                  "on replay")
             if game.history[-1].state_hash != a.state_hash:
                 raise _damaged_action(game_id, i, f"game {game_id}: stored action {i} "
                                                   "replays to another state")
@@ -374,6 +384,11 @@ class Host:
                 problems[game_id] = f"[{exc.rule}] {exc.detail}"
             except ApiError as exc:
                 problems[game_id] = f"[{exc.rule}] {exc.message}"
+        damage = self.store.damage() if problems else []
+        if damage:  # the file itself is damaged: say so beside each game it broke
+            for game_id in problems:
+                if "integrity check" not in problems[game_id]:
+                    problems[game_id] += f" (SQLite integrity check: {'; '.join(damage)})"
         return problems
 
     def damaged(self) -> dict[str, str]:

@@ -105,9 +105,22 @@ def sqlite_path(target: str | Path) -> str:
     return text
 
 
+def _undecoded(text: str) -> bool:
+    """Whether ``text`` came from stored bytes that are not UTF-8 (a flipped bit in a page:
+    the SQLite backend reads them with ``surrogateescape``, so they show as surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _json(game_id: str, what: str, text: object, index: int | None = None) -> Any:
     if not isinstance(text, str):
         raise RowError(game_id, f"game {game_id}: {what} is {text!r}, not JSON text", index)
+    if _undecoded(text):
+        raise RowError(game_id, f"game {game_id}: {what} holds bytes that are not UTF-8 "
+                                "text (a damaged page)", index)
     try:
         return json.loads(text)
     except ValueError as exc:
@@ -118,6 +131,9 @@ def _json(game_id: str, what: str, text: object, index: int | None = None) -> An
 def _text(game_id: str, what: str, value: object, index: int | None = None) -> str:
     if not isinstance(value, str):
         raise RowError(game_id, f"game {game_id}: {what} is {value!r}, not text", index)
+    if _undecoded(value):
+        raise RowError(game_id, f"game {game_id}: {what} holds bytes that are not UTF-8 "
+                                "text (a damaged page)", index)
     return value
 
 
@@ -162,6 +178,19 @@ class Store:
         if int(version) > SCHEMA_VERSION:
             raise StoreError(f"{self.where}: written by a newer gettysburg (schema {version}; "
                              f"this one reads up to {SCHEMA_VERSION})")
+
+    def damage(self) -> list[str]:
+        """What SQLite's ``integrity_check`` finds wrong with the file (empty: nothing, or
+        PostgreSQL, which checks its own pages). Asked when a read fails, to tell a damaged
+        file (the game stays damaged) from a database that is out for a moment."""
+        if self.kind != "sqlite":
+            return []
+        try:
+            rows = self._query("PRAGMA integrity_check(10)")
+        except StoreError as exc:
+            return [str(exc)]
+        found = [" ".join(str(v).split()) for r in rows for v in r.values()]
+        return [] if found == ["ok"] else found
 
     def secret(self) -> bytes:
         """This database's own random secret (made on first use, kept in ``meta``): the
@@ -334,7 +363,9 @@ class Store:
                                     "numbers", index)
         return ActionRow(index=index, seat=_text(game_id, f"{where}: actions.seat", r["seat"],
                                                  index),
-                         action=action, action_id=str(r["action_id"]), dice=dice,
+                         action=action,
+                         action_id=_text(game_id, f"{where}: actions.action_id",
+                                         r["action_id"], index), dice=dice,
                          state_hash=_text(game_id, f"{where}: actions.state_hash",
                                           r["state_hash"], index))
 

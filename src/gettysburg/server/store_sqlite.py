@@ -41,6 +41,9 @@ class SqliteBackend:
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open: {exc}") from None
         self._db.row_factory = sqlite3.Row
+        # Stored bytes that are not UTF-8 (a damaged page) come back as lone surrogates for
+        # the store to name as a damaged row, instead of failing the read like an outage.
+        self._db.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
         try:
             self._open()
         except sqlite3.Error as exc:
