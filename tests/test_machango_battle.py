@@ -168,6 +168,12 @@ def test_line_of_sight_blocked_by_woods_and_units() -> None:
     assert fire_dice(blocked, "a", "d") == 0
 
 
+def test_sight_along_the_ragged_edge() -> None:
+    st = duel(d_hex="12,3")
+    st["units"]["a"]["hex"] = "12,1"
+    assert fire_dice(st, "a", "d") == 3
+
+
 def test_stop_terrain_and_impassable_rough() -> None:
     walls = {h: "rough" for h in neighbours("6,4")} | {"5,4": "woods"}
     st = duel(kind="cavalry", terrain=walls)

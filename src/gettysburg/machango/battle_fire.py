@@ -41,9 +41,11 @@ def higher(st: JSONDict, a: str, b: str) -> bool:
 
 
 def sees(st: JSONDict, a: str, b: str) -> bool:
-    """Line of sight: no unit and no sight-blocking terrain between the two hexes."""
-    return all(occupant(st, h) is None and not terrain(ground(st, h)["terrain"])["los"]
-               for h in between(a, b))
+    """Line of sight: no unit and no sight-blocking terrain between the two hexes (a line
+    along the board's ragged edge may graze a hex off it: open ground)."""
+    hexes = board_of(st)["hexes"]
+    return all(occupant(st, h) is None and not terrain(hexes[h]["terrain"])["los"]
+               for h in between(a, b) if h in hexes)
 
 
 def band(st: JSONDict, uid: str, target_hex: str) -> list[int]:
