@@ -36,7 +36,7 @@ def test_inspect_hex_prints_place_level_terrain_and_hexsides(registered: None) -
     assert isinstance(doc["level"], int)
     assert len(doc["hexsides"]) == 6
     for side in doc["hexsides"]:
-        assert {"to", "slope", "stream", "roads", "wall"} <= set(side)
+        assert {"to", "slope", "stream", "road", "roads", "wall"} <= set(side)
     roads = {r["class"] for s in doc["hexsides"] for r in s["roads"]}
     assert "pike" in roads  # the pikes meet at the Diamond
 

@@ -53,6 +53,7 @@ def inspect_hex(hex_id: str) -> JSONDict:
             "uphill": (board.codec.format(s.uphill) if s and s.uphill else None),
             "stream": s.stream if s else None,
             "crossing": s.crossing if s else None,
+            "road": s.roads[0].road_class if s and s.roads else None,  # the best class
             "roads": [{"class": r.road_class, "name": r.name, "sunken": r.sunken}
                       for r in (s.roads if s else ())],
             "wall": s.wall if s else None,
@@ -74,7 +75,8 @@ def inspect_hex(hex_id: str) -> JSONDict:
 
 def map_json(board: Board | None = None) -> JSONDict:
     """All three sheets as one hex map for the web client (docs/maps.md): each hex with
-    its chart terrain and the client's drawing class, its level and its first sheet;
+    its chart terrain and the client's drawing class, its level (also as ``ground``, the
+    field the client shades and names) and its first sheet;
     hexsides with creeks, slopes other than gradual, roads and walls."""
     b = board or load_board()
     doc = json.loads(board_path().read_text(encoding="utf-8")) if board is None else None
@@ -86,7 +88,7 @@ def map_json(board: Board | None = None) -> JSONDict:
         i = b.hexes[h]
         row: dict[str, Any] = {"id": i.id, "terrain": DRAWN_AS.get(i.terrain, "clear"),
                                "chart_terrain": i.terrain, "level": i.level,
-                               "ground": i.level // 4, "sheet": i.sheets[0]}
+                               "ground": i.level, "sheet": i.sheets[0]}
         if i.features:
             row["features"] = list(i.features)
         if i.names:
