@@ -217,6 +217,13 @@ def test_streams_creek_hexsides_and_runs_in_hexes(board: Board) -> None:
     assert sum(1 for s in board.sides.values() if s.stream == "creek") > 100
     runs = [h for h, i in board.hexes.items() if "run" in i.features]
     assert len(runs) > 100
+    # A road over a run crosses by the ground's bridge or ford, in a run hex.
+    over = [i for i in board.hexes.values() if {"bridge", "ford"} & set(i.features)]
+    assert len(over) >= 5 and all("run" in i.features for i in over)
+    bf = load_battlefield()
+    pike = next(c for c in bf.of_kind("bridge") if c.props.extra("road") == "road_chambersburg_pike"
+                and "willoughby" in str(c.props.extra("stream")))
+    assert "bridge" in board.hexes[board.layout.hex_at(pike.geom.x, pike.geom.y)].features
 
 
 def test_walls_fences_and_farms(board: Board, bf: Battlefield) -> None:

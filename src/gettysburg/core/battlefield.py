@@ -33,9 +33,10 @@ FEATURE_FILES = (
     "landcover.geojson",
     "places.geojson",
     "relief.geojson",
-    "walls.geojson",
-    "buildings.geojson",
 )
+# Finer features only some maps read (walls and fences, farm buildings): loaded when present,
+# so a model without them (a test's small ground) still loads.
+OPTIONAL_FILES = ("walls.geojson", "buildings.geojson")
 
 Kind = Literal[
     "road",
@@ -254,9 +255,11 @@ def load_heights(path: Path) -> HeightField:
 def load_battlefield(data_dir: Path | None = None) -> Battlefield:
     d = data_dir or default_data_dir()
     feats: dict[str, Feature] = {}
-    for name in FEATURE_FILES:
+    for name in FEATURE_FILES + OPTIONAL_FILES:
         p = d / name
         if not p.exists():
+            if name in OPTIONAL_FILES:
+                continue
             raise BattlefieldError(f"{name}: missing from {d}")
         for f in load_features(p):
             if f.id in feats:

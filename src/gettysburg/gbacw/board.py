@@ -49,7 +49,9 @@ class HexInfo:
     level: int
     height_ft: float
     terrain: str  # open, woods, rough-woods, orchard, marsh, rocky, town (the chart's ids)
-    features: tuple[str, ...]  # farm, railroad-cut, run, sunken-road, railroad-bridge
+    # farm, railroad-cut, run (and a road's bridge or ford over it), sunken-road,
+    # railroad-bridge
+    features: tuple[str, ...]
     sheets: tuple[str, ...]  # every printed sheet the hex is on
     names: tuple[str, ...] = ()
     breastworks: int = 0

@@ -335,6 +335,20 @@ def mark_runs(bf: Battlefield, work: dict[Hex, _Hex], lines: dict[str, list[Hex]
             work[h].features.add("run")
 
 
+def mark_run_crossings(bf: Battlefield, work: dict[Hex, _Hex], grid: HexGrid,
+                       cfg: MapgenConfig) -> None:
+    """A run's bridge or ford (the ground's crossing points) in the hex where a road
+    crosses it: the hex then carries ``bridge`` or ``ford`` beside ``run``."""
+    runs = {f.id for f in bf.of_kind("stream")
+            if cfg.streams.get(str(f.props.extra("class", "creek"))) == "run"}
+    for c in sorted(bf.of_kind("bridge", "ford"), key=lambda f: f.id):
+        if c.props.extra("stream") not in runs:
+            continue
+        h = grid.layout.hex_at(c.geom.x, c.geom.y)
+        if h in work:
+            work[h].features.add(c.kind)
+
+
 def railroad_cut_points(bf: Battlefield, cut: RailroadCut) -> list[tuple[float, float]]:
     """Where the unfinished railroad bed crosses a crest (004 9.83: the cuts): the
     highest ground along the bed within ``peak_m`` either way, standing ``prominence_ft``
@@ -566,6 +580,7 @@ def derive(bf: Battlefield, cfg: MapgenConfig | None = None,
              for f in sorted(bf.of_kind("stream"), key=lambda f: f.id)}
     mark_farms(work, grid, extras, cfg)
     mark_runs(bf, work, lines, cfg)
+    mark_run_crossings(bf, work, grid, cfg)
     sides = classify_sides(bf, grid, work, cfg)
     mark_streams(bf, grid, sides, lines, cfg)
     mark_walls(grid, sides, extras, cfg)
