@@ -70,7 +70,7 @@ def test_a_move_played_from_the_keyboard(browser: Any, live: Any) -> None:
     now = _tab_to_map(page)
     assert now["unit"] == "csa-heth", now
     assert now["visible"], now
-    assert now["label"] == "Heth · division HQ · 3 — H14", now
+    assert now["label"] == "Heth · division HQ · 3/3 — H14", now
     assert now["said"].startswith("csa-heth · Heth") and "H14 · clear" in now["said"], now
     # Enter selects it (as a click), and the focus stays on it though it is redrawn.
     now = _press(page, "Enter")
@@ -270,7 +270,7 @@ def test_the_replay_map_is_read_from_the_keyboard_and_off_it_the_arrows_step(
     assert page.input_value("#step") == step  # the arrows moved the focus, not the game
     blocks = page.locator(".board g.unit").count()
     names = {_press(page, "b")["label"] for _ in range(blocks)}
-    assert "Heth · division HQ · 3 — H14" in names, sorted(names)[:5]
+    assert "Heth · division HQ · 3/3 — H14" in names, sorted(names)[:5]
     _press(page, "Enter")  # a read-only map: nothing is played, no step added
     assert page.input_value("#step") == step and page.locator("#step").get_attribute("max") == step
 

@@ -197,3 +197,54 @@ def view_picture(view: JSONDict, out: Path) -> Path:
     fig.savefig(out, dpi=130, bbox_inches="tight", metadata=meta)
     plt.close(fig)
     return out
+
+
+def _clock(text: str, day: int) -> JSONDict:
+    """A scenario sheet's time ("09:00", "night", "day 3 20:00") as events give a time of
+    day (docs/protocol.md), so the client words it in the player's language."""
+    from gettysburg.boc.state import NIGHT_HOUR
+
+    words = str(text).split()
+    if len(words) == 3 and words[0] == "day":
+        day, words = int(words[1]), words[2:]
+    if words == ["night"]:
+        return {"day": day, "hour": NIGHT_HOUR, "night": True}
+    return {"day": day, "hour": int(words[0].split(":")[0]), "night": False}
+
+
+def card(view: JSONDict, seat: str) -> JSONDict:
+    """The scenario card of the game a view shows, for ``seat``: when it starts and ends,
+    the victory bands on the measure the view's ``victory`` gives, the options in force
+    with their rules, and the arrivals by hour with their entry roads (those the options
+    in force bring). The seat's own arrivals are named; the enemy's are counted only (a
+    hidden block entering must not be named by the card that says when it comes)."""
+    from gettysburg.boc.game import OPTION_ALIASES, OPTION_RULES
+
+    doc = scenario_doc(str(view.get("source") or view.get("scenario")))
+    in_force = {OPTION_ALIASES.get(o, o) for o in view.get("options", []) or []}
+
+    def brings(a: JSONDict) -> bool:
+        need, bar = a.get("option"), a.get("unless_option")
+        return (need is None or OPTION_ALIASES.get(need, need) in in_force) and \
+            (bar is None or OPTION_ALIASES.get(bar, bar) not in in_force)
+
+    arrivals = []
+    for a in doc["arrivals"]:
+        if not brings(a):
+            continue
+        own = seat == "referee" or a["side"] == seat
+        arrivals.append({"at": _clock(a["time"], int(a["day"])), "side": a["side"],
+                         "entry": a["entry"], "hex": a["hex"], "count": len(a["units"]),
+                         "pieces": [u["name"] for u in a["units"]] if own else None})
+    arrivals.sort(key=lambda a: (a["at"]["day"], a["at"]["hour"]))
+    v = doc["victory"]
+    bands = [{"winner": "csa", "min": v["csa_win_min"]},
+             {"winner": None, "min": v["usa_win_max"] + 1, "max": v["csa_win_min"] - 1},
+             {"winner": "usa", "max": v["usa_win_max"]}]
+    return {"title": doc["title"], "rule": doc["rule"],
+            "start": _clock(doc["start"], int(doc["day"])),
+            "end": _clock(doc["end"], int(doc["day"])),
+            "first": doc["first_player"],
+            "victory": {"rule": v["rule"], "measure": "total", "bands": bands},
+            "options": [{"name": o, "rule": OPTION_RULES.get(o)} for o in sorted(in_force)],
+            "arrivals": arrivals}

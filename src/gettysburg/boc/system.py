@@ -13,7 +13,7 @@ import yaml
 from gettysburg.boc import lab_hooks, show  # views and data only, never the rules
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine, Memory
-from gettysburg.core.protocol import ResearchHooks
+from gettysburg.core.protocol import Game, ResearchHooks
 from gettysburg.core.search_hooks import SystemHooks
 from gettysburg.core.system import (
     AIHooks,
@@ -63,6 +63,12 @@ def _inspect_los(origin: str, target: str, through: str | None) -> JSONDict:
     from gettysburg.boc import map_hooks
 
     return map_hooks.inspect_los(origin, target, through)
+
+
+def _explain(game: Game, seat: str, unit: str, place: str) -> JSONDict | None:
+    from gettysburg.boc.explain import explain  # asks the rules, imported when asked
+
+    return explain(game, seat, unit, place)
 
 
 @lru_cache(maxsize=1)
@@ -186,6 +192,8 @@ SYSTEM = RuleSystem(
     lab=lab_hooks.HOOKS,
     view_text=show.view_text,
     view_picture=show.view_picture,
+    explain=_explain,
+    card=show.card,
     scenario_doc=show.scenario_doc,
     scenario_text=show.scenario_text,
     colours={"usa": "#3d5a8c", "csa": "#8b8c84"},

@@ -255,6 +255,13 @@ class RuleSystem:
     # ``{"rule", "message"}`` in words that show the seat nothing its view does not, or
     # None when it has no answer.
     explain: Callable[[Game, str, str, str], JSONDict | None] | None = None
+    # The scenario card of the game a seat's view shows, as the web client draws it:
+    # ``card(view, seat)`` gives ``title``, ``rule``, ``start`` and ``end`` (times of day as
+    # events give them), ``first`` (a seat), ``victory`` ({rule, measure: a key of the
+    # view's ``victory``, bands: [{winner: seat or null, min?, max?}]}), ``options``
+    # ([{name, rule}] in force) and ``arrivals`` ([{at, side, entry, hex, count, pieces:
+    # printed names or null}]); only what the seat may know.
+    card: Callable[[JSONDict, str], JSONDict] | None = None
     scenario_doc: Callable[[str], JSONDict] | None = None
     scenario_text: Callable[[JSONDict], str] | None = None
     # The web client's look of a seat's pieces (seat -> CSS colour; absent: a colour by the

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Header
 
+from gettysburg import systems as registry
 from gettysburg.core.canonical import JSONDict
 from gettysburg.server.api_models import SEAT, SEAT_BODY, ActionIn, BranchIn, created, token_of
 from gettysburg.server.hosting import ApiError, Host, seat_specs
@@ -37,6 +38,29 @@ def add_seat_routes(app: FastAPI, host: Host, runner: Runner) -> None:
         """The event log as this seat may see it, from log index ``since``."""
         live, seat = host.auth(game_id, token_of(authorization))
         return {"events": host.events(live, seat, since)}
+
+    @app.get("/api/games/{game_id}/why", responses=SEAT)
+    def game_why(game_id: str, unit: str, place: str,
+                 authorization: str | None = Header(None)) -> JSONDict:
+        """Why the seat's ``unit`` has no legal action at ``place`` now, in the rule system's
+        words: ``{rule, message}``, both null when it gives no reason."""
+        live, seat = host.auth(game_id, token_of(authorization))
+        declared = registry.find(live.game.setup.system)
+        explain = declared.explain if declared is not None else None
+        with live.lock:
+            why = explain(live.game, seat, unit, place) if explain is not None else None
+        return why if why is not None else {"rule": None, "message": None}
+
+    @app.get("/api/games/{game_id}/card", responses=SEAT)
+    def game_card(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
+        """The scenario card as the seat may read it (the system's ``card``), else 404."""
+        live, seat = host.auth(game_id, token_of(authorization))
+        declared = registry.find(live.game.setup.system)
+        if declared is None or declared.card is None:
+            raise ApiError(404, "card", "this game's rule system gives no scenario card")
+        with live.lock:
+            view = live.game.view(seat)
+        return declared.card(view, seat)
 
     @app.post("/api/games/{game_id}/actions", responses=SEAT_BODY)
     def game_act(game_id: str, body: ActionIn,

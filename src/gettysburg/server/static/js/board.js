@@ -167,6 +167,10 @@ export class Board {
     this.ring = svg("g", { class: "focus-ring", "pointer-events": "none", style: "display: none" },
       svg("polygon", { class: "outer" }), svg("polygon", { class: "inner" }));
     root.append(this.ring);
+    // A refused place is crossed out where it was clicked, the reason said under the map.
+    this.refusedMark = svg("g", { class: "refused-mark", "pointer-events": "none", style: "display: none" },
+      svg("path", { d: "" }));
+    root.append(this.refusedMark);
     // The off-map strip is a row of its own above the map (the board is a flex column), so
     // that it never covers any of the map, however far it is zoomed or panned.
     // Not a Tab stop of its own (Chrome makes a scroller one): its blocks are reached by
@@ -183,11 +187,13 @@ export class Board {
     // it they hid the hexes in its corners. The hover line keeps its room while empty, so
     // the map does not move when it fills.
     this.hover = el("div", { class: "hover" });
+    this.refusal = el("div", { class: "refusal", id: "refusal", role: "alert", hidden: true });
     const zoom = (key, text, onclick) => el("button", { class: "zoom", type: "button", title: t(key),
       "aria-label": t(key), onclick }, text);
     const bar = el("div", { class: "map-bar" }, el("span", { class: "zoom-buttons" },
       zoom("map.zoom_in", "+", () => this.zoomBy(1 / 1.5)), zoom("map.zoom_out", "−", () => this.zoomBy(1.5)),
-      zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t(this.hint)));
+      zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t(this.hint)),
+      this.refusal);
     this.container.append(this.offNode, root, bar);
     this.applyViewBox();
     this.enablePanZoom();
@@ -327,6 +333,24 @@ export class Board {
       h.terrain ? t("terrain." + h.terrain) : null, h.ground === undefined ? null : `${t("map.level")} ${h.ground}`,
       h.victory ? `${t("map.victory")} ${h.victory}` : null, (h.names || []).join(", ") || null];
     return parts.filter((p) => p !== null).join(" · ");
+  }
+
+  // Why a click on `place` did nothing: the place crossed out, the words under the map
+  // (and read out: the line is an alert). `refuse(null)` clears both.
+  refuse(place, text) {
+    if (!this.refusal) return;
+    this.refusal.textContent = text || "";
+    this.refusal.hidden = !text;
+    const at = place ? this.centres.get(place) : null;
+    this.refusedMark.style.display = at && text ? "" : "none";
+    if (at && text) {
+      const [x, y] = at;
+      const r = this.spacing * 0.28;
+      this.refusedMark.dataset.place = place;
+      this.refusedMark.firstChild.setAttribute("d",
+        `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`);
+      this.refusedMark.firstChild.setAttribute("stroke-width", this.spacing * 0.09);
+    }
   }
 
   say(text) {

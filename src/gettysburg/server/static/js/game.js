@@ -4,7 +4,7 @@ import { el, toast, errorText } from "./ui.js";
 import { t, translatePage } from "./i18n.js";
 import { Board, mapKey, keyHelp } from "./board.js";
 import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.js";
-import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName } from "./panels.js";
+import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName, cardPanel } from "./panels.js";
 import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
 
@@ -36,6 +36,8 @@ export async function gamePage(root, gameId, token) {
   remember({ game_id: gameId, seat: state.seat, token, system: state.system, scenario: state.scenario });
   const map = state.map ? await loadMap(gameId, token) : null;
   let events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;
+  // The scenario card, when the rule system gives one (404 otherwise); it does not change.
+  const card = await get(`/api/games/${gameId}/card`, token).catch(() => null);
   let selected = null;
   let armed = null; // the hex of an attack clicked once, waiting for its second click
   let busy = false;
@@ -48,6 +50,8 @@ export async function gamePage(root, gameId, token) {
   const boardNode = el("div", { class: "board", id: "board" });
   const actionsNode = el("div", { class: "panel card", id: "actions" });
   const logNode = el("div", { class: "panel card log", id: "log" });
+  // Open before the first move, when a player reads it; folded away after.
+  const cardNode = el("details", { class: "panel card scenario-card", id: "scenario-card", open: state.step === 0 });
   const undoBtn = el("button", { id: "undo", i18n: "game.undo", onclick: () => undo() });
   const saveBtn = el("button", { id: "save", i18n: "game.save", onclick: () => download() });
   const conn = el("span", { class: "muted", id: "conn" });
@@ -62,7 +66,7 @@ export async function gamePage(root, gameId, token) {
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
-    el("div", { class: "side" }, controls, actionsNode, logNode)), announce);
+    el("div", { class: "side" }, controls, cardNode, actionsNode, logNode)), announce);
 
   const seatIds = state.seats.map((s) => s.seat);
   const board = new Board(boardNode, { map, seats: seatIds, ...(await pieceLook(state.system, seatIds)),
@@ -70,18 +74,23 @@ export async function gamePage(root, gameId, token) {
       // With a block selected, a click on another block acts on it (a target named by a
       // legal action, or the hex it stands in); otherwise it selects.
       if (selected && selected !== id) {
-        const hex = unitsOf(state.view).find((u) => u.id === id)?.hex;
+        const other = unitsOf(state.view).find((u) => u.id === id);
+        const hex = other?.hex;
         const options = [...actionsOn(state.legal, selected, id), ...(hex ? destinations(state.legal, selected).get(hex) || [] : [])];
         if (options.length) { act(options[0], hex); return; }
+        // A block the player cannot select (the enemy's): the click was meant for its hex.
+        if (other && other.side !== state.seat && hex) { explain(hex); return; }
       }
       selected = selected === id ? null : id;
       armed = null;
+      board.refuse(null);
       render();
     },
     onHex: (hex) => {
       if (!selected) return;
       const options = destinations(state.legal, selected).get(hex);
       if (options?.length) act(options[0], hex);
+      else explain(hex);
     },
     // Escape: an armed attack first, then the selection.
     onCancel: () => {
@@ -90,8 +99,24 @@ export async function gamePage(root, gameId, token) {
       render();
     } });
 
+  // A click on a place the selected block has no action at: the rule system says why
+  // (`/why`, in its words with its rule), else the client says only that nothing goes there.
+  async function explain(hex) {
+    const unit = selected;
+    const name = namesOf(state.view).get(unit) ?? unit;
+    let why = null;
+    try {
+      why = await get(`/api/games/${gameId}/why?unit=${encodeURIComponent(unit)}&place=${encodeURIComponent(hex)}`, token);
+    } catch { why = null; } // the reason is a help: without it the general words do
+    if (selected !== unit) return; // the player has moved on meanwhile
+    const words = why?.message ? t("game.refused", { hex, why: why.message, rule: why.rule })
+      : t("game.refused_none", { hex, name });
+    board.refuse(hex, words);
+  }
+
   // A click sends a move at once; an attack only once its hex is clicked a second time.
   function act(action, hex) {
+    board.refuse(null);
     if (isAttack(action) && armed !== hex) {
       armed = hex;
       render();
@@ -137,6 +162,7 @@ export async function gamePage(root, gameId, token) {
     const names = namesOf(state.view);
     actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });
+    if (!cardNode.dataset.drawn) { cardPanel(cardNode, card, state.seats.map((s) => s.seat)); cardNode.dataset.drawn = "1"; }
     undoBtn.disabled = !state.undo || busy || waiting;
     sending.hidden = !waiting;
     saveBtn.hidden = state.status !== "finished";

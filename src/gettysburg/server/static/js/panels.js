@@ -124,27 +124,70 @@ export function describe(action, names = new Map()) {
   return parts.join(" ");
 }
 
-// Every legal action as a button, grouped by type; a group opens when it is short or holds
-// an action of the selected block.
+// A field's value in an action's label: a block by name, a list of places as a route.
+function fieldValue(key, value, names) {
+  if (Array.isArray(value)) return value.map((v) => fieldValue(key, v, names)).join(" ");
+  if (typeof value === "string") return names.get(value) ?? tOr(`value.${key}.${value}`, value);
+  if (typeof value === "boolean") return t(value ? "game.yes" : "game.no");
+  return short(value);
+}
+
+// Labels that tell every action apart: where two actions would read the same ("Fire Pegram
+// → H10" through two different hexes), each says the fields in which they differ ("through
+// H11"; a path by its route, the place it ends at already said).
+export function labels(actions, names = new Map()) {
+  const base = actions.map((a) => describe(a, names));
+  const same = new Map();
+  base.forEach((text, i) => { if (!same.has(text)) same.set(text, []); same.get(text).push(i); });
+  const out = [...base];
+  for (const group of same.values()) {
+    if (group.length < 2) continue;
+    const keys = [...new Set(group.flatMap((i) => Object.keys(actions[i])))].filter((k) => k !== "type");
+    const differ = keys.filter((k) => new Set(group.map((i) => JSON.stringify(actions[i][k] ?? null))).size > 1);
+    for (const i of group) {
+      const extra = differ.map((k) => {
+        let v = actions[i][k];
+        if (v === undefined || v === null) return null;
+        if (k === "path" && Array.isArray(v)) return `${t("game.via")} ${fieldValue(k, v.slice(0, -1), names)}`;
+        return `${tOr(`field.${k}`, k.replace(/_/g, " "))} ${fieldValue(k, v, names)}`;
+      }).filter((x) => x);
+      out[i] = extra.length ? `${base[i]} (${extra.join(", ")})` : base[i];
+    }
+  }
+  return out;
+}
+
+// The legal actions as buttons, grouped by type (a group opens when it is short or holds an
+// action of the selected block). With a block selected the list follows it: its own
+// actions, and those that name no block (ending the phase...), under its name.
 export function actionsPanel(node, legal, { matching = null, onAct, disabled = false, names = new Map() }) {
   node.replaceChildren(el("h3", { i18n: "game.actions" }));
   if (!legal.length) {
     node.append(el("p", { class: "muted", i18n: "game.no_actions" }));
     return;
   }
-  const groups = new Map();
-  for (const action of legal) {
-    if (!groups.has(action.type)) groups.set(action.type, []);
-    groups.get(action.type).push(action);
+  let shownActions = legal;
+  if (matching) {
+    const own = legal.filter((a) => unitsNamed(a).includes(matching));
+    const name = names.get(matching) ?? matching;
+    node.append(el("p", { class: "muted following", id: "following" },
+      own.length ? t("game.actions_of", { name, n: own.length }) : t("game.actions_none", { name })));
+    shownActions = [...own, ...legal.filter((a) => !unitsNamed(a).length)];
   }
+  const words = labels(shownActions, names);
+  const groups = new Map();
+  shownActions.forEach((action, i) => {
+    if (!groups.has(action.type)) groups.set(action.type, []);
+    groups.get(action.type).push([action, words[i]]);
+  });
   const list = el("div", { class: "actions" });
-  const small = legal.length <= 14;
+  const small = shownActions.length <= 14;
   for (const [type, actions] of groups) {
-    const buttons = actions.map((action) => {
+    const buttons = actions.map(([action, text]) => {
       const match = matching && unitsNamed(action).includes(matching);
       // The exact action sent stays one hover away (title), out of the way of the words.
       return el("button", { class: match ? "match" : null, disabled, "data-action": JSON.stringify(action),
-        title: JSON.stringify(action), onclick: () => onAct(action) }, describe(action, names));
+        title: JSON.stringify(action), onclick: () => onAct(action) }, text);
     });
     const open = small || actions.length <= 6 || buttons.some((b) => b.classList.contains("match"));
     list.append(el("details", { open, "data-type": type },
@@ -255,4 +298,44 @@ export function logPanel(node, events, { names = new Map(), seats = [], handles 
   for (const e of events.slice(-LOG_SHOWN)) ul.append(logEntry(e, names, seats, handles));
   node.append(ul);
   node.scrollTop = node.scrollHeight;
+}
+
+// The scenario card (`/card`, from the system's declaration): when the game starts and
+// ends, who wins at which total, the options in force and the arrivals by hour with their
+// entry roads. Arrivals of the other side come as a count when the card names none.
+export function cardPanel(node, card, seats) {
+  node.replaceChildren();
+  if (!card) { node.hidden = true; return; }
+  node.hidden = false;
+  const when = (at) => timeWords(at) ?? "";
+  const who = (seat) => (seat ? t("game.winner", { seat: seatName(seat) }) : t("game.draw"));
+  const band = (b) => {
+    if (b.min !== undefined && b.max !== undefined) {
+      return b.min > b.max ? null : t("card.band_range", { who: who(b.winner), min: b.min, max: b.max });
+    }
+    return b.min !== undefined ? t("card.band_min", { who: who(b.winner), min: b.min })
+      : t("card.band_max", { who: who(b.winner), max: b.max });
+  };
+  const v = card.victory;
+  const measure = v ? tOr(`view.victory.${v.measure}`, v.measure) : "";
+  const rows = (card.arrivals || []).map((a) => el("tr", { "data-side": a.side },
+    el("td", {}, when(a.at)), el("td", {}, seatName(a.side)),
+    el("td", {}, a.entry ?? a.hex ?? ""),
+    el("td", {}, a.pieces ? a.pieces.join(", ") : t("card.unnamed", { n: a.count }))));
+  const options = (card.options || []).map((o) => el("li", {},
+    tOr(`option.${o.name}`, o.name), o.rule ? ` (${o.rule})` : ""));
+  node.append(el("summary", {}, el("h3", { i18n: "card.title" })),
+    el("p", { class: "card-title" }, el("b", {}, tOr(`value.title.${card.title}`, card.title)),
+      card.rule ? ` (${card.rule})` : ""),
+    el("p", { id: "card-times" }, t("card.times", { start: when(card.start), end: when(card.end),
+      seat: seatName(card.first) })),
+    v ? el("div", { id: "card-victory" }, el("b", {}, t("card.victory", { measure, rule: v.rule })),
+      el("ul", {}, ...v.bands.map(band).filter((x) => x).map((x) => el("li", {}, x)))) : null,
+    el("div", { id: "card-options" }, el("b", { i18n: "card.options" }),
+      options.length ? el("ul", {}, ...options) : el("span", { class: "muted" }, " ", t("card.none"))),
+    el("div", { id: "card-arrivals" }, el("b", { i18n: "card.arrivals" }),
+      rows.length ? el("table", { class: "arrivals" },
+        el("thead", {}, el("tr", {}, ...["card.when", "card.side", "card.entry", "card.pieces"]
+          .map((k) => el("th", { i18n: k })))), el("tbody", {}, ...rows))
+        : el("span", { class: "muted" }, " ", t("card.none"))));
 }

@@ -1,0 +1,89 @@
+"""Why a seat's block can do nothing at a hex now, in words with the rule that forbids it
+(issue 57: a click on a hex that cannot be entered says why).
+
+The question is put to the rules themselves: the action the phase would give the block
+there (a move along the straight line of hexes, an activation, a fire, a melee) is checked
+as if it had been sent, and its refusal is the answer. Nothing changes, and the answer is
+cleaned of every hidden enemy block's id and name, so it tells the seat no more than its
+view does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gettysburg.boc.oob import HQ_TYPES
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.hexes import line
+from gettysburg.core.protocol import Game, RuleError
+
+HIDDEN = "a hidden block"
+
+
+def _attempt(game: Game, seat: str, unit: str, place: str) -> JSONDict | None:
+    """The action the phase would give ``unit`` at ``place``, or None when it has none."""
+    st = game.state  # type: ignore[attr-defined]
+    board = game.board  # type: ignore[attr-defined]
+    u = st.units[unit]
+    printed = game.orders.oob[unit]  # type: ignore[attr-defined]
+    hq = printed.type in HQ_TYPES
+    if st.phase == "command" and hq:
+        return {"type": "activate", "hq": unit, "to": place}
+    if st.phase == "supply" and hq:
+        return {"type": "supply_activate", "hq": unit, "to": place}
+    if u.hex is None or u.status != "on_map":
+        if st.phase == "movement" and u.arrival_entry:
+            return {"type": "enter", "unit": unit, "entry": u.arrival_entry, "path": [place]}
+        return None
+    path = [board.hexes[h].id for h in line(board.parse(u.hex), board.parse(place))
+            if h in board.hexes]
+    if st.phase == "movement":
+        return {"type": "move", "unit": unit, "path": path}
+    if st.phase == "fire":
+        return {"type": "fire", "unit": unit, "target": place,
+                "through": path[1] if len(path) > 1 else place}
+    if st.phase == "melee":
+        return {"type": "melee", "unit": unit, "target": place}
+    return None
+
+
+def _clean(game: Game, seat: str, text: str) -> str:
+    """``text`` without the id or printed name of any enemy block the seat cannot see."""
+    st = game.state  # type: ignore[attr-defined]
+    oob = game.orders.oob  # type: ignore[attr-defined]
+    for uid, u in st.units.items():
+        if u.side == seat or u.revealed:
+            continue
+        for word in (uid, oob[uid].name, *oob[uid].aliases):
+            if word and word in text:
+                text = re.sub(rf"(?<![\w.'-]){re.escape(word)}(?![\w'-])", HIDDEN, text)
+    return text
+
+
+def explain(game: Game, seat: str, unit: str, place: str) -> JSONDict | None:
+    """``{"rule", "message"}``: why ``seat``'s ``unit`` has no action at hex ``place`` now;
+    None when the question does not apply (not the seat's block, no such hex) or the rules
+    find nothing against it."""
+    st = game.state  # type: ignore[attr-defined]
+    board = game.board  # type: ignore[attr-defined]
+    u = st.units.get(unit)
+    if u is None or u.side != seat:
+        return None
+    try:
+        board.parse(place)
+    except ValueError:  # not a hex of this map
+        return None
+    name = game.orders.oob[unit].name  # type: ignore[attr-defined]
+    if seat not in game.to_move():
+        return {"rule": "1.2", "message": "it is not your decision now"}
+    attempt = _attempt(game, seat, unit, place)
+    if attempt is None:
+        return {"rule": "1.2", "message": f"{name} has nothing to do in the {st.phase} phase"}
+    try:
+        game.validate(attempt, seat)
+    except (LookupError, ValueError):  # a hex the straight way cannot be drawn through
+        return None
+    except RuleError as exc:
+        # The straight way is one way; its refusal is a true reason no way is open.
+        return {"rule": exc.rule, "message": _clean(game, seat, f"{name}: {exc.message}")}
+    return None
