@@ -54,7 +54,7 @@ def test_play_and_serve_take_the_ai_pause_and_budget(monkeypatch: pytest.MonkeyP
     budgets: list[float] = []
 
     def fake(host: str, port: int, db: object, *, ai_delay: float, ai_budget: float,
-             limits: object = None) -> None:
+             limits: object = None, trusted_proxies: object = ()) -> None:
         delays.append(ai_delay)
         budgets.append(ai_budget)
 

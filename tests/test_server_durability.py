@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,13 +45,14 @@ ROUNDS = 4
 class ServerProcess:
     """``gettysburg serve`` in a child process, on a free port."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, args: Sequence[str] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         with log.open("a") as out:
             self.proc = subprocess.Popen(
-                [str(GETTYSBURG), "serve", "--port", str(self.port), "--db", server_db(db)],
+                [str(GETTYSBURG), "serve", "--port", str(self.port), "--db", server_db(db),
+                 *args],
                 stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,10 +141,13 @@ def test_serve_hands_its_caps_to_the_server(monkeypatch: pytest.MonkeyPatch,
     from gettysburg.cli import serve_cmd
 
     seen: list[Limits | None] = []
+    proxies: list[tuple[str, ...]] = []
 
     def fake(host: str, port: int, db: object, ai_delay: float = 0.0,
-             limits: Limits | None = None, ai_budget: float = 5.0) -> None:
+             limits: Limits | None = None, ai_budget: float = 5.0,
+             trusted_proxies: Sequence[str] = ()) -> None:
         seen.append(limits)
+        proxies.append(tuple(trusted_proxies))
 
     monkeypatch.setattr(serve_cmd, "run_server", fake)
     runner = CliRunner()
@@ -154,6 +157,10 @@ def test_serve_hands_its_caps_to_the_server(monkeypatch: pytest.MonkeyPatch,
     args = ["serve", "--db", db, "--rate-limit", "10/second", "--new-games", "off"]
     assert runner.invoke(cli_app, args).exit_code == 0
     assert seen[-1] == Limits(requests="10/second", new_games="off")
+    assert proxies == [(), ()]  # no proxy named: X-Forwarded-For is believed from none
+    args = ["serve", "--db", db, "--trusted-proxy", "10.0.0.2", "--trusted-proxy", "::1"]
+    assert runner.invoke(cli_app, args).exit_code == 0
+    assert proxies[-1] == ("10.0.0.2", "::1")
     # "off" really turns the cap off
     store = Store(tmp_path / "h.db")
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,7 +81,8 @@ def server_limits(rate: str, new_games: str) -> Limits:
 
 
 def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0,
-               limits: Limits | None = None, ai_budget: float = 5.0) -> None:
+               limits: Limits | None = None, ai_budget: float = 5.0,
+               trusted_proxies: Sequence[str] = ()) -> None:
     import uvicorn
 
     from gettysburg.server.app import create_app
@@ -90,7 +92,11 @@ def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0,
     store = _open(db)
     try:
         app = create_app(store, ai_budget=ai_budget, ai_delay=ai_delay, limits=limits)
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_BYTES)
+        # X-Forwarded-For names the client only when the operator's own proxy sent it:
+        # from anyone else (any local process included) it would dodge the limits.
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_BYTES,
+                    proxy_headers=bool(trusted_proxies),
+                    forwarded_allow_ips=",".join(trusted_proxies) if trusted_proxies else None)
     finally:
         store.close()
 
@@ -129,6 +135,8 @@ def check_store(db: Path | str) -> None:
         raise typer.Exit(code=1)
 
 
+PROXY_HELP = ("Address of your reverse proxy (repeatable): only its X-Forwarded-For is "
+              "believed for the per-address limits; without it the header is ignored")
 AI_DELAY_HELP = ("Seconds the AI pauses before each of its actions, so a player can follow "
                  "its turn on the map (0: as fast as it thinks)")
 AI_BUDGET_HELP = ("Seconds the AI may think over one decision (an opponent that searches "
@@ -146,6 +154,7 @@ def serve(
     ai_delay: float = typer.Option(0.3, "--ai-delay", min=0.0, max=10.0, help=AI_DELAY_HELP),
     ai_budget: float = typer.Option(5.0, "--ai-budget", min=0.0, max=60.0,
                                     help=AI_BUDGET_HELP),
+    trusted_proxy: list[str] = typer.Option([], "--trusted-proxy", help=PROXY_HELP),
 ) -> None:
     """Host games: players join with the secret links the lobby shows."""
     target = db_target(db)
@@ -154,4 +163,5 @@ def serve(
         return
     limits = server_limits(rate_limit, new_games)
     typer.echo(f"Gettysburg server on http://{host}:{port}/  (games stored in {shown(target)})")
-    run_server(host, port, target, ai_delay=ai_delay, limits=limits, ai_budget=ai_budget)
+    run_server(host, port, target, ai_delay=ai_delay, limits=limits, ai_budget=ai_budget,
+               trusted_proxies=trusted_proxy)

@@ -254,7 +254,7 @@ class Game(ABC):
 
     def use_secret(self, secret: bytes) -> None:
         """Take a per-game secret only the referee (the server) holds, from which the system
-        derives whatever its seats must not compute (BoC: its hidden blocks' handles); a
+        derives whatever its seats must not compute (such as hidden pieces' handles); a
         system with nothing to hide ignores it. Without one a game falls back on its seed,
         which the players of a save file both hold (docs/security.md)."""
         return None

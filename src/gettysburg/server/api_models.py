@@ -73,6 +73,11 @@ class ActionIn(BaseModel):
                              "chosen at; refused (409 protocol.step) if the game has moved on")
 
 
+class LinkIn(BaseModel):
+    seat: str | None = Field(None, description="another person's seat whose unused link to "
+                             "replace; omit for your own seat's link")
+
+
 class BranchIn(BaseModel):
     step: int = Field(ge=0)
     seats: dict[str, SeatIn] | None = None

@@ -16,7 +16,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gettysburg.core import savefile
@@ -406,7 +406,44 @@ class Host:
         if seat is None:
             raise ApiError(403, "auth.token", "this link's token does not open a seat of "
                                               "this game")
+        if not live.seat_row(seat).joined:  # the first use of the link: its player has come
+            with live.lock:
+                try:
+                    self.store.mark_joined(game_id, seat)
+                except StoreError as exc:
+                    raise unavailable(exc) from None
+                self._set_seat(live, seat, joined=True)
         return live, seat
+
+    @staticmethod
+    def _set_seat(live: Live, seat: str, **changes: Any) -> None:
+        live.seats[:] = [replace(s, **changes) if s.seat == seat else s for s in live.seats]
+
+    def new_link(self, live: Live, seat: str, target: str | None = None) -> tuple[str, str]:
+        """A new link for ``seat``'s own seat (``target`` None or the same): the old one
+        stops working, so a link that leaked (or the one the game's creator also holds)
+        no longer opens it. For another seat ``target``: only while nobody has used its
+        link, so the creator can take back a link sent to the wrong person, never a seat
+        someone plays. Returns (seat, token)."""
+        target = seat if target is None else target
+        row = next((s for s in live.seats if s.seat == target), None)
+        if row is None or row.kind != "human":
+            raise ApiError(422, "seat.link", f"no seat {target!r} played by a person in this "
+                                             "game", field="seat")
+        token = new_token()
+        with live.lock:
+            try:
+                done = self.store.set_token(live.row.id, target, hash_token(token),
+                                            joined=target == seat,
+                                            unless_joined=target != seat)
+            except StoreError as exc:
+                raise unavailable(exc) from None
+            if not done:
+                raise ApiError(409, "seat.joined", f"seat {target}'s link has been used: only "
+                                                   "its player can change it", field="seat")
+            self._set_seat(live, target, token_hash=hash_token(token), joined=target == seat)
+        self._changed(live.row.id)
+        return target, token
 
     # --- creation ---------------------------------------------------------------------------
 
@@ -502,8 +539,8 @@ class Host:
                 "game_id": live.row.id, "system": live.row.system,
                 "scenario": live.row.scenario, "options": live.row.options,
                 "seat": seat,
-                "seats": [{"seat": s.seat, "kind": s.kind, "agent": s.agent}
-                          for s in live.seats],
+                "seats": [{"seat": s.seat, "kind": s.kind, "agent": s.agent,
+                           "joined": s.joined} for s in live.seats],
                 "status": "finished" if over else "active",
                 "result": game.result(), "step": live.step, "log_size": game.log_size(seat),
                 "to_move": game.to_move(), "view": game.view(seat),

@@ -1,7 +1,8 @@
 """Request limits for a server that strangers can reach (docs/security.md, "Limits").
 
-Three caps, each per client address (uvicorn takes it from ``X-Forwarded-For`` when the
-request comes through a proxy on the same machine):
+Three caps, each per client address (the connection's, or the ``X-Forwarded-For`` of a
+proxy the operator named with ``serve --trusted-proxy``; from anyone else the header is
+ignored, or any local process could pick its own address):
 
 * the size of a request body (a save file is the largest thing a client sends: a whole
   battle played at random is about 1.4 MB);

@@ -56,7 +56,7 @@ def add_push_route(app: FastAPI, host: Host, hub: Hub) -> None:
             with contextlib.suppress(Exception):  # the client may be gone already
                 await ws.close(code=4400)
             return
-        await _serve(ws, host, hub, game_id, seat, since)
+        await _serve(ws, host, hub, game_id, str(hello.get("token")), seat, since)
 
 
 def hello_since(value: object) -> int:
@@ -68,7 +68,7 @@ def hello_since(value: object) -> int:
     return value
 
 
-async def _serve(ws: WebSocket, host: Host, hub: Hub, game_id: str, seat: str,
+async def _serve(ws: WebSocket, host: Host, hub: Hub, game_id: str, token: str, seat: str,
                  since: int) -> None:
     """Send the seat's state now and after every change, until the client goes away."""
     wake = asyncio.Event()
@@ -77,6 +77,11 @@ async def _serve(ws: WebSocket, host: Host, hub: Hub, game_id: str, seat: str,
     try:
         while True:
             wake.clear()
+            try:  # a link replaced since (POST /link) stops here, as on every other route
+                await asyncio.to_thread(host.auth, game_id, token)
+            except ApiError as exc:
+                await ws.send_json({"type": "error", "error": exc.to_json()})
+                return
             state = await asyncio.to_thread(host.state, host.load(game_id), seat)
             events = await asyncio.to_thread(host.events, host.load(game_id), seat, since)
             if events:

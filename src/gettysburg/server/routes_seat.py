@@ -7,7 +7,15 @@ from fastapi import FastAPI, Header
 
 from gettysburg import systems as registry
 from gettysburg.core.canonical import JSONDict
-from gettysburg.server.api_models import SEAT, SEAT_BODY, ActionIn, BranchIn, created, token_of
+from gettysburg.server.api_models import (
+    SEAT,
+    SEAT_BODY,
+    ActionIn,
+    BranchIn,
+    LinkIn,
+    created,
+    token_of,
+)
 from gettysburg.server.hosting import ApiError, Host, seat_specs
 from gettysburg.server.routes_lobby import map_or_404
 from gettysburg.server.runner import Runner
@@ -101,6 +109,16 @@ def add_seat_routes(app: FastAPI, host: Host, runner: Runner) -> None:
         new_id, tokens = host.branch(live, seat, body.step, specs)
         runner.kick(new_id)
         return created(new_id, tokens)
+
+    @app.post("/api/games/{game_id}/link", responses=SEAT_BODY)
+    def game_link(game_id: str, body: LinkIn | None = None,
+                  authorization: str | None = Header(None)) -> JSONDict:
+        """A new join link for your own seat (the old one stops working), or, with
+        ``seat``, for another person's seat whose link nobody has used yet (take back a
+        link sent to the wrong person); 409 ``seat.joined`` once its player has come."""
+        live, seat = host.auth(game_id, token_of(authorization))
+        target, token = host.new_link(live, seat, None if body is None else body.seat)
+        return {"seat": target, **created(game_id, {target: token})["seats"][target]}
 
     @app.get("/api/games/{game_id}/map", responses=SEAT)
     def game_map(game_id: str, authorization: str | None = Header(None)) -> JSONDict:

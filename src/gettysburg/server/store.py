@@ -48,6 +48,7 @@ class SeatRow:
     agent: str | None
     agent_seed: str | None
     token_hash: str
+    joined: bool = False  # its link has been used (only its player may change it now)
 
 
 @dataclass(frozen=True)
@@ -307,8 +308,29 @@ class Store:
                                         f"{r['kind']!r}, not human or ai")
             out.append(SeatRow(seat=_text(game_id, "seats.seat", r["seat"]), kind=r["kind"],
                                agent=r["agent"], agent_seed=r["agent_seed"],
-                               token_hash=_text(game_id, "seats.token_hash", r["token_hash"])))
+                               token_hash=_text(game_id, "seats.token_hash", r["token_hash"]),
+                               joined=bool(r.get("joined"))))
         return out
+
+    def mark_joined(self, game_id: str, seat: str) -> None:
+        """The seat's link has been used: from now on only its player may change it."""
+        with self._tx() as db:
+            db.query("UPDATE seats SET joined = 1 WHERE game_id = ? AND seat = ?",
+                     (game_id, seat))
+
+    def set_token(self, game_id: str, seat: str, token_hash: str, *, joined: bool,
+                  unless_joined: bool = False) -> bool:
+        """Give the seat a new link (the old one stops working); with ``unless_joined``
+        only if nobody has used its link yet. Whether it was changed."""
+        with self._tx() as db:
+            if unless_joined:
+                rows = db.query("SELECT joined FROM seats WHERE game_id = ? AND seat = ?",
+                                (game_id, seat))
+                if not rows or rows[0]["joined"]:
+                    return False
+            db.query("UPDATE seats SET token_hash = ?, joined = ? WHERE game_id = ? AND seat = ?",
+                     (token_hash, 1 if joined else 0, game_id, seat))
+        return True
 
     # --- actions ------------------------------------------------------------------------
 

@@ -22,6 +22,8 @@ TABLES: dict[str, tuple[str, ...]] = {
               "dice_chosen INTEGER NOT NULL DEFAULT 0"),
     "seats": ("game_id TEXT NOT NULL REFERENCES games(id)", "seat TEXT NOT NULL",
               "kind TEXT NOT NULL", "agent TEXT", "agent_seed TEXT", "token_hash TEXT NOT NULL",
+              # 1 once the seat's link was used: from then on only its player may change it.
+              "joined INTEGER NOT NULL DEFAULT 0",
               "PRIMARY KEY (game_id, seat)"),
     "actions": ("game_id TEXT NOT NULL REFERENCES games(id)", "idx INTEGER NOT NULL",
                 "seat TEXT NOT NULL", "action TEXT NOT NULL", "action_id TEXT NOT NULL",
@@ -47,7 +49,8 @@ def create_tables(real: str, extra: dict[str, str] | None = None) -> list[str]:
 
 #: Columns added since schema 1 went out, with their definitions: a database that has all
 #: the others gets them on open (``ALTER TABLE``), so an older server's file keeps working.
-ADDED: dict[str, dict[str, str]] = {"games": {"dice_chosen": "INTEGER NOT NULL DEFAULT 0"}}
+ADDED: dict[str, dict[str, str]] = {"games": {"dice_chosen": "INTEGER NOT NULL DEFAULT 0"},
+                                    "seats": {"joined": "INTEGER NOT NULL DEFAULT 0"}}
 
 #: Columns each table must have (checked on open, so a foreign or damaged schema is named).
 COLUMNS = {table: {c.split()[0] for c in lines if not c.startswith(_KEYS)}
