@@ -151,6 +151,7 @@ def test_slope_classes_only_where_levels_differ(board: Board) -> None:
         a, b = board.hexes[s.side.a], board.hexes[s.side.b]
         assert a.level != b.level and s.slope in ("minor", "steep", "sheer")
         assert s.uphill == (s.side.a if a.level > b.level else s.side.b)
+        assert board.uphill(s.side.a, s.side.b) == s.uphill
 
 
 def test_unfinished_railroad_bridge_and_cuts(board: Board, bf: Battlefield) -> None:

@@ -111,6 +111,13 @@ class Board:
             return "gradual"
         return None
 
+    def uphill(self, a: Hex, b: Hex) -> Hex | None:
+        """The higher of two neighbouring hexes (None when level or off the sheets)."""
+        if a not in self.hexes or b not in self.hexes:
+            return None
+        la, lb = self.hexes[a].level, self.hexes[b].level
+        return None if la == lb else a if la > lb else b
+
     def sheet_hexes(self, sheet: str) -> list[Hex]:
         return sorted(h for h, i in self.hexes.items() if sheet in i.sheets)
 

@@ -50,7 +50,7 @@ def inspect_hex(hex_id: str) -> JSONDict:
             "to": other.id if other else None,
             "on_map": other is not None,
             "slope": board.slope(info.hex, n),
-            "uphill": (board.codec.format(s.uphill) if s and s.uphill else None),
+            "uphill": board.hexes[up].id if (up := board.uphill(info.hex, n)) else None,
             "stream": s.stream if s else None,
             "crossing": s.crossing if s else None,
             "road": s.roads[0].road_class if s and s.roads else None,  # the best class
