@@ -109,3 +109,19 @@ def test_a_websocket_hello_with_a_bad_since_is_answered(client: TestClient,
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
         ws.send_text(json.dumps({"token": tokens["red"], "since": 0}))
         assert ws.receive_json()["type"] == "state"
+
+
+def test_a_refusal_quoting_a_lone_surrogate_is_still_json(client: TestClient) -> None:
+    """A refusal may quote the action or seat it was sent: with a lone surrogate in it the
+    answer could not be encoded (500); it is escaped now."""
+    gid, tokens = _game(client)
+    state = _state(client, gid, tokens["red"])
+    mover = state["to_move"][0]
+    legal = _state(client, gid, tokens[mover])["legal"]
+    for body in ({"action": {**legal[0], "block": "r\ud800"}, "action_id": "s1"},
+                 {"action": legal[0], "action_id": "s2", "seat": "r\ud800"},
+                 {"action": {"type": "x\udfff"}, "action_id": "s3"}):
+        r = _raw_post(client, f"/api/games/{gid}/actions", json.dumps(body), tokens[mover])
+        assert 400 <= r.status_code < 500, r.text
+        assert "error" in r.json()
+    assert _state(client, gid, tokens[mover])["step"] == state["step"]

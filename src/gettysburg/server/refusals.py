@@ -4,6 +4,8 @@ body too large) and FastAPI's validation errors."""
 
 from __future__ import annotations
 
+import json
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -12,9 +14,21 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from gettysburg.server.hosting import ApiError
 
 
+class Refusal(JSONResponse):
+    """A refusal's JSON. A refusal may quote what the client sent, and JSON may carry a lone
+    UTF-16 surrogate (``"\\ud800"``) that no UTF-8 body can hold (it made the answer a
+    500): such a refusal goes out with every character beyond ASCII escaped."""
+
+    def render(self, content: object) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode()
+
+
 async def api_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
+    return Refusal({"error": exc.to_json()}, status_code=exc.status)
 
 
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -22,7 +36,7 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     # size cap (413, limits.BodyTooLarge): same shape as the rest
     assert isinstance(exc, StarletteHTTPException)
     rule = getattr(exc, "rule", "request")
-    return JSONResponse({"error": {"rule": rule, "message": str(exc.detail)}},
+    return Refusal({"error": {"rule": rule, "message": str(exc.detail)}},
                         status_code=exc.status_code, headers=exc.headers)
 
 
@@ -31,13 +45,13 @@ async def bad_request(request: Request, exc: Exception) -> JSONResponse:
     first = exc.errors()[0] if exc.errors() else {}
     if first.get("type") == "json_invalid":  # not a malformed field: not JSON at all
         at = first.get("loc", ("body", "?"))[-1]
-        return JSONResponse({"error": {"rule": "request", "field": "body",
+        return Refusal({"error": {"rule": "request", "field": "body",
                                        "message": f"the body is not valid JSON (at "
                                                   f"character {at}): "
                                                   f"{first.get('msg', 'invalid')}"}},
                             status_code=400)
     where = ".".join(str(p) for p in first.get("loc", ()))
-    return JSONResponse({"error": {"rule": "request", "field": where,
+    return Refusal({"error": {"rule": "request", "field": where,
                                    "message": f"{where}: {first.get('msg', 'invalid')}"}},
                         status_code=422)
 
