@@ -130,3 +130,20 @@ def test_serve_check_reports_the_damaged_game(tmp_path: Path) -> None:
     assert r.exit_code == 1, r.output
     assert f"damaged: game {bad}" in r.output and "1 damaged" in r.output
     assert "unavailable" not in r.output
+
+
+def test_a_database_from_before_the_new_columns_gains_them(tmp_path: Path) -> None:
+    """``dice_chosen`` and ``joined`` came after schema 1: an older file keeps working."""
+    db = tmp_path / "games.db"
+    good, _bad = _two_games(db)
+    raw(str(db), "ALTER TABLE games DROP COLUMN dice_chosen")
+    raw(str(db), "ALTER TABLE seats DROP COLUMN joined")
+    store = Store(db)
+    try:
+        assert {"dice_chosen"} <= store._db.columns("games")
+        assert {"joined"} <= store._db.columns("seats")
+        live = Host(store).load(good)
+        assert live.row.dice_chosen is False and live.step == 3
+        assert not any(s.joined for s in live.seats)
+    finally:
+        store.close()
