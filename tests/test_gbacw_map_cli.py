@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,12 @@ from gettysburg.gbacw.system import SYSTEM
 
 
 @pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> None:
+def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setitem(systems._DECLARATIONS, "gbacw", "gettysburg.gbacw.system")
     monkeypatch.delitem(systems._loaded, "gbacw", raising=False)
+    yield
+    # Loaded while registered: forget it, so later tests see an unregistered system again.
+    systems._loaded.pop("gbacw", None)
 
 
 def test_the_declaration_has_map_hooks_and_no_scenarios_yet() -> None:
