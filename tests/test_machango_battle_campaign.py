@@ -11,7 +11,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gettysburg.core.protocol import new_game
 from gettysburg.machango.battle_hexes import parse
 from gettysburg.machango.game import MachangoGame
 from test_machango_rules import CAV, INF, make
@@ -160,12 +159,3 @@ def test_random_battles_end_with_invariants_and_replay(tmp_path: Path, seed: int
     for act, seat in actions:
         again.apply(act, seat)
     assert again.state_hash() == g.state_hash()
-
-
-def test_a_campaign_between_random_agents_reaches_its_verdict() -> None:
-    g = new_game("machango/campaign", seed=11)
-    pick = random.Random(11)
-    while not g.is_terminal():
-        seat = g.to_move()[0]
-        g.apply(pick.choice(g.legal_actions(seat)), seat)
-    assert g.result() is not None

@@ -41,23 +41,26 @@ def check_invariants(g: MachangoGame) -> None:
     assert 1 <= g.day <= DAYS
 
 
-def check_fog(g: MachangoGame) -> None:
-    """D3: the CSA's view and log hold no unrevealed USA division's units."""
+def check_fog(g: MachangoGame, seen: int = 0) -> int:
+    """D3: the CSA's view and log hold no unrevealed USA division's units (the log from
+    its ``seen``-th event on: earlier ones were checked before); returns the log's length."""
     view = g.view("csa")
     for did, d in g.divisions.items():
         if d["side"] == "usa" and not d["revealed"] and not g.cavalry(did):
             assert view["divisions"][did]["units"] is None
-    for e in g.events("csa"):
+    new = g.events("csa", seen)
+    for e in new:
         if e["type"] == "compose" and e["data"]["division"].startswith("u_"):
             assert set(e["data"]) == {"division"}
         if e["type"] == "dice" and e.get("redacted"):
             assert "rolls" not in e["data"]
+    return seen + len(new)
 
 
 def play(seed: int, choices: random.Random, *, check_every: int = 1) -> MachangoGame:
     g = new_game("machango/campaign", seed=seed)
     assert isinstance(g, MachangoGame)
-    n = 0
+    n = seen = 0
     while not g.is_terminal():
         seat = g.to_move()[0]
         acts = g.legal_actions(seat)
@@ -70,7 +73,7 @@ def play(seed: int, choices: random.Random, *, check_every: int = 1) -> Machango
         n += 1
         if n % check_every == 0:
             check_invariants(g)
-            check_fog(g)
+            seen = check_fog(g, seen)
     return g
 
 
