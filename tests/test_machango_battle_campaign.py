@@ -138,7 +138,9 @@ def test_random_battles_end_with_invariants_and_replay(tmp_path: Path, seed: int
              start={"day": 3, "hour": hour, "phase": "day", "active": "csa"})
     path = g.setup.scenario
     g = open_random_battle(path, seed, pooled)
-    assert g.phase == "battle"
+    assert g.phase == "battle" and g.fight is not None
+    for u in g.fight["units"].values():  # B1: 8 or fewer units a side fit the home rows
+        assert parse(u["hex"])[1] in ((0, 1) if u["side"] == "csa" else (7, 8))
     before = {d: [f for _, f in g.divisions[d]["units"]] for d in g.divisions
               if g.divisions[d]["status"] == "board"}
     choose = random.Random(seed)
