@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gettysburg.machango.battle_hexes import parse
 from gettysburg.machango.game import MachangoGame
-from test_machango_rules import CAV, INF, make
+from test_machango_rules import CAV, INF, make, refused
 
 
 def to_battle(tmp_path: Path, attacker: str, defender: str, dice: list[int] | None,
@@ -60,6 +60,18 @@ def test_ewell_chooses_a_card_or_figures_set_aside(tmp_path: Path) -> None:  # G
     assert h.fight["aside"] == {"c_early_1.0": 1, "c_early_1.1": 1, "c_early_1.3": 1}
     fig = {uid: u["figures"] for uid, u in h.fight["units"].items() if u["side"] == "csa"}
     assert fig == {"c_early_1.0": 3, "c_early_1.1": 3, "c_early_1.2": 4, "c_early_1.3": 1}
+
+
+def test_bad_battle_actions_are_refused_naming_the_rule(tmp_path: Path) -> None:
+    g = to_battle(tmp_path, "c_heth_1", "u_doubleday", [CAV] * 40)
+    assert g.fight is not None
+    card = g.fight["hands"]["csa"][0]
+    refused(g, {"type": "battle_card", "card": "no_such_card"}, "csa", "B-e")
+    refused(g, {"type": "battle_card", "card": card, "extra": 1}, "csa", "B-e")
+    refused(g, {"type": "battle_fire", "unit": "c_heth_1.0", "target": "u_doubleday.0"},
+            "csa", "B-f")  # cards first
+    refused(g, {"type": "end_turn"}, "csa", "B-e")
+    refused(g, {"type": "battle_card", "card": card}, "usa", "protocol.seat")
 
 
 def test_each_side_sees_its_own_hand_only(tmp_path: Path) -> None:
