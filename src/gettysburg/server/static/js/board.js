@@ -160,6 +160,12 @@ export class Board {
     this.svg = root;
     if (this.topology === "graph") this.drawGraph(root);
     else this.drawHexes(root);
+    // What the other side did since the player's last action (trails, fire, melee), under
+    // the pieces; an arrowhead for the trails.
+    root.append(svg("defs", {}, svg("marker", { id: "trail-arrow", viewBox: "0 0 10 10", refX: 7, refY: 5,
+      markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, svg("path", { d: "M0 0L10 5L0 10z", class: "trail-head" }))));
+    this.trailLayer = svg("g", { class: "trails", "pointer-events": "none" });
+    root.append(this.trailLayer);
     this.unitLayer = svg("g", { class: "units" });
     root.append(this.unitLayer);
     // The keyboard's hex cursor, drawn over everything: a hex's own outline is half hidden
@@ -362,6 +368,38 @@ export class Board {
   applyViewBox() {
     const v = this.vb;
     this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+    // Kept for the next visit of the page (startView), so a reload keeps zoom and pan.
+    if (this.viewKey) {
+      try { localStorage.setItem(this.viewKey, JSON.stringify(v)); } catch { /* storage full or off */ }
+    }
+  }
+
+  // Where a player's map starts: as they left it on this page (`key` in localStorage),
+  // else the map fitted to the board's width (a tall map in a wide window was a narrow
+  // column with unreadable hexes) and centred on `home`, the places of their own pieces.
+  startView(key, home = []) {
+    if (!this.map) return;
+    let kept = null;
+    try { kept = key ? JSON.parse(localStorage.getItem(key) || "null") : null; } catch { kept = null; }
+    this.viewKey = key;
+    if (kept && ["x", "y", "w", "h"].every((k) => Number.isFinite(kept[k])) && kept.w > 0 && kept.h > 0) {
+      this.vb = { x: kept.x, y: kept.y, w: kept.w, h: kept.h };
+      this.applyViewBox();
+      return;
+    }
+    const box = this.svg.getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    const aspect = box.width / box.height;
+    let [w, h] = [this.full.w, this.full.w / aspect];
+    if (h > this.full.h) [w, h] = [this.full.h * aspect, this.full.h];
+    const points = home.map((p) => this.centres.get(p)).filter((c) => c);
+    const mean = (i, whole) => (points.length ? points.reduce((sum, c) => sum + c[i], 0) / points.length : whole);
+    const cx = mean(0, this.full.x + this.full.w / 2);
+    const cy = mean(1, this.full.y + this.full.h / 2);
+    const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), Math.max(lo, hi));
+    this.vb = { x: clamp(cx - w / 2, this.full.x, this.full.x + this.full.w - w),
+      y: clamp(cy - h / 2, this.full.y, this.full.y + this.full.h - h), w, h };
+    this.applyViewBox();
   }
 
   enablePanZoom() {
@@ -550,9 +588,36 @@ export class Board {
     return g;
   }
 
+  // What happened since the player last acted, drawn over the ground: each `{kind, path}`
+  // a trail ("move": along its places, an arrow at its end), a shot ("fire": from the
+  // firer's place to its target, the target ringed) or a melee ("melee": its place ringed).
+  drawTrails(trails) {
+    if (!this.trailLayer) return;
+    const layer = svg("g", { class: "trails", "pointer-events": "none" });
+    const w = this.spacing;
+    for (const tr of trails) {
+      const pts = tr.path.map((p) => this.centres.get(p)).filter((c) => c);
+      if (!pts.length) continue;
+      const line = (cls, points) => svg("polyline", { class: cls, points: points.map((c) => c.join(",")).join(" "),
+        "stroke-width": w * 0.07, fill: "none", "marker-end": cls === "trail-line" ? "url(#trail-arrow)" : null,
+        "stroke-dasharray": cls === "trail-line" ? `${w * 0.2} ${w * 0.1}` : null });
+      const g = svg("g", { class: `trail trail-${tr.kind}`, "data-kind": tr.kind, "data-to": tr.path.at(-1) });
+      if (tr.kind === "move" && pts.length > 1) g.append(line("trail-line", pts));
+      if (tr.kind === "fire" && pts.length > 1) g.append(line("fire-line", pts));
+      if (tr.kind !== "move") {
+        const [x, y] = pts.at(-1);
+        g.append(svg("circle", { class: `${tr.kind}-mark`, cx: x, cy: y, r: w * 0.42, "stroke-width": w * 0.08, fill: "none" }));
+      }
+      layer.append(g);
+    }
+    this.trailLayer.replaceWith(layer);
+    this.trailLayer = layer;
+  }
+
   // `actors`: the blocks the player can act with (N steps through them).
   render(view, { selected = null, dests = new Set(), attacks = new Set(), armed = null,
-                 reach = new Set(), actors = new Set() } = {}) {
+                 reach = new Set(), actors = new Set(), trails = null } = {}) {
+    if (trails) this.drawTrails(trails);
     const units = unitsOf(view);
     // Blocks are drawn afresh: one that has the focus gets it back once redrawn.
     const active = document.activeElement;

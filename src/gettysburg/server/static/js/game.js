@@ -21,7 +21,8 @@ export async function loadMap(gameId, token) {
   }
 }
 
-export async function gamePage(root, gameId, token) {
+// `onState`: told of every state the push channel brings (hot-seat hands the screen over).
+export async function gamePage(root, gameId, token, { onState = null } = {}) {
   if (!token) {
     root.replaceChildren(el("p", { class: "error-text", i18n: "game.no_token" }));
     return () => {};
@@ -44,6 +45,10 @@ export async function gamePage(root, gameId, token) {
   let waiting = false; // an action the server has not received yet is kept (see send)
   let retryTimer = null;
   const pendingKey = `gettysburg.pending.${gameId}.${state.seat}`;
+  // The log position after this seat's last action: what came after it is the other
+  // side's turn, drawn on the map as trails and marks (kept across a reload).
+  const followKey = `gettysburg.follow.${gameId}.${state.seat}`;
+  let followFrom = Number(sessionStorage.getItem(followKey) ?? NaN);
   const title = document.title;
 
   const bar = el("div", { class: "phasebar", id: "phasebar" });
@@ -57,11 +62,12 @@ export async function gamePage(root, gameId, token) {
   const conn = el("span", { class: "muted", id: "conn" });
   const sending = el("span", { class: "muted", id: "sending", i18n: "game.sending", hidden: true });
   const armedNote = el("span", { class: "armed-note", id: "armed", hidden: true });
+  const sinceNode = el("p", { class: "since", id: "since", hidden: true });
   const controls = el("div", { class: "panel card" },
     el("div", { class: "form-row" }, undoBtn,
       el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
     el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn, " ", sending, " ", armedNote),
-    map ? mapKey() : null, keyHelp());
+    sinceNode, map ? mapKey() : null, keyHelp());
   // What just happened, for a screen reader: the log itself is redrawn whole, so it cannot
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
@@ -158,7 +164,13 @@ export async function gamePage(root, gameId, token) {
     // A selected HQ shows its command range when the view gives one (`command_ranges`).
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
     const actors = new Set(state.legal.flatMap(unitsNamed)); // what N steps through
-    board.render(state.view, { selected, dests, attacks, armed, reach, actors });
+    const trails = trailsOf(events);
+    board.render(state.view, { selected, dests, attacks, armed, reach, actors, trails });
+    // The other side's turn in a sentence, beside the trails drawn on the map.
+    const count = (kind) => trails.filter((x) => x.kind === kind).length;
+    sinceNode.hidden = !trails.length;
+    sinceNode.textContent = trails.length
+      ? t("game.since", { moves: count("move"), fires: count("fire"), melees: count("melee") }) : "";
     const names = namesOf(state.view);
     actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });
@@ -167,6 +179,23 @@ export async function gamePage(root, gameId, token) {
     sending.hidden = !waiting;
     saveBtn.hidden = state.status !== "finished";
     translatePage(root);
+  }
+
+  // The other side's moves, fires and melees since this seat last acted, from the log as
+  // the seat sees it: a `path` is a move; an entry of a fire with a `hex` and a `target`,
+  // a shot; of a melee with a `hex`, a fight there.
+  function trailsOf(list) {
+    if (!Number.isFinite(followFrom)) return [];
+    const out = [];
+    for (const e of list) {
+      if (e.n < followFrom) continue;
+      const d = e.data || {};
+      if (Array.isArray(d.path) && d.path.length) out.push({ kind: "move", path: d.path });
+      else if (/fire/.test(e.type) && typeof d.hex === "string" && typeof d.target === "string") {
+        out.push({ kind: "fire", path: [d.hex, d.target] });
+      } else if (/melee/.test(e.type) && typeof d.hex === "string") out.push({ kind: "melee", path: [d.hex] });
+    }
+    return out;
   }
 
   // Log entries arrive both from refreshes and from the push channel: keep each index once.
@@ -197,8 +226,12 @@ export async function gamePage(root, gameId, token) {
     busy = true; render();
     let offline = false;
     try {
-      await post(`/api/games/${gameId}/actions`, { action, action_id: actionId, step }, token);
+      const done = await post(`/api/games/${gameId}/actions`, { action, action_id: actionId, step }, token);
       sessionStorage.removeItem(pendingKey);
+      // Everything up to this action's own entries is known to the player: trails start after.
+      const own = (done?.events || []).map((e) => e.n).filter(Number.isInteger);
+      followFrom = own.length ? Math.max(...own) + 1 : (events.length ? events.at(-1).n + 1 : 0);
+      sessionStorage.setItem(followKey, String(followFrom));
       waiting = false;
       selected = null;
     } catch (err) {
@@ -252,6 +285,8 @@ export async function gamePage(root, gameId, token) {
   }
 
   render();
+  board.startView(`gettysburg.view.${gameId}.${state.seat}`,
+    unitsOf(state.view).filter((u) => u.side === state.seat && u.hex).map((u) => u.hex));
   await resend();
   const channel = connect(gameId, token, () => (events.length ? events.at(-1).n + 1 : 0), (msg) => {
     if (msg.type === "error") { toast(errorText(msg.error)); return; }
@@ -264,6 +299,7 @@ export async function gamePage(root, gameId, token) {
     addEvents(msg.events);
     if (selected && !state.legal.length) selected = null;
     render();
+    onState?.(state);
   }, (up) => {
     conn.dataset.live = up ? "1" : "0";
     showConn();

@@ -6,6 +6,7 @@ import { t, translatePage, language } from "./i18n.js";
 import { seatName, tOr } from "./panels.js";
 import { myGames, forget, remember } from "./store.js";
 import { systemsInfo } from "./systems.js";
+import { hotLink } from "./hotseat.js";
 
 // The form as the player left it when the lobby was last taken down: a change of language
 // builds the page again (main.js), and must not throw away the choices made so far.
@@ -47,7 +48,16 @@ export async function lobbyPage(root) {
       const seats = Object.keys(game.seats);
       for (const seat of seats) remember({ game_id: game.game_id, seat, token: game.seats[seat].token,
         system: save.system, scenario: save.scenario });
-      location.href = `/g/${game.game_id}/replay#${game.seats[seats[0]].token}`;
+      // A finished game opens in the replay viewer; one still going is played on: from the
+      // seat to move, the other seats' links given to send on.
+      const state = await get(`/api/games/${game.game_id}`, game.seats[seats[0]].token);
+      const next = (state.to_move || []).find((s) => seats.includes(s));
+      if (state.status === "finished" || !next) {
+        location.href = `/g/${game.game_id}/replay#${game.seats[seats[0]].token}`;
+        return;
+      }
+      showLinks({ game, friends: seats.filter((s) => s !== next), mine: [next] });
+      created.scrollIntoView();
     } catch (err) {
       toast(err instanceof SyntaxError ? t("lobby.not_json") : errorText(err));
     }
@@ -159,15 +169,30 @@ export async function lobbyPage(root) {
     } finally { startBtn.disabled = false; }
   }
 
+  // A join link to the clipboard, to paste into a message to the friend.
+  async function copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast(t("lobby.copied"), "info");
+    } catch { toast(t("lobby.copy_failed")); } // no clipboard (an insecure page): the box selects it
+  }
+
   // The join links of a game just made: shown once, so kept across a change of language.
   let links = null;
   function showLinks(made) {
     links = made;
     const { game, friends, mine } = made;
     created.replaceChildren(el("h3", { i18n: "lobby.links" }), el("p", { class: "muted", i18n: "lobby.links_help" }),
-      ...[...friends, ...mine.slice(1)].map((seat) => el("div", { class: "form-row links" }, el("label", {}, seatName(seat)),
-        el("input", { readonly: true, value: location.origin + game.seats[seat].link, "data-seat": seat, onclick: (e) => e.target.select() }))),
-      el("div", { class: "form-row" }, el("a", { href: game.seats[mine[0]].link, id: "open-mine" }, el("button", { class: "primary", i18n: "lobby.open_mine" }))));
+      ...[...friends, ...mine.slice(1)].map((seat) => {
+        const url = location.origin + game.seats[seat].link;
+        return el("div", { class: "form-row links" }, el("label", {}, seatName(seat)),
+          el("input", { readonly: true, value: url, "data-seat": seat, onclick: (e) => e.target.select() }),
+          el("button", { type: "button", class: "copy", "data-seat": seat, i18n: "lobby.copy", onclick: () => copy(url) }));
+      }),
+      el("div", { class: "form-row" }, el("a", { href: game.seats[mine[0]].link, id: "open-mine" }, el("button", { class: "primary", i18n: "lobby.open_mine" })),
+        // Every side yours: play them all on this screen, handing it over between turns.
+        mine.length > 1 ? el("a", { href: hotLink(game.game_id, Object.fromEntries(mine.map((s) => [s, game.seats[s].token]))),
+          id: "hot-seat" }, el("button", { i18n: "lobby.hot_seat" })) : null));
     translatePage(created);
   }
 

@@ -1,8 +1,10 @@
-// Routes: "/" lobby, "/g/<id>#<token>" play, "/g/<id>/replay#<token>" replay viewer.
+// Routes: "/" lobby, "/g/<id>#<token>" play, "/g/<id>#hot=<seat>:<token>,..." hot-seat
+// play, "/g/<id>/replay#<token>" replay viewer.
 import { loadLanguage, savedLanguage, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
+import { hotSeatPage, hotTokens } from "./hotseat.js";
 import { toast, errorText } from "./ui.js";
 
 let cleanup = () => {};
@@ -16,6 +18,7 @@ async function route() {
   try {
     if (!m) cleanup = await lobbyPage(root);
     else if (m[2]) cleanup = await replayPage(root, m[1], token);
+    else if (hotTokens(token)) cleanup = await hotSeatPage(root, m[1], hotTokens(token));
     else cleanup = await gamePage(root, m[1], token);
   } catch (err) {
     toast(errorText(err));
