@@ -38,10 +38,12 @@ def test_the_scenario_card_shows_arrivals_bands_end_and_options(
     assert "Hidden hits" in options and "(5.23)" in options, options
     rows = page.eval_on_selector_all(
         "#card-arrivals tbody tr",
-        "els => els.map(e => ({ side: e.dataset.side, cells: [...e.cells].map(c => c.textContent) }))")
+        "els => els.map(e => ({ side: e.dataset.side, "
+        "cells: [...e.cells].map(c => c.textContent) }))")
     assert len(rows) == len(card["arrivals"])
     for row, arrival in zip(rows, card["arrivals"], strict=True):
         when, side, entry, pieces = row["cells"]
+        assert side == ("Union" if arrival["side"] == "usa" else "Confederacy"), row
         assert row["side"] == arrival["side"] and entry == arrival["entry"], row
         assert when.startswith(f"Day {arrival['at']['day']}"), row
         if arrival["side"] == "usa":

@@ -7,7 +7,6 @@ from typing import Any
 
 import httpx
 import pytest
-
 from tests.browser.test_board_layout import _open
 
 pytestmark = pytest.mark.usefixtures("boc_ready")
@@ -26,7 +25,7 @@ _SEEN = """() => {
 
 def test_the_map_starts_on_your_forces_and_keeps_its_zoom(browser: Any, live: Any,
                                                           screenshot: Any) -> None:
-    context, page, view = _open(browser, live, "day2", seat="csa")
+    context, page, _ = _open(browser, live, "day2", seat="csa")
     start = page.evaluate(_SEEN)
     page.click("button.zoom[aria-label='The whole map']")
     whole = page.evaluate(_SEEN)
