@@ -24,7 +24,6 @@ from gettysburg import systems as registry
 from gettysburg.ai.agent import UnknownAgentError, agent_names, make_agent
 from gettysburg.cli.specs import scenario_spec, system_and_scenario
 from gettysburg.core.protocol import setup_seats
-from gettysburg.lab import report as report_mod
 from gettysburg.lab import simulate as sim
 from gettysburg.lab.store import append_rows, read_numbered_rows, read_rows
 
@@ -321,6 +320,8 @@ def report(
         _fail(str(exc))
         return
     try:
+        from gettysburg.lab import report as report_mod  # matplotlib: only when reporting
+
         written = report_mod.write_report([row for _, row in numbered], out,
                                           lines=[k for k, _ in numbered])
     except ValueError as exc:
