@@ -111,3 +111,62 @@ def test_a_lobby_seed_fixes_the_dice_never_the_fog(tmp_path: Path) -> None:
         again = {str(h["handle"]) for h in _state(client, two, tokens2["usa"])["view"]["hidden"]}
         assert again == before
     store.close()
+
+
+def test_the_server_shows_a_block_back_from_off_the_map_under_a_new_handle(
+        tmp_path: Path) -> None:
+    """The same through the hosted game's traffic: the other seat follows a hidden block to
+    the map edge (its leave_map entry) and sees it come back at night (its enter entry,
+    rule 2.4) under a handle it has never seen that block under."""
+    import warnings
+
+    from gettysburg.server.app import create_app
+    from gettysburg.server.store import Store
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    store = Store(tmp_path / "games.db")
+    try:
+        with TestClient(create_app(store)) as client:
+            r = client.post("/api/games", json={
+                "system": "boc", "scenario": "battle", "seed": "follow",
+                "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+            assert r.status_code == 201, r.text
+            gid = r.json()["game_id"]
+            tokens = {s: r.json()["seats"][s]["token"] for s in ("usa", "csa")}
+            left: str | None = None
+            back = False
+            for i in range(400):
+                mover = _state(client, gid, tokens["usa"])["to_move"][0]
+                legal = _state(client, gid, tokens[mover])["legal"]
+                leave = [a for a in legal if a["type"] == "leave_map"] if left is None else []
+                enter = [a for a in legal if a["type"] == "enter" and a["unit"] == left]
+                action = (leave or enter or [a for a in legal if a["type"] == "end_phase"]
+                          or legal)[0]
+                r = client.post(f"/api/games/{gid}/actions", json={"action": action,
+                                                                  "action_id": f"f{i}"},
+                                headers={"Authorization": f"Bearer {tokens[mover]}"})
+                assert r.status_code == 200, r.text
+                if leave:
+                    left, owner = str(action["unit"]), mover
+                if enter:
+                    back = True
+                    break
+            assert left is not None and back, "a block left the map and came back"
+            enemy = next(s for s in ("usa", "csa") if s != owner)
+            r = client.get(f"/api/games/{gid}/events", params={"since": 0},
+                           headers={"Authorization": f"Bearer {tokens[enemy]}"})
+            assert r.status_code == 200, r.text
+            entries = r.json()["events"]
+            gone = [e for e in entries if e["type"] == "leave_map"]
+            came = [e for e in entries if e["type"] == "enter" and e["rule"] == "2.4"]
+            assert len(gone) == 1 and came, (gone, came)
+            old, new = gone[0]["data"]["unit"], came[-1]["data"]["unit"]
+            assert old.startswith("b-") and new.startswith("b-")  # hidden both times
+            assert new != old
+            hidden = {h["handle"] for h in _state(client, gid, tokens[enemy])["view"]["hidden"]}
+            assert new in hidden and old not in hidden
+    finally:
+        store.close()
