@@ -103,6 +103,9 @@ def test_a_wiped_out_defender_gives_up_the_line_and_losses_stay(tmp_path: Path) 
     g.apply({"type": "battle_order", "unit": "u_doubleday.0"}, "usa")
     if g.fight is not None and g.fight["step"] == "move":
         g.apply({"type": "battle_done"}, "usa")
+    assert g.view("usa")["battle"]["fire_options"] == [
+        {"unit": "u_doubleday.0", "target": "c_heth_1.0", "dice": 4}]
+    assert "fire_options" not in g.view("csa")["battle"]
     g.apply({"type": "battle_fire", "unit": "u_doubleday.0", "target": "c_heth_1.0"}, "usa")
     assert g.fight is None and g.phase == "night"
     assert g.divisions["c_heth_1"]["status"] == "eliminated"
