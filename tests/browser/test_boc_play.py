@@ -119,7 +119,10 @@ def test_day1_against_the_ai_move_fire_reload_language(
     assert {"move", "fire"} <= done, f"played {sorted(done)} without moving and firing"
     # The AI answered: the log holds events of USA decisions.
     log = page.inner_text("#log")
-    assert "active Union" in log  # the USA's player turn
+    # Entries the system words as sentences read as sentences (the USA's player turn, the
+    # fire: its firer and target, then the dice).
+    assert "Union begins a player turn" in log, log[-800:]
+    assert re.search(r"fires from [A-Z]\d+ at [A-Z]\d+, hits: \d", log), log[-800:]
     assert re.search(r"\b5\.\d", log), "fire events cite section 5"
     # A roll is drawn as die faces, not also written out ("dice 3" read as three dice).
     rolled = page.eval_on_selector_all("#log li:has(svg.die)", "els => els.map(e => e.textContent)")
@@ -151,11 +154,12 @@ def test_day1_against_the_ai_move_fire_reload_language(
     switch_language(page, "es")
     page.wait_for_function("() => document.querySelector('#actions h3')?.textContent"
                            " === 'Tus acciones legales'")
-    # The log in Spanish too: event kinds, field names and the phase by their words.
+    # The log in Spanish too: its sentences, event kinds, field names and the phase.
     page.wait_for_function("() => document.querySelector('#log').textContent"
-                           ".includes('potencia de fuego')")
+                           ".includes('empieza un turno de jugador')")
     log = page.inner_text("#log")
-    assert "firepower" not in log and "Turno del jugador" in log, log[-600:]
+    assert "firepower" not in log and "dispara desde" in log, log[-600:]
+    assert "Despliegue" in log  # an entry without a sentence: its kind in words
     clock = page.inner_text("#phasebar [data-key=time]")
     assert re.fullmatch(r"hora ?Día 1, \d{1,2}:00", clock), clock
     phase = page.inner_text("#phasebar [data-key=phase]")

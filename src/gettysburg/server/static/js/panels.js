@@ -248,6 +248,32 @@ function phrase(value, names, seats, handles, key = "") {
   return [short(value)];
 }
 
+// An entry as a sentence, when the catalogue has one for its kind (`sentence.<type>`, a
+// system's words: "{unit} moves {path}") and the entry gives every field it names: the
+// fields in the player's words as the list would say them, a path as its places in
+// order, a `winner` as who won (or a draw). Else null, and the entry reads as a list.
+function sentence(type, data, names, seats, handles) {
+  const key = `sentence.${type}`;
+  const template = t(key);
+  if (template === key) return null;
+  const slots = [...template.matchAll(/\{(\w+)\}/g)];
+  const given = (k) => (k === "winner" ? k in data
+    : data[k] !== undefined && data[k] !== null && !(Array.isArray(data[k]) && !data[k].length));
+  if (!slots.every((m) => given(m[1]))) return null;
+  const parts = [];
+  let last = 0;
+  for (const m of slots) {
+    parts.push(template.slice(last, m.index));
+    const [k, v] = [m[1], data[m[1]]];
+    if (k === "winner") parts.push(v ? t("game.winner", { seat: seatName(v) }) : t("game.draw"));
+    else if (k === "path" && Array.isArray(v)) parts.push(v.map(String).join(" → "));
+    else parts.push(...phrase(v, names, seats, handles, k));
+    last = m.index + m[0].length;
+  }
+  parts.push(template.slice(last));
+  return parts;
+}
+
 export function logEntry(e, known = new Map(), seats = [], handles = new Set()) {
   // The server names the blocks an event gives by id (`names`), also those the view no
   // longer shows (an enemy block revealed in a melee, hidden again since).
@@ -263,10 +289,17 @@ export function logEntry(e, known = new Map(), seats = [], handles = new Set()) 
   const clock = isClock(data) ? timeWords(data) : null;
   if (clock) for (const key of ["day", "hour", "night"]) delete data[key];
   if (Array.isArray(e.handles)) handles = new Set([...handles, ...e.handles]);
+  const kind = tOr(`event.${e.type}`, e.type);
+  const said = sentence(e.type, data, names, seats, handles);
   const text = joined([clock ? [clock] : [], Object.keys(data).length ? phrase(data, names, seats, handles) : []]
     .filter((parts) => parts.length), " · ");
-  const li = el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
-    el("b", {}, tOr(`event.${e.type}`, e.type)), " ", ...text);
+  // A sentence says it all (its kind and every field stay in the tooltip); else the kind
+  // in bold, then the fields.
+  const li = said
+    ? el("li", { "data-n": e.n, class: "sentence", title: [kind, ...text.map((p) => (p instanceof Node ? p.textContent : p))].join(" ") },
+      el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"), ...said)
+    : el("li", { "data-n": e.n }, el("span", { class: "rule", title: t("log.rule") }, e.rule || "·"),
+      el("b", {}, kind), " ", ...text);
   if (e.redacted) li.append(" ", el("span", { class: "muted" }, `(${t("log.hidden")})`));
   const hits = hitsIn(e.data, dice);
   if (dice.length) li.append(" ", ...dice.map((v, i) => dieFace(v, 22, hits ? hits[i] : null)));
