@@ -110,3 +110,38 @@ def test_no_answer_names_a_hidden_enemy_block(client: TestClient) -> None:
                     assert uid not in text and not re.search(
                         rf"(?<![\w.']){re.escape(name)}(?![\w'])", text), (why, uid)
     assert asked > 50
+
+
+def test_an_hqs_command_is_previewed(client: TestClient) -> None:
+    """Selecting an HQ in the command phase: the blocks its activation would command where
+    it stands, in its rule's words; nothing for another seat, a block, or out of phase."""
+    gid, auth = _game(client, "day1")
+    r = client.get(f"/api/games/{gid}/preview", headers=auth["csa"],
+                   params={"unit": "csa-heth"})
+    assert r.status_code == 200, r.text
+    seen = r.json()
+    assert seen["lit"] == ["csa-archer", "csa-davis", "csa-pegram"], seen
+    assert seen["note"] == "Heth would command Archer, Davis, Pegram (4.3)"
+    assert seen["warn"] is None and seen["out"] == {}
+    for seat, unit in (("usa", "csa-heth"), ("csa", "csa-archer"), ("csa", "nosuch")):
+        r = client.get(f"/api/games/{gid}/preview", headers=auth[seat], params={"unit": unit})
+        assert r.status_code == 200 and r.json() == {}, (seat, unit, r.text)
+    _end_phases_until(client, gid, auth, "fire")
+    r = client.get(f"/api/games/{gid}/preview", headers=auth["csa"],
+                   params={"unit": "csa-heth"})
+    assert r.json() == {}
+
+
+def test_an_activation_that_commands_nobody_is_warned_of() -> None:
+    from gettysburg.boc.explain import preview
+    from gettysburg.core.protocol import new_game
+
+    game = new_game("boc/day1", seed="warn")
+    state = game.state  # type: ignore[attr-defined]
+    for uid in ("csa-archer", "csa-davis", "csa-pegram"):  # Heth's brigades leave
+        state.units[uid].hex, state.units[uid].status = None, "reserve"
+    seen = preview(game, "csa", "csa-heth")
+    assert seen is not None and seen["lit"] == [] and seen["out"] == {}
+    assert seen["warn"] and "commands no block" in seen["warn"] and "(4.3)" in seen["warn"]
+    assert seen["warn_for"] == [{"type": "activate", "hq": "csa-heth"}]
+    assert seen["warn_for"][0] in game.legal_actions("csa")

@@ -120,3 +120,47 @@ def test_actions_that_differ_never_read_the_same(browser: Any, live: Any) -> Non
     assert out[3].endswith("(via G9 G10)") and out[4].endswith("(via G9 H9)"), out
     assert "(" not in out[5], out
     page.close()
+
+
+def test_selecting_an_hq_lights_what_it_commands_and_warns_of_a_wasted_activation(
+        browser: Any, live: Any, screenshot: Any) -> None:
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    r.raise_for_status()
+    game = r.json()
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live.url + game["seats"]["csa"]["link"])
+    page.wait_for_selector("g.units g.unit")
+    page.locator("g.units g.unit[data-unit='csa-heth']").dispatch_event("click")
+    page.wait_for_selector("#preview:not([hidden])")
+    assert page.inner_text("#preview") == "Heth would command Archer, Davis, Pegram (4.3)"
+    lit = page.eval_on_selector_all("g.unit.previewed", "els => els.map(e => e.dataset.unit)")
+    assert sorted(lit) == ["csa-archer", "csa-davis", "csa-pegram"]
+    screenshot(page, "command-preview")
+    page.locator("g.units g.unit[data-unit='csa-heth']").dispatch_event("click")  # deselect
+    page.wait_for_selector("#preview", state="hidden")
+
+    # An activation the rules say commands nobody (here the server's answer is stood in
+    # for, as the client knows no rule): the first click warns, the second sends.
+    warn = {"lit": [], "out": {}, "note": "Heth would command no block where it stands (4.3)",
+            "warn": "activating Heth here commands no block (4.3)",
+            "warn_for": [{"hq": "csa-heth", "type": "activate"}]}
+    page.route("**/preview?*", lambda route: route.fulfill(json=warn))
+    page.locator("g.units g.unit[data-unit='csa-heth']").dispatch_event("click")
+    page.wait_for_selector("#preview:not([hidden])")
+    step = page.inner_text("#phasebar [data-key=step]")
+    page.click("button[data-action='{\"type\":\"activate\",\"hq\":\"csa-heth\"}']")
+    page.wait_for_selector("#warn:not([hidden])")
+    assert page.inner_text("#warn") == ("activating Heth here commands no block (4.3): "
+                                        "click it again to do it anyway")
+    assert page.inner_text("#phasebar [data-key=step]") == step  # nothing sent
+    page.click("button[data-action='{\"type\":\"activate\",\"hq\":\"csa-heth\"}']")
+    page.wait_for_function("(s) => document.querySelector('#phasebar [data-key=step]')"
+                           ".textContent !== s", arg=step)
+    assert page.locator("#warn").is_hidden()
+    assert not errors, errors
+    context.close()

@@ -87,3 +87,38 @@ def explain(game: Game, seat: str, unit: str, place: str) -> JSONDict | None:
         # The straight way is one way; its refusal is a true reason no way is open.
         return {"rule": exc.rule, "message": _clean(game, seat, f"{name}: {exc.message}")}
     return None
+
+
+def preview(game: Game, seat: str, unit: str) -> JSONDict | None:
+    """What activating the seat's HQ ``unit`` where it stands would command now (4.3, 4.5):
+    ``{"lit": [its blocks that would come under command], "out": {block: why not},
+    "note": words, "warn": words when it would command nobody, "warn_for": the actions the
+    warning is for}``; None when ``unit`` is
+    not an HQ of the seat that may be activated now (the command phase, its decision)."""
+    from gettysburg.boc.command import can_command, command_range, commanded_units
+
+    st = game.state  # type: ignore[attr-defined]
+    orders = game.orders  # type: ignore[attr-defined]
+    board = game.board  # type: ignore[attr-defined]
+    u = st.units.get(unit)
+    if u is None or u.side != seat or u.status != "on_map" or st.phase != "command" \
+            or seat not in game.to_move():
+        return None
+    if game.activation_problem(u) is not None:  # type: ignore[attr-defined]
+        return None
+    hq = orders.oob[unit]
+    lit = commanded_units(board, st, orders, unit)
+    reach = command_range(board, st, orders, unit)
+    out = {b.id: f"out of {hq.name}'s command range of {hq.command_range or 0} (4.5)"
+           for b in st.on_map(seat) if b.id not in lit and b.hex not in reach
+           and can_command(orders, hq, orders.oob[b.id])}
+    names = ", ".join(orders.oob[b].name for b in lit)
+    note = f"{hq.name} would command {names} (4.3)" if lit else \
+        f"{hq.name} would command no block where it stands (4.3)"
+    if out:
+        note += "; out of range: " + ", ".join(orders.oob[b].name for b in sorted(out)) + " (4.5)"
+    warn = None if lit else (f"activating {hq.name} here commands no block: it would only "
+                             "pay the activation's cost (4.3)")
+    # The warning is for the activation where it stands (one with a step may reach others).
+    return {"lit": lit, "out": out, "note": note, "warn": warn,
+            "warn_for": [{"type": "activate", "hq": unit}]}

@@ -71,6 +71,12 @@ def _explain(game: Game, seat: str, unit: str, place: str) -> JSONDict | None:
     return explain(game, seat, unit, place)
 
 
+def _preview(game: Game, seat: str, unit: str) -> JSONDict | None:
+    from gettysburg.boc.explain import preview  # asks the rules, imported when asked
+
+    return preview(game, seat, unit)
+
+
 @lru_cache(maxsize=1)
 def _menu() -> ScenarioMenu:
     from gettysburg.boc.game import (  # names only, no rules
@@ -193,6 +199,7 @@ SYSTEM = RuleSystem(
     view_text=show.view_text,
     view_picture=show.view_picture,
     explain=_explain,
+    preview=_preview,
     card=show.card,
     scenario_doc=show.scenario_doc,
     scenario_text=show.scenario_text,

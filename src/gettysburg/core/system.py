@@ -255,6 +255,10 @@ class RuleSystem:
     # ``{"rule", "message"}`` in words that show the seat nothing its view does not, or
     # None when it has no answer.
     explain: Callable[[Game, str, str, str], JSONDict | None] | None = None
+    # What selecting a piece would set going (the client lights ``lit``, greys ``out``,
+    # says ``note`` and, before an action of a kind in ``warn_for``, ``warn``):
+    # ``preview(game, seat, piece)``, or None when there is nothing to preview.
+    preview: Callable[[Game, str, str], JSONDict | None] | None = None
     # The scenario card of the game a seat's view shows, as the web client draws it:
     # ``card(view, seat)`` gives ``title``, ``rule``, ``start`` and ``end`` (times of day as
     # events give them), ``first`` (a seat), ``victory`` ({rule, measure: a key of the

@@ -59,6 +59,18 @@ def add_seat_routes(app: FastAPI, host: Host, runner: Runner) -> None:
             why = explain(live.game, seat, unit, place) if explain is not None else None
         return why if why is not None else {"rule": None, "message": None}
 
+    @app.get("/api/games/{game_id}/preview", responses=SEAT)
+    def game_preview(game_id: str, unit: str,
+                     authorization: str | None = Header(None)) -> JSONDict:
+        """What selecting the seat's ``unit`` would set going, in the rule system's words
+        (``lit``, ``out``, ``note``, ``warn``, ``warn_for``); ``{}`` when nothing."""
+        live, seat = host.auth(game_id, token_of(authorization))
+        declared = registry.find(live.game.setup.system)
+        preview = declared.preview if declared is not None else None
+        with live.lock:
+            seen = preview(live.game, seat, unit) if preview is not None else None
+        return seen if seen is not None else {}
+
     @app.get("/api/games/{game_id}/card", responses=SEAT)
     def game_card(game_id: str, authorization: str | None = Header(None)) -> JSONDict:
         """The scenario card as the seat may read it (the system's ``card``), else 404."""

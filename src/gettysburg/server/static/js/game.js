@@ -40,6 +40,10 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
   // The scenario card, when the rule system gives one (404 otherwise); it does not change.
   const card = await get(`/api/games/${gameId}/card`, token).catch(() => null);
   let selected = null;
+  // What selecting the block would set going (`/preview`: an HQ's command), and the action
+  // its warning was shown for once (a second click sends it).
+  let preview = null;
+  let warned = null;
   let armed = null; // the hex of an attack clicked once, waiting for its second click
   let busy = false;
   let waiting = false; // an action the server has not received yet is kept (see send)
@@ -63,11 +67,13 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
   const sending = el("span", { class: "muted", id: "sending", i18n: "game.sending", hidden: true });
   const armedNote = el("span", { class: "armed-note", id: "armed", hidden: true });
   const sinceNode = el("p", { class: "since", id: "since", hidden: true });
+  const previewNode = el("p", { class: "preview-note", id: "preview", hidden: true });
+  const warnNode = el("p", { class: "armed-note", id: "warn", role: "alert", hidden: true });
   const controls = el("div", { class: "panel card" },
     el("div", { class: "form-row" }, undoBtn,
       el("a", { href: `/g/${gameId}/replay#${token}`, id: "replay-link", i18n: "game.replay" }), saveBtn),
     el("div", {}, el("span", { class: "muted", i18n: "game.game" }), ` ${state.system}/${state.scenario} · `, conn, " ", sending, " ", armedNote),
-    sinceNode, map ? mapKey() : null, keyHelp());
+    sinceNode, previewNode, warnNode, map ? mapKey() : null, keyHelp());
   // What just happened, for a screen reader: the log itself is redrawn whole, so it cannot
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
@@ -89,8 +95,10 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
       }
       selected = selected === id ? null : id;
       armed = null;
+      warned = null;
       board.refuse(null);
       render();
+      loadPreview(selected);
     },
     onHex: (hex) => {
       if (!selected) return;
@@ -120,6 +128,35 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     board.refuse(hex, words);
   }
 
+  async function loadPreview(unit) {
+    preview = null;
+    if (!unit) return;
+    let seen = null;
+    try {
+      seen = await get(`/api/games/${gameId}/preview?unit=${encodeURIComponent(unit)}`, token);
+    } catch { seen = null; } // a preview is a help: without it the page works as before
+    if (selected !== unit || !seen?.note) return;
+    preview = { unit, ...seen };
+    render();
+  }
+
+  // An action the preview warns about (an activation that commands nobody) is sent by a
+  // second click on it; the first says why it may be a waste.
+  const canon = (a) => JSON.stringify(Object.keys(a).sort().map((k) => [k, a[k]]));
+  function guarded(action) {
+    const shown = preview && preview.unit === selected ? preview : null;
+    const key = canon(action);
+    if (shown?.warn && (shown.warn_for || []).some((a) => canon(a) === key) && warned !== key) {
+      warned = key;
+      warnNode.textContent = t("game.warn_again", { warn: shown.warn });
+      warnNode.hidden = false;
+      return;
+    }
+    warned = null;
+    warnNode.hidden = true;
+    submit(action);
+  }
+
   // A click sends a move at once; an attack only once its hex is clicked a second time.
   function act(action, hex) {
     board.refuse(null);
@@ -129,7 +166,7 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
       return;
     }
     armed = null;
-    submit(action);
+    guarded(action);
   }
 
   // What the second click on an armed attack does, truly: a fire rolls its dice at once, so
@@ -166,13 +203,22 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     const actors = new Set(state.legal.flatMap(unitsNamed)); // what N steps through
     const trails = trailsOf(events);
     board.render(state.view, { selected, dests, attacks, armed, reach, actors, trails });
+    // The blocks the selected piece would set going, lit; those it cannot reach, greyed.
+    const shown = preview && preview.unit === selected ? preview : null;
+    for (const g of boardNode.querySelectorAll("g.unit")) {
+      g.classList.toggle("previewed", Boolean(shown?.lit?.includes(g.dataset.unit)));
+      g.classList.toggle("preview-out", Boolean(shown?.out && g.dataset.unit in shown.out));
+    }
+    previewNode.hidden = !shown;
+    previewNode.textContent = shown?.note ?? "";
+    if (!warned) warnNode.hidden = true;
     // The other side's turn in a sentence, beside the trails drawn on the map.
     const count = (kind) => trails.filter((x) => x.kind === kind).length;
     sinceNode.hidden = !trails.length;
     sinceNode.textContent = trails.length
       ? t("game.since", { moves: count("move"), fires: count("fire"), melees: count("melee") }) : "";
     const names = namesOf(state.view);
-    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: submit, disabled: busy || waiting, names });
+    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: guarded, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });
     if (!cardNode.dataset.drawn) { cardPanel(cardNode, card, state.seats.map((s) => s.seat)); cardNode.dataset.drawn = "1"; }
     undoBtn.disabled = !state.undo || busy || waiting;
