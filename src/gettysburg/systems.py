@@ -14,6 +14,7 @@ from gettysburg.core.system import RuleSystem
 
 _DECLARATIONS: dict[str, str] = {
     "boc": "gettysburg.boc.system",
+    "machango": "gettysburg.machango.system",
     "toy": "gettysburg.toy.system",
 }
 

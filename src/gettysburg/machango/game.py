@@ -73,6 +73,11 @@ def other(seat: Seat) -> Seat:
     return "csa" if seat == "usa" else "usa"
 
 
+#: The fields a scenario file may hold (S1, S2 and the test positions' extras).
+SCENARIO_FIELDS = frozenset({"id", "title", "start", "stars", "cards", "usa_units_lost",
+                             "compose", "divisions", "arrivals", "generals"})
+
+
 def scenario_names() -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
 
@@ -90,6 +95,10 @@ def read_scenario(scenario: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(f"scenario {scenario!r}: cannot read: {exc}") from exc
     if not isinstance(raw, dict):
         raise ValueError(f"scenario {scenario!r}: expected a mapping")
+    unknown = sorted(str(k) for k in raw if k not in SCENARIO_FIELDS)
+    if unknown:  # a file written for another system, or a misspelt field
+        raise ValueError(f"scenario {scenario!r}: unknown field(s) {unknown}; a Machango "
+                         f"scenario has {sorted(SCENARIO_FIELDS)}")
     return path.stem, raw
 
 

@@ -3,12 +3,22 @@
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine
-from gettysburg.core.system import AIHooks, MapBuild, MapHooks, Opponent, RuleSystem, ScenarioMenu
+from gettysburg.core.system import (
+    AIHooks,
+    MapBuild,
+    MapHooks,
+    Opponent,
+    RuleSystem,
+    ScenarioMenu,
+    load_opponents,
+)
 
 
 def _menu() -> ScenarioMenu:
@@ -85,11 +95,22 @@ def _doctrine() -> Doctrine:
 
 
 def _opponents() -> tuple[Opponent, ...]:
-    return (Opponent("random", "random", {"en": "Random"},
-                     {"en": "Plays any legal action, drawn at random."}),
-            Opponent("general", "general", {"en": "General"},
-                     {"en": "Marches on the stars (CSA) or holds them (USA), out of the "
-                            "guns' way when it can."}))
+    from gettysburg.machango.paths import DATA
+
+    return load_opponents(DATA / "opponents.yaml")
+
+
+@lru_cache(maxsize=1)
+def _all_words() -> dict[str, dict[str, str]]:
+    from gettysburg.machango.paths import DATA
+
+    data: dict[str, dict[str, str]] = json.loads((DATA / "words.json").read_text("utf-8"))
+    return data
+
+
+def _words(lang: str) -> dict[str, str]:
+    """The web client's words for Machango in ``lang``: seat titles, actions, phases."""
+    return dict(_all_words().get(lang) or _all_words()["en"])
 
 
 SYSTEM = RuleSystem(
@@ -103,4 +124,5 @@ SYSTEM = RuleSystem(
     scenario_doc=scenario_doc,
     scenario_text=scenario_text,
     maps=MapHooks(build=_build, render=_render),
+    words=_words,
 )
