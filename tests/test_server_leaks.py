@@ -386,6 +386,8 @@ def _read_everything(m: Match, rng: Any) -> None:
         if own and places:
             r = m.get(seat, "/why", unit=own[step % len(own)], place=places[step % len(places)])
             assert r.status_code == 200, r.text
+        if own:  # and what selecting it would set going
+            assert m.get(seat, "/preview", unit=own[step % len(own)]).status_code == 200
         m.get(seat, "/replay", step=rng.randrange(0, step + 1))
         r = m.get(seat, "/map")
         assert r.status_code == 200 and r.text == m.client.get("/api/maps/boc").text
