@@ -232,7 +232,7 @@ def test_an_attack_armed_called_off_and_sent_from_the_keyboard(browser: Any, liv
     _press(page, "Enter")
     page.wait_for_function(f"() => [...document.querySelectorAll('#log li')].some("
                            f"(li) => li.textContent.includes('{target}') && "
-                           "/melee|Melee/.test(li.querySelector('b')?.textContent || ''))")
+                           "/melee|Melee/.test(li.textContent))")  # "Melee declared..."
     after = _state(live.url, game_id, seats["csa"])
     assert after["step"] == state["step"] + 1, after["step"]
     assert not errors, errors
