@@ -10,6 +10,7 @@ from typing import Any
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine
+from gettysburg.core.protocol import ResearchHooks
 from gettysburg.core.system import (
     AIHooks,
     MapBuild,
@@ -113,6 +114,12 @@ def _words(lang: str) -> dict[str, str]:
     return dict(_all_words().get(lang) or _all_words()["en"])
 
 
+def _research() -> ResearchHooks:
+    from gettysburg.machango.research import hooks
+
+    return hooks()
+
+
 SYSTEM = RuleSystem(
     name="machango",
     title="Mundo Machango",
@@ -125,4 +132,5 @@ SYSTEM = RuleSystem(
     scenario_text=scenario_text,
     maps=MapHooks(build=_build, render=_render),
     words=_words,
+    research=_research,
 )
