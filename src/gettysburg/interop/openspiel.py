@@ -436,11 +436,6 @@ class SeatObserver:
     def __init__(self, shared: _Shared, iig_obs_type: Any = None) -> None:
         self.shared = shared
         self.perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
-        if iig_obs_type is not None and (
-                not iig_obs_type.public_info
-                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError("these observers give one seat's own view (public info plus "
-                             "that seat's private info) only")
         size = shared.tensor_size + (len(shared.seats) if self.perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {"observation": self.tensor[:shared.tensor_size]}
@@ -464,14 +459,77 @@ class SeatObserver:
         return text
 
 
+class FactoredObserver:
+    """The public part of the observations (what every seat's shows alike) or one seat's
+    private part (what its observation adds to the public part), as strings only: the
+    systems' tensors are not split into parts, so these observers offer none."""
+
+    def __init__(self, shared: _Shared, private: bool) -> None:
+        self.shared = shared
+        self.private = private
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        pass  # no tensor
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        views = [state.observation(seat) for seat in self.shared.seats]
+        public = views[0]
+        for view in views[1:]:
+            public = _common(public, view)
+        if public is _ABSENT:
+            public = {}
+        if not self.private:
+            return canonical_json(public)
+        own = _beyond(views[state.player_of(state.seat_of(player))], public)
+        return canonical_json({} if own is _ABSENT else own)
+
+
+_ABSENT = object()
+
+
+def _common(a: Any, b: Any) -> Any:
+    """What two observations show alike: equal values, the keys both hold (recursively),
+    lists of one length element by element (``None`` where an element differs wholly);
+    ``_ABSENT`` when nothing is shared."""
+    if a == b:
+        return a
+    if isinstance(a, dict) and isinstance(b, dict):
+        both = {k: _common(a[k], b[k]) for k in a if k in b}
+        kept = {k: v for k, v in both.items() if v is not _ABSENT}
+        return kept if kept else _ABSENT
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        items = [_common(x, y) for x, y in zip(a, b, strict=True)]
+        if all(v is _ABSENT for v in items):
+            return _ABSENT
+        return [None if v is _ABSENT else v for v in items]
+    return _ABSENT
+
+
+def _beyond(view: Any, public: Any) -> Any:
+    """What ``view`` shows beyond ``public`` (as :func:`_common` built it)."""
+    if public is _ABSENT:
+        return view
+    if view == public:
+        return _ABSENT
+    if isinstance(view, dict) and isinstance(public, dict):
+        rest = {k: _beyond(v, public.get(k, _ABSENT)) for k, v in view.items()}
+        return {k: v for k, v in rest.items() if v is not _ABSENT}
+    if isinstance(view, list) and isinstance(public, list) and len(view) == len(public):
+        items = [_beyond(v, _ABSENT if p is None else p)
+                 for v, p in zip(view, public, strict=True)]
+        return [None if v is _ABSENT else v for v in items]
+    return view
+
+
 class SpielGame(pyspiel.Game):  # type: ignore[misc]
     """One scenario of a system as an OpenSpiel game (see the module doc for the
-    parameters); :func:`_game_class` makes one subclass per scenario."""
+    parameters). One class serves every scenario: OpenSpiel makes each game through its
+    :class:`GameMaker`, and a game pickles as its name and parameters."""
 
-    system: RuleSystem
-    scenario: str = ""
-
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, spec: str, params: Mapping[str, Any] | None = None) -> None:
+        self.system, self.scenario = resolve(spec)
         p = {**PARAMS, **dict(params or {})}
         options = [o for o in str(p["options"]).split(",") if o]
         max_turns, max_decisions = int(p["max_turns"]), int(p["max_decisions"])
@@ -490,27 +548,54 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0, max_game_length=max_decisions)
         super().__init__(_game_type(self.system, self.scenario), info, dict(p))
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        # pyspiel.load_game finds the game again in any process that imported this module.
+        return (pyspiel.load_game, (self.get_type().short_name, self.get_parameters()))
+
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None,
-                         params: Mapping[str, Any] | None = None) -> SeatObserver:
+                         params: Mapping[str, Any] | None = None
+                         ) -> SeatObserver | FactoredObserver:
         if params:
             raise ValueError(f"these observers take no parameters, got {dict(params)}")
-        return SeatObserver(self.shared, iig_obs_type)
+        if iig_obs_type is None or (
+                iig_obs_type.public_info
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            return SeatObserver(self.shared, iig_obs_type)
+        if iig_obs_type.perfect_recall:
+            raise ValueError("only a seat's own view (public and its private info) comes "
+                             "with perfect recall")
+        if iig_obs_type.public_info \
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE:
+            return FactoredObserver(self.shared, private=False)
+        if not iig_obs_type.public_info \
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return FactoredObserver(self.shared, private=True)
+        raise ValueError("observers: a seat's view, the public part, or a seat's private "
+                         "part; not all players' private info")
 
 
-def _game_class(system: RuleSystem, scenario: str) -> type[SpielGame]:
-    return type(f"SpielGame_{system.name}_{scenario}", (SpielGame,),
-                {"system": system, "scenario": scenario})
+class GameMaker:
+    """What OpenSpiel calls to make the game of one ``system/scenario`` (a module-level
+    class, so it pickles)."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        # OpenSpiel's registry (C++) drops its reference at exit without holding the GIL:
+        # this cycle keeps the count above zero then, so nothing is freed there (a crash).
+        self._alive = self
+
+    def __call__(self, params: Mapping[str, Any] | None = None) -> SpielGame:
+        return SpielGame(self.spec, params)
 
 
-#: The game class of every ``system/scenario`` registered with OpenSpiel.
-GAME_CLASSES: dict[str, type[SpielGame]] = {}
+#: What makes the game of every ``system/scenario`` registered with OpenSpiel.
+GAME_MAKERS: dict[str, GameMaker] = {}
 for _spec in SCENARIOS:
-    _system, _scenario = resolve(_spec)
-    GAME_CLASSES[_spec] = _game_class(_system, _scenario)
-    pyspiel.register_game(_game_type(_system, _scenario), GAME_CLASSES[_spec])
+    GAME_MAKERS[_spec] = GameMaker(_spec)
+    pyspiel.register_game(_game_type(*resolve(_spec)), GAME_MAKERS[_spec])
 
 
 def load(spec: str, **params: Any) -> Any:
