@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { unitsOf } from "./units.js";
 import { seatName } from "./panels.js";
 
-const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
+export const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
   marsh: "#a7c4bb", rocks: "#b5ab98" };
 const ROADS = { pike: ["#6e3518", 0.11, null], road: ["#8a5a3a", 0.08, null], trail: ["#8a5a3a", 0.05, "0.12 0.08"],
   rail: ["#222", 0.05, "0.2 0.1"] };
@@ -18,10 +18,19 @@ const LINK_PLAIN = ["#6d5d3c", 0.05, null];
 // Pieces of a side the system gives no colour for.
 const NO_COLOUR = ["#9a8f78", "#5e5647"];
 
-function mix(hex, toward, amount) {
+export function mix(hex, toward, amount) {
   const p = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
   const [a, b] = [p(hex), p(toward)];
   return "#" + a.map((v, i) => Math.round(v + (b[i] - v) * amount).toString(16).padStart(2, "0")).join("");
+}
+
+// How far toward dark earth a place at `level` is shaded, on a map whose levels run from
+// `lo` to `hi`: a step of 0.09 a level while the range is small (BoC's 0-2), the range
+// spread over the same half-darkness when it is larger (GBACW's 0-16, heights in feet),
+// so that high ground stays distinct from higher ground rather than one dark tone.
+export function levelShade(level, lo, hi) {
+  if (!Number.isFinite(level) || !Number.isFinite(lo) || !(hi > lo)) return 0;
+  return Math.max(0, Math.min(0.5, (level - lo) * Math.min(0.09, 0.5 / (hi - lo))));
 }
 
 // A small key to the map's colours and lines.
@@ -228,11 +237,13 @@ export class Board {
     const corners = m.layout.corners || [];
     const hexLayer = svg("g", { class: "hexes" });
     const s = this.spacing;
+    const levels = m.hexes.map((h) => h.ground).filter(Number.isFinite);
+    const [lo, hi] = [Math.min(...levels), Math.max(...levels)];
     for (const h of m.hexes) {
       const [cx, cy] = this.centres.get(h.id);
       const pts = corners.map(([dx, dy]) => `${(cx + dx).toFixed(1)},${(cy - dy).toFixed(1)}`).join(" ");
       const base = TERRAIN[h.terrain] || TERRAIN.clear;
-      const fill = mix(base, "#6b4a22", Math.min(0.5, (h.ground || 0) * 0.09));
+      const fill = mix(base, "#6b4a22", levelShade(h.ground ?? lo, lo, hi));
       hexLayer.append(this.place(h, pts, `hex t-${h.terrain}`, fill, "#8a7a55", s * 0.012));
     }
     root.append(hexLayer);
@@ -309,23 +320,50 @@ export class Board {
     }
     const layer = svg("g", { class: "positions" });
     const marks = svg("g", { class: "marks", "pointer-events": "none" });
-    const r = s * 0.32;
+    // Discs sized to the map: a third of the median distance to the nearest position (a
+    // crowded map of sixty positions would otherwise be discs over discs), never more than
+    // a third of the median link; each disc smaller still where a neighbour is nearer, so
+    // that no two overlap. Labels go with the disc size, long names on two lines.
+    const nearest = this.nearestDistances();
+    const median = [...nearest.values()].sort((a, b) => a - b)[Math.floor(nearest.size / 2)] || s;
+    const r0 = Math.min(s * 0.32, median * 0.34);
+    const fs = Math.max(r0 * 0.5, median * 0.12);
+    this.discRadius = new Map();
     for (const h of m.positions || []) {
       const [cx, cy] = this.centres.get(h.id);
+      const r = Math.min(r0, (nearest.get(h.id) ?? Infinity) * 0.45);
+      this.discRadius.set(h.id, r);
       const pts = Array.from({ length: 32 }, (_, i) => {
         const a = (i / 32) * 2 * Math.PI;
         return `${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`;
       }).join(" ");
       const fill = TERRAIN[h.terrain] || "#f6efd9";
-      layer.append(this.place(h, pts, "position", fill, "#6d5d3c", s * 0.025));
-      marks.append(svg("text", { x: cx, y: cy + r + s * 0.13, "font-size": s * 0.13, "text-anchor": "middle",
-        fill: "#3a3327", class: "position-name" }, h.name || h.id));
+      layer.append(this.place(h, pts, "position", fill, "#6d5d3c", r * 0.08));
+      const name = String(h.name || h.id);
+      const label = svg("text", { x: cx, y: cy + r + fs, "font-size": fs, "text-anchor": "middle",
+        fill: "#3a3327", stroke: "#f6efd9", "stroke-width": fs * 0.22, "paint-order": "stroke",
+        class: "position-name" });
+      const cut = name.length > 14 ? [...name.matchAll(/ /g)].map((x) => x.index)
+        .sort((a, b) => Math.abs(a - name.length / 2) - Math.abs(b - name.length / 2))[0] : undefined;
+      if (cut === undefined) label.textContent = name;
+      else {
+        label.append(svg("tspan", { x: cx }, name.slice(0, cut + 1)),
+          svg("tspan", { x: cx, dy: fs * 1.05 }, name.slice(cut + 1)));
+      }
+      marks.append(label);
       if (h.victory) {
-        marks.append(svg("text", { x: cx, y: cy - r - s * 0.06, "font-size": s * 0.14, "text-anchor": "middle",
+        marks.append(svg("text", { x: cx, y: cy - r - fs * 0.4, "font-size": fs * 1.1, "text-anchor": "middle",
           fill: "#a4322b", "font-weight": "bold", class: "victory" }, h.victory));
       }
     }
     root.append(links, layer, marks);
+  }
+
+  // Each position's distance to the nearest other one.
+  nearestDistances() {
+    const all = [...this.centres];
+    return new Map(all.map(([id, [x, y]]) => [id, Math.min(...all.filter(([j]) => j !== id)
+      .map(([, [u, v]]) => Math.hypot(x - u, y - v)).filter((d) => d > 0))]));
   }
 
   justDragged() {

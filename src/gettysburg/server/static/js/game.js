@@ -7,6 +7,7 @@ import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.
 import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName, cardPanel } from "./panels.js";
 import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
+import { battleOf, drawBattle } from "./battle.js";
 
 // How the board draws a game's pieces: the system's counter style and seat colours.
 export async function pieceLook(system, seats) {
@@ -57,6 +58,8 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
 
   const bar = el("div", { class: "phasebar", id: "phasebar" });
   const boardNode = el("div", { class: "board", id: "board" });
+  // A battle fought inside the game (the view's `battle`) takes the map's place meanwhile.
+  const battleNode = el("div", { class: "board battle", id: "battle", hidden: true });
   const actionsNode = el("div", { class: "panel card", id: "actions" });
   const logNode = el("div", { class: "panel card log", id: "log" });
   // Open before the first move, when a player reads it; folded away after.
@@ -77,11 +80,12 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
   // What just happened, for a screen reader: the log itself is redrawn whole, so it cannot
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
-  root.replaceChildren(el("div", { class: "game" }, bar, boardNode,
+  root.replaceChildren(el("div", { class: "game" }, bar, boardNode, battleNode,
     el("div", { class: "side" }, controls, cardNode, actionsNode, logNode)), announce);
 
   const seatIds = state.seats.map((s) => s.seat);
-  const board = new Board(boardNode, { map, seats: seatIds, ...(await pieceLook(state.system, seatIds)),
+  const look = await pieceLook(state.system, seatIds);
+  const board = new Board(boardNode, { map, seats: seatIds, ...look,
     onUnit: (id) => {
       // With a block selected, a click on another block acts on it (a target named by a
       // legal action, or the hex it stands in); otherwise it selects.
@@ -203,6 +207,14 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     const actors = new Set(state.legal.flatMap(unitsNamed)); // what N steps through
     const trails = trailsOf(events);
     board.render(state.view, { selected, dests, attacks, armed, reach, actors, trails });
+    const battle = battleOf(state.view);
+    battleNode.hidden = !battle;
+    boardNode.hidden = Boolean(battle);
+    if (battle) {
+      drawBattle(battleNode, battle, { seat: state.seat, legal: busy || waiting ? [] : state.legal, selected,
+        colours: look.colours, onAct: guarded,
+        onSelect: (id) => { selected = id; board.refuse(null); render(); } });
+    }
     // The blocks the selected piece would set going, lit; those it cannot reach, greyed.
     const shown = preview && preview.unit === selected ? preview : null;
     for (const g of boardNode.querySelectorAll("g.unit")) {
