@@ -25,8 +25,8 @@ export function mix(hex, toward, amount) {
 }
 
 // How far toward dark earth a place at `level` is shaded, on a map whose levels run from
-// `lo` to `hi`: a step of 0.09 a level while the range is small (BoC's 0-2), the range
-// spread over the same half-darkness when it is larger (GBACW's 0-16, heights in feet),
+// `lo` to `hi`: a step of 0.09 a level while the range is small (levels 0-2), the range
+// spread over the same half-darkness when it is larger (levels 0-16, heights in feet),
 // so that high ground stays distinct from higher ground rather than one dark tone.
 export function levelShade(level, lo, hi) {
   if (!Number.isFinite(level) || !Number.isFinite(lo) || !(hi > lo)) return 0;
