@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.browser.test_board_layout import _open
+from browser.test_board_layout import _open
 
 pytestmark = pytest.mark.usefixtures("boc_ready")
 
