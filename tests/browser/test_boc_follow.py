@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
+
 from browser.test_board_layout import _open
 
 pytestmark = pytest.mark.usefixtures("boc_ready")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from browser.test_board_layout import _open, _strength
 
 pytestmark = pytest.mark.usefixtures("boc_ready")
