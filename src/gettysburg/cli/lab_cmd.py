@@ -14,21 +14,28 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gettysburg import systems as registry
-from gettysburg.ai.agent import UnknownAgentError, agent_names, make_agent
 from gettysburg.cli.specs import scenario_spec, system_and_scenario
 from gettysburg.core.protocol import setup_seats
-from gettysburg.lab import simulate as sim
-from gettysburg.lab.store import append_rows, read_numbered_rows, read_rows
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from gettysburg.lab import simulate as sim
 
 #: The agent of a seat the command does not name.
 DEFAULT_AGENT = "random"
+
+
+def append_rows(path: Path, rows: list[dict[str, Any]]) -> int:
+    """The store's ``append_rows``, imported when a game ends (the lab loads with it)."""
+    from gettysburg.lab.store import append_rows as append
+
+    return append(path, rows)
 
 
 def _fail(message: str) -> NoReturn:
@@ -118,6 +125,10 @@ def _seat_agents(spec: str, seats: list[str], pairs: list[str],
 def _check_agents(agents: dict[str, str], system: str) -> None:
     """Make each agent once, so a name no agent has is refused before any game is played;
     the message lists the agents of ``system`` (once)."""
+    # The agents, the lab and rich are imported by the commands that use them: the other
+    # commands start without them (docs/research.md, "Speed").
+    from gettysburg.ai.agent import UnknownAgentError, agent_names, make_agent
+
     try:
         for name in agents.values():
             make_agent(name, 0, system=system)
@@ -151,6 +162,9 @@ def _set_up(scenario: str, system: str | None, options: list[str],
 def _already_played(specs: list[sim.GameSpec], out: Path, games: int, quiet: bool,
                     err: Console) -> tuple[list[sim.Row], list[sim.GameSpec]]:
     """``--resume``: the rows of this command already in ``out``, and the games to play."""
+    from gettysburg.lab import simulate as sim
+    from gettysburg.lab.store import read_rows
+
     try:
         stored = read_rows(out) if out.exists() else []
     except (ValueError, OSError) as exc:
@@ -166,6 +180,16 @@ def _play(specs: list[sim.GameSpec], *, label: str, games: int, done: int, out: 
           err: Console) -> list[sim.Row]:
     """Play ``specs`` under a progress bar, appending each row to ``out`` as its game
     ends (an interrupted run keeps its games); Ctrl-C says what ``out`` holds, exit 130."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from gettysburg.lab import simulate as sim
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     stored_now = done  # games of this run in --out: kept ones, then each one played
@@ -220,6 +244,8 @@ def _summary_line(summary: dict[str, Any], spec: str, agents: dict[str, str],
                   out: Path | None) -> str:
     """The summary in one line: each seat's wins with their Wilson interval, by the
     seats' own names in capitals (RED, BLUE for the toy game)."""
+    from gettysburg.lab import simulate as sim
+
     n = summary["games"]
     wins = []
     for seat in agents:
@@ -279,6 +305,10 @@ def simulate(
 
     Each seat of the scenario's system gets its agent with --seat SEAT=AGENT or --SEAT
     AGENT (e.g. --red general for the toy game's red seat)."""
+    from rich.console import Console
+
+    from gettysburg.lab import simulate as sim
+
     if dice not in sim.DICE_KINDS:
         _fail(f"--dice must be one of {', '.join(sorted(sim.DICE_KINDS))}, not {dice!r}")
     spec, seats, agents = _set_up(scenario, system, option, seat, list(ctx.args))
@@ -314,6 +344,8 @@ def report(
 
     Plots: the score's distribution, win rates (Wilson), losses by formation, the score
     over time, each labelled as the rule system names them."""
+    from gettysburg.lab.store import read_numbered_rows
+
     try:
         numbered = read_numbered_rows(file)  # its errors name the file and line already
     except (ValueError, OSError) as exc:

@@ -8,14 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
 
 if TYPE_CHECKING:
     from gettysburg.core.system import RuleSystem
 
 app = typer.Typer(help="Build and draw game maps derived from the battlefield model.")
-err = Console(stderr=True)
-
 GROUND = "ground"  # the battlefield model itself, no grid: not a rule system
 
 # What each map hook does, for the messages that say a system lacks it.
@@ -82,7 +79,9 @@ def map_hook(system: str | None, hook: str) -> Callable[..., Any]:
 
 
 def _fail(msg: str) -> NoReturn:
-    err.print(msg, style="red", markup=False)
+    from rich.console import Console  # only when there is something to say
+
+    Console(stderr=True).print(msg, style="red", markup=False)
     raise typer.Exit(2)
 
 

@@ -10,24 +10,25 @@ import json
 from typing import NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from gettysburg import systems as registry
 from gettysburg.cli.specs import scenario_spec, system_and_scenario
 
 app = typer.Typer(help="Scenarios of every rule system: set-ups, arrivals and victory.")
-err = Console(stderr=True)
-
 
 def _refuse(message: str) -> NoReturn:
-    err.print(message, style="red", markup=False)  # the user's text, never markup
+    from rich.console import Console  # rich: only when a command prints with it
+
+    Console(stderr=True).print(message, style="red", markup=False)  # the user's text, never markup
     raise typer.Exit(1)
 
 
 @app.command("list")
 def list_cmd() -> None:
     """List every system's scenarios."""
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table("id", "title", "system")
     for declared in registry.all_systems():
         for name, title in declared.menu().scenarios.items():
