@@ -7,9 +7,11 @@ of the seat to move, then applied to the game, until a unit has fired."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 
@@ -157,5 +159,74 @@ def test_the_battle_board_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     playable = {a.get("card") for a in game.legal_actions(seat) if a["type"] == "battle_card"}
     hand = view["battle"]["hands"][seat]
     assert disabled == sum(1 for c in hand if c not in playable)
+    assert not errors, errors
+    context.close()
+
+
+def _state(url: str, game_id: str, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    r.raise_for_status()
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_a_game_at_nightfall_shows_its_battle_in_the_maps_place(browser: Any, live: Any) -> None:
+    """The campaign (seed 1) played over the API by two people, attacking whenever it can
+    and else ending the turn, until a battle is fought; then the seat to move plays a card
+    by clicking it on the game page."""
+    systems = httpx.get(f"{live.url}/api/systems").json()["systems"]
+    info = next((s for s in systems if s["name"] == "machango"), None)
+    if info is None:
+        pytest.skip("Mundo Machango is not registered")
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "machango", "scenario": next(iter(info["scenarios"])), "seed": "1",
+        "seats": {seat: {"kind": "human"} for seat in info["seats"]}})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game_id"]
+    seats = {s: v for s, v in r.json()["seats"].items()}
+    tokens = {s: v["token"] for s, v in seats.items()}
+    for n in range(200):
+        state = _state(live.url, game_id, next(iter(tokens.values())))
+        if state["view"].get("phase") == "battle":
+            break
+        seat = state["to_move"][0]
+        legal = _state(live.url, game_id, tokens[seat])["legal"]
+        pick = next((a for a in legal if a["type"] == "attack"), None) or next(
+            (a for a in legal if a["type"] == "end_turn"), legal[-1])
+        httpx.post(f"{live.url}/api/games/{game_id}/actions",
+                   json={"action": pick, "action_id": f"m{n}"},
+                   headers={"Authorization": f"Bearer {tokens[seat]}"}).raise_for_status()
+    else:
+        raise AssertionError("no battle was fought")
+    for n in range(10):  # a general's choice before the cards (Ewell's) is made over the API
+        seat = _state(live.url, game_id, next(iter(tokens.values())))["to_move"][0]
+        legal = _state(live.url, game_id, tokens[seat])["legal"]
+        if any(a["type"] == "battle_card" for a in legal):
+            break
+        httpx.post(f"{live.url}/api/games/{game_id}/actions",
+                   json={"action": legal[0], "action_id": f"b{n}"},
+                   headers={"Authorization": f"Bearer {tokens[seat]}"}).raise_for_status()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live.url + seats[seat]["link"])
+    page.wait_for_selector("#battle g.bunit")
+    assert page.is_hidden("#board") and page.is_visible("#battle svg.battle-map")
+    mine = _state(live.url, game_id, tokens[seat])
+    battle = mine["view"]["battle"]
+    assert page.locator("#battle polygon.bhex").count() == len(battle["board"]["hexes"])
+    if os.environ.get("BATTLE_SHOT"):
+        page.screenshot(path=os.environ["BATTLE_SHOT"])
+    # Play the card the actions list offers first: the server takes it.
+    card = next(a for a in mine["legal"] if a["type"] == "battle_card")
+    page.click(f"#battle button.battle-card[data-card='{card['card']}']")
+    for _ in range(50):
+        after = _state(live.url, game_id, tokens[seat])
+        if after["step"] > mine["step"]:
+            break
+        page.wait_for_timeout(100)
+    assert after["view"]["battle"]["card"] is not None or after["view"]["battle"]["active"] != seat
+    assert after["step"] == mine["step"] + 1
     assert not errors, errors
     context.close()

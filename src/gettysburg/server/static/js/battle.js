@@ -50,7 +50,9 @@ function cardActions(legal, card) {
 
 // Draws `battle` into `node` for `seat`. `selected`: the unit picked; `onSelect(id|null)`,
 // `onAct(action)`: what a click does; `colours`: seat -> [face, edge].
-export function drawBattle(node, battle, { seat, legal, selected = null, colours = {}, onSelect, onAct }) {
+// `placeName(id)`: the campaign map's name of the place fought over.
+export function drawBattle(node, battle, { seat, legal, selected = null, colours = {}, onSelect, onAct,
+                                           placeName = (id) => String(id).replace(/_/g, " ") }) {
   const hexes = Object.entries(battle.board.hexes);
   const at = new Map(hexes.map(([id, h]) => [id, centre(id, h)]));
   const heights = hexes.map(([, h]) => h.height ?? h.ground).filter(Number.isFinite);
@@ -86,7 +88,7 @@ export function drawBattle(node, battle, { seat, legal, selected = null, colours
     });
     layer.append(poly);
   }
-  for (const id of battle.entrench || []) {
+  for (const id of Array.isArray(battle.entrench) ? battle.entrench : []) {
     const p = at.get(typeof id === "string" ? id : id?.hex);
     if (p) layer.append(svg("path", { class: "entrench", d: `M${p[0] - 0.3} ${p[1] + 0.3}h0.6`,
       stroke: "#5b3a1a", "stroke-width": 0.06, "pointer-events": "none" }));
@@ -155,7 +157,7 @@ export function drawBattle(node, battle, { seat, legal, selected = null, colours
     battle.active ? say("battle.active", "{seat} to act", { seat: seatName(battle.active) }) : null,
     battle.step ? word("battle.step", battle.step) : null,
     battle.card ? say("battle.card", "card: {card}", { card: word("card", battle.card) }) : null].filter(Boolean);
-  const title = el("div", { class: "battle-facts" }, el("b", {}, say("battle.title", "Battle {place}", { place: String(battle.line ?? "").replace(/_/g, " ") })), " ",
+  const title = el("div", { class: "battle-facts" }, el("b", {}, say("battle.title", "Battle {place}", { place: placeName(battle.line ?? "") })), " ",
     facts.join(" · "));
   node.replaceChildren(title, root, hands);
   node.dataset.seat = seat ?? "";

@@ -213,6 +213,7 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     if (battle) {
       drawBattle(battleNode, battle, { seat: state.seat, legal: busy || waiting ? [] : state.legal, selected,
         colours: look.colours, onAct: guarded,
+        placeName: (id) => (map?.positions || map?.hexes || []).find((p) => p.id === id)?.name ?? id,
         onSelect: (id) => { selected = id; board.refuse(null); render(); } });
     }
     // The blocks the selected piece would set going, lit; those it cannot reach, greyed.
