@@ -308,31 +308,31 @@ export class Board {
     const m = this.map;
     const s = this.spacing;
     this.adjacent = new Map();
+    // Discs sized to the map: a third of the median distance to the nearest position (a
+    // crowded map of sixty positions would otherwise be discs over discs), never more than
+    // a third of the median link; each disc smaller still where a neighbour is nearer, so
+    // that no two overlap. Labels and link widths go with the disc size, long names on
+    // two lines.
+    const nearest = this.nearestDistances();
+    const median = [...nearest.values()].sort((a, b) => a - b)[Math.floor(nearest.size / 2)] || s;
+    const r0 = Math.min(s * 0.32, median * 0.34);
+    const lw = r0 / 0.32; // the spacing link widths are reckoned in (s, on a roomy map)
     const links = svg("g", { class: "links", "pointer-events": "none" });
     for (const l of m.links || []) {
       const a = this.centres.get(l.a); const b = this.centres.get(l.b);
       if (!a || !b) continue;
       for (const [p, q] of [[l.a, l.b], [l.b, l.a]]) this.adjacent.set(p, [...(this.adjacent.get(p) || []), q]);
       const [colour, width, dash] = LINKS[l.kind] || LINK_PLAIN;
-      links.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: colour, "stroke-width": s * width,
-        "stroke-dasharray": dash ? dash.split(" ").map((v) => v * s).join(" ") : null, "stroke-linecap": "round",
+      links.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: colour, "stroke-width": lw * width,
+        "stroke-dasharray": dash ? dash.split(" ").map((v) => v * lw).join(" ") : null, "stroke-linecap": "round",
         class: `link link-${String(l.kind || "plain").replace(/[^\w-]/g, "_")}`, "data-a": l.a, "data-b": l.b }));
     }
     const layer = svg("g", { class: "positions" });
     const marks = svg("g", { class: "marks", "pointer-events": "none" });
-    // Discs sized to the map: a third of the median distance to the nearest position (a
-    // crowded map of sixty positions would otherwise be discs over discs), never more than
-    // a third of the median link; each disc smaller still where a neighbour is nearer, so
-    // that no two overlap. Labels go with the disc size, long names on two lines.
-    const nearest = this.nearestDistances();
-    const median = [...nearest.values()].sort((a, b) => a - b)[Math.floor(nearest.size / 2)] || s;
-    const r0 = Math.min(s * 0.32, median * 0.34);
     const fs = Math.max(r0 * 0.5, median * 0.12);
-    this.discRadius = new Map();
     for (const h of m.positions || []) {
       const [cx, cy] = this.centres.get(h.id);
       const r = Math.min(r0, (nearest.get(h.id) ?? Infinity) * 0.45);
-      this.discRadius.set(h.id, r);
       const pts = Array.from({ length: 32 }, (_, i) => {
         const a = (i / 32) * 2 * Math.PI;
         return `${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`;
