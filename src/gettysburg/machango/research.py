@@ -375,14 +375,15 @@ class MachangoResearch:
         return twin
 
     def standing(self, game: Game) -> float:
-        """The USA's public standing, from -1 to 1: the CSA wins by holding most stars
-        with 8 USA units destroyed (V1), so each half of that condition counts half."""
+        """The USA's public standing: +1 or -1 once the game is won, else from 0.5 down to
+        -0.5 as the CSA nears V1 (most stars, 8 USA units destroyed; each half counts
+        half). The USA starts ahead: it wins if the CSA fails in the three days (T3)."""
         mg = _mg(game)
         if mg.winner is not None:
             return 1.0 if mg.winner == SIDES[0] else -1.0
         csa = sum(1 for v in mg.stars.values() if v != SIDES[0]) / max(1, len(mg.stars))
         lost = min(1.0, mg.usa_lost / USA_LOSSES_TO_WIN)
-        return max(-1.0, min(1.0, 1.0 - csa - lost))
+        return 0.5 - (csa + lost) / 2
 
     def turn(self, game: Game) -> int:
         """Hours since the campaign began (the night counts as hour 20)."""
