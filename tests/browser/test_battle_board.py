@@ -218,15 +218,14 @@ def test_a_game_at_nightfall_shows_its_battle_in_the_maps_place(browser: Any, li
     assert page.locator("#battle polygon.bhex").count() == len(battle["board"]["hexes"])
     if os.environ.get("BATTLE_SHOT"):
         page.screenshot(path=os.environ["BATTLE_SHOT"])
-    # Play the card the actions list offers first: the server takes it.
+    # Play the card the actions list offers first: the server takes it, and the page,
+    # told over its channel, heads the battle with the card in play.
     card = next(a for a in mine["legal"] if a["type"] == "battle_card")
     page.click(f"#battle button.battle-card[data-card='{card['card']}']")
-    for _ in range(50):
-        after = _state(live.url, game_id, tokens[seat])
-        if after["step"] > mine["step"]:
-            break
-        page.wait_for_timeout(100)
-    assert after["view"]["battle"]["card"] is not None or after["view"]["battle"]["active"] != seat
+    page.wait_for_function("c => document.querySelector('#battle .battle-facts')"
+                           ".textContent.includes(c)", arg=card["card"].replace("_", " "))
+    after = _state(live.url, game_id, tokens[seat])
     assert after["step"] == mine["step"] + 1
+    assert after["view"]["battle"]["card"] == card["card"]
     assert not errors, errors
     context.close()
