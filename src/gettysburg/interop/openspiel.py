@@ -229,6 +229,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._recall = {seat: "" for seat in shared.seats}
         self._own_moves = {seat: 0 for seat in shared.seats}
         self._memory = _Memories()
+        # Whether every seat's memory already holds this position (after each action).
+        self._remembered = False
 
     # --- helpers ------------------------------------------------------------------------
     @property
@@ -320,9 +322,11 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return
         action = self.decode(int(action_id))
         seat = game.to_move()[0]
-        # The seat remembers what it saw when it decided (resample honours it).
-        self._memory = self._memory.updated(
-            seat, self._engine.shared.hooks.remember(game, seat, self._memory.get(seat)))
+        # The seat remembers what it saw when it decided (resample honours it); after an
+        # action it already does, so only the start (or a re-dealt world) is remembered here.
+        if not self._remembered:
+            self._memory = self._memory.updated(
+                seat, self._engine.shared.hooks.remember(game, seat, self._memory.get(seat)))
         self._decisions += 1
         self._own_moves[seat] += 1
         self._run(action, seat, own=True)
@@ -345,6 +349,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         for s in shared.seats:
             self._memory = self._memory.updated(
                 s, shared.hooks.remember(game, s, self._memory.get(s)))
+        self._remembered = True
         for s in shared.seats:
             shown = _strip_handles(game.events(s, since=log_before[s]), shared.is_handle)
             for e in shown:
@@ -410,6 +415,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         memory = self._engine.memory(seat, self._memory.get(seat))
         twin._engine = _Engine(shared, shared.hooks.resample(self._engine.game, seat, seed,
                                                              memory))
+        twin._remembered = False  # the other seats have not seen this world
         return twin
 
     def __str__(self) -> str:

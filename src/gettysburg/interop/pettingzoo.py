@@ -19,7 +19,10 @@
   answer can come from the side whose turn it is not).
 * Observation: ``{"observation": float32 (the system's tensor of the seat's view, see
   docs/research.md), "action_mask": int8 over the fixed action ids}``; the agent not to move
-  gets an all-zero mask.
+  gets an all-zero mask. The mask is as long as the action space (over a million ids for
+  some systems): ``infos[agent]["legal_ids"]`` holds the same ids, sorted, so an agent
+  need not scan it. Each position's legal actions and tensors are built once, however
+  often they are asked for.
 * Actions are the system's fixed ids (``ResearchHooks.encode_actions``); an id that is not
   legal now is refused with ``ValueError`` naming it, and nothing changes.
 * Dice are the engine's seeded dice: ``reset(seed=s)`` gives the same game for the same
@@ -87,6 +90,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self._act_spaces = {a: gymnasium.spaces.Discrete(self.num_actions)
                             for a in self.possible_agents}
         self._legal: dict[int, Action] | None = None
+        self._ids: Any = None  # the sorted legal ids (numpy) of this position
+        self._tensors: dict[Seat, Any] = {}  # each agent's tensor at this position
         self.agents: list[Seat] = []
 
     def _new_game(self) -> Game:
@@ -104,7 +109,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seed = int(seed)
         self.game = self._new_game()
-        self._legal = None
+        self._moved()
         self._decisions = 0
         self._start_turn = self._turn = self.hooks.turn(self.game)
         self._turns = 0
@@ -115,6 +120,11 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[Seat, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.game.to_move()[0]
+        self._tell_legal_ids()
+
+    def _moved(self) -> None:
+        """The position changed: what was built for the last one is dropped."""
+        self._legal, self._ids, self._tensors = None, None, {}
 
     def _legal_map(self) -> dict[int, Action]:
         if self._legal is None:
@@ -122,14 +132,27 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             actions = self.game.legal_actions(seat)
             ids = self.hooks.encode_actions(self.game, actions)
             self._legal = dict(zip(ids, actions, strict=True))
+            self._ids = np.array(sorted(ids), dtype=np.int64)
         return self._legal
 
+    def _tell_legal_ids(self) -> None:
+        """The agent to move finds its legal ids in its info (the others none)."""
+        for a in self.agents:
+            self.infos[a].pop("legal_ids", None)
+        if not self.game.is_terminal() and not any(self.truncations.values()):
+            self._legal_map()
+            self.infos[self.agent_selection]["legal_ids"] = self._ids.copy()
+
     def observe(self, agent: Seat) -> dict[str, Any]:
-        obs = np.asarray(self.hooks.observation_tensor(self.game, agent), dtype=np.float32)
+        if agent not in self._tensors:
+            self._tensors[agent] = np.asarray(self.hooks.observation_tensor(self.game, agent),
+                                              dtype=np.float32)
         mask = np.zeros(self.num_actions, dtype=np.int8)
         if not self.game.is_terminal() and agent in self.game.to_move():
-            mask[list(self._legal_map())] = 1
-        return {"observation": obs, "action_mask": mask}
+            self._legal_map()
+            mask[self._ids] = 1
+        # Copies: an agent may change what it is given without touching the cache.
+        return {"observation": self._tensors[agent].copy(), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -144,7 +167,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         if chosen is None:
             raise ValueError(f"action id {action} is not legal for {agent} now")
         self.game.apply(chosen, agent)
-        self._legal = None
+        self._moved()
         self._decisions += 1
         turn = self.hooks.turn(self.game)
         if turn != self._turn:
@@ -167,6 +190,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
                 self.truncations[a] = True
         else:
             self.agent_selection = self.game.to_move()[0]
+        self._tell_legal_ids()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
