@@ -133,9 +133,10 @@ def test_the_battle_board_is_drawn_and_played_by_clicks(browser: Any, live: Any,
                                             "els => els.map(e => e.dataset.hex)")
             assert sorted(lit) == sorted(a["to"] for a in moves if a["unit"] == want["unit"])
             page.click(f"#battle-test polygon.bhex[data-hex='{want['to']}']", force=True)
-        elif orders:
+        elif orders:  # from the keyboard: a unit one can order is a Tab stop
             want = orders[0]
-            page.click(f"#battle-test g.bunit[data-unit='{want['unit']}']")
+            page.focus(f"#battle-test g.bunit[data-unit='{want['unit']}']")
+            page.keyboard.press("Enter")
         elif cards:
             want = cards[0]
             page.click(f"#battle-test button.battle-card[data-card='{want['card']}']")

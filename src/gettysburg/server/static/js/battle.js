@@ -48,6 +48,17 @@ function cardActions(legal, card) {
   return legal.filter((a) => !unitsNamed(a).length && Object.values(a).includes(card));
 }
 
+// A unit one can act with, a target or a lit hex is a Tab stop, Enter or Space its click.
+function keyed(node) {
+  node.setAttribute("tabindex", 0);
+  node.addEventListener("keydown", (ev) => {
+    if ((ev.key === "Enter" || ev.key === " ") && !ev.repeat) {
+      ev.preventDefault();
+      node.dispatchEvent(new MouseEvent("click"));
+    }
+  });
+}
+
 // Draws `battle` into `node` for `seat`. `selected`: the unit picked; `onSelect(id|null)`,
 // `onAct(action)`: what a click does; `colours`: seat -> [face, edge].
 // `placeName(id)`: the campaign map's name of the place fought over.
@@ -86,6 +97,7 @@ export function drawBattle(node, battle, { seat, legal, selected = null, colours
       const acts = selected ? options.get(id) : null;
       if (acts?.length) onAct(acts[0]);
     });
+    if (dest) keyed(poly);
     layer.append(poly);
   }
   for (const id of Array.isArray(battle.entrench) ? battle.entrench : []) {
@@ -133,6 +145,7 @@ export function drawBattle(node, battle, { seat, legal, selected = null, colours
       if (own.length && own.every((a) => targetHex(a) === null)) { onAct(own[0]); return; }
       onSelect(selected === uid ? null : uid);
     });
+    if (acting.has(uid) || dice) keyed(g);
     units.append(g);
   }
   root.append(units);
@@ -159,6 +172,11 @@ export function drawBattle(node, battle, { seat, legal, selected = null, colours
     battle.card ? say("battle.card", "card: {card}", { card: word("card", battle.card) }) : null].filter(Boolean);
   const title = el("div", { class: "battle-facts" }, el("b", {}, say("battle.title", "Battle {place}", { place: placeName(battle.line ?? "") })), " ",
     facts.join(" · "));
+  // Drawn afresh: what had the focus (a unit, a hex) gets it back.
+  const had = node.contains(document.activeElement) ? document.activeElement : null;
+  const key = had?.dataset.unit ? `g.bunit[data-unit="${had.dataset.unit}"]`
+    : had?.dataset.hex ? `polygon.bhex[data-hex="${had.dataset.hex}"]` : null;
   node.replaceChildren(title, root, hands);
+  if (key) root.querySelector(key)?.focus();
   node.dataset.seat = seat ?? "";
 }
