@@ -114,3 +114,38 @@ def test_options_as_a_list_or_as_openspiels_comma_separated_string() -> None:
     as_text.reset(seed=3)
     with pytest.raises(ValueError, match="'nope'"):
         pz.env("boc/day3", options="nope", max_turns=1).reset(seed=3)
+
+
+def test_legal_ids_in_the_info_are_the_masks_and_built_once_a_position(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mover's info holds the mask's ids (sorted), the other agent's none; the legal
+    ids are encoded once per position however often they are asked for; what an agent is
+    given may be changed without touching the next observation."""
+    e = pz.env("toy/standard")
+    encode = e.hooks.encode_actions
+    calls: list[int] = []
+
+    def counting(game: object, actions: object) -> object:
+        calls.append(1)
+        return encode(game, actions)
+
+    monkeypatch.setattr(e.hooks, "encode_actions", counting)
+    e.reset(seed=3)
+    steps = 0
+    for agent in e.agent_iter(200):
+        obs, _r, term, trunc, info = e.last()
+        if term or trunc:
+            assert all("legal_ids" not in e.infos[a] for a in e.agents)
+            e.step(None)
+            continue
+        again = e.observe(agent)
+        assert np.array_equal(info["legal_ids"], np.flatnonzero(obs["action_mask"]))
+        assert np.array_equal(again["action_mask"], obs["action_mask"])
+        obs["observation"][:] = 99.0  # the agent's copy, not the env's
+        assert not np.array_equal(e.observe(agent)["observation"], obs["observation"])
+        others = [a for a in e.agents if a != agent]
+        assert others and all("legal_ids" not in e.infos[a] for a in others)
+        e.step(int(info["legal_ids"][-1]))
+        steps += 1
+    assert steps > 3
+    assert len(calls) == steps  # one encoding per position decided at
