@@ -321,3 +321,24 @@ def test_pettingzoo_api_test() -> None:
     e = pz.env(SPEC, max_decisions=SIM_DECISIONS, render_mode="ansi", render_seat="csa")
     e.reset(seed=1)
     assert "machango/campaign" in str(e.render())
+
+
+def test_a_hidden_general_is_redealt_once_he_may_have_moved() -> None:
+    """Hancock rides a hidden USA division: the CSA's re-deals leave him at his start
+    until it is told of a USA general's night move (N6), then put him on any hidden one."""
+    game = _composed(0)
+    start = game.generals["hancock"]["division"]
+    assert HOOKS.observation_json(game, "csa")["generals"]["hancock"]["hidden"]
+    game.phase, game.night_step, game.day, game.hour = "night", 1, 1, 20
+
+    def places(g: MachangoGame) -> set[str]:
+        return {str(HOOKS.resample(g, "csa", s).generals["hancock"]["division"])
+                for s in range(30)}
+
+    assert places(game) == {start}
+    target = next(a["division"] for a in game.legal_actions("usa")
+                  if a["type"] == "general" and a["general"] == "hancock")
+    game.apply({"type": "general", "general": "hancock", "division": target}, "usa")
+    assert len(places(game)) > 2 and start in places(game)
+    assert {str(HOOKS.resample(game, "usa", s).generals["hancock"]["division"])
+            for s in range(10)} == {target}  # his own side knows

@@ -8,9 +8,8 @@ OpenSpiel and PettingZoo adapters serve the campaign (``docs/research.md``).
   carry their printed ids, which are public (no per-game handles).
 * Hidden information: the contents of the USA's divisions no battle has shown yet (D3),
   the free USA generals riding with them, and in a battle the enemy's cards in hand and
-  the deck's order. :meth:`MachangoResearch.resample` re-deals the hidden compositions and
-  the enemy hand with the deck; it keeps the generals where they are (see its docstring
-  for what else it approximates).
+  the deck's order. :meth:`MachangoResearch.resample` re-deals all three (its docstring
+  says where it approximates).
 """
 
 from __future__ import annotations
@@ -216,6 +215,22 @@ def _redeal_division(units: list[list[object]], cap: int, needed: set[str],
     return [[kinds[i], figures[kinds[i]] - losses[i]] for i in range(cap)]
 
 
+def _redeal_generals(game: MachangoGame, seat: Seat, rng: random.Random) -> None:
+    """Hidden free enemy generals onto hidden enemy divisions on the board. Exact for one
+    such general (the USA has one, Hancock); with several, each is drawn on its own once
+    any has moved, which may put more of them off their start than moves were made."""
+    moves = sum(1 for e in game.events(seat) if e["type"] == "general" and e.get("redacted"))
+    if not moves:
+        return
+    hidden = [did for did in game.on_board() if game.divisions[did]["side"] != seat
+              and not game.divisions[did]["revealed"]]
+    for gid, g in sorted(game.generals.items()):
+        free = game.forces.generals[gid].tied is None
+        # As in the view: a free enemy general on a division not revealed is not shown.
+        if free and g["side"] != seat and not g["removed"] and g["division"] in hidden:
+            g["division"] = rng.choice(hidden)
+
+
 class MachangoResearch:
     """The hooks; stateless."""
 
@@ -349,9 +364,12 @@ class MachangoResearch:
         * in a battle, the enemy's hand and the deck are shuffled together and dealt again
           (the seat's own hand, the discards and the cards played stay).
 
-        Free enemy generals riding hidden divisions stay where they are (a re-deal would
-        have to follow every redacted night move, N6). The log and history keep the true
-        past: a re-dealt world is for search, not for replay."""
+        * a free enemy general the seat cannot see rides a hidden division drawn
+          uniformly, once the enemy has made a night move of a general (N6; the seat is
+          told one happened, not whose or where); before that he is where he started.
+
+        The log and history keep the true past: a re-dealt world is for search, not for
+        replay."""
         mg = _mg(game)
         rng = random.Random(seed)
         twin = _mg(self.fork(mg))
@@ -365,6 +383,7 @@ class MachangoResearch:
                 continue
             needed = {k for x, k in recall.restored if x == did}
             d["units"] = _redeal_division(d["units"], len(d["units"]), needed, rng)
+        _redeal_generals(twin, seat, rng)
         fight = twin.fight
         if fight is not None:
             enemy = next(s for s in fight["hands"] if s != seat)
