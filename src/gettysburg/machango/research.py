@@ -157,17 +157,13 @@ def encode(action: Action) -> int:
 @dataclass(frozen=True)
 class Recall:
     """What a seat remembers beyond the position: the kinds of unit it saw restored to
-    each hidden enemy division at night (N2: the faces are public, the division is told,
-    the unit is not), and the faces it saw waiting (to tell which one a restore used)."""
+    each enemy division at night (N2: the faces are public, the division is told, the
+    unit is not), the faces it saw waiting (to tell which one the next restore used), and
+    how much of the log it has read."""
 
     restored: frozenset[tuple[str, str]] = frozenset()
     faces: tuple[str, ...] = ()
-    restores: int = 0
-
-
-def _restore_events(game: MachangoGame, seat: Seat) -> list[str]:
-    return [str(e["data"].get("division")) for e in game.events(seat)
-            if e["type"] == "restore"]
+    scanned: int = 0
 
 
 def _compositions(cap: int, deficits: list[int], kinds_needed: set[str]) -> list[int]:
@@ -219,7 +215,8 @@ def _redeal_generals(game: MachangoGame, seat: Seat, rng: random.Random) -> None
     """Hidden free enemy generals onto hidden enemy divisions on the board. Exact for one
     such general (the USA has one, Hancock); with several, each is drawn on its own once
     any has moved, which may put more of them off their start than moves were made."""
-    moves = sum(1 for e in game.events(seat) if e["type"] == "general" and e.get("redacted"))
+    moves = sum(1 for e in game.log if e.type == "general" and not e.sees_all(seat)
+                and e.redacted is not None)
     if not moves:
         return
     hidden = [did for did in game.on_board() if game.divisions[did]["side"] != seat
@@ -345,12 +342,17 @@ class MachangoResearch:
         one an action; the faces waiting before it say which kind it restored)."""
         mg = _mg(game)
         was = memory if isinstance(memory, Recall) else Recall()
-        restores = _restore_events(mg, seat)
+        log = mg.log
         restored = set(was.restored)
-        for did in restores[was.restores:]:
-            if was.faces and mg.divisions[did]["side"] != seat:
+        # Only the entries since the last call are read, so a game costs linear time.
+        for event in log[was.scanned if was.scanned <= len(log) else 0:]:
+            if event.type != "restore" or not event.shown_to(seat) or not was.faces:
+                continue
+            did = str((event.data if event.sees_all(seat) else event.redacted or {})
+                      .get("division"))
+            if did in mg.divisions and mg.divisions[did]["side"] != seat:
                 restored.add((did, was.faces[0]))
-        return Recall(frozenset(restored), tuple(mg.pending_faces), len(restores))
+        return Recall(frozenset(restored), tuple(mg.pending_faces), len(log))
 
     def resample(self, game: Game, seat: Seat, seed: int,
                  memory: object | None = None) -> Game:
