@@ -6,6 +6,7 @@ set that keep what the seat knows)."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -318,9 +319,42 @@ def test_pettingzoo_api_test() -> None:
     assert e.possible_agents == ["usa", "csa"]
     assert e.metadata["name"] == "gettysburg_machango_v0"
     api_test(e, num_cycles=100)
-    e = pz.env(SPEC, max_decisions=SIM_DECISIONS, render_mode="ansi", render_seat="csa")
+
+
+def test_pettingzoo_seed_and_render_tests() -> None:
+    pytest.importorskip("pettingzoo")
+    pz = pytest.importorskip("gettysburg.interop.pettingzoo")
+    from pettingzoo.test import render_test, seed_test
+
+    seed_test(lambda **kw: pz.env(SPEC, max_decisions=60, **kw), num_cycles=20)
+    render_test(lambda render_mode=None: pz.env(SPEC, max_decisions=60,
+                                                render_mode=render_mode))
+    e = pz.env(SPEC, render_mode="ansi", render_seat="csa")
     e.reset(seed=1)
-    assert "machango/campaign" in str(e.render())
+    assert "not composed" in str(e.render())  # its own divisions, before D1
+    for _agent in e.agent_iter(40):  # the USA composes, hidden from the CSA (D3)
+        obs, *_ = e.last()
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    text = str(e.render())
+    assert re.search(r"usa:u_\w+ at [^\n]*: \?\n", text)
+
+
+def test_ismcts_plays_a_bounded_campaign() -> None:
+    pytest.importorskip("pyspiel")
+    adapter = pytest.importorskip("gettysburg.interop.openspiel")
+    from open_spiel.python.algorithms import ismcts
+
+    game = adapter.load(SPEC, max_decisions=40)
+    bots = [ismcts.ISMCTSBot(game, adapter.StandingEvaluator(), uct_c=2.0, max_simulations=5,
+                             random_state=np.random.RandomState(p)) for p in (0, 1)]
+    state, rng = game.new_initial_state(), random.Random(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(6))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    assert sum(state.returns()) == pytest.approx(0.0)
+    assert state.returns()[0] == pytest.approx(HOOKS.standing(state.engine))
 
 
 def test_a_hidden_general_is_redealt_once_he_may_have_moved() -> None:

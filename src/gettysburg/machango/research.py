@@ -22,7 +22,7 @@ from functools import cache
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice
-from gettysburg.core.protocol import Action, Game, Seat
+from gettysburg.core.protocol import REFEREE, Action, Game, Seat
 from gettysburg.machango.battle_data import cards
 from gettysburg.machango.battle_hexes import COLS, ROWS, parse
 from gettysburg.machango.board import load_board
@@ -425,8 +425,8 @@ class MachangoResearch:
         for did, d in obs["divisions"].items():
             if d["status"] != "board":
                 continue
-            units = ("?" if d["units"] is None else
-                     " ".join(f"{k[0]}{n}" for k, n in d["units"]))
+            units = (" ".join(f"{k[0]}{n}" for k, n in d["units"]) if d["units"] is not None
+                     else "?" if d["side"] != seat and seat != REFEREE else "not composed")
             lines.append(f"  {d['side']}:{did} at {b.name(d['at'])}: {units}")
         fight = obs["battle"]
         if fight is not None:
