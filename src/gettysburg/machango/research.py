@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice
@@ -188,17 +189,18 @@ def _compositions(cap: int, deficits: list[int], kinds_needed: set[str]) -> list
     return out
 
 
-def _redeal_division(units: list[list[object]], cap: int, needed: set[str],
-                     rng: random.Random) -> list[list[object]]:
+def _redeal_division(units: list[list[Any]], cap: int, needed: set[str],
+                     rng: random.Random) -> list[list[Any]]:
     """A fresh composition for a hidden division carrying its losses: each eliminated
-    unit stays eliminated, each damaged one keeps its loss on a unit that can bear it."""
+    unit stays eliminated, each damaged one keeps its loss on a unit that can bear it.
+    Infantry first, as composing lays a division out (D1)."""
     figures = load_forces().figures
-    deficits = [-1 if int(str(f)) == 0 else figures[str(k)] - int(str(f)) for k, f in units]
+    deficits = [-1 if int(f) == 0 else figures[str(k)] - int(f) for k, f in units]
+    # The true composition always fits; a memory from another game might fit none.
     choices = _compositions(cap, deficits, needed) or [sum(1 for k, _ in units
                                                            if k == "artillery")]
     k = rng.choice(choices)
     kinds = ["infantry"] * (cap - k) + ["artillery"] * k
-    rng.shuffle(kinds)
     dead = sum(1 for d in deficits if d < 0)
     hurt = sorted((d for d in deficits if d > 0), reverse=True)
     # The largest losses go to the units with the most figures; the dead come last.
