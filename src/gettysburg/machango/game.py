@@ -254,7 +254,12 @@ class MachangoGame(Game):
         self.stars, self.cards, self.card_gained = p["stars"], p["cards"], p["card_gained"]
         self.usa_lost, self.winner, self.reason = int(p["usa_lost"]), p["winner"], p["reason"]
         self.battles, self.pending_faces = p["battles"], p["pending_faces"]
-        self.next_battle, self.divisions = int(p["next_battle"]), p["divisions"]
+        # The forces' order, not the canonical JSON's sorted one: legal actions are listed
+        # by division, and a copy must list them as the game it was made from does.
+        self.next_battle = int(p["next_battle"])
+        kept = p["divisions"]
+        self.divisions = {did: kept[did] for did in self.forces.divisions if did in kept}
+        self.divisions.update({did: d for did, d in kept.items() if did not in self.divisions})
         self.fight = p["fight"]
         self.arrivals, self.generals = p["arrivals"], p["generals"]
 
