@@ -223,8 +223,10 @@ def test_a_game_at_nightfall_shows_its_battle_in_the_maps_place(browser: Any, li
     # told over its channel, heads the battle with the card in play.
     card = next(a for a in mine["legal"] if a["type"] == "battle_card")
     page.click(f"#battle button.battle-card[data-card='{card['card']}']")
+    words = httpx.get(f"{live.url}/api/i18n/en").json()  # the card's name as the page says it
+    named = words.get(f"card.{card['card']}", card["card"].replace("_", " "))
     page.wait_for_function("c => document.querySelector('#battle .battle-facts')"
-                           ".textContent.includes(c)", arg=card["card"].replace("_", " "))
+                           ".textContent.includes(c)", arg=named)
     after = _state(live.url, game_id, tokens[seat])
     assert after["step"] == mine["step"] + 1
     assert after["view"]["battle"]["card"] == card["card"]
