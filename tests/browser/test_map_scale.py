@@ -98,3 +98,26 @@ def test_hexes_are_shaded_by_the_maps_own_range_of_levels(browser: Any, live: An
     assert all(a > b for a, b in itertools.pairwise(light)), fills
     assert light[-1] > light[0] // 3
     context.close()
+
+
+def test_a_graph_map_draws_its_ground_under_the_links(browser: Any, live: Any) -> None:
+    """A graph map that carries the ground (landcover, streams, roads) is drawn over it:
+    one path per area and line, beneath the links and the positions."""
+    name, info, the_map = _crowded_graph(live.url)
+    ground = the_map.get("ground")
+    if not ground:
+        pytest.skip(f"{name}'s map carries no ground")
+    seats = {seat: {"kind": "human"} for seat in info["seats"]}
+    r = httpx.post(f"{live.url}/api/games", json={"system": name, "scenario":
+                                                   next(iter(info["scenarios"])), "seats": seats})
+    assert r.status_code == 201, r.text
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(live.url + next(iter(r.json()["seats"].values()))["link"])
+    page.wait_for_selector("svg.map.topology-graph polygon.position")
+    drawn = page.eval_on_selector_all("svg.map g.ground path", "els => els.length")
+    assert drawn == len(ground["areas"]) + len(ground["lines"]) > 0
+    order = page.evaluate("""() => [...document.querySelector('svg.map').querySelectorAll(
+        'g.ground, g.links, g.positions')].map(g => g.getAttribute('class'))""")
+    assert order.index("ground") < order.index("links") < order.index("positions")
+    context.close()

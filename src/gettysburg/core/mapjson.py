@@ -17,7 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from gettysburg.core.battlefield import Battlefield
 from gettysburg.core.canonical import JSONDict
+from gettysburg.core.geo import LocalProjection
 from gettysburg.core.hexes import Hex, Hexside, Layout
 from gettysburg.core.hexids import HexCodec
 from gettysburg.core.topology import HexGrid, PositionGraph
@@ -176,3 +182,39 @@ def map_problem(doc: object) -> str | None:
         if not isinstance(row.get("kind"), str):
             return f"map: links[{i}]: field 'kind' must be a string"
     return None
+
+
+#: Landcover drawn under a graph map, in drawing order.
+GROUND_AREAS = ("field", "woods", "orchard", "marsh", "rocks", "town")
+
+
+def ground_layer(bf: Battlefield, projection: LocalProjection, *,
+                 tolerance_m: float = 12.0) -> JSONDict:
+    """The ground under a map, to draw beneath it: landcover areas (``areas``: each a
+    ``kind`` and the ``points`` of its outline) and streams and roads (``lines``: a
+    ``kind`` such as ``stream``, ``pike``, ``road``, ``lane`` or ``railroad``, and its
+    ``points``), in the map's metres (north = +y), simplified to ``tolerance_m`` so the
+    client gets a light picture, not the survey."""
+    def project(geom: BaseGeometry) -> BaseGeometry:
+        offset = np.array([projection.lon0, projection.lat0])
+        scale = np.array([projection.kx, projection.ky])
+        return shapely.transform(geom, lambda xy: (xy - offset) * scale).simplify(tolerance_m)
+
+    def parts(geom: BaseGeometry) -> list[BaseGeometry]:
+        return list(getattr(geom, "geoms", [geom]))
+
+    areas: list[JSONDict] = []
+    for kind in GROUND_AREAS:
+        for f in sorted(bf.of_kind(kind), key=lambda f: f.id):
+            for poly in parts(project(f.lonlat)):
+                if poly.geom_type == "Polygon" and not poly.is_empty:
+                    areas.append({"kind": kind, "points": [_pt(x, y) for x, y in
+                                                           poly.exterior.coords[:-1]]})
+    lines: list[JSONDict] = []
+    for f in sorted(bf.of_kind("stream", "road", "railroad"), key=lambda f: f.id):
+        kind = "stream" if f.kind == "stream" else (
+            "railroad" if f.kind == "railroad" else str(f.props.extra("class", "road")))
+        for line in parts(project(f.lonlat)):
+            if line.geom_type == "LineString" and not line.is_empty:
+                lines.append({"kind": kind, "points": [_pt(x, y) for x, y in line.coords]})
+    return {"areas": areas, "lines": lines}

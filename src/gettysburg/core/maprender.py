@@ -79,7 +79,25 @@ def _hexes(ax: Any, doc: dict[str, Any], ids: bool, only: set[str] | None) -> No
             ax.plot([ax_, bx], [ay, by], color="#8a4a22", lw=1.4, zorder=4)
 
 
+#: The ground under a graph map (its optional ``ground`` layer), pale.
+GROUND_FILL = {"field": "#ece4c4", "woods": "#a9c48c", "orchard": "#c9d9a4", "town": "#d6bfae",
+               "marsh": "#bcd4cc", "rocks": "#c4bcac"}
+
+
+def _ground(ax: Any, ground: dict[str, Any]) -> None:
+    for area in ground.get("areas", []):
+        xs, ys = zip(*area["points"], strict=True)
+        ax.fill(xs, ys, color=GROUND_FILL.get(area["kind"], "#ece4c4"), lw=0, zorder=0)
+    for line in ground.get("lines", []):
+        xs, ys = zip(*line["points"], strict=True)
+        water = line["kind"] == "stream"
+        ax.plot(xs, ys, color="#7fa6cf" if water else "#c4a68a", lw=0.8 if water else 0.6,
+                zorder=1)
+
+
 def _graph(ax: Any, doc: dict[str, Any]) -> None:
+    if isinstance(doc.get("ground"), dict):
+        _ground(ax, doc["ground"])
     at = {p["id"]: p["xy"] for p in doc["positions"]}
     for link in doc["links"]:
         colour, lw, ls = LINK.get(link["kind"], ("#333333", 1.0, ":"))

@@ -29,11 +29,14 @@ def _menu() -> ScenarioMenu:
 
 
 def _map() -> JSONDict:
-    from gettysburg.core.mapjson import graph_map_json
+    from gettysburg.core.battlefield import load_battlefield
+    from gettysburg.core.mapjson import graph_map_json, ground_layer
     from gettysburg.machango.board import load_board
 
     b = load_board()
-    return graph_map_json(b.graph, {"system": "machango", "stars": list(b.stars)})
+    return graph_map_json(b.graph, {"system": "machango", "stars": list(b.stars),
+                                    "ground": ground_layer(load_battlefield(),
+                                                           b.graph.projection)})
 
 
 def _build() -> MapBuild:

@@ -302,6 +302,25 @@ export class Board {
     return lengths[Math.floor(lengths.length / 2)] || 1000;
   }
 
+  // The ground under a graph (the map's optional `ground`: landcover areas, streams and
+  // roads in the map's metres), pale so that the links and positions stay in front.
+  groundLayer(ground, lw) {
+    const g = svg("g", { class: "ground", "pointer-events": "none", opacity: 0.55 });
+    const path = (pts) => pts.map(([x, y], i) => `${i ? "L" : "M"}${x},${-y}`).join("");
+    for (const a of ground.areas || []) {
+      g.append(svg("path", { d: path(a.points) + "Z", fill: TERRAIN[a.kind] || "#ece4c4",
+        stroke: "none", class: `ground-${String(a.kind).replace(/[^\w-]/g, "_")}` }));
+    }
+    for (const l of ground.lines || []) {
+      const water = l.kind === "stream";
+      const [colour, width, dash] = water ? ["#3f79b5", 0.04, null] : ROADS[l.kind] || ROADS.trail;
+      g.append(svg("path", { d: path(l.points), fill: "none", stroke: colour,
+        "stroke-width": lw * width * 0.6, "stroke-dasharray": dash ? dash.split(" ").map((v) => v * lw).join(" ") : null,
+        class: water ? "ground-stream" : "ground-road" }));
+    }
+    return g;
+  }
+
   // Links as lines by kind, under the positions: named circles (polygons of many sides, so
   // that the keyboard's ring and the highlights treat them as they treat hexes).
   drawGraph(root) {
@@ -317,6 +336,7 @@ export class Board {
     const median = [...nearest.values()].sort((a, b) => a - b)[Math.floor(nearest.size / 2)] || s;
     const r0 = Math.min(s * 0.32, median * 0.34);
     const lw = r0 / 0.32; // the spacing link widths are reckoned in (s, on a roomy map)
+    if (m.ground) root.append(this.groundLayer(m.ground, lw));
     const links = svg("g", { class: "links", "pointer-events": "none" });
     for (const l of m.links || []) {
       const a = this.centres.get(l.a); const b = this.centres.get(l.b);
