@@ -253,12 +253,16 @@ def test_boc_map_is_drawn_and_played_by_clicks(browser: Any, live: Any,
     block.click()
     page.wait_for_selector("polygon.dest")
     screenshot(page, "map")  # the whole board as it opens, a block picked, its moves lit
+    block.wait_for(state="visible")  # the board may be redrawing after the click
     box = block.bounding_box()
+    assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.wheel(0, -500)
     page.wait_for_timeout(150)
     board = page.locator("#board").bounding_box()  # drag the selected block to the middle
+    block.wait_for(state="visible")  # the board may be redrawing after the click
     box = block.bounding_box()
+    assert box is not None
     page.mouse.move(box["x"] + 5, box["y"] + 5)
     page.mouse.down()
     page.mouse.move(board["x"] + board["width"] / 2, board["y"] + board["height"] / 2, steps=5)
