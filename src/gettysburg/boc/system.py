@@ -22,6 +22,7 @@ from gettysburg.core.system import (
     Opponent,
     RuleSystem,
     ScenarioMenu,
+    words_file,
 )
 
 
@@ -153,21 +154,6 @@ def _search(memory: Memory | None) -> SystemHooks:
     return hooks(memory)
 
 
-@lru_cache(maxsize=1)
-def _all_words() -> dict[str, dict[str, str]]:
-    import json
-
-    text = (resources.files("gettysburg") / "boc" / "data" / "words.json").read_text("utf-8")
-    data: dict[str, dict[str, str]] = json.loads(text)
-    return data
-
-
-def _words(lang: str) -> dict[str, str]:
-    """The web client's words for BoC in ``lang``: seat titles, its events, actions,
-    options, phases, unit types, scenario titles and the fields that name a side."""
-    return dict(_all_words().get(lang) or _all_words()["en"])
-
-
 def _doctrines() -> dict[str, Doctrine]:
     from gettysburg.boc.ai.tuned import tuned_doctrine
 
@@ -204,5 +190,8 @@ SYSTEM = RuleSystem(
     scenario_doc=show.scenario_doc,
     scenario_text=show.scenario_text,
     colours={"usa": "#3d5a8c", "csa": "#8b8c84"},
-    words=_words,
+    # The client's words for BoC: seat titles, events, actions, options, phases, unit
+    # types, scenario titles and the fields that name a side.
+    words=words_file(Path(str(resources.files("gettysburg") / "boc" / "data"))
+                     / "words.json"),
 )

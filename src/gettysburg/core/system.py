@@ -156,6 +156,21 @@ def load_opponents(path: Path) -> tuple[Opponent, ...]:
     return tuple(out)
 
 
+def words_file(path: Path) -> Callable[[str], Mapping[str, str]]:
+    """A system's ``words`` read from a JSON file of ``{lang: {key: text}}`` (read once, on
+    first use); a language the file lacks gets its English."""
+    cache: dict[str, dict[str, str]] = {}
+
+    def words(lang: str) -> Mapping[str, str]:
+        if not cache:
+            import json
+
+            cache.update(json.loads(path.read_text("utf-8")))
+        return dict(cache.get(lang) or cache["en"])
+
+    return words
+
+
 @dataclass(frozen=True)
 class AIHooks:
     """What the generic agents need of a system: its doctrine (how good play scores each

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +17,9 @@ from gettysburg.core.system import (
     RuleSystem,
     ScenarioMenu,
     load_opponents,
+    words_file,
 )
+from gettysburg.machango.paths import DATA
 
 
 def _menu() -> ScenarioMenu:
@@ -41,8 +41,6 @@ def _map() -> JSONDict:
 
 def _build() -> MapBuild:
     from gettysburg.machango.mapgen import board_text, derive_board
-    from gettysburg.machango.paths import DATA
-
     board = derive_board()
     return MapBuild(board_text(board), DATA / "board.json",
                     f"{len(board['positions'])} positions, {len(board['links'])} links")
@@ -99,22 +97,7 @@ def _doctrine() -> Doctrine:
 
 
 def _opponents() -> tuple[Opponent, ...]:
-    from gettysburg.machango.paths import DATA
-
     return load_opponents(DATA / "opponents.yaml")
-
-
-@lru_cache(maxsize=1)
-def _all_words() -> dict[str, dict[str, str]]:
-    from gettysburg.machango.paths import DATA
-
-    data: dict[str, dict[str, str]] = json.loads((DATA / "words.json").read_text("utf-8"))
-    return data
-
-
-def _words(lang: str) -> dict[str, str]:
-    """The web client's words for Machango in ``lang``: seat titles, actions, phases."""
-    return dict(_all_words().get(lang) or _all_words()["en"])
 
 
 def _research() -> ResearchHooks:
@@ -134,6 +117,6 @@ SYSTEM = RuleSystem(
     scenario_doc=scenario_doc,
     scenario_text=scenario_text,
     maps=MapHooks(build=_build, render=_render),
-    words=_words,
+    words=words_file(DATA / "words.json"),  # the client's words: seats, actions, phases, cards
     research=_research,
 )
