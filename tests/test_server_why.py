@@ -5,28 +5,14 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about its httpx-based client
     from fastapi.testclient import TestClient
 
-from gettysburg.server.app import create_app
-from gettysburg.server.store import Store
 
 SEATS = ("usa", "csa")
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    store = Store(tmp_path / "games.db")
-    with TestClient(create_app(store)) as c:
-        yield c
-    store.close()
 
 
 def _game(client: TestClient, scenario: str = "day2") -> tuple[str, dict[str, dict[str, str]]]:
