@@ -109,7 +109,7 @@ Aspect = Literal["front", "flank", "rear"]
 
 
 def aspect_of(h: Hex, f: Facing, other: Hex) -> Aspect:
-    """Whether the adjacent hex ``other`` is in ``h``'s front, flank or rear (ValueError if not adjacent)."""
+    """Whether the adjacent hex ``other`` is front, flank or rear of ``h`` (ValueError if not)."""
     for d in range(6):
         if h.neighbour(d) == other:
             if d in front_directions(f):
