@@ -279,3 +279,49 @@ def test_keyed_dice_log_is_checked_on_load() -> None:
     data["rolls"][1]["purpose"] = "fire b at X"  # a die claimed for another purpose
     with pytest.raises(DiceValueError):
         Dice.from_json(data)
+
+
+# --- the d10 (GBACW reads it 0..9, 002 §2.5) --------------------------------------------
+
+
+def test_d10_covers_zero_to_nine_evenly_and_leaves_d6_values_alone() -> None:
+    dice = SeededDice("ten")
+    values = [dice.roll("t", "2.5", die="d10") for _ in range(2000)]
+    counts = [values.count(v) for v in range(10)]
+    assert set(values) == set(range(10))
+    assert min(counts) > 140 and max(counts) < 260  # 200 expected each; far outside is a bias
+    # a d6 roll at the same counter is the d6 function's value, as before the d10 existed
+    mixed = SeededDice("ten")
+    mixed.roll("t", die="d10")
+    assert mixed.roll("u") == d6("ten", 1)
+
+
+def test_d10_rolls_record_their_die_and_replay_from_json() -> None:
+    for dice in (SeededDice("r10"), KeyedDice("r10")):
+        dice.roll("a", "5.1", die="d10")
+        dice.roll("b", "6.3")
+        data = json.loads(json.dumps(dice.to_json()))
+        assert data["rolls"][0]["die"] == "d10" and "die" not in data["rolls"][1]
+        again = Dice.from_json(data)
+        assert again.to_json() == dice.to_json()
+        bad = json.loads(json.dumps(data))
+        bad["rolls"][0]["value"] = (bad["rolls"][0]["value"] + 1) % 10
+        with pytest.raises(DiceValueError, match="roll 0"):
+            Dice.from_json(bad)
+
+
+def test_scripted_d10_reads_zero_and_refuses_a_mismatched_die() -> None:
+    dice = ScriptedDice([0, 9, 4], die="d10")
+    assert dice.roll("initiative", "5.1", die="d10") == 0
+    with pytest.raises(DiceValueError, match="scripted dice are d10s"):
+        dice.roll("fire", "6.3")  # a d6 asked of d10 dice
+    assert dice.counter == 1
+    copy = Dice.from_json(json.loads(json.dumps(dice.to_json())))
+    assert isinstance(copy, ScriptedDice) and copy.roll(die="d10") == 9
+    for bad in (10, -1):
+        with pytest.raises(DiceValueError, match=r"d10 value must be an int in 0\.\.9"):
+            ScriptedDice([bad], die="d10")
+    with pytest.raises(DiceValueError, match="unknown die"):
+        ScriptedDice([1], die="d8")
+    with pytest.raises(DiceValueError, match="unknown die"):
+        SeededDice("x").roll(die="d12")

@@ -18,6 +18,11 @@ Two sources share the :class:`Dice` interface:
   measured, does not (docs/ai.md, "Coupled games").
 * :class:`ScriptedDice` — a fixed list of values, for tests and tutorials.
 
+Two dice: the d6 (faces 1..6; every rule system so far) and the d10 that GBACW reads 0..9
+(its 002 §2.5). ``roll(..., die="d10")`` draws from its own domain (``gettysburg.d10.v1``,
+first digest byte below 250, ``b % 10``), so adding it changed no d6 value, and a d6 roll's
+record is what it was (a roll records its die only when it is not a d6).
+
 Every roll is recorded as a :class:`Roll` (counter, purpose, rule section, value).
 
 :class:`CommitReveal` produces a seed neither play-by-e-mail player could choose alone.
@@ -35,10 +40,14 @@ from typing import Any, ClassVar
 from gettysburg.core.canonical import JSONDict, canonical_bytes, hash_json, is_sha256_hex
 
 D6_DOMAIN = "gettysburg.d6.v1"
+D10_DOMAIN = "gettysburg.d10.v1"
 KEYED_DOMAIN = "gettysburg.d6.keyed.v1"
 COMMIT_DOMAIN = "gettysburg.commit.v1"
 SEED_DOMAIN = "gettysburg.seed.v1"
 _LIMIT = 252  # 42 * 6: bytes at or above this are rejected so that b % 6 is unbiased
+#: the dice a roll may use: lowest face, number of faces, and the rejection limit
+#: (the largest multiple of the face count not above 256)
+DICE: dict[str, tuple[int, int, int]] = {"d6": (1, 6, _LIMIT), "d10": (0, 10, 250)}
 
 
 class DiceError(Exception):
@@ -50,7 +59,7 @@ class DiceExhausted(DiceError):
 
 
 class DiceValueError(DiceError, ValueError):
-    """A die value outside 1..6, or a malformed dice record."""
+    """A die value outside its faces, an unknown die, or a malformed dice record."""
 
 
 class CommitRevealError(DiceError):
@@ -71,25 +80,42 @@ def d6(seed: int | str, counter: int) -> int:
     return _face([D6_DOMAIN, normalize_seed(seed), counter])
 
 
-def _face(key: list[object]) -> int:
-    """A fair d6 from ``key``: the first byte below 252 of SHA-256 over the canonical JSON
-    of ``key + [block]`` for ``block`` = 0, 1, ... (``b % 6 + 1``)."""
+def _face(key: list[object], die: str = "d6") -> int:
+    """A fair die from ``key``: the first byte below the die's limit (252 for a d6) of
+    SHA-256 over the canonical JSON of ``key + [block]`` for ``block`` = 0, 1, ...
+    (``b % faces + lowest``)."""
+    lowest, faces, limit = DICE[die]
     block = 0
     while True:
         digest = hashlib.sha256(canonical_bytes([*key, block])).digest()
         for byte in digest:
-            if byte < _LIMIT:
-                return byte % 6 + 1
+            if byte < limit:
+                return byte % faces + lowest
         block += 1  # all 32 bytes rejected: probability (4/256)**32, but stay correct
 
 
-def keyed_d6(seed: int | str, purpose: str, n: int) -> int:
+def d10(seed: int | str, counter: int) -> int:
+    """The value (0..9) of roll number ``counter`` for ``seed`` when that roll is a d10."""
+    if isinstance(counter, bool) or not isinstance(counter, int) or counter < 0:
+        raise DiceValueError(f"roll counter must be an int >= 0, not {counter!r}")
+    return _face([D10_DOMAIN, normalize_seed(seed), counter], "d10")
+
+
+def check_die(die: object) -> str:
+    if not isinstance(die, str) or die not in DICE:
+        raise DiceValueError(f"unknown die {die!r}; known: {sorted(DICE)}")
+    return die
+
+
+def keyed_d6(seed: int | str, purpose: str, n: int, die: str = "d6") -> int:
     """The value of the ``n``-th die (0-based) rolled for ``purpose`` under ``seed``: the
     first digest byte below 252 of SHA-256 over ``[KEYED_DOMAIN, seed, purpose, n, block]``,
     as :func:`d6` does (so every face has probability exactly 1/6)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise DiceValueError(f"roll number must be an int >= 0, not {n!r}")
-    return _face([KEYED_DOMAIN, normalize_seed(seed), purpose, n])
+    if die == "d6":
+        return _face([KEYED_DOMAIN, normalize_seed(seed), purpose, n])
+    return _face([KEYED_DOMAIN, die, normalize_seed(seed), purpose, n], die)
 
 
 def verify_rolls(seed: int | str, values: Iterable[int], start: int = 0) -> int | None:
@@ -100,9 +126,12 @@ def verify_rolls(seed: int | str, values: Iterable[int], start: int = 0) -> int 
     return None
 
 
-def _check_value(value: object, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-        raise DiceValueError(f"{where}: die value must be an int in 1..6, got {value!r}")
+def _check_value(value: object, where: str, die: str = "d6") -> int:
+    lowest, faces, _ = DICE[die]
+    top = lowest + faces - 1
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= top:
+        raise DiceValueError(f"{where}: {die} value must be an int in {lowest}..{top}, "
+                             f"got {value!r}")
     return value
 
 
@@ -114,22 +143,29 @@ class Roll:
     value: int
     purpose: str = ""
     rule: str = ""
+    die: str = "d6"
 
     def to_json(self) -> JSONDict:
-        return {"counter": self.counter, "value": self.value, "purpose": self.purpose,
-                "rule": self.rule}
+        data: JSONDict = {"counter": self.counter, "value": self.value,
+                          "purpose": self.purpose, "rule": self.rule}
+        if self.die != "d6":
+            data["die"] = self.die
+        return data
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Roll:
         try:
-            return Roll(counter=int(data["counter"]), value=_check_value(data["value"], "roll"),
-                        purpose=str(data.get("purpose", "")), rule=str(data.get("rule", "")))
+            die = check_die(data.get("die", "d6"))
+            return Roll(counter=int(data["counter"]),
+                        value=_check_value(data["value"], "roll", die),
+                        purpose=str(data.get("purpose", "")), rule=str(data.get("rule", "")),
+                        die=die)
         except (KeyError, TypeError) as exc:
             raise DiceValueError(f"malformed roll record {dict(data)!r}: {exc}") from exc
 
 
 class Dice(ABC):
-    """A source of d6 values that records every roll.
+    """A source of die values (d6, or d10 where asked) that records every roll.
 
     ``rewind(counter)`` forgets rolls from ``counter`` on; the game protocol uses it to undo
     an action that failed half-way, so a refused action never consumes dice.
@@ -141,8 +177,8 @@ class Dice(ABC):
         self._rolls: list[Roll] = []
 
     @abstractmethod
-    def _value(self, counter: int, purpose: str, rule: str) -> int:
-        """The value for roll number ``counter``."""
+    def _value(self, counter: int, purpose: str, rule: str, die: str) -> int:
+        """The value for roll number ``counter`` (a ``die``: "d6" or "d10")."""
 
     @abstractmethod
     def state_json(self) -> JSONDict:
@@ -167,21 +203,22 @@ class Dice(ABC):
     def _forgot(self) -> None:  # noqa: B027 - a hook: most sources need nothing
         """Called after rolls were dropped from the log (``rewind``)."""
 
-    def roll(self, purpose: str = "", rule: str = "") -> int:
-        """Roll one d6, recording why (``purpose``) and under which rule section."""
-        value = self._value(self.counter, purpose, rule)
-        roll = Roll(self.counter, value, purpose, rule)
+    def roll(self, purpose: str = "", rule: str = "", die: str = "d6") -> int:
+        """Roll one die (a d6 unless ``die`` says "d10"), recording why (``purpose``) and
+        under which rule section."""
+        value = self._value(self.counter, purpose, rule, check_die(die))
+        roll = Roll(self.counter, value, purpose, rule, die)
         self._rolls.append(roll)
         self._noted(roll)
         return value
 
-    def roll_n(self, n: int, purpose: str = "", rule: str = "") -> list[int]:
-        """Roll ``n`` d6 at once (e.g. a block firing its strength in dice)."""
+    def roll_n(self, n: int, purpose: str = "", rule: str = "", die: str = "d6") -> list[int]:
+        """Roll ``n`` dice at once (e.g. a block firing its strength in d6)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise DiceValueError(f"number of dice must be an int >= 0, not {n!r}")
         start = self.counter
         try:
-            return [self.roll(purpose, rule) for _ in range(n)]
+            return [self.roll(purpose, rule, die) for _ in range(n)]
         except DiceError:
             self.rewind(start)  # all-or-nothing: a half-rolled volley is never recorded
             raise
@@ -209,14 +246,14 @@ class Dice(ABC):
         elif kind == KeyedDice.kind:
             dice = KeyedDice(data["seed"])
         elif kind == ScriptedDice.kind:
-            dice = ScriptedDice(data["values"])
+            dice = ScriptedDice(data["values"], die=check_die(data.get("die", "d6")))
         else:
             raise DiceValueError(f"unknown dice kind {kind!r}")
         rolls = [Roll.from_json(r) for r in data.get("rolls", [])]
         for i, r in enumerate(rolls):
             if r.counter != i:
                 raise DiceValueError(f"roll log entry {i} has counter {r.counter}")
-            expected = dice._value(i, r.purpose, r.rule)
+            expected = dice._value(i, r.purpose, r.rule, r.die)
             if expected != r.value:
                 raise DiceValueError(f"roll {i} recorded as {r.value} but the source gives "
                                      f"{expected}")
@@ -245,8 +282,8 @@ class SeededDice(_DiceFromSeed):
 
     kind = "seeded"
 
-    def _value(self, counter: int, purpose: str, rule: str) -> int:
-        return d6(self.seed, counter)
+    def _value(self, counter: int, purpose: str, rule: str, die: str) -> int:
+        return d6(self.seed, counter) if die == "d6" else d10(self.seed, counter)
 
 
 class KeyedDice(_DiceFromSeed):
@@ -261,8 +298,8 @@ class KeyedDice(_DiceFromSeed):
         super().__init__(seed)
         self._uses: dict[str, int] = {}  # dice rolled so far, by purpose
 
-    def _value(self, counter: int, purpose: str, rule: str) -> int:
-        return keyed_d6(self.seed, purpose, self._uses.get(purpose, 0))
+    def _value(self, counter: int, purpose: str, rule: str, die: str) -> int:
+        return keyed_d6(self.seed, purpose, self._uses.get(purpose, 0), die)
 
     def _noted(self, roll: Roll) -> None:
         self._uses[roll.purpose] = self._uses.get(roll.purpose, 0) + 1
@@ -274,15 +311,21 @@ class KeyedDice(_DiceFromSeed):
 
 
 class ScriptedDice(Dice):
-    """Dice that return a fixed list of values in order."""
+    """Dice that return a fixed list of values in order, all of one die (a d6 unless
+    ``die`` says "d10", whose values are 0..9)."""
 
     kind = "scripted"
 
-    def __init__(self, values: Iterable[int]) -> None:
+    def __init__(self, values: Iterable[int], die: str = "d6") -> None:
         super().__init__()
-        self.values = [_check_value(v, f"scripted die #{i}") for i, v in enumerate(values)]
+        self.die = check_die(die)
+        self.values = [_check_value(v, f"scripted die #{i}", self.die)
+                       for i, v in enumerate(values)]
 
-    def _value(self, counter: int, purpose: str, rule: str) -> int:
+    def _value(self, counter: int, purpose: str, rule: str, die: str) -> int:
+        if die != self.die:
+            raise DiceValueError(f"a {die} was rolled for {purpose!r} (rule {rule}) but "
+                                 f"these scripted dice are {self.die}s")
         if counter >= len(self.values):
             what = f" for {purpose!r}" if purpose else ""
             where = f" (rule {rule})" if rule else ""
@@ -295,7 +338,11 @@ class ScriptedDice(Dice):
         return len(self.values) - self.counter
 
     def state_json(self) -> JSONDict:
-        return {"kind": self.kind, "values": list(self.values), "counter": self.counter}
+        data: JSONDict = {"kind": self.kind, "values": list(self.values),
+                          "counter": self.counter}
+        if self.die != "d6":
+            data["die"] = self.die
+        return data
 
 
 # --- commit and reveal -----------------------------------------------------------------
