@@ -90,21 +90,25 @@ def explain(game: Game, seat: str, unit: str, place: str) -> JSONDict | None:
 
 
 def preview(game: Game, seat: str, unit: str) -> JSONDict | None:
-    """What activating the seat's HQ ``unit`` where it stands would command now (4.3, 4.5):
-    ``{"lit": [its blocks that would come under command], "out": {block: why not},
-    "note": words, "warn": words when it would command nobody, "warn_for": the actions the
-    warning is for}``; None when ``unit`` is
-    not an HQ of the seat that may be activated now (the command phase, its decision)."""
+    """What selecting the seat's block ``unit`` would set going now: in the command phase,
+    what activating the HQ where it stands would command (4.3, 4.5); in a day supply phase,
+    which blocks the HQ would supply (8.1-8.3); by night, which blocks the side's pool can
+    reach (8.4). ``{"lit": [blocks], "out": {block: why not}, "note": words, "warn": words
+    when it would command or supply nobody, "warn_for": the actions the warning is for}``;
+    None when there is nothing to preview (not the seat's decision, not an HQ that may act)."""
     from gettysburg.boc.command import can_command, command_range, commanded_units
 
     st = game.state  # type: ignore[attr-defined]
     orders = game.orders  # type: ignore[attr-defined]
     board = game.board  # type: ignore[attr-defined]
     u = st.units.get(unit)
-    if u is None or u.side != seat or u.status != "on_map" or st.phase != "command" \
-            or seat not in game.to_move():
+    if u is None or u.side != seat or u.status != "on_map" or seat not in game.to_move():
         return None
-    if game.activation_problem(u) is not None:  # type: ignore[attr-defined]
+    if st.phase == "supply":
+        from gettysburg.boc.supply_preview import night_preview, supply_preview
+
+        return night_preview(game, seat) if st.night else supply_preview(game, seat, unit)
+    if st.phase != "command" or game.activation_problem(u) is not None:  # type: ignore[attr-defined]
         return None
     hq = orders.oob[unit]
     lit = commanded_units(board, st, orders, unit)
