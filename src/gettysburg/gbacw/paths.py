@@ -1,0 +1,290 @@
+"""Where a GBACW unit can go this activation, and by which path (002 §7.13, §7.2, §8.2, §9).
+
+:func:`reachable` is a Dijkstra over (hex, facing) states. A unit steps only into a front
+hex (§7.13) and keeps its facing as it goes; in each hex it starts in or enters it may turn
+before going on or stopping, one vertex free and more for 1 MP (§7.21; §7.22 under Attack
+in woods), free between two path hexes followed at the path's rate (§7.23, §9.45). It stops
+on entering a hex next to an enemy and may not turn there (§9.53); a unit that starts next
+to the enemy may turn one vertex and leave, or two or three and stay (§7.24). Every state
+keeps its path and the disorder checks met on it; ties go to the lower cost, then fewer
+disorders and checks, then the smaller (hex, facing) order, so the legal moves come out in
+the same order every time.
+
+:func:`leader_costs` is the same search for a leader, who has no facing and takes the best
+rate (§9.31), and :func:`command_cost` the command-range variant of it (§4.15), used by
+:mod:`gettysburg.gbacw.command_range`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+
+from gettysburg.core.hexes import Hex, Hexside
+from gettysburg.core.protocol import RuleError
+
+from .board import Board
+from .charts.terrain import TerrainChart, UnitClass
+from .facing import Facing, front_hexes, turn, vertex_steps
+from .movement import (
+    PATH_CLASSES,
+    Check,
+    FriendStack,
+    Orders,
+    PassThrough,
+    Step,
+    approach_ban,
+    effective_orders,
+    entry_cost,
+    march_may_move,
+    pass_through,
+    turn_cost,
+)
+
+WOODS = ("woods", "rough-woods")
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """A state the unit can end its move in: ``half_mp`` spent, the (hex, facing) states
+    passed through from the start, the disorder checks met, whether an automatic disorder
+    (D) was met, whether the move stopped next to the enemy (§9.53), and whether only the
+    one-hex minimum of §9.42 allowed it (an Attack unit so moved may not fire or shock)."""
+
+    hex: Hex
+    facing: Facing
+    half_mp: int
+    path: tuple[tuple[Hex, Facing], ...]
+    checks: tuple[Check, ...]
+    disordered: bool
+    stopped: bool
+    minimum_move: bool
+
+    @property
+    def mp(self) -> float:
+        return self.half_mp / 2
+
+    def rank(self) -> tuple[int, bool, int, tuple[tuple[Hex, Facing], ...]]:
+        return (self.half_mp, self.disordered, len(self.checks), self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    cost: int
+    hex: Hex
+    facing: Facing
+    by_path: bool  # entered along a path at its rate
+    disordered: bool
+    path: tuple[tuple[Hex, Facing], ...]
+    checks: tuple[Check, ...]
+    entry: Step | None
+    terminal: bool  # stopped next to the enemy, or moved by the §9.42 minimum only
+    minimum: bool
+
+
+def _facings_like(f: Facing) -> list[Facing]:
+    return [turn(f, k) for k in (0, 1, -1, 2, -2, 3)]
+
+
+def _through(node: _Node, friends: Mapping[Hex, FriendStack], start: Hex, step: Step,
+             unit_class: UnitClass) -> PassThrough | RuleError | None:
+    """The cost of leaving a friendly hex the unit passed through (002 §8.22); None when
+    there are no friends or the unit started there (the note to §8.22)."""
+    if node.hex == start or node.hex not in friends or node.entry is None:
+        return None
+    p = pass_through(node.entry, friends[node.hex], unit_class=unit_class)
+    if isinstance(p, RuleError) or not p.exit_by_road or step.path in ("pike", "road"):
+        return p
+    # entered along the road but leaving it: the pass costs what leaving the road would
+    off = node.entry.off_path_half_mp
+    if off is None:
+        return RuleError("8.22", "the hex may be passed only along the road")
+    return PassThrough(4 + off - node.entry.half_mp, off // 2 if off >= 4 else 0, False, "8.22")
+
+
+def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: UnitClass,
+              orders: Orders, enemy: Collection[Hex],
+              friends: Mapping[Hex, FriendStack] | None = None,
+              enemy_artillery: Collection[Hex] = (),
+              sees: Callable[[Hex, Hex], bool] | None = None,
+              full_ma: int | None = None, disordered: bool = False,
+              mp_disordered: int | None = None, use_paths: bool = True,
+              breastwork_sides: Collection[Hexside] = (),
+              chart: TerrainChart | None = None) -> dict[tuple[Hex, Facing], Reach]:
+    """Every (hex, facing) the unit can end its move in with ``mp`` MP (its allowance for
+    the orders: see :func:`movement.movement_allowance`), cheapest path first.
+
+    ``enemy``: hexes with enemy combat units (``enemy_artillery`` those holding artillery
+    only); ``friends``: friendly hexes. ``full_ma``: the good-order, unhalved MA the
+    minimum move of §9.42 is measured against (None: no minimum). ``mp_disordered``: the
+    disordered MA that caps the move once a D is met (002 §9.47, §12.33)."""
+    friends = friends or {}
+    orders_e = effective_orders(orders, unit_class)
+    best: dict[tuple[Hex, Facing], Reach] = {}
+    origin = Reach(start, facing, 0, ((start, facing),), (), disordered, False, False)
+    best[(start, facing)] = origin
+    if orders_e == "march" and march_may_move(start, enemy, sees) is not None:
+        return best
+    start_adjacent = any(n in enemy for n in start.neighbours())
+
+    def limit(dis: bool) -> int:
+        cap = mp if not dis or mp_disordered is None else min(mp, mp_disordered)
+        return 2 * cap
+
+    def offer(r: Reach) -> None:
+        key = (r.hex, r.facing)
+        old = best.get(key)
+        if old is None or r.rank() < old.rank():
+            best[key] = r
+
+    def may_end(h: Hex, entry: Step | None) -> bool:
+        if entry is not None and not entry.may_end:
+            return False
+        return h == start or h not in friends or friends[h].can_stack
+
+    first = _Node(0, start, facing, True, disordered, ((start, facing),), (), None, False, False)
+    heap: list[tuple[int, bool, int, Hex, Facing, bool]] = [
+        (0, disordered, 0, start, facing, True)]
+    nodes: dict[tuple[Hex, Facing, bool, bool], _Node] = {
+        (start, facing, True, disordered): first}
+    done: set[tuple[Hex, Facing, bool, bool]] = set()
+    while heap:
+        cost, dis, _, h, f, by_path = heapq.heappop(heap)
+        key = (h, f, by_path, dis)
+        if key in done:
+            continue
+        done.add(key)
+        node = nodes[key]
+        if node.terminal:
+            if may_end(h, node.entry):
+                stopped = any(e in enemy for e in h.neighbours())
+                offer(Reach(h, f, cost, node.path, node.checks, dis, stopped, node.minimum))
+            continue
+        in_woods = board.hexes[h].terrain in WOODS
+        for f2 in _facings_like(f):
+            k = vertex_steps(f, f2)
+            tc = 2 * turn_cost(k, unit_class=unit_class, orders=orders, in_woods=in_woods)
+            turned = node.path if k == 0 else (*node.path, (h, f2))
+            if cost + tc <= limit(dis) and may_end(h, node.entry):
+                offer(Reach(h, f2, cost + tc, turned, node.checks, dis, False, False))
+            if h == start and start_adjacent and k >= 2:
+                continue  # §7.24: turning more than a vertex there means staying
+            for n in front_hexes(h, f2):
+                if n in enemy or n not in board.hexes:
+                    continue  # §9.51
+                step = entry_cost(board, h, n, unit_class=unit_class, orders=orders,
+                                  use_paths=use_paths, breastwork_sides=breastwork_sides,
+                                  chart=chart)
+                if isinstance(step, RuleError):
+                    continue
+                free_turn = by_path and step.path in PATH_CLASSES  # §7.23, §9.45
+                spend = (0 if free_turn else tc) + step.half_mp
+                checks = node.checks
+                through = _through(node, friends, start, step, unit_class)
+                if isinstance(through, RuleError):
+                    continue
+                if through is not None:
+                    spend += through.extra_half_mp
+                    if through.udd_drm is not None:
+                        checks = (*checks, Check(h, "udd", through.udd_drm, "8.22"))
+                ban = approach_ban(board, n, step, unit_class=unit_class, orders=orders,
+                                   enemy=enemy, enemy_artillery=enemy_artillery,
+                                   friends=friends, sees=sees, chart=chart)
+                if ban is not None:
+                    continue
+                ndis = dis
+                if step.disorder == "auto":
+                    ndis = True
+                    checks = (*checks, Check(n, "auto", 0, "9.47"))
+                elif step.disorder == "udd":
+                    checks = (*checks, Check(n, "udd", 0, "9.47"))
+                total = cost + spend
+                adjacent = any(e in enemy for e in n.neighbours())
+                minimum = False
+                if total > limit(ndis):
+                    # §9.42: one hex always, if the full good-order MA could pay it
+                    if not (h == start and full_ma is not None and total <= 2 * full_ma
+                            and (not adjacent or orders_e == "attack")):
+                        continue
+                    minimum = True
+                nkey = (n, f2, step.path is not None, ndis)
+                if nkey in done:
+                    continue
+                old = nodes.get(nkey)
+                new = _Node(total, n, f2, step.path is not None, ndis,
+                            (*turned, (n, f2)), checks, step, adjacent or minimum, minimum)
+                if old is None or (new.cost, len(new.checks), new.path) < (
+                        old.cost, len(old.checks), old.path):
+                    nodes[nkey] = new
+                    heapq.heappush(heap, (total, ndis, len(checks), n, f2, nkey[2]))
+    return dict(sorted(best.items(), key=lambda kv: (kv[1].rank(), kv[0])))
+
+
+def _leader_search(board: Board, start: Hex, limit_half: int | None, *,
+                   passable: Callable[[Hex], bool],
+                   chart: TerrainChart | None) -> dict[Hex, int]:
+    """Cheapest half-MP cost from ``start`` to every hex for a leader (best rate, §9.31)."""
+    dist: dict[Hex, int] = {start: 0}
+    heap: list[tuple[int, Hex]] = [(0, start)]
+    done: set[Hex] = set()
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if h in done:
+            continue
+        done.add(h)
+        if h != start and not passable(h):
+            continue  # reached, but nothing is traced on through it
+        for n in h.neighbours():
+            if n not in board.hexes or n in done:
+                continue
+            step = entry_cost(board, h, n, unit_class="leader", orders=None, chart=chart)
+            if isinstance(step, RuleError):
+                continue
+            total = cost + step.half_mp
+            if limit_half is not None and total > limit_half:
+                continue
+            if total < dist.get(n, total + 1):
+                dist[n] = total
+                heapq.heappush(heap, (total, n))
+    return dist
+
+
+def leader_costs(board: Board, start: Hex, mp: int | None = None, *,
+                 enemy: Collection[Hex] = (),
+                 friends: Mapping[Hex, FriendStack] | None = None,
+                 chart: TerrainChart | None = None) -> dict[Hex, int]:
+    """Half-MP cost for a leader moving alone from ``start`` (002 §9.3): any direction, the
+    best rate (March's on pikes and roads), never next to the enemy unless onto friends
+    (§9.33), never into an enemy hex."""
+    friends = friends or {}
+
+    def ok(h: Hex) -> bool:
+        return h not in enemy and not (any(n in enemy for n in h.neighbours())
+                                       and not (h in friends and friends[h].combat))
+
+    dist = _leader_search(board, start, None if mp is None else 2 * mp, passable=ok,
+                          chart=chart)
+    return {h: c for h, c in sorted(dist.items()) if h == start or ok(h)}
+
+
+def path_cost(board: Board, start: Hex, goal: Hex, *, enemy: Collection[Hex] = (),
+              friends: Mapping[Hex, FriendStack] | None = None,
+              chart: TerrainChart | None = None) -> float | None:
+    """A leader's MP from ``start`` to ``goal`` (None: no way), by :func:`leader_costs`."""
+    half = leader_costs(board, start, enemy=enemy, friends=friends, chart=chart).get(goal)
+    return None if half is None else half / 2
+
+
+def command_cost(board: Board, leader: Hex, *, enemy_adjacent: Callable[[Hex], bool],
+                 friendly_combat: Callable[[Hex], bool], limit_half: int | None = None,
+                 chart: TerrainChart | None = None) -> dict[Hex, int]:
+    """Half-MP command distances from a leader's hex (002 §4.15): the leader's costs, the
+    subordinate's hex counted and the leader's not, traced neither into hexes a leader may
+    not enter nor on through a hex next to an enemy unless a friendly combat unit holds it.
+    A hex next to an enemy may still be the subordinate's own (it holds him)."""
+
+    def ok(h: Hex) -> bool:
+        return not enemy_adjacent(h) or friendly_combat(h)
+
+    return _leader_search(board, leader, limit_half, passable=ok, chart=chart)
