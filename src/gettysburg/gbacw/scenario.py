@@ -156,6 +156,7 @@ class Within(_Rec):
     of: tuple[str, ...]
     radius: int = Field(ge=0, le=6)
     side: Literal["west", "east"] | None = None
+    line: bool = False  # ``of`` are the two ends of a straight row of hexes (a wood's edge)
 
     @model_validator(mode="before")
     @classmethod
@@ -169,6 +170,8 @@ class Within(_Rec):
     def _hexes(self) -> Self:
         if not self.of:
             raise RecordProblem("", "of", "names no hex")
+        if self.line and len(self.of) != 2:
+            raise RecordProblem("", "of", "a line needs its two end hexes")
         for i, h in enumerate(self.of):
             _hex(h, f"of[{i}]")
         return self
@@ -316,6 +319,7 @@ class Forbidden(_Rec):
     rows_up_to: int | None = Field(default=None, ge=1, le=99)
     hexes: tuple[str, ...] = ()
     exceptions: tuple[str, ...] = ()
+    exempt: tuple[str, ...] = ()  # set-up line / reinforcement ids the placer does not hold to it
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -460,6 +464,7 @@ class Scenario(_Sourced):
     setup_from: str | None = None  # another scenario's id whose set-up this one uses
     reinforcements: dict[Seat, tuple[Reinforcement, ...]] = Field(default_factory=dict)
     breastworks: tuple[Breastworks, ...] = ()
+    leave_out: dict[Seat, tuple[str, ...]] = Field(default_factory=dict)  # set-up line ids unused
     victory: Victory
     summary: str | None = None
 
