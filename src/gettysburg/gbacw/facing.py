@@ -300,7 +300,7 @@ def refused_aspects(f: Facing, sides: frozenset[str] | set[str]) -> dict[int, st
         fd = flank_direction(f, cast(RefuseSide, side))
         out[fd] = "refused_front"
         # the rear hex touching the refused front turns into a flank
-        out[(fd - 1) % 6 if side == "left" else (fd + 1) % 6] = "flank"
+        out[(fd + 1) % 6 if side == "left" else (fd - 1) % 6] = "flank"
     return out
 
 
