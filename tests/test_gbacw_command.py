@@ -231,6 +231,8 @@ def test_5_24_5_25_13_32_limits() -> None:
     assert off.ams == 2
     # reinforcements with a set number of AMs (§5.23 exception, §9.71)
     assert division_ams(1, -1, DivisionStanding("d", fixed_ams=3)).ams == 3
+    # a scenario's ceiling: Herr Ridge caps Heth and Buford at 3 after 0700 (004 sc.2, E-17)
+    assert division_ams(4, 0, DivisionStanding("d", 1, cap=3)).ams == 3
 
 
 def test_5_22_oc_bonus_004_example() -> None:

@@ -80,6 +80,7 @@ class DivisionStanding:
     independent: bool = False
     ineffective: bool = False  # combat ineffective (002 §13.32)
     fixed_ams: int | None = None  # a reinforcement's set number of AMs (002 §5.23, §9.71, §9.74)
+    cap: int | None = None  # a scenario's ceiling (004 sc.2 Herr Ridge, decision E-17)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,8 @@ def division_ams(
         ams = min(ams, OUT_OF_RANGE_CAP)  # §5.25
     if div.ineffective:
         ams = min(ams, INEFFECTIVE_CAP)  # §13.32
+    if div.cap is not None:
+        ams = _clamp(min(ams, div.cap))
     return DivisionAMs(div.division, efficiency, corps_share, out_of_range, activation, ams)
 
 
