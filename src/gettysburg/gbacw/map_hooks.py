@@ -73,6 +73,22 @@ def inspect_hex(hex_id: str) -> JSONDict:
     }
 
 
+def inspect_los(origin: str, target: str, through: str | None) -> JSONDict:
+    """Line of sight from ``origin`` to ``target`` (002 §10.2, 004 §10.23, §9.83): the
+    verdict, the rule and reason, and the hexes the line crosses. GBACW traces sight all
+    round (002 §10.21), so there is no fired-through hexside to give."""
+    from gettysburg.gbacw.los import line_of_sight, sight_json
+
+    if through is not None:
+        raise ValueError("--through: GBACW's line of sight has no fired-through hexside "
+                         "(002 §10.21: the firer's front is checked apart)")
+    board = load_board()
+    o, t = board.parse(origin), board.parse(target)
+    doc: JSONDict = {"system": "gbacw"}
+    doc.update(sight_json(board, o, t, line_of_sight(board, o, t)))
+    return doc
+
+
 def map_json(board: Board | None = None) -> JSONDict:
     """All three sheets as one hex map for the web client (docs/maps.md): each hex with
     its chart terrain and the client's drawing class, its level (also as ``ground``, the
