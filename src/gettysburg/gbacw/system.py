@@ -20,5 +20,5 @@ SYSTEM = RuleSystem(
     map_json=map_hooks.map_json,
     listed=False,
     maps=MapHooks(build=map_hooks.build, render=map_hooks.render,
-                  inspect_hex=map_hooks.inspect_hex),
+                  inspect_hex=map_hooks.inspect_hex, inspect_los=map_hooks.inspect_los),
 )
