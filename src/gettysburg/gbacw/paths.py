@@ -126,7 +126,28 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
     best[(start, facing)] = origin
     if orders_e == "march" and march_may_move(start, enemy, sees) is not None:
         return best
-    start_adjacent = any(n in enemy for n in start.neighbours())
+    near_enemy = frozenset(n for e in enemy for n in e.neighbours())
+    start_adjacent = start in near_enemy
+    steps: dict[tuple[Hex, Hex], Step | RuleError] = {}  # the same step from every facing
+    bans: dict[tuple[Hex, bool], bool] = {}
+
+    def step_of(h: Hex, n: Hex) -> Step | RuleError:
+        found = steps.get((h, n))
+        if found is None:
+            found = steps[(h, n)] = entry_cost(
+                board, h, n, unit_class=unit_class, orders=orders, use_paths=use_paths,
+                breastwork_sides=breastwork_sides, chart=chart)
+        return found
+
+    def banned(n: Hex, step: Step) -> bool:
+        key = (n, step.bridge)
+        found = bans.get(key)
+        if found is None:
+            found = bans[key] = approach_ban(
+                board, n, step, unit_class=unit_class, orders=orders, enemy=enemy,
+                enemy_artillery=enemy_artillery, friends=friends, sees=sees,
+                chart=chart) is not None
+        return found
 
     def limit(dis: bool) -> int:
         cap = mp if not dis or mp_disordered is None else min(mp, mp_disordered)
@@ -158,7 +179,7 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
         node = nodes[key]
         if node.terminal:
             if may_end(h, node.entry):
-                stopped = any(e in enemy for e in h.neighbours())
+                stopped = h in near_enemy
                 offer(Reach(h, f, cost, node.path, node.checks, dis, stopped, node.minimum))
             continue
         in_woods = board.hexes[h].terrain in WOODS
@@ -173,9 +194,7 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
             for n in front_hexes(h, f2):
                 if n in enemy or n not in board.hexes:
                     continue  # §9.51
-                step = entry_cost(board, h, n, unit_class=unit_class, orders=orders,
-                                  use_paths=use_paths, breastwork_sides=breastwork_sides,
-                                  chart=chart)
+                step = step_of(h, n)
                 if isinstance(step, RuleError):
                     continue
                 free_turn = by_path and step.path in PATH_CLASSES  # §7.23, §9.45
@@ -188,10 +207,7 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                     spend += through.extra_half_mp
                     if through.udd_drm is not None:
                         checks = (*checks, Check(h, "udd", through.udd_drm, "8.22"))
-                ban = approach_ban(board, n, step, unit_class=unit_class, orders=orders,
-                                   enemy=enemy, enemy_artillery=enemy_artillery,
-                                   friends=friends, sees=sees, chart=chart)
-                if ban is not None:
+                if banned(n, step):
                     continue
                 ndis = dis
                 if step.disorder == "auto":
@@ -200,7 +216,7 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                 elif step.disorder == "udd":
                     checks = (*checks, Check(n, "udd", 0, "9.47"))
                 total = cost + spend
-                adjacent = any(e in enemy for e in n.neighbours())
+                adjacent = n in near_enemy
                 minimum = False
                 if total > limit(ndis):
                     # §9.42: one hex always, if the full good-order MA could pay it
