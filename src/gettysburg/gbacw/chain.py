@@ -161,7 +161,10 @@ def chain_of_command(
 
 def division_orders_allowed(report: ChainReport, brigadier: str, corps_commander: str) -> None:
     """002 §6.12 and step II/C: a brigade's orders change freely in Division Orders only when
-    the chain runs from its brigadier through his division leader to the corps commander."""
+    the chain runs from its brigadier through his division leader to the corps commander.
+    A TDG cavalry division has no corps commander (004 §4.13): the engine passes the leader
+    its tree puts above the division (the OC), or the division leader himself if it reads
+    the book as needing no chain for orders either."""
     if not report.intact(brigadier, corps_commander):
         raise RuleError("6.12", f"{brigadier}'s chain of command to {corps_commander} is broken;"
                         " the brigade must roll to change orders when it activates (6.2)")

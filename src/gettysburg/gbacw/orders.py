@@ -55,10 +55,10 @@ _FLAG: dict[str, str] = {
     "refuse_flank": "refuse_flank", "construct": "construction",
     "withdraw_before_shock": "withdraw_before_shock", "rally": "rally",
 }
-# what Stay still allows (002 §6.23): everything that spends no MP
+# what Stay forbids (002 §6.23): spending MP in the brigade's own activation (reaction moves
+# happen in the enemy's, so Stay does not touch them)
 _STAY_FORBIDS = frozenset({"move", "road_rate", "move_adjacent_enemy",
-                           "move_adjacent_enemy_artillery", "move_and_fire", "charge",
-                           "reaction_move"})
+                           "move_adjacent_enemy_artillery", "move_and_fire", "charge"})
 
 
 def _order(orders: str) -> Order:
