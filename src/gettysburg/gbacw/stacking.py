@@ -294,7 +294,7 @@ def _pick(dice: Dice, k: int) -> int:
     while True:
         face = dice.roll("battery section hit", rule="8.37", die="d6")
         if face <= top:
-            return (face - 1) % k
+            return (face - 1) * k // top  # equal runs of faces: 1-3 / 4-6 for two
 
 
 def _spread(
