@@ -426,3 +426,46 @@ def place_units(scen: Scenario, seat: Seat, oob: Oob, board: Board) -> list[Plac
 def place_leaders(scen: Scenario, seat: Seat, oob: Oob, board: Board) -> list[LeaderPlacement]:
     """Every leader of ``seat``'s set-up: in the hex of his line's first unit."""
     return _place(scen, seat, oob, board)[1]
+
+
+def check_scenario(scen: Scenario, oob: Oob, board: Board) -> None:
+    """Everything a scenario names, against the OOB and the board: each set-up line placed,
+    each reinforcement's units and leaders one record each, each hex it cites on its maps."""
+    file = f"{scen.id}.yaml"
+    seats: tuple[Seat, ...] = ("usa", "csa")
+    for seat in seats:
+        lines = {ln.id for ln in scen.setup.get(seat, ())}
+        for i, lid in enumerate(scen.leave_out.get(seat, ())):
+            if lid not in lines:
+                raise SetupError(file, f"leave_out.{seat}", f"[{i}]", f"no set-up line {lid!r}")
+        _place(scen, seat, oob, board)
+        for g in scen.reinforcements.get(seat, ()):
+            label = f"{file}:reinforcements.{seat}[id={g.id}]"
+            resolve_units(g, seat, oob, label)
+            for i, n in enumerate(g.leaders):
+                leader_id(n, seat, oob, label, f"leaders[{i}]")
+            for a in (g.entry, *(x.entry for x in g.later)):
+                for hid in a.hex_ids():
+                    _on_maps(board, hid, scen.maps, file, label, "entry")
+    for cond in scen.victory.conditions:
+        for hid in _victory_hexes(cond):
+            _on_maps(board, hid, scen.maps, file, f"victory[kind={cond.kind}]", "hexes")
+
+
+def _victory_hexes(cond: object) -> list[str]:
+    hexes = list(getattr(cond, "hexes", ()))
+    for obj in getattr(cond, "objectives", ()):
+        hexes.extend(obj.hexes)
+    for geo in getattr(cond, "geographic", ()):
+        hexes.extend(geo.hexes)
+    return hexes
+
+
+def _on_maps(board: Board, hid: str, maps: Sequence[str], file: str, record: str,
+             field: str) -> None:
+    try:
+        h = board.parse(hid)
+    except ValueError as exc:
+        raise SetupError(file, record, field, str(exc)) from None
+    if not set(board.hexes[h].sheets) & set(maps):
+        raise SetupError(file, record, field, f"{hid} is not on the scenario's maps {list(maps)}")

@@ -61,6 +61,13 @@ def _hex(value: str, field: str) -> str:
     return value
 
 
+def _hex_list(values: Sequence[str], field: str) -> None:
+    if not values and field == "hexes":
+        raise RecordProblem("", field, "names no hex")
+    for i, h in enumerate(values):
+        _hex(h, f"{field}[{i}]")
+
+
 class _Rec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -398,6 +405,13 @@ class Control(_Sourced):
     occupy: bool = False  # must occupy at the end (004 sc.3), not merely control
     since: str | None = None
 
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _hex_list(self.hexes, "hexes")
+        if self.since is not None:
+            _turn(self.since, "since")
+        return self
+
 
 class CiStep(_Rec):
     more: int = Field(ge=1)  # how many more CI divisions the seat has than the other
@@ -419,6 +433,11 @@ class VpObjective(_Rec):
     usa: int = Field(ge=0)
     csa: int = Field(ge=0)
 
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _hex_list(self.hexes, "hexes")
+        return self
+
 
 class VictoryPoints(_Sourced):
     """Points for objectives occupied at the end and for each enemy CI brigade (004 sc.4)."""
@@ -438,6 +457,13 @@ class SuddenDeath(_Sourced):
     from_turn: str | None = None  # geographic test applies from this turn
     enemy_ci_divisions: int | None = None
     clear_road: tuple[str, str] | None = None  # no in-command enemy on/east of this road stretch
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _hex_list(self.clear_road or (), "clear_road")
+        if self.from_turn is not None:
+            _turn(self.from_turn, "from_turn")
+        return self
 
 
 Condition = Annotated[Control | CiDifferential | VictoryPoints | SuddenDeath,

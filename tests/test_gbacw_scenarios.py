@@ -1,0 +1,321 @@
+"""GBACW scenario files (004 sc.2 Herr Ridge, 004 sc.3 Little Round Top): loading, names,
+hexes, stacking, the placer's areas, and refusals naming file, record and field."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from gettysburg.core.hexes import line as hexline
+from gettysburg.gbacw.board import Board, load_board
+from gettysburg.gbacw.charts.datafile import DataError
+from gettysburg.gbacw.deployment import (
+    Placement,
+    SetupError,
+    _Piece,
+    check_scenario,
+    stack_ok,
+)
+from gettysburg.gbacw.oob import Oob, default_oob
+from gettysburg.gbacw.scenario import DATA_DIR, Scenario, Seat, load_scenario, scenario_ids
+
+MINE = ("herr-ridge", "little-round-top")
+
+
+@pytest.fixture(scope="module")
+def oob() -> Oob:
+    return default_oob()
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return load_board()
+
+
+SEATS: tuple[Seat, ...] = ("usa", "csa")
+
+
+def _placed(scen: Scenario, oob: Oob, board: Board) -> dict[Seat, list[Placement]]:
+    return {seat: scen.deployment(seat, oob, board) for seat in SEATS}
+
+
+def test_ids_list_my_files() -> None:
+    assert set(MINE) <= set(scenario_ids())
+
+
+@pytest.mark.parametrize("sid", MINE)
+def test_files_load_and_every_name_resolves(sid: str, oob: Oob, board: Board) -> None:
+    scen = load_scenario(sid)
+    assert scen.id == sid
+    check_scenario(scen, oob, board)  # raises on any name that is not exactly one record
+
+
+@pytest.mark.parametrize("sid", MINE)
+def test_every_counter_once_and_on_the_maps(sid: str, oob: Oob, board: Board) -> None:
+    scen = load_scenario(sid)
+    ids = {c.id for c in oob.counters()}
+    for seat, placed in _placed(scen, oob, board).items():
+        counters = [p.counter for p in placed]
+        assert len(counters) == len(set(counters)), f"{seat}: a counter placed twice"
+        for p in placed:
+            assert p.counter in ids
+            info = board.hexes[board.parse(p.hex)]
+            assert set(info.sheets) & set(scen.maps), f"{p.hex} off {scen.maps}"
+            assert p.hex[0] in scen.maps
+        for lp in scen.leader_deployment(seat, oob, board):
+            oob.leader(lp.leader)
+            assert board.hexes[board.parse(lp.hex)].sheets
+
+
+@pytest.mark.parametrize("sid", MINE)
+def test_placements_respect_stacking(sid: str, oob: Oob, board: Board) -> None:
+    """002 §8.12: every hex's pieces under their orders pass the limits."""
+    scen = load_scenario(sid)
+    by_counter = {c.id: c for c in oob.counters()}
+    units = {(u.corps.id, u.unit.name): u for u in oob.units}
+    for placed in _placed(scen, oob, board).values():
+        per_hex: dict[str, dict[tuple[str, str], list[Any]]] = defaultdict(dict)
+        orders: dict[str, set[str]] = defaultdict(set)
+        for p in placed:
+            c = by_counter[p.counter]
+            key = (c.corps, c.unit) if c.arm in ("art", "horse_art") else (c.corps, c.id)
+            per_hex[p.hex].setdefault(key, []).append(c)
+            orders[p.hex].add(p.orders)
+        for hid, groups in per_hex.items():
+            pieces = [_Piece(units[(cs[0].corps, cs[0].unit)], cs) for cs in groups.values()]
+            kind = "march" if "march" in orders[hid] else "advance"
+            assert stack_ok(pieces, kind), f"{sid}: {hid} over-stacked"
+
+
+def test_stacking_limits_002_8_12(oob: Oob) -> None:
+    by = {(c.corps, c.id): c for c in oob.counters()}
+    units = {(u.corps.id, u.unit.name): u for u in oob.units}
+
+    def piece(cid: str) -> _Piece:
+        c = by[(cid.split(":")[0], cid)]
+        return _Piece(units[(c.corps, c.unit)], [c])
+
+    davis2, davis42 = piece("CS-III:2 MS"), piece("CS-III:42 MS")  # 10 and 12 SP
+    tn1, tn7 = piece("CS-III:1 TN"), piece("CS-III:7 TN")  # 6 and 5 SP, one brigade
+    assert stack_ok([davis2], "march")  # one unit of any size
+    assert not stack_ok([davis2, davis42], "advance")  # 22 SP > 15
+    assert stack_ok([tn1, tn7], "advance")  # 11 SP of one brigade
+    assert not stack_ok([tn1, tn7], "march")  # 11 SP > 7 on March
+    assert not stack_ok([tn1, davis2], "advance")  # two brigades
+    pee_dee, purcell = piece("CS-III:Pee Dee"), piece("CS-III:Purcell")
+    assert stack_ok([tn1, pee_dee], "advance")  # infantry plus one battery
+    assert not stack_ok([tn1, pee_dee, purcell], "advance")
+    assert not stack_ok([tn1, pee_dee], "march")  # no mixing on March
+    assert stack_ok([pee_dee, purcell], "march")  # two batteries alone
+
+
+def _rows(placed: list[Placement], line: str) -> list[Placement]:
+    got = [p for p in placed if p.line == line]
+    assert got, f"no placement for line {line}"
+    return got
+
+
+def test_herr_ridge_areas_004_sc1(oob: Oob, board: Board) -> None:
+    """004 sc.1 set-up: 'within 1 of A3005' puts each counter within 1 hex; single hexes hold."""
+    scen = load_scenario("herr-ridge")
+    usa = scen.deployment("usa", oob, board)
+    a3005 = board.parse("A3005")
+    for p in _rows(usa, "gamble") + _rows(usa, "3-wv"):
+        assert board.parse(p.hex).distance(a3005) <= 1
+    assert [p.hex for p in _rows(usa, "a-2-us")] == ["A3005"]
+    assert [p.hex for p in _rows(usa, "3-in")] == ["A2703"]
+    a2314 = board.parse("A2314")
+    assert all(board.parse(p.hex).distance(a2314) <= 1 for p in _rows(usa, "8-il"))
+    # Gamble's brigade mounted; 3 WV stacked with Buford
+    assert all(p.counter.endswith(":mounted") for p in _rows(usa, "gamble"))
+    buford = {lp.leader: lp.hex for lp in scen.leader_deployment("usa", oob, board)}["buford"]
+    assert [p.hex for p in _rows(usa, "3-wv")] == [buford]
+    # Devin's brigade is on sheet B: out of a map-A-only scenario
+    assert not [p for p in usa if p.line == "devin"]
+    csa = scen.deployment("csa", oob, board)
+    assert [p.hex for p in _rows(csa, "5-al")] == ["A1824"]
+    assert all(p.orders == "advance" for p in csa if p.line != "davis")
+    davis = _rows(csa, "davis")
+    assert all(p.orders == "march" and p.extension for p in davis)  # extended column
+    assert davis[0].hex == "A1330"
+    assert not any(p.counter.endswith("11 MS") for p in csa)
+    assert not any(p.counter.endswith("5 AL Bn") for p in _rows(csa, "archer"))
+
+
+def test_herr_ridge_rules(oob: Oob, board: Board) -> None:
+    scen = load_scenario("herr-ridge")
+    assert scen.maps == ("A",) and scen.initiative == "csa"
+    assert (scen.first_turn, scen.last_turn) == ("1-0700", "1-1000")
+    assert scen.activation_cap("CS-Heth/III", "1-0700") == 2
+    assert scen.activation_cap("US-1/Cav", "1-0900") == 3  # E-17
+    assert scen.activation_cap("CS-Heth/III", "1-1100") is None
+    assert "usa" not in scen.reinforcements
+    (cond,) = scen.victory.conditions
+    assert cond.kind == "control" and cond.hexes == ("A2512", "A3517")
+    assert scen.victory.otherwise == "usa"
+
+
+def test_little_round_top_north_limit_004_sc3(oob: Oob, board: Board) -> None:
+    """Nothing on or north of row 12 of sheet C, except Eshleman's battalion, which the book
+    itself sets up within 1 of C1141 (row 11) and lets march south by its road."""
+    scen = load_scenario("little-round-top")
+    for seat, placed in _placed(scen, oob, board).items():
+        for p in placed:
+            loc = board.codec.local(board.parse(p.hex), "C")
+            assert loc is not None, p.hex
+            if p.line == "eshleman":
+                assert board.parse(p.hex).distance(board.parse("C1141")) <= 1
+            else:
+                assert loc[0] > 12, f"{seat} {p.counter} at {p.hex}"
+
+
+def test_little_round_top_areas_004_sc3(oob: Oob, board: Board) -> None:
+    scen = load_scenario("little-round-top")
+    csa = scen.deployment("csa", oob, board)
+    for line_id, ends in (("mclaws", ("C1437", "C1935")), ("hood", ("C2035", "C2833"))):
+        edge = hexline(board.parse(ends[0]), board.parse(ends[1]))
+        for p in _rows(csa, line_id):
+            h = board.parse(p.hex)
+            assert min(h.distance(e) for e in edge) <= 3
+            assert h not in edge  # west of the wood, not in it
+    assert not any("1 Richmond How" in p.counter for p in csa)  # less one Richmond battery
+    assert len(_rows(csa, "eshleman")) == 6  # "6 units"
+    usa = scen.deployment("usa", oob, board)
+    assert {p.hex for p in _rows(usa, "2-1-iii")} == {"C1924", "C2024", "C2122", "C2123",
+                                                     "C2124"}
+    assert [p.hex for p in _rows(usa, "2-usss")] == ["C2624"]
+    assert all(board.parse(p.hex).distance(board.parse("C1627")) <= 1
+               for p in _rows(usa, "3-1-iii"))
+    assert not scen.options.fatigue
+
+
+def test_little_round_top_reinforcements(oob: Oob, board: Board) -> None:
+    scen = load_scenario("little-round-top")
+    groups = {g.id: g for g in scen.reinforcements["usa"]}
+    assert (groups["a"].turn, groups["a"].activations) == ("2-1600", 2)
+    assert (groups["b"].turn, groups["b"].activations) == ("2-1600", 1)
+    assert groups["e"].after == "c"
+    assert (groups["f"].turn, groups["f"].printed_time) == ("2-1800", "1840")  # E-19
+    assert groups["d"].entry.hex == "C1006"
+    assert "csa" not in scen.reinforcements
+
+
+def test_deployment_is_deterministic(oob: Oob, board: Board) -> None:
+    scen = load_scenario("little-round-top")
+    assert scen.deployment("csa", oob, board) == scen.deployment("csa", oob, board)
+
+
+# --- refusals ------------------------------------------------------------------------------
+def _write(tmp_path: Path, doc: dict[str, Any], name: str = "herr-ridge") -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _doc() -> dict[str, Any]:
+    raw = yaml.safe_load((DATA_DIR / "herr-ridge.yaml").read_text(encoding="utf-8"))
+    assert isinstance(raw, dict)
+    return raw
+
+
+def _refused(tmp_path: Path, doc: dict[str, Any]) -> DataError:
+    with pytest.raises(DataError) as info:
+        load_scenario(_write(tmp_path, doc))
+    return info.value
+
+
+def test_bad_turn_names_field(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["last_turn"] = "1-25:00"
+    err = _refused(tmp_path, doc)
+    assert err.file.endswith("herr-ridge.yaml") and err.field == "last_turn"
+
+
+def test_bad_orders_names_line_and_field(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["setup"]["csa"][2]["orders"] = "charge"
+    err = _refused(tmp_path, doc)
+    assert "id=archer" in err.record and err.field == "orders"
+
+
+def test_two_wheres_refused(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["setup"]["usa"][2]["where"] = {"hex": "A3005", "hexes": ["A3006"]}
+    err = _refused(tmp_path, doc)
+    assert "id=a-2-us" in err.record and "where" in err.field
+
+
+def test_bad_hex_id_refused(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["victory"]["conditions"][0]["hexes"] = ["A2512", "Z99"]
+    err = _refused(tmp_path, doc)
+    assert "victory" in err.record or "victory" in err.field
+
+
+def test_unknown_field_refused(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["reinforcements"]["csa"][2]["colour"] = "grey"
+    err = _refused(tmp_path, doc)
+    assert "id=pettigrew-brockenbrough" in err.record and err.field == "colour"
+
+
+def test_duplicate_line_id_refused(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["setup"]["csa"][1]["id"] = "pegram"
+    err = _refused(tmp_path, doc)
+    assert err.field == "id" and "setup.csa" in err.record
+
+
+def test_substitute_needs_basis(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["setup"]["usa"][1].update(source="substitute", substitute=True)
+    err = _refused(tmp_path, doc)
+    assert "id=8-il" in err.record and err.field == "basis"
+
+
+def test_file_name_must_match_id(tmp_path: Path) -> None:
+    with pytest.raises(DataError) as info:
+        load_scenario(_write(tmp_path, _doc(), name="other"))
+    assert info.value.field == "id"
+
+
+def test_unknown_unit_names_the_line(tmp_path: Path, oob: Oob, board: Board) -> None:
+    doc = _doc()
+    doc["setup"]["usa"][3]["units"] = ["99 XX"]
+    scen = load_scenario(_write(tmp_path, doc))
+    with pytest.raises(SetupError) as info:
+        scen.deployment("usa", oob, board)
+    assert "id=3-in" in info.value.record and info.value.field == "units[0]"
+
+
+def test_ambiguous_name_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
+    """'5 AL' is both a regiment of Rodes's division and Archer's battalion without 'within'."""
+    doc = _doc()
+    doc["setup"]["csa"][1]["units"] = ["Hood"]  # a division and a leader: not one unit
+    scen = load_scenario(_write(tmp_path, doc))
+    with pytest.raises(SetupError) as info:
+        scen.deployment("csa", oob, board)
+    assert "id=5-al" in info.value.record
+
+
+def test_area_too_small_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
+    doc = _doc()
+    doc["setup"]["csa"][2]["where"] = {"hex": "A1627"}  # four regiments, one hex
+    scen = load_scenario(_write(tmp_path, doc))
+    with pytest.raises(SetupError) as info:
+        scen.deployment("csa", oob, board)
+    assert "id=archer" in info.value.record and info.value.field == "where"
+
+
+def test_off_map_hex_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
+    doc = _doc()
+    doc["setup"]["usa"][2]["where"] = {"hex": "B3424"}  # sheet B; the scenario uses A only
+    scen = load_scenario(_write(tmp_path, doc))
+    with pytest.raises(SetupError):
+        scen.deployment("usa", oob, board)
+
+
