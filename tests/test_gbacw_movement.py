@@ -488,3 +488,16 @@ def test_properties_of_the_search(pos: tuple[Board, set[Hex], Facing, str, str],
             if n in b.hexes:
                 s = entry_cost(b, a, n, unit_class=cls, orders=orders)  # type: ignore[arg-type]
                 assert isinstance(s, RuleError) or s.half_mp >= 1
+
+
+def test_section_8_22_march_units_close_a_bridge() -> None:
+    """§8.22 exception 3: a unit on March at either end of a bridge keeps others off it;
+    the creek is then crossed at its own cost."""
+    b = board_of(sides=[SideInfo(Hexside.between(O, E), stream="creek", crossing="bridge",
+                                 roads=(RoadOnSide("road", "R"),))])
+    f = Facing.vertex(0)
+    free = reachable(b, O, f, 4, unit_class="artillery", orders="advance", enemy=())
+    assert free[(E, f)].mp == 1
+    shut = reachable(b, O, f, 4, unit_class="artillery", orders="advance", enemy=(),
+                     friends={E: FriendStack(march=True)})
+    assert shut[(E, f)].mp == 2 + 2  # open ground 2, creek +2 for artillery

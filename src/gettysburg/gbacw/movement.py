@@ -301,8 +301,11 @@ def pass_through(entry: Step, friend: FriendStack, *,
         return PassThrough(0, None, False, "8.22")
     if entry.path in ROAD_CLASSES:
         if friend.march:
-            extra = (entry.off_path_half_mp or entry.half_mp) - entry.half_mp
-            return PassThrough(max(0, extra), None, False, "8.22")
+            if entry.off_path_half_mp is None:
+                return RuleError("8.22", "the road is blocked by units on March and the "
+                                         "ground beside it is closed to this unit")
+            return PassThrough(max(0, entry.off_path_half_mp - entry.half_mp), None, False,
+                               "8.22")
         return PassThrough(0, None, True, "8.22")
     own = entry.off_path_half_mp if entry.off_path_half_mp is not None else entry.half_mp
     return PassThrough(4, own // 2 if own >= 4 else 0, False, "8.22")

@@ -134,9 +134,16 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
     def step_of(h: Hex, n: Hex) -> Step | RuleError:
         found = steps.get((h, n))
         if found is None:
-            found = steps[(h, n)] = entry_cost(
-                board, h, n, unit_class=unit_class, orders=orders, use_paths=use_paths,
-                breastwork_sides=breastwork_sides, chart=chart)
+            found = entry_cost(board, h, n, unit_class=unit_class, orders=orders,
+                               use_paths=use_paths, breastwork_sides=breastwork_sides,
+                               chart=chart)
+            if (not isinstance(found, RuleError) and found.bridge
+                    and any(x in friends and friends[x].march for x in (h, n))):
+                # §8.22 exception 3: units on March at either end close the bridge or ford
+                found = entry_cost(board, h, n, unit_class=unit_class, orders=orders,
+                                   use_paths=False, breastwork_sides=breastwork_sides,
+                                   chart=chart)
+            steps[(h, n)] = found
         return found
 
     def banned(n: Hex, step: Step) -> bool:
