@@ -35,6 +35,7 @@ SCENARIO_FILES: Mapping[str, str] = {
     "boc/day2": "day2.yaml",
     "boc/day3": "day3.yaml",
     "boc/battle": "battle.yaml",
+    "boc/tutorial": "tutorial.yaml",  # the web client's first-game tutorial (boc/tutorial.py)
 }
 
 #: Entry roads (6.7). The seeds name the first six; the Day 1 arrivals need the rest.

@@ -72,6 +72,12 @@ def _explain(game: Game, seat: str, unit: str, place: str) -> JSONDict | None:
     return explain(game, seat, unit, place)
 
 
+def _tutorial() -> JSONDict:
+    from gettysburg.boc.tutorial import tutorial  # data only
+
+    return tutorial()
+
+
 def _preview(game: Game, seat: str, unit: str) -> JSONDict | None:
     from gettysburg.boc.explain import preview  # asks the rules, imported when asked
 
@@ -194,4 +200,5 @@ SYSTEM = RuleSystem(
     # types, scenario titles and the fields that name a side.
     words=words_file(Path(str(resources.files("gettysburg") / "boc" / "data"))
                      / "words.json"),
+    tutorial=_tutorial,
 )

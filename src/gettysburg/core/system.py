@@ -290,6 +290,14 @@ class RuleSystem:
     words: Callable[[str], Mapping[str, str]] | None = None
     # The command line's map hooks (``gettysburg map``, ``gettysburg inspect``).
     maps: MapHooks = field(default_factory=MapHooks)
+    # A first-game tutorial the lobby offers ("Learn to play"), as data the web client
+    # follows: ``scenario`` and ``seed`` (the dice are fixed, so every run tells the same
+    # story), the ``seat`` the learner plays, ``other`` (the action types the client plays
+    # for the other seat when it must answer, in order of preference) and ``steps``: each
+    # ``{id, allow: [partial actions the learner may send; a null value: key absent],
+    # done: {event: type} or {phase: name}}``, its words under ``tutorial.<id>.do`` and
+    # ``tutorial.<id>.after`` in ``words``. Absent: no tutorial.
+    tutorial: Callable[[], JSONDict] | None = None
 
     def seat_title(self, seat: str) -> str:
         return self.seats.get(seat, seat)

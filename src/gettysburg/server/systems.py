@@ -107,7 +107,9 @@ def available_systems() -> list[JSONDict]:
                     "scenario_titles": offer.scenarios,
                     "options": [{"name": k, "rule": v} for k, v in offer.options.items()],
                     "scenario_options": offer.scenario_options, "ticked": offer.ticked,
-                    "option_hint": offer.option_hint, "map": map_json(name) is not None})
+                    "option_hint": offer.option_hint, "map": map_json(name) is not None,
+                    # The first-game tutorial the lobby offers (core/system.py), or null.
+                    "tutorial": declared.tutorial() if declared.tutorial else None})
     return out
 
 
