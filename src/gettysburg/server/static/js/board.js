@@ -283,7 +283,57 @@ export class Board {
         svg("text", { x: cx, y: cy - s * 0.28, "font-size": s * 0.16, "text-anchor": "middle", "dominant-baseline": "central",
           fill: "#a4322b", "font-weight": "bold", class: "victory" }, h.victory));
     }
-    root.append(marks);
+    root.append(marks, this.placeNames(m, s));
+  }
+
+  // The 1863 ground's names, as on the paper map: each named hex's first name (and a short
+  // second one, "Seminary Ridge" beside the seminary), the town larger, and each road's name
+  // once along the middle of its course. Under the pieces (drawn later), so a label never
+  // hides a block; a pale halo keeps it readable on any ground.
+  placeNames(m, s) {
+    const layer = svg("g", { class: "place-names", "pointer-events": "none" });
+    const seen = new Set();
+    for (const h of m.hexes) {
+      const [first, ...more] = h.names || [];
+      if (!first || seen.has(first)) continue;
+      seen.add(first);
+      const second = more.find((n) => !n.startsWith(first) && n.length <= 16 && !seen.has(n));
+      if (second) seen.add(second);
+      const [cx, cy] = this.centres.get(h.id);
+      const town = h.terrain === "town";
+      const fs = s * (town ? 0.2 : 0.14);
+      // Long names are set smaller, down to 75 %, rather than spill far over the neighbours.
+      const k = Math.max(0.75, Math.min(1, (s * 1.2) / textWidth(first, fs, "bold")));
+      const y = cy + s * (second ? 0.1 : 0.22);
+      const label = svg("text", { x: cx, y, "font-size": fs * k, "text-anchor": "middle", "data-hex": h.id,
+        class: town ? "place-name place-town" : "place-name" }, first);
+      if (second) label.append(svg("tspan", { x: cx, dy: fs * 1.05, "font-size": fs * 0.85 }, second));
+      layer.append(label);
+    }
+    // Each named road (farm lanes aside) once, on the hexside link nearest its middle.
+    const roads = new Map();
+    for (const side of m.hexsides || []) {
+      for (const road of side.roads || []) {
+        if (!road.name || /farm lane/.test(road.name)) continue;
+        const a = this.centres.get(side.a); const b = this.centres.get(side.b);
+        if (a && b) roads.set(road.name, [...(roads.get(road.name) || []), [a, b]]);
+      }
+    }
+    for (const [name, links] of roads) {
+      const mids = links.map(([a, b]) => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
+      const mx = mids.reduce((v, p) => v + p[0], 0) / mids.length;
+      const my = mids.reduce((v, p) => v + p[1], 0) / mids.length;
+      const i = mids.map((p, j) => [Math.hypot(p[0] - mx, p[1] - my), j]).sort((p, q) => p[0] - q[0])[0][1];
+      const [[ax, ay], [bx, by]] = links[i];
+      let angle = Math.atan2(by - ay, bx - ax) * 180 / Math.PI;
+      if (angle > 90) angle -= 180;
+      if (angle < -90) angle += 180; // upright, never upside down
+      const [x, y] = mids[i];
+      layer.append(svg("text", { x, y, "font-size": s * 0.13, "text-anchor": "middle", "dominant-baseline": "central",
+        transform: `rotate(${angle.toFixed(1)} ${x.toFixed(1)} ${y.toFixed(1)})`, class: "road-name",
+        "data-road": name }, name));
+    }
+    return layer;
   }
 
   // --- a graph of positions ------------------------------------------------------------------
