@@ -15,6 +15,7 @@ from gettysburg.core.system import RuleSystem
 _DECLARATIONS: dict[str, str] = {
     "boc": "gettysburg.boc.system",
     "machango": "gettysburg.machango.system",
+    "gbacw": "gettysburg.gbacw.system",
     "toy": "gettysburg.toy.system",
 }
 

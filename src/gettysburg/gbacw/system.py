@@ -1,6 +1,7 @@
-"""The GBACW declaration (:class:`~gettysburg.core.system.RuleSystem`). Not yet in the
-registry (``gettysburg/systems.py``): there is no game to play, only the map sheets, which
-the ``map`` and ``inspect`` commands reach through the hooks below."""
+"""The GBACW declaration (:class:`~gettysburg.core.system.RuleSystem`), in the registry
+(``gettysburg/systems.py``) but not listed in the lobby until combat is built (issue 53):
+``game new gbacw/<scenario>`` plays it from the CLI; the ``map`` and ``inspect`` commands
+reach the map sheets through the hooks below."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from gettysburg.gbacw import map_hooks
 
 
 def _menu() -> ScenarioMenu:
-    return ScenarioMenu(scenarios={})
+    from gettysburg.gbacw.game import OPTIONS
+    from gettysburg.gbacw.scenario import scenario_ids
+
+    return ScenarioMenu({name: name for name in scenario_ids()}, options=dict(OPTIONS))
 
 
 SYSTEM = RuleSystem(

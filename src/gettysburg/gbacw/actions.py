@@ -1,0 +1,94 @@
+"""The GBACW action types: their JSON shape, the section each cites, and the shape check.
+
+One row per type, in the order ``legal_actions`` lists them. A field's kind is ``str``
+(an id: brigade, unit, division or marker), ``hex`` (a map hex id as printed, e.g.
+``B3821``), ``orders`` (``attack``/``advance``/``march``), ``facing`` (``{"kind":
+"vertex"|"side", "index": 0..5}``, 002 §7.1), ``bool`` or ``list`` (of ids). A malformed
+action is refused under ``protocol.action`` naming the field; the game then checks the rule
+(the row's ``rule``) and changes nothing until it passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gettysburg.core.protocol import Action, RuleError
+from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.state import ORDERS
+
+
+@dataclass(frozen=True)
+class ActionType:
+    name: str
+    rule: str
+    fields: tuple[tuple[str, str], ...]  # (name, kind) in the order legal actions write them
+    phases: tuple[str, ...]  # the sequence phases it belongs to
+    title: str
+
+
+ACTION_TYPES: tuple[ActionType, ...] = (
+    ActionType("transfer", "5.4", (("from", "list"), ("to", "str")), ("orders",),
+               "efficiency transfer: 2 AMs from one or two divisions give 1 to another"),
+    ActionType("set_orders", "6.12", (("brigade", "str"), ("orders", "orders")), ("orders",),
+               "Division Orders (or a reinforcement's orders, 9.7)"),
+    ActionType("reserve", "6.3", (("brigade", "str"), ("on", "bool")), ("orders",),
+               "put a brigade in Reserve, or take it out"),
+    ActionType("end_orders", "3.0", (), ("orders",), "finish the orders segment"),
+    ActionType("first_am", "5.1", (("marker", "str"),), ("first_am",),
+               "the initiative player's first activation marker"),
+    ActionType("roll_orders", "6.2", (("brigade", "str"), ("orders", "orders")),
+               ("orders_change",), "roll to change a brigade's orders"),
+    ActionType("end_orders_change", "5.34", (), ("orders_change",),
+               "finish the orders changes; the coordination roll follows"),
+    ActionType("activate", "5.3", (("brigade", "str"),), ("action",),
+               "the next brigade of the active formation acts"),
+    ActionType("move", "9.1", (("unit", "str"), ("to", "hex"), ("facing", "facing")),
+               ("action",), "move a unit of the active brigade to a hex and facing"),
+    ActionType("face", "7.2", (("unit", "str"), ("facing", "facing")), ("action",),
+               "change a unit's facing in place"),
+    ActionType("end_brigade", "5.3", (), ("action",), "the active brigade is done"),
+    ActionType("end_activation", "5.3", (), ("action",),
+               "the activation marker is done (brigades that have not acted lose it)"),
+)
+BY_NAME: dict[str, ActionType] = {t.name: t for t in ACTION_TYPES}
+ACTION_ORDER: tuple[str, ...] = tuple(t.name for t in ACTION_TYPES)
+
+
+def _bad(field: str, message: str) -> RuleError:
+    return RuleError("protocol.action", f"field {field!r}: {message}")
+
+
+def check_shape(action: Action, hex_ok: Any) -> ActionType:
+    """The row of ``action`` after checking its fields' presence and kinds
+    (``hex_ok(id) -> bool`` says whether a hex id is on the map); changes nothing."""
+    kind = action.get("type")
+    row = BY_NAME.get(str(kind))
+    if row is None:
+        raise RuleError("protocol.action", f"unknown action type {kind!r}; known: "
+                        f"{list(ACTION_ORDER)}")
+    names = {n for n, _ in row.fields}
+    extra = sorted(set(action) - names - {"type"})
+    if extra:
+        raise _bad(extra[0], f"{row.name} takes no such field (it takes {sorted(names)})")
+    for name, fkind in row.fields:
+        if name not in action:
+            raise _bad(name, f"{row.name} needs it")
+        value = action[name]
+        if fkind == "str" and (not isinstance(value, str) or not value):
+            raise _bad(name, "must be a non-empty string")
+        if fkind == "hex" and (not isinstance(value, str) or not hex_ok(value)):
+            raise _bad(name, f"{value!r} is not a hex of the map")
+        if fkind == "orders" and value not in ORDERS:
+            raise _bad(name, f"must be one of {list(ORDERS)}")
+        if fkind == "bool" and not isinstance(value, bool):
+            raise _bad(name, "must be true or false")
+        if fkind == "list" and (not isinstance(value, list) or not value
+                                or not all(isinstance(v, str) for v in value)):
+            raise _bad(name, "must be a non-empty list of ids")
+        if fkind == "facing":
+            try:
+                Facing.from_json(value)
+            except ValueError as exc:
+                raise _bad(name, str(exc)) from None
+    return row

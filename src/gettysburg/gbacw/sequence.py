@@ -1,0 +1,53 @@
+"""The sequence of play (002 §3.0) as a small state machine.
+
+A turn runs: I initiative (§5.1, automatic) -> II orders segment: A chain check and B
+efficiency draws (automatic), then B transfer, C Division Orders, D reinforcement orders and
+E Reserve, which each player takes as one phase ``orders`` (initiative player first; neither
+choice depends on the other player's within the phase) -> III activation segment: A the
+initiative player's first marker (``first_am``), B the rest into the pool, C draws; for each
+drawn marker: 1 orders-change rolls (``orders_change``), 2 coordination (automatic when the
+player ends the rolls), 3 actions (``action``) -> IV end segment (commander movement,
+recovery, combat effectiveness: automatic) -> the next turn, or ``over`` after the
+scenario's last turn. Engineering (II/F) and the combat steps are not built yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    segment: str  # "II", "III", ... of 002 §3.0
+    rule: str  # the section a refusal in this phase cites
+    title: str
+
+
+PHASES: dict[str, Phase] = {p.name: p for p in (
+    Phase("orders", "II", "3.0", "orders segment (efficiency transfer, Division Orders, "
+          "reinforcement orders, Reserve)"),
+    Phase("first_am", "III", "5.1", "activation segment: the initiative player's first marker"),
+    Phase("orders_change", "III", "6.2", "activation: orders-change rolls"),
+    Phase("action", "III", "5.3", "activation: brigades act"),
+    Phase("over", "IV", "3.0", "the scenario is over"),
+)}
+
+#: What may follow each phase (the engine checks every move it makes against this).
+NEXT: dict[str, tuple[str, ...]] = {
+    "orders": ("orders", "first_am", "orders_change", "action", "over"),
+    "first_am": ("orders_change", "action", "orders", "over"),
+    "orders_change": ("action",),
+    "action": ("action", "orders_change", "orders", "over"),
+    "over": (),
+}
+
+
+def check_step(before: str, after: str) -> None:
+    """Refuse (as a bug) a phase change the sequence does not allow."""
+    if after not in NEXT[before]:
+        raise AssertionError(f"sequence: {before} may not be followed by {after}")
+
+
+def segment_of(phase: str) -> str:
+    return PHASES[phase].segment

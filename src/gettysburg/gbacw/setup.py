@@ -1,0 +1,162 @@
+"""A scenario as the engine plays it: counters on hexes, leaders, the turn span, the
+initiative of turn 1 and the reinforcements by turn, resolved once from a
+:class:`gettysburg.gbacw.scenario.Scenario` (004 "Gli scenari"; 002 §9.7).
+
+The set-up comes from the scenario's placer (``Scenario.deployment``); a reinforcement group
+(a :class:`~gettysburg.gbacw.scenario.Force`) becomes its counters here, entering on its
+area's hex (each entry area 1..14 is one map-edge hex, ``HexInfo.entry``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gettysburg.core.protocol import Seat
+from gettysburg.gbacw.board import Board
+from gettysburg.gbacw.charts import all_charts
+from gettysburg.gbacw.oob import Oob
+from gettysburg.gbacw.scenario import Force, Scenario, load_scenario
+from gettysburg.gbacw.state import SIDE_OF_SEAT
+
+JULY = 7
+YEAR = 1863
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A counter's place at the start or on arrival."""
+
+    counter: str
+    hex: str
+    orders: str
+    facing: int | None
+    mounted: bool | None = None
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """One reinforcement group (002 §9.7): its counters and leaders enter on ``turn``."""
+
+    id: str
+    seat: Seat
+    turn: int  # turn-track index
+    hex: str
+    orders: str | None
+    activations: int | None
+    counters: tuple[str, ...]
+    leaders: tuple[str, ...]
+
+
+@dataclass
+class EngineSetup:
+    id: str
+    title: str
+    first_turn: int
+    last_turn: int
+    initiative: Seat | None
+    fatigue: bool
+    pieces: dict[Seat, list[Piece]] = field(default_factory=dict)
+    leaders: dict[Seat, list[tuple[str, str]]] = field(default_factory=dict)
+    arrivals: list[Arrival] = field(default_factory=list)
+    scenario: Scenario | None = None
+
+
+def turn_index(turn: str) -> int:
+    """The turn-track index of a scenario turn written ``<July day>-<HHMM>``."""
+    day, _, hhmm = turn.partition("-")
+    return all_charts().turn_track.turn(dt.date(YEAR, JULY, int(day)), int(hhmm[:2])).index
+
+
+def turn_label(index: int) -> str:
+    t = all_charts().turn_track.turns()[index]
+    return f"{t.date.day}-{t.hour:02d}00"
+
+
+def force_counters(force: Force, seat: str, oob: Oob) -> list[str]:
+    """Every counter id a force brings (cavalry: both twins; the engine keeps one)."""
+    side = SIDE_OF_SEAT[seat]
+    counters = [c for c in oob.counters() if c.side == side]
+    wanted: set[str] = set()
+    for name in force.formations:
+        hits = oob.resolve(name, side=side, kind="formation")  # type: ignore[arg-type]
+        if len(hits) != 1:
+            raise ValueError(f"formation {name!r} resolves to {hits}")
+        fid = hits[0].split(":", 1)[1]
+        wanted |= {c.id for c in counters if fid in (c.formation, c.division, c.corps)}
+    for ref in force.units:
+        wanted |= _unit_counters(ref.name, ref.within, side, oob, counters)
+    for ref in force.less:
+        wanted -= _unit_counters(ref.name, ref.within, side, oob, counters)
+    return sorted(wanted)
+
+
+def _unit_counters(name: str, within: str | None, side: str, oob: Oob,
+                   counters: Iterable[object]) -> set[str]:
+    hits = oob.resolve(name, side=side, kind="unit", within=within)  # type: ignore[arg-type]
+    if len(hits) != 1:
+        raise ValueError(f"unit {name!r} resolves to {hits}")
+    _, corps, unit = hits[0].split(":", 2)
+    return {c.id for c in counters  # type: ignore[attr-defined]
+            if c.corps == corps and c.unit == unit}  # type: ignore[attr-defined]
+
+
+def entry_hex(board: Board, area: int | None, hex_id: str | None) -> str:
+    if hex_id is not None:
+        return hex_id
+    for info in board.hexes.values():
+        if info.entry == area:
+            return info.id
+    raise ValueError(f"no map hex holds entry area {area}")
+
+
+def _simple_placement(scen: Scenario, seat: Any, oob: Oob
+                      ) -> tuple[list[Piece], list[tuple[str, str]]]:
+    """Interim placer for lines given by ``hex`` or ``hexes``: the line's counters one to a
+    hex in the listed order (``per_hex`` to a hex), leaders on the line's first hex."""
+    pieces: list[Piece] = []
+    leaders: list[tuple[str, str]] = []
+    for line in scen.setup.get(seat, ()):
+        hexes = list(line.where.hex_ids())
+        if not hexes:
+            raise ValueError(f"setup.{seat}[{line.id}]: the interim placer needs hex/hexes")
+        chosen: dict[str, str] = {}
+        for cid in force_counters(line, seat, oob):
+            key = cid.rsplit(":", 1)[0] if cid.endswith((":mounted", ":dismounted")) else cid
+            want = ":dismounted" if line.mounted is False else ":mounted"
+            if key not in chosen or cid.endswith(want):
+                chosen[key] = cid
+        for i, (_, cid) in enumerate(sorted(chosen.items())):
+            pieces.append(Piece(cid, hexes[min(i // line.per_hex, len(hexes) - 1)],
+                                line.orders or "advance", line.facing))
+        leaders += [(ld, hexes[0]) for ld in line.leaders]
+    return pieces, leaders
+
+
+def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetup:
+    scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    first = turn_index(scen.first_turn)
+    last = turn_index(scen.last_turn) if scen.last_turn else len(
+        all_charts().turn_track.turns()) - 1
+    out = EngineSetup(scen.id, scen.title, first, last, scen.initiative,
+                      scen.options.fatigue, scenario=scen)
+    seat: Any
+    for seat in ("usa", "csa"):
+        try:
+            out.pieces[seat] = [Piece(p.counter, p.hex, p.orders, p.facing)
+                                for p in scen.deployment(seat, oob, board)]
+            out.leaders[seat] = [(lp.leader, lp.hex)
+                                 for lp in scen.leader_deployment(seat, oob, board)]
+        except NotImplementedError:  # interim until the scenario placer lands
+            out.pieces[seat], out.leaders[seat] = _simple_placement(scen, seat, oob)
+        for group in scen.reinforcements.get(seat, ()):
+            if group.cold_start_only:
+                continue
+            out.arrivals.append(Arrival(
+                group.id, seat, turn_index(group.turn),
+                entry_hex(board, group.entry.area,
+                          group.entry.hex or next(iter(group.entry.hexes or ()), None)),
+                group.orders, group.activations, tuple(force_counters(group, seat, oob)),
+                tuple(group.leaders)))
+    return out

@@ -1,0 +1,177 @@
+"""The GBACW position: every piece of rule state that shapes the future, as plain data with
+its JSON form (002 §2, digest §C).
+
+A *unit* is keyed by its OOB counter id with the cavalry mode dropped (``US-Cav:7 MI Cav``);
+its ``counter`` names the counter on the map (the mounted or dismounted twin, 002 §14).
+Leaders, brigades (orders, Reserve, fatigue, activations), divisions (AMs), corps (EM) and
+the turn's progress (segment and phase, initiative, the AM pool, the active marker and
+brigade) sit beside them. The OOB's sides "union"/"confederate" become the seats "usa"/"csa"
+here and nowhere else (:data:`SEAT_OF_SIDE`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.protocol import Seat
+from gettysburg.gbacw.facing import Facing
+
+#: The one place the OOB's side names meet the engine's seats.
+SEAT_OF_SIDE: dict[str, Seat] = {"union": "usa", "confederate": "csa"}
+SIDE_OF_SEAT: dict[Seat, str] = {v: k for k, v in SEAT_OF_SIDE.items()}
+SEATS: tuple[Seat, Seat] = ("usa", "csa")
+ORDERS: tuple[str, ...] = ("march", "advance", "attack")
+_MODES = (":mounted", ":dismounted")
+
+
+def other(seat: Seat) -> Seat:
+    return SEATS[1] if seat == SEATS[0] else SEATS[0]
+
+
+def unit_key(counter_id: str) -> str:
+    """The unit a counter shows: its id without the cavalry mode (002 §14)."""
+    for mode in _MODES:
+        if counter_id.endswith(mode):
+            return counter_id[: -len(mode)]
+    return counter_id
+
+
+def march_marker(seat: Seat) -> str:
+    return f"{seat}/march"
+
+
+def division_marker(seat: Seat, division: str) -> str:
+    return f"{seat}/{division}"
+
+
+def marker_parts(marker: str) -> tuple[Seat, str | None]:
+    """``(seat, division)`` of an activation marker; ``None`` for the March AM (002 §5.28)."""
+    seat, _, rest = marker.partition("/")
+    return seat, None if rest == "march" else rest
+
+
+@dataclass
+class UnitState:
+    counter: str
+    seat: Seat
+    hex: str | None  # None: not (yet) on the map
+    facing: Facing | None
+    disordered: bool = False
+    moves: int = 0  # moves made in the current activation marker (March AM: up to 4, §5.35)
+
+    def to_json(self) -> JSONDict:
+        return {"counter": self.counter, "seat": self.seat, "hex": self.hex,
+                "facing": None if self.facing is None else self.facing.to_json(),
+                "disordered": self.disordered, "moves": self.moves}
+
+    @staticmethod
+    def from_json(d: JSONDict) -> UnitState:
+        f = d["facing"]
+        return UnitState(str(d["counter"]), str(d["seat"]),
+                         None if d["hex"] is None else str(d["hex"]),
+                         None if f is None else Facing.from_json(f),
+                         bool(d["disordered"]), int(d["moves"]))
+
+
+@dataclass
+class BrigadeState:
+    seat: Seat
+    division: str | None
+    corps: str
+    orders: str = "advance"  # a brigade without a marker is on Advance (002 §6.11)
+    reserve: bool = False  # 002 §6.3
+    fatigue: int = 0  # 002 §17
+    activations: int = 0  # activations used this turn (002 §17.2 counts them)
+    stay: bool = False  # this activation's "Stay" result (002 §6.23)
+    rolled: bool = False  # orders-change roll made this activation (002 §6.2)
+
+    def to_json(self) -> JSONDict:
+        return {"seat": self.seat, "division": self.division, "corps": self.corps,
+                "orders": self.orders, "reserve": self.reserve, "fatigue": self.fatigue,
+                "activations": self.activations, "stay": self.stay, "rolled": self.rolled}
+
+    @staticmethod
+    def from_json(d: JSONDict) -> BrigadeState:
+        div = d["division"]
+        return BrigadeState(str(d["seat"]), None if div is None else str(div), str(d["corps"]),
+                            str(d["orders"]), bool(d["reserve"]), int(d["fatigue"]),
+                            int(d["activations"]), bool(d["stay"]), bool(d["rolled"]))
+
+
+@dataclass
+class Position:
+    """The whole mutable position; :meth:`to_json` is fresh JSON, never aliased."""
+
+    turn: int  # index on the turn track (charts.turn_track.turns())
+    last_turn: int
+    phase: str  # sequence.PHASES
+    units: dict[str, UnitState] = field(default_factory=dict)
+    leaders: dict[str, str | None] = field(default_factory=dict)  # leader id -> hex
+    leader_seat: dict[str, Seat] = field(default_factory=dict)
+    brigades: dict[str, BrigadeState] = field(default_factory=dict)
+    ams: dict[str, int] = field(default_factory=dict)  # division -> AMs this turn (§5.23)
+    em: dict[str, int] = field(default_factory=dict)  # corps -> drawn EM this turn (§5.21)
+    initiative: Seat | None = None  # this turn's (None: a tie, §5.11)
+    last_initiative: Seat | None = None
+    first_initiative: Seat | None = None  # a scenario's turn-1 initiative (§5.1)
+    pool: list[str] = field(default_factory=list)  # markers, kept sorted: no order before a draw
+    current: str | None = None  # the drawn (or chosen) activation marker
+    brigade: str | None = None  # the active brigade
+    done_brigades: list[str] = field(default_factory=list)
+    coordination: str | None = None  # this AM's coordination result id (§5.34)
+    orders_done: list[Seat] = field(default_factory=list)  # seats done with II/B-E
+    transferred: list[Seat] = field(default_factory=list)  # §5.4: once per turn
+    arrived: list[int] = field(default_factory=list)  # reinforcement lines already in
+
+    def to_json(self) -> JSONDict:
+        return {
+            "turn": self.turn, "last_turn": self.last_turn, "phase": self.phase,
+            "units": {k: u.to_json() for k, u in sorted(self.units.items())},
+            "leaders": dict(sorted(self.leaders.items())),
+            "leader_seat": dict(sorted(self.leader_seat.items())),
+            "brigades": {k: b.to_json() for k, b in sorted(self.brigades.items())},
+            "ams": dict(sorted(self.ams.items())), "em": dict(sorted(self.em.items())),
+            "initiative": self.initiative, "last_initiative": self.last_initiative,
+            "first_initiative": self.first_initiative,
+            "pool": sorted(self.pool), "current": self.current, "brigade": self.brigade,
+            "done_brigades": list(self.done_brigades), "coordination": self.coordination,
+            "orders_done": list(self.orders_done), "transferred": list(self.transferred),
+            "arrived": list(self.arrived)}
+
+    @staticmethod
+    def from_json(d: JSONDict) -> Position:
+        def opt(v: Any) -> str | None:
+            return None if v is None else str(v)
+
+        return Position(
+            turn=int(d["turn"]), last_turn=int(d["last_turn"]), phase=str(d["phase"]),
+            units={str(k): UnitState.from_json(v) for k, v in d["units"].items()},
+            leaders={str(k): opt(v) for k, v in d["leaders"].items()},
+            leader_seat={str(k): str(v) for k, v in d["leader_seat"].items()},
+            brigades={str(k): BrigadeState.from_json(v) for k, v in d["brigades"].items()},
+            ams={str(k): int(v) for k, v in d["ams"].items()},
+            em={str(k): int(v) for k, v in d["em"].items()},
+            initiative=opt(d["initiative"]), last_initiative=opt(d["last_initiative"]),
+            first_initiative=opt(d["first_initiative"]),
+            pool=sorted(str(m) for m in d["pool"]), current=opt(d["current"]),
+            brigade=opt(d["brigade"]), done_brigades=[str(b) for b in d["done_brigades"]],
+            coordination=opt(d["coordination"]),
+            orders_done=[str(s) for s in d["orders_done"]],
+            transferred=[str(s) for s in d["transferred"]],
+            arrived=[int(i) for i in d["arrived"]])
+
+    # --- questions -------------------------------------------------------------------------
+
+    def units_of_brigade(self, brigade: str, formation_of: dict[str, str]) -> list[str]:
+        return [k for k in sorted(self.units) if formation_of[k] == brigade]
+
+    def occupied(self) -> dict[str, list[str]]:
+        """Hex id -> the units on it (sorted), for stacking and enemy checks."""
+        out: dict[str, list[str]] = {}
+        for k in sorted(self.units):
+            h = self.units[k].hex
+            if h is not None:
+                out.setdefault(h, []).append(k)
+        return out
