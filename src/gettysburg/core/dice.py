@@ -18,8 +18,8 @@ Two sources share the :class:`Dice` interface:
   measured, does not (docs/ai.md, "Coupled games").
 * :class:`ScriptedDice` — a fixed list of values, for tests and tutorials.
 
-Two dice: the d6 (faces 1..6; every rule system so far) and the d10 that GBACW reads 0..9
-(its 002 §2.5). ``roll(..., die="d10")`` draws from its own domain (``gettysburg.d10.v1``,
+Two dice: the d6 (faces 1..6; the default) and the d10, read 0..9 as the rulebooks that use
+it number its faces. ``roll(..., die="d10")`` draws from its own domain (``gettysburg.d10.v1``,
 first digest byte below 250, ``b % 10``), so adding it changed no d6 value, and a d6 roll's
 record is what it was (a roll records its die only when it is not a d6).
 
