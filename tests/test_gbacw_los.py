@@ -256,7 +256,7 @@ def test_town_does_not_block_along_a_road_004_10_23() -> None:
     assert not los(make_board(levels, terrain=town), row[0], row[3]).clear
     roads = {(row[k], row[k + 1]): "road" for k in range(3)}
     s = los(make_board(levels, terrain=town, roads=roads), row[0], row[3])
-    assert s.clear and s.rule == "004 10.23"
+    assert s.clear and s.rule == "tdg.10.23"
     # A road broken at one step: the town blocks again.
     del roads[(row[1], row[2])]
     assert not los(make_board(levels, terrain=town, roads=roads), row[0], row[3]).clear
@@ -272,7 +272,7 @@ def test_town_example_of_004_10_23_on_the_derived_board(a: str, b: str, clear: b
     s = los(BOARD, BOARD.parse(a), BOARD.parse(b))
     assert s.clear is clear, s.reason
     if clear:
-        assert s.rule == "004 10.23"  # seen only thanks to Stratton Street
+        assert s.rule == "tdg.10.23"  # seen only thanks to Stratton Street
     else:
         assert s.blocked_at == BOARD.parse("B3817") and BOARD.hex("B3817").terrain == "town"
 
@@ -284,7 +284,7 @@ def test_railroad_cut_004_9_83() -> None:
     bed = {(row[k], row[k + 1]): "bed" for k in range(3)}
     off_bed = make_board(levels, features=cut)
     s = los(off_bed, row[0], row[2])
-    assert not s.clear and s.rule == "004 9.83" and s.blocked_at == row[2]
+    assert not s.clear and s.rule == "tdg.9.83" and s.blocked_at == row[2]
     assert los(off_bed, row[1], row[2]).clear  # adjacent
     assert los(make_board(levels, features=cut, roads=bed), row[0], row[2]).clear
 
@@ -326,6 +326,19 @@ def test_units_two_levels_apart_and_the_canister_exception() -> None:
     assert line_of_sight(steep, row[0], row[3], blockers={row[1]}, fire="canister").clear
     assert not line_of_sight(steep, row[0], row[3], blockers={row[1]},
                              fire="small_arms").clear
+
+
+def test_enemies_the_firer_cannot_see_do_not_block_002_10_26() -> None:
+    # An enemy in a railroad cut is hidden from the firer (004 §9.83) but the target beyond
+    # is in sight: with no friend in the way, the hidden enemy does not block.
+    row = [at(k) for k in range(5)]
+    board = make_board(dict.fromkeys(row, 5), features={row[2]: ("railroad-cut",)})
+    assert not line_of_sight(board, row[0], row[2]).clear
+    assert line_of_sight(board, row[0], row[4], blockers={row[2]}, friends=set()).clear
+    assert not line_of_sight(board, row[0], row[4], blockers={row[2]},
+                             friends={row[2]}).clear
+    # A seen enemy blocks.
+    assert not line_of_sight(board, row[0], row[4], blockers={row[1]}, friends=set()).clear
 
 
 def test_shell_fire_is_blocked_only_by_friends_near_the_target() -> None:
@@ -424,7 +437,7 @@ def test_inspect_los_json(registered: None) -> None:
                                        "--json"])
     assert got.exit_code == 0, got.output
     doc = json.loads(got.output)
-    assert doc["clear"] is True and doc["rule"] == "004 10.23"
+    assert doc["clear"] is True and doc["rule"] == "tdg.10.23"
     assert doc["path"] == ["B3619", "B3719", "B3819", "B3919"] and "road" in doc["reason"]
     got = CliRunner().invoke(cli_app, ["inspect", "los", "--system", "gbacw", "B3617", "B3916",
                                        "--json"])

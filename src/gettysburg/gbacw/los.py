@@ -409,7 +409,7 @@ def railroad_cut(line: _Line, ids: Callable[[Hex], str]) -> Verdict | None:
             Hexside.between(steps[i][0], steps[i + 1][0]) in g.bed_links
             for i in range(len(steps) - 1))
         if not on_bed:
-            return ("004 9.83", f"{ids(end)} is a railroad cut: seen only from next to it or along "
+            return ("tdg.9.83", f"{ids(end)} is a railroad cut: seen only from next to it or along "
                     "the unfinished railroad (004 §9.83)", end)
     return None
 
@@ -470,7 +470,7 @@ def _shell_friends(line: _Line, ids: Callable[[Hex], str],
 # --- the entry point ---------------------------------------------------------------------
 
 TerrainCheck = Callable[[_Line, Callable[[Hex], str]], Verdict | None]
-SAME_LEVEL_CHECKS: tuple[TerrainCheck, ...] = (higher_than_both, canopy)
+ALWAYS_CHECKS: tuple[TerrainCheck, ...] = (higher_than_both, canopy)
 SLOPE_CHECKS: tuple[TerrainCheck, ...] = (slope_rule, intermediate_hill, shadow)
 
 
@@ -514,7 +514,7 @@ def line_of_sight(board: Board, origin: Hex, target: Hex, *,
     eye_o = g.level[origin] - (1 if origin in g.cut else 0)
     eye_t = g.level[target] - (1 if target in g.cut else 0)
     line = _Line(g, origin, target, steps, eye_o, eye_t, height)
-    checks: list[TerrainCheck] = [railroad_cut, *SAME_LEVEL_CHECKS]
+    checks: list[TerrainCheck] = [railroad_cut, *ALWAYS_CHECKS]
     if eye_o != eye_t:
         checks.extend(SLOPE_CHECKS)
         if crests:
@@ -529,7 +529,7 @@ def line_of_sight(board: Board, origin: Hex, target: Hex, *,
         if verdict is not None:
             return Sight(False, verdict[0], verdict[1], verdict[2], path)
     if road and any(h in g.town for _, h in line.between()):
-        return Sight(True, "004 10.23", "clear: the line runs straight along a road or trail, "
+        return Sight(True, "tdg.10.23", "clear: the line runs straight along a road or trail, "
                      "where town does not block (004 §10.23)", None, path)
     return Sight(True, "10.24", "clear: no ground, cover or unit in the way (002 §10.24)",
                  None, path)
