@@ -293,7 +293,7 @@ def test_unknown_unit_names_the_line(tmp_path: Path, oob: Oob, board: Board) -> 
 
 
 def test_ambiguous_name_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
-    """'5 AL' is both a regiment of Rodes's division and Archer's battalion without 'within'."""
+    """A name that means two records (a division and its general) is refused, naming the line."""
     doc = _doc()
     doc["setup"]["csa"][1]["units"] = ["Hood"]  # a division and a leader: not one unit
     scen = load_scenario(_write(tmp_path, doc))

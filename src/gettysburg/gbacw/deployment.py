@@ -48,6 +48,9 @@ class LeaderPlacement:
 class SetupError(DataError):
     """A set-up line that cannot be resolved or placed (names the file, line and field)."""
 
+    def __init__(self, file: str, record: str, field: str, problem: str) -> None:
+        super().__init__(file, record.removeprefix(f"{file}:"), field, problem)
+
 
 @dataclass
 class _Piece:
@@ -112,6 +115,8 @@ def unit_record(ref: UnitRef, seat: Seat, oob: Oob, where: str, field: str) -> U
 
 def leader_id(name: str, seat: Seat, oob: Oob, where: str, field: str) -> str:
     from .scenario import SIDE_OF_SEAT
+    if any(r.leader.id == name and r.side == SIDE_OF_SEAT[seat] for r in oob.leaders):
+        return name  # a leader's id is exact ('lee', not also Fitzhugh Lee by surname)
     hits = [h for h in oob.resolve(name, side=SIDE_OF_SEAT[seat])
             if h.startswith(("leader:", "artillery:"))]
     return _one(hits, name, where, field).split(":", 1)[1]
@@ -249,6 +254,7 @@ def spread_losses(pieces: Sequence[_Piece], force: Force) -> dict[str, int]:
 class _State:
     pieces: dict[Hex, list[tuple[_Piece, str]]]
     leaders: dict[str, Hex]
+    claims: dict[Hex, set[str]]  # the 'within' lines whose area holds each hex
 
 
 def _pieces(units: Iterable[UnitRecord], by_unit: dict[tuple[str, str], list[Counter]],
@@ -297,7 +303,11 @@ def _place(scen: Scenario, seat: Seat, oob: Oob, board: Board
     for c in oob.counters():
         by_unit.setdefault((c.corps, c.unit), []).append(c)
     skip = set(scen.leave_out.get(seat, ()))
-    state = _State({}, {})
+    state = _State({}, {}, {})
+    for ln in scen.setup.get(seat, ()):
+        if ln.id not in skip and ln.where.within is not None and ln.stack_with is None:
+            for h in area(ln.where, board, scen.maps, f"{file}:setup.{seat}[id={ln.id}]"):
+                state.claims.setdefault(h, set()).add(ln.id)
     units_out: list[Placement] = []
     leaders_out: list[LeaderPlacement] = []
     for ln in scen.setup.get(seat, ()):
@@ -340,6 +350,8 @@ def _place_line(scen: Scenario, seat: Seat, ln: SetupLine, oob: Oob, board: Boar
         hexes = [state.leaders[lid]]
     else:
         hexes = area(ln.where, board, scen.maps, label)
+        if ln.where.within is not None:  # leave hexes other lines' areas share till last
+            hexes.sort(key=lambda h: bool(state.claims.get(h, set()) - {ln.id}))
     bad = _allowed(scen, board, ln.id)
     if bad:
         hexes = [h for h in hexes if h not in bad]
