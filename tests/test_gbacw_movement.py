@@ -501,3 +501,27 @@ def test_section_8_22_march_units_close_a_bridge() -> None:
     shut = reachable(b, O, f, 4, unit_class="artillery", orders="advance", enemy=(),
                      friends={E: FriendStack(march=True)})
     assert shut[(E, f)].mp == 2 + 2  # open ground 2, creek +2 for artillery
+
+
+def test_004_9_81_lotts_ridge_bridge_over_the_cut() -> None:
+    """The bridge in A1623 takes units over the cut only between A1522 and A1723, never
+    stopping on it, closed by an enemy in A1622, A1623 or A1523; the cut itself is entered
+    along the railroad bed as any cut is."""
+    b = load_board()
+    a, mid, c = b.parse("A1522"), b.parse("A1623"), b.parse("A1723")
+    on = step(b, a, mid)
+    assert on.bridge and not on.may_end
+    assert isinstance(entry_cost(b, b.parse("A1622"), mid, unit_class="infantry",
+                                 orders="advance"), RuleError)
+    assert isinstance(entry_cost(b, a, mid, unit_class="infantry", orders="attack"),
+                      RuleError)
+    assert step(b, b.parse("A1722"), mid).may_end  # along the railroad, into the cut
+    f = Facing.vertex(5)  # fronts: directions 5 and 0 (A1723 is mid's direction 0)
+    reach = reachable(b, a, f, 3, unit_class="infantry", orders="advance", enemy=())
+    assert [h for h, _ in reach[(c, f)].path] == [a, mid, c]
+    for (h, _), r in reach.items():  # stopping in the cut only when come along the railroad
+        if h == mid:
+            assert [p for p, _ in r.path if p != mid][-1] not in (a, c)
+    shut = reachable(b, a, f, 3, unit_class="infantry", orders="advance",
+                     enemy={b.parse("A1523")}, full_ma=3)
+    assert all(r.path[1][0] != mid for r in shut.values() if len(r.path) > 1)

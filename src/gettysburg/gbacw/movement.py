@@ -139,6 +139,46 @@ def _along_railroad(side: SideInfo | None) -> bool:
         r.road_class == "railroad" or "railroad" in r.name.lower() for r in side.roads)
 
 
+#: 004 §9.81: Lott's Ridge bridge carries traffic over the railroad cut in A1623, only
+#: between A1522 and A1723 (the book's ids).
+LOTTS_RIDGE_BRIDGE = ("A1522", "A1623", "A1723")
+
+
+def _bridge_hexes(board: Board) -> tuple[Hex, Hex, Hex] | None:
+    try:
+        a, mid, b = (board.parse(x) for x in LOTTS_RIDGE_BRIDGE)
+    except ValueError:
+        return None
+    if "railroad-bridge" not in board.hexes[mid].features:
+        return None
+    return a, mid, b
+
+
+def bridge_over_cut(board: Board, frm: Hex, to: Hex) -> Literal["on", "off"] | None:
+    """004 §9.81: "on" for a step from an end of the Lott's Ridge bridge onto it, "off" for
+    a step from it to an end; None if the step is not the bridge's."""
+    hexes = _bridge_hexes(board)
+    if hexes is None:
+        return None
+    a, mid, b = hexes
+    if to == mid and frm in (a, b):
+        return "on"
+    if frm == mid and to in (a, b):
+        return "off"
+    return None
+
+
+def bridge_closers(board: Board) -> frozenset[Hex]:
+    """004 §9.81: an enemy in the bridge hex or either hex beside it (neither an end nor on
+    the railroad) closes the bridge."""
+    hexes = _bridge_hexes(board)
+    if hexes is None:
+        return frozenset()
+    a, mid, b = hexes
+    return frozenset({mid, *(n for n in mid.neighbours() if n not in (a, b)
+                             and not _along_railroad(board.side(mid, n)))})
+
+
 def _off_path(board: Board, frm: Hex, to: Hex, unit_class: UnitClass,
               chart: TerrainChart | None, *, from_connected: bool,
               crossing_used: bool) -> tuple[int, Disorder, list[str]] | RuleError:
@@ -211,12 +251,23 @@ def entry_cost(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass,
     cut_here = "railroad-cut" in info.features
     cut_there = "railroad-cut" in board.hexes[frm].features
     if (cut_here or cut_there) and not _along_railroad(side):
-        return RuleError("004 9.83", "a railroad cut is entered and left only along the railroad")
+        over = bridge_over_cut(board, frm, to)
+        if over is None:
+            return RuleError("004 9.83",
+                             "a railroad cut is entered and left only along the railroad")
+        if effective_orders(orders, unit_class) == "attack":
+            return RuleError("9.44", "units on Attack orders may not move over a bridge")
+        if over == "on":  # on the bridge: the hex's own ground, and no stopping there
+            c = _cost(chart, info.terrain, unit_class)
+            if c.kind == "prohibited":
+                return RuleError("9.41", f"{unit_class} may not enter {info.terrain}")
+            return Step(frm, to, 2 * (c.mp or 0), "none", None, True, False,
+                        ("004 9.81",), None)
     path = _path_class(side)
     rates = use_paths and orders != "attack" and path is not None
     bridge = rates and (bool(side and side.crossing)
                         or "bridge" in info.features or "ford" in info.features)
-    may_end = "railroad-bridge" not in info.features  # 004 §9.81
+    may_end = True
     extra = 0
     rules: list[str] = []
     if Hexside.between(frm, to) in breastwork_sides:

@@ -7,8 +7,8 @@ in woods), free between two path hexes followed at the path's rate (§7.23, §9.
 on entering a hex next to an enemy and may not turn there (§9.53); a unit that starts next
 to the enemy may turn one vertex and leave, or two or three and stay (§7.24). Every state
 keeps its path and the disorder checks met on it; ties go to the lower cost, then fewer
-disorders and checks, then the smaller (hex, facing) order, so the legal moves come out in
-the same order every time.
+disorders and checks, then the shorter path, then the smaller (hex, facing) order, so the
+legal moves come out in the same order every time.
 
 :func:`leader_costs` is the same search for a leader, who has no facing and takes the best
 rate (§9.31), and :func:`command_cost` the command-range variant of it (§4.15), used by
@@ -35,6 +35,8 @@ from .movement import (
     PassThrough,
     Step,
     approach_ban,
+    bridge_closers,
+    bridge_over_cut,
     effective_orders,
     entry_cost,
     march_may_move,
@@ -65,8 +67,8 @@ class Reach:
     def mp(self) -> float:
         return self.half_mp / 2
 
-    def rank(self) -> tuple[int, bool, int, tuple[tuple[Hex, Facing], ...]]:
-        return (self.half_mp, self.disordered, len(self.checks), self.path)
+    def rank(self) -> tuple[int, bool, int, int, tuple[tuple[Hex, Facing], ...]]:
+        return (self.half_mp, self.disordered, len(self.checks), len(self.path), self.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,7 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
         return best
     near_enemy = frozenset(n for e in enemy for n in e.neighbours())
     start_adjacent = start in near_enemy
+    bridge_shut = not bridge_closers(board).isdisjoint(enemy)
     steps: dict[tuple[Hex, Hex], Step | RuleError] = {}  # the same step from every facing
     bans: dict[tuple[Hex, bool], bool] = {}
 
@@ -143,6 +146,8 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                 found = entry_cost(board, h, n, unit_class=unit_class, orders=orders,
                                    use_paths=False, breastwork_sides=breastwork_sides,
                                    chart=chart)
+            if bridge_shut and bridge_over_cut(board, h, n) == "on":
+                found = RuleError("004 9.81", "an enemy on or beside the bridge closes it")
             steps[(h, n)] = found
         return found
 
@@ -237,8 +242,8 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                 old = nodes.get(nkey)
                 new = _Node(total, n, f2, step.path is not None, ndis,
                             (*turned, (n, f2)), checks, step, adjacent or minimum, minimum)
-                if old is None or (new.cost, len(new.checks), new.path) < (
-                        old.cost, len(old.checks), old.path):
+                if old is None or (new.cost, len(new.checks), len(new.path), new.path) < (
+                        old.cost, len(old.checks), len(old.path), old.path):
                     nodes[nkey] = new
                     heapq.heappush(heap, (total, ndis, len(checks), n, f2, nkey[2]))
     return dict(sorted(best.items(), key=lambda kv: (kv[1].rank(), kv[0])))
