@@ -31,6 +31,7 @@ from gettysburg.gbacw.extension import (
     line_extensions_allowed,
     line_move_cost,
     line_moves,
+    line_turn_extra,
     split_strength,
 )
 from gettysburg.gbacw.facing import Facing, front_hexes
@@ -313,3 +314,9 @@ def test_column_ma_penalty_under_advance_8_5() -> None:
     assert column_ma_penalty(2, orders="march") == 0
     with pytest.raises(ValueError):
         column_ma_penalty(3, orders="advance")
+
+
+def test_line_turn_extra_in_woods_under_attack_8_44() -> None:
+    assert line_turn_extra(orders="attack", in_woods=True) == 1
+    assert line_turn_extra(orders="advance", in_woods=True) == 0
+    assert line_turn_extra(orders="attack", in_woods=False) == 0

@@ -17,6 +17,7 @@ from gettysburg.gbacw.stacking import (
     fire_allowances,
     fire_result_on_stack,
     hex_fire_limit,
+    hits_each_unit,
     may_fire_after_reorder,
     reverse_stack,
     shock_loss_order,
@@ -266,3 +267,18 @@ def test_shock_losses_top_first_and_bloody_to_highest_cohesion_8_36() -> None:
 
 def test_units_of_groups_sections() -> None:
     assert units_of([art("A", 2), art("A", 2), inf("a", 3)]) == [[0, 1], [2]]
+
+
+def test_8_35_example_shell_fire_hits_each_unit() -> None:
+    """Artillery at five hexes: each unit takes the UDD on its own, and the top unit's
+    failure brings no second UDD on the one below; at three hexes or for small arms the
+    top unit takes it for the stack."""
+    assert hits_each_unit(5, artillery=True)
+    assert hits_each_unit(4, artillery=True)
+    assert not hits_each_unit(3, artillery=True)
+    assert not hits_each_unit(5, artillery=False)
+
+
+def test_hex_limit_counts_fire_of_units_that_left_8_31() -> None:
+    assert fire_allowances([inf("a", 5), inf("b", 4)], spent=4) == [3, 0]
+    assert fire_allowances([art("A", 6), art("B", 6)], spent=6) == [6, 0]

@@ -183,6 +183,12 @@ def line_moves(line: ExtendedLine) -> list[ExtendedLine]:
     return out
 
 
+def line_turn_extra(*, orders: str, in_woods: bool) -> int:
+    """Extra MP when an extended line pivots or turns in a woods hex under Attack orders
+    (002 §8.44); the about face itself costs 1 MP (§7.22)."""
+    return 1 if orders == "attack" and in_woods else 0
+
+
 def about_face(line: ExtendedLine) -> ExtendedLine:
     """The line turned 180 degrees in place (002 §8.44, 1 MP): left and right swap."""
     n = len(line.hexes)

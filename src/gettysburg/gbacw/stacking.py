@@ -196,7 +196,7 @@ def reverse_stack(
 # --- fire (002 §8.31–§8.34) ----------------------------------------------------------
 
 
-def fire_allowances(entries: Sequence[StackEntry]) -> list[int]:
+def fire_allowances(entries: Sequence[StackEntry], *, spent: int = 0) -> list[int]:
     """Most SP each entry may fire, top first (002 §8.31, §8.33).
 
     Limits per hex: 7 SP of infantry (with dismounted cavalry) or 4 of mounted
@@ -205,6 +205,8 @@ def fire_allowances(entries: Sequence[StackEntry]) -> list[int]:
     the artillery fires only if it is the top unit. The top units fire first;
     units below may fire what is left (a top unit that does not fire still uses
     its share, §8.33, so the caller zeroes the units that do not fire).
+    ``spent`` is what units that have since left the hex already fired from it
+    this activation: the limits hold for the hex (§8.31).
     """
     arty = any(e.kind == "artillery" for e in entries)
     small = any(e.kind != "artillery" for e in entries)
@@ -212,12 +214,12 @@ def fire_allowances(entries: Sequence[StackEntry]) -> list[int]:
     if not entries:
         return out
     if arty and not small:
-        left = 12
+        left = max(0, 12 - spent)
         for i, e in enumerate(entries):
             out[i] = min(e.sp, left)
             left -= out[i]
         return out
-    total_left = 7
+    total_left = max(0, 7 - spent)
     cav_left = 4
     groups = units_of(entries)
     for rank, g in enumerate(groups):
@@ -274,6 +276,13 @@ def target_density_drm(hex_sp: Sequence[StackEntry], *, shell: bool) -> int:
 
 
 # --- who takes results (002 §8.35–§8.37) ---------------------------------------------
+
+
+def hits_each_unit(range_hexes: int, *, artillery: bool) -> bool:
+    """Whether a fire result falls on every unit of the target hex on its own: artillery
+    fire at shell range, four hexes or more (002 §8.35, §10.67). Then a failed UDD of
+    the top unit brings no further UDD on the others."""
+    return artillery and range_hexes >= 4
 
 
 @dataclass(frozen=True, slots=True)
