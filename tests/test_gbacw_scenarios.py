@@ -66,6 +66,8 @@ def test_every_counter_once_and_on_the_maps(sid: str, oob: Oob, board: Board) ->
             info = board.hexes[board.parse(p.hex)]
             assert set(info.sheets) & set(scen.maps), f"{p.hex} off {scen.maps}"
             assert p.hex[0] in scen.maps
+            for t in p.extension:  # a column's tail hexes too
+                assert set(board.hexes[board.parse(t)].sheets) & set(scen.maps)
         for lp in scen.leader_deployment(seat, oob, board):
             oob.leader(lp.leader)
             assert board.hexes[board.parse(lp.hex)].sheets

@@ -147,7 +147,12 @@ def area(where: Where, board: Board, maps: Sequence[str], label: str) -> list[He
         out = [parse(h) for h in where.hexes]
     elif where.road is not None:
         a, b = parse(where.road[0]), parse(where.road[1])
-        out = road_path(board, a, b) or line(a, b)
+        out = road_path(board, a, b)
+        if not out:  # the derived road may run a hex aside: use it if it is as long
+            snapped, straight = snapped_road(board, a, b), line(a, b)
+            out = snapped if len(snapped) >= len(straight) else straight
+    elif where.line is not None:
+        out = line(parse(where.line[0]), parse(where.line[1]))
     else:
         w = where.within
         assert w is not None
@@ -175,6 +180,22 @@ def _on_side(board: Board, h: Hex, ref: Sequence[Hex], sheet: str, side: str) ->
     nearest = min(abs(x - here[0]) for x, _ in known)
     yy = [y for x, y in known if abs(x - here[0]) == nearest]
     return here[1] > max(yy) if side == "west" else here[1] < min(yy)
+
+
+def snapped_road(board: Board, a: Hex, b: Hex) -> list[Hex]:
+    """The road between the road hexes next to a and b, when the derived map's road runs a
+    hex beside the book's (the shortest such stretch; ties by hex order)."""
+    def near(h: Hex) -> list[Hex]:
+        return sorted(n for n in (h, *h.neighbours()) if board.road_neighbours(n)) if (
+            h in board.hexes) else []
+
+    best: list[Hex] = []
+    for x in near(a):
+        for y in near(b):
+            path = road_path(board, x, y, limit=a.distance(b) + 4)
+            if path and (not best or len(path) < len(best)):
+                best = path
+    return best
 
 
 def road_path(board: Board, a: Hex, b: Hex, limit: int = 40) -> list[Hex]:
@@ -358,7 +379,7 @@ def _place_line(scen: Scenario, seat: Seat, ln: SetupLine, oob: Oob, board: Boar
     if not hexes:
         raise SetupError(file, label, "where", "the area has no hex on the scenario's maps")
     lost = spread_losses(pieces, ln)
-    road = ln.where.road is not None
+    road = ln.where.road is not None or ln.where.line is not None
     used: dict[Hex, int] = {}
     taken: set[Hex] = set()  # column tails
     out: list[Placement] = []
@@ -372,6 +393,9 @@ def _place_line(scen: Scenario, seat: Seat, ln: SetupLine, oob: Oob, board: Boar
                              "hexes within the stacking limits (002 §8.12)")
         i, h = spot
         tail = _tail(hexes, i, trail, road) if trail else []
+        if any(t not in board.hexes or not set(board.hexes[t].sheets) & set(scen.maps)
+               for t in tail):
+            raise SetupError(file, label, "where", f"{p.unit.unit.name}'s column runs off the map")
         taken.update(tail)
         facing = ln.facing
         if facing is None and road and orders == "march":

@@ -186,23 +186,28 @@ class Within(_Rec):
 
 class Where(_Rec):
     """One of: ``hex`` (all in one hex), ``within``, ``road: [FROM, TO]`` (along the road from
-    FROM, the head of the column, to TO), or ``hexes`` (a list, filled in order)."""
+    FROM, the head of the column, to TO), ``hexes`` (a list, filled in order) or ``line:
+    [FROM, TO]`` (the straight row of hexes between them)."""
 
     hex: str | None = None
     within: Within | None = None
     road: tuple[str, str] | None = None
     hexes: tuple[str, ...] | None = None
+    line: tuple[str, str] | None = None  # the straight row of hexes from FROM to TO
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Self:
-        given = [k for k in ("hex", "within", "road", "hexes") if getattr(self, k) is not None]
+        kinds = ("hex", "within", "road", "hexes", "line")
+        given = [k for k in kinds if getattr(self, k) is not None]
         if len(given) != 1:
-            raise RecordProblem("", "where", "give exactly one of hex, within, road, hexes "
-                                f"(got {given or 'none'})")
+            raise RecordProblem("", "where", "give exactly one of hex, within, road, hexes, "
+                                f"line (got {given or 'none'})")
         if self.hex is not None:
             _hex(self.hex, "hex")
         for i, h in enumerate(self.road or ()):
             _hex(h, f"road[{i}]")
+        for i, h in enumerate(self.line or ()):
+            _hex(h, f"line[{i}]")
         for i, h in enumerate(self.hexes or ()):
             _hex(h, f"hexes[{i}]")
         if self.hexes is not None and not self.hexes:
@@ -216,6 +221,7 @@ class Where(_Rec):
             yield from self.within.of
         yield from self.road or ()
         yield from self.hexes or ()
+        yield from self.line or ()
 
 
 class SetupLine(Force):
