@@ -414,6 +414,36 @@ def test_derived_board_chambersburg_pike_under_march() -> None:
                       enemy=())
     assert (c, Facing.side(next(k for k in range(6) if mid.neighbour(k) == c))) in reach
     assert min(r.mp for (h, _), r in reach.items() if h == c) == 1.0
+    assert reach[(c, Facing.side(next(k for k in range(6) if mid.neighbour(k) == c)))].road_only
+
+
+def test_derived_board_march_column_along_the_pike_turns_free() -> None:
+    """§9.45, §17.22: a column on March follows the Chambersburg Pike's bends at ½ MP a hex,
+    the turns free, the whole way by road."""
+    b = load_board()
+    pike = [s for s in b.sides.values() if any(r.name == "Chambersburg Pike" for r in s.roads)]
+    graph: dict[Hex, list[Hex]] = {}
+    for s in pike:
+        graph.setdefault(s.side.a, []).append(s.side.b)
+        graph.setdefault(s.side.b, []).append(s.side.a)
+    start = b.parse("A2810")
+    route, prev = [start], None
+    while len(route) < 9:  # walk the pike eight hexes from A2810
+        nxt = [n for n in sorted(graph[route[-1]]) if n != prev and n not in route]
+        prev = route[-1]
+        route.append(nxt[0])
+    d0 = next(d for d in range(6) if start.neighbour(d) == route[1])
+    reach = reachable(b, start, Facing.side(d0), 4, unit_class="infantry", orders="march",
+                      enemy=())
+    end = [r for (h, _), r in reach.items() if h == route[-1]]
+    assert end and min(r.mp for r in end) == 4.0
+    best = min(end, key=lambda r: r.rank())
+    assert best.road_only and best.hex == route[-1]
+    bends = {f for _, f in best.path}
+    assert len(bends) > 1  # the pike bends, and the turns cost nothing
+    adv = reachable(b, start, Facing.vertex(d0), 8, unit_class="infantry", orders="advance",
+                    enemy=())
+    assert min(r.mp for (h, _), r in adv.items() if h == route[-1]) == 8.0  # 1 MP a hex
 
 
 def test_derived_board_town_by_street_or_across() -> None:

@@ -51,8 +51,9 @@ WOODS = ("woods", "rough-woods")
 class Reach:
     """A state the unit can end its move in: ``half_mp`` spent, the (hex, facing) states
     passed through from the start, the disorder checks met, whether an automatic disorder
-    (D) was met, whether the move stopped next to the enemy (§9.53), and whether only the
-    one-hex minimum of §9.42 allowed it (an Attack unit so moved may not fire or shock)."""
+    (D) was met, whether the move stopped next to the enemy (§9.53), whether only the
+    one-hex minimum of §9.42 allowed it (an Attack unit so moved may not fire or shock), and
+    whether the kept path went by pike and road alone (March fatigue, 002 §17.22)."""
 
     hex: Hex
     facing: Facing
@@ -62,6 +63,7 @@ class Reach:
     disordered: bool
     stopped: bool
     minimum_move: bool
+    road_only: bool = True  # every step taken at a pike's or road's rate (002 §17.22)
 
     @property
     def mp(self) -> float:
@@ -83,6 +85,7 @@ class _Node:
     entry: Step | None
     terminal: bool  # stopped next to the enemy, or moved by the §9.42 minimum only
     minimum: bool
+    road_only: bool = True
 
 
 def _facings_like(f: Facing) -> list[Facing]:
@@ -192,7 +195,8 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
         if node.terminal:
             if may_end(h, node.entry):
                 stopped = h in near_enemy
-                offer(Reach(h, f, cost, node.path, node.checks, dis, stopped, node.minimum))
+                offer(Reach(h, f, cost, node.path, node.checks, dis, stopped, node.minimum,
+                            node.road_only))
             continue
         in_woods = board.hexes[h].terrain in WOODS
         for f2 in _facings_like(f):
@@ -200,7 +204,8 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
             tc = 2 * turn_cost(k, unit_class=unit_class, orders=orders, in_woods=in_woods)
             turned = node.path if k == 0 else (*node.path, (h, f2))
             if cost + tc <= limit(dis) and may_end(h, node.entry):
-                offer(Reach(h, f2, cost + tc, turned, node.checks, dis, False, False))
+                offer(Reach(h, f2, cost + tc, turned, node.checks, dis, False, False,
+                            node.road_only))
             if h == start and start_adjacent and k >= 2:
                 continue  # §7.24: turning more than a vertex there means staying
             for n in front_hexes(h, f2):
@@ -241,7 +246,8 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                     continue
                 old = nodes.get(nkey)
                 new = _Node(total, n, f2, step.path is not None, ndis,
-                            (*turned, (n, f2)), checks, step, adjacent or minimum, minimum)
+                            (*turned, (n, f2)), checks, step, adjacent or minimum, minimum,
+                            node.road_only and step.path in ("pike", "road"))
                 if old is None or (new.cost, len(new.checks), len(new.path), new.path) < (
                         old.cost, len(old.checks), len(old.path), old.path):
                     nodes[nkey] = new
