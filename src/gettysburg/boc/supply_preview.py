@@ -72,7 +72,7 @@ def supply_preview(game: Game, seat: str, hq_id: str) -> JSONDict | None:
         note += f" and may supply {', '.join(priced)} (8.3)" if lit else \
             ": no block of its own it may still supply (8.3)"
     else:
-        note = f"activated for supply here, {printed.name} would lose a step and have " \
+        note = f"Activated for supply here, {printed.name} would lose a step and have " \
                f"{points} SP (8.1, 8.2)"
         note += f" for {', '.join(priced)} (8.3)" if lit else "; it would supply no block (8.3)"
     if out:

@@ -23,7 +23,10 @@ export async function loadMap(gameId, token) {
 }
 
 // `onState`: told of every state the push channel brings (hot-seat hands the screen over).
-export async function gamePage(root, gameId, token, { onState = null } = {}) {
+// A guided page (the tutorial) also gives `allow` (which legal actions the page offers),
+// `aside` (a panel put first in the side column) and `onRender(state, events)`, told after
+// every drawing; when it answers true the page is drawn once more (its `allow` changed).
+export async function gamePage(root, gameId, token, { onState = null, allow = null, aside = null, onRender = null } = {}) {
   if (!token) {
     root.replaceChildren(el("p", { class: "error-text", i18n: "game.no_token" }));
     return () => {};
@@ -41,6 +44,9 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
   // The scenario card, when the rule system gives one (404 otherwise); it does not change.
   const card = await get(`/api/games/${gameId}/card`, token).catch(() => null);
   let selected = null;
+  // The legal actions this page offers (all of them, unless a guide narrows them).
+  const legal = () => (allow ? state.legal.filter(allow) : state.legal);
+  let redrawn = false; // a guide's second drawing is not followed by a third
   // What selecting the block would set going (`/preview`: an HQ's command), and the action
   // its warning was shown for once (a second click sends it).
   let preview = null;
@@ -81,7 +87,7 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode, battleNode,
-    el("div", { class: "side" }, controls, cardNode, actionsNode, logNode)), announce);
+    el("div", { class: "side" }, aside, controls, cardNode, actionsNode, logNode)), announce);
 
   const seatIds = state.seats.map((s) => s.seat);
   const look = await pieceLook(state.system, seatIds);
@@ -92,7 +98,7 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
       if (selected && selected !== id) {
         const other = unitsOf(state.view).find((u) => u.id === id);
         const hex = other?.hex;
-        const options = [...actionsOn(state.legal, selected, id), ...(hex ? destinations(state.legal, selected).get(hex) || [] : [])];
+        const options = [...actionsOn(legal(), selected, id), ...(hex ? destinations(legal(), selected).get(hex) || [] : [])];
         if (options.length) { act(options[0], hex); return; }
         // A block the player cannot select (the enemy's): the click was meant for its hex.
         if (other && other.side !== state.seat && hex) { explain(hex); return; }
@@ -106,7 +112,7 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     },
     onHex: (hex) => {
       if (!selected) return;
-      const options = destinations(state.legal, selected).get(hex);
+      const options = destinations(legal(), selected).get(hex);
       if (options?.length) act(options[0], hex);
       else explain(hex);
     },
@@ -196,7 +202,7 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     const mine = state.status !== "finished" && (state.to_move || []).includes(state.seat);
     document.title = mine ? `● ${t("game.your_move", { seat: seatName(state.seat) })} · ${title}` : title;
     phaseBar(bar, state, state.view);
-    const options = selected ? destinations(state.legal, selected) : new Map();
+    const options = selected ? destinations(legal(), selected) : new Map();
     const dests = new Set(options.keys());
     const attacks = new Set([...options].filter(([, acts]) => isAttack(acts[0])).map(([h]) => h));
     if (armed && !attacks.has(armed)) armed = null;
@@ -204,14 +210,14 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     armedNote.textContent = armed ? armedWords(options.get(armed)[0], armed) : "";
     // A selected HQ shows its command range when the view gives one (`command_ranges`).
     const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
-    const actors = new Set(state.legal.flatMap(unitsNamed)); // what N steps through
+    const actors = new Set(legal().flatMap(unitsNamed)); // what N steps through
     const trails = trailsOf(events);
     board.render(state.view, { selected, dests, attacks, armed, reach, actors, trails });
     const battle = battleOf(state.view);
     battleNode.hidden = !battle;
     boardNode.hidden = Boolean(battle);
     if (battle) {
-      drawBattle(battleNode, battle, { seat: state.seat, legal: busy || waiting ? [] : state.legal, selected,
+      drawBattle(battleNode, battle, { seat: state.seat, legal: busy || waiting ? [] : legal(), selected,
         colours: look.colours, onAct: guarded,
         placeName: (id) => (map?.positions || map?.hexes || []).find((p) => p.id === id)?.name ?? id,
         onSelect: (id) => { selected = id; board.refuse(null); render(); } });
@@ -231,13 +237,17 @@ export async function gamePage(root, gameId, token, { onState = null } = {}) {
     sinceNode.textContent = trails.length
       ? t("game.since", { moves: count("move"), fires: count("fire"), melees: count("melee") }) : "";
     const names = namesOf(state.view);
-    actionsPanel(actionsNode, state.legal, { matching: selected, onAct: guarded, disabled: busy || waiting, names });
+    actionsPanel(actionsNode, legal(), { matching: selected, onAct: guarded, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });
     if (!cardNode.dataset.drawn) { cardPanel(cardNode, card, state.seats.map((s) => s.seat)); cardNode.dataset.drawn = "1"; }
     undoBtn.disabled = !state.undo || busy || waiting;
     sending.hidden = !waiting;
     saveBtn.hidden = state.status !== "finished";
     translatePage(root);
+    if (onRender?.(state, events) && !redrawn) {
+      redrawn = true;
+      try { render(); } finally { redrawn = false; }
+    }
   }
 
   // The other side's moves, fires and melees since this seat last acted, from the log as

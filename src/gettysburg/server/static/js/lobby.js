@@ -7,6 +7,7 @@ import { seatName, tOr } from "./panels.js";
 import { myGames, forget, remember } from "./store.js";
 import { systemsInfo } from "./systems.js";
 import { hotLink } from "./hotseat.js";
+import { startTutorial } from "./tutorial.js";
 
 // The form as the player left it when the lobby was last taken down: a change of language
 // builds the page again (main.js), and must not throw away the choices made so far.
@@ -62,7 +63,18 @@ export async function lobbyPage(root) {
       toast(err instanceof SyntaxError ? t("lobby.not_json") : errorText(err));
     }
   });
-  root.replaceChildren(el("div", { class: "lobby" }, form, el("div", { class: "column" }, listNode, importCard)));
+  // A first game, step by step, for each system that declares a tutorial.
+  const learnable = menu.filter((s) => s.tutorial);
+  const learnCard = learnable.length ? el("div", { class: "card", id: "learn" }, el("h2", { i18n: "learn.title" }),
+    el("p", { class: "muted", i18n: "learn.help" }),
+    ...learnable.map((s) => el("button", { class: "primary learn", "data-system": s.name, onclick: async (ev) => {
+      ev.target.disabled = true;
+      try { location.href = await startTutorial(s.name, s.tutorial, Object.keys(s.seats)); } catch (err) {
+        toast(errorText(err));
+        ev.target.disabled = false;
+      }
+    } }, learnable.length > 1 ? `${t("learn.button")}: ${s.title}` : t("learn.button")))) : null;
+  root.replaceChildren(el("div", { class: "lobby" }, form, el("div", { class: "column" }, learnCard, listNode, importCard)));
 
   const options = () => [...optionsIn.value.split(/[\s,]+/).filter(Boolean),
     ...[...optionBoxes.querySelectorAll("input:checked")].map((box) => box.dataset.option)];

@@ -1,10 +1,12 @@
 // Routes: "/" lobby, "/g/<id>#<token>" play, "/g/<id>#hot=<seat>:<token>,..." hot-seat
-// play, "/g/<id>/replay#<token>" replay viewer.
+// play, "/g/<id>#tut=<seat>:<token>,..." the first-game tutorial, "/g/<id>/replay#<token>"
+// replay viewer.
 import { loadLanguage, savedLanguage, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { hotSeatPage, hotTokens } from "./hotseat.js";
+import { tutorialPage, tutorialTokens } from "./tutorial.js";
 import { toast, errorText } from "./ui.js";
 
 let cleanup = () => {};
@@ -19,6 +21,7 @@ async function route() {
     if (!m) cleanup = await lobbyPage(root);
     else if (m[2]) cleanup = await replayPage(root, m[1], token);
     else if (hotTokens(token)) cleanup = await hotSeatPage(root, m[1], hotTokens(token));
+    else if (tutorialTokens(token)) cleanup = await tutorialPage(root, m[1], tutorialTokens(token));
     else cleanup = await gamePage(root, m[1], token);
   } catch (err) {
     toast(errorText(err));
