@@ -113,7 +113,8 @@ def test_learn_to_play_runs_the_tutorial_to_its_end(
     page.locator("g.units g.unit[data-unit='usa-buford']").dispatch_event("click")
     page.wait_for_selector("#preview:not([hidden])")
     note = page.inner_text("#preview")
-    assert note.startswith("Activated for supply here, Buford would lose a step and have 2 SP"), note
+    assert note.startswith("Activated for supply here, Buford would lose a step and have "
+                           "2 SP"), note
     assert "for Gamble (8.3)" in note, note
     lit = page.eval_on_selector_all("g.unit.previewed", "els => els.map(e => e.dataset.unit)")
     assert lit == ["usa-gamble"]
@@ -165,7 +166,8 @@ def test_the_map_names_the_ground_under_the_blocks(browser: Any, live: Any,
     # no clicks.
     order = page.evaluate("""() => { const svg = document.querySelector('svg.map');
       const kids = [...svg.children];
-      return [kids.indexOf(svg.querySelector('g.place-names')), kids.indexOf(svg.querySelector('g.units'))]; }""")
+      return [kids.indexOf(svg.querySelector('g.place-names')),
+              kids.indexOf(svg.querySelector('g.units'))]; }""")
     assert 0 <= order[0] < order[1], order
     assert page.get_attribute("g.place-names", "pointer-events") == "none"
     # Legible at the default zoom: a name on screen is at least 9 px tall.
