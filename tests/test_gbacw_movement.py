@@ -555,3 +555,28 @@ def test_004_9_81_lotts_ridge_bridge_over_the_cut() -> None:
     shut = reachable(b, a, f, 3, unit_class="infantry", orders="advance",
                      enemy={b.parse("A1523")}, full_ma=3)
     assert all(r.path[1][0] != mid for r in shut.values() if len(r.path) > 1)
+
+
+def test_bad_input_is_refused_with_the_rule() -> None:
+    b = board_of()
+    with pytest.raises(RuleError) as err:
+        reachable(b, O, Facing.vertex(0), 4, unit_class="infantry", orders="march", enemy=())
+    assert err.value.rule == "7.11"
+    with pytest.raises(RuleError):
+        reachable(b, Hex(40, 40), Facing.vertex(0), 4, unit_class="infantry",
+                  orders="advance", enemy=())
+    with pytest.raises(ValueError, match="mp"):
+        reachable(b, O, Facing.vertex(0), -1, unit_class="infantry", orders="advance",
+                  enemy=())
+    far = entry_cost(b, O, Hex(2, 0), unit_class="infantry", orders="advance")
+    assert isinstance(far, RuleError) and far.rule == "9.13"
+    with pytest.raises(RuleError):
+        require_step(far)
+
+
+def test_farm_cost_waived_only_when_the_road_is_used() -> None:
+    """004 chart note [e]: the farm's +1 is not paid entering from a connected road; under
+    Attack the road is not used (§9.24), so the farm is paid."""
+    b = board_of(features={E: ("farm",)}, sides=[road(O, E)])
+    assert step(b, O, E, orders="advance").mp == 1
+    assert step(b, O, E, orders="attack").mp == 2

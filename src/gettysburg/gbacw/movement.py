@@ -277,7 +277,7 @@ def entry_cost(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass,
         extra += c.mp or 0
         rules.append("15.2")
     off = _off_path(board, frm, to, unit_class, chart,
-                    from_connected=path is not None, crossing_used=bool(rates))
+                    from_connected=bool(rates), crossing_used=bool(rates))
     off_half: int | None = None
     if not isinstance(off, RuleError):
         off_half = 2 * (off[0] + extra)

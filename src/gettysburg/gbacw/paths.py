@@ -126,6 +126,14 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
     disordered MA that caps the move once a D is met (002 §9.47, §12.33)."""
     friends = friends or {}
     orders_e = effective_orders(orders, unit_class)
+    if start not in board.hexes:
+        raise RuleError("9.13", "the unit's hex is not on the map")
+    if mp < 0:
+        raise ValueError(f"mp must be 0 or more, not {mp}")
+    want = "side" if orders_e == "march" else "vertex"
+    if facing.kind != want:
+        raise RuleError("7.11", f"a unit on {orders_e} orders faces a {want}, not a "
+                                f"{facing.kind}")
     best: dict[tuple[Hex, Facing], Reach] = {}
     origin = Reach(start, facing, 0, ((start, facing),), (), disordered, False, False)
     best[(start, facing)] = origin
