@@ -580,3 +580,22 @@ def test_farm_cost_waived_only_when_the_road_is_used() -> None:
     b = board_of(features={E: ("farm",)}, sides=[road(O, E)])
     assert step(b, O, E, orders="advance").mp == 1
     assert step(b, O, E, orders="attack").mp == 2
+
+
+def test_section_9_71_reinforcement_comes_on_paying_the_edge_hex() -> None:
+    """A unit off the map enters at its edge hex paying the hex's cost (§9.71): the road's
+    rate where a road leaves the hex, the terrain's otherwise; it is not on the map before."""
+    b = board_of({O: "woods"}, sides=road_line([E, Hex(2, 0), Hex(3, 0)]))
+    f = Facing.vertex(0)
+    on = reachable(b, O, f, 4, unit_class="infantry", orders="advance", enemy=(),
+                   entering=True)
+    assert on[(O, f)].mp == 2 and on[(O, Facing.vertex(3))].mp == 3  # 2 + 1 for the turn
+    assert on[(E, f)].mp == 3
+    col = reachable(b, E, Facing.side(0), 2, unit_class="infantry", orders="march", enemy=(),
+                    entering=True)
+    assert col[(E, Facing.side(0))].mp == 0.5 and col[(Hex(3, 0), Facing.side(0))].mp == 1.5
+    assert reachable(b, O, f, 4, unit_class="infantry", orders="advance", enemy={O},
+                     entering=True) == {}
+    near = reachable(b, O, f, 4, unit_class="infantry", orders="attack", enemy={Hex(-1, 0)},
+                     entering=True)
+    assert list(near) == [(O, f)] and near[(O, f)].stopped

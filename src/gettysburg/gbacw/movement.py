@@ -304,6 +304,42 @@ def entry_cost(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass,
                 None, False, may_end, (*off_rules, *rules), off_half)
 
 
+def entry_from_off_map(board: Board, h: Hex, *, unit_class: UnitClass, orders: Orders | None,
+                       use_paths: bool = True,
+                       chart: TerrainChart | None = None) -> Step | RuleError:
+    """Entering the edge hex ``h`` from off the map (a reinforcement, 002 §9.71): the hex's
+    cost; a road, pike or trail leaving the hex is taken to come on from off the map, so its
+    rate applies as for any connected step (§9.45)."""
+    if h not in board.hexes:
+        return RuleError("9.71", "the entry hex is not on the map")
+    orders = effective_orders(orders, unit_class)
+    info = board.hexes[h]
+    classes = {_path_class(board.side(h, n)) for n in h.neighbours()}
+    path = next((c for c in ("pike", "road", "trail") if c in classes), None)
+    rates = use_paths and orders != "attack" and path is not None
+    if "railroad-cut" in info.features and not rates:
+        return RuleError("004 9.83", "a railroad cut is entered only along the railroad")
+    if rates and path in ROAD_CLASSES:
+        half = 1 if orders == "march" or unit_class == "leader" else 2
+        return Step(h, h, half, "none", path, False, True, ("9.71", "9.44"), None)
+    base = _cost(chart, "railroad-cut" if "railroad-cut" in info.features else info.terrain,
+                 unit_class)
+    if base.kind == "prohibited":
+        if rates and info.terrain == "town":
+            return Step(h, h, 2, "none", path, False, True, ("9.71", "004 9.86"), None)
+        return RuleError("9.41", f"{unit_class} may not enter {info.terrain} ({info.id})")
+    mp = base.mp or 0
+    for feature in ("farm", "run"):
+        if feature in info.features and not (feature == "farm" and rates):
+            mp += _cost(chart, feature, unit_class).mp or 0
+    if rates:
+        down = orders == "march" or unit_class == "leader"
+        return Step(h, h, 2 * max(1, mp // 2 if down else math.ceil(mp / 2)), "none", path,
+                    False, True, ("9.71", "9.44"), 2 * mp)
+    return Step(h, h, 2 * mp, base.disorder if unit_class != "leader" else "none", None,
+                False, True, ("9.71", "9.41"), 2 * mp)
+
+
 def require_step(step: Step | RuleError) -> Step:
     """The step, or its refusal raised."""
     if isinstance(step, RuleError):

@@ -39,6 +39,7 @@ from .movement import (
     bridge_over_cut,
     effective_orders,
     entry_cost,
+    entry_from_off_map,
     march_may_move,
     pass_through,
     turn_cost,
@@ -92,7 +93,7 @@ def _facings_like(f: Facing) -> list[Facing]:
     return [turn(f, k) for k in (0, 1, -1, 2, -2, 3)]
 
 
-def _through(node: _Node, friends: Mapping[Hex, FriendStack], start: Hex, step: Step,
+def _through(node: _Node, friends: Mapping[Hex, FriendStack], start: Hex | None, step: Step,
              unit_class: UnitClass) -> PassThrough | RuleError | None:
     """The cost of leaving a friendly hex the unit passed through (002 §8.22); None when
     there are no friends or the unit started there (the note to §8.22)."""
@@ -108,6 +109,36 @@ def _through(node: _Node, friends: Mapping[Hex, FriendStack], start: Hex, step: 
     return PassThrough(4 + off - node.entry.half_mp, off // 2 if off >= 4 else 0, False, "8.22")
 
 
+def _come_on(board: Board, start: Hex, *, unit_class: UnitClass, orders: Orders,
+             enemy: Collection[Hex], enemy_artillery: Collection[Hex],
+             friends: Mapping[Hex, FriendStack], sees: Callable[[Hex, Hex], bool] | None,
+             disordered: bool, cap: Callable[[bool], int], full_ma: int | None,
+             use_paths: bool, chart: TerrainChart | None, facing: Facing,
+             near_enemy: frozenset[Hex]) -> _Node | None:
+    """The first state of a reinforcement entering at ``start`` (002 §9.71), or None."""
+    step = entry_from_off_map(board, start, unit_class=unit_class, orders=orders,
+                              use_paths=use_paths, chart=chart)
+    if isinstance(step, RuleError) or start in enemy:
+        return None
+    if approach_ban(board, start, step, unit_class=unit_class, orders=orders, enemy=enemy,
+                    enemy_artillery=enemy_artillery, friends=friends, sees=sees,
+                    chart=chart) is not None:
+        return None
+    dis = disordered
+    checks: tuple[Check, ...] = ()
+    if step.disorder == "auto":
+        dis, checks = True, (Check(start, "auto", 0, "9.47"),)
+    elif step.disorder == "udd":
+        checks = (Check(start, "udd", 0, "9.47"),)
+    adjacent = start in near_enemy
+    minimum = step.half_mp > cap(dis)
+    if minimum and not (full_ma is not None and step.half_mp <= 2 * full_ma
+                        and (not adjacent or effective_orders(orders, unit_class) == "attack")):
+        return None
+    return _Node(step.half_mp, start, facing, step.path is not None, dis, ((start, facing),),
+                 checks, step, adjacent or minimum, minimum, step.path in ("pike", "road"))
+
+
 def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: UnitClass,
               orders: Orders, enemy: Collection[Hex],
               friends: Mapping[Hex, FriendStack] | None = None,
@@ -115,7 +146,7 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
               sees: Callable[[Hex, Hex], bool] | None = None,
               full_ma: int | None = None, disordered: bool = False,
               mp_disordered: int | None = None, use_paths: bool = True,
-              breastwork_sides: Collection[Hexside] = (),
+              breastwork_sides: Collection[Hexside] = (), entering: bool = False,
               chart: TerrainChart | None = None) -> dict[tuple[Hex, Facing], Reach]:
     """Every (hex, facing) the unit can end its move in with ``mp`` MP (its allowance for
     the orders: see :func:`movement.movement_allowance`), cheapest path first.
@@ -123,7 +154,9 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
     ``enemy``: hexes with enemy combat units (``enemy_artillery`` those holding artillery
     only); ``friends``: friendly hexes. ``full_ma``: the good-order, unhalved MA the
     minimum move of §9.42 is measured against (None: no minimum). ``mp_disordered``: the
-    disordered MA that caps the move once a D is met (002 §9.47, §12.33)."""
+    disordered MA that caps the move once a D is met (002 §9.47, §12.33). ``entering``: the
+    unit stands off the map and comes on at ``start``, paying for it (a reinforcement,
+    §9.71; a stack's cumulative cost, §9.72, is the caller's)."""
     friends = friends or {}
     orders_e = effective_orders(orders, unit_class)
     if start not in board.hexes:
@@ -135,12 +168,14 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
         raise RuleError("7.11", f"a unit on {orders_e} orders faces a {want}, not a "
                                 f"{facing.kind}")
     best: dict[tuple[Hex, Facing], Reach] = {}
-    origin = Reach(start, facing, 0, ((start, facing),), (), disordered, False, False)
-    best[(start, facing)] = origin
-    if orders_e == "march" and march_may_move(start, enemy, sees) is not None:
-        return best
+    if not entering:
+        best[(start, facing)] = Reach(start, facing, 0, ((start, facing),), (), disordered,
+                                      False, False)
+        if orders_e == "march" and march_may_move(start, enemy, sees) is not None:
+            return best
     near_enemy = frozenset(n for e in enemy for n in e.neighbours())
-    start_adjacent = start in near_enemy
+    start_adjacent = start in near_enemy and not entering
+    on_map_start = None if entering else start
     bridge_shut = not bridge_closers(board).isdisjoint(enemy)
     steps: dict[tuple[Hex, Hex], Step | RuleError] = {}  # the same step from every facing
     bans: dict[tuple[Hex, bool], bool] = {}
@@ -185,13 +220,22 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
     def may_end(h: Hex, entry: Step | None) -> bool:
         if entry is not None and not entry.may_end:
             return False
-        return h == start or h not in friends or friends[h].can_stack
+        return h == on_map_start or h not in friends or friends[h].can_stack
 
     first = _Node(0, start, facing, True, disordered, ((start, facing),), (), None, False, False)
+    if entering:
+        came = _come_on(board, start, unit_class=unit_class, orders=orders, enemy=enemy,
+                        enemy_artillery=enemy_artillery, friends=friends, sees=sees,
+                        disordered=disordered, cap=limit, full_ma=full_ma,
+                        use_paths=use_paths, chart=chart, facing=facing,
+                        near_enemy=near_enemy)
+        if came is None:
+            return best
+        first = came
     heap: list[tuple[int, bool, int, Hex, Facing, bool]] = [
-        (0, disordered, 0, start, facing, True)]
+        (first.cost, first.disordered, len(first.checks), start, facing, True)]
     nodes: dict[tuple[Hex, Facing, bool, bool], _Node] = {
-        (start, facing, True, disordered): first}
+        (start, facing, True, first.disordered): first}
     done: set[tuple[Hex, Facing, bool, bool]] = set()
     while heap:
         cost, dis, _, h, f, by_path = heapq.heappop(heap)
@@ -225,7 +269,7 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                 free_turn = by_path and step.path in PATH_CLASSES  # §7.23, §9.45
                 spend = (0 if free_turn else tc) + step.half_mp
                 checks = node.checks
-                through = _through(node, friends, start, step, unit_class)
+                through = _through(node, friends, on_map_start, step, unit_class)
                 if isinstance(through, RuleError):
                     continue
                 if through is not None:
