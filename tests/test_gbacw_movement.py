@@ -599,3 +599,27 @@ def test_section_9_71_reinforcement_comes_on_paying_the_edge_hex() -> None:
     near = reachable(b, O, f, 4, unit_class="infantry", orders="attack", enemy={Hex(-1, 0)},
                      entering=True)
     assert list(near) == [(O, f)] and near[(O, f)].stopped
+
+
+def test_section_9_52_exception_uncrossable_hexside() -> None:
+    """Advance infantry may close on enemy infantry across a hexside it could not cross
+    (a sheer slope here); the move still stops there (§9.53)."""
+    enemy = Hex(2, 0)
+    b = board_of(levels={enemy: 5},
+                 sides=[SideInfo(Hexside.between(E, enemy), slope="sheer", uphill=enemy)])
+    f = Facing.vertex(0)
+    reach = reachable(b, O, f, 6, unit_class="infantry", orders="advance", enemy={enemy})
+    assert reach[(E, f)].stopped
+    assert not any(h == Hex(2, -1) for h, _ in reach)  # touches it across a gradual side
+
+
+def test_same_answer_every_time_on_the_derived_board() -> None:
+    b = load_board()
+    start = b.parse("B3821")
+    enemy = {b.parse("B3518"), b.parse("B4124")}
+    friends = {b.parse("B3822"): FriendStack(), b.parse("B3720"): FriendStack(march=True)}
+    runs = [list(reachable(b, start, Facing.vertex(2), 6, unit_class="infantry",
+                           orders="attack", enemy=enemy, friends=friends,
+                           full_ma=6).items()) for _ in range(2)]
+    assert runs[0] == runs[1] and len(runs[0]) > 6
+    assert all(h not in enemy for (h, _), _r in runs[0])
