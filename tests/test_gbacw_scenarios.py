@@ -321,3 +321,88 @@ def test_off_map_hex_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
         scen.deployment("usa", oob, board)
 
 
+
+
+@pytest.mark.parametrize("sid", MINE)
+def test_every_line_keeps_to_its_area(sid: str, oob: Oob, board: Board) -> None:
+    """Each counter of a line is where the book's instruction puts it."""
+    scen = load_scenario(sid)
+    for seat, placed in _placed(scen, oob, board).items():
+        leaders = scen.leader_deployment(seat, oob, board)
+        for ln in scen.setup[seat]:
+            if ln.id in scen.leave_out.get(seat, ()) or ln.stack_with:
+                continue
+            hexes = {board.parse(p.hex) for p in placed if p.line == ln.id}
+            hexes |= {board.parse(lp.hex) for lp in leaders if lp.line == ln.id}
+            assert hexes, f"line {ln.id} placed nothing"
+            w = ln.where
+            if w.hex is not None:
+                assert hexes == {board.parse(w.hex)}
+            elif w.hexes is not None:
+                assert hexes <= {board.parse(h) for h in w.hexes}
+            elif w.within is not None:
+                of = [board.parse(h) for h in w.within.of]
+                if w.within.line:
+                    of = hexline(of[0], of[1])
+                assert all(min(h.distance(c) for c in of) <= w.within.radius for h in hexes)
+            else:
+                ends = w.road or w.line
+                assert ends is not None
+                a, b = board.parse(ends[0]), board.parse(ends[1])
+                assert all(h.distance(a) + h.distance(b) <= a.distance(b) + 2 for h in hexes)
+
+
+def test_pl_losses_spread_evenly(oob: Oob, board: Board, tmp_path: Path) -> None:
+    """Digest §D.2 convention: PL-n spread evenly, the remainder to the biggest, none below
+    1 SP; named losses come on top."""
+    doc = _doc()
+    archer = doc["setup"]["csa"][2]
+    archer["pl"] = 6  # 13 AL 6, 1 TN 6, 7 TN 5, 14 TN 4 SP
+    archer["losses"] = {"14 TN": 1}
+    scen = load_scenario(_write(tmp_path, doc))
+    lost = {p.counter.split(":")[1]: p.sp_lost for p in scen.deployment("csa", oob, board)
+            if p.line == "archer"}
+    assert lost == {"13 AL": 2, "1 TN": 2, "7 TN": 1, "14 TN": 2}
+    archer["pl"] = 40  # more than the brigade has: each keeps 1 SP
+    archer["losses"] = {}
+    scen = load_scenario(_write(tmp_path, doc))
+    by = {c.id: c.sp for c in oob.counters()}
+    for p in scen.deployment("csa", oob, board):
+        if p.line == "archer":
+            assert by[p.counter] - p.sp_lost == 1
+
+
+def test_setup_from_follows_and_loops_refused(tmp_path: Path) -> None:
+    base = _doc()
+    _write(tmp_path, base)
+    child = {k: v for k, v in base.items() if k not in ("setup", "leave_out")}
+    child.update(id="child", setup_from="herr-ridge")
+    scen = load_scenario(_write(tmp_path, child, name="child"))
+    assert [ln.id for ln in scen.setup["csa"]][:2] == ["pegram", "5-al"]
+    loop = dict(child, id="loop", setup_from="loop")
+    with pytest.raises(DataError) as info:
+        load_scenario(_write(tmp_path, loop, name="loop"))
+    assert info.value.field == "setup_from"
+
+
+def test_arrival_roll_needs_a_later_chance(tmp_path: Path) -> None:
+    doc = _doc()
+    group = doc["reinforcements"]["csa"][2]
+    group["roll"] = [0, 1]
+    err = _refused(tmp_path, doc)
+    assert "id=pettigrew-brockenbrough" in err.record and err.field == "later"
+    group["later"] = [{"turn": "1-0700", "entry": {"area": 2}}]
+    err = _refused(tmp_path, doc)
+    assert err.field == "later[0].turn"
+    group["later"] = [{"turn": "1-0900", "entry": {"area": 13}, "roll": [0, 4]},
+                      {"turn": "1-1000", "entry": {"area": 12}, "activations": 2}]
+    scen = load_scenario(_write(tmp_path, doc))
+    assert scen.reinforcements["csa"][2].later[1].activations == 2
+
+
+def test_west_side_of_a_wood(board: Board, oob: Oob) -> None:
+    """'within 3 of, and west of, the woods between C1437 and C1935': YY grows westward."""
+    scen = load_scenario("little-round-top")
+    for p in scen.deployment("csa", oob, board):
+        if p.line == "mclaws":
+            assert int(p.hex[3:]) > 35, p.hex

@@ -475,6 +475,11 @@ def check_scenario(scen: Scenario, oob: Oob, board: Board) -> None:
             if lid not in lines:
                 raise SetupError(file, f"leave_out.{seat}", f"[{i}]", f"no set-up line {lid!r}")
         _place(scen, seat, oob, board)
+        for ln in scen.setup.get(seat, ()):  # lines left out still name real records
+            label = f"{file}:setup.{seat}[id={ln.id}]"
+            resolve_units(ln, seat, oob, label)
+            for i, n in enumerate(ln.leaders):
+                leader_id(n, seat, oob, label, f"leaders[{i}]")
         for g in scen.reinforcements.get(seat, ()):
             label = f"{file}:reinforcements.{seat}[id={g.id}]"
             resolve_units(g, seat, oob, label)
