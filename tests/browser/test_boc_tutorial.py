@@ -183,6 +183,6 @@ def test_the_tutorial_declaration_is_served_for_the_lobby(live: Any) -> None:
 
     systems = httpx.get(f"{live.url}/api/systems").json()["systems"]
     boc = next(s for s in systems if s["name"] == "boc")
-    assert boc["tutorial"]["scenario"] in boc["scenarios"]
+    assert boc["tutorial"]["scenario"] == "tutorial" not in boc["scenarios"]
     assert json.dumps(boc["tutorial"]["steps"][0]["allow"]) == \
         '[{"type": "activate", "hq": "usa-buford", "to": null}]'

@@ -107,6 +107,8 @@ def _menu() -> ScenarioMenu:
         except (OSError, yaml.YAMLError):  # a broken file is reported when it is played
             raw = None
         raw = raw if isinstance(raw, dict) else {}
+        if raw.get("rule") == "tutorial":
+            continue  # the tutorial's own scenario: offered by "Learn to play" instead
         # The rulebook's order (9.2 Day 1 ... 9.5 the battle); unnumbered files last.
         rule = tuple(int(n) for n in re.findall(r"\d+", str(raw.get("rule", "")))) or (99,)
         found.append((rule, name, str(raw.get("title") or name)))

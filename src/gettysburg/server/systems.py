@@ -128,6 +128,9 @@ def scenario_problem(system: str, scenario: str) -> str | None:
         names = list(listed.menu().scenarios)
         if scenario in names:
             return None
+        # The tutorial's scenario is offered by "Learn to play", not in the menu.
+        if listed.tutorial is not None and scenario == listed.tutorial().get("scenario"):
+            return None
         return f"no scenario {scenario!r} for {system}; have {names}"
     if _PLAIN_NAME.fullmatch(scenario) and ".." not in scenario:
         return None
