@@ -395,6 +395,11 @@ def test_section_9_54_two_woods_hexes() -> None:
     with pytest.raises(RuleError) as err:
         withdrawals(b, O, f, unit_class="infantry", orders="march", enemy=())
     assert err.value.rule == "9.54"
+    rough = board_of({W: "rough-woods"})
+    opts = withdrawals(rough, O, f, unit_class="mounted_cavalry", orders="advance", enemy=())
+    back = next(w for w in opts if w.hexes == (W,))
+    assert back.checks[0] is not None and back.checks[0].drm == 3  # 4 MP: +3
+    assert [(c.hex, c.kind) for c in back.terrain] == [(W, "auto")]  # and the D (§9.47)
     stop = withdrawals(b, O, f, unit_class="infantry", orders="advance", enemy={Hex(-2, 1)})
     assert all(len(w.hexes) == 1 or w.hexes[0] != W for w in stop)
 

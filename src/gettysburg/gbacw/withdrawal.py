@@ -27,21 +27,25 @@ from .movement import Check, FriendStack, Orders, entry_cost
 
 @dataclass(frozen=True, slots=True)
 class Withdrawal:
-    """One legal withdrawal: the hexes entered (one or two) and the check for each
-    (None where the hex costs 1 MP or less)."""
+    """One legal withdrawal: the hexes entered (one or two), the §9.54 check for each
+    (None where the hex costs 1 MP or less), and the terrain's own D or d met (§9.47)."""
 
     hexes: tuple[Hex, ...]
     checks: tuple[Check | None, ...]
+    terrain: tuple[Check, ...] = ()
 
 
 def _check(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass, orders: Orders,
-           use_paths: bool, chart: TerrainChart | None) -> Check | RuleError | None:
+           use_paths: bool, chart: TerrainChart | None
+           ) -> tuple[Check | None, tuple[Check, ...]] | RuleError:
     step = entry_cost(board, frm, to, unit_class=unit_class, orders=orders,
                       use_paths=use_paths and orders == "advance", chart=chart)
     if isinstance(step, RuleError):
         return step
     excess = -(-step.half_mp // 2) - 1  # whole MP above one (a ½-MP road step is 1)
-    return Check(to, "udd", excess, "9.54") if excess > 0 else None
+    terrain = () if step.disorder == "none" else (
+        Check(to, "auto" if step.disorder == "auto" else "udd", 0, "9.47"),)
+    return (Check(to, "udd", excess, "9.54") if excess > 0 else None), terrain
 
 
 def _by_road(board: Board, a: Hex, b: Hex) -> bool:
@@ -59,7 +63,7 @@ def withdrawals(board: Board, start: Hex, facing: Facing, *, unit_class: UnitCla
         raise RuleError("9.54", "only units on Advance or Attack orders may withdraw")
     friends = friends or {}
 
-    def enterable(frm: Hex, to: Hex) -> Check | RuleError | None:
+    def enterable(frm: Hex, to: Hex) -> tuple[Check | None, tuple[Check, ...]] | RuleError:
         if to not in board.hexes or to in enemy:
             return RuleError("9.51", "no way back into that hex")
         return _check(board, frm, to, unit_class=unit_class, orders=orders,
@@ -71,7 +75,7 @@ def withdrawals(board: Board, start: Hex, facing: Facing, *, unit_class: UnitCla
         if isinstance(c1, RuleError):
             continue
         if first not in friends or friends[first].can_stack:
-            out.append(Withdrawal((first,), (c1,)))
+            out.append(Withdrawal((first,), (c1[0],), c1[1]))
         if any(n in enemy for n in first.neighbours()):
             continue  # §9.53: the move ends in the first hex
         for second in rear_hexes(first, facing):
@@ -84,5 +88,5 @@ def withdrawals(board: Board, start: Hex, facing: Facing, *, unit_class: UnitCla
                 continue
             if second in friends and not friends[second].can_stack:
                 continue
-            out.append(Withdrawal((first, second), (c1, c2)))
+            out.append(Withdrawal((first, second), (c1[0], c2[0]), c1[1] + c2[1]))
     return out
