@@ -427,6 +427,8 @@ def list_scenarios() -> list[tuple[str, str, Path]]:
     out = []
     for sid, fname in SCENARIO_FILES.items():
         raw = read_yaml(SCENARIO_DIR / fname)
+        if raw.get("rule") == "tutorial":
+            continue  # the web client's tutorial (boc/tutorial.py), not one of the rulebook's
         out.append((sid, str(raw.get("title", "")), SCENARIO_DIR / fname))
     return out
 
