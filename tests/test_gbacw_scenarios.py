@@ -406,3 +406,23 @@ def test_west_side_of_a_wood(board: Board, oob: Oob) -> None:
     for p in scen.deployment("csa", oob, board):
         if p.line == "mclaws":
             assert int(p.hex[3:]) > 35, p.hex
+
+
+def test_scenario_doc_for_the_command_line() -> None:
+    """Issue 51: 'scenario show gbacw/...' gives names, strengths, hexes and times."""
+    import json
+
+    from gettysburg.gbacw.scenario_show import scenario_doc, scenario_text
+
+    doc = scenario_doc("little-round-top")
+    json.dumps(doc)  # plain JSON
+    usa = doc["setup"]["usa"]
+    assert {"counter": "US-III:4 NY Bty", "hex": "C2124"}.items() <= next(
+        u for u in usa["units"] if u["unit"] == "4 NY Bty").items()
+    assert all(u["sp"] >= 1 for u in usa["units"])
+    groups = {g["id"]: g for g in doc["reinforcements"]["usa"]}
+    assert groups["f"]["turn"] == "2-1800" and groups["f"]["printed_time"] == "1840"
+    assert [u["unit"] for u in groups["f"]["units"]] == ["6 ME Bty"]
+    assert "C2124" in scenario_text(doc)
+    with pytest.raises(ValueError, match="no-such"):
+        scenario_doc("no-such")

@@ -5,6 +5,8 @@ reach the map sheets through the hooks below."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gettysburg.core.system import MapHooks, RuleSystem, ScenarioMenu
 from gettysburg.gbacw import map_hooks
 
@@ -16,6 +18,19 @@ def _menu() -> ScenarioMenu:
     return ScenarioMenu({name: name for name in scenario_ids()}, options=dict(OPTIONS))
 
 
+def _scenario_doc(scenario: str) -> dict[str, Any]:
+    """``gettysburg scenario show gbacw/<id>``: set-up, schedule, rules and victory."""
+    from gettysburg.gbacw.scenario_show import scenario_doc
+
+    return scenario_doc(scenario)
+
+
+def _scenario_text(doc: dict[str, Any]) -> str:
+    from gettysburg.gbacw.scenario_show import scenario_text
+
+    return scenario_text(doc)
+
+
 SYSTEM = RuleSystem(
     name="gbacw",
     title="Great Battles of the American Civil War: Three Days of Gettysburg",
@@ -23,6 +38,8 @@ SYSTEM = RuleSystem(
     menu=_menu,
     map_json=map_hooks.map_json,
     listed=False,
+    scenario_doc=_scenario_doc,
+    scenario_text=_scenario_text,
     maps=MapHooks(build=map_hooks.build, render=map_hooks.render,
                   inspect_hex=map_hooks.inspect_hex, inspect_los=map_hooks.inspect_los),
 )
