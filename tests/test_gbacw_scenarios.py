@@ -426,3 +426,10 @@ def test_scenario_doc_for_the_command_line() -> None:
     assert "C2124" in scenario_text(doc)
     with pytest.raises(ValueError, match="no-such"):
         scenario_doc("no-such")
+
+
+def test_after_names_a_group_of_the_same_seat(tmp_path: Path) -> None:
+    doc = _doc()
+    doc["reinforcements"]["csa"][3]["after"] = "nobody"
+    err = _refused(tmp_path, doc)
+    assert "id=hill" in err.record and err.field == "after"

@@ -326,7 +326,8 @@ class AmOverride(_Rec):
 
 class Forbidden(_Rec):
     """Hexes no unit may enter: every row XX <= ``rows_up_to`` of ``sheet`` (004's 'on or
-    north of row NN'), and/or listed hexes; ``except_`` says in words who may."""
+    north of row NN'), and/or listed hexes; ``exceptions`` says in words who may still
+    enter, ``exempt`` lists the set-up lines and groups the placer does not hold to it."""
 
     sheet: Sheet | None = None
     rows_up_to: int | None = Field(default=None, ge=1, le=99)
@@ -521,11 +522,10 @@ class Scenario(_Sourced):
         for seat, groups in self.reinforcements.items():
             _unique([g.id for g in groups], f"reinforcements.{seat}")
             ids = {g.id for g in groups}
-            for i, g in enumerate(groups):
+            for g in groups:
                 if g.after is not None and g.after not in ids:
-                    raise RecordProblem(f"reinforcements.{seat}[{g.id}]", "after",
+                    raise RecordProblem(f"reinforcements.{seat}[id={g.id}]", "after",
                                         f"no group {g.after!r} among this seat's")
-                del i
         return self
 
     # -- the engine's questions --
@@ -585,7 +585,7 @@ def _locate(raw: Any, loc: Sequence[int | str]) -> tuple[str, str]:
                 record, split = ".".join(parts), i + 1
             continue
         if isinstance(key, str) and key in ("control", "ci_differential", "victory_points",
-                                            "sudden_death", "function-after[_refs(), UnitRef]"):
+                                            "sudden_death"):
             continue  # the discriminated union's tag, not a field
         node = node.get(key) if isinstance(node, Mapping) else None
         parts.append(str(key))
@@ -625,8 +625,8 @@ def load_scenario(id_or_path: str | Path) -> Scenario:
     """A scenario by id (a file of ``data/scenarios``) or by path; ``setup_from`` is followed,
     so the result carries the set-up it plays with."""
     path = Path(id_or_path)
-    if not (path.suffix == ".yaml" or path.exists()):
-        path = DATA_DIR / f"{id_or_path}.yaml"
+    if isinstance(id_or_path, str) and path.suffix != ".yaml" and "/" not in id_or_path:
+        path = DATA_DIR / f"{id_or_path}.yaml"  # an id, not a path
     return _load(path.resolve(), ())
 
 
