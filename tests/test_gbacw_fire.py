@@ -527,7 +527,7 @@ def test_004_12_7_hancock_caldwell_gibbon() -> None:
     first = replacement_for(oob, "hancock", ())
     assert first.successor == "caldwell" and first.rule == "12.74"
     r = replacement_for(oob, "hancock", {"caldwell"})
-    assert r.successor == "gibbon" and r.rule == "004 12.7"
+    assert r.successor == "gibbon" and r.rule == "tdg.12.7"
     assert r.also_flipped == (("gibbon", "harrow"),)  # §12.75: Gibbon's counter flips too
     brig = replacement_for(oob, "caldwell", ())
     assert brig.successor == oob.leader("caldwell").replacement

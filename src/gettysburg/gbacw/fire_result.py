@@ -111,7 +111,7 @@ def fire_modifiers(charts: Charts, s: Situation) -> tuple[Modifier, ...]:
     fixed("artillery-after-facing", "10.81", s.artillery_after_facing)
     fixed("artillery-adjacent-two-levels", "10.67", s.artillery_adjacent_steep)
     fixed("low-ammo", "10.69", s.low_ammo)
-    fixed("heavy-rain", "004 18.0", s.heavy_rain)
+    fixed("heavy-rain", "tdg.18.0", s.heavy_rain)
     fixed("dawn-dusk", "16.11", s.light in ("dawn", "dusk") and s.hexes >= 2)
     if s.light == "night":
         out.append(Modifier("night", table.night_drm(s.hexes), "16.12"))
@@ -562,7 +562,7 @@ def replacement_for(oob: Oob, fallen: str, out_of_play: Collection[str]) -> Repl
     for i, c in enumerate(candidates):
         if c not in gone:
             successor = c
-            rule = "12.74" if i == 0 else ("004 12.7" if corps is not None else "12.76")
+            rule = "12.74" if i == 0 else ("tdg.12.7" if corps is not None else "12.76")
             break
     flips: list[tuple[str, str]] = []
     if successor is not None and successor != (chain[0] if chain else None):
