@@ -296,7 +296,8 @@ class RuleSystem:
     # for the other seat when it must answer, in order of preference) and ``steps``: each
     # ``{id, allow: [partial actions the learner may send; a null value: key absent],
     # done: {event: type} or {phase: name}}``, its words under ``tutorial.<id>.do`` and
-    # ``tutorial.<id>.after`` in ``words``. Absent: no tutorial.
+    # ``tutorial.<id>.after`` in ``words`` (with ``tutorial.title``, ``tutorial.intro`` and
+    # ``tutorial.finished``). Absent: no tutorial.
     tutorial: Callable[[], JSONDict] | None = None
 
     def seat_title(self, seat: str) -> str:
