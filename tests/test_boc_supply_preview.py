@@ -4,6 +4,8 @@ supplies nobody; by night the pool's reach is shown instead."""
 
 from __future__ import annotations
 
+import json
+
 from gettysburg.boc.explain import preview
 from gettysburg.core.protocol import Game, new_game
 
@@ -28,6 +30,7 @@ def test_an_hq_whose_blocks_are_all_full_supplies_nobody_and_is_warned_8_3() -> 
     assert "Heth would lose a step and have 1 SP (8.1, 8.2)" in seen["note"]
     assert seen["warn"] and "supplies no block" in seen["warn"]
     assert seen["warn_for"] == [{"type": "supply_activate", "hq": "csa-heth"}]
+    assert "usa-" not in json.dumps(seen)  # only the seat's own blocks are named
 
 
 def test_a_block_below_strength_in_range_is_lit_and_stays_lit_once_active_8_2() -> None:

@@ -86,6 +86,11 @@ def test_learn_to_play_runs_the_tutorial_to_its_end(
     page.locator("polygon.hex[data-hex=G10]").dispatch_event("click")
 
     _at(page, "declare")
+    # Opened again without this tab's memory, the panel finds its place from the log.
+    page.evaluate("() => sessionStorage.clear()")
+    page.reload()
+    _at(page, "declare")
+    assert page.inner_text("#tutorial-count") == "Step 6 of 12"
     _press(page, {"type": "melee", "unit": "usa-gamble", "target": "H11"})
     _at(page, "end_move")
     _press(page, {"type": "end_phase"})

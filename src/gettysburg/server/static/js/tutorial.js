@@ -68,9 +68,12 @@ export async function tutorialPage(root, gameId, tokens) {
     if (done) doNow.append(" ", el("a", { href: "/", id: "tutorial-lobby" }, t("learn.to_lobby")));
   }
 
-  function isDone(step, state, events) {
-    if (step.done.event) return events.some((e) => e.n >= from && e.type === step.done.event);
-    return state.view?.phase === step.done.phase;
+  // The log entry that ends a step (an event of its kind, or the start of its phase) at
+  // or after `since`, or undefined.
+  function ending(step, events, since) {
+    const { event, phase } = step.done;
+    return events.find((e) => e.n >= since && (event ? e.type === event
+      : e.type === "phase" && e.data?.phase === phase));
   }
 
   // The other seat's answer, when it is to decide while the learner's turn goes on.
@@ -84,16 +87,22 @@ export async function tutorialPage(root, gameId, tokens) {
     } catch (err) { toast(errorText(err)); } finally { answering = false; }
   }
 
+  // Every step the log shows done since the last one moves the panel on (several at once
+  // when the page is opened again on a game played further than this tab remembers).
   function onRender(state, events) {
-    if (index >= steps.length) return false;
+    let moved = false;
+    for (let end; index < steps.length && (end = ending(steps[index], events, from));) {
+      index += 1;
+      from = end.n + 1;
+      moved = true;
+    }
+    if (moved) {
+      sessionStorage.setItem(key, JSON.stringify({ index, from }));
+      show();
+    }
     const waiting = (state.to_move || []).find((s) => s !== tut.seat && tokens[s]);
-    if (waiting && !answering && state.status !== "finished") answer(waiting);
-    if (!isDone(steps[index], state, events)) return false;
-    index += 1;
-    from = events.length ? events.at(-1).n + 1 : 0;
-    sessionStorage.setItem(key, JSON.stringify({ index, from }));
-    show();
-    return true; // the next step offers other actions: draw them
+    if (index < steps.length && waiting && !answering && state.status !== "finished") answer(waiting);
+    return moved; // the next step offers other actions: draw them
   }
 
   const allow = (action) => index < steps.length && steps[index].allow.some((p) => matches(p, action));
