@@ -18,6 +18,8 @@ from gettysburg.gbacw.deployment import (
     SetupError,
     _Piece,
     check_scenario,
+    place_leaders,
+    place_units,
     stack_ok,
 )
 from gettysburg.gbacw.oob import Oob, default_oob
@@ -40,7 +42,7 @@ SEATS: tuple[Seat, ...] = ("usa", "csa")
 
 
 def _placed(scen: Scenario, oob: Oob, board: Board) -> dict[Seat, list[Placement]]:
-    return {seat: scen.deployment(seat, oob, board) for seat in SEATS}
+    return {seat: place_units(scen, seat, oob, board) for seat in SEATS}
 
 
 def test_ids_list_my_files() -> None:
@@ -68,7 +70,7 @@ def test_every_counter_once_and_on_the_maps(sid: str, oob: Oob, board: Board) ->
             assert p.hex[0] in scen.maps
             for t in p.extension:  # a column's tail hexes too
                 assert set(board.hexes[board.parse(t)].sheets) & set(scen.maps)
-        for lp in scen.leader_deployment(seat, oob, board):
+        for lp in place_leaders(scen, seat, oob, board):
             oob.leader(lp.leader)
             assert board.hexes[board.parse(lp.hex)].sheets
 
@@ -124,7 +126,7 @@ def _rows(placed: list[Placement], line: str) -> list[Placement]:
 def test_herr_ridge_areas_004_sc1(oob: Oob, board: Board) -> None:
     """004 sc.1 set-up: 'within 1 of A3005' puts each counter within 1 hex; single hexes hold."""
     scen = load_scenario("herr-ridge")
-    usa = scen.deployment("usa", oob, board)
+    usa = place_units(scen, "usa", oob, board)
     a3005 = board.parse("A3005")
     for p in _rows(usa, "gamble") + _rows(usa, "3-wv"):
         assert board.parse(p.hex).distance(a3005) <= 1
@@ -134,11 +136,11 @@ def test_herr_ridge_areas_004_sc1(oob: Oob, board: Board) -> None:
     assert all(board.parse(p.hex).distance(a2314) <= 1 for p in _rows(usa, "8-il"))
     # Gamble's brigade mounted; 3 WV stacked with Buford
     assert all(p.counter.endswith(":mounted") for p in _rows(usa, "gamble"))
-    buford = {lp.leader: lp.hex for lp in scen.leader_deployment("usa", oob, board)}["buford"]
+    buford = {lp.leader: lp.hex for lp in place_leaders(scen, "usa", oob, board)}["buford"]
     assert [p.hex for p in _rows(usa, "3-wv")] == [buford]
     # Devin's brigade is on sheet B: out of a map-A-only scenario
     assert not [p for p in usa if p.line == "devin"]
-    csa = scen.deployment("csa", oob, board)
+    csa = place_units(scen, "csa", oob, board)
     assert [p.hex for p in _rows(csa, "5-al")] == ["A1824"]
     assert all(p.orders == "advance" for p in csa if p.line != "davis")
     davis = _rows(csa, "davis")
@@ -177,7 +179,7 @@ def test_little_round_top_north_limit_004_sc3(oob: Oob, board: Board) -> None:
 
 def test_little_round_top_areas_004_sc3(oob: Oob, board: Board) -> None:
     scen = load_scenario("little-round-top")
-    csa = scen.deployment("csa", oob, board)
+    csa = place_units(scen, "csa", oob, board)
     for line_id, ends in (("mclaws", ("C1437", "C1935")), ("hood", ("C2035", "C2833"))):
         edge = hexline(board.parse(ends[0]), board.parse(ends[1]))
         for p in _rows(csa, line_id):
@@ -186,7 +188,7 @@ def test_little_round_top_areas_004_sc3(oob: Oob, board: Board) -> None:
             assert h not in edge  # west of the wood, not in it
     assert not any("1 Richmond How" in p.counter for p in csa)  # less one Richmond battery
     assert len(_rows(csa, "eshleman")) == 6  # "6 units"
-    usa = scen.deployment("usa", oob, board)
+    usa = place_units(scen, "usa", oob, board)
     assert {p.hex for p in _rows(usa, "2-1-iii")} == {"C1924", "C2024", "C2122", "C2123",
                                                      "C2124"}
     assert [p.hex for p in _rows(usa, "2-usss")] == ["C2624"]
@@ -208,7 +210,7 @@ def test_little_round_top_reinforcements(oob: Oob, board: Board) -> None:
 
 def test_deployment_is_deterministic(oob: Oob, board: Board) -> None:
     scen = load_scenario("little-round-top")
-    assert scen.deployment("csa", oob, board) == scen.deployment("csa", oob, board)
+    assert place_units(scen, "csa", oob, board) == place_units(scen, "csa", oob, board)
 
 
 # --- refusals ------------------------------------------------------------------------------
@@ -290,7 +292,7 @@ def test_unknown_unit_names_the_line(tmp_path: Path, oob: Oob, board: Board) -> 
     doc["setup"]["usa"][3]["units"] = ["99 XX"]
     scen = load_scenario(_write(tmp_path, doc))
     with pytest.raises(SetupError) as info:
-        scen.deployment("usa", oob, board)
+        place_units(scen, "usa", oob, board)
     assert "id=3-in" in info.value.record and info.value.field == "units[0]"
 
 
@@ -300,7 +302,7 @@ def test_ambiguous_name_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
     doc["setup"]["csa"][1]["units"] = ["Hood"]  # a division and a leader: not one unit
     scen = load_scenario(_write(tmp_path, doc))
     with pytest.raises(SetupError) as info:
-        scen.deployment("csa", oob, board)
+        place_units(scen, "csa", oob, board)
     assert "id=5-al" in info.value.record
 
 
@@ -309,7 +311,7 @@ def test_area_too_small_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
     doc["setup"]["csa"][2]["where"] = {"hex": "A1627"}  # four regiments, one hex
     scen = load_scenario(_write(tmp_path, doc))
     with pytest.raises(SetupError) as info:
-        scen.deployment("csa", oob, board)
+        place_units(scen, "csa", oob, board)
     assert "id=archer" in info.value.record and info.value.field == "where"
 
 
@@ -318,7 +320,7 @@ def test_off_map_hex_refused(tmp_path: Path, oob: Oob, board: Board) -> None:
     doc["setup"]["usa"][2]["where"] = {"hex": "B3424"}  # sheet B; the scenario uses A only
     scen = load_scenario(_write(tmp_path, doc))
     with pytest.raises(SetupError):
-        scen.deployment("usa", oob, board)
+        place_units(scen, "usa", oob, board)
 
 
 
@@ -328,7 +330,7 @@ def test_every_line_keeps_to_its_area(sid: str, oob: Oob, board: Board) -> None:
     """Each counter of a line is where the book's instruction puts it."""
     scen = load_scenario(sid)
     for seat, placed in _placed(scen, oob, board).items():
-        leaders = scen.leader_deployment(seat, oob, board)
+        leaders = place_leaders(scen, seat, oob, board)
         for ln in scen.setup[seat]:
             if ln.id in scen.leave_out.get(seat, ()) or ln.stack_with:
                 continue
@@ -360,14 +362,14 @@ def test_pl_losses_spread_evenly(oob: Oob, board: Board, tmp_path: Path) -> None
     archer["pl"] = 6  # 13 AL 6, 1 TN 6, 7 TN 5, 14 TN 4 SP
     archer["losses"] = {"14 TN": 1}
     scen = load_scenario(_write(tmp_path, doc))
-    lost = {p.counter.split(":")[1]: p.sp_lost for p in scen.deployment("csa", oob, board)
+    lost = {p.counter.split(":")[1]: p.sp_lost for p in place_units(scen, "csa", oob, board)
             if p.line == "archer"}
     assert lost == {"13 AL": 2, "1 TN": 2, "7 TN": 1, "14 TN": 2}
     archer["pl"] = 40  # more than the brigade has: each keeps 1 SP
     archer["losses"] = {}
     scen = load_scenario(_write(tmp_path, doc))
     by = {c.id: c.sp for c in oob.counters()}
-    for p in scen.deployment("csa", oob, board):
+    for p in place_units(scen, "csa", oob, board):
         if p.line == "archer":
             assert by[p.counter] - p.sp_lost == 1
 
@@ -403,7 +405,7 @@ def test_arrival_roll_needs_a_later_chance(tmp_path: Path) -> None:
 def test_west_side_of_a_wood(board: Board, oob: Oob) -> None:
     """'within 3 of, and west of, the woods between C1437 and C1935': YY grows westward."""
     scen = load_scenario("little-round-top")
-    for p in scen.deployment("csa", oob, board):
+    for p in place_units(scen, "csa", oob, board):
         if p.line == "mclaws":
             assert int(p.hex[3:]) > 35, p.hex
 

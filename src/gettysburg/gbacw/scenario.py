@@ -25,9 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .charts.datafile import SOURCE_RE, DataError, RecordProblem, read_yaml
 
 if TYPE_CHECKING:
-    from .board import Board
-    from .deployment import LeaderPlacement, Placement
-    from .oob import Oob
+    pass
 
 Seat = Literal["usa", "csa"]
 Order = Literal["march", "advance", "attack"]
@@ -540,14 +538,6 @@ class Scenario(_Sourced):
     def forbidden(self) -> list[Forbidden]:
         return [r.forbidden for r in self.special_rules if r.forbidden is not None]
 
-    def deployment(self, seat: Seat, oob: Oob, board: Board) -> list[Placement]:
-        """Every counter of ``seat``'s set-up on a concrete hex (see deployment.py)."""
-        from .deployment import place_units
-        return place_units(self, seat, oob, board)
-
-    def leader_deployment(self, seat: Seat, oob: Oob, board: Board) -> list[LeaderPlacement]:
-        from .deployment import place_leaders
-        return place_leaders(self, seat, oob, board)
 
 
 def _unique(ids: Sequence[str], field: str) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from gettysburg.gbacw.board import Board, load_board
 from gettysburg.gbacw.charts.datafile import DataError
-from gettysburg.gbacw.deployment import leader_id, resolve_units
+from gettysburg.gbacw.deployment import leader_id, place_leaders, place_units, resolve_units
 from gettysburg.gbacw.oob import Oob, default_oob
 from gettysburg.gbacw.scenario import Force, Reinforcement, Scenario, Seat, load_scenario
 
@@ -32,9 +32,9 @@ def describe(scen: Scenario, oob: Oob, board: Board) -> dict[str, Any]:
                   "brigade": counters[p.counter].formation,
                   "sp": counters[p.counter].sp - p.sp_lost, "hex": p.hex, "orders": p.orders,
                   "facing": p.facing, "extension": list(p.extension), "line": p.line}
-                 for p in scen.deployment(seat, oob, board)]
+                 for p in place_units(scen, seat, oob, board)]
         leaders = [{"leader": lp.leader, "name": oob.leader(lp.leader).name, "hex": lp.hex,
-                    "line": lp.line} for lp in scen.leader_deployment(seat, oob, board)]
+                    "line": lp.line} for lp in place_leaders(scen, seat, oob, board)]
         setup[seat] = {"units": units, "leaders": leaders,
                        "left_out": list(scen.leave_out.get(seat, ()))}
     schedule = {seat: [_group(g, seat, oob) for g in scen.reinforcements.get(seat, ())]

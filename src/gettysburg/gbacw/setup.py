@@ -16,6 +16,7 @@ from typing import Any
 from gettysburg.core.protocol import Seat
 from gettysburg.gbacw.board import Board
 from gettysburg.gbacw.charts import all_charts
+from gettysburg.gbacw.deployment import place_leaders, place_units
 from gettysburg.gbacw.oob import Oob
 from gettysburg.gbacw.scenario import Force, Scenario, load_scenario
 from gettysburg.gbacw.state import SIDE_OF_SEAT
@@ -145,9 +146,9 @@ def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetu
     for seat in ("usa", "csa"):
         try:
             out.pieces[seat] = [Piece(p.counter, p.hex, p.orders, p.facing)
-                                for p in scen.deployment(seat, oob, board)]
+                                for p in place_units(scen, seat, oob, board)]
             out.leaders[seat] = [(lp.leader, lp.hex)
-                                 for lp in scen.leader_deployment(seat, oob, board)]
+                                 for lp in place_leaders(scen, seat, oob, board)]
         except NotImplementedError:  # interim until the scenario placer lands
             out.pieces[seat], out.leaders[seat] = _simple_placement(scen, seat, oob)
         for group in scen.reinforcements.get(seat, ()):

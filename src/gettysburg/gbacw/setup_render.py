@@ -17,7 +17,7 @@ from matplotlib.lines import Line2D
 
 from gettysburg.core.hexes import Hex
 from gettysburg.gbacw.board import Board
-from gettysburg.gbacw.deployment import _victory_hexes
+from gettysburg.gbacw.deployment import _victory_hexes, place_leaders, place_units
 from gettysburg.gbacw.oob import Oob
 from gettysburg.gbacw.render import FILL, ROAD, _shade
 from gettysburg.gbacw.scenario import Scenario, Seat
@@ -34,10 +34,10 @@ def render_setup(scen: Scenario, oob: Oob, board: Board, out: Path, *, margin: i
     counters: dict[Hex, list[tuple[Seat, str]]] = defaultdict(list)
     leaders: dict[Hex, list[tuple[Seat, str]]] = defaultdict(list)
     for seat in SEATS:
-        for p in scen.deployment(seat, oob, board):
+        for p in place_units(scen, seat, oob, board):
             label = p.counter.split(":", 1)[1].replace(":mounted", "").replace(":dismounted", "")
             counters[board.parse(p.hex)].append((seat, label))
-        for lp in scen.leader_deployment(seat, oob, board):
+        for lp in place_leaders(scen, seat, oob, board):
             leaders[board.parse(lp.hex)].append((seat, lp.leader))
     goals = [board.parse(h) for c in scen.victory.conditions for h in _victory_hexes(c)]
     used = set(counters) | set(leaders) | set(goals)
