@@ -377,7 +377,8 @@ class _Apply:
         for i in self.second:
             u = self.units[i]
             cell, prov = table.outcome(self.cause, u.chart_arm)
-            rule = prov.source.split(";")[0].replace("002 §", "")
+            head = prov.source.split(";")[0]
+            rule = head.replace("002 §", "") if head.startswith("002 §") else "12.35"
             if cell.check == "udd":
                 r = self.roll_udd(i, 0, "2nd disorder", rule)
                 if not r.passed:

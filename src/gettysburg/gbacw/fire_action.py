@@ -1,0 +1,254 @@
+"""The "fire" action of the GBACW game: legal targets, validation and execution of phasing
+fire (002 §10.3), translating between the engine's position and the pure rules of
+:mod:`gettysburg.gbacw.fire` and :mod:`gettysburg.gbacw.fire_result`.
+
+Action shape: ``{"type": "fire", "unit": <unit key>, "target": <hex id>}``; the unit fires
+all the SP its hex allows it (002 §8.31-8.33) at the enemy in the target hex.
+
+Not yet here: return, pre-shock, withdrawal and approach fire (each needs a decision by the
+non-phasing seat in the middle of the phasing player's activation), split fire and rapid
+fire. Stack order is the position's order of units in a hex.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.hexes import Hex
+from gettysburg.core.protocol import Action, Event, RuleError
+
+from .charts import all_charts
+from .charts.ranges import Light
+from .fire import Firer, Shot, check_may_fire, check_target, flank_fire, prepared_fire
+from .fire_result import (
+    FireRoll,
+    Outcome,
+    Situation,
+    StackedLeader,
+    TargetUnit,
+    apply_fire_result,
+    fire_modifiers,
+    roll_fire,
+)
+from .stacking import Arm, fire_allowances
+from .state import UnitState
+
+if TYPE_CHECKING:
+    from .game import GbacwGame
+
+
+def _losses(u: UnitState) -> int:
+    # The position gains `losses` with the fire wiring (request in g_requests.md).
+    return int(getattr(u, "losses", 0))
+
+
+def position_holds_fire_results() -> bool:
+    """Whether ``UnitState`` can record SP losses, collapse and rout (needed to execute)."""
+    names = {f.name for f in fields(UnitState)}
+    return {"losses", "collapsed", "routed"} <= names
+
+
+def present_sp(game: GbacwGame, key: str) -> int:
+    return game.counter(key).sp - _losses(game.pos.units[key])
+
+
+def stack_keys(game: GbacwGame, h: Hex) -> list[str]:
+    """The units in hex ``h``, top first (the position's order)."""
+    return [k for k, u in game.pos.units.items() if game.hex_of(u.hex) == h
+            and present_sp(game, k) > 0]
+
+
+def firer_of(game: GbacwGame, key: str, *, phasing: bool) -> Firer:
+    u = game.pos.units[key]
+    c = game.counter(key)
+    h = game.hex_of(u.hex)
+    if h is None or u.facing is None:
+        raise RuleError("10.11", f"{key} is not on the map")
+    arm: Arm = c.arm
+    return Firer(unit=key, arm=arm, hex=h, facing=u.facing, weapon=c.weapon,
+                 sp=present_sp(game, key), orders=game.orders_of(key), phasing=phasing,
+                 disordered=u.disordered, mounted=c.mode == "mounted",
+                 green=c.green, moved_mp=1 if u.moves else 0, ma=c.ma,
+                 ammo=str(getattr(u, "ammo", "none")))  # type: ignore[arg-type]
+
+
+def fire_sp(game: GbacwGame, key: str) -> int:
+    """The SP ``key`` may fire from its hex (002 §8.31-8.33)."""
+    u = game.pos.units[key]
+    h = game.hex_of(u.hex)
+    if h is None:
+        return 0
+    keys = [k for k in stack_keys(game, h) if game.pos.units[k].seat == u.seat]
+    entries = [game.stack_entry(k) for k in keys]
+    entries = [type(e)(e.unit, e.arm, present_sp(game, k), e.brigade, e.mounted)
+               for e, k in zip(entries, keys, strict=True)]
+    return fire_allowances(entries)[keys.index(key)]
+
+
+def _light(game: GbacwGame) -> Light:
+    light: Light = all_charts().turn_track.turns()[game.pos.turn].light
+    return light
+
+
+def _fired(u: UnitState) -> list[str]:
+    return [str(x) for x in getattr(u, "fired", [])]
+
+
+def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
+    """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3)."""
+    try:
+        firer = firer_of(game, key, phasing=True)
+        check_may_fire(firer, "phasing", fired_kinds=_fired(game.pos.units[key]))  # type: ignore[arg-type]
+    except RuleError:
+        return []
+    if fire_sp(game, key) < 1:
+        return []
+    out = []
+    for h in sorted(game.enemy_hexes(game.pos.units[key].seat), key=lambda x: (x.q, x.r)):
+        try:
+            _shot(game, firer, h)
+        except RuleError:
+            continue
+        out.append(h)
+    return out
+
+
+def _shot(game: GbacwGame, firer: Firer, target: Hex) -> Shot:
+    occupied = {h for u in game.pos.units.values() if (h := game.hex_of(u.hex)) is not None}
+    friends = {h for u in game.pos.units.values()
+               if u.seat == game.pos.units[firer.unit].seat and (h := game.hex_of(u.hex))}
+    return check_target(game.cat.board, all_charts().range, firer, target,
+                        blockers=occupied - {firer.hex, target}, friends=friends,
+                        light=_light(game))
+
+
+@dataclass(frozen=True)
+class FirePlan:
+    firer: Firer
+    target: Hex
+    sp: int
+    shot: Shot
+
+
+def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
+    """Validate a fire action (changes nothing)."""
+    key = str(action.get("unit"))
+    p = game.pos
+    if key not in p.units or p.units[key].seat != seat:
+        raise RuleError("10.3", f"{key!r} is not one of your units")
+    if p.brigade is None or game.formation(key) != p.brigade:
+        raise RuleError("10.3", f"{key} is not of the active brigade")
+    firer = firer_of(game, key, phasing=True)
+    check_may_fire(firer, "phasing", fired_kinds=_fired(p.units[key]))  # type: ignore[arg-type]
+    sp = fire_sp(game, key)
+    if sp < 1:
+        raise RuleError("8.33", f"{key} may fire no SP from its hex (the hex limit is used "
+                                "by the units above it)")
+    target = game.cat.board.parse(str(action.get("target")))
+    if target not in game.enemy_hexes(seat):
+        raise RuleError("10.12", f"no enemy unit in {action.get('target')}")
+    shot = _shot(game, firer, target)
+    return FirePlan(firer, target, sp, shot)
+
+
+def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
+    """The DRM inputs of a planned shot as the position shows them."""
+    charts = all_charts()
+    f = plan.firer
+    info = game.cat.board.hexes.get(plan.target)
+    terrain: tuple[str, ...] = ()
+    if info is not None:
+        terrain = tuple(t for t in (info.terrain, *info.features)
+                        if t in {x.id for x in charts.terrain.terrain}
+                        and charts.terrain.get(t).where == "hex")
+    tu = game.pos.units[top]
+    tc = game.counter(top)
+    fi = game.cat.board.hexes.get(f.hex)
+    lower = info is not None and fi is not None and info.level < fi.level
+    return Situation(
+        ammunition=plan.shot.ammunition, hexes=plan.shot.hexes, weapon=f.weapon,
+        light=_light(game), terrain=terrain,
+        target_hex=tuple(game.stack_entry(k) for k in stack_keys(game, plan.target)),
+        target_mounted_nonphasing=tc.arm == "cav" and tc.mode == "mounted",
+        firer_mounted=f.arm == "cav" and f.mounted,
+        prepared=prepared_fire(charts.range, f, plan.shot.hexes),
+        firer_disordered=f.disordered,
+        flank=tu.facing is not None and flank_fire(
+            plan.target, tu.facing, f.hex, target_orders=game.orders_of(top),
+            ammunition=plan.shot.ammunition),
+        target_lower=lower and f.artillery,
+        artillery_moved_or_top=f.artillery and f.moved_mp > 0,
+        green_infantry=f.green and f.arm == "inf",
+        low_ammo=f.ammo == "low")
+
+
+def target_units(game: GbacwGame, h: Hex) -> list[TargetUnit]:
+    out = []
+    for k in stack_keys(game, h):
+        c, u = game.counter(k), game.pos.units[k]
+        arm: Arm = c.arm
+        out.append(TargetUnit(k, arm, present_sp(game, k), c.sp, c.cohesion,
+                              c.cohesion_disordered, disordered=u.disordered,
+                              collapsed=bool(getattr(u, "collapsed", False)),
+                              mounted=c.mode == "mounted"))
+    return out
+
+
+def stacked_leaders(game: GbacwGame, h: Hex, keys: list[str]) -> list[StackedLeader]:
+    """Leaders in ``h`` with the units there under their command (002 §11.73)."""
+    out = []
+    for ld, where in sorted(game.pos.leaders.items()):
+        if game.hex_of(where) != h:
+            continue
+        command = game.cat.leader_command.get(ld, "")
+        mine = frozenset(k for k in keys if command and command in (
+            game.counter(k).formation, game.counter(k).division, game.counter(k).corps))
+        out.append(StackedLeader(ld, game.cat.oob.leader(ld).stars, mine))
+    return out
+
+
+def resolve_fire(game: GbacwGame, plan: FirePlan) -> tuple[FireRoll, Outcome]:
+    """Roll the shot and apply its result to the target hex (no change to the position)."""
+    charts = all_charts()
+    keys = stack_keys(game, plan.target)
+    mods = fire_modifiers(charts, situation(game, plan, keys[0]))
+    roll = roll_fire(charts, game.dice, ammunition=plan.shot.ammunition, strength=plan.sp,
+                     modifiers=mods, firer=plan.firer.unit)
+    outcome = apply_fire_result(charts, game.dice, roll.result,
+                                target_units(game, plan.target),
+                                ammunition=plan.shot.ammunition,
+                                leaders=stacked_leaders(game, plan.target, keys))
+    return roll, outcome
+
+
+def fire_events(plan: FirePlan, roll: FireRoll, outcome: Outcome) -> list[Event]:
+    """The shot and each of its steps as events, each citing its section."""
+    shot: JSONDict = {"unit": plan.firer.unit, "target": [plan.target.q, plan.target.r],
+                      "sp": plan.sp, "range": plan.shot.hexes,
+                      "ammunition": plan.shot.ammunition, **roll.to_json()}
+    ev = [Event("fire", "10.17", shot)]
+    ev += [Event(f"fire_{s.what}", s.rule, s.to_json()) for s in outcome.steps]
+    return ev
+
+
+def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Check, roll, apply and record a fire action."""
+    if not position_holds_fire_results():
+        raise RuleError("10.17", "this engine's position cannot record fire results yet")
+    plan = check_fire(game, action, seat)
+    roll, outcome = resolve_fire(game, plan)
+    p = game.pos
+    for tu in outcome.units:
+        u = p.units[tu.unit]
+        u.disordered = tu.disordered
+        setattr(u, "losses", game.counter(tu.unit).sp - tu.sp)  # noqa: B010 - see above
+        setattr(u, "collapsed", tu.collapsed)  # noqa: B010
+    for name in outcome.routs:
+        setattr(p.units[name], "routed", True)  # noqa: B010
+    for ld in outcome.killed:
+        p.leaders[ld] = None
+    fired = _fired(p.units[plan.firer.unit])
+    setattr(p.units[plan.firer.unit], "fired", [*fired, "phasing"])  # noqa: B010
+    return fire_events(plan, roll, outcome)

@@ -1,0 +1,84 @@
+"""The engine adaptor for phasing fire (gbacw/fire_action.py, 002 §10.3) on the hand-made
+skirmish of tests/data/gbacw/skirmish.yaml: legal targets, refusals, one resolved shot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.protocol import RuleError
+from gettysburg.gbacw import fire_action as fa
+from gettysburg.gbacw.facing import front_hexes
+from gettysburg.gbacw.game import GbacwGame
+
+SKIRMISH = str(Path(__file__).parent / "data" / "gbacw" / "skirmish.yaml")
+GAMBLE, ARCHER = "US-1/1/Cav", "CS-Archer/Heth"
+OPENING = [7, 3, 0, 5, 4]  # initiative and EM draws as in test_gbacw_game.py
+
+
+def game(extra: list[int]) -> GbacwGame:
+    return GbacwGame(SKIRMISH, dice=ScriptedDice(OPENING + extra, die="d10"))
+
+
+def active_gamble() -> tuple[GbacwGame, str, str]:
+    """Gamble's brigade active; Archer's first regiment moved into a front hex of Gamble's
+    first unit (a position built by hand)."""
+    g = game([6, 5] + [0] * 60)
+    g.apply({"type": "end_orders"}, "usa")
+    g.apply({"type": "end_orders"}, "csa")
+    g.apply({"type": "first_am", "marker": "usa/US-1/Cav"}, "usa")
+    g.apply({"type": "end_orders_change"}, "usa")
+    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    k, enemy = g.brigade_units(GAMBLE)[0], g.brigade_units(ARCHER)[0]
+    u = g.pos.units[k]
+    here = g.hex_of(u.hex)
+    assert here is not None and u.facing is not None
+    g.pos.units[enemy].hex = g.cat.board.hexes[front_hexes(here, u.facing)[0]].id
+    return g, k, enemy
+
+
+def test_targets_and_plan_10_3() -> None:
+    g, k, enemy = active_gamble()
+    target = g.hex_of(g.pos.units[enemy].hex)
+    assert fa.fire_targets(g, k) == [target]
+    plan = fa.check_fire(g, {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex},
+                         "usa")
+    assert plan.sp == g.counter(k).sp and plan.shot.hexes == 1
+    assert plan.shot.ammunition == "small_arms"
+    # not prepared: phasing dismounted cavalry (002 §10.52)
+    assert not fa.situation(g, plan, enemy).prepared
+
+
+def test_refusals_10_3() -> None:
+    g, k, enemy = active_gamble()
+    with pytest.raises(RuleError) as e:
+        fa.check_fire(g, {"type": "fire", "unit": enemy, "target": "A3403"}, "usa")
+    assert e.value.rule == "10.3"
+    with pytest.raises(RuleError) as e:  # nobody there
+        fa.check_fire(g, {"type": "fire", "unit": k, "target": "A3001"}, "usa")
+    assert e.value.rule == "10.12"
+    other = g.brigade_units(ARCHER)[1]
+    with pytest.raises(RuleError) as e:  # an enemy behind the firer's front
+        fa.check_fire(g, {"type": "fire", "unit": k, "target": g.pos.units[other].hex},
+                      "usa")
+    assert e.value.rule.startswith("10.")
+
+
+def test_one_shot_resolves_with_scripted_dice_10_17() -> None:
+    g, k, enemy = active_gamble()
+    before = g.position_json()
+    plan = fa.check_fire(g, {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex},
+                         "usa")
+    g.dice = ScriptedDice([9, 9], die="d10")
+    roll, outcome = fa.resolve_fire(g, plan)
+    assert roll.roll == 9 and roll.column == "sa-4-5"
+    assert roll.result.code == CHART_ROW_9_SA_4_5
+    assert outcome.units[0].unit == enemy
+    events = fa.fire_events(plan, roll, outcome)
+    assert events[0].type == "fire" and all(e.rule for e in events)
+    assert g.position_json() == before  # resolving changes nothing in the position
+
+
+CHART_ROW_9_SA_4_5 = "1d+2"
