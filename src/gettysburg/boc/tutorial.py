@@ -17,6 +17,7 @@ from gettysburg.core.canonical import JSONDict
 SCENARIO = "tutorial"
 SEED = "tutorial-7"
 SEAT = "usa"
+ZOOM = 2.2  # the map opens this much closer than whole: the ridge and its blocks fill it
 
 _END = {"type": "end_phase"}
 STEPS: list[JSONDict] = [
@@ -53,7 +54,7 @@ OTHER = ["melee_fight", "casualty", "regroup_done", "end_phase"]
 def tutorial() -> JSONDict:
     """The tutorial as :class:`gettysburg.core.system.RuleSystem` ``tutorial`` gives it."""
     return {"scenario": SCENARIO, "seed": SEED, "seat": SEAT, "other": list(OTHER),
-            "steps": [dict(s) for s in STEPS]}
+            "zoom": ZOOM, "steps": [dict(s) for s in STEPS]}
 
 
 def allowed(step: JSONDict, action: JSONDict) -> bool:

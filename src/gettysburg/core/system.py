@@ -297,7 +297,8 @@ class RuleSystem:
     # ``{id, allow: [partial actions the learner may send; a null value: key absent],
     # done: {event: type} or {phase: name}}``, its words under ``tutorial.<id>.do`` and
     # ``tutorial.<id>.after`` in ``words`` (with ``tutorial.title``, ``tutorial.intro`` and
-    # ``tutorial.finished``). Absent: no tutorial.
+    # ``tutorial.finished``); optional ``zoom``: how much closer than the whole map it opens.
+    # Absent: no tutorial.
     tutorial: Callable[[], JSONDict] | None = None
 
     def seat_title(self, seat: str) -> str:

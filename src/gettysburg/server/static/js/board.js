@@ -484,8 +484,9 @@ export class Board {
 
   // Where a player's map starts: as they left it on this page (`key` in localStorage),
   // else the map fitted to the board's width (a tall map in a wide window was a narrow
-  // column with unreadable hexes) and centred on `home`, the places of their own pieces.
-  startView(key, home = []) {
+  // column with unreadable hexes) and centred on `home`, the places of their own pieces;
+  // `zoom` times closer than that where a guide asks (the tutorial's few blocks).
+  startView(key, home = [], zoom = 1) {
     if (!this.map) return;
     let kept = null;
     try { kept = key ? JSON.parse(localStorage.getItem(key) || "null") : null; } catch { kept = null; }
@@ -500,6 +501,7 @@ export class Board {
     const aspect = box.width / box.height;
     let [w, h] = [this.full.w, this.full.w / aspect];
     if (h > this.full.h) [w, h] = [this.full.h * aspect, this.full.h];
+    if (zoom > 1) [w, h] = [w / zoom, h / zoom];
     const points = home.map((p) => this.centres.get(p)).filter((c) => c);
     const mean = (i, whole) => (points.length ? points.reduce((sum, c) => sum + c[i], 0) / points.length : whole);
     const cx = mean(0, this.full.x + this.full.w / 2);

@@ -25,8 +25,9 @@ export async function loadMap(gameId, token) {
 // `onState`: told of every state the push channel brings (hot-seat hands the screen over).
 // A guided page (the tutorial) also gives `allow` (which legal actions the page offers),
 // `aside` (a panel put first in the side column) and `onRender(state, events)`, told after
-// every drawing; when it answers true the page is drawn once more (its `allow` changed).
-export async function gamePage(root, gameId, token, { onState = null, allow = null, aside = null, onRender = null } = {}) {
+// every drawing; when it answers true the page is drawn once more (its `allow` changed),
+// and `zoom` (how much closer than the whole map a first opening shows).
+export async function gamePage(root, gameId, token, { onState = null, allow = null, aside = null, onRender = null, zoom = 1 } = {}) {
   if (!token) {
     root.replaceChildren(el("p", { class: "error-text", i18n: "game.no_token" }));
     return () => {};
@@ -355,7 +356,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
 
   render();
   board.startView(`gettysburg.view.${gameId}.${state.seat}`,
-    unitsOf(state.view).filter((u) => u.side === state.seat && u.hex).map((u) => u.hex));
+    unitsOf(state.view).filter((u) => u.side === state.seat && u.hex).map((u) => u.hex), zoom);
   await resend();
   const channel = connect(gameId, token, () => (events.length ? events.at(-1).n + 1 : 0), (msg) => {
     if (msg.type === "error") { toast(errorText(msg.error)); return; }

@@ -107,5 +107,5 @@ export async function tutorialPage(root, gameId, tokens) {
 
   const allow = (action) => index < steps.length && steps[index].allow.some((p) => matches(p, action));
   show();
-  return gamePage(root, gameId, tokens[tut.seat], { allow, aside: panel, onRender });
+  return gamePage(root, gameId, tokens[tut.seat], { allow, aside: panel, onRender, zoom: tut.zoom || 1 });
 }
