@@ -26,7 +26,7 @@ def test_004_9_76_entry_area_direct_and_adjacent_hexes() -> None:
     rf.check_entry_hex(area, side, "attack")
     with pytest.raises(RuleError) as err:
         rf.check_entry_hex(area, side, "march")
-    assert err.value.rule == "004 9.76"
+    assert err.value.rule == "tdg.9.76"
     with pytest.raises(RuleError, match="not in entry area"):
         rf.check_entry_hex(area, b.parse("B3819"), "advance")
 

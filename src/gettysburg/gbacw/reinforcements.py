@@ -51,7 +51,7 @@ def entry_area(board: Board, area: int) -> EntryArea:
     (004 §9.76; the adjacent hexes are a substitute, :data:`ADJACENT_REACH`)."""
     direct = [h for h, info in board.hexes.items() if info.entry == area]
     if len(direct) != 1:
-        raise RuleError("004 9.76", f"entry area {area} is not on the map (found "
+        raise RuleError("tdg.9.76", f"entry area {area} is not on the map (found "
                         f"{len(direct)} direct hexes)")
     d = direct[0]
     adj = sorted(h for h in board.hexes if h != d and h.distance(d) <= ADJACENT_REACH
@@ -65,9 +65,9 @@ def check_entry_hex(area: EntryArea, h: Hex, orders: str) -> None:
     if h == area.direct:
         return
     if h not in area.adjacent:
-        raise RuleError("004 9.76", f"that hex is not in entry area {area.area}")
+        raise RuleError("tdg.9.76", f"that hex is not in entry area {area.area}")
     if orders not in FREE_ORDERS_ONLY_DIRECT:
-        raise RuleError("004 9.76", f"units on {orders} orders enter only by the direct hex "
+        raise RuleError("tdg.9.76", f"units on {orders} orders enter only by the direct hex "
                         f"of area {area.area}")
 
 
