@@ -4,6 +4,8 @@ seed's movement-and-reaction example and positions built by hand."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
@@ -194,3 +196,35 @@ def test_9_63_artillery_limits() -> None:
     assert all(not (set(m.hexes) & fronts) for m in limited)
     near = re_.reaction_moves(b, bty, enemy=[far(0, 2)], enemy_fronts=[], causing=[far(0, 2)])
     assert all(all(h.distance(far(0, 2)) > 1 for h in m.hexes) for m in near)
+
+
+@given(st.sampled_from(["mounted_cavalry", "artillery"]),
+       st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=1, max_size=4),
+       st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), max_size=4),
+       st.booleans())
+def test_reaction_moves_respect_the_retreat_limits(
+        cls: str, enemy_qr: list[tuple[int, int]], front_qr: list[tuple[int, int]],
+        one: bool) -> None:
+    """Every offered move: one or two adjacent steps on the map, never into an enemy hex,
+    an enemy front hex or next to the units that set it off; artillery at most 2 MP a hex."""
+    enemy = [Hex(q, r) for q, r in enemy_qr if Hex(q, r) != C0]
+    if not enemy:
+        return
+    fronts = {Hex(q, r) for q, r in front_qr}
+    u = inf(unit="U", unit_class=cls)
+    moves = re_.reaction_moves(BOARD, u, enemy=enemy, enemy_fronts=fronts, causing=enemy[:1],
+                               one_hex_only=one)
+    for m in moves:
+        assert 1 <= len(m.hexes) <= (1 if one else 2)
+        prev = C0
+        for h, s in zip(m.hexes, m.steps, strict=True):
+            assert prev.distance(h) == 1 and h in BOARD.hexes
+            assert h not in enemy and h not in fronts
+            assert h.distance(enemy[0]) > 1
+            if cls == "artillery":
+                assert s.mp <= 2
+            prev = h
+        assert m.udd_drm >= 0
+
+
+BOARD = board_of({far(1, 2): "woods", far(4, 1): "orchard"})

@@ -12,7 +12,9 @@ up to the third), at most two levels a turn that way (§17.23); and every action
 after the first in a turn in which the brigade took part in shock step 6b, uncapped.
 At night every activation on Attack orders that does something costs a level (§16.12).
 Artillery never tires, but a battery marching a fourth equivalent checks its wheels
-(§17.26).
+(§17.26). Activations of units out of command count like any other (§17.22); levels are
+incurred as things happen but the marker, and so its effects, changes only once the
+brigade's activation is over (§17.21): the engine adds them then.
 """
 
 from __future__ import annotations
