@@ -85,6 +85,13 @@ class Combatant:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
+def after_losses(u: Combatant, steps: int) -> Combatant:
+    """``u`` after losing ``steps`` SP (002 §12.13): strength stops at 0, elimination."""
+    if steps < 0:
+        raise ValueError("steps lost cannot be negative")
+    return replace(u, sp=max(0, u.sp - steps))
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     """One disorder check (UDD, 002 §2.6) as rolled: pass when roll + drm - stars <= cohesion."""

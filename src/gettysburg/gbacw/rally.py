@@ -18,7 +18,7 @@ from gettysburg.core.protocol import RuleError
 from .charts import all_charts
 from .combatant import Check, Combatant, check
 
-# --- rally (002 §13.4) ------------------------------------------------------------------------
+# --- rally (002 §13.4) --------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ def rally_may_turn(*, refused: bool, extended: bool, stacked: bool,
     return not (refused or extended or stacked or turned_after_resupply)
 
 
-# --- idle brigades (002 §13.45, §17.42) ------------------------------------------------------
+# --- idle brigades (002 §13.45, §17.42) ---------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +130,7 @@ def idle_recovery(turn: BrigadeTurn, choice: IdleChoice, units: Sequence[Combata
     return rallied, fatigue
 
 
-# --- rout recovery (002 §13.5) ---------------------------------------------------------------
+# --- rout recovery (002 §13.5) ------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +167,7 @@ def rout_recovery(dice: Dice, unit: str, *, disordered_cohesion: int,
     return RoutRecovery(unit, roll, disordered_cohesion, roll <= disordered_cohesion, False, 1)
 
 
-# --- stragglers (002 §16.2) -------------------------------------------------------------------
+# --- stragglers (002 §16.2) ---------------------------------------------------------------
 
 
 def stragglers(dice: Dice, u: Combatant, *, printed_sp: int, reserve_dusk_or_night: bool,
@@ -190,7 +190,7 @@ def collapsed(sp: int, printed_sp: int) -> bool:
     return 2 * sp < printed_sp
 
 
-# --- combat effectiveness (002 §13.2-13.3) -----------------------------------------------------
+# --- combat effectiveness (002 §13.2-13.3) ------------------------------------------------
 
 Status = Literal["good", "disordered", "collapsed", "routed", "eliminated", "not-arrived"]
 

@@ -22,7 +22,7 @@ from .combatant import Check, Combatant, Disorder, Orders, check, disorder
 from .facing import Facing, vertex_steps
 from .movement import FriendStack, entry_cost
 
-# --- retreats (002 §12.41-12.47) ------------------------------------------------------------
+# --- retreats (002 §12.41-12.47) ----------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +198,7 @@ def retreat_order(attackers: Sequence[Combatant], defenders: Sequence[Combatant]
     return "attacker" if best(attackers) > best(defenders) else "defender"
 
 
-# --- routs (002 §12.5) ------------------------------------------------------------------------
+# --- routs (002 §12.5) --------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +255,7 @@ def rout_chain(dice: Dice, first: Sequence[str], units: Sequence[Combatant]) -> 
     return RoutChain(tuple(routed), tuple(checks), tuple(disorders))
 
 
-# --- advance after combat (002 §11.46, §12.6) ----------------------------------------------
+# --- advance after combat (002 §11.46, §12.6) ---------------------------------------------
 
 
 def advance_order(attackers: Sequence[Combatant]) -> list[Combatant]:
@@ -287,7 +287,7 @@ def check_advance(board: Board, u: Combatant, to: Hex, *, new_facing: Facing,
     return step.disorder
 
 
-# --- abandoned guns (002 §11.62, §12.8) -------------------------------------------------------
+# --- abandoned guns (002 §11.62, §12.8) ---------------------------------------------------
 
 Abandoned = Literal["abandoned-1", "abandoned-2"]
 

@@ -29,7 +29,7 @@ from .charts.terrain import TerrainChart
 from .combatant import Check, Combatant, Disorder, check, disorder, stack_losses
 from .facing import aspect_of
 
-# --- eligibility (002 §11.12, §11.21-11.22, §11.61) ------------------------------------
+# --- eligibility (002 §11.12, §11.21-11.22, §11.61) ---------------------------------------
 
 
 def check_may_shock(u: Combatant, *, active_brigade: str, enemy: Collection[Hex],
@@ -77,7 +77,7 @@ def mandatory_shock(u: Combatant, *, moved_adjacent: bool) -> str | None:
     return None
 
 
-# --- designation and combining (002 §11.31-11.32) ----------------------------------------
+# --- designation and combining (002 §11.31-11.32) -----------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +238,7 @@ def green_check(dice: Dice, u: Combatant) -> Check | None:
     return check(dice, u, "green commitment", "11.36")
 
 
-# --- the defender's pre-shock cohesion check (002 §11.37, §11.55, §11.62) ----------------
+# --- the defender's pre-shock cohesion check (002 §11.37, §11.55, §11.62) -----------------
 
 PreShockOutcome = Literal["holds", "disordered", "rout", "abandoned"]
 
@@ -425,7 +425,7 @@ def shock_ratio(attacker_sp: Fraction, defender_sp: Fraction, *, favour_attacker
     return next((r for r in reversed(ratios) if r.value <= exact), ratios[0])
 
 
-# --- position (002 §11.44; decision E-7) ------------------------------------------------
+# --- position (002 §11.44; decision E-7) --------------------------------------------------
 
 
 def position_id(aspects: Collection[str], *, surrounded: bool) -> str | None:
@@ -484,7 +484,7 @@ def front_hex_penalty(attackers: Sequence[Combatant], targets: Collection[str],
     return sum(1 for h in _hexes(attackers) if h in fronts)
 
 
-# --- terrain (002 §11.42; Terrain chart; decision E-8) -----------------------------------
+# --- terrain (002 §11.42; Terrain chart; decision E-8) ------------------------------------
 
 
 def terrain_shock_drm(board: Board, attacker: Hex, defender: Hex, *,
@@ -523,7 +523,7 @@ def terrain_shock_drm(board: Board, attacker: Hex, defender: Hex, *,
     return total, tuple(used)
 
 
-# --- the DRMs and the roll (002 §11.42-11.45, §11.55-11.56, §11.72) ----------------------
+# --- the DRMs and the roll (002 §11.42-11.45, §11.55-11.56, §11.72) -----------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,7 +621,7 @@ def resolve(dice: Dice, ratio: Ratio, drms: Sequence[Drm]) -> ShockRoll:
     return ShockRoll(roll, tuple(drms), ratio.label, modified, row)
 
 
-# --- the result (002 §11.45, §11.64-11.65, §12.21-12.23, §12.42, §12.51) -----------------
+# --- the result (002 §11.45, §11.64-11.65, §12.21-12.23, §12.42, §12.51) ------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -743,7 +743,7 @@ def both_rout_keeper(attackers: Sequence[Combatant], defenders: Sequence[Combata
     return best_a.unit if score(best_a) >= score(best_d) else best_d.unit
 
 
-# --- continued shock (002 §11.47) -----------------------------------------------------------
+# --- continued shock (002 §11.47) ---------------------------------------------------------
 
 Continuation = Literal["none", "may", "must"]
 
@@ -795,7 +795,7 @@ def check_continued_advance(board: Board, path: Sequence[Hex], *, start: Hex,
         prev = h
 
 
-# --- automatic post-shock disorder (002 §11.48, §12.35d) ---------------------------------
+# --- automatic post-shock disorder (002 §11.48, §12.35d) ----------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -855,7 +855,7 @@ def march_aftermath(dice: Dice, others: Sequence[Combatant]) -> tuple[Check, ...
     return tuple(check(dice, u, "March brigade shocked", "11.48") for u in others)
 
 
-# --- cavalry charge (002 §11.51-11.58) --------------------------------------------------------
+# --- cavalry charge (002 §11.51-11.58) ----------------------------------------------------
 
 
 def check_charge(u: Combatant, *, enemy_in_los: bool, mp_to_adjacent: int | None,
@@ -940,7 +940,7 @@ def counter_charge(dice: Dice, defender: Combatant, attackers: Sequence[Combatan
     return CounterCharge(c.passed, c)
 
 
-# --- Blown cavalry (002 §11.58) ------------------------------------------------------------
+# --- Blown cavalry (002 §11.58) -----------------------------------------------------------
 
 
 def blown_ma(disordered_ma: int) -> int:
