@@ -44,11 +44,14 @@ from gettysburg.gbacw.fire_result import (
     TargetUnit,
     ammunition_after,
     apply_fire_result,
+    apply_friendly_fire,
     fire_modifiers,
+    friendly_fire_risk,
     leader_dies_with_command,
     read_fire,
     replacement_for,
     roll_fire,
+    withdrawal_after_fire,
 )
 from gettysburg.gbacw.oob import default_oob
 from gettysburg.gbacw.stacking import StackEntry, fire_allowances
@@ -493,6 +496,41 @@ def test_second_disorder_friendly_fire_udd_or_rout_12_35b() -> None:
     held = apply_fire_result(CHARTS, ScriptedDice([1], die="d10"), cell("D"), [u],
                              ammunition="small_arms", cause="friendly-fire")
     assert held.routs == () and held.unit("a").sp == 3 and held.retreats == (("a", 1, 2),)
+
+
+def test_blown_cavalry_loses_one_more_and_checks_for_rout_11_58() -> None:
+    """A blown unit disordered again: the fire 2nd disorder (-1 SP, retreat), then 1 SP more
+    and a UDD for rout."""
+    b = unit("1 VA Cav", 5, arm="cav", mounted=True, disordered=True, blown=True, dcoh=3)
+    out = apply_fire_result(CHARTS, ScriptedDice([9], die="d10"), cell("D"), [b],
+                            ammunition="small_arms")
+    assert [s.what for s in out.steps] == ["second_disorder", "loss", "retreat", "loss",
+                                           "udd", "rout"]
+    assert out.unit("1 VA Cav").sp == 3 and out.routs == ("1 VA Cav",)
+    assert out.steps[3].rule == "11.58" and out.steps[4].rule == "11.58"
+
+
+def test_friendly_fire_10_26() -> None:
+    assert friendly_fire_risk(2) and not friendly_fire_risk(3)
+    good, shaken = unit("a", 5), unit("b", 4, disordered=True, dcoh=3)
+    out = apply_friendly_fire(CHARTS, ScriptedDice([9, 9, 1], die="d10"), [good, shaken])
+    whats = [(s.what, s.unit) for s in out.steps]
+    assert whats == [("udd", "a"), ("disorder", "a"), ("udd", "b"), ("second_disorder", "b"),
+                     ("udd", "b"), ("retreat", "b"), ("loss", "b")]
+    assert out.steps[3].detail["cause"] == "friendly-fire"
+    assert out.unit("b").sp == 3  # passed the §12.35b UDD: -1 SP and retreat
+
+
+def test_withdrawal_after_fire_10_44() -> None:
+    passed = apply_fire_result(CHARTS, ScriptedDice([1], die="d10"), cell("d"),
+                               [unit("a", 5)], ammunition="small_arms")
+    assert withdrawal_after_fire(passed, "a") == "full"
+    failed = apply_fire_result(CHARTS, ScriptedDice([9], die="d10"), cell("d"),
+                               [unit("a", 5)], ammunition="small_arms")
+    assert withdrawal_after_fire(failed, "a") == "one_hex"
+    second = apply_fire_result(CHARTS, ScriptedDice([], die="d10"), cell("D"),
+                               [unit("a", 5, disordered=True)], ammunition="small_arms")
+    assert withdrawal_after_fire(second, "a") == "none"
 
 
 # --- leaders (002 §12.71-12.76; 004 §12.7) ---------------------------------------------------

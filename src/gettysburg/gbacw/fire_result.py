@@ -301,6 +301,7 @@ class _Apply:
         self.done: list[str] = []
         self.lost_while_collapsed: set[int] = set()
         self.second: list[int] = []  # units with a 2nd disorder from this result
+        self.blown_hit: set[int] = set()  # blown units hit by a disorder or a loss (§11.58)
         self.any_loss = False
 
     # -- helpers
@@ -319,6 +320,8 @@ class _Apply:
             return steps
         if u.collapsed or u.blown:
             self.lost_while_collapsed.add(i)
+        if u.blown and rule != "11.58":
+            self.blown_hit.add(i)
         u = replace(u, sp=u.sp - take)
         self.units[i] = u
         self.any_loss = True
@@ -357,6 +360,8 @@ class _Apply:
         self.steps.append(Step("second_disorder", u.unit, "12.35" if not u.artillery
                                else "12.36", {"cause": self.cause}))
         self.second.append(i)
+        if u.blown:
+            self.blown_hit.add(i)
 
     def leader_checks(self) -> None:
         """002 §12.71: each leader in the hex rolls once; 0 kills him."""
@@ -389,6 +394,8 @@ class _Apply:
                 continue
             if cell.sp_loss and u.artillery:
                 self.lose(i, cell.sp_loss, rule)  # a gun, no retreat (§12.36)
+            elif cell.sp_loss and u.blown:
+                self.lose(i, cell.sp_loss, rule)  # blown cavalry is not pooled (§12.35e)
             elif cell.sp_loss:
                 pooled.append(i)
             if cell.retreat is not None and self.alive(i):
@@ -399,10 +406,13 @@ class _Apply:
                 self.done.append(u.unit)
                 self.steps.append(Step("done", u.unit, "12.35"))
         if pooled:
-            # §12.35e: the stack loses 1 SP in all, from its top unit (at random for shell)
+            # §12.35e: two or more units lose 1 SP in all, from the stack's top unit (at
+            # random for shell)
             living = [i for i in range(len(self.units)) if self.alive(i)
                       and not self.units[i].artillery]
-            if shell:
+            if len(pooled) == 1:
+                pick = pooled[0]  # §12.35e speaks of two or more units
+            elif shell:
                 pick = pooled[self._random_index(len(pooled))]
             else:
                 pick = living[0] if living else pooled[0]
@@ -422,14 +432,27 @@ class _Apply:
         self.routs.append(u.unit)
         self.steps.append(Step("rout", u.unit, rule))
 
+    def blown_losses(self) -> None:
+        """002 §11.58: a blown unit hit by a disorder or a step loss loses 1 SP more; a stack
+        at most 2 more, one from its top blown unit and one at random among the others."""
+        hit = [i for i in sorted(self.blown_hit) if self.alive(i)]
+        if not hit:
+            return
+        self.lose(hit[0], 1, "11.58")
+        rest = hit[1:]
+        if rest:
+            self.lose(rest[self._random_index(len(rest))], 1, "11.58")
+
     def collapse_checks(self) -> None:
-        """002 §12.23, §12.51: a collapsed (or blown) unit that lost SP takes a final UDD and
-        routs if it fails."""
-        for i in sorted(self.lost_while_collapsed):
+        """002 §12.23, §11.58, §12.51: a collapsed or blown unit that lost SP (a blown one also
+        when disordered) takes one final UDD and routs if it fails."""
+        for i in sorted(self.lost_while_collapsed | self.blown_hit):
             u = self.units[i]
             if not self.alive(i) or u.unit in self.routs:
                 continue
-            r = self.roll_udd(i, 0, "collapsed unit lost SP", "12.23")
+            rule = "11.58" if u.blown else "12.23"
+            r = self.roll_udd(i, 0, "blown unit hit" if u.blown else "collapsed unit lost SP",
+                              rule)
             if not r.passed:
                 self.rout(i, "12.51")
 
@@ -502,11 +525,56 @@ def apply_fire_result(
                     if not r.passed:
                         a.disorder(i, "8.35")
     a.second_disorders(shell=shell)
+    a.blown_losses()
     if not result.sp_loss and a.any_loss:
         a.leader_checks()  # losses only from 2nd disorders: after every UDD (§12.71 note)
     a.collapse_checks()
     return Outcome(tuple(a.units), tuple(a.steps), tuple(a.retreats), tuple(a.routs),
                    tuple(a.killed), tuple(a.done))
+
+
+def friendly_fire_risk(unmodified: int) -> bool:
+    """002 §10.26: fire over the heads of friends adjacent to the target endangers them on an
+    unmodified roll of 2 or less."""
+    if not 0 <= unmodified <= 9:
+        raise ValueError(f"a d10 reads 0..9, not {unmodified}")
+    return unmodified <= 2
+
+
+def apply_friendly_fire(charts: Charts, dice: Dice, units: Sequence[TargetUnit], *,
+                        leaders: Sequence[StackedLeader] = ()) -> Outcome:
+    """002 §10.26: each friendly unit fired over takes a UDD and is disordered if it fails;
+    a second disorder is the friendly-fire family's (§12.35b, §12.36)."""
+    if not units:
+        raise RuleError("10.26", "no friendly unit was fired over")
+    a = _Apply(charts, dice, units, leaders, "friendly-fire")
+    for i in range(len(units)):
+        r = a.roll_udd(i, 0, "fired over by friends", "10.26")
+        if not r.passed:
+            a.disorder(i, "10.26")
+    a.second_disorders(shell=False)
+    a.blown_losses()
+    if a.any_loss:
+        a.leader_checks()
+    a.collapse_checks()
+    return Outcome(tuple(a.units), tuple(a.steps), tuple(a.retreats), tuple(a.routs),
+                   tuple(a.killed), tuple(a.done))
+
+
+WithdrawalAfterFire = Literal["full", "one_hex", "none"]
+
+
+def withdrawal_after_fire(outcome: Outcome, unit: str) -> WithdrawalAfterFire:
+    """002 §10.44: after withdrawal fire a failed UDD, a D or a step loss limits the leaving
+    unit to one hex; a 2nd disorder (or a rout or elimination) replaces the move by its own
+    result."""
+    u = outcome.unit(unit)
+    mine = [s for s in outcome.steps if s.unit == unit]
+    if u.sp == 0 or unit in outcome.routs or any(s.what == "second_disorder" for s in mine):
+        return "none"
+    hurt = any(s.what in ("loss", "disorder", "collapse") for s in mine) or any(
+        s.what == "udd" and not s.detail.get("passed") for s in mine)
+    return "one_hex" if hurt else "full"
 
 
 def _result_check(a: _Apply, i: int, result: FireResult, *, extra: int) -> bool:
