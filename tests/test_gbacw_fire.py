@@ -17,6 +17,7 @@ from gettysburg.gbacw.facing import Facing
 from gettysburg.gbacw.fire import (
     Battery,
     Firer,
+    check_fire_sp,
     check_lone_battery_target,
     check_may_fire,
     check_phasing_split,
@@ -291,6 +292,19 @@ def test_10_42_example_2_stacked_phasing_units_fire_in_turn() -> None:
     """3 and 3 SP over 5 and 4 SP: 3, 3, then 1 SP, and the bottom unit cannot fire."""
     stack = [StackEntry(n, "inf", sp, "X") for n, sp in (("a", 3), ("b", 3), ("c", 5), ("d", 4))]
     assert fire_allowances(stack) == [3, 3, 1, 0]
+
+
+def test_per_hex_limits_10_14() -> None:
+    stack = [StackEntry("a", "inf", 5, "X"), StackEntry("b", "inf", 4, "X")]
+    check_fire_sp(stack, 0, 5)
+    check_fire_sp(stack, 1, 2)
+    with pytest.raises(RuleError) as e:
+        check_fire_sp(stack, 1, 3)
+    assert e.value.rule == "8.31"
+    mixed = [StackEntry("a", "inf", 5, "X"), StackEntry("A/1", "art", 6, "Arty")]
+    with pytest.raises(RuleError) as e:
+        check_fire_sp(mixed, 1, 1)
+    assert e.value.rule == "8.33"
 
 
 def test_10_42_example_3_one_sp_top_unit() -> None:

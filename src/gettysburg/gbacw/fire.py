@@ -23,7 +23,7 @@ from .charts.fire import Ammo
 from .charts.ranges import Light, RangeTable
 from .facing import Facing, RefuseSide, flank_direction, front_directions
 from .los import Sight, line_of_sight
-from .stacking import Arm
+from .stacking import Arm, StackEntry, check_artillery_fire, fire_allowances
 
 FireKind = Literal["phasing", "return", "pre_shock", "withdrawal", "approach"]
 NON_PHASING: tuple[FireKind, ...] = ("return", "pre_shock", "withdrawal", "approach")
@@ -331,6 +331,25 @@ def artillery_adjacent_steep(board: Board, firer: Firer, target: Hex) -> bool:
     a, b = board.hexes.get(firer.hex), board.hexes.get(target)
     return (firer.artillery and firer.hex.distance(target) == 1 and a is not None
             and b is not None and abs(a.level - b.level) >= 2)
+
+
+# --- per-hex limits (002 §10.14, §8.31-8.33) -------------------------------------------
+
+
+def check_fire_sp(entries: Sequence[StackEntry], index: int, sp: int) -> None:
+    """Entry ``index`` of a stack (top first) may fire ``sp``: 7 SP of infantry a hex, 4 of
+    mounted cavalry, 12 of artillery, 7 or one battery mixed, artillery only from the top
+    (002 §10.14, §8.31-8.33); the units above keep their shares whether or not they fire
+    (§8.33)."""
+    if not 0 <= index < len(entries):
+        raise RuleError("8.31", f"no entry {index} in the stack")
+    check_artillery_fire(entries, index)
+    allowed = fire_allowances(entries)[index]
+    if sp < 1:
+        raise RuleError("10.14", "fire at least 1 SP")
+    if sp > allowed:
+        raise RuleError("8.31", f"{entries[index].unit} may fire at most {allowed} SP from "
+                                "its hex")
 
 
 # --- splitting and combining (002 §10.14, §10.15, §10.63-10.66) ------------------------
