@@ -15,6 +15,7 @@ from gettysburg.core.hexes import Hex
 
 from .charts import all_charts
 from .facing import Facing, front_hexes
+from .udd import UddRoll, udd
 
 ShockClass = Literal["infantry", "mounted_cavalry", "artillery"]
 Orders = Literal["march", "advance", "attack"]
@@ -92,27 +93,8 @@ def after_losses(u: Combatant, steps: int) -> Combatant:
     return replace(u, sp=max(0, u.sp - steps))
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One disorder check (UDD, 002 §2.6) as rolled: pass when roll + drm - stars <= cohesion."""
-
-    unit: str
-    purpose: str
-    rule: str
-    roll: int
-    drm: int
-    leader_stars: int
-    cohesion: int
-    passed: bool
-
-    @property
-    def modified(self) -> int:
-        return self.roll + self.drm - self.leader_stars
-
-    def to_json(self) -> dict[str, object]:
-        return {"unit": self.unit, "purpose": self.purpose, "rule": self.rule,
-                "roll": self.roll, "drm": self.drm, "leader_stars": self.leader_stars,
-                "modified": self.modified, "cohesion": self.cohesion, "passed": self.passed}
+# A disorder check as rolled (002 §2.6): the shared UDD record.
+Check = UddRoll
 
 
 def check(dice: Dice, u: Combatant, purpose: str, rule: str, *, drm: int = 0,
@@ -120,10 +102,8 @@ def check(dice: Dice, u: Combatant, purpose: str, rule: str, *, drm: int = 0,
     """Roll a UDD for ``u`` against its present cohesion (002 §2.6), its stacked leaders'
     stars subtracted (002 §11.73) and half its fatigue added, rounded up (002 §17.31)."""
     c = u.cohesion if cohesion is None else cohesion
-    roll = dice.roll(f"{purpose}: {u.unit}", rule=rule, die="d10")
-    total = drm + -(-u.fatigue // 2)
-    return Check(u.unit, purpose, rule, roll, total, u.leader_stars, c,
-                 roll + total - u.leader_stars <= c)
+    return udd(dice, unit=u.unit, cohesion=c, drm=drm + -(-u.fatigue // 2),
+               leader_stars=u.leader_stars, purpose=purpose, rule=rule)
 
 
 # --- disorder and the second disorder (002 §12.32, §12.35-12.36) -------------------------
