@@ -38,6 +38,7 @@ from gettysburg.gbacw.fire import (
     refused_side_of,
     reserved_shot,
     return_fire_first,
+    slope_terrain,
 )
 from gettysburg.gbacw.fire_result import (
     Situation,
@@ -231,6 +232,19 @@ def test_adjacent_artillery_two_levels_10_67() -> None:
         check_target(board, CHARTS.range, gun, h.neighbour(d))
     assert e.value.rule == "10.67"
     check_target(board, CHARTS.range, gun, h.neighbour(d), kind="pre_shock")
+
+
+def test_steep_slope_protects_the_target_10_81() -> None:
+    board = load_board()
+    low, high = next((h, n) for h in sorted(board.hexes, key=lambda x: (x.q, x.r))
+                     for d in range(6)
+                     if (side := board.side(h, n := h.neighbour(d))) is not None
+                     and side.slope == "steep" and side.uphill == n)
+    assert slope_terrain(board, low, high) == ("up-one-level-steep",)
+    assert slope_terrain(board, high, low) == ("down-one-level-steep",)
+    mods = fire_modifiers(CHARTS, Situation(ammunition="small_arms", hexes=1, weapon="R",
+                                            terrain=slope_terrain(board, low, high)))
+    assert {m.source: m.value for m in mods}["terrain:up-one-level-steep"] == -1
 
 
 # --- splits (002 §10.15) ---------------------------------------------------------------------

@@ -169,6 +169,40 @@ def _rear(f: Facing) -> tuple[int, ...]:
     return ((f.index + 3) % 6,)
 
 
+def slope_terrain(board: Board, firer: Hex, target: Hex) -> tuple[str, ...]:
+    """The Terrain chart's steep-slope row protecting ``target`` from fire out of ``firer``
+    (002 §10.81's notes): the target hexside the fire enters through is a steep (or sheer)
+    slope; adjacent, the hexside decides up or down; farther, the firer's and the target's
+    levels do, and equal levels give none. A line through a corner takes the hexside that
+    helps the target."""
+    d = entry_side(target, firer)
+    delta = firer - target
+    sides: list[int] = []
+    if d is not None:
+        sides = [d]
+    else:
+        for c in range(6):
+            corner = _corner(c)
+            if _cross(corner, delta) == 0 and (corner.q * delta.q + corner.r * delta.r
+                                               + corner.s * delta.s) > 0:
+                sides = [c, (c + 1) % 6]
+    a, b = board.hexes.get(firer), board.hexes.get(target)
+    if a is None or b is None:
+        return ()
+    for side in sides:
+        info = board.side(target, target.neighbour(side))
+        if info is None or info.slope not in ("steep", "sheer"):
+            continue
+        if firer.distance(target) == 1:
+            up = info.uphill == target
+        elif a.level == b.level:
+            continue
+        else:
+            up = a.level < b.level
+        return ("up-one-level-steep" if up else "down-one-level-steep",)
+    return ()
+
+
 # --- range and ammunition (002 §10.12, §10.16, §10.67) ---------------------------------
 
 

@@ -21,7 +21,15 @@ from gettysburg.core.protocol import Action, Event, RuleError
 
 from .charts import all_charts
 from .charts.ranges import Light
-from .fire import Firer, Shot, check_may_fire, check_target, flank_fire, prepared_fire
+from .fire import (
+    Firer,
+    Shot,
+    check_may_fire,
+    check_target,
+    flank_fire,
+    prepared_fire,
+    slope_terrain,
+)
 from .fire_result import (
     FireRoll,
     Outcome,
@@ -163,6 +171,7 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         terrain = tuple(t for t in (info.terrain, *info.features)
                         if t in {x.id for x in charts.terrain.terrain}
                         and charts.terrain.get(t).where == "hex")
+    terrain += slope_terrain(game.cat.board, f.hex, plan.target)
     tu = game.pos.units[top]
     tc = game.counter(top)
     fi = game.cat.board.hexes.get(f.hex)
