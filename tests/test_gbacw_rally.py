@@ -1,4 +1,4 @@
-"""GBACW rally and combat effectiveness (002 §13), stragglers (§16.2): the §13.41 examples
+"""GBACW rally and combat effectiveness (002 §13): the §13.41 examples
 with scripted d10s and hand-built cases."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from gettysburg.core.dice import ScriptedDice, SeededDice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import RuleError
+from gettysburg.gbacw import fatigue
 from gettysburg.gbacw import rally as ry
 from gettysburg.gbacw.combatant import Combatant
 from gettysburg.gbacw.facing import Facing
@@ -67,16 +68,13 @@ def test_13_41_only_disordered_units_and_not_collapsed() -> None:
 
 
 def test_13_45_idle_brigade() -> None:
-    quiet = ry.BrigadeTurn()
-    assert ry.idle(quiet)
-    assert not ry.idle(ry.BrigadeTurn(shocked=True))
+    assert fatigue.idle([]) and not fatigue.idle(["move"])
     units = [unit("A", disordered=True), unit("B", disordered=True), unit("C"),
              unit("D", disordered=True, collapsed=True)]
-    rallied, fatigue = ry.idle_recovery(quiet, "rally", units, [True, False, True, True], 2)
-    assert rallied == ("A",) and fatigue == 2
-    assert ry.idle_recovery(quiet, "fatigue", units, [True] * 4, 2) == ((), 1)
+    rallied = ry.idle_rally(was_idle=True, units=units, in_range=[True, False, True, True])
+    assert rallied == ("A",)
     with pytest.raises(RuleError):
-        ry.idle_recovery(ry.BrigadeTurn(moved=True), "rally", units, [True] * 4, 0)
+        ry.idle_rally(was_idle=False, units=units, in_range=[True] * 4)
 
 
 def test_13_52_rout_recovery() -> None:
@@ -88,20 +86,6 @@ def test_13_52_rout_recovery() -> None:
     assert gone.eliminated and not gone.returned
     with pytest.raises(RuleError):
         ry.rout_recovery(d10(0), "U", disordered_cohesion=4, reserve_all_turn=False)
-
-
-def test_16_22_stragglers() -> None:
-    u = unit(sp=4, cohesion=5)
-    c, sp = ry.stragglers(d10(5), u, printed_sp=8, reserve_dusk_or_night=True, in_range=True)
-    assert c is not None and c.passed and sp == 5
-    c, sp = ry.stragglers(d10(6), u, printed_sp=8, reserve_dusk_or_night=True, in_range=True)
-    assert sp == 4
-    # never back to the printed strength: one below is the best
-    c, sp = ry.stragglers(d10(), unit(sp=7), printed_sp=8, reserve_dusk_or_night=True,
-                          in_range=True)
-    assert c is None and sp == 7
-    with pytest.raises(RuleError):
-        ry.stragglers(d10(), u, printed_sp=8, reserve_dusk_or_night=False, in_range=True)
 
 
 def test_12_23_collapse_examples() -> None:

@@ -1,5 +1,5 @@
-"""Rally, idle brigades, rout recovery, stragglers and combat effectiveness (002 §13,
-§16.2).
+"""Rally, idle brigades, rout recovery and combat effectiveness (002 §13; stragglers,
+§16.2, are in :mod:`gettysburg.gbacw.night`).
 
 Pure functions over :class:`~gettysburg.gbacw.combatant.Combatant` records and plain
 counts; rolls come from a :class:`~gettysburg.core.dice.Dice` and are returned with the
@@ -16,7 +16,7 @@ from gettysburg.core.dice import Dice
 from gettysburg.core.protocol import RuleError
 
 from .charts import all_charts
-from .combatant import Check, Combatant, check
+from .combatant import Combatant
 
 # --- rally (002 §13.4) --------------------------------------------------------------------
 
@@ -90,44 +90,19 @@ def rally_may_turn(*, refused: bool, extended: bool, stacked: bool,
 # --- idle brigades (002 §13.45, §17.42) ---------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class BrigadeTurn:
-    """What a brigade's non-artillery units did this turn (002 §13.45). Facing changes
-    that cost no MP, mounting and dismounting, and reaction facing or refusal are not
-    movement here."""
-
-    moved: bool = False
-    reaction_moved: bool = False
-    phasing_fire: bool = False
-    built: bool = False
-    declared_shock: bool = False
-    shocked: bool = False  # designated as a shock target
-    on_map: bool = True
-
-
-def idle(turn: BrigadeTurn) -> bool:
-    """002 §13.45: a brigade on the map that did none of those things all turn is idle."""
-    return turn.on_map and not (turn.moved or turn.reaction_moved or turn.phasing_fire
-                                or turn.built or turn.declared_shock or turn.shocked)
-
-
-IdleChoice = Literal["rally", "fatigue"]
-
-
-def idle_recovery(turn: BrigadeTurn, choice: IdleChoice, units: Sequence[Combatant],
-                  in_range: Sequence[bool], fatigue: int) -> tuple[tuple[str, ...], int]:
-    """002 §13.45: in the Recovery phase an idle brigade either rallies every disordered
-    unit within its brigadier's command range, without a roll, or lowers its fatigue one
-    level. Returns (units rallied, new fatigue). Collapsed units stay disordered (§12.23)."""
-    if not idle(turn):
-        raise RuleError("13.45", "only a brigade idle all turn recovers")
+def idle_rally(*, was_idle: bool, units: Sequence[Combatant],
+               in_range: Sequence[bool]) -> tuple[str, ...]:
+    """002 §13.45: in the Recovery phase a brigade that stayed idle all turn (decided by
+    ``fatigue.idle``) may rally, without a roll, every disordered unit within its
+    brigadier's command range; the other choice, one fatigue level off, is
+    ``fatigue.end_of_turn(..., idle_choice="rest")`` (§17.42). Collapsed units stay
+    disordered (§12.23). Returns the units rallied."""
+    if not was_idle:
+        raise RuleError("13.45", "only a brigade idle all turn rallies without a roll")
     if len(units) != len(in_range):
         raise ValueError("give one in_range per unit")
-    if choice == "fatigue":
-        return (), max(0, fatigue - 1)
-    rallied = tuple(u.unit for u, ok in zip(units, in_range, strict=True)
-                    if ok and u.disordered and not u.collapsed)
-    return rallied, fatigue
+    return tuple(u.unit for u, ok in zip(units, in_range, strict=True)
+                 if ok and u.disordered and not u.collapsed)
 
 
 # --- rout recovery (002 §13.5) ------------------------------------------------------------
@@ -167,22 +142,7 @@ def rout_recovery(dice: Dice, unit: str, *, disordered_cohesion: int,
     return RoutRecovery(unit, roll, disordered_cohesion, roll <= disordered_cohesion, False, 1)
 
 
-# --- stragglers (002 §16.2) ---------------------------------------------------------------
-
-
-def stragglers(dice: Dice, u: Combatant, *, printed_sp: int, reserve_dusk_or_night: bool,
-               in_range: bool) -> tuple[Check | None, int]:
-    """002 §16.21-16.23: at the end of a dusk or night turn spent in Reserve, each
-    non-artillery unit of the brigade within its brigadier's range takes a UDD and on a
-    pass gains 1 SP, never above one less than its printed strength. Returns the check
-    (None when none is due) and the new SP."""
-    if not reserve_dusk_or_night:
-        raise RuleError("16.21", f"{u.unit}: stragglers return only to a brigade in Reserve "
-                        "through a dusk or night turn")
-    if u.kind == "artillery" or not in_range or u.sp >= printed_sp - 1:
-        return None, u.sp
-    c = check(dice, u, "stragglers", "16.22")
-    return c, u.sp + 1 if c.passed else u.sp
+# Stragglers (002 §16.2) are ``night.recover_stragglers``.
 
 
 def collapsed(sp: int, printed_sp: int) -> bool:
