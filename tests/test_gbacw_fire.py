@@ -650,3 +650,30 @@ def test_hex_caps_hold(spec: list[tuple[str, int]]) -> None:
         assert small <= 7
         assert sum(a for a, e in zip(allow, entries, strict=True)
                    if e.kind == "mounted_cavalry") <= 4
+
+
+def _rotate(h: Hex) -> Hex:
+    """60 degrees round: direction d to direction d+1."""
+    return Hex(h.q + h.r, -h.q)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-8, 8), st.integers(-8, 8), st.integers(0, 5),
+       st.sampled_from(["vertex", "side"]))
+def test_fire_arc_turns_with_the_facing(q: int, r: int, v: int, kind: str) -> None:
+    h = Hex(q, r)
+    assert _rotate(DIRECTIONS[v]) == DIRECTIONS[(v + 1) % 6]
+    f, g = Facing(kind, v), Facing(kind, (v + 1) % 6)  # type: ignore[arg-type]
+    assert in_fire_arc(H0, f, h) == in_fire_arc(H0, g, _rotate(h))
+    # an arc of 120 degrees (vertex) or 60 (side): never both a hex and its opposite
+    assert not (in_fire_arc(H0, f, h) and in_fire_arc(H0, f, Hex(-q, -r)))
+
+
+@given(st.integers(1, 40), st.integers(1, 6))
+def test_even_split_property_10_15(sp: int, parts: int) -> None:
+    if sp < parts:
+        with pytest.raises(RuleError):
+            even_split(sp, parts)
+        return
+    shares = even_split(sp, parts)
+    assert sum(shares) == sp and max(shares) - min(shares) <= 1 and len(shares) == parts
