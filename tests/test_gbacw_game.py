@@ -68,9 +68,9 @@ def play_turn_one(g: GbacwGame) -> None:
 
 
 def test_a_turn_first_marker_orders_roll_coordination_move_blind_draws_and_end() -> None:
-    # after the opening: Gamble's orders roll 6 (+1 with Buford: 7, Change, 6.23), the
-    # coordination roll 5 (+2: 7, 5.34), then draws and coordination rolls of 0
-    g = game([6, 5] + [0] * 60)
+    # after the opening: Gamble's orders roll 6 (+1 with Buford: 7, Change, 6.23); Buford
+    # has one brigade on the map, so no coordination roll (5.34); then draws of 0
+    g = game([6] + [0] * 60)
     p = g.pos
     play_turn_one(g)
     assert p.phase == "first_am" and g.to_move() == ["usa"]
@@ -82,7 +82,8 @@ def test_a_turn_first_marker_orders_roll_coordination_move_blind_draws_and_end()
     assert p.current == "usa/US-1/Cav" and p.phase == "orders_change"
     events = g.apply({"type": "roll_orders", "brigade": GAMBLE, "orders": "attack"}, "usa")
     change = next(e for e in events if e.type == "orders_change")
-    assert change.data["roll"] == 6 and change.data["modifiers"] == ["with-division-leader"]
+    assert change.data["roll"] == 6 and change.data["with_division_leader"]
+    assert change.data["total"] == 7
     assert change.data["result"] == "change" and p.brigades[GAMBLE].orders == "attack"
     # a unit on Attack faces a vertex (7.1): it did already
     assert all(p.units[k].facing.kind == "vertex" for k in g.brigade_units(GAMBLE))
@@ -91,13 +92,14 @@ def test_a_turn_first_marker_orders_roll_coordination_move_blind_draws_and_end()
     assert err.value.rule == "6.2"
     events = g.apply({"type": "end_orders_change"}, "usa")
     coord = next(e for e in events if e.type == "coordination")
-    assert coord.data["roll"] == 5 and coord.data["result"] == "two"  # 5 + 2 = 7 (5.34)
+    assert coord.data["result"] is None  # one eligible brigade: nothing to coordinate
     g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
     moves = [a for a in g.legal_actions("usa") if a["type"] == "move"]
     assert moves, "an active brigade's units may move"
     unit = moves[0]["unit"]
     mp = g.mp_of(unit)
-    assert mp == catalog().counters[p.units[unit].counter].ma // 2  # Attack halves (9.2)
+    ma = catalog().counters[p.units[unit].counter].ma
+    assert mp == (ma + 1) // 2  # Attack halves, rounded up (9.24)
     g.apply(moves[0], "usa")
     assert p.units[unit].hex == moves[0]["to"] and p.units[unit].moves == 1
     with pytest.raises(RuleError):  # one move an activation
@@ -135,7 +137,7 @@ def test_refusals_cite_the_rule_and_change_nothing() -> None:
         ({"type": "end_orders"}, "csa", "protocol.seat"),
         ({"type": "activate", "brigade": GAMBLE}, "usa", "3.0"),
         ({"type": "set_orders", "brigade": ARCHER, "orders": "attack"}, "usa", "5.3"),
-        ({"type": "reserve", "brigade": GAMBLE, "on": True}, "usa", "6.31"),
+        ({"type": "reserve", "brigade": GAMBLE, "on": False}, "usa", "6.3"),
         ({"type": "transfer", "from": ["US-1/Cav", "US-1/Cav"], "to": "CS-Heth/III"}, "usa",
          "5.4"),
     ]
@@ -163,7 +165,7 @@ def _seat_text(g: GbacwGame, seat: str) -> str:
 
 
 def test_fog_enemy_orders_ems_and_ams_never_reach_a_seat() -> None:
-    g = game([6, 5] + [0] * 60)
+    g = game([6] + [0] * 60)
     play_turn_one(g)
     g.apply({"type": "first_am", "marker": "usa/US-1/Cav"}, "usa")
     g.apply({"type": "roll_orders", "brigade": GAMBLE, "orders": "attack"}, "usa")

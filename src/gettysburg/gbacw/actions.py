@@ -48,6 +48,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("face", "7.2", (("unit", "str"), ("facing", "facing")), ("action",),
                "change a unit's facing in place"),
     ActionType("end_brigade", "5.3", (), ("action",), "the active brigade is done"),
+    ActionType("move_leader", "9.3", (("leader", "str"), ("to", "hex")), ("action",),
+               "move the active brigade's brigadier or the drawn division's leader"),
     ActionType("end_activation", "5.3", (), ("action",),
                "the activation marker is done (brigades that have not acted lose it)"),
 )

@@ -29,13 +29,30 @@ from gettysburg.core.protocol import (
     dice_event,
     resolve_dice,
 )
-from gettysburg.gbacw import interim, sequence
+from gettysburg.gbacw import efficiency, sequence
 from gettysburg.gbacw.actions import ACTION_ORDER, check_shape
 from gettysburg.gbacw.board import Board, load_board
 from gettysburg.gbacw.charts import all_charts
-from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.command_status import INDEPENDENT, CommandTree, measure
+from gettysburg.gbacw.coordination import coordinate
+from gettysburg.gbacw.facing import Facing, to_kind
+from gettysburg.gbacw.initiative import InitiativeSide, roll_initiative
+from gettysburg.gbacw.los import line_of_sight
+from gettysburg.gbacw.movement import FriendStack, movement_allowance
 from gettysburg.gbacw.oob import Counter, Oob, default_oob
+from gettysburg.gbacw.orders import (
+    ReserveStanding,
+    UnitSituation,
+    changed_orders,
+    check_march_orders,
+    check_reserve,
+    loose_cannon,
+    near_enemy,
+    orders_change,
+)
+from gettysburg.gbacw.paths import Reach, leader_costs, reachable
 from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
+from gettysburg.gbacw.stacking import StackEntry, stack_problem
 from gettysburg.gbacw.state import (
     SEAT_OF_SIDE,
     SEATS,
@@ -50,7 +67,7 @@ from gettysburg.gbacw.state import (
 )
 
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0"}
-MARCH_MOVES = 4  # the March AM moves a unit up to four activations' worth (002 §5.35)
+LEADER_MA = 10  # brigade and division leaders (002 §4.16)
 
 
 @dataclass(frozen=True)
@@ -182,9 +199,13 @@ class GbacwGame(Game):
     # --- derived data --------------------------------------------------------------------
 
     def _derive(self) -> None:
+        self._memo: dict[Any, Any] = {}  # answers for the position as it stands
         self.cat = catalog()
         self.scen: EngineSetup = _setup_of(self.setup.scenario)
         self.fatigue = "no_fatigue" not in self.setup.options and self.scen.fatigue
+        self._arrival_of: dict[str, tuple[int, str]] = {
+            cid: (i, arr.hex) for i, arr in enumerate(self.scen.arrivals)
+            for cid in arr.counters}
 
     def _brigade(self, pos: Position, c: Counter, seat: Seat) -> BrigadeState:
         b = pos.brigades.get(c.formation)
@@ -227,7 +248,12 @@ class GbacwGame(Game):
     # --- questions the checks and the legal list share --------------------------------------
 
     def hex_of(self, hex_id: str | None) -> Hex | None:
-        return None if hex_id is None else self.cat.board.parse(hex_id)
+        if hex_id is None:
+            return None
+        found = _HEXES.get(hex_id)
+        if found is None:
+            found = _HEXES[hex_id] = self.cat.board.parse(hex_id)
+        return found
 
     def counter(self, key: str) -> Counter:
         return self.cat.counters[self.pos.units[key].counter]
@@ -236,7 +262,13 @@ class GbacwGame(Game):
         return self.counter(key).formation
 
     def brigade_units(self, brigade: str) -> list[str]:
-        return [k for k in sorted(self.pos.units) if self.formation(k) == brigade]
+        table = self._memo.get("brigade_units")
+        if table is None:
+            table = {}
+            for k in sorted(self.pos.units):
+                table.setdefault(self.formation(k), []).append(k)
+            self._memo["brigade_units"] = table
+        return list(table.get(brigade, []))
 
     def on_map(self, key: str) -> bool:
         return self.pos.units[key].hex is not None
@@ -246,10 +278,10 @@ class GbacwGame(Game):
         u = self.pos.units[key]
         if u.hex is not None:
             return None
-        for i, arr in enumerate(self.scen.arrivals):
-            if i in self.pos.arrived and u.counter in arr.counters:
-                return arr.hex
-        return None
+        found = self._arrival_of.get(u.counter)
+        if found is None or found[0] not in self.pos.arrived:
+            return None
+        return found[1]
 
     def in_play(self, brigade: str) -> bool:
         return any(self.on_map(k) or self.waiting(k) for k in self.brigade_units(brigade))
@@ -269,24 +301,113 @@ class GbacwGame(Game):
                 if (h := self.hex_of(self.pos.units[k].hex)) is not None]
 
     def brigadier_in_command(self, brigade: str) -> bool:
-        """002 §4.2 (interim ranges): the brigadier within his division leader's range (a
-        brigade straight under a corps: within the corps commander's)."""
-        b = self.pos.brigades[brigade]
-        cat = self.cat
-        bl = self.leader_hex(cat.brigade_leader.get(brigade))
-        top = cat.division_leader.get(b.division or "") or cat.corps_leader.get(b.corps)
-        if top is None:
-            return bl is not None
-        return interim.in_range(self.leader_hex(top), bl, cat.rating(top, "command_range", 5))
+        """002 §4.2 as taken at II/A (§4.23): the brigadier within his superior's range."""
+        return brigade not in self.pos.command.get("brigadiers", [])
 
     def division_in_range(self, division: str) -> bool:
-        cat = self.cat
-        dl = cat.division_leader.get(division)
-        cl = cat.corps_leader.get(cat.division_corps.get(division, ""))
-        if dl is None or cl is None:
-            return True
-        return interim.in_range(self.leader_hex(cl), self.leader_hex(dl),
-                                cat.rating(cl, "command_range", 10))
+        """002 §5.23: the division leader within his corps commander's range at II/A."""
+        return division not in self.pos.command.get("divisions", [])
+
+    def superior_of(self, leader: str, seat: Seat) -> str | None:
+        """The command tree (see :mod:`command_status`), among the leaders in play."""
+        cat, p = self.cat, self.pos
+        level, command = cat.leader_level.get(leader), cat.leader_command.get(leader, "")
+        oc = cat.army_leader.get(seat)
+        up: str | None
+        if level in ("brigade", "artillery"):
+            b = p.brigades.get(command)
+            if b is None:
+                return None
+            up = cat.division_leader.get(b.division or "") or cat.corps_leader.get(b.corps)
+        elif level == "division":
+            up = oc if command in INDEPENDENT else cat.corps_leader.get(
+                cat.division_corps.get(command, ""))
+        elif level == "corps":
+            up = oc
+        else:
+            up = None
+        return up if up in p.leaders and up != leader else None
+
+    def _command_tree(self, seat: Seat) -> CommandTree:
+        cat, p = self.cat, self.pos
+        mine = sorted(ld for ld in p.leaders if p.leader_seat.get(ld) == seat)
+        superior = {ld: self.superior_of(ld, seat) for ld in mine}
+        unit_leader: dict[str, str] = {}
+        for k, u in sorted(p.units.items()):
+            if u.seat != seat:
+                continue
+            b = self.formation(k)
+            st = p.brigades[b]
+            for ld in (cat.brigade_leader.get(b), cat.division_leader.get(st.division or ""),
+                       cat.corps_leader.get(st.corps)):
+                if ld in superior:
+                    unit_leader[k] = ld
+                    break
+        ranges = {ld: cat.rating(ld, "command_range", 4) for ld in mine}
+        return CommandTree(superior, unit_leader, ranges)
+
+    def _chain(self) -> list[Event]:
+        """II/A (002 §4.2, §4.23): each side's chain measured once for the turn; a
+        reinforcement is in command on the turn it enters (002 §9.71)."""
+        p, board = self.pos, self.cat.board
+        status: dict[str, list[str]] = {"brigadiers": [], "divisions": [], "units": [],
+                                        "no_orders": []}
+        ev: list[Event] = []
+        for seat in SEATS:
+            tree = self._command_tree(seat)
+            where: dict[str, Hex | None] = {ld: self.leader_hex(ld) for ld in tree.superior}
+            for k in tree.unit_leader:
+                where[k] = self.hex_of(p.units[k].hex)
+            own = {h for u in p.units.values() if u.seat == seat
+                   and (h := self.hex_of(u.hex)) is not None}
+            report = measure(board, tree, where, self.enemy_hexes(seat), own)
+            mine: dict[str, list[str]] = {"brigadiers": [], "divisions": [], "units": [],
+                                          "no_orders": []}
+            for n, b in sorted(p.brigades.items()):
+                if b.seat != seat or not self.in_play(n):
+                    continue
+                if self._arriving(n):
+                    continue  # in command on its entry turn (002 §9.71)
+                bl = self.cat.brigade_leader.get(n)
+                if bl is None or bl not in report.leaders:
+                    mine["brigadiers"].append(n)
+                    mine["no_orders"].append(n)
+                    continue
+                if not report.leader(bl).in_range:
+                    mine["brigadiers"].append(n)
+                top = self._orders_top(n)
+                if top is None or self.leader_hex(bl) is None or not report.intact(bl, top):
+                    mine["no_orders"].append(n)
+            for d in self.divisions(seat):
+                dl = self.cat.division_leader.get(d)
+                if dl is None or dl not in report.leaders or d in INDEPENDENT:
+                    continue
+                boss = report.leader(dl).superior
+                if boss is not None and not report.leader(dl).in_range:
+                    mine["divisions"].append(d)
+            mine["units"] = sorted(u for u, st in report.units.items()
+                                   if not st.in_command and p.units[u].hex is not None)
+            for key, items in mine.items():
+                status[key] += items
+            ev.append(Event("chain", "4.2", {"seat": seat, **{k: sorted(v)
+                                                              for k, v in mine.items()}},
+                            visible_to=(seat,),
+                            redacted={"seat": seat, "note": "chain of command checked"}))
+        p.command = {k: sorted(v) for k, v in status.items()}
+        return ev
+
+    def _orders_top(self, brigade: str) -> str | None:
+        """The leader a Division Orders chain must reach (002 §6.12; chain.py's
+        ``division_orders_allowed``): the brigade's corps commander when he is on the map,
+        else its division leader (TDG's cavalry divisions need none above, 004 §4.13),
+        else the brigadier alone."""
+        cat, b = self.cat, self.pos.brigades[brigade]
+        division = b.division or ""
+        corps = None if division in INDEPENDENT else cat.corps_leader.get(b.corps)
+        for ld in (corps, cat.division_leader.get(division), cat.brigade_leader.get(brigade)):
+            if ld is not None and self.leader_hex(ld) is not None:
+                return ld
+        return None
 
     def enemy_hexes(self, seat: Seat) -> set[Hex]:
         return {h for u in self.pos.units.values()
@@ -300,53 +421,159 @@ class GbacwGame(Game):
     def orders_of(self, key: str) -> str:
         return self.pos.brigades[self.formation(key)].orders
 
-    def sp_in(self, hex_id: str, cls: str, but: str) -> int:
-        return sum(self.counter(k).sp for k, u in self.pos.units.items()
-                   if u.hex == hex_id and k != but and unit_class(self.counter(k)) == cls)
+    def stack_entry(self, key: str) -> StackEntry:
+        c = self.counter(key)
+        return StackEntry(f"{c.corps}:{c.unit}", c.arm, c.sp, c.formation,
+                          c.mode == "mounted")
 
     def moves_allowed(self, key: str) -> int:
+        """One move a unit an activation; the March AM is four activations' worth (§5.35)."""
         p = self.pos
         if p.current is not None and marker_parts(p.current)[1] is None:
-            return MARCH_MOVES
+            return efficiency.march_activations(4)
         return 1
 
     def mp_of(self, key: str) -> int:
-        """002 §9.1-9.2: the counter's MA (its disordered MA), halved under Attack."""
+        """002 §9.1, §9.24: the counter's MA (its disordered MA), halved under Attack."""
         c = self.counter(key)
         ma = c.ma_disordered if self.pos.units[key].disordered else c.ma
-        return max(1, ma // 2) if self.orders_of(key) == "attack" else ma
+        return movement_allowance(ma, self.orders_of(key), unit_class(c))  # type: ignore[arg-type]
 
-    def reach(self, key: str) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
-        """Where a unit of the active brigade may end its move now (interim paths)."""
-        u = self.pos.units[key]
-        seat, orders, cls = u.seat, self.orders_of(key), unit_class(self.counter(key))
+    def friends_of(self, key: str) -> dict[Hex, FriendStack]:
+        """Friendly hexes as the mover sees them (002 §8.12, §8.22)."""
+        p = self.pos
+        seat, orders = p.units[key].seat, self.orders_of(key)
+        mover = self.stack_entry(key)
+        stacks: dict[Hex, list[str]] = {}
+        for k, u in sorted(p.units.items()):
+            if u.seat == seat and k != key and (h := self.hex_of(u.hex)) is not None:
+                stacks.setdefault(h, []).append(k)
+        out: dict[Hex, FriendStack] = {}
+        for h, keys in stacks.items():
+            entries = [self.stack_entry(k) for k in keys]
+            out[h] = FriendStack(
+                artillery_only=all(e.kind == "artillery" for e in entries),
+                march=any(self.orders_of(k) == "march" for k in keys),
+                combat=True, can_stack=stack_problem([*entries, mover], orders) is None)
+        return out
+
+    def reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:
+        """Every (hex, facing) the unit may end its move in now (002 §7, §9 through
+        :func:`paths.reachable`; the 4-hex-and-sight ban of March through LOS)."""
+        memo = ("reach", key)
+        if memo in self._memo:
+            return dict(self._memo[memo])
+        sig = self._reach_signature(key)
+        found = _REACH_CACHE.get(sig)
+        if found is None:
+            found = self._reach(key)
+            _REACH_CACHE[sig] = found
+            while len(_REACH_CACHE) > _REACH_CACHE_SIZE:
+                _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
+        self._memo[memo] = found
+        return dict(found)
+
+    def _reach_signature(self, key: str) -> tuple[Any, ...]:
+        """Everything a unit's reach depends on: itself, its orders and the units close
+        enough to matter (a search cannot go further than twice its MP in hexes, and the
+        March ban looks 4 hexes beyond), so a cached search is reused only where it would
+        come out the same."""
+        p = self.pos
+        u = p.units[key]
+        here = self.hex_of(u.hex) or self.cat.board.parse(self.waiting(key) or "")
+        radius = 2 * self.mp_of(key) + 6
+        near = tuple(sorted(
+            (v.hex, v.seat, v.counter, self.orders_of(k))
+            for k, v in p.units.items()
+            if k != key and v.hex is not None
+            and here.distance(self.hex_of(v.hex)) <= radius))  # type: ignore[arg-type]
+        return (self.setup.scenario, u.counter, u.hex, self.waiting(key), u.facing,
+                u.disordered, self.orders_of(key), near)
+
+    def _reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:
+        p, board = self.pos, self.cat.board
+        u = p.units[key]
+        c = self.counter(key)
+        seat, orders, cls = u.seat, self.orders_of(key), unit_class(c)
         enemy = self.enemy_hexes(seat)
-        artillery = self.enemy_artillery(seat)
-        near = {n for h in enemy for n in (h.neighbour(d) for d in range(6))}
-        near_inf = {n for h in enemy - artillery for n in (h.neighbour(d) for d in range(6))}
-        board = self.cat.board
 
-        def forbidden(h: Hex) -> bool:
-            if orders == "march" and any(interim.hex_distance(h, e) <= 1 for e in enemy):
-                return True  # 002 §6.13: never adjacent; the 4-hex + LOS ban needs los.py
-            if orders == "advance" and h in near_inf:
-                return True  # 002 §6.15
-            return cls == "artillery" and h in near  # 002 §9.5
+        def sees(a: Hex, b: Hex) -> bool:
+            return self._sight(a, b)
 
         start = self.hex_of(u.hex)
+        facing = u.facing
         entering = start is None
         if start is None:
             entry = self.waiting(key)
             if entry is None:
                 return {}
             start = board.parse(entry)
-        found = interim.reachable(board, start, self.mp_of(key), unit_class=cls,
-                                  orders=orders, blocked=enemy, stop=lambda h: h in near,
-                                  forbidden=forbidden, entering=entering)
-        c = self.counter(key)
-        return {h: v for h, v in found.items() if (h != start or entering)
-                and interim.stack_ok(cls, orders, self.sp_in(board.hexes[h].id, cls, key),
-                                     c.sp)}
+            facing = self._entry_facing(start, facing_kind(orders))
+        assert facing is not None
+        return reachable(board, start, facing, self.mp_of(key), unit_class=cls,  # type: ignore[arg-type]
+                         orders=orders, enemy=enemy,  # type: ignore[arg-type]
+                         friends=self.friends_of(key),
+                         enemy_artillery=self.enemy_artillery(seat), sees=sees,
+                         full_ma=c.ma, disordered=u.disordered,
+                         mp_disordered=c.ma_disordered, entering=entering)
+
+    def _entry_facing(self, entry: Hex, kind: str) -> Facing:
+        """A reinforcement comes on facing into the map (its first front hex on it)."""
+        for d in range(6):
+            if entry.neighbour(d) in self.cat.board.hexes:
+                return Facing(kind, d)  # type: ignore[arg-type]
+        return Facing(kind, 0)  # type: ignore[arg-type]
+
+    def destinations(self, key: str) -> list[tuple[Hex, Facing]]:
+        """The moves a unit may make (its reach less staying where it is), in a fixed
+        order: by hex (q, r), then facing."""
+        u = self.pos.units[key]
+        here = self.hex_of(u.hex)
+        return sorted((k for k in self.reach(key) if k[0] != here),
+                      key=lambda k: (k[0].q, k[0].r, k[1].kind, k[1].index))
+
+    def movable_leaders(self) -> list[str]:
+        """Leaders who may move now (002 §9.3): the active brigade's brigadier, and the
+        drawn division's leader (on the March AM, the leaders of the March brigades, §6.19),
+        each once an activation; corps commanders and the OC move only in IV/A."""
+        p, cat = self.pos, self.cat
+        if p.current is None or p.phase != "action":
+            return []
+        seat, division = marker_parts(p.current)
+        out: list[str] = []
+        if p.brigade is not None:
+            out.append(cat.brigade_leader.get(p.brigade, ""))
+        if division is not None:
+            out.append(cat.division_leader.get(division, ""))
+        return sorted({ld for ld in out if ld and p.leaders.get(ld) is not None
+                       and p.leader_seat.get(ld) == seat and ld not in p.leaders_moved})
+
+    def leader_moves(self, leader: str) -> list[Hex]:
+        """Where a leader may go with his 10 MP (002 §4.16, §9.3: any direction, the best
+        road rate, never next to the enemy unless onto friends)."""
+        memo = ("leader", leader)
+        if memo in self._memo:
+            return list(self._memo[memo])
+        here = self.leader_hex(leader)
+        seat = self.pos.leader_seat[leader]
+        out: list[Hex] = []
+        if here is not None:
+            radius = 2 * LEADER_MA + 2
+            friends = {h for u in self.pos.units.values() if u.seat == seat
+                       and (h := self.hex_of(u.hex)) is not None and h.distance(here) <= radius}
+            enemy = {h for h in self.enemy_hexes(seat) if h.distance(here) <= radius}
+            sig = ("leader", here, frozenset(friends), frozenset(enemy))
+            cached = _LEADER_CACHE.get(sig)
+            if cached is None:
+                costs = leader_costs(self.cat.board, here, LEADER_MA, enemy=enemy,
+                                     friends={h: FriendStack() for h in friends})
+                cached = sorted((h for h in costs if h != here), key=lambda h: (h.q, h.r))
+                _LEADER_CACHE[sig] = cached
+                while len(_LEADER_CACHE) > _REACH_CACHE_SIZE:
+                    _LEADER_CACHE.pop(next(iter(_LEADER_CACHE)))
+            out = list(cached)
+        self._memo[memo] = out
+        return list(out)
 
     def active_units(self) -> list[str]:
         """Units of the active brigade that may still move or turn."""
@@ -416,27 +643,29 @@ class GbacwGame(Game):
                 moving = self.may_move(p.brigade)
                 for k in self.active_units():
                     if moving:
-                        reach = self.reach(k)
-                        for h in sorted(reach, key=lambda x: (x.q, x.r)):
-                            hid = self.cat.board.hexes[h].id
-                            out += [{"type": "move", "unit": k, "to": hid,
-                                     "facing": f.to_json()} for f in self.legal_facings(k)]
+                        out += [{"type": "move", "unit": k,
+                                 "to": self.cat.board.hexes[h].id, "facing": f.to_json()}
+                                for h, f in self.destinations(k)]
                     out += [{"type": "face", "unit": k, "facing": f.to_json()}
                             for f in self._turns(k)]
                 out.append({"type": "end_brigade"})
+            for ld in self.movable_leaders():
+                out += [{"type": "move_leader", "leader": ld,
+                         "to": self.cat.board.hexes[h].id} for h in self.leader_moves(ld)]
             out.append({"type": "end_activation"})
         return out
 
     def _turns(self, key: str) -> list[Facing]:
+        """Facings a unit may turn to in place: as its MP allow (002 §7.21), or one vertex
+        without MP when its brigade may not move (002 §5.34, §6.23)."""
         u = self.pos.units[key]
-        if u.hex is None or u.facing is None:
+        here = self.hex_of(u.hex)
+        if here is None or u.facing is None:
             return []
-        choices = [f for f in self.legal_facings(key) if f != u.facing]
         if self.pos.brigade is not None and not self.may_move(self.pos.brigade):
-            # 002 §5.34 / §6.23: one vertex only, without MP
-            return [f for f in choices if f.kind == u.facing.kind
+            return [f for f in self.legal_facings(key) if f.kind == u.facing.kind
                     and min((f.index - u.facing.index) % 6, (u.facing.index - f.index) % 6) == 1]
-        return choices
+        return sorted(f for h, f in self.reach(key) if h == here and f != u.facing)
 
     def _own_markers(self, seat: Seat) -> list[str]:
         return sorted({m for m in self.pos.pool if marker_parts(m)[0] == seat})
@@ -457,35 +686,59 @@ class GbacwGame(Game):
             return None  # 002 §9.7: a reinforcement's orders are given as it enters
         if self.pos.brigades[brigade].reserve:
             return RuleError("6.3", f"{brigade} is in Reserve; it takes orders as it leaves")
-        b = self.pos.brigades[brigade]
-        if not self.brigadier_in_command(brigade) or not (
-                b.division is None or self.division_in_range(b.division)):
+        if brigade in self.pos.command.get("no_orders", []):
             return RuleError("6.12", f"{brigade}: the chain of command is not intact; its "
                              "orders change only by a roll at its activation")
         return None
 
     def _orders_problem(self, brigade: str, orders: str) -> RuleError | None:
-        if orders == "march":
-            enemy = self.enemy_hexes(self.pos.brigades[brigade].seat)
-            for h in self.brigade_hexes(brigade):
-                if any(interim.hex_distance(h, e) <= 4 for e in enemy):
-                    return RuleError("6.14", f"{brigade} has a unit within 4 hexes of the "
-                                     "enemy; March orders may not be given")
+        """002 §6.14 through :func:`orders.check_march_orders`: March only for an arriving
+        formation or one with no unit within 4 hexes and sight of the enemy."""
+        if orders != "march":
+            return None
+        try:
+            check_march_orders(
+                "reinforcement_orders" if self._arriving(brigade) else "division_orders",
+                reinforcement=self._arriving(brigade),
+                any_unit_near_enemy=any(self.near_enemy(h, self.pos.brigades[brigade].seat)
+                                        for h in self.brigade_hexes(brigade)))
+        except RuleError as err:
+            return err
         return None
 
+    def _sight(self, a: Hex, b: Hex) -> bool:
+        key = ("los", a, b)
+        found = self._memo.get(key)
+        if found is None:
+            occupied = {h for v in self.pos.units.values()
+                        if (h := self.hex_of(v.hex)) is not None}
+            found = self._memo[key] = line_of_sight(self.cat.board, a, b,
+                                                    blockers=occupied - {a, b}).clear
+        return bool(found)
+
+    def near_enemy(self, h: Hex, seat: Seat) -> bool:
+        """002 §6.13: within 4 hexes and in sight of an enemy combat unit."""
+        return any(h.distance(e) <= 4 and near_enemy(h.distance(e), self._sight(e, h))
+                   for e in self.enemy_hexes(seat))
+
     def _reserve_problem(self, brigade: str) -> RuleError | None:
+        """002 §6.31 through :func:`orders.check_reserve` (a brigade leaves Reserve freely
+        in this phase: the end segment's IV/B/3 is played here, a reading)."""
         b = self.pos.brigades[brigade]
         if b.reserve:
-            return None  # leaving Reserve is free in this phase (interim for IV/B/3)
-        light = self._light()
-        need = 5 if light == "night" else 10  # interim: LOS unknown, so the 10-hex test
-        enemy = self.enemy_hexes(b.seat)
-        if not self.brigade_hexes(brigade):
+            return None
+        hexes = self.brigade_hexes(brigade)
+        if not hexes:
             return RuleError("6.3", f"{brigade} has no unit on the map")
-        for h in self.brigade_hexes(brigade):
-            if any(interim.hex_distance(h, e) < need for e in enemy):
-                return RuleError("6.31", f"{brigade} has a unit within {need - 1} hexes of "
-                                 "the enemy")
+        enemy = self.enemy_hexes(b.seat)
+        standing = [ReserveStanding(
+            self.cat.board.hexes[h].id,
+            min((h.distance(e) for e in enemy), default=None),
+            any(h.distance(e) < 10 and self._sight(e, h) for e in enemy)) for h in hexes]
+        try:
+            check_reserve(standing, night=self._light() == "night")
+        except RuleError as err:
+            return err
         return None
 
     def _transfers(self, seat: Seat) -> list[Action]:
@@ -591,11 +844,19 @@ class GbacwGame(Game):
                 raise RuleError("7.1", f"a unit on {self.orders_of(key)} orders faces a "
                                 f"{facing_kind(self.orders_of(key))}")
             to = board.parse(action["to"])
-            reach = self.reach(key)
-            if to not in reach:
-                raise RuleError("9.1", f"{key} cannot reach {action['to']} now (terrain, MP, "
-                                "enemy, stacking or its orders' bans)")
-            return reach[to]
+            found = self.reach(key).get((to, facing))
+            if found is None or to == self.hex_of(p.units[key].hex):
+                raise RuleError("9.1", f"{key} cannot reach {action['to']} facing {facing} now "
+                                "(terrain, MP, facing, enemy, stacking or its orders' bans)")
+            return found
+        elif kind == "move_leader":
+            ld = action["leader"]
+            if ld not in self.movable_leaders():
+                raise RuleError("9.3", f"{ld!r} may not move now (the active brigade's "
+                                "brigadier or the drawn division's leader, once an activation)")
+            if board.parse(action["to"]) not in self.leader_moves(ld):
+                raise RuleError("9.3", f"{ld} cannot reach {action['to']} with "
+                                f"{LEADER_MA} MP")
         elif kind == "end_brigade" and p.brigade is None:
             raise RuleError("5.3", "no brigade is acting")
         return None
@@ -607,6 +868,12 @@ class GbacwGame(Game):
         return str(name)
 
     def execute(self, action: Action, seat: Seat) -> list[Event]:
+        try:
+            return self._execute(action, seat)
+        finally:
+            self._memo.clear()  # the position changed
+
+    def _execute(self, action: Action, seat: Seat) -> list[Event]:
         checked = self._check(action, seat)
         kind = action["type"]
         p = self.pos
@@ -657,6 +924,12 @@ class GbacwGame(Game):
             u.moves += 1
             ev.append(Event("face", "7.2", {"unit": action["unit"], "hex": u.hex,
                                             "facing": checked.to_json()}))
+        elif kind == "move_leader":
+            frm = p.leaders[action["leader"]]
+            p.leaders[action["leader"]] = action["to"]
+            p.leaders_moved.append(action["leader"])
+            ev.append(Event("leader_move", "9.3", {"leader": action["leader"], "from": frm,
+                                                   "to": action["to"]}))
         elif kind == "end_brigade":
             ev += self._end_brigade()
         elif kind == "end_activation":
@@ -673,8 +946,8 @@ class GbacwGame(Game):
         kind = facing_kind(self.pos.brigades[brigade].orders)
         for k in self.brigade_units(brigade):
             u = self.pos.units[k]
-            if u.facing is not None and u.facing.kind != kind:
-                u.facing = Facing(kind, u.facing.index)  # type: ignore[arg-type]
+            if u.facing is not None:
+                u.facing = to_kind(u.facing, kind)  # type: ignore[arg-type]
 
     def _light(self) -> str:
         return all_charts().turn_track.turns()[self.pos.turn].light
@@ -692,37 +965,49 @@ class GbacwGame(Game):
         for i, arr in enumerate(self.scen.arrivals):
             if arr.turn == p.turn and i not in p.arrived:
                 p.arrived.append(i)
-                for ld in arr.leaders:
-                    p.leaders[ld] = arr.hex
                 ev.append(Event("reinforcements", "9.7", {"group": arr.id, "seat": arr.seat,
-                                                          "hex": arr.hex}))
+                                                          "hex": arr.hex},
+                                visible_to=(arr.seat,)))
         ev += self._initiative()
+        ev += self._chain()
         ev += self._efficiency()
         p.phase = "orders"
         return ev
 
     def _initiative(self) -> list[Event]:
-        """002 §5.1: a d10 each, +1 to last turn's holder, + the OC's initiative rating when
-        he is on the map (interim for his range and movement); a tie gives nobody."""
-        p = self.pos
-        if p.turn == self.scen.first_turn and p.first_initiative is not None:
-            p.initiative = p.first_initiative
-            return [Event("initiative", "5.1", {"seat": p.initiative, "scenario": True})]
+        """002 §5.1 through :mod:`initiative`: a d10 each, +1 to last turn's holder, + the
+        OC's initiative rating when he is on the map with a corps commander in his range
+        (measured as II/A does, last turn's); a tie gives nobody; turn 1 may be given."""
+        p, cat = self.pos, self.cat
+        given = p.first_initiative if p.turn == self.scen.first_turn else None
+
+        def side(seat: Seat) -> InitiativeSide:
+            oc = cat.army_leader.get(seat)
+            at = self.leader_hex(oc)
+            if oc is None or at is None:
+                return InitiativeSide(p.last_initiative == seat, 0, 0, False)
+            reach = cat.rating(oc, "command_range", 20)
+            corps_near = any(
+                self.superior_of(ld, seat) == oc and (h := self.leader_hex(ld)) is not None
+                and h.distance(at) <= reach
+                for ld in p.leaders if cat.leader_level.get(ld) == "corps")
+            return InitiativeSide(p.last_initiative == seat, cat.rating(oc, "initiative"), 0,
+                                  corps_near)
+
         first = self.dice.counter
-        totals: dict[str, int] = {}
-        rolls: dict[str, int] = {}
-        for seat in SEATS:
-            r = self.d10(f"initiative {seat}", "5.1")
-            oc = self.cat.army_leader.get(seat)
-            bonus = self.cat.rating(oc, "initiative") if oc and self.pos.leaders.get(oc) else 0
-            rolls[seat] = r
-            totals[seat] = r + bonus + (1 if p.last_initiative == seat else 0)
-        winner = None if totals["usa"] == totals["csa"] else max(totals, key=lambda s: totals[s])
-        p.initiative = winner
-        p.last_initiative = winner
-        return [dice_event(self.dice.rolls_since(first)),
-                Event("initiative", "5.1", {"rolls": rolls, "totals": totals,
-                                            "seat": winner})]
+        res = roll_initiative(self.dice, side("usa"), side("csa"),
+                              given_to=given)  # type: ignore[arg-type]
+        p.initiative = res.winner
+        p.last_initiative = res.winner
+        if res.fixed:
+            return [Event("initiative", "5.1", {"seat": p.initiative, "scenario": True})]
+        rolls = self.dice.rolls_since(first)
+        return [dice_event(rolls),
+                Event("initiative", "5.1", {"rolls": {"usa": rolls[0].value,
+                                                      "csa": rolls[1].value},
+                                            "totals": {"usa": res.usa_total,
+                                                       "csa": res.csa_total},
+                                            "seat": res.winner})]
 
     def _commands(self, seat: Seat) -> list[tuple[str, list[str]]]:
         """The commands that draw an EM (002 §5.21): each corps with formations in play; the
@@ -760,25 +1045,47 @@ class GbacwGame(Game):
         return ev
 
     def _division_ams(self, cmd: str, divs: list[str], em: int) -> None:
-        """002 §5.22-5.25 through the interim arithmetic; a scenario's count wins (004)."""
+        """002 §5.22-5.25 through :mod:`efficiency`: a corps' divisions from its marker, the
+        commander's share going to the first division in his range (the player's choice in
+        the book; here fixed, a reading until an action offers it); TDG's cavalry divisions
+        on their own marker (004 §5.23); Hunt's reserve as an artillery chief (004 §4.36,
+        E-29); brigades straight under a corps on the corps' marker. A scenario's count is
+        a ceiling (E-17)."""
         cat, p = self.cat, self.pos
-        cl = cat.corps_leader.get(cmd)
-        rating = cat.rating(cl, "efficiency") if cl else 0
-        bonus_left = rating if rating > 0 else 0
         scen = self.scen.scenario
-        for d in divs:
+        turn = turn_label(p.turn)
+        cl = cat.corps_leader.get(cmd)
+
+        def standing(d: str) -> efficiency.DivisionStanding:
             dl = cat.division_leader.get(d)
-            in_range = self.division_in_range(d)
-            bonus = 0
-            if bonus_left and in_range:
-                bonus, bonus_left = bonus_left, 0  # interim: all to the first in range
-            has_cc = cl is not None and d in cat.division_corps
-            value = interim.division_ams(
-                em, corps_rating=rating, in_corps_range=in_range, bonus=bonus,
-                activation=cat.rating(dl, "activation") if dl and p.leaders.get(dl) else 0,
-                has_corps_commander=has_cc)
-            cap = scen.activation_cap(d, turn_label(p.turn)) if scen is not None else None
-            p.ams[d] = value if cap is None else max(1, cap)
+            cap = scen.activation_cap(d, turn) if scen is not None else None
+            return efficiency.DivisionStanding(
+                d, activation=cat.rating(dl, "activation") if dl else 0,
+                leader_on_map=dl is not None and self.leader_hex(dl) is not None,
+                in_corps_range=self.division_in_range(d) and cl is not None
+                and self.leader_hex(cl) is not None,
+                independent=d in INDEPENDENT, cap=None if cap is None else max(1, cap))
+
+        real = [d for d in divs if d in cat.division_corps]
+        for d in divs:
+            if d in INDEPENDENT:
+                p.ams[d] = efficiency.independent_division_ams(em, standing(d)).ams
+            elif d not in cat.division_corps:  # the corps' own brigades
+                if cmd == "US-AR" and cl is not None:
+                    p.ams[d] = efficiency.artillery_ams(
+                        em, cat.rating(cl, "efficiency"),
+                        all_charts().efficiency_pools.artillery_am_cap.value)
+                else:
+                    p.ams[d] = max(1, min(4, em))
+        if real:
+            rating = cat.rating(cl, "efficiency") if cl else 0
+            stands = [standing(d) for d in real]
+            eligible = [st.division for st in stands if st.in_corps_range]
+            shares: dict[str, int] = {}
+            if rating > 0 and eligible:
+                shares[eligible[0]] = rating
+            for d, am in efficiency.corps_ams(em, rating, stands, shares=shares).items():
+                p.ams[d] = am.ams
 
     def _uniform(self, n: int, purpose: str, rule: str) -> int:
         """A uniform index in 0..n-1 from d10s read as digits, rejecting the top (logged)."""
@@ -833,6 +1140,7 @@ class GbacwGame(Game):
     def _activate_marker(self, marker: str, *, chosen: bool) -> list[Event]:
         p = self.pos
         p.current, p.brigade, p.done_brigades, p.coordination = marker, None, [], None
+        p.leaders_moved = []
         for b in p.brigades.values():
             b.stay, b.rolled = False, False
         for u in p.units.values():
@@ -848,83 +1156,123 @@ class GbacwGame(Game):
         return ev
 
     def _roll_orders(self, brigade: str, wanted: str, seat: Seat) -> list[Event]:
-        """002 §6.2: d10 + orders rating + 1 stacked with the division leader + 2 with the
-        corps commander or OC; the chart gives the result; Loose Cannon by profile (§6.24:
-        the orders it sets; its moves wait for the movement and combat modules)."""
+        """002 §6.2 through :mod:`orders`: d10 + orders rating, +1 stacked with the division
+        leader, +2 with the corps commander or OC; a Change gives the orders asked for
+        (Attack or Advance); Loose Cannon by the brigadier's profile (§6.24; its moves and
+        charges are the combat issue's: the orders it sets are applied here)."""
         cat, p = self.cat, self.pos
         b = p.brigades[brigade]
         b.rolled = True
         bl = cat.brigade_leader.get(brigade)
         here = p.leaders.get(bl or "")
-        mods: list[str] = []
-        if here is not None:
-            if p.leaders.get(cat.division_leader.get(b.division or "", "")) == here:
-                mods.append("with-division-leader")
-            if here in (p.leaders.get(cat.corps_leader.get(b.corps, "")),
-                        p.leaders.get(cat.army_leader.get(seat, ""))):
-                mods.append("with-corps-commander-or-oc")
+        with_div = here is not None and p.leaders.get(
+            cat.division_leader.get(b.division or "", "")) == here
+        with_top = here is not None and here in (
+            p.leaders.get(cat.corps_leader.get(b.corps, "")),
+            p.leaders.get(cat.army_leader.get(seat, "")))
         first = self.dice.counter
         roll = self.d10(f"orders change {brigade}", "6.2")
         rating = cat.rating(bl, "orders") if bl else 0
-        res = all_charts().orders_change.result(roll, orders_rating=rating, modifiers=mods)
+        res = orders_change(roll, rating, with_division_leader=with_div,
+                            with_corps_or_oc=with_top)
         before = b.orders
         profile = None
         if res.change:
-            b.orders = wanted
+            b.orders = changed_orders(res, wanted)
         if res.stay:
             b.stay = True
-        if res.id == "loose-cannon":
+        if res.loose_cannon:
             prof = str(cat.oob.rating(bl, "profile") or "N") if bl else "N"
-            if prof == "U":
-                u = self.d10(f"loose cannon {brigade}", "6.24")
-                prof = "A" if u <= 2 else "N" if u <= 6 else "C"
-            profile = prof
-            if prof == "A" and before != "march":
-                b.orders = "attack"
-            elif prof == "C":
-                b.orders = "advance"
+            unreliable = self.d10(f"loose cannon {brigade}", "6.24") if prof == "U" else None
+            enemy = self.enemy_hexes(seat)
+            situations = []
+            for k in self.brigade_units(brigade):
+                h = self.hex_of(p.units[k].hex)
+                if h is None:
+                    continue
+                near = min((h.distance(e) for e in enemy), default=None)
+                c = self.counter(k)
+                situations.append(UnitSituation(
+                    k, artillery=unit_class(c) == "artillery",
+                    mounted_cavalry=unit_class(c) == "mounted_cavalry",
+                    disordered=p.units[k].disordered, green=c.green,
+                    adjacent_enemy=near == 1,
+                    # each hex costs at least 1 MP: the distance is a generous estimate
+                    mp_to_enemy=None if near is None else max(0, near - 1)))
+            lc = loose_cannon(prof, situations, unreliable_roll=unreliable,
+                              on_march_am=marker_parts(p.current or "")[1] is None)
+            profile = lc.acts_as
+            if lc.orders is not None:
+                b.orders = lc.orders
         self._refacing(brigade)
-        data = {"brigade": brigade, "roll": roll, "modifiers": mods, "rating": rating,
-                "result": res.id, "before": before, "orders": b.orders, "profile": profile}
+        data = {"brigade": brigade, "roll": roll, "rating": rating, "total": res.total,
+                "with_division_leader": with_div, "with_corps_or_oc": with_top,
+                "result": res.result, "before": before, "orders": b.orders,
+                "profile": profile}
         return [dice_event(self.dice.rolls_since(first), visible_to=(seat,),
                            redacted={"brigade": brigade}),
                 Event("orders_change", "6.2", data, visible_to=(seat,),
                       redacted={"brigade": brigade, "stay": b.stay})]
 
     def _coordinate(self) -> list[Event]:
-        """002 §5.34: one d10 + the division leader's coordination rating (a division AM)."""
+        """002 §5.34 through :mod:`coordination`: one d10 + the division leader's rating
+        when two or more of the division's brigades with their brigadier in his range are
+        to act (else no roll)."""
         p = self.pos
         p.phase = "action"
         division = marker_parts(p.current or "")[1]
         if division is None:
             return [Event("coordination", "5.34", {"march": True})]
         dl = self.cat.division_leader.get(division)
-        if dl is None or p.leaders.get(dl) is None:
-            p.coordination = "fail"
-            return [Event("coordination", "5.34", {"division": division, "result": "fail",
-                                                   "note": "no division leader on the map"})]
+        eligible = [n for n in self.eligible_brigades() if self.brigadier_in_command(n)]
+        if dl is None or self.leader_hex(dl) is None or len(eligible) < 2:
+            p.coordination = None
+            return [Event("coordination", "5.34", {"division": division, "result": None,
+                                                   "note": "no roll: fewer than two eligible "
+                                                           "brigades or no division leader"})]
         first = self.dice.counter
         roll = self.d10(f"coordination {division}", "5.34")
         rating = max(0, min(3, self.cat.rating(dl, "coordination")))
-        res = all_charts().coordination.result(roll, coordination_rating=rating)
-        p.coordination = res.id
+        res = coordinate(roll, rating, eligible)
+        p.coordination = res.result
         return [dice_event(self.dice.rolls_since(first)),
                 Event("coordination", "5.34", {"division": division, "roll": roll,
-                                               "rating": rating, "result": res.id})]
+                                               "rating": rating, "total": res.total,
+                                               "result": res.result,
+                                               "eligible": sorted(res.eligible),
+                                               "may_combine": res.may_combine})]
 
-    def _move(self, action: Action, reach: tuple[int, tuple[Hex, ...]]) -> list[Event]:
+    def _move(self, action: Action, reach: Reach) -> list[Event]:
+        """002 §9: the unit goes by the cheapest path found; a D on the way disorders it
+        (§9.47); the disorder checks ("d") it met are listed for the combat issue."""
         p = self.pos
         key = action["unit"]
         u = p.units[key]
         frm = u.hex
-        cost, path = reach
+        self._memo.clear()
+        if frm is None:  # a reinforcement's leaders come on with its first unit (9.7)
+            for arr in self.scen.arrivals:
+                if u.counter in arr.counters:
+                    for ld in arr.leaders:
+                        if p.leaders.get(ld) is None:
+                            p.leaders[ld] = action["to"]
         u.hex = action["to"]
-        u.facing = Facing.from_json(action["facing"])
+        u.facing = reach.facing
         u.moves += 1
-        ids = [self.cat.board.hexes[h].id for h in path]
-        return [Event("move", "9.1", {"unit": key, "from": frm, "to": u.hex,
-                                      "path": ids, "mp": cost / 2,
-                                      "facing": u.facing.to_json(), "entered": frm is None})]
+        if reach.disordered:
+            u.disordered = True
+        ids: list[str] = []
+        for h, _ in reach.path:
+            hid = self.cat.board.hexes[h].id
+            if not ids or ids[-1] != hid:
+                ids.append(hid)
+        return [Event("move", "9.1", {"unit": key, "from": frm, "to": u.hex, "path": ids,
+                                      "mp": reach.half_mp / 2, "facing": u.facing.to_json(),
+                                      "entered": frm is None, "disordered": reach.disordered,
+                                      "stopped": reach.stopped,
+                                      "checks": [{"hex": self.cat.board.hexes[c.hex].id,
+                                                  "kind": c.kind, "drm": c.drm,
+                                                  "rule": c.rule} for c in reach.checks]})]
 
     def _end_brigade(self) -> list[Event]:
         p = self.pos
@@ -939,7 +1287,7 @@ class GbacwGame(Game):
         p = self.pos
         marker = p.current
         p.current, p.brigade, p.coordination = None, None, None
-        p.done_brigades = []
+        p.done_brigades, p.leaders_moved = [], []
         for b in p.brigades.values():
             b.stay, b.rolled = False, False
         return [Event("marker_done", "5.5", {"marker": marker}), *self._draw()]
@@ -1030,6 +1378,13 @@ class GbacwGame(Game):
             "legal_actions": self.legal_actions(seat) if seat != REFEREE else [],
             "result": self.result(),
         }
+
+
+#: reach searches by signature (pure: the same inputs give the same answer in any game)
+_REACH_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
+_REACH_CACHE_SIZE = 4096
+_LEADER_CACHE: dict[tuple[Any, ...], list[Hex]] = {}
+_HEXES: dict[str, Hex] = {}
 
 
 def _hex_ok(board: Board, hex_id: str) -> bool:

@@ -124,6 +124,11 @@ class Position:
     orders_done: list[Seat] = field(default_factory=list)  # seats done with II/B-E
     transferred: list[Seat] = field(default_factory=list)  # §5.4: once per turn
     arrived: list[int] = field(default_factory=list)  # reinforcement lines already in
+    # II/A's command status (002 §4.23), kept for the turn: "brigadiers" out of their
+    # superior's range, "divisions" whose leader is out of his corps commander's, "units"
+    # out of command, "no_orders" brigades whose chain does not reach the top in play
+    command: dict[str, list[str]] = field(default_factory=dict)
+    leaders_moved: list[str] = field(default_factory=list)  # this activation (002 §9.3)
 
     def to_json(self) -> JSONDict:
         return {
@@ -138,7 +143,9 @@ class Position:
             "pool": sorted(self.pool), "current": self.current, "brigade": self.brigade,
             "done_brigades": list(self.done_brigades), "coordination": self.coordination,
             "orders_done": list(self.orders_done), "transferred": list(self.transferred),
-            "arrived": list(self.arrived)}
+            "arrived": list(self.arrived),
+            "command": {k: sorted(v) for k, v in sorted(self.command.items())},
+            "leaders_moved": list(self.leaders_moved)}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -160,7 +167,9 @@ class Position:
             coordination=opt(d["coordination"]),
             orders_done=[str(s) for s in d["orders_done"]],
             transferred=[str(s) for s in d["transferred"]],
-            arrived=[int(i) for i in d["arrived"]])
+            arrived=[int(i) for i in d["arrived"]],
+            command={str(k): [str(x) for x in v] for k, v in d["command"].items()},
+            leaders_moved=[str(x) for x in d["leaders_moved"]])
 
     # --- questions -------------------------------------------------------------------------
 
