@@ -462,6 +462,12 @@ def test_small_arms_top_disordered_others_test_8_35() -> None:
     assert out.steps[0].detail["drm"] == 2 and out.steps[2].detail["drm"] == 0
 
 
+def test_fatigue_adds_half_to_every_udd_17_31() -> None:
+    out = apply_fire_result(CHARTS, ScriptedDice([5], die="d10"), cell("d"),
+                            [unit("a", 5, coh=6, fatigue=3)], ammunition="small_arms")
+    assert out.steps[0].detail["drm"] == 2 and out.unit("a").disordered  # 5 + 2 > 6
+
+
 def test_artillery_target_takes_plus_two_on_the_udd() -> None:
     out = apply_fire_result(CHARTS, ScriptedDice([4], die="d10"), cell("d"),
                             [unit("A/1", 6, arm="art", coh=5, dcoh=5)], ammunition="canister")

@@ -220,6 +220,7 @@ class TargetUnit:
     mounted: bool = False
     blown: bool = False
     phasing: bool = False
+    fatigue: int = 0  # its brigade's fatigue level (optional rule, 002 §17.31)
 
     @property
     def artillery(self) -> bool:
@@ -346,8 +347,10 @@ class _Apply:
 
     def roll_udd(self, i: int, drm: int, purpose: str, rule: str) -> UddRoll:
         u = self.units[i]
-        r = udd(self.dice, unit=u.unit, cohesion=u.current_cohesion, drm=drm,
-                leader_stars=self.stars(i), purpose=purpose, rule=rule)
+        # 002 §17.31: half the fatigue level, rounded up, is added to every UDD
+        r = udd(self.dice, unit=u.unit, cohesion=u.current_cohesion,
+                drm=drm + -(-u.fatigue // 2), leader_stars=self.stars(i), purpose=purpose,
+                rule=rule)
         self.steps.append(Step("udd", u.unit, rule, r.to_json()))
         return r
 
