@@ -616,3 +616,51 @@ def test_results_replay_and_strength_stays_whole(modified: int, seed: int,
             after = after_losses(u, first.losses.get(u.unit, 0))
             assert after.sp >= 0
         assert sum(first.losses.values()) <= 2 + len(side)
+
+
+# --- a whole shock through steps 6a-6b ------------------------------------------------------
+
+
+def test_fight_flank_attack_from_the_move() -> None:
+    # 5 SP that moved strike 3 SP through the flank: 2:1 (+2), flank +2; a roll of 4 gives 8
+    d = unit("D", 0, 0, side="csa", sp=3, facing=Facing.vertex(0))
+    a = unit("A", 0, 1, sp=5, moved=True, orders="attack")  # Advance would cost -1 (E-25)
+    f = sh.fight(d10(4), [a], [d])
+    assert (f.attacker_sp, f.defender_sp, f.roll.ratio) == (Fraction(5), Fraction(3), "2:1")
+    assert {x.id: x.value for x in f.roll.drms} == {"ratio": 2, "flank": 2}
+    assert f.roll.modified == 8 and f.roll.result.id == "defender-retreats-continue"
+    assert f.defender.retreats == {"D": (1, 1)} and f.attacker.retreats == {}
+    assert f.attacker_continues == "may" and not f.defender_counterattacks
+    assert f == sh.fight(d10(4), [a], [d])  # same dice, same shock
+
+
+def test_fight_in_woods_rounds_for_the_defender(board: Board) -> None:
+    d = unit("D", 0, 0, side="csa", sp=3, facing=SOUTH)
+    a = unit("A", 0, 1, sp=5, moved=True, orders="advance")
+    f = sh.fight(d10(2), [a], [d], terrain=(-1, ("woods",)))
+    assert f.roll.ratio == "1.5:1"
+    assert {x.id: x.value for x in f.roll.drms} == {"ratio": 1, "terrain": -1,
+                                                    "attacker-advance-orders": -1}
+    assert f.roll.result.id == "attacker-retreats"
+    assert f.attacker.retreats == {"A": (1, 1)} and f.defender_counterattacks
+
+
+def test_shock_terrain_best_for_defender_and_withdrawal(board: Board) -> None:
+    a = unit("A", CENTRE.q, CENTRE.r + 1)
+    d = unit("D", CENTRE.q, CENTRE.r, side="csa", facing=SOUTH)
+    assert sh.shock_terrain(board, [a], [d]) == (0, ())
+    drm, ids = sh.shock_terrain(board, [a], [d], breastworks={(a.hex, d.hex)})
+    assert drm == -1 and ids == ("breastworks",)
+    sur = rt.Surroundings(enemy=frozenset({a.hex}), causing=frozenset({a.hex}))
+    opts = sh.withdrawal_options(board, d, [a], sur=sur)
+    assert opts.paths and all(len(p.hexes) == 1 and p.end.distance(a.hex) == 2
+                              for p in opts.paths)
+    cav = d.with_(kind="mounted_cavalry")
+    assert any(len(p.hexes) == 2 for p in sh.withdrawal_options(board, cav, [a],
+                                                                sur=sur).paths)
+
+
+def test_11_72_no_brigadier() -> None:
+    assert sh.no_brigadier([unit("A", 0, 1), unit("B", 1, 1)])
+    assert not sh.no_brigadier([unit("A", 0, 1), unit("B", 1, 1, with_brigadier=True)])
+    assert not sh.no_brigadier([unit("A", 0, 1)], first_had_it=False)

@@ -25,9 +25,10 @@ from .board import Board
 from .charts import all_charts
 from .charts.datafile import ChartLookupError
 from .charts.shock import Ratio, ShockResult
-from .charts.terrain import TerrainChart
+from .charts.terrain import TerrainChart, UnitClass
 from .combatant import Check, Combatant, Disorder, check, disorder, stack_losses
 from .facing import aspect_of
+from .retreat import RetreatOptions, Surroundings, retreat_options
 
 # --- eligibility (002 §11.12, §11.21-11.22, §11.61) ---------------------------------------
 
@@ -972,3 +973,116 @@ def shock_resolution_order(defender_hexes: Sequence[Hex], *, left_to_right: bool
     ordered = sorted(defender_hexes, key=lambda h: (h.q, h.r))
     return ordered if left_to_right else ordered[::-1]
 
+
+
+# --- putting a shock together (002 §11.33, §11.42, §11.72, §11.41) -------------------------
+
+
+def withdrawal_options(board: Board, defender: Combatant, attackers: Sequence[Combatant], *,
+                       sur: Surroundings) -> RetreatOptions:
+    """002 §11.33-11.34: where a unit may withdraw before shock: one hex away from the
+    attackers for infantry, up to two for mounted cavalry, facing kept, by the retreat
+    rules (never stopping among friends it cannot stack with, nor entering a friendly hex
+    with a shock still to resolve). ``sur.causing`` should hold the attackers' hexes."""
+    check_withdrawal_before_shock(defender, attackers)
+    need = (1, 2) if defender.kind == "mounted_cavalry" else (1, 1)
+    cls: UnitClass = "mounted_cavalry" if defender.kind == "mounted_cavalry" else "infantry"
+    opts = retreat_options(board, defender.hex, need, unit_class=cls, orders=defender.orders,
+                           sur=sur)
+    return RetreatOptions(opts.paths, 0, False)  # no way back: the unit simply stays
+
+
+def no_brigadier(brigade_shockers: Sequence[Combatant], *, first_had_it: bool | None = None
+                 ) -> bool:
+    """002 §11.72: -1 to every shock of a brigade none of whose shocking units is stacked
+    with its brigadier; a continued shock keeps what the first shock had (``first_had_it``)."""
+    if first_had_it is not None:
+        return first_had_it
+    return not any(a.with_brigadier for a in brigade_shockers)
+
+
+def shock_terrain(board: Board, attackers: Sequence[Combatant],
+                  defenders: Sequence[Combatant], *,
+                  breastworks: Collection[tuple[Hex, Hex]] = (),
+                  chart: TerrainChart | None = None) -> tuple[int, tuple[str, ...]]:
+    """002 §11.42: the terrain DRM of a shock over several hexsides is the one best for the
+    defender (the lowest). ``breastworks`` lists (attacker hex, defender hex) pairs whose
+    hexside the defender holds with breastworks (E-8)."""
+    best: tuple[int, tuple[str, ...]] | None = None
+    for a in attackers:
+        for ah in a.hexes:
+            for d in defenders:
+                for dh in d.hexes:
+                    if ah.distance(dh) != 1:
+                        continue
+                    got = terrain_shock_drm(board, ah, dh, breastworks=(ah, dh) in breastworks,
+                                            chart=chart)
+                    if best is None or got[0] < best[0]:
+                        best = got
+    if best is None:
+        raise RuleError("11.42", "no attacker is next to a defender")
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class Fight:
+    """One shock resolved through steps 6a-6b (002 §11.42-11.45): the strengths, ratio and
+    DRMs, the roll, each side's effects, and what may follow (continued shock)."""
+
+    attacker_sp: Fraction
+    defender_sp: Fraction
+    roll: ShockRoll
+    attacker: Effects
+    defender: Effects
+    attacker_continues: Continuation
+    defender_counterattacks: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"rule": "11.4", "attacker_sp": str(self.attacker_sp),
+                "defender_sp": str(self.defender_sp), "roll": self.roll.to_json(),
+                "attacker": self.attacker.to_json(), "defender": self.defender.to_json(),
+                "attacker_continues": self.attacker_continues,
+                "defender_counterattacks": self.defender_counterattacks}
+
+
+def fight(dice: Dice, attackers: Sequence[Combatant], defenders: Sequence[Combatant], *,
+          terrain: tuple[int, tuple[str, ...]] = (0, ()),
+          shockers: Sequence[Combatant] | None = None,
+          enemies: Sequence[Combatant] = (), cover: Collection[Hex] = (),
+          target_cover: bool = False, continued: int = 0, counter_charged: bool = False,
+          lacks_brigadier: bool = False) -> Fight:
+    """Steps 6a-6b of one shock (002 §11.42-11.45, §11.64): strengths (§11.43, §11.63,
+    §14.25), the ratio and its rounding, position (of all ``shockers`` of these defenders,
+    default the attackers) with the front-hex penalty against ``enemies`` not shocked, every
+    other DRM, the roll and the results on both sides (the defender's first). Retreat paths,
+    advances and the post-shock disorder are the caller's next steps (§11.46-11.48)."""
+    if not attackers or not defenders:
+        raise RuleError("11.31", "a shock needs attackers and defenders")
+    all_shockers = list(shockers) if shockers is not None else list(attackers)
+    aspects = _aspects_of_side(defenders, all_shockers)
+    flank_or_rear = bool(aspects & {"flank", "rear"})
+    a_sp = side_shock_sp(attackers, attacking=True, target_cover=target_cover,
+                         flank_or_rear=flank_or_rear)
+    d_sp = side_shock_sp(defenders, attacking=False, cover=cover)
+    favour = rounds_for_attacker(attackers, terrain_drm=terrain[0], continued=bool(continued))
+    ratio = shock_ratio(a_sp, d_sp, favour_attacker=favour)
+    pos = position(defenders, all_shockers)
+    penalty = 0
+    if pos is not None:
+        penalty = front_hex_penalty(attackers, {d.unit for d in defenders}, enemies)
+    sit = Situation(terrain_drm=terrain[0], terrain_ids=terrain[1], position=pos,
+                    front_hex_penalty=penalty, continued=continued,
+                    counter_charged=counter_charged, no_brigadier=lacks_brigadier)
+    roll = resolve(dice, ratio, shock_drms(attackers, defenders, ratio, sit))
+    d_eff = apply_result(dice, roll.result, defenders, defending=True)
+    a_eff = apply_result(dice, roll.result, attackers, defending=False)
+    return Fight(a_sp, d_sp, roll, a_eff, d_eff,
+                 attacker_continuation(roll.result, attackers, continued=continued),
+                 defender_may_counterattack(roll.result, defenders))
+
+
+def _aspects_of_side(defenders: Sequence[Combatant], shockers: Sequence[Combatant]) -> set[str]:
+    out: set[str] = set()
+    for d in defenders:
+        out |= _aspects(d, shockers)
+    return out
