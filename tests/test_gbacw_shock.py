@@ -664,3 +664,12 @@ def test_11_72_no_brigadier() -> None:
     assert sh.no_brigadier([unit("A", 0, 1), unit("B", 1, 1)])
     assert not sh.no_brigadier([unit("A", 0, 1), unit("B", 1, 1, with_brigadier=True)])
     assert not sh.no_brigadier([unit("A", 0, 1)], first_had_it=False)
+
+
+def test_12_71_leader_casualties_after_shock_losses() -> None:
+    a = unit("A", 0, 1)
+    ext = Combatant("E", "usa", (Hex(1, 1), Hex(2, 1)), NORTH, "infantry", 12, 6)
+    leaders = {"meade": [Hex(0, 1)], "hancock": [Hex(2, 1)], "sickles": [Hex(5, 5)]}
+    rolls = sh.leader_casualties(d10(0, 4), leaders, [a, ext], {"A": 1, "E": 1})
+    assert [(r.leader, r.killed) for r in rolls] == [("hancock", True), ("meade", False)]
+    assert sh.leader_casualties(d10(), leaders, [a], {"A": 1}, post_shock=True) == ()

@@ -12,7 +12,7 @@ modules; the engine runs it between :func:`pre_shock_check` and :func:`resolve`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -1086,3 +1086,44 @@ def _aspects_of_side(defenders: Sequence[Combatant], shockers: Sequence[Combatan
     for d in defenders:
         out |= _aspects(d, shockers)
     return out
+
+
+# --- leaders under shock losses (002 §12.71, §11.48) ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRoll:
+    """A leader's casualty roll (002 §12.71): a 0 kills him."""
+
+    leader: str
+    roll: int
+
+    @property
+    def killed(self) -> bool:
+        return self.roll == 0
+
+    def to_json(self) -> dict[str, object]:
+        return {"rule": "12.71", "leader": self.leader, "roll": self.roll,
+                "killed": self.killed}
+
+
+def leader_casualties(dice: Dice, leaders: Mapping[str, Collection[Hex]],
+                      units: Sequence[Combatant], losses: Mapping[str, int], *,
+                      post_shock: bool = False) -> tuple[LeaderRoll, ...]:
+    """002 §12.71: each leader stacked with units that lost steps in shock steps 1-6d
+    (second-disorder losses included; for an extended unit, any of its hexes) rolls a d10
+    once, and a 0 kills him. Losses of the automatic post-shock disorder never do (§11.48).
+    ``leaders`` maps each leader to the hexes he stands in (one, as a rule); rolls go in
+    leader order. Call it after every UDD of the step (§12.71's note)."""
+    if post_shock:
+        return ()
+    hit: set[Hex] = set()
+    for u in units:
+        if losses.get(u.unit, 0) > 0:
+            hit.update(u.hexes)
+    out: list[LeaderRoll] = []
+    for name in sorted(leaders):
+        if set(leaders[name]) & hit:
+            out.append(LeaderRoll(name, dice.roll(f"leader casualty: {name}", rule="12.71",
+                                                  die="d10")))
+    return tuple(out)
