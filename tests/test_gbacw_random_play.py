@@ -1,0 +1,108 @@
+"""Random legal play through Herr Ridge and Little Round Top to their ends (issue 52), with
+the invariants checked after every action and a replay at the end.
+
+The player picks an action type first, then an action of that type, leaning towards the
+ones that move the game on, so a game ends in seconds; every action it takes is one that
+``legal_actions`` listed."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gettysburg.core.protocol import load_game, new_game
+from gettysburg.gbacw.game import GbacwGame, facing_kind
+from gettysburg.gbacw.stacking import stack_problem
+
+# how much more likely each type is to be picked than a move (moves are the costly part)
+WEIGHTS = {"end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activation": 3,
+           "end_brigade": 4, "activate": 4, "roll_orders": 1, "set_orders": 1, "reserve": 1,
+           "transfer": 1, "move": 2, "face": 1, "move_leader": 1}
+MAX_ACTIONS = 1500
+HIDDEN_TYPES = ("efficiency", "pool", "orders", "orders_change", "transfer", "reserve", "chain")
+
+
+def check_invariants(g: GbacwGame, moved: str | None) -> None:
+    p = g.pos
+    # one place per unit, on the map or off it, and a counter of its own
+    counters = Counter(u.counter for u in p.units.values())
+    assert max(counters.values()) == 1
+    for k, u in p.units.items():
+        if u.hex is not None:
+            assert g.hex_of(u.hex) in g.cat.board.hexes
+            assert u.facing is not None
+            # the facing's kind fits the brigade's orders (002 §7.1)
+            assert u.facing.kind == facing_kind(g.orders_of(k)), (k, u.facing)
+    # a unit that just moved ended in a legal stack (002 §8.12)
+    if moved is not None and p.units[moved].hex is not None:
+        here = p.units[moved].hex
+        entries = [g.stack_entry(k) for k, u in sorted(p.units.items())
+                   if u.hex == here and k != moved] + [g.stack_entry(moved)]
+        assert stack_problem(entries, g.orders_of(moved)) is None
+    # the fog: no enemy orders, EMs, AM counts or pool markers in a seat's view or events
+    for seat in ("usa", "csa"):
+        view = g.view(seat)
+        assert all(b["seat"] == seat for b in view["brigades"].values())
+        own_divisions = set(g.divisions(seat))
+        assert set(view["ams"]) <= own_divisions
+        assert all(m.startswith(seat + "/") for m in view["pool"])
+        own_commands = {c for c, _ in g._commands(seat)}
+        assert set(view["em"]) <= own_commands
+        for e in g.events(seat, since=max(0, g.log_size(seat) - 12)):
+            if e["type"] in HIDDEN_TYPES and not e.get("redacted"):
+                assert e["data"].get("seat", seat) == seat
+                brigade = e["data"].get("brigade")
+                assert brigade is None or p.brigades[brigade].seat == seat
+            if e["type"] == "dice":
+                for r in e["data"].get("rolls", []):
+                    assert r["purpose"] != "activation draw"
+                    assert not r["purpose"].startswith("efficiency " + ("csa" if seat == "usa"
+                                                                          else "usa"))
+
+
+def play(scenario: str, seed: int, data: st.DataObject) -> GbacwGame:
+    g = new_game(f"gbacw/{scenario}", seed=seed)
+    assert isinstance(g, GbacwGame)
+    for _ in range(MAX_ACTIONS):
+        if g.is_terminal():
+            break
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        assert legal, "a seat to move always has an action"
+        kinds = sorted({a["type"] for a in legal})
+        weighted = [k for k in kinds for _ in range(WEIGHTS[k])]
+        kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
+        choices = [a for a in legal if a["type"] == kind]
+        action = choices[data.draw(st.integers(0, len(choices) - 1))]
+        g.apply(action, seat)
+        check_invariants(g, action.get("unit") if kind == "move" else None)
+    assert g.is_terminal(), "the scenario reached its last turn"
+    result = g.result()
+    assert result is not None and result["scored"]
+    return g
+
+
+def check_replay(g: GbacwGame, scenario: str, seed: int) -> None:
+    again = new_game(f"gbacw/{scenario}", seed=seed)
+    for mv in g.history:
+        again.apply(mv.action, mv.seat)
+    assert again.state_hash() == g.state_hash()
+    loaded = load_game(json.loads(json.dumps(g.to_json())))
+    assert loaded.state_hash() == g.state_hash()
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_random_play_herr_ridge(seed: int, data: st.DataObject) -> None:
+    g = play("herr-ridge", seed, data)
+    check_replay(g, "herr-ridge", seed)
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_random_play_little_round_top(seed: int, data: st.DataObject) -> None:
+    g = play("little-round-top", seed, data)
+    check_replay(g, "little-round-top", seed)
