@@ -673,3 +673,45 @@ def test_12_71_leader_casualties_after_shock_losses() -> None:
     rolls = sh.leader_casualties(d10(0, 4), leaders, [a, ext], {"A": 1, "E": 1})
     assert [(r.leader, r.killed) for r in rolls] == [("hancock", True), ("meade", False)]
     assert sh.leader_casualties(d10(), leaders, [a], {"A": 1}, post_shock=True) == ()
+
+
+_RING2 = sorted(h for h in (Hex(9 + dq, 2 + dr) for dq in range(-2, 3) for dr in range(-2, 3))
+                if h.distance(CENTRE) in (1, 2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.sampled_from(_RING2), max_size=6), st.sets(st.sampled_from(_RING2),
+                                                             max_size=5),
+       st.sampled_from([(1, 1), (2, 2), (1, 2)]))
+def test_retreat_paths_keep_the_rules(enemy: set[Hex], friends: set[Hex],
+                                      need: tuple[int, int]) -> None:
+    board = load_board()
+    friends -= enemy
+    causing = frozenset(h for h in enemy if h.distance(CENTRE) == 1)
+    sur = rt.Surroundings(enemy=frozenset(enemy), causing=causing,
+                          friends={h: FriendStack(can_stack=False) for h in friends})
+    opts = rt.retreat_options(board, CENTRE, need, unit_class="infantry", orders="advance",
+                              sur=sur)
+    full = [p for p in opts.paths if len(p.hexes) >= need[0]]
+    assert (opts.lost_sp == 0) == bool(full)
+    for p in opts.paths:
+        assert not set(p.hexes) & enemy
+        assert p.end not in friends  # never stops among friends it cannot stack with
+        for h in p.hexes:
+            if h not in friends:
+                assert all(h.distance(c) > 1 for c in causing)
+        assert set(p.through) <= friends
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.booleans()), min_size=2,
+                max_size=8, unique_by=lambda t: (t[0], t[1])), st.integers(0, 10_000))
+def test_rout_chain_checks_each_unit_once(spots: list[tuple[int, int, bool]],
+                                          seed: int) -> None:
+    units = [unit(f"U{i}", q, r, disordered=dis, cohesion=4)
+             for i, (q, r, dis) in enumerate(spots)]
+    chain = rt.rout_chain(SeededDice(seed), ["U0"], units)
+    checked = [c.unit for c in chain.checks]
+    assert len(checked) == len(set(checked)) and "U0" not in checked
+    assert chain.routed[0] == "U0" and len(set(chain.routed)) == len(chain.routed)
+    assert chain == rt.rout_chain(SeededDice(seed), ["U0"], units)
