@@ -191,3 +191,48 @@ def test_the_tutorial_declaration_is_served_for_the_lobby(live: Any) -> None:
     assert boc["tutorial"]["scenario"] == "tutorial" not in boc["scenarios"]
     assert json.dumps(boc["tutorial"]["steps"][0]["allow"]) == \
         '[{"type": "activate", "hq": "usa-buford", "to": null}]'
+
+
+def test_a_supply_activation_that_supplies_nobody_is_warned_first(browser: Any,
+                                                                   live: Any) -> None:
+    """Day 1, the Confederate supply phase: every block of Heth's is at full strength, so
+    activating him for supply would only cost him a step (8.1): the first click warns,
+    the second sends."""
+    import httpx
+
+    r = httpx.post(f"{live.url}/api/games", timeout=60, json={
+        "system": "boc", "scenario": "day1",
+        "seats": {"usa": {"kind": "human"}, "csa": {"kind": "human"}}})
+    r.raise_for_status()
+    game = r.json()
+    token = game["seats"]["csa"]["token"]
+    for i in range(4):  # the CSA plays first: command, fire, movement, melee
+        httpx.post(f"{live.url}/api/games/{game['game_id']}/actions",
+                   headers={"Authorization": f"Bearer {token}"},
+                   json={"action": {"type": "end_phase"}, "action_id": f"end-{i}"}
+                   ).raise_for_status()
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live.url + game["seats"]["csa"]["link"])
+    page.wait_for_selector("g.units g.unit[data-unit='csa-heth']")
+    assert "supply" in page.inner_text("#phasebar [data-key=phase]")
+    page.locator("g.units g.unit[data-unit='csa-heth']").dispatch_event("click")
+    page.wait_for_selector("#preview:not([hidden])")
+    note = page.inner_text("#preview")
+    assert "it would supply no block (8.3)" in note and "Archer: at full strength" in note, note
+    assert page.locator("g.unit.previewed").count() == 0
+    out = page.eval_on_selector_all("g.unit.preview-out", "els => els.map(e => e.dataset.unit)")
+    assert sorted(out) == ["csa-archer", "csa-davis"], out
+    step = page.inner_text("#phasebar [data-key=step]")
+    _press(page, {"type": "supply_activate", "hq": "csa-heth"})
+    page.wait_for_selector("#warn:not([hidden])")
+    assert page.inner_text("#warn").startswith("activating Heth for supply here supplies no "
+                                               "block: it would only lose a step (8.1)")
+    assert page.inner_text("#phasebar [data-key=step]") == step  # nothing sent
+    _press(page, {"type": "supply_activate", "hq": "csa-heth"})
+    page.wait_for_function("(s) => document.querySelector('#phasebar [data-key=step]')"
+                           ".textContent !== s", arg=step)
+    assert not errors, errors
+    context.close()
