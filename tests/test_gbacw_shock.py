@@ -715,3 +715,11 @@ def test_rout_chain_checks_each_unit_once(spots: list[tuple[int, int, bool]],
     assert len(checked) == len(set(checked)) and "U0" not in checked
     assert chain.routed[0] == "U0" and len(set(chain.routed)) == len(chain.routed)
     assert chain == rt.rout_chain(SeededDice(seed), ["U0"], units)
+
+
+def test_11_43_woods_cancelled_by_downhill_still_helps_the_defender() -> None:
+    movers = [unit("A", 0, 1, moved=True)]
+    assert not sh.rounds_for_attacker(movers, terrain_drm=0, continued=False,
+                                      terrain_ids=("woods", "down-one-level"))
+    assert sh.rounds_for_attacker(movers, terrain_drm=1, continued=False,
+                                  terrain_ids=("down-one-level",))

@@ -407,11 +407,22 @@ def side_shock_sp(side: Sequence[Combatant], *, attacking: bool, cover: Collecti
     return total
 
 
+def defender_terrain(terrain_drm: int, terrain_ids: Sequence[str] = ()) -> bool:
+    """Whether the defender gets a terrain DRM in its favour (002 §11.43, §11.55): any of the
+    Terrain chart ids met helps it (woods and a downhill attack that cancel out still count),
+    or, without ids, the sum is below 0."""
+    if terrain_ids:
+        tc = all_charts().terrain
+        return any((tc.get(i).shock_drm or 0) < 0 for i in terrain_ids)
+    return terrain_drm < 0
+
+
 def rounds_for_attacker(attackers: Sequence[Combatant], *, terrain_drm: int,
-                        continued: bool) -> bool:
+                        continued: bool, terrain_ids: Sequence[str] = ()) -> bool:
     """002 §11.43: round toward the attacker when every attacker moved this phase and the
     defender has no terrain DRM; never in continued shock (§11.47)."""
-    return not continued and terrain_drm >= 0 and all(a.moved for a in attackers)
+    return (not continued and not defender_terrain(terrain_drm, terrain_ids)
+            and all(a.moved for a in attackers))
 
 
 def shock_ratio(attacker_sp: Fraction, defender_sp: Fraction, *, favour_attacker: bool) -> Ratio:
@@ -577,7 +588,7 @@ def shock_drms(attackers: Sequence[Combatant], defenders: Sequence[Combatant], r
             out.append(Drm("charge-counter-charged", -1, "11.56"))
         elif sit.counter_charged:
             pass  # §11.56: counter-charged cavalry loses its charge benefits
-        elif cav and sit.terrain_drm < 0:
+        elif cav and defender_terrain(sit.terrain_drm, sit.terrain_ids):
             pass  # §11.55: no charge benefit against a defender with favourable terrain
         else:
             out.append(Drm("charge", 1, "11.21; 11.55"))
@@ -1064,7 +1075,8 @@ def fight(dice: Dice, attackers: Sequence[Combatant], defenders: Sequence[Combat
     a_sp = side_shock_sp(attackers, attacking=True, target_cover=target_cover,
                          flank_or_rear=flank_or_rear)
     d_sp = side_shock_sp(defenders, attacking=False, cover=cover)
-    favour = rounds_for_attacker(attackers, terrain_drm=terrain[0], continued=bool(continued))
+    favour = rounds_for_attacker(attackers, terrain_drm=terrain[0], continued=bool(continued),
+                                 terrain_ids=terrain[1])
     ratio = shock_ratio(a_sp, d_sp, favour_attacker=favour)
     pos = position(defenders, all_shockers)
     penalty = 0
