@@ -723,3 +723,10 @@ def test_11_43_woods_cancelled_by_downhill_still_helps_the_defender() -> None:
                                       terrain_ids=("woods", "down-one-level"))
     assert sh.rounds_for_attacker(movers, terrain_drm=1, continued=False,
                                   terrain_ids=("down-one-level",))
+
+
+def test_11_57_break_charge_and_12_47_done() -> None:
+    cav = unit("C", 0, 1, kind="mounted_cavalry", cohesion=5)
+    assert sh.break_charge(d10(5), cav).passed and not sh.break_charge(d10(6), cav).passed
+    assert sh.done_for_activation(phasing=True, retreated=True)
+    assert not sh.done_for_activation(phasing=False, retreated=True)

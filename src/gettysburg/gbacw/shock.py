@@ -952,6 +952,22 @@ def counter_charge(dice: Dice, defender: Combatant, attackers: Sequence[Combatan
     return CounterCharge(c.passed, c)
 
 
+def break_charge(dice: Dice, top: Combatant) -> Check:
+    """002 §11.57: when the defenders make a reaction move, the charging stack may try to
+    break off: its top unit's UDD; a pass stops it where it is, its activation over, a
+    failure makes it go on (and charge whatever ends in its front hexes)."""
+    return check(dice, top, "break off the charge", "11.57")
+
+
+def done_for_activation(*, phasing: bool, retreated: bool = False,
+                        second_disorder: bool = False) -> bool:
+    """002 §12.47, §12.35f: a phasing unit forced to retreat, or taking a second disorder
+    from fire or the shock family, does nothing more this activation (it may still use
+    pre-shock fire against a defender's continued shock, and continue that shock after an
+    adjusted 1 or less)."""
+    return phasing and (retreated or second_disorder)
+
+
 # --- Blown cavalry (002 §11.58) -----------------------------------------------------------
 
 
