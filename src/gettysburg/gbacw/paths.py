@@ -26,16 +26,15 @@ from gettysburg.core.protocol import RuleError
 
 from .board import Board
 from .charts.terrain import TerrainChart, UnitClass
-from .facing import Facing, front_hexes, turn, vertex_steps
+from .costgrid import AUTO, PATH_CODES, UDD, EnemyContext, Entry, Grid, StepTable, grid_of
+from .facing import Facing
 from .movement import (
-    PATH_CLASSES,
     Check,
     FriendStack,
     Orders,
     PassThrough,
     Step,
     approach_ban,
-    bridge_closers,
     bridge_over_cut,
     effective_orders,
     entry_cost,
@@ -44,8 +43,6 @@ from .movement import (
     pass_through,
     turn_cost,
 )
-
-WOODS = ("woods", "rough-woods")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,26 +84,6 @@ class _Node:
     terminal: bool  # stopped next to the enemy, or moved by the §9.42 minimum only
     minimum: bool
     road_only: bool = True
-
-
-def _facings_like(f: Facing) -> list[Facing]:
-    return [turn(f, k) for k in (0, 1, -1, 2, -2, 3)]
-
-
-def _through(node: _Node, friends: Mapping[Hex, FriendStack], start: Hex | None, step: Step,
-             unit_class: UnitClass) -> PassThrough | RuleError | None:
-    """The cost of leaving a friendly hex the unit passed through (002 §8.22); None when
-    there are no friends or the unit started there (the note to §8.22)."""
-    if node.hex == start or node.hex not in friends or node.entry is None:
-        return None
-    p = pass_through(node.entry, friends[node.hex], unit_class=unit_class)
-    if isinstance(p, RuleError) or not p.exit_by_road or step.path in ("pike", "road"):
-        return p
-    # entered along the road but leaving it: the pass costs what leaving the road would
-    off = node.entry.off_path_half_mp
-    if off is None:
-        return RuleError("8.22", "the hex may be passed only along the road")
-    return PassThrough(4 + off - node.entry.half_mp, off // 2 if off >= 4 else 0, False, "8.22")
 
 
 def _come_on(board: Board, start: Hex, *, unit_class: UnitClass, orders: Orders,
@@ -167,144 +144,272 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
     if facing.kind != want:
         raise RuleError("7.11", f"a unit on {orders_e} orders faces a {want}, not a "
                                 f"{facing.kind}")
-    best: dict[tuple[Hex, Facing], Reach] = {}
-    if not entering:
-        best[(start, facing)] = Reach(start, facing, 0, ((start, facing),), (), disordered,
-                                      False, False)
-        if orders_e == "march" and march_may_move(start, enemy, sees) is not None:
-            return best
-    near_enemy = frozenset(n for e in enemy for n in e.neighbours())
-    start_adjacent = start in near_enemy and not entering
-    on_map_start = None if entering else start
-    bridge_shut = not bridge_closers(board).isdisjoint(enemy)
-    steps: dict[tuple[Hex, Hex], Step | RuleError] = {}  # the same step from every facing
-    bans: dict[tuple[Hex, bool], bool] = {}
+    grid = grid_of(board)
+    foes = grid.enemy_context(enemy)
+    if not entering and orders_e == "march":
+        # only enemies within four hexes can hold a March unit (§6.13)
+        near_start = foes.within4().get(grid.index[start], ()) if sees is not None else [
+            e for e in start.neighbours() if e in foes.enemy_hexes]
+        if march_may_move(start, near_start, sees) is not None:
+            return {(start, facing): Reach(start, facing, 0, ((start, facing),), (),
+                                           disordered, False, False)}
+    table = grid.table(board, unit_class, orders_e, use_paths, breastwork_sides, chart)
+    search = _Search(board, grid, table, foes, start, facing, mp, unit_class=unit_class,
+                     orders=orders, orders_e=orders_e, enemy=enemy, friends=friends,
+                     enemy_artillery=enemy_artillery, sees=sees, full_ma=full_ma,
+                     disordered=disordered, mp_disordered=mp_disordered, use_paths=use_paths,
+                     breastwork_sides=breastwork_sides, entering=entering, chart=chart)
+    return search.run()
 
-    def step_of(h: Hex, n: Hex) -> Step | RuleError:
-        found = steps.get((h, n))
-        if found is None:
-            found = entry_cost(board, h, n, unit_class=unit_class, orders=orders,
-                               use_paths=use_paths, breastwork_sides=breastwork_sides,
-                               chart=chart)
-            if (not isinstance(found, RuleError) and found.bridge
-                    and any(x in friends and friends[x].march for x in (h, n))):
-                # §8.22 exception 3: units on March at either end close the bridge or ford
-                found = entry_cost(board, h, n, unit_class=unit_class, orders=orders,
-                                   use_paths=False, breastwork_sides=breastwork_sides,
-                                   chart=chart)
-            if bridge_shut and bridge_over_cut(board, h, n) == "on":
-                found = RuleError("004 9.81", "an enemy on or beside the bridge closes it")
-            steps[(h, n)] = found
-        return found
 
-    def banned(n: Hex, step: Step) -> bool:
-        key = (n, step.bridge)
-        found = bans.get(key)
-        if found is None:
-            found = bans[key] = approach_ban(
-                board, n, step, unit_class=unit_class, orders=orders, enemy=enemy,
-                enemy_artillery=enemy_artillery, friends=friends, sees=sees,
-                chart=chart) is not None
-        return found
+#: the turns tried in a hex, in order: (vertices turned, new facing index), by facing index
+_TURNS = tuple(tuple(((k if k >= 0 else -k), (f + k) % 6) for k in (0, 1, -1, 2, -2, 3))
+               for f in range(6))
 
-    def limit(dis: bool) -> int:
-        cap = mp if not dis or mp_disordered is None else min(mp, mp_disordered)
+
+class _Search:
+    """One :func:`reachable` search over numbered states (see :mod:`costgrid`).
+
+    A state is ``4 * (6 * hex + facing) + 2 * by_path + disordered``; the heap holds
+    ``cost * SPAN + state``, so it pops by cost alone. That gives the same answers as ranking
+    ties any other way: every step costs at least ½ MP, so all the ways into a state are
+    offered before it is taken off the heap, and each state keeps the best of them by (cost,
+    checks, path length, path), comparing paths as tuples of ``6 * hex + facing`` numbers,
+    which order as the (Hex, Facing) pairs do."""
+
+    def __init__(self, board: Board, grid: Grid, table: StepTable, foes: EnemyContext,
+                 start: Hex, facing: Facing, mp: int, *, unit_class: UnitClass,
+                 orders: Orders, orders_e: Orders | None, enemy: Collection[Hex],
+                 friends: Mapping[Hex, FriendStack], enemy_artillery: Collection[Hex],
+                 sees: Callable[[Hex, Hex], bool] | None, full_ma: int | None,
+                 disordered: bool, mp_disordered: int | None, use_paths: bool,
+                 breastwork_sides: Collection[Hexside], entering: bool,
+                 chart: TerrainChart | None) -> None:
+        self.board, self.grid, self.table, self.foes = board, grid, table, foes
+        self.start, self.facing, self.mp = start, facing, mp
+        self.unit_class, self.orders, self.orders_e = unit_class, orders, orders_e
+        self.enemy, self.friends, self.enemy_artillery = enemy, friends, enemy_artillery
+        self.sees, self.full_ma, self.disordered = sees, full_ma, disordered
+        self.mp_disordered, self.use_paths = mp_disordered, use_paths
+        self.breastwork_sides, self.entering, self.chart = breastwork_sides, entering, chart
+        self.bans: dict[tuple[int, bool], bool] = {}
+        self.specials: dict[tuple[int, int], Entry | None] = {}
+        self.bridge_shut = not grid.bridge_closers.isdisjoint(enemy)
+        if orders_e == "march" and sees is not None:
+            self.ban_zone: Collection[int] = foes.within4().keys()
+        else:
+            self.ban_zone = foes.near
+
+    def limit(self, dis: bool) -> int:
+        mp = self.mp
+        cap = mp if not dis or self.mp_disordered is None else min(mp, self.mp_disordered)
         return 2 * cap
 
-    def offer(r: Reach) -> None:
-        key = (r.hex, r.facing)
-        old = best.get(key)
-        if old is None or r.rank() < old.rank():
-            best[key] = r
+    def banned(self, j: int, step: Step) -> bool:
+        """Whether the orders forbid entering hex ``j`` for its enemies (cached per call)."""
+        key = (j, step.bridge)
+        found = self.bans.get(key)
+        if found is None:
+            n = self.grid.hexes[j]
+            enemy = (self.foes.within4().get(j, ()) if self.orders_e == "march"
+                     and self.sees is not None else self.enemy)
+            found = self.bans[key] = approach_ban(
+                self.board, n, step, unit_class=self.unit_class, orders=self.orders,
+                enemy=enemy, enemy_artillery=self.enemy_artillery, friends=self.friends,
+                sees=self.sees, chart=self.chart) is not None
+        return found
 
-    def may_end(h: Hex, entry: Step | None) -> bool:
-        if entry is not None and not entry.may_end:
-            return False
-        return h == on_map_start or h not in friends or friends[h].can_stack
+    def special(self, i: int, e: Entry) -> Entry | None:
+        """A bridge step as this position leaves it (002 §8.22 exception 3, 004 §9.81)."""
+        key = (i, e[0])
+        if key in self.specials:
+            return self.specials[key]
+        g, friends = self.grid, self.friends
+        h, n = g.hexes[i], g.hexes[e[0]]
+        found: Entry | None = e
+        if e[4].bridge and any(x in friends and friends[x].march for x in (h, n)):
+            step = entry_cost(self.board, h, n, unit_class=self.unit_class,
+                              orders=self.orders, use_paths=False,
+                              breastwork_sides=self.breastwork_sides, chart=self.chart)
+            if isinstance(step, RuleError):
+                found = None
+            else:
+                dis = UDD if step.disorder == "udd" else AUTO if step.disorder == "auto" else 0
+                # the step's own answer now: not special again
+                found = (e[0], step.half_mp, dis, PATH_CODES[step.path], step, False)
+        if self.bridge_shut and bridge_over_cut(self.board, h, n) == "on":
+            found = None
+        self.specials[key] = found
+        return found
 
-    first = _Node(0, start, facing, True, disordered, ((start, facing),), (), None, False, False)
-    if entering:
-        came = _come_on(board, start, unit_class=unit_class, orders=orders, enemy=enemy,
-                        enemy_artillery=enemy_artillery, friends=friends, sees=sees,
-                        disordered=disordered, cap=limit, full_ma=full_ma,
-                        use_paths=use_paths, chart=chart, facing=facing,
-                        near_enemy=near_enemy)
-        if came is None:
-            return best
-        first = came
-    heap: list[tuple[int, bool, int, Hex, Facing, bool]] = [
-        (first.cost, first.disordered, len(first.checks), start, facing, True)]
-    nodes: dict[tuple[Hex, Facing, bool, bool], _Node] = {
-        (start, facing, True, first.disordered): first}
-    done: set[tuple[Hex, Facing, bool, bool]] = set()
-    while heap:
-        cost, dis, _, h, f, by_path = heapq.heappop(heap)
-        key = (h, f, by_path, dis)
-        if key in done:
-            continue
-        done.add(key)
-        node = nodes[key]
-        if node.terminal:
-            if may_end(h, node.entry):
-                stopped = h in near_enemy
-                offer(Reach(h, f, cost, node.path, node.checks, dis, stopped, node.minimum,
-                            node.road_only))
-            continue
-        in_woods = board.hexes[h].terrain in WOODS
-        for f2 in _facings_like(f):
-            k = vertex_steps(f, f2)
-            tc = 2 * turn_cost(k, unit_class=unit_class, orders=orders, in_woods=in_woods)
-            turned = node.path if k == 0 else (*node.path, (h, f2))
-            if cost + tc <= limit(dis) and may_end(h, node.entry):
-                offer(Reach(h, f2, cost + tc, turned, node.checks, dis, False, False,
-                            node.road_only))
-            if h == start and start_adjacent and k >= 2:
-                continue  # §7.24: turning more than a vertex there means staying
-            for n in front_hexes(h, f2):
-                if n in enemy or n not in board.hexes:
-                    continue  # §9.51
-                step = step_of(h, n)
-                if isinstance(step, RuleError):
-                    continue
-                free_turn = by_path and step.path in PATH_CLASSES  # §7.23, §9.45
-                spend = (0 if free_turn else tc) + step.half_mp
-                checks = node.checks
-                through = _through(node, friends, on_map_start, step, unit_class)
-                if isinstance(through, RuleError):
-                    continue
-                if through is not None:
-                    spend += through.extra_half_mp
-                    if through.udd_drm is not None:
-                        checks = (*checks, Check(h, "udd", through.udd_drm, "8.22"))
-                if banned(n, step):
-                    continue
-                ndis = dis
-                if step.disorder == "auto":
-                    ndis = True
-                    checks = (*checks, Check(n, "auto", 0, "9.47"))
-                elif step.disorder == "udd":
-                    checks = (*checks, Check(n, "udd", 0, "9.47"))
-                total = cost + spend
-                adjacent = n in near_enemy
-                minimum = False
-                if total > limit(ndis):
-                    # §9.42: one hex always, if the full good-order MA could pay it
-                    if not (h == start and full_ma is not None and total <= 2 * full_ma
-                            and (not adjacent or orders_e == "attack")):
+    def run(self) -> dict[tuple[Hex, Facing], Reach]:
+        g, start, facing = self.grid, self.start, self.facing
+        hexes, friends, kind = g.hexes, self.friends, facing.kind
+        si, fi0 = g.index[start], facing.index
+        near, enemy_i = self.foes.near, self.foes.enemy
+        span = 24 * len(hexes)
+        full_ma, attack = self.full_ma, self.orders_e == "attack"
+        full_half = -1 if full_ma is None else 2 * full_ma
+        lim = (self.limit(False), self.limit(True))
+        tcs = tuple(tuple(2 * turn_cost(k, unit_class=self.unit_class, orders=self.orders,
+                                        in_woods=w) for k in range(4)) for w in (False, True))
+        fronts_of, woods = self.table.fronts, g.woods
+        ban_zone, banned, special = self.ban_zone, self.banned, self.special
+        on_map_start = -1 if self.entering else si
+        start_adjacent = si in near and not self.entering
+        best: dict[int, _Best] = {}  # by 6 * hex + facing
+        dis0 = int(self.disordered)
+        first: _State
+        if self.entering:
+            came = _come_on(self.board, start, unit_class=self.unit_class, orders=self.orders,
+                            enemy=self.enemy, enemy_artillery=self.enemy_artillery,
+                            friends=friends, sees=self.sees, disordered=self.disordered,
+                            cap=self.limit, full_ma=full_ma, use_paths=self.use_paths,
+                            chart=self.chart, facing=facing,
+                            near_enemy=self.foes.hexes_near)
+            if came is None:
+                return {}
+            dis0 = int(came.disordered)
+            first = (came.cost, len(came.checks), 1, (6 * si + fi0,), came.checks, came.entry,
+                     came.terminal, came.minimum, came.road_only)
+        else:
+            first = (0, 0, 1, (6 * si + fi0,), (), None, False, False, True)
+            best[6 * si + fi0] = (0, dis0, 0, 1, (6 * si + fi0,), (), False, False, True)
+        key0 = 4 * (6 * si + fi0) + 2 + dis0  # the start counts as entered by path
+        nodes: dict[int, _State] = {key0: first}
+        heap = [first[0] * span + key0]
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            cost, key = divmod(pop(heap), span)
+            node = nodes[key]
+            if node[0] != cost:
+                continue  # a dearer way in, since bettered (each cost is pushed once)
+            _, nck, plen, path, checks, entry, terminal, minimum0, road_only = node
+            dis, by_path = key & 1, key & 2
+            st = key >> 2
+            i, fi = divmod(st, 6)
+            h = hexes[i]
+            fs = friends.get(h) if friends else None
+            may_end = (entry is None or entry.may_end) and (
+                i == on_map_start or fs is None or fs.can_stack)
+            if terminal:
+                if may_end:
+                    old_b = best.get(st)
+                    mine = (cost, dis, nck, plen, path)
+                    if old_b is None or mine < old_b[:5]:
+                        best[st] = (*mine, checks, i in near, minimum0, road_only)
+                continue
+            tc_here = tcs[woods[i]]
+            lim_here = lim[dis]
+            fronts = fronts_of(i, kind)
+            through_here = fs is not None and i != on_map_start and entry is not None
+            stay_if_turned = i == si and start_adjacent
+            base = 6 * i
+            for k, f2 in _TURNS[fi]:
+                tc = tc_here[k]
+                code = base + f2
+                # the path with the turn is built only when a state keeps it
+                tpath: tuple[int, ...] | None = path if k == 0 else None
+                tplen = plen if k == 0 else plen + 1
+                here = cost + tc
+                if may_end and here <= lim_here:
+                    old_b = best.get(code)
+                    if old_b is None or here < old_b[0] or (
+                            here == old_b[0] and (dis, nck, tplen) <= old_b[1:4]):
+                        tpath = tpath or (*path, code)
+                        mine = (here, dis, nck, tplen, tpath)
+                        if old_b is None or mine < old_b[:5]:
+                            best[code] = (*mine, checks, False, False, road_only)
+                if stay_if_turned and k >= 2:
+                    continue  # §7.24: turning more than a vertex there means staying
+                for e in fronts[f2]:
+                    j, half, dcode, pcode, step, odd = e
+                    if j in enemy_i:
+                        continue  # §9.51
+                    if odd:
+                        e2 = special(i, e)
+                        if e2 is None:
+                            continue
+                        j, half, dcode, pcode, step, odd = e2
+                    spend = (0 if by_path and pcode else tc) + half  # §7.23, §9.45
+                    through: PassThrough | RuleError | None = None
+                    if through_here:
+                        assert fs is not None and entry is not None
+                        through = _pass(h, entry, fs, step, self.unit_class)
+                        if isinstance(through, RuleError):
+                            continue
+                        spend += through.extra_half_mp
+                    total = cost + spend
+                    ndis = 1 if dcode == AUTO else dis
+                    nkey = 4 * (6 * j + f2) + (2 if pcode else 0) + ndis
+                    old = nodes.get(nkey)
+                    if old is not None and total > old[0]:
+                        continue  # a cheaper way in is known (also every state taken off)
+                    if j in ban_zone and banned(j, step):
                         continue
-                    minimum = True
-                nkey = (n, f2, step.path is not None, ndis)
-                if nkey in done:
-                    continue
-                old = nodes.get(nkey)
-                new = _Node(total, n, f2, step.path is not None, ndis,
-                            (*turned, (n, f2)), checks, step, adjacent or minimum, minimum,
-                            node.road_only and step.path in ("pike", "road"))
-                if old is None or (new.cost, len(new.checks), len(new.path), new.path) < (
-                        old.cost, len(old.checks), len(old.path), old.path):
-                    nodes[nkey] = new
-                    heapq.heappush(heap, (total, ndis, len(checks), n, f2, nkey[2]))
-    return dict(sorted(best.items(), key=lambda kv: (kv[1].rank(), kv[0])))
+                    minimum = False
+                    if total > lim[ndis]:
+                        # §9.42: one hex always, if the full good-order MA could pay it
+                        if not (i == si and total <= full_half and (attack or j not in near)):
+                            continue
+                        minimum = True
+                    nchecks = checks
+                    if isinstance(through, PassThrough) and through.udd_drm is not None:
+                        nchecks = (*nchecks, Check(h, "udd", through.udd_drm, "8.22"))
+                    if dcode:
+                        nchecks = (*nchecks, Check(hexes[j], "auto" if dcode == AUTO else "udd",
+                                                   0, "9.47"))
+                    n_nck = len(nchecks)
+                    if old is not None:
+                        mine_n = (total, n_nck, tplen + 1)
+                        old_n = old[:3]
+                        if mine_n > old_n:
+                            continue
+                        tpath = tpath or (*path, code)
+                        npath = (*tpath, 6 * j + f2)
+                        if mine_n == old_n and npath >= old[3]:
+                            continue
+                    else:
+                        tpath = tpath or (*path, code)
+                        npath = (*tpath, 6 * j + f2)
+                    nodes[nkey] = (total, n_nck, tplen + 1, npath, nchecks, step,
+                                   minimum or j in near, minimum,
+                                   road_only and (pcode == 1 or pcode == 2))
+                    if old is None or total < old[0]:
+                        push(heap, total * span + nkey)
+        pairs, facings = g.pair_list(kind), g.facing_list(kind)
+        out: dict[tuple[Hex, Facing], Reach] = {}
+        for code, b in sorted(best.items(), key=_best_order):
+            out[pairs[code]] = Reach(hexes[code // 6], facings[code % 6], b[0],
+                                     tuple([pairs[c] for c in b[4]]), b[5], bool(b[1]), b[6],
+                                     b[7], b[8])
+        return out
+
+
+#: a search state: cost, checks count, path length, path (as 6 * hex + facing numbers), the
+#: checks, the step that entered it, terminal, minimum move only, road only
+_State = tuple[int, int, int, tuple[int, ...], tuple[Check, ...], Step | None, bool, bool, bool]
+#: an end state: half MP, disordered, checks count, path length, path, the checks, stopped,
+#: minimum move only, road only (its first five fields are Reach.rank's)
+_Best = tuple[int, int, int, int, tuple[int, ...], tuple[Check, ...], bool, bool, bool]
+
+
+def _best_order(item: tuple[int, _Best]) -> tuple[int, int, int, int, tuple[int, ...], int]:
+    b = item[1]
+    return (b[0], b[1], b[2], b[3], b[4], item[0])
+
+
+def _pass(h: Hex, entry: Step, friend: FriendStack, step: Step,
+          unit_class: UnitClass) -> PassThrough | RuleError:
+    """The cost of leaving the friendly hex ``h`` entered by ``entry`` (002 §8.22)."""
+    p = pass_through(entry, friend, unit_class=unit_class)
+    if isinstance(p, RuleError) or not p.exit_by_road or step.path in ("pike", "road"):
+        return p
+    # entered along the road but leaving it: the pass costs what leaving the road would
+    off = entry.off_path_half_mp
+    if off is None:
+        return RuleError("8.22", "the hex may be passed only along the road")
+    return PassThrough(4 + off - entry.half_mp, off // 2 if off >= 4 else 0, False, "8.22")
 
 
 def _leader_search(board: Board, start: Hex, limit_half: int | None, *,
