@@ -75,6 +75,7 @@ def test_learn_to_play_runs_the_tutorial_to_its_end(
     page.locator("polygon.hex[data-hex=H11]").dispatch_event("click")
     _at(page, "end_fire")
     assert "lost a step" in page.inner_text("#tutorial-after")
+    assert "Archer" not in page.inner_text("#log")  # still hidden after the fire
     _press(page, {"type": "end_phase"})
 
     _at(page, "move")
@@ -111,6 +112,7 @@ def test_learn_to_play_runs_the_tutorial_to_its_end(
                                ".textContent !== s", arg=before)
     _at(page, "end_melee")
     assert "won the melee" in page.inner_text("#tutorial-after")
+    assert "Archer" in page.inner_text("#log")  # revealed by the melee, as the words say
     _press(page, {"type": "end_phase"})
 
     # The supply preview: Buford would supply Gamble, one step short.
