@@ -29,7 +29,7 @@ from gettysburg.core.protocol import (
     dice_event,
     resolve_dice,
 )
-from gettysburg.gbacw import efficiency, sequence
+from gettysburg.gbacw import efficiency, fatigue, night, sequence
 from gettysburg.gbacw.actions import ACTION_ORDER, check_shape
 from gettysburg.gbacw.board import Board, load_board
 from gettysburg.gbacw.charts import all_charts
@@ -343,7 +343,9 @@ class GbacwGame(Game):
                 if ld in superior:
                     unit_leader[k] = ld
                     break
-        ranges = {ld: cat.rating(ld, "command_range", 4) for ld in mine}
+        light = self._light()
+        ranges = {ld: night.command_range(cat.rating(ld, "command_range", 4), light)  # type: ignore[arg-type]
+                  for ld in mine}
         return CommandTree(superior, unit_leader, ranges)
 
     def _chain(self) -> list[Event]:
@@ -437,7 +439,10 @@ class GbacwGame(Game):
         """002 §9.1, §9.24: the counter's MA (its disordered MA), halved under Attack."""
         c = self.counter(key)
         ma = c.ma_disordered if self.pos.units[key].disordered else c.ma
-        return movement_allowance(ma, self.orders_of(key), unit_class(c))  # type: ignore[arg-type]
+        ma = movement_allowance(ma, self.orders_of(key), unit_class(c))  # type: ignore[arg-type]
+        if self.fatigue and unit_class(c) != "artillery":  # 002 §17.31, artillery exempt
+            ma = fatigue.fatigued_ma(ma, self.pos.brigades[self.formation(key)].fatigue)
+        return ma
 
     def friends_of(self, key: str) -> dict[Hex, FriendStack]:
         """Friendly hexes as the mover sees them (002 §8.12, §8.22)."""
@@ -602,8 +607,16 @@ class GbacwGame(Game):
             if b.seat != seat or b.reserve or n in p.done_brigades or not self.in_play(n):
                 continue
             march = b.orders == "march"
-            if (division is None and march) or (b.division == division and not march):
+            if division is None and march:
                 out.append(n)
+            elif b.division == division and not march:
+                # 002 §5.26-5.27: one AM fewer when the brigadier began the turn out of
+                # range (the one it skips is the player's: here, the last), never below 1
+                cap = efficiency.brigade_activations(
+                    max(1, min(4, p.ams.get(division, 1))),
+                    brigadier_in_range=self.brigadier_in_command(n))
+                if b.activations < cap:
+                    out.append(n)
         return out
 
     def legal_facings(self, key: str) -> list[Facing]:
@@ -694,6 +707,11 @@ class GbacwGame(Game):
     def _orders_problem(self, brigade: str, orders: str) -> RuleError | None:
         """002 §6.14 through :func:`orders.check_march_orders`: March only for an arriving
         formation or one with no unit within 4 hexes and sight of the enemy."""
+        if self.fatigue:
+            try:
+                fatigue.check_orders(self.pos.brigades[brigade].fatigue, orders)
+            except RuleError as err:
+                return err
         if orders != "march":
             return None
         try:
@@ -922,12 +940,16 @@ class GbacwGame(Game):
             u = p.units[action["unit"]]
             u.facing = checked
             u.moves += 1
+            free = p.brigade is not None and not self.may_move(p.brigade)
+            self._did(action["unit"], "free_facing" if free else "facing")
             ev.append(Event("face", "7.2", {"unit": action["unit"], "hex": u.hex,
                                             "facing": checked.to_json()}))
         elif kind == "move_leader":
             frm = p.leaders[action["leader"]]
             p.leaders[action["leader"]] = action["to"]
             p.leaders_moved.append(action["leader"])
+            if p.brigade is not None:
+                p.brigades[p.brigade].did.append("leader_move")
             ev.append(Event("leader_move", "9.3", {"leader": action["leader"], "from": frm,
                                                    "to": action["to"]}))
         elif kind == "end_brigade":
@@ -1261,6 +1283,7 @@ class GbacwGame(Game):
         u.moves += 1
         if reach.disordered:
             u.disordered = True
+        self._did(key, "road_move" if reach.road_only else "move")
         ids: list[str] = []
         for h, _ in reach.path:
             hid = self.cat.board.hexes[h].id
@@ -1274,14 +1297,53 @@ class GbacwGame(Game):
                                                   "kind": c.kind, "drm": c.drm,
                                                   "rule": c.rule} for c in reach.checks]})]
 
+    def _did(self, key: str, what: str) -> None:
+        """Note what a unit did for fatigue (artillery never tires, 002 §17.26)."""
+        if unit_class(self.counter(key)) != "artillery":
+            self.pos.brigades[self.formation(key)].did.append(what)
+
     def _end_brigade(self) -> list[Event]:
         p = self.pos
-        b = p.brigade
-        if b is None:
+        n = p.brigade
+        if n is None:
             return []
-        p.done_brigades.append(b)
+        p.done_brigades.append(n)
         p.brigade = None
-        return [Event("brigade_done", "5.3", {"brigade": b})]
+        ev = [Event("brigade_done", "5.3", {"brigade": n})]
+        return ev + self._tire(n)
+
+    def _tire(self, brigade: str) -> list[Event]:
+        """002 §17.21-17.23 through :mod:`fatigue`, once the brigade's activation is over: a
+        counted activation beyond the turn's second adds a level (a March AM's moves count
+        as that many; a march on roads alone is free to the third), two a turn at most; on
+        a night turn an Attack activation tires at once (§16.12); Fatigue 4 forces Advance
+        (§17.32). The marker is the owner's to see."""
+        p = self.pos
+        b = p.brigades[brigade]
+        did, b.did = list(b.did), []
+        if not fatigue.idle(did):
+            b.busy = True
+        if not self.fatigue or not fatigue.counts(did):
+            return []
+        moves = [d for d in did if d in ("move", "road_move")]
+        worth = max(1, max((self.pos.units[k].moves for k in self.brigade_units(brigade)),
+                           default=1)) if marker_parts(p.current or "")[1] is None else 1
+        tally = fatigue.TurnTally(**b.tally) if b.tally else fatigue.TurnTally()
+        tally, new = fatigue.after_activation(
+            tally, worth=worth, road_march=bool(moves) and all(d == "road_move" for d in moves),
+            night_attack=night.attack_activation_tires(
+                self._light(), orders=b.orders, counts=True))  # type: ignore[arg-type]
+        b.tally = tally.to_json()
+        if not new:
+            return []
+        before = b.fatigue
+        b.fatigue = fatigue.raised(b.fatigue, new)
+        b.orders = fatigue.forced_orders(b.fatigue, b.orders)
+        self._refacing(brigade)
+        return [Event("fatigue", "17.22", {"brigade": brigade, "before": before,
+                                           "after": b.fatigue,
+                                           "marker": fatigue.label(b.fatigue)},
+                      visible_to=(b.seat,))]
 
     def _end_marker(self) -> list[Event]:
         p = self.pos
@@ -1299,10 +1361,14 @@ class GbacwGame(Game):
         ev: list[Event] = []
         for n, b in sorted(p.brigades.items()):
             if b.reserve:
-                b.fatigue = max(0, b.fatigue - 2)
                 for k in self.brigade_units(n):
-                    p.units[k].disordered = False
-            b.activations = 0
+                    p.units[k].disordered = False  # 002 §6.35's second step
+            if self.fatigue:
+                was_idle = not b.busy and not b.reserve
+                b.fatigue = fatigue.end_of_turn(b.fatigue, reserve_all_turn=b.reserve,
+                                                idle_choice="rest" if was_idle else None,
+                                                was_idle=was_idle)
+            b.activations, b.busy, b.tally = 0, False, {}
         p.orders_done, p.transferred, p.pool = [], [], []
         ev.append(Event("end_turn", "3.0", {"turn": turn_label(p.turn)}))
         if p.turn >= p.last_turn:

@@ -82,22 +82,27 @@ class BrigadeState:
     corps: str
     orders: str = "advance"  # a brigade without a marker is on Advance (002 §6.11)
     reserve: bool = False  # 002 §6.3
-    fatigue: int = 0  # 002 §17
+    fatigue: int = 0  # 002 §17 in fatigue.py's steps: 0 no marker, 1 OK, 2 "0" ... 6 "4"
     activations: int = 0  # activations used this turn (002 §17.2 counts them)
     stay: bool = False  # this activation's "Stay" result (002 §6.23)
     rolled: bool = False  # orders-change roll made this activation (002 §6.2)
+    did: list[str] = field(default_factory=list)  # what its units did this activation (§17.22)
+    busy: bool = False  # did more than §17.42 allows an idle brigade this turn
+    tally: dict[str, Any] = field(default_factory=dict)  # fatigue.TurnTally's JSON this turn
 
     def to_json(self) -> JSONDict:
         return {"seat": self.seat, "division": self.division, "corps": self.corps,
                 "orders": self.orders, "reserve": self.reserve, "fatigue": self.fatigue,
-                "activations": self.activations, "stay": self.stay, "rolled": self.rolled}
+                "activations": self.activations, "stay": self.stay, "rolled": self.rolled,
+                "did": list(self.did), "busy": self.busy, "tally": dict(self.tally)}
 
     @staticmethod
     def from_json(d: JSONDict) -> BrigadeState:
         div = d["division"]
         return BrigadeState(str(d["seat"]), None if div is None else str(div), str(d["corps"]),
                             str(d["orders"]), bool(d["reserve"]), int(d["fatigue"]),
-                            int(d["activations"]), bool(d["stay"]), bool(d["rolled"]))
+                            int(d["activations"]), bool(d["stay"]), bool(d["rolled"]),
+                            [str(x) for x in d["did"]], bool(d["busy"]), dict(d["tally"]))
 
 
 @dataclass
