@@ -395,10 +395,12 @@ def test_second_day_breastworks_e18_and_prior_losses(placed: dict[str, Any]) -> 
     (works,) = scen.breastworks
     assert len(works.hexes) == 19 and works.markers == {"B5013": 2} and works.free == 1
     lines = {ln.id: ln for ln in scen.setup["usa"]}
-    assert lines["iron-brigade"].pl == 23 and lines["iron-brigade"].losses == {"24 MI": 6}
+    # note [a]: PL-23, six of them on the 24 MI (the format adds pl and the named losses)
+    assert lines["iron-brigade"].pl == 17 and lines["iron-brigade"].losses == {"24 MI": 6}
     assert lines["ames"].eliminated[0].name == "25 OH" and lines["ames"].ci
-    lost = sum(p.sp_lost for p in placed["second-day"]["usa"][0] if p.line == "iron-brigade")
-    assert lost >= 23
+    lost = {p.counter: p.sp_lost for p in placed["second-day"]["usa"][0]
+            if p.line == "iron-brigade"}
+    assert sum(lost.values()) == 23 and lost["US-I:24 MI"] >= 6
 
 
 def test_victory_points_004_sc4_sc5() -> None:
