@@ -415,7 +415,42 @@ def _pass(h: Hex, entry: Step, friend: FriendStack, step: Step,
 def _leader_search(board: Board, start: Hex, limit_half: int | None, *,
                    passable: Callable[[Hex], bool],
                    chart: TerrainChart | None) -> dict[Hex, int]:
-    """Cheapest half-MP cost from ``start`` to every hex for a leader (best rate, §9.31)."""
+    """Cheapest half-MP cost from ``start`` to every hex for a leader (best rate, §9.31),
+    over the board's numbered hexes and the leader's kept step costs (:mod:`costgrid`); the
+    heap pops by (cost, hex number), the old (cost, Hex) order, so the answer keeps its order."""
+    grid = grid_of(board)
+    si = grid.index.get(start)
+    if si is None:
+        return _leader_search_slow(board, start, limit_half, passable=passable, chart=chart)
+    hexes, row = grid.hexes, grid.table(board, "leader", None, True, (), chart).row
+    span = len(hexes)
+    dist: dict[int, int] = {si: 0}
+    heap = [si]
+    done: set[int] = set()
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        cost, i = divmod(pop(heap), span)
+        if i in done:
+            continue
+        done.add(i)
+        if i != si and not passable(hexes[i]):
+            continue  # reached, but nothing is traced on through it
+        for e in row(i):
+            if e is None or e[0] in done:
+                continue
+            j, total = e[0], cost + e[1]
+            if limit_half is not None and total > limit_half:
+                continue
+            if total < dist.get(j, total + 1):
+                dist[j] = total
+                push(heap, total * span + j)
+    return {hexes[i]: c for i, c in dist.items()}
+
+
+def _leader_search_slow(board: Board, start: Hex, limit_half: int | None, *,
+                        passable: Callable[[Hex], bool],
+                        chart: TerrainChart | None) -> dict[Hex, int]:
+    """:func:`_leader_search` from a hex off the board's numbering (the step at a time)."""
     dist: dict[Hex, int] = {start: 0}
     heap: list[tuple[int, Hex]] = [(0, start)]
     done: set[Hex] = set()
