@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from gettysburg.boc.system import SYSTEM
-from gettysburg.boc.tutorial import OTHER, allowed, tutorial
+from gettysburg.boc.tutorial import OTHER, ROLLS, allowed, tutorial
+from gettysburg.core.dice import Dice, ScriptedDice
 from gettysburg.core.protocol import Game, new_game
 
 WORDS = Path(str(resources.files("gettysburg") / "boc" / "data")) / "words.json"
@@ -25,11 +26,11 @@ def _done(step: dict[str, Any], events: list[Any]) -> bool:
     return any(e.type == "phase" and e.data.get("phase") == want["phase"] for e in events)
 
 
-def _play() -> tuple[Game, dict[str, list[Any]]]:
+def _play(dice: Dice | None = None) -> tuple[Game, dict[str, list[Any]]]:
     """Every step with the first legal action it allows (the other seat as the client
     plays it); the events each step saw, by step id."""
     tut = tutorial()
-    game = new_game(f"boc/{tut['scenario']}", seed=tut["seed"])
+    game = new_game(f"boc/{tut['scenario']}", seed=tut["seed"], dice=dice)
     seen: dict[str, list[Any]] = {}
     for step in tut["steps"]:
         events: list[Any] = []
@@ -77,6 +78,15 @@ def test_the_script_tells_its_story_with_its_dice_4_3_5_7_8() -> None:
     supplied = next(e for e in seen["supply"] if e.type == "supply")
     assert supplied.data["unit"] == "usa-gamble" and st.units["usa-gamble"].strength == 3
     assert st.active == "csa"  # the tutorial ends with the Union's player turn
+
+
+def test_the_seed_rolls_the_scripted_dice() -> None:
+    """The seed's dice are the script's (ROLLS), and the same play with ScriptedDice of
+    those values reaches the same position: the story does not hang on anything else."""
+    seeded, _ = _play()
+    assert tuple(r.value for r in seeded.dice.rolls) == ROLLS
+    scripted, _ = _play(ScriptedDice(ROLLS))
+    assert scripted.position_json() == seeded.position_json()
 
 
 def test_a_step_refuses_what_it_does_not_teach() -> None:
