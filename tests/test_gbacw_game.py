@@ -149,15 +149,22 @@ def test_refusals_cite_the_rule_and_change_nothing() -> None:
     assert not g.history
 
 
-def test_march_orders_refused_within_four_hexes_of_the_enemy_6_14() -> None:
+def test_march_orders_refused_within_four_hexes_and_sight_of_the_enemy_6_14() -> None:
     g = game()
-    near = g.hex_of(g.pos.units[g.brigade_units(GAMBLE)[0]].hex)
-    assert near is not None
+    assert g._orders_problem(GAMBLE, "march") is None  # Archer is 9 hexes off
+    # bring an Archer regiment within 2 hexes of a Gamble regiment, in the open
+    unit = g.brigade_units(ARCHER)[0]
+    gamble_hex = g.hex_of(g.pos.units[g.brigade_units(GAMBLE)[0]].hex)
+    assert gamble_hex is not None
+    close = next(h for h in sorted(g.cat.board.hexes, key=lambda h: (h.q, h.r))
+                 if h.distance(gamble_hex) == 2
+                 and all(u.hex != g.cat.board.hexes[h].id for u in g.pos.units.values()))
+    g.pos.units[unit].hex = g.cat.board.hexes[close].id
+    g._memo.clear()
     problem = g._orders_problem(GAMBLE, "march")
-    enemy = g.enemy_hexes("usa")
-    from gettysburg.gbacw.interim import hex_distance
-    close = any(hex_distance(h, e) <= 4 for h in g.brigade_hexes(GAMBLE) for e in enemy)
-    assert (problem is not None) == close
+    assert (problem is not None) == g._sight(close, gamble_hex)
+    if problem is not None:
+        assert problem.rule == "6.14"
 
 
 def _seat_text(g: GbacwGame, seat: str) -> str:

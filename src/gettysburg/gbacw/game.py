@@ -161,7 +161,8 @@ class GbacwGame(Game):
                 c = cat.counters[p.counter]
                 kind = facing_kind(p.orders)
                 facing = Facing(kind, p.facing or 0)  # type: ignore[arg-type]
-                pos.units[unit_key(p.counter)] = UnitState(p.counter, seat, p.hex, facing)
+                pos.units[unit_key(p.counter)] = UnitState(p.counter, seat, p.hex, facing,
+                                                           lost=p.sp_lost)
                 self._brigade(pos, c, seat).orders = p.orders if c.arm not in (
                     "art", "horse_art") or p.orders == "march" else "advance"
             for leader, hex_id in s.leaders.get(seat, []):
@@ -609,7 +610,7 @@ class GbacwGame(Game):
             march = b.orders == "march"
             if division is None and march:
                 out.append(n)
-            elif b.division == division and not march:
+            elif division is not None and b.division == division and not march:
                 # 002 §5.26-5.27: one AM fewer when the brigadier began the turn out of
                 # range (the one it skips is the player's: here, the last), never below 1
                 cap = efficiency.brigade_activations(
@@ -1409,7 +1410,8 @@ class GbacwGame(Game):
                 continue
             d: JSONDict = {"counter": u.counter, "seat": u.seat, "name": c.unit,
                            "hex": u.hex, "facing": None if u.facing is None
-                           else u.facing.to_json(), "sp": c.sp, "disordered": u.disordered,
+                           else u.facing.to_json(), "sp": c.sp - u.lost,
+                           "disordered": u.disordered,
                            "arm": c.arm, "mode": c.mode, "brigade": c.formation}
             if full or u.seat == seat:
                 d["moves"] = u.moves

@@ -34,6 +34,7 @@ class Piece:
     orders: str
     facing: int | None
     mounted: bool | None = None
+    sp_lost: int = 0  # PL-n and named losses before the scenario (digest §D.2)
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ def _simple_placement(scen: Scenario, seat: Any, oob: Oob
     for line in scen.setup.get(seat, ()):
         hexes = list(line.where.hex_ids())
         if not hexes:
-            raise ValueError(f"setup.{seat}[{line.id}]: the interim placer needs hex/hexes")
+            raise ValueError(f"setup.{seat}[{line.id}]: the fallback placer needs hex/hexes")
         chosen: dict[str, str] = {}
         for cid in force_counters(line, seat, oob):
             key = cid.rsplit(":", 1)[0] if cid.endswith((":mounted", ":dismounted")) else cid
@@ -149,7 +150,7 @@ def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetu
                                 for p in place_units(scen, seat, oob, board)]
             out.leaders[seat] = [(lp.leader, lp.hex)
                                  for lp in place_leaders(scen, seat, oob, board)]
-        except NotImplementedError:  # interim until the scenario placer lands
+        except NotImplementedError:  # a placer that cannot place a line: hexes as listed
             out.pieces[seat], out.leaders[seat] = _simple_placement(scen, seat, oob)
         for group in scen.reinforcements.get(seat, ()):
             if group.cold_start_only:

@@ -60,11 +60,12 @@ class UnitState:
     facing: Facing | None
     disordered: bool = False
     moves: int = 0  # moves made in the current activation marker (March AM: up to 4, §5.35)
+    lost: int = 0  # SP lost (a scenario's PL-n; combat's later)
 
     def to_json(self) -> JSONDict:
         return {"counter": self.counter, "seat": self.seat, "hex": self.hex,
                 "facing": None if self.facing is None else self.facing.to_json(),
-                "disordered": self.disordered, "moves": self.moves}
+                "disordered": self.disordered, "moves": self.moves, "lost": self.lost}
 
     @staticmethod
     def from_json(d: JSONDict) -> UnitState:
@@ -72,7 +73,7 @@ class UnitState:
         return UnitState(str(d["counter"]), str(d["seat"]),
                          None if d["hex"] is None else str(d["hex"]),
                          None if f is None else Facing.from_json(f),
-                         bool(d["disordered"]), int(d["moves"]))
+                         bool(d["disordered"]), int(d["moves"]), int(d["lost"]))
 
 
 @dataclass
