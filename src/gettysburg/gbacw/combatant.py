@@ -28,7 +28,9 @@ class Combatant:
     ``hexes`` holds one hex, or two or three for an extended line (002 §8.4), left to
     right. ``sp`` is the present strength (guns for artillery); ``cohesion`` the value of
     the face it shows (the disordered one when ``disordered``). ``leader_stars`` sums the
-    stars of the leaders of its command stacked with it (002 §11.73, decision E-10).
+    stars of the leaders of its command stacked with it (002 §11.73, decision E-10);
+    ``fatigue`` the number on its brigade's fatigue marker (``fatigue.level``; half of it,
+    rounded up, is the DRM of §17.31).
     """
 
     unit: str
