@@ -988,6 +988,11 @@ class GbacwGame(Game):
         for i, arr in enumerate(self.scen.arrivals):
             if arr.turn == p.turn and i not in p.arrived:
                 p.arrived.append(i)
+                if arr.orders is not None:  # the book's orders for the group (9.7)
+                    for cid in arr.counters:
+                        b = p.brigades.get(self.cat.counters[cid].formation)
+                        if b is not None:
+                            b.orders = arr.orders
                 ev.append(Event("reinforcements", "9.7", {"group": arr.id, "seat": arr.seat,
                                                           "hex": arr.hex},
                                 visible_to=(arr.seat,)))
