@@ -11,6 +11,9 @@ names the file, the entry (unit id, hex, ...) and the field.
 
 from __future__ import annotations
 
+import importlib.util
+import io
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
@@ -19,8 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Self
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from gettysburg.core import datacache
 
 DATA_DIR = Path(__file__).parent / "data"
 UNITS_FILE = DATA_DIR / "units.yaml"
@@ -170,24 +174,47 @@ def _msg_of(err: ValidationError) -> str:
     return str(first["msg"])
 
 
-#: libyaml's safe loader when PyYAML was built with it (its wheels are): the same safe
-#: subset of YAML, read about 6 times faster; the order of battle alone took 0.6 s in
-#: pure Python, paid by every command and every new lab worker.
-_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def _parse_yaml(content: bytes, path: Path) -> Any:
+    # Imported only when a file is not in the data cache: a command whose files all are
+    # never loads PyYAML. libyaml's safe loader when PyYAML was built with it (its wheels
+    # are): the same safe subset of YAML, read about 6 times faster.
+    import yaml
+
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    # Decoded and newlines translated as a text-mode file would be; the stream is named
+    # after the file so a syntax error points at it.
+    stream = io.StringIO(content.decode("utf-8"), newline=None)
+    stream.name = str(path)
+    try:
+        return yaml.load(stream, Loader=loader)
+    except yaml.YAMLError as exc:
+        raise DataError(path, "(file)", "(yaml)", f"not valid YAML: {exc}") from exc
+
+
+@lru_cache(maxsize=1)
+def _yaml_tag() -> str:
+    """Names the installed PyYAML for the data cache (its module file's size and time), so
+    an upgraded PyYAML never reads entries an older one made; found without importing it."""
+    spec = importlib.util.find_spec("yaml")
+    origin = spec.origin if spec is not None else None
+    try:
+        st = os.stat(origin) if origin else None
+    except OSError:
+        st = None
+    return f"yaml-safe:{origin}:{st.st_size if st else 0}:{st.st_mtime_ns if st else 0}"
 
 
 def read_yaml(path: Path) -> Any:
+    """A YAML data file's content, through the data cache (:mod:`gettysburg.core.datacache`:
+    a file is parsed once per content, not once per command)."""
     try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=_SAFE_LOADER)
+        return datacache.load(path, lambda content: _parse_yaml(content, path), _yaml_tag())
     except FileNotFoundError as exc:
         raise DataError(path, "(file)", "(file)", "file not found") from exc
     except UnicodeDecodeError as exc:
         raise DataError(path, "(file)", "(encoding)", f"not UTF-8 text: {exc}") from exc
     except OSError as exc:  # a directory, no permission...
         raise DataError(path, "(file)", "(file)", f"cannot be read: {exc.strerror}") from exc
-    except yaml.YAMLError as exc:
-        raise DataError(path, "(file)", "(yaml)", f"not valid YAML: {exc}") from exc
 
 
 class OrderOfBattle:

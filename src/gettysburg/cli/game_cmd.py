@@ -12,22 +12,16 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
-from gettysburg import systems as registry
-from gettysburg.cli.specs import default_scenario, is_file, scenario_spec, system_and_scenario
-from gettysburg.core import savefile
-from gettysburg.core.dice import (
-    CommitReveal,
-    CommitRevealError,
-    DiceError,
-    ScriptedDice,
-    commitment,
-    new_secret,
-)
-from gettysburg.core.protocol import REFEREE, Game, RuleError, new_game, setup_seats
+# Each command imports what it uses (issue 59): starting the command line loads neither
+# the save files, the dice nor the registry of rule systems, and `game legal` not the
+# registry (a save file names its system, whose package the protocol loads).
+if TYPE_CHECKING:
+    from gettysburg.core.dice import CommitReveal
+    from gettysburg.core.protocol import Game
 
 app = typer.Typer(help="Play a game by e-mail: new, legal, apply, show, replay.",
                   no_args_is_help=True)
@@ -45,6 +39,8 @@ def _beside(save: Path) -> contextlib.chdir[str]:
 
 
 def _load(path: Path) -> Game:
+    from gettysburg.core import savefile
+
     try:
         model = savefile.load(path)
         with _beside(path):
@@ -56,6 +52,8 @@ def _load(path: Path) -> Game:
 
 
 def _seat(game: Game, seat: str | None) -> str:
+    from gettysburg.core.protocol import REFEREE
+
     if seat is None:
         movers = game.to_move()
         if not movers:
@@ -81,6 +79,10 @@ def commit(seat: str = typer.Option(..., "--as", help="your seat, as the game's 
 
     The secret goes to --secret-out; send the commitment printed here to your opponent
     (docs/protocol.md, "Commit and reveal")."""
+    from gettysburg.cli.specs import default_scenario, scenario_spec
+    from gettysburg.core.dice import commitment, new_secret
+    from gettysburg.core.protocol import setup_seats
+
     # A commitment is bound to its seat: one made for a seat the game lacks could only
     # fail later, at `game new`, after both players have exchanged theirs.
     try:
@@ -122,6 +124,8 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
 
 def _agreed(commits: list[str], reveals: list[str]) -> CommitReveal:
     """The commit-reveal record of ``--commit`` and ``--reveal``, checked."""
+    from gettysburg.core.dice import CommitReveal, CommitRevealError
+
     made, shown = _pairs(commits, "commit"), _pairs(reveals, "reveal")
     if set(made) != set(shown):
         _fail(f"--commit names {sorted(made)} but --reveal names {sorted(shown)}")
@@ -159,6 +163,12 @@ def new(scenario: str = typer.Argument(..., help="SYSTEM/SCENARIO (see `scenario
 
     By e-mail, agree the seed with `game commit` and give every seat's --commit and
     --reveal: nobody chose the dice, and `game replay --verify` re-checks the record."""
+    from gettysburg import systems as registry
+    from gettysburg.cli.specs import is_file, scenario_spec, system_and_scenario
+    from gettysburg.core import savefile
+    from gettysburg.core.dice import DiceError, ScriptedDice, new_secret
+    from gettysburg.core.protocol import new_game
+
     if out.exists() and not force:
         # A save is a whole game's record: never lose one to a mistyped --out.
         _fail(f"{out} already exists; give another --out, or --force to replace it")
@@ -228,6 +238,10 @@ def legal(file: Path = typer.Argument(..., help="the save file"),
 def _with_dice(file: Path, values: list[int]) -> Game:
     """The game with ``values`` appended to its dice script (scripted games only): the
     history is verified first, then replayed under the longer script."""
+    from gettysburg.core import savefile
+    from gettysburg.core.dice import ScriptedDice
+    from gettysburg.core.protocol import new_game
+
     model = savefile.load(file)
     if model.dice.kind != "scripted":
         _fail("--dice needs a game created with scripted dice (game new --scripted); "
@@ -253,6 +267,10 @@ def apply(file: Path = typer.Argument(..., help="the save file"),
           dice: str | None = typer.Option(None, "--dice", help="scripted dice, e.g. 3,6,1")
           ) -> None:
     """Apply one action (JSON, or its number in `game legal`); write the new save file."""
+    from gettysburg.core import savefile
+    from gettysburg.core.dice import DiceError, ScriptedDice
+    from gettysburg.core.protocol import RuleError
+
     number = action.strip().isdigit()
     try:
         act = None if number else json.loads(action)
@@ -311,6 +329,8 @@ def show(file: Path = typer.Argument(..., help="the save file"),
 
     Without --out the system's text picture of the view is printed (a map as text
     with the blocks on it, then a line per block); --out draws it to a .png or .svg."""
+    from gettysburg import systems as registry
+
     game = _load(file)
     who = _seat(game, seat)
     view = game.view(who)
@@ -372,6 +392,8 @@ def replay(file: Path = typer.Argument(..., help="the save file"),
                                        help="re-check every die, state hash and link")
            ) -> None:
     """Replay a save file; with --verify every die, state hash and link is checked."""
+    from gettysburg.core import savefile
+
     try:
         model = savefile.load(file)
         with _beside(file):

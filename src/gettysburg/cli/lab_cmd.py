@@ -18,9 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
-from gettysburg import systems as registry
 from gettysburg.cli.specs import scenario_spec, system_and_scenario
-from gettysburg.core.protocol import setup_seats
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -144,6 +142,9 @@ def _set_up(scenario: str, system: str | None, options: list[str],
             pairs: list[str], extra: list[str]) -> tuple[str, list[str], dict[str, str]]:
     """The run's spec, the scenario's seats in play order and each seat's agent, every
     part checked (exit 2 naming what is wrong) before any game is played."""
+    from gettysburg import systems as registry
+    from gettysburg.core.protocol import setup_seats
+
     scenario, named = _seat_options(scenario, extra)
     try:
         spec = scenario_spec(scenario, system)

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import webbrowser
-
 import typer
 
 from gettysburg.cli.serve_cmd import (
@@ -20,6 +16,8 @@ from gettysburg.cli.serve_cmd import (
 
 def _port(host: str, wanted: int) -> int:
     """``wanted`` if it is free (0: any), else any free port, so a second copy still starts."""
+    import socket  # here, not at the top: other commands never pay for it (issue 59)
+
     for candidate in (wanted, 0):
         with socket.socket() as s:
             try:
@@ -40,6 +38,9 @@ def play(
                                     help=AI_BUDGET_HELP),
 ) -> None:
     """Play Gettysburg in your browser against the AI or a friend."""
+    import threading
+    import webbrowser
+
     host = "127.0.0.1"  # local play: never reachable from the network
     port = _port(host, port)
     url = f"http://{host}:{port}/"

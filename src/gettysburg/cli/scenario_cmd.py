@@ -11,7 +11,6 @@ from typing import NoReturn
 
 import typer
 
-from gettysburg import systems as registry
 from gettysburg.cli.specs import scenario_spec, system_and_scenario
 
 app = typer.Typer(help="Scenarios of every rule system: set-ups, arrivals and victory.")
@@ -29,6 +28,8 @@ def list_cmd() -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from gettysburg import systems as registry
+
     table = Table("id", "title", "system")
     for declared in registry.all_systems():
         for name, title in declared.menu().scenarios.items():
@@ -45,6 +46,8 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables"),
 ) -> None:
     """Show a scenario's set-up and arrivals, as its rule system describes them."""
+    from gettysburg import systems as registry
+
     try:
         name, scen = system_and_scenario(scenario_spec(scenario, system))
         declared = registry.get(name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,6 +82,8 @@ def server_limits(rate: str, new_games: str) -> Limits:
 def run_server(host: str, port: int, db: Path | str, ai_delay: float = 0.0,
                limits: Limits | None = None, ai_budget: float = 5.0,
                trusted_proxies: Sequence[str] = ()) -> None:
+    import logging
+
     import uvicorn
 
     from gettysburg.server.app import create_app

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-from gettysburg import systems as registry
-from gettysburg.core.protocol import setup_seats
+# The registry, the protocol and PyYAML are imported by the functions that use them: a
+# command that reads no scenario argument (``game legal``) never loads them (issue 59).
 
 
 class SpecError(ValueError):
@@ -29,6 +27,10 @@ def is_file(scenario: str) -> bool:
 
 def _named_in(path: Path) -> str | None:
     """The registered system a scenario file names of itself, if any."""
+    import yaml
+
+    from gettysburg import systems as registry
+
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
@@ -44,6 +46,9 @@ def _named_in(path: Path) -> str | None:
 def system_of_file(path: Path, system: str | None = None) -> str:
     """The system of the scenario file at ``path``: the one it names, else ``system``
     (``--system``), else the first registered system that sets it up."""
+    from gettysburg import systems as registry
+    from gettysburg.core.protocol import setup_seats
+
     named = _named_in(path)
     if named is not None:
         if system is not None and system != named:
@@ -76,6 +81,8 @@ def scenario_spec(scenario: str, system: str | None = None) -> str:
         return scenario
     if system is not None:
         return f"{system}/{scenario}"
+    from gettysburg import systems as registry
+
     found = registry.system_of_scenario(scenario)
     if found is None:
         listed = [f"{s.name}/{n}" for s in registry.all_systems() for n in s.menu().scenarios]
@@ -93,6 +100,8 @@ def system_and_scenario(spec: str) -> tuple[str, str]:
 def default_scenario() -> str:
     """The first scenario of the first system the lobby lists (``game commit``'s
     default)."""
+    from gettysburg import systems as registry
+
     for declared in registry.all_systems(listed_only=True) or registry.all_systems():
         for name in declared.menu().scenarios:
             return f"{declared.name}/{name}"
