@@ -23,7 +23,7 @@ from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
 from . import fatigue
-from .combatant import Check, Combatant, ShockClass
+from .combatant import Check, Combatant, ShockClass, after_losses
 from .facing import front_hexes
 from .fire_action import present_sp, stack_keys, stacked_leaders
 from .movement import entry_cost
@@ -238,8 +238,11 @@ def resolve_shocks(game: GbacwGame, plan: ShockPlan) -> list[ShockReport]:
                 or r.retreat}
         dfn = [plan.unit(k) for k in s.defenders if k not in left]
         if pre is not None:
-            dfn = [d.with_(disordered=True) if any(r.unit == d.unit and (r.disordered or r.second)
-                                                   for r in pre.results) else d for d in dfn]
+            hit = {r.unit for r in pre.results if r.disordered or r.second}
+            dfn = [after_losses(d.with_(disordered=True, cohesion=game.counter(
+                d.unit).cohesion_disordered) if d.unit in hit else d,
+                pre.losses.get(d.unit, 0)) for d in dfn]
+            dfn = [d for d in dfn if d.sp > 0]
         if not att or not dfn:
             reports.append(ShockReport(s, green, pre, None))
             continue
