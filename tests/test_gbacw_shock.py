@@ -730,3 +730,10 @@ def test_11_57_break_charge_and_12_47_done() -> None:
     assert sh.break_charge(d10(5), cav).passed and not sh.break_charge(d10(6), cav).passed
     assert sh.done_for_activation(phasing=True, retreated=True)
     assert not sh.done_for_activation(phasing=False, retreated=True)
+
+
+def test_12_31_rout_check_after_the_disorder_uses_the_back() -> None:
+    row = all_charts().shock.result(10)
+    good = unit("I", 0, 0, side="csa", cohesion=6, cohesion_disordered=3)
+    eff = sh.apply_result(d10(5), row, [good], defending=True)  # 5 > 3: routs
+    assert eff.routs == ("I",) and eff.checks[0].cohesion == 3

@@ -55,6 +55,7 @@ class Combatant:
     with_brigadier: bool = False
     aggressive_brigadier: bool = False
     fatigue: int = 0
+    cohesion_disordered: int | None = None  # the back's value, for checks after a disorder
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.hexes) <= 3:

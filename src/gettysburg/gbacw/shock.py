@@ -728,7 +728,9 @@ def apply_result(dice: Dice, row: ShockResult, side: Sequence[Combatant], *,
         if not any(reasons):
             continue
         rule = "12.51" if reasons[0] else "12.23" if reasons[1] else "11.58"
-        c = check(dice, u, "rout check", rule)
+        fresh = any(d.unit == u.unit and d.disordered for d in disorders)
+        c = check(dice, u, "rout check", rule,  # §12.31: the disordered face's cohesion now
+                  cohesion=u.cohesion_disordered if fresh else None)
         checks.append(c)
         if not c.passed:
             routs.append(u.unit)

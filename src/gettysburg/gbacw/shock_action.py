@@ -80,7 +80,7 @@ def combatant_of(game: GbacwGame, key: str) -> Combatant:
         disordered=u.disordered, dismounted_cavalry=c.arm == "cav" and c.mode != "mounted",
         green=c.green, moved=u.moves > 0, blown=bool(getattr(u, "blown", False)),
         collapsed=bool(getattr(u, "collapsed", False)), leader_stars=stars,
-        with_brigadier=brigadier,
+        with_brigadier=brigadier, cohesion_disordered=c.cohesion_disordered,
         fatigue=(fatigue.level(brigade.fatigue) or 0) if brigade is not None else 0)
 
 
