@@ -61,6 +61,9 @@ def test_13_41_only_disordered_units_and_not_collapsed() -> None:
     with pytest.raises(RuleError) as e:
         ry.rally(d10(0), unit(disordered=True, collapsed=True), adjacent_enemy=False)
     assert e.value.rule == "12.23"
+    with pytest.raises(RuleError) as e:
+        ry.rally(d10(0), unit(disordered=True, orders="march"), adjacent_enemy=False)
+    assert e.value.rule == "6.13"
     assert ry.rally_may_turn(refused=False, extended=False, stacked=False,
                              turned_after_resupply=False)
     assert not ry.rally_may_turn(refused=False, extended=True, stacked=False,
