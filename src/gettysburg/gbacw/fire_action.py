@@ -47,19 +47,16 @@ if TYPE_CHECKING:
     from .game import GbacwGame
 
 
-def _losses(u: UnitState) -> int:
-    # The position gains `losses` with the fire wiring (request in g_requests.md).
-    return int(getattr(u, "losses", 0))
-
-
 def position_holds_fire_results() -> bool:
-    """Whether ``UnitState`` can record SP losses, collapse and rout (needed to execute)."""
+    """Whether ``UnitState`` can record collapse and rout besides SP lost (needed to execute;
+    requested in g_requests.md)."""
     names = {f.name for f in fields(UnitState)}
-    return {"losses", "collapsed", "routed"} <= names
+    return {"lost", "collapsed", "routed"} <= names
 
 
 def present_sp(game: GbacwGame, key: str) -> int:
-    return game.counter(key).sp - _losses(game.pos.units[key])
+    """The counter's SP less those lost (002 §12.13)."""
+    return game.counter(key).sp - game.pos.units[key].lost
 
 
 def stack_keys(game: GbacwGame, h: Hex) -> list[str]:
@@ -252,8 +249,8 @@ def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     for tu in outcome.units:
         u = p.units[tu.unit]
         u.disordered = tu.disordered
-        setattr(u, "losses", game.counter(tu.unit).sp - tu.sp)  # noqa: B010 - see above
-        setattr(u, "collapsed", tu.collapsed)  # noqa: B010
+        u.lost = game.counter(tu.unit).sp - tu.sp
+        setattr(u, "collapsed", tu.collapsed)  # noqa: B010 - a field still to come
     for name in outcome.routs:
         setattr(p.units[name], "routed", True)  # noqa: B010
     for ld in outcome.killed:
