@@ -5,9 +5,17 @@ reach the map sheets through the hooks below."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from gettysburg.core.system import MapHooks, RuleSystem, ScenarioMenu
+from gettysburg.core.system import (
+    AIHooks,
+    MapHooks,
+    Opponent,
+    RuleSystem,
+    ScenarioMenu,
+    words_file,
+)
 from gettysburg.gbacw import map_hooks
 
 
@@ -31,10 +39,18 @@ def _scenario_text(doc: dict[str, Any]) -> str:
     return scenario_text(doc)
 
 
+def _opponents() -> tuple[Opponent, ...]:
+    # until the GBACW general exists (issue 54), the only opponent is the random player
+    return (Opponent("random", "random", {"en": "Random"},
+                     {"en": "Plays any legal action, drawn at random (no GBACW general yet)."}),)
+
+
 SYSTEM = RuleSystem(
     name="gbacw",
     title="Great Battles of the American Civil War: Three Days of Gettysburg",
-    seats={"usa": "Union", "csa": "Confederate"},
+    seats={"usa": "Union", "csa": "Confederacy"},  # the titles the other systems give these seats
+    ai=AIHooks(opponents=_opponents),
+    words=words_file(Path(__file__).parent / "data" / "words.json"),  # seats and markers
     menu=_menu,
     map_json=map_hooks.map_json,
     listed=False,
