@@ -28,6 +28,7 @@ from gettysburg.gbacw.fire import (
     combine_artillery,
     even_split,
     exit_side,
+    extended_line_shot,
     flank_fire,
     in_fire_arc,
     may_approach_fire,
@@ -47,6 +48,7 @@ from gettysburg.gbacw.fire_result import (
     ammunition_after,
     apply_fire_result,
     apply_friendly_fire,
+    defender_best_terrain,
     fire_modifiers,
     friendly_fire_risk,
     leader_dies_with_command,
@@ -387,6 +389,16 @@ def test_combined_artillery_10_63_10_64() -> None:
                                   targets={Hex(5, 0)})
     check_lone_battery_target(phasing=True, alone=False, enemy_front={H0.neighbour(0)},
                               targets={Hex(5, 0)})
+
+
+def test_extended_line_combines_its_parts_8_45() -> None:
+    """A 9 SP line (5 + 4, §8.44) firing both parts at one hex fires 9 SP at the worse
+    range DRM; the defender gets the better terrain of the two lines of fire."""
+    sp, drm = extended_line_shot(CHARTS.range, "R", [(5, 2), (4, 3)])
+    assert sp == 9 and drm == CHARTS.range.drm("R", 3)[0]
+    with pytest.raises(RuleError):
+        extended_line_shot(CHARTS.range, "R", [])
+    assert defender_best_terrain(CHARTS, [("orchard",), ("town",), ()]) == ("town",)
 
 
 # --- DRMs and the table (002 §10.17, §10.8; E-21) --------------------------------------------

@@ -463,6 +463,21 @@ def combine_artillery(ranges: RangeTable, batteries: Sequence[Battery], hexes: i
     return sum(b.guns for b in batteries), worst
 
 
+def extended_line_shot(ranges: RangeTable, weapon: str, parts: Sequence[tuple[int, int]],
+                       light: Light = "day") -> tuple[int, int]:
+    """SP and range DRM of the parts of an extended line firing at one hex (002 §8.45): parts
+    that fire at the same hex must combine (each must be able to fire at it, the caller's
+    :func:`check_target` per part); ``parts`` holds each part's (SP, range). **Reading**:
+    the worst range DRM of the parts, as for combined batteries (§10.64) and combined small
+    arms (§10.82)."""
+    if not parts:
+        raise RuleError("8.45", "no part of the line fires")
+    if any(sp < 1 for sp, _ in parts):
+        raise RuleError("8.45", "each firing part needs at least 1 SP")
+    worst = min(ranges.drm(weapon, hexes, light)[0] for _, hexes in parts)
+    return sum(sp for sp, _ in parts), worst
+
+
 def check_lone_battery_target(*, phasing: bool, alone: bool, enemy_front: Collection[Hex],
                               targets: Collection[Hex]) -> None:
     """002 §10.66: a phasing battery alone in its hex with an enemy in a front hex must fire

@@ -120,6 +120,18 @@ def fire_modifiers(charts: Charts, s: Situation) -> tuple[Modifier, ...]:
     return tuple(out)
 
 
+def defender_best_terrain(charts: Charts, options: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
+    """Of several lines of fire into one hex (an extended line's combined parts, 002 §8.45),
+    the terrain whose fire DRM favours the defender most."""
+    if not options:
+        return ()
+
+    def total(ids: tuple[str, ...]) -> int:
+        return sum(charts.terrain.get(i).fire_drm or 0 for i in ids)
+
+    return min(options, key=total)
+
+
 # --- the roll (002 §10.17) ---------------------------------------------------------------
 
 
