@@ -27,6 +27,7 @@ SEEDS = Path(os.environ.get("GBACW_SEEDS", "/work/shared/seeds"))
 ROW = re.compile(r"^\|\s*((?:tdg\.)?\d{1,2}\.\d{1,3})\s*\|")
 CODE = re.compile(r"`([a-z_][a-z_.]*)::([A-Za-z_][A-Za-z_.]*)`")
 TEST_FILE = re.compile(r"`(test_[a-z0-9_]+\.py)`")
+TEST_FUNCTION = re.compile(r"`(test_[a-z0-9_]+\.py)::(test_[a-z0-9_]+)`")
 STATUS = re.compile(r"^(\*\*(done|module|partial)\*\*|not yet \(#5[234]|n/a)")
 
 
@@ -101,6 +102,16 @@ def test_every_test_file_the_doc_names_exists() -> None:
     named = sorted(set(TEST_FILE.findall(DOC.read_text(encoding="utf-8"))))
     assert "test_gbacw_movement.py" in named
     assert [n for n in named if not (ROOT / "tests" / n).is_file()] == []
+
+
+def test_every_test_function_the_doc_names_exists() -> None:
+    """The worked-examples table names tests as `file::function`."""
+    named = sorted(set(TEST_FUNCTION.findall(DOC.read_text(encoding="utf-8"))))
+    assert len(named) > 30
+    missing = [f"{f}::{t}" for f, t in named
+               if not re.search(rf"^def {t}\(", (ROOT / "tests" / f).read_text(encoding="utf-8"),
+                                re.MULTILINE)]
+    assert missing == []
 
 
 def test_the_extraction_copes_with_the_ocr() -> None:
