@@ -47,6 +47,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                ("action",), "move a unit of the active brigade to a hex and facing"),
     ActionType("face", "7.2", (("unit", "str"), ("facing", "facing")), ("action",),
                "change a unit's facing in place"),
+    ActionType("fire", "10.3", (("unit", "str"), ("target", "hex")), ("action",),
+               "a unit of the active brigade fires at an enemy hex (fire_action.py)"),
     ActionType("end_brigade", "5.3", (), ("action",), "the active brigade is done"),
     ActionType("move_leader", "9.3", (("leader", "str"), ("to", "hex")), ("action",),
                "move the active brigade's brigadier or the drawn division's leader"),

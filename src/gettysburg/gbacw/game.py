@@ -29,7 +29,7 @@ from gettysburg.core.protocol import (
     dice_event,
     resolve_dice,
 )
-from gettysburg.gbacw import efficiency, fatigue, night, sequence
+from gettysburg.gbacw import efficiency, fatigue, fire_action, night, sequence
 from gettysburg.gbacw.actions import ACTION_ORDER, check_shape
 from gettysburg.gbacw.board import Board, load_board
 from gettysburg.gbacw.charts import all_charts
@@ -280,9 +280,14 @@ class GbacwGame(Game):
         if u.hex is not None:
             return None
         found = self._arrival_of.get(u.counter)
-        if found is None or found[0] not in self.pos.arrived:
+        if found is None or found[0] not in self.pos.arrived or self.gone(key):
             return None
         return found[1]
+
+    def gone(self, key: str) -> bool:
+        """Eliminated or routed: off the map for good (002 §12.13, §12.53)."""
+        u = self.pos.units[key]
+        return u.routed or u.lost >= self.counter(key).sp
 
     def in_play(self, brigade: str) -> bool:
         return any(self.on_map(k) or self.waiting(k) for k in self.brigade_units(brigade))
@@ -597,6 +602,12 @@ class GbacwGame(Game):
         # 002 §5.34: confusion stops the in-command brigades
         return not (p.coordination == "confusion" and self.brigadier_in_command(brigade))
 
+    def may_fight(self, brigade: str) -> bool:
+        """Whether the brigade's units may fire (002 §5.34: not under Confusion; a Stay
+        result still lets them fire, §6.23)."""
+        return not (self.pos.coordination == "confusion"
+                    and self.brigadier_in_command(brigade))
+
     def eligible_brigades(self) -> list[str]:
         """Brigades the current marker activates that have not acted (002 §5.3, §5.28)."""
         p = self.pos
@@ -662,6 +673,12 @@ class GbacwGame(Game):
                                 for h, f in self.destinations(k)]
                     out += [{"type": "face", "unit": k, "facing": f.to_json()}
                             for f in self._turns(k)]
+                if self.may_fight(p.brigade):
+                    for k in self.brigade_units(p.brigade):
+                        if self.on_map(k):
+                            out += [{"type": "fire", "unit": k,
+                                     "target": self.cat.board.hexes[h].id}
+                                    for h in fire_action.fire_targets(self, k)]
                 out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
                 out += [{"type": "move_leader", "leader": ld,
@@ -859,6 +876,9 @@ class GbacwGame(Game):
             if not self.may_move(p.brigade):
                 raise RuleError("5.34" if p.coordination == "confusion" else "6.23",
                                 f"{p.brigade} may spend no MP this activation")
+            if "phasing" in p.units[key].fired and self.orders_of(key) != "attack":
+                raise RuleError("6.15", f"{key} fired: on Advance a unit moves or fires, "
+                                "not both (10.32)")
             if facing.kind != facing_kind(self.orders_of(key)):
                 raise RuleError("7.1", f"a unit on {self.orders_of(key)} orders faces a "
                                 f"{facing_kind(self.orders_of(key))}")
@@ -868,6 +888,10 @@ class GbacwGame(Game):
                 raise RuleError("9.1", f"{key} cannot reach {action['to']} facing {facing} now "
                                 "(terrain, MP, facing, enemy, stacking or its orders' bans)")
             return found
+        elif kind == "fire":
+            if p.brigade is not None and not self.may_fight(p.brigade):
+                raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
+            return fire_action.check_fire(self, action, seat)
         elif kind == "move_leader":
             ld = action["leader"]
             if ld not in self.movable_leaders():
@@ -933,18 +957,29 @@ class GbacwGame(Game):
             b = p.brigades[p.brigade]
             b.activations += 1
             for k in self.brigade_units(p.brigade):
-                p.units[k].moves = 0
+                u = p.units[k]
+                u.moves, u.mp_spent, u.moved, u.charging = 0, 0, False, False
+            for u in p.units.values():
+                u.fired = []  # fire kinds count per brigade activation (002 §10.31, §10.41)
             ev.append(Event("activate", "5.3", {"brigade": p.brigade, "seat": seat}))
         elif kind == "move":
             ev += self._move(action, checked)
         elif kind == "face":
             u = p.units[action["unit"]]
+            free = p.brigade is not None and not self.may_move(p.brigade)
+            here = self.hex_of(u.hex)
+            turned = None if free or here is None else self.reach(action["unit"]).get(
+                (here, checked))
             u.facing = checked
             u.moves += 1
-            free = p.brigade is not None and not self.may_move(p.brigade)
             self._did(action["unit"], "free_facing" if free else "facing")
+            u.mp_spent += 0 if turned is None else (turned.half_mp + 1) // 2
             ev.append(Event("face", "7.2", {"unit": action["unit"], "hex": u.hex,
                                             "facing": checked.to_json()}))
+        elif kind == "fire":
+            ev += fire_action.execute_fire(self, action, seat)
+            self._did(action["unit"], "fire")
+            ev += self._casualties()
         elif kind == "move_leader":
             frm = p.leaders[action["leader"]]
             p.leaders[action["leader"]] = action["to"]
@@ -1290,6 +1325,8 @@ class GbacwGame(Game):
         if reach.disordered:
             u.disordered = True
         self._did(key, "road_move" if reach.road_only else "move")
+        u.mp_spent += (reach.half_mp + 1) // 2
+        u.moved = True
         ids: list[str] = []
         for h, _ in reach.path:
             hid = self.cat.board.hexes[h].id
@@ -1302,6 +1339,21 @@ class GbacwGame(Game):
                                       "checks": [{"hex": self.cat.board.hexes[c.hex].id,
                                                   "kind": c.kind, "drm": c.drm,
                                                   "rule": c.rule} for c in reach.checks]})]
+
+    def _casualties(self) -> list[Event]:
+        """Units with no SP left are eliminated, routed ones leave for their division's
+        box (002 §12.13, §12.53): both go off the map for good."""
+        ev: list[Event] = []
+        for k, u in sorted(self.pos.units.items()):
+            if u.hex is None:
+                continue
+            if u.lost >= self.counter(k).sp or u.routed:
+                what = "routed" if u.routed and u.lost < self.counter(k).sp else "eliminated"
+                ev.append(Event(what, "12.53" if what == "routed" else "12.13",
+                                {"unit": k, "hex": u.hex}))
+                u.hex, u.facing = None, None
+                self._memo.clear()
+        return ev
 
     def _did(self, key: str, what: str) -> None:
         """Note what a unit did for fatigue (artillery never tires, 002 §17.26)."""

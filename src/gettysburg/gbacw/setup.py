@@ -146,7 +146,8 @@ def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetu
     seat: Any
     for seat in ("usa", "csa"):
         try:
-            out.pieces[seat] = [Piece(p.counter, p.hex, p.orders, p.facing)
+            out.pieces[seat] = [Piece(p.counter, p.hex, p.orders, p.facing,
+                                      sp_lost=p.sp_lost)
                                 for p in place_units(scen, seat, oob, board)]
             out.leaders[seat] = [(lp.leader, lp.hex)
                                  for lp in place_leaders(scen, seat, oob, board)]

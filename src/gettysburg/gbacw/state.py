@@ -60,12 +60,27 @@ class UnitState:
     facing: Facing | None
     disordered: bool = False
     moves: int = 0  # moves made in the current activation marker (March AM: up to 4, §5.35)
-    lost: int = 0  # SP lost (a scenario's PL-n; combat's later)
+    lost: int = 0  # SP (guns) lost: a scenario's PL-n, fire and shock (002 §12.13)
+    # for fire and shock (issue 53; defaults keep older saves loading)
+    collapsed: bool = False  # 002 §12.23
+    routed: bool = False  # 002 §12.53: off the map, in its division's box
+    ammo: str = "none"  # "none", "low" or "out" (002 §10.69)
+    fired: list[str] = field(default_factory=list)  # fire kinds used this activation (§10.31)
+    mp_spent: int = 0  # MP spent this activation (§10.33: a free turn spends none)
+    blown: bool = False  # 002 §11.58
+    blown_activation: int | None = None
+    abandoned: str | None = None  # "abandoned-1" / "abandoned-2" (002 §12.8)
+    charging: bool = False  # 002 §11.21
+    moved: bool = False  # moved this phase (§11.43)
 
     def to_json(self) -> JSONDict:
         return {"counter": self.counter, "seat": self.seat, "hex": self.hex,
                 "facing": None if self.facing is None else self.facing.to_json(),
-                "disordered": self.disordered, "moves": self.moves, "lost": self.lost}
+                "disordered": self.disordered, "moves": self.moves, "lost": self.lost,
+                "collapsed": self.collapsed, "routed": self.routed, "ammo": self.ammo,
+                "fired": list(self.fired), "mp_spent": self.mp_spent, "blown": self.blown,
+                "blown_activation": self.blown_activation, "abandoned": self.abandoned,
+                "charging": self.charging, "moved": self.moved}
 
     @staticmethod
     def from_json(d: JSONDict) -> UnitState:
@@ -73,7 +88,14 @@ class UnitState:
         return UnitState(str(d["counter"]), str(d["seat"]),
                          None if d["hex"] is None else str(d["hex"]),
                          None if f is None else Facing.from_json(f),
-                         bool(d["disordered"]), int(d["moves"]), int(d["lost"]))
+                         bool(d["disordered"]), int(d["moves"]), int(d.get("lost", 0)),
+                         bool(d.get("collapsed", False)), bool(d.get("routed", False)),
+                         str(d.get("ammo", "none")), [str(x) for x in d.get("fired", [])],
+                         int(d.get("mp_spent", 0)), bool(d.get("blown", False)),
+                         None if d.get("blown_activation") is None
+                         else int(d["blown_activation"]),
+                         None if d.get("abandoned") is None else str(d["abandoned"]),
+                         bool(d.get("charging", False)), bool(d.get("moved", False)))
 
 
 @dataclass
