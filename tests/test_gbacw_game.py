@@ -262,3 +262,25 @@ def test_cli_new_legal_apply_show_replay(tmp_path: Path) -> None:
     assert replay(data).state_hash() == load_game(data["snapshot"]["state"]).state_hash() \
         if data.get("snapshot") else True
     assert save(replay(data))["moves"][-1]["state_hash"] == data["moves"][-1]["state_hash"]
+
+
+def test_herr_ridge_opening_004_sc2() -> None:
+    """004 sc.1-2: the Confederates hold the first turn's initiative; Heth and Buford have
+    exactly two AMs at 0700 and draw no marker for them (E-17); the later turns cap them at
+    three."""
+    g = new_game("gbacw/herr-ridge", seed=4)
+    assert isinstance(g, GbacwGame)
+    p = g.pos
+    assert p.initiative == "csa" and g.to_move() == ["csa"]
+    assert p.ams["US-1/Cav"] == 2 and p.ams["CS-Heth/III"] == 2
+    assert "US-1/Cav" not in p.em  # no marker drawn for Buford's division at 0700
+    assert not [r for r in g.dice.rolls if r.purpose.startswith("initiative")]
+    # play the turn out with the first listed action each time, then check the 0800 caps
+    turn = p.turn
+    while p.turn == turn:
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        ends = [a for a in legal if a["type"].startswith("end_")]
+        g.apply(ends[-1] if ends else legal[0], seat)
+    assert p.ams["US-1/Cav"] <= 3 and p.ams["CS-Heth/III"] <= 3
+    assert "US-1/Cav" in p.em  # drawn from the second turn on

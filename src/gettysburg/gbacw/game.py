@@ -1091,13 +1091,14 @@ class GbacwGame(Game):
             first = self.dice.counter
             drawn: dict[str, int] = {}
             for cmd, divs in self._commands(seat):
-                if not cup:
-                    break
-                i = self._uniform(len(cup), f"efficiency {seat} {cmd}", "5.21")
-                value = cup.pop(i)
-                drawn[cmd] = value
-                p.em[cmd] = value
-                self._division_ams(cmd, divs, value)
+                fixed = {d: n for d in divs if (n := self._fixed_ams(d)) is not None}
+                if len(fixed) < len(divs) and cup:
+                    i = self._uniform(len(cup), f"efficiency {seat} {cmd}", "5.21")
+                    value = cup.pop(i)
+                    drawn[cmd] = value
+                    p.em[cmd] = value
+                    self._division_ams(cmd, divs, value)
+                p.ams.update(fixed)  # a scenario's set count draws nothing (004 sc.2)
             ams = {d: p.ams[d] for _, divs in self._commands(seat) for d in divs if d in p.ams}
             rolls = self.dice.rolls_since(first)
             if rolls:
@@ -1106,6 +1107,21 @@ class GbacwGame(Game):
                             visible_to=(seat,),
                             redacted={"seat": seat, "note": "efficiency markers drawn"}))
         return ev
+
+    def _fixed_ams(self, division: str) -> int | None:
+        """A scenario's exact AM count for a division on its first turn, when its rule says
+        later turns are only capped (004 sc.1-2: Heth and Buford have two AMs at 0700 and
+        draw nothing; E-17)."""
+        scen = self.scen.scenario
+        if scen is None or self.pos.turn != self.scen.first_turn:
+            return None
+        turn = turn_label(self.pos.turn)
+        for rule in scen.special_rules:
+            if rule.params.get("cap_after_first_turn"):
+                for am in rule.activations:
+                    if am.division == division and am.turn == turn:
+                        return max(1, am.count)
+        return None
 
     def _division_ams(self, cmd: str, divs: list[str], em: int) -> None:
         """002 §5.22-5.25 through :mod:`efficiency`: a corps' divisions from its marker, the
