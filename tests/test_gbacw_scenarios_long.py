@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from gettysburg.gbacw.board import Board, load_board
+from gettysburg.gbacw.charts.datafile import DataError
 from gettysburg.gbacw.deployment import (
     LeaderPlacement,
     Placement,
@@ -27,6 +28,7 @@ from gettysburg.gbacw.deployment import (
     check_scenario,
     place_leaders,
     place_units,
+    sections_kept,
     stack_ok,
 )
 from gettysburg.gbacw.oob import Oob, default_oob
@@ -261,12 +263,25 @@ def _engaged(oob: Oob, seat: Seat) -> set[str]:
 
 
 def _brought_once(oob: Oob, scen: Scenario, seat: Seat) -> Tally[str]:
+    """How often each unit comes; a battery split over lines by ``section`` (004 sc.5's
+    Hardaway) counts once when each of its sections comes once."""
     tally: Tally[str] = Tally()
-    for ln in scen.setup.get(seat, ()):
-        tally.update(_brings(oob, ln, seat))
-    for g in scen.reinforcements.get(seat, ()):
-        if not g.cold_start_only:
-            tally.update(_brings(oob, g, seat))
+    parts: dict[str, Tally[str]] = defaultdict(Tally)
+    forces = [*scen.setup.get(seat, ()),
+              *(g for g in scen.reinforcements.get(seat, ()) if not g.cold_start_only)]
+    for force in forces:
+        split = {_one(oob, r.name, seat, "unit", r.within): r.section
+                 for r in force.units if r.section is not None}
+        for u in _brings(oob, force, seat):
+            if u in split:
+                parts[u][str(split[u])] += 1
+            else:
+                tally[u] += 1
+    modes: dict[str, set[str]] = defaultdict(set)
+    for c in oob.counters():
+        modes[f"{c.corps}:{c.unit}"].add(c.mode)
+    for u, secs in parts.items():
+        tally[u] += max(secs.values()) if set(secs) == modes[u] else 0
     return tally
 
 
@@ -472,3 +487,48 @@ def test_unit_left_out_of_the_wrong_brigade_is_refused(tmp_path: Path, oob: Oob,
     with pytest.raises(SetupError) as info:
         place_units(scen, "csa", oob, board)
     assert "id=archer" in info.value.record and "less" in info.value.field
+
+
+# --- battery sections (004 sc.5) --------------------------------------------------------------
+def test_hardaway_sections_stand_apart_004_sc5(placed: dict[str, Any], oob: Oob) -> None:
+    """004 sc.5 lists Hardaway's section A at B4232 and section B (its Whitworths) at B2129."""
+    units, _ = placed["third-day"]["csa"]
+    got = {p.counter: p.hex for p in units if p.counter.startswith("CS-III:Hardaway")}
+    assert got == {"CS-III:Hardaway/A": "B4232", "CS-III:Hardaway/B": "B2129"}
+    weapons = {c.id: c.weapon for c in oob.counters() if c.id in got}
+    assert weapons["CS-III:Hardaway/B"] == "W"
+
+
+def test_section_left_out_of_a_formation_keeps_the_rest(oob: Oob) -> None:
+    line = SetupLine.model_validate({
+        "id": "mcintosh", "formations": ["CS-McIntosh/III"],
+        "less": [{"name": "Hardaway", "section": "B"}], "where": {"hex": "B4232"}})
+    assert sections_kept(line, "csa", oob, "t:setup.csa[id=mcintosh]") == {
+        ("CS-III", "Hardaway"): frozenset({"A"})}
+    whole = SetupLine.model_validate({"id": "x", "units": ["Hardaway"], "where": {"hex": "B4232"}})
+    assert sections_kept(whole, "csa", oob, "t:setup.csa[id=x]") == {}
+
+
+@pytest.mark.parametrize(("unit", "section", "why"), [
+    ("Hardaway", "C", "its sections are A, B"),
+    ("Danville", "A", "not a battery of several sections"),
+])
+def test_unknown_section_names_the_line_and_field(tmp_path: Path, oob: Oob, board: Board,
+                                                  unit: str, section: str, why: str) -> None:
+    doc = _copy(tmp_path, "third-day")
+    _line(doc, "csa", "g-B2129")["units"] = [{"name": unit, "section": section}]
+    scen = load_scenario(_write(tmp_path, "third-day", doc))
+    with pytest.raises(SetupError) as info:
+        place_units(scen, "csa", oob, board)
+    assert "id=g-B2129" in info.value.record and info.value.field == "units[0].section"
+    assert why in str(info.value)
+
+
+def test_reinforcements_bring_batteries_whole(tmp_path: Path) -> None:
+    doc = _copy(tmp_path, "second-day")
+    group = doc["reinforcements"]["usa"][0]
+    group["units"] = [*group.get("units", []), {"name": "B/1 RI", "section": "A"}]
+    with pytest.raises(DataError) as info:
+        load_scenario(_write(tmp_path, "second-day", doc))
+    assert "units[" in info.value.field and info.value.field.endswith(".section")
+    assert str(group["id"]) in info.value.record

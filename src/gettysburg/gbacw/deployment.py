@@ -88,7 +88,8 @@ def resolve_units(force: Force, seat: Seat, oob: Oob, where: str) -> list[UnitRe
         if rec not in out:
             raise SetupError(where.split(":")[0], where, f"less[{i}]",
                              f"{less.label()!r} is not in the line's formations")
-        out.remove(rec)
+        if less.section is None:  # a section left out keeps the battery (see sections_kept)
+            out.remove(rec)
     for i, ref in enumerate(force.units):
         rec = unit_record(ref, seat, oob, where, f"units[{i}]")
         if rec in out:
@@ -97,8 +98,37 @@ def resolve_units(force: Force, seat: Seat, oob: Oob, where: str) -> list[UnitRe
         out.append(rec)
     for i, ref in enumerate(force.eliminated):
         rec = unit_record(ref, seat, oob, where, f"eliminated[{i}]")
-        if rec in out:
+        if rec in out and ref.section is None:
             out.remove(rec)
+    return out
+
+
+def sections_kept(force: Force, seat: Seat, oob: Oob, where: str
+                  ) -> dict[tuple[str, str], frozenset[str]]:
+    """The sections (Counter.mode labels) a line keeps of each battery it splits, keyed by
+    (corps id, unit name): a ``units`` ref with a section brings that section alone, a
+    ``less`` or ``eliminated`` one takes it away (004 sc.5 puts Hardaway's two sections on
+    two hexes). A section the battery does not have is refused naming the line and field."""
+    modes: dict[tuple[str, str], list[str]] = {}
+    for c in oob.counters():
+        if c.mode and c.arm in ("art", "horse_art"):
+            modes.setdefault((c.corps, c.unit), []).append(c.mode)
+    out: dict[tuple[str, str], frozenset[str]] = {}
+    for key in ("units", "less", "eliminated"):
+        refs: tuple[UnitRef, ...] = getattr(force, key)
+        for i, ref in enumerate(refs):
+            if ref.section is None:
+                continue
+            rec = unit_record(ref, seat, oob, where, f"{key}[{i}]")
+            k = (rec.corps.id, rec.unit.name)
+            have = modes.get(k, [])
+            if ref.section not in have:
+                given = (f"its sections are {', '.join(have)}" if have
+                         else "it is not a battery of several sections")
+                raise SetupError(where.split(":")[0], where, f"{key}[{i}].section",
+                                 f"{rec.unit.name!r} has no section {ref.section!r} ({given})")
+            keep = out.get(k, frozenset(have))
+            out[k] = keep & {ref.section} if key == "units" else keep - {ref.section}
     return out
 
 
@@ -279,14 +309,20 @@ class _State:
 
 
 def _pieces(units: Iterable[UnitRecord], by_unit: dict[tuple[str, str], list[Counter]],
-            mounted: bool | None) -> list[_Piece]:
+            mounted: bool | None,
+            sections: dict[tuple[str, str], frozenset[str]] | None = None) -> list[_Piece]:
     out: list[_Piece] = []
     want = "dismounted" if mounted is False else "mounted"
     for u in units:
-        cs = by_unit[(u.corps.id, u.unit.name)]
+        key = (u.corps.id, u.unit.name)
+        cs = by_unit[key]
         if u.arm == "cav":
             cs = [c for c in cs if c.mode == want] or cs[:1]
         if u.arm in ("art", "horse_art"):
+            if sections and key in sections:  # a split battery: the line's sections only
+                cs = [c for c in cs if c.mode in sections[key]]
+                if not cs:
+                    continue
             out.append(_Piece(u, cs))  # a battery's sections stay together (002 §8.37)
         else:
             out.extend(_Piece(u, [c]) for c in cs)  # a big regiment's counters part
@@ -362,7 +398,7 @@ def _place_line(scen: Scenario, seat: Seat, ln: SetupLine, oob: Oob, board: Boar
     file = f"{scen.id}.yaml"
     units = resolve_units(ln, seat, oob, label)
     leaders = [leader_id(n, seat, oob, label, f"leaders[{i}]") for i, n in enumerate(ln.leaders)]
-    pieces = _pieces(units, by_unit, ln.mounted)
+    pieces = _pieces(units, by_unit, ln.mounted, sections_kept(ln, seat, oob, label))
     orders = ln.orders or "advance"
     if ln.stack_with is not None:
         lid = leader_id(ln.stack_with, seat, oob, label, "stack_with")
@@ -478,6 +514,7 @@ def check_scenario(scen: Scenario, oob: Oob, board: Board) -> None:
         for ln in scen.setup.get(seat, ()):  # lines left out still name real records
             label = f"{file}:setup.{seat}[id={ln.id}]"
             resolve_units(ln, seat, oob, label)
+            sections_kept(ln, seat, oob, label)
             for i, n in enumerate(ln.leaders):
                 leader_id(n, seat, oob, label, f"leaders[{i}]")
         for g in scen.reinforcements.get(seat, ()):

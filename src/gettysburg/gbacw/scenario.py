@@ -18,14 +18,11 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .charts.datafile import SOURCE_RE, DataError, RecordProblem, read_yaml
-
-if TYPE_CHECKING:
-    pass
 
 Seat = Literal["usa", "csa"]
 Order = Literal["march", "advance", "attack"]
@@ -97,13 +94,18 @@ class _Sourced(_Rec):
 # --- what: formations, units, leaders ------------------------------------------------------
 class UnitRef(_Rec):
     """A unit by its OOB name; ``within`` (a formation, division or corps id) picks one of
-    two units sharing a name."""
+    two units sharing a name; ``section`` (a battery's Counter.mode label, "A", "B", ...)
+    names one section of a battery the book splits between two hexes (004 sc.5's
+    Hardaway). In ``units`` the line brings that section only; in ``less`` or
+    ``eliminated`` it keeps the battery's other sections."""
 
     name: str
     within: str | None = None
+    section: str | None = Field(default=None, pattern=r"^[A-Z]$")
 
     def label(self) -> str:
-        return self.name if self.within is None else f"{self.name} (within {self.within})"
+        out = self.name if self.within is None else f"{self.name} (within {self.within})"
+        return out if self.section is None else f"{out} section {self.section}"
 
 
 def _unit_ref(value: Any) -> Any:
@@ -297,6 +299,11 @@ class Reinforcement(Force):
     @model_validator(mode="after")
     def _check(self) -> Self:
         _turn(self.turn, "turn")
+        for key in ("units", "less", "eliminated"):
+            for i, ref in enumerate(getattr(self, key)):
+                if ref.section is not None:  # batteries arrive whole (004's tables split none)
+                    raise RecordProblem("", f"{key}[{i}].section",
+                                        "a section is placed apart only in a set-up line")
         _roll(self.roll)
         if self.roll is not None and not self.later:
             raise RecordProblem("", "later", "an arrival roll needs a 'later' arrival if it fails")
