@@ -6,6 +6,7 @@ import { svg, el } from "./ui.js";
 import { t } from "./i18n.js";
 import { unitsOf } from "./units.js";
 import { seatName } from "./panels.js";
+import { HexCanvas } from "./maptiles.js";
 
 export const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
   marsh: "#a7c4bb", rocks: "#b5ab98" };
@@ -15,6 +16,34 @@ const ROADS = { pike: ["#6e3518", 0.11, null], road: ["#8a5a3a", 0.08, null], tr
 const LINKS = { ...ROADS, path: ["#8a5a3a", 0.04, "0.1 0.08"], stream: ["#3f79b5", 0.05, null],
   river: ["#3f79b5", 0.09, null], ford: ["#3f79b5", 0.05, "0.1 0.06"] };
 const LINK_PLAIN = ["#6d5d3c", 0.05, null];
+// A hex map of more hexes than this draws its ground on a canvas of cached tiles (maptiles.js)
+// rather than as SVG shapes, unless the page's address asks for the SVG (`?map=svg`, kept to
+// compare the two: benchmarks/bench_client_map.py). docs/server.md, "The map renderer".
+export const CANVAS_FROM = 1500;
+function svgForced() {
+  return new URLSearchParams(location.search).get("map") === "svg";
+}
+
+// The hexes of a canvas-drawn map as the board's `polys`: a hex's SVG shape (transparent,
+// to click, focus, ring and highlight) is made the first time it is asked for, so that
+// only the few hexes in play are shapes. Iterating gives the shapes made so far.
+class LazyPlaces {
+  constructor(ids, make) {
+    this.ids = ids;
+    this.make = make;
+    this.made = new Map();
+  }
+  has(id) { return this.ids.has(id); }
+  get size() { return this.ids.size; }
+  get(id) {
+    if (!this.ids.has(id)) return undefined;
+    if (!this.made.has(id)) this.made.set(id, this.make(id));
+    return this.made.get(id);
+  }
+  set(id, poly) { this.made.set(id, poly); return this; }
+  [Symbol.iterator]() { return this.made[Symbol.iterator](); }
+}
+
 // Pieces of a side the system gives no colour for.
 const NO_COLOUR = ["#9a8f78", "#5e5647"];
 
@@ -167,7 +196,9 @@ export class Board {
     const root = svg("svg", { class: `map topology-${this.topology}`, role: this.keys ? "group" : "img",
       "aria-label": t("game.map"), "aria-describedby": this.keys ? "map-keys" : null });
     this.svg = root;
+    this.big = this.topology === "hex" && places.length > CANVAS_FROM && !svgForced();
     if (this.topology === "graph") this.drawGraph(root);
+    else if (this.big) this.drawHexCanvas(root);
     else this.drawHexes(root);
     // What the other side did since the player's last action (trails, fire, melee), under
     // the pieces; an arrowhead for the trails.
@@ -209,9 +240,10 @@ export class Board {
       zoom("map.zoom_in", "+", () => this.zoomBy(1 / 1.5)), zoom("map.zoom_out", "−", () => this.zoomBy(1.5)),
       zoom("map.zoom_fit", "⤢", () => this.zoomFit())), this.hover, el("div", { class: "hint" }, t(this.hint)),
       this.refusal);
-    this.container.append(this.offNode, root, bar);
+    this.container.append(this.offNode, this.frame || root, bar);
     this.applyViewBox();
     this.enablePanZoom();
+    if (this.big) this.enableHexPointer();
   }
 
   // A place of the map (a hex or a position) as a shape one clicks, hovers and focuses.
@@ -292,6 +324,25 @@ export class Board {
   // hides a block; a pale halo keeps it readable on any ground.
   placeNames(m, s) {
     const layer = svg("g", { class: "place-names", "pointer-events": "none" });
+    for (const n of this.nameSpecs(m, s)) {
+      if (n.cls === "road") {
+        layer.append(svg("text", { x: n.x, y: n.y, "font-size": n.size, "text-anchor": "middle",
+          "dominant-baseline": "central", transform: `rotate(${n.angle.toFixed(1)} ${n.x.toFixed(1)} ${n.y.toFixed(1)})`,
+          class: "road-name", "data-road": n.text }, n.text));
+        continue;
+      }
+      const label = svg("text", { x: n.x, y: n.y, "font-size": n.size, "text-anchor": "middle", "data-hex": n.hex,
+        class: n.cls === "town" ? "place-name place-town" : "place-name" }, n.text);
+      if (n.second) label.append(svg("tspan", { x: n.x, dy: n.secondDy, "font-size": n.secondSize }, n.second));
+      layer.append(label);
+    }
+    return layer;
+  }
+
+  // The names placeNames draws, as plain records (the canvas draws them too): { x, y, text,
+  // size, cls: "place" | "town" | "road", second, secondSize, hex, angle }.
+  nameSpecs(m, s) {
+    const out = [];
     const seen = new Set();
     for (const h of m.hexes) {
       const [first, ...more] = h.names || [];
@@ -305,10 +356,8 @@ export class Board {
       // Long names are set smaller, down to 75 %, rather than spill far over the neighbours.
       const k = Math.max(0.75, Math.min(1, (s * 1.2) / textWidth(first, fs, "bold")));
       const y = cy + s * (second ? 0.1 : 0.22);
-      const label = svg("text", { x: cx, y, "font-size": fs * k, "text-anchor": "middle", "data-hex": h.id,
-        class: town ? "place-name place-town" : "place-name" }, first);
-      if (second) label.append(svg("tspan", { x: cx, dy: fs * 1.05, "font-size": fs * 0.85 }, second));
-      layer.append(label);
+      out.push({ x: cx, y, text: first, size: fs * k, cls: town ? "town" : "place", second: second || null,
+        secondSize: fs * 0.85, secondDy: fs * 1.05, hex: h.id, angle: 0 });
     }
     // Each named road (farm lanes aside) once, on the hexside link nearest its middle.
     const roads = new Map();
@@ -329,11 +378,138 @@ export class Board {
       if (angle > 90) angle -= 180;
       if (angle < -90) angle += 180; // upright, never upside down
       const [x, y] = mids[i];
-      layer.append(svg("text", { x, y, "font-size": s * 0.13, "text-anchor": "middle", "dominant-baseline": "central",
-        transform: `rotate(${angle.toFixed(1)} ${x.toFixed(1)} ${y.toFixed(1)})`, class: "road-name",
-        "data-road": name }, name));
+      out.push({ x, y, text: name, size: s * 0.13, cls: "road", second: null, hex: null, angle });
     }
-    return layer;
+    return out;
+  }
+
+  // --- a large hex grid, its ground on a canvas --------------------------------------------
+  // The ground drawHexes draws, handed to a HexCanvas (maptiles.js) as fills, lines and
+  // names; the SVG above it keeps the pieces, trails, highlights and the keyboard's ring.
+  // Walls (which the SVG path does not draw) come with the hexside details.
+  drawHexCanvas(root) {
+    const m = this.map;
+    const s = this.spacing;
+    const levels = m.hexes.map((h) => h.ground).filter(Number.isFinite);
+    const [lo, hi] = [Math.min(...levels), Math.max(...levels)];
+    const cells = m.hexes.map((h) => {
+      const [x, y] = this.centres.get(h.id);
+      const base = TERRAIN[h.terrain] || TERRAIN.clear;
+      return { id: h.id, x, y, victory: h.victory || null,
+        fill: mix(base, "#6b4a22", levelShade(h.ground ?? lo, lo, hi)) };
+    });
+    const lines = [];
+    const roads = [];
+    for (const side of m.hexsides || []) {
+      if (side.seg) {
+        const [[ax, ay], [bx, by]] = side.seg;
+        const at = { ax, ay: -ay, bx, by: -by };
+        const terr = side.terrain || [];
+        if (terr.includes("river") || terr.includes("creek")) {
+          lines.push({ ...at, colour: "#3f79b5", width: s * (terr.includes("river") ? 0.09 : 0.05), dash: null, lod: null });
+        }
+        if (side.slope) {
+          lines.push({ ...at, colour: "#7b4f22", width: s * (side.slope === "hill" ? 0.06 : 0.035),
+            dash: [s * 0.05, s * 0.035], lod: "sides" });
+        }
+        if (side.wall) lines.push({ ...at, colour: "#5c5a55", width: s * 0.04, dash: [s * 0.03, s * 0.03], cap: "butt", lod: "sides" });
+      }
+      for (const road of side.roads || []) {
+        const a = this.centres.get(side.a); const b = this.centres.get(side.b);
+        if (!a || !b) continue;
+        const [colour, width, dash] = ROADS[road.rail ? "rail" : road.class] || ROADS.road;
+        roads.push({ ax: a[0], ay: a[1], bx: b[0], by: b[1], colour, width: s * width,
+          dash: dash ? dash.split(" ").map((v) => v * s) : null, lod: null });
+      }
+    }
+    const corners = (m.layout.corners || []).map(([dx, dy]) => [dx, -dy]);
+    this.canvas = el("canvas", { class: "map-ground", "aria-hidden": "true",
+      style: "position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none" });
+    this.tiles = new HexCanvas(this.canvas, { cells, corners, spacing: s, lines: [...lines, ...roads],
+      labels: this.nameSpecs(m, s), full: this.full });
+    root.setAttribute("style", "position: absolute; inset: 0; width: 100%; height: 100%");
+    this.frame = el("div", { class: "map-frame", style: "position: relative; flex: 1 1 0; min-height: 0" },
+      this.canvas, root);
+    // The shapes of the hexes in play (LazyPlaces), under the pieces.
+    this.hexLayer = svg("g", { class: "hexes" });
+    root.append(this.hexLayer);
+    const shape = (id) => {
+      const h = this.hexes.get(id);
+      const [cx, cy] = this.centres.get(id);
+      const pts = corners.map(([dx, dy]) => `${(cx + dx).toFixed(1)},${(cy + dy).toFixed(1)}`).join(" ");
+      const poly = this.place(h, pts, `hex t-${h.terrain}`, "#000", "none", 0);
+      poly.setAttribute("fill-opacity", 0);
+      this.hexLayer.append(poly);
+      return poly;
+    };
+    this.polys = new LazyPlaces(this.hexes, shape);
+    new ResizeObserver(() => this.paintGround()).observe(this.frame);
+  }
+
+  // The canvas follows the SVG's viewBox, once a frame however many steps the frame saw.
+  paintGround() {
+    if (this.groundFrame) return;
+    this.groundFrame = requestAnimationFrame(() => {
+      this.groundFrame = null;
+      const r = this.frame.getBoundingClientRect();
+      if (r.width && r.height) this.tiles.draw(this.vb, r.width, r.height);
+    });
+  }
+
+  // The hex under a point of the screen, for a canvas-drawn map: a click selects it (as a
+  // click on its shape would) and the hover line names it.
+  enableHexPointer() {
+    const under = (ev) => !ev.target.closest?.("polygon[data-hex], g.unit");
+    this.svg.addEventListener("click", (ev) => {
+      if (!under(ev) || this.justDragged()) return;
+      const id = this.hexAtClient(ev.clientX, ev.clientY);
+      if (id) this.onHex?.(id);
+    });
+    this.svg.addEventListener("pointermove", (ev) => {
+      if (!under(ev) || this.dragged) return;
+      const id = this.hexAtClient(ev.clientX, ev.clientY);
+      if (id && id !== this.hoverHex) this.say(this.hexText(this.hexes.get(id)));
+      this.hoverHex = id;
+    });
+  }
+
+  hexAtClient(clientX, clientY) {
+    const [x, y] = this.toMap(clientX, clientY);
+    const s = this.spacing;
+    const cell = (v) => Math.floor(v / s);
+    let best = null;
+    for (let i = -1; i <= 1; i++) for (let j = -1; j <= 1; j++) {
+      for (const id of this.bucketGrid().get(`${cell(x) + i},${cell(y) + j}`) || []) {
+        const [cx, cy] = this.centres.get(id);
+        const d = Math.hypot(x - cx, y - cy);
+        if (d < s * 0.62 && (!best || d < best.d)) best = { id, d };
+      }
+    }
+    return best?.id ?? null;
+  }
+
+  // Places by square cells of one spacing (for neighbours and the hex under a point).
+  bucketGrid() {
+    if (!this.buckets) {
+      const s = this.spacing;
+      const cell = (v) => Math.floor(v / s);
+      this.buckets = new Map();
+      for (const [id, [x, y]] of this.centres) {
+        const k = `${cell(x)},${cell(y)}`;
+        if (!this.buckets.has(k)) this.buckets.set(k, []);
+        this.buckets.get(k).push(id);
+      }
+    }
+    return this.buckets;
+  }
+
+  // A point of the screen in map units, and the map units per CSS px (the SVG's fitting).
+  toMap(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect();
+    const scale = Math.max(this.vb.w / r.width, this.vb.h / r.height);
+    const ox = this.vb.x + (this.vb.w - r.width * scale) / 2;
+    const oy = this.vb.y + (this.vb.h - r.height * scale) / 2;
+    return [ox + (clientX - r.left) * scale, oy + (clientY - r.top) * scale, scale];
   }
 
   // --- a graph of positions ------------------------------------------------------------------
@@ -476,6 +652,7 @@ export class Board {
   applyViewBox() {
     const v = this.vb;
     this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+    if (this.tiles) this.paintGround();
     // Kept for the next visit of the page (startView), so a reload keeps zoom and pan.
     if (this.viewKey) {
       try { localStorage.setItem(this.viewKey, JSON.stringify(v)); } catch { /* storage full or off */ }
@@ -740,6 +917,8 @@ export class Board {
 
   draw(units, selected, dests, attacks, armed, reach) {
     if (this.map) {
+      // A canvas-drawn map makes the shapes of the hexes to light up (LazyPlaces).
+      if (this.big) for (const id of [...dests, ...attacks, ...reach, armed]) this.polys.get(id);
       for (const [id, poly] of this.polys) {
         poly.classList.toggle("dest", dests.has(id) && !attacks.has(id));
         poly.classList.toggle("attack", attacks.has(id));
