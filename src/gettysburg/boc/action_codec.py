@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gettysburg.boc.actions import ACTION_TYPES, BY_NAME, ActionType, Field
+from gettysburg.boc.actions import ACTION_TYPES, ActionType, Field
 from gettysburg.boc.control import index
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.oob import default_hierarchy, default_oob
@@ -112,7 +112,18 @@ def layout(hexes: tuple[str, ...]) -> Layout:
 
 
 def game_layout(game: BocGame) -> Layout:
-    return layout(tuple(sorted(info.id for info in game.board.hexes.values())))
+    return _codec(game)[0]
+
+
+def _codec(game: BocGame) -> tuple[Layout, _Tables]:
+    """The layout of the game's board and its look-up tables, kept on the board object
+    (immutable once loaded, as ``control.index`` does): sorting and hashing the hex ids
+    for every legal list cost more than encoding a move."""
+    got = game.board.__dict__.get("_boc_codec")
+    if not isinstance(got, tuple):
+        lay = layout(tuple(sorted(info.id for info in game.board.hexes.values())))
+        got = game.board.__dict__["_boc_codec"] = (lay, _tables(lay))
+    return got
 
 
 def action_space_size(game: BocGame) -> int:
@@ -124,31 +135,86 @@ def _acting_field(t: ActionType) -> str | None:
     return next((f.name for f in t.fields if f.kind == "unit"), None)
 
 
+@dataclass(frozen=True)
+class _Digit:
+    """How one field of a type becomes its digit (everything that depends only on the
+    layout, worked out once: a legal list holds hundreds of actions)."""
+
+    field: Field
+    radix: int  # Layout.values(field)
+    absent: int  # 1 if its absence is numbered 0
+    kind_values: int
+    words: dict[str, int]  # word -> its digit (after the kind's values)
+    #: The field's kind when its digit is a bare index (no absence, no words), else "".
+    plain: str
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One action type's block: where it starts, the acting field and its digits (fixed
+    fields, always digit 0 of radix 1, left out)."""
+
+    type: ActionType
+    offset: int
+    actor: str | None
+    digits: tuple[_Digit, ...]
+    #: Fields whose value may be a rank among the legal actions (entry; reach).
+    ranked: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class _Tables:
+    unit_ix: dict[str, int]
+    hex_ix: dict[str, int]
+    corps_ix: dict[str, int]
+    plans: dict[str, _Plan]
+
+
+@lru_cache(maxsize=8)
+def _tables(lay: Layout) -> _Tables:
+    off = lay.offsets
+    plans: dict[str, _Plan] = {}
+    for t in ACTION_TYPES:
+        digits = []
+        for f in t.fields:
+            if f.fixed:
+                continue
+            absent, kv = _absence(f), lay.kind_values(f)
+            plain = f.kind if f.kind in ("unit", "hex", "path") and not absent \
+                and not f.words else ""
+            digits.append(_Digit(f, lay.values(f), absent, kv,
+                                 {w: absent + kv + i for i, w in enumerate(f.words)}, plain))
+        plans[t.name] = _Plan(t, off[t.name], _acting_field(t), tuple(digits),
+                              tuple(f for f in t.fields if f.kind in RANKED))
+    return _Tables({u: i for i, u in enumerate(lay.units)},
+                   {h: i for i, h in enumerate(lay.hexes)},
+                   {c: i for i, c in enumerate(lay.corps)}, plans)
+
+
 class _Encoder:
     """Encodes the legal actions of one state (entry ranks depend on the whole list)."""
 
     def __init__(self, game: BocGame, actions: Sequence[Action]) -> None:
-        self.lay = game_layout(game)
-        self.off = self.lay.offsets
-        self.unit_ix = {uid: i for i, uid in enumerate(self.lay.units)}
-        self.hex_ix = {hx: i for i, hx in enumerate(self.lay.hexes)}
-        self.corps_ix = {c: i for i, c in enumerate(self.lay.corps)}
+        self.lay, tables = _codec(game)
+        self.plans = tables.plans
+        self.unit_ix, self.hex_ix, self.corps_ix = \
+            tables.unit_ix, tables.hex_ix, tables.corps_ix
         self.nbrs = index(game.board).nbrs
         self.state = game.state
         ranked: dict[tuple[str, str, str], set[str]] = {}
         for a in actions:
-            t = BY_NAME.get(str(a.get("type")))
-            if t is None:
+            plan = self.plans.get(str(a.get("type")))
+            if plan is None or not plan.ranked:
                 continue
-            uid = self._actor(t, a)
-            for f in t.fields:
+            uid = self._actor(plan, a)
+            for f in plan.ranked:
                 if f.name in a and self._ranked(f, uid):
-                    ranked.setdefault((t.name, uid, f.name), set()).add(str(a[f.name]))
+                    ranked.setdefault((plan.type.name, uid, f.name), set()).add(str(a[f.name]))
         self.rank_of = {k: {hx: i for i, hx in enumerate(sorted(v))} for k, v in ranked.items()}
 
-    def _actor(self, t: ActionType, a: Action) -> str:
-        name = _acting_field(t)
-        return str(a.get(name, "")) if name else ""
+    @staticmethod
+    def _actor(plan: _Plan, a: Action) -> str:
+        return str(a.get(plan.actor, "")) if plan.actor else ""
 
     def _ranked(self, f: Field, uid: str) -> bool:
         if f.kind == "entry":
@@ -183,17 +249,15 @@ class _Encoder:
             raise RuleError(RULE_ACTION, f"entry {hx} of {key[1]} cannot be encoded")
         return r
 
-    def digit(self, t: ActionType, f: Field, a: Action, uid: str) -> int:
-        """The field's value as a number below ``Layout.values(f)``."""
-        if f.fixed:
-            return 0
-        absent = _absence(f)
-        if absent and f.name not in a:
+    def digit(self, t: ActionType, d: _Digit, a: Action, uid: str) -> int:
+        """The field's value as a number below its radix (``Layout.values``)."""
+        f = d.field
+        if d.absent and f.name not in a:
             return 0
         value = a.get(f.name, f.default)
-        if isinstance(value, str) and value in f.words:
-            return absent + self.lay.kind_values(f) + f.words.index(value)
-        return absent + self._number(t, f, value, uid)
+        if d.words and isinstance(value, str) and value in d.words:
+            return d.words[value]
+        return d.absent + self._number(t, f, value, uid)
 
     def _number(self, t: ActionType, f: Field, value: object, uid: str) -> int:
         kind, u = f.kind, len(self.lay.units)
@@ -224,14 +288,27 @@ class _Encoder:
         raise RuleError(RULE_ACTION, f"{t.name}: {f.name} {value!r} cannot be encoded")
 
     def encode(self, a: Action) -> int:
-        t = BY_NAME.get(str(a["type"]))
-        if t is None:
+        plan = self.plans.get(str(a["type"]))
+        if plan is None:
             raise RuleError(RULE_ACTION, f"action type {a['type']!r} has no encoding")
-        uid = self._actor(t, a)
+        uid = self._actor(plan, a)
         number = 0
-        for f in t.fields:
-            number = number * self.lay.values(f) + self.digit(t, f, a, uid)
-        return self.off[t.name] + number
+        units, hexes = self.unit_ix, self.hex_ix
+        for d in plan.digits:
+            # The common shapes (a unit; a hex or path spelled as the map prints it) by a
+            # plain look-up; anything else, or a miss, the general way with its refusals.
+            value, got = a.get(d.field.name), None
+            if d.plain == "unit" and isinstance(value, str):
+                got = units.get(value)
+            elif d.plain == "hex" and isinstance(value, str):
+                got = hexes.get(value)
+            elif d.plain == "path" and isinstance(value, list) and value \
+                    and isinstance(value[-1], str):
+                got = hexes.get(value[-1])
+            if got is None:
+                got = self.digit(plan.type, d, a, uid)
+            number = number * d.radix + got
+        return plan.offset + number
 
 
 @lru_cache(maxsize=1)
