@@ -359,7 +359,7 @@ class GbacwGame(Game):
         reinforcement is in command on the turn it enters (002 §9.71)."""
         p, board = self.pos, self.cat.board
         status: dict[str, list[str]] = {"brigadiers": [], "divisions": [], "units": [],
-                                        "no_orders": []}
+                                        "no_orders": [], "oc_bonus": []}
         ev: list[Event] = []
         for seat in SEATS:
             tree = self._command_tree(seat)
@@ -395,6 +395,20 @@ class GbacwGame(Game):
                     mine["divisions"].append(d)
             mine["units"] = sorted(u for u, st in report.units.items()
                                    if not st.in_command and p.units[u].hex is not None)
+            # 002 §5.22: the corps whose commanders the OC may raise (on the map, in range);
+            # he raises as many as his initiative rating, the first in id order (a reading:
+            # the player's choice in the book)
+            oc = self.cat.army_leader.get(seat)
+            if oc is not None and self.leader_hex(oc) is not None:
+                linked = sorted(self.cat.leader_command[ld] for ld, ch in report.leaders.items()
+                                if ch.superior == oc and ch.in_range
+                                and self.cat.leader_level.get(ld) == "corps")
+                try:
+                    count = max(0, self.cat.rating(oc, "initiative"))
+                    efficiency.check_oc_bonus(count, linked, linked[:count])
+                    mine["oc_bonus"] = linked[:count]
+                except RuleError:
+                    pass
             for key, items in mine.items():
                 status[key] += items
             ev.append(Event("chain", "4.2", {"seat": seat, **{k: sorted(v)
@@ -1163,7 +1177,9 @@ class GbacwGame(Game):
             shares: dict[str, int] = {}
             if rating > 0 and eligible:
                 shares[eligible[0]] = rating
-            for d, am in efficiency.corps_ams(em, rating, stands, shares=shares).items():
+            raised = cmd in self.pos.command.get("oc_bonus", [])
+            for d, am in efficiency.corps_ams(em, rating, stands, shares=shares,
+                                              oc_bonus=raised).items():
                 p.ams[d] = am.ams
 
     def _uniform(self, n: int, purpose: str, rule: str) -> int:
