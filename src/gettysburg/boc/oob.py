@@ -50,6 +50,12 @@ HQ_TYPES: frozenset[str] = frozenset({"ahq", "chq", "dhq", "art_hq", "cav_chq", 
 ARTILLERY_TYPES: frozenset[str] = frozenset({"artillery", "horse_artillery"})
 
 
+#: Every model here: no unknown fields, immutable, and its validator built when first used
+#: rather than when the module is imported (a command that reads no hierarchy, say,
+#: never pays for building its validators; issue 59).
+_MODEL = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
 class DataError(ValueError):
     """A data file is wrong. The message names FILE, ENTRY and FIELD."""
 
@@ -109,7 +115,7 @@ def count_kind(unit_type: str) -> str:
 class Unit(BaseModel):
     """One block (3.1). Current strength lives in scenarios; this is the block's label."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
 
     id: str
     name: str
@@ -329,7 +335,7 @@ def default_oob() -> OrderOfBattle:
 class SeniorityEntry(BaseModel):
     """A row of the 4.6 table: CHQ by seniority and the DHQ (italic) that succeeds it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     rank: int = Field(ge=1)
     chq: str
     corps: str
@@ -337,7 +343,7 @@ class SeniorityEntry(BaseModel):
 
 
 class CorpsCommand(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     chq: str
     supplied_by: str  # 8.2: only an AHQ adds steps to a CHQ
     divisions: dict[str, str]  # division name -> DHQ id
@@ -348,7 +354,7 @@ class CorpsCommand(BaseModel):
 class SupportCommand(BaseModel):
     """Artillery HQ (4.24) or cavalry CHQ (4.25) and what it commands and supplies."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     hq: str
     supplied_by: str
     commands: tuple[str, ...]  # unit types it may command and supply
@@ -359,7 +365,7 @@ class SupportCommand(BaseModel):
 
 
 class SpecialCommand(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     unit: str
     rule: str
     kind: Literal["corps_asset", "independent", "replacement", "army_asset"]
@@ -370,7 +376,7 @@ class SpecialCommand(BaseModel):
 
 
 class TemporaryCommand(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     day: int
     time: str
     commander: str
@@ -378,7 +384,7 @@ class TemporaryCommand(BaseModel):
 
 
 class HancockOption(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     unit: str
     rule: str
     replaces: str  # which HQ he may replace
@@ -390,7 +396,7 @@ class HancockOption(BaseModel):
 
 
 class SideCommand(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     ahq: str
     chq_seniority: tuple[SeniorityEntry, ...]
     ahq_succession: str
@@ -404,7 +410,7 @@ class SideCommand(BaseModel):
 
 
 class Hierarchy(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _MODEL
     usa: SideCommand
     csa: SideCommand
 

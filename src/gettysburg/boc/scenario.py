@@ -104,7 +104,9 @@ OVERFLOW_DIRECTIONS: tuple[tuple[int, int], ...] = (
 
 # --- models ------------------------------------------------------------------------------
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validators built on first use, not at import (issue 59): most commands read one
+    # scenario, and those that read none never build them.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Placement(_Strict):
