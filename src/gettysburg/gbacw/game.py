@@ -616,6 +616,14 @@ class GbacwGame(Game):
         # 002 §5.34: confusion stops the in-command brigades
         return not (p.coordination == "confusion" and self.brigadier_in_command(brigade))
 
+    def fire_targets(self, key: str) -> list[Hex]:
+        """The hexes a unit of the active brigade may fire at (fire_action.py), kept for
+        the position as it stands."""
+        memo = ("fire", key)
+        if memo not in self._memo:
+            self._memo[memo] = fire_action.fire_targets(self, key)
+        return list(self._memo[memo])
+
     def may_fight(self, brigade: str) -> bool:
         """Whether the brigade's units may fire (002 §5.34: not under Confusion; a Stay
         result still lets them fire, §6.23)."""
@@ -692,7 +700,7 @@ class GbacwGame(Game):
                         if self.on_map(k):
                             out += [{"type": "fire", "unit": k,
                                      "target": self.cat.board.hexes[h].id}
-                                    for h in fire_action.fire_targets(self, k)]
+                                    for h in self.fire_targets(k)]
                 out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
                 out += [{"type": "move_leader", "leader": ld,
