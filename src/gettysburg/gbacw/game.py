@@ -359,7 +359,7 @@ class GbacwGame(Game):
         reinforcement is in command on the turn it enters (002 §9.71)."""
         p, board = self.pos, self.cat.board
         status: dict[str, list[str]] = {"brigadiers": [], "divisions": [], "units": [],
-                                        "no_orders": [], "oc_bonus": []}
+                                        "no_orders": [], "oc_bonus": [], "transfer_ok": []}
         ev: list[Event] = []
         for seat in SEATS:
             tree = self._command_tree(seat)
@@ -399,6 +399,11 @@ class GbacwGame(Game):
             # he raises as many as his initiative rating, the first in id order (a reading:
             # the player's choice in the book)
             oc = self.cat.army_leader.get(seat)
+            # 002 §5.42: only divisions whose chain reaches the OC take part in a transfer
+            mine["transfer_ok"] = sorted(
+                d for d in self.divisions(seat)
+                if (dl := self.cat.division_leader.get(d)) is not None and oc is not None
+                and dl in report.leaders and oc in report.leaders and report.intact(dl, oc))
             if oc is not None and self.leader_hex(oc) is not None:
                 linked = sorted(self.cat.leader_command[ld] for ld, ch in report.leaders.items()
                                 if ch.superior == oc and ch.in_range
@@ -800,24 +805,34 @@ class GbacwGame(Game):
         return None
 
     def _transfers(self, seat: Seat) -> list[Action]:
-        """002 §5.4: 2 AMs from one or two divisions give one more to a third, once a turn;
-        none drops below 1 or passes 4."""
+        """002 §5.4 through :func:`efficiency.transfer`: once a turn, 2 AMs from one or two
+        divisions give 1 to another; only divisions whose chain reached the OC at II/A
+        (§5.42); none below 1 nor above 4 (§5.43)."""
         p = self.pos
         if seat in p.transferred:
             return []
-        divs = [d for d in self.divisions(seat) if d in p.ams]
+        ok = set(p.command.get("transfer_ok", []))
+        divs = [d for d in self.divisions(seat) if d in p.ams and d in ok]
         out: list[Action] = []
         for to in divs:
-            if p.ams[to] >= 4:
-                continue
             donors = [d for d in divs if d != to]
-            for i, a in enumerate(donors):
-                if p.ams[a] >= 3:
-                    out.append({"type": "transfer", "from": [a, a], "to": to})
-                for b in donors[i + 1:]:
-                    if p.ams[a] >= 2 and p.ams[b] >= 2:
-                        out.append({"type": "transfer", "from": [a, b], "to": to})
+            options = [[a, a] for a in donors] + [
+                [a, b] for i, a in enumerate(donors) for b in donors[i + 1:]]
+            for frm in options:
+                if self._transfer_result(seat, frm, to) is not None:
+                    out.append({"type": "transfer", "from": frm, "to": to})
         return out
+
+    def _transfer_result(self, seat: Seat, frm: list[str], to: str) -> dict[str, int] | None:
+        taken: dict[str, int] = {}
+        for d in frm:
+            taken[d] = taken.get(d, 0) + 1
+        try:
+            return efficiency.transfer(
+                self.pos.ams, taken, to, eligible=set(self.pos.command.get("transfer_ok", [])),
+                used_this_turn=seat in self.pos.transferred)
+        except (RuleError, ValueError):
+            return None
 
     def _roll_problem(self, brigade: str) -> RuleError | None:
         b = self.pos.brigades[brigade]
@@ -944,9 +959,9 @@ class GbacwGame(Game):
         p = self.pos
         ev: list[Event] = []
         if kind == "transfer":
-            for d in action["from"]:
-                p.ams[d] -= 1
-            p.ams[action["to"]] += 1
+            after = self._transfer_result(seat, action["from"], action["to"])
+            assert after is not None  # checked
+            p.ams = after
             p.transferred.append(seat)
             ev.append(Event("transfer", "5.4", {"seat": seat, "from": action["from"],
                                                 "to": action["to"]},

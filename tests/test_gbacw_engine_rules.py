@@ -1,0 +1,144 @@
+"""The GBACW engine's own steps on hand-built positions (issue 52): the blind draw, the
+efficiency transfer, leader moves, Confusion, fatigue after an activation, a reinforcement
+coming on, night's command ranges. The skirmish (tests/data/gbacw/skirmish.yaml) is the
+starting point; positions are then set by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.protocol import RuleError
+from gettysburg.gbacw import fatigue
+from gettysburg.gbacw.charts import all_charts
+from gettysburg.gbacw.game import GbacwGame, catalog
+
+SKIRMISH = str(Path(__file__).parent / "data" / "gbacw" / "skirmish.yaml")
+GAMBLE = "US-1/1/Cav"
+
+
+def gamble_active(extra: list[int] | None = None) -> GbacwGame:
+    """Turn 1 of the skirmish with the Union's first marker chosen and Gamble active."""
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + (extra or [0] * 80),
+                                              die="d10"))
+    g.apply({"type": "end_orders"}, "usa")
+    g.apply({"type": "end_orders"}, "csa")
+    g.apply({"type": "first_am", "marker": "usa/US-1/Cav"}, "usa")
+    g.apply({"type": "end_orders_change"}, "usa")
+    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    return g
+
+
+def test_blind_draw_rejects_the_top_digits_5_3() -> None:
+    """A uniform index in 0..n-1 from d10 digits: with 3 markers a 9 is rolled again (9 =
+    10 - 10 mod 3), a 4 then gives index 1; with 12 markers two digits, 96-99 rejected."""
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4, 9, 4, 9, 7, 1, 3], die="d10"))
+    assert g._uniform(3, "test", "5.3") == 1
+    assert g._uniform(12, "test", "5.3") == 13 % 12  # 97 rejected, then 13
+    draws = [r for r in g.dice.rolls if r.purpose == "test"]
+    assert [r.value for r in draws] == [9, 4, 9, 7, 1, 3]
+
+
+def test_transfer_follows_the_5_44_example() -> None:
+    """002 §5.44: AMs 2/3/2 become 1/4/1; only divisions whose chain reaches the OC."""
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [0] * 40, die="d10"))
+    p = g.pos
+    divisions = ["US-1/Cav", "US-2/Cav", "US-3/Cav"]
+    p.ams.update(dict(zip(divisions, [2, 3, 2], strict=True)))
+    p.command["transfer_ok"] = list(divisions)
+    g.divisions = lambda seat: divisions if seat == "usa" else ["CS-Heth/III"]  # type: ignore[method-assign]
+    legal = [a for a in g.legal_actions("usa") if a["type"] == "transfer"]
+    move = {"type": "transfer", "from": ["US-1/Cav", "US-3/Cav"], "to": "US-2/Cav"}
+    assert move in legal
+    assert {"type": "transfer", "from": ["US-2/Cav", "US-2/Cav"], "to": "US-1/Cav"} in legal
+    assert all(a["to"] != "US-2/Cav" or a["from"] != ["US-1/Cav", "US-1/Cav"] for a in legal)
+    g.apply(move, "usa")
+    assert [p.ams[d] for d in divisions] == [1, 4, 1]
+    with pytest.raises(RuleError) as err:  # once a turn
+        g.apply({"type": "transfer", "from": ["US-2/Cav", "US-2/Cav"], "to": "US-1/Cav"},
+                "usa")
+    assert err.value.rule == "5.4"
+
+
+def test_leader_moves_with_his_brigade_9_3() -> None:
+    g = gamble_active()
+    legal = [a for a in g.legal_actions("usa") if a["type"] == "move_leader"]
+    assert {a["leader"] for a in legal} == {"buford", "gamble"}
+    go = legal[0]
+    g.apply(go, "usa")
+    assert g.pos.leaders[go["leader"]] == go["to"]
+    with pytest.raises(RuleError) as err:  # once an activation
+        g.apply(dict(go), "usa")
+    assert err.value.rule == "9.3"
+    with pytest.raises(RuleError):
+        g.apply({"type": "move_leader", "leader": "archer", "to": go["to"]}, "usa")
+
+
+def test_confusion_stops_moves_and_allows_one_vertex_5_34() -> None:
+    g = gamble_active()
+    g.pos.coordination = "confusion"
+    g._memo.clear()
+    legal = g.legal_actions("usa")
+    assert not [a for a in legal if a["type"] in ("move", "fire")]
+    unit = g.brigade_units(GAMBLE)[0]
+    here = g.pos.units[unit].facing
+    assert here is not None
+    turns = [a["facing"]["index"] for a in legal if a["type"] == "face" and a["unit"] == unit]
+    assert sorted(turns) == sorted({(here.index + 1) % 6, (here.index - 1) % 6})
+
+
+def test_a_third_counted_activation_tires_the_brigade_17_22() -> None:
+    g = gamble_active()
+    b = g.pos.brigades[GAMBLE]
+    b.tally = fatigue.TurnTally(equivalents=2, off_road=True).to_json()
+    move = next(a for a in g.legal_actions("usa") if a["type"] == "move")
+    g.apply(move, "usa")
+    events = g.apply({"type": "end_brigade"}, "usa")
+    tired = [e for e in events if e.type == "fatigue"]
+    assert tired and tired[0].data["after"] == 1 and b.fatigue == 1  # "Fatigue OK"
+    assert tired[0].visible_to == ("usa",)
+
+
+def test_a_reinforcement_comes_on_at_its_entry_hex_9_7() -> None:
+    # 5s: no Confusion when Buford's two brigades coordinate (5 + 2, 5.34)
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [5] * 200, die="d10"))
+    p = g.pos
+    turn = p.turn
+    while p.turn == turn:  # end everything in turn 1
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        pick = next((a for a in legal if a["type"] in ("end_orders", "end_orders_change",
+                                                       "end_activation", "first_am")), legal[0])
+        g.apply(pick, seat)
+    devin = g.brigade_units("US-2/1/Cav")
+    assert all(g.waiting(k) == "A3801" for k in devin)
+    assert "US-2/1/Cav" not in p.command["brigadiers"]  # in command on entry (9.71)
+    # the Union's markers come up; when Buford's division acts, Devin's units may enter
+    for _ in range(40):
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        act = [a for a in legal if a["type"] == "activate" and a["brigade"] == "US-2/1/Cav"]
+        if act:
+            g.apply(act[0], seat)
+            break
+        pick = next((a for a in legal if a["type"] in ("end_orders", "first_am",
+                                                       "end_orders_change")), None)
+        g.apply(pick or next(a for a in legal if a["type"] == "end_activation"), seat)
+    else:
+        pytest.fail("Devin's brigade never activated")
+    enter = next(a for a in g.legal_actions("usa") if a["type"] == "move")
+    events = g.apply(enter, "usa")
+    moved = next(e for e in events if e.type == "move")
+    assert moved.data["entered"] and moved.data["path"][0] == "A3801"
+    assert p.leaders["devin"] == enter["to"]  # the brigadier comes on with his first unit
+
+
+def test_night_halves_command_ranges_16_12() -> None:
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [0] * 40, die="d10"))
+    day = g._command_tree("usa").ranges["buford"]
+    night = next(t.index for t in all_charts().turn_track.turns() if t.light == "night")
+    g.pos.turn = night
+    assert g._command_tree("usa").ranges["buford"] == (day + 1) // 2
+    assert day == catalog().rating("buford", "command_range")
