@@ -130,25 +130,41 @@ def steps(page: Any, n: int) -> list[float]:
     return times
 
 
-def shot(page: Any, path: str) -> None:
-    """Zoom in on hex B4315 (west of Cemetery Ridge, near the A/B seam) and save the board."""
-    page.evaluate("() => localStorage.clear()")
-    xy = page.evaluate("""async () => {
-      const r = await fetch('/api/maps/gbacw'); const m = await r.json();
-      const h = m.hexes.find((x) => x.id === 'B4315'); return [h.xy[0], -h.xy[1]];
+def shot(page: Any, path: str, hex_id: str = "B5328", size: float = 88) -> None:
+    """Bring ``hex_id`` (west of Cemetery Ridge, by the A/B seam) to the middle of the map,
+    zoom in until a hex is ``size`` px across, and save the board as a picture."""
+    page.mouse.up()
+    where = """([id, size]) => {
+      const s = document.querySelector('svg.map'); const r = s.getBoundingClientRect();
+      const [vx, vy, vw, vh] = s.getAttribute('viewBox').split(' ').map(Number);
+      const k = Math.max(vw / r.width, vh / r.height);
+      const [x, y] = window.__hexes[id];
+      return [r.left + (x - vx - (vw - r.width * k) / 2) / k,
+              r.top + (y - vy - (vh - r.height * k) / 2) / k, window.__spacing / k < size];
+    }"""
+    page.evaluate("""async () => {
+      const m = await (await fetch('/api/maps/gbacw')).json();
+      window.__hexes = Object.fromEntries(m.hexes.map((h) => [h.id, [h.xy[0], -h.xy[1]]]));
+      window.__spacing = Math.hypot(...m.layout.basis_q);
     }""")
-    for _ in range(14):
-        at = page.evaluate("""([x, y]) => {
-          const s = document.querySelector('svg.map'); const r = s.getBoundingClientRect();
-          const [vx, vy, vw, vh] = s.getAttribute('viewBox').split(' ').map(Number);
-          const k = Math.max(vw / r.width, vh / r.height);
-          return [r.left + (x - vx - (vw - r.width * k) / 2) / k, r.top + (y - vy - (vh - r.height * k) / 2) / k];
-        }""", xy)
-        page.mouse.move(*at)
-        page.mouse.wheel(0, -240)
+    box = page.locator("svg.map").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for _ in range(40):
+        x, y, further = page.evaluate(where, [hex_id, size])
+        page.mouse.move(cx, cy)
+        page.mouse.down()
+        page.mouse.move(cx + (cx - x) / 2, cy + (cy - y) / 2, steps=2)
+        page.mouse.move(cx + cx - x, cy + cy - y, steps=2)
+        page.mouse.up()
+        if not further:
+            break
+        page.mouse.move(cx, cy)
+        page.mouse.wheel(0, -60)
         page.evaluate(IDLE)
-    page.wait_for_function("() => document.querySelector('canvas.map-ground').dataset.missing === '0'")
-    page.locator(".board").screenshot(path=path)
+    page.wait_for_function("() => document.querySelector('canvas.map-ground')"
+                           ".dataset.missing === '0'")
+    page.evaluate(IDLE)
+    page.locator("#board").screenshot(path=path)
 
 
 def main() -> None:
@@ -169,7 +185,8 @@ def main() -> None:
         link = game["seats"]["usa"]["link"]
         game_path, token = link.split("#")
         hexes = len(httpx.get(f"{server.url}/api/maps/gbacw", timeout=120).json()["hexes"])
-        print(f"GBACW {SCENARIO}: {hexes} hexes, viewport {VIEWPORT['width']}x{VIEWPORT['height']}, "
+        size = f"{VIEWPORT['width']}x{VIEWPORT['height']}"
+        print(f"GBACW {SCENARIO}: {hexes} hexes, viewport {size}, "
               f"{args.steps} steps (wheel zoom and drag pan) per renderer")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -20,7 +20,8 @@ const BUDGET = 8; // ms of tile drawing in one frame (one tile at least) before 
 const onIdle = window.requestIdleCallback?.bind(window)
   ?? ((f) => setTimeout(() => f({ timeRemaining: () => 8 }), 30));
 const cancelIdle = window.cancelIdleCallback?.bind(window) ?? clearTimeout;
-export const LOD = { outlines: 9, sides: 20, names: 28, ids: 56 };
+// Names and ids are drawn once their letters would be 6-7 px high (fonts of 0.11-0.2 hexes).
+export const LOD = { outlines: 9, sides: 20, names: 48, ids: 64 };
 
 export class HexCanvas {
   // `cells`: [{ id, x, y, fill }] (map units, y down); `corners`: the hex's corners about its
@@ -120,6 +121,8 @@ export class HexCanvas {
     }
     while (this.tiles.size > CACHE) this.tiles.delete(this.tiles.keys().next().value);
     this.canvas.dataset.band = String(band);
+    // What this band draws (the browser test reads it): "fills outlines sides names ids".
+    this.canvas.dataset.lod = ["fills", ...Object.keys(LOD).filter((f) => this.s * kb >= LOD[f])].join(" ");
     this.canvas.dataset.missing = String(missing);
     if (missing && !this.pending) {
       this.pending = requestAnimationFrame(() => { this.pending = null; this.compose(); });
