@@ -3,11 +3,12 @@
 :func:`load` reads a data file's bytes and looks for a cache entry named by the SHA-256 of
 (this cache's format, the caller's ``parser`` tag, the interpreter's bytecode tag, the
 file's bytes). An entry holds that key again, the SHA-256 of its payload and the payload
-(the parsed data in :mod:`marshal` form, which only holds plain data and never runs code).
-An entry is used only when both hashes match; anything else (another file's content, a
-torn or corrupt entry, an unreadable folder) falls back to parsing the file, and the
-fresh entry replaces the bad one. So a cache entry is never stale: an edited file has a
-new key. Parsed data that marshal cannot hold (a YAML date, say) is simply not cached.
+(the parsed data in :mod:`marshal` form: plain data only; unlike pickle, loading it
+calls no code). An entry is used only when both hashes match; anything else (another
+file's content, a torn or corrupt entry, an unreadable folder) falls back to parsing the
+file, and the fresh entry replaces the bad one. So a cache entry is never stale: an
+edited file has a new key. Parsed data that marshal cannot hold (a YAML date, say) is
+simply not cached.
 
 The folder is ``$GETTYSBURG_CACHE`` when set (``off`` turns the cache off), else
 ``data`` in the user's cache folder (platformdirs; ``~/.cache/gettysburg/data`` on
