@@ -102,7 +102,6 @@ def test_a_third_counted_activation_tires_the_brigade_17_22() -> None:
 
 
 def test_a_reinforcement_comes_on_at_its_entry_hex_9_7() -> None:
-    # 5s: no Confusion when Buford's two brigades coordinate (5 + 2, 5.34)
     g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [5] * 200, die="d10"))
     p = g.pos
     turn = p.turn
@@ -142,3 +141,35 @@ def test_night_halves_command_ranges_16_12() -> None:
     g.pos.turn = night
     assert g._command_tree("usa").ranges["buford"] == (day + 1) // 2
     assert day == catalog().rating("buford", "command_range")
+
+
+def test_coordination_roll_5_34_example() -> None:
+    """002 §5.34's example: rating 2 (Buford), roll 6 -> 8 -> two brigades act as one; the
+    roll is the player's to try (002 §3.0 III/C/2) once two brigadiers are in range."""
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [0] * 200, die="d10"))
+    p = g.pos
+    turn = p.turn
+    while p.turn == turn:
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        pick = next((a for a in legal if a["type"] in ("end_orders", "end_orders_change",
+                                                       "end_activation", "first_am")), legal[0])
+        g.apply(pick, seat)
+    for _ in range(40):
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        if {"type": "coordinate"} in legal:
+            break
+        pick = next((a for a in legal if a["type"] in ("end_orders", "first_am",
+                                                       "end_orders_change")), None)
+        g.apply(pick or next(a for a in legal if a["type"] == "end_activation"), seat)
+    else:
+        pytest.fail("Buford's division never had two brigades to coordinate")
+    assert p.current == "usa/US-1/Cav"
+    n = g.dice.counter
+    g.dice.values[n] = 6  # the next die is the coordination roll
+    events = g.apply({"type": "coordinate"}, "usa")
+    coord = next(e for e in events if e.type == "coordination")
+    assert coord.data["roll"] == 6 and coord.data["rating"] == 2
+    assert coord.data["total"] == 8 and coord.data["result"] == "two"
+    assert coord.data["may_combine"] == 2 and p.phase == "action"

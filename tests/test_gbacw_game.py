@@ -90,9 +90,10 @@ def test_a_turn_first_marker_orders_roll_coordination_move_blind_draws_and_end()
     with pytest.raises(RuleError) as err:
         g.apply({"type": "roll_orders", "brigade": GAMBLE, "orders": "advance"}, "usa")
     assert err.value.rule == "6.2"
+    # one brigade of Buford's on the map: no coordination to try (5.34)
+    assert {"type": "coordinate"} not in g.legal_actions("usa")
     events = g.apply({"type": "end_orders_change"}, "usa")
-    coord = next(e for e in events if e.type == "coordination")
-    assert coord.data["result"] is None  # one eligible brigade: nothing to coordinate
+    assert not [e for e in events if e.type == "coordination"]
     g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
     moves = [a for a in g.legal_actions("usa") if a["type"] == "move"]
     assert moves, "an active brigade's units may move"

@@ -687,6 +687,8 @@ class GbacwGame(Game):
                 if self._roll_problem(n) is None:
                     out += [{"type": "roll_orders", "brigade": n, "orders": o}
                             for o in ("attack", "advance")]
+            if self.coordination_eligible():
+                out.append({"type": "coordinate"})
             out.append({"type": "end_orders_change"})
         elif p.phase == "action":
             if p.brigade is None:
@@ -937,6 +939,9 @@ class GbacwGame(Game):
             if board.parse(action["to"]) not in self.leader_moves(ld):
                 raise RuleError("9.3", f"{ld} cannot reach {action['to']} with "
                                 f"{LEADER_MA} MP")
+        elif kind == "coordinate" and not self.coordination_eligible():
+            raise RuleError("5.34", "coordination needs two or more brigades whose brigadier is "
+                            "in the division leader's range, and the leader on the map")
         elif kind == "end_brigade" and p.brigade is None:
             raise RuleError("5.3", "no brigade is acting")
         return None
@@ -987,8 +992,10 @@ class GbacwGame(Game):
             ev += self._activate_marker(action["marker"], chosen=True)
         elif kind == "roll_orders":
             ev += self._roll_orders(action["brigade"], action["orders"], seat)
-        elif kind == "end_orders_change":
+        elif kind == "coordinate":
             ev += self._coordinate()
+        elif kind == "end_orders_change":
+            p.phase = "action"  # no coordination tried (002 §3.0 III/C/2: the player may)
         elif kind == "activate":
             p.brigade = action["brigade"]
             b = p.brigades[p.brigade]
@@ -1332,22 +1339,28 @@ class GbacwGame(Game):
                 Event("orders_change", "6.2", data, visible_to=(seat,),
                       redacted={"brigade": brigade, "stay": b.stay})]
 
-    def _coordinate(self) -> list[Event]:
-        """002 §5.34 through :mod:`coordination`: one d10 + the division leader's rating
-        when two or more of the division's brigades with their brigadier in his range are
-        to act (else no roll)."""
+    def coordination_eligible(self) -> list[str]:
+        """002 §5.34: the brigades of the drawn division whose brigadier is in the division
+        leader's range; a roll may be tried when there are two or more and the leader is on
+        the map (not on the March AM)."""
         p = self.pos
-        p.phase = "action"
         division = marker_parts(p.current or "")[1]
-        if division is None:
-            return [Event("coordination", "5.34", {"march": True})]
+        if division is None or p.phase != "orders_change":
+            return []
         dl = self.cat.division_leader.get(division)
+        if dl is None or self.leader_hex(dl) is None:
+            return []
         eligible = [n for n in self.eligible_brigades() if self.brigadier_in_command(n)]
-        if dl is None or self.leader_hex(dl) is None or len(eligible) < 2:
-            p.coordination = None
-            return [Event("coordination", "5.34", {"division": division, "result": None,
-                                                   "note": "no roll: fewer than two eligible "
-                                                           "brigades or no division leader"})]
+        return eligible if len(eligible) >= 2 else []
+
+    def _coordinate(self) -> list[Event]:
+        """002 §5.34 through :mod:`coordination`: one d10 + the division leader's rating,
+        tried by the player (002 §3.0 III/C/2) when :meth:`coordination_eligible`."""
+        p = self.pos
+        eligible = self.coordination_eligible()
+        division = marker_parts(p.current or "")[1] or ""
+        dl = self.cat.division_leader.get(division, "")
+        p.phase = "action"
         first = self.dice.counter
         roll = self.d10(f"coordination {division}", "5.34")
         rating = max(0, min(3, self.cat.rating(dl, "coordination")))
