@@ -183,6 +183,32 @@ def test_replacement_chains(army: oob.Oob) -> None:
     assert army.leader("pendleton").replacement == "alexander"
 
 
+def test_successors_without_counters_are_inline_records_with_a_basis(army: oob.Oob) -> None:
+    """004 sc.4-5 flip von Gilsa's counter while he has Barlow's division, and Latimer fell on
+    2 July: their successors (Bourry; Raine, OR 27/2 p. 544) are inline records."""
+    assert army.replacement_chain("barlow") == ["barlow", "von-gilsa", "bourry"]
+    assert army.replacement_chain("latimer") == ["latimer", "raine"]
+    for ident, level in (("bourry", "brigade"), ("raine", "artillery")):
+        successor = army.leader(ident)
+        assert successor.level == level and successor.basis and "OR 27" in successor.basis
+
+
+# Figures line-checked in 2026 against a public source that gives the same number (the
+# regiment's report, its monument, a brigade tablet or Tagg's brigade totals); the brigade
+# sums are over the OOB's units. See docs/gbacw-order-of-battle.md.
+CHECKED_MEN = {"US-I:24 MI": 496, "US-I:2 WI": 302, "US-I:151 PA": 467, "US-II:71 PA": 331,
+               "US-XII:2 MA": 316, "US-XI:41 NY": 218, "US-V:20 ME": 386, "US-V:44 NY": 391,
+               "US-V:83 PA": 295}
+CHECKED_BRIGADES = {"US-2/3/I": 1315, "US-1/1/XI": 1134, "CS-Iverson/Rodes": 1380}
+
+
+def test_line_checked_strengths_keep_their_published_figures(army: oob.Oob) -> None:
+    men = {f"{u.corps.id}:{u.unit.name}": u.unit.men for u in army.units}
+    assert {k: men[k] for k in CHECKED_MEN} == CHECKED_MEN
+    for fid, total in CHECKED_BRIGADES.items():
+        assert sum(u.unit.men or 0 for u in army.units if u.formation.id == fid) == total, fid
+
+
 # --- every name seed 004 prints --------------------------------------------------------------
 # (section, as printed in 004, our reading when it differs, kind, side, within)
 U: oob.Side = "union"

@@ -532,3 +532,26 @@ def test_reinforcements_bring_batteries_whole(tmp_path: Path) -> None:
         load_scenario(_write(tmp_path, "second-day", doc))
     assert "units[" in info.value.field and info.value.field.endswith(".section")
     assert str(group["id"]) in info.value.record
+
+
+# --- successors without counters (OOB inline replacements) -----------------------------------
+@pytest.mark.parametrize(("sid", "line"), [("second-day", "von-gilsa"), ("third-day", "von-gilsa")])
+def test_von_gilsas_brigade_under_his_replacement_004_sc4_sc5(sid: str, line: str, oob: Oob,
+                                                              placed: dict[str, Any]) -> None:
+    """004 prints "v.Gilsa (Rimpiazzo)" with 1/1/XI while von Gilsa has Barlow's division:
+    von Gilsa's counter is placed flipped with his brigade (Bourry in command), Barlow's
+    flipped at the corps headquarters."""
+    ln = next(x for x in load_scenario(sid).setup["usa"] if x.id == line)
+    assert ln.leaders == ("von-gilsa",) and ln.replacement == ("von-gilsa",)
+    assert oob.replacement_chain("von-gilsa")[1] == "bourry"
+    leaders = {lp.leader: lp.line for lp in placed[sid]["usa"][1]}
+    assert leaders["von-gilsa"] == line and "barlow" in leaders
+
+
+def test_latimers_battalion_under_raine_on_3_july(oob: Oob, placed: dict[str, Any]) -> None:
+    """Latimer fell on 2 July; the 1300, 3 July substitute puts his battalion under Raine."""
+    ln = next(x for x in load_scenario("third-day").setup["csa"] if x.id == "s-latimer")
+    assert ln.replacement == ("latimer",) and ln.substitute
+    assert oob.replacement_chain("latimer")[1] == "raine"
+    second = next(x for x in load_scenario("second-day").setup["csa"] if x.id == "latimer")
+    assert second.replacement == ()  # at 0500, 2 July, he still commands
