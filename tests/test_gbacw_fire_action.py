@@ -22,10 +22,10 @@ def game(extra: list[int]) -> GbacwGame:
     return GbacwGame(SKIRMISH, dice=ScriptedDice(OPENING + extra, die="d10"))
 
 
-def active_gamble() -> tuple[GbacwGame, str, str]:
+def active_gamble(extra: list[int] | None = None) -> tuple[GbacwGame, str, str]:
     """Gamble's brigade active; Archer's first regiment moved into a front hex of Gamble's
-    first unit (a position built by hand)."""
-    g = game([6, 5] + [0] * 60)
+    first unit (a position built by hand). ``extra``: the next d10s after the opening."""
+    g = game((extra or [6, 5]) + [0] * 60)
     g.apply({"type": "end_orders"}, "usa")
     g.apply({"type": "end_orders"}, "csa")
     g.apply({"type": "first_am", "marker": "usa/US-1/Cav"}, "usa")
@@ -76,9 +76,30 @@ def test_one_shot_resolves_with_scripted_dice_10_17() -> None:
     assert roll.roll == 9 and roll.column == "sa-4-5"
     assert roll.result.code == CHART_ROW_9_SA_4_5
     assert outcome.units[0].unit == enemy
-    events = fa.fire_events(plan, roll, outcome)
+    events = fa.fire_events(plan, roll, outcome, str(g.pos.units[enemy].hex))
     assert events[0].type == "fire" and all(e.rule for e in events)
     assert g.position_json() == before  # resolving changes nothing in the position
 
 
 CHART_ROW_9_SA_4_5 = "1d+2"
+
+
+def test_fire_through_the_engine_records_losses_and_replays() -> None:
+    """The game offers the shot; a 9 on the C carbine's 4 SP column at 1 hex reads 1d+2
+    (002 §10.17): the target loses 1 SP, then fails its UDD at +2 (9 + 2 > 7)."""
+    hashes = []
+    for _ in range(2):
+        g, k, enemy = active_gamble(extra=[9, 9])
+        fire = {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex}
+        assert fire in g.legal_actions("usa")
+        events = g.apply(fire, "usa")
+        assert [e.type for e in events][:3] == ["fire", "fire_loss", "fire_udd"]
+        assert events[0].data["result"] == "1d+2" and events[0].data["target"] == fire["target"]
+        u = g.pos.units[enemy]
+        assert u.lost == 1 and u.disordered
+        assert "phasing" in g.pos.units[k].fired
+        with pytest.raises(RuleError) as e:  # once an activation (002 §10.31)
+            g.apply(fire, "usa")
+        assert e.value.rule == "10.31"
+        hashes.append(g.state_hash())
+    assert hashes[0] == hashes[1]

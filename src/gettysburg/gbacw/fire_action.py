@@ -6,13 +6,13 @@ Action shape: ``{"type": "fire", "unit": <unit key>, "target": <hex id>}``; the 
 all the SP its hex allows it (002 §8.31-8.33) at the enemy in the target hex.
 
 Not yet here: return, pre-shock, withdrawal and approach fire (each needs a decision by the
-non-phasing seat in the middle of the phasing player's activation), split fire and rapid
-fire. Stack order is the position's order of units in a hex.
+non-phasing seat in the middle of the phasing player's activation), split fire, rapid fire
+and leader replacement. Stack order is the position's order of units in a hex.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gettysburg.core.canonical import JSONDict
@@ -20,8 +20,11 @@ from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
 from .charts import all_charts
+from .charts.fire import Ammo
 from .charts.ranges import Light
 from .fire import (
+    NON_PHASING,
+    FireKind,
     Firer,
     Shot,
     check_may_fire,
@@ -36,6 +39,7 @@ from .fire_result import (
     Situation,
     StackedLeader,
     TargetUnit,
+    ammunition_after,
     apply_fire_result,
     fire_modifiers,
     roll_fire,
@@ -46,12 +50,7 @@ from .state import UnitState
 if TYPE_CHECKING:
     from .game import GbacwGame
 
-
-def position_holds_fire_results() -> bool:
-    """Whether ``UnitState`` can record collapse and rout besides SP lost (needed to execute;
-    requested in g_requests.md)."""
-    names = {f.name for f in fields(UnitState)}
-    return {"lost", "collapsed", "routed"} <= names
+NON_PHASING_AND_PHASING: tuple[FireKind, ...] = ("phasing", *NON_PHASING)
 
 
 def present_sp(game: GbacwGame, key: str) -> int:
@@ -75,8 +74,8 @@ def firer_of(game: GbacwGame, key: str, *, phasing: bool) -> Firer:
     return Firer(unit=key, arm=arm, hex=h, facing=u.facing, weapon=c.weapon,
                  sp=present_sp(game, key), orders=game.orders_of(key), phasing=phasing,
                  disordered=u.disordered, mounted=c.mode == "mounted",
-                 green=c.green, moved_mp=1 if u.moves else 0, ma=c.ma,
-                 ammo=str(getattr(u, "ammo", "none")))  # type: ignore[arg-type]
+                 green=c.green, moved_mp=u.mp_spent, ma=c.ma,
+                 ammo=_ammo(u.ammo))
 
 
 def fire_sp(game: GbacwGame, key: str) -> int:
@@ -97,15 +96,23 @@ def _light(game: GbacwGame) -> Light:
     return light
 
 
-def _fired(u: UnitState) -> list[str]:
-    return [str(x) for x in getattr(u, "fired", [])]
+def _fired(u: UnitState) -> list[FireKind]:
+    return [k for k in NON_PHASING_AND_PHASING if k in u.fired]
+
+
+def _ammo(value: str) -> Ammo:
+    if value == "low":
+        return "low"
+    if value == "out":
+        return "out"
+    return "none"
 
 
 def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
     """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3)."""
     try:
         firer = firer_of(game, key, phasing=True)
-        check_may_fire(firer, "phasing", fired_kinds=_fired(game.pos.units[key]))  # type: ignore[arg-type]
+        check_may_fire(firer, "phasing", fired_kinds=_fired(game.pos.units[key]))
     except RuleError:
         return []
     if fire_sp(game, key) < 1:
@@ -146,7 +153,7 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
     if p.brigade is None or game.formation(key) != p.brigade:
         raise RuleError("10.3", f"{key} is not of the active brigade")
     firer = firer_of(game, key, phasing=True)
-    check_may_fire(firer, "phasing", fired_kinds=_fired(p.units[key]))  # type: ignore[arg-type]
+    check_may_fire(firer, "phasing", fired_kinds=_fired(p.units[key]))
     sp = fire_sp(game, key)
     if sp < 1:
         raise RuleError("8.33", f"{key} may fire no SP from its hex (the hex limit is used "
@@ -197,8 +204,8 @@ def target_units(game: GbacwGame, h: Hex) -> list[TargetUnit]:
         arm: Arm = c.arm
         out.append(TargetUnit(k, arm, present_sp(game, k), c.sp, c.cohesion,
                               c.cohesion_disordered, disordered=u.disordered,
-                              collapsed=bool(getattr(u, "collapsed", False)),
-                              mounted=c.mode == "mounted"))
+                              collapsed=u.collapsed, mounted=c.mode == "mounted",
+                              blown=u.blown, phasing=game.formation(k) == game.pos.brigade))
     return out
 
 
@@ -229,9 +236,9 @@ def resolve_fire(game: GbacwGame, plan: FirePlan) -> tuple[FireRoll, Outcome]:
     return roll, outcome
 
 
-def fire_events(plan: FirePlan, roll: FireRoll, outcome: Outcome) -> list[Event]:
+def fire_events(plan: FirePlan, roll: FireRoll, outcome: Outcome, target_id: str) -> list[Event]:
     """The shot and each of its steps as events, each citing its section."""
-    shot: JSONDict = {"unit": plan.firer.unit, "target": [plan.target.q, plan.target.r],
+    shot: JSONDict = {"unit": plan.firer.unit, "target": target_id,
                       "sp": plan.sp, "range": plan.shot.hexes,
                       "ammunition": plan.shot.ammunition, **roll.to_json()}
     ev = [Event("fire", "10.17", shot)]
@@ -241,8 +248,6 @@ def fire_events(plan: FirePlan, roll: FireRoll, outcome: Outcome) -> list[Event]
 
 def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     """Check, roll, apply and record a fire action."""
-    if not position_holds_fire_results():
-        raise RuleError("10.17", "this engine's position cannot record fire results yet")
     plan = check_fire(game, action, seat)
     roll, outcome = resolve_fire(game, plan)
     p = game.pos
@@ -250,11 +255,19 @@ def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         u = p.units[tu.unit]
         u.disordered = tu.disordered
         u.lost = game.counter(tu.unit).sp - tu.sp
-        setattr(u, "collapsed", tu.collapsed)  # noqa: B010 - a field still to come
+        u.collapsed = tu.collapsed
     for name in outcome.routs:
-        setattr(p.units[name], "routed", True)  # noqa: B010
+        p.units[name].routed = True
     for ld in outcome.killed:
         p.leaders[ld] = None
-    fired = _fired(p.units[plan.firer.unit])
-    setattr(p.units[plan.firer.unit], "fired", [*fired, "phasing"])  # noqa: B010
-    return fire_events(plan, roll, outcome)
+    shooter = p.units[plan.firer.unit]
+    shooter.fired = [*shooter.fired, "phasing"]
+    ev = fire_events(plan, roll, outcome, game.cat.board.hexes[plan.target].id)
+    if plan.firer.artillery:
+        after = ammunition_after(all_charts(), [roll.roll], plan.firer.ammo, rapid_fire=False,
+                                 artillery=True)
+        if after != shooter.ammo:
+            shooter.ammo = after
+            ev.append(Event("fire_ammunition", "10.69", {"unit": plan.firer.unit,
+                                                         "ammo": after}))
+    return ev
