@@ -258,6 +258,9 @@ def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         u.collapsed = tu.collapsed
     for name in outcome.routs:
         p.units[name].routed = True
+    for step in outcome.steps:
+        if step.what == "abandoned":
+            p.units[step.unit].abandoned = "abandoned-1"  # 002 §12.8, §12.36
     for ld in outcome.killed:
         p.leaders[ld] = None
     shooter = p.units[plan.firer.unit]
