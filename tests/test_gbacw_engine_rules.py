@@ -173,3 +173,16 @@ def test_coordination_roll_5_34_example() -> None:
     assert coord.data["roll"] == 6 and coord.data["rating"] == 2
     assert coord.data["total"] == 8 and coord.data["result"] == "two"
     assert coord.data["may_combine"] == 2 and p.phase == "action"
+
+
+def test_a_disordered_unit_rallies_instead_of_acting_13_41() -> None:
+    g = gamble_active([0] * 80)  # the rally roll is a 0: at or below any cohesion
+    unit = g.brigade_units(GAMBLE)[0]
+    assert {"type": "rally", "unit": unit} not in g.legal_actions("usa")  # in good order
+    g.pos.units[unit].disordered = True
+    g._memo.clear()
+    assert {"type": "rally", "unit": unit} in g.legal_actions("usa")
+    events = g.apply({"type": "rally", "unit": unit}, "usa")
+    done = next(e for e in events if e.type == "rally")
+    assert done.data["roll"] == 0 and not g.pos.units[unit].disordered
+    assert not [a for a in g.legal_actions("usa") if a.get("unit") == unit]  # its action

@@ -51,6 +51,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "change a unit's facing in place"),
     ActionType("fire", "10.3", (("unit", "str"), ("target", "hex")), ("action",),
                "a unit of the active brigade fires at an enemy hex (fire_action.py)"),
+    ActionType("rally", "13.41", (("unit", "str"),), ("action",),
+               "a disordered unit of the active brigade rallies instead of moving or firing"),
     ActionType("end_brigade", "5.3", (), ("action",), "the active brigade is done"),
     ActionType("move_leader", "9.3", (("leader", "str"), ("to", "hex")), ("action",),
                "move the active brigade's brigadier or the drawn division's leader"),

@@ -51,7 +51,9 @@ from gettysburg.gbacw.orders import (
     orders_change,
 )
 from gettysburg.gbacw.paths import Reach, leader_costs, reachable
+from gettysburg.gbacw.rally import rally
 from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
+from gettysburg.gbacw.shock_action import combatant_of
 from gettysburg.gbacw.stacking import StackEntry, stack_problem
 from gettysburg.gbacw.state import (
     SEAT_OF_SIDE,
@@ -621,6 +623,22 @@ class GbacwGame(Game):
         # 002 §5.34: confusion stops the in-command brigades
         return not (p.coordination == "confusion" and self.brigadier_in_command(brigade))
 
+    def _rally_problem(self, key: str) -> RuleError | None:
+        """002 §13.41, §3.0 III/C/3: a disordered unit of the active brigade that has not
+        moved, turned or fired this activation may rally instead; not on March orders
+        (§6.13), not collapsed (§12.23)."""
+        u = self.pos.units[key]
+        if u.hex is None or not u.disordered:
+            return RuleError("13.41", f"{key} is not a disordered unit on the map")
+        if u.moves or u.fired:
+            return RuleError("13.41", f"{key} has acted this activation: rally is instead "
+                             "of moving and firing (3.0 III/C/3)")
+        if u.collapsed:
+            return RuleError("12.23", f"{key} is collapsed: only stragglers bring it back")
+        if self.orders_of(key) == "march":
+            return RuleError("6.13", f"{key}: units on March orders do not rally")
+        return None
+
     def fire_targets(self, key: str) -> list[Hex]:
         """The hexes a unit of the active brigade may fire at (fire_action.py), kept for
         the position as it stands."""
@@ -702,6 +720,8 @@ class GbacwGame(Game):
                                 for h, f in self.destinations(k)]
                     out += [{"type": "face", "unit": k, "facing": f.to_json()}
                             for f in self._turns(k)]
+                out += [{"type": "rally", "unit": k} for k in self.active_units()
+                        if self._rally_problem(k) is None]
                 if self.may_fight(p.brigade):
                     for k in self.brigade_units(p.brigade):
                         if self.on_map(k):
@@ -927,6 +947,15 @@ class GbacwGame(Game):
                 raise RuleError("9.1", f"{key} cannot reach {action['to']} facing {facing} now "
                                 "(terrain, MP, facing, enemy, stacking or its orders' bans)")
             return found
+        elif kind == "rally":
+            key = action["unit"]
+            if key not in p.units or p.units[key].seat != seat:
+                raise RuleError("13.41", f"{key!r} is not one of your units")
+            if p.brigade is None or self.formation(key) != p.brigade:
+                raise RuleError("5.3", f"{key} is not of the active brigade")
+            problem = self._rally_problem(key)
+            if problem is not None:
+                raise problem
         elif kind == "fire":
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
@@ -1020,6 +1049,21 @@ class GbacwGame(Game):
             u.mp_spent += 0 if turned is None else (turned.half_mp + 1) // 2
             ev.append(Event("face", "7.2", {"unit": action["unit"], "hex": u.hex,
                                             "facing": checked.to_json()}))
+        elif kind == "rally":
+            key = action["unit"]
+            u = p.units[key]
+            here = self.hex_of(u.hex)
+            first = self.dice.counter
+            res = rally(self.dice, combatant_of(self, key), adjacent_enemy=here is not None and any(
+                here.distance(e) == 1 for e in self.enemy_hexes(seat)))
+            if res.rallied:
+                u.disordered = False
+            u.lost += res.sp_loss
+            u.moves = self.moves_allowed(key)  # its action for this activation
+            self._did(key, "rally")
+            ev += [dice_event(self.dice.rolls_since(first)),
+                   Event("rally", "13.41", res.to_json())]
+            ev += self._casualties()
         elif kind == "fire":
             ev += fire_action.execute_fire(self, action, seat)
             self._did(action["unit"], "fire")
