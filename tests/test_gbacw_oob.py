@@ -198,8 +198,10 @@ def test_successors_without_counters_are_inline_records_with_a_basis(army: oob.O
 # sums are over the OOB's units. See docs/gbacw-order-of-battle.md.
 CHECKED_MEN = {"US-I:24 MI": 496, "US-I:2 WI": 302, "US-I:151 PA": 467, "US-II:71 PA": 331,
                "US-XII:2 MA": 316, "US-XI:41 NY": 218, "US-V:20 ME": 386, "US-V:44 NY": 391,
-               "US-V:83 PA": 295}
-CHECKED_BRIGADES = {"US-2/3/I": 1315, "US-1/1/XI": 1134, "CS-Iverson/Rodes": 1380}
+               "US-V:83 PA": 295, "CS-III:55 NC": 640, "CS-III:42 MS": 575}
+CHECKED_BRIGADES = {"US-2/3/I": 1315, "US-1/1/XI": 1134, "US-1/1/I": 1814,
+                    "CS-Iverson/Rodes": 1380, "CS-Barksdale/McLaws": 1616,
+                    "CS-Kershaw/McLaws": 2177}
 
 
 def test_line_checked_strengths_keep_their_published_figures(army: oob.Oob) -> None:
