@@ -103,3 +103,14 @@ def test_fire_through_the_engine_records_losses_and_replays() -> None:
         assert e.value.rule == "10.31"
         hashes.append(g.state_hash())
     assert hashes[0] == hashes[1]
+
+
+def test_fatigue_reaches_the_fire_roll_and_the_udds_17_31() -> None:
+    g, k, enemy = active_gamble()
+    plan = fa.check_fire(g, {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex},
+                         "usa")
+    g.pos.brigades[GAMBLE].fatigue = 3
+    g.pos.brigades[ARCHER].fatigue = 1
+    assert g.fatigue
+    assert fa.situation(g, plan, enemy).fatigue == 3
+    assert fa.target_units(g, plan.target)[0].fatigue == 1

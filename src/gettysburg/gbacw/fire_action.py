@@ -91,6 +91,14 @@ def fire_sp(game: GbacwGame, key: str) -> int:
     return fire_allowances(entries)[keys.index(key)]
 
 
+def fatigue_of(game: GbacwGame, key: str) -> int:
+    """The unit's brigade fatigue level when the fatigue rule is on (002 §17.31; artillery
+    exempt, as the engine treats its MA)."""
+    if not game.fatigue or game.counter(key).arm in ("art", "horse_art"):
+        return 0
+    return game.pos.brigades[game.formation(key)].fatigue
+
+
 def _light(game: GbacwGame) -> Light:
     light: Light = all_charts().turn_track.turns()[game.pos.turn].light
     return light
@@ -194,7 +202,8 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         target_lower=lower and f.artillery,
         artillery_moved_or_top=f.artillery and f.moved_mp > 0,
         green_infantry=f.green and f.arm == "inf",
-        low_ammo=f.ammo == "low")
+        low_ammo=f.ammo == "low",
+        fatigue=fatigue_of(game, f.unit))
 
 
 def target_units(game: GbacwGame, h: Hex) -> list[TargetUnit]:
@@ -205,7 +214,8 @@ def target_units(game: GbacwGame, h: Hex) -> list[TargetUnit]:
         out.append(TargetUnit(k, arm, present_sp(game, k), c.sp, c.cohesion,
                               c.cohesion_disordered, disordered=u.disordered,
                               collapsed=u.collapsed, mounted=c.mode == "mounted",
-                              blown=u.blown, phasing=game.formation(k) == game.pos.brigade))
+                              blown=u.blown, phasing=game.formation(k) == game.pos.brigade,
+                              fatigue=fatigue_of(game, k)))
     return out
 
 
