@@ -302,7 +302,11 @@ class _Search:
             tc_here = tcs[woods[i]]
             lim_here = lim[dis]
             fronts = fronts_of(i, kind)
-            through_here = fs is not None and i != on_map_start and entry is not None
+            # leaving friends (§8.22): by pike or road, and off them (the only difference)
+            passes: tuple[PassThrough | RuleError, PassThrough | RuleError] | None = None
+            if fs is not None and i != on_map_start and entry is not None:
+                passes = (_pass(h, entry, fs, False, self.unit_class),
+                          _pass(h, entry, fs, True, self.unit_class))
             stay_if_turned = i == si and start_adjacent
             base = 6 * i
             for k, f2 in _TURNS[fi]:
@@ -333,9 +337,8 @@ class _Search:
                         j, half, dcode, pcode, step, odd = e2
                     spend = (0 if by_path and pcode else tc) + half  # §7.23, §9.45
                     through: PassThrough | RuleError | None = None
-                    if through_here:
-                        assert fs is not None and entry is not None
-                        through = _pass(h, entry, fs, step, self.unit_class)
+                    if passes is not None:
+                        through = passes[pcode == 1 or pcode == 2]
                         if isinstance(through, RuleError):
                             continue
                         spend += through.extra_half_mp
@@ -399,11 +402,12 @@ def _best_order(item: tuple[int, _Best]) -> tuple[int, int, int, int, tuple[int,
     return (b[0], b[1], b[2], b[3], b[4], item[0])
 
 
-def _pass(h: Hex, entry: Step, friend: FriendStack, step: Step,
+def _pass(h: Hex, entry: Step, friend: FriendStack, by_road: bool,
           unit_class: UnitClass) -> PassThrough | RuleError:
-    """The cost of leaving the friendly hex ``h`` entered by ``entry`` (002 §8.22)."""
+    """The cost of leaving the friendly hex ``h`` entered by ``entry`` (002 §8.22), by a
+    pike or road step (``by_road``) or another."""
     p = pass_through(entry, friend, unit_class=unit_class)
-    if isinstance(p, RuleError) or not p.exit_by_road or step.path in ("pike", "road"):
+    if isinstance(p, RuleError) or not p.exit_by_road or by_road:
         return p
     # entered along the road but leaving it: the pass costs what leaving the road would
     off = entry.off_path_half_mp
