@@ -181,9 +181,11 @@ def bridge_closers(board: Board) -> frozenset[Hex]:
 
 def _off_path(board: Board, frm: Hex, to: Hex, unit_class: UnitClass,
               chart: TerrainChart | None, *, from_connected: bool,
-              crossing_used: bool) -> tuple[int, Disorder, list[str]] | RuleError:
+              crossing_used: bool, side: SideInfo | None
+              ) -> tuple[int, Disorder, list[str]] | RuleError:
     """The full MP and disorder of entering ``to`` off any path: hex terrain, features,
-    hexside water and slope (002 §9.41, §9.46-9.47; 004 §9.83-9.87)."""
+    hexside water and slope (002 §9.41, §9.46-9.47; 004 §9.83-9.87). ``side`` is
+    ``board.side(frm, to)``, looked up once by the caller."""
     info = board.hexes[to]
     rules = ["9.41"]
     if "railroad-cut" in info.features:
@@ -205,7 +207,6 @@ def _off_path(board: Board, frm: Hex, to: Hex, unit_class: UnitClass,
         c = _cost(chart, feature, unit_class)
         mp += c.mp or 0
         rules.append("004 9.87" if feature == "farm" else "004 9.85")
-    side = board.side(frm, to)
     if side is not None and side.stream and not (crossing_used and side.crossing):
         c = _cost(chart, side.stream, unit_class)
         if c.kind == "prohibited":
@@ -214,11 +215,14 @@ def _off_path(board: Board, frm: Hex, to: Hex, unit_class: UnitClass,
         mp += c.mp or 0
         disorder = _worse(disorder, c.disorder)
         rules.append("9.41")
-    slope = board.slope(frm, to)
+    # board.slope and board.uphill, from the side already in hand
+    level_from = board.hexes[frm].level
+    slope = side.slope if side is not None and side.slope else (
+        "gradual" if level_from != info.level else None)
     if slope == "sheer":
         return RuleError("9.46", f"the sheer slope {board.hexes[frm].id}-{info.id} is closed")
     if slope == "steep":
-        up = board.uphill(frm, to) == to
+        up = info.level > level_from
         c = _cost(chart, "up-one-level-steep" if up else "down-one-level-steep", unit_class)
         if c.kind == "prohibited":
             return RuleError("9.46", f"{unit_class} may not cross the steep slope "
@@ -270,14 +274,14 @@ def entry_cost(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass,
     may_end = True
     extra = 0
     rules: list[str] = []
-    if Hexside.between(frm, to) in breastwork_sides:
+    if breastwork_sides and Hexside.between(frm, to) in breastwork_sides:
         c = _cost(chart, "breastworks", unit_class)
         if c.kind == "prohibited":
             return RuleError("15.2", f"{unit_class} may not cross breastworks into {info.id}")
         extra += c.mp or 0
         rules.append("15.2")
     off = _off_path(board, frm, to, unit_class, chart,
-                    from_connected=bool(rates), crossing_used=bool(rates))
+                    from_connected=bool(rates), crossing_used=bool(rates), side=side)
     off_half: int | None = None
     if not isinstance(off, RuleError):
         off_half = 2 * (off[0] + extra)
