@@ -145,8 +145,6 @@ class _Digit:
     absent: int  # 1 if its absence is numbered 0
     kind_values: int
     words: dict[str, int]  # word -> its digit (after the kind's values)
-    #: The field's kind when its digit is a bare index (no absence, no words), else "".
-    plain: str
 
 
 @dataclass(frozen=True)
@@ -160,6 +158,14 @@ class _Plan:
     digits: tuple[_Digit, ...]
     #: Fields whose value may be a rank among the legal actions (entry; reach).
     ranked: tuple[Field, ...]
+    #: Per digit: field name, the table a plain value is looked up in (or None), how
+    #: (_AS_IS, _LAST of a path, _RANK of an entry), radix, and the digit for the rest.
+    steps: tuple[tuple[str, dict[str, int] | None, int, int, _Digit], ...]
+    #: Whether a digit counts from the acting block (slots, ranks).
+    actor_needed: bool
+
+
+_AS_IS, _LAST, _RANK = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -173,22 +179,27 @@ class _Tables:
 @lru_cache(maxsize=8)
 def _tables(lay: Layout) -> _Tables:
     off = lay.offsets
+    unit_ix = {u: i for i, u in enumerate(lay.units)}
+    hex_ix = {h: i for i, h in enumerate(lay.hexes)}
     plans: dict[str, _Plan] = {}
     for t in ACTION_TYPES:
-        digits = []
+        steps = []
         for f in t.fields:
             if f.fixed:
                 continue
             absent, kv = _absence(f), lay.kind_values(f)
-            plain = f.kind if f.kind in ("unit", "hex", "path") and not absent \
-                and not f.words else ""
-            digits.append(_Digit(f, lay.values(f), absent, kv,
-                                 {w: absent + kv + i for i, w in enumerate(f.words)}, plain))
-        plans[t.name] = _Plan(t, off[t.name], _acting_field(t), tuple(digits),
-                              tuple(f for f in t.fields if f.kind in RANKED))
-    return _Tables({u: i for i, u in enumerate(lay.units)},
-                   {h: i for i, h in enumerate(lay.hexes)},
-                   {c: i for i, c in enumerate(lay.corps)}, plans)
+            d = _Digit(f, lay.values(f), absent, kv,
+                       {w: absent + kv + i for i, w in enumerate(f.words)})
+            plain = not absent and not f.words
+            table = {"unit": unit_ix, "hex": hex_ix, "path": hex_ix}.get(f.kind) \
+                if plain else None
+            how = _LAST if f.kind == "path" else _RANK if f.kind == "entry" and plain \
+                else _AS_IS
+            steps.append((f.name, table, how, d.radix, d))
+        plans[t.name] = _Plan(t, off[t.name], _acting_field(t), tuple(s[4] for s in steps),
+                              tuple(f for f in t.fields if f.kind in RANKED), tuple(steps),
+                              any(f.kind in ("near", "reach", "entry") for f in t.fields))
+    return _Tables(unit_ix, hex_ix, {c: i for i, c in enumerate(lay.corps)}, plans)
 
 
 class _Encoder:
@@ -291,24 +302,28 @@ class _Encoder:
         plan = self.plans.get(str(a["type"]))
         if plan is None:
             raise RuleError(RULE_ACTION, f"action type {a['type']!r} has no encoding")
-        uid = self._actor(plan, a)
+        uid = self._actor(plan, a) if plan.actor_needed else ""
         number = 0
-        units, hexes = self.unit_ix, self.hex_ix
-        for d in plan.digits:
-            # The common shapes (a unit; a hex or path spelled as the map prints it) by a
-            # plain look-up; anything else, or a miss, the general way with its refusals.
-            value, got = a.get(d.field.name), None
-            if d.plain == "unit" and isinstance(value, str):
-                got = units.get(value)
-            elif d.plain == "hex" and isinstance(value, str):
-                got = hexes.get(value)
-            elif d.plain == "path" and isinstance(value, list) and value \
-                    and isinstance(value[-1], str):
-                got = hexes.get(value[-1])
+        for name, table, how, radix, d in plan.steps:
+            # The common shapes (a unit; a hex or path spelled as the map prints it; an
+            # entry hex among the ranked ones) by a plain look-up; anything else, or a
+            # miss, the general way with its refusals.
+            value, got = a.get(name), None
+            if how == _LAST:
+                value = value[-1] if isinstance(value, list) and value else None
+            if how == _RANK:
+                got = self.rank_of.get((plan.type.name, uid, name), _NONE).get(str(value))
+                if got is not None and got >= MAX_ENTRIES:
+                    got = None
+            elif table is not None and isinstance(value, str):
+                got = table.get(value)
             if got is None:
                 got = self.digit(plan.type, d, a, uid)
-            number = number * d.radix + got
+            number = number * radix + got
         return plan.offset + number
+
+
+_NONE: dict[str, int] = {}
 
 
 @lru_cache(maxsize=1)

@@ -11,7 +11,11 @@ else of the game, with two reductions:
   rest), which keeps the text short.
 
 The tensor has :data:`PLANES` planes over the board's hexes (sorted hex ids) and then the
-:data:`SCALARS` scalars; see ``docs/research.md``.
+:data:`SCALARS` scalars; see ``docs/research.md``. Given no observation, it is read from
+:func:`tensor_view`: only the fields the tensor uses, straight from the state under the
+fog's rule (:func:`gettysburg.boc.fog.sees`), without the view's labels, handles, command
+ranges and legal actions (the adapters already hold the legal list; building the whole
+view listed it a second time). A test checks both routes give the same tensor.
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gettysburg.boc.fog import sees
 from gettysburg.boc.game import BocGame
+from gettysburg.boc.state import ON_MAP
+from gettysburg.boc.victory import csa_total
 from gettysburg.core.canonical import JSONDict, canonical_json
-from gettysburg.core.protocol import Seat
+from gettysburg.core.protocol import REFEREE, Seat
 
 PLANES = ("own_blocks", "own_strength", "own_hq", "own_artillery", "own_cavalry",
           "own_spent", "enemy_revealed", "enemy_revealed_strength", "enemy_hidden",
@@ -59,11 +66,55 @@ def tensor_size(hexes: Sequence[str]) -> int:
     return len(PLANES) * len(hexes) + len(SCALARS)
 
 
+def tensor_view(game: BocGame, seat: Seat) -> JSONDict:
+    """The part of :func:`observation_json` the tensor reads, built from the state with
+    the fog's rule (own blocks in full, enemy blocks on the map by identity once revealed,
+    else only where they stand)."""
+    st = game.state
+    units: list[JSONDict] = []
+    hidden: list[JSONDict] = []
+    for uid in sorted(st.units):
+        u = st.units[uid]
+        if seat in (REFEREE, u.side):
+            units.append({"id": u.id, "side": u.side, "hex": u.hex, "strength": u.strength,
+                          "status": u.status, "moved": u.moved, "fired": u.fired})
+        elif u.status == ON_MAP:
+            if sees(seat, u):
+                units.append({"id": u.id, "side": u.side, "hex": u.hex,
+                              "strength": u.strength})
+            else:
+                hidden.append({"side": u.side, "hex": u.hex})
+    d = game.decision()
+    combat: JSONDict = {"decision": True} if d is not None \
+        and seat in (REFEREE, d.seat) else {}
+    return {"units": units, "hidden": hidden, "control": st.control, "phase": st.phase,
+            "day": st.day, "hour": st.hour, "night": st.night, "active": st.active,
+            "to_move": game.to_move(), "combat": combat, "losses": st.losses,
+            "victory": {"total": csa_total(game.board, st)["total"]}, "over": st.over}
+
+
+def _frame(game: BocGame, hexes: Sequence[str]) -> tuple[dict[str, int], list[float]]:
+    """Each hex's index and the victory-hex plane (the same for every position), kept on
+    the board object for the last hex order asked for."""
+    key = tuple(hexes)
+    got = game.board.__dict__.get("_boc_tensor_frame")
+    if not (isinstance(got, tuple) and got[0] == key):
+        at = {hx: i for i, hx in enumerate(key)}
+        plane = [0.0] * len(key)
+        for info in game.board.victory_hexes():
+            if info.id in at:
+                plane[at[info.id]] += float(info.victory) / 5.0
+        got = (key, at, plane)
+        game.board.__dict__["_boc_tensor_frame"] = got
+    return got[1], got[2]
+
+
 def observation_tensor(game: BocGame, seat: Seat, hexes: Sequence[str],
                        view: JSONDict | None = None) -> list[float]:
-    """Planes over ``hexes`` then scalars, from the seat's (handle-free) observation."""
-    obs = view if view is not None else observation_json(game, seat)
-    at = {hx: i for i, hx in enumerate(hexes)}
+    """Planes over ``hexes`` then scalars, from the seat's (handle-free) observation
+    (default: :func:`tensor_view`)."""
+    obs = view if view is not None else tensor_view(game, seat)
+    at, victory = _frame(game, hexes)
     n = len(hexes)
     out = [0.0] * tensor_size(hexes)
     plane = {name: k * n for k, name in enumerate(PLANES)}
@@ -99,8 +150,7 @@ def observation_tensor(game: BocGame, seat: Seat, hexes: Sequence[str],
             add("control_own", hx, 1.0)
         elif side:
             add("control_enemy", hx, 1.0)
-    for info in game.board.victory_hexes():
-        add("victory_hex", info.id, float(info.victory) / 5.0)
+    out[plane["victory_hex"]:plane["victory_hex"] + n] = victory
     base = len(PLANES) * n
     scal = {name: base + k for k, name in enumerate(SCALARS)}
     if obs["phase"] in PHASES:

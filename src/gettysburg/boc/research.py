@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from gettysburg.boc import action_codec, observation, resample
-from gettysburg.boc.fog import units_view
+from gettysburg.boc.fog import handle, sees
 from gettysburg.boc.game import BocGame
+from gettysburg.boc.state import ON_MAP
 from gettysburg.boc.victory import csa_total
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.protocol import Action, Game, Seat
@@ -49,9 +50,10 @@ class BocResearch:
     def tensor_size(self, game: Game) -> int:
         return observation.tensor_size(self.board_hexes(game))
 
-    def board_hexes(self, game: Game) -> list[str]:
-        """The board's hex ids in the order the tensor's planes use."""
-        return list(_hexes(tuple(i.id for i in _boc(game).board.hexes.values())))
+    def board_hexes(self, game: Game) -> tuple[str, ...]:
+        """The board's hex ids in the order the tensor's planes use (sorted: the codec's
+        order, kept with its layout)."""
+        return action_codec.game_layout(_boc(game)).hexes
 
     def fork(self, game: Game) -> Game:
         return resample.fork(_boc(game))
@@ -59,16 +61,34 @@ class BocResearch:
     def remember(self, game: Game, seat: Seat, memory: object | None = None) -> object:
         """The seat's :class:`gettysburg.boc.ai.belief.Sightings` (a copy of ``memory``)
         updated with what it sees now. Only the parts of the view that
-        ``Sightings.update`` reads are built (the blocks, clock and losses): a whole view
-        costs four times as much."""
+        ``Sightings.update`` reads are built, under the fog's rule (:mod:`.fog`): the
+        enemy's blocks (revealed ones by id and strength, hidden ones by handle), the clock,
+        losses and fallen leaders. A whole view costs several times as much, and the
+        OpenSpiel adapter remembers every position for both seats."""
         from gettysburg.boc.ai.belief import Sightings
 
         boc = _boc(game)
         st = boc.state
-        shown, hidden = units_view(boc.key, st, seat)
+        shown: list[JSONDict] = []
+        hidden: list[JSONDict] = []
+        for uid in sorted(st.units):  # the view's order (fog.units_view)
+            u = st.units[uid]
+            if u.side == seat or u.status != ON_MAP:
+                continue  # own blocks and blocks off the map: the sightings skip them
+            if sees(seat, u):
+                shown.append({"id": u.id, "side": u.side, "hex": u.hex,
+                              "strength": u.strength})
+            else:
+                hidden.append({"handle": _handle(boc.key, u.id, u.returned), "hex": u.hex})
+        hidden.sort(key=lambda d: (str(d["hex"]), str(d["handle"])))
+        # As the view lists them (BocGame.view): an enemy leader fallen while off the map
+        # or revealed; a rebuilt one hidden again drops out of the list.
+        fallen = sorted(uid for uid in st.fallen if st.units[uid].side == seat
+                        or st.units[uid].status != ON_MAP or st.units[uid].revealed)
         seen = memory.copy() if isinstance(memory, Sightings) else Sightings()
         seen.update({"seat": seat, "scenario": st.scenario, "day": st.day, "hour": st.hour,
-                     "units": shown, "hidden": hidden, "losses": dict(st.losses)})
+                     "units": shown, "hidden": hidden, "losses": dict(st.losses),
+                     "fallen": fallen})
         return seen
 
     def resample(self, game: Game, seat: Seat, seed: int,
@@ -115,9 +135,10 @@ class BocResearch:
         return "\n".join(lines) + "\n"
 
 
-@lru_cache(maxsize=8)
-def _hexes(ids: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(sorted(ids))
+@lru_cache(maxsize=4096)
+def _handle(key: bytes, unit_id: str, returned: int) -> str:
+    """A hidden block's handle (an HMAC), kept: every action re-reads the same ones."""
+    return handle(key, unit_id, returned)
 
 
 def _start(scenario: str, options: tuple[str, ...]) -> JSONDict:

@@ -51,6 +51,7 @@ from gettysburg.core.canonical import JSONDict, canonical_json
 from gettysburg.core.dice import DiceExhausted, ScriptedDice
 from gettysburg.core.protocol import (
     Action,
+    Event,
     Game,
     ResearchHooks,
     Seat,
@@ -156,8 +157,10 @@ class _Engine:
 
     def tensor(self, seat: Seat) -> list[float]:
         if seat not in self.tensors:
+            # The observation when it is already built; else the hook builds what its
+            # tensor needs (for BoC less than the whole view, which lists the legal actions).
             values = self.shared.hooks.observation_tensor(self.game, seat,
-                                                          self.observation(seat))
+                                                          self.seen.get(seat))
             self.tensors = {**self.tensors, seat: values}
         return self.tensors[seat]
 
@@ -212,6 +215,57 @@ def _strip_handles(data: Any, is_handle: Callable[[str], bool]) -> Any:
     return data
 
 
+class _Recall:
+    """One step of the history as the seats were shown it: the action and who took it,
+    and the events it logged. A chain of these, never changed once made (clones share
+    it), stands behind each seat's ``recall`` digest, hashed only when an information
+    state string is asked for (and then once per step and seat)."""
+
+    __slots__ = ("action", "digests", "events", "parent", "seat", "shared")
+
+    def __init__(self, parent: _Recall | None, action: Action | None, seat: Seat,
+                 events: tuple[Event, ...], shared: _Shared | None) -> None:
+        self.parent, self.action, self.seat, self.events = parent, action, seat, events
+        self.shared = shared  # the seats and handle test, for a pickle
+        self.digests: dict[Seat, str] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Recall:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[Seat, str]]]:
+        # A pickle carries each seat's digest, not the chain (which would nest as deep as
+        # the game is long): it is hashed now, as it would be when asked for.
+        assert self.shared is not None
+        is_handle = self.shared.is_handle
+        return (_recalled, ({s: self.digest(s, is_handle) for s in self.shared.seats},))
+
+    def digest(self, seat: Seat, is_handle: Callable[[str], bool]) -> str:
+        """A digest chained over what ``seat`` did and was shown up to this step: the
+        same digest for the same history as the seat saw it."""
+        todo: list[_Recall] = []
+        node: _Recall | None = self
+        while node is not None and seat not in node.digests:
+            todo.append(node)
+            node = node.parent
+        text = node.digests[seat] if node is not None else ""
+        for step in reversed(todo):
+            shown = _strip_handles([e for e in (ev.for_seat(seat) for ev in step.events)
+                                    if e is not None], is_handle)
+            mine = step.action if step.seat == seat else None
+            if shown or mine is not None:
+                text = hashlib.sha256(
+                    (text + canonical_json([mine, shown])).encode()).hexdigest()
+            step.digests[seat] = text
+        return text
+
+
+def _recalled(digests: dict[Seat, str]) -> _Recall:
+    """A chain's step restored from a pickle: its digests, nothing before them."""
+    node = _Recall(None, None, "", (), None)
+    node.digests.update(digests)
+    return node
+
+
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """One position of a game, with a pending action while dice are being drawn."""
 
@@ -226,7 +280,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._turns = 0
         self._clock = shared.hooks.turn(shared.template)  # without copying the start
         self._truncated = False
-        self._recall = {seat: "" for seat in shared.seats}
+        self._recall: _Recall | None = None  # the last step (None: none yet)
         self._own_moves = {seat: 0 for seat in shared.seats}
         self._memory = _Memories()
         # Whether every seat's memory already holds this position (after each action).
@@ -281,6 +335,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"action id {action_id} is not legal now")
         return found
 
+    def recall(self, seat: Seat) -> str:
+        """A digest of what the seat did and was shown so far ("" before anything)."""
+        if self._recall is None:
+            return ""
+        return self._recall.digest(seat, self._engine.shared.is_handle)
+
     def observation(self, seat: Seat) -> JSONDict:
         """The seat's handle-free observation (cached for this position)."""
         return self._engine.observation(seat)
@@ -334,7 +394,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def _run(self, action: Action, seat: Seat, *, own: bool) -> None:
         """Apply ``action``; if its dice are not all drawn yet, wait at a chance node."""
         game = self._engine.game
-        log_before = {s: game.log_size(s) for s in self._engine.shared.seats}
+        log_before = len(game.log)
         try:
             game.apply(action, seat)
         except DiceExhausted:
@@ -350,14 +410,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             self._memory = self._memory.updated(
                 s, shared.hooks.remember(game, s, self._memory.get(s)))
         self._remembered = True
-        for s in shared.seats:
-            shown = _strip_handles(game.events(s, since=log_before[s]), shared.is_handle)
-            for e in shown:
-                e.pop("n", None)
-            mine = action if s == seat else None
-            if shown or mine is not None:
-                self._recall[s] = hashlib.sha256(
-                    (self._recall[s] + canonical_json([mine, shown])).encode()).hexdigest()
+        self._recall = _Recall(self._recall, action, seat, game.log[log_before:], shared)
         clock = self._clock_now()
         if clock != self._clock:
             self._turns += 1
@@ -461,7 +514,7 @@ class SeatObserver:
         seat = state.seat_of(player)
         text = canonical_json(state.observation(seat))
         if self.perfect_recall:
-            text += f"\nrecall={state._recall[seat]}"
+            text += f"\nrecall={state.recall(seat)}"
         return text
 
 

@@ -19,10 +19,11 @@
   answer can come from the side whose turn it is not).
 * Observation: ``{"observation": float32 (the system's tensor of the seat's view, see
   docs/research.md), "action_mask": int8 over the fixed action ids}``; the agent not to move
-  gets an all-zero mask. The mask is as long as the action space (over a million ids for
-  some systems): ``infos[agent]["legal_ids"]`` holds the same ids, sorted, so an agent
-  need not scan it. Each position's legal actions and tensors are built once, however
-  often they are asked for.
+  gets an all-zero mask, and so does every agent once the game is over or cut short. The
+  mask is as long as the action space (over a million ids for some systems):
+  ``infos[agent]["legal_ids"]`` holds the same ids, sorted, so an agent need not scan it.
+  Each position's legal actions and tensors are built once, however often they are asked
+  for, and shared by the mask, the infos and ``step``.
 * Actions are the system's fixed ids (``ResearchHooks.encode_actions``); an id that is not
   legal now is refused with ``ValueError`` naming it, and nothing changes.
 * Dice are the engine's seeded dice: ``reset(seed=s)`` gives the same game for the same
@@ -93,6 +94,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self._ids: Any = None  # the sorted legal ids (numpy) of this position
         self._tensors: dict[Seat, Any] = {}  # each agent's tensor at this position
         self.agents: list[Seat] = []
+        self.truncations: dict[Seat, bool] = {}  # set by reset()
 
     def _new_game(self) -> Game:
         return new_game(f"{self.system}/{self.scenario}", options=list(self.options),
@@ -148,7 +150,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             self._tensors[agent] = np.asarray(self.hooks.observation_tensor(self.game, agent),
                                               dtype=np.float32)
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        if not self.game.is_terminal() and agent in self.game.to_move():
+        # A game cut short offers nothing more (as its infos hold no legal ids).
+        if not self.game.is_terminal() and not self.truncations.get(agent, False) \
+                and agent in self.game.to_move():
             self._legal_map()
             mask[self._ids] = 1
         # Copies: an agent may change what it is given without touching the cache.
