@@ -186,3 +186,35 @@ def test_a_disordered_unit_rallies_instead_of_acting_13_41() -> None:
     done = next(e for e in events if e.type == "rally")
     assert done.data["roll"] == 0 and not g.pos.units[unit].disordered
     assert not [a for a in g.legal_actions("usa") if a.get("unit") == unit]  # its action
+
+
+def test_commanders_move_in_iv_a_and_tire_past_10_mp_9_32() -> None:
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [5] * 200, die="d10"))
+    p = g.pos
+    p.leaders["pleasonton"] = "A3503"  # the Union's cavalry corps commander, by hand
+    for _ in range(60):
+        seat = g.to_move()[0]
+        if p.phase == "commanders":
+            break
+        legal = g.legal_actions(seat)
+        pick = next((a for a in legal if a["type"] in ("end_orders", "first_am",
+                                                       "end_orders_change")), None)
+        g.apply(pick or next(a for a in legal if a["type"] == "end_activation"), seat)
+    assert p.phase == "commanders" and g.to_move() == ["usa"]  # initiative player first
+    assert g.commanders("csa") == []  # Hill is off the map: the Confederates pass
+    legs = 0
+    while True:
+        moves = g.commander_moves("pleasonton")
+        if not moves:
+            break
+        far = max(moves, key=lambda h: (moves[h], h.q, h.r))
+        g.apply({"type": "move_commander", "leader": "pleasonton",
+                 "to": g.cat.board.hexes[far].id}, "usa")
+        legs += 1
+    assert legs >= 4 and 2 * 30 < p.commander_mp["pleasonton"] <= 2 * 40
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "move_commander", "leader": "gamble", "to": "A3503"}, "usa")
+    assert err.value.rule == "9.32"
+    g.apply({"type": "end_commanders"}, "usa")
+    assert p.phase == "orders" and p.tired == ["pleasonton"]
+    assert g._command_tree("usa").ranges["pleasonton"] == 0  # 9.32: no range this turn

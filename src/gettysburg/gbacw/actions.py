@@ -58,6 +58,10 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "move the active brigade's brigadier or the drawn division's leader"),
     ActionType("end_activation", "5.3", (), ("action",),
                "the activation marker is done (brigades that have not acted lose it)"),
+    ActionType("move_commander", "9.32", (("leader", "str"), ("to", "hex")), ("commanders",),
+               "move a corps commander or the OC (legs of up to 10 MP, 40 in all)"),
+    ActionType("end_commanders", "9.32", (), ("commanders",),
+               "finish the commander movement phase"),
 )
 BY_NAME: dict[str, ActionType] = {t.name: t for t in ACTION_TYPES}
 ACTION_ORDER: tuple[str, ...] = tuple(t.name for t in ACTION_TYPES)

@@ -70,6 +70,7 @@ from gettysburg.gbacw.state import (
 
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0"}
 LEADER_MA = 10  # brigade and division leaders (002 §4.16)
+COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,9 @@ class GbacwGame(Game):
             return [p.initiative or SEATS[0]]
         if p.phase in ("orders_change", "action") and p.current is not None:
             return [marker_parts(p.current)[0]]
+        if p.phase == "commanders":
+            first = p.initiative or SEATS[0]
+            return [first if first not in p.commanders_done else other(first)]
         return []
 
     def _orders_seat(self) -> Seat:
@@ -352,7 +356,8 @@ class GbacwGame(Game):
                     unit_leader[k] = ld
                     break
         light = self._light()
-        ranges = {ld: night.command_range(cat.rating(ld, "command_range", 4), light)  # type: ignore[arg-type]
+        ranges = {ld: 0 if ld in p.tired and cat.leader_level.get(ld) == "corps"
+                  else night.command_range(cat.rating(ld, "command_range", 4), light)  # type: ignore[arg-type]
                   for ld in mine}
         return CommandTree(superior, unit_leader, ranges)
 
@@ -412,7 +417,8 @@ class GbacwGame(Game):
                                 and self.cat.leader_level.get(ld) == "corps")
                 try:
                     count = max(0, self.cat.rating(oc, "initiative"))
-                    efficiency.check_oc_bonus(count, linked, linked[:count])
+                    efficiency.check_oc_bonus(count, linked, linked[:count],
+                                              oc_mp_spent=11 if oc in p.tired else 0)
                     mine["oc_bonus"] = linked[:count]
                 except RuleError:
                     pass
@@ -583,29 +589,50 @@ class GbacwGame(Game):
     def leader_moves(self, leader: str) -> list[Hex]:
         """Where a leader may go with his 10 MP (002 §4.16, §9.3: any direction, the best
         road rate, never next to the enemy unless onto friends)."""
-        memo = ("leader", leader)
+        here = self.leader_hex(leader)
+        return sorted((h for h in self.leader_reach(leader, LEADER_MA) if h != here),
+                      key=lambda h: (h.q, h.r))
+
+    def leader_reach(self, leader: str, mp: int) -> dict[Hex, int]:
+        """Half-MP costs of a leader's moves with ``mp`` MP (:func:`paths.leader_costs`),
+        kept by what they depend on (his hex, the friends and enemies within reach)."""
+        memo = ("leader", leader, mp)
         if memo in self._memo:
-            return list(self._memo[memo])
+            return dict(self._memo[memo])
         here = self.leader_hex(leader)
         seat = self.pos.leader_seat[leader]
-        out: list[Hex] = []
-        if here is not None:
-            radius = 2 * LEADER_MA + 2
+        out: dict[Hex, int] = {}
+        if here is not None and mp > 0:
+            radius = 2 * mp + 2
             friends = {h for u in self.pos.units.values() if u.seat == seat
                        and (h := self.hex_of(u.hex)) is not None and h.distance(here) <= radius}
             enemy = {h for h in self.enemy_hexes(seat) if h.distance(here) <= radius}
-            sig = ("leader", here, frozenset(friends), frozenset(enemy))
+            sig = ("leader", here, mp, frozenset(friends), frozenset(enemy))
             cached = _LEADER_CACHE.get(sig)
             if cached is None:
-                costs = leader_costs(self.cat.board, here, LEADER_MA, enemy=enemy,
-                                     friends={h: FriendStack() for h in friends})
-                cached = sorted((h for h in costs if h != here), key=lambda h: (h.q, h.r))
+                cached = leader_costs(self.cat.board, here, mp, enemy=enemy,
+                                      friends={h: FriendStack() for h in friends})
                 _LEADER_CACHE[sig] = cached
                 while len(_LEADER_CACHE) > _REACH_CACHE_SIZE:
                     _LEADER_CACHE.pop(next(iter(_LEADER_CACHE)))
-            out = list(cached)
+            out = dict(cached)
         self._memo[memo] = out
-        return list(out)
+        return dict(out)
+
+    def commanders(self, seat: Seat) -> list[str]:
+        """The seat's corps commanders and OC on the map (002 §9.32 moves them in IV/A)."""
+        p, cat = self.pos, self.cat
+        return sorted(ld for ld, h in p.leaders.items() if h is not None
+                      and p.leader_seat.get(ld) == seat
+                      and cat.leader_level.get(ld) in ("corps", "army"))
+
+    def commander_moves(self, leader: str) -> dict[Hex, int]:
+        """002 §4.16, §9.32: a corps commander or the OC has 40 MP in IV/A, taken here in
+        legs of up to 10 MP (a reading that keeps each search small)."""
+        left = COMMANDER_MA * 2 - self.pos.commander_mp.get(leader, 0)
+        here = self.leader_hex(leader)
+        return {h: c for h, c in self.leader_reach(leader, min(LEADER_MA, left // 2)).items()
+                if h != here}
 
     def active_units(self) -> list[str]:
         """Units of the active brigade that may still move or turn."""
@@ -708,6 +735,13 @@ class GbacwGame(Game):
             if self.coordination_eligible():
                 out.append({"type": "coordinate"})
             out.append({"type": "end_orders_change"})
+        elif p.phase == "commanders":
+            for ld in self.commanders(seat):
+                moves = self.commander_moves(ld)
+                out += [{"type": "move_commander", "leader": ld,
+                         "to": self.cat.board.hexes[h].id}
+                        for h in sorted(moves, key=lambda x: (x.q, x.r))]
+            out.append({"type": "end_commanders"})
         elif p.phase == "action":
             if p.brigade is None:
                 out += [{"type": "activate", "brigade": n} for n in self.eligible_brigades()]
@@ -968,6 +1002,16 @@ class GbacwGame(Game):
             if board.parse(action["to"]) not in self.leader_moves(ld):
                 raise RuleError("9.3", f"{ld} cannot reach {action['to']} with "
                                 f"{LEADER_MA} MP")
+        elif kind == "move_commander":
+            ld = action["leader"]
+            if ld not in self.commanders(seat):
+                raise RuleError("9.32", f"{ld!r} is not one of your corps commanders or your "
+                                "OC on the map")
+            cost = self.commander_moves(ld).get(board.parse(action["to"]))
+            if cost is None:
+                raise RuleError("9.32", f"{ld} cannot reach {action['to']} with the MP he has "
+                                f"left (legs of {LEADER_MA}, {COMMANDER_MA} in all)")
+            return cost
         elif kind == "coordinate" and not self.coordination_eligible():
             raise RuleError("5.34", "coordination needs two or more brigades whose brigadier is "
                             "in the division leader's range, and the leader on the map")
@@ -1076,6 +1120,18 @@ class GbacwGame(Game):
                 p.brigades[p.brigade].did.append("leader_move")
             ev.append(Event("leader_move", "9.3", {"leader": action["leader"], "from": frm,
                                                    "to": action["to"]}))
+        elif kind == "move_commander":
+            ld = action["leader"]
+            frm = p.leaders[ld]
+            p.leaders[ld] = action["to"]
+            p.commander_mp[ld] = p.commander_mp.get(ld, 0) + int(checked)
+            ev.append(Event("leader_move", "9.32", {"leader": ld, "from": frm,
+                                                    "to": action["to"],
+                                                    "mp": p.commander_mp[ld] / 2}))
+        elif kind == "end_commanders":
+            p.commanders_done.append(seat)
+            if len(p.commanders_done) == 2:
+                ev += self._end_turn()
         elif kind == "end_brigade":
             ev += self._end_brigade()
         elif kind == "end_activation":
@@ -1142,8 +1198,9 @@ class GbacwGame(Game):
                 self.superior_of(ld, seat) == oc and (h := self.leader_hex(ld)) is not None
                 and h.distance(at) <= reach
                 for ld in p.leaders if cat.leader_level.get(ld) == "corps")
-            return InitiativeSide(p.last_initiative == seat, cat.rating(oc, "initiative"), 0,
-                                  corps_near)
+            spent = 2 * LEADER_MA + 1 if oc in p.tired else 0  # §9.32: over 10 MP
+            return InitiativeSide(p.last_initiative == seat, cat.rating(oc, "initiative"),
+                                  spent, corps_near)
 
         first = self.dice.counter
         res = roll_initiative(self.dice, side("usa"), side("csa"),
@@ -1299,7 +1356,7 @@ class GbacwGame(Game):
         kept sorted, and the index comes from the dice at the draw)."""
         p = self.pos
         if not p.pool:
-            return self._end_turn()
+            return self._start_commanders()
         first = self.dice.counter
         i = self._uniform(len(p.pool), "activation draw", "5.3")
         marker = p.pool.pop(i)
@@ -1524,6 +1581,20 @@ class GbacwGame(Game):
             b.stay, b.rolled = False, False
         return [Event("marker_done", "5.5", {"marker": marker}), *self._draw()]
 
+    def _start_commanders(self) -> list[Event]:
+        """IV/A (002 §9.32): the initiative player first, then the other, may move corps
+        commanders and the OC; a seat with none on the map is passed over."""
+        p = self.pos
+        p.phase, p.current, p.brigade = "commanders", None, None
+        p.commanders_done, p.commander_mp = [], {}
+        ev = [Event("phase", "3.0", {"phase": "commanders", "segment": "IV/A"})]
+        for seat in SEATS:
+            if not self.commanders(seat):
+                p.commanders_done.append(seat)
+        if len(p.commanders_done) == 2:
+            ev += self._end_turn()
+        return ev
+
     def _end_turn(self) -> list[Event]:
         """IV: commander movement (not built), recovery (§6.3's reserve actions: fatigue -2
         and disorder removed), combat effectiveness (issue 53), then the next turn."""
@@ -1540,6 +1611,10 @@ class GbacwGame(Game):
                                                 was_idle=was_idle)
             b.activations, b.busy, b.tally = 0, False, {}
         p.orders_done, p.transferred, p.pool = [], [], []
+        # 002 §9.32: more than 10 MP in IV/A costs a commander his range (a corps commander)
+        # or his rating (the OC) next turn
+        p.tired = sorted(ld for ld, half in p.commander_mp.items() if half > 2 * LEADER_MA)
+        p.commanders_done, p.commander_mp = [], {}
         ev.append(Event("end_turn", "3.0", {"turn": turn_label(p.turn)}))
         if p.turn >= p.last_turn:
             p.phase = "over"
@@ -1620,7 +1695,7 @@ class GbacwGame(Game):
 #: reach searches by signature (pure: the same inputs give the same answer in any game)
 _REACH_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
 _REACH_CACHE_SIZE = 4096
-_LEADER_CACHE: dict[tuple[Any, ...], list[Hex]] = {}
+_LEADER_CACHE: dict[tuple[Any, ...], dict[Hex, int]] = {}
 _HEXES: dict[str, Hex] = {}
 
 

@@ -5,10 +5,10 @@ efficiency draws (automatic), then B transfer, C Division Orders, D reinforcemen
 E Reserve, which each player takes as one phase ``orders`` (initiative player first; neither
 choice depends on the other player's within the phase) -> III activation segment: A the
 initiative player's first marker (``first_am``), B the rest into the pool, C draws; for each
-drawn marker: 1 orders-change rolls (``orders_change``), 2 coordination (automatic when the
-player ends the rolls), 3 actions (``action``) -> IV end segment (commander movement,
-recovery, combat effectiveness: automatic) -> the next turn, or ``over`` after the
-scenario's last turn. Engineering (II/F) and the combat steps are not built yet.
+drawn marker: 1 orders-change rolls and 2 the coordination try (``orders_change``), 3
+actions (``action``) -> IV end segment: A commander movement (``commanders``, initiative
+player first), B recovery and C combat effectiveness (automatic) -> the next turn, or
+``over`` after the scenario's last turn. Engineering (II/F) and shock are not built yet.
 """
 
 from __future__ import annotations
@@ -30,15 +30,17 @@ PHASES: dict[str, Phase] = {p.name: p for p in (
     Phase("first_am", "III", "5.1", "activation segment: the initiative player's first marker"),
     Phase("orders_change", "III", "6.2", "activation: orders-change rolls"),
     Phase("action", "III", "5.3", "activation: brigades act"),
+    Phase("commanders", "IV", "9.32", "end segment: commander movement"),
     Phase("over", "IV", "3.0", "the scenario is over"),
 )}
 
 #: What may follow each phase (the engine checks every move it makes against this).
 NEXT: dict[str, tuple[str, ...]] = {
-    "orders": ("orders", "first_am", "orders_change", "action", "over"),
-    "first_am": ("orders_change", "action", "orders", "over"),
+    "orders": ("orders", "first_am", "orders_change", "action", "commanders", "over"),
+    "first_am": ("orders_change", "action", "commanders", "orders", "over"),
     "orders_change": ("action",),
-    "action": ("action", "orders_change", "orders", "over"),
+    "action": ("action", "orders_change", "commanders", "orders", "over"),
+    "commanders": ("commanders", "orders", "over"),
     "over": (),
 }
 

@@ -157,6 +157,11 @@ class Position:
     # out of command, "no_orders" brigades whose chain does not reach the top in play
     command: dict[str, list[str]] = field(default_factory=dict)
     leaders_moved: list[str] = field(default_factory=list)  # this activation (002 §9.3)
+    # IV/A commander movement (002 §9.32): seats done, half-MP each commander spent, and
+    # those who spent more than 10 MP (no range, no rating, next turn)
+    commanders_done: list[Seat] = field(default_factory=list)
+    commander_mp: dict[str, int] = field(default_factory=dict)
+    tired: list[str] = field(default_factory=list)
 
     def to_json(self) -> JSONDict:
         return {
@@ -173,7 +178,10 @@ class Position:
             "orders_done": list(self.orders_done), "transferred": list(self.transferred),
             "arrived": list(self.arrived),
             "command": {k: sorted(v) for k, v in sorted(self.command.items())},
-            "leaders_moved": list(self.leaders_moved)}
+            "leaders_moved": list(self.leaders_moved),
+            "commanders_done": list(self.commanders_done),
+            "commander_mp": dict(sorted(self.commander_mp.items())),
+            "tired": sorted(self.tired)}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -197,7 +205,10 @@ class Position:
             transferred=[str(s) for s in d["transferred"]],
             arrived=[int(i) for i in d["arrived"]],
             command={str(k): [str(x) for x in v] for k, v in d["command"].items()},
-            leaders_moved=[str(x) for x in d["leaders_moved"]])
+            leaders_moved=[str(x) for x in d["leaders_moved"]],
+            commanders_done=[str(x) for x in d.get("commanders_done", [])],
+            commander_mp={str(k): int(v) for k, v in d.get("commander_mp", {}).items()},
+            tired=[str(x) for x in d.get("tired", [])])
 
     # --- questions -------------------------------------------------------------------------
 
