@@ -159,11 +159,15 @@ class GbacwGame(Game):
         pos = Position(turn=s.first_turn, last_turn=s.last_turn, phase="orders",
                        first_initiative=s.initiative)
         cat = self.cat
+        placed = {seat: [cat.board.parse(p.hex) for p in s.pieces.get(seat, [])]
+                  for seat in SEATS}
         for seat in SEATS:
             for p in s.pieces.get(seat, []):
                 c = cat.counters[p.counter]
                 kind = facing_kind(p.orders)
-                facing = Facing(kind, p.facing or 0)  # type: ignore[arg-type]
+                # a facing the book leaves free starts towards the nearest enemy
+                facing = Facing(kind, p.facing) if p.facing is not None else _towards(  # type: ignore[arg-type]
+                    cat.board.parse(p.hex), placed[other(seat)], kind)
                 pos.units[unit_key(p.counter)] = UnitState(p.counter, seat, p.hex, facing,
                                                            lost=p.sp_lost)
                 self._brigade(pos, c, seat).orders = p.orders if c.arm not in (
@@ -1697,6 +1701,18 @@ _REACH_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
 _REACH_CACHE_SIZE = 4096
 _LEADER_CACHE: dict[tuple[Any, ...], dict[Hex, int]] = {}
 _HEXES: dict[str, Hex] = {}
+
+
+def _towards(h: Hex, enemy: list[Hex], kind: str) -> Facing:
+    """The facing of ``kind`` whose front hexes lie nearest the nearest enemy (the lowest
+    index on a tie); index 0 with no enemy placed."""
+    if not enemy:
+        return Facing(kind, 0)  # type: ignore[arg-type]
+    target = min(enemy, key=lambda e: (h.distance(e), e.q, e.r))
+    span = 1 if kind == "side" else 2
+    best = min(range(6), key=lambda d: (sum(h.neighbour((d + i) % 6).distance(target)
+                                            for i in range(span)), d))
+    return Facing(kind, best)  # type: ignore[arg-type]
 
 
 def _hex_ok(board: Board, hex_id: str) -> bool:
