@@ -110,3 +110,24 @@ def test_random_play_herr_ridge(seed: int, data: st.DataObject) -> None:
 def test_random_play_little_round_top(seed: int, data: st.DataObject) -> None:
     g = play("little-round-top", seed, data)
     check_replay(g, "little-round-top", seed)
+
+
+@settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_random_play_first_day_bounded(seed: int, data: st.DataObject) -> None:
+    """The long scenarios over a bounded number of actions: First Day, 120 actions."""
+    g = new_game("gbacw/first-day", seed=seed)
+    assert isinstance(g, GbacwGame)
+    for _ in range(120):
+        if g.is_terminal():
+            break
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        kinds = sorted({a["type"] for a in legal})
+        weighted = [k for k in kinds for _ in range(WEIGHTS[k])]
+        kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
+        choices = [a for a in legal if a["type"] == kind]
+        action = choices[data.draw(st.integers(0, len(choices) - 1))]
+        g.apply(action, seat)
+        check_invariants(g, action.get("unit") if kind == "move" else None)
+    check_replay(g, "first-day", seed)
