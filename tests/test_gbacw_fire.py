@@ -333,7 +333,7 @@ def test_10_42_example_3_one_sp_top_unit() -> None:
                             ammunition="small_arms")
     assert out.unit("top").sp == 0
     assert [s.what for s in out.steps] == ["loss", "eliminated", "ignored", "udd",
-                                           "second_disorder", "retreat", "done", "loss"]
+                                           "second_disorder", "loss", "retreat", "done"]
     assert out.unit("below").sp == 3 and out.unit("below").disordered
     assert out.retreats == (("below", 1, 2),)
     assert out.done == ("below",)
@@ -502,7 +502,7 @@ def test_12_23_example_2_collapse_then_second_disorder_then_rout_check() -> None
     out = apply_fire_result(CHARTS, ScriptedDice([9], die="d10"), cell("1D"),
                             [unit("8 SP", 4, 8, dcoh=4)], ammunition="small_arms")
     whats = [s.what for s in out.steps]
-    assert whats == ["loss", "collapse", "second_disorder", "retreat", "loss", "udd", "rout"]
+    assert whats == ["loss", "collapse", "second_disorder", "loss", "retreat", "udd", "rout"]
     u = out.unit("8 SP")
     assert u.sp == 2 and u.collapsed and u.disordered
     assert out.routs == ("8 SP",) and out.retreats == (("8 SP", 1, 2),)
@@ -562,7 +562,7 @@ def test_friendly_fire_10_26() -> None:
     out = apply_friendly_fire(CHARTS, ScriptedDice([9, 9, 1], die="d10"), [good, shaken])
     whats = [(s.what, s.unit) for s in out.steps]
     assert whats == [("udd", "a"), ("disorder", "a"), ("udd", "b"), ("second_disorder", "b"),
-                     ("udd", "b"), ("retreat", "b"), ("loss", "b")]
+                     ("udd", "b"), ("loss", "b"), ("retreat", "b")]
     assert out.steps[3].detail["cause"] == "friendly-fire"
     assert out.unit("b").sp == 3  # passed the §12.35b UDD: -1 SP and retreat
 
@@ -602,7 +602,7 @@ def test_leader_rolls_after_udds_for_second_disorder_losses_12_71() -> None:
     out = apply_fire_result(CHARTS, ScriptedDice([5], die="d10"), cell("D"),
                             [unit("a", 4, disordered=True)], ammunition="small_arms",
                             leaders=[ld])
-    assert [s.what for s in out.steps] == ["second_disorder", "retreat", "loss", "leader_check"]
+    assert [s.what for s in out.steps] == ["second_disorder", "loss", "retreat", "leader_check"]
     assert leader_dies_with_command(0, 0) and not leader_dies_with_command(0, 2)
 
 

@@ -394,6 +394,8 @@ class _Apply:
     def second_disorders(self, *, shell: bool) -> None:
         table = self.charts.second_disorder
         pooled: list[int] = []
+        later: list[tuple[int, tuple[int, int], str]] = []
+        done: list[int] = []
         for i in self.second:
             u = self.units[i]
             cell, prov = table.outcome(self.cause, u.chart_arm)
@@ -413,13 +415,10 @@ class _Apply:
                 self.lose(i, cell.sp_loss, rule)  # blown cavalry is not pooled (§12.35e)
             elif cell.sp_loss:
                 pooled.append(i)
-            if cell.retreat is not None and self.alive(i):
-                self.retreats.append((u.unit, cell.retreat[0], cell.retreat[1]))
-                self.steps.append(Step("retreat", u.unit, rule,
-                                       {"least": cell.retreat[0], "most": cell.retreat[1]}))
+            if cell.retreat is not None:
+                later.append((i, cell.retreat, rule))
             if u.phasing:
-                self.done.append(u.unit)
-                self.steps.append(Step("done", u.unit, "12.35"))
+                done.append(i)
         if pooled:
             # §12.35e: two or more units lose 1 SP in all, from the stack's top unit (at
             # random for shell)
@@ -432,6 +431,16 @@ class _Apply:
             else:
                 pick = living[0] if living else pooled[0]
             self.lose(pick, 1, "12.35")
+        # step losses come before the other results (§12.21): the retreats, then §12.35f
+        for i, (least, most), rule in later:
+            if self.alive(i):
+                name = self.units[i].unit
+                self.retreats.append((name, least, most))
+                self.steps.append(Step("retreat", name, rule, {"least": least, "most": most}))
+        for i in done:
+            if self.alive(i):
+                self.done.append(self.units[i].unit)
+                self.steps.append(Step("done", self.units[i].unit, "12.35"))
 
     def _random_index(self, k: int) -> int:
         if k == 1:
