@@ -218,3 +218,20 @@ def test_commanders_move_in_iv_a_and_tire_past_10_mp_9_32() -> None:
     g.apply({"type": "end_commanders"}, "usa")
     assert p.phase == "orders" and p.tired == ["pleasonton"]
     assert g._command_tree("usa").ranges["pleasonton"] == 0  # 9.32: no range this turn
+
+
+def test_stragglers_come_back_to_a_brigade_in_reserve_at_dusk_16_2() -> None:
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [0] * 60, die="d10"))
+    p = g.pos
+    unit = g.brigade_units(GAMBLE)[0]
+    printed = g.counter(unit).sp
+    p.units[unit].lost = 3
+    p.brigades[GAMBLE].reserve = True
+    p.turn = next(t.index for t in all_charts().turn_track.turns() if t.light == "dusk")
+    events = g._stragglers(GAMBLE)
+    back = next(e for e in events if e.type == "stragglers")
+    assert back.data["passed"] and p.units[unit].lost == 2  # a 0 passes any UDD
+    assert back.visible_to == ("usa",)
+    p.units[unit].lost = 1  # one below printed: nothing more to recover (16.23)
+    assert not [e for e in g._stragglers(GAMBLE) if e.type == "stragglers"]
+    assert printed - p.units[unit].lost == printed - 1

@@ -1600,14 +1600,18 @@ class GbacwGame(Game):
         return ev
 
     def _end_turn(self) -> list[Event]:
-        """IV: commander movement (not built), recovery (§6.3's reserve actions: fatigue -2
-        and disorder removed), combat effectiveness (issue 53), then the next turn."""
+        """IV/B recovery (§6.35's reserve actions: fatigue -2, disorder removed, stragglers
+        at dusk and night, §16.2; an idle brigade rests a fatigue level off, §17.42), IV/C
+        combat effectiveness (issue 53), then the next turn."""
         p = self.pos
         ev: list[Event] = []
+        light = self._light()
         for n, b in sorted(p.brigades.items()):
             if b.reserve:
                 for k in self.brigade_units(n):
                     p.units[k].disordered = False  # 002 §6.35's second step
+                if night.stragglers_eligible(light, reserve=True):  # type: ignore[arg-type]
+                    ev += self._stragglers(n)
             if self.fatigue:
                 was_idle = not b.busy and not b.reserve
                 b.fatigue = fatigue.end_of_turn(b.fatigue, reserve_all_turn=b.reserve,
@@ -1626,6 +1630,33 @@ class GbacwGame(Game):
             return ev
         p.turn += 1
         return ev + self._begin_turn()
+
+    def _stragglers(self, brigade: str) -> list[Event]:
+        """002 §16.2 through :func:`night.recover_stragglers`: each non-artillery unit of a
+        brigade in Reserve at dusk or night, in command, takes a UDD; a pass gives back 1 SP,
+        never to its printed strength."""
+        p = self.pos
+        b = p.brigades[brigade]
+        units = []
+        for k in self.brigade_units(brigade):
+            u = p.units[k]
+            if u.hex is None or u.lost <= 0:
+                continue
+            c = self.counter(k)
+            units.append(night.StragglerUnit(
+                k, c.sp - u.lost, c.sp, c.cohesion_disordered if u.disordered else c.cohesion,
+                artillery=unit_class(c) == "artillery",
+                in_range=k not in p.command.get("units", []),
+                udd_drm=fatigue.modifier(b.fatigue) if self.fatigue else 0))
+        first = self.dice.counter
+        ev: list[Event] = []
+        for su, roll, sp in night.recover_stragglers(units, self.dice):
+            p.units[su.unit].lost = su.printed_sp - sp
+            ev.append(Event("stragglers", "16.22", {"unit": su.unit, "passed": roll.passed,
+                                                    "sp": sp}, visible_to=(b.seat,),
+                            redacted={"unit": su.unit, "sp": sp}))
+        rolls = self.dice.rolls_since(first)
+        return ([dice_event(rolls, visible_to=(b.seat,))] if rolls else []) + ev
 
     # --- result and views ------------------------------------------------------------------
 
