@@ -404,23 +404,30 @@ def test_reachable_equals_the_reference_on_the_derived_board() -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards(), st.sampled_from(CELLS), st.sets(st.sampled_from(CELLS), max_size=4),
+       st.dictionaries(st.sampled_from(CELLS), st.booleans(), max_size=6),
        st.sampled_from((None, 0, 3, 10)))
 def test_leader_search_equals_the_reference(board: Board, start: Hex, enemy: set[Hex],
-                                            limit: int | None) -> None:
-    """002 §9.3, §4.15: the leader's and command-range costs, and their order, as before."""
-    near = {n for e in enemy for n in (e, *e.neighbours())}
+                                            held: dict[Hex, bool], limit: int | None) -> None:
+    """002 §9.3, §9.33, §4.15: the leader's and command-range costs, and their order, as
+    before; friends with a combat unit let a leader stop next to the enemy."""
+    friends = {h: FriendStack(combat=c) for h, c in held.items()}
 
-    def passable(h: Hex) -> bool:
-        return h not in near
+    def ok(h: Hex) -> bool:  # §9.33, as leader_costs reads it
+        return h not in enemy and not (any(n in enemy for n in h.neighbours())
+                                       and not (h in friends and friends[h].combat))
 
     half = None if limit is None else 2 * limit
-    fast = _leader_search(board, start, half, passable=passable, chart=None)
-    ref = reference_leader_search(board, start, half, passable=passable, chart=None)
+    fast = _leader_search(board, start, half, passable=ok, chart=None)
+    ref = reference_leader_search(board, start, half, passable=ok, chart=None)
     assert list(fast.items()) == list(ref.items())
-    assert list(leader_costs(board, start, limit, enemy=enemy).items()) == [
-        (h, c) for h, c in sorted(ref.items()) if h == start or h not in near]
-    assert command_cost(board, start, enemy_adjacent=lambda h: h in near,
-                        friendly_combat=lambda h: False, limit_half=half) == ref
+    assert list(leader_costs(board, start, limit, enemy=enemy, friends=friends).items()) == [
+        (h, c) for h, c in sorted(ref.items()) if h == start or ok(h)]
+    near = {n for e in enemy for n in (e, *e.neighbours())}
+    both = reference_leader_search(board, start, half, passable=lambda h: h not in near,
+                                   chart=None)
+    assert list(command_cost(board, start, enemy_adjacent=lambda h: h in near,
+                             friendly_combat=lambda h: False,
+                             limit_half=half).items()) == list(both.items())
 
 
 def test_tables_keyed_by_mover_and_breastworks() -> None:

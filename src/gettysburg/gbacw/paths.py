@@ -419,15 +419,24 @@ def _pass(h: Hex, entry: Step, friend: FriendStack, by_road: bool,
 def _leader_search(board: Board, start: Hex, limit_half: int | None, *,
                    passable: Callable[[Hex], bool],
                    chart: TerrainChart | None) -> dict[Hex, int]:
-    """Cheapest half-MP cost from ``start`` to every hex for a leader (best rate, §9.31),
-    over the board's numbered hexes and the leader's kept step costs (:mod:`costgrid`); the
-    heap pops by (cost, hex number), the old (cost, Hex) order, so the answer keeps its order."""
+    """Cheapest half-MP cost from ``start`` to every hex for a leader (best rate, §9.31)."""
     grid = grid_of(board)
     si = grid.index.get(start)
     if si is None:
         return _leader_search_slow(board, start, limit_half, passable=passable, chart=chart)
-    hexes, row = grid.hexes, grid.table(board, "leader", None, True, (), chart).row
-    span = len(hexes)
+    hexes = grid.hexes
+    dist = _leader_numbers(board, grid, si, limit_half, lambda i: passable(hexes[i]), chart)
+    return {hexes[i]: c for i, c in dist.items()}
+
+
+def _leader_numbers(board: Board, grid: Grid, si: int, limit_half: int | None,
+                    passable: Callable[[int], bool],
+                    chart: TerrainChart | None) -> dict[int, int]:
+    """:func:`_leader_search` over the board's numbered hexes and the leader's kept step
+    costs (:mod:`costgrid`); the heap pops by (cost, hex number), the (cost, Hex) order, so
+    the answer comes out in the same order as a search over Hex objects."""
+    row = grid.table(board, "leader", None, True, (), chart).row
+    span = len(grid.hexes)
     dist: dict[int, int] = {si: 0}
     heap = [si]
     done: set[int] = set()
@@ -437,7 +446,7 @@ def _leader_search(board: Board, start: Hex, limit_half: int | None, *,
         if i in done:
             continue
         done.add(i)
-        if i != si and not passable(hexes[i]):
+        if i != si and not passable(i):
             continue  # reached, but nothing is traced on through it
         for e in row(i):
             if e is None or e[0] in done:
@@ -448,7 +457,7 @@ def _leader_search(board: Board, start: Hex, limit_half: int | None, *,
             if total < dist.get(j, total + 1):
                 dist[j] = total
                 push(heap, total * span + j)
-    return {hexes[i]: c for i, c in dist.items()}
+    return dist
 
 
 def _leader_search_slow(board: Board, start: Hex, limit_half: int | None, *,
@@ -493,9 +502,23 @@ def leader_costs(board: Board, start: Hex, mp: int | None = None, *,
         return h not in enemy and not (any(n in enemy for n in h.neighbours())
                                        and not (h in friends and friends[h].combat))
 
-    dist = _leader_search(board, start, None if mp is None else 2 * mp, passable=ok,
-                          chart=chart)
-    return {h: c for h, c in sorted(dist.items()) if h == start or ok(h)}
+    grid = grid_of(board)
+    si = grid.index.get(start)
+    limit = None if mp is None else 2 * mp
+    if si is None:
+        dist = _leader_search_slow(board, start, limit, passable=ok, chart=chart)
+        return {h: c for h, c in sorted(dist.items()) if h == start or ok(h)}
+    # ok() by hex number: the enemy's hexes and those next to them, from the kept sets
+    foes, index = grid.enemy_context(enemy), grid.index
+    held = {index[h] for h, f in friends.items() if f.combat and h in index}
+    enemy_i, near = foes.enemy, foes.near
+
+    def ok_i(i: int) -> bool:
+        return i not in enemy_i and (i not in near or i in held)
+
+    found = _leader_numbers(board, grid, si, limit, ok_i, chart)
+    hexes = grid.hexes
+    return {hexes[i]: found[i] for i in sorted(found) if i == si or ok_i(i)}
 
 
 def path_cost(board: Board, start: Hex, goal: Hex, *, enemy: Collection[Hex] = (),
