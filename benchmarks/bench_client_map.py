@@ -134,6 +134,7 @@ def shot(page: Any, path: str, hex_id: str = "B5328", size: float = 88) -> None:
     """Bring ``hex_id`` (west of Cemetery Ridge, by the A/B seam) to the middle of the map,
     zoom in until a hex is ``size`` px across, and save the board as a picture."""
     page.mouse.up()
+    page.set_viewport_size({"width": 1920, "height": 1200})  # a larger board for the picture
     where = """([id, size]) => {
       const s = document.querySelector('svg.map'); const r = s.getBoundingClientRect();
       const [vx, vy, vw, vh] = s.getAttribute('viewBox').split(' ').map(Number);

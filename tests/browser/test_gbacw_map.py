@@ -132,7 +132,8 @@ def test_close_in_the_canvas_prints_the_hex_ids_where_they_belong(gbacw_page: An
       const ink = document.createElement('canvas'); ink.width = w; ink.height = h;
       const c = ink.getContext('2d'); c.font = `${fs * d}px Arial, Helvetica, sans-serif`;
       c.textAlign = 'center'; c.fillText(text, w / 2, fs * 1.2 * d);
-      const mask = c.getImageData(0, 0, w, h).data; const seen = map.getImageData(x0, y0, w, h).data;
+      const mask = c.getImageData(0, 0, w, h).data;
+      const seen = map.getImageData(x0, y0, w, h).data;
       const lum = (a, i) => a[i] * 0.3 + a[i + 1] * 0.59 + a[i + 2] * 0.11;
       const ground = map.getImageData(Math.round(x * d), Math.round((y - fs * 2.4) * d), 1, 1).data;
       let on = 0, dark = 0;
@@ -167,7 +168,8 @@ def test_a_hover_and_a_click_on_the_canvas_find_the_hex_under_the_pointer(
       for (const [id, x, y] of hexes) {
         const sx = r.left + (x - vx - (vw - r.width * k) / 2) / k;
         const sy = r.top + (y - vy - (vh - r.height * k) / 2) / k;
-        if (sx < r.left + 40 || sx > r.right - 40 || sy < r.top + 40 || sy > r.bottom - 40) continue;
+        const inside = sx > r.left + 40 && sx < r.right - 40 && sy > r.top + 40 && sy < r.bottom - 40;
+        if (!inside) continue;
         if (document.elementFromPoint(sx, sy) === s) out.push([id, sx, sy]);
       }
       return out;

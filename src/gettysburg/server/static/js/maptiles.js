@@ -1,4 +1,4 @@
-// The static ground of a large hex map (thousands of hexes: GBACW's three sheets) drawn on
+// The static ground of a large hex map (thousands of hexes: a battle book's three sheets) drawn on
 // a canvas from cached bitmap tiles, so that panning and zooming costs a few image copies
 // rather than a repaint of thousands of SVG shapes. docs/server.md ("The map renderer").
 //
@@ -40,6 +40,7 @@ export class HexCanvas {
     this.pending = null;
     this.view = null;
     this.drawn = 0; // tiles drawn so far (for the benchmark and tests)
+    this.tileMs = 5; // how long a tile takes to draw, on average of late (ms)
     // Buckets of a few hexes' width, so that a tile draws only what lies under it.
     this.cell = spacing * 4;
     this.buckets = new Map();
@@ -149,7 +150,9 @@ export class HexCanvas {
     }
     const work = (deadline) => {
       this.idle = null;
-      while (todo.length && deadline.timeRemaining() > 4) {
+      // Only when a tile fits in the idle time left: one that overran would delay the
+      // frame a pan or zoom is waiting for.
+      while (todo.length && deadline.timeRemaining() > this.tileMs * 1.5 + 1) {
         const [b, i, j] = todo.shift();
         const span = TILE / 2 ** b;
         // Kept as least recently used: they make way before the view's own tiles.
@@ -162,11 +165,13 @@ export class HexCanvas {
   }
 
   drawTile(kb, tx, ty, span) {
+    const t0 = performance.now();
     const c = document.createElement("canvas");
     c.width = TILE;
     c.height = TILE;
     this.paint(c.getContext("2d"), kb, tx, ty, span, span);
     this.drawn++;
+    this.tileMs = this.tileMs * 0.8 + (performance.now() - t0) * 0.2;
     return c;
   }
 
