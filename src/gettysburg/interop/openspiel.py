@@ -158,7 +158,7 @@ class _Engine:
     def tensor(self, seat: Seat) -> list[float]:
         if seat not in self.tensors:
             # The observation when it is already built; else the hook builds what its
-            # tensor needs (for BoC less than the whole view, which lists the legal actions).
+            # tensor needs (a system may build less than its whole view, legal list and all).
             values = self.shared.hooks.observation_tensor(self.game, seat,
                                                           self.seen.get(seat))
             self.tensors = {**self.tensors, seat: values}
