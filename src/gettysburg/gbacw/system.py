@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gettysburg.core.doctrine import Doctrine
 from gettysburg.core.system import (
     AIHooks,
     MapHooks,
@@ -39,17 +40,35 @@ def _scenario_text(doc: dict[str, Any]) -> str:
     return scenario_text(doc)
 
 
+def _doctrine() -> Doctrine:
+    from gettysburg.gbacw.ai.doctrine import GbacwDoctrine
+
+    return GbacwDoctrine()
+
+
 def _opponents() -> tuple[Opponent, ...]:
-    # until the GBACW general exists (issue 54), the only opponent is the random player
-    return (Opponent("random", "random", {"en": "Random"},
-                     {"en": "Plays any legal action, drawn at random (no GBACW general yet)."}),)
+    # easiest first: the random player, then the general (gbacw/ai/doctrine.py, issue 54)
+    return (
+        Opponent("random", "random", {"en": "Random"},
+                 {"en": "Plays any legal action, drawn at random."}),
+        Opponent("general", "general",
+                 {"en": "General", "es": "General", "de": "General", "it": "Generale"},
+                 {"en": "Marches on the scenario's objectives or holds them, fires whenever "
+                        "the charts offer a shot, rallies and keeps its leaders with their men.",
+                  "es": "Marcha sobre los objetivos del escenario o los defiende, dispara "
+                        "siempre que puede, reagrupa y mantiene a sus jefes con sus tropas.",
+                  "de": "Marschiert auf die Ziele des Szenarios oder hält sie, feuert, wo "
+                        "immer es geht, sammelt und hält seine Führer bei ihren Truppen.",
+                  "it": "Marcia sugli obiettivi dello scenario o li difende, fa fuoco "
+                        "appena può, riordina e tiene i comandanti con le loro truppe."}),
+    )
 
 
 SYSTEM = RuleSystem(
     name="gbacw",
     title="Great Battles of the American Civil War: Three Days of Gettysburg",
     seats={"usa": "Union", "csa": "Confederacy"},  # the titles the other systems give these seats
-    ai=AIHooks(opponents=_opponents),
+    ai=AIHooks(doctrine=_doctrine, opponents=_opponents),
     words=words_file(Path(__file__).parent / "data" / "words.json"),  # seats and markers
     menu=_menu,
     map_json=map_hooks.map_json,

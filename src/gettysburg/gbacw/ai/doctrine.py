@@ -1,0 +1,273 @@
+"""The GBACW doctrine: what the ``general`` agent plays in a GBACW game, read from its
+seat's view (never the state: the enemy's orders, efficiency markers and pool are hidden,
+002 §5.2-5.3, §6) and the public board, order of battle and scenario file.
+
+The side that must take the scenario's objective hexes (its victory block) marches on them
+from afar, advances when near and attacks when close; the other side holds them. Both fire
+whenever a shot is offered (return fire is not yet in the engine, so a shot costs nothing
+but the move it may forbid, 002 §6.15), rally disordered units (002 §13.41), keep leaders
+with their troops (002 §4.2) and face the nearest enemy (002 §7.1). Orders-change rolls and
+coordination are not tried (a Loose Cannon or Confusion costs more than the attempt wins,
+002 §6.2, §5.34). Shock is not yet offered by the engine (issue 53).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.hexes import DIRECTIONS, Hex
+from gettysburg.core.protocol import Action
+from gettysburg.gbacw.ai.ground import FAR, Objectives, mp_to, objectives, parse
+from gettysburg.gbacw.oob import default_oob
+
+#: infantry MP to the nearest objective beyond which a brigade marches (002 §6.14), and
+#: within which it attacks
+MARCH_BEYOND = 14.0
+ATTACK_WITHIN = 5.0
+#: what one MP of progress toward the objective is worth
+STEP = 0.1
+
+
+@cache
+def _commands() -> dict[str, str]:
+    """Leader id -> the formation he commands (public: the order of battle)."""
+    return {rec.leader.id: rec.command for rec in default_oob().leaders}
+
+
+def _front(facing: JSONDict | None) -> tuple[float, float] | None:
+    """The plane vector a facing points along (002 §7.1: a vertex between two directions,
+    or a hexside)."""
+    if not facing:
+        return None
+    i = int(facing.get("index", 0))
+    d = DIRECTIONS[i % 6]
+    if facing.get("kind") == "vertex":
+        d = d + DIRECTIONS[(i + 1) % 6]
+    return _plane(d)
+
+
+def _plane(h: Hex) -> tuple[float, float]:
+    return (h.q + h.r / 2.0, h.r * math.sqrt(3) / 2.0)
+
+
+def _cos(facing: JSONDict | None, frm: Hex, to: Hex) -> float:
+    """How squarely ``facing`` at ``frm`` points at ``to`` (1: straight, -1: away)."""
+    f = _front(facing)
+    if f is None or frm == to:
+        return 0.0
+    v = _plane(to - frm)
+    nv, nf = math.hypot(*v), math.hypot(*f)
+    return (f[0] * v[0] + f[1] * v[1]) / (nv * nf)
+
+
+@dataclass
+class Situation:
+    """What the doctrine reads from one view."""
+
+    seat: str
+    obj: Objectives
+    own: dict[str, JSONDict] = field(default_factory=dict)  # unit key -> view record
+    enemy_sp: dict[Hex, int] = field(default_factory=dict)
+    own_at: dict[Hex, int] = field(default_factory=dict)  # own units per hex
+    brigade_hexes: dict[str, list[Hex]] = field(default_factory=dict)
+    leaders: dict[str, Hex] = field(default_factory=dict)
+
+    @property
+    def attacking(self) -> bool:
+        return self.obj.taker == self.seat
+
+    def unit_hex(self, key: str) -> Hex | None:
+        u = self.own.get(key) or {}
+        at = u.get("hex") or u.get("waiting_at")
+        return parse(str(at)) if at else None
+
+    def goal_of(self, h: Hex) -> Hex | None:
+        """The objective a unit at ``h`` heads for: the nearest, less one held by many
+        friends already (so both objectives get troops)."""
+        if not self.obj.hexes:
+            return self.nearest_enemy(h)
+        return min(self.obj.hexes,
+                   key=lambda g: (mp_to(g, h) + 4.0 * self.own_at.get(g, 0), g.q, g.r))
+
+    def to_goal(self, h: Hex) -> float:
+        g = self.goal_of(h)
+        if g is None:
+            return 0.0
+        return mp_to(g, h) if self.obj.hexes else float(g.distance(h))
+
+    def nearest_enemy(self, h: Hex, within: int = 99) -> Hex | None:
+        best = None
+        for e in self.enemy_sp:
+            d = e.distance(h)
+            if d <= within and (best is None or (d, e.q, e.r) < (best[0], best[1].q, best[1].r)):
+                best = (d, e)
+        return best[1] if best else None
+
+    def enemy_next_to(self, h: Hex) -> int:
+        return sum(self.enemy_sp.get(h + d, 0) for d in DIRECTIONS)
+
+
+def situation(view: JSONDict) -> Situation:
+    seat = str(view.get("seat"))
+    s = Situation(seat, objectives(str(view.get("scenario", ""))))
+    for key, u in (view.get("units") or {}).items():
+        at = u.get("hex")
+        if u.get("seat") == seat:
+            s.own[key] = u
+            if at:
+                h = parse(str(at))
+                s.own_at[h] = s.own_at.get(h, 0) + 1
+                s.brigade_hexes.setdefault(str(u.get("brigade")), []).append(h)
+        elif at:
+            h = parse(str(at))
+            s.enemy_sp[h] = s.enemy_sp.get(h, 0) + int(u.get("sp") or 0)
+    for ld, rec in (view.get("leaders") or {}).items():
+        if rec.get("seat") == seat and rec.get("hex"):
+            s.leaders[ld] = parse(str(rec["hex"]))
+    return s
+
+
+class GbacwDoctrine:
+    """Scores every legal action from the view (module doc)."""
+
+    def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
+        s = situation(view)
+        brigades = view.get("brigades") or {}
+        fire_first = self._fire_first(s, legal)
+        return [self._score(s, brigades, a, fire_first) for a in legal]
+
+    def _fire_first(self, s: Situation, legal: Sequence[Action]) -> set[str]:
+        """Units that should shoot before (or instead of) moving: those with no move that
+        gains ground, or holding an objective, or the defenders."""
+        gains: dict[str, float] = {}
+        for a in legal:
+            if a.get("type") == "move":
+                k = str(a["unit"])
+                gains[k] = max(gains.get(k, 0.0), self._move(s, a))
+        return {k for k in s.own if gains.get(k, 0.0) < 0.3 or not s.attacking}
+
+    def _score(self, s: Situation, brigades: JSONDict, a: Action, fire_first: set[str]) -> float:
+        kind = a.get("type")
+        if kind == "set_orders":
+            b = brigades.get(str(a["brigade"])) or {}
+            want = self._wanted_orders(s, str(a["brigade"]))
+            if b.get("orders") == want:
+                return -1.0
+            return 1.0 if a["orders"] == want else -0.5
+        if kind == "reserve":
+            return 0.5 if a.get("on") is False else -1.0
+        if kind in ("transfer", "roll_orders", "coordinate"):
+            return -0.5
+        if kind == "first_am":
+            return 0.5
+        if kind == "activate":
+            return 1.0 + 0.01 * len(s.brigade_hexes.get(str(a["brigade"]), []))
+        if kind == "move":
+            return self._move(s, a)
+        if kind == "face":
+            return self._face(s, a)
+        if kind == "fire":
+            return self._fire(s, a, fire_first)
+        if kind == "rally":
+            return 1.5
+        if kind in ("move_leader", "move_commander"):
+            return self._leader(s, a)
+        if kind == "end_activation":
+            return 0.001  # below end_brigade: finish the brigade first
+        # end_orders, end_orders_change, end_brigade, end_commanders: the "done" actions
+        return 0.01
+
+    def _wanted_orders(self, s: Situation, brigade: str) -> str:
+        keys = [k for k, u in s.own.items() if u.get("brigade") == brigade]
+        hexes = [h for h in (s.unit_hex(k) for k in keys) if h is not None]
+        if not hexes:
+            return "advance"
+        d = min(s.to_goal(h) for h in hexes)
+        near = min((h.distance(e) for h in hexes for e in s.enemy_sp), default=99)
+        if d > MARCH_BEYOND and near > 6:
+            return "march"
+        if s.attacking and d <= ATTACK_WITHIN:
+            return "attack"
+        return "advance"
+
+    def _move(self, s: Situation, a: Action) -> float:
+        k = str(a["unit"])
+        frm = s.unit_hex(k)
+        to = parse(str(a["to"]))
+        if frm is None:
+            return 0.0
+        on_obj = frm in s.obj.hexes and (s.own.get(k) or {}).get("hex")
+        if on_obj and to != frm:
+            return -2.0
+        if to in s.obj.hexes and not s.own_at.get(to):
+            return 3.0
+        before, after = s.to_goal(frm), s.to_goal(to)
+        if after >= FAR:
+            return -1.0
+        if not s.attacking and s.obj.hexes and before <= 3.0:
+            gain = -0.5 if after > before else 0.0  # close enough to hold: stay
+        else:
+            gain = before - after
+        score = STEP * gain - 0.05
+        target = s.nearest_enemy(to, 6) or s.goal_of(to)
+        if target is not None:
+            score += 0.05 * _cos(a.get("facing"), to, target)
+        sp = int((s.own.get(k) or {}).get("sp") or 0)
+        if s.enemy_next_to(to) > 2 * sp and to not in s.obj.hexes:
+            score -= 0.4  # do not end next to a much stronger enemy
+        return score
+
+    def _face(self, s: Situation, a: Action) -> float:
+        k = str(a["unit"])
+        h = s.unit_hex(k)
+        if h is None:
+            return -1.0
+        target = s.nearest_enemy(h, 6) or s.goal_of(h)
+        if target is None:
+            return -1.0
+        now = _cos((s.own.get(k) or {}).get("facing"), h, target)
+        return 0.2 * (_cos(a.get("facing"), h, target) - now) - 0.03
+
+    def _fire(self, s: Situation, a: Action, fire_first: set[str]) -> float:
+        k = str(a["unit"])
+        h, t = s.unit_hex(k), parse(str(a["target"]))
+        if h is None:
+            return 0.0
+        score = 0.4 + 0.3 / max(1, h.distance(t)) + 0.03 * min(12, s.enemy_sp.get(t, 0))
+        if t in s.obj.hexes:
+            score += 1.0  # clearing an objective
+        return score if k in fire_first else 0.02
+
+    def _leader(self, s: Situation, a: Action) -> float:
+        ld = str(a["leader"])
+        here = s.leaders.get(ld)
+        if here is None:
+            return -1.0
+        command = _commands().get(ld, "")
+        name = command.split("/")[0].split("-", 1)[-1]  # CS-Heth/III -> Heth
+        troops = [h for b, hs in s.brigade_hexes.items()
+                  if b == command or b.endswith("/" + name) for h in hs]
+        if not troops:
+            return -1.0
+        to = parse(str(a["to"]))
+
+        def spread(x: Hex) -> float:
+            return sum(x.distance(t) for t in troops) / len(troops)
+
+        before, after = spread(here), spread(to)
+        if before <= 1.5:
+            return -0.2
+        if s.enemy_next_to(to) and not s.own_at.get(to):
+            return -0.5
+        return 0.1 * (before - after) - 0.05
+
+    def evaluate(self, view: JSONDict) -> float:
+        """Objectives held, then SP on the map against the enemy's."""
+        s = situation(view)
+        held = sum(1 for g in s.obj.hexes if s.own_at.get(g))
+        own_sp = sum(int(u.get("sp") or 0) for u in s.own.values() if u.get("hex"))
+        return 2.0 * held + 0.01 * (own_sp - sum(s.enemy_sp.values()))
