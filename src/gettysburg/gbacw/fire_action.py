@@ -48,7 +48,7 @@ from .stacking import Arm, fire_allowances
 from .state import UnitState
 
 if TYPE_CHECKING:
-    from .game import GbacwGame
+    from .engine_view import GameView as GbacwGame
 
 NON_PHASING_AND_PHASING: tuple[FireKind, ...] = ("phasing", *NON_PHASING)
 

@@ -11,8 +11,6 @@ Fire and shock (issue 53) are not built: a brigade moves and turns.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from gettysburg.core.canonical import JSONDict
@@ -31,7 +29,8 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import efficiency, fatigue, fire_action, night, sequence
 from gettysburg.gbacw.actions import ACTION_ORDER, check_shape
-from gettysburg.gbacw.board import Board, load_board
+from gettysburg.gbacw.board import Board
+from gettysburg.gbacw.catalog import catalog
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.command_status import INDEPENDENT, CommandTree, measure
 from gettysburg.gbacw.coordination import coordinate
@@ -39,7 +38,7 @@ from gettysburg.gbacw.facing import Facing, to_kind
 from gettysburg.gbacw.initiative import InitiativeSide, roll_initiative
 from gettysburg.gbacw.los import line_of_sight
 from gettysburg.gbacw.movement import FriendStack, movement_allowance
-from gettysburg.gbacw.oob import Counter, Oob, default_oob
+from gettysburg.gbacw.oob import Counter
 from gettysburg.gbacw.orders import (
     ReserveStanding,
     UnitSituation,
@@ -56,7 +55,6 @@ from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
 from gettysburg.gbacw.shock_action import combatant_of
 from gettysburg.gbacw.stacking import StackEntry, stack_problem
 from gettysburg.gbacw.state import (
-    SEAT_OF_SIDE,
     SEATS,
     BrigadeState,
     Position,
@@ -71,60 +69,6 @@ from gettysburg.gbacw.state import (
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0"}
 LEADER_MA = 10  # brigade and division leaders (002 §4.16)
 COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
-
-
-@dataclass(frozen=True)
-class Catalog:
-    """What the OOB says of every piece, looked up once (never saved: it is the data)."""
-
-    oob: Oob
-    board: Board
-    counters: dict[str, Counter]
-    brigade_leader: dict[str, str]  # formation id -> leader id
-    division_leader: dict[str, str]
-    corps_leader: dict[str, str]
-    army_leader: dict[Seat, str]
-    leader_seat: dict[str, Seat]
-    leader_level: dict[str, str]
-    leader_command: dict[str, str]
-    division_corps: dict[str, str]
-
-    def rating(self, leader: str, key: str, default: int = 0) -> int:
-        value = self.oob.rating(leader, key)
-        return default if value is None else int(value)
-
-
-@lru_cache(maxsize=1)
-def catalog() -> Catalog:
-    oob, board = default_oob(), load_board()
-    brig: dict[str, str] = {}
-    div: dict[str, str] = {}
-    corps: dict[str, str] = {}
-    army: dict[Seat, str] = {}
-    seat_of: dict[str, Seat] = {}
-    level: dict[str, str] = {}
-    command: dict[str, str] = {}
-    div_corps: dict[str, str] = {}
-    for _, c in oob.corps():
-        for d in c.divisions:
-            div_corps[d.id] = c.id
-    for rec in oob.leaders:
-        ld = rec.leader
-        seat_of[ld.id] = SEAT_OF_SIDE[rec.side]
-        level[ld.id] = ld.level
-        command[ld.id] = rec.command
-        if not rec.command:
-            continue
-        if ld.level in ("brigade", "artillery"):
-            brig.setdefault(rec.command, ld.id)
-        elif ld.level == "division":
-            div[rec.command] = ld.id
-        elif ld.level == "corps":
-            corps[rec.command] = ld.id
-        elif ld.level == "army":
-            army[SEAT_OF_SIDE[rec.side]] = ld.id
-    return Catalog(oob, board, {c.id: c for c in oob.counters()}, brig, div, corps, army,
-                   seat_of, level, command, div_corps)
 
 
 def unit_class(c: Counter) -> str:

@@ -44,7 +44,7 @@ from .shock import (
 from .state import UnitState
 
 if TYPE_CHECKING:
-    from .game import GbacwGame
+    from .engine_view import GameView as GbacwGame
 
 
 def position_holds_shock_results() -> bool:
