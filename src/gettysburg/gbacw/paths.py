@@ -258,6 +258,8 @@ class _Search:
         on_map_start = -1 if self.entering else si
         start_adjacent = si in near and not self.entering
         best: dict[int, _Best] = {}  # by 6 * hex + facing
+        index = g.index
+        friends_i = {index[x]: fs for x, fs in friends.items() if x in index}
         dis0 = int(self.disordered)
         first: _State
         if self.entering:
@@ -289,7 +291,7 @@ class _Search:
             st = key >> 2
             i, fi = divmod(st, 6)
             h = hexes[i]
-            fs = friends.get(h) if friends else None
+            fs = friends_i.get(i) if friends_i else None
             may_end = (entry is None or entry.may_end) and (
                 i == on_map_start or fs is None or fs.can_stack)
             if terminal:
@@ -382,7 +384,10 @@ class _Search:
                         push(heap, total * span + nkey)
         pairs, facings = g.pair_list(kind), g.facing_list(kind)
         out: dict[tuple[Hex, Facing], Reach] = {}
-        for code, b in sorted(best.items(), key=_best_order):
+        # by Reach.rank, then (hex, facing): the path ends in the state itself, so two
+        # states never tie on the first five fields and the sort never compares checks
+        for b in sorted(best.values()):
+            code = b[4][-1]
             out[pairs[code]] = Reach(hexes[code // 6], facings[code % 6], b[0],
                                      tuple([pairs[c] for c in b[4]]), b[5], bool(b[1]), b[6],
                                      b[7], b[8])
@@ -395,11 +400,6 @@ _State = tuple[int, int, int, tuple[int, ...], tuple[Check, ...], Step | None, b
 #: an end state: half MP, disordered, checks count, path length, path, the checks, stopped,
 #: minimum move only, road only (its first five fields are Reach.rank's)
 _Best = tuple[int, int, int, int, tuple[int, ...], tuple[Check, ...], bool, bool, bool]
-
-
-def _best_order(item: tuple[int, _Best]) -> tuple[int, int, int, int, tuple[int, ...], int]:
-    b = item[1]
-    return (b[0], b[1], b[2], b[3], b[4], item[0])
 
 
 def _pass(h: Hex, entry: Step, friend: FriendStack, by_road: bool,
