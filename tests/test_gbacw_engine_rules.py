@@ -235,3 +235,32 @@ def test_stragglers_come_back_to_a_brigade_in_reserve_at_dusk_16_2() -> None:
     p.units[unit].lost = 1  # one below printed: nothing more to recover (16.23)
     assert not [e for e in g._stragglers(GAMBLE) if e.type == "stragglers"]
     assert printed - p.units[unit].lost == printed - 1
+
+
+def test_herr_ridge_victory_by_control_004_sc2() -> None:
+    """004 sc.2: the Confederates win holding A2512 and A3517 (occupied, or last entered
+    with nobody there now); otherwise the Union. Little Round Top needs them occupied."""
+    from gettysburg.core.protocol import new_game
+
+    g = new_game("gbacw/herr-ridge", seed=2)
+    assert isinstance(g, GbacwGame)
+    p = g.pos
+    for h in ("A2512", "A3517"):
+        for u in p.units.values():
+            if u.hex == h:
+                u.hex = None
+    p.phase = "over"
+    p.control = {"A2512": "csa", "A3517": "csa"}
+    assert g.result() == {"winner": "csa", "scored": True, "rule": "victory",
+                          "hexes": ["A2512", "A3517"]}
+    union = next(k for k, u in p.units.items() if u.seat == "usa" and u.hex is not None)
+    p.units[union].hex = "A3517"  # a Union unit there now
+    assert g.result()["winner"] == "usa"  # type: ignore[index]
+    lrt = new_game("gbacw/little-round-top", seed=2)
+    assert isinstance(lrt, GbacwGame)
+    lrt.pos.phase = "over"
+    lrt.pos.control = {"C2118": "csa", "C2219": "csa"}
+    for u in lrt.pos.units.values():
+        if u.hex in ("C2118", "C2219"):
+            u.hex = None
+    assert lrt.result()["winner"] == "usa"  # type: ignore[index]  # entered is not enough

@@ -141,6 +141,10 @@ class GbacwGame(Game):
                 if ld is not None:
                     pos.leaders.setdefault(ld, None)
                     pos.leader_seat[ld] = st.seat
+        for h in self.victory_hexes():  # who holds each objective at the start
+            holders = {u.seat for u in pos.units.values() if u.hex == h}
+            if len(holders) == 1:
+                pos.control[h] = holders.pop()
         self.pos = pos
         self.record(Event("setup", "3.0", {"scenario": s.id, "title": s.title,
                                             "turn": turn_label(s.first_turn),
@@ -1449,6 +1453,10 @@ class GbacwGame(Game):
             hid = self.cat.board.hexes[h].id
             if not ids or ids[-1] != hid:
                 ids.append(hid)
+        objectives = self.victory_hexes()
+        for hid in ids[1:] if frm is not None else ids:
+            if hid in objectives:
+                p.control[hid] = u.seat  # the last side to enter controls it (004 sc.1)
         return [Event("move", "9.1", {"unit": key, "from": frm, "to": u.hex, "path": ids,
                                       "mp": reach.half_mp / 2, "facing": u.facing.to_json(),
                                       "entered": frm is None, "disordered": reach.disordered,
@@ -1604,7 +1612,16 @@ class GbacwGame(Game):
 
     # --- result and views ------------------------------------------------------------------
 
+    def victory_hexes(self) -> set[str]:
+        scen = self.scen.scenario
+        if scen is None:
+            return set()
+        return {h for c in scen.victory.conditions if c.kind == "control" for h in c.hexes}
+
     def result(self) -> JSONDict | None:
+        """The scenario's victory (004 "Gli scenari"): a ``control`` condition holds when its
+        seat occupies every hex (``occupy``) or was the last to enter each one it does not
+        hold with nobody else there now; other kinds wait for issue 54."""
         if not self.is_terminal():
             return None
         scen = self.scen.scenario
@@ -1613,7 +1630,9 @@ class GbacwGame(Game):
         occupied = {u.hex: u.seat for u in self.pos.units.values() if u.hex is not None}
         for cond in scen.victory.conditions:
             if cond.kind == "control":
-                if all(occupied.get(h) == cond.seat for h in cond.hexes):
+                held = [occupied.get(h, None if cond.occupy else self.pos.control.get(h))
+                        for h in cond.hexes]
+                if all(s == cond.seat for s in held):
                     return {"winner": cond.seat, "scored": True, "rule": "victory",
                             "hexes": list(cond.hexes)}
             else:
@@ -1658,6 +1677,7 @@ class GbacwGame(Game):
             "em": {c: v for c, v in sorted(p.em.items()) if c in own_cmds},
             "pool": self._own_markers_counted(seat) if not full else {
                 m: p.pool.count(m) for m in sorted(set(p.pool))},
+            "control": dict(sorted(p.control.items())),  # the objectives: public
             "current": p.current, "brigade": p.brigade, "coordination": p.coordination,
             "done_brigades": list(p.done_brigades),
             "hidden": [] if full else [

@@ -162,6 +162,7 @@ class Position:
     commanders_done: list[Seat] = field(default_factory=list)
     commander_mp: dict[str, int] = field(default_factory=dict)
     tired: list[str] = field(default_factory=list)
+    control: dict[str, Seat] = field(default_factory=dict)  # victory hex -> last to enter it
 
     def to_json(self) -> JSONDict:
         return {
@@ -181,7 +182,8 @@ class Position:
             "leaders_moved": list(self.leaders_moved),
             "commanders_done": list(self.commanders_done),
             "commander_mp": dict(sorted(self.commander_mp.items())),
-            "tired": sorted(self.tired)}
+            "tired": sorted(self.tired),
+            "control": dict(sorted(self.control.items()))}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -208,7 +210,8 @@ class Position:
             leaders_moved=[str(x) for x in d["leaders_moved"]],
             commanders_done=[str(x) for x in d.get("commanders_done", [])],
             commander_mp={str(k): int(v) for k, v in d.get("commander_mp", {}).items()},
-            tired=[str(x) for x in d.get("tired", [])])
+            tired=[str(x) for x in d.get("tired", [])],
+            control={str(k): str(v) for k, v in d.get("control", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 
