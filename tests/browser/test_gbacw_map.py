@@ -168,7 +168,8 @@ def test_a_hover_and_a_click_on_the_canvas_find_the_hex_under_the_pointer(
       for (const [id, x, y] of hexes) {
         const sx = r.left + (x - vx - (vw - r.width * k) / 2) / k;
         const sy = r.top + (y - vy - (vh - r.height * k) / 2) / k;
-        const inside = sx > r.left + 40 && sx < r.right - 40 && sy > r.top + 40 && sy < r.bottom - 40;
+        const inside = sx > r.left + 40 && sx < r.right - 40
+          && sy > r.top + 40 && sy < r.bottom - 40;
         if (!inside) continue;
         if (document.elementFromPoint(sx, sy) === s) out.push([id, sx, sy]);
       }
@@ -183,4 +184,26 @@ def test_a_hover_and_a_click_on_the_canvas_find_the_hex_under_the_pointer(
         page.wait_for_function("(id) => document.querySelector('.refused-mark')"
                                "?.dataset.place === id", arg=hex_id)
         assert hex_id in page.inner_text("#refusal")
+    assert not errors, errors
+
+
+def test_the_keyboard_steps_over_canvas_hexes_as_over_svg_ones(gbacw_page: Any) -> None:
+    page, the_map, errors = gbacw_page
+    page.locator("svg.map g.unit[data-side=usa]").first.focus()
+    start = page.evaluate("() => document.activeElement.dataset.unit")
+    assert start
+    made = page.locator("polygon.hex").count()
+    page.keyboard.press("ArrowRight")
+    hex_id = page.evaluate("() => document.activeElement.dataset.hex")
+    assert hex_id and page.locator("polygon.hex").count() == made + 1  # made on arrival
+    page.keyboard.press("ArrowRight")
+    then = page.evaluate("() => document.activeElement.dataset.hex")
+    assert then and then != hex_id
+    # The two are neighbours on the map, the second east of the first; the ring is shown.
+    a = next(h["xy"] for h in the_map["hexes"] if h["id"] == hex_id)
+    b = next(h["xy"] for h in the_map["hexes"] if h["id"] == then)
+    s = (the_map["layout"]["basis_q"][0] ** 2 + the_map["layout"]["basis_q"][1] ** 2) ** 0.5
+    assert 0.8 * s < ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 < 1.2 * s and b[0] > a[0]
+    assert page.evaluate("() => document.querySelector('.focus-ring').style.display") == ""
+    assert page.inner_text(".board .hover").startswith(then)
     assert not errors, errors
