@@ -49,6 +49,9 @@ FRONT_DIRECTIONS = {"vertex": tuple((v, (v + 1) % 6) for v in range(6)),
                     "side": tuple((d,) for d in range(6))}
 
 WOODS = ("woods", "rough-woods")
+#: tables kept a board: four classes by three orders by path use, with room for a few sets of
+#: breastworks; the oldest goes first
+MAX_TABLES = 48
 
 
 @dataclass(slots=True)
@@ -178,6 +181,8 @@ class Grid:
         key = (unit_class, orders, use_paths, works, id(the_chart))
         found = self.tables.get(key)
         if found is None or found.chart is not chart:
+            if len(self.tables) >= MAX_TABLES:  # each set of breastworks keys its own
+                del self.tables[next(iter(self.tables))]
             found = self.tables[key] = StepTable(board, self, unit_class, orders, use_paths,
                                                  works, chart, [None] * len(self.hexes))
         return found

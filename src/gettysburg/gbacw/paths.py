@@ -13,6 +13,13 @@ legal moves come out in the same order every time.
 :func:`leader_costs` is the same search for a leader, who has no facing and takes the best
 rate (§9.31), and :func:`command_cost` the command-range variant of it (§4.15), used by
 :mod:`gettysburg.gbacw.command_range`.
+
+Speed: the searches run over numbered states, not Hex and Facing objects. The board's hexes,
+their neighbours and every mover's step costs come from :mod:`gettysburg.gbacw.costgrid`,
+worked out once a board and kept; the heap holds plain ints; a path is a tuple of ints built
+only when a state keeps it, and the Reach objects are made once, at the end. The answers are
+those of the step-at-a-time search first written (kept as the reference in
+``tests/test_gbacw_paths_speed.py``); ``benchmarks/bench_gbacw_movement.py`` measures both.
 """
 
 from __future__ import annotations
