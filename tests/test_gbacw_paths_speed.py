@@ -370,7 +370,7 @@ def _same(board: Board, kw: dict[str, object]) -> None:
 # --- the fast search against the reference ------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(searches())
 def test_reachable_equals_the_reference_on_random_positions(
         case: tuple[Board, dict[str, object]]) -> None:
