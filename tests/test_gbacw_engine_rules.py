@@ -264,3 +264,28 @@ def test_herr_ridge_victory_by_control_004_sc2() -> None:
         if u.hex in ("C2118", "C2219"):
             u.hex = None
     assert lrt.result()["winner"] == "usa"  # type: ignore[index]  # entered is not enough
+
+
+def test_a_reinforcement_on_a_roll_comes_later_when_it_fails_9_7() -> None:
+    """004's schedule: a group arrives on a d10 in its range, else at its next stage."""
+    g = GbacwGame(str(Path(SKIRMISH).with_name("arrival.yaml")),
+                  dice=ScriptedDice([7, 3, 0, 5, 4] + [0] * 300, die="d10"))
+    p = g.pos
+
+    def end_turn() -> None:
+        turn = p.turn
+        while p.turn == turn and not g.is_terminal():
+            seat = g.to_move()[0]
+            legal = g.legal_actions(seat)
+            g.apply(next((a for a in legal if a["type"] in (
+                "end_orders", "end_orders_change", "end_activation", "first_am",
+                "end_commanders")), legal[0]), seat)
+
+    end_turn()
+    assert p.arrived == []  # rolled a 0, needed 2-3
+    delayed = [e for e in g.events("usa") if e["type"] == "reinforcements_delayed"]
+    assert delayed and delayed[0]["data"]["roll"] == 0
+    assert not [e for e in g.events("csa") if e["type"].startswith("reinforcements")]
+    end_turn()
+    assert p.arrived == [0] and p.entries == {"0": "A3802"}
+    assert all(g.waiting(k) == "A3802" for k in g.brigade_units("US-2/1/Cav"))

@@ -240,7 +240,7 @@ class GbacwGame(Game):
         found = self._arrival_of.get(u.counter)
         if found is None or found[0] not in self.pos.arrived or self.gone(key):
             return None
-        return found[1]
+        return self.pos.entries.get(str(found[0]), found[1])
 
     def gone(self, key: str) -> bool:
         """Eliminated or routed: off the map for good (002 §12.13, §12.53)."""
@@ -1117,16 +1117,32 @@ class GbacwGame(Game):
                                                  "light": self._light()})]
         # reinforcements due this turn wait at their entry hex (002 §9.7)
         for i, arr in enumerate(self.scen.arrivals):
-            if arr.turn == p.turn and i not in p.arrived:
-                p.arrived.append(i)
-                if arr.orders is not None:  # the book's orders for the group (9.7)
-                    for cid in arr.counters:
-                        b = p.brigades.get(self.cat.counters[cid].formation)
-                        if b is not None:
-                            b.orders = arr.orders
-                ev.append(Event("reinforcements", "9.7", {"group": arr.id, "seat": arr.seat,
-                                                          "hex": arr.hex},
-                                visible_to=(arr.seat,)))
+            if i in p.arrived:
+                continue
+            stage = next(((hx, roll) for t, hx, roll in ((arr.turn, arr.hex, arr.roll),
+                                                          *arr.later) if t == p.turn), None)
+            if stage is None:
+                continue
+            hex_id, roll = stage
+            if roll is not None:  # a d10 decides whether it comes now (004's schedule)
+                first = self.dice.counter
+                die = self.d10(f"arrival {arr.id}", "9.7")
+                ev.append(dice_event(self.dice.rolls_since(first), visible_to=(arr.seat,)))
+                if not roll[0] <= die <= roll[1]:
+                    ev.append(Event("reinforcements_delayed", "9.7",
+                                    {"group": arr.id, "roll": die, "needed": list(roll)},
+                                    visible_to=(arr.seat,)))
+                    continue
+            p.arrived.append(i)
+            p.entries[str(i)] = hex_id
+            if arr.orders is not None:  # the book's orders for the group (9.7)
+                for cid in arr.counters:
+                    b = p.brigades.get(self.cat.counters[cid].formation)
+                    if b is not None:
+                        b.orders = arr.orders
+            ev.append(Event("reinforcements", "9.7", {"group": arr.id, "seat": arr.seat,
+                                                      "hex": hex_id},
+                            visible_to=(arr.seat,)))
         ev += self._initiative()
         ev += self._chain()
         ev += self._efficiency()

@@ -49,6 +49,8 @@ class Arrival:
     activations: int | None
     counters: tuple[str, ...]
     leaders: tuple[str, ...]
+    roll: tuple[int, int] | None = None  # arrives on a d10 in lo..hi, else a later stage
+    later: tuple[tuple[int, str, tuple[int, int] | None], ...] = ()  # (turn, hex, roll)
 
 
 @dataclass
@@ -161,5 +163,9 @@ def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetu
                 entry_hex(board, group.entry.area,
                           group.entry.hex or next(iter(group.entry.hexes or ()), None)),
                 group.orders, group.activations, tuple(force_counters(group, seat, oob)),
-                tuple(group.leaders)))
+                tuple(group.leaders), group.roll,
+                tuple((turn_index(a.turn),
+                       entry_hex(board, a.entry.area,
+                                 a.entry.hex or next(iter(a.entry.hexes or ()), None)),
+                       a.roll) for a in group.later)))
     return out

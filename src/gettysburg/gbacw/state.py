@@ -163,6 +163,7 @@ class Position:
     commander_mp: dict[str, int] = field(default_factory=dict)
     tired: list[str] = field(default_factory=list)
     control: dict[str, Seat] = field(default_factory=dict)  # victory hex -> last to enter it
+    entries: dict[str, str] = field(default_factory=dict)  # arrived group -> its entry hex
 
     def to_json(self) -> JSONDict:
         return {
@@ -183,7 +184,8 @@ class Position:
             "commanders_done": list(self.commanders_done),
             "commander_mp": dict(sorted(self.commander_mp.items())),
             "tired": sorted(self.tired),
-            "control": dict(sorted(self.control.items()))}
+            "control": dict(sorted(self.control.items())),
+            "entries": dict(sorted(self.entries.items()))}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -211,7 +213,8 @@ class Position:
             commanders_done=[str(x) for x in d.get("commanders_done", [])],
             commander_mp={str(k): int(v) for k, v in d.get("commander_mp", {}).items()},
             tired=[str(x) for x in d.get("tired", [])],
-            control={str(k): str(v) for k, v in d.get("control", {}).items()})
+            control={str(k): str(v) for k, v in d.get("control", {}).items()},
+            entries={str(k): str(v) for k, v in d.get("entries", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 
