@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gettysburg.core.doctrine import Doctrine
+from gettysburg.core.doctrine import Doctrine, Memory
 from gettysburg.core.system import (
     AIHooks,
     MapHooks,
@@ -46,6 +46,12 @@ def _doctrine() -> Doctrine:
     return GbacwDoctrine()
 
 
+def _memory() -> Memory:
+    from gettysburg.gbacw.ai.memory import GbacwMemory
+
+    return GbacwMemory()
+
+
 def _opponents() -> tuple[Opponent, ...]:
     # easiest first: the random player, then the general (gbacw/ai/doctrine.py, issue 54)
     return (
@@ -68,7 +74,7 @@ SYSTEM = RuleSystem(
     name="gbacw",
     title="Great Battles of the American Civil War: Three Days of Gettysburg",
     seats={"usa": "Union", "csa": "Confederacy"},  # the titles the other systems give these seats
-    ai=AIHooks(doctrine=_doctrine, opponents=_opponents),
+    ai=AIHooks(doctrine=_doctrine, memory=_memory, opponents=_opponents),
     words=words_file(Path(__file__).parent / "data" / "words.json"),  # seats and markers
     menu=_menu,
     map_json=map_hooks.map_json,

@@ -22,6 +22,7 @@ from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import DIRECTIONS, Hex
 from gettysburg.core.protocol import Action
 from gettysburg.gbacw.ai.ground import FAR, Objectives, mp_to, objectives, parse
+from gettysburg.gbacw.ai.memory import FIRED
 from gettysburg.gbacw.oob import default_oob
 
 #: infantry MP to the nearest objective beyond which a brigade marches (002 §6.14), and
@@ -75,6 +76,8 @@ class Situation:
     own_at: dict[Hex, int] = field(default_factory=dict)  # own units per hex
     brigade_hexes: dict[str, list[Hex]] = field(default_factory=dict)
     leaders: dict[str, Hex] = field(default_factory=dict)
+    orders: dict[str, str] = field(default_factory=dict)  # own unit key -> its orders
+    fired: frozenset[str] = frozenset()  # own units seen to fire this activation (memory)
 
     @property
     def attacking(self) -> bool:
@@ -114,10 +117,13 @@ class Situation:
 def situation(view: JSONDict) -> Situation:
     seat = str(view.get("seat"))
     s = Situation(seat, objectives(str(view.get("scenario", ""))))
+    s.fired = frozenset(str(k) for k in view.get(FIRED) or ())
+    brigades = view.get("brigades") or {}
     for key, u in (view.get("units") or {}).items():
         at = u.get("hex")
         if u.get("seat") == seat:
             s.own[key] = u
+            s.orders[key] = str((brigades.get(str(u.get("brigade"))) or {}).get("orders"))
             if at:
                 h = parse(str(at))
                 s.own_at[h] = s.own_at.get(h, 0) + 1
@@ -196,6 +202,8 @@ class GbacwDoctrine:
 
     def _move(self, s: Situation, a: Action) -> float:
         k = str(a["unit"])
+        if k in s.fired and s.orders.get(k) != "attack":
+            return -1.0  # 002 §6.15: on Advance a unit that fired stays
         frm = s.unit_hex(k)
         to = parse(str(a["to"]))
         if frm is None:

@@ -1,0 +1,33 @@
+"""What one seat's GBACW general remembers within an activation (fed only its own views):
+which of its units have fired. The owner's view does not show it, and a unit on Advance
+that fired may not move (002 §6.15, §10.32); a unit whose shots were offered and are no
+longer offered in the same activation has fired (or its target is gone, when holding it
+still costs nothing)."""
+
+from __future__ import annotations
+
+from gettysburg.core.canonical import JSONDict
+
+#: the key under which the recalled view carries the units seen to have fired
+FIRED = "ai_fired"
+
+
+def _shooters(view: JSONDict) -> set[str]:
+    return {str(a.get("unit")) for a in view.get("legal_actions") or []
+            if a.get("type") == "fire"}
+
+
+class GbacwMemory:
+    def __init__(self) -> None:
+        self._activation: tuple[object, ...] | None = None
+        self._offered: set[str] = set()
+        self._fired: set[str] = set()
+
+    def recall(self, view: JSONDict) -> JSONDict:
+        key = (view.get("turn"), view.get("current"), view.get("brigade"), view.get("phase"))
+        now = _shooters(view)
+        if key != self._activation:
+            self._activation, self._offered, self._fired = key, set(), set()
+        self._fired |= self._offered - now
+        self._offered = now
+        return {**view, FIRED: sorted(self._fired)}

@@ -1,0 +1,165 @@
+"""The GBACW general (issue 54): its doctrine scores actions from a seat's view only, and
+plays legal actions through a game (gbacw/ai)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from gettysburg.ai import agent_names, make_agent
+from gettysburg.ai.general import best_index
+from gettysburg.gbacw.ai.doctrine import GbacwDoctrine, situation
+from gettysburg.gbacw.ai.ground import board, mp_to, objectives, parse
+from gettysburg.gbacw.ai.memory import FIRED, GbacwMemory
+from gettysburg.gbacw.game import GbacwGame
+
+JSON = dict[str, Any]
+V = {"kind": "vertex", "index": 0}
+
+
+def _unit(seat: str, at: str | None, brigade: str, sp: int = 6, **more: Any) -> JSON:
+    return {"seat": seat, "hex": at, "facing": V, "sp": sp, "brigade": brigade,
+            "disordered": False, "arm": "inf", **more}
+
+
+def _view(units: dict[str, JSON], orders: dict[str, str] | None = None,
+          scenario: str = "herr-ridge", seat: str = "csa", **more: Any) -> JSON:
+    brigades = {b: {"seat": seat, "orders": o} for b, o in (orders or {}).items()}
+    return {"system": "gbacw", "seat": seat, "scenario": scenario, "units": units,
+            "brigades": brigades, "leaders": {}, "turn": "1-0700", "phase": "action",
+            "current": "csa/CS-Heth/III", "brigade": "B", **more}
+
+
+def test_objectives_are_the_scenarios_control_hexes() -> None:
+    """004 sc.2 and sc.3: the Confederacy must hold both hexes at the end."""
+    hr = objectives("herr-ridge")
+    assert hr.taker == "csa" and hr.hexes == (parse("A2512"), parse("A3517"))
+    lrt = objectives("little-round-top")
+    assert lrt.taker == "csa" and lrt.hexes == (parse("C2118"), parse("C2219"))
+    assert objectives("no-such-scenario").hexes == ()
+
+
+def test_distance_field_grows_away_from_the_goal() -> None:
+    g = parse("A2512")
+    assert mp_to(g, g) == 0
+    assert 0 < mp_to(g, parse("A2314")) < mp_to(g, parse("A1527"))
+
+
+def test_orders_fit_the_distance_to_the_objective() -> None:
+    """002 §6: March from afar, Advance nearer, Attack close to the hexes to take."""
+    d = GbacwDoctrine()
+    far = _view({"a": _unit("csa", "A1030", "Far"), "b": _unit("csa", "A2413", "Near"),
+                 "c": _unit("csa", "A1527", "Mid")}, phase="orders")
+    legal = [{"type": "set_orders", "brigade": b, "orders": o}
+             for b in ("Far", "Near") for o in ("march", "advance", "attack")]
+    legal.append({"type": "end_orders"})
+    scores = dict(zip([(a.get("brigade"), a.get("orders")) for a in legal],
+                      d.scores(far, legal), strict=True))
+    assert max(("march", "advance", "attack"), key=lambda o: scores[("Far", o)]) == "march"
+    assert max(("march", "advance", "attack"), key=lambda o: scores[("Near", o)]) == "attack"
+    # the defender does not attack the hexes it holds
+    usa = _view({"a": _unit("usa", "A2413", "Near")}, seat="usa", phase="orders")
+    s2 = d.scores(usa, legal[3:6])
+    assert s2[1] == max(s2)
+
+
+def test_a_brigade_with_its_orders_already_right_keeps_them() -> None:
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2413", "Near")}, {"Near": "attack"}, phase="orders")
+    legal = [{"type": "set_orders", "brigade": "Near", "orders": "advance"},
+             {"type": "end_orders"}]
+    assert best_index(d.scores(v, legal), legal) == 1
+
+
+def test_moves_toward_the_objective_and_never_off_it() -> None:
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2314", "B"), "b": _unit("csa", "A2512", "B")},
+              {"B": "advance"})
+    legal = [{"type": "move", "unit": "a", "to": "A2213", "facing": V},
+             {"type": "move", "unit": "a", "to": "A2415", "facing": V},
+             {"type": "move", "unit": "b", "to": "A2413", "facing": V},
+             {"type": "end_brigade"}]
+    sc = d.scores(v, legal)
+    assert sc[0] > sc[1]
+    assert sc[2] < 0 and sc[3] > 0
+
+
+def test_an_empty_objective_within_reach_is_taken() -> None:
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2314", "B")}, {"B": "advance"})
+    legal = [{"type": "move", "unit": "a", "to": "A2413", "facing": V},
+             {"type": "move", "unit": "a", "to": "A2512", "facing": V}]
+    assert best_index(d.scores(v, legal), legal) == 1
+
+
+def test_not_next_to_a_much_stronger_enemy() -> None:
+    d = GbacwDoctrine()
+    me, foe = _unit("csa", "A1527", "B", sp=3), _unit("usa", "A1726", "X", sp=12)
+    here, there = parse("A1527"), parse("A1726")
+    h = next(n for n in there.neighbours() if n.distance(here) == 1)
+    to = board().hexes[h].id
+    assert situation(_view({"a": me, "e": foe})).enemy_next_to(h) == 12
+    step = [{"type": "move", "unit": "a", "to": to, "facing": V}]
+    near = d.scores(_view({"a": me, "e": foe}, {"B": "advance"}), step)[0]
+    alone = d.scores(_view({"a": me}, {"B": "advance"}), step)[0]
+    assert near < alone - 0.3
+
+
+def test_fire_and_rally() -> None:
+    """A shot at an objective's holder beats another; a disordered unit rallies (002
+    §13.41); a unit seen to fire on Advance does not move (002 §6.15)."""
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2413", "B"), "e1": _unit("usa", "A2512", "X"),
+               "e2": _unit("usa", "A2414", "X")}, {"B": "advance"})
+    legal = [{"type": "fire", "unit": "a", "target": "A2414"},
+             {"type": "fire", "unit": "a", "target": "A2512"},
+             {"type": "rally", "unit": "a"},
+             {"type": "end_brigade"}]
+    sc = d.scores(v, legal)
+    assert sc[1] > sc[0] > 0 and sc[2] > sc[3] > 0
+    moved = {**v, FIRED: ["a"]}
+    assert d.scores(moved, [{"type": "move", "unit": "a", "to": "A2313", "facing": V}])[0] < 0
+
+
+def test_memory_infers_a_shot_within_one_activation() -> None:
+    m = GbacwMemory()
+    shot = [{"type": "fire", "unit": "a", "target": "A2512"}]
+    assert m.recall(_view({}, legal_actions=shot))[FIRED] == []
+    assert m.recall(_view({}, legal_actions=[]))[FIRED] == ["a"]
+    assert m.recall(_view({}, legal_actions=[], brigade="C"))[FIRED] == []
+
+
+def test_the_doctrine_reads_no_hidden_field() -> None:
+    """The scores depend on the view alone: an enemy brigade's orders (hidden from a seat,
+    002 §6) added to a view change nothing."""
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2314", "B"), "e": _unit("usa", "A2512", "X")},
+              {"B": "advance"})
+    legal = [{"type": "move", "unit": "a", "to": "A2413", "facing": V},
+             {"type": "fire", "unit": "a", "target": "A2512"}, {"type": "end_brigade"}]
+    leak = {**v, "brigades": {**v["brigades"], "X": {"seat": "usa", "orders": "attack"}}}
+    assert d.scores(v, legal) == d.scores(leak, legal)
+
+
+def test_the_general_is_a_gbacw_preset() -> None:
+    assert "general" in agent_names("gbacw")
+
+
+@pytest.mark.parametrize("seat", ["csa"])
+def test_the_general_takes_herr_ridge_from_random(seat: str) -> None:
+    """004 sc.2 played to its end: the general as the Confederacy holds both hexes, and
+    every action it chose was legal (a refusal raises)."""
+    g = GbacwGame("herr-ridge", seed=1)
+    agents = {s: make_agent("general" if s == seat else "random", "1", "gbacw")
+              for s in ("usa", "csa")}
+    rng = random.Random(1)
+    for _ in range(5000):
+        if g.is_terminal():
+            break
+        s = g.to_move()[0]
+        v = g.view(s)
+        g.apply(agents[s].choose(v, v["legal_actions"], 1.0, rng), s)
+    result = g.result()
+    assert result is not None and result["winner"] == seat
