@@ -289,3 +289,8 @@ def test_a_reinforcement_on_a_roll_comes_later_when_it_fails_9_7() -> None:
     end_turn()
     assert p.arrived == [0] and p.entries == {"0": "A3802"}
     assert all(g.waiting(k) == "A3802" for k in g.brigade_units("US-2/1/Cav"))
+    # one AM for the group on its entry turn (9.74), Gamble's brigade unlimited
+    assert g.entry_limit("US-2/1/Cav") == 1 and g.entry_limit(GAMBLE) is None
+    p.brigades["US-2/1/Cav"].activations = 1
+    p.current, p.phase = "usa/US-1/Cav", "action"
+    assert "US-2/1/Cav" not in g.eligible_brigades()

@@ -414,11 +414,26 @@ class GbacwGame(Game):
                           c.mode == "mounted")
 
     def moves_allowed(self, key: str) -> int:
-        """One move a unit an activation; the March AM is four activations' worth (§5.35)."""
+        """One move a unit an activation; the March AM is four activations' worth (§5.35),
+        or a reinforcement's set number on its entry turn (§5.35 exception 1, §9.74)."""
         p = self.pos
         if p.current is not None and marker_parts(p.current)[1] is None:
-            return efficiency.march_activations(4)
+            limit = self.entry_limit(self.formation(key))
+            return efficiency.march_activations(4, fixed=None if limit is None
+                                                else max(1, min(4, limit)))
         return 1
+
+    def entry_limit(self, brigade: str) -> int | None:
+        """The AMs a reinforcement group may use on the turn it arrives (002 §9.74; the
+        schedule's ``activations``), for a brigade of that group; None: no limit."""
+        p = self.pos
+        counters = {p.units[k].counter for k in self.brigade_units(brigade)}
+        for key, turn in p.arrived_on.items():
+            arr = self.scen.arrivals[int(key)]
+            if turn == p.turn and arr.activations is not None \
+                    and counters & set(arr.counters):
+                return arr.activations
+        return None
 
     def mp_of(self, key: str) -> int:
         """002 §9.1, §9.24: the counter's MA (its disordered MA), halved under Attack."""
@@ -651,6 +666,9 @@ class GbacwGame(Game):
                 cap = efficiency.brigade_activations(
                     max(1, min(4, p.ams.get(division, 1))),
                     brigadier_in_range=self.brigadier_in_command(n))
+                limit = self.entry_limit(n)
+                if limit is not None:
+                    cap = min(cap, limit)
                 if b.activations < cap:
                     out.append(n)
         return out
@@ -1135,6 +1153,7 @@ class GbacwGame(Game):
                     continue
             p.arrived.append(i)
             p.entries[str(i)] = hex_id
+            p.arrived_on[str(i)] = p.turn
             if arr.orders is not None:  # the book's orders for the group (9.7)
                 for cid in arr.counters:
                     b = p.brigades.get(self.cat.counters[cid].formation)

@@ -164,6 +164,7 @@ class Position:
     tired: list[str] = field(default_factory=list)
     control: dict[str, Seat] = field(default_factory=dict)  # victory hex -> last to enter it
     entries: dict[str, str] = field(default_factory=dict)  # arrived group -> its entry hex
+    arrived_on: dict[str, int] = field(default_factory=dict)  # arrived group -> its turn
 
     def to_json(self) -> JSONDict:
         return {
@@ -185,7 +186,8 @@ class Position:
             "commander_mp": dict(sorted(self.commander_mp.items())),
             "tired": sorted(self.tired),
             "control": dict(sorted(self.control.items())),
-            "entries": dict(sorted(self.entries.items()))}
+            "entries": dict(sorted(self.entries.items())),
+            "arrived_on": dict(sorted(self.arrived_on.items()))}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -214,7 +216,8 @@ class Position:
             commander_mp={str(k): int(v) for k, v in d.get("commander_mp", {}).items()},
             tired=[str(x) for x in d.get("tired", [])],
             control={str(k): str(v) for k, v in d.get("control", {}).items()},
-            entries={str(k): str(v) for k, v in d.get("entries", {}).items()})
+            entries={str(k): str(v) for k, v in d.get("entries", {}).items()},
+            arrived_on={str(k): int(v) for k, v in d.get("arrived_on", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 
