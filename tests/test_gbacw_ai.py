@@ -77,10 +77,10 @@ def test_moves_toward_the_objective_and_never_off_it() -> None:
     d = GbacwDoctrine()
     v = _view({"a": _unit("csa", "A2314", "B"), "b": _unit("csa", "A2512", "B")},
               {"B": "advance"})
-    legal = [{"type": "move", "unit": "a", "to": "A2213", "facing": V},
-             {"type": "move", "unit": "a", "to": "A2415", "facing": V},
-             {"type": "move", "unit": "b", "to": "A2413", "facing": V},
-             {"type": "end_brigade"}]
+    legal: list[JSON] = [{"type": "move", "unit": "a", "to": "A2213", "facing": V},
+                         {"type": "move", "unit": "a", "to": "A2415", "facing": V},
+                         {"type": "move", "unit": "b", "to": "A2413", "facing": V},
+                         {"type": "end_brigade"}]
     sc = d.scores(v, legal)
     assert sc[0] > sc[1]
     assert sc[2] < 0 and sc[3] > 0
@@ -137,8 +137,9 @@ def test_the_doctrine_reads_no_hidden_field() -> None:
     d = GbacwDoctrine()
     v = _view({"a": _unit("csa", "A2314", "B"), "e": _unit("usa", "A2512", "X")},
               {"B": "advance"})
-    legal = [{"type": "move", "unit": "a", "to": "A2413", "facing": V},
-             {"type": "fire", "unit": "a", "target": "A2512"}, {"type": "end_brigade"}]
+    legal: list[JSON] = [{"type": "move", "unit": "a", "to": "A2413", "facing": V},
+                         {"type": "fire", "unit": "a", "target": "A2512"},
+                         {"type": "end_brigade"}]
     leak = {**v, "brigades": {**v["brigades"], "X": {"seat": "usa", "orders": "attack"}}}
     assert d.scores(v, legal) == d.scores(leak, legal)
 
