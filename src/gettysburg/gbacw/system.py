@@ -74,6 +74,9 @@ SYSTEM = RuleSystem(
     name="gbacw",
     title="Great Battles of the American Civil War: Three Days of Gettysburg",
     seats={"usa": "Union", "csa": "Confederacy"},  # the titles the other systems give these seats
+    # faced counters on the sheets (the client's "counters": facing pointer, markers, stacks)
+    counters="counters",
+    colours={"usa": "#2f4f8a", "csa": "#7d7f78"},
     ai=AIHooks(doctrine=_doctrine, memory=_memory, opponents=_opponents),
     words=words_file(Path(__file__).parent / "data" / "words.json"),  # seats and markers
     menu=_menu,

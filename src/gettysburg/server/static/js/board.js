@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { unitsOf } from "./units.js";
 import { seatName } from "./panels.js";
 import { HexCanvas } from "./maptiles.js";
+import { decorate, stackBadge } from "./counters.js";
 
 export const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
   marsh: "#a7c4bb", rocks: "#b5ab98" };
@@ -150,7 +151,7 @@ export class Board {
   // are only read from the keyboard: the arrows and B move the focus, nothing is played.
   // `counters`: how pieces are drawn ("blocks", "counters", "divisions" or "markers", as the
   // system declares); `colours`: seat -> [face, edge] (systems.js, seatColours).
-  constructor(container, { map = null, seats = [], onUnit = null, onHex = null, onCancel = null,
+  constructor(container, { map = null, seats = [], onUnit = null, onHex = null, onCancel = null, onStack = null,
                            hint = "map.hint", browse = false, counters = "blocks", colours = {} } = {}) {
     this.container = container;
     this.hint = hint;
@@ -161,6 +162,7 @@ export class Board {
     this.onUnit = onUnit;
     this.onHex = onHex;
     this.onCancel = onCancel;
+    this.onStack = onStack;
     this.keys = Boolean(onUnit || onHex || browse);
     this.polys = new Map();
     this.centres = new Map();
@@ -785,7 +787,7 @@ export class Board {
       "data-side": u.side, transform: `translate(${x} ${y}) rotate(${style === "blocks" ? tilt : 0})` });
     // The piece's box (half width, half height) for its shape and its keyboard ring.
     const [hw, hh] = style === "divisions" ? [size * 0.75, size * 0.32] : [size / 2, size / 2];
-    if (style === "markers") {
+    if (style === "markers" || u.leader) {
       g.append(svg("circle", { class: "face", r: hw, fill: face, stroke: edge, "stroke-width": size * 0.06 }));
     } else if (style === "counters") {
       g.append(svg("rect", { x: -hw + size * 0.05, y: -hh + size * 0.05, width: 2 * hw, height: 2 * hh,
@@ -800,7 +802,12 @@ export class Board {
         fill: face, stroke: edge, "stroke-width": size * 0.05 }));
     }
     const known = u.name !== null || u.strength !== null || u.type !== null;
-    if (known) {
+    if (u.leader) {
+      // A leader's small round counter: his name's first letters (the title says the rest).
+      g.classList.add("leader");
+      g.append(svg("text", { class: "block-label", x: 0, y: 0, "font-size": size * 0.42, "text-anchor": "middle",
+        "dominant-baseline": "central", fill: "#fff", "font-weight": "bold" }, String(u.name).slice(0, 2)));
+    } else if (known) {
       // What the view gives for this block: name, type and strength.
       // Never cut a label: one too wide for the block is set smaller (down to 60 %), and
       // then squeezed into the block's width if it still does not fit.
@@ -839,6 +846,7 @@ export class Board {
         if (u.rating !== null) g.append(mark(String(u.rating), "block-rating", -size * 0.42, "start"));
         if (u.movement !== null) g.append(mark(String(u.movement), "block-movement", size * 0.42, "end"));
       }
+      if (style === "counters") decorate(g, u, size, this.map?.layout);
     } else if (style !== "markers") {
       // A hidden block shows its back: a plain face with an inner frame, no words.
       const k = style === "divisions" ? 0.8 : 0.62;
@@ -977,10 +985,27 @@ export class Board {
   placePieces(layer, list, [cx, cy], selected) {
     const n = list.length;
     if (this.counters === "counters") {
-      const size = this.spacing * 0.42;
-      const off = size * Math.min(0.12, 0.3 / n);
-      list.forEach((u, i) => layer.append(this.drawBlock(u, size, cx + (i - (n - 1) / 2) * off,
-        cy - (i - (n - 1) / 2) * off, 0, u.id === selected)));
+      // A stack shows its top counter (the selected one when it is in the stack) with the
+      // count; a click on it opens the stack (`onStack`) rather than selecting. Leaders
+      // stand beside it as small round counters.
+      const size = this.spacing * 0.5;
+      const troops = list.filter((u) => !u.leader);
+      const leaders = list.filter((u) => u.leader);
+      leaders.forEach((u, i) => layer.append(this.drawBlock(u, size * 0.4, cx - size * 0.62 + i * size * 0.18,
+        cy + size * 0.5, 0, u.id === selected)));
+      if (!troops.length) return;
+      const top = troops.find((u) => u.id === selected) ?? troops[0];
+      const g = this.drawBlock(top, size, cx, cy, 0, top.id === selected);
+      if (troops.length > 1) {
+        g.append(stackBadge(troops.length, size));
+        g.dataset.stack = String(troops.length);
+        g.addEventListener("click", (ev) => {
+          if (!this.onStack) return;
+          ev.stopImmediatePropagation();
+          if (!this.justDragged()) this.onStack(troops.map((u) => u.id), troops[0].hex);
+        }, { capture: true });
+      }
+      layer.append(g);
       return;
     }
     const wide = this.counters === "divisions" ? 1.5 : 1;

@@ -8,6 +8,7 @@ import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatNam
 import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
 import { battleOf, drawBattle } from "./battle.js";
+import { stackPanel, facingPanel, facingChoices } from "./stackpanel.js";
 
 // How the board draws a game's pieces: the system's counter style and seat colours.
 export async function pieceLook(system, seats) {
@@ -70,6 +71,11 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   const actionsNode = el("div", { class: "panel card", id: "actions" });
   const logNode = el("div", { class: "panel card log", id: "log" });
   // Open before the first move, when a player reads it; folded away after.
+  // An opened stack (its pieces to pick from) and a move's facings to choose between.
+  const stackNode = el("div", { class: "panel card stack-list", id: "stack", hidden: true });
+  const chooseNode = el("div", { class: "panel card facing-choice", id: "choose", hidden: true });
+  let stack = null; // {ids, hex} of the stack opened
+  let choosing = null; // {hex, options} of a move waiting for its facing
   const cardNode = el("details", { class: "panel card scenario-card", id: "scenario-card", open: state.step === 0 });
   const undoBtn = el("button", { id: "undo", i18n: "game.undo", onclick: () => undo() });
   const saveBtn = el("button", { id: "save", i18n: "game.save", onclick: () => download() });
@@ -88,7 +94,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode, battleNode,
-    el("div", { class: "side" }, aside, controls, cardNode, actionsNode, logNode)), announce);
+    el("div", { class: "side" }, aside, controls, chooseNode, stackNode, cardNode, actionsNode, logNode)), announce);
 
   const seatIds = state.seats.map((s) => s.seat);
   const look = await pieceLook(state.system, seatIds);
@@ -100,11 +106,13 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
         const other = unitsOf(state.view).find((u) => u.id === id);
         const hex = other?.hex;
         const options = [...actionsOn(legal(), selected, id), ...(hex ? destinations(legal(), selected).get(hex) || [] : [])];
-        if (options.length) { act(options[0], hex); return; }
+        if (options.length) { pick(options, hex); return; }
         // A block the player cannot select (the enemy's): the click was meant for its hex.
         if (other && other.side !== state.seat && hex) { explain(hex); return; }
       }
       selected = selected === id ? null : id;
+      stack = null;
+      choosing = null;
       armed = null;
       warned = null;
       board.refuse(null);
@@ -114,12 +122,25 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     onHex: (hex) => {
       if (!selected) return;
       const options = destinations(legal(), selected).get(hex);
-      if (options?.length) act(options[0], hex);
+      if (options?.length) pick(options, hex);
       else explain(hex);
+    },
+    // A stack clicked: with a piece selected that can act there, the click acts; else the
+    // stack opens into a list to pick a piece from.
+    onStack: (ids, hex) => {
+      if (selected && !ids.includes(selected)) {
+        const options = [...ids.flatMap((id) => actionsOn(legal(), selected, id)), ...(destinations(legal(), selected).get(hex) || [])];
+        if (options.length) { pick(options, hex); return; }
+        const other = unitsOf(state.view).find((u) => u.id === ids[0]);
+        if (other && other.side !== state.seat) { explain(hex); return; }
+      }
+      stack = { ids, hex };
+      render();
     },
     // Escape: an armed attack first, then the selection.
     onCancel: () => {
-      if (armed) armed = null;
+      if (choosing) choosing = null;
+      else if (armed) armed = null;
       else selected = null;
       render();
     } });
@@ -168,8 +189,21 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     submit(action);
   }
 
+  // Moves to one place that differ only in their facing: the player chooses the facing
+  // (a panel of pointers); any other choice goes as before.
+  function pick(options, hex) {
+    const facings = facingChoices(options);
+    if (facings.length > 1) {
+      choosing = { hex, options: facings };
+      render();
+      return;
+    }
+    act(options[0], hex);
+  }
+
   // A click sends a move at once; an attack only once its hex is clicked a second time.
   function act(action, hex) {
+    choosing = null;
     board.refuse(null);
     if (isAttack(action) && armed !== hex) {
       armed = hex;
@@ -238,6 +272,12 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     sinceNode.textContent = trails.length
       ? t("game.since", { moves: count("move"), fires: count("fire"), melees: count("melee") }) : "";
     const names = namesOf(state.view);
+    if (stack && !stack.ids.every((id) => unitsOf(state.view).some((u) => u.id === id && u.hex === stack.hex))) stack = null;
+    stackPanel(stackNode, stack, unitsOf(state.view), { selected, onSelect: (id) => {
+      selected = id; stack = null; choosing = null; armed = null; board.refuse(null); render(); loadPreview(id);
+    } });
+    facingPanel(chooseNode, choosing, map?.layout, { onChoose: (a) => act(a, choosing.hex),
+      onCancel: () => { choosing = null; render(); } });
     actionsPanel(actionsNode, legal(), { matching: selected, onAct: guarded, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });
     if (!cardNode.dataset.drawn) { cardPanel(cardNode, card, state.seats.map((s) => s.seat)); cardNode.dataset.drawn = "1"; }
@@ -304,6 +344,8 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
       sessionStorage.setItem(followKey, String(followFrom));
       waiting = false;
       selected = null;
+      stack = null;
+      choosing = null;
     } catch (err) {
       if (err.status === 0 || err.status === 503) { // unreachable, or its store failed: retry
         offline = true;
@@ -355,8 +397,10 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   }
 
   render();
+  // A map of thousands of hexes opens close in on the player's pieces (its counters are
+  // readable), not on the whole map.
   board.startView(`gettysburg.view.${gameId}.${state.seat}`,
-    unitsOf(state.view).filter((u) => u.side === state.seat && u.hex).map((u) => u.hex), zoom);
+    unitsOf(state.view).filter((u) => u.side === state.seat && u.hex).map((u) => u.hex), board.big ? Math.max(zoom, 4) : zoom);
   await resend();
   const channel = connect(gameId, token, () => (events.length ? events.at(-1).n + 1 : 0), (msg) => {
     if (msg.type === "error") { toast(errorText(msg.error)); return; }

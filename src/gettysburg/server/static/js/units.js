@@ -14,8 +14,10 @@ function entries(src) {
 // Blocks shown by identity (blocks/units/pieces) and hidden enemy blocks (hidden: handles).
 export function unitsOf(view) {
   const list = [...entries(view?.blocks ?? view?.units ?? view?.pieces), ...entries(view?.hidden)];
-  return list.filter(([, u]) => u && typeof u === "object").map(([id, u]) => {
-    const strength = u.strength ?? u.steps ?? u.cv ?? null;
+  // A brigade's orders, when the view gives the brigades (a seat sees only its own).
+  const brigades = view?.brigades && typeof view.brigades === "object" ? view.brigades : {};
+  const pieces = list.filter(([, u]) => u && typeof u === "object").map(([id, u]) => {
+    const strength = u.strength ?? u.steps ?? u.cv ?? u.sp ?? null;
     const hex = u.hex ?? u.at ?? u.location ?? u.pos;
     return {
       id: String(id),
@@ -32,10 +34,25 @@ export function unitsOf(view) {
       movement: u.movement ?? null,
       gone: u.status === "eliminated",
       revealed: Boolean(u.revealed),
+      // A faced piece (`facing: {kind: "side"|"vertex", index}`), its markers and its
+      // formation's orders, when the view gives them.
+      facing: u.facing && typeof u.facing === "object" ? u.facing : null,
+      marks: MARKS.filter((m) => u[m] === true || u.status === m),
+      orders: u.orders ?? brigades[u.brigade]?.orders ?? null,
+      leader: false,
       raw: u,
     };
   });
+  // Leaders the view places (`leaders: {id: {hex, seat}}`): small round pieces of their own.
+  const leaders = entries(view?.leaders).filter(([, l]) => l && typeof l === "object" && typeof l.hex === "string")
+    .map(([id, l]) => ({ id: String(id), side: String(l.seat ?? l.side ?? ""), hex: l.hex, name: l.name ?? String(id),
+      type: "leader", strength: null, maxStrength: null, rating: null, movement: null, gone: false, revealed: false,
+      facing: null, marks: [], orders: null, leader: true, raw: l }));
+  return [...pieces, ...leaders];
 }
+
+// Markers a piece may carry (a flag of that name set, or its status).
+const MARKS = ["disordered", "routed", "collapsed", "spent", "fired"];
 
 export function unitsNamed(action) {
   const ids = [];

@@ -1,0 +1,56 @@
+// Two small side panels of the play page: a stack opened into the list of its pieces (the
+// map shows only a stack's top counter and its count), and the facings a move to a chosen
+// place may end in. Generic: pieces as units.js reads them, facings as the legal actions
+// give them (`facing: {kind, index}`).
+import { el } from "./ui.js";
+import { t } from "./i18n.js";
+import { tOr, seatName } from "./panels.js";
+import { facingAngle, markWord, ordersWord } from "./counters.js";
+
+// The actions among `options` that differ only in their facing (the same type, unit and
+// place), or [] when the options are not such a choice.
+export function facingChoices(options) {
+  if (options.length < 2) return [];
+  const rest = (a) => JSON.stringify(Object.keys(a).filter((k) => k !== "facing").sort().map((k) => [k, a[k]]));
+  const first = rest(options[0]);
+  const same = options.filter((a) => a.facing && typeof a.facing === "object" && rest(a) === first);
+  return same.length > 1 ? same : [];
+}
+
+// A piece in a line of words: name, strength, orders, markers.
+function pieceWords(u) {
+  return [u.name ?? u.id, u.strength === null ? null : String(u.strength), u.orders ? ordersWord(u.orders) : null,
+    ...u.marks.map(markWord)].filter((v) => v !== null).join(" · ");
+}
+
+export function stackPanel(node, stack, units, { selected, onSelect }) {
+  node.hidden = !stack;
+  if (!stack) { node.replaceChildren(); return; }
+  const byId = new Map(units.map((u) => [u.id, u]));
+  const pieces = stack.ids.map((id) => byId.get(id)).filter((u) => u);
+  node.replaceChildren(
+    el("h3", {}, t("game.stack", { hex: stack.hex, count: pieces.length })),
+    el("ul", { class: "stack-pieces" }, ...pieces.map((u) => el("li", {},
+      el("button", { class: `stack-piece${u.id === selected ? " selected" : ""}`, "data-unit": u.id,
+        title: `${seatName(u.side)} · ${u.id}`, onclick: () => onSelect(u.id) }, pieceWords(u))))));
+}
+
+// The facing's words: a pointer turned toward its front, and "hexside 2" / "vertex 2".
+export function facingWords(facing, layout) {
+  const angle = facingAngle(layout, facing);
+  const arrow = el("span", { class: "facing-arrow", "aria-hidden": "true",
+    style: angle === null ? "" : `display:inline-block;transform:rotate(${(angle * 180 / Math.PI).toFixed(1)}deg)` }, "➤");
+  const words = tOr(`facing.${facing.kind}`, facing.kind);
+  return [arrow, ` ${words} ${facing.index}`];
+}
+
+export function facingPanel(node, choosing, layout, { onChoose, onCancel }) {
+  node.hidden = !choosing;
+  if (!choosing) { node.replaceChildren(); return; }
+  node.replaceChildren(
+    el("h3", {}, t("game.choose_facing", { hex: choosing.hex })),
+    el("div", { class: "facing-buttons" }, ...choosing.options.map((a) => el("button", {
+      class: "facing-option", "data-facing": `${a.facing.kind} ${a.facing.index}`, onclick: () => onChoose(a) },
+    ...facingWords(a.facing, layout)))),
+    el("button", { class: "facing-cancel", onclick: onCancel }, t("game.cancel_choice")));
+}
