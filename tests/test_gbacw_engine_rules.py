@@ -294,3 +294,16 @@ def test_a_reinforcement_on_a_roll_comes_later_when_it_fails_9_7() -> None:
     p.brigades["US-2/1/Cav"].activations = 1
     p.current, p.phase = "usa/US-1/Cav", "action"
     assert "US-2/1/Cav" not in g.eligible_brigades()
+
+
+def test_an_advance_unit_that_fired_is_not_offered_a_move_10_32() -> None:
+    g = gamble_active()
+    unit = g.brigade_units(GAMBLE)[0]
+    g.pos.brigades[GAMBLE].orders = "advance"
+    g.pos.units[unit].fired = ["phasing"]
+    g._memo.clear()
+    legal = g.legal_actions("usa")
+    assert not [a for a in legal if a["type"] == "move" and a["unit"] == unit]
+    assert [a for a in legal if a["type"] == "move"]  # the others still may
+    assert g.view("usa")["units"][unit]["fired"] == ["phasing"]
+    assert "fired" not in g.view("csa")["units"][unit]

@@ -617,6 +617,10 @@ class GbacwGame(Game):
         # 002 §5.34: confusion stops the in-command brigades
         return not (p.coordination == "confusion" and self.brigadier_in_command(brigade))
 
+    def _fired_instead(self, key: str) -> bool:
+        """002 §6.15, §10.32: a unit not on Attack that fired may not move after."""
+        return "phasing" in self.pos.units[key].fired and self.orders_of(key) != "attack"
+
     def _rally_problem(self, key: str) -> RuleError | None:
         """002 §13.41, §3.0 III/C/3: a disordered unit of the active brigade that has not
         moved, turned or fired this activation may rally instead; not on March orders
@@ -718,7 +722,7 @@ class GbacwGame(Game):
             else:
                 moving = self.may_move(p.brigade)
                 for k in self.active_units():
-                    if moving:
+                    if moving and not self._fired_instead(k):
                         out += [{"type": "move", "unit": k,
                                  "to": self.cat.board.hexes[h].id, "facing": f.to_json()}
                                 for h, f in self.destinations(k)]
@@ -939,7 +943,7 @@ class GbacwGame(Game):
             if not self.may_move(p.brigade):
                 raise RuleError("5.34" if p.coordination == "confusion" else "6.23",
                                 f"{p.brigade} may spend no MP this activation")
-            if "phasing" in p.units[key].fired and self.orders_of(key) != "attack":
+            if self._fired_instead(key):
                 raise RuleError("6.15", f"{key} fired: on Advance a unit moves or fires, "
                                 "not both (10.32)")
             if facing.kind != facing_kind(self.orders_of(key)):
@@ -1693,6 +1697,8 @@ class GbacwGame(Game):
             if full or u.seat == seat:
                 d["moves"] = u.moves
                 d["waiting_at"] = self.waiting(k)
+                d.update(fired=list(u.fired), mp_spent=u.mp_spent, moved=u.moved,
+                         ammo=u.ammo, collapsed=u.collapsed, lost=u.lost)
             units[k] = d
         brigades = {n: b.to_json() for n, b in sorted(p.brigades.items())
                     if full or b.seat == seat}
