@@ -81,6 +81,9 @@ def play(scenario: str, seed: int, data: st.DataObject) -> GbacwGame:
         kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
         choices = [a for a in legal if a["type"] == kind]
         action = choices[data.draw(st.integers(0, len(choices) - 1))]
+        # validate accepts what legal_actions lists: a few others are checked too
+        for other in (legal[data.draw(st.integers(0, len(legal) - 1))] for _ in range(2)):
+            g.validate(other, seat)
         g.apply(action, seat)
         check_invariants(g, action.get("unit") if kind == "move" else None)
     assert g.is_terminal(), "the scenario reached its last turn"
