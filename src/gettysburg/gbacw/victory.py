@@ -22,6 +22,7 @@ Readings (see ``docs/gbacw-scenarios.md`` "Victory"):
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -185,16 +186,19 @@ def victory_points(cond: VictoryPoints, st: Standing,
     return points
 
 
-_LINES: dict[tuple[int, str, str, str], dict[int, int]] = {}
+_LINES: dict[tuple[int, str, str, str], tuple[weakref.ref[Board], dict[int, int]]] = {}
 
 
 def road_line(board: Board, start: str, end: str, name: str = ROAD_NAME) -> dict[int, int]:
     """Row XX -> the westmost YY of the named road in that row, for the rows between
-    ``start`` and ``end`` (global sheet-B coordinates; 004 sc.6.7). Cached per board."""
+    ``start`` and ``end`` (global sheet-B coordinates; 004 sc.6.7). Kept while the board
+    lives."""
     key = (id(board), start, end, name)
-    if key not in _LINES:
-        _LINES[key] = _road_line(board, start, end, name)
-    return _LINES[key]
+    kept = _LINES.get(key)
+    if kept is None or kept[0]() is not board:
+        kept = (weakref.ref(board), _road_line(board, start, end, name))
+        _LINES[key] = kept
+    return kept[1]
 
 
 def _road_line(board: Board, start: str, end: str, name: str) -> dict[int, int]:
