@@ -70,6 +70,20 @@ def _opponents() -> tuple[Opponent, ...]:
     )
 
 
+_ENGINE_WORDS = words_file(Path(__file__).parent / "data" / "words.json")
+_CLIENT_WORDS = words_file(Path(__file__).parent / "data" / "client_words.json")
+
+
+def _words(lang: str) -> dict[str, str]:
+    """The engine's words (actions, phases, seats) as every system gives them, and again
+    with the web client's (the log's sentences, the phase bar's labels, the orders on a
+    counter) under ``gbacw:<key>``: one catalogue serves every system, and the client reads
+    a system's own words first on its game's pages (so BoC's sentence for ``activate``
+    never says GBACW's event, nor GBACW's labels BoC's)."""
+    own = {**_ENGINE_WORDS(lang), **_CLIENT_WORDS(lang)}
+    return {**_ENGINE_WORDS(lang), **{f"gbacw:{k}": v for k, v in own.items()}}
+
+
 SYSTEM = RuleSystem(
     name="gbacw",
     title="Great Battles of the American Civil War: Three Days of Gettysburg",
@@ -78,7 +92,7 @@ SYSTEM = RuleSystem(
     counters="counters",
     colours={"usa": "#2f4f8a", "csa": "#7d7f78"},
     ai=AIHooks(doctrine=_doctrine, memory=_memory, opponents=_opponents),
-    words=words_file(Path(__file__).parent / "data" / "words.json"),  # seats and markers
+    words=_words,  # seats and markers; the client's sentences, view labels, orders
     menu=_menu,
     map_json=map_hooks.map_json,
     listed=False,

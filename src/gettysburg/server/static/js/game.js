@@ -1,7 +1,7 @@
 // The play page: one seat of one game, kept in step with the server over a WebSocket.
 import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
-import { t, translatePage } from "./i18n.js";
+import { t, translatePage, setScope } from "./i18n.js";
 import { Board, mapKey, keyHelp } from "./board.js";
 import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.js";
 import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName, cardPanel } from "./panels.js";
@@ -40,6 +40,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     root.replaceChildren(el("p", { class: "error-text" }, errorText(err)), el("a", { href: "/", i18n: "game.to_lobby" }));
     return () => {};
   }
+  setScope(state.system);
   remember({ game_id: gameId, seat: state.seat, token, system: state.system, scenario: state.scenario });
   const map = state.map ? await loadMap(gameId, token) : null;
   let events = (await get(`/api/games/${gameId}/events?since=0`, token)).events;

@@ -25,9 +25,15 @@ export function savedLanguage() {
   return LANGS.includes(nav) ? nav : "en";
 }
 
+// The rule system of the page (its game's): its own words, served as "<system>:<key>",
+// come before the words every system shares, so two systems may say one key differently.
+let scope = null;
+export function setScope(system) { scope = system || null; }
+
 // t("game.your_move", {seat: "Red"}) -> text with {seat} filled in.
 export function t(key, vars = {}) {
-  const text = strings[key] ?? fallback[key] ?? key;
+  const own = scope === null ? undefined : strings[`${scope}:${key}`] ?? fallback[`${scope}:${key}`];
+  const text = own ?? strings[key] ?? fallback[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 

@@ -1,7 +1,7 @@
 // Routes: "/" lobby, "/g/<id>#<token>" play, "/g/<id>#hot=<seat>:<token>,..." hot-seat
 // play, "/g/<id>#tut=<seat>:<token>,..." the first-game tutorial, "/g/<id>/replay#<token>"
 // replay viewer.
-import { loadLanguage, savedLanguage, t } from "./i18n.js";
+import { loadLanguage, savedLanguage, t, setScope } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
@@ -13,6 +13,7 @@ let cleanup = () => {};
 
 async function route() {
   cleanup();
+  setScope(null); // a game's page sets its system's
   const root = document.getElementById("app");
   const token = decodeURIComponent(location.hash.slice(1));
   const m = location.pathname.match(/^\/g\/([^/]+)(\/replay)?\/?$/);

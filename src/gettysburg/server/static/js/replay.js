@@ -1,7 +1,7 @@
 // The replay viewer: step through a game; once it is over, branch a what-if from any step.
 import { get, post } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
-import { t, translatePage } from "./i18n.js";
+import { t, translatePage, setScope } from "./i18n.js";
 import { Board, keyHelp } from "./board.js";
 import { loadMap, pieceLook } from "./game.js";
 import { phaseBar, logPanel, describe, namesOf, handlesOf, seatName } from "./panels.js";
@@ -37,6 +37,7 @@ export async function replayPage(root, gameId, token) {
   root.replaceChildren(el("div", { class: "game replay" }, bar, boardNode, el("div", { class: "side" }, controls, logNode)));
   // Clicks on the map do nothing here: its hint says how to step instead. From the keyboard
   // its hexes and blocks can be read (browse).
+  setScope(info.system);
   const seatIds = info.seats.map((s) => s.seat);
   const board = new Board(boardNode, { map, seats: seatIds, hint: "replay.hint", browse: true,
     ...(await pieceLook(info.system, seatIds)) });
