@@ -194,3 +194,28 @@ def test_remember_gives_the_sightings_of_the_whole_views() -> None:
             fallen += bool(view["fallen"])
             assert vars(memory[seat]) == vars(whole[seat])
     assert fallen > 0
+
+
+def test_the_codecs_one_pass_runs_agree_with_one_action_at_a_time() -> None:
+    """Moves and entries are encoded a run at a time by plain look-ups; a value not in the
+    plain form (a hex in lower case) sends the run the general way, with the same ids, and
+    a value the codec cannot number is still refused."""
+    from gettysburg.boc import action_codec
+    from gettysburg.core.protocol import RuleError
+
+    seen: set[str] = set()
+    for game in _positions((("boc/day1", 4),), 60):
+        seat = game.to_move()[0]
+        legal = game.legal_actions(seat)
+        ids = action_codec.encode_actions(game, legal)
+        enc = action_codec._Encoder(game, legal)
+        assert ids == [enc.encode(a) for a in legal]
+        lower = [{**a, "path": [h.lower() for h in a["path"]]} if "path" in a else a
+                 for a in legal]
+        assert action_codec.encode_actions(game, lower) == ids
+        seen |= {a["type"] for a in legal}
+        moves = [a for a in legal if a["type"] in ("move", "enter")]
+        if moves:
+            with pytest.raises(RuleError):
+                action_codec.encode_actions(game, [{**moves[0], "unit": "nobody"}])
+    assert {"move", "enter"} <= seen

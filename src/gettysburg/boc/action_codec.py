@@ -163,6 +163,10 @@ class _Plan:
     steps: tuple[tuple[str, dict[str, int] | None, int, int, _Digit], ...]
     #: Whether a digit counts from the acting block (slots, ranks).
     actor_needed: bool
+    #: A shape :meth:`_Encoder.encode_run` encodes in one pass: "unit+path" (a move: its
+    #: block, the last hex of its path), "unit+entry+path" (an entry: block, entry rank,
+    #: last hex), or "" (one action at a time).
+    shape: str
 
 
 _AS_IS, _LAST, _RANK = 0, 1, 2
@@ -174,6 +178,7 @@ class _Tables:
     hex_ix: dict[str, int]
     corps_ix: dict[str, int]
     plans: dict[str, _Plan]
+    ranked_types: frozenset[str]  # the types with a field numbered by rank
 
 
 @lru_cache(maxsize=8)
@@ -196,10 +201,16 @@ def _tables(lay: Layout) -> _Tables:
             how = _LAST if f.kind == "path" else _RANK if f.kind == "entry" and plain \
                 else _AS_IS
             steps.append((f.name, table, how, d.radix, d))
+        kinds = "+".join(st[4].field.kind for st in steps)
+        plain = all(st[2] == _RANK or st[1] is not None for st in steps)
+        shape = kinds if plain and kinds in ("unit+path", "unit+entry+path") \
+            and steps[0][4].field.name == _acting_field(t) else ""
         plans[t.name] = _Plan(t, off[t.name], _acting_field(t), tuple(s[4] for s in steps),
                               tuple(f for f in t.fields if f.kind in RANKED), tuple(steps),
-                              any(f.kind in ("near", "reach", "entry") for f in t.fields))
-    return _Tables(unit_ix, hex_ix, {c: i for i, c in enumerate(lay.corps)}, plans)
+                              any(f.kind in ("near", "reach", "entry") for f in t.fields),
+                              shape)
+    return _Tables(unit_ix, hex_ix, {c: i for i, c in enumerate(lay.corps)}, plans,
+                   frozenset(name for name, plan in plans.items() if plan.ranked))
 
 
 class _Encoder:
@@ -213,15 +224,40 @@ class _Encoder:
         self.nbrs = index(game.board).nbrs
         self.state = game.state
         ranked: dict[tuple[str, str, str], set[str]] = {}
+        ranked_types = tables.ranked_types
         for a in actions:
-            plan = self.plans.get(str(a.get("type")))
-            if plan is None or not plan.ranked:
+            kind = a.get("type")
+            if not isinstance(kind, str) or kind not in ranked_types:
                 continue
+            plan = self.plans[kind]
             uid = self._actor(plan, a)
             for f in plan.ranked:
                 if f.name in a and self._ranked(f, uid):
                     ranked.setdefault((plan.type.name, uid, f.name), set()).add(str(a[f.name]))
         self.rank_of = {k: {hx: i for i, hx in enumerate(sorted(v))} for k, v in ranked.items()}
+        self.ranks_fit = all(len(v) <= MAX_ENTRIES for v in ranked.values())
+
+    def encode_run(self, plan: _Plan, run: Sequence[Action]) -> list[int]:
+        """The ids of actions of one type: moves and entries (most of a legal list) in one
+        pass of plain look-ups; if any value is not of the plain form (or for other
+        types), one action at a time, the general way with its refusals."""
+        units, hexes, off = self.unit_ix, self.hex_ix, plan.offset
+        try:
+            if plan.shape == "unit+path":
+                (unit, _, _, _, _), (path, _, _, r_path, _) = plan.steps
+                if all(type(a[path]) is list for a in run):
+                    return [off + units[a[unit]] * r_path + hexes[a[path][-1]] for a in run]
+            elif plan.shape == "unit+entry+path" and self.ranks_fit:
+                (unit, _, _, _, _), (entry, _, _, r_entry, _), (path, _, _, r_path, _) = \
+                    plan.steps
+                ranks, name = self.rank_of, plan.type.name
+                if all(type(a[path]) is list and type(a[unit]) is str for a in run):
+                    return [off + (units[a[unit]] * r_entry
+                                   + ranks[(name, a[unit], entry)][a[entry]]) * r_path
+                            + hexes[a[path][-1]] for a in run]
+        except (KeyError, TypeError, IndexError):
+            pass
+        return [self.encode(a) for a in run]
 
     @staticmethod
     def _actor(plan: _Plan, a: Action) -> str:
@@ -338,7 +374,18 @@ def encode_actions(game: BocGame, actions: Sequence[Action]) -> list[int]:
     """The ids of ``actions`` (a seat's legal list now), in the same order; raises if two
     legal actions would share an id (the codec would then be ambiguous)."""
     enc = _Encoder(game, actions)
-    ids = [enc.encode(a) for a in actions]
+    ids: list[int] = []
+    start, n = 0, len(actions)
+    while start < n:  # runs of one type (legal lists come grouped by type)
+        kind = actions[start].get("type")
+        end = start + 1
+        while end < n and actions[end].get("type") == kind:
+            end += 1
+        plan = enc.plans.get(kind) if isinstance(kind, str) else None
+        run = actions[start:end]
+        ids += enc.encode_run(plan, run) if plan is not None and plan.shape \
+            else [enc.encode(a) for a in run]
+        start = end
     if len(set(ids)) != len(ids):
         raise ValueError("two legal actions share an id; the codec needs a wider field")
     return ids
