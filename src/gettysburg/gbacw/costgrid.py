@@ -19,9 +19,11 @@ breastworks come in as ``breastwork_sides`` and key their own table).
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 from gettysburg.core.hexes import DIRECTIONS, Hex, Hexside
 from gettysburg.core.protocol import RuleError
@@ -182,7 +184,7 @@ class Grid:
         found = self.tables.get(key)
         if found is None or found.chart is not chart:
             if len(self.tables) >= MAX_TABLES:  # each set of breastworks keys its own
-                del self.tables[next(iter(self.tables))]
+                _drop_oldest(self.tables)
             found = self.tables[key] = StepTable(board, self, unit_class, orders, use_paths,
                                                  works, chart, [None] * len(self.hexes))
         return found
@@ -198,9 +200,15 @@ class Grid:
                                  frozenset(index[n] for n in near_hexes if n in index),
                                  near_hexes, None, self, key)
             if len(self.enemies) >= 8:
-                del self.enemies[next(iter(self.enemies))]
+                _drop_oldest(self.enemies)
             self.enemies[key] = found
         return found
+
+
+def _drop_oldest(kept: dict[Any, Any]) -> None:
+    """Forget the oldest entry (another thread may have done it first: no matter)."""
+    with contextlib.suppress(RuntimeError, StopIteration):
+        kept.pop(next(iter(kept)), None)
 
 
 _GRIDS: dict[int, tuple[weakref.ref[Board], Grid]] = {}
