@@ -307,3 +307,17 @@ def test_an_advance_unit_that_fired_is_not_offered_a_move_10_32() -> None:
     assert [a for a in legal if a["type"] == "move"]  # the others still may
     assert g.view("usa")["units"][unit]["fired"] == ["phasing"]
     assert "fired" not in g.view("csa")["units"][unit]
+
+
+def test_a_brigadier_out_of_range_costs_his_brigade_one_am_5_26() -> None:
+    g = gamble_active()
+    p = g.pos
+    g.apply({"type": "end_brigade"}, "usa")
+    p.ams["US-1/Cav"] = 3
+    p.done_brigades = []
+    p.brigades[GAMBLE].activations = 2
+    assert GAMBLE in g.eligible_brigades()  # 2 of 3 used
+    p.command["brigadiers"] = [GAMBLE]  # began the turn out of Buford's range
+    assert GAMBLE not in g.eligible_brigades()  # 3 - 1 = 2 used up (5.26)
+    p.ams["US-1/Cav"], p.brigades[GAMBLE].activations = 1, 0
+    assert GAMBLE in g.eligible_brigades()  # never below one (5.27)
