@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from gettysburg.gbacw.board import load_board
 from gettysburg.gbacw.scenario import load_scenario
@@ -184,3 +186,35 @@ def test_sc6_end_without_a_winner_is_e14_otherwise() -> None:
     v = score(load_scenario("battle").victory, Standing("4-2000"), final=True,
               board=load_board())
     assert v.decided and v.draw
+
+
+# --- properties ------------------------------------------------------------------------------
+VP_HEXES = ("B5013", "B5014", "B4720", "B5020", "B5323", "B6920", "B7021", "C1115", "C2118",
+            "C2219")
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.dictionaries(hs.sampled_from(VP_HEXES), hs.sampled_from(["usa", "csa"])),
+       hs.integers(0, 12), hs.integers(0, 12))
+def test_vp_verdict_follows_the_points(held: dict[str, str], ci_usa: int, ci_csa: int) -> None:
+    st = Standing("2-1900", tuple(UnitAt(h, s) for h, s in sorted(held.items())),  # type: ignore[arg-type]
+                  ci_brigades={"usa": ci_usa, "csa": ci_csa})
+    v = score(load_scenario("second-day").victory, st)
+    usa, csa = v.points["usa"], v.points["csa"]
+    assert usa >= ci_csa and csa >= ci_usa
+    assert v.winner == (None if usa == csa else "usa" if usa > csa else "csa")
+    assert v.band == vp_band(abs(usa - csa))
+    assert score(load_scenario("second-day").victory, st) == v  # deterministic
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(0, 14), hs.integers(0, 8), hs.booleans())
+def test_sudden_death_final_always_decides(ci_usa: int, ci_csa: int, final: bool) -> None:
+    st = Standing("3-1000", ci_divisions={"usa": ci_usa, "csa": ci_csa})
+    v = score(load_scenario("battle").victory, st, final=final, board=load_board())
+    csa_wins, usa_wins = ci_usa >= 12, ci_csa >= 6
+    assert v.decided == (final or csa_wins or usa_wins)
+    if csa_wins != usa_wins:
+        assert v.winner == ("csa" if csa_wins else "usa")
+    elif v.decided:
+        assert v.draw
