@@ -78,6 +78,9 @@ class Situation:
     leaders: dict[str, Hex] = field(default_factory=dict)
     orders: dict[str, str] = field(default_factory=dict)  # own unit key -> its orders
     fired: frozenset[str] = frozenset()  # own units seen to fire this activation (memory)
+    _goal: dict[Hex, Hex | None] = field(default_factory=dict)  # memos for this view
+    _nearest: dict[Hex, tuple[int, Hex] | None] = field(default_factory=dict)
+    _next_to: dict[Hex, int] = field(default_factory=dict)
 
     @property
     def attacking(self) -> bool:
@@ -91,10 +94,14 @@ class Situation:
     def goal_of(self, h: Hex) -> Hex | None:
         """The objective a unit at ``h`` heads for: the nearest, less one held by many
         friends already (so both objectives get troops)."""
-        if not self.obj.hexes:
-            return self.nearest_enemy(h)
-        return min(self.obj.hexes,
-                   key=lambda g: (mp_to(g, h) + 4.0 * self.own_at.get(g, 0), g.q, g.r))
+        if h not in self._goal:
+            if not self.obj.hexes:
+                self._goal[h] = self.nearest_enemy(h)
+            else:
+                self._goal[h] = min(
+                    self.obj.hexes,
+                    key=lambda g: (mp_to(g, h) + 4.0 * self.own_at.get(g, 0), g.q, g.r))
+        return self._goal[h]
 
     def to_goal(self, h: Hex) -> float:
         g = self.goal_of(h)
@@ -103,15 +110,20 @@ class Situation:
         return mp_to(g, h) if self.obj.hexes else float(g.distance(h))
 
     def nearest_enemy(self, h: Hex, within: int = 99) -> Hex | None:
-        best = None
-        for e in self.enemy_sp:
-            d = e.distance(h)
-            if d <= within and (best is None or (d, e.q, e.r) < (best[0], best[1].q, best[1].r)):
-                best = (d, e)
-        return best[1] if best else None
+        if h not in self._nearest:
+            best: tuple[int, int, int] | None = None
+            for e in self.enemy_sp:
+                k = (e.distance(h), e.q, e.r)
+                if best is None or k < best:
+                    best = k
+            self._nearest[h] = None if best is None else (best[0], Hex(best[1], best[2]))
+        found = self._nearest[h]
+        return found[1] if found is not None and found[0] <= within else None
 
     def enemy_next_to(self, h: Hex) -> int:
-        return sum(self.enemy_sp.get(h + d, 0) for d in DIRECTIONS)
+        if h not in self._next_to:
+            self._next_to[h] = sum(self.enemy_sp.get(h + d, 0) for d in DIRECTIONS)
+        return self._next_to[h]
 
 
 def situation(view: JSONDict) -> Situation:
@@ -143,17 +155,19 @@ class GbacwDoctrine:
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         s = situation(view)
         brigades = view.get("brigades") or {}
-        fire_first = self._fire_first(s, legal)
-        return [self._score(s, brigades, a, fire_first) for a in legal]
+        moves = {i: self._move(s, a) for i, a in enumerate(legal) if a.get("type") == "move"}
+        fire_first = self._fire_first(s, legal, moves)
+        return [moves[i] if i in moves else self._score(s, brigades, a, fire_first)
+                for i, a in enumerate(legal)]
 
-    def _fire_first(self, s: Situation, legal: Sequence[Action]) -> set[str]:
+    def _fire_first(self, s: Situation, legal: Sequence[Action],
+                    moves: dict[int, float]) -> set[str]:
         """Units that should shoot before (or instead of) moving: those with no move that
         gains ground, or holding an objective, or the defenders."""
         gains: dict[str, float] = {}
-        for a in legal:
-            if a.get("type") == "move":
-                k = str(a["unit"])
-                gains[k] = max(gains.get(k, 0.0), self._move(s, a))
+        for i, score in moves.items():
+            k = str(legal[i]["unit"])
+            gains[k] = max(gains.get(k, 0.0), score)
         return {k for k in s.own if gains.get(k, 0.0) < 0.3 or not s.attacking}
 
     def _score(self, s: Situation, brigades: JSONDict, a: Action, fire_first: set[str]) -> float:
