@@ -5,6 +5,7 @@ starting point; positions are then set by hand."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -321,3 +322,24 @@ def test_a_brigadier_out_of_range_costs_his_brigade_one_am_5_26() -> None:
     assert GAMBLE not in g.eligible_brigades()  # 3 - 1 = 2 used up (5.26)
     p.ams["US-1/Cav"], p.brigades[GAMBLE].activations = 1, 0
     assert GAMBLE in g.eligible_brigades()  # never below one (5.27)
+
+
+def test_the_corps_commanders_share_is_the_players_choice_5_23() -> None:
+    """002 §5.23: Longstreet (+1) gives +1 to one division in his range; the engine starts
+    with the first and the player may move it before any transfer."""
+    from gettysburg.core.protocol import new_game
+
+    g = new_game("gbacw/little-round-top", seed=2)
+    assert isinstance(g, GbacwGame)
+    p = g.pos
+    p.command["divisions"] = []  # both of Longstreet's division leaders in his range
+    g._division_ams("CS-I", ["CS-Hood/I", "CS-McLaws/I"], p.em["CS-I"])
+    before = dict(p.ams)
+    options = [a for a in g.legal_actions("csa") if a["type"] == "share"]
+    assert options == [{"type": "share", "corps": "CS-I", "to": ["CS-McLaws/I"]}]
+    g.apply(options[0], "csa")
+    assert p.shares == {"CS-I": {"CS-McLaws/I": 1}}
+    assert p.ams["CS-McLaws/I"] == min(4, before["CS-McLaws/I"] + 1)
+    assert p.ams["CS-Hood/I"] == max(1, before["CS-Hood/I"] - 1)
+    assert "CS-I" not in json.dumps(g.view("usa")["ams"])
+    assert not [e for e in g.events("usa") if e["type"] == "share"]

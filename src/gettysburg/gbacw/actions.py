@@ -28,6 +28,8 @@ class ActionType:
 
 
 ACTION_TYPES: tuple[ActionType, ...] = (
+    ActionType("share", "5.23", (("corps", "str"), ("to", "list")), ("orders",),
+               "where the corps commander's efficiency share goes (+1 per listed division)"),
     ActionType("transfer", "5.4", (("from", "list"), ("to", "str")), ("orders",),
                "efficiency transfer: 2 AMs from one or two divisions give 1 to another"),
     ActionType("set_orders", "6.12", (("brigade", "str"), ("orders", "orders")), ("orders",),

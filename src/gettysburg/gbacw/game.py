@@ -689,6 +689,7 @@ class GbacwGame(Game):
         p = self.pos
         out: list[Action] = []
         if p.phase == "orders":
+            out += self._share_options(seat)
             out += self._transfers(seat)
             for n, b in sorted(p.brigades.items()):
                 if b.seat != seat or not self.in_play(n):
@@ -834,6 +835,45 @@ class GbacwGame(Game):
             return err
         return None
 
+    def _share_options(self, seat: Seat) -> list[Action]:
+        """002 §5.23 1a-1b: a corps commander rated +1 or +2 gives his share to divisions in
+        his range (+2 to one or +1 to two; +1 to one; or less), chosen before the transfer."""
+        p, cat = self.pos, self.cat
+        if seat in p.transferred:
+            return []
+        out: list[Action] = []
+        for cmd, divs in self._commands(seat):
+            cl = cat.corps_leader.get(cmd)
+            if cl is None or cmd not in p.em:
+                continue
+            rating = cat.rating(cl, "efficiency")
+            eligible = [d for d in divs if d in cat.division_corps
+                        and self.division_in_range(d) and self.leader_hex(cl) is not None]
+            if rating <= 0 or not eligible:
+                continue
+            current = self._current_share(cmd, eligible, rating)
+            options = [[d] for d in eligible]
+            if rating >= 2:
+                options += [[a, a] for a in eligible] + [
+                    [a, b] for i, a in enumerate(eligible) for b in eligible[i + 1:]]
+            for to in options:
+                if self._share_of(to) != current:
+                    out.append({"type": "share", "corps": cmd, "to": to})
+        return out
+
+    def _current_share(self, cmd: str, eligible: list[str], rating: int) -> dict[str, int]:
+        found = self.pos.shares.get(cmd)
+        if found is not None:
+            return dict(found)
+        return {eligible[0]: rating} if eligible and rating > 0 else {}
+
+    @staticmethod
+    def _share_of(to: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for d in to:
+            out[d] = out.get(d, 0) + 1
+        return out
+
     def _transfers(self, seat: Seat) -> list[Action]:
         """002 §5.4 through :func:`efficiency.transfer`: once a turn, 2 AMs from one or two
         divisions give 1 to another; only divisions whose chain reached the OC at II/A
@@ -886,7 +926,12 @@ class GbacwGame(Game):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
-        if kind == "transfer":
+        if kind == "share":
+            if action not in self._share_options(seat):
+                raise RuleError("5.23", f"share {action['to']} of {action['corps']} is not "
+                                "allowed (own corps, divisions in its commander's range, within "
+                                "his rating, before the transfer)")
+        elif kind == "transfer":
             if action not in self._transfers(seat):
                 raise RuleError("5.4", f"transfer {action['from']} -> {action['to']} is not "
                                 "allowed (own divisions, once a turn, none below 1 or above 4)")
@@ -1010,7 +1055,16 @@ class GbacwGame(Game):
         kind = action["type"]
         p = self.pos
         ev: list[Event] = []
-        if kind == "transfer":
+        if kind == "share":
+            cmd = action["corps"]
+            p.shares[cmd] = self._share_of(action["to"])
+            divs = dict(self._commands(seat))[cmd]
+            self._division_ams(cmd, divs, p.em[cmd])
+            p.ams.update({d: n for d in divs if (n := self._fixed_ams(d)) is not None})
+            ev.append(Event("share", "5.23", {"seat": seat, "corps": cmd, "to": action["to"],
+                                              "ams": {d: p.ams[d] for d in divs}},
+                            visible_to=(seat,)))
+        elif kind == "transfer":
             after = self._transfer_result(seat, action["from"], action["to"])
             assert after is not None  # checked
             p.ams = after
@@ -1220,7 +1274,7 @@ class GbacwGame(Game):
 
     def _efficiency(self) -> list[Event]:
         p = self.pos
-        p.em, p.ams = {}, {}
+        p.em, p.ams, p.shares = {}, {}, {}
         ev: list[Event] = []
         for seat in SEATS:
             cup = list(all_charts().efficiency_pools.pool(seat))
@@ -1296,9 +1350,9 @@ class GbacwGame(Game):
             rating = cat.rating(cl, "efficiency") if cl else 0
             stands = [standing(d) for d in real]
             eligible = [st.division for st in stands if st.in_corps_range]
-            shares: dict[str, int] = {}
-            if rating > 0 and eligible:
-                shares[eligible[0]] = rating
+            shares: dict[str, int] = dict(p.shares.get(cmd, {}))
+            if cmd not in p.shares and rating > 0 and eligible:
+                shares[eligible[0]] = rating  # until the player chooses (the share action)
             raised = cmd in self.pos.command.get("oc_bonus", [])
             for d, am in efficiency.corps_ams(em, rating, stands, shares=shares,
                                               oc_bonus=raised).items():

@@ -165,6 +165,7 @@ class Position:
     control: dict[str, Seat] = field(default_factory=dict)  # victory hex -> last to enter it
     entries: dict[str, str] = field(default_factory=dict)  # arrived group -> its entry hex
     arrived_on: dict[str, int] = field(default_factory=dict)  # arrived group -> its turn
+    shares: dict[str, dict[str, int]] = field(default_factory=dict)  # corps -> chosen §5.23 share
 
     def to_json(self) -> JSONDict:
         return {
@@ -187,7 +188,8 @@ class Position:
             "tired": sorted(self.tired),
             "control": dict(sorted(self.control.items())),
             "entries": dict(sorted(self.entries.items())),
-            "arrived_on": dict(sorted(self.arrived_on.items()))}
+            "arrived_on": dict(sorted(self.arrived_on.items())),
+            "shares": {k: dict(sorted(v.items())) for k, v in sorted(self.shares.items())}}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -217,7 +219,9 @@ class Position:
             tired=[str(x) for x in d.get("tired", [])],
             control={str(k): str(v) for k, v in d.get("control", {}).items()},
             entries={str(k): str(v) for k, v in d.get("entries", {}).items()},
-            arrived_on={str(k): int(v) for k, v in d.get("arrived_on", {}).items()})
+            arrived_on={str(k): int(v) for k, v in d.get("arrived_on", {}).items()},
+            shares={str(k): {str(a): int(b) for a, b in v.items()}
+                    for k, v in d.get("shares", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 
