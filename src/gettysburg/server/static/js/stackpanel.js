@@ -2,7 +2,7 @@
 // map shows only a stack's top counter and its count), and the facings a move to a chosen
 // place may end in. Generic: pieces as units.js reads them, facings as the legal actions
 // give them (`facing: {kind, index}`).
-import { el } from "./ui.js";
+import { el, svg } from "./ui.js";
 import { t } from "./i18n.js";
 import { tOr, seatName } from "./panels.js";
 import { facingAngle, markWord, ordersWord } from "./counters.js";
@@ -38,8 +38,10 @@ export function stackPanel(node, stack, units, { selected, onSelect }) {
 // The facing's words: a pointer turned toward its front, and "hexside 2" / "vertex 2".
 export function facingWords(facing, layout) {
   const angle = facingAngle(layout, facing);
-  const arrow = el("span", { class: "facing-arrow", "aria-hidden": "true",
-    style: angle === null ? "" : `display:inline-block;transform:rotate(${(angle * 180 / Math.PI).toFixed(1)}deg)` }, "➤");
+  // An arrow drawn (a font's arrow glyph may point anywhere), turned as the map is.
+  const arrow = svg("svg", { class: "facing-arrow", width: 16, height: 16, viewBox: "-8 -8 16 16", "aria-hidden": "true" },
+    svg("polygon", { points: "7,0 0,-6 0,-2 -7,-2 -7,2 0,2 0,6", fill: "currentColor",
+      transform: `rotate(${angle === null ? 0 : (angle * 180 / Math.PI).toFixed(1)})` }));
   const words = tOr(`facing.${facing.kind}`, facing.kind);
   return [arrow, ` ${words} ${facing.index}`];
 }
