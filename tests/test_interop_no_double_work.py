@@ -164,7 +164,7 @@ def _positions(scenarios: tuple[tuple[str, int], ...], decisions: int) -> Any:
 
 
 def test_the_tensor_without_the_view_is_the_tensor_of_the_view() -> None:
-    """BoC's tensor read from the state (``tensor_view``) equals the one read from the
+    """BoC's tensor read straight from the state equals the one read from the
     seat's whole observation, at positions with hidden and revealed enemy blocks and with
     combat decisions waiting."""
     met = {"decision": 0, "revealed": 0, "hidden": 0}

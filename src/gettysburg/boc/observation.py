@@ -11,16 +11,16 @@ else of the game, with two reductions:
   rest), which keeps the text short.
 
 The tensor has :data:`PLANES` planes over the board's hexes (sorted hex ids) and then the
-:data:`SCALARS` scalars; see ``docs/research.md``. Given no observation, it is read from
-:func:`tensor_view`: only the fields the tensor uses, straight from the state under the
-fog's rule (:func:`gettysburg.boc.fog.sees`), without the view's labels, handles, command
-ranges and legal actions (the adapters already hold the legal list; building the whole
-view listed it a second time). A test checks both routes give the same tensor.
+:data:`SCALARS` scalars; see ``docs/research.md``. Given no observation, it is read
+straight from the state under the fog's rule (:func:`gettysburg.boc.fog.sees`), without
+building the view's labels, handles, command ranges and legal actions (the adapters
+already hold the legal list; building the whole view listed it a second time). A test
+checks both routes give the same tensor.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gettysburg.boc.fog import sees
@@ -66,31 +66,79 @@ def tensor_size(hexes: Sequence[str]) -> int:
     return len(PLANES) * len(hexes) + len(SCALARS)
 
 
-def tensor_view(game: BocGame, seat: Seat) -> JSONDict:
-    """The part of :func:`observation_json` the tensor reads, built from the state with
-    the fog's rule (own blocks in full, enemy blocks on the map by identity once revealed,
-    else only where they stand)."""
+_PLANE = {name: k for k, name in enumerate(PLANES)}
+
+
+def _rest_of_view(game: BocGame, seat: Seat) -> JSONDict:
+    """What the tensor reads of the view besides the blocks, straight from the state."""
     st = game.state
-    units: list[JSONDict] = []
-    hidden: list[JSONDict] = []
-    for uid in sorted(st.units):
-        u = st.units[uid]
-        if seat in (REFEREE, u.side):
-            units.append({"id": u.id, "side": u.side, "hex": u.hex, "strength": u.strength,
-                          "status": u.status, "moved": u.moved, "fired": u.fired})
-        elif u.status == ON_MAP:
-            if sees(seat, u):
-                units.append({"id": u.id, "side": u.side, "hex": u.hex,
-                              "strength": u.strength})
-            else:
-                hidden.append({"side": u.side, "hex": u.hex})
     d = game.decision()
     combat: JSONDict = {"decision": True} if d is not None \
         and seat in (REFEREE, d.seat) else {}
-    return {"units": units, "hidden": hidden, "control": st.control, "phase": st.phase,
-            "day": st.day, "hour": st.hour, "night": st.night, "active": st.active,
-            "to_move": game.to_move(), "combat": combat, "losses": st.losses,
+    return {"control": st.control, "phase": st.phase, "day": st.day, "hour": st.hour,
+            "night": st.night, "active": st.active, "to_move": game.to_move(),
+            "combat": combat, "losses": st.losses,
             "victory": {"total": csa_total(game.board, st)["total"]}, "over": st.over}
+
+
+def _blocks_from_state(out: list[float], game: BocGame, seat: Seat, at: dict[str, int],
+                       n: int) -> None:
+    """The block planes read from the state under the fog's rule (:func:`.fog.sees`):
+    own blocks in full, enemy blocks on the map by identity and strength once revealed,
+    else only where they stand; what the view would show, without building it."""
+    own_blocks, own_strength, own_hq, own_art, own_cav, own_spent, enemy, enemy_strength, \
+        enemy_hidden = (_PLANE[name] * n for name in PLANES[:9])
+    orders = game.orders  # the public order of battle
+    for u in game.state.units.values():
+        if u.status != ON_MAP or not isinstance(u.hex, str):
+            continue
+        i = at.get(u.hex)
+        if i is None:
+            continue
+        if u.side == seat:
+            kind = orders.oob[u.id].type
+            out[own_blocks + i] += 1.0
+            out[own_strength + i] += float(u.strength) / 4.0
+            if orders.is_hq(u.id):
+                out[own_hq + i] += 1.0
+            if "artillery" in kind:
+                out[own_art + i] += 1.0
+            if "cav" in kind:
+                out[own_cav + i] += 1.0
+            if u.moved or u.fired:
+                out[own_spent + i] += 1.0
+        elif seat == REFEREE or sees(seat, u):
+            out[enemy + i] += 1.0
+            out[enemy_strength + i] += float(u.strength) / 4.0
+        else:
+            out[enemy_hidden + i] += 1.0
+
+
+def _blocks_from_view(add: Callable[[str, object, float], None], game: BocGame, seat: Seat,
+                      view: JSONDict) -> None:
+    """The block planes read from the seat's observation."""
+    orders = game.orders  # the public order of battle
+    for u in view["units"]:
+        if u.get("status", "on_map") != "on_map":
+            continue
+        hx, strength = u.get("hex"), float(u.get("strength", 0))
+        if u["side"] == seat:
+            kind = orders.oob[u["id"]].type
+            add("own_blocks", hx, 1.0)
+            add("own_strength", hx, strength / 4.0)
+            if orders.is_hq(u["id"]):
+                add("own_hq", hx, 1.0)
+            if "artillery" in kind:
+                add("own_artillery", hx, 1.0)
+            if "cav" in kind:
+                add("own_cavalry", hx, 1.0)
+            if u.get("moved") or u.get("fired"):
+                add("own_spent", hx, 1.0)
+        else:
+            add("enemy_revealed", hx, 1.0)
+            add("enemy_revealed_strength", hx, strength / 4.0)
+    for h in view["hidden"]:
+        add("enemy_hidden", h["hex"], 1.0)
 
 
 def _frame(game: BocGame, hexes: Sequence[str]) -> tuple[dict[str, int], list[float]]:
@@ -112,39 +160,22 @@ def _frame(game: BocGame, hexes: Sequence[str]) -> tuple[dict[str, int], list[fl
 def observation_tensor(game: BocGame, seat: Seat, hexes: Sequence[str],
                        view: JSONDict | None = None) -> list[float]:
     """Planes over ``hexes`` then scalars, from the seat's (handle-free) observation
-    (default: :func:`tensor_view`)."""
-    obs = view if view is not None else tensor_view(game, seat)
+    (default: read from the state, as the observation would show it)."""
     at, victory = _frame(game, hexes)
     n = len(hexes)
     out = [0.0] * tensor_size(hexes)
     plane = {name: k * n for k, name in enumerate(PLANES)}
-    orders = game.orders  # the public order of battle
 
     def add(name: str, hx: object, value: float) -> None:
         if isinstance(hx, str) and hx in at:
             out[plane[name] + at[hx]] += value
 
-    for u in obs["units"]:
-        if u.get("status", "on_map") != "on_map":
-            continue
-        hx, strength = u.get("hex"), float(u.get("strength", 0))
-        if u["side"] == seat:
-            kind = orders.oob[u["id"]].type
-            add("own_blocks", hx, 1.0)
-            add("own_strength", hx, strength / 4.0)
-            if orders.is_hq(u["id"]):
-                add("own_hq", hx, 1.0)
-            if "artillery" in kind:
-                add("own_artillery", hx, 1.0)
-            if "cav" in kind:
-                add("own_cavalry", hx, 1.0)
-            if u.get("moved") or u.get("fired"):
-                add("own_spent", hx, 1.0)
-        else:
-            add("enemy_revealed", hx, 1.0)
-            add("enemy_revealed_strength", hx, strength / 4.0)
-    for h in obs["hidden"]:
-        add("enemy_hidden", h["hex"], 1.0)
+    if view is None:
+        _blocks_from_state(out, game, seat, at, n)
+        obs = _rest_of_view(game, seat)
+    else:
+        _blocks_from_view(add, game, seat, view)
+        obs = view
     for hx, side in obs["control"].items():
         if side == seat:
             add("control_own", hx, 1.0)
