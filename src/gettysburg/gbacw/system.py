@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine, Memory
+from gettysburg.core.protocol import Game
 from gettysburg.core.system import (
     AIHooks,
     MapHooks,
@@ -38,6 +40,12 @@ def _scenario_text(doc: dict[str, Any]) -> str:
     from gettysburg.gbacw.scenario_show import scenario_text
 
     return scenario_text(doc)
+
+
+def _explain(game: Game, seat: str, piece: str, place: str) -> JSONDict | None:
+    from gettysburg.gbacw.explain import explain  # asks the engine, imported when asked
+
+    return explain(game, seat, piece, place)
 
 
 def _doctrine() -> Doctrine:
@@ -97,6 +105,7 @@ SYSTEM = RuleSystem(
     map_json=map_hooks.map_json,
     listed=False,
     scenario_doc=_scenario_doc,
+    explain=_explain,
     scenario_text=_scenario_text,
     maps=MapHooks(build=map_hooks.build, render=map_hooks.render,
                   inspect_hex=map_hooks.inspect_hex, inspect_los=map_hooks.inspect_los),
