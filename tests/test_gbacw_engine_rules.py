@@ -252,8 +252,9 @@ def test_herr_ridge_victory_by_control_004_sc2() -> None:
                 u.hex = None
     p.phase = "over"
     p.control = {"A2512": "csa", "A3517": "csa"}
-    assert g.result() == {"winner": "csa", "scored": True, "rule": "victory",
-                          "hexes": ["A2512", "A3517"]}
+    result = g.result()
+    assert result is not None and result["winner"] == "csa" and result["scored"]
+    assert result["band"] == "victory" and result["decided"]
     union = next(k for k, u in p.units.items() if u.seat == "usa" and u.hex is not None)
     p.units[union].hex = "A3517"  # a Union unit there now
     assert g.result()["winner"] == "usa"  # type: ignore[index]

@@ -51,6 +51,7 @@ from gettysburg.gbacw.orders import (
 )
 from gettysburg.gbacw.paths import Reach, leader_costs, reachable
 from gettysburg.gbacw.rally import rally
+from gettysburg.gbacw.scenario import Control, SuddenDeath, VictoryPoints
 from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
 from gettysburg.gbacw.shock_action import combatant_of
 from gettysburg.gbacw.stacking import StackEntry, stack_problem
@@ -65,6 +66,7 @@ from gettysburg.gbacw.state import (
     other,
     unit_key,
 )
+from gettysburg.gbacw.victory import Standing, UnitAt, Verdict, score
 
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0"}
 LEADER_MA = 10  # brigade and division leaders (002 §4.16)
@@ -1668,7 +1670,17 @@ class GbacwGame(Game):
         # or his rating (the OC) next turn
         p.tired = sorted(ld for ld, half in p.commander_mp.items() if half > 2 * LEADER_MA)
         p.commanders_done, p.commander_mp = [], {}
+        for h in self.victory_hexes():  # who held each objective at the turn's end
+            for seat in {u.seat for u in p.units.values() if u.hex == h}:
+                p.last_held.setdefault(h, {})[seat] = turn_label(p.turn)
         ev.append(Event("end_turn", "3.0", {"turn": turn_label(p.turn)}))
+        scen = self.scen.scenario
+        if scen is not None and scen.victory.check == "every_turn" and p.turn < p.last_turn:
+            v = self.verdict(final=False)  # sudden death (004 sc.6)
+            if v is not None and v.decided:
+                p.phase = "over"
+                ev.append(Event("game_over", "3.0", self.result() or {}))
+                return ev
         if p.turn >= p.last_turn:
             p.phase = "over"
             ev.append(Event("game_over", "3.0", self.result() or {}))
@@ -1706,34 +1718,45 @@ class GbacwGame(Game):
     # --- result and views ------------------------------------------------------------------
 
     def victory_hexes(self) -> set[str]:
+        """Every hex a victory condition names (control, VP objectives, sudden death)."""
         scen = self.scen.scenario
         if scen is None:
             return set()
-        return {h for c in scen.victory.conditions if c.kind == "control" for h in c.hexes}
+        out: set[str] = set()
+        for c in scen.victory.conditions:
+            if isinstance(c, Control):
+                out.update(c.hexes)
+            elif isinstance(c, VictoryPoints):
+                out.update(h for o in c.objectives for h in o.hexes)
+            elif isinstance(c, SuddenDeath):
+                out.update(h for g in c.geographic for h in g.hexes)
+        return out
 
-    def result(self) -> JSONDict | None:
-        """The scenario's victory (004 "Gli scenari"): a ``control`` condition holds when its
-        seat occupies every hex (``occupy``) or was the last to enter each one it does not
-        hold with nobody else there now; other kinds wait for issue 54."""
-        if not self.is_terminal():
-            return None
+    def standing(self) -> Standing:
+        """The position as :mod:`victory` reads it (CI counts wait for issue 53)."""
+        p = self.pos
+        out_of_command = set(p.command.get("units", []))
+        units = tuple(UnitAt(u.hex, u.seat, self.counter(k).arm,  # type: ignore[arg-type]
+                             k not in out_of_command)
+                      for k, u in sorted(p.units.items()) if u.hex is not None)
+        return Standing(turn_label(p.turn), units, dict(p.control),  # type: ignore[arg-type]
+                        {h: dict(v) for h, v in p.last_held.items()})  # type: ignore[misc]
+
+    def verdict(self, *, final: bool) -> Verdict | None:
         scen = self.scen.scenario
         if scen is None:
+            return None
+        return score(scen.victory, self.standing(), final=final, board=self.cat.board)
+
+    def result(self) -> JSONDict | None:
+        """The scenario's victory through :func:`victory.score` (004 "Gli scenari": control,
+        occupation, the CI differential, victory points, sudden death)."""
+        if not self.is_terminal():
+            return None
+        v = self.verdict(final=True)
+        if v is None:
             return {"winner": None, "scored": False}
-        occupied = {u.hex: u.seat for u in self.pos.units.values() if u.hex is not None}
-        for cond in scen.victory.conditions:
-            if cond.kind == "control":
-                held = [occupied.get(h, None if cond.occupy else self.pos.control.get(h))
-                        for h in cond.hexes]
-                if all(s == cond.seat for s in held):
-                    return {"winner": cond.seat, "scored": True, "rule": "victory",
-                            "hexes": list(cond.hexes)}
-            else:
-                return {"winner": None, "scored": False,
-                        "note": f"victory of kind {cond.kind} is not yet scored (issue 54)"}
-        won = scen.victory.otherwise
-        return {"winner": None if won in (None, "draw") else won, "scored": True,
-                "draw": won == "draw" or won is None}
+        return {**v.to_json(), "scored": True}
 
     def view(self, seat: Seat) -> JSONDict:
         p, cat = self.pos, self.cat

@@ -166,6 +166,7 @@ class Position:
     entries: dict[str, str] = field(default_factory=dict)  # arrived group -> its entry hex
     arrived_on: dict[str, int] = field(default_factory=dict)  # arrived group -> its turn
     shares: dict[str, dict[str, int]] = field(default_factory=dict)  # corps -> chosen §5.23 share
+    last_held: dict[str, dict[Seat, str]] = field(default_factory=dict)  # objective -> seat -> turn
 
     def to_json(self) -> JSONDict:
         return {
@@ -189,7 +190,9 @@ class Position:
             "control": dict(sorted(self.control.items())),
             "entries": dict(sorted(self.entries.items())),
             "arrived_on": dict(sorted(self.arrived_on.items())),
-            "shares": {k: dict(sorted(v.items())) for k, v in sorted(self.shares.items())}}
+            "shares": {k: dict(sorted(v.items())) for k, v in sorted(self.shares.items())},
+            "last_held": {k: dict(sorted(v.items()))
+                          for k, v in sorted(self.last_held.items())}}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -221,7 +224,9 @@ class Position:
             entries={str(k): str(v) for k, v in d.get("entries", {}).items()},
             arrived_on={str(k): int(v) for k, v in d.get("arrived_on", {}).items()},
             shares={str(k): {str(a): int(b) for a, b in v.items()}
-                    for k, v in d.get("shares", {}).items()})
+                    for k, v in d.get("shares", {}).items()},
+            last_held={str(k): {str(a): str(b) for a, b in v.items()}
+                       for k, v in d.get("last_held", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 
