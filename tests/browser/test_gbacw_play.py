@@ -128,6 +128,12 @@ def test_counters_show_strength_and_facing_a_move_by_clicks_and_the_ai_activates
     screenshot(page, "gbacw-little-round-top")
 
     state = _to_first_move(seat)
+    # The side panel's formations: the seat's own brigades, the active one marked.
+    page.wait_for_selector(
+        f'#formations tr.active[data-brigade="{state["view"]["brigade"]}"]')
+    rows = [r.get_attribute("data-brigade") for r in page.locator("#formations tbody tr").all()]
+    assert sorted(rows) == sorted(state["view"]["brigades"]) and all(
+        r.startswith("CS-") for r in rows)
     moves = [a for a in state["legal"] if a["type"] == "move"]
     box = page.locator("svg.map").bounding_box()
     unit = next(u for u in dict.fromkeys(a["unit"] for a in moves)

@@ -8,7 +8,7 @@ import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatNam
 import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
 import { battleOf, drawBattle } from "./battle.js";
-import { stackPanel, facingPanel, facingChoices } from "./stackpanel.js";
+import { stackPanel, facingPanel, facingChoices, formationsPanel } from "./stackpanel.js";
 
 // How the board draws a game's pieces: the system's counter style and seat colours.
 export async function pieceLook(system, seats) {
@@ -75,6 +75,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   // An opened stack (its pieces to pick from) and a move's facings to choose between.
   const stackNode = el("div", { class: "panel card stack-list", id: "stack", hidden: true });
   const chooseNode = el("div", { class: "panel card facing-choice", id: "choose", hidden: true });
+  const formationsNode = el("div", { class: "panel card formations-panel", id: "formations", hidden: true });
   let stack = null; // {ids, hex} of the stack opened
   let choosing = null; // {hex, options} of a move waiting for its facing
   const cardNode = el("details", { class: "panel card scenario-card", id: "scenario-card", open: state.step === 0 });
@@ -95,7 +96,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode, battleNode,
-    el("div", { class: "side" }, aside, controls, chooseNode, stackNode, cardNode, actionsNode, logNode)), announce);
+    el("div", { class: "side" }, aside, controls, chooseNode, stackNode, cardNode, actionsNode, formationsNode, logNode)), announce);
 
   const seatIds = state.seats.map((s) => s.seat);
   const look = await pieceLook(state.system, seatIds);
@@ -277,6 +278,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     stackPanel(stackNode, stack, unitsOf(state.view), { selected, onSelect: (id) => {
       selected = id; stack = null; choosing = null; armed = null; board.refuse(null); render(); loadPreview(id);
     } });
+    formationsPanel(formationsNode, state.view);
     facingPanel(chooseNode, choosing, map?.layout, { onChoose: (a) => act(a, choosing.hex),
       onCancel: () => { choosing = null; render(); } });
     actionsPanel(actionsNode, legal(), { matching: selected, onAct: guarded, disabled: busy || waiting, names });

@@ -56,3 +56,24 @@ export function facingPanel(node, choosing, layout, { onChoose, onCancel }) {
     ...facingWords(a.facing, layout)))),
     el("button", { class: "facing-cancel", onclick: onCancel }, t("game.cancel_choice")));
 }
+
+// The seat's own formations when the view gives them as `brigades: {id: {orders, reserve,
+// fatigue, activations...}}` (a seat's view holds only its own): one line each, the active
+// one (`view.brigade`) marked, those done this activation (`done_brigades`) greyed.
+export function formationsPanel(node, view) {
+  const own = view?.brigades && typeof view.brigades === "object" ? Object.entries(view.brigades)
+    .filter(([, b]) => b && typeof b === "object" && "orders" in b) : [];
+  node.hidden = !own.length;
+  if (!own.length) { node.replaceChildren(); return; }
+  const done = new Set(Array.isArray(view.done_brigades) ? view.done_brigades : []);
+  const rows = own.map(([id, b]) => el("tr", { "data-brigade": id,
+    class: [id === view.brigade ? "active" : "", done.has(id) ? "done" : ""].join(" ").trim() || null },
+  el("td", {}, id), el("td", {}, b.orders ? ordersWord(b.orders) : "—"),
+  el("td", {}, b.reserve ? t("formations.reserve") : ""),
+  el("td", {}, b.fatigue ? String(b.fatigue) : "")));
+  node.replaceChildren(el("details", { open: true },
+    el("summary", {}, t("formations.title", { count: own.length })),
+    el("table", { class: "formations" }, el("thead", {}, el("tr", {},
+      el("th", {}, t("formations.name")), el("th", {}, t("formations.orders")),
+      el("th", {}, t("formations.reserve")), el("th", {}, t("formations.fatigue")))), el("tbody", {}, ...rows))));
+}
