@@ -25,7 +25,8 @@ from gettysburg.gbacw.game import GbacwGame
 WEIGHTS = {"end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activation": 3,
            "end_brigade": 4, "activate": 4, "roll_orders": 1, "set_orders": 1, "reserve": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,
-           "coordinate": 2, "rally": 2, "move_commander": 1, "end_commanders": 6, "share": 1}
+           "coordinate": 2, "rally": 2, "move_commander": 1, "end_commanders": 6, "share": 1,
+           "raise": 1}
 
 
 def to_active_brigade(g: GbacwGame) -> None:

@@ -344,3 +344,24 @@ def test_the_corps_commanders_share_is_the_players_choice_5_23() -> None:
     assert p.ams["CS-Hood/I"] == max(1, before["CS-Hood/I"] - 1)
     assert "CS-I" not in json.dumps(g.view("usa")["ams"])
     assert not [e for e in g.events("usa") if e["type"] == "share"]
+
+
+def test_the_oc_raises_a_corps_of_his_choice_5_22() -> None:
+    """002 §5.22, 004 §5.22: Lee (initiative 1) raises one corps in his range by one."""
+    from gettysburg.core.protocol import new_game
+
+    g = new_game("gbacw/little-round-top", seed=2)
+    assert isinstance(g, GbacwGame)
+    p = g.pos
+    assert catalog().rating("lee", "initiative") == 1
+    p.leaders["lee"] = p.leaders["longstreet"]
+    p.command["oc_linked"], p.command["oc_bonus"] = ["CS-I"], []
+    before = dict(p.ams)
+    assert {"type": "raise", "corps": ["CS-I"]} in g.legal_actions("csa")
+    g.apply({"type": "raise", "corps": ["CS-I"]}, "csa")
+    assert p.command["oc_bonus"] == ["CS-I"]
+    assert all(p.ams[d] >= before[d] for d in ("CS-Hood/I", "CS-McLaws/I"))
+    if before["CS-Hood/I"] < 4 and p.em["CS-I"] < 4:  # Hood is in Longstreet's range: +1
+        assert p.ams["CS-Hood/I"] == before["CS-Hood/I"] + 1
+    assert not [a for a in g.legal_actions("csa") if a["type"] == "raise"]  # as chosen now
+    assert not [e for e in g.events("usa") if e["type"] == "raise"]

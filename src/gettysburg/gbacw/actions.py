@@ -28,6 +28,8 @@ class ActionType:
 
 
 ACTION_TYPES: tuple[ActionType, ...] = (
+    ActionType("raise", "5.22", (("corps", "list"),), ("orders",),
+               "the corps the OC raises by one efficiency (as many as his initiative rating)"),
     ActionType("share", "5.23", (("corps", "str"), ("to", "list")), ("orders",),
                "where the corps commander's efficiency share goes (+1 per listed division)"),
     ActionType("transfer", "5.4", (("from", "list"), ("to", "str")), ("orders",),

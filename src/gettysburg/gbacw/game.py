@@ -10,6 +10,7 @@ Fire and shock (issue 53) are not built: a brigade moves and turns.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -320,7 +321,8 @@ class GbacwGame(Game):
         reinforcement is in command on the turn it enters (002 §9.71)."""
         p, board = self.pos, self.cat.board
         status: dict[str, list[str]] = {"brigadiers": [], "divisions": [], "units": [],
-                                        "no_orders": [], "oc_bonus": [], "transfer_ok": []}
+                                        "no_orders": [], "oc_bonus": [], "oc_linked": [],
+                                        "transfer_ok": []}
         ev: list[Event] = []
         for seat in SEATS:
             tree = self._command_tree(seat)
@@ -374,6 +376,7 @@ class GbacwGame(Game):
                     efficiency.check_oc_bonus(count, linked, linked[:count],
                                               oc_mp_spent=11 if oc in p.tired else 0)
                     mine["oc_bonus"] = linked[:count]
+                    mine["oc_linked"] = linked if count else []
                 except RuleError:
                     pass
             for key, items in mine.items():
@@ -691,6 +694,7 @@ class GbacwGame(Game):
         p = self.pos
         out: list[Action] = []
         if p.phase == "orders":
+            out += self._raise_options(seat)
             out += self._share_options(seat)
             out += self._transfers(seat)
             for n, b in sorted(p.brigades.items()):
@@ -863,6 +867,26 @@ class GbacwGame(Game):
                     out.append({"type": "share", "corps": cmd, "to": to})
         return out
 
+    def _raise_options(self, seat: Seat) -> list[Action]:
+        """002 §5.22: the OC raises up to his initiative rating in corps (+1 each) among
+        those whose commanders are on the map in his range, before the transfer; the engine
+        starts with the first in id order."""
+        p, cat = self.pos, self.cat
+        oc = cat.army_leader.get(seat)
+        if oc is None or seat in p.transferred:
+            return []
+        linked = [c for c in p.command.get("oc_linked", []) if c in p.em
+                  and cat.corps_leader.get(c) and p.leader_seat.get(
+                      cat.corps_leader[c]) == seat]
+        count = max(0, cat.rating(oc, "initiative"))
+        current = sorted(c for c in p.command.get("oc_bonus", []) if c in linked)
+        out: list[Action] = []
+        for size in range(1, min(count, len(linked)) + 1):
+            for combo in itertools.combinations(linked, size):
+                if sorted(combo) != current:
+                    out.append({"type": "raise", "corps": list(combo)})
+        return out
+
     def _current_share(self, cmd: str, eligible: list[str], rating: int) -> dict[str, int]:
         found = self.pos.shares.get(cmd)
         if found is not None:
@@ -928,7 +952,12 @@ class GbacwGame(Game):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
-        if kind == "share":
+        if kind == "raise":
+            if action not in self._raise_options(seat):
+                raise RuleError("5.22", f"the OC may not raise {action['corps']} (corps whose "
+                                "commanders are on the map in his range, as many as his "
+                                "initiative rating, before the transfer)")
+        elif kind == "share":
             if action not in self._share_options(seat):
                 raise RuleError("5.23", f"share {action['to']} of {action['corps']} is not "
                                 "allowed (own corps, divisions in its commander's range, within "
@@ -1057,7 +1086,19 @@ class GbacwGame(Game):
         kind = action["type"]
         p = self.pos
         ev: list[Event] = []
-        if kind == "share":
+        if kind == "raise":
+            mine = {c for c, _ in self._commands(seat)}
+            before = set(p.command.get("oc_bonus", [])) & mine
+            others = [c for c in p.command.get("oc_bonus", []) if c not in mine]
+            p.command["oc_bonus"] = sorted([*others, *action["corps"]])
+            divs_of = dict(self._commands(seat))
+            for cmd in sorted(before | set(action["corps"])):
+                self._division_ams(cmd, divs_of[cmd], p.em[cmd])
+                p.ams.update({d: n for d in divs_of[cmd]
+                              if (n := self._fixed_ams(d)) is not None})
+            ev.append(Event("raise", "5.22", {"seat": seat, "corps": action["corps"]},
+                            visible_to=(seat,)))
+        elif kind == "share":
             cmd = action["corps"]
             p.shares[cmd] = self._share_of(action["to"])
             divs = dict(self._commands(seat))[cmd]
