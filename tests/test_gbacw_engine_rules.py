@@ -307,7 +307,8 @@ def test_an_advance_unit_that_fired_is_not_offered_a_move_10_32() -> None:
     legal = g.legal_actions("usa")
     assert not [a for a in legal if a["type"] == "move" and a["unit"] == unit]
     assert [a for a in legal if a["type"] == "move"]  # the others still may
-    assert g.view("usa")["units"][unit]["fired"] == ["phasing"]
+    assert g.view("usa")["units"][unit]["fired"] is True
+    assert g.view("usa")["units"][unit]["fire_kinds"] == ["phasing"]
     assert "fired" not in g.view("csa")["units"][unit]
 
 

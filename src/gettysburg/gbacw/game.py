@@ -1815,8 +1815,9 @@ class GbacwGame(Game):
             if full or u.seat == seat:
                 d["moves"] = u.moves
                 d["waiting_at"] = self.waiting(k)
-                d.update(fired=list(u.fired), mp_spent=u.mp_spent, moved=u.moved,
-                         ammo=u.ammo, collapsed=u.collapsed, lost=u.lost)
+                d.update(fired=bool(u.fired), fire_kinds=list(u.fired),
+                         mp_spent=u.mp_spent, moved=u.moved, ammo=u.ammo,
+                         collapsed=u.collapsed, lost=u.lost)
             units[k] = d
         brigades = {n: b.to_json() for n, b in sorted(p.brigades.items())
                     if full or b.seat == seat}
