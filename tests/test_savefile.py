@@ -204,7 +204,7 @@ def test_load_names_the_bad_field(tmp_path: Path) -> None:
     data = savefile.save(fixed_game())
     path = tmp_path / "s.json"
     cases: list[tuple[Any, str]] = [
-        (lambda d: d["moves"][2]["dice"].append(7), r"moves\.2\.dice\.\d+"),
+        (lambda d: d["moves"][2]["dice"].append(10), r"moves\.2\.dice\.\d+"),
         (lambda d: d.pop("seed"), "seed"),
         (lambda d: d["moves"][0].__setitem__("link", "xyz"), r"moves\.0\.link"),
         (lambda d: d.__setitem__("format", "other"), "format"),
@@ -228,3 +228,24 @@ def test_written_file_is_readable_json_and_save_is_canonical() -> None:
     assert json_copy(data) == data
     assert set(data) == {"format", "version", "system", "scenario", "options", "seed", "dice",
                          "commit_reveal", "initial_state_hash", "genesis", "moves", "snapshot"}
+
+
+def test_a_game_of_d10s_saves_and_replays_with_faces_zero_to_nine() -> None:
+    """A GBACW game rolls d10s (0..9): its save holds faces a d6 never shows, and replay
+    re-derives them from the seed (seeded) or the script (scripted, with its die)."""
+    from gettysburg.core.dice import ScriptedDice
+    from gettysburg.core.savefile import replay, save
+
+    game = new_game("gbacw/herr-ridge", seed="d10-save")
+    while not any(r.die == "d10" and r.value in (0, 7, 8, 9) for r in game.dice.rolls):
+        seat = game.to_move()[0]
+        game.apply(game.legal_actions(seat)[0], seat)
+    again = replay(json.loads(json.dumps(save(game))))
+    assert again.state_hash() == game.state_hash()
+
+    scripted = new_game("gbacw/herr-ridge", seed="s", dice=ScriptedDice([9, 0] * 40, die="d10"))
+    seat = scripted.to_move()[0]
+    scripted.apply(scripted.legal_actions(seat)[0], seat)
+    data = json.loads(json.dumps(save(scripted)))
+    assert data["dice"]["die"] == "d10"
+    assert replay(data).state_hash() == scripted.state_hash()

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from gettysburg.core.canonical import JSONDict, hash_json, json_copy
 from gettysburg.core.dice import (
@@ -42,7 +42,8 @@ VERSION = 1
 GENESIS_DOMAIN = "gettysburg.save.genesis.v1"
 LINK_DOMAIN = "gettysburg.save.link.v1"
 
-Die = Annotated[int, Field(strict=True, ge=1, le=6)]
+#: a face of any die the project rolls (d6 1..6, d10 0..9); replay re-derives each one
+Die = Annotated[int, Field(strict=True, ge=0, le=9)]
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
@@ -55,6 +56,15 @@ class DiceSpec(_Strict):
 
     kind: Literal["seeded", "scripted"]
     values: list[Die] | None = None
+    #: the scripted dice's die (absent for d6, so older saves keep their genesis hash)
+    die: Literal["d6", "d10"] | None = None
+
+    @model_serializer
+    def header(self) -> JSONDict:
+        out: JSONDict = {"kind": self.kind, "values": self.values}
+        if self.die is not None:
+            out["die"] = self.die
+        return out
 
 
 class CommitRevealRecord(_Strict):
@@ -96,7 +106,7 @@ class SaveFile(_Strict):
         """The fields the genesis hash covers."""
         return {"format": self.format, "version": self.version, "system": self.system,
                 "scenario": self.scenario, "options": list(self.options), "seed": self.seed,
-                "dice": self.dice.model_dump(),
+                "dice": self.dice.header(),
                 "commit_reveal": None if self.commit_reveal is None
                 else self.commit_reveal.model_dump(),
                 "initial_state_hash": self.initial_state_hash}
@@ -147,6 +157,8 @@ def save(game: Game, *, snapshot: bool = False) -> JSONDict:
     setup = game.setup
     if isinstance(game.dice, ScriptedDice):
         dice: JSONDict = {"kind": "scripted", "values": list(game.dice.values)}
+        if game.dice.die != "d6":
+            dice["die"] = game.dice.die
     elif isinstance(game.dice, SeededDice):
         if game.dice.seed != setup.seed:
             raise ValueError("seeded dice do not use the game's recorded seed")
@@ -234,7 +246,10 @@ def _start(model: SaveFile) -> Game:
     if model.dice.kind == "scripted":
         if model.dice.values is None:
             raise _fail(None, "header", "scripted dice without a script (dice.values)")
-        dice = ScriptedDice(model.dice.values)
+        try:
+            dice = ScriptedDice(model.dice.values, die=model.dice.die or "d6")
+        except DiceError as exc:
+            raise _fail(None, "header", f"scripted dice: {exc}") from None
     else:
         if model.dice.values is not None:
             raise _fail(None, "header", "seeded dice must not list values")
