@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gettysburg.boc.board import BOC, Board
 from gettysburg.boc.state import ON_MAP, BocState, other
@@ -23,6 +23,9 @@ class BoardIndex:
     edge: frozenset[str]
     # Hexes with entry roads (6.7), in board order, each with its entries sorted.
     entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # front_line answers per set of enemy-held hexes (issue 59): every legal-action list
+    # and every move asks it, and a side's own moves never change it.
+    front_memo: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)
 
     def side_key(self, a: str, b: str) -> str:
         """A stable text key for the hexside between two adjacent hexes."""
@@ -103,22 +106,32 @@ def control_of(occ: Mapping[str, str], nbrs: Mapping[str, Sequence[str]]) -> dic
     return control
 
 
+#: front_line answers kept per board before the memo starts afresh.
+FRONT_MEMO = 256
+
+
 def front_line(board: Board, state: BocState, side: str) -> frozenset[str]:
     """6.62 front-line hexes for ``side``: hexes next to enemy units (own-occupied ones
     included; enemy-occupied ones are not hexes ``side`` can be in). Entering any of them
     ends a move, which also covers the 6.61 ZOC stop: an enemy ZOC is the empty part of
     this set."""
     idx = index(board)
-    occ = occupied_by(state)
     enemy = other(side)
-    out: set[str] = set()
-    for hx, s in occ.items():
-        if s != enemy:
-            continue
-        for n in idx.nbrs.get(hx, ()):
-            if occ.get(n) != enemy:
-                out.add(n)
-    return frozenset(out)
+    held = frozenset(u.hex for u in state.units.values()
+                     if u.status == ON_MAP and u.hex is not None and u.side == enemy)
+    memo = idx.front_memo
+    got = memo.get(held)
+    if got is None:
+        out: set[str] = set()
+        for hx in held:
+            for n in idx.nbrs.get(hx, ()):
+                if n not in held:
+                    out.add(n)
+        got = frozenset(out)
+        if len(memo) >= FRONT_MEMO:
+            memo.clear()  # simple, and safe with the server's threads sharing a board
+        memo[held] = got
+    return got
 
 
 def enemy_hexes(state: BocState, side: str) -> frozenset[str]:

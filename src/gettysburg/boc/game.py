@@ -45,6 +45,7 @@ from gettysburg.boc.melee import (
     melee_declare_options,
     target_problem,
 )
+from gettysburg.boc.movement import Reach
 from gettysburg.boc.oob import (
     DataError,
     default_hierarchy,
@@ -265,11 +266,21 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
     return state
 
 
+#: command-range answers kept per game; the oldest go first beyond this many.
+RANGE_MEMO = 512
+#: The attributes that only speed answers up (issue 59): never part of a game's state.
+_MEMOS = ("_range_memo", "_moves_memo", "_enter_memo", "_held_memo")
+
+
 class BocGame(Position, Game):
     """Gettysburg: Badges of Courage: a :class:`Position` played by the game protocol."""
 
     system = "boc"
     execute_checks = True  # execute() runs the same _check as validate()
+    #: (HQ hex, range, enemy hexes) -> the command range's hexes, for views (issue 59).
+    _range_memo: dict[tuple[str, int | None, frozenset[str]], tuple[str, ...]] | None = None
+    #: unit -> (the reach its move actions were built from, those actions).
+    _moves_memo: dict[str, tuple[Reach, tuple[Action, ...]]] | None = None
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -349,10 +360,8 @@ class BocGame(Position, Game):
                 if self.column_rule and self.orders.oob[u.id].type == "infantry" \
                         and self.formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
-                reach = self.move_options(u.id, front, occ)
-                # reach.path is sorted by destination; its paths are kept (copied here).
-                acts += [{"type": "move", "unit": u.id, "path": list(p)}
-                         for p in reach.path.values()]
+                acts += [a.copy() for a in self._move_actions(
+                    u.id, self.move_options(u.id, front, occ))]
                 if u.hex in index(self.board).edge:
                     acts.append({"type": "leave_map", "unit": u.id})
             for uid in sorted(st.units):
@@ -428,6 +437,31 @@ class BocGame(Position, Game):
                                                    None, enemy) is None:
                     acts.append({"type": "melee", "unit": uid, "target": hx, "entry": road})
         return acts
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a lab checkpoint) without the speed memos: they are rebuilt on demand."""
+        state = self.__dict__.copy()
+        for name in _MEMOS:
+            state.pop(name, None)
+        return state
+
+    def _move_actions(self, uid: str, reach: Reach) -> tuple[Action, ...]:
+        """6.0: ``uid``'s move actions for the reach it has now, in destination order.
+
+        Built once per (unit, reach): the reach cache hands back the same ``Reach`` while
+        nothing it depends on changes, so the next decision of the phase copies these
+        instead of building them again (issue 59). The copies share the path lists with
+        the reach cache, as ``Reach.path`` does: nobody may change them in place (``apply``
+        works on its own deep copy of an action)."""
+        memo = self._moves_memo
+        if memo is None:
+            memo = self._moves_memo = {}
+        got = memo.get(uid)
+        if got is None or got[0] is not reach:
+            got = (reach, tuple({"type": "move", "unit": uid, "path": p}
+                                for p in reach.path.values()))
+            memo[uid] = got
+        return got[1]
 
     def _swap_actions(self, seat: Seat) -> list[Action]:
         own = sorted((u.id, u.hex) for u in self.state.on_map(seat))
@@ -535,8 +569,19 @@ class BocGame(Position, Game):
             if self.orders.is_hq(uid) and self.orders.oob[uid].command_range:
                 if u.side not in enemy:
                     enemy[u.side] = enemy_hexes(self.state, u.side)
-                out[uid] = sorted(command_range(self.board, self.state, self.orders, uid,
-                                                enemy[u.side]))
+                # Kept per (hex, range, enemy hexes), all the trace reads (issue 59).
+                key = (u.hex, self.orders.oob[uid].command_range, enemy[u.side])
+                memo = self._range_memo
+                if memo is None:
+                    memo = self._range_memo = {}
+                got = memo.get(key)
+                if got is None:
+                    got = tuple(sorted(command_range(self.board, self.state, self.orders,
+                                                     uid, enemy[u.side])))
+                    if len(memo) >= RANGE_MEMO:
+                        del memo[next(iter(memo))]
+                    memo[key] = got
+                out[uid] = list(got)
         return out
 
     def stacking_problems(self) -> list[str]:

@@ -64,6 +64,12 @@ def _hq_ready_problem(u: UnitState, active: bool, what: str) -> str | None:
     return None
 
 
+#: (entry hex, destination) -> (MP, path): what ``Position.enter_options`` answers.
+EnterOptions = dict[tuple[str, str], tuple[int, list[str]]]
+#: ``enter_options`` answers kept per game; the oldest go first beyond this many.
+ENTER_MEMO = 512
+
+
 class Position:
     """What a BoC game holds and the rules' questions about it (``BocGame`` is one)."""
 
@@ -74,6 +80,9 @@ class Position:
     key: bytes  # the fog key: the handles of hidden blocks (fog.fog_key)
     #: (occupants, side, the hexes that side holds in them), the last asked of ``_held``.
     _held_memo: tuple[Mapping[str, list[UnitState]], str, frozenset[str]] | None = None
+    #: ``enter_options`` answers keyed by everything they depend on (not by a position
+    #: version, so a state changed by any route can never be answered from a stale entry).
+    _enter_memo: dict[tuple[object, ...], EnterOptions] | None = None
 
     def cavalry_rules(self) -> CavalryBattle:
         """The 10.0 section the cavalry battles are fought by."""
@@ -286,17 +295,38 @@ class Position:
         """(entry hex, destination) -> (MP, path) for a unit due to arrive (``front``: its
         side's front line, ``occ``: the hexes' occupants, if known)."""
         u = self.state.units[uid]
+        if front is None:
+            front = front_line(self.board, self.state, u.side)
+        rules = self.move_rules(u, front, occ)
+        entries = tuple(self.entry_hexes(u))
+        night_march = bool(u.night_road and self.state.night)
+        # Due units wait off the map for many decisions while little near their entry
+        # changes: the answer is kept per (unit, entry hexes, move rules), which is all it
+        # reads (issue 59). The paths are shared with the memo: callers must not change
+        # them in place (as with ``Reach.path``).
+        key = (uid, entries, night_march, rules)
+        memo = self._enter_memo
+        if memo is None:
+            memo = self._enter_memo = {}
+        got = memo.get(key)
+        if got is None:
+            got = self._enter_options(uid, entries, night_march, rules)
+            if len(memo) >= ENTER_MEMO:
+                del memo[next(iter(memo))]
+            memo[key] = got
+        return dict(got)
+
+    def _enter_options(self, uid: str, entries: tuple[tuple[str, str], ...],
+                       night_march: bool, rules: MoveRules) -> EnterOptions:
+        """:meth:`enter_options` worked out (6.7, 9.74)."""
         board = self.board
         idx = index(board)
         label = self.orders.oob[uid]
-        if front is None:
-            front = front_line(board, self.state, u.side)
-        rules = self.move_rules(u, front, occ)
-        out: dict[tuple[str, str], tuple[int, list[str]]] = {}
-        for entry, road in self.entry_hexes(u):
+        out: EnterOptions = {}
+        for entry, road in entries:
             if entry in rules.forbidden:
                 continue
-            if u.night_road and self.state.night:
+            if night_march:
                 for dest, path in road_march(board, entry, rules.forbidden,
                                              NIGHT_ROADS).items():
                     out[(entry, dest)] = (0, path)
