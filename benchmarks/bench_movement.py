@@ -12,7 +12,10 @@ hand-built clear board with a few roads. It times
    (:func:`gettysburg.boc.movement.reachable`, its cache emptied before every unit, so
    every search is done) and with networkx's ``single_source_dijkstra_path_length`` on the
    same (hex, road) state graph, after asserting that both give the same cost for every
-   reachable hex; and prints the ratio.
+   reachable hex; and prints the ratio;
+3. (shipped board only, ``--games N``, 0 to skip) random-vs-random Day 1 transitions a
+   second and seconds a game, with the engine's issue-59 memos and with them emptied
+   before every decision (what a decision cost before them), and with recorded ``apply``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 import statistics
 import tempfile
 import time
@@ -101,11 +105,50 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return statistics.median(times), out
 
 
+def random_day1(games: int, memos: bool, recorded: bool = False) -> tuple[int, float]:
+    """(transitions, seconds) of ``games`` random-vs-random Day 1 games, the random agent
+    and dice seeded per game. ``memos=False`` empties the engine's issue-59 memos before
+    every decision (``BocGame.forget_memos``): each decision then costs what it did
+    before them. Unrecorded, as the lab plays (``apply_unrecorded``), unless ``recorded``."""
+    from gettysburg.ai import make_agent
+    from gettysburg.core.protocol import new_game
+
+    steps, spent = 0, 0.0
+    for k in range(games):
+        game = new_game("boc/day1", seed=f"bench-{k}")
+        assert isinstance(game, BocGame)
+        agents = {s: make_agent("random", k) for s in game.seats()}
+        rng = random.Random(k)
+        t = time.perf_counter()
+        while not game.is_terminal():
+            if not memos:
+                game.forget_memos()
+            seat = game.to_move()[0]
+            view = game.view(seat)
+            action = agents[seat].choose(view, view["legal_actions"], 1.0, rng)
+            (game.apply if recorded else game.apply_unrecorded)(action, seat)
+            steps += 1
+        spent += time.perf_counter() - t
+    return steps, spent
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", type=Path, default=None)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--games", type=int, default=2,
+                    help="random Day 1 games for the transitions figure (0: skip it)")
     args = ap.parse_args()
+    if args.games and board_path().exists():
+        # Issue 59's goals: 5,000 transitions/s, 0.2 s a game (the lab's way of playing).
+        print(f"random vs random Day 1, {args.games} games (view, choose, apply per "
+              "transition; goal 5,000/s and 0.2 s a game):")
+        for label, memos, recorded in (("memos (now)", True, False),
+                                       ("no memos (before issue 59)", False, False),
+                                       ("memos, recorded apply", True, True)):
+            n, sec = random_day1(args.games, memos, recorded)
+            print(f"  {label:28s} {n / sec:7.0f} transitions/s, {sec / args.games:.2f} s a "
+                  f"game ({n} transitions)")
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         board_file: Path | None = None

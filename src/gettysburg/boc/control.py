@@ -117,8 +117,9 @@ def front_line(board: Board, state: BocState, side: str) -> frozenset[str]:
     this set."""
     idx = index(board)
     enemy = other(side)
-    held = frozenset(u.hex for u in state.units.values()
-                     if u.status == ON_MAP and u.hex is not None and u.side == enemy)
+    # By occupied_by, as before the memo: a hex both sides are in for a moment (a melee)
+    # counts for the side listed last there.
+    held = frozenset(h for h, s in occupied_by(state).items() if s == enemy)
     memo = idx.front_memo
     got = memo.get(held)
     if got is None:

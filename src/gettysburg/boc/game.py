@@ -38,7 +38,7 @@ from gettysburg.boc.fire import (
     FireLedger,
     fire_options,
 )
-from gettysburg.boc.fog import fog_key, label_view, secret_key, units_view
+from gettysburg.boc.fog import fog_key, handle, label_view, secret_key, units_view
 from gettysburg.boc.melee import (
     ENTRY,
     MeleeState,
@@ -437,6 +437,15 @@ class BocGame(Position, Game):
                                                    None, enemy) is None:
                     acts.append({"type": "melee", "unit": uid, "target": hx, "entry": road})
         return acts
+
+    def forget_memos(self) -> None:
+        """Empty the speed memos of issue 59 (this game's, its board's front lines and the
+        fog handles; the board's reach cache, older, stays): the next answers are worked
+        out afresh. Benchmarks time the engine without them this way; tests compare."""
+        for name in _MEMOS:
+            setattr(self, name, None)
+        index(self.board).front_memo.clear()
+        handle.cache_clear()
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (a lab checkpoint) without the speed memos: they are rebuilt on demand."""

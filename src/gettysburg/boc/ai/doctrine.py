@@ -422,6 +422,7 @@ class Situation:
         self._obj_cache: dict[tuple[str, str | None], float] = {}
         #: Victory hexes and their neighbours: only a unit standing in one garrisons one.
         self._near = facts.around_victory
+        self.near_victory_hexes = facts.around_victory  # the same, for the move scoring
         self._corps_hexes: dict[str, list[str]] = {}
         for uid, u in self.own_on.items():
             lab = self.unit(uid)
@@ -785,8 +786,13 @@ class BocDoctrine:
         dests = [str(a["path"][-1]) for a in moves]
         # Each destination is one move: their values are not kept (no use again).
         values = sit.hex_values(uid, here, dests)
+        # Most moves start and end away from every victory hex: control_gain's own first
+        # test, asked here without the call (issue 59).
+        near = sit.near_victory_hexes if here not in sit.near_victory_hexes else None
         # Move only for a real gain.
-        return [value - stay + weight * gain_of(dest, here) - 0.01 * len(a["path"]) - 0.05
+        return [value - stay + weight * (0.0 if near is not None and dest not in near
+                                         else gain_of(dest, here))
+                - 0.01 * len(a["path"]) - 0.05
                 for value, dest, a in zip(values, dests, moves, strict=True)]
 
     def _s_enter(self, sit: Situation, a: Action) -> float:
