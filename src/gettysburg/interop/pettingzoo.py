@@ -37,6 +37,7 @@
 
 from __future__ import annotations
 
+import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -147,8 +148,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: Seat) -> dict[str, Any]:
         if agent not in self._tensors:
-            self._tensors[agent] = np.asarray(self.hooks.observation_tensor(self.game, agent),
-                                              dtype=np.float32)
+            # Through a C float array: about twice as fast as numpy reading a list of floats.
+            values = array.array("f", self.hooks.observation_tensor(self.game, agent))
+            self._tensors[agent] = np.frombuffer(values, dtype=np.float32)
         mask = np.zeros(self.num_actions, dtype=np.int8)
         # A game cut short offers nothing more (as its infos hold no legal ids).
         if not self.game.is_terminal() and not self.truncations.get(agent, False) \
