@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,8 +23,9 @@ WEIGHTS = {"end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activati
            "end_brigade": 4, "activate": 4, "roll_orders": 1, "set_orders": 1, "reserve": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,
            "coordinate": 2, "rally": 2, "move_commander": 1, "end_commanders": 6,
-           "share": 1, "raise": 1}
+           "share": 1, "raise": 1, "shock": 3, "withdraw": 2, "stand": 3}
 MAX_ACTIONS = 1500
+MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
 HIDDEN_TYPES = ("efficiency", "pool", "orders", "orders_change", "transfer", "reserve", "chain",
                 "share", "raise", "fatigue", "stragglers")
 
@@ -69,8 +71,9 @@ def check_invariants(g: GbacwGame, moved: str | None) -> None:
                                                                           else "usa"))
 
 
-def play(scenario: str, seed: int, data: st.DataObject) -> GbacwGame:
-    g = new_game(f"gbacw/{scenario}", seed=seed)
+def play(scenario: str, seed: int, data: st.DataObject, game: GbacwGame | None = None
+         ) -> GbacwGame:
+    g = new_game(f"gbacw/{scenario}", seed=seed) if game is None else game
     assert isinstance(g, GbacwGame)
     for _ in range(MAX_ACTIONS):
         if g.is_terminal():
@@ -115,6 +118,18 @@ def test_random_play_herr_ridge(seed: int, data: st.DataObject) -> None:
 def test_random_play_little_round_top(seed: int, data: st.DataObject) -> None:
     g = play("little-round-top", seed, data)
     check_replay(g, "little-round-top", seed)
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_random_play_melee_with_shock(seed: int, data: st.DataObject) -> None:
+    """Two brigades in contact from the start (tests/data/gbacw/melee.yaml): shock, the
+    defender's withdraw/stand and fire come up, and every listed action is accepted."""
+    g = play("melee", seed, data, GbacwGame(MELEE, seed=seed))
+    again = GbacwGame(MELEE, seed=seed)
+    for mv in g.history:
+        again.apply(mv.action, mv.seat)
+    assert again.state_hash() == g.state_hash()
 
 
 @settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck))

@@ -55,6 +55,13 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "change a unit's facing in place"),
     ActionType("fire", "10.3", (("unit", "str"), ("target", "hex")), ("action",),
                "a unit of the active brigade fires at an enemy hex (fire_action.py)"),
+    ActionType("shock", "11.31", (("shocks", "shocks"),), ("action",),
+               "the active brigade designates its shocks: [{attackers: [units], targets: "
+               "[hexes]}] (shock_step.py)"),
+    ActionType("withdraw", "11.33", (("unit", "str"), ("to", "hex")), ("action",),
+               "the defender withdraws a shocked unit before the shock"),
+    ActionType("stand", "11.33", (), ("action",),
+               "the defender awaits the designated shocks: they are rolled"),
     ActionType("rally", "13.41", (("unit", "str"),), ("action",),
                "a disordered unit of the active brigade rallies instead of moving or firing"),
     ActionType("end_brigade", "5.3", (), ("action",), "the active brigade is done"),
@@ -102,6 +109,9 @@ def check_shape(action: Action, hex_ok: Any) -> ActionType:
         if fkind == "list" and (not isinstance(value, list) or not value
                                 or not all(isinstance(v, str) for v in value)):
             raise _bad(name, "must be a non-empty list of ids")
+        if fkind == "shocks" and (not isinstance(value, list) or not value
+                                  or not all(isinstance(v, dict) for v in value)):
+            raise _bad(name, "must be a non-empty list of {attackers, targets}")
         if fkind == "facing":
             try:
                 Facing.from_json(value)

@@ -10,6 +10,7 @@ from gettysburg.core.dice import Dice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Seat
 from gettysburg.gbacw.catalog import Catalog
+from gettysburg.gbacw.movement import FriendStack
 from gettysburg.gbacw.oob import Counter
 from gettysburg.gbacw.stacking import StackEntry
 from gettysburg.gbacw.state import Position
@@ -36,3 +37,9 @@ class GameView(Protocol):
     def stack_entry(self, key: str) -> StackEntry: ...
 
     def brigade_units(self, brigade: str) -> list[str]: ...
+
+    def friends_of(self, key: str) -> dict[Hex, FriendStack]: ...
+
+    def moves_allowed(self, key: str) -> int: ...
+
+    def gone(self, key: str) -> bool: ...

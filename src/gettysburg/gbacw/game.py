@@ -28,7 +28,7 @@ from gettysburg.core.protocol import (
     dice_event,
     resolve_dice,
 )
-from gettysburg.gbacw import efficiency, fatigue, fire_action, night, sequence
+from gettysburg.gbacw import efficiency, fatigue, fire_action, night, sequence, shock_step
 from gettysburg.gbacw.actions import ACTION_ORDER, check_shape
 from gettysburg.gbacw.board import Board
 from gettysburg.gbacw.catalog import catalog
@@ -196,6 +196,8 @@ class GbacwGame(Game):
             return [self._orders_seat()]
         if p.phase == "first_am":
             return [p.initiative or SEATS[0]]
+        if p.pending is not None:  # the defender decides mid-activation (002 §11.33)
+            return [other(str(p.pending["seat"]))]
         if p.phase in ("orders_change", "action") and p.current is not None:
             return [marker_parts(p.current)[0]]
         if p.phase == "commanders":
@@ -723,6 +725,8 @@ class GbacwGame(Game):
                          "to": self.cat.board.hexes[h].id}
                         for h in sorted(moves, key=lambda x: (x.q, x.r))]
             out.append({"type": "end_commanders"})
+        elif p.phase == "action" and p.pending is not None:
+            out += shock_step.defender_options(self)
         elif p.phase == "action":
             if p.brigade is None:
                 out += [{"type": "activate", "brigade": n} for n in self.eligible_brigades()]
@@ -737,12 +741,13 @@ class GbacwGame(Game):
                             for f in self._turns(k)]
                 out += [{"type": "rally", "unit": k} for k in self.active_units()
                         if self._rally_problem(k) is None]
-                if self.may_fight(p.brigade):
+                if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.brigade_units(p.brigade):
                         if self.on_map(k):
                             out += [{"type": "fire", "unit": k,
                                      "target": self.cat.board.hexes[h].id}
                                     for h in self.fire_targets(k)]
+                    out += shock_step.shock_options(self, seat)
                 out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
                 out += [{"type": "move_leader", "leader": ld,
@@ -952,6 +957,9 @@ class GbacwGame(Game):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
+        if p.pending is not None and kind not in ("withdraw", "stand"):
+            raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
+                            "first")
         if kind == "raise":
             if action not in self._raise_options(seat):
                 raise RuleError("5.22", f"the OC may not raise {action['corps']} (corps whose "
@@ -1043,7 +1051,15 @@ class GbacwGame(Game):
         elif kind == "fire":
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
+            if p.brigade is not None and shock_step.has_shocked(self, p.brigade):
+                raise RuleError("11.11", f"{p.brigade} has shocked: no fire after it")
             return fire_action.check_fire(self, action, seat)
+        elif kind == "shock":
+            if p.brigade is not None and not self.may_fight(p.brigade):
+                raise RuleError("5.34", f"{p.brigade} is in Confusion: no shock this AM")
+            return shock_step.check_designation(self, action, seat)
+        elif kind in ("withdraw", "stand"):
+            shock_step.check_defender(self, action, seat)
         elif kind == "move_leader":
             ld = action["leader"]
             if ld not in self.movable_leaders():
@@ -1182,6 +1198,15 @@ class GbacwGame(Game):
         elif kind == "fire":
             ev += fire_action.execute_fire(self, action, seat)
             self._did(action["unit"], "fire")
+            ev += self._casualties()
+        elif kind == "shock":
+            ev += shock_step.designate(self, action, seat)
+            ev += self._casualties()
+        elif kind == "withdraw":
+            ev += shock_step.withdraw(self, action, seat)
+            ev += self._casualties()
+        elif kind == "stand":
+            ev += shock_step.stand(self, action, seat)
             ev += self._casualties()
         elif kind == "move_leader":
             frm = p.leaders[action["leader"]]

@@ -124,8 +124,11 @@ class ShockPlan:
         return next(u for u in self.units if u.unit == key)
 
 
-def check_shock(game: GbacwGame, action: Action, seat: str) -> ShockPlan:
-    """Validate a shock designation (002 §11.12, §11.21, §11.31-11.32); changes nothing."""
+def check_shock(game: GbacwGame, action: Action, seat: str, *, mandatory: bool = True
+                ) -> ShockPlan:
+    """Validate a shock designation (002 §11.12, §11.21, §11.31-11.32); changes nothing.
+    ``mandatory=False`` skips §11.21's must-shock check (a designation already made and
+    re-read after the defender's withdrawals)."""
     p = game.pos
     raw = action.get("shocks")
     if not isinstance(raw, list) or not raw:
@@ -178,7 +181,7 @@ def check_shock(game: GbacwGame, action: Action, seat: str) -> ShockPlan:
     units = tuple(involved[k] for k in order)
     check_designation(shocks, units)
     designated = {a for s in shocks for a in s.attackers}
-    for k in game.brigade_units(p.brigade):
+    for k in game.brigade_units(p.brigade) if mandatory else ():
         if k in designated or k not in p.units or p.units[k].hex is None:
             continue
         try:

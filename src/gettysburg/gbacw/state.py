@@ -11,6 +11,7 @@ here and nowhere else (:data:`SEAT_OF_SIDE`).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,6 +168,9 @@ class Position:
     arrived_on: dict[str, int] = field(default_factory=dict)  # arrived group -> its turn
     shares: dict[str, dict[str, int]] = field(default_factory=dict)  # corps -> chosen §5.23 share
     last_held: dict[str, dict[Seat, str]] = field(default_factory=dict)  # objective -> seat -> turn
+    # a shock designated and waiting for the defender (shock_step.py, 002 §11.33):
+    # {"seat": the attacker, "shocks": [{"attackers", "targets"}], "withdrawn": [units]}
+    pending: dict[str, Any] | None = None
 
     def to_json(self) -> JSONDict:
         return {
@@ -192,7 +196,8 @@ class Position:
             "arrived_on": dict(sorted(self.arrived_on.items())),
             "shares": {k: dict(sorted(v.items())) for k, v in sorted(self.shares.items())},
             "last_held": {k: dict(sorted(v.items()))
-                          for k, v in sorted(self.last_held.items())}}
+                          for k, v in sorted(self.last_held.items())},
+            **({} if self.pending is None else {"pending": copy.deepcopy(self.pending)})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -226,7 +231,8 @@ class Position:
             shares={str(k): {str(a): int(b) for a, b in v.items()}
                     for k, v in d.get("shares", {}).items()},
             last_held={str(k): {str(a): str(b) for a, b in v.items()}
-                       for k, v in d.get("last_held", {}).items()})
+                       for k, v in d.get("last_held", {}).items()},
+            pending=None if d.get("pending") is None else copy.deepcopy(dict(d["pending"])))
 
     # --- questions -------------------------------------------------------------------------
 

@@ -1,0 +1,365 @@
+"""Shock carried out in the GBACW engine (002 §11-12): the active brigade designates its
+shocks, the defender decides on withdrawal before shock, then the shocks are rolled and
+their results written to the position.
+
+The pure rules are in :mod:`shock`, :mod:`retreat` and :mod:`combatant`; the translation
+of the position in :mod:`shock_action`. Here is the sequence:
+
+1. ``shock`` (the phasing seat, once per brigade activation, §11.31): the designation is
+   checked by ``shock_action.check_shock`` and kept in ``Position.pending``; the brigade's
+   units may neither move nor fire after it (shock is the last step of the activation).
+2. While a designation is pending, ``to_move`` names the *defender*: it may ``withdraw``
+   an eligible unit one hex (two for mounted cavalry) along a path of
+   ``shock.withdrawal_options`` (§11.33-11.35; a disordered unit then takes its UDD), or
+   ``stand``, which rolls every shock. When no defender may withdraw the shocks are rolled
+   at once.
+3. The roll (``shock_action.resolve_shocks``): green checks, the pre-shock check, each
+   fight; then losses, disorder, Blown, abandoned guns, routs and retreats are written,
+   then the automatic post-shock disorder (§11.48). A retreat follows the first path
+   ``retreat.retreat_options`` allows (the paths are ordered by hex; the owner's choice
+   among equal paths, §12.41, is taken for him: a reading kept until the defender's
+   retreat choice is an action); what cannot be retreated costs SP or abandons guns
+   (§12.44-12.45).
+
+Not here yet: counter-charge (§11.56), pre-shock fire (§11.38), continued shock (§11.47)
+and advance after combat (§11.46).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gettysburg.core.hexes import Hex
+from gettysburg.core.protocol import Action, Event, RuleError, dice_event
+
+from .combatant import Disorder
+from .retreat import Surroundings, retreat_options
+from .shock import after_withdrawal, post_shock_disorder, withdrawal_options
+from .shock_action import (
+    ShockPlan,
+    ShockReport,
+    check_shock,
+    combatant_of,
+    resolve_shocks,
+    shock_events,
+    shock_targets,
+)
+
+if TYPE_CHECKING:
+    from .charts.terrain import UnitClass
+    from .engine_view import GameView as GbacwGame
+
+SHOCKED = "shock"  # the brigade's ``did`` mark: it has designated its shocks (§11.31)
+
+
+def has_shocked(game: GbacwGame, brigade: str) -> bool:
+    return SHOCKED in game.pos.brigades[brigade].did
+
+
+def _hex_id(game: GbacwGame, h: Hex) -> str:
+    return game.cat.board.hexes[h].id
+
+
+def shock_options(game: GbacwGame, seat: str) -> list[Action]:
+    """The designations listed for the active brigade (002 §11.12, §11.21, §11.31): each
+    unit alone against each hex it may shock, and all of them together against every hex
+    they may shock; only those ``check_shock`` accepts (so the list and the check agree)."""
+    p = game.pos
+    if p.brigade is None or p.pending is not None or has_shocked(game, p.brigade):
+        return []
+    per: dict[str, list[str]] = {}
+    for k in game.brigade_units(p.brigade):
+        if p.units[k].hex is None:
+            continue
+        targets = shock_targets(game, k)
+        if targets:
+            per[k] = [_hex_id(game, h) for h in targets]
+    candidates: list[Action] = [
+        {"type": "shock", "shocks": [{"attackers": [k], "targets": [t]}]}
+        for k, ts in per.items() for t in ts]
+    if len(per) > 1:
+        candidates.append({"type": "shock", "shocks": [
+            {"attackers": [k], "targets": ts} for k, ts in per.items()]})
+    out = []
+    for a in candidates:
+        try:
+            check_shock(game, a, seat)
+        except RuleError:
+            continue
+        out.append(a)
+    return out
+
+
+def check_designation(game: GbacwGame, action: Action, seat: str) -> ShockPlan:
+    """A ``shock`` action: one designation per brigade activation (002 §11.31)."""
+    p = game.pos
+    if p.pending is not None:
+        raise RuleError("11.31", "a shock is already designated and waits for the defender")
+    if p.brigade is None:
+        raise RuleError("11.12", "no brigade is active")
+    if has_shocked(game, p.brigade):
+        raise RuleError("11.31", f"{p.brigade} has designated its shocks this activation")
+    return check_shock(game, action, seat)
+
+
+def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Record the designation; the defender decides next, or the shocks are rolled now."""
+    plan = check_designation(game, action, seat)
+    p = game.pos
+    assert p.brigade is not None
+    p.brigades[p.brigade].did.append(SHOCKED)
+    for k in game.brigade_units(p.brigade):
+        u = p.units[k]
+        u.moves = max(u.moves, game.moves_allowed(k))  # shock ends its movement (§11.11)
+    p.pending = {"seat": seat, "shocks": [{"attackers": list(s.attackers),
+                                           "targets": sorted({p.units[d].hex or ""
+                                                              for d in s.defenders})}
+                                          for s in plan.shocks],
+                 "withdrawn": []}
+    ev = [Event("shock_designation", "11.31", {"brigade": p.brigade,
+                                               "shocks": p.pending["shocks"]})]
+    if not withdraw_options(game):
+        ev += resolve(game)
+    return ev
+
+
+# --- the defender's decision: withdrawal before shock (002 §11.33-11.35) ------------------
+
+
+def _pending_shocks(game: GbacwGame) -> list[dict[str, Any]]:
+    p = game.pos.pending
+    assert p is not None
+    return [dict(s) for s in p["shocks"]]
+
+
+def _defenders(game: GbacwGame) -> list[tuple[str, list[str]]]:
+    """Each defending unit still in a designated hex, with the attackers shocking it."""
+    p = game.pos
+    out: list[tuple[str, list[str]]] = []
+    seat = str(p.pending["seat"]) if p.pending else ""
+    seen: set[str] = set()
+    for s in _pending_shocks(game):
+        for t in s["targets"]:
+            for k, u in sorted(p.units.items()):
+                if u.hex == t and u.seat != seat and k not in seen:
+                    seen.add(k)
+                    attackers = [a for x in _pending_shocks(game) if t in x["targets"]
+                                 for a in x["attackers"] if p.units[a].hex is not None]
+                    out.append((k, attackers))
+    return out
+
+
+def _surroundings(game: GbacwGame, key: str, causing: set[Hex]) -> Surroundings:
+    seat = game.pos.units[key].seat
+    enemy = game.enemy_hexes(seat)
+    fronts: set[Hex] = set()
+    for k, u in game.pos.units.items():
+        if u.seat != seat and u.hex is not None and u.facing is not None:
+            try:
+                fronts |= set(combatant_of(game, k).fronts())
+            except RuleError:
+                continue
+    return Surroundings(frozenset(enemy), frozenset(fronts), frozenset(causing),
+                        game.friends_of(key))
+
+
+def withdraw_options(game: GbacwGame) -> list[Action]:
+    """``withdraw`` actions of the defender: each eligible unit to the end of each path."""
+    p = game.pos
+    if p.pending is None:
+        return []
+    out: list[Action] = []
+    for k, attackers in _defenders(game):
+        if k in p.pending["withdrawn"] or not attackers:
+            continue
+        me = combatant_of(game, k)
+        att = [combatant_of(game, a) for a in attackers]
+        try:
+            opts = withdrawal_options(game.cat.board, me, att, sur=_surroundings(
+                game, k, {a.hex for a in att}))
+        except RuleError:
+            continue
+        ends = sorted({path.end for path in opts.paths}, key=lambda h: (h.q, h.r))
+        out += [{"type": "withdraw", "unit": k, "to": _hex_id(game, h)} for h in ends]
+    return out
+
+
+def defender_options(game: GbacwGame) -> list[Action]:
+    return [*withdraw_options(game), {"type": "stand"}]
+
+
+def check_defender(game: GbacwGame, action: Action, seat: str) -> None:
+    p = game.pos
+    if p.pending is None:
+        raise RuleError("11.33", "no shock is waiting for the defender")
+    if seat == p.pending["seat"]:
+        raise RuleError("11.33", "the defender decides now")
+    if action["type"] == "withdraw" and action not in withdraw_options(game):
+        raise RuleError("11.33", f"{action.get('unit')} may not withdraw to "
+                        f"{action.get('to')} (not shocked, artillery, on Attack or March "
+                        "orders, shocked by mounted cavalry, or no such path)")
+
+
+def withdraw(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Move a defender back before the shock; a disordered one takes its UDD (§11.33)."""
+    check_defender(game, action, seat)
+    p = game.pos
+    assert p.pending is not None
+    key = str(action["unit"])
+    u = p.units[key]
+    frm = u.hex
+    me = combatant_of(game, key)
+    u.hex = str(action["to"])
+    first = game.dice.counter
+    d = after_withdrawal(game.dice, me)
+    p.pending["withdrawn"] = [*p.pending["withdrawn"], key]
+    ev = [Event("shock_withdrawal", "11.33", {"unit": key, "from": frm, "to": u.hex})]
+    if d is not None:
+        ev += [dice_event(game.dice.rolls_since(first)),
+               Event("shock_withdrawal_check", "11.33", d.to_json())]
+        _disorder(game, d, causing=set(), ev=ev)
+    if not withdraw_options(game):
+        ev += resolve(game)
+    return ev
+
+
+def stand(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    check_defender(game, action, seat)
+    return resolve(game)
+
+
+# --- the roll and its results ------------------------------------------------------------
+
+
+def _plan_now(game: GbacwGame) -> ShockPlan | str:
+    """The pending designation as the position now stands (withdrawn units gone), or why
+    nothing is left to roll: no designated hex still holds an enemy, or what is left no
+    longer passes §11.31 (a reading: the withdrawal undid the designation)."""
+    p = game.pos
+    assert p.pending is not None
+    seat = str(p.pending["seat"])
+    enemy = {_hex_id(game, h) for h in game.enemy_hexes(seat)}
+    shocks = []
+    for s in _pending_shocks(game):
+        targets = [t for t in s["targets"] if t in enemy]
+        attackers = [a for a in s["attackers"] if p.units[a].hex is not None]
+        if targets and attackers:
+            shocks.append({"attackers": attackers, "targets": targets})
+    if not shocks:
+        return "the defenders withdrew"
+    try:
+        return check_shock(game, {"type": "shock", "shocks": shocks}, seat, mandatory=False)
+    except RuleError as exc:
+        return f"after the withdrawals the designation fails {exc.rule}: {exc}"
+
+
+def resolve(game: GbacwGame) -> list[Event]:
+    """Roll every pending shock and write the results (002 §11.36-11.48, §12)."""
+    p = game.pos
+    assert p.pending is not None
+    plan = _plan_now(game)
+    exempt = bool(p.pending["withdrawn"])
+    p.pending = None
+    if isinstance(plan, str):
+        return [Event("shock_cancelled", "11.33", {"reason": plan})]
+    first = game.dice.counter
+    reports = resolve_shocks(game, plan)
+    ev: list[Event] = [dice_event(game.dice.rolls_since(first))] if game.dice.counter > first \
+        else []
+    ev += shock_events(reports)
+    for r in reports:
+        ev += _apply(game, plan, r, exempt=exempt)
+    return ev
+
+
+def _apply(game: GbacwGame, plan: ShockPlan, r: ShockReport, *, exempt: bool) -> list[Event]:
+    p = game.pos
+    ev: list[Event] = []
+    att_hexes = {plan.unit(a).hex for a in r.shock.attackers}
+    def_hexes = {plan.unit(d).hex for d in r.shock.defenders}
+    routed: set[str] = set()
+    if r.pre_shock is not None:
+        for k, n in r.pre_shock.losses.items():
+            p.units[k].lost += n
+        for d in r.pre_shock.results:
+            _disorder(game, d, causing=att_hexes, ev=ev)
+            if d.rout:
+                routed.add(d.unit)
+    if r.fight is None:
+        return ev
+    for eff, causing in ((r.fight.defender, att_hexes), (r.fight.attacker, def_hexes)):
+        for k, n in eff.losses.items():
+            p.units[k].lost += n
+        for d in eff.disorders:
+            if d.disordered or d.second:
+                p.units[d.unit].disordered = True
+            if d.blown:
+                p.units[d.unit].blown = True
+        for k in eff.abandoned:
+            p.units[k].abandoned = p.units[k].abandoned or "abandoned-1"  # 002 §12.36
+        for k in eff.routs:
+            p.units[k].routed = True
+            routed.add(k)
+        for k, need in sorted(eff.retreats.items()):
+            if k not in routed:
+                ev += _retreat(game, k, need, causing)
+    attackers = [plan.unit(a) for a in r.shock.attackers]
+    defenders = [plan.unit(d) for d in r.shock.defenders]
+    post = post_shock_disorder(attackers, defenders, exempt=exempt, routed=routed)
+    for k in post.disordered:
+        p.units[k].disordered = True
+    for k in post.blown:
+        p.units[k].blown = True
+    for k, n in post.losses.items():
+        p.units[k].lost += n
+    ev.append(Event("shock_post_disorder", "11.48", post.to_json()))
+    return ev
+
+
+def _disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex], ev: list[Event]) -> None:
+    """Write one disorder result (002 §12.3) to the position."""
+    u = game.pos.units[d.unit]
+    if d.disordered or d.second:
+        u.disordered = True
+    u.lost += d.sp_loss
+    if d.blown:
+        u.blown = True
+    if d.abandoned:
+        u.abandoned = u.abandoned or "abandoned-1"
+    if d.rout:
+        u.routed = True
+    elif d.retreat:
+        ev += _retreat(game, d.unit, d.retreat, causing)
+
+
+def _class(game: GbacwGame, key: str) -> UnitClass:
+    c = game.counter(key)
+    if c.arm in ("art", "horse_art"):
+        return "artillery"
+    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+
+
+def _retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex]
+             ) -> list[Event]:
+    """Carry out a retreat (002 §12.41-12.45) along the first allowed path; facing kept."""
+    u = game.pos.units[key]
+    here = game.hex_of(u.hex)
+    if here is None:
+        return []
+    orders = game.orders_of(key)
+    opts = retreat_options(game.cat.board, here, need, unit_class=_class(game, key),
+                           orders=orders if orders in ("march", "advance", "attack")
+                           else "advance",  # type: ignore[arg-type]
+                           sur=_surroundings(game, key, causing))
+    data: dict[str, Any] = {"unit": key, "from": u.hex, "need": list(need)}
+    if opts.paths:
+        path = opts.paths[0]
+        u.hex = _hex_id(game, path.end)
+        data["path"] = [_hex_id(game, h) for h in path.hexes]
+    if opts.lost_sp:
+        u.lost += opts.lost_sp
+        data["lost_sp"] = opts.lost_sp
+    if opts.abandoned:
+        u.abandoned = u.abandoned or "abandoned-1"
+        data["abandoned"] = True
+    return [Event("shock_retreat", "12.44", data)]

@@ -1,0 +1,89 @@
+"""Shock carried out by the GBACW engine (gbacw/shock_step.py, 002 §11-12) on the hand-made
+skirmish (tests/data/gbacw/skirmish.yaml): designation by the active brigade, the defender's
+turn to withdraw or stand (002 §11.33), the roll and its results written to the position."""
+
+from __future__ import annotations
+
+import pytest
+
+from gettysburg.core.protocol import Action, RuleError
+from gettysburg.gbacw.game import GbacwGame
+from test_gbacw_shock_action import active_gamble
+
+
+def shocks(g: GbacwGame) -> list[Action]:
+    return [a for a in g.legal_actions("usa") if a["type"] == "shock"]
+
+
+def designated() -> tuple[GbacwGame, str, str]:
+    g, k, enemy = active_gamble()
+    mine = [a for a in shocks(g) if a["shocks"][0]["attackers"] == [k]]
+    assert mine, "the unit with an enemy in its front hex may shock it (11.12)"
+    g.apply(mine[0], "usa")
+    return g, k, enemy
+
+
+def test_designation_hands_the_move_to_the_defender_11_33() -> None:
+    g, _k, enemy = designated()
+    assert g.to_move() == ["csa"]
+    legal = g.legal_actions("csa")
+    assert {"type": "stand"} in legal
+    assert any(a["type"] == "withdraw" and a["unit"] == enemy for a in legal)
+    assert g.legal_actions("usa") == []
+    with pytest.raises(RuleError) as e:  # the attacker waits for the decision
+        g.validate({"type": "end_brigade"}, "csa")
+    assert e.value.rule == "11.33"
+    for a in legal:  # the list and the check agree
+        g.validate(a, "csa")
+
+
+def test_stand_rolls_and_writes_the_result_11_45() -> None:
+    """Scripted d10s: pre-shock check 6 (passed against cohesion 7), shock roll 5 at 1:2
+    with -1 no brigadier and -1 Advance orders: adjusted 1, the attacker retreats one hex
+    disordered (the Shock table's row), and the automatic post-shock disorder."""
+    g, k, _enemy = designated()
+    before = g.pos.units[k].hex
+    ev = g.apply({"type": "stand"}, "csa")
+    kinds = [e.type for e in ev]
+    assert "shock_resolved" in kinds and "shock_retreat" in kinds
+    resolved = next(e for e in ev if e.type == "shock_resolved")
+    assert resolved.data["roll"]["row"] == "attacker-retreats"
+    u = g.pos.units[k]
+    assert u.disordered and u.hex != before and u.hex is not None
+    h0, h1 = g.hex_of(before), g.hex_of(u.hex)
+    assert h0 is not None and h1 is not None and h0.distance(h1) == 1
+    assert g.pos.pending is None and g.to_move() == ["usa"]
+    # the brigade has shocked: no second designation, no fire after it (11.31, 11.11)
+    assert shocks(g) == []
+    assert not any(a["type"] == "fire" for a in g.legal_actions("usa"))
+
+
+def test_withdrawal_before_shock_cancels_it_11_33() -> None:
+    g, k, enemy = designated()
+    w = next(a for a in g.legal_actions("csa") if a["type"] == "withdraw")
+    ev = g.apply(w, "csa")
+    assert g.pos.units[enemy].hex == w["to"]
+    assert [e.type for e in ev][-1] in ("shock_cancelled", "shock_post_disorder")
+    assert g.pos.pending is None and g.to_move() == ["usa"]
+    assert not g.pos.units[k].disordered  # the attacker is exempt (11.48)
+
+
+def test_bad_withdrawal_is_refused_and_changes_nothing() -> None:
+    g, k, enemy = designated()
+    before = g.position_json()
+    with pytest.raises(RuleError) as e:
+        g.validate({"type": "withdraw", "unit": enemy, "to": "A3303"}, "csa")
+    assert e.value.rule == "11.33"
+    with pytest.raises(RuleError) as e:
+        g.validate({"type": "shock", "shocks": [{"attackers": [k], "targets": ["A3502"]}]},
+                   "usa")
+    assert e.value.rule == "11.33"
+    assert g.position_json() == before
+
+
+def test_pending_shock_survives_json() -> None:
+    g, _k, _enemy = designated()
+    again = GbacwGame.__new__(GbacwGame)
+    again.__dict__.update(g.__dict__)
+    again.load_position(g.position_json())
+    assert again.pos.pending == g.pos.pending and again.to_move() == ["csa"]
