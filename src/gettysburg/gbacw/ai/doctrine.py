@@ -98,16 +98,17 @@ class Situation:
             if not self.obj.hexes:
                 self._goal[h] = self.nearest_enemy(h)
             else:
+                sheets = self.obj.sheets
                 self._goal[h] = min(
                     self.obj.hexes,
-                    key=lambda g: (mp_to(g, h) + 4.0 * self.own_at.get(g, 0), g.q, g.r))
+                    key=lambda g: (mp_to(g, h, sheets) + 4.0 * self.own_at.get(g, 0), g.q, g.r))
         return self._goal[h]
 
     def to_goal(self, h: Hex) -> float:
         g = self.goal_of(h)
         if g is None:
             return 0.0
-        return mp_to(g, h) if self.obj.hexes else float(g.distance(h))
+        return mp_to(g, h, self.obj.sheets) if self.obj.hexes else float(g.distance(h))
 
     def nearest_enemy(self, h: Hex, within: int = 99) -> Hex | None:
         if h not in self._nearest:

@@ -24,6 +24,7 @@ class Objectives:
 
     taker: str | None
     hexes: tuple[Hex, ...]
+    sheets: tuple[str, ...] = ()  # the scenario's map sheets (distances stay on them)
 
 
 @cache
@@ -45,10 +46,11 @@ def objectives(scenario: str) -> Objectives:
         scen = load_scenario(scenario)
     except (OSError, ValueError, KeyError):
         return Objectives(None, ())
+    sheets = tuple(str(m) for m in scen.maps)
     for cond in scen.victory.conditions:
         if isinstance(cond, Control) and cond.hexes:
-            return Objectives(cond.seat, tuple(parse(h) for h in cond.hexes))
-    return Objectives(None, ())
+            return Objectives(cond.seat, tuple(parse(h) for h in cond.hexes), sheets)
+    return Objectives(None, (), sheets)
 
 
 @cache
@@ -63,10 +65,36 @@ def _entry_cost(terrain: str) -> float:
 
 
 @cache
-def distance_field(goal: Hex) -> dict[Hex, float]:
-    """Infantry MP from every hex to ``goal`` (Dijkstra on hex terrain only: slopes and
-    hexsides are left to the engine's own path search)."""
+def _grid(sheets: tuple[str, ...]) -> tuple[dict[Hex, float],
+                                            dict[tuple[Hex, Hex], tuple[bool, float]]]:
+    """Each hex's entry cost on ``sheets`` (all, when empty), and for each listed hexside
+    crossed one way (from, to): whether a road runs across it and the MP it adds."""
     b = board()
+    enter = {h: _entry_cost(i.terrain) for h, i in b.hexes.items()
+             if not sheets or set(i.sheets) & set(sheets)}
+    sides: dict[tuple[Hex, Hex], tuple[bool, float]] = {}
+    for side in b.sides.values():
+        x, y = side.side.a, side.side.b
+        for frm, to in ((x, y), (y, x)):
+            if frm not in enter or to not in enter:
+                continue
+            extra = 1.0 if side.stream else 0.0
+            if side.slope == "sheer":
+                extra = FAR
+            elif side.slope == "steep":
+                levels = abs(b.hexes[to].level - b.hexes[frm].level) or 1
+                extra += (2.0 if side.uphill == to else 1.0) * levels
+            sides[(frm, to)] = (bool(side.roads), extra)
+    return enter, sides
+
+
+@cache
+def distance_field(goal: Hex, sheets: tuple[str, ...] = ()) -> dict[Hex, float]:
+    """Infantry MP from every hex to ``goal`` (Dijkstra): the hex's terrain, or 1 along a
+    road (002 §9.1), plus a creek (+1) and a steep slope (+2 a level up, +1 down); a sheer
+    slope is not climbed (the Terrain chart's elevation rows). The engine's own path
+    search has the rest of 002 §9."""
+    enter, sides = _grid(sheets)
     out: dict[Hex, float] = {goal: 0.0}
     todo: list[tuple[float, int, int]] = [(0.0, goal.q, goal.r)]
     while todo:
@@ -74,12 +102,15 @@ def distance_field(goal: Hex) -> dict[Hex, float]:
         here = Hex(q, r)
         if d > out.get(here, math.inf):
             continue
-        # walking from `n` into `here` costs `here`'s terrain
-        step = _entry_cost(b.hexes[here].terrain) if here in b.hexes else FAR
+        base = enter[here]
         for dv in DIRECTIONS:
             n = here + dv
-            if n not in b.hexes:
+            if n not in enter:
                 continue
+            step = base
+            found = sides.get((n, here))  # walking from `n` into `here`
+            if found is not None:
+                step = (min(step, 1.0) if found[0] else step) + found[1]
             nd = d + step
             if nd < out.get(n, math.inf):
                 out[n] = nd
@@ -87,5 +118,5 @@ def distance_field(goal: Hex) -> dict[Hex, float]:
     return out
 
 
-def mp_to(goal: Hex, h: Hex) -> float:
-    return distance_field(goal).get(h, FAR)
+def mp_to(goal: Hex, h: Hex, sheets: tuple[str, ...] = ()) -> float:
+    return distance_field(goal, sheets).get(h, FAR)
