@@ -63,8 +63,12 @@ def _memory() -> Memory:
 def _opponents() -> tuple[Opponent, ...]:
     # easiest first: the random player, then the general (gbacw/ai/doctrine.py, issue 54)
     return (
-        Opponent("random", "random", {"en": "Random"},
-                 {"en": "Plays any legal action, drawn at random."}),
+        Opponent("random", "random",
+                 {"en": "Random", "es": "Al azar", "de": "Zufall", "it": "Casuale"},
+                 {"en": "Plays any legal action, drawn at random.",
+                  "es": "Juega cualquier acción legal, elegida al azar.",
+                  "de": "Spielt irgendeinen erlaubten Zug, zufällig gezogen.",
+                  "it": "Gioca una mossa legale qualsiasi, estratta a caso."}),
         Opponent("general", "general",
                  {"en": "General", "es": "General", "de": "General", "it": "Generale"},
                  {"en": "Marches on the scenario's objectives or holds them, fires whenever "
