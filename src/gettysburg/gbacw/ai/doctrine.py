@@ -136,6 +136,8 @@ def situation(view: JSONDict) -> Situation:
         at = u.get("hex")
         if u.get("seat") == seat:
             s.own[key] = u
+            if u.get("fired"):  # the owner's view says so (newer engines)
+                s.fired |= {key}
             s.orders[key] = str((brigades.get(str(u.get("brigade"))) or {}).get("orders"))
             if at:
                 h = parse(str(at))
