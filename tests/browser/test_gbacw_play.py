@@ -76,6 +76,10 @@ def seat(browser: Any, live: Any) -> Any:
         frame if isinstance(frame, str) else frame.decode())))
     page.goto(live.url + r.json()["seats"]["csa"]["link"])
     page.wait_for_function(DRAWN, timeout=60_000)
+    # The map opens whole, centred on the seat's pieces: three steps closer to read them.
+    for _ in range(3):
+        page.click("button.zoom >> nth=0")
+    page.wait_for_function(DRAWN, timeout=60_000)
     yield s
     context.close()
 
@@ -136,9 +140,16 @@ def test_counters_show_strength_and_facing_a_move_by_clicks_and_the_ai_activates
         r.startswith("CS-") for r in rows)
     moves = [a for a in state["legal"] if a["type"] == "move"]
     box = page.locator("svg.map").bounding_box()
-    unit = next(u for u in dict.fromkeys(a["unit"] for a in moves)
-                if _inside(box, page.locator(f'g.unit[data-unit="{u}"]').bounding_box()
-                           if page.locator(f'g.unit[data-unit="{u}"]').count() else None))
+    # A counter alone in its hex or on top of its stack (one under another is covered).
+    troops: dict[str, int] = {}
+    for u in state["view"]["units"].values():
+        troops[u["hex"]] = troops.get(u["hex"], 0) + 1
+
+    def clickable(key: str) -> bool:
+        g = page.locator(f'g.unit[data-unit="{key}"]')
+        return g.count() == 1 and _inside(box, g.bounding_box()) and (
+            troops[state["view"]["units"][key]["hex"]] == 1 or g.get_attribute("data-stack"))
+    unit = next(u for u in dict.fromkeys(a["unit"] for a in moves) if clickable(u))
     page.locator(f'g.unit[data-unit="{unit}"]').click()
     if page.locator("#stack").is_visible():  # it stood under another counter
         page.locator(f'#stack button[data-unit="{unit}"]').click()

@@ -985,27 +985,33 @@ export class Board {
   placePieces(layer, list, [cx, cy], selected) {
     const n = list.length;
     if (this.counters === "counters") {
-      // A stack shows its top counter (the selected one when it is in the stack) with the
-      // count; a click on it opens the stack (`onStack`) rather than selecting. Leaders
-      // stand beside it as small round counters.
+      // A stack is a pile, each counter a little up and to the right of the one under it,
+      // as on the table; its top (the selected one when it is in the stack, else the last)
+      // carries the count, and a click on any of its counters opens the stack (`onStack`)
+      // rather than selecting. Leaders stand beside it as small round counters.
       const size = this.spacing * 0.5;
-      const troops = list.filter((u) => !u.leader);
       const leaders = list.filter((u) => u.leader);
       leaders.forEach((u, i) => layer.append(this.drawBlock(u, size * 0.4, cx - size * 0.62 + i * size * 0.18,
         cy + size * 0.5, 0, u.id === selected)));
-      if (!troops.length) return;
-      const top = troops.find((u) => u.id === selected) ?? troops[0];
-      const g = this.drawBlock(top, size, cx, cy, 0, top.id === selected);
-      if (troops.length > 1) {
-        g.append(stackBadge(troops.length, size));
-        g.dataset.stack = String(troops.length);
-        g.addEventListener("click", (ev) => {
-          if (!this.onStack) return;
-          ev.stopImmediatePropagation();
-          if (!this.justDragged()) this.onStack(troops.map((u) => u.id), troops[0].hex);
-        }, { capture: true });
-      }
-      layer.append(g);
+      const troops = [...list.filter((u) => !u.leader && u.id !== selected),
+        ...list.filter((u) => !u.leader && u.id === selected)];
+      const m = troops.length;
+      const off = size * Math.min(0.12, 0.3 / Math.max(1, m));
+      troops.forEach((u, i) => {
+        const g = this.drawBlock(u, size, cx + (i - (m - 1) / 2) * off, cy - (i - (m - 1) / 2) * off, 0, u.id === selected);
+        if (m > 1) {
+          if (i === m - 1) {
+            g.append(stackBadge(m, size));
+            g.dataset.stack = String(m);
+          }
+          g.addEventListener("click", (ev) => {
+            if (!this.onStack) return;
+            ev.stopImmediatePropagation();
+            if (!this.justDragged()) this.onStack(troops.map((t) => t.id), u.hex);
+          }, { capture: true });
+        }
+        layer.append(g);
+      });
       return;
     }
     const wide = this.counters === "divisions" ? 1.5 : 1;

@@ -400,10 +400,8 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   }
 
   render();
-  // A map of thousands of hexes opens close in on the player's pieces (its counters are
-  // readable), not on the whole map.
   board.startView(`gettysburg.view.${gameId}.${state.seat}`,
-    unitsOf(state.view).filter((u) => u.side === state.seat && u.hex).map((u) => u.hex), board.big ? Math.max(zoom, 4) : zoom);
+    unitsOf(state.view).filter((u) => u.side === state.seat && u.hex).map((u) => u.hex), zoom);
   await resend();
   const channel = connect(gameId, token, () => (events.length ? events.at(-1).n + 1 : 0), (msg) => {
     if (msg.type === "error") { toast(errorText(msg.error)); return; }
