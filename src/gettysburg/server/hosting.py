@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import threading
@@ -156,6 +157,13 @@ class Live:
     #: The agent of each AI seat, kept for the game (``SeatMind``; ``None``: the seat's
     #: agent is not registered here). Made on the seat's first decision after a load.
     minds: dict[str, SeatMind | None] = field(default_factory=dict)
+    #: seat -> (``mark``, its view there, that view's canonical JSON or ""): a view is a
+    #: function of the position, so one per seat per position serves the action's before
+    #: and after checks, the AI seat's mind, the state answer and the push.
+    views: dict[str, tuple[Mark, JSONDict, str]] = field(default_factory=dict)
+    #: seat -> (what the state depends on, the state, its JSON text): built once per
+    #: position and seat list, shared by the HTTP answer and every push of it.
+    states: dict[str, tuple[object, JSONDict, str]] = field(default_factory=dict)
 
     @property
     def step(self) -> int:
@@ -171,6 +179,26 @@ class Live:
 
     def seat_row(self, seat: str) -> SeatRow:
         return next(s for s in self.seats if s.seat == seat)
+
+    def view(self, seat: str) -> JSONDict:
+        """The seat's view of the position now, computed once per position (call under
+        ``lock``). Callers only read it."""
+        mark = self.mark
+        cached = self.views.get(seat)
+        if cached is not None and cached[0] == mark:
+            return cached[1]
+        view = self.game.view(seat)
+        self.views[seat] = (mark, view, "")
+        return view
+
+    def view_json(self, seat: str) -> str:
+        """``canonical_json`` of :meth:`view`, also once per position."""
+        view = self.view(seat)
+        mark, _, text = self.views[seat]
+        if not text:
+            text = canonical_json(view)
+            self.views[seat] = (mark, view, text)
+        return text
 
 
 Listener = Callable[[str], None]
@@ -531,27 +559,47 @@ class Host:
 
     def state(self, live: Live, seat: str) -> JSONDict:
         """Everything a seat's client needs to draw the game (fog of war applied by the
-        rule system's ``view``)."""
+        rule system's ``view``). Built once per position and seat list (``Live.states``);
+        each caller gets its own outer dict."""
+        return dict(self._state(live, seat)[0])
+
+    def state_json(self, live: Live, seat: str) -> str:
+        """:meth:`state` as JSON text, serialised once per position for every push."""
+        return self._state(live, seat)[1]
+
+    def _state(self, live: Live, seat: str) -> tuple[JSONDict, str]:
         with live.lock:
-            game = live.game
-            over = game.is_terminal()
-            return {
-                "game_id": live.row.id, "system": live.row.system,
-                "scenario": live.row.scenario, "options": live.row.options,
-                "seat": seat,
-                "seats": [{"seat": s.seat, "kind": s.kind, "agent": s.agent,
-                           "joined": s.joined} for s in live.seats],
-                "status": "finished" if over else "active",
-                "result": game.result(), "step": live.step, "log_size": game.log_size(seat),
-                "to_move": game.to_move(), "view": game.view(seat),
-                "legal": game.legal_actions(seat),
-                "undo": self._undo_refusal(live, seat) is None,
-                "parent": live.row.parent, "parent_step": live.row.parent_step,
-                "map": map_json(live.row.system) is not None,
-                # Whether someone could know every die before play (a chosen seed): the
-                # fog holds either way, the dice may not (docs/security.md).
-                "dice_chosen": live.row.dice_chosen,
-            }
+            # What the state depends on besides the position: the seat rows (joined,
+            # links), which change without an action.
+            key = (live.mark, tuple(live.seats))
+            cached = live.states.get(seat)
+            if cached is not None and cached[0] == key:
+                return cached[1], cached[2]
+            state = self._build_state(live, seat)
+            text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+            live.states[seat] = (key, state, text)
+            return state, text
+
+    def _build_state(self, live: Live, seat: str) -> JSONDict:
+        game = live.game
+        over = game.is_terminal()
+        return {
+            "game_id": live.row.id, "system": live.row.system,
+            "scenario": live.row.scenario, "options": live.row.options,
+            "seat": seat,
+            "seats": [{"seat": s.seat, "kind": s.kind, "agent": s.agent,
+                       "joined": s.joined} for s in live.seats],
+            "status": "finished" if over else "active",
+            "result": game.result(), "step": live.step, "log_size": game.log_size(seat),
+            "to_move": game.to_move(), "view": live.view(seat),
+            "legal": game.legal_actions(seat),
+            "undo": self._undo_refusal(live, seat) is None,
+            "parent": live.row.parent, "parent_step": live.row.parent_step,
+            "map": map_json(live.row.system) is not None,
+            # Whether someone could know every die before play (a chosen seed): the
+            # fog holds either way, the dice may not (docs/security.md).
+            "dice_chosen": live.row.dice_chosen,
+        }
 
     def events(self, live: Live, seat: str, since: int) -> list[JSONDict]:
         with live.lock:
@@ -597,14 +645,15 @@ class Host:
                                f"{step}, now {live.step}); nothing was applied", field="step")
             game = live.game
             others = [o for o in game.seats() if o != seat]
-            seen = {o: canonical_json(game.view(o)) for o in others}
-            mine = game.view(seat)
+            seen = {o: live.view_json(o) for o in others}
+            mine = live.view(seat)
             try:
                 events = game.apply(act, seat)
             except RuleError as exc:
                 raise rule_error(exc) from None
             move, index = game.history[-1], len(game.history) - 1
-            noticed = self._noticed(game, live.seats, seat, seen, mine, events)
+            noticed = self._noticed(game, live.seats, seat, seen, mine, events,
+                                    live.view, live.view_json)
             over = game.is_terminal()
             row = ActionRow(index, seat, move.action, action_id, list(move.dice),
                             move.state_hash)
@@ -644,17 +693,22 @@ class Host:
 
     @staticmethod
     def _noticed(game: Game, seats: Sequence[SeatRow], seat: str, seen: Mapping[str, str],
-                 mine: JSONDict, events: Sequence[Event]) -> str:
+                 mine: JSONDict, events: Sequence[Event],
+                 view: Callable[[str], JSONDict] | None = None,
+                 view_json: Callable[[str], str] | None = None) -> str:
         """Why ``seat``'s action just applied may not be taken back ("" if it may): it
         showed the seat something of the other side (its view ``mine`` before), or another
         seat noticed it (its view, ``seen`` before, changed, or it was told of one of the
         action's events). Computer seats count only where the system cannot tell what the
         seat learned (``Game.learned_from``)."""
-        learned = game.learned_from(seat, mine, game.view(seat))
+        # ``view``/``view_json``: the live game's cached views (the position after it).
+        view = game.view if view is None else view
+        learned = game.learned_from(seat, mine, view(seat))
         if learned:
             return LEARNED
         for other in _watchers(seats, game, seat, learned):
-            if canonical_json(game.view(other)) != seen[other]:
+            now = canonical_json(view(other)) if view_json is None else view_json(other)
+            if now != seen[other]:
                 return f"{other} could see that action"
             if any(ev.for_seat(other) is not None for ev in events):
                 return f"{other} was told about that action"
@@ -839,7 +893,7 @@ class Host:
                     mind = self._mind(live, seat, row.agent, str(row.agent_seed))
                     view = mind.view_at(live.step) if mind is not None else None
                     out.append((seat, mind, f"{row.agent_seed}:{live.step}",
-                                game.view(seat) if view is None else view, legal, live.mark))
+                                live.view(seat) if view is None else view, legal, live.mark))
             return out
 
     def _mind(self, live: Live, seat: str, agent: str, seed: str) -> SeatMind | None:
@@ -886,7 +940,7 @@ class Host:
         game = live.game
         for seat, mind in live.minds.items():
             if mind is not None and mind.remembers and seat in game.to_move():
-                mind.see(live.step, game.view(seat))
+                mind.see(live.step, live.view(seat))
 
     def agent_move(self, game_id: str, seat: str, mind: SeatMind | None, seed: str,
                    view: JSONDict, legal: list[Action], mark: Mark, budget: float) -> None:

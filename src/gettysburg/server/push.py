@@ -78,16 +78,12 @@ async def _serve(ws: WebSocket, host: Host, hub: Hub, game_id: str, token: str, 
         while True:
             wake.clear()
             try:  # a link replaced since (POST /link) stops here, as on every other route
-                await asyncio.to_thread(host.auth, game_id, token)
+                text, since = await asyncio.to_thread(push_message, host, game_id, token,
+                                                      seat, since)
             except ApiError as exc:
                 await ws.send_json({"type": "error", "error": exc.to_json()})
                 return
-            state = await asyncio.to_thread(host.state, host.load(game_id), seat)
-            events = await asyncio.to_thread(host.events, host.load(game_id), seat, since)
-            if events:
-                since = int(events[-1]["n"]) + 1
-            since = min(since, int(state["log_size"]))  # after an undo the log shrinks
-            await ws.send_json({"type": "state", "state": state, "events": events})
+            await ws.send_text(text)
             waiter = asyncio.create_task(wake.wait())
             done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
             if reader in done:
@@ -101,6 +97,25 @@ async def _serve(ws: WebSocket, host: Host, hub: Hub, game_id: str, token: str, 
         reader.cancel()
         with contextlib.suppress(Exception):
             await ws.close()
+
+
+def push_message(host: Host, game_id: str, token: str, seat: str, since: int
+                 ) -> tuple[str, int]:
+    """The push for ``seat`` now, as JSON text, and the log index the next one starts
+    from. One trip off the event loop per push: the token is checked, and the state comes
+    as the text :meth:`Host.state_json` serialised once for its position, so only the new
+    log entries are serialised here."""
+    live, _seat = host.auth(game_id, token)
+    with live.lock:  # state and events of one position
+        state = host.state_json(live, seat)
+        log_size = live.game.log_size(seat)
+        events = host.events(live, seat, since)
+    if events:
+        since = int(events[-1]["n"]) + 1
+    since = min(since, log_size)  # after an undo the log shrinks
+    text = ('{"type":"state","state":' + state + ',"events":'
+            + json.dumps(events, separators=(",", ":"), ensure_ascii=False) + "}")
+    return text, since
 
 
 async def _drain(ws: WebSocket) -> None:
