@@ -126,6 +126,7 @@ TICKED_OPTIONS = (OPT_HIDDEN_HITS,)
 #: The action types in the order legal_actions lists them (from the table, actions.py).
 ACTION_ORDER = [t.name for t in ACTION_TYPES]
 _ORDER = {t: i for i, t in enumerate(ACTION_ORDER)}
+_MOVE_PLACE = _ORDER["move"]
 
 
 def normalise_options(options: Sequence[str]) -> list[str]:
@@ -269,7 +270,7 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
 #: command-range answers kept per game; the oldest go first beyond this many.
 RANGE_MEMO = 512
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
-_MEMOS = ("_range_memo", "_moves_memo", "_enter_memo", "_held_memo")
+_MEMOS = ("_range_memo", "_moves_memo", "_enter_memo", "_held_memo", "_full_memo")
 
 
 class BocGame(Position, Game):
@@ -342,6 +343,7 @@ class BocGame(Position, Game):
         if seat != st.active:
             return []
         acts: list[Action] = []
+        moves: list[Action] = []  # kept apart: most of the list, and all of one type
         if st.phase == DEPLOY:
             acts += self._swap_actions(seat)
         elif st.phase == "command":
@@ -360,7 +362,7 @@ class BocGame(Position, Game):
                 if self.column_rule and self.orders.oob[u.id].type == "infantry" \
                         and self.formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
-                acts += [a.copy() for a in self._move_actions(
+                moves += [a.copy() for a in self._move_actions(
                     u.id, self.move_options(u.id, front, occ))]
                 if u.hex in index(self.board).edge:
                     acts.append({"type": "leave_map", "unit": u.id})
@@ -395,7 +397,14 @@ class BocGame(Position, Game):
                 acts += [{"type": "night_supply", "unit": uid, "steps": n}
                          for n in range(1, most + 1)]
         acts.append({"type": "end_phase"})
-        return sorted(acts, key=lambda a: _ORDER[a["type"]]) if acts else acts
+        acts.sort(key=lambda a: _ORDER[a["type"]])
+        if not moves:
+            return acts
+        # The order a stable sort of everything by type would give, without sorting the
+        # moves: they go, as listed, after the other actions that come before them.
+        cut = next((i for i, a in enumerate(acts) if _ORDER[a["type"]] > _MOVE_PLACE),
+                   len(acts))
+        return acts[:cut] + moves + acts[cut:]
 
     # --- validation and execution (the table of action types: actions.py) ------------------
     def validate(self, action: Action, seat: Seat) -> None:

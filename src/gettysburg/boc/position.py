@@ -80,6 +80,8 @@ class Position:
     key: bytes  # the fog key: the handles of hidden blocks (fog.fog_key)
     #: (occupants, side, the hexes that side holds in them), the last asked of ``_held``.
     _held_memo: tuple[Mapping[str, list[UnitState]], str, frozenset[str]] | None = None
+    #: (occupants, the hexsides used twice), the last worked out by ``move_rules``.
+    _full_memo: tuple[Mapping[str, list[UnitState]], frozenset[str]] | None = None
     #: ``enter_options`` answers keyed by everything they depend on (not by a position
     #: version, so a state changed by any route can never be answered from a stale entry).
     _enter_memo: dict[tuple[object, ...], EnterOptions] | None = None
@@ -206,7 +208,13 @@ class Position:
             else:
                 forbidden |= {h for h, us in occ.items()
                               if any(x.column and x.side == u.side for x in us)}
-        full = frozenset(k for k, n in self.state.side_use.items() if n >= 2)
+        # Like _held: the same for every unit asked with the same ``occ`` (issue 59).
+        fm = self._full_memo
+        if fm is not None and fm[0] is occ:
+            full = fm[1]
+        else:
+            full = frozenset(k for k, n in self.state.side_use.items() if n >= 2)
+            self._full_memo = (occ, full)
         return MoveRules(
             budget=label.movement.allowance - u.mp_used,
             multiplier=label.movement.off_road_multiplier,
