@@ -28,7 +28,15 @@ from gettysburg.core.protocol import (
     dice_event,
     resolve_dice,
 )
-from gettysburg.gbacw import efficiency, fatigue, fire_action, night, sequence, shock_step
+from gettysburg.gbacw import (
+    efficiency,
+    fatigue,
+    fire_action,
+    night,
+    return_fire,
+    sequence,
+    shock_step,
+)
 from gettysburg.gbacw.actions import ACTION_ORDER, check_shape
 from gettysburg.gbacw.board import Board
 from gettysburg.gbacw.catalog import catalog
@@ -726,7 +734,8 @@ class GbacwGame(Game):
                         for h in sorted(moves, key=lambda x: (x.q, x.r))]
             out.append({"type": "end_commanders"})
         elif p.phase == "action" and p.pending is not None:
-            out += shock_step.defender_options(self)
+            out += (return_fire.options(self) if p.pending.get("kind") == "fire"
+                    else shock_step.defender_options(self))
         elif p.phase == "action":
             if p.brigade is None:
                 out += [{"type": "activate", "brigade": n} for n in self.eligible_brigades()]
@@ -957,7 +966,7 @@ class GbacwGame(Game):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
-        if p.pending is not None and kind not in ("withdraw", "stand"):
+        if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold"):
             raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
                             "first")
         if kind == "raise":
@@ -1060,6 +1069,8 @@ class GbacwGame(Game):
             return shock_step.check_designation(self, action, seat)
         elif kind in ("withdraw", "stand"):
             shock_step.check_defender(self, action, seat)
+        elif kind in ("return_fire", "hold"):
+            return_fire.check(self, action, seat)
         elif kind == "move_leader":
             ld = action["leader"]
             if ld not in self.movable_leaders():
@@ -1196,8 +1207,12 @@ class GbacwGame(Game):
                    Event("rally", "13.41", res.to_json())]
             ev += self._casualties()
         elif kind == "fire":
-            ev += fire_action.execute_fire(self, action, seat)
+            deferred = return_fire.defer(self, action, seat)  # 002 §10.42: an answer?
+            ev += fire_action.execute_fire(self, action, seat) if deferred is None else deferred
             self._did(action["unit"], "fire")
+            ev += self._casualties()
+        elif kind in ("return_fire", "hold"):
+            ev += return_fire.answer(self, action, seat)
             ev += self._casualties()
         elif kind == "shock":
             ev += shock_step.designate(self, action, seat)

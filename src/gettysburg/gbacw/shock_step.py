@@ -111,7 +111,7 @@ def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     for k in game.brigade_units(p.brigade):
         u = p.units[k]
         u.moves = max(u.moves, game.moves_allowed(k))  # shock ends its movement (§11.11)
-    p.pending = {"seat": seat, "shocks": [{"attackers": list(s.attackers),
+    p.pending = {"kind": "shock", "seat": seat, "shocks": [{"attackers": list(s.attackers),
                                            "targets": sorted({p.units[d].hex or ""
                                                               for d in s.defenders})}
                                           for s in plan.shocks],
@@ -166,7 +166,7 @@ def _surroundings(game: GbacwGame, key: str, causing: set[Hex]) -> Surroundings:
 def withdraw_options(game: GbacwGame) -> list[Action]:
     """``withdraw`` actions of the defender: each eligible unit to the end of each path."""
     p = game.pos
-    if p.pending is None:
+    if p.pending is None or p.pending.get("kind") != "shock":
         return []
     out: list[Action] = []
     for k, attackers in _defenders(game):
@@ -190,7 +190,7 @@ def defender_options(game: GbacwGame) -> list[Action]:
 
 def check_defender(game: GbacwGame, action: Action, seat: str) -> None:
     p = game.pos
-    if p.pending is None:
+    if p.pending is None or p.pending.get("kind") != "shock":
         raise RuleError("11.33", "no shock is waiting for the defender")
     if seat == p.pending["seat"]:
         raise RuleError("11.33", "the defender decides now")

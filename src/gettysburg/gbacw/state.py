@@ -168,8 +168,10 @@ class Position:
     arrived_on: dict[str, int] = field(default_factory=dict)  # arrived group -> its turn
     shares: dict[str, dict[str, int]] = field(default_factory=dict)  # corps -> chosen §5.23 share
     last_held: dict[str, dict[Seat, str]] = field(default_factory=dict)  # objective -> seat -> turn
-    # a shock designated and waiting for the defender (shock_step.py, 002 §11.33):
-    # {"seat": the attacker, "shocks": [{"attackers", "targets"}], "withdrawn": [units]}
+    # a decision of the defender mid-activation: a shock designated (shock_step.py, 002
+    # §11.33: {"kind": "shock", "seat": the attacker, "shocks": [{"attackers", "targets"}],
+    # "withdrawn": [units]}) or a phasing shot to answer (return_fire.py, 002 §10.42:
+    # {"kind": "fire", "seat", "action"})
     pending: dict[str, Any] | None = None
 
     def to_json(self) -> JSONDict:
