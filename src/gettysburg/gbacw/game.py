@@ -29,6 +29,7 @@ from gettysburg.core.protocol import (
     resolve_dice,
 )
 from gettysburg.gbacw import (
+    effectiveness,
     efficiency,
     fatigue,
     fire_action,
@@ -59,7 +60,7 @@ from gettysburg.gbacw.orders import (
     orders_change,
 )
 from gettysburg.gbacw.paths import Reach, leader_costs, reachable
-from gettysburg.gbacw.rally import rally
+from gettysburg.gbacw.rally import activation_cap, rally
 from gettysburg.gbacw.scenario import Control, SuddenDeath, VictoryPoints
 from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
 from gettysburg.gbacw.shock_action import combatant_of
@@ -688,6 +689,10 @@ class GbacwGame(Game):
                 limit = self.entry_limit(n)
                 if limit is not None:
                     cap = min(cap, limit)
+                ci = activation_cap(brigade_ci=n in p.ci_brigades,
+                                    division_ci=division in p.ci_divisions)
+                if ci is not None:  # 002 §13.23, §13.32
+                    cap = min(cap, ci)
                 if b.activations < cap:
                     out.append(n)
         return out
@@ -1579,6 +1584,8 @@ class GbacwGame(Game):
         dl = self.cat.division_leader.get(division)
         if dl is None or self.leader_hex(dl) is None:
             return []
+        if division in p.ci_divisions:
+            return []  # 002 §13.32: a CI division's brigades never coordinate
         eligible = [n for n in self.eligible_brigades() if self.brigadier_in_command(n)]
         return eligible if len(eligible) >= 2 else []
 
@@ -1730,7 +1737,7 @@ class GbacwGame(Game):
     def _end_turn(self) -> list[Event]:
         """IV/B recovery (§6.35's reserve actions: fatigue -2, disorder removed, stragglers
         at dusk and night, §16.2; an idle brigade rests a fatigue level off, §17.42), IV/C
-        combat effectiveness (issue 53), then the next turn."""
+        combat effectiveness (002 §13.2-13.3, effectiveness.py), then the next turn."""
         p = self.pos
         ev: list[Event] = []
         light = self._light()
@@ -1746,6 +1753,9 @@ class GbacwGame(Game):
                                                 idle_choice="rest" if was_idle else None,
                                                 was_idle=was_idle)
             b.activations, b.busy, b.tally = 0, False, {}
+        # IV/C combat effectiveness (002 §13.2-13.3)
+        ev += effectiveness.phase(self, {k for k, u in p.units.items()
+                                         if u.hex is None and not self.gone(k)})
         p.orders_done, p.transferred, p.pool = [], [], []
         # 002 §9.32: more than 10 MP in IV/A costs a commander his range (a corps commander)
         # or his rating (the OC) next turn
@@ -1814,14 +1824,16 @@ class GbacwGame(Game):
         return out
 
     def standing(self) -> Standing:
-        """The position as :mod:`victory` reads it (CI counts wait for issue 53)."""
+        """The position as :mod:`victory` reads it (CI counts from the last IV/C phase)."""
         p = self.pos
         out_of_command = set(p.command.get("units", []))
         units = tuple(UnitAt(u.hex, u.seat, self.counter(k).arm,  # type: ignore[arg-type]
                              k not in out_of_command)
                       for k, u in sorted(p.units.items()) if u.hex is not None)
+        ci_divisions, ci_brigades = effectiveness.counts(self)
         return Standing(turn_label(p.turn), units, dict(p.control),  # type: ignore[arg-type]
-                        {h: dict(v) for h, v in p.last_held.items()})  # type: ignore[misc]
+                        {h: dict(v) for h, v in p.last_held.items()},  # type: ignore[misc]
+                        ci_divisions, ci_brigades)  # type: ignore[arg-type]
 
     def verdict(self, *, final: bool) -> Verdict | None:
         scen = self.scen.scenario

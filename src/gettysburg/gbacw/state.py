@@ -173,6 +173,8 @@ class Position:
     # "withdrawn": [units]}) or a phasing shot to answer (return_fire.py, 002 §10.42:
     # {"kind": "fire", "seat", "action"})
     pending: dict[str, Any] | None = None
+    ci_brigades: list[str] = field(default_factory=list)  # 002 §13.22 markers (effectiveness.py)
+    ci_divisions: list[str] = field(default_factory=list)  # 002 §13.31
 
     def to_json(self) -> JSONDict:
         return {
@@ -199,7 +201,9 @@ class Position:
             "shares": {k: dict(sorted(v.items())) for k, v in sorted(self.shares.items())},
             "last_held": {k: dict(sorted(v.items()))
                           for k, v in sorted(self.last_held.items())},
-            **({} if self.pending is None else {"pending": copy.deepcopy(self.pending)})}
+            **({} if self.pending is None else {"pending": copy.deepcopy(self.pending)}),
+            **({"ci_brigades": sorted(self.ci_brigades)} if self.ci_brigades else {}),
+            **({"ci_divisions": sorted(self.ci_divisions)} if self.ci_divisions else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -234,7 +238,9 @@ class Position:
                     for k, v in d.get("shares", {}).items()},
             last_held={str(k): {str(a): str(b) for a, b in v.items()}
                        for k, v in d.get("last_held", {}).items()},
-            pending=None if d.get("pending") is None else copy.deepcopy(dict(d["pending"])))
+            pending=None if d.get("pending") is None else copy.deepcopy(dict(d["pending"])),
+            ci_brigades=[str(x) for x in d.get("ci_brigades", [])],
+            ci_divisions=[str(x) for x in d.get("ci_divisions", [])])
 
     # --- questions -------------------------------------------------------------------------
 
