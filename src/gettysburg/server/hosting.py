@@ -629,10 +629,14 @@ class Host:
                 act = check_action(action)
             except RuleError as exc:
                 raise rule_error(exc) from None
-            try:
-                done = self.store.action_by_id(game_id, seat, action_id)
-            except StoreError as exc:
-                raise unavailable(exc) from None
+            done = None
+            # Every applied action's id is in memory (``Live.action_ids``): the store, whose
+            # one connection every game's commit waits for, is asked only about a repeat.
+            if action_id in live.action_ids:
+                try:
+                    done = self.store.action_by_id(game_id, seat, action_id)
+                except StoreError as exc:
+                    raise unavailable(exc) from None
             if done is not None:
                 if action_key(done.action) != action_key(act):
                     raise ApiError(409, "request.action_id",
