@@ -8,6 +8,7 @@ it to the protocol's atomic ``apply`` and to save files.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Final
 
 from gettysburg.core.canonical import JSONDict, json_copy
@@ -100,10 +101,21 @@ class UnitState:
         every unit has plus those that differ from their defaults."""
         # Every field is a str, int, bool or None: no deep copy needed (asdict is slow).
         # One pass over the instance's dict: the state is encoded twice per action.
-        fields_ = self.__dict__
+        # Most units are unchanged from one action to the next: the compact form is kept
+        # per tuple of field values (issue 59: the state is encoded twice per recorded
+        # action). Every value is a hashable scalar; the caller gets its own dict.
+        values = _VALUES(self)
         if full:
-            return {k: fields_[k] for k in _NAMES}
-        return {k: fields_[k] for k in _NAMES if k in _ALWAYS or fields_[k] != _DEFAULTS[k]}
+            return dict(zip(_NAMES, values, strict=True))
+        got = _COMPACT.get(values)
+        if got is None:
+            fields_ = self.__dict__
+            got = {k: fields_[k] for k in _NAMES
+                   if k in _ALWAYS or fields_[k] != _DEFAULTS[k]}
+            if len(_COMPACT) >= COMPACT_MEMO:
+                _COMPACT.clear()
+            _COMPACT[values] = got
+        return dict(got)
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> UnitState:
@@ -114,6 +126,11 @@ class UnitState:
 _ALWAYS = frozenset({"id", "side", "status", "hex", "strength"})
 _NAMES = tuple(f.name for f in fields(UnitState))
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState)}
+_VALUES = attrgetter(*_NAMES)  # a unit's field values as one tuple, in _NAMES order
+#: Field values -> the compact JSON of a unit (``UnitState.to_json(full=False)``).
+_COMPACT: dict[tuple[Any, ...], JSONDict] = {}
+#: How many compact forms are kept before the memo starts afresh.
+COMPACT_MEMO = 20000
 
 
 _OPTIONAL = frozenset({"fire", "melee", "cavalry"})
