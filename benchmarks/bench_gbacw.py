@@ -19,7 +19,7 @@ import random
 import time
 
 from gettysburg.core.protocol import new_game
-from gettysburg.gbacw import game as gbacw_game
+from gettysburg.gbacw import questions as gbacw_game
 from gettysburg.gbacw.game import GbacwGame
 
 WEIGHTS = {"end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activation": 3,

@@ -1,0 +1,280 @@
+"""The GBACW game's legal actions and checks (:class:`EngineLegality`): ``legal_actions``
+and ``validate`` read the same questions, so the list and the check agree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gettysburg.core.protocol import (
+    Action,
+    RuleError,
+    Seat,
+)
+from gettysburg.gbacw import (
+    fire_action,
+    return_fire,
+    sequence,
+    shock_step,
+)
+from gettysburg.gbacw.actions import check_shape
+from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.questions import (
+    COMMANDER_MA,
+    LEADER_MA,
+    EngineQuestions,
+    _hex_ok,
+    facing_kind,
+)
+from gettysburg.gbacw.state import (
+    marker_parts,
+)
+
+
+class EngineLegality(EngineQuestions):
+    """A layer of :class:`gettysburg.gbacw.game.GbacwGame` (see the module)."""
+
+    # --- legal actions ---------------------------------------------------------------------
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        if seat not in self.to_move():
+            return []
+        p = self.pos
+        out: list[Action] = []
+        if p.phase == "orders":
+            out += self._raise_options(seat)
+            out += self._share_options(seat)
+            out += self._transfers(seat)
+            for n, b in sorted(p.brigades.items()):
+                if b.seat != seat or not self.in_play(n):
+                    continue
+                for o in self._orders_choices(n):
+                    out.append({"type": "set_orders", "brigade": n, "orders": o})
+            for n, b in sorted(p.brigades.items()):
+                if b.seat == seat and self.in_play(n) and self._reserve_problem(n) is None:
+                    out.append({"type": "reserve", "brigade": n, "on": not b.reserve})
+            out.append({"type": "end_orders"})
+        elif p.phase == "first_am":
+            out += [{"type": "first_am", "marker": m} for m in self._own_markers(seat)]
+        elif p.phase == "orders_change":
+            for n in self.eligible_brigades():
+                if self._roll_problem(n) is None:
+                    out += [{"type": "roll_orders", "brigade": n, "orders": o}
+                            for o in ("attack", "advance")]
+            if self.coordination_eligible():
+                out.append({"type": "coordinate"})
+            out.append({"type": "end_orders_change"})
+        elif p.phase == "commanders":
+            for ld in self.commanders(seat):
+                moves = self.commander_moves(ld)
+                out += [{"type": "move_commander", "leader": ld,
+                         "to": self.cat.board.hexes[h].id}
+                        for h in sorted(moves, key=lambda x: (x.q, x.r))]
+            out.append({"type": "end_commanders"})
+        elif p.phase == "action" and p.pending is not None:
+            out += (return_fire.options(self) if p.pending.get("kind") == "fire"
+                    else shock_step.defender_options(self))
+        elif p.phase == "action":
+            if p.brigade is None:
+                out += [{"type": "activate", "brigade": n} for n in self.eligible_brigades()]
+            else:
+                moving = self.may_move(p.brigade)
+                for k in self.active_units():
+                    if moving and not self._fired_instead(k):
+                        out += [{"type": "move", "unit": k,
+                                 "to": self.cat.board.hexes[h].id, "facing": f.to_json()}
+                                for h, f in self.destinations(k)]
+                    out += [{"type": "face", "unit": k, "facing": f.to_json()}
+                            for f in self._turns(k)]
+                out += [{"type": "rally", "unit": k} for k in self.active_units()
+                        if self._rally_problem(k) is None]
+                if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
+                    for k in self.brigade_units(p.brigade):
+                        if self.on_map(k):
+                            out += [{"type": "fire", "unit": k,
+                                     "target": self.cat.board.hexes[h].id}
+                                    for h in self.fire_targets(k)]
+                    out += shock_step.shock_options(self, seat)
+                out.append({"type": "end_brigade"})
+            for ld in self.movable_leaders():
+                out += [{"type": "move_leader", "leader": ld,
+                         "to": self.cat.board.hexes[h].id} for h in self.leader_moves(ld)]
+            out.append({"type": "end_activation"})
+        return out
+
+    def _turns(self, key: str) -> list[Facing]:
+        """Facings a unit may turn to in place: as its MP allow (002 §7.21), or one vertex
+        without MP when its brigade may not move (002 §5.34, §6.23)."""
+        u = self.pos.units[key]
+        here = self.hex_of(u.hex)
+        if here is None or u.facing is None:
+            return []
+        if self.pos.brigade is not None and not self.may_move(self.pos.brigade):
+            return [f for f in self.legal_facings(key) if f.kind == u.facing.kind
+                    and min((f.index - u.facing.index) % 6, (u.facing.index - f.index) % 6) == 1]
+        return sorted(f for h, f in self.reach(key) if h == here and f != u.facing)
+
+    # --- validate / execute ----------------------------------------------------------------
+
+    def validate(self, action: Action, seat: Seat) -> None:
+        self._check(action, seat)
+
+    def _check(self, action: Action, seat: Seat) -> Any:
+        board = self.cat.board
+        row = check_shape(action, lambda h: _hex_ok(board, h))
+        p = self.pos
+        if p.phase not in row.phases:
+            raise RuleError(sequence.PHASES[p.phase].rule,
+                            f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
+                            f"the {sequence.PHASES[p.phase].title}")
+        kind = row.name
+        if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold"):
+            raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
+                            "first")
+        if kind == "raise":
+            if action not in self._raise_options(seat):
+                raise RuleError("5.22", f"the OC may not raise {action['corps']} (corps whose "
+                                "commanders are on the map in his range, as many as his "
+                                "initiative rating, before the transfer)")
+        elif kind == "share":
+            if action not in self._share_options(seat):
+                raise RuleError("5.23", f"share {action['to']} of {action['corps']} is not "
+                                "allowed (own corps, divisions in its commander's range, within "
+                                "his rating, before the transfer)")
+        elif kind == "transfer":
+            if action not in self._transfers(seat):
+                raise RuleError("5.4", f"transfer {action['from']} -> {action['to']} is not "
+                                "allowed (own divisions, once a turn, none below 1 or above 4)")
+        elif kind == "set_orders":
+            n = self._own_brigade(action["brigade"], seat)
+            problem = self._division_orders_problem(n) or self._orders_problem(
+                n, action["orders"])
+            if problem is not None:
+                raise problem
+            if action["orders"] == p.brigades[n].orders:
+                raise RuleError("6.12", f"{n} already has {action['orders']} orders")
+        elif kind == "reserve":
+            n = self._own_brigade(action["brigade"], seat)
+            if action["on"] == p.brigades[n].reserve:
+                raise RuleError("6.3", f"{n} is {'already' if action['on'] else 'not'} in "
+                                "Reserve")
+            problem = self._reserve_problem(n)
+            if problem is not None:
+                raise problem
+        elif kind == "first_am":
+            if action["marker"] not in self._own_markers(seat):
+                raise RuleError("5.1", f"{action['marker']!r} is not one of your markers in "
+                                "the pool")
+        elif kind == "roll_orders":
+            n = self._own_brigade(action["brigade"], seat)
+            if n not in self.eligible_brigades():
+                raise RuleError("6.2", f"{n} is not activated by this marker")
+            problem = self._roll_problem(n)
+            if problem is not None:
+                raise problem
+            if action["orders"] == "march":
+                raise RuleError("6.23", "a changed order is Attack or Advance")
+        elif kind == "activate":
+            n = self._own_brigade(action["brigade"], seat)
+            if p.brigade is not None:
+                raise RuleError("5.3", f"{p.brigade} is acting; end it first")
+            if n not in self.eligible_brigades():
+                raise RuleError("5.3", f"{n} may not act on this marker (another formation, "
+                                "in Reserve, on March orders off the March AM, or done)")
+        elif kind in ("move", "face"):
+            key = action["unit"]
+            if key not in p.units or p.units[key].seat != seat:
+                raise RuleError("5.3", f"{key!r} is not one of your units")
+            if p.brigade is None or self.formation(key) != p.brigade:
+                raise RuleError("5.3", f"{key} is not of the active brigade")
+            if key not in self.active_units():
+                raise RuleError("5.35" if self.moves_allowed(key) > 1 else "5.3",
+                                f"{key} has used its move this activation")
+            facing = Facing.from_json(action["facing"])
+            if kind == "face":
+                if facing not in self._turns(key):
+                    raise RuleError("7.2", f"{key} may not turn to {facing}")
+                return facing
+            if not self.may_move(p.brigade):
+                raise RuleError("5.34" if p.coordination == "confusion" else "6.23",
+                                f"{p.brigade} may spend no MP this activation")
+            if self._fired_instead(key):
+                raise RuleError("6.15", f"{key} fired: on Advance a unit moves or fires, "
+                                "not both (10.32)")
+            if facing.kind != facing_kind(self.orders_of(key)):
+                raise RuleError("7.1", f"a unit on {self.orders_of(key)} orders faces a "
+                                f"{facing_kind(self.orders_of(key))}")
+            to = board.parse(action["to"])
+            found = self.reach(key).get((to, facing))
+            if found is None or to == self.hex_of(p.units[key].hex):
+                raise RuleError("9.1", f"{key} cannot reach {action['to']} facing {facing} now "
+                                "(terrain, MP, facing, enemy, stacking or its orders' bans)")
+            return found
+        elif kind == "rally":
+            key = action["unit"]
+            if key not in p.units or p.units[key].seat != seat:
+                raise RuleError("13.41", f"{key!r} is not one of your units")
+            if p.brigade is None or self.formation(key) != p.brigade:
+                raise RuleError("5.3", f"{key} is not of the active brigade")
+            problem = self._rally_problem(key)
+            if problem is not None:
+                raise problem
+        elif kind == "fire":
+            if p.brigade is not None and not self.may_fight(p.brigade):
+                raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
+            if p.brigade is not None and shock_step.has_shocked(self, p.brigade):
+                raise RuleError("11.11", f"{p.brigade} has shocked: no fire after it")
+            return fire_action.check_fire(self, action, seat)
+        elif kind == "shock":
+            if p.brigade is not None and not self.may_fight(p.brigade):
+                raise RuleError("5.34", f"{p.brigade} is in Confusion: no shock this AM")
+            return shock_step.check_designation(self, action, seat)
+        elif kind in ("withdraw", "stand"):
+            shock_step.check_defender(self, action, seat)
+        elif kind in ("return_fire", "hold"):
+            return_fire.check(self, action, seat)
+        elif kind == "move_leader":
+            ld = action["leader"]
+            if ld not in self.movable_leaders():
+                raise RuleError("9.3", f"{ld!r} may not move now (the active brigade's "
+                                "brigadier or the drawn division's leader, once an activation)")
+            if board.parse(action["to"]) not in self.leader_moves(ld):
+                raise RuleError("9.3", f"{ld} cannot reach {action['to']} with "
+                                f"{LEADER_MA} MP")
+        elif kind == "move_commander":
+            ld = action["leader"]
+            if ld not in self.commanders(seat):
+                raise RuleError("9.32", f"{ld!r} is not one of your corps commanders or your "
+                                "OC on the map")
+            cost = self.commander_moves(ld).get(board.parse(action["to"]))
+            if cost is None:
+                raise RuleError("9.32", f"{ld} cannot reach {action['to']} with the MP he has "
+                                f"left (legs of {LEADER_MA}, {COMMANDER_MA} in all)")
+            return cost
+        elif kind == "coordinate" and not self.coordination_eligible():
+            raise RuleError("5.34", "coordination needs two or more brigades whose brigadier is "
+                            "in the division leader's range, and the leader on the map")
+        elif kind == "end_brigade" and p.brigade is None:
+            raise RuleError("5.3", "no brigade is acting")
+        return None
+
+    def _own_brigade(self, name: Any, seat: Seat) -> str:
+        b = self.pos.brigades.get(str(name))
+        if b is None or b.seat != seat:
+            raise RuleError("5.3", f"{name!r} is not one of your brigades")
+        return str(name)
+
+    def coordination_eligible(self) -> list[str]:
+        """002 §5.34: the brigades of the drawn division whose brigadier is in the division
+        leader's range; a roll may be tried when there are two or more and the leader is on
+        the map (not on the March AM)."""
+        p = self.pos
+        division = marker_parts(p.current or "")[1]
+        if division is None or p.phase != "orders_change":
+            return []
+        dl = self.cat.division_leader.get(division)
+        if dl is None or self.leader_hex(dl) is None:
+            return []
+        if division in p.ci_divisions:
+            return []  # 002 §13.32: a CI division's brigades never coordinate
+        eligible = [n for n in self.eligible_brigades() if self.brigadier_in_command(n)]
+        return eligible if len(eligible) >= 2 else []

@@ -1,0 +1,892 @@
+"""The GBACW game's position questions (:class:`EngineQuestions`, the first layer of
+:class:`gettysburg.gbacw.game.GbacwGame`): derived data, the protocol's read side, what the
+legal list and the checks share (units, leaders, reach, eligibility, orders problems), the
+result; and the module's helpers and caches (002 §3.0 and the sections each method cites)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.hexes import Hex
+from gettysburg.core.protocol import (
+    Action,
+    Event,
+    Game,
+    RuleError,
+    Seat,
+)
+from gettysburg.gbacw import (
+    effectiveness,
+    efficiency,
+    fatigue,
+    fire_action,
+    night,
+)
+from gettysburg.gbacw.actions import ACTION_ORDER
+from gettysburg.gbacw.board import Board
+from gettysburg.gbacw.catalog import catalog
+from gettysburg.gbacw.charts import all_charts
+from gettysburg.gbacw.command_status import INDEPENDENT, CommandTree, measure
+from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.los import line_of_sight
+from gettysburg.gbacw.movement import FriendStack, movement_allowance
+from gettysburg.gbacw.oob import Counter
+from gettysburg.gbacw.orders import (
+    ReserveStanding,
+    check_march_orders,
+    check_reserve,
+    near_enemy,
+)
+from gettysburg.gbacw.paths import Reach, leader_costs, reachable
+from gettysburg.gbacw.rally import activation_cap
+from gettysburg.gbacw.scenario import Control, SuddenDeath, VictoryPoints
+from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
+from gettysburg.gbacw.stacking import StackEntry, stack_problem
+from gettysburg.gbacw.state import (
+    SEATS,
+    BrigadeState,
+    Position,
+    marker_parts,
+    other,
+)
+from gettysburg.gbacw.victory import Standing, UnitAt, Verdict, score
+
+OPTIONS: dict[str, str] = {"no_fatigue": "17.0"}
+LEADER_MA = 10  # brigade and division leaders (002 §4.16)
+COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
+
+
+def unit_class(c: Counter) -> str:
+    """The Terrain chart's class of a counter (preamble conventions)."""
+    if c.arm in ("art", "horse_art"):
+        return "artillery"
+    if c.arm == "cav" and c.mode == "mounted":
+        return "mounted_cavalry"
+    return "infantry"
+
+
+def facing_kind(orders: str) -> str:
+    """March units face a hexside, the others a vertex (002 §7.1)."""
+    return "side" if orders == "march" else "vertex"
+
+
+class EngineQuestions(Game):
+    """The first layer of the GBACW game: its data and its questions."""
+
+    system = "gbacw"
+
+    # --- derived data --------------------------------------------------------------------
+
+    def _derive(self) -> None:
+        self._memo: dict[Any, Any] = {}  # answers for the position as it stands
+        self.cat = catalog()
+        self.scen: EngineSetup = _setup_of(self.setup.scenario)
+        self.fatigue = "no_fatigue" not in self.setup.options and self.scen.fatigue
+        self._arrival_of: dict[str, tuple[int, str]] = {
+            cid: (i, arr.hex) for i, arr in enumerate(self.scen.arrivals)
+            for cid in arr.counters}
+
+    def _brigade(self, pos: Position, c: Counter, seat: Seat) -> BrigadeState:
+        b = pos.brigades.get(c.formation)
+        if b is None:
+            # a brigade straight under its corps (artillery reserve, Stuart's cavalry)
+            # activates as its own formation with the corps' marker
+            b = BrigadeState(seat, c.division or c.corps, c.corps)
+            pos.brigades[c.formation] = b
+        return b
+
+    # --- protocol ------------------------------------------------------------------------
+
+    def seats(self) -> list[Seat]:
+        return list(SEATS)
+
+    def position_json(self) -> JSONDict:
+        return self.pos.to_json()
+
+    def load_position(self, position: JSONDict) -> None:
+        self._derive()
+        self.pos = Position.from_json(position)
+
+    def is_terminal(self) -> bool:
+        return self.pos.phase == "over"
+
+    def to_move(self) -> list[Seat]:
+        p = self.pos
+        if p.phase == "orders":
+            return [self._orders_seat()]
+        if p.phase == "first_am":
+            return [p.initiative or SEATS[0]]
+        if p.pending is not None:  # the defender decides mid-activation (002 §11.33)
+            return [other(str(p.pending["seat"]))]
+        if p.phase in ("orders_change", "action") and p.current is not None:
+            return [marker_parts(p.current)[0]]
+        if p.phase == "commanders":
+            first = p.initiative or SEATS[0]
+            return [first if first not in p.commanders_done else other(first)]
+        return []
+
+    def _orders_seat(self) -> Seat:
+        first = self.pos.initiative or SEATS[0]
+        return first if first not in self.pos.orders_done else other(first)
+
+    # --- questions the checks and the legal list share --------------------------------------
+
+    def hex_of(self, hex_id: str | None) -> Hex | None:
+        if hex_id is None:
+            return None
+        found = _HEXES.get(hex_id)
+        if found is None:
+            found = _HEXES[hex_id] = self.cat.board.parse(hex_id)
+        return found
+
+    def counter(self, key: str) -> Counter:
+        return self.cat.counters[self.pos.units[key].counter]
+
+    def formation(self, key: str) -> str:
+        return self.counter(key).formation
+
+    def brigade_units(self, brigade: str) -> list[str]:
+        table = self._memo.get("brigade_units")
+        if table is None:
+            table = {}
+            for k in sorted(self.pos.units):
+                table.setdefault(self.formation(k), []).append(k)
+            self._memo["brigade_units"] = table
+        return list(table.get(brigade, []))
+
+    def on_map(self, key: str) -> bool:
+        return self.pos.units[key].hex is not None
+
+    def waiting(self, key: str) -> str | None:
+        """The entry hex of a reinforcement due and not yet on the map (002 §9.7)."""
+        u = self.pos.units[key]
+        if u.hex is not None:
+            return None
+        found = self._arrival_of.get(u.counter)
+        if found is None or found[0] not in self.pos.arrived or self.gone(key):
+            return None
+        return self.pos.entries.get(str(found[0]), found[1])
+
+    def gone(self, key: str) -> bool:
+        """Eliminated or routed: off the map for good (002 §12.13, §12.53)."""
+        u = self.pos.units[key]
+        return u.routed or u.lost >= self.counter(key).sp
+
+    def in_play(self, brigade: str) -> bool:
+        return any(self.on_map(k) or self.waiting(k) for k in self.brigade_units(brigade))
+
+    def divisions(self, seat: Seat) -> list[str]:
+        return sorted({b.division or b.corps for n, b in self.pos.brigades.items()
+                       if b.seat == seat and self.in_play(n)})
+
+    def division_brigades(self, division: str) -> list[str]:
+        return [n for n, b in sorted(self.pos.brigades.items()) if b.division == division]
+
+    def leader_hex(self, leader: str | None) -> Hex | None:
+        return None if leader is None else self.hex_of(self.pos.leaders.get(leader))
+
+    def brigade_hexes(self, brigade: str) -> list[Hex]:
+        return [h for k in self.brigade_units(brigade)
+                if (h := self.hex_of(self.pos.units[k].hex)) is not None]
+
+    def brigadier_in_command(self, brigade: str) -> bool:
+        """002 §4.2 as taken at II/A (§4.23): the brigadier within his superior's range."""
+        return brigade not in self.pos.command.get("brigadiers", [])
+
+    def division_in_range(self, division: str) -> bool:
+        """002 §5.23: the division leader within his corps commander's range at II/A."""
+        return division not in self.pos.command.get("divisions", [])
+
+    def superior_of(self, leader: str, seat: Seat) -> str | None:
+        """The command tree (see :mod:`command_status`), among the leaders in play."""
+        cat, p = self.cat, self.pos
+        level, command = cat.leader_level.get(leader), cat.leader_command.get(leader, "")
+        oc = cat.army_leader.get(seat)
+        up: str | None
+        if level in ("brigade", "artillery"):
+            b = p.brigades.get(command)
+            if b is None:
+                return None
+            up = cat.division_leader.get(b.division or "") or cat.corps_leader.get(b.corps)
+        elif level == "division":
+            up = oc if command in INDEPENDENT else cat.corps_leader.get(
+                cat.division_corps.get(command, ""))
+        elif level == "corps":
+            up = oc
+        else:
+            up = None
+        return up if up in p.leaders and up != leader else None
+
+    def _command_tree(self, seat: Seat) -> CommandTree:
+        cat, p = self.cat, self.pos
+        mine = sorted(ld for ld in p.leaders if p.leader_seat.get(ld) == seat)
+        superior = {ld: self.superior_of(ld, seat) for ld in mine}
+        unit_leader: dict[str, str] = {}
+        for k, u in sorted(p.units.items()):
+            if u.seat != seat:
+                continue
+            b = self.formation(k)
+            st = p.brigades[b]
+            for ld in (cat.brigade_leader.get(b), cat.division_leader.get(st.division or ""),
+                       cat.corps_leader.get(st.corps)):
+                if ld in superior:
+                    unit_leader[k] = ld
+                    break
+        light = self._light()
+        ranges = {ld: 0 if ld in p.tired and cat.leader_level.get(ld) == "corps"
+                  else night.command_range(cat.rating(ld, "command_range", 4), light)  # type: ignore[arg-type]
+                  for ld in mine}
+        return CommandTree(superior, unit_leader, ranges)
+
+    def _chain(self) -> list[Event]:
+        """II/A (002 §4.2, §4.23): each side's chain measured once for the turn; a
+        reinforcement is in command on the turn it enters (002 §9.71)."""
+        p, board = self.pos, self.cat.board
+        status: dict[str, list[str]] = {"brigadiers": [], "divisions": [], "units": [],
+                                        "no_orders": [], "oc_bonus": [], "oc_linked": [],
+                                        "transfer_ok": []}
+        ev: list[Event] = []
+        for seat in SEATS:
+            tree = self._command_tree(seat)
+            where: dict[str, Hex | None] = {ld: self.leader_hex(ld) for ld in tree.superior}
+            for k in tree.unit_leader:
+                where[k] = self.hex_of(p.units[k].hex)
+            own = {h for u in p.units.values() if u.seat == seat
+                   and (h := self.hex_of(u.hex)) is not None}
+            report = measure(board, tree, where, self.enemy_hexes(seat), own)
+            mine: dict[str, list[str]] = {"brigadiers": [], "divisions": [], "units": [],
+                                          "no_orders": []}
+            for n, b in sorted(p.brigades.items()):
+                if b.seat != seat or not self.in_play(n):
+                    continue
+                if self._arriving(n):
+                    continue  # in command on its entry turn (002 §9.71)
+                bl = self.cat.brigade_leader.get(n)
+                if bl is None or bl not in report.leaders:
+                    mine["brigadiers"].append(n)
+                    mine["no_orders"].append(n)
+                    continue
+                if not report.leader(bl).in_range:
+                    mine["brigadiers"].append(n)
+                top = self._orders_top(n)
+                if top is None or self.leader_hex(bl) is None or not report.intact(bl, top):
+                    mine["no_orders"].append(n)
+            for d in self.divisions(seat):
+                dl = self.cat.division_leader.get(d)
+                if dl is None or dl not in report.leaders or d in INDEPENDENT:
+                    continue
+                boss = report.leader(dl).superior
+                if boss is not None and not report.leader(dl).in_range:
+                    mine["divisions"].append(d)
+            mine["units"] = sorted(u for u, st in report.units.items()
+                                   if not st.in_command and p.units[u].hex is not None)
+            # 002 §5.22: the corps whose commanders the OC may raise (on the map, in range);
+            # he raises as many as his initiative rating, the first in id order (a reading:
+            # the player's choice in the book)
+            oc = self.cat.army_leader.get(seat)
+            # 002 §5.42: only divisions whose chain reaches the OC take part in a transfer
+            mine["transfer_ok"] = sorted(
+                d for d in self.divisions(seat)
+                if (dl := self.cat.division_leader.get(d)) is not None and oc is not None
+                and dl in report.leaders and oc in report.leaders and report.intact(dl, oc))
+            if oc is not None and self.leader_hex(oc) is not None:
+                linked = sorted(self.cat.leader_command[ld] for ld, ch in report.leaders.items()
+                                if ch.superior == oc and ch.in_range
+                                and self.cat.leader_level.get(ld) == "corps")
+                try:
+                    count = max(0, self.cat.rating(oc, "initiative"))
+                    efficiency.check_oc_bonus(count, linked, linked[:count],
+                                              oc_mp_spent=11 if oc in p.tired else 0)
+                    mine["oc_bonus"] = linked[:count]
+                    mine["oc_linked"] = linked if count else []
+                except RuleError:
+                    pass
+            for key, items in mine.items():
+                status[key] += items
+            ev.append(Event("chain", "4.2", {"seat": seat, **{k: sorted(v)
+                                                              for k, v in mine.items()}},
+                            visible_to=(seat,),
+                            redacted={"seat": seat, "note": "chain of command checked"}))
+        p.command = {k: sorted(v) for k, v in status.items()}
+        return ev
+
+    def _orders_top(self, brigade: str) -> str | None:
+        """The leader a Division Orders chain must reach (002 §6.12; chain.py's
+        ``division_orders_allowed``): the brigade's corps commander when he is on the map,
+        else its division leader (TDG's cavalry divisions need none above, 004 §4.13),
+        else the brigadier alone."""
+        cat, b = self.cat, self.pos.brigades[brigade]
+        division = b.division or ""
+        corps = None if division in INDEPENDENT else cat.corps_leader.get(b.corps)
+        for ld in (corps, cat.division_leader.get(division), cat.brigade_leader.get(brigade)):
+            if ld is not None and self.leader_hex(ld) is not None:
+                return ld
+        return None
+
+    def enemy_hexes(self, seat: Seat) -> set[Hex]:
+        return {h for u in self.pos.units.values()
+                if u.seat != seat and (h := self.hex_of(u.hex)) is not None}
+
+    def enemy_artillery(self, seat: Seat) -> set[Hex]:
+        return {h for k, u in self.pos.units.items()
+                if u.seat != seat and unit_class(self.counter(k)) == "artillery"
+                and (h := self.hex_of(u.hex)) is not None}
+
+    def orders_of(self, key: str) -> str:
+        return self.pos.brigades[self.formation(key)].orders
+
+    def stack_entry(self, key: str) -> StackEntry:
+        c = self.counter(key)
+        return StackEntry(f"{c.corps}:{c.unit}", c.arm, c.sp, c.formation,
+                          c.mode == "mounted")
+
+    def moves_allowed(self, key: str) -> int:
+        """One move a unit an activation; the March AM is four activations' worth (§5.35),
+        or a reinforcement's set number on its entry turn (§5.35 exception 1, §9.74)."""
+        p = self.pos
+        if p.current is not None and marker_parts(p.current)[1] is None:
+            limit = self.entry_limit(self.formation(key))
+            return efficiency.march_activations(4, fixed=None if limit is None
+                                                else max(1, min(4, limit)))
+        return 1
+
+    def entry_limit(self, brigade: str) -> int | None:
+        """The AMs a reinforcement group may use on the turn it arrives (002 §9.74; the
+        schedule's ``activations``), for a brigade of that group; None: no limit."""
+        p = self.pos
+        counters = {p.units[k].counter for k in self.brigade_units(brigade)}
+        for key, turn in p.arrived_on.items():
+            arr = self.scen.arrivals[int(key)]
+            if turn == p.turn and arr.activations is not None \
+                    and counters & set(arr.counters):
+                return arr.activations
+        return None
+
+    def mp_of(self, key: str) -> int:
+        """002 §9.1, §9.24: the counter's MA (its disordered MA), halved under Attack."""
+        c = self.counter(key)
+        ma = c.ma_disordered if self.pos.units[key].disordered else c.ma
+        ma = movement_allowance(ma, self.orders_of(key), unit_class(c))  # type: ignore[arg-type]
+        if self.fatigue and unit_class(c) != "artillery":  # 002 §17.31, artillery exempt
+            ma = fatigue.fatigued_ma(ma, self.pos.brigades[self.formation(key)].fatigue)
+        return ma
+
+    def friends_of(self, key: str) -> dict[Hex, FriendStack]:
+        """Friendly hexes as the mover sees them (002 §8.12, §8.22)."""
+        p = self.pos
+        seat, orders = p.units[key].seat, self.orders_of(key)
+        mover = self.stack_entry(key)
+        stacks: dict[Hex, list[str]] = {}
+        for k, u in sorted(p.units.items()):
+            if u.seat == seat and k != key and (h := self.hex_of(u.hex)) is not None:
+                stacks.setdefault(h, []).append(k)
+        out: dict[Hex, FriendStack] = {}
+        for h, keys in stacks.items():
+            entries = [self.stack_entry(k) for k in keys]
+            out[h] = FriendStack(
+                artillery_only=all(e.kind == "artillery" for e in entries),
+                march=any(self.orders_of(k) == "march" for k in keys),
+                combat=True, can_stack=stack_problem([*entries, mover], orders) is None)
+        return out
+
+    def reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:
+        """Every (hex, facing) the unit may end its move in now (002 §7, §9 through
+        :func:`paths.reachable`; the 4-hex-and-sight ban of March through LOS)."""
+        memo = ("reach", key)
+        if memo in self._memo:
+            return dict(self._memo[memo])
+        sig = self._reach_signature(key)
+        found = _REACH_CACHE.get(sig)
+        if found is None:
+            found = self._reach(key)
+            _REACH_CACHE[sig] = found
+            while len(_REACH_CACHE) > _REACH_CACHE_SIZE:
+                _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
+        self._memo[memo] = found
+        return dict(found)
+
+    def _reach_signature(self, key: str) -> tuple[Any, ...]:
+        """Everything a unit's reach depends on: itself, its orders and the units close
+        enough to matter (a search cannot go further than twice its MP in hexes, and the
+        March ban looks 4 hexes beyond), so a cached search is reused only where it would
+        come out the same."""
+        p = self.pos
+        u = p.units[key]
+        here = self.hex_of(u.hex) or self.cat.board.parse(self.waiting(key) or "")
+        radius = 2 * self.mp_of(key) + 6
+        near = tuple(sorted(
+            (v.hex, v.seat, v.counter, self.orders_of(k))
+            for k, v in p.units.items()
+            if k != key and v.hex is not None
+            and here.distance(self.hex_of(v.hex)) <= radius))  # type: ignore[arg-type]
+        return (self.setup.scenario, u.counter, u.hex, self.waiting(key), u.facing,
+                u.disordered, self.orders_of(key), near)
+
+    def _reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:
+        p, board = self.pos, self.cat.board
+        u = p.units[key]
+        c = self.counter(key)
+        seat, orders, cls = u.seat, self.orders_of(key), unit_class(c)
+        enemy = self.enemy_hexes(seat)
+
+        def sees(a: Hex, b: Hex) -> bool:
+            return self._sight(a, b)
+
+        start = self.hex_of(u.hex)
+        facing = u.facing
+        entering = start is None
+        if start is None:
+            entry = self.waiting(key)
+            if entry is None:
+                return {}
+            start = board.parse(entry)
+            facing = self._entry_facing(start, facing_kind(orders))
+        assert facing is not None
+        return reachable(board, start, facing, self.mp_of(key), unit_class=cls,  # type: ignore[arg-type]
+                         orders=orders, enemy=enemy,  # type: ignore[arg-type]
+                         friends=self.friends_of(key),
+                         enemy_artillery=self.enemy_artillery(seat), sees=sees,
+                         full_ma=c.ma, disordered=u.disordered,
+                         mp_disordered=c.ma_disordered, entering=entering)
+
+    def _entry_facing(self, entry: Hex, kind: str) -> Facing:
+        """A reinforcement comes on facing into the map (its first front hex on it)."""
+        for d in range(6):
+            if entry.neighbour(d) in self.cat.board.hexes:
+                return Facing(kind, d)  # type: ignore[arg-type]
+        return Facing(kind, 0)  # type: ignore[arg-type]
+
+    def destinations(self, key: str) -> list[tuple[Hex, Facing]]:
+        """The moves a unit may make (its reach less staying where it is), in a fixed
+        order: by hex (q, r), then facing."""
+        u = self.pos.units[key]
+        here = self.hex_of(u.hex)
+        return sorted((k for k in self.reach(key) if k[0] != here),
+                      key=lambda k: (k[0].q, k[0].r, k[1].kind, k[1].index))
+
+    def movable_leaders(self) -> list[str]:
+        """Leaders who may move now (002 §9.3): the active brigade's brigadier, and the
+        drawn division's leader (on the March AM, the leaders of the March brigades, §6.19),
+        each once an activation; corps commanders and the OC move only in IV/A."""
+        p, cat = self.pos, self.cat
+        if p.current is None or p.phase != "action":
+            return []
+        seat, division = marker_parts(p.current)
+        out: list[str] = []
+        if p.brigade is not None:
+            out.append(cat.brigade_leader.get(p.brigade, ""))
+        if division is not None:
+            out.append(cat.division_leader.get(division, ""))
+        return sorted({ld for ld in out if ld and p.leaders.get(ld) is not None
+                       and p.leader_seat.get(ld) == seat and ld not in p.leaders_moved})
+
+    def leader_moves(self, leader: str) -> list[Hex]:
+        """Where a leader may go with his 10 MP (002 §4.16, §9.3: any direction, the best
+        road rate, never next to the enemy unless onto friends)."""
+        here = self.leader_hex(leader)
+        return sorted((h for h in self.leader_reach(leader, LEADER_MA) if h != here),
+                      key=lambda h: (h.q, h.r))
+
+    def leader_reach(self, leader: str, mp: int) -> dict[Hex, int]:
+        """Half-MP costs of a leader's moves with ``mp`` MP (:func:`paths.leader_costs`),
+        kept by what they depend on (his hex, the friends and enemies within reach)."""
+        memo = ("leader", leader, mp)
+        if memo in self._memo:
+            return dict(self._memo[memo])
+        here = self.leader_hex(leader)
+        seat = self.pos.leader_seat[leader]
+        out: dict[Hex, int] = {}
+        if here is not None and mp > 0:
+            radius = 2 * mp + 2
+            friends = {h for u in self.pos.units.values() if u.seat == seat
+                       and (h := self.hex_of(u.hex)) is not None and h.distance(here) <= radius}
+            enemy = {h for h in self.enemy_hexes(seat) if h.distance(here) <= radius}
+            sig = ("leader", here, mp, frozenset(friends), frozenset(enemy))
+            cached = _LEADER_CACHE.get(sig)
+            if cached is None:
+                cached = leader_costs(self.cat.board, here, mp, enemy=enemy,
+                                      friends={h: FriendStack() for h in friends})
+                _LEADER_CACHE[sig] = cached
+                while len(_LEADER_CACHE) > _REACH_CACHE_SIZE:
+                    _LEADER_CACHE.pop(next(iter(_LEADER_CACHE)))
+            out = dict(cached)
+        self._memo[memo] = out
+        return dict(out)
+
+    def commanders(self, seat: Seat) -> list[str]:
+        """The seat's corps commanders and OC on the map (002 §9.32 moves them in IV/A)."""
+        p, cat = self.pos, self.cat
+        return sorted(ld for ld, h in p.leaders.items() if h is not None
+                      and p.leader_seat.get(ld) == seat
+                      and cat.leader_level.get(ld) in ("corps", "army"))
+
+    def commander_moves(self, leader: str) -> dict[Hex, int]:
+        """002 §4.16, §9.32: a corps commander or the OC has 40 MP in IV/A, taken here in
+        legs of up to 10 MP (a reading that keeps each search small)."""
+        left = COMMANDER_MA * 2 - self.pos.commander_mp.get(leader, 0)
+        here = self.leader_hex(leader)
+        return {h: c for h, c in self.leader_reach(leader, min(LEADER_MA, left // 2)).items()
+                if h != here}
+
+    def active_units(self) -> list[str]:
+        """Units of the active brigade that may still move or turn."""
+        p = self.pos
+        if p.brigade is None:
+            return []
+        return [k for k in self.brigade_units(p.brigade)
+                if (self.on_map(k) or self.waiting(k)) and p.units[k].moves < self.moves_allowed(k)]
+
+    def may_move(self, brigade: str) -> bool:
+        p = self.pos
+        b = p.brigades[brigade]
+        if b.stay:
+            return False
+        # 002 §5.34: confusion stops the in-command brigades
+        return not (p.coordination == "confusion" and self.brigadier_in_command(brigade))
+
+    def _fired_instead(self, key: str) -> bool:
+        """002 §6.15, §10.32: a unit not on Attack that fired may not move after."""
+        return "phasing" in self.pos.units[key].fired and self.orders_of(key) != "attack"
+
+    def _rally_problem(self, key: str) -> RuleError | None:
+        """002 §13.41, §3.0 III/C/3: a disordered unit of the active brigade that has not
+        moved, turned or fired this activation may rally instead; not on March orders
+        (§6.13), not collapsed (§12.23)."""
+        u = self.pos.units[key]
+        if u.hex is None or not u.disordered:
+            return RuleError("13.41", f"{key} is not a disordered unit on the map")
+        if u.moves or u.fired:
+            return RuleError("13.41", f"{key} has acted this activation: rally is instead "
+                             "of moving and firing (3.0 III/C/3)")
+        if u.collapsed:
+            return RuleError("12.23", f"{key} is collapsed: only stragglers bring it back")
+        if self.orders_of(key) == "march":
+            return RuleError("6.13", f"{key}: units on March orders do not rally")
+        return None
+
+    def fire_targets(self, key: str) -> list[Hex]:
+        """The hexes a unit of the active brigade may fire at (fire_action.py), kept for
+        the position as it stands."""
+        memo = ("fire", key)
+        if memo not in self._memo:
+            self._memo[memo] = fire_action.fire_targets(self, key)
+        return list(self._memo[memo])
+
+    def may_fight(self, brigade: str) -> bool:
+        """Whether the brigade's units may fire (002 §5.34: not under Confusion; a Stay
+        result still lets them fire, §6.23)."""
+        return not (self.pos.coordination == "confusion"
+                    and self.brigadier_in_command(brigade))
+
+    def eligible_brigades(self) -> list[str]:
+        """Brigades the current marker activates that have not acted (002 §5.3, §5.28)."""
+        p = self.pos
+        if p.current is None:
+            return []
+        seat, division = marker_parts(p.current)
+        out = []
+        for n, b in sorted(p.brigades.items()):
+            if b.seat != seat or b.reserve or n in p.done_brigades or not self.in_play(n):
+                continue
+            march = b.orders == "march"
+            if division is None and march:
+                out.append(n)
+            elif division is not None and b.division == division and not march:
+                # 002 §5.26-5.27: one AM fewer when the brigadier began the turn out of
+                # range (the one it skips is the player's: here, the last), never below 1
+                cap = efficiency.brigade_activations(
+                    max(1, min(4, p.ams.get(division, 1))),
+                    brigadier_in_range=self.brigadier_in_command(n))
+                limit = self.entry_limit(n)
+                if limit is not None:
+                    cap = min(cap, limit)
+                ci = activation_cap(brigade_ci=n in p.ci_brigades,
+                                    division_ci=division in p.ci_divisions)
+                if ci is not None:  # 002 §13.23, §13.32
+                    cap = min(cap, ci)
+                if b.activations < cap:
+                    out.append(n)
+        return out
+
+    def legal_facings(self, key: str) -> list[Facing]:
+        kind = facing_kind(self.orders_of(key))
+        return [Facing(kind, i) for i in range(6)]  # type: ignore[arg-type]
+
+    def _own_markers(self, seat: Seat) -> list[str]:
+        return sorted({m for m in self.pos.pool if marker_parts(m)[0] == seat})
+
+    def _orders_choices(self, brigade: str) -> list[str]:
+        b = self.pos.brigades[brigade]
+        if self._division_orders_problem(brigade) is not None:
+            return []
+        return [o for o in ("march", "advance", "attack") if o != b.orders
+                and self._orders_problem(brigade, o) is None]
+
+    def _arriving(self, brigade: str) -> bool:
+        return any(self.waiting(k) for k in self.brigade_units(brigade)) and not any(
+            self.on_map(k) for k in self.brigade_units(brigade))
+
+    def _division_orders_problem(self, brigade: str) -> RuleError | None:
+        if self._arriving(brigade):
+            return None  # 002 §9.7: a reinforcement's orders are given as it enters
+        if self.pos.brigades[brigade].reserve:
+            return RuleError("6.3", f"{brigade} is in Reserve; it takes orders as it leaves")
+        if brigade in self.pos.command.get("no_orders", []):
+            return RuleError("6.12", f"{brigade}: the chain of command is not intact; its "
+                             "orders change only by a roll at its activation")
+        return None
+
+    def _orders_problem(self, brigade: str, orders: str) -> RuleError | None:
+        """002 §6.14 through :func:`orders.check_march_orders`: March only for an arriving
+        formation or one with no unit within 4 hexes and sight of the enemy."""
+        if self.fatigue:
+            try:
+                fatigue.check_orders(self.pos.brigades[brigade].fatigue, orders)
+            except RuleError as err:
+                return err
+        if orders != "march":
+            return None
+        try:
+            check_march_orders(
+                "reinforcement_orders" if self._arriving(brigade) else "division_orders",
+                reinforcement=self._arriving(brigade),
+                any_unit_near_enemy=any(self.near_enemy(h, self.pos.brigades[brigade].seat)
+                                        for h in self.brigade_hexes(brigade)))
+        except RuleError as err:
+            return err
+        return None
+
+    def _sight(self, a: Hex, b: Hex) -> bool:
+        key = ("los", a, b)
+        found = self._memo.get(key)
+        if found is None:
+            occupied = {h for v in self.pos.units.values()
+                        if (h := self.hex_of(v.hex)) is not None}
+            found = self._memo[key] = line_of_sight(self.cat.board, a, b,
+                                                    blockers=occupied - {a, b}).clear
+        return bool(found)
+
+    def near_enemy(self, h: Hex, seat: Seat) -> bool:
+        """002 §6.13: within 4 hexes and in sight of an enemy combat unit."""
+        return any(h.distance(e) <= 4 and near_enemy(h.distance(e), self._sight(e, h))
+                   for e in self.enemy_hexes(seat))
+
+    def _reserve_problem(self, brigade: str) -> RuleError | None:
+        """002 §6.31 through :func:`orders.check_reserve` (a brigade leaves Reserve freely
+        in this phase: the end segment's IV/B/3 is played here, a reading)."""
+        b = self.pos.brigades[brigade]
+        if b.reserve:
+            return None
+        hexes = self.brigade_hexes(brigade)
+        if not hexes:
+            return RuleError("6.3", f"{brigade} has no unit on the map")
+        enemy = self.enemy_hexes(b.seat)
+        standing = [ReserveStanding(
+            self.cat.board.hexes[h].id,
+            min((h.distance(e) for e in enemy), default=None),
+            any(h.distance(e) < 10 and self._sight(e, h) for e in enemy)) for h in hexes]
+        try:
+            check_reserve(standing, night=self._light() == "night")
+        except RuleError as err:
+            return err
+        return None
+
+    def _share_options(self, seat: Seat) -> list[Action]:
+        """002 §5.23 1a-1b: a corps commander rated +1 or +2 gives his share to divisions in
+        his range (+2 to one or +1 to two; +1 to one; or less), chosen before the transfer."""
+        p, cat = self.pos, self.cat
+        if seat in p.transferred:
+            return []
+        out: list[Action] = []
+        for cmd, divs in self._commands(seat):
+            cl = cat.corps_leader.get(cmd)
+            if cl is None or cmd not in p.em:
+                continue
+            rating = cat.rating(cl, "efficiency")
+            eligible = [d for d in divs if d in cat.division_corps
+                        and self.division_in_range(d) and self.leader_hex(cl) is not None]
+            if rating <= 0 or not eligible:
+                continue
+            current = self._current_share(cmd, eligible, rating)
+            options = [[d] for d in eligible]
+            if rating >= 2:
+                options += [[a, a] for a in eligible] + [
+                    [a, b] for i, a in enumerate(eligible) for b in eligible[i + 1:]]
+            for to in options:
+                if self._share_of(to) != current:
+                    out.append({"type": "share", "corps": cmd, "to": to})
+        return out
+
+    def _raise_options(self, seat: Seat) -> list[Action]:
+        """002 §5.22: the OC raises up to his initiative rating in corps (+1 each) among
+        those whose commanders are on the map in his range, before the transfer; the engine
+        starts with the first in id order."""
+        p, cat = self.pos, self.cat
+        oc = cat.army_leader.get(seat)
+        if oc is None or seat in p.transferred:
+            return []
+        linked = [c for c in p.command.get("oc_linked", []) if c in p.em
+                  and cat.corps_leader.get(c) and p.leader_seat.get(
+                      cat.corps_leader[c]) == seat]
+        count = max(0, cat.rating(oc, "initiative"))
+        current = sorted(c for c in p.command.get("oc_bonus", []) if c in linked)
+        out: list[Action] = []
+        for size in range(1, min(count, len(linked)) + 1):
+            for combo in itertools.combinations(linked, size):
+                if sorted(combo) != current:
+                    out.append({"type": "raise", "corps": list(combo)})
+        return out
+
+    def _current_share(self, cmd: str, eligible: list[str], rating: int) -> dict[str, int]:
+        found = self.pos.shares.get(cmd)
+        if found is not None:
+            return dict(found)
+        return {eligible[0]: rating} if eligible and rating > 0 else {}
+
+    @staticmethod
+    def _share_of(to: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for d in to:
+            out[d] = out.get(d, 0) + 1
+        return out
+
+    def _transfers(self, seat: Seat) -> list[Action]:
+        """002 §5.4 through :func:`efficiency.transfer`: once a turn, 2 AMs from one or two
+        divisions give 1 to another; only divisions whose chain reached the OC at II/A
+        (§5.42); none below 1 nor above 4 (§5.43)."""
+        p = self.pos
+        if seat in p.transferred:
+            return []
+        ok = set(p.command.get("transfer_ok", []))
+        divs = [d for d in self.divisions(seat) if d in p.ams and d in ok]
+        out: list[Action] = []
+        for to in divs:
+            donors = [d for d in divs if d != to]
+            options = [[a, a] for a in donors] + [
+                [a, b] for i, a in enumerate(donors) for b in donors[i + 1:]]
+            for frm in options:
+                if self._transfer_result(seat, frm, to) is not None:
+                    out.append({"type": "transfer", "from": frm, "to": to})
+        return out
+
+    def _transfer_result(self, seat: Seat, frm: list[str], to: str) -> dict[str, int] | None:
+        taken: dict[str, int] = {}
+        for d in frm:
+            taken[d] = taken.get(d, 0) + 1
+        try:
+            return efficiency.transfer(
+                self.pos.ams, taken, to, eligible=set(self.pos.command.get("transfer_ok", [])),
+                used_this_turn=seat in self.pos.transferred)
+        except (RuleError, ValueError):
+            return None
+
+    def _roll_problem(self, brigade: str) -> RuleError | None:
+        b = self.pos.brigades[brigade]
+        if b.rolled:
+            return RuleError("6.2", f"{brigade} has rolled for orders this activation")
+        if self.leader_hex(self.cat.brigade_leader.get(brigade)) is None:
+            return RuleError("6.2", f"{brigade}'s brigadier is not on the map")
+        return None
+
+    def _light(self) -> str:
+        return all_charts().turn_track.turns()[self.pos.turn].light
+
+    def _commands(self, seat: Seat) -> list[tuple[str, list[str]]]:
+        """The commands that draw an EM (002 §5.21): each corps with formations in play; the
+        Union cavalry's divisions draw one each (the pools chart lists them so)."""
+        out: dict[str, list[str]] = {}
+        for d in self.divisions(seat):
+            corps = self.cat.division_corps.get(d, d)
+            cmd = d if corps == "US-Cav" else corps
+            out.setdefault(cmd, []).append(d)
+        return sorted(out.items())
+
+    # --- result and views ------------------------------------------------------------------
+
+    def victory_hexes(self) -> set[str]:
+        """Every hex a victory condition names (control, VP objectives, sudden death)."""
+        scen = self.scen.scenario
+        if scen is None:
+            return set()
+        out: set[str] = set()
+        for c in scen.victory.conditions:
+            if isinstance(c, Control):
+                out.update(c.hexes)
+            elif isinstance(c, VictoryPoints):
+                out.update(h for o in c.objectives for h in o.hexes)
+            elif isinstance(c, SuddenDeath):
+                out.update(h for g in c.geographic for h in g.hexes)
+        return out
+
+    def standing(self) -> Standing:
+        """The position as :mod:`victory` reads it (CI counts from the last IV/C phase)."""
+        p = self.pos
+        out_of_command = set(p.command.get("units", []))
+        units = tuple(UnitAt(u.hex, u.seat, self.counter(k).arm,  # type: ignore[arg-type]
+                             k not in out_of_command)
+                      for k, u in sorted(p.units.items()) if u.hex is not None)
+        ci_divisions, ci_brigades = effectiveness.counts(self)
+        return Standing(turn_label(p.turn), units, dict(p.control),  # type: ignore[arg-type]
+                        {h: dict(v) for h, v in p.last_held.items()},  # type: ignore[misc]
+                        ci_divisions, ci_brigades)  # type: ignore[arg-type]
+
+    def verdict(self, *, final: bool) -> Verdict | None:
+        scen = self.scen.scenario
+        if scen is None:
+            return None
+        return score(scen.victory, self.standing(), final=final, board=self.cat.board)
+
+    def result(self) -> JSONDict | None:
+        """The scenario's victory through :func:`victory.score` (004 "Gli scenari": control,
+        occupation, the CI differential, victory points, sudden death)."""
+        if not self.is_terminal():
+            return None
+        v = self.verdict(final=True)
+        if v is None:
+            return {"winner": None, "scored": False}
+        return {**v.to_json(), "scored": True}
+
+
+#: reach searches by signature (pure: the same inputs give the same answer in any game)
+_REACH_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
+_REACH_CACHE_SIZE = 4096
+_LEADER_CACHE: dict[tuple[Any, ...], dict[Hex, int]] = {}
+_HEXES: dict[str, Hex] = {}
+
+
+def _towards(h: Hex, enemy: list[Hex], kind: str) -> Facing:
+    """The facing of ``kind`` whose front hexes lie nearest the nearest enemy (the lowest
+    index on a tie); index 0 with no enemy placed."""
+    if not enemy:
+        return Facing(kind, 0)  # type: ignore[arg-type]
+    target = min(enemy, key=lambda e: (h.distance(e), e.q, e.r))
+    span = 1 if kind == "side" else 2
+    best = min(range(6), key=lambda d: (sum(h.neighbour((d + i) % 6).distance(target)
+                                            for i in range(span)), d))
+    return Facing(kind, best)  # type: ignore[arg-type]
+
+
+def _hex_ok(board: Board, hex_id: str) -> bool:
+    try:
+        return board.parse(hex_id) in board.hexes
+    except (ValueError, KeyError):
+        return False
+
+
+_SETUPS: dict[str, EngineSetup] = {}
+
+
+def _setup_of(scenario: str) -> EngineSetup:
+    """The resolved set-up of a scenario (cached: it is data, the same every time)."""
+    found = _SETUPS.get(scenario)
+    if found is None:
+        cat = catalog()
+        found = engine_setup(scenario, cat.oob, cat.board)
+        _SETUPS[scenario] = found
+    return found
+
+
+def action_types() -> list[str]:
+    return list(ACTION_ORDER)

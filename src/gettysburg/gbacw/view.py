@@ -1,0 +1,69 @@
+"""The GBACW game's views (:class:`EngineView`): what each seat sees (the fog)."""
+
+from __future__ import annotations
+
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.protocol import (
+    REFEREE,
+    Seat,
+)
+from gettysburg.gbacw import (
+    sequence,
+)
+from gettysburg.gbacw.setup import turn_label
+from gettysburg.gbacw.steps import EngineSteps
+
+
+class EngineView(EngineSteps):
+    """A layer of :class:`gettysburg.gbacw.game.GbacwGame` (see the module)."""
+
+    def view(self, seat: Seat) -> JSONDict:
+        p, cat = self.pos, self.cat
+        full = seat == REFEREE
+        units: dict[str, JSONDict] = {}
+        for k, u in sorted(p.units.items()):
+            c = cat.counters[u.counter]
+            if u.hex is None and not (full or u.seat == seat):
+                continue
+            d: JSONDict = {"counter": u.counter, "seat": u.seat, "name": c.unit,
+                           "hex": u.hex, "facing": None if u.facing is None
+                           else u.facing.to_json(), "sp": c.sp - u.lost,
+                           "disordered": u.disordered,
+                           "arm": c.arm, "mode": c.mode, "brigade": c.formation}
+            if full or u.seat == seat:
+                d["moves"] = u.moves
+                d["waiting_at"] = self.waiting(k)
+                d.update(fired=bool(u.fired), fire_kinds=list(u.fired),
+                         mp_spent=u.mp_spent, moved=u.moved, ammo=u.ammo,
+                         collapsed=u.collapsed, lost=u.lost)
+            units[k] = d
+        brigades = {n: b.to_json() for n, b in sorted(p.brigades.items())
+                    if full or b.seat == seat}
+        leaders = {ld: {"hex": h, "seat": p.leader_seat.get(ld, "")}
+                   for ld, h in sorted(p.leaders.items())
+                   if full or h is not None or p.leader_seat.get(ld) == seat}
+        own_divs = set(self.divisions(seat)) if not full else set(p.ams)
+        own_cmds = {c for c, _ in self._commands(seat)} if not full else set(p.em)
+        return {
+            "system": self.system, "seat": seat, "scenario": self.scen.id,
+            "turn": turn_label(p.turn), "light": self._light(),
+            "last_turn": turn_label(p.last_turn), "phase": p.phase,
+            "segment": sequence.segment_of(p.phase), "initiative": p.initiative,
+            "to_move": self.to_move(), "units": units, "leaders": leaders,
+            "brigades": brigades,
+            "ams": {d: v for d, v in sorted(p.ams.items()) if d in own_divs},
+            "em": {c: v for c, v in sorted(p.em.items()) if c in own_cmds},
+            "pool": self._own_markers_counted(seat) if not full else {
+                m: p.pool.count(m) for m in sorted(set(p.pool))},
+            "control": dict(sorted(p.control.items())),  # the objectives: public
+            "current": p.current, "brigade": p.brigade, "coordination": p.coordination,
+            "done_brigades": list(p.done_brigades),
+            "hidden": [] if full else [
+                "the enemy's orders, Reserve and fatigue (his brigades' markers, 002 §6)",
+                "the enemy's efficiency markers and activation-marker counts (002 §5.2)",
+                "the enemy's markers in the pool and the pool's size (002 §5.3)",
+                "the order of the pool: no draw exists before it is made (002 §5.3)",
+                "the enemy's reinforcements not yet on the map (002 §9.7)"],
+            "legal_actions": self.legal_actions(seat) if seat != REFEREE else [],
+            "result": self.result(),
+        }
