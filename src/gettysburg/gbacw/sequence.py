@@ -8,7 +8,9 @@ initiative player's first marker (``first_am``), B the rest into the pool, C dra
 drawn marker: 1 orders-change rolls and 2 the coordination try (``orders_change``), 3
 actions (``action``) -> IV end segment: A commander movement (``commanders``, initiative
 player first), B recovery and C combat effectiveness (automatic) -> the next turn, or
-``over`` after the scenario's last turn. Engineering (II/F) and shock are not built yet.
+``over`` after the scenario's last turn. Within ``action`` the defender may owe an answer
+(a shock's withdraw/stand, a shot's return fire: ``Position.pending``). Engineering (II/F)
+is not built yet.
 """
 
 from __future__ import annotations
