@@ -102,4 +102,4 @@ def test_pickled_game_leaves_memos_behind() -> None:
     back = pickle.loads(pickle.dumps(game))
     assert back.state_hash() == game.state_hash()
     assert back.legal_actions(seat) == game.legal_actions(seat)
-    assert "_moves_memo" not in back.__dict__ and "_range_memo" not in back.__dict__
+    assert "_enter_memo" not in back.__dict__ and "_range_memo" not in back.__dict__

@@ -45,7 +45,6 @@ from gettysburg.boc.melee import (
     melee_declare_options,
     target_problem,
 )
-from gettysburg.boc.movement import Reach
 from gettysburg.boc.oob import (
     DataError,
     default_hierarchy,
@@ -270,7 +269,7 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
 #: command-range answers kept per game; the oldest go first beyond this many.
 RANGE_MEMO = 512
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
-_MEMOS = ("_range_memo", "_moves_memo", "_enter_memo", "_held_memo", "_full_memo")
+_MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo")
 
 
 class BocGame(Position, Game):
@@ -280,8 +279,6 @@ class BocGame(Position, Game):
     execute_checks = True  # execute() runs the same _check as validate()
     #: (HQ hex, range, enemy hexes) -> the command range's hexes, for views (issue 59).
     _range_memo: dict[tuple[str, int | None, frozenset[str]], tuple[str, ...]] | None = None
-    #: unit -> (the reach its move actions were built from, those actions).
-    _moves_memo: dict[str, tuple[Reach, tuple[Action, ...]]] | None = None
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -362,8 +359,10 @@ class BocGame(Position, Game):
                 if self.column_rule and self.orders.oob[u.id].type == "infantry" \
                         and self.formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
-                moves += [a.copy() for a in self._move_actions(
-                    u.id, self.move_options(u.id, front, occ))]
+                reach = self.move_options(u.id, front, occ)
+                # reach.path is sorted by destination; its paths are kept (copied here).
+                moves += [{"type": "move", "unit": u.id, "path": list(p)}
+                          for p in reach.path.values()]
                 if u.hex in index(self.board).edge:
                     acts.append({"type": "leave_map", "unit": u.id})
             for uid in sorted(st.units):
@@ -462,24 +461,6 @@ class BocGame(Position, Game):
         for name in _MEMOS:
             state.pop(name, None)
         return state
-
-    def _move_actions(self, uid: str, reach: Reach) -> tuple[Action, ...]:
-        """6.0: ``uid``'s move actions for the reach it has now, in destination order.
-
-        Built once per (unit, reach): the reach cache hands back the same ``Reach`` while
-        nothing it depends on changes, so the next decision of the phase copies these
-        instead of building them again (issue 59). The copies share the path lists with
-        the reach cache, as ``Reach.path`` does: nobody may change them in place (``apply``
-        works on its own deep copy of an action)."""
-        memo = self._moves_memo
-        if memo is None:
-            memo = self._moves_memo = {}
-        got = memo.get(uid)
-        if got is None or got[0] is not reach:
-            got = (reach, tuple({"type": "move", "unit": uid, "path": p}
-                                for p in reach.path.values()))
-            memo[uid] = got
-        return got[1]
 
     def _swap_actions(self, seat: Seat) -> list[Action]:
         own = sorted((u.id, u.hex) for u in self.state.on_map(seat))

@@ -310,8 +310,7 @@ class Position:
         night_march = bool(u.night_road and self.state.night)
         # Due units wait off the map for many decisions while little near their entry
         # changes: the answer is kept per (unit, entry hexes, move rules), which is all it
-        # reads (issue 59). The paths are shared with the memo: callers must not change
-        # them in place (as with ``Reach.path``).
+        # reads (issue 59). Callers get their own path lists.
         key = (uid, entries, night_march, rules)
         memo = self._enter_memo
         if memo is None:
@@ -322,7 +321,7 @@ class Position:
             if len(memo) >= ENTER_MEMO:
                 del memo[next(iter(memo))]
             memo[key] = got
-        return dict(got)
+        return {k: (c, list(p)) for k, (c, p) in got.items()}
 
     def _enter_options(self, uid: str, entries: tuple[tuple[str, str], ...],
                        night_march: bool, rules: MoveRules) -> EnterOptions:
