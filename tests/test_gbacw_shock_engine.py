@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import Action, RuleError
 from gettysburg.gbacw.game import GbacwGame
 from test_gbacw_shock_action import active_gamble
@@ -87,3 +88,20 @@ def test_pending_shock_survives_json() -> None:
     again.__dict__.update(g.__dict__)
     again.load_position(g.position_json())
     assert again.pos.pending == g.pos.pending and again.to_move() == ["csa"]
+
+
+def test_attacker_advances_into_the_emptied_hex_11_46() -> None:
+    """Scripted d10s: pre-shock check 0 (passed), shock roll 9: the defender retreats; the
+    hex is empty, so the attacker must advance into it (002 §11.46), facing kept."""
+    g, k, enemy = active_gamble()
+    target = g.pos.units[enemy].hex
+    facing = g.pos.units[k].facing
+    g.dice = ScriptedDice([0, 9] + [0] * 30, die="d10")
+    g.apply(next(a for a in shocks(g) if a["shocks"][0]["attackers"] == [k]), "usa")
+    ev = g.apply({"type": "stand"}, "csa")
+    kinds = [e.type for e in ev]
+    assert kinds.index("shock_retreat") < kinds.index("shock_advance")
+    assert g.pos.units[enemy].hex != target
+    assert g.pos.units[k].hex == target and g.pos.units[k].facing == facing
+    adv = next(e for e in ev if e.type == "shock_advance")
+    assert adv.rule == "11.46" and adv.data["to"] == target

@@ -21,8 +21,11 @@ of the position in :mod:`shock_action`. Here is the sequence:
    retreat choice is an action); what cannot be retreated costs SP or abandons guns
    (§12.44-12.45).
 
-Not here yet: counter-charge (§11.56), pre-shock fire (§11.38), continued shock (§11.47)
-and advance after combat (§11.46).
+4. Advance (§11.46): when a shocked hex is left empty (or to abandoned guns), the attackers
+   that can advance into it, automatically (the seed makes it compulsory; after a
+   withdrawal before shock it is voluntary, and the engine then does not advance).
+
+Not here yet: counter-charge (§11.56), pre-shock fire (§11.38), continued shock (§11.47).
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from .combatant import Disorder
-from .retreat import Surroundings, retreat_options
+from .combatant import Combatant, Disorder, check
+from .retreat import Surroundings, advance_order, check_advance, retreat_options
 from .shock import after_withdrawal, post_shock_disorder, withdrawal_options
 from .shock_action import (
     ShockPlan,
@@ -44,6 +47,7 @@ from .shock_action import (
     shock_events,
     shock_targets,
 )
+from .stacking import stack_problem
 
 if TYPE_CHECKING:
     from .charts.terrain import UnitClass
@@ -305,6 +309,7 @@ def _apply(game: GbacwGame, plan: ShockPlan, r: ShockReport, *, exempt: bool) ->
                 ev += _retreat(game, k, need, causing)
     attackers = [plan.unit(a) for a in r.shock.attackers]
     defenders = [plan.unit(d) for d in r.shock.defenders]
+    ev += _advance(game, attackers, {h for h in def_hexes}, routed)
     post = post_shock_disorder(attackers, defenders, exempt=exempt, routed=routed)
     for k in post.disordered:
         p.units[k].disordered = True
@@ -313,6 +318,69 @@ def _apply(game: GbacwGame, plan: ShockPlan, r: ShockReport, *, exempt: bool) ->
     for k, n in post.losses.items():
         p.units[k].lost += n
     ev.append(Event("shock_post_disorder", "11.48", post.to_json()))
+    return ev
+
+
+def _vacated(game: GbacwGame, h: Hex, seat: str) -> bool:
+    """The defenders left ``h``, or only abandoned guns remain (002 §11.46)."""
+    return all(u.abandoned is not None for u in game.pos.units.values()
+               if u.seat != seat and u.hex is not None and game.hex_of(u.hex) == h)
+
+
+def _advance(game: GbacwGame, attackers: list[Combatant], targets: set[Hex],
+             routed: set[str]) -> list[Event]:
+    """002 §11.46, §12.6: when the defenders have left a shocked hex (or left only abandoned
+    guns), every attacker that can must advance into it, chargers first, then upper units
+    (``retreat.advance_order``), within the stacking limits; facing kept (the vertex turn
+    §11.46 allows is not offered); the hex's D/d check met on entering (§12.6). Readings:
+    each attacker goes into the first vacated target next to it (by hex); guns the advance
+    reaches are manned again (§12.81)."""
+    ev: list[Event] = []
+    p = game.pos
+    if not attackers:
+        return ev
+    seat = attackers[0].side
+    open_hexes = sorted((h for h in targets if _vacated(game, h, seat)),
+                        key=lambda x: (x.q, x.r))
+    if not open_hexes:
+        return ev
+    enemy = game.enemy_hexes(seat)
+    for a in advance_order(attackers):
+        u = p.units[a.unit]
+        here = game.hex_of(u.hex)
+        if a.unit in routed or here is None or u.facing is None or game.gone(a.unit):
+            continue
+        me = combatant_of(game, a.unit)
+        for h in open_hexes:
+            if here.distance(h) != 1:
+                continue
+            try:
+                need = check_advance(game.cat.board, me, h, new_facing=u.facing,
+                                     enemy=enemy - {h})
+            except RuleError:
+                continue
+            hid = _hex_id(game, h)
+            entries = [game.stack_entry(k) for k, x in p.units.items()
+                       if x.hex == hid and x.seat == seat and x.abandoned is None]
+            if stack_problem([*entries, game.stack_entry(a.unit)],
+                             game.orders_of(a.unit)) is not None:
+                continue
+            frm, u.hex = u.hex, hid
+            data: dict[str, Any] = {"unit": a.unit, "from": frm, "to": hid}
+            if need == "auto":
+                u.disordered = True
+                data["terrain"] = "D"
+            elif need == "udd":
+                c = check(game.dice, me, "advance into terrain", "12.6")
+                data["terrain"] = c.to_json()
+                u.disordered = u.disordered or not c.passed
+            for k, x in p.units.items():  # §12.81: guns reached by the advance
+                if x.hex == hid and x.seat == seat and x.abandoned is not None:
+                    x.abandoned = None
+                    x.disordered = True
+                    data.setdefault("recrewed", []).append(k)
+            ev.append(Event("shock_advance", "11.46", data))
+            break
     return ev
 
 
