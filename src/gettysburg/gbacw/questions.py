@@ -53,7 +53,8 @@ from gettysburg.gbacw.state import (
 )
 from gettysburg.gbacw.victory import Standing, UnitAt, Verdict, score
 
-OPTIONS: dict[str, str] = {"no_fatigue": "17.0"}
+OPTIONS: dict[str, str] = {"no_fatigue": "17.0", "random_events": "tdg.18.0"}
+EVENT_MARKER = "event"  # the Random Event marker in the AM pool (004 §18.0): no seat
 LEADER_MA = 10  # brigade and division leaders (002 §4.16)
 COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
 
@@ -84,6 +85,7 @@ class EngineQuestions(Game):
         self.cat = catalog()
         self.scen: EngineSetup = _setup_of(self.setup.scenario)
         self.fatigue = "no_fatigue" not in self.setup.options and self.scen.fatigue
+        self.random_events = "random_events" in self.setup.options
         self._arrival_of: dict[str, tuple[int, str]] = {
             cid: (i, arr.hex) for i, arr in enumerate(self.scen.arrivals)
             for cid in arr.counters}

@@ -175,6 +175,7 @@ class Position:
     pending: dict[str, Any] | None = None
     ci_brigades: list[str] = field(default_factory=list)  # 002 §13.22 markers (effectiveness.py)
     ci_divisions: list[str] = field(default_factory=list)  # 002 §13.31
+    events_happened: list[str] = field(default_factory=list)  # random event letters (tdg.18.0)
 
     def to_json(self) -> JSONDict:
         return {
@@ -203,7 +204,9 @@ class Position:
                           for k, v in sorted(self.last_held.items())},
             **({} if self.pending is None else {"pending": copy.deepcopy(self.pending)}),
             **({"ci_brigades": sorted(self.ci_brigades)} if self.ci_brigades else {}),
-            **({"ci_divisions": sorted(self.ci_divisions)} if self.ci_divisions else {})}
+            **({"ci_divisions": sorted(self.ci_divisions)} if self.ci_divisions else {}),
+            **({"events_happened": list(self.events_happened)} if self.events_happened
+               else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -240,7 +243,8 @@ class Position:
                        for k, v in d.get("last_held", {}).items()},
             pending=None if d.get("pending") is None else copy.deepcopy(dict(d["pending"])),
             ci_brigades=[str(x) for x in d.get("ci_brigades", [])],
-            ci_divisions=[str(x) for x in d.get("ci_divisions", [])])
+            ci_divisions=[str(x) for x in d.get("ci_divisions", [])],
+            events_happened=[str(x) for x in d.get("events_happened", [])])
 
     # --- questions -------------------------------------------------------------------------
 

@@ -4,6 +4,8 @@ marker and a turn (IV/B recovery, IV/C combat effectiveness), 002 §3.0."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gettysburg.core.protocol import (
     Action,
     Event,
@@ -15,6 +17,7 @@ from gettysburg.gbacw import (
     efficiency,
     fatigue,
     night,
+    random_events,
 )
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.command_status import INDEPENDENT
@@ -30,6 +33,7 @@ from gettysburg.gbacw.orders import (
 )
 from gettysburg.gbacw.paths import Reach
 from gettysburg.gbacw.questions import (
+    EVENT_MARKER,
     LEADER_MA,
     facing_kind,
     unit_class,
@@ -246,6 +250,9 @@ class EngineSteps(EngineLegality):
             if any(b.seat == seat and b.orders == "march" and not b.reserve and self.in_play(n)
                    for n, b in p.brigades.items()):
                 pool.append(march_marker(seat))
+        t = all_charts().turn_track.turns()[p.turn]
+        if self.random_events and random_events.marker_in_pool(t.date, t.hour, t.light):
+            pool.append(EVENT_MARKER)  # 004 §18.0 (optional rule)
         p.pool = sorted(pool)
         ev = [Event("pool", "5.3", {"seat": s, "markers": self._own_markers_counted(s)},
                     visible_to=(s,), redacted=None) for s in SEATS]
@@ -271,7 +278,29 @@ class EngineSteps(EngineLegality):
         i = self._uniform(len(p.pool), "activation draw", "5.3")
         marker = p.pool.pop(i)
         ev = [dice_event(self.dice.rolls_since(first), visible_to=())]
+        if marker == EVENT_MARKER:
+            return ev + self._random_event() + self._draw()
         return ev + self._activate_marker(marker, chosen=False)
+
+    def _random_event(self) -> list[Event]:
+        """004 §18.0 (optional): the Random Event marker drawn: ignored when it is the last
+        marker of the turn, else who rolls and the letter (random_events.draw_event). The
+        letter's effect is announced, not applied (the engine does not apply them yet)."""
+        p = self.pos
+        ev: list[Event] = [Event("random_event_marker", "tdg.18.0", {})]
+        if not random_events.marker_counts(drawn_last=not p.pool):
+            ev.append(Event("random_event", "tdg.18.0", {"ignored": "drawn last"}))
+            return ev
+        first = self.dice.counter
+        d = random_events.draw_event(self.dice, frozenset(p.events_happened))
+        ev.append(dice_event(self.dice.rolls_since(first)))
+        data: dict[str, Any] = d.to_json()
+        if d.letter is not None:
+            p.events_happened.append(d.letter)
+            eff = random_events.EFFECTS[d.letter]
+            data.update({"kind": eff.kind, "chooser": eff.chooser, "applied": False})
+        ev.append(Event("random_event", "tdg.18.0", data))
+        return ev
 
     def _activate_marker(self, marker: str, *, chosen: bool) -> list[Event]:
         p = self.pos
