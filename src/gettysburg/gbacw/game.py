@@ -29,6 +29,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     fire_action,
+    reaction_step,
     return_fire,
     shock_step,
 )
@@ -203,9 +204,11 @@ class GbacwGame(EngineView):
                 u.moves, u.mp_spent, u.moved, u.charging = 0, 0, False, False
             for u in p.units.values():
                 u.fired = []  # fire kinds count per brigade activation (002 §10.31, §10.41)
+            p.reacted = []  # reaction facing: once per enemy brigade activation (§9.62)
             ev.append(Event("activate", "5.3", {"brigade": p.brigade, "seat": seat}))
         elif kind == "move":
             ev += self._move(action, checked)
+            ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
         elif kind == "face":
             u = p.units[action["unit"]]
             free = p.brigade is not None and not self.may_move(p.brigade)
@@ -238,6 +241,8 @@ class GbacwGame(EngineView):
             ev += fire_action.execute_fire(self, action, seat) if deferred is None else deferred
             self._did(action["unit"], "fire")
             ev += self._casualties()
+        elif kind in ("react", "no_reaction"):
+            ev += reaction_step.answer(self, action, seat)
         elif kind in ("return_fire", "hold"):
             ev += return_fire.answer(self, action, seat)
             ev += self._casualties()

@@ -12,6 +12,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     fire_action,
+    reaction_step,
     return_fire,
     sequence,
     shock_step,
@@ -71,7 +72,9 @@ class EngineLegality(EngineQuestions):
                         for h in sorted(moves, key=lambda x: (x.q, x.r))]
             out.append({"type": "end_commanders"})
         elif p.phase == "action" and p.pending is not None:
-            out += (return_fire.options(self) if p.pending.get("kind") == "fire"
+            pending = p.pending.get("kind")
+            out += (return_fire.options(self) if pending == "fire"
+                    else reaction_step.options(self) if pending == "reaction"
                     else shock_step.defender_options(self))
         elif p.phase == "action":
             if p.brigade is None:
@@ -127,7 +130,8 @@ class EngineLegality(EngineQuestions):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
-        if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold"):
+        if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
+                                                  "react", "no_reaction"):
             raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
                             "first")
         if kind == "raise":
@@ -232,6 +236,8 @@ class EngineLegality(EngineQuestions):
             shock_step.check_defender(self, action, seat)
         elif kind in ("return_fire", "hold"):
             return_fire.check(self, action, seat)
+        elif kind in ("react", "no_reaction"):
+            reaction_step.check_answer(self, action, seat)
         elif kind == "move_leader":
             ld = action["leader"]
             if ld not in self.movable_leaders():

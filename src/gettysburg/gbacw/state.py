@@ -176,6 +176,7 @@ class Position:
     ci_brigades: list[str] = field(default_factory=list)  # 002 §13.22 markers (effectiveness.py)
     ci_divisions: list[str] = field(default_factory=list)  # 002 §13.31
     events_happened: list[str] = field(default_factory=list)  # random event letters (tdg.18.0)
+    reacted: list[str] = field(default_factory=list)  # reaction facing this enemy activation
 
     def to_json(self) -> JSONDict:
         return {
@@ -206,7 +207,8 @@ class Position:
             **({"ci_brigades": sorted(self.ci_brigades)} if self.ci_brigades else {}),
             **({"ci_divisions": sorted(self.ci_divisions)} if self.ci_divisions else {}),
             **({"events_happened": list(self.events_happened)} if self.events_happened
-               else {})}
+               else {}),
+            **({"reacted": list(self.reacted)} if self.reacted else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -244,7 +246,8 @@ class Position:
             pending=None if d.get("pending") is None else copy.deepcopy(dict(d["pending"])),
             ci_brigades=[str(x) for x in d.get("ci_brigades", [])],
             ci_divisions=[str(x) for x in d.get("ci_divisions", [])],
-            events_happened=[str(x) for x in d.get("events_happened", [])])
+            events_happened=[str(x) for x in d.get("events_happened", [])],
+            reacted=[str(x) for x in d.get("reacted", [])])
 
     # --- questions -------------------------------------------------------------------------
 
