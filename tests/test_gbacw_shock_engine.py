@@ -105,3 +105,21 @@ def test_attacker_advances_into_the_emptied_hex_11_46() -> None:
     assert g.pos.units[k].hex == target and g.pos.units[k].facing == facing
     adv = next(e for e in ev if e.type == "shock_advance")
     assert adv.rule == "11.46" and adv.data["to"] == target
+
+
+def test_a_charging_unit_must_shock_before_the_brigade_ends_11_21() -> None:
+    """Infantry (here dismounted cavalry) on Attack that moved next to an enemy without
+    firing is charging: the brigade may not end before it shocks (002 §11.21)."""
+    g, k, _enemy = active_gamble()
+    g.pos.brigades[g.formation(k)].orders = "attack"
+    g.pos.units[k].moves = 1
+    g._memo.clear()
+    legal = g.legal_actions("usa")
+    assert {"type": "end_brigade"} not in legal and {"type": "end_activation"} not in legal
+    assert any(a["type"] == "shock" for a in legal)
+    with pytest.raises(RuleError) as e:
+        g.validate({"type": "end_brigade"}, "usa")
+    assert e.value.rule == "11.21"
+    g.apply(next(a for a in legal if a["type"] == "shock"), "usa")
+    g.apply({"type": "stand"}, "csa")
+    assert {"type": "end_brigade"} in g.legal_actions("usa")

@@ -36,6 +36,17 @@ class EngineLegality(EngineQuestions):
 
     # --- legal actions ---------------------------------------------------------------------
 
+    def _owes_shock(self, seat: Seat) -> list[str]:
+        """Units that must shock before the active brigade ends (002 §11.21), when it may
+        shock at all (not under Confusion, §5.34)."""
+        p = self.pos
+        if p.brigade is None or not self.may_fight(p.brigade):
+            return []
+        memo = ("owes_shock", seat)
+        if memo not in self._memo:
+            self._memo[memo] = shock_step.must_shock(self, seat)
+        return list(self._memo[memo])
+
     def legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.to_move():
             return []
@@ -97,11 +108,13 @@ class EngineLegality(EngineQuestions):
                                      "target": self.cat.board.hexes[h].id}
                                     for h in self.fire_targets(k)]
                     out += shock_step.shock_options(self, seat)
-                out.append({"type": "end_brigade"})
+                if not self._owes_shock(seat):  # 002 §11.21
+                    out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
                 out += [{"type": "move_leader", "leader": ld,
                          "to": self.cat.board.hexes[h].id} for h in self.leader_moves(ld)]
-            out.append({"type": "end_activation"})
+            if not self._owes_shock(seat):
+                out.append({"type": "end_activation"})
         return out
 
     def _turns(self, key: str) -> list[Facing]:
@@ -259,6 +272,9 @@ class EngineLegality(EngineQuestions):
         elif kind == "coordinate" and not self.coordination_eligible():
             raise RuleError("5.34", "coordination needs two or more brigades whose brigadier is "
                             "in the division leader's range, and the leader on the map")
+        elif kind in ("end_brigade", "end_activation") and self._owes_shock(seat):
+            raise RuleError("11.21", f"{', '.join(self._owes_shock(seat))} must shock before "
+                            "the brigade ends")
         elif kind == "end_brigade" and p.brigade is None:
             raise RuleError("5.3", "no brigade is acting")
         return None

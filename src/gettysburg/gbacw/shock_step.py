@@ -37,7 +37,12 @@ from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .combatant import Combatant, Disorder, check
 from .retreat import Surroundings, advance_order, check_advance, retreat_options
-from .shock import after_withdrawal, post_shock_disorder, withdrawal_options
+from .shock import (
+    after_withdrawal,
+    mandatory_shock,
+    post_shock_disorder,
+    withdrawal_options,
+)
 from .shock_action import (
     ShockPlan,
     ShockReport,
@@ -92,6 +97,26 @@ def shock_options(game: GbacwGame, seat: str) -> list[Action]:
             continue
         out.append(a)
     return out
+
+
+def must_shock(game: GbacwGame, seat: str) -> list[str]:
+    """Units of the active brigade that must shock before it ends (002 §11.21: a charge,
+    mounted cavalry that moved next to an enemy without firing) while a designation is
+    possible; empty once the brigade has shocked."""
+    p = game.pos
+    if p.brigade is None or p.pending is not None or has_shocked(game, p.brigade):
+        return []
+    out = []
+    for k in game.brigade_units(p.brigade):
+        if p.units[k].hex is None:
+            continue
+        try:
+            me = combatant_of(game, k)
+        except RuleError:
+            continue
+        if mandatory_shock(me, moved_adjacent=me.moved) and shock_targets(game, k):
+            out.append(k)
+    return out if out and shock_options(game, seat) else []
 
 
 def check_designation(game: GbacwGame, action: Action, seat: str) -> ShockPlan:
