@@ -496,7 +496,7 @@ def test_game_replay_verify_names_a_broken_save(tmp_path: Path) -> None:
     data["moves"][1]["state_hash"] = "f" * 64
     (tmp_path / "edited.json").write_text(json.dumps(data))
     data = json.loads(text)
-    data["moves"][0]["dice"] = [9]
+    data["moves"][0]["dice"] = [10]  # no die shows 10
     (tmp_path / "dice.json").write_text(json.dumps(data))
     for name, said in (("cut.json", "not JSON"), ("edited.json", "move 1"),
                        ("dice.json", "moves.0.dice.0")):
