@@ -96,3 +96,25 @@ def test_ci_markers_survive_json() -> None:
     before = g.position_json()
     g.load_position(before)
     assert g.pos.ci_brigades == [GAMBLE] and g.position_json() == before
+
+
+def test_abandoned_guns_age_at_recovery_12_82() -> None:
+    """Abandoned-1 turns Abandoned-2 at a Recovery phase, and guns still abandoned at the
+    next one are lost (002 §12.8, §12.82). (A regiment stands in for the guns here.)"""
+    g = game()
+    k = effectiveness.regiments(g, ARCHER)[0]
+    g.pos.units[k].abandoned = "abandoned-1"
+    seen: list[str] = []
+    for _ in range(200):
+        if g.is_terminal():
+            break
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        pick = next((a for t in ("end_orders", "first_am", "end_orders_change",
+                                 "end_activation", "end_commanders")
+                     for a in legal if a["type"] == t), legal[0])
+        for e in g.apply(pick, seat):
+            if e.type == "abandoned_guns":
+                seen.append(str(e.data["now"]))
+    assert seen == ["abandoned-2", "eliminated"]
+    assert g.pos.units[k].hex is None and g.gone(k)

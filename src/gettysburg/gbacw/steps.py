@@ -38,6 +38,7 @@ from gettysburg.gbacw.questions import (
     facing_kind,
     unit_class,
 )
+from gettysburg.gbacw.retreat import abandoned_next
 from gettysburg.gbacw.setup import turn_label
 from gettysburg.gbacw.state import (
     SEATS,
@@ -543,6 +544,20 @@ class EngineSteps(EngineLegality):
                                                 idle_choice="rest" if was_idle else None,
                                                 was_idle=was_idle)
             b.activations, b.busy, b.tally = 0, False, {}
+        # 002 §12.8, §12.82: abandoned guns turn Abandoned-2, then are lost at the next
+        # Recovery phase
+        for k, u in sorted(p.units.items()):
+            if u.abandoned is None or u.hex is None:
+                continue
+            nxt = abandoned_next("abandoned-2" if u.abandoned == "abandoned-2"
+                                 else "abandoned-1")
+            if nxt == "eliminated":
+                u.lost = self.counter(k).sp
+            else:
+                u.abandoned = nxt
+            ev.append(Event("abandoned_guns", "12.82", {"unit": k, "hex": u.hex,
+                                                        "now": nxt}))
+        ev += self._casualties()
         # IV/C combat effectiveness (002 §13.2-13.3)
         ev += effectiveness.phase(self, {k for k, u in p.units.items()
                                          if u.hex is None and not self.gone(k)})
