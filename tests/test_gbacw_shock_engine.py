@@ -31,6 +31,9 @@ def test_designation_hands_the_move_to_the_defender_11_33() -> None:
     assert {"type": "stand"} in legal
     assert any(a["type"] == "withdraw" and a["unit"] == enemy for a in legal)
     assert g.legal_actions("usa") == []
+    for seat in ("usa", "csa"):  # the designation is announced to both
+        view = g.view(seat)
+        assert view["pending"]["kind"] == "shock" and view["to_move"] == ["csa"]
     with pytest.raises(RuleError) as e:  # the attacker waits for the decision
         g.validate({"type": "end_brigade"}, "csa")
     assert e.value.rule == "11.33"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.protocol import (
     REFEREE,
@@ -29,7 +31,8 @@ class EngineView(EngineSteps):
                            "hex": u.hex, "facing": None if u.facing is None
                            else u.facing.to_json(), "sp": c.sp - u.lost,
                            "disordered": u.disordered,
-                           "arm": c.arm, "mode": c.mode, "brigade": c.formation}
+                           "arm": c.arm, "mode": c.mode, "brigade": c.formation,
+                           "blown": u.blown, "abandoned": u.abandoned}  # markers on the map
             if full or u.seat == seat:
                 d["moves"] = u.moves
                 d["waiting_at"] = self.waiting(k)
@@ -58,6 +61,11 @@ class EngineView(EngineSteps):
             "control": dict(sorted(p.control.items())),  # the objectives: public
             "current": p.current, "brigade": p.brigade, "coordination": p.coordination,
             "done_brigades": list(p.done_brigades),
+            # announced to both: a shock designated or a shot declared waiting for the
+            # defender's answer, an enemy move that allows reaction (shock_step.py,
+            # return_fire.py, reaction_step.py); CI markers stand on the map (002 §13.22)
+            "pending": None if p.pending is None else copy.deepcopy(p.pending),
+            "ci_brigades": list(p.ci_brigades), "ci_divisions": list(p.ci_divisions),
             "hidden": [] if full else [
                 "the enemy's orders, Reserve and fatigue (his brigades' markers, 002 §6)",
                 "the enemy's efficiency markers and activation-marker counts (002 §5.2)",
