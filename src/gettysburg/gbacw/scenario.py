@@ -618,6 +618,17 @@ def scenario_ids(directory: Path | None = None) -> list[str]:
     return sorted(p.stem for p in (directory or DATA_DIR).glob("*.yaml"))
 
 
+def scenario_titles(directory: Path | None = None) -> dict[str, str]:
+    """Each scenario file's id and its ``title`` line, read without parsing the whole file
+    (the menu lists them; ``load_scenario`` validates the title with the rest)."""
+    out: dict[str, str] = {}
+    for ident in scenario_ids(directory):
+        text = ((directory or DATA_DIR) / f"{ident}.yaml").read_text("utf-8")
+        found = re.search(r"^title:\s*(.+?)\s*$", text, re.MULTILINE)
+        out[ident] = found.group(1).strip("\"'") if found else ident
+    return out
+
+
 def load_scenario(id_or_path: str | Path) -> Scenario:
     """A scenario by id (a file of ``data/scenarios``) or by path; ``setup_from`` is followed,
     so the result carries the set-up it plays with."""

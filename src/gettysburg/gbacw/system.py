@@ -24,9 +24,9 @@ from gettysburg.gbacw import map_hooks
 
 def _menu() -> ScenarioMenu:
     from gettysburg.gbacw.game import OPTIONS
-    from gettysburg.gbacw.scenario import scenario_ids
+    from gettysburg.gbacw.scenario import scenario_titles
 
-    return ScenarioMenu({name: name for name in scenario_ids()}, options=dict(OPTIONS))
+    return ScenarioMenu(scenario_titles(), options=dict(OPTIONS))
 
 
 def _scenario_doc(scenario: str) -> dict[str, Any]:
