@@ -24,7 +24,8 @@ WEIGHTS = {"end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activati
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,
            "coordinate": 2, "rally": 2, "move_commander": 1, "end_commanders": 6,
            "share": 1, "raise": 1, "shock": 3, "withdraw": 2, "stand": 3,
-           "return_fire": 3, "hold": 2, "react": 2, "no_reaction": 3}
+           "return_fire": 3, "hold": 2, "react": 2, "no_reaction": 3,
+           "pre_shock_fire": 3}
 MAX_ACTIONS = 1500
 MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
 HIDDEN_TYPES = ("efficiency", "pool", "orders", "orders_change", "transfer", "reserve", "chain",

@@ -7,13 +7,21 @@ from __future__ import annotations
 import pytest
 
 from gettysburg.core.dice import ScriptedDice
-from gettysburg.core.protocol import Action, RuleError
+from gettysburg.core.protocol import Action, Event, RuleError
 from gettysburg.gbacw.game import GbacwGame
 from test_gbacw_shock_action import active_gamble
 
 
 def shocks(g: GbacwGame) -> list[Action]:
     return [a for a in g.legal_actions("usa") if a["type"] == "shock"]
+
+
+def stand(g: GbacwGame) -> list[Event]:
+    """The defender stands, and fires no pre-shock shot (002 §11.33, §11.38)."""
+    ev: list[Event] = []
+    while g.pos.pending is not None and g.pos.pending["kind"] == "shock":
+        ev += g.apply({"type": "stand"}, "csa")
+    return ev
 
 
 def designated() -> tuple[GbacwGame, str, str]:
@@ -47,7 +55,7 @@ def test_stand_rolls_and_writes_the_result_11_45() -> None:
     disordered (the Shock table's row), and the automatic post-shock disorder."""
     g, k, _enemy = designated()
     before = g.pos.units[k].hex
-    ev = g.apply({"type": "stand"}, "csa")
+    ev = stand(g)
     kinds = [e.type for e in ev]
     assert "shock_resolved" in kinds and "shock_retreat" in kinds
     resolved = next(e for e in ev if e.type == "shock_resolved")
@@ -101,7 +109,7 @@ def test_attacker_advances_into_the_emptied_hex_11_46() -> None:
     facing = g.pos.units[k].facing
     g.dice = ScriptedDice([0, 9] + [0] * 30, die="d10")
     g.apply(next(a for a in shocks(g) if a["shocks"][0]["attackers"] == [k]), "usa")
-    ev = g.apply({"type": "stand"}, "csa")
+    ev = stand(g)
     kinds = [e.type for e in ev]
     assert kinds.index("shock_retreat") < kinds.index("shock_advance")
     assert g.pos.units[enemy].hex != target
@@ -124,5 +132,23 @@ def test_a_charging_unit_must_shock_before_the_brigade_ends_11_21() -> None:
         g.validate({"type": "end_brigade"}, "usa")
     assert e.value.rule == "11.21"
     g.apply(next(a for a in legal if a["type"] == "shock"), "usa")
-    g.apply({"type": "stand"}, "csa")
+    stand(g)
     assert {"type": "end_brigade"} in g.legal_actions("usa")
+
+
+def test_pre_shock_fire_after_the_checks_11_38() -> None:
+    """Standing rolls steps 3-4 (the pre-shock check is written at once); then the shocked
+    unit may fire at its attacker's hex before the roll, once (002 §11.38, §10.43)."""
+    g, k, enemy = designated()
+    ev = g.apply({"type": "stand"}, "csa")
+    assert "shock_pre_shock_check" in [e.type for e in ev]
+    assert g.pos.pending is not None and g.pos.pending["stage"] == "fire"
+    fire = {"type": "pre_shock_fire", "unit": enemy, "target": g.pos.units[k].hex}
+    legal = g.legal_actions("csa")
+    assert fire in legal and {"type": "withdraw"} not in [{"type": a["type"]} for a in legal]
+    ev = g.apply(fire, "csa")
+    assert [e.type for e in ev][:2] == ["pre_shock_fire", "fire"]
+    assert "pre_shock" in g.pos.units[enemy].fired
+    assert fire not in g.legal_actions("csa")  # once per enemy brigade activation
+    ev = g.apply({"type": "stand"}, "csa")
+    assert g.pos.pending is None and g.to_move() == ["usa"]

@@ -60,6 +60,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "[hexes]}] (shock_step.py)"),
     ActionType("withdraw", "11.33", (("unit", "str"), ("to", "hex")), ("action",),
                "the defender withdraws a shocked unit before the shock"),
+    ActionType("pre_shock_fire", "11.38", (("unit", "str"), ("target", "hex")), ("action",),
+               "the defender fires at an attacker's hex before the shock is rolled"),
     ActionType("stand", "11.33", (), ("action",),
                "the defender awaits the designated shocks: they are rolled"),
     ActionType("return_fire", "10.42", (("unit", "str"),), ("action",),

@@ -252,6 +252,9 @@ class GbacwGame(EngineView):
         elif kind == "withdraw":
             ev += shock_step.withdraw(self, action, seat)
             ev += self._casualties()
+        elif kind == "pre_shock_fire":
+            ev += shock_step.pre_shock_fire(self, action, seat)
+            ev += self._casualties()
         elif kind == "stand":
             ev += shock_step.stand(self, action, seat)
             ev += self._casualties()

@@ -144,7 +144,7 @@ class EngineLegality(EngineQuestions):
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
-                                                  "react", "no_reaction"):
+                                                  "react", "no_reaction", "pre_shock_fire"):
             raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
                             "first")
         if kind == "raise":
@@ -245,7 +245,7 @@ class EngineLegality(EngineQuestions):
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no shock this AM")
             return shock_step.check_designation(self, action, seat)
-        elif kind in ("withdraw", "stand"):
+        elif kind in ("withdraw", "stand", "pre_shock_fire"):
             shock_step.check_defender(self, action, seat)
         elif kind in ("return_fire", "hold"):
             return_fire.check(self, action, seat)

@@ -45,10 +45,11 @@ def _kinds(fired: list[str]) -> list[FireKind]:
     return [k for k in known if k in fired]
 
 
-def _return_plan(game: GbacwGame, key: str, target: Hex) -> FirePlan:
-    """A return shot of ``key`` at ``target`` (the phasing firer's hex), or a RuleError."""
+def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return") -> FirePlan:
+    """A non-phasing shot of ``key`` at ``target`` (return fire: the phasing firer's hex;
+    pre-shock fire: an attacker's hex), or a RuleError (002 §10.4)."""
     firer: Firer = firer_of(game, key, phasing=False)
-    check_may_fire(firer, "return", fired_kinds=_kinds(game.pos.units[key].fired))
+    check_may_fire(firer, kind, fired_kinds=_kinds(game.pos.units[key].fired))
     sp = fire_sp(game, key)
     if sp < 1:
         raise RuleError("8.33", f"{key} may fire no SP from its hex")
@@ -57,7 +58,7 @@ def _return_plan(game: GbacwGame, key: str, target: Hex) -> FirePlan:
     friends = {h for u in game.pos.units.values()
                if u.seat == seat and (h := game.hex_of(u.hex)) is not None}
     light = all_charts().turn_track.turns()[game.pos.turn].light
-    shot = check_target(game.cat.board, all_charts().range, firer, target, kind="return",
+    shot = check_target(game.cat.board, all_charts().range, firer, target, kind=kind,
                         blockers=occupied - {firer.hex, target}, friends=friends,
                         light=light)
     return FirePlan(firer, target, sp, shot)
@@ -96,7 +97,7 @@ def answers(game: GbacwGame, plan: FirePlan) -> list[str]:
                                    game, k, plan.firer.hex)):
             continue
         try:
-            _return_plan(game, k, plan.firer.hex)
+            shot_plan(game, k, plan.firer.hex)
         except RuleError:
             continue
         out.append(k)
@@ -134,7 +135,7 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
                         "out of arc, range or sight, or return fire used)")
 
 
-def _write(game: GbacwGame, outcome: Outcome) -> None:
+def write_outcome(game: GbacwGame, outcome: Outcome) -> None:
     """The results of one shot on the position (as fire_action.execute_fire writes them)."""
     p = game.pos
     for tu in outcome.units:
@@ -173,7 +174,7 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     plan = check_fire(game, phasing_action, phasing_seat)
     back: FirePlan | None = None
     if action["type"] == "return_fire":
-        back = _return_plan(game, str(action["unit"]), plan.firer.hex)
+        back = shot_plan(game, str(action["unit"]), plan.firer.hex)
     p.pending = None
     roll, outcome = resolve_fire(game, plan)
     ev = fire_events(plan, roll, outcome, game.cat.board.hexes[plan.target].id)
@@ -182,12 +183,12 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         answered = resolve_fire(game, back)
         ev += [Event("return_fire", "10.42", {"unit": back.firer.unit})]
         ev += fire_events(back, *answered, game.cat.board.hexes[back.target].id)
-    _write(game, outcome)
+    write_outcome(game, outcome)
     shooter = p.units[plan.firer.unit]
     shooter.fired = [*shooter.fired, "phasing"]
     ev += _ammo(game, plan, roll)
     if back is not None and answered is not None:
-        _write(game, answered[1])
+        write_outcome(game, answered[1])
         u = p.units[back.firer.unit]
         u.fired = [*u.fired, "return"]
         ev += _ammo(game, back, answered[0])

@@ -13,8 +13,10 @@ of the position in :mod:`shock_action`. Here is the sequence:
    ``shock.withdrawal_options`` (§11.33-11.35; a disordered unit then takes its UDD), or
    ``stand``, which rolls every shock. When no defender may withdraw the shocks are rolled
    at once.
-3. The roll (``shock_action.resolve_shocks``): green checks, the pre-shock check, each
-   fight; then losses, disorder, Blown, abandoned guns, routs and retreats are written,
+3. ``stand`` rolls steps 3-4 (green checks §11.36, one pre-shock check per defending
+   stack §11.37, written at once); then the defender may ``pre_shock_fire`` (§11.38, each
+   eligible unit once, applied at once) and ``stand`` again for step 6: each fight; then
+   losses, disorder, Blown, abandoned guns, routs and retreats are written,
    then the automatic post-shock disorder (§11.48). A retreat follows the first path
    ``retreat.retreat_options`` allows (the paths are ordered by hex; the owner's choice
    among equal paths, §12.41, is taken for him: a reading kept until the defender's
@@ -25,7 +27,7 @@ of the position in :mod:`shock_action`. Here is the sequence:
    that can advance into it, automatically (the seed makes it compulsory; after a
    withdrawal before shock it is voluntary, and the engine then does not advance).
 
-Not here yet: counter-charge (§11.56), pre-shock fire (§11.38), continued shock (§11.47).
+Not here yet: counter-charge (§11.56), continued shock (§11.47).
 """
 
 from __future__ import annotations
@@ -35,12 +37,22 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from .combatant import Combatant, Disorder, check
+from .combatant import Check, Combatant, Disorder, check
+from .fire import may_pre_shock_fire
+from .fire_action import fire_events, resolve_fire
 from .retreat import Surroundings, advance_order, check_advance, retreat_options
+from .return_fire import shot_plan, write_outcome
 from .shock import (
+    Shock,
     after_withdrawal,
+    fight,
+    green_check,
     mandatory_shock,
+    no_brigadier,
     post_shock_disorder,
+    pre_shock_check,
+    pre_shock_drm_ids,
+    shock_terrain,
     withdrawal_options,
 )
 from .shock_action import (
@@ -48,7 +60,6 @@ from .shock_action import (
     ShockReport,
     check_shock,
     combatant_of,
-    resolve_shocks,
     shock_events,
     shock_targets,
 )
@@ -195,7 +206,7 @@ def _surroundings(game: GbacwGame, key: str, causing: set[Hex]) -> Surroundings:
 def withdraw_options(game: GbacwGame) -> list[Action]:
     """``withdraw`` actions of the defender: each eligible unit to the end of each path."""
     p = game.pos
-    if p.pending is None or p.pending.get("kind") != "shock":
+    if p.pending is None or p.pending.get("kind") != "shock" or p.pending.get("stage"):
         return []
     out: list[Action] = []
     for k, attackers in _defenders(game):
@@ -214,7 +225,7 @@ def withdraw_options(game: GbacwGame) -> list[Action]:
 
 
 def defender_options(game: GbacwGame) -> list[Action]:
-    return [*withdraw_options(game), {"type": "stand"}]
+    return [*withdraw_options(game), *pre_shock_fire_options(game), {"type": "stand"}]
 
 
 def check_defender(game: GbacwGame, action: Action, seat: str) -> None:
@@ -223,6 +234,10 @@ def check_defender(game: GbacwGame, action: Action, seat: str) -> None:
         raise RuleError("11.33", "no shock is waiting for the defender")
     if seat == p.pending["seat"]:
         raise RuleError("11.33", "the defender decides now")
+    if action["type"] == "pre_shock_fire" and action not in pre_shock_fire_options(game):
+        raise RuleError("11.38", f"{action.get('unit')} may not fire at {action.get('target')}"
+                        " before this shock (not shocked nor with an attacker in its front "
+                        "hex, out of arc, range or sight, or pre-shock fire used)")
     if action["type"] == "withdraw" and action not in withdraw_options(game):
         raise RuleError("11.33", f"{action.get('unit')} may not withdraw to "
                         f"{action.get('to')} (not shocked, artillery, on Attack or March "
@@ -283,18 +298,136 @@ def _plan_now(game: GbacwGame) -> ShockPlan | str:
 
 
 def resolve(game: GbacwGame) -> list[Event]:
-    """Roll every pending shock and write the results (002 §11.36-11.48, §12)."""
+    """Steps 3-4 (green checks §11.36, the pre-shock check §11.37, written at once), then
+    step 5: the defender's pre-shock fire (§11.38) when some unit may fire, else step 6."""
     p = game.pos
     assert p.pending is not None
+    if p.pending.get("stage") == "fire":
+        return _fights(game)
     plan = _plan_now(game)
-    exempt = bool(p.pending["withdrawn"])
-    p.pending = None
     if isinstance(plan, str):
+        p.pending = None
         return [Event("shock_cancelled", "11.33", {"reason": plan})]
     first = game.dice.counter
-    reports = resolve_shocks(game, plan)
-    ev: list[Event] = [dice_event(game.dice.rolls_since(first))] if game.dice.counter > first \
-        else []
+    greens: dict[str, Check] = {}
+    for s in plan.shocks:
+        for a in s.attackers:
+            c = green_check(game.dice, plan.unit(a))
+            if c is not None:
+                greens[a] = c
+    out = sorted(a for a, c in greens.items() if not c.passed)
+    ev: list[Event] = [Event("shock_green_check", "11.36", c.to_json())
+                       for c in greens.values()]
+    by_defence: dict[tuple[str, ...], list[Shock]] = {}
+    for s in plan.shocks:
+        by_defence.setdefault(s.defenders, []).append(s)
+    for dkeys, shocks in by_defence.items():
+        dfn = [plan.unit(k) for k in dkeys]
+        sets = [pre_shock_drm_ids(dfn[0], [plan.unit(a) for a in s.attackers if a not in out])
+                for s in shocks if any(a not in out for a in s.attackers)]
+        if not sets:
+            continue
+        pre = pre_shock_check(game.dice, dfn, sets)
+        if pre is None:
+            continue
+        ev.append(Event("shock_pre_shock_check", "11.37", pre.to_json()))
+        causing = {plan.unit(a).hex for s in shocks for a in s.attackers}
+        for k, n in pre.losses.items():
+            p.units[k].lost += n
+        for d in pre.results:
+            _disorder(game, d, causing=causing, ev=ev)
+    if game.dice.counter > first:
+        ev.insert(0, dice_event(game.dice.rolls_since(first)))
+    p.pending = {**p.pending, "stage": "fire", "uncommitted": out}
+    if not pre_shock_fire_options(game):
+        ev += _fights(game)
+    return ev
+
+
+def pre_shock_fire_options(game: GbacwGame) -> list[Action]:
+    """002 §11.38, §10.43: a shocked defender, or a friend with an attacker in its front hex
+    not in another enemy's front hex, may fire at the attackers' hexes before the roll,
+    once per enemy brigade activation."""
+    p = game.pos
+    if p.pending is None or p.pending.get("kind") != "shock" or \
+            p.pending.get("stage") != "fire":
+        return []
+    seat = str(p.pending["seat"])
+    attackers = [a for s in p.pending["shocks"] for a in s["attackers"]
+                 if a not in p.pending["uncommitted"] and p.units[a].hex is not None]
+    hexes = sorted({h for a in attackers if (h := game.hex_of(p.units[a].hex)) is not None},
+                   key=lambda x: (x.q, x.r))
+    attacked = {k for k, _ in _defenders(game)}
+    others: set[Hex] = set()  # front hexes of enemies that are not shocking now
+    for k, u in p.units.items():
+        if u.seat == seat and k not in attackers and u.hex is not None:
+            try:
+                others |= set(combatant_of(game, k).fronts())
+            except RuleError:
+                continue
+    out: list[Action] = []
+    for k, u in sorted(p.units.items()):
+        here = game.hex_of(u.hex)
+        if u.seat == seat or here is None or u.facing is None:
+            continue
+        try:
+            front = combatant_of(game, k).fronts()
+        except RuleError:
+            continue
+        if not may_pre_shock_fire(here, attacked=k in attacked, attacker_hexes=hexes,
+                                  front=front,
+                                  enemy_front_of_other=k not in attacked and here in others,
+                                  used_this_activation="pre_shock" in u.fired):
+            continue
+        for h in hexes:
+            try:
+                shot_plan(game, k, h, "pre_shock")
+            except RuleError:
+                continue
+            out.append({"type": "pre_shock_fire", "unit": k, "target": _hex_id(game, h)})
+    return out
+
+
+def pre_shock_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Fire one defending unit's pre-shock shot (002 §11.38) and apply it at once."""
+    check_defender(game, action, seat)
+    key = str(action["unit"])
+    target = game.cat.board.parse(str(action["target"]))
+    plan = shot_plan(game, key, target, "pre_shock")
+    roll, outcome = resolve_fire(game, plan)
+    ev = [Event("pre_shock_fire", "11.38", {"unit": key}),
+          *fire_events(plan, roll, outcome, str(action["target"]))]
+    write_outcome(game, outcome)
+    u = game.pos.units[key]
+    u.fired = [*u.fired, "pre_shock"]
+    return ev
+
+
+def _fights(game: GbacwGame) -> list[Event]:
+    """Step 6 (002 §11.4-11.48) on the units as the earlier steps left them."""
+    p = game.pos
+    assert p.pending is not None
+    out = set(p.pending.get("uncommitted", []))
+    exempt = bool(p.pending["withdrawn"])
+    plan = _plan_now(game)
+    p.pending = None
+    if isinstance(plan, str):
+        return [Event("shock_cancelled", "11.37", {"reason": plan})]
+    first = game.dice.counter
+    reports: list[ShockReport] = []
+    brigade_att = [plan.unit(a) for x in plan.shocks for a in x.attackers]
+    for s in plan.shocks:
+        att = [plan.unit(a) for a in s.attackers if a not in out]
+        dfn = [plan.unit(d) for d in s.defenders]
+        if not att or not dfn:
+            reports.append(ShockReport(s, (), None, None))
+            continue
+        f = fight(game.dice, att, dfn, terrain=shock_terrain(game.cat.board, att, dfn),
+                  enemies=[u for u in plan.units if u.side != att[0].side],
+                  lacks_brigadier=no_brigadier(brigade_att))
+        reports.append(ShockReport(s, (), None, f))
+    ev: list[Event] = [dice_event(game.dice.rolls_since(first))] \
+        if game.dice.counter > first else []
     ev += shock_events(reports)
     for r in reports:
         ev += _apply(game, plan, r, exempt=exempt)
