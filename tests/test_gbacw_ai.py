@@ -167,3 +167,80 @@ def test_the_general_marches_on_herr_ridge() -> None:
         v = g.view(s)
         g.apply(agents[s].choose(v, v["legal_actions"], 1.0, rng), s)
     assert _closeness(g) < start - 4
+
+
+# --- combat (issue 53's actions): shock, withdraw/stand, return and pre-shock fire, react ---
+
+
+def _shock(attackers: list[str], targets: list[str]) -> JSON:
+    return {"type": "shock", "shocks": [{"attackers": attackers, "targets": targets}]}
+
+
+def test_shock_on_good_odds_and_not_on_bad() -> None:
+    """002 §11.43: 3:1 beats ending the brigade; 1:3 does not."""
+    d = GbacwDoctrine()
+    strong = _view({"a": _unit("csa", "A1527", "B", sp=9),
+                    "e": _unit("usa", "A1627", "X", sp=3)}, {"B": "attack"})
+    weak = _view({"a": _unit("csa", "A1527", "B", sp=3),
+                  "e": _unit("usa", "A1627", "X", sp=9)}, {"B": "attack"})
+    legal = [_shock(["a"], ["A1627"]), {"type": "end_brigade"}]
+    assert best_index(d.scores(strong, legal), legal) == 0
+    assert best_index(d.scores(weak, legal), legal) == 1
+
+
+def test_shock_against_an_objectives_holder_is_worth_more() -> None:
+    """The same odds score higher when the target holds an objective (004 sc.2)."""
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2413", "B", sp=6), "b": _unit("csa", "A2513", "B", sp=6),
+               "e": _unit("usa", "A2512", "X", sp=6), "f": _unit("usa", "A2412", "X", sp=6)},
+              {"B": "attack"})
+    on, off = d.scores(v, [_shock(["b"], ["A2512"]), _shock(["a"], ["A2412"])])
+    assert on > off
+
+
+def _pending_view(me_at: str, sp: int, foe_sp: int, scenario: str = "herr-ridge") -> JSON:
+    foe_at = board().hexes[next(n for n in parse(me_at).neighbours()
+                                 if n in board().hexes)].id
+    return _view({"d": _unit("usa", me_at, "X", sp=sp), "e": _unit("csa", foe_at, "B",
+                                                                   sp=foe_sp)},
+                 seat="usa", scenario=scenario,
+                 pending={"kind": "shock", "seat": "csa",
+                          "shocks": [{"attackers": ["e"], "targets": [me_at]}],
+                          "withdrawn": []})
+
+
+def test_the_defender_withdraws_when_badly_outnumbered_off_the_objectives() -> None:
+    """002 §11.33: withdraw before a 4:1 shock in the open; stand on an objective."""
+    d = GbacwDoctrine()
+    away = board().hexes[parse("A1527").neighbour(3)].id
+    legal = [{"type": "withdraw", "unit": "d", "to": away}, {"type": "stand"}]
+    assert best_index(d.scores(_pending_view("A1527", 2, 12), legal), legal) == 0
+    assert best_index(d.scores(_pending_view("A1527", 6, 6), legal), legal) == 1
+    held = [{"type": "withdraw", "unit": "d", "to": "A2413"}, {"type": "stand"}]
+    assert best_index(d.scores(_pending_view("A2512", 2, 12), held), held) == 1
+
+
+def test_return_and_pre_shock_fire_are_always_taken() -> None:
+    """002 §10.42 (simultaneous) and §11.38: the shot costs the defender nothing."""
+    d = GbacwDoctrine()
+    v = _pending_view("A1527", 6, 6)
+    rf = [{"type": "return_fire", "unit": "d"}, {"type": "hold"}]
+    assert best_index(d.scores(v, rf), rf) == 0
+    pf = [{"type": "pre_shock_fire", "unit": "d", "target": v["units"]["e"]["hex"]},
+          {"type": "stand"}]
+    assert best_index(d.scores(v, pf), pf) == 0
+
+
+def test_react_to_an_enemy_on_the_flank_not_in_front() -> None:
+    """002 §9.62: an enemy next to the rear/flank is faced; one in front is not."""
+    d = GbacwDoctrine()
+    here = parse("A1527")
+    behind = board().hexes[here.neighbour(3)].id  # rear of vertex 0 (front 0 and 1)
+    ahead = board().hexes[here.neighbour(0)].id
+    turn = {"type": "react", "unit": "d", "facing": {"kind": "vertex", "index": 2}}
+    legal = [turn, {"type": "no_reaction"}]
+    for trigger, want in ((behind, 0), (ahead, 1)):
+        v = _view({"d": _unit("usa", "A1527", "X"), "e": _unit("csa", trigger, "B")},
+                  seat="usa", pending={"kind": "reaction", "seat": "csa",
+                                       "trigger": trigger, "units": ["d"]})
+        assert best_index(d.scores(v, legal), legal) == want

@@ -8,7 +8,10 @@ whenever a shot is offered (return fire is not yet in the engine, so a shot cost
 but the move it may forbid, 002 §6.15), rally disordered units (002 §13.41), keep leaders
 with their troops (002 §4.2) and face the nearest enemy (002 §7.1). Orders-change rolls and
 coordination are not tried (a Loose Cannon or Confusion costs more than the attempt wins,
-002 §6.2, §5.34). Shock is not yet offered by the engine (issue 53).
+002 §6.2, §5.34). Shock and the defender's answers are scored in :mod:`.combat`: shock on
+good odds, above all against an objective's holders; stand on good ground or an objective,
+withdraw when badly outnumbered off them; always return fire and fire before a shock;
+face an enemy come next to a flank.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from functools import cache
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import DIRECTIONS, Hex
 from gettysburg.core.protocol import Action
+from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, Objectives, mp_to, objectives, parse
 from gettysburg.gbacw.ai.memory import FIRED
 from gettysburg.gbacw.oob import default_oob
@@ -71,6 +75,7 @@ class Situation:
 
     seat: str
     obj: Objectives
+    view: JSONDict = field(default_factory=dict)
     own: dict[str, JSONDict] = field(default_factory=dict)  # unit key -> view record
     enemy_sp: dict[Hex, int] = field(default_factory=dict)
     own_at: dict[Hex, int] = field(default_factory=dict)  # own units per hex
@@ -129,7 +134,7 @@ class Situation:
 
 def situation(view: JSONDict) -> Situation:
     seat = str(view.get("seat"))
-    s = Situation(seat, objectives(str(view.get("scenario", ""))))
+    s = Situation(seat, objectives(str(view.get("scenario", ""))), view)
     s.fired = frozenset(str(k) for k in view.get(FIRED) or ())
     brigades = view.get("brigades") or {}
     for key, u in (view.get("units") or {}).items():
@@ -197,6 +202,17 @@ class GbacwDoctrine:
             return self._fire(s, a, fire_first)
         if kind == "rally":
             return 1.5
+        if kind == "shock":
+            return score_shock(s.view, s.seat, a, frozenset(s.obj.hexes), s.orders)
+        if kind == "withdraw":
+            return score_withdraw(s.view, a, frozenset(s.obj.hexes))
+        if kind in ("return_fire", "pre_shock_fire"):
+            # simultaneous (§10.42) or before the fight (§11.38): a shot costs nothing here
+            return 1.0 + 0.01 * int((s.own.get(str(a.get("unit"))) or {}).get("sp") or 0)
+        if kind == "react":
+            return self._react(s, a)
+        if kind in ("stand", "hold", "no_reaction"):
+            return 0.0
         if kind in ("move_leader", "move_commander"):
             return self._leader(s, a)
         if kind == "end_activation":
@@ -256,6 +272,18 @@ class GbacwDoctrine:
             return -1.0
         now = _cos((s.own.get(k) or {}).get("facing"), h, target)
         return 0.2 * (_cos(a.get("facing"), h, target) - now) - 0.03
+
+    def _react(self, s: Situation, a: Action) -> float:
+        """002 §9.62: turn toward the enemy that came next to us when the front gains much
+        (a turn costs infantry and cavalry a UDD)."""
+        k = str(a["unit"])
+        h = s.unit_hex(k)
+        trigger = (s.view.get("pending") or {}).get("trigger")
+        if h is None or not trigger:
+            return -1.0
+        t = parse(str(trigger))
+        gain = _cos(a.get("facing"), h, t) - _cos((s.own.get(k) or {}).get("facing"), h, t)
+        return 0.5 * gain - 0.15
 
     def _fire(self, s: Situation, a: Action, fire_first: set[str]) -> float:
         k = str(a["unit"])
