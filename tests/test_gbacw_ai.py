@@ -244,3 +244,23 @@ def test_react_to_an_enemy_on_the_flank_not_in_front() -> None:
                   seat="usa", pending={"kind": "reaction", "seat": "csa",
                                        "trigger": trigger, "units": ["d"]})
         assert best_index(d.scores(v, legal), legal) == want
+
+
+def test_the_general_answers_a_real_shock_designation() -> None:
+    """On the engine's skirmish (tests/data/gbacw/skirmish.yaml): the attacker's shock
+    options and the defender's answers are scored from real views, and every choice is
+    legal (002 §11.31, §11.33)."""
+    from test_gbacw_shock_action import active_gamble
+    from test_gbacw_shock_engine import designated
+
+    d = GbacwDoctrine()
+    g, _k, _e = active_gamble()
+    v = g.view("usa")
+    legal = v["legal_actions"]
+    assert any(a["type"] == "shock" for a in legal)
+    g.validate(legal[best_index(d.scores(v, legal), legal)], "usa")
+    g, _k, _e = designated()
+    v = g.view("csa")
+    legal = v["legal_actions"]
+    assert {a["type"] for a in legal} >= {"stand", "withdraw"}
+    g.validate(legal[best_index(d.scores(v, legal), legal)], "csa")
