@@ -237,8 +237,8 @@ def test_react_to_an_enemy_on_the_flank_not_in_front() -> None:
     here = parse("A1527")
     behind = board().hexes[here.neighbour(3)].id  # rear of vertex 0 (front 0 and 1)
     ahead = board().hexes[here.neighbour(0)].id
-    turn = {"type": "react", "unit": "d", "facing": {"kind": "vertex", "index": 2}}
-    legal = [turn, {"type": "no_reaction"}]
+    turn: JSON = {"type": "react", "unit": "d", "facing": {"kind": "vertex", "index": 2}}
+    legal: list[JSON] = [turn, {"type": "no_reaction"}]
     for trigger, want in ((behind, 0), (ahead, 1)):
         v = _view({"d": _unit("usa", "A1527", "X"), "e": _unit("csa", trigger, "B")},
                   seat="usa", pending={"kind": "reaction", "seat": "csa",
