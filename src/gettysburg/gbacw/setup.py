@@ -115,29 +115,6 @@ def entry_hex(board: Board, area: int | None, hex_id: str | None) -> str:
     raise ValueError(f"no map hex holds entry area {area}")
 
 
-def _simple_placement(scen: Scenario, seat: Any, oob: Oob
-                      ) -> tuple[list[Piece], list[tuple[str, str]]]:
-    """Interim placer for lines given by ``hex`` or ``hexes``: the line's counters one to a
-    hex in the listed order (``per_hex`` to a hex), leaders on the line's first hex."""
-    pieces: list[Piece] = []
-    leaders: list[tuple[str, str]] = []
-    for line in scen.setup.get(seat, ()):
-        hexes = list(line.where.hex_ids())
-        if not hexes:
-            raise ValueError(f"setup.{seat}[{line.id}]: the fallback placer needs hex/hexes")
-        chosen: dict[str, str] = {}
-        for cid in force_counters(line, seat, oob):
-            key = cid.rsplit(":", 1)[0] if cid.endswith((":mounted", ":dismounted")) else cid
-            want = ":dismounted" if line.mounted is False else ":mounted"
-            if key not in chosen or cid.endswith(want):
-                chosen[key] = cid
-        for i, (_, cid) in enumerate(sorted(chosen.items())):
-            pieces.append(Piece(cid, hexes[min(i // line.per_hex, len(hexes) - 1)],
-                                line.orders or "advance", line.facing))
-        leaders += [(ld, hexes[0]) for ld in line.leaders]
-    return pieces, leaders
-
-
 def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetup:
     scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     first = turn_index(scen.first_turn)
@@ -147,14 +124,10 @@ def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetu
                       scen.options.fatigue, scenario=scen)
     seat: Any
     for seat in ("usa", "csa"):
-        try:
-            out.pieces[seat] = [Piece(p.counter, p.hex, p.orders, p.facing,
-                                      sp_lost=p.sp_lost)
-                                for p in place_units(scen, seat, oob, board)]
-            out.leaders[seat] = [(lp.leader, lp.hex)
-                                 for lp in place_leaders(scen, seat, oob, board)]
-        except NotImplementedError:  # a placer that cannot place a line: hexes as listed
-            out.pieces[seat], out.leaders[seat] = _simple_placement(scen, seat, oob)
+        out.pieces[seat] = [Piece(p.counter, p.hex, p.orders, p.facing, sp_lost=p.sp_lost)
+                            for p in place_units(scen, seat, oob, board)]
+        out.leaders[seat] = [(lp.leader, lp.hex)
+                             for lp in place_leaders(scen, seat, oob, board)]
         for group in scen.reinforcements.get(seat, ()):
             if group.cold_start_only:
                 continue
