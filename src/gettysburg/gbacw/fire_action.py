@@ -256,10 +256,10 @@ def fire_events(plan: FirePlan, roll: FireRoll, outcome: Outcome, target_id: str
     return ev
 
 
-def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
-    """Check, roll, apply and record a fire action."""
-    plan = check_fire(game, action, seat)
-    roll, outcome = resolve_fire(game, plan)
+def write_outcome(game: GbacwGame, outcome: Outcome) -> None:
+    """One shot's results on the position: losses, disorder, collapse (002 §12.2), routs,
+    guns abandoned (§12.8, §12.36; a gun already abandoned keeps its marker) and leaders
+    killed (§12.7). Phasing, return and pre-shock fire all write through here."""
     p = game.pos
     for tu in outcome.units:
         u = p.units[tu.unit]
@@ -270,9 +270,17 @@ def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         p.units[name].routed = True
     for step in outcome.steps:
         if step.what == "abandoned":
-            p.units[step.unit].abandoned = "abandoned-1"  # 002 §12.8, §12.36
+            p.units[step.unit].abandoned = p.units[step.unit].abandoned or "abandoned-1"
     for ld in outcome.killed:
         p.leaders[ld] = None
+
+
+def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Check, roll, apply and record a fire action."""
+    plan = check_fire(game, action, seat)
+    roll, outcome = resolve_fire(game, plan)
+    write_outcome(game, outcome)
+    p = game.pos
     shooter = p.units[plan.firer.unit]
     shooter.fired = [*shooter.fired, "phasing"]
     ev = fire_events(plan, roll, outcome, game.cat.board.hexes[plan.target].id)

@@ -31,6 +31,7 @@ from .fire_action import (
     fire_sp,
     firer_of,
     resolve_fire,
+    write_outcome,
 )
 from .fire_result import ammunition_after
 from .shock_action import combatant_of
@@ -133,23 +134,6 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
         raise RuleError("10.42", f"{action.get('unit')} may not return this fire (not the "
                         "target or next to it or the firer, in another enemy's front hex, "
                         "out of arc, range or sight, or return fire used)")
-
-
-def write_outcome(game: GbacwGame, outcome: Outcome) -> None:
-    """The results of one shot on the position (as fire_action.execute_fire writes them)."""
-    p = game.pos
-    for tu in outcome.units:
-        u = p.units[tu.unit]
-        u.disordered = tu.disordered
-        u.lost = game.counter(tu.unit).sp - tu.sp
-        u.collapsed = tu.collapsed
-    for name in outcome.routs:
-        p.units[name].routed = True
-    for step in outcome.steps:
-        if step.what == "abandoned":
-            p.units[step.unit].abandoned = p.units[step.unit].abandoned or "abandoned-1"
-    for ld in outcome.killed:
-        p.leaders[ld] = None
 
 
 def _ammo(game: GbacwGame, plan: FirePlan, roll: FireRoll) -> list[Event]:

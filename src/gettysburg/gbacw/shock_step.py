@@ -39,9 +39,9 @@ from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .combatant import Check, Combatant, Disorder, check
 from .fire import may_pre_shock_fire
-from .fire_action import fire_events, resolve_fire
+from .fire_action import fire_events, resolve_fire, write_outcome
 from .retreat import Surroundings, advance_order, check_advance, retreat_options
-from .return_fire import shot_plan, write_outcome
+from .return_fire import shot_plan
 from .shock import (
     Shock,
     after_withdrawal,
