@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .charts.datafile import SOURCE_RE, DataError, RecordProblem, read_yaml
+from .charts.datafile import SOURCE_RE, DataError, RecordProblem, locate, read_yaml
 
 Seat = Literal["usa", "csa"]
 Order = Literal["march", "advance", "attack"]
@@ -564,32 +564,19 @@ def _label(node: Any, key: int) -> str:
     return str(key)
 
 
+#: the victory block's union tags: on an error's path, not fields
+_VICTORY_TAGS = frozenset({"control", "ci_differential", "victory_points", "sudden_death"})
+
+
+def _is_record(node: Any) -> bool:
+    return isinstance(node, Mapping) and any(isinstance(node.get(k), str) for k in ("id", "kind"))
+
+
 def _locate(raw: Any, loc: Sequence[int | str]) -> tuple[str, str]:
     """The deepest named record on a pydantic error path (e.g. ``setup.csa[id=archer]``) and
     the field below it."""
-    parts: list[str] = []
-    record, split, node = "(scenario)", 0, raw
-    for i, key in enumerate(loc):
-        if isinstance(key, int) and isinstance(node, list) and 0 <= key < len(node):
-            node = node[key]
-            label = f"[{_label(node, key)}]"
-            if parts:
-                parts[-1] += label
-            else:
-                parts.append(label)
-            if isinstance(node, Mapping) and any(isinstance(node.get(k), str)
-                                                 for k in ("id", "kind")):
-                record, split = ".".join(parts), i + 1
-            continue
-        if isinstance(key, str) and key in ("control", "ci_differential", "victory_points",
-                                            "sudden_death"):
-            continue  # the discriminated union's tag, not a field
-        node = node.get(key) if isinstance(node, Mapping) else None
-        parts.append(str(key))
-    field = ".".join(str(k) for k in loc[split:]
-                     if not (isinstance(k, str) and k in ("control", "ci_differential",
-                                                          "victory_points", "sudden_death")))
-    return record, field or "(record)"
+    return locate(raw, loc, top="(scenario)", label=_label, is_record=_is_record,
+                  skip=_VICTORY_TAGS)
 
 
 def parse_scenario(raw: Any, path: Path) -> Scenario:

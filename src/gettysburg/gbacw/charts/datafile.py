@@ -10,7 +10,7 @@ them unless they name their own, so a table printed whole in 004 says ``004 char
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -169,26 +169,40 @@ def _name(item: Any, index: int) -> str:
     return str(index)
 
 
-def _locate(raw: Any, loc: Sequence[int | str]) -> tuple[str, str]:
-    """Split a pydantic error location into the record (deepest named list item) and field."""
+def _is_mapping(node: Any) -> bool:
+    return isinstance(node, Mapping)
+
+
+def locate(raw: Any, loc: Sequence[int | str], *, top: str = "(chart)",
+           label: Callable[[Any, int], str] | None = None,
+           is_record: Callable[[Any], bool] = _is_mapping,
+           skip: frozenset[str] = frozenset()) -> tuple[str, str]:
+    """Split a pydantic error location into the record (the deepest list item that
+    ``is_record``, labelled by ``label``) and the field below it; ``skip`` names path keys
+    that are not fields (a discriminated union's tags). ``top`` is the record when no list
+    item is on the path."""
+    name = label or _name
     segments: list[str] = []
-    record = "(chart)"
+    record = top
     split = 0
     node = raw
     for i, key in enumerate(loc):
         if isinstance(key, int) and isinstance(node, list) and 0 <= key < len(node):
             node = node[key]
-            label = f"[{_name(node, key)}]"
+            tag = f"[{name(node, key)}]"
             if segments:
-                segments[-1] += label
+                segments[-1] += tag
             else:
-                segments.append(label)
-            if isinstance(node, Mapping):
+                segments.append(tag)
+            if is_record(node):
                 record, split = ".".join(segments), i + 1
+            continue
+        if isinstance(key, str) and key in skip:
             continue
         node = node.get(key) if isinstance(node, Mapping) else None
         segments.append(str(key))
-    field = ".".join(str(k) for k in loc[split:]) or "(record)"
+    field = ".".join(str(k) for k in loc[split:]
+                     if not (isinstance(k, str) and k in skip)) or "(record)"
     return record, field
 
 
@@ -203,7 +217,7 @@ def parse_chart(model: type[M], raw: Any, path: Path) -> M:
         return model.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
-        record, field = _locate(raw, err["loc"])
+        record, field = locate(raw, err["loc"])
         cause = (err.get("ctx") or {}).get("error")
         if isinstance(cause, RecordProblem):
             if cause.record:
