@@ -5,7 +5,9 @@ and the names of places. Imported only when drawing (matplotlib)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -17,7 +19,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from gettysburg.core.hexes import Hexside
+from gettysburg.core.hexes import Hex, Hexside
 from gettysburg.gbacw.board import Board
 
 FILL = {"open": "#efe8c8", "woods": "#8fba79", "rough-woods": "#5f9a55", "orchard": "#c9dd96",
@@ -30,6 +32,18 @@ def _shade(colour: str, level: int, top: int) -> tuple[float, float, float]:
     r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
     k = 0.35 * level / max(1, top)  # higher ground darker
     return (r * (1 - k) + 0.42 * k, g * (1 - k) + 0.29 * k, b * (1 - k) + 0.13 * k)
+
+
+def draw_roads(ax: Any, board: Board, shown: Collection[Hex], *, zorder: int) -> None:
+    """The roads between the ``shown`` hexes, one line style per class (E-9)."""
+    lay = board.layout
+    for cls, (colour, width, style) in ROAD.items():
+        segs = [(lay.to_plane(s.side.a), lay.to_plane(s.side.b))
+                for s in board.sides.values()
+                if s.side.a in shown and s.side.b in shown
+                and any(r.road_class == cls for r in s.roads)]
+        ax.add_collection(LineCollection(segs, colors=colour, linewidths=width,
+                                         linestyles=style, zorder=zorder))
 
 
 def render_sheet(board: Board, out: Path, *, sheet: str | None = None, ids: bool = True,
@@ -89,13 +103,7 @@ def render_sheet(board: Board, out: Path, *, sheet: str | None = None, ids: bool
     ax.add_collection(LineCollection(walls, colors="#555555", linewidths=2.0, zorder=4))
     ax.add_collection(LineCollection(fences, colors="#7a6a50", linewidths=1.2, zorder=4,
                                      linestyles=(0, (1, 1))))
-    for cls, (colour, width, style) in ROAD.items():
-        segs = [(lay.to_plane(s.side.a), lay.to_plane(s.side.b))
-                for s in board.sides.values()
-                if s.side.a in shown and s.side.b in shown
-                and any(r.road_class == cls for r in s.roads)]
-        ax.add_collection(LineCollection(segs, colors=colour, linewidths=width,
-                                         linestyles=style, zorder=5))
+    draw_roads(ax, board, shown, zorder=5)
     for h in order:
         i = board.hexes[h]
         x, y = lay.to_plane(h)

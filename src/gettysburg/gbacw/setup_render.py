@@ -12,14 +12,14 @@ import matplotlib
 matplotlib.use("Agg")  # headless: files only
 
 import matplotlib.pyplot as plt
-from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.collections import PolyCollection
 from matplotlib.lines import Line2D
 
 from gettysburg.core.hexes import Hex
 from gettysburg.gbacw.board import Board
 from gettysburg.gbacw.deployment import _victory_hexes, place_leaders, place_units
 from gettysburg.gbacw.oob import Oob
-from gettysburg.gbacw.render import FILL, ROAD, _shade
+from gettysburg.gbacw.render import FILL, _shade, draw_roads
 from gettysburg.gbacw.scenario import Scenario, Seat
 
 SEAT_COLOUR = {"usa": "#2b4c9b", "csa": "#8e8e8e"}
@@ -61,13 +61,7 @@ def render_setup(scen: Scenario, oob: Oob, board: Board, out: Path, *, margin: i
         facecolors=[_shade(FILL.get(board.hexes[h].terrain, "#eeeeee"), board.hexes[h].level,
                            top) for h in order],
         edgecolors="#a09478", linewidths=0.2, zorder=1))
-    for cls, (colour, width, style) in ROAD.items():
-        segs = [(lay.to_plane(s.side.a), lay.to_plane(s.side.b))
-                for s in board.sides.values()
-                if s.side.a in shown and s.side.b in shown
-                and any(r.road_class == cls for r in s.roads)]
-        ax.add_collection(LineCollection(segs, colors=colour, linewidths=width,
-                                         linestyles=style, zorder=2))
+    draw_roads(ax, board, shown, zorder=2)
     spacing = lay.spacing()
     for h in order:
         x, y = lay.to_plane(h)
