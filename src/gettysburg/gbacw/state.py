@@ -73,6 +73,14 @@ class UnitState:
     abandoned: str | None = None  # "abandoned-1" / "abandoned-2" (002 §12.8)
     charging: bool = False  # 002 §11.21
     moved: bool = False  # moved this phase (§11.43)
+    # formations (issue 52, formation_step.py): an extended line or column (002 §8.4,
+    # §8.5) holds the counter's hex plus ``extends`` (hex ids: a line's flank hexes, a
+    # column's trail from the lead backwards); ``refused`` the flanks refused (§7.3);
+    # ``formation_mp`` the MP spent this activation on those changes before moving
+    extension: str | None = None  # None, "line" or "column"
+    extends: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # "left" / "right"
+    formation_mp: int = 0
 
     def to_json(self) -> JSONDict:
         return {"counter": self.counter, "seat": self.seat, "hex": self.hex,
@@ -81,7 +89,12 @@ class UnitState:
                 "collapsed": self.collapsed, "routed": self.routed, "ammo": self.ammo,
                 "fired": list(self.fired), "mp_spent": self.mp_spent, "blown": self.blown,
                 "blown_activation": self.blown_activation, "abandoned": self.abandoned,
-                "charging": self.charging, "moved": self.moved}
+                "charging": self.charging, "moved": self.moved,
+                # written only when set, so saves from before formations hash the same
+                **({"extension": self.extension, "extends": list(self.extends)}
+                   if self.extension is not None else {}),
+                **({"refused": list(self.refused)} if self.refused else {}),
+                **({"formation_mp": self.formation_mp} if self.formation_mp else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> UnitState:
@@ -96,7 +109,11 @@ class UnitState:
                          None if d.get("blown_activation") is None
                          else int(d["blown_activation"]),
                          None if d.get("abandoned") is None else str(d["abandoned"]),
-                         bool(d.get("charging", False)), bool(d.get("moved", False)))
+                         bool(d.get("charging", False)), bool(d.get("moved", False)),
+                         None if d.get("extension") is None else str(d["extension"]),
+                         [str(x) for x in d.get("extends", [])],
+                         [str(x) for x in d.get("refused", [])],
+                         int(d.get("formation_mp", 0)))
 
 
 @dataclass
@@ -177,6 +194,17 @@ class Position:
     ci_divisions: list[str] = field(default_factory=list)  # 002 §13.31
     events_happened: list[str] = field(default_factory=list)  # random event letters (tdg.18.0)
     reacted: list[str] = field(default_factory=list)  # reaction facing this enemy activation
+    # the end segment and engineering (end_segment.py, engineering_step.py): leaders killed
+    # since the last Replacement phase, leaders out of play for good, who now holds each
+    # fallen post (counter id -> the acting leader, 002 §12.74-12.76), idle brigades whose
+    # owner chose the automatic rally (§13.45), construction markers and placed breastworks
+    # ({"unit", "hex", "vertex", "started", "night"} / {"hex", "vertex"}, §15.1)
+    fallen: list[str] = field(default_factory=list)
+    dead: list[str] = field(default_factory=list)
+    acting: dict[str, str] = field(default_factory=dict)
+    idle_rally: list[str] = field(default_factory=list)
+    constructions: list[dict[str, Any]] = field(default_factory=list)
+    breastworks: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> JSONDict:
         return {
@@ -208,7 +236,14 @@ class Position:
             **({"ci_divisions": sorted(self.ci_divisions)} if self.ci_divisions else {}),
             **({"events_happened": list(self.events_happened)} if self.events_happened
                else {}),
-            **({"reacted": list(self.reacted)} if self.reacted else {})}
+            **({"reacted": list(self.reacted)} if self.reacted else {}),
+            **({"fallen": sorted(self.fallen)} if self.fallen else {}),
+            **({"dead": sorted(self.dead)} if self.dead else {}),
+            **({"acting": dict(sorted(self.acting.items()))} if self.acting else {}),
+            **({"idle_rally": sorted(self.idle_rally)} if self.idle_rally else {}),
+            **({"constructions": copy.deepcopy(self.constructions)}
+               if self.constructions else {}),
+            **({"breastworks": copy.deepcopy(self.breastworks)} if self.breastworks else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -247,7 +282,13 @@ class Position:
             ci_brigades=[str(x) for x in d.get("ci_brigades", [])],
             ci_divisions=[str(x) for x in d.get("ci_divisions", [])],
             events_happened=[str(x) for x in d.get("events_happened", [])],
-            reacted=[str(x) for x in d.get("reacted", [])])
+            reacted=[str(x) for x in d.get("reacted", [])],
+            fallen=[str(x) for x in d.get("fallen", [])],
+            dead=[str(x) for x in d.get("dead", [])],
+            acting={str(k): str(v) for k, v in d.get("acting", {}).items()},
+            idle_rally=[str(x) for x in d.get("idle_rally", [])],
+            constructions=[dict(c) for c in copy.deepcopy(d.get("constructions", []))],
+            breastworks=[dict(b) for b in copy.deepcopy(d.get("breastworks", []))])
 
     # --- questions -------------------------------------------------------------------------
 
