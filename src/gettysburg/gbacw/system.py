@@ -48,6 +48,12 @@ def _explain(game: Game, seat: str, piece: str, place: str) -> JSONDict | None:
     return explain(game, seat, piece, place)
 
 
+def _preview(game: Game, seat: str, unit: str) -> JSONDict | None:
+    from gettysburg.gbacw.preview import preview  # the charts' odds, imported when asked
+
+    return preview(game, seat, unit)
+
+
 def _doctrine() -> Doctrine:
     from gettysburg.gbacw.ai.doctrine import GbacwDoctrine
 
@@ -110,6 +116,7 @@ SYSTEM = RuleSystem(
     listed=False,
     scenario_doc=_scenario_doc,
     explain=_explain,
+    preview=_preview,  # a unit's fire and shock odds before sending (gbacw/preview.py)
     scenario_text=_scenario_text,
     maps=MapHooks(build=map_hooks.build, render=map_hooks.render,
                   inspect_hex=map_hooks.inspect_hex, inspect_los=map_hooks.inspect_los),
