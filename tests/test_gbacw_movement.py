@@ -156,7 +156,7 @@ def test_railroad_cut_only_along_the_railroad() -> None:
                                  roads=(RoadOnSide("trail", "Unfinished railroad bed"),))])
     assert step(b, O, E, orders="attack").mp == 1
     refused = entry_cost(b, E.neighbour(0), E, unit_class="infantry", orders="advance")
-    assert isinstance(refused, RuleError) and refused.rule == "004 9.83"
+    assert isinstance(refused, RuleError) and refused.rule == "tdg.9.83"
     assert isinstance(entry_cost(b, E, E.neighbour(1), unit_class="infantry",
                                  orders="advance"), RuleError)
 

@@ -38,6 +38,7 @@ from gettysburg.gbacw.movement import (
 from gettysburg.gbacw.paths import (
     Reach,
     _come_on,
+    disordered_approach_ban,
     _leader_search,
     _Node,
     command_cost,
@@ -117,7 +118,7 @@ def reference_reachable(board: Board, start: Hex, facing: Facing, mp: int, *, un
                                    use_paths=False, breastwork_sides=breastwork_sides,
                                    chart=chart)
             if bridge_shut and bridge_over_cut(board, h, n) == "on":
-                found = RuleError("004 9.81", "an enemy on or beside the bridge closes it")
+                found = RuleError("tdg.9.81", "an enemy on or beside the bridge closes it")
             steps[(h, n)] = found
         return found
 
@@ -356,6 +357,8 @@ def _sees_some(a: Hex, b: Hex) -> bool:
 def _same(board: Board, kw: dict[str, object]) -> None:
     try:
         ref = reference_reachable(board, **kw)  # type: ignore[arg-type]
+        # 002 §12.34 is a filter on the end states, the same for both searches
+        ref = disordered_approach_ban(ref, kw["start"], disordered=bool(kw["disordered"]))  # type: ignore[arg-type]
     except RuleError as err:
         try:
             reachable(board, **kw)  # type: ignore[arg-type]

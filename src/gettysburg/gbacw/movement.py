@@ -190,7 +190,7 @@ def _off_path(board: Board, frm: Hex, to: Hex, unit_class: UnitClass,
     rules = ["9.41"]
     if "railroad-cut" in info.features:
         base = _cost(chart, "railroad-cut", unit_class)
-        rules.append("004 9.83")
+        rules.append("tdg.9.83")
     else:
         base = _cost(chart, info.terrain, unit_class)
     if base.kind == "prohibited":
@@ -206,7 +206,7 @@ def _off_path(board: Board, frm: Hex, to: Hex, unit_class: UnitClass,
             continue  # the road's bridge or ford over the run
         c = _cost(chart, feature, unit_class)
         mp += c.mp or 0
-        rules.append("004 9.87" if feature == "farm" else "004 9.85")
+        rules.append("tdg.9.87" if feature == "farm" else "tdg.9.85")
     if side is not None and side.stream and not (crossing_used and side.crossing):
         c = _cost(chart, side.stream, unit_class)
         if c.kind == "prohibited":
@@ -257,7 +257,7 @@ def entry_cost(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass,
     if (cut_here or cut_there) and not _along_railroad(side):
         over = bridge_over_cut(board, frm, to)
         if over is None:
-            return RuleError("004 9.83",
+            return RuleError("tdg.9.83",
                              "a railroad cut is entered and left only along the railroad")
         if effective_orders(orders, unit_class) == "attack":
             return RuleError("9.44", "units on Attack orders may not move over a bridge")
@@ -266,7 +266,7 @@ def entry_cost(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass,
             if c.kind == "prohibited":
                 return RuleError("9.41", f"{unit_class} may not enter {info.terrain}")
             return Step(frm, to, 2 * (c.mp or 0), "none", None, True, False,
-                        ("004 9.81",), None)
+                        ("tdg.9.81",), None)
     path = _path_class(side)
     rates = use_paths and orders != "attack" and path is not None
     bridge = rates and (bool(side and side.crossing)
@@ -296,7 +296,7 @@ def entry_cost(board: Board, frm: Hex, to: Hex, *, unit_class: UnitClass,
         if rates and path == "trail" and info.terrain == "town":
             # 004 chart note [j]: a trail through town is followed at the path's cost
             return Step(frm, to, 2 + 2 * extra, "none", path, bridge, may_end,
-                        ("9.44", "004 9.86", *rules), None)
+                        ("9.44", "tdg.9.86", *rules), None)
         return off
     mp, disorder, off_rules = off
     if rates and path == "trail":
@@ -322,7 +322,7 @@ def entry_from_off_map(board: Board, h: Hex, *, unit_class: UnitClass, orders: O
     path = next((c for c in ("pike", "road", "trail") if c in classes), None)
     rates = use_paths and orders != "attack" and path is not None
     if "railroad-cut" in info.features and not rates:
-        return RuleError("004 9.83", "a railroad cut is entered only along the railroad")
+        return RuleError("tdg.9.83", "a railroad cut is entered only along the railroad")
     if rates and path in ROAD_CLASSES:
         half = 1 if orders == "march" or unit_class == "leader" else 2
         return Step(h, h, half, "none", path, False, True, ("9.71", "9.44"), None)
@@ -330,7 +330,7 @@ def entry_from_off_map(board: Board, h: Hex, *, unit_class: UnitClass, orders: O
                  unit_class)
     if base.kind == "prohibited":
         if rates and info.terrain == "town":
-            return Step(h, h, 2, "none", path, False, True, ("9.71", "004 9.86"), None)
+            return Step(h, h, 2, "none", path, False, True, ("9.71", "tdg.9.86"), None)
         return RuleError("9.41", f"{unit_class} may not enter {info.terrain} ({info.id})")
     mp = base.mp or 0
     for feature in ("farm", "run"):
@@ -410,7 +410,7 @@ def _side_closed(board: Board, a: Hex, b: Hex, chart: TerrainChart | None) -> bo
     """Whether infantry could not cross a-b at all (a sheer slope, a cut's side): the
     exception of §9.52 for Advance units."""
     step = entry_cost(board, a, b, unit_class="infantry", orders="attack", chart=chart)
-    return isinstance(step, RuleError) and step.rule in ("9.46", "004 9.83")
+    return isinstance(step, RuleError) and step.rule in ("9.46", "tdg.9.83")
 
 
 def approach_ban(board: Board, to: Hex, step: Step, *, unit_class: UnitClass,

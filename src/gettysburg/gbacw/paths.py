@@ -166,7 +166,24 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                      enemy_artillery=enemy_artillery, sees=sees, full_ma=full_ma,
                      disordered=disordered, mp_disordered=mp_disordered, use_paths=use_paths,
                      breastwork_sides=breastwork_sides, entering=entering, chart=chart)
-    return search.run()
+    return disordered_approach_ban(search.run(), start, disordered=disordered)
+
+
+def disordered_approach_ban(found: dict[tuple[Hex, Facing], Reach], start: Hex, *,
+                            disordered: bool) -> dict[tuple[Hex, Facing], Reach]:
+    """002 §12.34: a disordered unit never moves next to an enemy of its own will. Such a
+    move can only end there (§9.53), so the ban drops the end states next to the enemy
+    (``stopped``) away from the start that a unit reached disordered: disordered from the
+    start, or by a D met before its last hex (§9.47). A D in the last hex itself came after
+    the choice to go there. (A charging cavalry's exception, §11.55, is the charge's.)"""
+    def barred(r: Reach) -> bool:
+        if not r.stopped or r.hex == start:
+            return False
+        return disordered or any(c.kind == "auto" and c.hex != r.hex for c in r.checks)
+
+    if not any(barred(r) for r in found.values()):
+        return found
+    return {k: r for k, r in found.items() if not barred(r)}
 
 
 #: the turns tried in a hex, in order: (vertices turned, new facing index), by facing index
