@@ -1,0 +1,739 @@
+"""Combat results carried out in the GBACW engine (002 §12.4-12.8, §13.4-13.5).
+
+The pure rules are in :mod:`retreat` (paths, chains, advance, guns) and :mod:`rally`; fire
+and shock (``fire_action``, ``shock_step``) call in here to write what their results ask:
+
+* :func:`retreat`: a retreat of 1, 2 or 1-2 hexes (§12.41-12.47). When more than one path
+  is allowed the owner chooses it (§12.41): the unit leaves the map for the moment and
+  ``Position.pending`` holds ``{"kind": "retreat", "queue": [...]}``; its owner answers
+  with ``retreat`` {unit, path}. One path (or none) is carried out at once. Friends passed
+  through take their UDDs after the retreat (§12.46, one chain = one ``checked`` set); a
+  phasing unit that retreats is done for the activation (§12.47); a leader who would be
+  left without friends goes with the unit (§12.72, a reading); guns met are recrewed by a
+  unit in good order (§12.81).
+* :func:`routs`: units routed go to their Division box (``routed`` and off the map, seen by
+  their owner only) with the adjacent-rout chain (§12.53-12.54); when both sides rout in
+  one shock the best unit keeps its place (§12.52).
+* :func:`leader_losses` (§12.71 after shock losses), :func:`sweep` (routs still on the map,
+  leaders whose command is gone, a leader alone next to the enemy, §12.71, §12.73).
+* :func:`offer_fire_advance` and ``advance``/``no_advance`` (§12.6 after fire).
+* :func:`rout_recovery_phase` (§13.51-13.53 in IV/B), :func:`recrew` (§12.81),
+  :func:`rally_leaders` (§13.43).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gettysburg.core.hexes import Hex
+from gettysburg.core.protocol import Action, Event, RuleError, dice_event
+
+from .charts.terrain import UnitClass
+from .combatant import Combatant, Disorder, check
+from .facing import Facing, vertex_steps
+from .fire_result import leader_dies_with_command
+from .movement import FriendStack
+from .paths import leader_costs
+from .questions import facing_kind
+from .rally import rout_recovery
+from .retreat import (
+    RetreatPath,
+    Surroundings,
+    check_advance,
+    retreat_options,
+    rout_chain,
+    through_checks,
+)
+from .shock import both_rout_keeper
+from .shock_action import combatant_of
+from .stacking import stack_problem
+from .state import other
+
+if TYPE_CHECKING:
+    from .engine_view import GameView as GbacwGame
+
+RETREAT = "retreat"  # the pending kind of an owner's retreat choice (§12.41)
+ADVANCE = "advance"  # the pending kind of the optional advance after fire (§12.6)
+
+
+def _hid(game: GbacwGame, h: Hex) -> str:
+    return game.cat.board.hexes[h].id
+
+
+def _class(game: GbacwGame, key: str) -> UnitClass:
+    c = game.counter(key)
+    if c.arm in ("art", "horse_art"):
+        return "artillery"
+    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+
+
+def _combatant(game: GbacwGame, key: str) -> Combatant | None:
+    try:
+        return combatant_of(game, key)
+    except RuleError:
+        return None
+
+
+def _sorted(hexes: set[Hex]) -> list[Hex]:
+    return sorted(hexes, key=lambda x: (x.q, x.r))
+
+
+def _dice(game: GbacwGame, first: int, ev: list[Event]) -> list[Event]:
+    """``ev`` with the rolls made since ``first`` in front (every roll logged)."""
+    rolls = game.dice.rolls_since(first)
+    return ([dice_event(rolls)] if rolls else []) + ev
+
+
+def phasing_seat(game: GbacwGame) -> str | None:
+    b = game.pos.brigade
+    return None if b is None else game.pos.brigades[b].seat
+
+
+# --- retreats (002 §12.41-12.48) ----------------------------------------------------------
+
+
+def surroundings(game: GbacwGame, key: str, causing: set[Hex]) -> Surroundings:
+    """What the retreat of ``key`` must keep clear of (002 §12.44, §12.46): enemy hexes
+    and front hexes, the causing units, friends (pass or stop) and friendly hexes of a
+    shock still to resolve."""
+    p = game.pos
+    seat = p.units[key].seat
+    enemy = game.enemy_hexes(seat)
+    fronts: set[Hex] = set()
+    for k, u in p.units.items():
+        if u.seat != seat and u.hex is not None and u.facing is not None:
+            c = _combatant(game, k)
+            if c is not None:
+                fronts |= set(c.fronts())
+    pending: set[Hex] = set()
+    pend = p.pending
+    if pend is not None and pend.get("kind") == "shock":
+        for s in pend.get("shocks", []):
+            pending |= {h for t in s["targets"] if (h := game.hex_of(t)) is not None}
+    return Surroundings(frozenset(enemy), frozenset(fronts), frozenset(causing),
+                        game.friends_of(key), frozenset(pending))
+
+
+def retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex], *,
+            checked: set[str] | None = None) -> list[Event]:
+    """002 §12.41-12.47: retreat ``key`` ``need`` = (least, most) hexes away from the
+    ``causing`` hexes. One allowed path (or none: SP lost, guns abandoned, §12.44-12.45) is
+    carried out now; more than one waits for the owner's choice (``Position.pending``)."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or game.gone(key):
+        return []
+    checked = set(checked or ()) | {key}
+    orders = game.orders_of(key)
+    opts = retreat_options(game.cat.board, here, need, unit_class=_class(game, key),
+                           orders=orders if orders in ("march", "advance", "attack")
+                           else "advance",  # type: ignore[arg-type]
+                           sur=surroundings(game, key, causing))
+    if len(opts.paths) > 1:
+        entry: dict[str, Any] = {"unit": key, "from": u.hex, "need": list(need),
+                 "causing": [_hid(game, h) for h in _sorted(causing)],
+                 "paths": [{"hexes": [_hid(game, h) for h in pth.hexes],
+                            "through": [_hid(game, h) for h in pth.through],
+                            "checks": [[_hid(game, h), k] for h, k in pth.checks]}
+                           for pth in opts.paths],
+                 "lost_sp": opts.lost_sp}
+        u.hex = None  # off the map until its owner picks the path (a reading)
+        _queue(game, entry, checked)
+        return [Event("retreat_choice", "12.41", {"unit": key, "from": entry["from"],
+                                                  "need": list(need),
+                                                  "paths": [x["hexes"] for x in
+                                                            entry["paths"]]})]
+    path = opts.paths[0] if opts.paths else None
+    return _carry(game, key, here, need, path, opts.lost_sp, opts.abandoned, causing, checked)
+
+
+def _queue(game: GbacwGame, entry: dict[str, Any], checked: set[str]) -> None:
+    p = game.pos
+    owner = p.units[entry["unit"]].seat
+    if p.pending is not None and p.pending.get("kind") == RETREAT:
+        p.pending["queue"] = [*p.pending["queue"], entry]
+        p.pending["checked"] = sorted(set(p.pending["checked"]) | checked)
+        return
+    p.pending = {"kind": RETREAT, "seat": other(owner), "queue": [entry],
+                 "checked": sorted(checked), "resume": p.pending}
+
+
+def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
+           path: RetreatPath | None, lost_sp: int, abandoned: bool, causing: set[Hex],
+           checked: set[str]) -> list[Event]:
+    """Move ``key`` along ``path`` and write what the retreat brings (002 §12.44-12.47,
+    §12.72, §12.81)."""
+    p = game.pos
+    u = p.units[key]
+    frm = _hid(game, here)
+    data: dict[str, Any] = {"unit": key, "from": frm, "need": list(need)}
+    first = game.dice.counter
+    ev: list[Event] = []
+    good_order = not u.disordered
+    if path is not None:
+        hexes = list(path.hexes)
+        checks = dict(path.checks)
+        me = _combatant(game, key) if u.hex is not None else None
+        walked: list[Hex] = []
+        for h in hexes:
+            walked.append(h)
+            kind = checks.get(h)
+            if kind is None:
+                continue
+            failed = kind == "auto"
+            if kind == "udd" and me is not None:
+                c = check(game.dice, me, "retreat into terrain", "12.44")
+                failed = not c.passed
+            if failed:
+                if u.disordered:  # 002 §12.35c: a second disorder from terrain stops it
+                    data["stopped"] = _hid(game, h)
+                    break
+                u.disordered = True
+                data["terrain_disorder"] = _hid(game, h)
+        if walked and walked[-1] in path.through:
+            walked = list(hexes)  # a unit never stops on friends it cannot stack with
+        u.hex = _hid(game, walked[-1])
+        data["path"] = [_hid(game, h) for h in walked]
+        ev.append(Event("retreat", "12.44", data))
+        ev += _leaders_follow(game, key, here, walked[-1])
+        if good_order:
+            ev += recrew(game, key, [_hid(game, h) for h in walked])
+        through = [h for h in path.through if h in walked]
+        ev += _through(game, key, through, causing | {walked[-1]}, checked)
+    else:
+        ev.append(Event("retreat", "12.44", data))
+    if lost_sp:
+        u.lost += lost_sp
+        ev.append(Event("retreat_blocked", "12.44", {"unit": key, "lost_sp": lost_sp}))
+    if abandoned:
+        u.abandoned = u.abandoned or "abandoned-1"
+        ev.append(Event("retreat_abandoned", "12.45", {"unit": key}))
+    if phasing_seat(game) == u.seat and game.formation(key) == p.brigade:
+        u.moves = max(u.moves, game.moves_allowed(key))  # 002 §12.47: done this activation
+        u.fired = [*u.fired, "phasing"] if "phasing" not in u.fired else u.fired
+        ev.append(Event("retreat_done", "12.47", {"unit": key}))
+    return _dice(game, first, ev)
+
+
+def _through(game: GbacwGame, key: str, through: list[Hex], causing: set[Hex],
+             checked: set[str]) -> list[Event]:
+    """002 §12.46: the stationary friends a retreat passed through take a UDD each after it
+    (an extended unit once; no unit twice in one chain); a failure is a disorder, and a
+    second disorder of this cause may rout or retreat them in turn."""
+    p = game.pos
+    seat = p.units[key].seat
+    stationary = [c for k, u in sorted(p.units.items())
+                  if u.seat == seat and k != key and u.hex is not None
+                  and game.hex_of(u.hex) in through and u.abandoned is None
+                  and (c := _combatant(game, k)) is not None]
+    if not stationary:
+        return []
+    checks, results = through_checks(game.dice, stationary, checked)
+    ev = [Event("retreat_through", "12.46", {"unit": key, "checks": [c.to_json() for c in checks],
+                                            "disorders": [d.to_json() for d in results]})]
+    for d in results:
+        ev += write_disorder(game, d, causing=causing, checked=checked)
+    return ev
+
+
+def write_disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex],
+                   checked: set[str]) -> list[Event]:
+    """One disorder result of a chain (002 §12.31, §12.35): the marker, the SP, and the rout
+    or retreat the second disorder brings."""
+    u = game.pos.units[d.unit]
+    if d.disordered or d.second:
+        u.disordered = True
+    u.lost += d.sp_loss
+    if d.blown:
+        u.blown = True
+    if d.abandoned:
+        u.abandoned = u.abandoned or "abandoned-1"
+    ev: list[Event] = []
+    if d.sp_loss:
+        ev += leader_losses(game, {d.unit: d.sp_loss})
+    if d.rout:
+        u.routed = True
+        ev += routs(game, [d.unit], causing)
+    elif d.retreat:
+        ev += retreat(game, d.unit, d.retreat, causing, checked=checked)
+    return ev
+
+
+def retreat_options_now(game: GbacwGame) -> list[Action]:
+    """The pending retreat's choices: each allowed path of the first unit in the queue."""
+    pend = game.pos.pending
+    if pend is None or pend.get("kind") != RETREAT or not pend["queue"]:
+        return []
+    head = pend["queue"][0]
+    return [{"type": "retreat", "unit": head["unit"], "path": list(x["hexes"])}
+            for x in head["paths"]]
+
+
+def check_retreat_choice(game: GbacwGame, action: Action, seat: str) -> dict[str, Any]:
+    """A ``retreat`` answer: the owner names one of the paths allowed (002 §12.41)."""
+    pend = game.pos.pending
+    if pend is None or pend.get("kind") != RETREAT or not pend["queue"]:
+        raise RuleError("12.41", "no retreat waits for its path")
+    head = pend["queue"][0]
+    if str(action.get("unit")) != head["unit"] or game.pos.units[head["unit"]].seat != seat:
+        raise RuleError("12.41", f"the retreat to choose is {head['unit']}'s")
+    chosen = [str(h) for h in action.get("path", [])]
+    for x in head["paths"]:
+        if list(x["hexes"]) == chosen:
+            return dict(x)
+    allowed = "; ".join(" ".join(x["hexes"]) for x in head["paths"])
+    raise RuleError("12.44", f"not an allowed retreat for {head['unit']} (allowed: {allowed})")
+
+
+def choose_retreat(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Carry out the retreat the owner chose; the next in the queue waits, or the decision
+    that was pending before comes back (``resume``)."""
+    chosen = check_retreat_choice(game, action, seat)
+    p = game.pos
+    pend = p.pending
+    assert pend is not None
+    head = pend["queue"][0]
+    queue = pend["queue"][1:]
+    checked = set(pend["checked"])
+    resume = pend.get("resume")
+    key = head["unit"]
+    here = game.cat.board.parse(head["from"])
+    path = RetreatPath(tuple(game.cat.board.parse(h) for h in chosen["hexes"]),
+                       tuple(game.cat.board.parse(h) for h in chosen["through"]),
+                       tuple((game.cat.board.parse(h), k) for h, k in chosen["checks"]))
+    causing = {game.cat.board.parse(h) for h in head["causing"]}
+    if queue:
+        owner = p.units[queue[0]["unit"]].seat
+        p.pending = {**pend, "queue": queue, "seat": other(owner)}
+    else:
+        p.pending = resume
+    p.units[key].hex = head["from"]
+    ev = [Event("retreat_chosen", "12.41", {"unit": key, "path": chosen["hexes"]})]
+    ev += _carry(game, key, here, (int(head["need"][0]), int(head["need"][1])), path,
+                 int(head.get("lost_sp", 0)), False, causing, checked)
+    if p.pending is not None and p.pending.get("kind") == RETREAT and p.pending is not pend:
+        p.pending["checked"] = sorted(set(p.pending["checked"]) | checked)
+    return ev
+
+
+def retreat_pending(game: GbacwGame) -> bool:
+    pend = game.pos.pending
+    return pend is not None and pend.get("kind") == RETREAT
+
+
+def _leaders_follow(game: GbacwGame, key: str, frm: Hex, to: Hex) -> list[Event]:
+    """002 §12.72: leaders stacked with a retreating unit may go with it; the engine takes
+    along those the retreat would leave without a friendly unit (a reading)."""
+    p = game.pos
+    seat = p.units[key].seat
+    if any(u.seat == seat and u.hex is not None and game.hex_of(u.hex) == frm
+           for u in p.units.values()):
+        return []
+    ev: list[Event] = []
+    for ld, where in sorted(p.leaders.items()):
+        if where is not None and game.hex_of(where) == frm and p.leader_seat.get(ld) == seat:
+            p.leaders[ld] = _hid(game, to)
+            ev.append(Event("leader_follows", "12.72", {"leader": ld, "unit": key,
+                                                        "to": p.leaders[ld]}))
+    return ev
+
+
+# --- routs (002 §12.52-12.54) ------------------------------------------------------------
+
+
+def routs(game: GbacwGame, keys: list[str], causing: set[Hex] | None = None) -> list[Event]:
+    """002 §12.52-12.54: the routed units among ``keys`` (still on the map) go to their
+    Division box, each making its friends next to or stacked with it take a UDD (failing is
+    a disorder, so a disordered friend may rout in turn; no unit checks twice in a chain).
+    If both sides rout, the single unit with the best cohesion (less half its fatigue) does
+    not (the attacker on a tie, shock.both_rout_keeper)."""
+    p = game.pos
+    first_roll = game.dice.counter
+    ev: list[Event] = []
+    first = [k for k in dict.fromkeys(keys)
+             if p.units[k].hex is not None and p.units[k].routed and not _dead(game, k)
+             and _class(game, k) != "artillery"]
+    for k in keys:  # artillery never routs (002 §12.53; its guns are abandoned)
+        if p.units[k].routed and _class(game, k) == "artillery":
+            p.units[k].routed = False
+            p.units[k].abandoned = p.units[k].abandoned or "abandoned-1"
+    if not first:
+        return ev
+    seats = {p.units[k].seat for k in first}
+    if len(seats) == 2:
+        att_seat = phasing_seat(game)
+        cs = {k: c for k in first if (c := _combatant(game, k)) is not None}
+        keeper = both_rout_keeper([c for c in cs.values() if c.side == att_seat],
+                                  [c for c in cs.values() if c.side != att_seat], first)
+        if keeper is not None:
+            p.units[keeper].routed = False
+            first.remove(keeper)
+            ev.append(Event("rout_ignored", "12.52", {"unit": keeper}))
+    by_seat: dict[str, list[str]] = {}
+    for k in first:
+        by_seat.setdefault(p.units[k].seat, []).append(k)
+    for seat, group in sorted(by_seat.items()):
+        units = [c for k, u in sorted(p.units.items())
+                 if u.seat == seat and u.hex is not None and not _dead(game, k)
+                 and (c := _combatant(game, k)) is not None]
+        known = {c.unit for c in units}
+        group = [k for k in group if k in known]
+        if not group:
+            continue
+        where = {c.unit: c.hex for c in units}
+        chain = rout_chain(game.dice, group, units)
+        ev.append(Event("rout_chain", "12.54", chain.to_json()))
+        for k in chain.routed:
+            _to_box(game, k, ev)
+        ev += sweep_leaders(game)
+        checked = set(chain.routed) | {c.unit for c in chain.checks}
+        for d in chain.disorders:
+            if d.rout:
+                continue  # already in the box with the chain
+            ev += write_disorder(game, d, causing=(causing or set()) | {
+                where[r] for r in chain.routed if r in where}, checked=checked)
+    return _dice(game, first_roll, ev)
+
+
+def _dead(game: GbacwGame, key: str) -> bool:
+    return game.pos.units[key].lost >= game.counter(key).sp
+
+
+def _to_box(game: GbacwGame, key: str, ev: list[Event]) -> None:
+    """002 §12.53: off the map to the Division box (``routed``, no hex); its owner sees it
+    there, the enemy only sees it leave."""
+    u = game.pos.units[key]
+    c = game.counter(key)
+    frm = u.hex
+    u.routed, u.hex, u.facing = True, None, None
+    ev.append(Event("rout", "12.53", {"unit": key, "hex": frm,
+                                      "box": c.division or c.formation}))
+
+
+# --- leaders (002 §12.71-12.73, §13.43) --------------------------------------------------
+
+
+def leader_losses(game: GbacwGame, losses: dict[str, int]) -> list[Event]:
+    """002 §12.71: each leader stacked with units that lost steps (in shock, or to a second
+    disorder) rolls a d10 once for the event; 0 kills him."""
+    p = game.pos
+    hexes = {h for k, n in losses.items() if n > 0
+             and (h := game.hex_of(p.units[k].hex)) is not None}
+    seats = {p.units[k].seat for k, n in losses.items() if n > 0}
+    ev: list[Event] = []
+    first = game.dice.counter
+    for ld, where in sorted(p.leaders.items()):
+        h = game.hex_of(where)
+        if h is None or h not in hexes or p.leader_seat.get(ld) not in seats:
+            continue
+        roll = game.dice.roll(f"leader casualty: {ld}", rule="12.71", die="d10")
+        killed = roll == 0
+        ev.append(Event("leader_check", "12.71", {"leader": ld, "roll": roll,
+                                                  "killed": killed}))
+        if killed:
+            p.leaders[ld] = None
+            ev.append(Event("leader_killed", "12.71", {"leader": ld, "hex": where}))
+    return _dice(game, first, ev)
+
+
+def _command_units(game: GbacwGame, leader: str) -> list[str]:
+    cmd = game.cat.leader_command.get(leader, "")
+    if not cmd:
+        return []
+    return [k for k in sorted(game.pos.units)
+            if cmd in (game.counter(k).formation, game.counter(k).division,
+                       game.counter(k).corps)]
+
+
+def sweep_leaders(game: GbacwGame) -> list[Event]:
+    """002 §12.71: a leader whose units are all eliminated dies (not if some are routed);
+    002 §12.73: a leader with no friendly unit in his hex next to an enemy unit goes at once
+    to the nearest friendly combat unit by a leader's path, or dies if none is reachable."""
+    p = game.pos
+    ev: list[Event] = []
+    for ld, where in sorted(p.leaders.items()):
+        if where is None:
+            continue
+        mine = _command_units(game, ld)
+        if mine:
+            left = sum(1 for k in mine if not _dead(game, k) and not p.units[k].routed)
+            routed = sum(1 for k in mine if p.units[k].routed and not _dead(game, k))
+            if leader_dies_with_command(left, routed):
+                p.leaders[ld] = None
+                ev.append(Event("leader_killed", "12.71", {"leader": ld, "hex": where,
+                                                           "why": "command eliminated"}))
+                continue
+        seat = p.leader_seat.get(ld, "")
+        here = game.hex_of(where)
+        if here is None:
+            continue
+        friends = {h for u in p.units.values() if u.seat == seat
+                   and (h := game.hex_of(u.hex)) is not None and u.abandoned is None}
+        enemy = game.enemy_hexes(seat)
+        if here in friends or not any(here.distance(e) <= 1 for e in enemy):
+            continue
+        costs = leader_costs(game.cat.board, here, None, enemy=enemy,
+                             friends={h: FriendStack() for h in friends})
+        reach = sorted((c, h.q, h.r) for h, c in costs.items() if h in friends and h != here)
+        if not reach:
+            p.leaders[ld] = None
+            ev.append(Event("leader_killed", "12.73", {"leader": ld, "hex": where,
+                                                       "why": "no path to a friend"}))
+            continue
+        _, q, r = reach[0]
+        to = next(h for h in costs if h.q == q and h.r == r)
+        p.leaders[ld] = _hid(game, to)
+        ev.append(Event("leader_displaced", "12.73", {"leader": ld, "from": where,
+                                                      "to": p.leaders[ld]}))
+    return ev
+
+
+def rally_leaders(game: GbacwGame, key: str) -> list[str]:
+    """002 §13.43: the leaders whose stars helped a rally have ended their move: they may not
+    move again this activation (the engine marks them moved). Returns them."""
+    p = game.pos
+    here = game.hex_of(p.units[key].hex)
+    c = game.counter(key)
+    out = []
+    for ld, where in sorted(p.leaders.items()):
+        cmd = game.cat.leader_command.get(ld, "")
+        if (here is not None and game.hex_of(where) == here and cmd
+                and cmd in (c.formation, c.division, c.corps)
+                and game.cat.oob.leader(ld).stars > 0 and ld not in p.leaders_moved):
+            p.leaders_moved.append(ld)
+            out.append(ld)
+    return out
+
+
+# --- abandoned guns (002 §12.81) ---------------------------------------------------------
+
+
+def recrew(game: GbacwGame, key: str, hexes: list[str], *, rallied: bool = False,
+           advanced: bool = False) -> list[Event]:
+    """002 §12.81: abandoned guns are manned again when a friend in good order enters or
+    crosses their hex (``hexes``), advances into it, or rallies there. One battery at a time
+    (the first by id); it comes back disordered with the friend's facing."""
+    p = game.pos
+    u = p.units[key]
+    ev: list[Event] = []
+    for hid in dict.fromkeys(hexes):
+        guns = sorted(k for k, x in p.units.items() if x.hex == hid and x.seat == u.seat
+                      and x.abandoned is not None and k != key and not _dead(game, k))
+        if not guns:
+            continue
+        g = p.units[guns[0]]
+        g.abandoned, g.disordered = None, True
+        if u.facing is not None and u.hex == hid:
+            g.facing = u.facing
+        g.moves = max(g.moves, game.moves_allowed(guns[0]))  # waits for its next activation
+        why = "rallied" if rallied else "advanced" if advanced else "entered"
+        ev.append(Event("recrewed", "12.81", {"unit": guns[0], "hex": hid, "by": key,
+                                              "why": why}))
+    return ev
+
+
+# --- the optional advance after fire (002 §12.6) -----------------------------------------
+
+
+def _vacated(game: GbacwGame, h: Hex, seat: str) -> bool:
+    return all(u.abandoned is not None for u in game.pos.units.values()
+               if u.seat != seat and u.hex is not None and game.hex_of(u.hex) == h)
+
+
+def offer_fire_advance(game: GbacwGame, unit: str, target: str, start: str | None
+                       ) -> list[Event]:
+    """002 §12.6: when a phasing shot left its target hex empty (or only abandoned guns),
+    the firer may advance into it if it began next to it; the choice is made at once
+    (``Position.pending`` kind "advance" for the phasing seat: ``advance`` or
+    ``no_advance``). Artillery never advances."""
+    p = game.pos
+    if p.pending is not None or p.brigade is None:
+        return []
+    u = p.units[unit]
+    here, to, began = game.hex_of(u.hex), game.hex_of(target), game.hex_of(start)
+    if here is None or to is None or began is None or here != began or here.distance(to) != 1:
+        return []
+    if u.routed or _class(game, unit) == "artillery" or not _vacated(game, to, u.seat):
+        return []
+    if not advance_facings(game, unit, to):
+        return []
+    p.pending = {"kind": ADVANCE, "seat": other(u.seat), "unit": unit, "to": target}
+    return [Event("advance_offer", "12.6", {"unit": unit, "to": target})]
+
+
+def advance_facings(game: GbacwGame, unit: str, to: Hex) -> list[Facing]:
+    """The facings the advance into ``to`` may end with (its own or one vertex off)."""
+    u = game.pos.units[unit]
+    me = _combatant(game, unit)
+    if me is None or u.facing is None:
+        return []
+    seat = u.seat
+    enemy = game.enemy_hexes(seat) - {to}
+    entries = [game.stack_entry(k) for k, x in game.pos.units.items()
+               if x.hex == _hid(game, to) and x.seat == seat and x.abandoned is None]
+    if stack_problem([*entries, game.stack_entry(unit)], game.orders_of(unit)) is not None:
+        return []
+    out = []
+    for i in range(6):
+        f = Facing(u.facing.kind, i)
+        if vertex_steps(u.facing, f) > 1:
+            continue
+        try:
+            check_advance(game.cat.board, me, to, new_facing=f, enemy=enemy)
+        except RuleError:
+            continue
+        out.append(f)
+    return out
+
+
+def advance_options(game: GbacwGame) -> list[Action]:
+    pend = game.pos.pending
+    if pend is None or pend.get("kind") != ADVANCE:
+        return []
+    to = game.hex_of(pend["to"])
+    assert to is not None
+    return [*({"type": "advance", "unit": pend["unit"], "to": pend["to"],
+               "facing": f.to_json()} for f in advance_facings(game, pend["unit"], to)),
+            {"type": "no_advance"}]
+
+
+def answer_advance(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """The firer's advance (or not) after fire (002 §12.6): the hex's D or d is met on
+    entering; a unit on Attack orders moves no more; guns there are recrewed (§12.81)."""
+    p = game.pos
+    pend = p.pending
+    if pend is None or pend.get("kind") != ADVANCE or other(str(pend["seat"])) != seat:
+        raise RuleError("12.6", "no advance after fire waits for you")
+    if action["type"] == "no_advance":
+        p.pending = None
+        return [Event("no_advance", "12.6", {"unit": pend["unit"]})]
+    key = str(action.get("unit"))
+    if key != pend["unit"] or str(action.get("to")) != pend["to"]:
+        raise RuleError("12.6", f"only {pend['unit']} may advance, into {pend['to']}")
+    to = game.hex_of(pend["to"])
+    assert to is not None
+    f = Facing.from_json(action["facing"])
+    if f not in advance_facings(game, key, to):
+        raise RuleError("12.6", f"{key} may not advance into {pend['to']} facing {f}")
+    me = _combatant(game, key)
+    assert me is not None
+    need = check_advance(game.cat.board, me, to, new_facing=f,
+                         enemy=game.enemy_hexes(me.side) - {to})
+    p.pending = None
+    u = p.units[key]
+    frm, u.hex, u.facing = u.hex, pend["to"], f
+    data: dict[str, Any] = {"unit": key, "from": frm, "to": u.hex, "facing": f.to_json()}
+    first = game.dice.counter
+    if need == "auto":
+        u.disordered, data["terrain"] = True, "D"
+    elif need == "udd":
+        c = check(game.dice, me, "advance into terrain", "12.6")
+        data["terrain"] = c.to_json()
+        u.disordered = u.disordered or not c.passed
+    if game.orders_of(key) == "attack":
+        u.moves = max(u.moves, game.moves_allowed(key))
+    ev = [Event("fire_advance", "12.6", data)]
+    ev += recrew(game, key, [pend["to"]], advanced=True)
+    if frm is not None and (h := game.hex_of(frm)) is not None:
+        ev += _leaders_follow(game, key, h, to)
+    return _dice(game, first, ev)
+
+
+# --- the whole-position sweep after a combat action --------------------------------------
+
+
+def sweep(game: GbacwGame) -> list[Event]:
+    """After each combat action: units marked routed but still on the map go to their box
+    with their chain (§12.53-12.54), then leaders left alone or without a command (§12.71,
+    §12.73)."""
+    p = game.pos
+    left = sorted(k for k, u in p.units.items() if u.routed and u.hex is not None
+                  and not _dead(game, k))
+    ev = routs(game, left) if left else []
+    return ev + sweep_leaders(game)
+
+
+# --- rout recovery (002 §13.5, §6.35) ----------------------------------------------------
+
+
+def rout_recovery_phase(game: GbacwGame) -> list[Event]:
+    """002 §13.51-13.53 in IV/B: each routed unit in its Division box whose brigade spent the
+    turn in Reserve (the brigade is in Reserve at the turn's end: a reading, since Reserve
+    is set in the orders segment and ends only as §6.34 says) rolls against its disordered
+    cohesion (cavalry: the mounted counter's). Back on the map within a hex of its brigadier,
+    disordered, mounted and 1 SP weaker; or 1 SP weaker in the box; a 9 eliminates it. With
+    no brigadier on the map, or no hex to stand in, it waits (a reading)."""
+    p = game.pos
+    ev: list[Event] = []
+    first = game.dice.counter
+    for k, u in sorted(p.units.items()):
+        if not u.routed or u.hex is not None or _dead(game, k):
+            continue
+        b = p.brigades.get(game.formation(k))
+        if b is None or not b.reserve:
+            continue
+        counter = _mounted_counter(game, k)
+        cohesion = game.cat.counters[counter].cohesion_disordered
+        res = rout_recovery(game.dice, k, disordered_cohesion=cohesion, reserve_all_turn=True)
+        data: dict[str, Any] = res.to_json()
+        if res.eliminated:
+            u.lost = game.counter(k).sp
+        else:
+            u.lost += res.sp_loss
+        if res.returned and not _dead(game, k):
+            spot = _return_hex(game, k, counter)
+            if spot is not None:
+                u.counter = counter
+                u.hex, u.facing = _hid(game, spot[0]), spot[1]
+                u.routed, u.disordered = False, True
+                data["hex"] = u.hex
+            else:
+                data["waits"] = "no brigadier on the map or no hex within one of him"
+        ev.append(Event("rout_recovery", "13.52", data, visible_to=(u.seat,),
+                        redacted={"unit": k, "hex": data.get("hex")}))
+    return _dice(game, first, ev) if ev else ev
+
+
+def _mounted_counter(game: GbacwGame, key: str) -> str:
+    """002 §13.53: recovered cavalry comes back mounted."""
+    c = game.counter(key)
+    if c.arm == "cav":
+        mounted = f"{key}:mounted"
+        if mounted in game.cat.counters:
+            return mounted
+    return game.pos.units[key].counter
+
+
+def _return_hex(game: GbacwGame, key: str, counter: str) -> tuple[Hex, Facing] | None:
+    p = game.pos
+    formation = game.formation(key)
+    brigadier = next((ld for ld, w in sorted(p.leaders.items()) if w is not None
+                      and game.cat.leader_command.get(ld) == formation), None)
+    if brigadier is None:
+        return None
+    centre = game.hex_of(p.leaders[brigadier])
+    if centre is None:
+        return None
+    seat = p.units[key].seat
+    enemy = game.enemy_hexes(seat)
+    kind = facing_kind(game.orders_of(key))
+    mates = [u.facing for k, u in sorted(p.units.items()) if k != key and u.hex is not None
+             and u.facing is not None and u.facing.kind == kind
+             and game.formation(k) == formation]
+    facing = mates[0] if mates else Facing(kind, 0)  # type: ignore[arg-type]
+    for h in [centre, *_sorted(set(centre.neighbours()))]:
+        if h not in game.cat.board.hexes or h in enemy:
+            continue
+        hid = _hid(game, h)
+        entries = [game.stack_entry(k) for k, x in p.units.items()
+                   if x.hex == hid and x.seat == seat and x.abandoned is None]
+        old = p.units[key].counter
+        p.units[key].counter = counter
+        try:
+            bad = stack_problem([*entries, game.stack_entry(key)], game.orders_of(key))
+        finally:
+            p.units[key].counter = old
+        if bad is None:
+            return h, facing
+    return None
