@@ -29,6 +29,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     fire_action,
+    move_step,
     reaction_step,
     return_fire,
     shock_step,
@@ -207,7 +208,7 @@ class GbacwGame(EngineView):
             p.reacted = []  # reaction facing: once per enemy brigade activation (§9.62)
             ev.append(Event("activate", "5.3", {"brigade": p.brigade, "seat": seat}))
         elif kind == "move":
-            ev += self._move(action, checked)
+            ev += move_step.execute(self, action, checked)  # 002 §9, §9.47, §8.22 rolls
             ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
         elif kind == "face":
             u = p.units[action["unit"]]
