@@ -24,8 +24,10 @@ import importlib
 import json
 import math
 import multiprocessing
+import os
 import signal
 import statistics
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -289,9 +291,42 @@ def _probe_ray(address: str, timeout_s: float = 5.0) -> None:
         raise ConnectionError(f"no Ray cluster answers at {address} ({exc})") from None
 
 
+#: What to set when a cluster refuses us for want of its token.
+RAY_TOKEN_HINT = ("if the cluster uses token authentication (Ray 2.52 and later; `ray start` turns "
+                  "it on by default from 2.59), set RAY_AUTH_MODE=token and give the cluster's "
+                  "token in RAY_AUTH_TOKEN, in a file named by RAY_AUTH_TOKEN_PATH, or in "
+                  "~/.ray/auth_token (`ray get-auth-token` prints it on the head node)")
+
+
+def ray_token_at_hand(environ: Mapping[str, str] | None = None,
+                      home: Path | None = None) -> bool:
+    """Whether a Ray token is available where Ray looks for one: RAY_AUTH_TOKEN,
+    the file RAY_AUTH_TOKEN_PATH names, or ~/.ray/auth_token."""
+    env = os.environ if environ is None else environ
+    if env.get("RAY_AUTH_TOKEN"):
+        return True
+    path = Path(env["RAY_AUTH_TOKEN_PATH"]) if env.get("RAY_AUTH_TOKEN_PATH") else (
+        (home or Path.home()) / ".ray" / "auth_token")
+    return path.is_file() and path.stat().st_size > 0
+
+
+def send_ray_token_if_at_hand() -> bool:
+    """Turn on Ray's token mode for this process when no mode is set and a token is at hand.
+
+    A Ray client sends its token only in token mode, and reads the mode once, when ``ray``
+    is imported; a token sent to a cluster without authentication does no harm. So, before
+    the import, a token at hand means token mode; an explicit RAY_AUTH_MODE always wins."""
+    if "RAY_AUTH_MODE" in os.environ or "ray" in sys.modules or not ray_token_at_hand():
+        return False
+    os.environ["RAY_AUTH_MODE"] = "token"
+    return True
+
+
 def run_ray(specs: Sequence[GameSpec], address: str,
             progress: Callable[[Row], None] | None = None) -> list[Row]:
     """Play the games as Ray tasks on the cluster at ``address`` ("local" starts one)."""
+    if address != "local":
+        send_ray_token_if_at_hand()
     ray: Any = importlib.import_module("ray")  # optional extra: gettysburg[ray]
     if not ray.is_initialized():
         if address == "local":
@@ -300,7 +335,10 @@ def run_ray(specs: Sequence[GameSpec], address: str,
                      log_to_driver=False)
         else:
             _probe_ray(address)
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            except ConnectionError as exc:
+                raise ConnectionError(f"{exc}; {RAY_TOKEN_HINT}") from None
     remote = ray.remote(_play_dict)
     pending = [remote.remote(asdict(s)) for s in specs]
     rows: list[Row] = []
