@@ -123,3 +123,29 @@ def test_fronts_left_names_the_enemy_whose_front_the_mover_leaves_10_44() -> Non
     far = next(h for h in here.neighbours() if h.distance(there) == 2)
     assert move_step.fronts_left(g, k, here, far) == [enemy]
     assert move_step.fronts_left(g, k, here, here) == []
+
+
+def _battery_on_march(moves: int) -> tuple[GbacwGame, str]:
+    """A battery of the skirmish's scenario family on the March AM, ``moves`` made."""
+    g = GbacwGame("herr-ridge", seed=1)
+    key = next(k for k in sorted(g.pos.units) if g.counter(k).arm == "art"
+               and g.pos.units[k].hex is not None)
+    g.pos.brigades[g.formation(key)].orders = "march"
+    g.pos.current = f"{g.pos.units[key].seat}/march"
+    g.pos.units[key].moves = moves
+    g.fatigue = True
+    return g, key
+
+
+def test_a_fourth_march_move_checks_the_wheels_17_26() -> None:
+    g, key = _battery_on_march(4)
+    g.dice = ScriptedDice([6], die="d10")
+    ev = move_step.wheels(g, key)
+    assert [e.type for e in ev] == ["dice", "broken_wheels"]
+    assert ev[1].data["broken"] is True and g.pos.units[key].lost == 1
+    g, key = _battery_on_march(4)
+    g.dice = ScriptedDice([5], die="d10")
+    assert move_step.wheels(g, key)[1].data["broken"] is False
+    assert g.pos.units[key].lost == 0
+    g, key = _battery_on_march(3)  # the third move: no check
+    assert move_step.wheels(g, key) == []

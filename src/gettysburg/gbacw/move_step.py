@@ -37,11 +37,11 @@ from gettysburg.core.protocol import Action, Event, Seat, dice_event
 from .catalog import Catalog
 from .combatant import Combatant, disorder
 from .facing import Facing, front_hexes
-from .fatigue import level
+from .fatigue import broken_wheels, level
 from .movement import Check
 from .oob import Counter
 from .paths import Reach
-from .state import Position
+from .state import Position, marker_parts
 from .udd import udd
 
 
@@ -241,7 +241,28 @@ def execute(game: MoveGame, action: Action, reach: Reach) -> list[Event]:
     if kept is not reach:
         out.append(Event("move_cut", "9.47", {"unit": key, "planned": action["to"],
                                                "to": moved["to"]}))
-    return out + ev
+    return out + ev + wheels(game, key)
+
+
+def wheels(game: MoveGame, key: str) -> list[Event]:
+    """002 §17.26: a battery on March orders making its fourth move of a March AM (its
+    fourth AM-equivalent) rolls for broken wheels: 6-9 costs it 1 SP. Part of the fatigue
+    rules, so only when they are on."""
+    p = game.pos
+    u, c = p.units[key], game.counter(key)
+    if not game.fatigue or c.arm not in ("art", "horse_art") or u.moves != 4:
+        return []
+    b = p.brigades.get(game.formation(key))
+    if b is None or b.orders != "march" or p.current is None \
+            or marker_parts(p.current)[1] is not None:
+        return []
+    first = game.dice.counter
+    roll = game.dice.roll(f"broken wheels: {key}", rule="17.26", die="d10")
+    broken = broken_wheels(roll)
+    if broken:
+        u.lost += 1
+    return [dice_event(game.dice.rolls_since(first)),
+            Event("broken_wheels", "17.26", {"unit": key, "roll": roll, "broken": broken})]
 
 
 def fronts_left(game: MoveGame, key: str, start: Hex | None, end: Hex) -> list[str]:
