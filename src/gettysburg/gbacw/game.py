@@ -29,6 +29,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     fire_action,
+    formation_step,
     move_step,
     reaction_step,
     return_fire,
@@ -203,6 +204,7 @@ class GbacwGame(EngineView):
             for k in self.brigade_units(p.brigade):
                 u = p.units[k]
                 u.moves, u.mp_spent, u.moved, u.charging = 0, 0, False, False
+                u.formation_mp = 0
             for u in p.units.values():
                 u.fired = []  # fire kinds count per brigade activation (002 §10.31, §10.41)
             p.reacted = []  # reaction facing: once per enemy brigade activation (§9.62)
@@ -218,10 +220,14 @@ class GbacwGame(EngineView):
                 (here, checked))
             u.facing = checked
             u.moves += 1
+            stack = formation_step.face_stack(self, action["unit"])  # 002 §7.11, §8.26
             self._did(action["unit"], "free_facing" if free else "facing")
             u.mp_spent += 0 if turned is None else (turned.half_mp + 1) // 2
             ev.append(Event("face", "7.2", {"unit": action["unit"], "hex": u.hex,
-                                            "facing": checked.to_json()}))
+                                            "facing": checked.to_json(),
+                                            **({"stack": stack} if stack else {})}))
+        elif kind in formation_step.KINDS:
+            ev += formation_step.execute(self, action, int(checked))
         elif kind == "rally":
             key = action["unit"]
             u = p.units[key]

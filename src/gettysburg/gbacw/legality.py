@@ -12,6 +12,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     fire_action,
+    formation_step,
     reaction_step,
     return_fire,
     sequence,
@@ -93,12 +94,15 @@ class EngineLegality(EngineQuestions):
             else:
                 moving = self.may_move(p.brigade)
                 for k in self.active_units():
-                    if moving and not self._fired_instead(k):
+                    if moving and not self._fired_instead(k) \
+                            and formation_step.blocks_move(self, k) is None:  # 002 §7.33
                         out += [{"type": "move", "unit": k,
                                  "to": self.cat.board.hexes[h].id, "facing": f.to_json()}
                                 for h, f in self.destinations(k)]
                     out += [{"type": "face", "unit": k, "facing": f.to_json()}
                             for f in self._turns(k)]
+                    if moving:  # extend, retract, refuse, unrefuse (002 §7.3, §8.4, §8.5)
+                        out += formation_step.options(self, k)
                 out += [{"type": "rally", "unit": k} for k in self.active_units()
                         if self._rally_problem(k) is None]
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
@@ -124,6 +128,9 @@ class EngineLegality(EngineQuestions):
         here = self.hex_of(u.hex)
         if here is None or u.facing is None:
             return []
+        special = formation_step.own_turns(self, key)  # refused, line or column (§7.33, §8.44)
+        if special is not None:
+            return special
         if self.pos.brigade is not None and not self.may_move(self.pos.brigade):
             return [f for f in self.legal_facings(key) if f.kind == u.facing.kind
                     and min((f.index - u.facing.index) % 6, (u.facing.index - f.index) % 6) == 1]
@@ -206,6 +213,9 @@ class EngineLegality(EngineQuestions):
             if key not in self.active_units():
                 raise RuleError("5.35" if self.moves_allowed(key) > 1 else "5.3",
                                 f"{key} has used its move this activation")
+            blocked = formation_step.blocks_move(self, key)  # 002 §7.33
+            if blocked is not None:
+                raise blocked
             facing = Facing.from_json(action["facing"])
             if kind == "face":
                 if facing not in self._turns(key):
@@ -222,10 +232,13 @@ class EngineLegality(EngineQuestions):
                                 f"{facing_kind(self.orders_of(key))}")
             to = board.parse(action["to"])
             found = self.reach(key).get((to, facing))
-            if found is None or to == self.hex_of(p.units[key].hex):
+            if found is None or (to == self.hex_of(p.units[key].hex)
+                                 and not formation_step.is_line(self, key)):
                 raise RuleError("9.1", f"{key} cannot reach {action['to']} facing {facing} now "
                                 "(terrain, MP, facing, enemy, stacking or its orders' bans)")
             return found
+        elif kind in formation_step.KINDS:
+            return formation_step.check(self, action, seat)
         elif kind == "rally":
             key = action["unit"]
             if key not in p.units or p.units[key].seat != seat:

@@ -22,6 +22,7 @@ from gettysburg.gbacw import (
     efficiency,
     fatigue,
     fire_action,
+    formation_step,
     night,
 )
 from gettysburg.gbacw.actions import ACTION_ORDER
@@ -399,13 +400,17 @@ class EngineQuestions(Game):
         memo = ("reach", key)
         if memo in self._memo:
             return dict(self._memo[memo])
-        sig = self._reach_signature(key)
-        found = _REACH_CACHE.get(sig)
-        if found is None:
-            found = self._reach(key)
-            _REACH_CACHE[sig] = found
-            while len(_REACH_CACHE) > _REACH_CACHE_SIZE:
-                _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
+        if formation_step.is_line(self, key):  # an extended line moves as one (002 §8.44)
+            found = formation_step.line_reach(self, key)
+        else:
+            sig = (*self._reach_signature(key), formation_step.signature(self, key))
+            cached = _REACH_CACHE.get(sig)
+            if cached is None:
+                cached = self._reach(key)
+                _REACH_CACHE[sig] = cached
+                while len(_REACH_CACHE) > _REACH_CACHE_SIZE:
+                    _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
+            found = formation_step.filter_reach(self, key, cached)  # 002 §7.11, §8.44, §8.5
         self._memo[memo] = found
         return dict(found)
 
@@ -431,7 +436,7 @@ class EngineQuestions(Game):
         u = p.units[key]
         c = self.counter(key)
         seat, orders, cls = u.seat, self.orders_of(key), unit_class(c)
-        enemy = self.enemy_hexes(seat)
+        enemy = self.enemy_hexes(seat) | formation_step.enemy_parts(self, seat)
 
         def sees(a: Hex, b: Hex) -> bool:
             return self._sight(a, b)
@@ -446,8 +451,10 @@ class EngineQuestions(Game):
             start = board.parse(entry)
             facing = self._entry_facing(start, facing_kind(orders))
         assert facing is not None
-        return reachable(board, start, facing, self.mp_of(key), unit_class=cls,  # type: ignore[arg-type]
+        return reachable(board, start, facing, formation_step.budget(self, key),
+                         unit_class=cls,  # type: ignore[arg-type]
                          orders=orders, enemy=enemy,  # type: ignore[arg-type]
+                         use_paths=formation_step.may_use_roads(self, key),  # 002 §8.13
                          friends=self.friends_of(key),
                          enemy_artillery=self.enemy_artillery(seat), sees=sees,
                          full_ma=c.ma, disordered=u.disordered,
@@ -465,7 +472,8 @@ class EngineQuestions(Game):
         order: by hex (q, r), then facing."""
         u = self.pos.units[key]
         here = self.hex_of(u.hex)
-        return sorted((k for k in self.reach(key) if k[0] != here),
+        line = formation_step.is_line(self, key)  # a line's pivot may keep the counter's hex
+        return sorted((k for k in self.reach(key) if k[0] != here or line),
                       key=lambda k: (k[0].q, k[0].r, k[1].kind, k[1].index))
 
     def movable_leaders(self) -> list[str]:

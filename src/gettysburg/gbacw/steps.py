@@ -16,6 +16,7 @@ from gettysburg.gbacw import (
     effectiveness,
     efficiency,
     fatigue,
+    formation_step,
     night,
     random_events,
 )
@@ -61,6 +62,7 @@ class EngineSteps(EngineLegality):
             u = self.pos.units[k]
             if u.facing is not None:
                 u.facing = to_kind(u.facing, kind)  # type: ignore[arg-type]
+        formation_step.on_orders(self, brigade)  # lines, columns, refusals (§7.26, §8.53)
 
     def d10(self, purpose: str, rule: str) -> int:
         return self.dice.roll(purpose, rule, die="d10")
@@ -414,6 +416,7 @@ class EngineSteps(EngineLegality):
                     for ld in arr.leaders:
                         if p.leaders.get(ld) is None:
                             p.leaders[ld] = action["to"]
+        old_hex, old_facing = self.hex_of(u.hex), u.facing
         u.hex = action["to"]
         u.facing = reach.facing
         u.moves += 1
@@ -437,7 +440,8 @@ class EngineSteps(EngineLegality):
                                       "stopped": reach.stopped,
                                       "checks": [{"hex": self.cat.board.hexes[c.hex].id,
                                                   "kind": c.kind, "drm": c.drm,
-                                                  "rule": c.rule} for c in reach.checks]})]
+                                                  "rule": c.rule} for c in reach.checks]}),
+                *formation_step.follow(self, key, old_hex, old_facing, reach)]  # §8.4, §8.5
 
     def _casualties(self) -> list[Event]:
         """Units with no SP left are eliminated, routed ones leave for their division's
@@ -452,7 +456,7 @@ class EngineSteps(EngineLegality):
                                 {"unit": k, "hex": u.hex}))
                 u.hex, u.facing = None, None
                 self._memo.clear()
-        return ev
+        return ev + formation_step.tidy(self, end_of_brigade=False)  # 002 §7.32
 
     def _did(self, key: str, what: str) -> None:
         """Note what a unit did for fatigue (artillery never tires, 002 §17.26)."""
@@ -467,6 +471,7 @@ class EngineSteps(EngineLegality):
         p.done_brigades.append(n)
         p.brigade = None
         ev = [Event("brigade_done", "5.3", {"brigade": n})]
+        ev += formation_step.tidy(self, end_of_brigade=True)  # 002 §8.42, §8.43, §8.5
         return ev + self._tire(n)
 
     def _tire(self, brigade: str) -> list[Event]:

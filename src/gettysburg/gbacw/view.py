@@ -10,6 +10,7 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
+    formation_step,
     sequence,
 )
 from gettysburg.gbacw.setup import turn_label
@@ -33,6 +34,7 @@ class EngineView(EngineSteps):
                            "disordered": u.disordered,
                            "arm": c.arm, "mode": c.mode, "brigade": c.formation,
                            "blown": u.blown, "abandoned": u.abandoned}  # markers on the map
+            d.update(formation_step.view_fields(self, k))  # extends, refused: on the map too
             if full or u.seat == seat:
                 d["moves"] = u.moves
                 d["waiting_at"] = self.waiting(k)

@@ -1,0 +1,725 @@
+"""Formations in the engine (issue 52): extended lines (002 §8.4), extended columns (§8.5),
+refused flanks (§7.3), one facing a hex (§7.11, §8.26) and road rates on Advance (§8.13).
+
+The rules themselves are pure functions in :mod:`extension`, :mod:`facing` and
+:mod:`stacking`; here the game's side: the actions (``extend``, ``retract``, ``refuse``,
+``unrefuse``), the moves of an extended line, the trail of a column, and the hooks the
+engine layers call. How a formation is kept (``UnitState``):
+
+* an extended line: ``extension == "line"``, ``extends`` the hex ids of its flank parts
+  (the counter's own hex is ``hex``); every part shares the unit's vertex facing;
+* an extended column: ``extension == "column"``, ``extends`` its trail, the hex next to
+  the lead first;
+* a refused flank: ``refused`` holds ``"left"`` and/or ``"right"`` (both only for a line).
+
+The whole unit is one state, so one disorder disorders every part (§8.45) by construction.
+Changing formation spends MP (``formation_mp``) out of the MA the unit's move then has; it
+does not use up the unit's move.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any, Protocol, cast
+
+from gettysburg.core.hexes import Hex
+from gettysburg.core.protocol import Action, Event, RuleError, Seat
+from gettysburg.gbacw.catalog import Catalog
+from gettysburg.gbacw.extension import (
+    ExtendedLine,
+    about_face,
+    check_extend,
+    check_half_adjacent,
+    column_extensions,
+    line_extensions_allowed,
+    line_moves,
+)
+from gettysburg.gbacw.facing import (
+    REFUSE_COST,
+    Facing,
+    RefuseSide,
+    check_refuse,
+    flank_direction,
+    unrefuse_cost,
+)
+from gettysburg.gbacw.movement import Check, Step, approach_ban, entry_cost
+from gettysburg.gbacw.oob import Counter
+from gettysburg.gbacw.paths import Reach
+from gettysburg.gbacw.stacking import StackEntry, check_road_stacking
+from gettysburg.gbacw.state import Position
+
+KINDS = ("extend", "retract", "refuse", "unrefuse")
+SIDES: tuple[RefuseSide, RefuseSide] = ("left", "right")
+
+
+class FormationGame(Protocol):
+    """What this module asks of the game (:class:`gettysburg.gbacw.game.GbacwGame`)."""
+
+    pos: Position
+    cat: Catalog
+
+    def counter(self, key: str) -> Counter: ...
+
+    def hex_of(self, hex_id: str | None) -> Hex | None: ...
+
+    def orders_of(self, key: str) -> str: ...
+
+    def formation(self, key: str) -> str: ...
+
+    def stack_entry(self, key: str) -> StackEntry: ...
+
+    def mp_of(self, key: str) -> int: ...
+
+    def active_units(self) -> list[str]: ...
+
+    def may_move(self, brigade: str) -> bool: ...
+
+
+def _class(c: Counter) -> str:
+    if c.arm in ("art", "horse_art"):
+        return "artillery"
+    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+
+
+def present(game: FormationGame, key: str) -> StackEntry:
+    """The unit's stacking entry at its present strength (SP lost taken off, 002 §12.13)."""
+    e = game.stack_entry(key)
+    return replace(e, sp=max(0, e.sp - game.pos.units[key].lost))
+
+
+# --- where the parts are ------------------------------------------------------------------
+
+
+def _sides(h: Hex, f: Facing, ext: Iterable[Hex]) -> list[RefuseSide]:
+    parts = set(ext)
+    return [s for s in SIDES if h.neighbour(flank_direction(f, s)) in parts]
+
+
+def line_of(game: FormationGame, key: str) -> ExtendedLine | None:
+    """The unit's extended line (002 §8.44), or None."""
+    u = game.pos.units[key]
+    h = game.hex_of(u.hex)
+    if u.extension != "line" or h is None or u.facing is None or u.facing.kind != "vertex":
+        return None
+    sides = _sides(h, u.facing, (game.cat.board.parse(x) for x in u.extends))
+    return ExtendedLine.extend(h, u.facing, sides) if sides else None
+
+
+def parts(game: FormationGame, key: str) -> list[Hex]:
+    """Every hex the unit holds: its counter's, then its extensions (002 §8.44, §8.5)."""
+    u = game.pos.units[key]
+    h = game.hex_of(u.hex)
+    if h is None:
+        return []
+    return [h, *(game.cat.board.parse(x) for x in u.extends)]
+
+
+def extension_hexes(game: FormationGame, seat: Seat | None = None) -> dict[Hex, str]:
+    """Hexes held by an extension (not a counter) -> the unit, of ``seat`` or of both."""
+    out: dict[Hex, str] = {}
+    for k, u in sorted(game.pos.units.items()):
+        if u.extends and u.hex is not None and (seat is None or u.seat == seat):
+            for x in u.extends:
+                out[game.cat.board.parse(x)] = k
+    return out
+
+
+def units_at(game: FormationGame, h: Hex) -> list[str]:
+    """Units with a part in ``h``: counters there, then extensions (for fire and shock)."""
+    here = [k for k, u in sorted(game.pos.units.items()) if game.hex_of(u.hex) == h]
+    ext = extension_hexes(game)
+    return here + ([ext[h]] if h in ext and ext[h] not in here else [])
+
+
+def part_strengths(game: FormationGame, key: str) -> dict[Hex, int]:
+    """SP in each hex of an extended unit, the counter's hex first with the odd SP (002
+    §8.44, §8.5): 9 SP over two hexes 5/4, 17 over three 6/6/5."""
+    hexes = parts(game, key)
+    sp = present(game, key).sp
+    if len(hexes) <= 1:
+        return {h: sp for h in hexes}
+    base, extra = divmod(sp, len(hexes))
+    return {h: base + (1 if i < extra else 0) for i, h in enumerate(hexes)}
+
+
+def signature(game: FormationGame, key: str) -> tuple[Any, ...]:
+    """What a unit's reach depends on beyond the engine's own signature: its MP already
+    spent on formation changes and every unit's extensions (cache key part)."""
+    u = game.pos.units[key]
+    return (u.formation_mp, u.extension, tuple(u.refused),
+            tuple((k, tuple(v.extends)) for k, v in sorted(game.pos.units.items())
+                  if v.extends))
+
+
+def enemy_parts(game: FormationGame, seat: Seat) -> set[Hex]:
+    """Hexes the enemy holds with an extension: they count as enemy-held for movement."""
+    return {h for h, k in extension_hexes(game).items() if game.pos.units[k].seat != seat}
+
+
+# --- the hooks of the engine's layers -----------------------------------------------------
+
+
+def budget(game: FormationGame, key: str) -> int:
+    """MP the unit's move still has: its MA less what formation changes took (§8.42)."""
+    return max(0, game.mp_of(key) - game.pos.units[key].formation_mp)
+
+
+def may_use_roads(game: FormationGame, key: str) -> bool:
+    """002 §8.13: on Advance, road rates only for a stack within March stacking limits."""
+    if game.orders_of(key) != "advance":
+        return True
+    u = game.pos.units[key]
+    entries = [present(game, k) for k, v in sorted(game.pos.units.items())
+               if v.hex is not None and v.hex == u.hex and v.seat == u.seat]
+    try:
+        check_road_stacking(entries, "advance")
+    except RuleError:
+        return False
+    return True
+
+
+def blocks_move(game: FormationGame, key: str) -> RuleError | None:
+    """A refused unit leaves the refused state before moving or turning (002 §7.33)."""
+    if game.pos.units[key].refused:
+        return RuleError("7.33", f"{key} refuses a flank: 'unrefuse' first (1 MP)")
+    return None
+
+
+def is_line(game: FormationGame, key: str) -> bool:
+    return line_of(game, key) is not None
+
+
+def filter_reach(game: FormationGame, key: str,
+                 found: dict[tuple[Hex, Facing], Reach]) -> dict[tuple[Hex, Facing], Reach]:
+    """The engine's reach less what formations forbid: ending with a facing other than the
+    friends' in the hex (002 §7.11), ending in a hex an extension holds (§8.44, §8.5), and
+    for a unit that will trail a column, ending on or trailing over another unit (§8.5)."""
+    u = game.pos.units[key]
+    p = game.pos
+    facings: dict[Hex, Facing] = {}
+    occupied: set[Hex] = set()
+    for k, v in p.units.items():
+        h = game.hex_of(v.hex)
+        if k == key or h is None:
+            continue
+        occupied.add(h)
+        if v.seat == u.seat and v.facing is not None:
+            facings.setdefault(h, v.facing)
+    ext = extension_hexes(game)
+    blocked = {h for h, k in ext.items() if k != key}
+    lines_with_room = {h for h in blocked if p.units[ext[h]].extension == "line"}
+    artillery = _class(game.counter(key)) == "artillery"
+    occupied |= blocked
+    out: dict[tuple[Hex, Facing], Reach] = {}
+    for (h, f), r in found.items():
+        if h in facings and facings[h] != f:
+            continue  # 002 §7.11: one facing for every unit in a hex
+        if h in blocked and not (artillery and h in lines_with_room):
+            continue
+        trail = column_trail(game, key, r)
+        if trail and (h in occupied or any(t in occupied for t in trail)):
+            continue  # 002 §8.5: no part of a column ends stacked
+        out[(h, f)] = r
+    return out
+
+
+def column_size(game: FormationGame, key: str) -> int:
+    """Trailing hexes the unit needs in column now (002 §8.5)."""
+    return column_extensions(present(game, key))
+
+
+def column_trail(game: FormationGame, key: str, r: Reach) -> list[Hex]:
+    """The hexes a column's extensions hold after the move ``r`` (002 §8.5, §8.51): they
+    follow the lead along its path, the first in the hex it left last; a short move leaves
+    the rear parts where the column stood. Empty for a unit that does not form column:
+    March orders, or Advance by road alone (§8.13, §8.52)."""
+    u = game.pos.units[key]
+    orders = game.orders_of(key)
+    if u.extension == "line":
+        return []
+    if not (orders == "march" or (orders == "advance" and r.road_only and len(r.path) > 1)):
+        return []
+    n = column_size(game, key)
+    if n == 0:
+        return []
+    behind: list[Hex] = [h for h, _ in reversed(r.path)]
+    here = game.hex_of(u.hex)
+    if here is not None:
+        behind += [here, *(game.cat.board.parse(x) for x in u.extends)]
+    trail: list[Hex] = []
+    for h in behind:
+        if h != r.hex and h not in trail:
+            trail.append(h)
+    return trail[:n]
+
+
+def follow(game: FormationGame, key: str, frm: Hex | None, old: Facing | None,
+           r: Reach) -> list[Event]:
+    """After the engine moved ``key`` (already in its new hex): its extensions follow.
+
+    A line keeps its sides (002 §8.44); a column's trail follows the path (§8.5); a unit
+    on Advance leaving the road drops its column (§8.52, retracted on the way). A friend
+    ending its move in a refused flank hex ends that refusal (§7.32)."""
+    p = game.pos
+    u = p.units[key]
+    board = game.cat.board
+    u.formation_mp = 0
+    ev: list[Event] = []
+    to = game.hex_of(u.hex)
+    if to is None or u.facing is None:
+        return ev
+    if u.extension == "line" and frm is not None and old is not None:
+        sides = _sides(frm, old, (board.parse(x) for x in u.extends))
+        if sides and u.facing.kind == "vertex":
+            line = ExtendedLine.extend(to, u.facing, sides)
+            u.extends = [board.hexes[h].id for h in line.hexes if h != to]
+    else:
+        trail = column_trail(game, key, r)
+        before = list(u.extends)
+        u.extends = [board.hexes[h].id for h in trail]
+        u.extension = "column" if trail else None
+        if u.extends != before:
+            ev.append(Event("column", "8.5", {"unit": key, "hex": u.hex,
+                                              "extends": list(u.extends)}))
+    for k, v in sorted(p.units.items()):
+        h = game.hex_of(v.hex)
+        if k == key or v.seat != u.seat or not v.refused or h is None or v.facing is None:
+            continue
+        flanks = {_end_hex(game, k, s).neighbour(flank_direction(v.facing, cast(RefuseSide, s))): s
+                  for s in v.refused}
+        if to in flanks:
+            v.refused = [s for s in v.refused if s != flanks[to]]
+            ev.append(Event("unrefuse", "7.32", {"unit": k, "hex": v.hex, "mp": 0,
+                                                 "cause": key}))
+    return ev
+
+
+def own_turns(game: FormationGame, key: str) -> list[Facing] | None:
+    """Facings a unit in a formation may turn to in place, or None for a plain unit: a
+    refused unit none (002 §7.33), a column none (it retracts or forms line, §8.52), an
+    extended line only its about face, for 1 MP (§8.44, §7.22)."""
+    u = game.pos.units[key]
+    if u.refused or u.extension == "column":
+        return []
+    line = line_of(game, key)
+    if line is None:
+        return None
+    return [about_face(line).facing] if budget(game, key) >= 1 else []
+
+
+def face_stack(game: FormationGame, key: str) -> list[str]:
+    """002 §7.11, §8.26: a turn in a stack turns every friendly unit there; an extended
+    line's about face keeps its hexes (left and right change places)."""
+    p = game.pos
+    u = p.units[key]
+    turned: list[str] = []
+    for k, v in sorted(p.units.items()):
+        if k != key and v.seat == u.seat and v.hex == u.hex and v.hex is not None \
+                and v.facing != u.facing:
+            v.facing = u.facing
+            turned.append(k)
+    return turned
+
+
+def on_orders(game: FormationGame, brigade: str) -> list[Event]:
+    """A change of orders (002 §7.26, §8.53, §7.32): March ends lines and refusals (the
+    line gathers in its counter's hex); Attack ends columns (gathered in the lead hex:
+    §8.53 has them retract or form line before anything else). Free (§7.23)."""
+    ev: list[Event] = []
+    orders = game.pos.brigades[brigade].orders
+    for k, u in sorted(game.pos.units.items()):
+        if game.formation(k) != brigade or u.hex is None:
+            continue
+        if orders == "march" and u.refused:
+            u.refused = []
+        if (orders == "march" and u.extension == "line") or (
+                orders == "attack" and u.extension == "column"):
+            ev.append(Event("retract", "7.26" if orders == "march" else "8.53",
+                            {"unit": k, "to": u.hex, "mp": 0, "from": list(u.extends)}))
+            u.extension, u.extends = None, []
+    return ev
+
+
+def tidy(game: FormationGame, *, end_of_brigade: bool) -> list[Event]:
+    """Formations that no longer stand: a unit off the map loses them; a lone refusing
+    unit under 2 SP drops the marker at once (§7.32); at the end of a brigade's
+    activation an extension its SP no longer allow goes, the counter staying put (§8.42,
+    §8.43, §8.5)."""
+    p = game.pos
+    ev: list[Event] = []
+    for k, u in sorted(p.units.items()):
+        if u.hex is None:
+            u.extension, u.extends, u.refused = None, [], []
+            continue
+        sp = present(game, k).sp
+        alone = sum(1 for v in p.units.values() if v.hex == u.hex and v.seat == u.seat) == 1
+        if u.refused and alone and not u.extends and sp < 2:
+            u.refused = []
+            ev.append(Event("unrefuse", "7.32", {"unit": k, "hex": u.hex, "mp": 0}))
+        if not end_of_brigade or not u.extends:
+            continue
+        room = (line_extensions_allowed(present(game, k)) if u.extension == "line"
+                else column_size(game, k))
+        if len(u.extends) > room:
+            # a column sheds its tail; a line its left part first (the owner's choice, §8.43)
+            dropped = (u.extends[room:] if u.extension == "column"
+                       else u.extends[:len(u.extends) - room])
+            u.extends = [x for x in u.extends if x not in dropped]
+            if not u.extends:
+                u.extension = None
+            ev.append(Event("retract", "8.42", {"unit": k, "to": u.hex, "mp": 0,
+                                                "from": dropped}))
+    return ev
+
+
+def leave(game: FormationGame, key: str) -> list[str]:
+    """Drop the unit's extensions and refusal without MP (a retreat or advance that cannot
+    keep them, 002 §7.33, §8.47, §8.49); the hexes given up. For the results' code."""
+    u = game.pos.units[key]
+    gone = list(u.extends)
+    u.extension, u.extends, u.refused = None, [], []
+    return gone
+
+
+def disorder_spread(game: FormationGame, key: str) -> list[str]:
+    """002 §8.45: when an extended unit is disordered, friendly artillery stacked in any
+    of its hexes takes a UDD: the artillery units to roll for (the caller rolls)."""
+    u = game.pos.units[key]
+    hexes = set(parts(game, key))
+    return [k for k, v in sorted(game.pos.units.items())
+            if k != key and v.seat == u.seat and game.hex_of(v.hex) in hexes
+            and _class(game.counter(k)) == "artillery"]
+
+
+# --- the moves of an extended line (002 §8.44) ---------------------------------------------
+
+
+def _end_hex(game: FormationGame, key: str, side: str) -> Hex:
+    """The part of a unit at its ``side`` end (the counter's hex when not extended)."""
+    line = line_of(game, key)
+    here = game.hex_of(game.pos.units[key].hex)
+    assert here is not None
+    if line is None:
+        return here
+    return line.hexes[0] if side == "left" else line.hexes[-1]
+
+
+def line_reach(game: FormationGame, key: str) -> dict[tuple[Hex, Facing], Reach]:
+    """Where an extended line may end its move (002 §8.44): steps straight ahead or
+    pivots on an end, each paying the dearest hex a part enters; no part enters an
+    enemy's or a non-artillery friend's hex or a hex its orders forbid; the line stops
+    when a part comes next to the enemy; with one part in contact the other comes next to
+    enemy artillery only unless on Attack and in good order. Keyed by the counter's hex
+    and the facing (the sides stay as they are, so that fixes every part)."""
+    start = line_of(game, key)
+    if start is None:
+        return {}
+    p = game.pos
+    u = p.units[key]
+    board = game.cat.board
+    orders = game.orders_of(key)
+    seat = u.seat
+    cls = _class(game.counter(key))
+    enemy = {h for v in p.units.values() if v.seat != seat
+             and (h := game.hex_of(v.hex)) is not None} | enemy_parts(game, seat)
+    enemy_art = {h for k, v in p.units.items() if v.seat != seat
+                 and _class(game.counter(k)) == "artillery"
+                 and (h := game.hex_of(v.hex)) is not None}
+    blocked = set(enemy)
+    for k, v in p.units.items():
+        h = game.hex_of(v.hex)
+        if k != key and v.seat == seat and h is not None:
+            if _class(game.counter(k)) != "artillery":
+                blocked.add(h)
+            blocked.update(board.parse(x) for x in v.extends)
+    limit = 2 * budget(game, key)
+    best: dict[ExtendedLine, int] = {start: 0}
+    info: dict[ExtendedLine, tuple[tuple[tuple[Hex, Facing], ...], bool, tuple[Check, ...]]] = {
+        start: (((start.hexes[start.counter], start.facing),), False, ())}
+    heap: list[tuple[int, int, ExtendedLine]] = [(0, 0, start)]
+    tick = 0
+    out: dict[tuple[Hex, Facing], Reach] = {}
+    while heap:
+        cost, _, line = heapq.heappop(heap)
+        if cost > best.get(line, math.inf):
+            continue
+        path, disordered, checks = info[line]
+        touching = any(n in enemy for h in line.hexes for n in h.neighbours())
+        if line != start:
+            out[(line.hexes[line.counter], line.facing)] = Reach(
+                line.hexes[line.counter], line.facing, cost, path, checks, disordered,
+                touching, False, False)
+            if touching:
+                continue  # 002 §9.53: a move ends on coming next to the enemy
+        for new in line_moves(line):
+            steps: list[Step] = []
+            ok = True
+            for a, b in zip(line.hexes, new.hexes, strict=True):
+                if a == b:
+                    continue
+                frm = a if a.distance(b) == 1 else new.hexes[len(new.hexes) // 2]
+                if b not in board.hexes or b in blocked:
+                    ok = False
+                    break
+                step = entry_cost(board, frm, b, unit_class=cls,  # type: ignore[arg-type]
+                                  orders=orders, use_paths=False)  # type: ignore[arg-type]
+                if isinstance(step, RuleError) or approach_ban(
+                        board, b, step, unit_class=cls,  # type: ignore[arg-type]
+                        orders=orders, enemy=enemy,  # type: ignore[arg-type]
+                        enemy_artillery=enemy_art) is not None:
+                    ok = False
+                    break
+                steps.append(step)
+            if not ok or not steps:
+                continue
+            try:
+                check_half_adjacent(line, new, enemy=enemy, enemy_artillery=enemy_art,
+                                    orders=orders, disordered=u.disordered or disordered)
+            except RuleError:
+                continue
+            nc = cost + max(s.half_mp for s in steps)
+            if nc > limit or nc >= best.get(new, math.inf):
+                continue
+            best[new] = nc
+            # a D hex entered by any part disorders the whole line (§9.47, §8.45); the "d"
+            # checks of the parts are not rolled (the roll walks the counter's path)
+            d = disordered or any(s.disorder == "auto" for s in steps)
+            info[new] = ((*path, (new.hexes[new.counter], new.facing)), d, checks)
+            tick += 1
+            heapq.heappush(heap, (nc, tick, new))
+    return out
+
+
+# --- the actions --------------------------------------------------------------------------
+
+
+def _occupants(game: FormationGame, key: str) -> tuple[set[Hex], set[Hex], set[Hex]]:
+    """(hexes with a non-artillery unit or any extension, enemy-held hexes, friend-held
+    hexes), ``key``'s own parts left out."""
+    p = game.pos
+    seat = p.units[key].seat
+    non_art: set[Hex] = set()
+    enemy: set[Hex] = set(enemy_parts(game, seat))
+    friends: set[Hex] = set()
+    for k, v in p.units.items():
+        h = game.hex_of(v.hex)
+        if k == key or h is None:
+            continue
+        holds = {h, *(game.cat.board.parse(x) for x in v.extends)}
+        (friends if v.seat == seat else enemy).update(holds)
+        if _class(game.counter(k)) != "artillery":
+            non_art.add(h)
+        non_art.update(holds - {h})
+    return non_art, enemy, friends
+
+
+def _mp(step: Step | RuleError) -> int | None:
+    return None if isinstance(step, RuleError) else math.ceil(step.half_mp / 2)
+
+
+def extend_cost(game: FormationGame, key: str, sides: list[str]) -> int:
+    """002 §8.41-§8.43: check an extension of ``key`` to ``sides`` and give its MP."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or u.facing is None:
+        raise RuleError("8.41", f"{key} is not on the map")
+    if game.orders_of(key) not in ("advance", "attack") or u.facing.kind != "vertex":
+        raise RuleError("8.41", "only a unit on Advance or Attack orders (facing a vertex) "
+                        "extends its line")
+    if u.extension == "column":
+        raise RuleError("8.52", f"{key} is in column: retract first")
+    if u.refused:
+        raise RuleError("7.33", f"{key} refuses a flank: 'unrefuse' first")
+    if any(s not in SIDES for s in sides):
+        raise RuleError("8.41", "sides are 'left' and/or 'right'")
+    line = line_of(game, key)
+    have = _sides(here, u.facing, (game.cat.board.parse(x) for x in u.extends)) if line else []
+    if set(sides) & set(have):
+        raise RuleError("8.41", f"{key} already extends to its {'/'.join(have)}")
+    non_art, enemy, _ = _occupants(game, key)
+    stacked = any(v.hex == u.hex and k != key and v.seat == u.seat
+                  and _class(game.counter(k)) != "artillery" for k, v in p.units.items())
+    costs: list[int] = []
+    for s in sides:
+        target = here.neighbour(flank_direction(u.facing, cast(RefuseSide, s)))
+        if target not in game.cat.board.hexes:
+            raise RuleError("8.41", f"the {s} flank hex is off the map")
+        c = _mp(entry_cost(game.cat.board, here, target,
+                           unit_class=_class(game.counter(key)),  # type: ignore[arg-type]
+                           orders=game.orders_of(key)))  # type: ignore[arg-type]
+        if c is None:
+            raise RuleError("8.42", f"{key} cannot enter its {s} flank hex")
+        costs.append(c)
+    cost = check_extend(present(game, key), here, u.facing, cast(list[RefuseSide], sides),
+                        stacked_with_non_artillery=stacked,
+                        occupied_by_non_artillery=non_art, enemy=enemy, costs=costs,
+                        existing=len(have))
+    if u.formation_mp + cost > game.mp_of(key):
+        raise RuleError("8.42", f"{key} has {budget(game, key)} MP left; extending costs {cost}")
+    return cost
+
+
+def retract_cost(game: FormationGame, key: str, to: Hex) -> int:
+    """002 §8.42, §8.52: gather an extended unit into one of its hexes; the MP are those
+    of entering it (off the road for a column), the dearest part paying."""
+    u = game.pos.units[key]
+    hexes = parts(game, key)
+    if not u.extends:
+        raise RuleError("8.42", f"{key} is not extended")
+    if to not in hexes:
+        raise RuleError("8.42", f"{to} is not one of {key}'s hexes")
+    if u.extension == "line" and len(hexes) == 3 and to != hexes[0]:
+        raise RuleError("8.43", "a line extended both ways gathers in its counter's hex")
+    cost = 0
+    for h in hexes:
+        if h != to and h.distance(to) == 1:
+            c = _mp(entry_cost(game.cat.board, h, to,
+                               unit_class=_class(game.counter(key)),  # type: ignore[arg-type]
+                               orders=game.orders_of(key), use_paths=False))  # type: ignore[arg-type]
+            if c is None:
+                raise RuleError("8.42", f"{key} cannot gather into {to}")
+            cost = max(cost, c)
+    if u.formation_mp + cost > game.mp_of(key):
+        raise RuleError("8.42", f"{key} has {budget(game, key)} MP left; retracting costs "
+                        f"{cost}")
+    return cost
+
+
+def refuse_problem(game: FormationGame, key: str, side: str) -> RuleError | None:
+    """002 §7.31-§7.32 (and §8.44 for lines) for the unit's stack refusing ``side``."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or u.facing is None:
+        return RuleError("7.32", f"{key} is not on the map")
+    if side not in SIDES:
+        return RuleError("7.32", "side is 'left' or 'right'")
+    if u.formation_mp + REFUSE_COST > game.mp_of(key):
+        return RuleError("7.32", f"{key} has no MP left to refuse")
+    _, enemy, friends = _occupants(game, key)
+    stack = [k for k, v in p.units.items() if v.hex == u.hex and v.seat == u.seat]
+    line = line_of(game, key)
+    try:
+        check_refuse(_end_hex(game, key, side), u.facing, side,
+                     orders=game.orders_of(key), friendly=friends - set(parts(game, key)),
+                     enemy=enemy, units_in_hex=len(stack),
+                     hex_sp=sum(present(game, k).sp for k in stack),
+                     already_refused=set(u.refused), extended_line=line is not None,
+                     extended_column=u.extension == "column")
+        if line is not None:  # each part apart for the enemy ban (§7.32)
+            for h in line.hexes:
+                if any(n in enemy for n in h.neighbours()):
+                    raise RuleError("7.32", "a part of the line is next to the enemy")
+    except RuleError as exc:
+        return exc
+    return None
+
+
+def options(game: FormationGame, key: str) -> list[Action]:
+    """The formation actions of an active unit that may spend MP (listed with its moves)."""
+    u = game.pos.units[key]
+    if u.hex is None:
+        return []
+    out: list[Action] = []
+    if u.refused:
+        if u.formation_mp + unrefuse_cost() <= game.mp_of(key):
+            out.append({"type": "unrefuse", "unit": key})
+        return out
+    for sides in (["left"], ["right"], ["left", "right"]):
+        try:
+            extend_cost(game, key, sides)
+        except RuleError:
+            continue
+        out.append({"type": "extend", "unit": key, "sides": sides})
+    for h in parts(game, key) if u.extends else []:
+        try:
+            retract_cost(game, key, h)
+        except RuleError:
+            continue
+        out.append({"type": "retract", "unit": key, "to": game.cat.board.hexes[h].id})
+    out += [{"type": "refuse", "unit": key, "side": s} for s in SIDES
+            if refuse_problem(game, key, s) is None]
+    return out
+
+
+def check(game: FormationGame, action: Action, seat: Seat) -> int:
+    """Check a formation action; its MP."""
+    p = game.pos
+    key = action["unit"]
+    if key not in p.units or p.units[key].seat != seat:
+        raise RuleError("5.3", f"{key!r} is not one of your units")
+    if p.brigade is None or game.formation(key) != p.brigade:
+        raise RuleError("5.3", f"{key} is not of the active brigade")
+    if key not in game.active_units():
+        raise RuleError("5.3", f"{key} has used its move this activation")
+    if not game.may_move(p.brigade):
+        raise RuleError("6.23", f"{p.brigade} may spend no MP this activation")
+    kind = action["type"]
+    if kind == "extend":
+        return extend_cost(game, key, list(action["sides"]))
+    if kind == "retract":
+        return retract_cost(game, key, game.cat.board.parse(action["to"]))
+    if kind == "refuse":
+        if p.units[key].refused and action["side"] in p.units[key].refused:
+            raise RuleError("7.32", f"the {action['side']} flank is already refused")
+        problem = refuse_problem(game, key, action["side"])
+        if problem is not None:
+            raise problem
+        return REFUSE_COST
+    if not p.units[key].refused:
+        raise RuleError("7.33", f"{key} refuses no flank")
+    if p.units[key].formation_mp + unrefuse_cost() > game.mp_of(key):
+        raise RuleError("7.33", f"{key} has no MP left to leave the refused state")
+    return unrefuse_cost()
+
+
+def execute(game: FormationGame, action: Action, mp: int) -> list[Event]:
+    """Carry out a checked formation action."""
+    p = game.pos
+    key = action["unit"]
+    u = p.units[key]
+    board = game.cat.board
+    u.formation_mp += mp
+    u.mp_spent += mp
+    kind = action["type"]
+    if kind == "extend":
+        here = game.hex_of(u.hex)
+        assert here is not None and u.facing is not None
+        old = line_of(game, key)
+        have = _sides(here, u.facing, old.hexes) if old else []
+        line = ExtendedLine.extend(here, u.facing, sorted({*have, *action["sides"]}))
+        u.extension = "line"
+        u.extends = [board.hexes[h].id for h in line.hexes if h != here]
+        return [Event("extend", "8.41", {"unit": key, "hex": u.hex, "sides": action["sides"],
+                                         "extends": list(u.extends), "mp": mp})]
+    if kind == "retract":
+        frm = list(u.extends)
+        u.hex = action["to"]
+        u.extension, u.extends = None, []
+        return [Event("retract", "8.42", {"unit": key, "to": u.hex, "from": frm, "mp": mp})]
+    stack = sorted(k for k, v in p.units.items() if v.hex == u.hex and v.seat == u.seat)
+    if kind == "refuse":
+        for k in stack:  # 002 §8.26: the whole stack refuses
+            v = p.units[k]
+            v.refused = sorted({*v.refused, action["side"]})
+        return [Event("refuse", "7.32", {"unit": key, "hex": u.hex, "side": action["side"],
+                                         "stack": stack, "mp": mp})]
+    for k in stack:
+        p.units[k].refused = []
+    return [Event("unrefuse", "7.33", {"unit": key, "hex": u.hex, "stack": stack, "mp": mp})]
+
+
+def view_fields(game: FormationGame, key: str) -> dict[str, Any]:
+    """The formation markers of a unit on the map, as every seat sees them."""
+    u = game.pos.units[key]
+    out: dict[str, Any] = {}
+    if u.extension is not None and u.hex is not None:
+        out["extension"] = u.extension
+        out["extends"] = list(u.extends)
+    if u.refused and u.hex is not None:
+        out["refused"] = list(u.refused)
+    return out
