@@ -38,6 +38,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "Division Orders (or a reinforcement's orders, 9.7)"),
     ActionType("reserve", "6.3", (("brigade", "str"), ("on", "bool")), ("orders",),
                "put a brigade in Reserve, or take it out"),
+    ActionType("build", "15.13", (("unit", "str"), ("facing", "facing")), ("orders",),
+               "start breastworks (II/F): the unit faces the vertex whose two hexsides they "
+               "will guard (engineering_step.py)"),
     ActionType("end_orders", "3.0", (), ("orders",), "finish the orders segment"),
     ActionType("first_am", "5.1", (("marker", "str"),), ("first_am",),
                "the initiative player's first activation marker"),
@@ -89,6 +92,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "the activation marker is done (brigades that have not acted lose it)"),
     ActionType("move_commander", "9.32", (("leader", "str"), ("to", "hex")), ("commanders",),
                "move a corps commander or the OC (legs of up to 10 MP, 40 in all)"),
+    ActionType("idle_rally", "13.45", (("brigade", "str"), ("on", "bool")), ("commanders",),
+               "an idle brigade rallies its disordered units at IV/B instead of resting a "
+               "fatigue level off (on: false goes back to resting; end_segment.py)"),
     ActionType("end_commanders", "9.32", (), ("commanders",),
                "finish the commander movement phase"),
 )

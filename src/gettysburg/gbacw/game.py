@@ -28,6 +28,8 @@ from gettysburg.core.protocol import (
     resolve_dice,
 )
 from gettysburg.gbacw import (
+    end_segment,
+    engineering_step,
     fire_action,
     formation_step,
     move_step,
@@ -133,8 +135,11 @@ class GbacwGame(EngineView):
             self.record(e)
 
     def execute(self, action: Action, seat: Seat) -> list[Event]:
+        before = end_segment.on_map_leaders(self)
         try:
-            return self._execute(action, seat)
+            ev = self._execute(action, seat)
+            end_segment.note_fallen(self, before)  # replaced in IV/B (002 §12.74)
+            return ev + engineering_step.after_action(self, action)  # 002 §15.14
         finally:
             self._memo.clear()  # the position changed
 
@@ -183,6 +188,10 @@ class GbacwGame(EngineView):
             p.brigades[action["brigade"]].reserve = action["on"]
             ev.append(Event("reserve", "6.3", {"brigade": action["brigade"],
                                                "on": action["on"]}, visible_to=(seat,)))
+        elif kind == "build":
+            ev += engineering_step.start_build(self, action, seat)
+        elif kind == "idle_rally":
+            ev += end_segment.apply_idle(self, action, seat)
         elif kind == "end_orders":
             p.orders_done.append(seat)
             ev.append(Event("orders_done", "3.0", {"seat": seat}))
@@ -211,6 +220,8 @@ class GbacwGame(EngineView):
             ev.append(Event("activate", "5.3", {"brigade": p.brigade, "seat": seat}))
         elif kind == "move":
             ev += move_step.execute(self, action, checked)  # 002 §9, §9.47, §8.22 rolls
+            ev += engineering_step.crossed(self, next(  # 002 §15.17
+                (list(e.data.get("path", [])) for e in reversed(ev) if e.type == "move"), []))
             ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
         elif kind == "face":
             u = p.units[action["unit"]]

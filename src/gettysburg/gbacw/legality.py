@@ -11,6 +11,8 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
+    end_segment,
+    engineering_step,
     fire_action,
     formation_step,
     reaction_step,
@@ -65,6 +67,7 @@ class EngineLegality(EngineQuestions):
             for n, b in sorted(p.brigades.items()):
                 if b.seat == seat and self.in_play(n) and self._reserve_problem(n) is None:
                     out.append({"type": "reserve", "brigade": n, "on": not b.reserve})
+            out += engineering_step.build_options(self, seat)  # II/F (002 §15.1)
             out.append({"type": "end_orders"})
         elif p.phase == "first_am":
             out += [{"type": "first_am", "marker": m} for m in self._own_markers(seat)]
@@ -82,6 +85,7 @@ class EngineLegality(EngineQuestions):
                 out += [{"type": "move_commander", "leader": ld,
                          "to": self.cat.board.hexes[h].id}
                         for h in sorted(moves, key=lambda x: (x.q, x.r))]
+            out += end_segment.idle_options(self, seat)  # for IV/B (002 §13.45)
             out.append({"type": "end_commanders"})
         elif p.phase == "action" and p.pending is not None:
             pending = p.pending.get("kind")
@@ -184,6 +188,10 @@ class EngineLegality(EngineQuestions):
             problem = self._reserve_problem(n)
             if problem is not None:
                 raise problem
+        elif kind == "build":
+            return engineering_step.check_build(self, action, seat)
+        elif kind == "idle_rally":
+            end_segment.check_idle(self, action, seat)
         elif kind == "first_am":
             if action["marker"] not in self._own_markers(seat):
                 raise RuleError("5.1", f"{action['marker']!r} is not one of your markers in "

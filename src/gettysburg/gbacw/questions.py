@@ -20,6 +20,7 @@ from gettysburg.core.protocol import (
 from gettysburg.gbacw import (
     effectiveness,
     efficiency,
+    engineering_step,
     fatigue,
     fire_action,
     formation_step,
@@ -429,7 +430,8 @@ class EngineQuestions(Game):
             if k != key and v.hex is not None
             and here.distance(self.hex_of(v.hex)) <= radius))  # type: ignore[arg-type]
         return (self.setup.scenario, u.counter, u.hex, self.waiting(key), u.facing,
-                u.disordered, self.orders_of(key), near)
+                u.disordered, self.orders_of(key), near,
+                tuple((b["hex"], b["vertex"]) for b in p.breastworks))
 
     def _reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:
         p, board = self.pos, self.cat.board
@@ -458,7 +460,8 @@ class EngineQuestions(Game):
                          friends=self.friends_of(key),
                          enemy_artillery=self.enemy_artillery(seat), sees=sees,
                          full_ma=c.ma, disordered=u.disordered,
-                         mp_disordered=c.ma_disordered, entering=entering)
+                         mp_disordered=c.ma_disordered, entering=entering,
+                         breastwork_sides=engineering_step.guarded(self))  # 002 §15.22
 
     def _entry_facing(self, entry: Hex, kind: str) -> Facing:
         """A reinforcement comes on facing into the map (its first front hex on it)."""

@@ -15,6 +15,8 @@ from gettysburg.core.protocol import (
 from gettysburg.gbacw import (
     effectiveness,
     efficiency,
+    end_segment,
+    engineering_step,
     fatigue,
     formation_step,
     night,
@@ -524,7 +526,7 @@ class EngineSteps(EngineLegality):
         p.commanders_done, p.commander_mp = [], {}
         ev = [Event("phase", "3.0", {"phase": "commanders", "segment": "IV/A"})]
         for seat in SEATS:
-            if not self.commanders(seat):
+            if not self.commanders(seat) and not end_segment.idle_options(self, seat):
                 p.commanders_done.append(seat)
         if len(p.commanders_done) == 2:
             ev += self._end_turn()
@@ -535,20 +537,21 @@ class EngineSteps(EngineLegality):
         at dusk and night, §16.2; an idle brigade rests a fatigue level off, §17.42), IV/C
         combat effectiveness (002 §13.2-13.3, effectiveness.py), then the next turn."""
         p = self.pos
-        ev: list[Event] = []
+        ev: list[Event] = end_segment.replace_leaders(self)  # IV/B/1 (002 §12.74-12.76)
         light = self._light()
         for n, b in sorted(p.brigades.items()):
+            # 002 §6.35 in order: fatigue, disorder (not a collapsed unit's), stragglers;
+            # an idle brigade rallies or rests (§13.45, §17.42): end_segment.py
+            ev += end_segment.recover_brigade(self, n)
             if b.reserve:
                 for k in self.brigade_units(n):
-                    p.units[k].disordered = False  # 002 §6.35's second step
+                    if not p.units[k].collapsed:
+                        p.units[k].disordered = False  # 002 §6.35's second step
                 if night.stragglers_eligible(light, reserve=True):  # type: ignore[arg-type]
                     ev += self._stragglers(n)
-            if self.fatigue:
-                was_idle = not b.busy and not b.reserve
-                b.fatigue = fatigue.end_of_turn(b.fatigue, reserve_all_turn=b.reserve,
-                                                idle_choice="rest" if was_idle else None,
-                                                was_idle=was_idle)
+        for b in p.brigades.values():
             b.activations, b.busy, b.tally = 0, False, {}
+        p.idle_rally = []
         # 002 §12.8, §12.82: abandoned guns turn Abandoned-2, then are lost at the next
         # Recovery phase
         for k, u in sorted(p.units.items()):
@@ -562,6 +565,7 @@ class EngineSteps(EngineLegality):
                 u.abandoned = nxt
             ev.append(Event("abandoned_guns", "12.82", {"unit": k, "hex": u.hex,
                                                         "now": nxt}))
+        ev += engineering_step.complete(self)  # IV/B/6 (002 §15.13)
         ev += self._casualties()
         # IV/C combat effectiveness (002 §13.2-13.3)
         ev += effectiveness.phase(self, {k for k, u in p.units.items()

@@ -1,0 +1,200 @@
+"""Engineering in the engine (002 §15, §17.34) through the pure :mod:`engineering`: the
+Engineering phase's construction markers (II/F, played in the engine's ``orders`` phase),
+what interrupts the work (§15.14), the markers that flip in the Replacement/Recovery phase
+(IV/B/6, §15.13), crossing a guarded hexside (§15.17: it costs the Terrain chart's MP, paid
+in :func:`paths.reachable` through ``breastwork_sides``, and removes the marker).
+
+The position keeps ``constructions`` ({"unit", "hex", "vertex", "started", "night"}) and
+``breastworks`` ({"hex", "vertex"}), both public (the markers stand on the map). Fire and
+shock read the placed works from :func:`breastworks` and the DRMs from
+:mod:`engineering` (``fire_out_drm``, ``fire_in_drm``, ``pre_shock_drm``,
+``shock_defence_drm``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from gettysburg.core.hexes import Hex, Hexside
+from gettysburg.core.protocol import Action, Event, RuleError, Seat
+from gettysburg.gbacw import engineering
+from gettysburg.gbacw.engineering import Breastwork, Builder, Construction
+from gettysburg.gbacw.facing import Facing
+
+if TYPE_CHECKING:
+    from gettysburg.gbacw.questions import EngineQuestions as GbacwGame
+
+#: the actions a builder may take without ending its work (reaction facing is free, §15.14
+#: counts only actions; §13.45 treats reaction facing the same way)
+_OWN_ACTIONS = ("move", "face", "fire", "rally", "return_fire", "pre_shock_fire", "withdraw")
+
+
+def breastworks(game: GbacwGame) -> tuple[Breastwork, ...]:
+    """The breastworks built in play (each its hex and the vertex it guards, §15.21)."""
+    board = game.cat.board
+    return tuple(sorted(Breastwork(board.parse(str(b["hex"])), int(b["vertex"]))
+                        for b in game.pos.breastworks))
+
+
+def guarded(game: GbacwGame) -> frozenset[Hexside]:
+    """The guarded hexsides, for movement's ``breastwork_sides`` (§15.22)."""
+    return engineering.guarded_hexsides(breastworks(game))
+
+
+def constructions(game: GbacwGame) -> list[Construction]:
+    board = game.cat.board
+    return [Construction(str(c["unit"]), board.parse(str(c["hex"])), int(c["vertex"]),
+                         int(c["started"]), bool(c["night"])) for c in game.pos.constructions]
+
+
+def _builder(game: GbacwGame, key: str) -> Builder:
+    from gettysburg.gbacw.questions import unit_class
+
+    p = game.pos
+    n = game.formation(key)
+    b = p.brigades[n]
+    return Builder(key, unit_class(game.counter(key)), game.orders_of(key),
+                   in_command=key not in p.command.get("units", []),
+                   brigadier_may_change=n not in p.command.get("no_orders", []),
+                   fatigue=b.fatigue if game.fatigue else 0)
+
+
+def _markers_in(game: GbacwGame, hex_id: str) -> int:
+    p = game.pos
+    return sum(1 for b in p.breastworks if b["hex"] == hex_id) + sum(
+        1 for c in p.constructions if c["hex"] == hex_id)
+
+
+def _start(game: GbacwGame, key: str, vertex: int) -> Construction:
+    """002 §15.11-15.13, §15.15 for one unit and vertex (raises the rule it breaks)."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None:
+        raise RuleError("15.11", f"{key} is not on the map")
+    if p.brigades[game.formation(key)].reserve:
+        raise RuleError("6.32", f"{key}: a formation in Reserve does nothing")
+    if any(c["unit"] == key for c in p.constructions):
+        raise RuleError("15.15", f"{key} is already building")
+    return engineering.start(_builder(game, key), game.cat.board, here, vertex,
+                             game.enemy_hexes(u.seat), turn=p.turn,
+                             light=game._light(),  # type: ignore[arg-type]
+                             markers_here=_markers_in(game, str(u.hex)),
+                             building=constructions(game))
+
+
+def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
+    """II/F (002 §15.11-15.13): each unit that may start a construction, once for each
+    vertex its marker may guard (the unit turns to face it)."""
+    out: list[Action] = []
+    for k, u in sorted(game.pos.units.items()):
+        if u.seat != seat or u.hex is None:
+            continue
+        try:
+            _start(game, k, 0)
+        except RuleError:
+            continue
+        out += [{"type": "build", "unit": k, "facing": {"kind": "vertex", "index": v}}
+                for v in range(6)]
+    return out
+
+
+def check_build(game: GbacwGame, action: Action, seat: Seat) -> Construction:
+    key = str(action["unit"])
+    u = game.pos.units.get(key)
+    if u is None or u.seat != seat:
+        raise RuleError("15.11", f"{key!r} is not one of your units")
+    facing = Facing.from_json(action["facing"])
+    if facing.kind != "vertex":
+        raise RuleError("15.21", "a breastwork guards the two hexsides of a vertex: give a "
+                        "vertex facing")
+    return _start(game, key, facing.index)
+
+
+def start_build(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    """Place the construction marker; the builder faces the works (§15.13) and its brigade
+    is no longer idle this turn (§13.45, §17.42)."""
+    c = check_build(game, action, seat)
+    p = game.pos
+    hex_id = game.cat.board.hexes[c.hex].id
+    p.constructions.append({"unit": c.unit, "hex": hex_id, "vertex": c.vertex,
+                            "started": c.started, "night": c.night})
+    p.units[c.unit].facing = Facing("vertex", c.vertex)
+    p.brigades[game.formation(c.unit)].busy = True
+    return [Event("construction", "15.13", {"unit": c.unit, "hex": hex_id,
+                                            "vertex": c.vertex, "turns":
+                                            1 if c.night else 2})]
+
+
+def after_action(game: GbacwGame, action: Action) -> list[Event]:
+    """002 §15.14: the work ends when the builder takes Attack orders, leaves its hex, does
+    anything else (out-of-phase fire too), is shocked, or its brigade reaches Fatigue 2;
+    going out of command does not end it."""
+    p = game.pos
+    if not p.constructions:
+        return []
+    kind = action.get("type")
+    shocked_hexes = {str(h) for s in action.get("shocks", []) if isinstance(s, dict)
+                     for h in s.get("targets", [])} if kind == "shock" else set()
+    keep, ev = [], []
+    for raw, c in zip(list(p.constructions), constructions(game), strict=True):
+        u = p.units[c.unit]
+        acted = kind in _OWN_ACTIONS and action.get("unit") == c.unit
+        why = engineering.interruption(
+            c, orders=game.orders_of(c.unit), hex_now=game.hex_of(u.hex),
+            actions=("other",) if acted else (), shocked=raw["hex"] in shocked_hexes,
+            fatigue=p.brigades[game.formation(c.unit)].fatigue if game.fatigue else 0)
+        if why is None:
+            keep.append(raw)
+        else:
+            ev.append(Event("construction_stopped", "15.14", {"unit": c.unit,
+                                                              "hex": raw["hex"],
+                                                              "why": why}))
+    p.constructions = keep
+    return ev
+
+
+def crossed(game: GbacwGame, path: list[str]) -> list[Event]:
+    """002 §15.17: a combat unit that moved across a guarded hexside removes the marker."""
+    if not game.pos.breastworks or len(path) < 2:
+        return []
+    board = game.cat.board
+    works = breastworks(game)
+    gone: set[Breastwork] = set()
+    hexes = [board.parse(h) for h in path]
+    for a, b in itertools.pairwise(hexes):
+        gone |= set(engineering.crossed(works, a, b))
+    if not gone:
+        return []
+    ids = {(board.hexes[w.hex].id, w.vertex) for w in gone}
+    game.pos.breastworks = [w for w in game.pos.breastworks
+                            if (w["hex"], w["vertex"]) not in ids]
+    return [Event("breastworks_removed", "15.17", {"hex": h, "vertex": v})
+            for h, v in sorted(ids)]
+
+
+def complete(game: GbacwGame) -> list[Event]:
+    """IV/B/6 (002 §15.13): a marker begun two turns ago (this turn at night) flips into
+    breastworks, if its builder is still at work."""
+    p = game.pos
+    keep, ev = [], []
+    for raw, c in zip(list(p.constructions), constructions(game), strict=True):
+        u = p.units[c.unit]
+        if game.hex_of(u.hex) != c.hex:
+            ev.append(Event("construction_stopped", "15.14", {"unit": c.unit,
+                                                              "hex": raw["hex"],
+                                                              "why": "left_hex"}))
+        elif engineering.completes(c, p.turn):
+            p.breastworks.append({"hex": raw["hex"], "vertex": c.vertex})
+            ev.append(Event("breastworks", "15.13", {"unit": c.unit, "hex": raw["hex"],
+                                                     "vertex": c.vertex}))
+        else:
+            keep.append(raw)
+    p.constructions = keep
+    return ev
+
+
+def sides_of(game: GbacwGame, h: Hex) -> list[int]:
+    """The directions of ``h``'s guarded hexsides (for views and tests)."""
+    return sorted({d for w in breastworks(game) if w.hex == h for d in w.sides()})
