@@ -75,6 +75,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "the defender turns a unit one vertex in reaction to an enemy move"),
     ActionType("no_reaction", "9.61", (), ("action",),
                "the defender lets the enemy move pass without reaction facing"),
+    ActionType("withdrawal_move", "9.54", (("unit", "str"), ("path", "list")), ("action",),
+               "a unit on Advance or Attack backs one or two rear hexes, facing kept, as its "
+               "move (withdrawal_step.py)"),
     ActionType("extend", "8.41", (("unit", "str"), ("sides", "list")), ("action",),
                "extend a unit's line into its left and/or right flank hex (formation_step.py)"),
     ActionType("retract", "8.42", (("unit", "str"), ("to", "hex")), ("action",),

@@ -36,6 +36,7 @@ from gettysburg.gbacw import (
     reaction_step,
     return_fire,
     shock_step,
+    withdrawal_step,
 )
 from gettysburg.gbacw.catalog import catalog
 from gettysburg.gbacw.facing import Facing
@@ -261,6 +262,9 @@ class GbacwGame(EngineView):
             ev += self._casualties()
         elif kind in ("react", "no_reaction"):
             ev += reaction_step.answer(self, action, seat)
+        elif kind == "withdrawal_move":
+            ev += withdrawal_step.execute(self, action, checked)  # 002 §9.54
+            ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
         elif kind in ("return_fire", "hold"):
             ev += return_fire.answer(self, action, seat)
             ev += self._casualties()

@@ -19,6 +19,7 @@ from gettysburg.gbacw import (
     return_fire,
     sequence,
     shock_step,
+    withdrawal_step,
 )
 from gettysburg.gbacw.actions import check_shape
 from gettysburg.gbacw.facing import Facing
@@ -109,6 +110,7 @@ class EngineLegality(EngineQuestions):
                         out += formation_step.options(self, k)
                 out += [{"type": "rally", "unit": k} for k in self.active_units()
                         if self._rally_problem(k) is None]
+                out += withdrawal_step.options(self)  # 002 §9.54
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.brigade_units(p.brigade):
                         if self.on_map(k):
@@ -272,6 +274,8 @@ class EngineLegality(EngineQuestions):
             return_fire.check(self, action, seat)
         elif kind in ("react", "no_reaction"):
             reaction_step.check_answer(self, action, seat)
+        elif kind == "withdrawal_move":
+            return withdrawal_step.check(self, action, seat)
         elif kind == "move_leader":
             ld = action["leader"]
             if ld not in self.movable_leaders():
