@@ -20,9 +20,11 @@ from gettysburg.core.canonical import JSONDict
 from gettysburg.core.protocol import Action, Game, RuleError
 
 from .charts import all_charts
+from .command_range import enemy_adjacent_hexes
 from .fire import flank_fire
 from .fire_action import check_fire, situation, stack_keys
 from .fire_result import Modifier, fire_modifiers, read_fire
+from .paths import command_cost
 from .shock import (
     Drm,
     Situation,
@@ -50,6 +52,8 @@ def preview(game: Game, seat: str, unit: str) -> JSONDict | None:
     ``unit``: one entry per legal fire at a hex and per legal shock designation naming the
     unit; None when the unit has neither (or is not the seat's)."""
     g: GbacwGame = game  # type: ignore[assignment]
+    if g.pos.leader_seat.get(unit) == seat:
+        return leader_reach(g, seat, unit)
     u = g.pos.units.get(unit)
     if u is None or u.seat != seat or seat not in g.to_move():
         return None
@@ -71,6 +75,27 @@ def preview(game: Game, seat: str, unit: str) -> JSONDict | None:
                      + [f"shock {', '.join(p['targets'] for p in s['parts'])} at "
                         f"{', '.join(p['ratio'] for p in s['parts'])}" for s in shocks])
     return {"fire": fires, "shock": shocks, "lit": lit, "note": note}
+
+
+def leader_reach(game: GbacwGame, seat: str, leader: str) -> JSONDict | None:
+    """``{"reach": [hex ids], "range": MP, "note"}``: the hexes within the seat's leader's
+    command range now (002 §4.15: leader MP traced from his hex, not on through hexes next
+    to an enemy unless a friendly combat unit holds them; by night the shorter range,
+    §16.13), from the positions the seat sees; None off the map."""
+    here = game.leader_hex(leader)
+    if here is None:
+        return None
+    rng = game._command_tree(seat).ranges.get(leader, 0)
+    enemy = enemy_adjacent_hexes(game.enemy_hexes(seat))
+    friends = {h for u in game.pos.units.values()
+               if u.seat == seat and (h := game.hex_of(u.hex)) is not None}
+    costs = command_cost(game.cat.board, here, enemy_adjacent=lambda h: h in enemy,
+                         friendly_combat=lambda h: h in friends, limit_half=2 * rng)
+    hexes = {h for h, half in costs.items() if half <= 2 * rng}
+    hexes |= {n for n in (here, *here.neighbours()) if n in game.cat.board.hexes}
+    ids = sorted(game.cat.board.hexes[h].id for h in hexes if h in game.cat.board.hexes)
+    return {"reach": ids, "range": rng, "rule": "4.15",
+            "note": f"command range {rng} MP: {len(ids)} hexes (4.15)"}
 
 
 def _odds_text(chances: Sequence[JSONDict]) -> str:

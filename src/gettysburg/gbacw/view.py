@@ -20,6 +20,12 @@ from gettysburg.gbacw.steps import EngineSteps
 class EngineView(EngineSteps):
     """A layer of :class:`gettysburg.gbacw.game.GbacwGame` (see the module)."""
 
+    def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
+        """The enemy's part of the seat's view changed (the server's undo; learned.py)."""
+        from gettysburg.gbacw.learned import learned_from
+
+        return learned_from(seat, before, after)
+
     def view(self, seat: Seat) -> JSONDict:
         p, cat = self.pos, self.cat
         full = seat == REFEREE
