@@ -17,10 +17,15 @@ def shocks(g: GbacwGame) -> list[Action]:
 
 
 def stand(g: GbacwGame) -> list[Event]:
-    """The defender stands, and fires no pre-shock shot (002 §11.33, §11.38)."""
+    """The defender stands, and fires no pre-shock shot (002 §11.33, §11.38); a retreat
+    with more than one allowed path takes the first (its owner's choice, 002 §12.41)."""
     ev: list[Event] = []
-    while g.pos.pending is not None and g.pos.pending["kind"] == "shock":
-        ev += g.apply({"type": "stand"}, "csa")
+    while g.pos.pending is not None and g.pos.pending["kind"] in ("shock", "retreat"):
+        if g.pos.pending["kind"] == "shock":
+            ev += g.apply({"type": "stand"}, "csa")
+        else:
+            seat = g.to_move()[0]
+            ev += g.apply(g.legal_actions(seat)[0], seat)
     return ev
 
 
@@ -150,5 +155,5 @@ def test_pre_shock_fire_after_the_checks_11_38() -> None:
     assert [e.type for e in ev][:2] == ["pre_shock_fire", "fire"]
     assert "pre_shock" in g.pos.units[enemy].fired
     assert fire not in g.legal_actions("csa")  # once per enemy brigade activation
-    ev = g.apply({"type": "stand"}, "csa")
+    ev = stand(g)
     assert g.pos.pending is None and g.to_move() == ["usa"]

@@ -34,6 +34,7 @@ from gettysburg.gbacw import (
     formation_step,
     move_step,
     reaction_step,
+    results_step,
     return_fire,
     shock_step,
     withdrawal_step,
@@ -149,6 +150,7 @@ class GbacwGame(EngineView):
         kind = action["type"]
         p = self.pos
         ev: list[Event] = []
+        snap = results_step.before(self, action)  # 002 §12.81: a mover's order
         if kind == "raise":
             mine = {c for c, _ in self._commands(seat)}
             before = set(p.command.get("oc_bonus", [])) & mine
@@ -280,6 +282,8 @@ class GbacwGame(EngineView):
         elif kind == "stand":
             ev += shock_step.stand(self, action, seat)
             ev += self._casualties()
+        elif kind in results_step.ACTION_KINDS:  # 002 §12.41, §12.6: the answers
+            ev += results_step.execute(self, action, seat)
         elif kind == "move_leader":
             frm = p.leaders[action["leader"]]
             p.leaders[action["leader"]] = action["to"]
@@ -306,4 +310,6 @@ class GbacwGame(EngineView):
             if p.brigade is not None:
                 ev += self._end_brigade()
             ev += self._end_marker()
+        # 002 §12.3-12.8, §13.43: retreats, routs, leaders, guns, the advance after fire
+        ev += results_step.after_action(self, action, ev, snap, self._casualties)
         return ev

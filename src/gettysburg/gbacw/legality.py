@@ -16,6 +16,7 @@ from gettysburg.gbacw import (
     fire_action,
     formation_step,
     reaction_step,
+    results_step,
     return_fire,
     sequence,
     shock_step,
@@ -88,6 +89,9 @@ class EngineLegality(EngineQuestions):
                         for h in sorted(moves, key=lambda x: (x.q, x.r))]
             out += end_segment.idle_options(self, seat)  # for IV/B (002 §13.45)
             out.append({"type": "end_commanders"})
+        elif p.phase == "action" and p.pending is not None and \
+                p.pending.get("kind") in results_step.KINDS:
+            out += results_step.options(self)  # 002 §12.41, §12.6: the owner's choice
         elif p.phase == "action" and p.pending is not None:
             pending = p.pending.get("kind")
             out += (return_fire.options(self) if pending == "fire"
@@ -156,6 +160,13 @@ class EngineLegality(EngineQuestions):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
+        if kind in results_step.ACTION_KINDS or (
+                p.pending is not None and p.pending.get("kind") in results_step.KINDS):
+            if kind not in results_step.ACTION_KINDS:  # 002 §12.41, §12.6
+                raise RuleError("12.41", "a retreat or an advance after fire waits for "
+                                "its answer first")
+            results_step.check_answer(self, action, seat)
+            return None
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
                                                   "react", "no_reaction", "pre_shock_fire"):
             raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "

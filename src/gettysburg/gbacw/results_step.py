@@ -23,6 +23,7 @@ and shock (``fire_action``, ``shock_step``) call in here to write what their res
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.hexes import Hex
@@ -115,7 +116,7 @@ def surroundings(game: GbacwGame, key: str, causing: set[Hex]) -> Surroundings:
 
 
 def retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex], *,
-            checked: set[str] | None = None) -> list[Event]:
+            checked: set[str] | None = None, event: str = "retreat") -> list[Event]:
     """002 §12.41-12.47: retreat ``key`` ``need`` = (least, most) hexes away from the
     ``causing`` hexes. One allowed path (or none: SP lost, guns abandoned, §12.44-12.45) is
     carried out now; more than one waits for the owner's choice (``Position.pending``)."""
@@ -137,7 +138,7 @@ def retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex],
                             "through": [_hid(game, h) for h in pth.through],
                             "checks": [[_hid(game, h), k] for h, k in pth.checks]}
                            for pth in opts.paths],
-                 "lost_sp": opts.lost_sp}
+                 "lost_sp": opts.lost_sp, "event": event}
         u.hex = None  # off the map until its owner picks the path (a reading)
         _queue(game, entry, checked)
         return [Event("retreat_choice", "12.41", {"unit": key, "from": entry["from"],
@@ -145,7 +146,8 @@ def retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex],
                                                   "paths": [x["hexes"] for x in
                                                             entry["paths"]]})]
     path = opts.paths[0] if opts.paths else None
-    return _carry(game, key, here, need, path, opts.lost_sp, opts.abandoned, causing, checked)
+    return _carry(game, key, here, need, path, opts.lost_sp, opts.abandoned, causing, checked,
+                  event)
 
 
 def _queue(game: GbacwGame, entry: dict[str, Any], checked: set[str]) -> None:
@@ -161,7 +163,7 @@ def _queue(game: GbacwGame, entry: dict[str, Any], checked: set[str]) -> None:
 
 def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
            path: RetreatPath | None, lost_sp: int, abandoned: bool, causing: set[Hex],
-           checked: set[str]) -> list[Event]:
+           checked: set[str], event: str = "retreat") -> list[Event]:
     """Move ``key`` along ``path`` and write what the retreat brings (002 §12.44-12.47,
     §12.72, §12.81)."""
     p = game.pos
@@ -171,6 +173,12 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
     first = game.dice.counter
     ev: list[Event] = []
     good_order = not u.disordered
+    if lost_sp:  # 002 §12.44: 1 SP a hex not retreated
+        u.lost += lost_sp
+        data["lost_sp"] = lost_sp
+    if abandoned:  # 002 §12.45
+        u.abandoned = u.abandoned or "abandoned-1"
+        data["abandoned"] = True
     if path is not None:
         hexes = list(path.hexes)
         checks = dict(path.checks)
@@ -195,20 +203,14 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
             walked = list(hexes)  # a unit never stops on friends it cannot stack with
         u.hex = _hid(game, walked[-1])
         data["path"] = [_hid(game, h) for h in walked]
-        ev.append(Event("retreat", "12.44", data))
+        ev.append(Event(event, "12.44", data))
         ev += _leaders_follow(game, key, here, walked[-1])
         if good_order:
             ev += recrew(game, key, [_hid(game, h) for h in walked])
         through = [h for h in path.through if h in walked]
         ev += _through(game, key, through, causing | {walked[-1]}, checked)
     else:
-        ev.append(Event("retreat", "12.44", data))
-    if lost_sp:
-        u.lost += lost_sp
-        ev.append(Event("retreat_blocked", "12.44", {"unit": key, "lost_sp": lost_sp}))
-    if abandoned:
-        u.abandoned = u.abandoned or "abandoned-1"
-        ev.append(Event("retreat_abandoned", "12.45", {"unit": key}))
+        ev.append(Event(event, "12.44", data))
     if phasing_seat(game) == u.seat and game.formation(key) == p.brigade:
         u.moves = max(u.moves, game.moves_allowed(key))  # 002 §12.47: done this activation
         u.fired = [*u.fired, "phasing"] if "phasing" not in u.fired else u.fired
@@ -311,7 +313,8 @@ def choose_retreat(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     p.units[key].hex = head["from"]
     ev = [Event("retreat_chosen", "12.41", {"unit": key, "path": chosen["hexes"]})]
     ev += _carry(game, key, here, (int(head["need"][0]), int(head["need"][1])), path,
-                 int(head.get("lost_sp", 0)), False, causing, checked)
+                 int(head.get("lost_sp", 0)), False, causing, checked,
+                 str(head.get("event", "retreat")))
     if p.pending is not None and p.pending.get("kind") == RETREAT and p.pending is not pend:
         p.pending["checked"] = sorted(set(p.pending["checked"]) | checked)
     return ev
@@ -737,3 +740,138 @@ def _return_hex(game: GbacwGame, key: str, counter: str) -> tuple[Hex, Facing] |
         if bad is None:
             return h, facing
     return None
+
+
+# --- the engine's hooks: decisions and the after-action pass -----------------------------
+
+KINDS = (RETREAT, ADVANCE)  # the pending decisions of this module
+ACTION_KINDS = ("retreat", "advance", "no_advance")
+#: actions after which combat results may be waiting (fire of every kind, its answers,
+#: shock and its steps, reaction, and this module's own decisions)
+COMBAT_ACTIONS = frozenset({"fire", "fire_split", "combined_fire", "rapid_fire",
+                            "return_fire", "hold", "shock", "withdraw", "pre_shock_fire",
+                            "stand", "react", "no_reaction", *ACTION_KINDS})
+
+
+def options(game: GbacwGame) -> list[Action]:
+    """The legal answers while one of this module's decisions is pending."""
+    return retreat_options_now(game) + advance_options(game)
+
+
+def check_answer(game: GbacwGame, action: Action, seat: str) -> None:
+    """Validate a ``retreat``/``advance``/``no_advance`` answer (changes nothing)."""
+    pend = game.pos.pending
+    kind = action.get("type")
+    want = RETREAT if kind == "retreat" else ADVANCE
+    if pend is None or pend.get("kind") != want:
+        raise RuleError("12.41" if want == RETREAT else "12.6",
+                        f"no {'retreat' if want == RETREAT else 'advance after fire'} "
+                        "waits for an answer")
+    if other(str(pend["seat"])) != seat:
+        raise RuleError("12.41" if want == RETREAT else "12.6", "it is not yours to answer")
+    if want == RETREAT:
+        check_retreat_choice(game, action, seat)
+    elif kind == "advance":
+        if str(action.get("unit")) != pend["unit"] or str(action.get("to")) != pend["to"]:
+            raise RuleError("12.6", f"only {pend['unit']} may advance, into {pend['to']}")
+        to = game.hex_of(pend["to"])
+        assert to is not None
+        if Facing.from_json(action["facing"]) not in advance_facings(game, pend["unit"], to):
+            raise RuleError("12.6", f"{pend['unit']} may not advance into {pend['to']} with "
+                            "that facing (its own or one vertex off)")
+
+
+def execute(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    check_answer(game, action, seat)
+    if action["type"] == "retreat":
+        return choose_retreat(game, action, seat)
+    return answer_advance(game, action, seat)
+
+
+def before(game: GbacwGame, action: Action) -> dict[str, Any]:
+    """What :func:`after_action` needs from before the action: whether a moving unit was in
+    good order (§12.81: it recrews even if it is disordered on the way)."""
+    if action.get("type") == "move":
+        u = game.pos.units.get(str(action.get("unit")))
+        return {"good_order": u is not None and not u.disordered}
+    return {}
+
+
+def after_action(game: GbacwGame, action: Action, ev: list[Event], snap: dict[str, Any],
+                 casualties: Callable[[], list[Event]]) -> list[Event]:
+    """After each action: guns recrewed by a move or a rally (§12.81), leaders who helped a
+    rally (§13.43); after a combat action the retreats a shot asked for (§12.35a), phasing
+    units done (§12.35f), routs to the box with their chain, leaders (§12.71, §12.73), and
+    the advance after fire (§12.6)."""
+    kind = str(action.get("type"))
+    out: list[Event] = []
+    if kind == "move" and snap.get("good_order"):
+        path = next((list(e.data.get("path", [])) for e in reversed(ev) if e.type == "move"),
+                    [])
+        out += recrew(game, str(action["unit"]), [str(h) for h in path])
+    elif kind == "rally":
+        r = next((e.data for e in reversed(ev) if e.type == "rally"), None)
+        key = str(action["unit"])
+        if r is not None and r.get("rallied") and game.pos.units[key].hex is not None:
+            out += recrew(game, key, [str(game.pos.units[key].hex)], rallied=True)
+        if r is not None and r.get("leader_stars"):
+            helped = rally_leaders(game, key)
+            if helped:
+                out.append(Event("rally_leaders", "13.43", {"unit": key, "leaders": helped}))
+    if kind not in COMBAT_ACTIONS:
+        return out
+    out += _shot_results(game, ev)
+    out += sweep(game)
+    out += casualties()
+    out += sweep_leaders(game)
+    out += _fire_advance(game, ev + out)
+    return out
+
+
+def _shot_results(game: GbacwGame, ev: list[Event]) -> list[Event]:
+    """002 §12.35a: each ``fire_retreat`` of the shots in ``ev`` is made (away from the
+    firer); §12.35f: each ``fire_done`` phasing unit is done for the activation."""
+    p = game.pos
+    out: list[Event] = []
+    firer: str | None = None
+    for e in ev:
+        if e.type == "fire":
+            firer = str(e.data.get("unit"))
+        elif e.type == "fire_retreat":
+            k = str(e.data.get("unit"))
+            if k not in p.units or p.units[k].hex is None or p.units[k].routed:
+                continue
+            least, most = int(e.data.get("least", 1)), int(e.data.get("most", 2))
+            causing = {h for h in [game.hex_of(p.units[firer].hex)] if h is not None} \
+                if firer in p.units else set()
+            out += retreat(game, k, (least, most), causing)
+        elif e.type == "fire_done":
+            k = str(e.data.get("unit"))
+            if k in p.units and p.units[k].hex is not None and "phasing" not in \
+                    p.units[k].fired:
+                u = p.units[k]
+                u.moves = max(u.moves, game.moves_allowed(k))
+                u.fired = [*u.fired, "phasing"]
+                out.append(Event("second_disorder_done", "12.35", {"unit": k}))
+    return out
+
+
+def _fire_advance(game: GbacwGame, ev: list[Event]) -> list[Event]:
+    """002 §12.6: offer the advance to the first phasing firer whose target is now empty."""
+    p = game.pos
+    retreated = {str(e.data.get("unit")) for e in ev
+                 if e.type in ("retreat", "shock_retreat", "retreat_choice")}
+    for e in ev:
+        if e.type != "fire":
+            continue
+        k = str(e.data.get("unit"))
+        if k not in p.units or k in retreated or p.brigade is None \
+                or game.formation(k) != p.brigade:
+            continue
+        target = e.data.get("target")
+        if not isinstance(target, str):
+            continue
+        offer = offer_fire_advance(game, k, target, p.units[k].hex)
+        if offer:
+            return offer
+    return []

@@ -37,10 +37,11 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
+from . import results_step
 from .combatant import Check, Combatant, Disorder, check
 from .fire import may_pre_shock_fire
 from .fire_action import fire_events, resolve_fire, write_outcome
-from .retreat import Surroundings, advance_order, check_advance, retreat_options
+from .retreat import Surroundings, advance_order, check_advance
 from .return_fire import shot_plan
 from .shock import (
     Shock,
@@ -567,25 +568,6 @@ def _class(game: GbacwGame, key: str) -> UnitClass:
 
 def _retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex]
              ) -> list[Event]:
-    """Carry out a retreat (002 §12.41-12.45) along the first allowed path; facing kept."""
-    u = game.pos.units[key]
-    here = game.hex_of(u.hex)
-    if here is None:
-        return []
-    orders = game.orders_of(key)
-    opts = retreat_options(game.cat.board, here, need, unit_class=_class(game, key),
-                           orders=orders if orders in ("march", "advance", "attack")
-                           else "advance",  # type: ignore[arg-type]
-                           sur=_surroundings(game, key, causing))
-    data: dict[str, Any] = {"unit": key, "from": u.hex, "need": list(need)}
-    if opts.paths:
-        path = opts.paths[0]
-        u.hex = _hex_id(game, path.end)
-        data["path"] = [_hex_id(game, h) for h in path.hexes]
-    if opts.lost_sp:
-        u.lost += opts.lost_sp
-        data["lost_sp"] = opts.lost_sp
-    if opts.abandoned:
-        u.abandoned = u.abandoned or "abandoned-1"
-        data["abandoned"] = True
-    return [Event("shock_retreat", "12.44", data)]
+    """Carry out a retreat (002 §12.41-12.47) through :func:`results_step.retreat`: the
+    owner's choice of path when more than one is allowed, friends passed through check."""
+    return results_step.retreat(game, key, need, causing, event="shock_retreat")

@@ -21,6 +21,7 @@ from gettysburg.gbacw import (
     formation_step,
     night,
     random_events,
+    results_step,
 )
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.command_status import INDEPENDENT
@@ -566,6 +567,7 @@ class EngineSteps(EngineLegality):
             ev.append(Event("abandoned_guns", "12.82", {"unit": k, "hex": u.hex,
                                                         "now": nxt}))
         ev += engineering_step.complete(self)  # IV/B/6 (002 §15.13)
+        ev += results_step.rout_recovery_phase(self)  # 002 §13.5 (brigades in Reserve)
         ev += self._casualties()
         # IV/C combat effectiveness (002 §13.2-13.3)
         ev += effectiveness.phase(self, {k for k, u in p.units.items()
