@@ -58,6 +58,14 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "change a unit's facing in place"),
     ActionType("fire", "10.3", (("unit", "str"), ("target", "hex")), ("action",),
                "a unit of the active brigade fires at an enemy hex (fire_action.py)"),
+    ActionType("fire_split", "10.15", (("unit", "str"), ("targets", "list")), ("action",),
+               "a unit splits its fire evenly among enemy hexes (adjacent in its front; a "
+               "one-counter battery: any in reach, 10.65)"),
+    ActionType("combined_fire", "10.63", (("unit", "str"), ("with", "list"),
+                                          ("target", "hex")), ("action",),
+               "stacked batteries or sections fire as one at a hex (worst range DRM, 10.64)"),
+    ActionType("rapid_fire", "10.68", (("unit", "str"), ("target", "hex")), ("action",),
+               "a smoothbore battery fires twice at 1-3 hexes (ammunition runs out on a 0 or 5)"),
     ActionType("shock", "11.31", (("shocks", "shocks"),), ("action",),
                "the active brigade designates its shocks: [{attackers: [units], targets: "
                "[hexes]}] (shock_step.py)"),

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from gettysburg.core.dice import Dice
 from gettysburg.core.hexes import Hex
-from gettysburg.core.protocol import Seat
+from gettysburg.core.protocol import GameSetup, Seat
 from gettysburg.gbacw.catalog import Catalog
 from gettysburg.gbacw.movement import FriendStack
 from gettysburg.gbacw.oob import Counter
@@ -23,6 +23,7 @@ class GameView(Protocol):
     cat: Catalog
     dice: Dice
     fatigue: bool
+    setup: GameSetup
 
     def counter(self, key: str) -> Counter: ...
 

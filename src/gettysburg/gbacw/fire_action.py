@@ -2,12 +2,21 @@
 fire (002 §10.3), translating between the engine's position and the pure rules of
 :mod:`gettysburg.gbacw.fire` and :mod:`gettysburg.gbacw.fire_result`.
 
-Action shape: ``{"type": "fire", "unit": <unit key>, "target": <hex id>}``; the unit fires
-all the SP its hex allows it (002 §8.31-8.33) at the enemy in the target hex.
+Action shapes (each a *fire order*, :class:`FireOrder`, of one or more rolls):
 
-Not yet here: return, pre-shock, withdrawal and approach fire (each needs a decision by the
-non-phasing seat in the middle of the phasing player's activation), split fire, rapid fire
-and leader replacement. Stack order is the position's order of units in a hex.
+* ``{"type": "fire", "unit", "target"}``: the unit fires all the SP its hex allows it
+  (002 §8.31-8.33; through a refused front the §7.34 share) at the enemy in the target hex;
+  a good-order Spencer unit fires a second round (§14.31);
+* ``{"type": "fire_split", "unit", "targets": [hex ids]}``: its SP split as evenly as
+  possible among adjacent enemy hexes in its front (§10.15) or, for a one-counter battery,
+  among any hexes it may fire at (§10.65);
+* ``{"type": "combined_fire", "unit", "with": [units], "target"}``: stacked batteries or
+  sections fire as one, guns added, the worst range DRM (§10.63-10.64);
+* ``{"type": "rapid_fire", "unit", "target"}``: a smoothbore battery fires twice at 1-3
+  hexes (§10.68).
+
+Return fire to any of them is :mod:`gettysburg.gbacw.return_fire`'s. Stack order is the
+position's order of units in a hex.
 """
 
 from __future__ import annotations
@@ -22,30 +31,40 @@ from gettysburg.core.protocol import Action, Event, RuleError
 from .charts import all_charts
 from .charts.fire import Ammo
 from .charts.ranges import Light
+from .facing import front_hexes, refused_fire_split
 from .fire import (
     NON_PHASING,
+    Battery,
     FireKind,
     Firer,
     Shot,
     check_may_fire,
+    check_phasing_split,
+    check_rapid_fire,
     check_target,
+    combine_artillery,
+    even_split,
     flank_fire,
     prepared_fire,
     slope_terrain,
 )
 from .fire_result import (
     FireRoll,
+    Modifier,
     Outcome,
     Situation,
     StackedLeader,
     TargetUnit,
     ammunition_after,
     apply_fire_result,
+    apply_friendly_fire,
     fire_modifiers,
+    friendly_fire_risk,
     roll_fire,
 )
 from .stacking import Arm, fire_allowances
 from .state import UnitState
+from .tdg_terrain import check_sunken_road_artillery, cut_fire_drm, sunken_road_fire_drm
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
@@ -75,11 +94,14 @@ def firer_of(game: GbacwGame, key: str, *, phasing: bool) -> Firer:
                  sp=present_sp(game, key), orders=game.orders_of(key), phasing=phasing,
                  disordered=u.disordered, mounted=c.mode == "mounted",
                  green=c.green, moved_mp=u.mp_spent, ma=c.ma,
-                 ammo=_ammo(u.ammo))
+                 refused=frozenset(u.refused), ammo=_ammo(u.ammo))
 
 
-def fire_sp(game: GbacwGame, key: str) -> int:
-    """The SP ``key`` may fire from its hex (002 §8.31-8.33)."""
+def fire_sp(game: GbacwGame, key: str, *, refused_front: bool | None = None) -> int:
+    """The SP ``key`` may fire from its hex (002 §8.31-8.33). A stack with a refused flank
+    fires at most half its SP through the refused front and the rest through the normal
+    fronts (§7.34, :func:`facing.refused_fire_split`): ``refused_front`` picks the share
+    (None: the unit's whole allowance)."""
     u = game.pos.units[key]
     h = game.hex_of(u.hex)
     if h is None:
@@ -88,7 +110,25 @@ def fire_sp(game: GbacwGame, key: str) -> int:
     entries = [game.stack_entry(k) for k in keys]
     entries = [type(e)(e.unit, e.arm, present_sp(game, k), e.brigade, e.mounted)
                for e, k in zip(entries, keys, strict=True)]
-    return fire_allowances(entries)[keys.index(key)]
+    allowed = fire_allowances(entries)
+    i = keys.index(key)
+    if refused_front is None or not any(game.pos.units[k].refused for k in keys):
+        return allowed[i]
+    normal, refused = refused_fire_split(allowed)[i]
+    return refused if refused_front else normal
+
+
+def lone_battery_front(game: GbacwGame, key: str) -> list[Hex]:
+    """002 §10.66: the enemy hexes in the front of a battery alone in its hex (empty when
+    the unit is not a lone battery or has no enemy in front)."""
+    u = game.pos.units[key]
+    h = game.hex_of(u.hex)
+    if h is None or u.facing is None or game.counter(key).arm not in ("art", "horse_art"):
+        return []
+    if any(k != key and game.pos.units[k].seat == u.seat for k in stack_keys(game, h)):
+        return []
+    enemies = game.enemy_hexes(u.seat)
+    return [f for f in front_hexes(h, u.facing) if f in enemies]
 
 
 def fatigue_of(game: GbacwGame, key: str) -> int:
@@ -126,7 +166,10 @@ def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
     if fire_sp(game, key) < 1:
         return []
     out = []
+    lone = lone_battery_front(game, key)
     for h in sorted(game.enemy_hexes(game.pos.units[key].seat), key=lambda x: (x.q, x.r)):
+        if lone and h not in lone:
+            continue  # 002 §10.66
         try:
             _shot(game, firer, h)
         except RuleError:
@@ -139,17 +182,49 @@ def _shot(game: GbacwGame, firer: Firer, target: Hex) -> Shot:
     occupied = {h for u in game.pos.units.values() if (h := game.hex_of(u.hex)) is not None}
     friends = {h for u in game.pos.units.values()
                if u.seat == game.pos.units[firer.unit].seat and (h := game.hex_of(u.hex))}
-    return check_target(game.cat.board, all_charts().range, firer, target,
+    shot = check_target(game.cat.board, all_charts().range, firer, target,
                         blockers=occupied - {firer.hex, target}, friends=friends,
                         light=_light(game))
+    if firer.artillery and firer.hex in game.cat.board.hexes and \
+            target in game.cat.board.hexes:
+        check_sunken_road_artillery(game.cat.board, firer.hex, target)  # 004 §9.84
+    return shot
+
+
+def friends_fired_over(game: GbacwGame, firer: Firer, shot: Shot, target: Hex) -> tuple[Hex, ...]:
+    """002 §10.26: the hexes of the firer's friends on the line of small-arms or canister fire
+    next to the target (the fire passes over their heads)."""
+    if shot.sight is None or shot.ammunition == "shell":
+        return ()
+    seat = game.pos.units[firer.unit].seat
+    mine = {h for u in game.pos.units.values()
+            if u.seat == seat and (h := game.hex_of(u.hex)) is not None}
+    out: list[Hex] = []
+    for h in shot.sight.path:
+        if h in (firer.hex, target) or h in out:
+            continue
+        if h in mine and h.distance(target) == 1:
+            out.append(h)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
 class FirePlan:
+    """One roll's plan: the firer (for combined fire the top battery, ``units`` all of
+    them), target, SP or guns, the geometry, the range DRM when combined (§10.64) and the
+    friends it passes over (§10.26)."""
+
     firer: Firer
     target: Hex
     sp: int
     shot: Shot
+    range_drm: int | None = None
+    units: tuple[str, ...] = ()
+    over: tuple[Hex, ...] = ()
+
+    @property
+    def shooters(self) -> tuple[str, ...]:
+        return self.units or (self.firer.unit,)
 
 
 def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
@@ -162,15 +237,29 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
         raise RuleError("10.3", f"{key} is not of the active brigade")
     firer = firer_of(game, key, phasing=True)
     check_may_fire(firer, "phasing", fired_kinds=_fired(p.units[key]))
-    sp = fire_sp(game, key)
-    if sp < 1:
+    if fire_sp(game, key) < 1:
         raise RuleError("8.33", f"{key} may fire no SP from its hex (the hex limit is used "
                                 "by the units above it)")
     target = game.cat.board.parse(str(action.get("target")))
+    return plan_at(game, firer, target, seat)
+
+
+def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
+            sp: int | None = None) -> FirePlan:
+    """The plan of ``firer``'s shot at ``target``: an enemy there, the lone battery rule
+    (§10.66), range, arc and sight (§10.12, §10.16), the SP through a refused front (§7.34)."""
     if target not in game.enemy_hexes(seat):
-        raise RuleError("10.12", f"no enemy unit in {action.get('target')}")
+        raise RuleError("10.12", f"no enemy unit in {game.cat.board.hexes[target].id}")
+    lone = lone_battery_front(game, firer.unit) if firer.phasing else []
+    if lone and target not in lone:
+        raise RuleError("10.66", f"{firer.unit} is a lone battery with an enemy in its front: "
+                                 "it fires at that enemy")
     shot = _shot(game, firer, target)
-    return FirePlan(firer, target, sp, shot)
+    allowed = fire_sp(game, firer.unit, refused_front=shot.refused_side is not None)
+    if allowed < 1:
+        raise RuleError("7.34", f"{firer.unit} has no SP left to fire through that front")
+    return FirePlan(firer, target, allowed if sp is None else min(sp, allowed), shot,
+                    over=friends_fired_over(game, firer, shot, target))
 
 
 def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
@@ -183,14 +272,24 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         terrain = tuple(t for t in (info.terrain, *info.features)
                         if t in {x.id for x in charts.terrain.terrain}
                         and charts.terrain.get(t).where == "hex")
+    terrain = tuple(t for t in terrain if t != "railroad-cut")  # cut_fire_drm's (004 §9.83)
     terrain += slope_terrain(game.cat.board, f.hex, plan.target)
+    extra: list[Modifier] = []
+    board = game.cat.board
+    if f.hex in board.hexes and plan.target in board.hexes:
+        cut = cut_fire_drm(board, f.hex, plan.target)
+        if cut:
+            extra.append(Modifier("railroad-cut", cut, "tdg.9.83"))
+        sunken = sunken_road_fire_drm(board, f.hex, plan.target)
+        if sunken:
+            extra.append(Modifier("sunken-road", sunken, "tdg.9.84"))
     tu = game.pos.units[top]
     tc = game.counter(top)
     fi = game.cat.board.hexes.get(f.hex)
     lower = info is not None and fi is not None and info.level < fi.level
     return Situation(
         ammunition=plan.shot.ammunition, hexes=plan.shot.hexes, weapon=f.weapon,
-        light=_light(game), terrain=terrain,
+        light=_light(game), terrain=terrain, range_drm=plan.range_drm, extra=tuple(extra),
         target_hex=tuple(game.stack_entry(k) for k in stack_keys(game, plan.target)),
         target_mounted_nonphasing=tc.arm == "cav" and tc.mode == "mounted",
         firer_mounted=f.arm == "cav" and f.mounted,
@@ -275,20 +374,310 @@ def write_outcome(game: GbacwGame, outcome: Outcome) -> None:
         p.leaders[ld] = None
 
 
+SMALL_ARMS_AMMO = "small_arms_ammo"  # the optional 002 §10.9 (game option)
+SPENCER = ("SR", "SC")  # Spencer rifles and carbines (002 §14.3)
+ORDER_TYPES = ("fire", "fire_split", "combined_fire", "rapid_fire")
+
+
+def spencer(firer: Firer) -> bool:
+    """002 §14.3: a good-order Spencer unit, not mounted cavalry, fires a second round."""
+    return firer.weapon in SPENCER and not firer.disordered and not firer.mounted \
+        and not firer.artillery
+
+
+@dataclass(frozen=True)
+class FireOrder:
+    """A phasing fire action as rolls: ``plans`` in the order rolled (split fire: one per
+    target; rapid fire: the same plan twice, §10.68); ``spencer``: a second round follows
+    the first and any return fire (§14.31)."""
+
+    kind: str
+    plans: tuple[FirePlan, ...]
+    rapid: bool = False
+    spencer: bool = False
+
+    @property
+    def firer(self) -> Firer:
+        return self.plans[0].firer
+
+    @property
+    def shooters(self) -> tuple[str, ...]:
+        return self.plans[0].shooters
+
+
+def _hexes(game: GbacwGame, ids: object, field_name: str) -> list[Hex]:
+    if not isinstance(ids, list) or not ids:
+        raise RuleError("protocol.action", f"field {field_name!r}: a non-empty list of hexes")
+    return [game.cat.board.parse(str(x)) for x in ids]
+
+
+def check_order(game: GbacwGame, action: Action, seat: str) -> FireOrder:
+    """Validate any phasing fire action (changes nothing)."""
+    kind = str(action.get("type"))
+    if kind not in ORDER_TYPES:
+        raise RuleError("10.3", f"{kind!r} is not a phasing fire action")
+    if kind == "fire":
+        plan = check_fire(game, action, seat)
+        return FireOrder(kind, (plan,), spencer=spencer(plan.firer))
+    key = str(action.get("unit"))
+    first = check_fire(game, {"type": "fire", "unit": key,
+                              "target": action.get("target", (action.get("targets") or [""])[0])},
+                       seat)
+    f = first.firer
+    if kind == "rapid_fire":
+        check_rapid_fire(all_charts().range, f, first.shot.hexes)
+        if first.shot.ammunition != "canister":
+            raise RuleError("10.68", "rapid fire only at 1-3 hexes")
+        return FireOrder(kind, (first, first), rapid=True)
+    if kind == "fire_split":
+        return FireOrder(kind, _split(game, f, _hexes(game, action.get("targets"), "targets"),
+                                      seat))
+    return FireOrder(kind, (_combined(game, first, [str(x) for x in action.get("with") or []],
+                                      seat),))
+
+
+def _split(game: GbacwGame, f: Firer, targets: list[Hex], seat: str) -> tuple[FirePlan, ...]:
+    """002 §10.15: as evenly as possible among adjacent enemy hexes in the front, never two
+    shares at one hex; a one-counter battery may split among any hexes it may fire at
+    (§10.65), a battery's section never splits."""
+    if len(targets) < 2:
+        raise RuleError("10.15", "a split names two or more target hexes")
+    if len(set(targets)) != len(targets):
+        raise RuleError("10.15", "a unit may not split its fire against one hex")
+    if f.artillery and game.counter(f.unit).mode:
+        raise RuleError("10.65", f"{f.unit} is a section of a battery: sections do not split")
+    plans = [plan_at(game, f, t, seat) for t in targets]
+    if len({p.shot.refused_side for p in plans}) > 1:
+        raise RuleError("7.34", "split fire goes through the normal or the refused front, "
+                                "not both (each front is counted separately)")
+    sp = plans[0].sp
+    adjacent = {t for t in targets if t.distance(f.hex) == 1}
+    if not f.artillery:
+        check_phasing_split(sp, even_split(sp, len(targets)), targets, adjacent)
+    shares = even_split(sp, len(targets))
+    return tuple(FirePlan(p.firer, p.target, share, p.shot, over=p.over)
+                 for p, share in zip(plans, shares, strict=True))
+
+
+def _combined(game: GbacwGame, first: FirePlan, others: list[str], seat: str) -> FirePlan:
+    """002 §10.63-10.64: stacked batteries or sections of the active brigade fire as one:
+    guns added (each within the hex limits), the worst range DRM; different batteries only
+    at 4+ hexes. Combined fire does not split (§10.65)."""
+    f = first.firer
+    if not f.artillery:
+        raise RuleError("10.63", "only batteries and sections combine their fire")
+    if not others or f.unit in others or len(set(others)) != len(others):
+        raise RuleError("10.63", "name the other batteries or sections that fire with it")
+    plans = [first]
+    for k in others:
+        plan = check_fire(game, {"type": "fire", "unit": k,
+                                 "target": game.cat.board.hexes[first.target].id}, seat)
+        if not plan.firer.artillery or plan.firer.hex != f.hex:
+            raise RuleError("10.63", f"{k} is not a battery stacked with {f.unit}")
+        plans.append(plan)
+    batteries = [Battery(game.stack_entry(p.firer.unit).unit, p.firer.weapon, p.sp)
+                 for p in plans]
+    guns, drm = combine_artillery(all_charts().range, batteries, first.shot.hexes, _light(game))
+    return FirePlan(f, first.target, guns, first.shot, range_drm=drm,
+                    units=tuple(p.firer.unit for p in plans), over=first.over)
+
+
+def order_options(game: GbacwGame, key: str) -> list[Action]:
+    """The split, combined and rapid fire actions ``key`` may take now (002 §10.15,
+    §10.63-10.65, §10.68), in a fixed order."""
+    targets = fire_targets(game, key)
+    if not targets:
+        return []
+    seat = game.pos.units[key].seat
+    board = game.cat.board
+    out: list[Action] = []
+    c = game.counter(key)
+    rf = c.arm in ("art", "horse_art") and all_charts().range.weapon(c.weapon).rapid_fire
+    for t in targets if rf else []:
+        action: Action = {"type": "rapid_fire", "unit": key, "target": board.hexes[t].id}
+        if _valid(game, action, seat):
+            out.append(action)
+    for i, a in enumerate(targets):
+        for b in targets[i + 1:]:
+            action = {"type": "fire_split", "unit": key,
+                      "targets": [board.hexes[a].id, board.hexes[b].id]}
+            if _valid(game, action, seat):
+                out.append(action)
+    here = game.hex_of(game.pos.units[key].hex)
+    if c.arm in ("art", "horse_art") and here is not None:
+        stack = [k for k in stack_keys(game, here) if game.pos.units[k].seat == seat]
+        if stack and stack[0] == key:  # the top battery leads; one pairing per partner
+            for other in stack[1:]:
+                for t in targets:
+                    action = {"type": "combined_fire", "unit": key, "with": [other],
+                              "target": board.hexes[t].id}
+                    if _valid(game, action, seat):
+                        out.append(action)
+    return out
+
+
+def _valid(game: GbacwGame, action: Action, seat: str) -> bool:
+    try:
+        check_order(game, action, seat)
+    except RuleError:
+        return False
+    return True
+
+
+# --- rolling and applying an order (002 §10.17, §10.68, §14.31) --------------------------
+
+
+@dataclass(frozen=True)
+class ShotDone:
+    """One rolled shot: its plan, the roll, the outcome (None: no unit left to hit, the die
+    still counts for ammunition, §10.68, §14.3) and what its friendly fire did (§10.26)."""
+
+    plan: FirePlan
+    roll: FireRoll
+    outcome: Outcome | None
+    friendly: Outcome | None = None
+    second_round: bool = False
+
+
+def _alive(units: tuple[TargetUnit, ...], routs: tuple[str, ...]) -> list[TargetUnit]:
+    return [u for u in units if u.sp > 0 and u.unit not in routs]
+
+
+def roll_shot(game: GbacwGame, plan: FirePlan, after: Outcome | None = None, *,
+              second_round: bool = False) -> ShotDone:
+    """Roll ``plan`` on the position as it stands; ``after``: a shot at the same hex rolled
+    just before, whose result this one falls on (rapid fire, §10.68)."""
+    charts = all_charts()
+    keys = stack_keys(game, plan.target)
+    units = target_units(game, plan.target) if after is None else _alive(after.units,
+                                                                         after.routs)
+    if not keys:
+        units = []
+    sit = situation(game, plan, keys[0]) if keys else None
+    mods = fire_modifiers(charts, sit) if sit is not None else ()
+    roll = roll_fire(charts, game.dice, ammunition=plan.shot.ammunition, strength=plan.sp,
+                     modifiers=mods, firer=plan.firer.unit)
+    outcome = None
+    if units:
+        dead = {ld for ld in (after.killed if after is not None else ())}
+        leaders = [ld for ld in stacked_leaders(game, plan.target, keys) if ld.id not in dead]
+        outcome = apply_fire_result(charts, game.dice, roll.result, units,
+                                    ammunition=plan.shot.ammunition, leaders=leaders)
+    friendly = None
+    if plan.over and friendly_fire_risk(roll.roll):
+        over = [u for h in plan.over for u in target_units(game, h)]
+        if over:
+            friendly = apply_friendly_fire(charts, game.dice, over)
+    return ShotDone(plan, roll, outcome, friendly, second_round)
+
+
+def shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
+    """The events of one rolled shot (each citing its section)."""
+    board = game.cat.board
+    target_id = board.hexes[done.plan.target].id
+    if done.outcome is None:
+        shot: JSONDict = {"unit": done.plan.firer.unit, "target": target_id, "sp": done.plan.sp,
+                          "range": done.plan.shot.hexes,
+                          "ammunition": done.plan.shot.ammunition, **done.roll.to_json(),
+                          "empty": True}
+        ev = [Event("fire", "10.68", shot)]
+    else:
+        ev = fire_events(done.plan, done.roll, done.outcome, target_id)
+    if len(done.plan.shooters) > 1:
+        ev[0].data["combined"] = list(done.plan.shooters)
+        ev[0].data["range_rule"] = "10.64"
+    if done.second_round:
+        ev[0].data["second_round"] = True
+        ev[0].data["rule_round"] = "14.31"
+    if done.friendly is not None:
+        ev.append(Event("friendly_fire", "10.26", {"unit": done.plan.firer.unit,
+                                                   "over": [board.hexes[h].id
+                                                            for h in done.plan.over],
+                                                   "roll": done.roll.roll}))
+        ev += [Event(f"fire_{s.what}", s.rule, s.to_json()) for s in done.friendly.steps]
+    return ev
+
+
+def apply_shot(game: GbacwGame, done: ShotDone) -> None:
+    """Write one rolled shot on the position (target, then friends fired over)."""
+    if done.outcome is not None:
+        write_outcome(game, done.outcome)
+    if done.friendly is not None:
+        write_outcome(game, done.friendly)
+
+
+def mark_fired(game: GbacwGame, units: tuple[str, ...], kind: FireKind) -> None:
+    for k in units:
+        u = game.pos.units[k]
+        if kind not in u.fired:
+            u.fired = [*u.fired, kind]
+
+
+def ammunition_events(game: GbacwGame, units: tuple[str, ...], rolls: list[int], *,
+                      rapid: bool = False, second: list[int] | None = None) -> list[Event]:
+    """Ammunition after a unit's shots (002 §10.69, §10.68; §10.91 with the option; §14.33:
+    an unmodified 5 on a Spencer second round puts it out)."""
+    ev: list[Event] = []
+    small_arms = SMALL_ARMS_AMMO in game.setup.options
+    for k in units:
+        u = game.pos.units[k]
+        c = game.counter(k)
+        art = c.arm in ("art", "horse_art")
+        after = ammunition_after(all_charts(), rolls, _ammo(u.ammo), rapid_fire=rapid,
+                                 artillery=art, small_arms_rule=small_arms
+                                 and c.mode != "mounted")
+        rule = "10.68" if rapid else ("10.69" if art else "10.91")
+        if second and 5 in second and after != "out":
+            after, rule = "out", "14.33"
+        if after != _ammo(u.ammo):
+            u.ammo = after
+            ev.append(Event("fire_ammunition", rule, {"unit": k, "ammo": after}))
+    return ev
+
+
+def second_disordered(outcome: Outcome | None, unit: str) -> bool:
+    """Whether ``unit`` suffered a 2nd disorder (or was eliminated or routed) in ``outcome``."""
+    if outcome is None:
+        return False
+    return any(s.unit == unit and s.what in ("second_disorder", "rout", "eliminated")
+               for s in outcome.steps) or unit in outcome.routs
+
+
+def spencer_round(game: GbacwGame, plan: FirePlan) -> list[Event]:
+    """The Spencer unit's second round at the same hex (002 §14.31-14.32), unless it is
+    gone; an unmodified 5 puts it out of ammunition (§14.33)."""
+    key = plan.firer.unit
+    u = game.pos.units[key]
+    if u.hex is None or u.routed or present_sp(game, key) < 1:
+        return []
+    sp = min(plan.sp, fire_sp(game, key))
+    if sp < 1:
+        return []
+    again = FirePlan(plan.firer, plan.target, sp, plan.shot, over=plan.over)
+    done = roll_shot(game, again, second_round=True)
+    ev = shot_events(game, done)
+    apply_shot(game, done)
+    ev += ammunition_events(game, (key,), [done.roll.roll], second=[done.roll.roll])
+    return ev
+
+
 def execute_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
-    """Check, roll, apply and record a fire action."""
-    plan = check_fire(game, action, seat)
-    roll, outcome = resolve_fire(game, plan)
-    write_outcome(game, outcome)
-    p = game.pos
-    shooter = p.units[plan.firer.unit]
-    shooter.fired = [*shooter.fired, "phasing"]
-    ev = fire_events(plan, roll, outcome, game.cat.board.hexes[plan.target].id)
-    if plan.firer.artillery:
-        after = ammunition_after(all_charts(), [roll.roll], plan.firer.ammo, rapid_fire=False,
-                                 artillery=True)
-        if after != shooter.ammo:
-            shooter.ammo = after
-            ev.append(Event("fire_ammunition", "10.69", {"unit": plan.firer.unit,
-                                                         "ammo": after}))
+    """Check, roll, apply and record a phasing fire action with no answer (002 §10.17): the
+    shots in order (rapid fire's second falls on the first's result, §10.68), then a
+    Spencer's second round (§14.31)."""
+    order = check_order(game, action, seat)
+    ev: list[Event] = []
+    dones: list[ShotDone] = []
+    for plan in order.plans:
+        prev = dones[-1].outcome if order.rapid and dones else None
+        dones.append(roll_shot(game, plan, prev))
+    for done in dones:
+        ev += shot_events(game, done)
+        apply_shot(game, done)
+    mark_fired(game, order.shooters, "phasing")
+    ev += ammunition_events(game, order.shooters, [d.roll.roll for d in dones],
+                            rapid=order.rapid)
+    if order.spencer and not any(second_disordered(d.outcome, order.firer.unit)
+                                 for d in dones):
+        ev += spencer_round(game, order.plans[0])
     return ev

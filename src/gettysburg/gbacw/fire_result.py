@@ -69,6 +69,7 @@ class Situation:
     low_ammo: bool = False
     fatigue: int = 0
     heavy_rain: bool = False
+    extra: tuple[Modifier, ...] = ()  # modifiers worked out by the caller (e.g. 004 §9.83)
 
 
 def fire_modifiers(charts: Charts, s: Situation) -> tuple[Modifier, ...]:
@@ -117,6 +118,7 @@ def fire_modifiers(charts: Charts, s: Situation) -> tuple[Modifier, ...]:
         out.append(Modifier("night", table.night_drm(s.hexes), "16.12"))
     if s.fatigue:
         out.append(Modifier("fatigue", -((s.fatigue + 1) // 2), "17.31"))
+    out.extend(s.extra)
     return tuple(out)
 
 

@@ -257,7 +257,7 @@ class GbacwGame(EngineView):
             ev += [dice_event(self.dice.rolls_since(first)),
                    Event("rally", "13.41", res.to_json())]
             ev += self._casualties()
-        elif kind == "fire":
+        elif kind in fire_action.ORDER_TYPES:
             deferred = return_fire.defer(self, action, seat)  # 002 §10.42: an answer?
             ev += fire_action.execute_fire(self, action, seat) if deferred is None else deferred
             self._did(action["unit"], "fire")

@@ -121,6 +121,7 @@ class EngineLegality(EngineQuestions):
                             out += [{"type": "fire", "unit": k,
                                      "target": self.cat.board.hexes[h].id}
                                     for h in self.fire_targets(k)]
+                            out += fire_action.order_options(self, k)  # 10.15, 10.63, 10.68
                     out += shock_step.shock_options(self, seat)
                 if not self._owes_shock(seat):  # 002 §11.21
                     out.append({"type": "end_brigade"})
@@ -269,12 +270,12 @@ class EngineLegality(EngineQuestions):
             problem = self._rally_problem(key)
             if problem is not None:
                 raise problem
-        elif kind == "fire":
+        elif kind in fire_action.ORDER_TYPES:
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
             if p.brigade is not None and shock_step.has_shocked(self, p.brigade):
                 raise RuleError("11.11", f"{p.brigade} has shocked: no fire after it")
-            return fire_action.check_fire(self, action, seat)
+            return fire_action.check_order(self, action, seat)
         elif kind == "shock":
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no shock this AM")

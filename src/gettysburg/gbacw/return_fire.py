@@ -25,20 +25,25 @@ from gettysburg.core.protocol import Action, Event, RuleError
 from .charts import all_charts
 from .fire import FireKind, Firer, check_may_fire, check_target, may_return_fire
 from .fire_action import (
+    FireOrder,
     FirePlan,
-    check_fire,
-    fire_events,
+    ShotDone,
+    ammunition_events,
+    apply_shot,
+    check_order,
     fire_sp,
     firer_of,
-    resolve_fire,
-    write_outcome,
+    mark_fired,
+    roll_shot,
+    second_disordered,
+    shot_events,
+    spencer,
+    spencer_round,
 )
-from .fire_result import ammunition_after
 from .shock_action import combatant_of
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
-    from .fire_result import FireRoll, Outcome
 
 
 def _kinds(fired: list[str]) -> list[FireKind]:
@@ -81,12 +86,18 @@ def _in_other_front(game: GbacwGame, key: str, firer_hex: Hex) -> bool:
     return False
 
 
-def answers(game: GbacwGame, plan: FirePlan) -> list[str]:
-    """The non-phasing units that may return the phasing shot ``plan`` (002 §10.42)."""
+def answers(game: GbacwGame, plan: FirePlan | FireOrder) -> list[str]:
+    """The non-phasing units that may return the phasing shot(s) ``plan`` (002 §10.42): for
+    an order, those that may answer any of its shots (split fire: any target)."""
+    if isinstance(plan, FireOrder):
+        out: set[str] = set()
+        for p in plan.plans:
+            out.update(answers(game, p))
+        return sorted(out)
     if plan.shot.ammunition == "shell":
         return []
     seat = game.pos.units[plan.firer.unit].seat
-    out = []
+    found = []
     for k, u in sorted(game.pos.units.items()):
         h = game.hex_of(u.hex)
         if u.seat == seat or h is None:
@@ -101,26 +112,29 @@ def answers(game: GbacwGame, plan: FirePlan) -> list[str]:
             shot_plan(game, k, plan.firer.hex)
         except RuleError:
             continue
-        out.append(k)
-    return out
+        found.append(k)
+    return found
 
 
 def defer(game: GbacwGame, action: Action, seat: str) -> list[Event] | None:
-    """Keep a phasing ``fire`` for the defender's answer when one is possible (None: roll
+    """Keep a phasing fire action for the defender's answer when one is possible (None: roll
     it now)."""
-    plan = check_fire(game, action, seat)
-    if not answers(game, plan):
+    order = check_order(game, action, seat)
+    if not answers(game, order):
         return None
     game.pos.pending = {"kind": "fire", "seat": seat, "action": dict(action)}
-    return [Event("fire_declared", "10.42", {"unit": plan.firer.unit,
-                                             "target": str(action["target"])})]
+    targets = [game.cat.board.hexes[p.target].id for p in order.plans]
+    return [Event("fire_declared", "10.42", {"unit": order.firer.unit,
+                                             "target": targets[0],
+                                             "targets": sorted(set(targets)),
+                                             "kind": order.kind})]
 
 
 def options(game: GbacwGame) -> list[Action]:
     p = game.pos.pending
     assert p is not None
-    plan = check_fire(game, p["action"], str(p["seat"]))
-    return [*({"type": "return_fire", "unit": k} for k in answers(game, plan)),
+    order = check_order(game, p["action"], str(p["seat"]))
+    return [*({"type": "return_fire", "unit": k} for k in answers(game, order)),
             {"type": "hold"}]
 
 
@@ -136,44 +150,89 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
                         "out of arc, range or sight, or return fire used)")
 
 
-def _ammo(game: GbacwGame, plan: FirePlan, roll: FireRoll) -> list[Event]:
-    u = game.pos.units[plan.firer.unit]
-    if not plan.firer.artillery:
-        return []
-    after = ammunition_after(all_charts(), [roll.roll], plan.firer.ammo, rapid_fire=False,
-                             artillery=True)
-    if after == u.ammo:
-        return []
-    u.ammo = after
-    return [Event("fire_ammunition", "10.69", {"unit": plan.firer.unit, "ammo": after})]
+def _roll_order(game: GbacwGame, order: FireOrder) -> list[ShotDone]:
+    dones: list[ShotDone] = []
+    for plan in order.plans:
+        prev = dones[-1].outcome if order.rapid and dones else None
+        dones.append(roll_shot(game, plan, prev))
+    return dones
+
+
+def _apply(game: GbacwGame, dones: list[ShotDone]) -> list[Event]:
+    ev: list[Event] = []
+    for done in dones:
+        ev += shot_events(game, done)
+        apply_shot(game, done)
+    return ev
 
 
 def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
-    """Roll the kept phasing shot and the answer (if any) on the same position, then apply
-    both (002 §10.17, §10.42)."""
+    """Roll the kept phasing fire and the answer (if any), then apply them (002 §10.17,
+    §10.42): simultaneous, except that a phasing Spencer unit fires and applies first and
+    fires its second round after the return fire (§14.31, §14.34); a returning Spencer
+    unit fires a second round after both applied (§14.32), or with them against rapid fire
+    (§14.37)."""
     check(game, action, seat)
     p = game.pos
     assert p.pending is not None
     phasing_action, phasing_seat = p.pending["action"], str(p.pending["seat"])
-    plan = check_fire(game, phasing_action, phasing_seat)
+    order = check_order(game, phasing_action, phasing_seat)
     back: FirePlan | None = None
     if action["type"] == "return_fire":
-        back = shot_plan(game, str(action["unit"]), plan.firer.hex)
+        back = shot_plan(game, str(action["unit"]), order.firer.hex)
     p.pending = None
-    roll, outcome = resolve_fire(game, plan)
-    ev = fire_events(plan, roll, outcome, game.cat.board.hexes[plan.target].id)
-    answered: tuple[FireRoll, Outcome] | None = None
+    ev: list[Event] = []
+    if order.spencer:  # 002 §14.31: the Spencer fires and applies first
+        dones = _roll_order(game, order)
+        ev += _apply(game, dones)
+        mark_fired(game, order.shooters, "phasing")
+        ev += ammunition_events(game, order.shooters, [d.roll.roll for d in dones])
+        returned: list[ShotDone] = []
+        if back is not None:
+            try:
+                back = shot_plan(game, back.firer.unit, order.firer.hex)
+            except RuleError as exc:
+                ev.append(Event("return_fire_lost", exc.rule, {"unit": back.firer.unit,
+                                                               "reason": str(exc)}))
+                back = None
+        if back is not None:
+            returned = [roll_shot(game, back)]
+            ev.append(Event("return_fire", "14.31", {"unit": back.firer.unit}))
+            ev += _apply(game, returned)
+            mark_fired(game, back.shooters, "return")
+            ev += ammunition_events(game, back.shooters, [returned[0].roll.roll])
+            ev += _spencer_back(game, back, returned)
+        if not second_disordered(returned[0].outcome if returned else None,
+                                 order.firer.unit) and not any(
+                second_disordered(d.outcome, order.firer.unit) for d in dones):
+            ev += spencer_round(game, order.plans[0])
+        return ev
+    dones = _roll_order(game, order)
+    answered: list[ShotDone] = []
     if back is not None:
-        answered = resolve_fire(game, back)
-        ev += [Event("return_fire", "10.42", {"unit": back.firer.unit})]
-        ev += fire_events(back, *answered, game.cat.board.hexes[back.target].id)
-    write_outcome(game, outcome)
-    shooter = p.units[plan.firer.unit]
-    shooter.fired = [*shooter.fired, "phasing"]
-    ev += _ammo(game, plan, roll)
-    if back is not None and answered is not None:
-        write_outcome(game, answered[1])
-        u = p.units[back.firer.unit]
-        u.fired = [*u.fired, "return"]
-        ev += _ammo(game, back, answered[0])
+        answered = [roll_shot(game, back)]
+        if order.rapid and spencer(back.firer):  # 002 §14.37: all rolled, then applied
+            answered.append(roll_shot(game, back, second_round=True))
+    ev += _apply(game, dones)
+    if back is not None:
+        ev.append(Event("return_fire", "10.42", {"unit": back.firer.unit}))
+        ev += _apply(game, answered)
+    mark_fired(game, order.shooters, "phasing")
+    ev += ammunition_events(game, order.shooters, [d.roll.roll for d in dones],
+                            rapid=order.rapid)
+    if back is not None:
+        mark_fired(game, back.shooters, "return")
+        rolls = [d.roll.roll for d in answered]
+        ev += ammunition_events(game, back.shooters, rolls[:1], second=rolls[1:])
+        if len(answered) == 1:
+            ev += _spencer_back(game, back, dones + answered)
     return ev
+
+
+def _spencer_back(game: GbacwGame, back: FirePlan, before: list[ShotDone]) -> list[Event]:
+    """002 §14.32: a returning Spencer unit in good order that suffered no 2nd disorder
+    fires a second round of return fire."""
+    if not spencer(back.firer) or any(second_disordered(d.outcome, back.firer.unit)
+                                      for d in before):
+        return []
+    return spencer_round(game, back)
