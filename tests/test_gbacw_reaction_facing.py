@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from gbacw_skirmish import ARCHER, active_gamble
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import RuleError
 from gettysburg.gbacw import reaction_step
 from gettysburg.gbacw.facing import Facing, front_hexes
 from gettysburg.gbacw.game import GbacwGame
-from test_gbacw_shock_action import ARCHER, active_gamble
 
 
 def beside() -> tuple[GbacwGame, str, str]:

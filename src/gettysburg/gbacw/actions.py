@@ -89,6 +89,10 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "the defender turns a unit one vertex in reaction to an enemy move"),
     ActionType("no_reaction", "9.61", (), ("action",),
                "the defender lets the enemy move pass without reaction facing"),
+    ActionType("react_refuse", "9.61", (("unit", "str"), ("side", "str")), ("action",),
+               "the defender's unit and its stack refuse the left or right flank in reaction"),
+    ActionType("react_move", "9.63", (("unit", "str"), ("path", "list")), ("action",),
+               "the defender's mounted cavalry or artillery moves 1-2 hexes away in reaction"),
     ActionType("withdrawal_move", "9.54", (("unit", "str"), ("path", "list")), ("action",),
                "a unit on Advance or Attack backs one or two rear hexes, facing kept, as its "
                "move (withdrawal_step.py)"),

@@ -262,7 +262,8 @@ class GbacwGame(EngineView):
             ev += fire_action.execute_fire(self, action, seat) if deferred is None else deferred
             self._did(action["unit"], "fire")
             ev += self._casualties()
-        elif kind in ("react", "no_reaction"):
+            ev += reaction_step.after_fire(self, ev)  # 002 §9.61: fire from outside the front
+        elif kind in reaction_step.ANSWERS:
             ev += reaction_step.answer(self, action, seat)
         elif kind == "withdrawal_move":
             ev += withdrawal_step.execute(self, action, checked)  # 002 §9.54
@@ -270,6 +271,7 @@ class GbacwGame(EngineView):
         elif kind in ("return_fire", "hold"):
             ev += return_fire.answer(self, action, seat)
             ev += self._casualties()
+            ev += reaction_step.after_fire(self, ev)  # 002 §9.61
         elif kind == "shock":
             ev += shock_step.designate(self, action, seat)
             ev += self._casualties()

@@ -169,7 +169,7 @@ class EngineLegality(EngineQuestions):
             results_step.check_answer(self, action, seat)
             return None
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
-                                                  "react", "no_reaction", "pre_shock_fire"):
+                                                  *reaction_step.ANSWERS, "pre_shock_fire"):
             raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
                             "first")
         if kind == "raise":
@@ -284,7 +284,7 @@ class EngineLegality(EngineQuestions):
             shock_step.check_defender(self, action, seat)
         elif kind in ("return_fire", "hold"):
             return_fire.check(self, action, seat)
-        elif kind in ("react", "no_reaction"):
+        elif kind in reaction_step.ANSWERS:
             reaction_step.check_answer(self, action, seat)
         elif kind == "withdrawal_move":
             return withdrawal_step.check(self, action, seat)
