@@ -9,6 +9,7 @@ import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
 import { battleOf, drawBattle } from "./battle.js";
 import { stackPanel, facingPanel, facingChoices, formationsPanel } from "./stackpanel.js";
+import { poolPanel, combatPanel } from "./markers.js";
 
 // How the board draws a game's pieces: the system's counter style and seat colours.
 export async function pieceLook(system, seats) {
@@ -76,6 +77,9 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   const stackNode = el("div", { class: "panel card stack-list", id: "stack", hidden: true });
   const chooseNode = el("div", { class: "panel card facing-choice", id: "choose", hidden: true });
   const formationsNode = el("div", { class: "panel card formations-panel", id: "formations", hidden: true });
+  // The seat's markers (pool, draw) and the selected unit's fire and shock odds (markers.js).
+  const poolNode = el("div", { class: "panel card markers-panel", id: "markers", hidden: true });
+  const combatNode = el("div", { class: "panel card combat-preview", id: "combat", hidden: true });
   let stack = null; // {ids, hex} of the stack opened
   let choosing = null; // {hex, options} of a move waiting for its facing
   const cardNode = el("details", { class: "panel card scenario-card", id: "scenario-card", open: state.step === 0 });
@@ -96,7 +100,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode, battleNode,
-    el("div", { class: "side" }, aside, controls, chooseNode, stackNode, cardNode, actionsNode, formationsNode, logNode)), announce);
+    el("div", { class: "side" }, aside, controls, combatNode, chooseNode, stackNode, cardNode, actionsNode, poolNode, formationsNode, logNode)), announce);
 
   const seatIds = state.seats.map((s) => s.seat);
   const look = await pieceLook(state.system, seatIds);
@@ -246,7 +250,9 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     armedNote.hidden = !armed;
     armedNote.textContent = armed ? armedWords(options.get(armed)[0], armed) : "";
     // A selected HQ shows its command range when the view gives one (`command_ranges`).
-    const reach = new Set(selected ? state.view?.command_ranges?.[selected] || [] : []);
+    // (or, from `/preview`, a selected leader's `reach`)
+    const reach = new Set(selected ? state.view?.command_ranges?.[selected]
+      || (preview?.unit === selected ? preview.reach : null) || [] : []);
     const actors = new Set(legal().flatMap(unitsNamed)); // what N steps through
     const trails = trailsOf(events);
     board.render(state.view, { selected, dests, attacks, armed, reach, actors, trails });
@@ -279,6 +285,8 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
       selected = id; stack = null; choosing = null; armed = null; board.refuse(null); render(); loadPreview(id);
     } });
     formationsPanel(formationsNode, state.view);
+    poolPanel(poolNode, state.view);
+    combatPanel(combatNode, shown, { names, onAct: guarded, disabled: busy || waiting || !mine });
     facingPanel(chooseNode, choosing, map?.layout, { onChoose: (a) => act(a, choosing.hex),
       onCancel: () => { choosing = null; render(); } });
     actionsPanel(actionsNode, legal(), { matching: selected, onAct: guarded, disabled: busy || waiting, names });
