@@ -305,6 +305,14 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         fatigue=fatigue_of(game, f.unit))
 
 
+def fire_modifiers_of(game: GbacwGame, plan: FirePlan) -> tuple[Modifier, ...]:
+    """The DRMs of ``plan`` on the position as it stands (002 §10.81)."""
+    keys = stack_keys(game, plan.target)
+    if not keys:
+        return ()
+    return fire_modifiers(all_charts(), situation(game, plan, keys[0]))
+
+
 def target_units(game: GbacwGame, h: Hex) -> list[TargetUnit]:
     out = []
     for k in stack_keys(game, h):
