@@ -43,7 +43,7 @@ def to_phase(g: GbacwGame, phase: str, limit: int = 200) -> list[Event]:
 
 def next_turn(g: GbacwGame) -> list[Event]:
     """Play to the next turn's orders segment (or the end of the game)."""
-    turn, seen = g.pos.turn, []
+    turn, seen = g.pos.turn, list[Event]()
     for _ in range(200):
         if g.pos.turn != turn or g.pos.phase == "over":
             return seen
@@ -88,7 +88,7 @@ def test_the_engine_notes_a_leader_taken_off_the_map_by_an_action_12_71() -> Non
         p.leaders["heth"] = None
         return out
 
-    g._execute = killing  # type: ignore[method-assign, assignment]
+    g._execute = killing  # type: ignore[method-assign]
     g.apply({"type": "end_orders"}, "csa")
     assert p.fallen == ["heth"]
 
@@ -191,7 +191,8 @@ def test_breastworks_take_two_turns_and_then_guard_two_hexsides_15_13() -> None:
     key, act = builder(g)
     ev = g.apply(act, "usa")
     assert ev[0].type == "construction" and ev[0].data["turns"] == 2
-    assert p.units[key].facing is not None and p.units[key].facing.to_json() == act["facing"]
+    facing = p.units[key].facing
+    assert facing is not None and facing.to_json() == act["facing"]
     assert p.brigades[GAMBLE].busy  # building is not idling (13.45)
     # a second marker for the same unit is refused
     with pytest.raises(RuleError) as err:

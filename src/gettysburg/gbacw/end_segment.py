@@ -167,7 +167,7 @@ def apply_idle(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
                   visible_to=(seat,))]
 
 
-def _in_brigadier_range(game: GbacwGame, seat: Seat) -> dict[str, bool]:
+def in_brigadier_range(game: GbacwGame, seat: Seat) -> dict[str, bool]:
     """Each of the seat's units: in its brigadier's command range now (the chain measured
     as at II/A, ``command_status.measure``)."""
     p = game.pos
@@ -195,7 +195,7 @@ def recover_brigade(game: GbacwGame, brigade: str) -> list[Event]:
     if rally_now:
         units = [k for k in game.brigade_units(brigade) if game.on_map(k)]
         if any(p.units[k].disordered for k in units):
-            in_range = _in_brigadier_range(game, b.seat)
+            in_range = in_brigadier_range(game, b.seat)
             rallied = idle_rally(was_idle=True, units=[combatant_of(game, k) for k in units],
                                  in_range=[in_range.get(k, True) for k in units])
             for k in rallied:

@@ -33,6 +33,7 @@ from gettysburg.gbacw import (
     fire_action,
     formation_step,
     move_step,
+    orders_step,
     reaction_step,
     results_step,
     return_fire,
@@ -139,7 +140,14 @@ class GbacwGame(EngineView):
     def execute(self, action: Action, seat: Seat) -> list[Event]:
         before = end_segment.on_map_leaders(self)
         try:
-            ev = self._execute(action, seat)
+            ev = orders_step.before_action(self, action, seat)  # 002 §6.34
+            orders = orders_step.orders_before(self, action)
+            first = orders_step.fresh(self, action)
+            ev += self._execute(action, seat)
+            orders_step.count_act(self, first)  # 002 §5.36
+            ev += orders_step.late_orders(self, orders)  # 002 §4.23
+            if action["type"] == "activate":
+                ev += orders_step.on_activate(self, str(action["brigade"]))  # 002 §4.23
             end_segment.note_fallen(self, before)  # replaced in IV/B (002 §12.74)
             return ev + engineering_step.after_action(self, action)  # 002 §15.14
         finally:

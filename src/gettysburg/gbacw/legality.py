@@ -15,6 +15,7 @@ from gettysburg.gbacw import (
     engineering_step,
     fire_action,
     formation_step,
+    orders_step,
     reaction_step,
     results_step,
     return_fire,
@@ -117,7 +118,7 @@ class EngineLegality(EngineQuestions):
                 out += withdrawal_step.options(self)  # 002 §9.54
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.brigade_units(p.brigade):
-                        if self.on_map(k):
+                        if self.on_map(k) and orders_step.may_act(self, k):  # 5.36
                             out += [{"type": "fire", "unit": k,
                                      "target": self.cat.board.hexes[h].id}
                                     for h in self.fire_targets(k)]
@@ -232,6 +233,8 @@ class EngineLegality(EngineQuestions):
                 raise RuleError("5.3", f"{key!r} is not one of your units")
             if p.brigade is None or self.formation(key) != p.brigade:
                 raise RuleError("5.3", f"{key} is not of the active brigade")
+            if (late := orders_step.act_problem(self, key)) is not None:
+                raise late  # 002 §5.36
             if key not in self.active_units():
                 raise RuleError("5.35" if self.moves_allowed(key) > 1 else "5.3",
                                 f"{key} has used its move this activation")
@@ -271,6 +274,9 @@ class EngineLegality(EngineQuestions):
             if problem is not None:
                 raise problem
         elif kind in fire_action.ORDER_TYPES:
+            if str(action.get("unit")) in p.units and (
+                    late := orders_step.act_problem(self, str(action.get("unit")))) is not None:
+                raise late  # 002 §5.36
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
             if p.brigade is not None and shock_step.has_shocked(self, p.brigade):

@@ -25,6 +25,7 @@ from gettysburg.gbacw import (
     fire_action,
     formation_step,
     night,
+    orders_step,
 )
 from gettysburg.gbacw.actions import ACTION_ORDER
 from gettysburg.gbacw.board import Board
@@ -340,7 +341,8 @@ class EngineQuestions(Game):
                 and (h := self.hex_of(u.hex)) is not None}
 
     def orders_of(self, key: str) -> str:
-        return self.pos.brigades[self.formation(key)].orders
+        # a unit out of command keeps its last orders (002 §4.23, orders_step.py)
+        return self.pos.unit_orders.get(key) or self.pos.brigades[self.formation(key)].orders
 
     def stack_entry(self, key: str) -> StackEntry:
         c = self.counter(key)
@@ -550,7 +552,8 @@ class EngineQuestions(Game):
         if p.brigade is None:
             return []
         return [k for k in self.brigade_units(p.brigade)
-                if (self.on_map(k) or self.waiting(k)) and p.units[k].moves < self.moves_allowed(k)]
+                if (self.on_map(k) or self.waiting(k)) and p.units[k].moves < self.moves_allowed(k)
+                and orders_step.may_act(self, k)]  # 002 §5.36
 
     def may_move(self, brigade: str) -> bool:
         p = self.pos
@@ -576,6 +579,8 @@ class EngineQuestions(Game):
                              "of moving and firing (3.0 III/C/3)")
         if u.collapsed:
             return RuleError("12.23", f"{key} is collapsed: only stragglers bring it back")
+        if (late := orders_step.act_problem(self, key)) is not None:
+            return late  # 002 §5.36
         if self.orders_of(key) == "march":
             return RuleError("6.13", f"{key}: units on March orders do not rally")
         return None

@@ -205,6 +205,13 @@ class Position:
     idle_rally: list[str] = field(default_factory=list)
     constructions: list[dict[str, Any]] = field(default_factory=list)
     breastworks: list[dict[str, Any]] = field(default_factory=list)
+    # orders and command (orders_step.py): brigades whose Change & Stay on the March AM holds
+    # them on their division's first AM (002 §6.25); units out of command keeping the orders
+    # they last had in command (§4.23, §5.36); activations each unit acted in this turn
+    # (an out-of-command unit acts one time fewer than its division, §5.36)
+    stay_next: list[str] = field(default_factory=list)
+    unit_orders: dict[str, str] = field(default_factory=dict)
+    acted: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> JSONDict:
         return {
@@ -243,7 +250,11 @@ class Position:
             **({"idle_rally": sorted(self.idle_rally)} if self.idle_rally else {}),
             **({"constructions": copy.deepcopy(self.constructions)}
                if self.constructions else {}),
-            **({"breastworks": copy.deepcopy(self.breastworks)} if self.breastworks else {})}
+            **({"breastworks": copy.deepcopy(self.breastworks)} if self.breastworks else {}),
+            **({"stay_next": sorted(self.stay_next)} if self.stay_next else {}),
+            **({"unit_orders": dict(sorted(self.unit_orders.items()))}
+               if self.unit_orders else {}),
+            **({"acted": dict(sorted(self.acted.items()))} if self.acted else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -288,7 +299,10 @@ class Position:
             acting={str(k): str(v) for k, v in d.get("acting", {}).items()},
             idle_rally=[str(x) for x in d.get("idle_rally", [])],
             constructions=[dict(c) for c in copy.deepcopy(d.get("constructions", []))],
-            breastworks=[dict(b) for b in copy.deepcopy(d.get("breastworks", []))])
+            breastworks=[dict(b) for b in copy.deepcopy(d.get("breastworks", []))],
+            stay_next=[str(x) for x in d.get("stay_next", [])],
+            unit_orders={str(k): str(v) for k, v in d.get("unit_orders", {}).items()},
+            acted={str(k): int(v) for k, v in d.get("acted", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from gettysburg.gbacw import (
     fatigue,
     formation_step,
     night,
+    orders_step,
     random_events,
     results_step,
 )
@@ -60,11 +61,10 @@ class EngineSteps(EngineLegality):
     def _refacing(self, brigade: str) -> None:
         """002 §7.1: a change between March and the other orders turns each unit to the
         facing of the new kind nearest its old one (the clockwise neighbour)."""
-        kind = facing_kind(self.pos.brigades[brigade].orders)
         for k in self.brigade_units(brigade):
             u = self.pos.units[k]
-            if u.facing is not None:
-                u.facing = to_kind(u.facing, kind)  # type: ignore[arg-type]
+            if u.facing is not None:  # a unit's own orders: 002 §4.23 (orders_step.py)
+                u.facing = to_kind(u.facing, facing_kind(self.orders_of(k)))  # type: ignore[arg-type]
         formation_step.on_orders(self, brigade)  # lines, columns, refusals (§7.26, §8.53)
 
     def d10(self, purpose: str, rule: str) -> int:
@@ -314,6 +314,7 @@ class EngineSteps(EngineLegality):
         p.leaders_moved = []
         for b in p.brigades.values():
             b.stay, b.rolled = False, False
+        orders_step.on_marker(self)  # a Change & Stay from the March AM (002 §6.25)
         for u in p.units.values():
             u.moves = 0
         seat, division = marker_parts(marker)
@@ -346,6 +347,8 @@ class EngineSteps(EngineLegality):
         rating = cat.rating(bl, "orders") if bl else 0
         res = orders_change(roll, rating, with_division_leader=with_div,
                             with_corps_or_oc=with_top)
+        res = orders_step.march_roll(  # 002 §6.25: a March brigade on the March AM
+            self, brigade, res, str(cat.oob.rating(bl, "profile") or "N") if bl else "N")
         before = b.orders
         profile = None
         if res.change:
@@ -553,6 +556,7 @@ class EngineSteps(EngineLegality):
         for b in p.brigades.values():
             b.activations, b.busy, b.tally = 0, False, {}
         p.idle_rally = []
+        orders_step.end_turn(self)
         # 002 §12.8, §12.82: abandoned guns turn Abandoned-2, then are lost at the next
         # Recovery phase
         for k, u in sorted(p.units.items()):

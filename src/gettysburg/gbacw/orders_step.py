@@ -1,0 +1,240 @@
+"""Orders and command status in the engine, beyond the orders segment (through the pure
+:mod:`orders` and :mod:`efficiency`):
+
+- 002 §6.34: a Reserve formation one of whose units is designated the target of a shock, or
+  of fire from 4 hexes or less, leaves Reserve at once: every unit disordered, Advance
+  orders; the shot or shock then goes on as usual (:func:`before_action`).
+- 002 §6.25: a March brigade's orders roll on its side's March AM (:func:`march_roll`):
+  an aggressive brigadier's Loose Cannon reads as Retain, Change & Stay holds the brigade
+  still on its division's first AM (``Position.stay_next``, lapsing at the turn's end).
+- 002 §4.23, §5.36: a unit out of command (as II/A found it) keeps the orders it last had
+  in command when its brigade's orders change (``Position.unit_orders``), and takes the
+  brigade's orders at its brigade's next activation if it is then in range; it acts in one
+  activation fewer than its division has AMs, never fewer than one (``Position.acted``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from gettysburg.core.protocol import Action, Event, RuleError, Seat
+from gettysburg.gbacw.efficiency import unit_activations
+from gettysburg.gbacw.facing import to_kind
+from gettysburg.gbacw.orders import OrdersChange, march_orders_change, reserve_broken
+from gettysburg.gbacw.state import marker_parts
+
+if TYPE_CHECKING:
+    from gettysburg.gbacw.questions import EngineQuestions as GbacwGame
+
+#: the actions by which a unit acts in an activation (002 §3.0 III/C/3)
+_ACTS = ("move", "face", "rally", "fire", "fire_split", "combined_fire", "rapid_fire")
+
+
+# --- 002 §6.34 ------------------------------------------------------------------------------
+
+
+def _targets(game: GbacwGame, action: Action) -> list[tuple[str, bool]]:
+    """(hex id, whether it breaks Reserve) for each hex an action designates."""
+    p = game.pos
+    if action.get("type") == "fire":
+        frm = game.hex_of(p.units[str(action["unit"])].hex)
+        to = game.hex_of(str(action["target"]))
+        rng = None if frm is None or to is None else frm.distance(to)
+        return [(str(action["target"]), reserve_broken(fire_range=rng))]
+    if action.get("type") == "shock":
+        return [(str(h), reserve_broken(shocked=True)) for s in action.get("shocks", [])
+                if isinstance(s, dict) for h in s.get("targets", [])]
+    return []
+
+
+def before_action(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    """002 §6.34, at the designation of a shot or a shock (the action is checked first, so
+    a refused one changes nothing): the target's Reserve brigades leave Reserve,
+    disordered and on Advance, before the shot or the shock is resolved."""
+    if action.get("type") not in ("fire", "shock"):
+        return []
+    game._check(action, seat)  # type: ignore[attr-defined]
+    p = game.pos
+    hit: set[str] = set()
+    for hex_id, breaks in _targets(game, action):
+        if not breaks:
+            continue
+        for k, u in p.units.items():
+            if u.hex == hex_id and u.seat != seat:
+                n = game.formation(k)
+                if p.brigades[n].reserve:
+                    hit.add(n)
+    ev = [break_reserve(game, n) for n in sorted(hit)]
+    if ev:
+        game._memo.clear()
+    return ev
+
+
+def break_reserve(game: GbacwGame, brigade: str) -> Event:
+    p = game.pos
+    b = p.brigades[brigade]
+    b.reserve = False
+    b.orders = "advance"
+    units = [k for k in game.brigade_units(brigade) if game.on_map(k)]
+    for k in units:
+        p.units[k].disordered = True
+        p.unit_orders.pop(k, None)  # the whole brigade takes Advance
+    game._refacing(brigade)  # type: ignore[attr-defined]
+    return Event("reserve_broken", "6.34", {"brigade": brigade, "disordered": units,
+                                            "orders": "advance"})
+
+
+# --- 002 §6.25 ------------------------------------------------------------------------------
+
+
+def march_roll(game: GbacwGame, brigade: str, res: OrdersChange, profile: str) -> OrdersChange:
+    """002 §6.25 for a March brigade rolling on the March AM: the roll as the engine applies
+    it (an aggressive Loose Cannon read as Retain; a Change & Stay's Stay moved to the
+    division's first AM). Any other roll is returned as it is."""
+    p = game.pos
+    if p.current is None or marker_parts(p.current)[1] is not None:
+        return res
+    if p.brigades[brigade].orders != "march":
+        return res
+    mc = march_orders_change(res, profile)
+    if mc.result != res.result:
+        return dataclasses.replace(res, result=mc.result, change=False, stay=False)
+    if mc.stay_on == "first_division_am":
+        if brigade not in p.stay_next:
+            p.stay_next.append(brigade)
+        return dataclasses.replace(res, stay=False)
+    return res
+
+
+def on_marker(game: GbacwGame) -> None:
+    """At a drawn marker: a brigade whose Change & Stay waits for its division's first AM
+    stays still on it (002 §6.25)."""
+    p = game.pos
+    division = marker_parts(p.current or "")[1]
+    if division is None:
+        return
+    for n in list(p.stay_next):
+        if p.brigades[n].division == division or (
+                p.brigades[n].division is None and p.brigades[n].corps == division):
+            p.brigades[n].stay = True
+            p.stay_next.remove(n)
+
+
+def end_turn(game: GbacwGame) -> None:
+    """A Change & Stay with no division AM left lapses (002 §6.25); activations counted
+    per unit start again."""
+    game.pos.stay_next = []
+    game.pos.acted = {}
+
+
+# --- 002 §4.23, §5.36: units out of command -------------------------------------------------
+
+
+def out_of_command(game: GbacwGame, key: str) -> bool:
+    return key in game.pos.command.get("units", [])
+
+
+def orders_before(game: GbacwGame, action: Action) -> dict[str, str]:
+    """The brigades' orders before an action that may change them (§4.23's check)."""
+    if action.get("type") not in ("set_orders", "roll_orders"):
+        return {}
+    return {n: b.orders for n, b in game.pos.brigades.items()}
+
+
+def late_orders(game: GbacwGame, before: dict[str, str]) -> list[Event]:
+    """002 §4.23: when a brigade's orders changed (Division Orders or a roll), its units out
+    of command keep the orders they had, facing as those orders face."""
+    from gettysburg.gbacw.questions import facing_kind
+
+    p = game.pos
+    ev: list[Event] = []
+    for n, old in sorted(before.items()):
+        b = p.brigades[n]
+        if b.orders == old:
+            continue
+        kept = []
+        for k in game.brigade_units(n):
+            u = p.units[k]
+            if u.hex is None or not out_of_command(game, k):
+                continue
+            own = p.unit_orders.get(k, old)
+            if own == b.orders:
+                p.unit_orders.pop(k, None)
+                continue
+            p.unit_orders[k] = own
+            if u.facing is not None:
+                u.facing = to_kind(u.facing, facing_kind(own))  # type: ignore[arg-type]
+            kept.append(k)
+        if kept:
+            ev.append(Event("late_orders", "4.23", {"brigade": n, "units": kept,
+                                                    "orders": b.orders},
+                            visible_to=(b.seat,)))
+    return ev
+
+
+def on_activate(game: GbacwGame, brigade: str) -> list[Event]:
+    """002 §4.23: at its brigade's next activation a unit that kept its old orders takes
+    the brigade's, if it is in its leader's range now."""
+    from gettysburg.gbacw.end_segment import in_brigadier_range
+    from gettysburg.gbacw.questions import facing_kind
+
+    p = game.pos
+    waiting = [k for k in game.brigade_units(brigade) if k in p.unit_orders]
+    if not waiting:
+        return []
+    b = p.brigades[brigade]
+    in_range = in_brigadier_range(game, b.seat)
+    taken = []
+    for k in waiting:
+        if in_range.get(k, False):
+            del p.unit_orders[k]
+            u = p.units[k]
+            if u.facing is not None:
+                u.facing = to_kind(u.facing, facing_kind(b.orders))  # type: ignore[arg-type]
+            taken.append(k)
+    game._memo.clear()
+    if not taken:
+        return []
+    return [Event("late_orders_taken", "4.23", {"brigade": brigade, "units": taken,
+                                                "orders": b.orders}, visible_to=(b.seat,))]
+
+
+def fresh(game: GbacwGame, action: Action) -> str | None:
+    """The unit an action makes act for the first time in this activation, if any."""
+    if action.get("type") not in _ACTS:
+        return None
+    key = str(action.get("unit"))
+    u = game.pos.units.get(key)
+    if u is None or u.moves or u.fired or u.moved:
+        return None
+    return key
+
+
+def count_act(game: GbacwGame, key: str | None) -> None:
+    if key is not None:
+        game.pos.acted[key] = game.pos.acted.get(key, 0) + 1
+
+
+def may_act(game: GbacwGame, key: str) -> bool:
+    """002 §5.36: a unit out of command acts in one activation fewer than its division's AMs
+    (at least one); units on March orders count as in command for activation (§4.23's
+    note), as does a unit already acting in this activation."""
+    p = game.pos
+    if not out_of_command(game, key) or p.current is None:
+        return True
+    division = marker_parts(p.current)[1]
+    if division is None:
+        return True
+    u = p.units[key]
+    if u.moves or u.fired or u.moved:
+        return True
+    cap = unit_activations(max(1, min(4, p.ams.get(division, 1))), in_command=False)
+    return p.acted.get(key, 0) < cap
+
+
+def act_problem(game: GbacwGame, key: str) -> RuleError | None:
+    if may_act(game, key):
+        return None
+    return RuleError("5.36", f"{key} is out of command: it has acted in as many activations "
+                     "as it may this turn (one fewer than its division's AMs)")

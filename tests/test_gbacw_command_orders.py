@@ -1,0 +1,135 @@
+"""Orders and command status in the engine (orders_step.py): Reserve broken by fire or
+shock (002 §6.34), a March brigade's roll on the March AM (§6.25), late orders of a unit out
+of command (§4.23) and its one activation fewer (§5.36). Positions on the hand-made skirmish
+with scripted d10s."""
+
+from __future__ import annotations
+
+import pytest
+
+from gbacw_skirmish import ARCHER, GAMBLE, SKIRMISH, active_gamble
+from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.protocol import RuleError
+from gettysburg.gbacw.game import GbacwGame
+
+DAVIS = "CS-Davis/Heth"
+
+
+def orders_phase() -> GbacwGame:
+    return GbacwGame(SKIRMISH, dice=ScriptedDice([7, 3, 0, 5, 4] + [5] * 200, die="d10"))
+
+
+# --- 002 §6.34 ------------------------------------------------------------------------------
+
+
+def test_fire_at_four_hexes_or_less_breaks_reserve_before_the_shot_6_34() -> None:
+    g, _, enemy = active_gamble()
+    p = g.pos
+    p.brigades[ARCHER].reserve = True
+    p.brigades[ARCHER].orders = "attack"
+    target = p.units[enemy].hex
+    assert target is not None
+    shot = next(a for a in g.legal_actions("usa") if a["type"] == "fire"
+                and a["target"] == target)
+    ev = g.apply(shot, "usa")
+    broke = next(e for e in ev if e.type == "reserve_broken")
+    assert ev[0] is broke  # before the shot is rolled
+    assert broke.rule == "6.34" and broke.data["brigade"] == ARCHER
+    b = p.brigades[ARCHER]
+    assert not b.reserve and b.orders == "advance"
+    assert all(p.units[u].disordered for u in g.brigade_units(ARCHER) if g.on_map(u))
+
+
+def test_a_refused_shot_leaves_the_reserve_alone_6_34() -> None:
+    g, k, enemy = active_gamble()
+    p = g.pos
+    p.brigades[ARCHER].reserve = True
+    far = next(u for u in g.brigade_units(ARCHER) if u != enemy)
+    with pytest.raises(RuleError):
+        g.apply({"type": "fire", "unit": k, "target": p.units[far].hex}, "usa")
+    assert p.brigades[ARCHER].reserve
+    assert not any(p.units[u].disordered for u in g.brigade_units(ARCHER))
+
+
+# --- 002 §6.25 ------------------------------------------------------------------------------
+
+
+def march_am(g: GbacwGame, seat: str) -> None:
+    """The side's March AM drawn by hand, in its orders-change phase."""
+    g.pos.orders_done = ["usa", "csa"]
+    g.pos.pool = []
+    g._activate_marker(f"{seat}/march", chosen=True)
+    assert g.pos.phase == "orders_change"
+
+
+def test_change_and_stay_on_the_march_am_holds_the_brigade_on_its_first_division_am_6_25(
+) -> None:
+    g = orders_phase()
+    p = g.pos
+    p.leaders["heth"] = None  # nobody stacked with Davis: his roll is bare (rating 0)
+    march_am(g, "csa")
+    g.dice = ScriptedDice([5], die="d10")  # 5: Change & Stay
+    ev = g.apply({"type": "roll_orders", "brigade": DAVIS, "orders": "attack"}, "csa")
+    change = next(e for e in ev if e.type == "orders_change")
+    assert change.data["result"] == "change-and-stay" and change.data["orders"] == "attack"
+    b = p.brigades[DAVIS]
+    assert not b.stay and p.stay_next == [DAVIS]  # not on this March AM
+    assert DAVIS not in g.eligible_brigades()  # it halts: the March AM is no longer its
+    g._activate_marker("csa/CS-Heth/III", chosen=True)
+    assert b.stay and p.stay_next == []
+
+
+def test_an_aggressive_loose_cannon_on_the_march_am_reads_as_retain_6_25() -> None:
+    g = orders_phase()
+    p = g.pos
+    p.brigades[GAMBLE].orders = "march"
+    p.leaders["buford"] = None
+    march_am(g, "usa")
+    g.dice = ScriptedDice([4], die="d10")  # 4: Loose Cannon; Gamble is aggressive
+    ev = g.apply({"type": "roll_orders", "brigade": GAMBLE, "orders": "attack"}, "usa")
+    change = next(e for e in ev if e.type == "orders_change")
+    assert change.data["result"] == "retain" and change.data["profile"] is None
+    assert p.brigades[GAMBLE].orders == "march"
+
+
+# --- 002 §4.23, §5.36 -----------------------------------------------------------------------
+
+
+def test_a_unit_out_of_command_keeps_its_orders_until_back_in_range_4_23() -> None:
+    g = orders_phase()
+    p = g.pos
+    lost, other = g.brigade_units(GAMBLE)[:2]
+    p.command["units"] = [lost]  # out of command at II/A
+    ev = g.apply({"type": "set_orders", "brigade": GAMBLE, "orders": "attack"}, "usa")
+    late = next(e for e in ev if e.type == "late_orders")
+    assert late.data["units"] == [lost]
+    assert g.orders_of(lost) == "advance" and g.orders_of(other) == "attack"
+    # at the brigade's next activation it is in Gamble's range, and takes Attack
+    g.apply({"type": "end_orders"}, "usa")
+    g.apply({"type": "end_orders"}, "csa")
+    g.apply({"type": "first_am", "marker": "usa/US-1/Cav"}, "usa")
+    g.apply({"type": "end_orders_change"}, "usa")
+    ev = g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    taken = next(e for e in ev if e.type == "late_orders_taken")
+    assert taken.data["units"] == [lost] and g.orders_of(lost) == "attack"
+    assert p.unit_orders == {}
+
+
+def test_a_unit_out_of_command_acts_one_activation_fewer_5_36() -> None:
+    g, k, _ = active_gamble()
+    p = g.pos
+    p.command["units"] = [k]
+    p.ams["US-1/Cav"] = 2  # so it acts in one activation only
+    g._memo.clear()
+    face = next(a for a in g.legal_actions("usa") if a["type"] == "face" and a["unit"] == k)
+    g.apply(face, "usa")
+    assert p.acted == {k: 1}
+    g.apply({"type": "end_brigade"}, "usa")
+    p.done_brigades = []  # the division's second AM, by hand
+    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    legal = g.legal_actions("usa")
+    assert not [a for a in legal if a.get("unit") == k]
+    assert [a for a in legal if a["type"] in ("move", "face")]  # the others may
+    with pytest.raises(RuleError) as err:
+        g.apply(face, "usa")
+    assert err.value.rule == "5.36"
