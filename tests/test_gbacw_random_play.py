@@ -26,7 +26,8 @@ WEIGHTS = {"build": 1, "idle_rally": 1,  # engineering_step.py, end_segment.py
            "coordinate": 2, "rally": 2, "move_commander": 1, "end_commanders": 6,
            "share": 1, "raise": 1, "shock": 3, "withdraw": 2, "stand": 3,
            "return_fire": 3, "hold": 2, "react": 2, "no_reaction": 3,
-           "pre_shock_fire": 3}
+           "pre_shock_fire": 3, "continue_shock": 3, "shock_advance": 2,
+           "end_shock": 2}
 MAX_ACTIONS = 1500
 MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
 HIDDEN_TYPES = ("efficiency", "pool", "orders", "orders_change", "transfer", "reserve", "chain",

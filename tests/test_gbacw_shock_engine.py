@@ -76,13 +76,40 @@ def test_stand_rolls_and_writes_the_result_11_45() -> None:
 
 
 def test_withdrawal_before_shock_cancels_it_11_33() -> None:
+    """The withdrawal ends the shock; the attacking infantry (here dismounted cavalry) may
+    then advance into the emptied hex, or not (002 §11.35); no post-shock disorder."""
     g, k, enemy = designated()
+    target = g.pos.units[enemy].hex
     w = next(a for a in g.legal_actions("csa") if a["type"] == "withdraw")
     ev = g.apply(w, "csa")
     assert g.pos.units[enemy].hex == w["to"]
-    assert [e.type for e in ev][-1] in ("shock_cancelled", "shock_post_disorder")
+    ended = ev[-1]
+    assert ended.type == "shock_ended" and ended.rule == "11.35"
+    assert g.pos.pending is not None and g.pos.pending["kind"] == "after_shock"
+    assert g.to_move() == ["usa"]
+    legal = g.legal_actions("usa")
+    assert {"type": "shock_advance", "unit": k, "to": target} in legal
+    assert {"type": "end_shock"} in legal
+    assert not any(a["type"] == "continue_shock" for a in legal)  # 11.35: no continuation
+    g.apply({"type": "end_shock"}, "usa")
     assert g.pos.pending is None and g.to_move() == ["usa"]
     assert not g.pos.units[k].disordered  # the attacker is exempt (11.48)
+
+
+def test_voluntary_advance_after_withdrawal_11_35() -> None:
+    g, k, enemy = designated()
+    target = g.pos.units[enemy].hex
+    facing = g.pos.units[k].facing
+    w = next(a for a in g.legal_actions("csa") if a["type"] == "withdraw")
+    g.apply(w, "csa")
+    ev = g.apply({"type": "shock_advance", "unit": k, "to": target}, "usa")
+    adv = next(e for e in ev if e.type == "shock_advance")
+    assert adv.rule == "11.35" and adv.data["to"] == target
+    assert g.pos.units[k].hex == target and g.pos.units[k].facing == facing
+    assert g.pos.pending is None and not g.pos.units[k].disordered
+    with pytest.raises(RuleError) as e:  # nothing waits any more
+        g.validate({"type": "end_shock"}, "usa")
+    assert e.value.rule == "11.47"
 
 
 def test_bad_withdrawal_is_refused_and_changes_nothing() -> None:

@@ -75,6 +75,13 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "the defender fires at an attacker's hex before the shock is rolled"),
     ActionType("stand", "11.33", (), ("action",),
                "the defender awaits the designated shocks: they are rolled"),
+    ActionType("continue_shock", "11.47", (("to", "hex"), ("facing", "facing")), ("action",),
+               "the units that advanced continue the shock from a hex and facing "
+               "(continued_shock.py)"),
+    ActionType("shock_advance", "11.35", (("unit", "str"), ("to", "hex")), ("action",),
+               "an attacking unit advances into a hex emptied by a withdrawal before shock"),
+    ActionType("end_shock", "11.47", (), ("action",),
+               "the attacker declines the continued shock or the advance"),
     ActionType("return_fire", "10.42", (("unit", "str"),), ("action",),
                "the defender answers a phasing shot with one unit (both rolled, then applied)"),
     ActionType("retreat", "12.41", (("unit", "str"), ("path", "list")), ("action",),

@@ -28,6 +28,7 @@ from gettysburg.core.protocol import (
     resolve_dice,
 )
 from gettysburg.gbacw import (
+    continued_shock,
     end_segment,
     engineering_step,
     fire_action,
@@ -292,8 +293,12 @@ class GbacwGame(EngineView):
         elif kind == "stand":
             ev += shock_step.stand(self, action, seat)
             ev += self._casualties()
+        elif kind in ("continue_shock", "shock_advance", "end_shock"):
+            ev += continued_shock.execute(self, action, seat)
+            ev += self._casualties()
         elif kind in results_step.ACTION_KINDS:  # 002 §12.41, §12.6: the answers
             ev += results_step.execute(self, action, seat)
+            ev += shock_step.resume_pending(self)  # 002 §11.41: the shocks go on
         elif kind == "move_leader":
             frm = p.leaders[action["leader"]]
             p.leaders[action["leader"]] = action["to"]

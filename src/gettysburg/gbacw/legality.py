@@ -11,6 +11,7 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
+    continued_shock,
     end_segment,
     engineering_step,
     fire_action,
@@ -170,7 +171,9 @@ class EngineLegality(EngineQuestions):
             results_step.check_answer(self, action, seat)
             return None
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
-                                                  *reaction_step.ANSWERS, "pre_shock_fire"):
+                                                  *reaction_step.ANSWERS, "pre_shock_fire",
+                                                  "continue_shock", "shock_advance",
+                                                  "end_shock"):
             raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
                             "first")
         if kind == "raise":
@@ -288,6 +291,8 @@ class EngineLegality(EngineQuestions):
             return shock_step.check_designation(self, action, seat)
         elif kind in ("withdraw", "stand", "pre_shock_fire"):
             shock_step.check_defender(self, action, seat)
+        elif kind in ("continue_shock", "shock_advance", "end_shock"):
+            continued_shock.check(self, action, seat)
         elif kind in ("return_fire", "hold"):
             return_fire.check(self, action, seat)
         elif kind in reaction_step.ANSWERS:

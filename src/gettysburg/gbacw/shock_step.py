@@ -32,6 +32,7 @@ Not here yet: counter-charge (§11.56), continued shock (§11.47).
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.hexes import Hex
@@ -39,11 +40,13 @@ from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from . import results_step
 from .combatant import Check, Combatant, Disorder, check
+from .facing import Facing
 from .fire import may_pre_shock_fire
-from .fire_action import fire_events, resolve_fire, write_outcome
+from .fire_action import fire_events, present_sp, resolve_fire, stack_keys, write_outcome
 from .retreat import Surroundings, advance_order, check_advance
 from .return_fire import shot_plan
 from .shock import (
+    Effects,
     Shock,
     after_withdrawal,
     fight,
@@ -53,6 +56,7 @@ from .shock import (
     post_shock_disorder,
     pre_shock_check,
     pre_shock_drm_ids,
+    shock_resolution_order,
     shock_terrain,
     withdrawal_options,
 )
@@ -65,6 +69,7 @@ from .shock_action import (
     shock_targets,
 )
 from .stacking import stack_problem
+from .state import other
 
 if TYPE_CHECKING:
     from .charts.terrain import UnitClass
@@ -152,16 +157,31 @@ def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     for k in game.brigade_units(p.brigade):
         u = p.units[k]
         u.moves = max(u.moves, game.moves_allowed(k))  # shock ends its movement (§11.11)
-    p.pending = {"kind": "shock", "seat": seat, "shocks": [{"attackers": list(s.attackers),
-                                           "targets": sorted({p.units[d].hex or ""
-                                                              for d in s.defenders})}
-                                          for s in plan.shocks],
-                 "withdrawn": []}
+    shocks = [{"attackers": list(s.attackers),
+               "targets": sorted({p.units[d].hex or "" for d in s.defenders})}
+              for s in plan.shocks]
+    p.pending = {"kind": "shock", "seat": seat, "shocks": in_resolution_order(game, shocks),
+                 "withdrawn": [],
+                 "ctx": {"no_brigadier": no_brigadier([plan.unit(a) for s in plan.shocks
+                                                       for a in s.attackers]),
+                         "involved": sorted({k for s in plan.shocks
+                                             for k in (*s.attackers, *s.defenders)})}}
     ev = [Event("shock_designation", "11.31", {"brigade": p.brigade,
                                                "shocks": p.pending["shocks"]})]
     if not withdraw_options(game):
         ev += resolve(game)
     return ev
+
+
+def in_resolution_order(game: GbacwGame, shocks: list[dict[str, Any]]
+                        ) -> list[dict[str, Any]]:
+    """002 §11.41: the shocks go from one end of the line to the other, never picked at
+    will; the engine goes from the lowest hex (q, then r) of each shock's targets
+    (``shock.shock_resolution_order``), ties kept in the designation's order."""
+    firsts = [min((h for t in s["targets"] if (h := game.hex_of(t)) is not None),
+                  key=lambda x: (x.q, x.r)) for s in shocks]
+    order = shock_resolution_order(sorted(set(firsts), key=lambda x: (x.q, x.r)))
+    return [s for h in order for s, f in zip(shocks, firsts, strict=True) if f == h]
 
 
 # --- the defender's decision: withdrawal before shock (002 §11.33-11.35) ------------------
@@ -226,6 +246,11 @@ def withdraw_options(game: GbacwGame) -> list[Action]:
 
 
 def defender_options(game: GbacwGame) -> list[Action]:
+    p = game.pos.pending
+    if p is not None and p.get("kind") == "after_shock":  # the attacker's choice (§11.47)
+        from . import continued_shock
+
+        return continued_shock.options(game)
     return [*withdraw_options(game), *pre_shock_fire_options(game), {"type": "stand"}]
 
 
@@ -258,11 +283,15 @@ def withdraw(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     first = game.dice.counter
     d = after_withdrawal(game.dice, me)
     p.pending["withdrawn"] = [*p.pending["withdrawn"], key]
+    p.pending["withdrawn_from"] = sorted({*p.pending.get("withdrawn_from", []), str(frm)})
     ev = [Event("shock_withdrawal", "11.33", {"unit": key, "from": frm, "to": u.hex})]
     if d is not None:
+        pend = p.pending
         ev += [dice_event(game.dice.rolls_since(first)),
                Event("shock_withdrawal_check", "11.33", d.to_json())]
         _disorder(game, d, causing=set(), ev=ev)
+        if _interrupted(game, pend, pend):
+            return ev
     if not withdraw_options(game):
         ev += resolve(game)
     return ev
@@ -303,12 +332,17 @@ def resolve(game: GbacwGame) -> list[Event]:
     step 5: the defender's pre-shock fire (§11.38) when some unit may fire, else step 6."""
     p = game.pos
     assert p.pending is not None
-    if p.pending.get("stage") == "fire":
+    pend = p.pending
+    if pend.get("stage") == "fire":
         return _fights(game)
     plan = _plan_now(game)
-    if isinstance(plan, str):
-        p.pending = None
-        return [Event("shock_cancelled", "11.33", {"reason": plan})]
+    if isinstance(plan, str) or p.pending.get("continued"):
+        # every defender withdrew (the attackers may advance, §11.35), or a continued shock:
+        # no green or pre-shock check (§11.47)
+        p.pending = {**p.pending, "stage": "fire", "uncommitted": []}
+        if isinstance(plan, str) or not pre_shock_fire_options(game):
+            return _fights(game)
+        return []
     first = game.dice.counter
     greens: dict[str, Check] = {}
     for s in plan.shocks:
@@ -337,9 +371,17 @@ def resolve(game: GbacwGame) -> list[Event]:
             p.units[k].lost += n
         for d in pre.results:
             _disorder(game, d, causing=causing, ev=ev)
+        held = {h for d in dfn for h in d.hexes}
+        if all(not _live(game, h, str(pend["seat"])) for h in held):
+            ctx = pend.setdefault("ctx", {})  # §11.47: the check emptied the hex
+            ctx["pre_vacated"] = sorted({*ctx.get("pre_vacated", []),
+                                         *(_hex_id(game, h) for h in held)})
     if game.dice.counter > first:
         ev.insert(0, dice_event(game.dice.rolls_since(first)))
-    p.pending = {**p.pending, "stage": "fire", "uncommitted": out}
+    after = {**pend, "stage": "fire", "uncommitted": out}
+    if _interrupted(game, pend, after):
+        return ev  # retreat paths to choose first; then pre-shock fire or stand
+    p.pending = after
     if not pre_shock_fire_options(game):
         ev += _fights(game)
     return ev
@@ -405,142 +447,359 @@ def pre_shock_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
 
 
 def _fights(game: GbacwGame) -> list[Event]:
-    """Step 6 (002 §11.4-11.48) on the units as the earlier steps left them."""
+    """Step 6 (002 §11.4-11.48) on the units as the earlier steps left them: the designated
+    shocks one at a time, each through 6a-6d before the next (§11.41), in the order fixed at
+    designation."""
     p = game.pos
-    assert p.pending is not None
-    out = set(p.pending.get("uncommitted", []))
-    exempt = bool(p.pending["withdrawn"])
-    plan = _plan_now(game)
+    pend = p.pending
+    assert pend is not None
+    out = set(pend.get("uncommitted", []))
+    seat = str(pend["seat"])
+    ctx = _ctx(pend)
+    queue = [{**s, "attackers": [a for a in s["attackers"] if a not in out]}
+             for s in _pending_shocks(game)]
+    if pend.get("withdrawn"):
+        ctx["withdrawn_from"] = sorted({*ctx["withdrawn_from"],
+                                        *pend.get("withdrawn_from", [])})
     p.pending = None
-    if isinstance(plan, str):
-        return [Event("shock_cancelled", "11.37", {"reason": plan})]
-    first = game.dice.counter
-    reports: list[ShockReport] = []
-    brigade_att = [plan.unit(a) for x in plan.shocks for a in x.attackers]
-    for s in plan.shocks:
-        att = [plan.unit(a) for a in s.attackers if a not in out]
-        dfn = [plan.unit(d) for d in s.defenders]
-        if not att or not dfn:
-            reports.append(ShockReport(s, (), None, None))
+    return _run(game, seat, queue + list(ctx.pop("rest", [])), ctx)
+
+
+def _ctx(pending: dict[str, Any]) -> dict[str, Any]:
+    """What a designation carries through its shocks (a fresh one at designation)."""
+    base: dict[str, Any] = {"no_brigadier": False, "withdrawn_from": [], "pre_vacated": [],
+                            "fought": [], "involved": [], "chain": None}
+    return {**base, **copy.deepcopy(pending.get("ctx", {}))}
+
+
+RESUME = "shock_resume"
+
+
+def _interrupted(game: GbacwGame, mine: dict[str, Any] | None, then: dict[str, Any]) -> bool:
+    """Whether a result just written opened another module's decision (results_step's
+    retreat path choice, 002 §12.41) over ``mine``; if so, ``then`` is what comes back when
+    that decision is over (it keeps the pending it replaced as its ``resume``)."""
+    p = game.pos.pending
+    if p is None or p is mine:
+        return False
+    while p.get("resume") is not None and p["resume"] is not mine:
+        p = p["resume"]  # a decision stacked over another: the bottom one resumes us
+    p["resume"] = then
+    return True
+
+
+def resume_pending(game: GbacwGame) -> list[Event]:
+    """After another module's decision: when what comes back is the rest of a shock step
+    (kind ``shock_resume``), go on with it at once (002 §11.41)."""
+    p = game.pos.pending
+    if p is None or p.get("kind") != RESUME:
+        return []
+    game.pos.pending = None
+    ctx = copy.deepcopy(dict(p["ctx"]))
+    queue = copy.deepcopy(list(p["queue"]))
+    seat = str(p["attacker"])
+    from . import continued_shock
+
+    group, must = list(p.get("group", [])), bool(p.get("must"))
+    n = int(p.get("continued", 1))
+    if group and continued_shock.open_continuation(game, seat, group, must=must, n=n,
+                                                   queue=queue, ctx=ctx):
+        return []
+    return _end_series(game, ctx) + _run(game, seat, queue, ctx)
+
+
+def _live(game: GbacwGame, h: Hex, seat: str) -> list[str]:
+    """The enemy units still defending ``h``: not routed, eliminated nor abandoned guns."""
+    p = game.pos
+    return [k for k in stack_keys(game, h)
+            if p.units[k].seat != seat and not p.units[k].routed
+            and p.units[k].abandoned is None]
+
+
+def _present(game: GbacwGame, key: str) -> bool:
+    u = game.pos.units[key]
+    return u.hex is not None and not u.routed and not game.gone(key) \
+        and present_sp(game, key) > 0
+
+
+def _run(game: GbacwGame, seat: str, queue: list[dict[str, Any]], ctx: dict[str, Any]
+         ) -> list[Event]:
+    """Resolve the queued shocks in order (002 §11.41): a shock whose hexes were emptied
+    before its turn is an advance (§11.35, §11.46's note); the others fight (6a-6b), write
+    their results, advance (6c) and may continue (6d, §11.47: the phasing seat then
+    decides, and this stops until it has). At the end of each series the post-shock
+    disorder (6e, §11.48); when the queue is done, the March brigades shocked go to Advance
+    (§6.26, §11.48) and shock fatigue is counted (§17.22)."""
+    from . import continued_shock
+
+    ev: list[Event] = []
+    p = game.pos
+    while queue:
+        item = queue.pop(0)
+        n = int(item.get("continued", 0))
+        if n == 0:
+            ev += _end_series(game, ctx)  # a new shock: the last series is over
+        atts = [a for a in item["attackers"] if _present(game, a)]
+        hexes = [h for t in item["targets"] if (h := game.hex_of(str(t))) is not None]
+        live = [h for h in hexes if _live(game, h, seat)]
+        if not atts:
+            ev += _end_series(game, ctx)
             continue
-        f = fight(game.dice, att, dfn, terrain=shock_terrain(game.cat.board, att, dfn),
-                  enemies=[u for u in plan.units if u.side != att[0].side],
-                  lacks_brigadier=no_brigadier(brigade_att))
-        reports.append(ShockReport(s, (), None, f))
-    ev: list[Event] = [dice_event(game.dice.rolls_since(first))] \
-        if game.dice.counter > first else []
-    ev += shock_events(reports)
-    for r in reports:
-        ev += _apply(game, plan, r, exempt=exempt)
+        if not live:
+            ev += _emptied(game, seat, item, atts, hexes, ctx, queue)
+            if p.pending is not None:
+                return ev
+            continue
+        ev += _fight_one(game, seat, item, atts, live, ctx)
+        group, must = ctx.pop("continue_group", ([], False))
+        if _interrupted(game, None, {"kind": RESUME, "seat": other(seat), "attacker": seat,
+                                     "queue": queue, "ctx": ctx, "group": group,
+                                     "must": must, "continued": n + 1}):
+            return ev  # a retreat path to choose first; resume_pending goes on
+        if group and continued_shock.open_continuation(game, seat, group, must=must,
+                                                       n=n + 1, queue=queue, ctx=ctx):
+            return ev
+        ev += _end_series(game, ctx)
+    return ev + _end_series(game, ctx) + _finish(game, seat, ctx)
+
+
+def _emptied(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str],
+             hexes: list[Hex], ctx: dict[str, Any], queue: list[dict[str, Any]]
+             ) -> list[Event]:
+    """A shock whose target hexes hold no defender when its turn comes."""
+    from . import continued_shock
+
+    ids = [_hex_id(game, h) for h in hexes]
+    if any(t in ctx["withdrawn_from"] for t in ids):
+        # §11.35: after a withdrawal before shock the attacking infantry may advance; the
+        # shock (and any series of continued shocks) ends there
+        ev: list[Event] = [Event("shock_ended", "11.35", {"attackers": atts, "targets": ids,
+                                                          "reason": "withdrawn"})]
+        continued_shock.open_voluntary_advance(game, seat, atts, hexes, queue=queue, ctx=ctx)
+        return ev
+    att = [combatant_of(game, a) for a in atts]
+    moved, ev = _advance(game, att, set(hexes), set())
+    if any(t in ctx["pre_vacated"] for t in ids) and not item.get("continued"):
+        # §11.47: a pre-shock check that emptied the hex opens continued shock
+        must = any(a.charging for a in att if a.unit in moved)
+        ev.append(Event("shock_ended", "11.47", {"attackers": atts, "targets": ids,
+                                                 "reason": "pre-shock check"}))
+        if moved and continued_shock.open_continuation(game, seat, moved, must=must, n=1,
+                                                       queue=queue, ctx=ctx):
+            return ev
+        return ev
+    # §11.46's note: emptied by an earlier shock: advance, no post-shock disorder
+    ev.append(Event("shock_ended", "11.46", {"attackers": atts, "targets": ids,
+                                             "reason": "emptied by an earlier shock"}))
     return ev
 
 
-def _apply(game: GbacwGame, plan: ShockPlan, r: ShockReport, *, exempt: bool) -> list[Event]:
+def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str],
+               live: list[Hex], ctx: dict[str, Any]) -> list[Event]:
+    """Steps 6a-6c of one shock (or continued shock) on the position as it stands."""
+    p = game.pos
+    n = int(item.get("continued", 0))
+    att = [combatant_of(game, a) for a in atts]
+    dkeys = [k for h in live for k in _live(game, h, seat)]
+    dfn = [combatant_of(game, k) for k in dkeys]
+    near = {h for a in att for x in a.hexes for h in (x, *x.neighbours())}
+    enemies = [combatant_of(game, k) for k, u in sorted(p.units.items())
+               if u.seat != seat and _present(game, k) and game.hex_of(u.hex) in near]
+    first = game.dice.counter
+    f = fight(game.dice, att, dfn, terrain=shock_terrain(game.cat.board, att, dfn),
+              enemies=enemies, continued=n, lacks_brigadier=bool(ctx["no_brigadier"]))
+    shock = Shock(tuple(atts), tuple(dkeys))
+    ev: list[Event] = [dice_event(game.dice.rolls_since(first))]
+    ev += shock_events([ShockReport(shock, (), None, f)])
+    if n:
+        ev[-1] = Event("shock_resolved", "11.47", {**ev[-1].data, "continued": n})
+    chain = ctx["chain"] or {"att": [], "dfn": [], "was": [], "fought": False}
+    for u in (*att, *dfn):
+        if u.unit not in chain["att"] and u.unit not in chain["dfn"] and u.disordered:
+            chain["was"].append(u.unit)
+    chain["att"] += [a for a in atts if a not in chain["att"]]
+    chain["dfn"] += [d for d in dkeys if d not in chain["dfn"]]
+    chain["fought"] = True
+    ctx["chain"] = chain
+    for u in (*att, *dfn):  # §17.22: the brigades engaged in step 6b (guns never tire)
+        if u.kind != "artillery" and u.brigade not in ctx["fought"]:
+            ctx["fought"].append(u.brigade)
+    att_hexes = {h for a in att for h in a.hexes}
+    def_hexes = set(live)
+    routed: set[str] = set()
+    ev += _write_effects(game, f.defender, att_hexes, routed)
+    ev += _write_effects(game, f.attacker, def_hexes, routed)
+    moved, adv = _advance(game, att, def_hexes, routed)
+    ev += adv
+    cont = f.attacker_continues
+    group = moved
+    if cont != "none" and not moved and any(_live(game, h, seat) for h in live):
+        # §11.47: a defender that could not retreat is shocked again where it stands
+        group = [a for a in atts if _present(game, a) and a not in routed]
+    ctx["continue_group"] = (group if cont != "none" else [], cont == "must")
+    return ev
+
+
+def _write_effects(game: GbacwGame, eff: Effects, causing: set[Hex], routed: set[str]
+                   ) -> list[Event]:
+    """Write one side's shock results (002 §11.45, §12.2-12.5): losses, disorder, Blown,
+    abandoned guns, routs, then the retreats of those that did not rout."""
     p = game.pos
     ev: list[Event] = []
-    att_hexes = {plan.unit(a).hex for a in r.shock.attackers}
-    def_hexes = {plan.unit(d).hex for d in r.shock.defenders}
-    routed: set[str] = set()
-    if r.pre_shock is not None:
-        for k, n in r.pre_shock.losses.items():
-            p.units[k].lost += n
-        for d in r.pre_shock.results:
-            _disorder(game, d, causing=att_hexes, ev=ev)
-            if d.rout:
-                routed.add(d.unit)
-    if r.fight is None:
-        return ev
-    for eff, causing in ((r.fight.defender, att_hexes), (r.fight.attacker, def_hexes)):
-        for k, n in eff.losses.items():
-            p.units[k].lost += n
-        for d in eff.disorders:
-            if d.disordered or d.second:
-                p.units[d.unit].disordered = True
-            if d.blown:
-                p.units[d.unit].blown = True
-        for k in eff.abandoned:
-            p.units[k].abandoned = p.units[k].abandoned or "abandoned-1"  # 002 §12.36
-        for k in eff.routs:
-            p.units[k].routed = True
-            routed.add(k)
-        for k, need in sorted(eff.retreats.items()):
-            if k not in routed:
-                ev += _retreat(game, k, need, causing)
-    attackers = [plan.unit(a) for a in r.shock.attackers]
-    defenders = [plan.unit(d) for d in r.shock.defenders]
-    ev += _advance(game, attackers, {h for h in def_hexes}, routed)
-    post = post_shock_disorder(attackers, defenders, exempt=exempt, routed=routed)
+    for k, n in eff.losses.items():
+        p.units[k].lost += n
+    for d in eff.disorders:
+        if d.disordered or d.second:
+            p.units[d.unit].disordered = True
+        if d.blown:
+            p.units[d.unit].blown = True
+    for k in eff.abandoned:
+        p.units[k].abandoned = p.units[k].abandoned or "abandoned-1"  # 002 §12.36
+    for k in eff.routs:
+        p.units[k].routed = True
+        routed.add(k)
+    for k, need in sorted(eff.retreats.items()):
+        if k not in routed:
+            ev += _retreat(game, k, need, causing)
+    return ev
+
+
+def _end_series(game: GbacwGame, ctx: dict[str, Any]) -> list[Event]:
+    """Step 6e (002 §11.48) after a shock or a series of continued shocks, on the units
+    that took part in step 6b and did not rout, as they stood before their first roll
+    (attackers: the side that rolled)."""
+    chain = ctx.get("chain")
+    ctx["chain"] = None
+    if not chain or not chain["fought"]:
+        return []
+    p = game.pos
+
+    def now(keys: list[str]) -> list[Combatant]:
+        out = []
+        for k in keys:
+            if not _present(game, k):
+                continue
+            out.append(combatant_of(game, k).with_(disordered=k in chain["was"]))
+        return out
+
+    routed = {k for k in (*chain["att"], *chain["dfn"]) if p.units[k].routed}
+    post = post_shock_disorder(now(chain["att"]), now(chain["dfn"]), routed=routed)
     for k in post.disordered:
         p.units[k].disordered = True
     for k in post.blown:
         p.units[k].blown = True
     for k, n in post.losses.items():
         p.units[k].lost += n
-    ev.append(Event("shock_post_disorder", "11.48", post.to_json()))
-    return ev
+    return [Event("shock_post_disorder", "11.48", post.to_json())]
+
+
+def _finish(game: GbacwGame, seat: str, ctx: dict[str, Any]) -> list[Event]:
+    """After the last shock of a designation: March brigades shocked go to Advance orders
+    and their other units take a UDD (002 §6.26, §11.48); each brigade engaged in step 6b
+    counts one shock phase for fatigue (§17.22, with the fatigue rule)."""
+    from . import shock_after
+
+    return shock_after.finish(game, seat, ctx)
 
 
 def _vacated(game: GbacwGame, h: Hex, seat: str) -> bool:
     """The defenders left ``h``, or only abandoned guns remain (002 §11.46)."""
-    return all(u.abandoned is not None for u in game.pos.units.values()
-               if u.seat != seat and u.hex is not None and game.hex_of(u.hex) == h)
+    return not _live(game, h, seat)
 
 
 def _advance(game: GbacwGame, attackers: list[Combatant], targets: set[Hex],
-             routed: set[str]) -> list[Event]:
+             routed: set[str]) -> tuple[list[str], list[Event]]:
     """002 §11.46, §12.6: when the defenders have left a shocked hex (or left only abandoned
     guns), every attacker that can must advance into it, chargers first, then upper units
     (``retreat.advance_order``), within the stacking limits; facing kept (the vertex turn
     §11.46 allows is not offered); the hex's D/d check met on entering (§12.6). Readings:
     each attacker goes into the first vacated target next to it (by hex); guns the advance
-    reaches are manned again (§12.81)."""
+    reaches are manned again (§12.81). Returns the units that advanced and the events."""
     ev: list[Event] = []
+    moved: list[str] = []
     p = game.pos
     if not attackers:
-        return ev
+        return moved, ev
     seat = attackers[0].side
     open_hexes = sorted((h for h in targets if _vacated(game, h, seat)),
                         key=lambda x: (x.q, x.r))
     if not open_hexes:
-        return ev
-    enemy = game.enemy_hexes(seat)
+        return moved, ev
     for a in advance_order(attackers):
         u = p.units[a.unit]
-        here = game.hex_of(u.hex)
-        if a.unit in routed or here is None or u.facing is None or game.gone(a.unit):
+        if a.unit in routed or u.facing is None or not _present(game, a.unit):
             continue
-        me = combatant_of(game, a.unit)
         for h in open_hexes:
-            if here.distance(h) != 1:
-                continue
-            try:
-                need = check_advance(game.cat.board, me, h, new_facing=u.facing,
-                                     enemy=enemy - {h})
-            except RuleError:
-                continue
-            hid = _hex_id(game, h)
-            entries = [game.stack_entry(k) for k, x in p.units.items()
-                       if x.hex == hid and x.seat == seat and x.abandoned is None]
-            if stack_problem([*entries, game.stack_entry(a.unit)],
-                             game.orders_of(a.unit)) is not None:
-                continue
-            frm, u.hex = u.hex, hid
-            data: dict[str, Any] = {"unit": a.unit, "from": frm, "to": hid}
-            if need == "auto":
-                u.disordered = True
-                data["terrain"] = "D"
-            elif need == "udd":
-                c = check(game.dice, me, "advance into terrain", "12.6")
-                data["terrain"] = c.to_json()
-                u.disordered = u.disordered or not c.passed
-            for k, x in p.units.items():  # §12.81: guns reached by the advance
-                if x.hex == hid and x.seat == seat and x.abandoned is not None:
-                    x.abandoned = None
-                    x.disordered = True
-                    data.setdefault("recrewed", []).append(k)
-            ev.append(Event("shock_advance", "11.46", data))
-            break
-    return ev
+            data = advance_unit(game, a.unit, h, rule="11.46")
+            if data is not None:
+                ev.append(Event("shock_advance", "11.46", data))
+                moved.append(a.unit)
+                break
+    return moved, ev
+
+
+def advance_need(game: GbacwGame, key: str, h: Hex, *, facing: Facing | None = None
+                 ) -> str | None:
+    """Whether ``key`` may advance into the adjacent hex ``h`` now (002 §12.6: open ground,
+    no enemy still fighting there, stacking, at most one vertex of turn): the hex's D/d
+    ("none", "auto", "udd"), or None when it may not. Changes nothing."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or u.facing is None or here.distance(h) != 1:
+        return None
+    seat = u.seat
+    me = combatant_of(game, key)
+    blockers = {x for k, w in p.units.items() if w.seat != seat and _present(game, k)
+                and w.abandoned is None and (x := game.hex_of(w.hex)) is not None}
+    try:
+        need = check_advance(game.cat.board, me, h, new_facing=facing or u.facing,
+                             enemy=blockers)
+    except RuleError:
+        return None
+    hid = _hex_id(game, h)
+    entries = [game.stack_entry(k) for k, x in p.units.items()
+               if x.hex == hid and x.seat == seat and x.abandoned is None and k != key]
+    if stack_problem([*entries, game.stack_entry(key)], game.orders_of(key)) is not None:
+        return None
+    return str(need)
+
+
+def advance_unit(game: GbacwGame, key: str, h: Hex, *, rule: str,
+                 facing: Facing | None = None) -> dict[str, Any] | None:
+    """Advance ``key`` into the adjacent hex ``h`` if :func:`advance_need` allows it, with
+    the hex's D/d check; returns the event's data, or None when it may not."""
+    need = advance_need(game, key, h, facing=facing)
+    if need is None:
+        return None
+    p = game.pos
+    u = p.units[key]
+    me = combatant_of(game, key)
+    hid = _hex_id(game, h)
+    frm, u.hex = u.hex, hid
+    if facing is not None:
+        u.facing = facing
+    data: dict[str, Any] = {"unit": key, "from": frm, "to": hid}
+    data.update(terrain_check(game, me, need, rule))
+    for k, x in p.units.items():  # §12.81: guns reached by the advance
+        if x.hex == hid and x.seat == u.seat and x.abandoned is not None:
+            x.abandoned = None
+            x.disordered = True
+            data.setdefault("recrewed", []).append(k)
+    return data
+
+
+def terrain_check(game: GbacwGame, me: Combatant, need: str, rule: str) -> dict[str, Any]:
+    """A hex's D (automatic disorder) or d (a UDD) met by an advancing unit (002 §12.6)."""
+    u = game.pos.units[me.unit]
+    if need == "auto":
+        u.disordered = True
+        return {"terrain": "D"}
+    if need == "udd":
+        c = check(game.dice, me, "advance into terrain", rule)
+        u.disordered = u.disordered or not c.passed
+        return {"terrain": c.to_json()}
+    return {}
 
 
 def _disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex], ev: list[Event]) -> None:
