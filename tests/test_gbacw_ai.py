@@ -264,3 +264,43 @@ def test_the_general_answers_a_real_shock_designation() -> None:
     legal = v["legal_actions"]
     assert {a["type"] for a in legal} >= {"stand", "withdraw"}
     g.validate(legal[best_index(d.scores(v, legal), legal)], "csa")
+
+
+# --- the chain of command and orders that no longer fit (002 §4.2, §6.12, §6.2) ---
+
+
+def test_a_brigade_stuck_on_march_rolls_for_the_orders_it_needs() -> None:
+    """002 §6.2: a taker's brigade next to its objective still on March (its chain broke,
+    so Division Orders cannot reach it, §6.12) rolls for Attack; one whose orders fit does
+    not roll."""
+    d = GbacwDoctrine()
+    legal = [{"type": "roll_orders", "brigade": "B", "orders": "attack"},
+             {"type": "roll_orders", "brigade": "B", "orders": "advance"},
+             {"type": "end_orders_change"}]
+    stuck = _view({"a": _unit("csa", "A2413", "B")}, {"B": "march"}, phase="orders_change")
+    assert best_index(d.scores(stuck, legal), legal) == 0
+    fits = _view({"a": _unit("csa", "A2413", "B")}, {"B": "attack"}, phase="orders_change")
+    assert best_index(d.scores(fits, legal), legal) == 2
+
+
+def test_a_corps_commander_keeps_near_his_division_leaders() -> None:
+    """002 §4.21, §6.12: Longstreet walks toward Hood (whose brigades' orders need the
+    chain to reach him), not toward the corps' own artillery battalion."""
+    d = GbacwDoctrine()
+    brigades = {"CS-Law/Hood": {"seat": "csa", "division": "CS-Hood/I", "corps": "CS-I",
+                                "orders": "advance"}}
+    v = _view({"a": _unit("csa", "C2630", "CS-Law/Hood")}, scenario="little-round-top",
+              phase="commanders")
+    v["brigades"] = brigades
+    v["leaders"] = {"longstreet": {"seat": "csa", "hex": "C2035"},
+                    "hood": {"seat": "csa", "hex": "C2630"},
+                    "law": {"seat": "csa", "hex": "C2630"}}
+    here = parse("C2035")
+    toward = min((n for n in here.neighbours() if n in board().hexes),
+                 key=lambda n: n.distance(parse("C2630")))
+    away = max((n for n in here.neighbours() if n in board().hexes),
+               key=lambda n: n.distance(parse("C2630")))
+    legal = [{"type": "move_commander", "leader": "longstreet", "to": board().hexes[h].id}
+             for h in (away, toward)]
+    legal.append({"type": "end_commanders"})
+    assert best_index(d.scores(v, legal), legal) == 1

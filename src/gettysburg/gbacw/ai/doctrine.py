@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import DIRECTIONS, Hex
@@ -27,7 +26,7 @@ from gettysburg.core.protocol import Action
 from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, Objectives, mp_to, objectives, parse
 from gettysburg.gbacw.ai.memory import FIRED
-from gettysburg.gbacw.oob import default_oob
+from gettysburg.gbacw.catalog import catalog
 
 #: infantry MP to the nearest objective beyond which a brigade marches (002 §6.14), and
 #: within which it attacks
@@ -35,12 +34,6 @@ MARCH_BEYOND = 14.0
 ATTACK_WITHIN = 5.0
 #: what one MP of progress toward the objective is worth
 STEP = 0.1
-
-
-@cache
-def _commands() -> dict[str, str]:
-    """Leader id -> the formation he commands (public: the order of battle)."""
-    return {rec.leader.id: rec.command for rec in default_oob().leaders}
 
 
 def _front(facing: JSONDict | None) -> tuple[float, float] | None:
@@ -67,6 +60,30 @@ def _cos(facing: JSONDict | None, frm: Hex, to: Hex) -> float:
     v = _plane(to - frm)
     nv, nf = math.hypot(*v), math.hypot(*f)
     return (f[0] * v[0] + f[1] * v[1]) / (nv * nf)
+
+
+def _subordinates(s: Situation, ld: str) -> list[Hex]:
+    """Where the leaders (or, for a brigadier, the units) that ``ld`` links to the chain of
+    command stand (the order of battle and the view's brigades; 002 §4.21)."""
+    cat = catalog()
+    brigades = s.view.get("brigades") or {}
+    units = [k for k, u in s.own.items() if u.get("hex")]
+    mine = [b for b, rec in brigades.items() if rec.get("seat") == s.seat]
+    led = {b for b in mine if cat.brigade_leader.get(b) == ld}
+    if led:
+        return [h for k in units if s.own[k].get("brigade") in led
+                if (h := s.unit_hex(k)) is not None]
+    below: set[str] = set()
+    for b in mine:
+        rec = brigades[b]
+        div, corps = str(rec.get("division")), str(rec.get("corps"))
+        if cat.division_leader.get(div) == ld:
+            below.add(cat.brigade_leader.get(b, ""))
+        elif cat.corps_leader.get(corps) == ld:
+            below.add(cat.division_leader.get(div) or cat.brigade_leader.get(b, ""))
+        elif cat.army_leader.get(s.seat) == ld:
+            below.add(cat.corps_leader.get(corps, ""))
+    return [s.leaders[x] for x in sorted(below) if x in s.leaders]
 
 
 @dataclass
@@ -188,7 +205,9 @@ class GbacwDoctrine:
             return 1.0 if a["orders"] == want else -0.5
         if kind == "reserve":
             return 0.5 if a.get("on") is False else -1.0
-        if kind in ("transfer", "roll_orders", "coordinate"):
+        if kind == "roll_orders":
+            return self._roll(s, brigades, a)
+        if kind in ("transfer", "coordinate"):
             return -0.5
         if kind == "first_am":
             return 0.5
@@ -219,6 +238,17 @@ class GbacwDoctrine:
             return 0.001  # below end_brigade: finish the brigade first
         # end_orders, end_orders_change, end_brigade, end_commanders: the "done" actions
         return 0.01
+
+    def _roll(self, s: Situation, brigades: JSONDict, a: Action) -> float:
+        """002 §6.2: roll for new orders only for a brigade stuck on orders that no longer
+        fit (a chain broken after March was given, §6.12), or a taker's brigade near its
+        objective still on Advance (it must reach and shock the holders)."""
+        b = str(a["brigade"])
+        now = (brigades.get(b) or {}).get("orders")
+        want = self._wanted_orders(s, b)
+        if now == want or a.get("orders") != want:
+            return -0.5
+        return 0.8 if now == "march" else 0.3
 
     def _wanted_orders(self, s: Situation, brigade: str) -> str:
         keys = [k for k, u in s.own.items() if u.get("brigade") == brigade]
@@ -296,20 +326,21 @@ class GbacwDoctrine:
         return score if k in fire_first else 0.02
 
     def _leader(self, s: Situation, a: Action) -> float:
+        """002 §4.2, §6.12: a leader keeps near the ones he links to the chain (a corps
+        commander his division leaders, a division leader his brigadiers, a brigadier his
+        troops), so the brigades stay in command and may be given orders."""
         ld = str(a["leader"])
         here = s.leaders.get(ld)
         if here is None:
             return -1.0
-        command = _commands().get(ld, "")
-        name = command.split("/")[0].split("-", 1)[-1]  # CS-Heth/III -> Heth
-        troops = [h for b, hs in s.brigade_hexes.items()
-                  if b == command or b.endswith("/" + name) for h in hs]
+        troops = _subordinates(s, ld)
         if not troops:
             return -1.0
         to = parse(str(a["to"]))
 
         def spread(x: Hex) -> float:
-            return sum(x.distance(t) for t in troops) / len(troops)
+            d = [x.distance(t) for t in troops]
+            return (sum(d) / len(d) + max(d)) / 2.0
 
         before, after = spread(here), spread(to)
         if before <= 1.5:
