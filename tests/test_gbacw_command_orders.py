@@ -133,3 +133,42 @@ def test_a_unit_out_of_command_acts_one_activation_fewer_5_36() -> None:
     with pytest.raises(RuleError) as err:
         g.apply(face, "usa")
     assert err.value.rule == "5.36"
+
+
+# --- 002 §6.18, §6.35; 004 §4.36 -------------------------------------------------------------
+
+
+def test_artillery_is_on_advance_or_march_with_its_formation_6_18() -> None:
+    g = GbacwGame("herr-ridge", seed=3)
+    p = g.pos
+    gun = next(k for k, u in sorted(p.units.items()) if g.counter(k).arm in ("art", "horse_art"))
+    b = p.brigades[g.formation(gun)]
+    b.orders = "attack"
+    assert g.orders_of(gun) == "advance"
+    b.orders = "march"
+    assert g.orders_of(gun) == "march"
+
+
+def test_a_formation_in_reserve_changes_orders_freely_but_not_to_march_6_35() -> None:
+    g = orders_phase()
+    p = g.pos
+    p.brigades[GAMBLE].reserve = True
+    p.command["no_orders"] = [GAMBLE]  # its chain is broken: no matter in Reserve
+    assert {"type": "set_orders", "brigade": GAMBLE, "orders": "attack"} in \
+        g.legal_actions("usa")
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "set_orders", "brigade": GAMBLE, "orders": "march"}, "usa")
+    assert err.value.rule == "6.35"
+    g.apply({"type": "set_orders", "brigade": GAMBLE, "orders": "attack"}, "usa")
+    assert p.brigades[GAMBLE].orders == "attack" and p.brigades[GAMBLE].reserve
+
+
+def test_hunts_artillery_ams_take_no_part_in_a_transfer_tdg_4_36() -> None:
+    g = orders_phase()
+    p = g.pos
+    p.ams = {"US-AR": 3, "US-1/Cav": 2, "US-2/Cav": 3}
+    p.command["transfer_ok"] = ["US-1/Cav", "US-2/Cav", "US-AR"]
+    assert g._transfer_result("usa", ["US-AR", "US-AR"], "US-1/Cav") is None
+    assert g._transfer_result("usa", ["US-2/Cav", "US-2/Cav"], "US-AR") is None
+    assert g._transfer_result("usa", ["US-2/Cav", "US-2/Cav"], "US-1/Cav") == {
+        "US-AR": 3, "US-1/Cav": 3, "US-2/Cav": 1}

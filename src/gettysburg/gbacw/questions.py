@@ -38,6 +38,7 @@ from gettysburg.gbacw.movement import FriendStack, movement_allowance
 from gettysburg.gbacw.oob import Counter
 from gettysburg.gbacw.orders import (
     ReserveStanding,
+    artillery_orders,
     check_march_orders,
     check_reserve,
     near_enemy,
@@ -54,8 +55,11 @@ from gettysburg.gbacw.state import (
     marker_parts,
     other,
 )
+from gettysburg.gbacw.tdg_leaders import check_transfer_parties
 from gettysburg.gbacw.victory import Standing, UnitAt, Verdict, score
 
+#: TDG's artillery commands with AMs of their own, kept out of transfers (004 §4.36)
+ARTILLERY_COMMANDS = ("US-AR",)
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0", "random_events": "tdg.18.0",
                            "small_arms_ammo": "10.9"}
 EVENT_MARKER = "event"  # the Random Event marker in the AM pool (004 §18.0): no seat
@@ -342,7 +346,9 @@ class EngineQuestions(Game):
 
     def orders_of(self, key: str) -> str:
         # a unit out of command keeps its last orders (002 §4.23, orders_step.py)
-        return self.pos.unit_orders.get(key) or self.pos.brigades[self.formation(key)].orders
+        own = self.pos.unit_orders.get(key) or self.pos.brigades[self.formation(key)].orders
+        # 002 §6.18: artillery is on Advance, or on March with its formation
+        return artillery_orders(own) if unit_class(self.counter(key)) == "artillery" else own
 
     def stack_entry(self, key: str) -> StackEntry:
         c = self.counter(key)
@@ -651,7 +657,7 @@ class EngineQuestions(Game):
         if self._arriving(brigade):
             return None  # 002 §9.7: a reinforcement's orders are given as it enters
         if self.pos.brigades[brigade].reserve:
-            return RuleError("6.3", f"{brigade} is in Reserve; it takes orders as it leaves")
+            return None  # 002 §6.35: free, whatever the chain (Attack or Advance)
         if brigade in self.pos.command.get("no_orders", []):
             return RuleError("6.12", f"{brigade}: the chain of command is not intact; its "
                              "orders change only by a roll at its activation")
@@ -660,6 +666,8 @@ class EngineQuestions(Game):
     def _orders_problem(self, brigade: str, orders: str) -> RuleError | None:
         """002 §6.14 through :func:`orders.check_march_orders`: March only for an arriving
         formation or one with no unit within 4 hexes and sight of the enemy."""
+        if self.pos.brigades[brigade].reserve and orders == "march":
+            return RuleError("6.35", "a formation in Reserve takes Attack or Advance orders")
         if self.fatigue:
             try:
                 fatigue.check_orders(self.pos.brigades[brigade].fatigue, orders)
@@ -795,6 +803,8 @@ class EngineQuestions(Game):
         for d in frm:
             taken[d] = taken.get(d, 0) + 1
         try:
+            # 004 §4.36: Hunt's artillery AMs neither give nor receive
+            check_transfer_parties([*frm, to], ARTILLERY_COMMANDS)
             return efficiency.transfer(
                 self.pos.ams, taken, to, eligible=set(self.pos.command.get("transfer_ok", [])),
                 used_this_turn=seat in self.pos.transferred)
