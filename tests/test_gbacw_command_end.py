@@ -256,3 +256,20 @@ def test_a_unit_crossing_a_breastwork_hexside_removes_it_15_17() -> None:
     ev = g.apply(move, "usa")
     assert any(e.type == "breastworks_removed" for e in ev)
     assert len(p.breastworks) == before - 1
+
+
+def test_a_reserve_formation_refills_small_arms_ammunition_with_10_9_6_35() -> None:
+    g = GbacwGame(SKIRMISH, options=["small_arms_ammo"],
+                  dice=ScriptedDice(OPENING + [5] * 400, die="d10"))
+    p = g.pos
+    a, b = g.brigade_units(DAVIS)[:2]
+    p.brigades[DAVIS].reserve = True
+    p.units[a].ammo, p.units[b].ammo = "low", "out"
+    ev = next_turn(g)
+    assert p.units[a].ammo == "none" and p.units[b].ammo == "none"
+    assert any(e.type == "resupply" and e.rule == "6.35" for e in ev)
+    plain = new_game()  # without the optional rule nothing is refilled
+    plain.pos.brigades[DAVIS].reserve = True
+    plain.pos.units[a].ammo = "low"
+    next_turn(plain)
+    assert plain.pos.units[a].ammo == "low"

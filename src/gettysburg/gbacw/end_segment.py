@@ -212,3 +212,22 @@ def recover_brigade(game: GbacwGame, brigade: str) -> list[Event]:
                             {"brigade": brigade, "before": before, "after": b.fatigue,
                              "marker": fatigue.label(b.fatigue)}, visible_to=(b.seat,)))
     return ev
+
+
+def reserve_resupply(game: GbacwGame, brigade: str) -> list[Event]:
+    """002 §6.35's fifth step: with the optional small-arms ammunition rule (§10.9, the
+    ``small_arms_ammo`` option) a Reserve formation's units refill; artillery keeps its own
+    ammunition rule (§10.69)."""
+    from gettysburg.gbacw.questions import unit_class
+
+    if "small_arms_ammo" not in game.setup.options:
+        return []
+    p = game.pos
+    refilled = [k for k in game.brigade_units(brigade) if game.on_map(k)
+                and p.units[k].ammo != "none" and unit_class(game.counter(k)) != "artillery"]
+    for k in refilled:
+        p.units[k].ammo = "none"
+    if not refilled:
+        return []
+    return [Event("resupply", "6.35", {"brigade": brigade, "units": refilled},
+                  visible_to=(p.brigades[brigade].seat,))]

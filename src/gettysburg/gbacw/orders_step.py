@@ -151,7 +151,7 @@ def late_orders(game: GbacwGame, before: dict[str, str]) -> list[Event]:
     ev: list[Event] = []
     for n, old in sorted(before.items()):
         b = p.brigades[n]
-        if b.orders == old:
+        if b.orders == old or b.reserve:  # in Reserve: every unit, whatever its status (6.35)
             continue
         kept = []
         for k in game.brigade_units(n):

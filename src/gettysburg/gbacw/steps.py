@@ -553,6 +553,7 @@ class EngineSteps(EngineLegality):
                         p.units[k].disordered = False  # 002 §6.35's second step
                 if night.stragglers_eligible(light, reserve=True):  # type: ignore[arg-type]
                     ev += self._stragglers(n)
+                ev += end_segment.reserve_resupply(self, n)  # 002 §6.35 with §10.9
         for b in p.brigades.values():
             b.activations, b.busy, b.tally = 0, False, {}
         p.idle_rally = []
