@@ -66,6 +66,12 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "stacked batteries or sections fire as one at a hex (worst range DRM, 10.64)"),
     ActionType("rapid_fire", "10.68", (("unit", "str"), ("target", "hex")), ("action",),
                "a smoothbore battery fires twice at 1-3 hexes (ammunition runs out on a 0 or 5)"),
+    ActionType("withdrawal_fire", "10.44", (("unit", "str"),), ("action",),
+               "the defender fires at an enemy leaving its front, before it moves"),
+    ActionType("approach_fire", "10.45", (("unit", "str"),), ("action",),
+               "a defending battery fires at an enemy that moved within 3 hexes"),
+    ActionType("let_pass", "10.4", (), ("action",),
+               "the defender lets the enemy move go on without (more) withdrawal or approach fire"),
     ActionType("shock", "11.31", (("shocks", "shocks"),), ("action",),
                "the active brigade designates its shocks: [{attackers: [units], targets: "
                "[hexes]}] (shock_step.py)"),

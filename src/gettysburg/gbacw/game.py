@@ -34,6 +34,7 @@ from gettysburg.gbacw import (
     fire_action,
     formation_step,
     move_step,
+    nonphasing_fire,
     orders_step,
     reaction_step,
     results_step,
@@ -160,6 +161,9 @@ class GbacwGame(EngineView):
         p = self.pos
         ev: list[Event] = []
         snap = results_step.before(self, action)  # 002 §12.81: a mover's order
+        held = nonphasing_fire.before_move(self, action, seat)  # 002 §10.44: fire first
+        if held is not None:
+            return held
         if kind == "raise":
             mine = {c for c, _ in self._commands(seat)}
             before = set(p.command.get("oc_bonus", [])) & mine
@@ -281,6 +285,9 @@ class GbacwGame(EngineView):
             ev += return_fire.answer(self, action, seat)
             ev += self._casualties()
             ev += reaction_step.after_fire(self, ev)  # 002 §9.61
+        elif kind in nonphasing_fire.ACTION_KINDS:  # 002 §10.44-10.45
+            ev += nonphasing_fire.answer(self, action, seat)
+            ev += self._casualties()
         elif kind == "shock":
             ev += shock_step.designate(self, action, seat)
             ev += self._casualties()
@@ -325,6 +332,7 @@ class GbacwGame(EngineView):
             if p.brigade is not None:
                 ev += self._end_brigade()
             ev += self._end_marker()
+        ev += nonphasing_fire.after_move(self, action, ev)  # 002 §10.45
         # 002 §12.3-12.8, §13.43: retreats, routs, leaders, guns, the advance after fire
         ev += results_step.after_action(self, action, ev, snap, self._casualties)
         return ev

@@ -16,6 +16,7 @@ from gettysburg.gbacw import (
     engineering_step,
     fire_action,
     formation_step,
+    nonphasing_fire,
     orders_step,
     reaction_step,
     results_step,
@@ -92,6 +93,9 @@ class EngineLegality(EngineQuestions):
             out += end_segment.idle_options(self, seat)  # for IV/B (002 §13.45)
             out.append({"type": "end_commanders"})
         elif p.phase == "action" and p.pending is not None and \
+                p.pending.get("kind") in nonphasing_fire.KINDS:
+            out += nonphasing_fire.options(self)  # 002 §10.44-10.45: the defender fires
+        elif p.phase == "action" and p.pending is not None and \
                 p.pending.get("kind") in results_step.KINDS:
             out += results_step.options(self)  # 002 §12.41, §12.6: the owner's choice
         elif p.phase == "action" and p.pending is not None:
@@ -163,6 +167,10 @@ class EngineLegality(EngineQuestions):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
+        if kind in nonphasing_fire.ACTION_KINDS or (
+                p.pending is not None and p.pending.get("kind") in nonphasing_fire.KINDS):
+            nonphasing_fire.check(self, action, seat)  # 002 §10.44-10.45
+            return None
         if kind in results_step.ACTION_KINDS or (
                 p.pending is not None and p.pending.get("kind") in results_step.KINDS):
             if kind not in results_step.ACTION_KINDS:  # 002 §12.41, §12.6
