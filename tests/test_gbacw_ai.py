@@ -250,7 +250,7 @@ def test_the_general_answers_a_real_shock_designation() -> None:
     """On the engine's skirmish (tests/data/gbacw/skirmish.yaml): the attacker's shock
     options and the defender's answers are scored from real views, and every choice is
     legal (002 §11.31, §11.33)."""
-    from test_gbacw_shock_action import active_gamble
+    from gbacw_skirmish import active_gamble
     from test_gbacw_shock_engine import designated
 
     d = GbacwDoctrine()
