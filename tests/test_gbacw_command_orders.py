@@ -172,3 +172,23 @@ def test_hunts_artillery_ams_take_no_part_in_a_transfer_tdg_4_36() -> None:
     assert g._transfer_result("usa", ["US-2/Cav", "US-2/Cav"], "US-AR") is None
     assert g._transfer_result("usa", ["US-2/Cav", "US-2/Cav"], "US-1/Cav") == {
         "US-AR": 3, "US-1/Cav": 3, "US-2/Cav": 1}
+
+
+def test_the_owner_chooses_the_am_a_brigade_out_of_range_skips_5_26() -> None:
+    """002 §5.26's example: a division with 3 AMs, a brigadier out of range at II/A: the
+    player lets the second AM pass without the brigade and uses the third."""
+    g, _, _ = active_gamble()
+    p = g.pos
+    p.ams["US-1/Cav"] = 3
+    p.command["brigadiers"] = [GAMBLE]
+    g.apply({"type": "end_brigade"}, "usa")  # the first AM used
+    p.done_brigades = []  # the second AM: eligible, and the owner passes
+    assert GAMBLE in g.eligible_brigades()
+    g.apply({"type": "end_activation"}, "usa")
+    g._activate_marker("usa/US-1/Cav", chosen=True)  # the third AM
+    g.apply({"type": "end_orders_change"}, "usa")
+    assert GAMBLE in g.eligible_brigades()
+    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    g.apply({"type": "end_brigade"}, "usa")
+    p.done_brigades = []
+    assert GAMBLE not in g.eligible_brigades()  # two of three: its one skipped AM is spent
