@@ -192,3 +192,32 @@ def test_the_owner_chooses_the_am_a_brigade_out_of_range_skips_5_26() -> None:
     g.apply({"type": "end_brigade"}, "usa")
     p.done_brigades = []
     assert GAMBLE not in g.eligible_brigades()  # two of three: its one skipped AM is spent
+
+
+# --- 002 §4.32 ------------------------------------------------------------------------------
+
+
+def test_a_divisional_battery_joins_one_brigade_of_its_division_4_32() -> None:
+    g = orders_phase()
+    p = g.pos
+    # two sections of Garnett's battalion (Heth's division) placed by hand beside Archer
+    from gettysburg.gbacw.state import UnitState
+
+    guns = ["CS-III:Donaldsonville/A", "CS-III:Huger/A"]
+    for cid, hex_id in zip(guns, ["A2813", "A2913"], strict=True):
+        p.units[cid] = UnitState(cid, "csa", hex_id, p.units[g.brigade_units(ARCHER)[0]].facing)
+        g._brigade(p, g.cat.counters[cid], "csa")
+    g._memo.clear()
+    g.apply({"type": "end_orders"}, "usa")
+    legal = g.legal_actions("csa")
+    assert {"type": "attach", "unit": guns[0], "brigade": ARCHER} in legal
+    assert not [a for a in legal if a["type"] == "attach" and a["brigade"] == GAMBLE]
+    g.apply({"type": "attach", "unit": guns[0], "brigade": ARCHER}, "csa")
+    assert g.formation(guns[0]) == ARCHER and guns[0] in g.brigade_units(ARCHER)
+    # one battery a brigade
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "attach", "unit": guns[1], "brigade": ARCHER}, "csa")
+    assert err.value.rule == "4.32"
+    # and back to its battalion
+    g.apply({"type": "attach", "unit": guns[0], "brigade": "CS-Garnett/Heth"}, "csa")
+    assert g.formation(guns[0]) == "CS-Garnett/Heth" and p.attached == {}

@@ -38,6 +38,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "Division Orders (or a reinforcement's orders, 9.7)"),
     ActionType("reserve", "6.3", (("brigade", "str"), ("on", "bool")), ("orders",),
                "put a brigade in Reserve, or take it out"),
+    ActionType("attach", "4.32", (("unit", "str"), ("brigade", "str")), ("orders",),
+               "attach a divisional battery to a brigade of its division (its own battalion "
+               "to detach it; orders_step.py)"),
     ActionType("build", "15.13", (("unit", "str"), ("facing", "facing")), ("orders",),
                "start breastworks (II/F): the unit faces the vertex whose two hexsides they "
                "will guard (engineering_step.py)"),

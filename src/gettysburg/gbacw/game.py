@@ -206,6 +206,8 @@ class GbacwGame(EngineView):
                                                "on": action["on"]}, visible_to=(seat,)))
         elif kind == "build":
             ev += engineering_step.start_build(self, action, seat)
+        elif kind == "attach":
+            ev += orders_step.apply_attach(self, action, seat)
         elif kind == "idle_rally":
             ev += end_segment.apply_idle(self, action, seat)
         elif kind == "end_orders":

@@ -238,3 +238,65 @@ def act_problem(game: GbacwGame, key: str) -> RuleError | None:
         return None
     return RuleError("5.36", f"{key} is out of command: it has acted in as many activations "
                      "as it may this turn (one fewer than its division's AMs)")
+
+
+# --- 002 §4.32: divisional batteries attached to brigades ----------------------------------
+
+
+def _divisional_battery(game: GbacwGame, key: str) -> str | None:
+    """The division of a battery of a divisional artillery battalion, else None."""
+    from gettysburg.gbacw.questions import unit_class
+
+    c = game.counter(key)
+    if unit_class(c) != "artillery":
+        return None
+    own = game.pos.brigades.get(c.formation)
+    leader = game.cat.brigade_leader.get(c.formation, "")
+    if own is None or game.cat.leader_level.get(leader) != "artillery":
+        return None
+    return own.division if own.division in game.cat.division_corps else None
+
+
+def attach_options(game: GbacwGame, seat: Seat) -> list[Action]:
+    """II/C (002 §4.32): each battery of a divisional battalion may join one brigade of its
+    division that has none attached yet, or go back to its battalion; command range does
+    not matter for it (it does for the battery's activations, §5.36)."""
+    p, cat = game.pos, game.cat
+    out: list[Action] = []
+    for k, u in sorted(p.units.items()):
+        if u.seat != seat or u.hex is None:
+            continue
+        division = _divisional_battery(game, k)
+        if division is None:
+            continue
+        own = game.counter(k).formation
+        now = p.attached.get(k, own)
+        taken = {b for x, b in p.attached.items() if x != k}
+        for n in game.division_brigades(division):
+            leader = cat.brigade_leader.get(n, "")
+            if n == now or n in taken or cat.leader_level.get(leader) != "brigade" \
+                    or not game.in_play(n):
+                continue
+            out.append({"type": "attach", "unit": k, "brigade": n})
+        if now != own:
+            out.append({"type": "attach", "unit": k, "brigade": own})
+    return out
+
+
+def check_attach(game: GbacwGame, action: Action, seat: Seat) -> None:
+    if action not in attach_options(game, seat):
+        raise RuleError("4.32", f"{action['unit']!r} may not join {action['brigade']!r}: a "
+                        "battery of your divisional battalion joins a brigade of its division "
+                        "with no battery attached (or goes back to its battalion)")
+
+
+def apply_attach(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    p = game.pos
+    k, n = str(action["unit"]), str(action["brigade"])
+    if n == game.counter(k).formation:
+        p.attached.pop(k, None)
+    else:
+        p.attached[k] = n
+    game._memo.clear()
+    game._refacing(n)  # type: ignore[attr-defined]
+    return [Event("attach", "4.32", {"unit": k, "brigade": n}, visible_to=(seat,))]

@@ -155,7 +155,8 @@ class EngineQuestions(Game):
         return self.cat.counters[self.pos.units[key].counter]
 
     def formation(self, key: str) -> str:
-        return self.counter(key).formation
+        # a divisional battery attached to a brigade acts as part of it (002 §4.32)
+        return self.pos.attached.get(key) or self.counter(key).formation
 
     def brigade_units(self, brigade: str) -> list[str]:
         table = self._memo.get("brigade_units")

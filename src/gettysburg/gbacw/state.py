@@ -212,6 +212,8 @@ class Position:
     stay_next: list[str] = field(default_factory=list)
     unit_orders: dict[str, str] = field(default_factory=dict)
     acted: dict[str, int] = field(default_factory=dict)
+    # divisional batteries attached to a brigade of their division (002 §4.32): unit -> brigade
+    attached: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> JSONDict:
         return {
@@ -254,7 +256,8 @@ class Position:
             **({"stay_next": sorted(self.stay_next)} if self.stay_next else {}),
             **({"unit_orders": dict(sorted(self.unit_orders.items()))}
                if self.unit_orders else {}),
-            **({"acted": dict(sorted(self.acted.items()))} if self.acted else {})}
+            **({"acted": dict(sorted(self.acted.items()))} if self.acted else {}),
+            **({"attached": dict(sorted(self.attached.items()))} if self.attached else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -302,7 +305,8 @@ class Position:
             breastworks=[dict(b) for b in copy.deepcopy(d.get("breastworks", []))],
             stay_next=[str(x) for x in d.get("stay_next", [])],
             unit_orders={str(k): str(v) for k, v in d.get("unit_orders", {}).items()},
-            acted={str(k): int(v) for k, v in d.get("acted", {}).items()})
+            acted={str(k): int(v) for k, v in d.get("acted", {}).items()},
+            attached={str(k): str(v) for k, v in d.get("attached", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 
