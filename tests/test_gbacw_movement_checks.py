@@ -64,38 +64,39 @@ def test_a_disordered_unit_failing_a_d_suffers_a_second_disorder_12_35() -> None
     assert g.pos.units[k].disordered
 
 
-def test_passing_through_friends_checks_on_leaving_8_22() -> None:
+def no_enemy() -> GbacwGame:
+    """The skirmish with Gamble active and no enemy on the map (no withdrawal fire)."""
     g, _k, _ = active_gamble()
-    key = "US-Cav:3 IN"
-    r = g.reach(key)[(g.cat.board.parse("A3702"), Facing("vertex", 0))]
-    assert [(g.cat.board.hexes[c.hex].id, c.rule) for c in r.checks] == [("A3703", "8.22")]
-    start = g.pos.units[key].hex
-    types = move(g, key, "A3702", 0, [9])  # fails: disordered, goes on (MP left)
+    for u in g.pos.units.values():
+        if u.seat == "csa":
+            u.hex = None
+    g._memo.clear()
+    return g
+
+
+def test_passing_through_friends_checks_on_leaving_8_22() -> None:
+    g = no_enemy()
+    key = "US-Cav:12 IL"
+    r = g.reach(key)[(g.cat.board.parse("A3604"), Facing("vertex", 0))]
+    assert [(g.cat.board.hexes[c.hex].id, c.rule) for c in r.checks] == [("A3503", "8.22")]
+    types = move(g, key, "A3604", 0, [9])  # fails on leaving A3503: disordered
     u = g.pos.units[key]
-    assert "move_check" in types and u.disordered and u.hex == "A3702"
-    assert start != "A3703"
+    assert "move_check" in types and u.disordered and u.hex == "A3604"
 
 
 def test_a_second_disorder_in_friends_sends_the_unit_back_8_22() -> None:
-    g, _k, _ = active_gamble()
-    key = "US-Cav:8 NY Cav#1"  # its way through A3703 costs 4 MP, its disordered MA
-    g.pos.units[key].disordered = True
-    g._memo.clear()
-    start, facing = g.pos.units[key].hex, g.pos.units[key].facing
-    ok = [(h, f) for (h, f), r in g.reach(key).items()
-          if any(c.rule == "8.22" for c in r.checks)]
-    assert ok, "a disordered unit still passes through friends"
-    h, f = ok[0]
-    path = g.reach(key)[(h, f)].path
-    friends = g.cat.board.parse("A3703")
-    before = path[[x for x, _ in path].index(friends) - 1]  # the state it entered them from
-    types = move(g, key, g.cat.board.hexes[h].id, f.index, [9])
-    u = g.pos.units[key]
-    assert "move_cut" in types
-    # back where it entered the friends from, facing as it was there
-    assert (u.hex, u.facing) == (g.cat.board.hexes[before[0]].id, before[1])
-    assert u.hex == start and facing is not None
-    assert key not in g.active_units()  # its activation is over
+    g = no_enemy()
+    key = "US-Cav:12 IL"
+    r = g.reach(key)[(g.cat.board.parse("A3604"), Facing("vertex", 0))]
+    g.pos.units[key].disordered = True  # disordered by now (a hand-made case)
+    g.dice = ScriptedDice([9] + [0] * 10, die="d10")
+    done, ev = move_step.plan(g, key, r)
+    friends = g.cat.board.parse("A3503")
+    before = r.path[[x for x, _ in r.path].index(friends) - 1]
+    # back where it entered the friends from, facing as it was there, its activation over
+    assert (done.reach.hex, done.reach.facing) == before and done.done
+    check = next(e for e in ev if e.type == "move_check")
+    assert check.data["disorder"]["second"] is True
 
 
 def test_a_disordered_unit_may_not_move_next_to_the_enemy_12_34() -> None:

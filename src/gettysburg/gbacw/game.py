@@ -28,6 +28,7 @@ from gettysburg.core.protocol import (
     resolve_dice,
 )
 from gettysburg.gbacw import (
+    artillery_near,
     continued_shock,
     end_segment,
     engineering_step,
@@ -82,6 +83,7 @@ class GbacwGame(EngineView):
         for opt in options:
             if opt not in OPTIONS:
                 raise ValueError(f"unknown gbacw option {opt!r}; known: {sorted(OPTIONS)}")
+        artillery_near.check_options(options)  # 002 §9.55: one option or the other
         game_dice = resolve_dice(seed, dice)
         super().__init__(GameSetup(self.system, scenario, tuple(options),
                                    normalize_seed(seed)), game_dice)

@@ -34,6 +34,7 @@ from gettysburg.core.dice import Dice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, Seat, dice_event
 
+from . import artillery_near
 from .catalog import Catalog
 from .combatant import Combatant, disorder
 from .facing import Facing, front_hexes
@@ -227,6 +228,7 @@ def execute(game: MoveGame, action: Action, reach: Reach) -> list[Event]:
     """Carry out the checked move ``action`` along ``reach`` (002 §9, §9.47, §8.22,
     §12.33-12.34): roll its checks, move the unit as far as they let it, apply them."""
     key = str(action["unit"])
+    start = game.hex_of(game.pos.units[key].hex)
     done, ev = plan(game, key, reach)
     kept = done.reach
     moved = {**action, "to": game.cat.board.hexes[kept.hex].id}
@@ -241,7 +243,7 @@ def execute(game: MoveGame, action: Action, reach: Reach) -> list[Event]:
     if kept is not reach:
         out.append(Event("move_cut", "9.47", {"unit": key, "planned": action["to"],
                                                "to": moved["to"]}))
-    return out + ev + wheels(game, key)
+    return out + ev + wheels(game, key) + artillery_near.close_check(game, key, start)
 
 
 def wheels(game: MoveGame, key: str) -> list[Event]:

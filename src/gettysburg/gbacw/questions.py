@@ -18,9 +18,11 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
+    artillery_near,
     effectiveness,
     efficiency,
     engineering_step,
+    entry_step,
     fatigue,
     fire_action,
     formation_step,
@@ -61,7 +63,8 @@ from gettysburg.gbacw.victory import Standing, UnitAt, Verdict, score
 #: TDG's artillery commands with AMs of their own, kept out of transfers (004 §4.36)
 ARTILLERY_COMMANDS = ("US-AR",)
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0", "random_events": "tdg.18.0",
-                           "small_arms_ammo": "10.9"}
+                           "small_arms_ammo": "10.9", "artillery_caution": "9.55",
+                           "artillery_close": "9.55"}
 EVENT_MARKER = "event"  # the Random Event marker in the AM pool (004 §18.0): no seat
 LEADER_MA = 10  # brigade and division leaders (002 §4.16)
 COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
@@ -177,6 +180,8 @@ class EngineQuestions(Game):
             return None
         found = self._arrival_of.get(u.counter)
         if found is None or found[0] not in self.pos.arrived or self.gone(key):
+            return None
+        if entry_step.held_up(self, found[0]):  # 002 §9.73: an earlier group first
             return None
         return self.pos.entries.get(str(found[0]), found[1])
 
@@ -421,7 +426,9 @@ class EngineQuestions(Game):
                 _REACH_CACHE[sig] = cached
                 while len(_REACH_CACHE) > _REACH_CACHE_SIZE:
                     _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
+            cached = entry_step.area_reach(self, key, cached)  # 004 §9.76
             found = formation_step.filter_reach(self, key, cached)  # 002 §7.11, §8.44, §8.5
+        found = artillery_near.filter_reach(self, key, found)  # 002 §9.55's options
         self._memo[memo] = found
         return dict(found)
 

@@ -1,0 +1,113 @@
+"""Reinforcements coming on in the GBACW engine (002 §9.73, 004 §9.76, through
+:mod:`reinforcements`).
+
+- 002 §9.73 (:func:`held_up`): groups due through one entry hex come on in their scheduled
+  order. A group the player holds back (or whose arrival roll failed and came good later)
+  must be on before the next group through the same hex: while any unit of an earlier group
+  through that hex still waits off the map, a later group's units do not come on (they are
+  not ``waiting`` yet). Within a group, any order.
+- 004 §9.76 (:func:`area_reach`): a group due at an entry area's direct hex may come on by
+  the area's adjacent edge hexes too, when on Attack or Advance orders (March only by the
+  direct hex). Its moves from each of those hexes join the ones from the direct hex, the
+  cheaper kept for each end state. The adjacent hexes are :func:`reinforcements.entry_area`'s
+  substitute (the map-edge hexes within two of the direct hex).
+
+Not here: the cumulative cost of stacks entering one after another by the same hex (§9.72;
+:func:`reinforcements.cumulative_costs` is the arithmetic), nor 004 §9.88's off-map moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gettysburg.core.hexes import Hex
+from gettysburg.core.protocol import RuleError
+
+from .facing import Facing
+from .paths import Reach
+from .reinforcements import Group, check_group_order, entry_area
+
+_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
+_CACHE_SIZE = 256
+
+
+def _entry_of(game: Any, index: int) -> str:
+    return str(game.pos.entries.get(str(index), game.scen.arrivals[index].hex))
+
+
+def held_up(game: Any, index: int) -> bool:
+    """Whether arrival group ``index`` must wait for an earlier group through its entry hex
+    that still has units off the map (002 §9.73)."""
+    memo = ("held_up", index)
+    if memo in game._memo:
+        return bool(game._memo[memo])
+    p = game.pos
+    arrivals = game.scen.arrivals
+    hex_id = _entry_of(game, index)
+    queue = []
+    for j in p.arrived:
+        if _entry_of(game, j) != hex_id:
+            continue
+        counters = set(arrivals[j].counters)
+        waiting = any(u.hex is None and u.counter in counters and not game.gone(k)
+                      for k, u in p.units.items())
+        queue.append(Group(f"{j:04d}", arrivals[j].turn, entered=not waiting or j == index))
+    try:
+        check_group_order(queue, f"{index:04d}")
+        game._memo[memo] = False
+    except RuleError:
+        game._memo[memo] = True
+    return bool(game._memo[memo])
+
+
+def _better(a: Reach, b: Reach) -> bool:
+    return a.rank() < b.rank()
+
+
+def area_reach(game: Any, key: str,
+               found: dict[tuple[Hex, Facing], Reach]) -> dict[tuple[Hex, Facing], Reach]:
+    """``found`` (the moves of a waiting reinforcement from its entry hex) with the moves
+    from the area's adjacent edge hexes added, on Attack or Advance (004 §9.76)."""
+    p = game.pos
+    u = p.units[key]
+    if u.hex is not None or game.orders_of(key) not in ("attack", "advance"):
+        return found
+    entry = game.waiting(key)
+    if entry is None:
+        return found
+    board = game.cat.board
+    h = board.parse(entry)
+    area_no = board.hexes[h].entry
+    if area_no is None:
+        return found
+    try:
+        area = entry_area(board, area_no)
+    except RuleError:
+        return found
+    if area.direct != h:
+        return found
+    index = game._arrival_of[u.counter][0]
+    slot = str(index)
+    had = slot in p.entries
+    old = p.entries.get(slot)
+    merged = dict(found)
+    for alt in area.adjacent:
+        alt_id = board.hexes[alt].id
+        p.entries[slot] = alt_id  # the search starts from the entry hex the group has
+        try:
+            sig = (game._reach_signature(key), alt_id)
+            extra = _CACHE.get(sig)
+            if extra is None:
+                extra = game._reach(key)
+                _CACHE[sig] = extra
+                while len(_CACHE) > _CACHE_SIZE:
+                    _CACHE.pop(next(iter(_CACHE)))
+        finally:
+            if had:
+                p.entries[slot] = old
+            else:
+                del p.entries[slot]
+        for k, r in extra.items():
+            if k not in merged or _better(r, merged[k]):
+                merged[k] = r
+    return merged

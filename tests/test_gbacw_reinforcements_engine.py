@@ -1,0 +1,63 @@
+"""Reinforcements coming on in the engine (gbacw/entry_step.py): groups through one entry hex
+keep their order (002 §9.73, Little Round Top's groups a and b at C1015) and a group on
+Attack or Advance may come on by its entry area's adjacent edge hexes (004 §9.76, Herr
+Ridge's Pettigrew and Brockenbrough at area 2)."""
+
+from __future__ import annotations
+
+from gettysburg.gbacw import entry_step
+from gettysburg.gbacw.game import GbacwGame
+from gettysburg.gbacw.reinforcements import entry_area
+from gettysburg.gbacw.state import unit_key
+
+
+def group_keys(g: GbacwGame, index: int) -> list[str]:
+    return sorted({unit_key(c) for c in g.scen.arrivals[index].counters})
+
+
+def test_a_later_group_waits_for_the_earlier_one_through_its_hex_9_73() -> None:
+    g = GbacwGame("little-round-top", seed=1)
+    assert [a.hex for a in g.scen.arrivals[:2]] == ["C1015", "C1015"]
+    assert {0, 1} <= set(g.pos.arrived)
+    a, b = group_keys(g, 0), group_keys(g, 1)
+    assert all(g.waiting(k) == "C1015" for k in a)
+    assert all(g.waiting(k) is None for k in b) and entry_step.held_up(g, 1)
+    for k in a[:-1]:  # all but one of group a come on: b still waits
+        g.pos.units[k].hex = "C1114"
+    g._memo.clear()
+    assert entry_step.held_up(g, 1)
+    g.pos.units[a[-1]].hex = "C1114"
+    g._memo.clear()
+    assert not entry_step.held_up(g, 1)
+    assert all(g.waiting(k) == "C1015" for k in b)
+
+
+def arriving(orders: str) -> tuple[GbacwGame, str]:
+    """Herr Ridge with group 0 (Pettigrew, Brockenbrough) due at area 2's direct hex."""
+    g = GbacwGame("herr-ridge", seed=1)
+    if 0 not in g.pos.arrived:
+        g.pos.arrived.append(0)
+        g.pos.entries["0"] = g.scen.arrivals[0].hex
+        g.pos.arrived_on["0"] = g.pos.turn
+    key = group_keys(g, 0)[0]
+    g.pos.brigades[g.formation(key)].orders = orders
+    g._memo.clear()
+    return g, key
+
+
+def test_advance_orders_come_on_by_the_area_s_adjacent_hexes_tdg_9_76() -> None:
+    g, key = arriving("advance")
+    area = entry_area(g.cat.board, 2)
+    assert g.waiting(key) == "A1234" and g.cat.board.hexes[area.direct].id == "A1234"
+    starts = {r.path[0][0] for r in g.reach(key).values()}
+    assert area.direct in starts and starts - {area.direct}
+    assert starts <= {area.direct, *area.adjacent}
+    # a move that enters by an adjacent hex is legal and lands there first
+    h, f = next((h, f) for (h, f), r in g.reach(key).items() if r.path[0][0] != area.direct)
+    assert g.reach(key)[(h, f)].path[0][0] in area.adjacent
+
+
+def test_march_orders_come_on_by_the_direct_hex_only_tdg_9_76() -> None:
+    g, key = arriving("march")
+    area = entry_area(g.cat.board, 2)
+    assert {r.path[0][0] for r in g.reach(key).values()} <= {area.direct}
