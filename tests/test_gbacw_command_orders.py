@@ -221,3 +221,26 @@ def test_a_divisional_battery_joins_one_brigade_of_its_division_4_32() -> None:
     # and back to its battalion
     g.apply({"type": "attach", "unit": guns[0], "brigade": "CS-Garnett/Heth"}, "csa")
     assert g.formation(guns[0]) == "CS-Garnett/Heth" and p.attached == {}
+
+
+# --- 004 §4.35 ------------------------------------------------------------------------------
+
+
+def test_porter_alexander_replaces_pendleton_for_the_turns_transfer_tdg_4_35() -> None:
+    g = orders_phase()
+    p = g.pos
+    g.apply({"type": "end_orders"}, "usa")
+    heth = "CS-Heth/III"
+    p.ams[heth] = 3
+    p.command["transfer_ok"] = [heth]
+    assert not [a for a in g.legal_actions("csa") if a["type"] == "alexander_swap"]
+    for ld, hex_id in (("pendleton", "A2820"), ("alexander", "A2821")):
+        p.leaders[ld], p.leader_seat[ld] = hex_id, "csa"
+    swap = {"type": "alexander_swap", "from": [heth, heth]}
+    assert swap in g.legal_actions("csa")
+    ev = g.apply(swap, "csa")
+    assert ev[0].rule == "tdg.4.35" and p.ams[heth] == 1 and "csa" in p.transferred
+    assert p.acting["pendleton"] == "alexander" and p.acting["alexander"] != "alexander"
+    with pytest.raises(RuleError) as err:
+        g.apply(swap, "csa")  # once: the flip is made and the transfer spent
+    assert err.value.rule == "tdg.4.35"

@@ -19,7 +19,8 @@ from gettysburg.gbacw.game import GbacwGame, facing_kind
 from gettysburg.gbacw.stacking import stack_problem
 
 # how much more likely each type is to be picked than a move (moves are the costly part)
-WEIGHTS = {"attach": 1, "build": 1, "idle_rally": 1,  # orders_step, engineering_step, end_segment
+# orders_step, engineering_step, end_segment
+WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activation": 3,
            "end_brigade": 4, "activate": 4, "roll_orders": 1, "set_orders": 1, "reserve": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,

@@ -34,6 +34,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "where the corps commander's efficiency share goes (+1 per listed division)"),
     ActionType("transfer", "5.4", (("from", "list"), ("to", "str")), ("orders",),
                "efficiency transfer: 2 AMs from one or two divisions give 1 to another"),
+    ActionType("alexander_swap", "tdg.4.35", (("from", "list"),), ("orders",),
+               "the Confederates' transfer spent on Porter Alexander as chief of artillery "
+               "(2 AMs from one or two divisions; orders_step.py)"),
     ActionType("set_orders", "6.12", (("brigade", "str"), ("orders", "orders")), ("orders",),
                "Division Orders (or a reinforcement's orders, 9.7)"),
     ActionType("reserve", "6.3", (("brigade", "str"), ("on", "bool")), ("orders",),

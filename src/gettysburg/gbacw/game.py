@@ -210,6 +210,8 @@ class GbacwGame(EngineView):
             ev += engineering_step.start_build(self, action, seat)
         elif kind == "attach":
             ev += orders_step.apply_attach(self, action, seat)
+        elif kind == "alexander_swap":
+            ev += orders_step.apply_swap(self, action, seat)
         elif kind == "idle_rally":
             ev += end_segment.apply_idle(self, action, seat)
         elif kind == "end_orders":

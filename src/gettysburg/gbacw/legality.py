@@ -72,6 +72,7 @@ class EngineLegality(EngineQuestions):
             for n, b in sorted(p.brigades.items()):
                 if b.seat == seat and self.in_play(n) and self._reserve_problem(n) is None:
                     out.append({"type": "reserve", "brigade": n, "on": not b.reserve})
+            out += orders_step.swap_options(self, seat)  # 004 §4.35
             out += orders_step.attach_options(self, seat)  # II/C (002 §4.32)
             out += engineering_step.build_options(self, seat)  # II/F (002 §15.1)
             out.append({"type": "end_orders"})
@@ -219,6 +220,8 @@ class EngineLegality(EngineQuestions):
             return engineering_step.check_build(self, action, seat)
         elif kind == "attach":
             orders_step.check_attach(self, action, seat)
+        elif kind == "alexander_swap":
+            orders_step.check_swap(self, action, seat)
         elif kind == "idle_rally":
             end_segment.check_idle(self, action, seat)
         elif kind == "first_am":

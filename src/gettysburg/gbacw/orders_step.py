@@ -300,3 +300,63 @@ def apply_attach(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
     game._memo.clear()
     game._refacing(n)  # type: ignore[attr-defined]
     return [Event("attach", "4.32", {"unit": k, "brigade": n}, visible_to=(seat,))]
+
+
+# --- 004 §4.35: Pendleton gives way to Porter Alexander ------------------------------------
+
+PENDLETON, ALEXANDER = "pendleton", "alexander"
+
+
+def swap_options(game: GbacwGame, seat: Seat) -> list[Action]:
+    """004 §4.35: while Pendleton and Alexander are both on the map the Confederates may,
+    for an efficiency transfer worth 2 AMs (this turn's transfer, nobody receiving),
+    flip Pendleton to Alexander as chief of artillery and Alexander's battalion counter to
+    its replacement."""
+    from gettysburg.gbacw.efficiency import alexander_swap
+    from gettysburg.gbacw.questions import ARTILLERY_COMMANDS
+
+    p = game.pos
+    if seat != "csa" or seat in p.transferred or PENDLETON in p.acting:
+        return []
+    if game.leader_hex(PENDLETON) is None or game.leader_hex(ALEXANDER) is None:
+        return []
+    ok = set(p.command.get("transfer_ok", [])) - set(ARTILLERY_COMMANDS)
+    divs = [d for d in game.divisions(seat) if d in p.ams and d in ok]
+    out: list[Action] = []
+    for i, a in enumerate(divs):
+        for frm in ([a, a], *([a, b] for b in divs[i + 1:])):
+            donors: dict[str, int] = {}
+            for d in frm:
+                donors[d] = donors.get(d, 0) + 1
+            try:
+                alexander_swap(p.ams, donors, eligible=ok)
+            except (RuleError, ValueError):
+                continue
+            out.append({"type": "alexander_swap", "from": list(frm)})
+    return out
+
+
+def check_swap(game: GbacwGame, action: Action, seat: Seat) -> None:
+    if action not in swap_options(game, seat):
+        raise RuleError("tdg.4.35", "the swap needs Pendleton and Alexander on the map, this "
+                        "turn's transfer unused, and 2 AMs from one or two divisions whose "
+                        "chain reaches Lee (none below 1)")
+
+
+def apply_swap(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    from gettysburg.gbacw.efficiency import alexander_swap
+    from gettysburg.gbacw.fire_result import replacement_for
+
+    p = game.pos
+    donors: dict[str, int] = {}
+    for d in action["from"]:
+        donors[str(d)] = donors.get(str(d), 0) + 1
+    p.ams = alexander_swap(p.ams, donors, eligible=set(donors))
+    p.transferred.append(seat)
+    p.acting[PENDLETON] = ALEXANDER
+    back = replacement_for(game.cat.oob, ALEXANDER, set(p.dead) | {ALEXANDER}).successor
+    if back is not None:
+        p.acting[ALEXANDER] = back
+    return [Event("alexander_swap", "tdg.4.35", {"from": list(action["from"]),
+                                                 "chief": ALEXANDER, "battalion": back},
+                  visible_to=(seat,))]
