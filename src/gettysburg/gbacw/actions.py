@@ -94,6 +94,11 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "an attacking unit advances into a hex emptied by a withdrawal before shock"),
     ActionType("end_shock", "11.47", (), ("action",),
                "the attacker declines the continued shock or the advance"),
+    ActionType("charge", "11.53", (("unit", "str"),), ("action",),
+               "mounted cavalry on Attack orders declares a charge before moving (its stack's "
+               "UDD; charge_step.py)"),
+    ActionType("counter_charge", "11.56", (("unit", "str"),), ("action",),
+               "defending mounted cavalry counter-charges the charge waiting for the defender"),
     ActionType("return_fire", "10.42", (("unit", "str"),), ("action",),
                "the defender answers a phasing shot with one unit (both rolled, then applied)"),
     ActionType("retreat", "12.41", (("unit", "str"), ("path", "list")), ("action",),

@@ -28,6 +28,7 @@ from gettysburg.core.protocol import (
     resolve_dice,
 )
 from gettysburg.gbacw import (
+    charge_step,
     artillery_near,
     continued_shock,
     end_segment,
@@ -309,6 +310,10 @@ class GbacwGame(EngineView):
         elif kind in ("continue_shock", "shock_advance", "end_shock"):
             ev += continued_shock.execute(self, action, seat)
             ev += self._casualties()
+        elif kind == "charge":
+            ev += charge_step.declare(self, action, seat)
+        elif kind == "counter_charge":
+            ev += charge_step.counter(self, action, seat)
         elif kind in results_step.ACTION_KINDS:  # 002 §12.41, §12.6: the answers
             ev += results_step.execute(self, action, seat)
             ev += shock_step.resume_pending(self)  # 002 §11.41: the shocks go on

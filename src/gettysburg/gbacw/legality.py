@@ -11,6 +11,7 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
+    charge_step,
     continued_shock,
     end_segment,
     engineering_step,
@@ -131,6 +132,7 @@ class EngineLegality(EngineQuestions):
                                     for h in self.fire_targets(k)]
                             out += fire_action.order_options(self, k)  # 10.15, 10.63, 10.68
                     out += shock_step.shock_options(self, seat)
+                    out += charge_step.options(self, seat)  # 002 §11.52-11.53
                 if not self._owes_shock(seat):  # 002 §11.21
                     out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
@@ -183,7 +185,7 @@ class EngineLegality(EngineQuestions):
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
                                                   *reaction_step.ANSWERS, "pre_shock_fire",
                                                   "continue_shock", "shock_advance",
-                                                  "end_shock"):
+                                                  "end_shock", "counter_charge"):
             raise RuleError("11.33", "a shock is designated: the defender withdraws or stands "
                             "first")
         if kind == "raise":
@@ -303,8 +305,10 @@ class EngineLegality(EngineQuestions):
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no shock this AM")
             return shock_step.check_designation(self, action, seat)
-        elif kind in ("withdraw", "stand", "pre_shock_fire"):
+        elif kind in ("withdraw", "stand", "pre_shock_fire", "counter_charge"):
             shock_step.check_defender(self, action, seat)
+        elif kind == "charge":
+            charge_step.check(self, action, seat)
         elif kind in ("continue_shock", "shock_advance", "end_shock"):
             continued_shock.check(self, action, seat)
         elif kind in ("return_fire", "hold"):

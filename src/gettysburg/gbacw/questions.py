@@ -49,6 +49,7 @@ from gettysburg.gbacw.paths import Reach, leader_costs, reachable
 from gettysburg.gbacw.rally import activation_cap
 from gettysburg.gbacw.scenario import Control, SuddenDeath, VictoryPoints
 from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
+from gettysburg.gbacw.shock import blown_ma
 from gettysburg.gbacw.stacking import StackEntry, stack_problem
 from gettysburg.gbacw.state import (
     SEATS,
@@ -387,6 +388,8 @@ class EngineQuestions(Game):
         """002 §9.1, §9.24: the counter's MA (its disordered MA), halved under Attack."""
         c = self.counter(key)
         ma = c.ma_disordered if self.pos.units[key].disordered else c.ma
+        if self.pos.units[key].blown:  # 002 §11.58: half the disordered MA, rounded up
+            ma = blown_ma(c.ma_disordered)
         ma = movement_allowance(ma, self.orders_of(key), unit_class(c))  # type: ignore[arg-type]
         if self.fatigue and unit_class(c) != "artillery":  # 002 §17.31, artillery exempt
             ma = fatigue.fatigued_ma(ma, self.pos.brigades[self.formation(key)].fatigue)

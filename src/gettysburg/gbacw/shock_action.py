@@ -78,10 +78,27 @@ def combatant_of(game: GbacwGame, key: str) -> Combatant:
         c.cohesion_disordered if u.disordered else c.cohesion, brigade=c.formation,
         orders=orders if orders in ("march", "advance", "attack") else "advance",  # type: ignore[arg-type]
         disordered=u.disordered, dismounted_cavalry=c.arm == "cav" and c.mode != "mounted",
-        green=c.green, moved=u.moves > 0, blown=bool(getattr(u, "blown", False)),
+        green=c.green, moved=u.moves > 0, fired=_fired(u.fired),
+        charging=u.charging or _infantry_charge(game, key, orders),
+        blown=bool(getattr(u, "blown", False)),
         collapsed=bool(getattr(u, "collapsed", False)), leader_stars=stars,
         with_brigadier=brigadier, cohesion_disordered=c.cohesion_disordered,
         fatigue=(fatigue.level(brigade.fatigue) or 0) if brigade is not None else 0)
+
+
+def _fired(kinds: list[str]) -> bool:
+    """Whether the unit fired in its own phase (002 §11.21: a charge is made without)."""
+    return bool(set(kinds) - {"return", "withdrawal", "pre_shock", "approach"})
+
+
+def _infantry_charge(game: GbacwGame, key: str, orders: str) -> bool:
+    """002 §11.21: infantry (or dismounted cavalry) of the active brigade on Attack orders
+    that moved this activation and did not fire is charging (it moved next to the enemy:
+    the caller shocks only from there)."""
+    u = game.pos.units[key]
+    return (_kind(game, key) == "infantry" and orders == "attack"
+            and game.formation(key) == game.pos.brigade and u.moves > 0
+            and not _fired(u.fired))
 
 
 def _closed(game: GbacwGame, me: Combatant) -> set[Hex]:
@@ -99,8 +116,8 @@ def _closed(game: GbacwGame, me: Combatant) -> set[Hex]:
 def shock_targets(game: GbacwGame, key: str) -> list[Hex]:
     """Enemy hexes the active unit ``key`` may shock now (002 §11.12), in a fixed order."""
     p = game.pos
-    if p.brigade is None or key not in p.units:
-        return []
+    if p.brigade is None or key not in p.units or "charge_failed" in p.units[key].fired:
+        return []  # 002 §11.53: a failed charge ends the stack's activation
     try:
         me = combatant_of(game, key)
         enemy = game.enemy_hexes(p.units[key].seat)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from . import results_step
+from . import charge_step, results_step
 from .combatant import Check, Combatant, Disorder, check
 from .facing import Facing
 from .fire import may_pre_shock_fire
@@ -103,6 +103,8 @@ def shock_options(game: GbacwGame, seat: str) -> list[Action]:
     candidates: list[Action] = [
         {"type": "shock", "shocks": [{"attackers": [k], "targets": [t]}]}
         for k, ts in per.items() for t in ts]
+    candidates += [{"type": "shock", "shocks": [{"attackers": [k], "targets": ts}]}
+                   for k, ts in per.items() if len(ts) > 1]  # every enemy in front (§11.31)
     if len(per) > 1:
         candidates.append({"type": "shock", "shocks": [
             {"attackers": [k], "targets": ts} for k, ts in per.items()]})
@@ -168,9 +170,15 @@ def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                                              for k in (*s.attackers, *s.defenders)})}}
     ev = [Event("shock_designation", "11.31", {"brigade": p.brigade,
                                                "shocks": p.pending["shocks"]})]
-    if not withdraw_options(game):
+    if not defender_decides(game):
         ev += resolve(game)
     return ev
+
+
+def defender_decides(game: GbacwGame) -> bool:
+    """Whether the defender has a decision before the checks: a withdrawal before shock
+    (§11.33) or a counter-charge (§11.56); otherwise the shocks are rolled at once."""
+    return bool(withdraw_options(game) or charge_step.counter_options(game))
 
 
 def in_resolution_order(game: GbacwGame, shocks: list[dict[str, Any]]
@@ -251,7 +259,8 @@ def defender_options(game: GbacwGame) -> list[Action]:
         from . import continued_shock
 
         return continued_shock.options(game)
-    return [*withdraw_options(game), *pre_shock_fire_options(game), {"type": "stand"}]
+    return [*charge_step.counter_options(game), *withdraw_options(game),
+            *pre_shock_fire_options(game), {"type": "stand"}]
 
 
 def check_defender(game: GbacwGame, action: Action, seat: str) -> None:
@@ -268,6 +277,11 @@ def check_defender(game: GbacwGame, action: Action, seat: str) -> None:
         raise RuleError("11.33", f"{action.get('unit')} may not withdraw to "
                         f"{action.get('to')} (not shocked, artillery, on Attack or March "
                         "orders, shocked by mounted cavalry, or no such path)")
+    if action["type"] == "counter_charge" and action not in charge_step.counter_options(game):
+        raise RuleError("11.56", f"{action.get('unit')} may not counter-charge (mounted "
+                        "cavalry on Attack or Advance orders against a charge, not through a "
+                        "flank or rear, no return or withdrawal fire, the attacker's hex open "
+                        "to a charge, before the pre-shock checks)")
 
 
 def withdraw(game: GbacwGame, action: Action, seat: str) -> list[Event]:
@@ -292,7 +306,7 @@ def withdraw(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         _disorder(game, d, causing=set(), ev=ev)
         if _interrupted(game, pend, pend):
             return ev
-    if not withdraw_options(game):
+    if not defender_decides(game):
         ev += resolve(game)
     return ev
 
@@ -356,12 +370,13 @@ def resolve(game: GbacwGame) -> list[Event]:
     by_defence: dict[tuple[str, ...], list[Shock]] = {}
     for s in plan.shocks:
         by_defence.setdefault(s.defenders, []).append(s)
+    countered = set(pend.get("ctx", {}).get("counter_charged", []))
     for dkeys, shocks in by_defence.items():
         dfn = [plan.unit(k) for k in dkeys]
         sets = [pre_shock_drm_ids(dfn[0], [plan.unit(a) for a in s.attackers if a not in out])
                 for s in shocks if any(a not in out for a in s.attackers)]
-        if not sets:
-            continue
+        if not sets or dfn[0].unit in countered:
+            continue  # §11.56: a counter-charging stack takes no pre-shock check
         pre = pre_shock_check(game.dice, dfn, sets)
         if pre is None:
             continue
@@ -409,10 +424,11 @@ def pre_shock_fire_options(game: GbacwGame) -> list[Action]:
             except RuleError:
                 continue
     out: list[Action] = []
+    countered = set(p.pending.get("ctx", {}).get("counter_charged", []))
     for k, u in sorted(p.units.items()):
         here = game.hex_of(u.hex)
-        if u.seat == seat or here is None or u.facing is None:
-            continue
+        if u.seat == seat or here is None or u.facing is None or k in countered:
+            continue  # §11.56: a counter-charging unit fires no pre-shock fire
         try:
             front = combatant_of(game, k).fronts()
         except RuleError:
@@ -606,8 +622,13 @@ def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str]
     enemies = [combatant_of(game, k) for k, u in sorted(p.units.items())
                if u.seat != seat and _present(game, k) and game.hex_of(u.hex) in near]
     first = game.dice.counter
-    f = fight(game.dice, att, dfn, terrain=shock_terrain(game.cat.board, att, dfn),
-              enemies=enemies, continued=n, lacks_brigadier=bool(ctx["no_brigadier"]))
+    board = game.cat.board
+    cover = {h for u in (*att, *dfn) for h in u.hexes
+             if board.hexes[h].terrain in charge_step.COVER}  # §11.43, §11.55
+    f = fight(game.dice, att, dfn, terrain=shock_terrain(board, att, dfn),
+              enemies=enemies, continued=n, lacks_brigadier=bool(ctx["no_brigadier"]),
+              cover=cover, target_cover=any(h in cover for h in live),
+              counter_charged=bool(set(dkeys) & set(ctx.get("counter_charged", []))))
     shock = Shock(tuple(atts), tuple(dkeys))
     ev: list[Event] = [dice_event(game.dice.rolls_since(first))]
     ev += shock_events([ShockReport(shock, (), None, f)])
@@ -652,7 +673,7 @@ def _write_effects(game: GbacwGame, eff: Effects, causing: set[Hex], routed: set
         if d.disordered or d.second:
             p.units[d.unit].disordered = True
         if d.blown:
-            p.units[d.unit].blown = True
+            charge_step.mark_blown(game, d.unit)
     for k in eff.abandoned:
         p.units[k].abandoned = p.units[k].abandoned or "abandoned-1"  # 002 §12.36
     for k in eff.routs:
@@ -687,7 +708,7 @@ def _end_series(game: GbacwGame, ctx: dict[str, Any]) -> list[Event]:
     for k in post.disordered:
         p.units[k].disordered = True
     for k in post.blown:
-        p.units[k].blown = True
+        charge_step.mark_blown(game, k)
     for k, n in post.losses.items():
         p.units[k].lost += n
     return [Event("shock_post_disorder", "11.48", post.to_json())]
@@ -809,7 +830,7 @@ def _disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex], ev: list[Event
         u.disordered = True
     u.lost += d.sp_loss
     if d.blown:
-        u.blown = True
+        charge_step.mark_blown(game, d.unit)
     if d.abandoned:
         u.abandoned = u.abandoned or "abandoned-1"
     if d.rout:

@@ -13,6 +13,7 @@ from gettysburg.core.protocol import (
     dice_event,
 )
 from gettysburg.gbacw import (
+    charge_step,
     effectiveness,
     efficiency,
     end_segment,
@@ -478,6 +479,7 @@ class EngineSteps(EngineLegality):
         p.brigade = None
         ev = [Event("brigade_done", "5.3", {"brigade": n})]
         ev += formation_step.tidy(self, end_of_brigade=True)  # 002 §8.42, §8.43, §8.5
+        ev += charge_step.blown_recovery(self, n)  # 002 §11.58
         return ev + self._tire(n)
 
     def _tire(self, brigade: str) -> list[Event]:

@@ -1,0 +1,238 @@
+"""Cavalry charges in the GBACW engine (002 §11.51-11.58, §16.12).
+
+* **Declaring a charge (§11.52-11.53).** ``charge`` {unit}, before the unit moves: mounted
+  cavalry of the active brigade on Attack orders, not Blown, that has neither moved nor
+  fired, began the activation in its brigadier's range (read from II/A's command status: not
+  out of command), and sees an enemy it can reach the adjacency of with 5 MP or less; never
+  on a night turn (§16.12). The top unit of its stack takes a UDD (``shock.charge_check``):
+  passed, it and the eligible units stacked with it are charging (they must shock, §11.21,
+  and the charge's benefits follow them, §11.55); failed, the stack stays and its activation
+  is over (it may neither move, fire nor shock: marked ``charge_failed`` and ``phasing`` in
+  ``fired``).
+* **The charge path (§11.54)** is not checked by the engine yet (the move is the movement
+  module's): a reading kept until the move keeps its path.
+* **Counter-charge (§11.56).** While a charge waits for the defender, ``counter_charge``
+  {unit}: defending mounted cavalry on Attack or Advance orders, not shocked through a flank
+  or rear, without return or withdrawal fire this enemy activation, the attacker's hex open
+  to a charge (at most 1 MP for mounted cavalry from the defender's hex). On Attack orders it
+  simply counter-charges; on Advance its stack's top unit takes a UDD. A counter-charging
+  stack takes no pre-shock check and fires no pre-shock fire; the charge loses its benefits
+  (charging infantry takes -1 instead of +1: ``shock.fight(counter_charged=True)``). A
+  failed UDD leaves the pre-shock check, with the charge's benefits against it.
+* **Blown (§11.58).** The MA is halved by :func:`blown_ma_of`; the marker goes at the end of
+  the next activation of the unit's brigade (``UnitState.blown_activation`` counts the
+  activation ends still to come: 2 when Blown in its own activation, 1 otherwise), unless it
+  takes part in a step 6b again, which starts the count anew (:func:`blown_recovery`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gettysburg.core.protocol import Action, Event, RuleError, dice_event
+
+from .facing import aspect_of
+from .movement import entry_cost
+from .shock import blown_ma, charge_check, counter_charge
+from .shock_action import combatant_of
+
+if TYPE_CHECKING:
+    from .charts.terrain import UnitClass
+    from .engine_view import GameView
+    from .questions import EngineQuestions as GbacwGame
+
+COVER = ("woods", "rough-woods", "town")  # 002 §11.43, §11.55: mounted cavalry halved there
+CHARGE_MP = 10  # half MP: an enemy's adjacency within 5 MP (§11.52)
+FAILED = "charge_failed"
+
+
+def _class(game: GameView, key: str) -> UnitClass:
+    c = game.counter(key)
+    if c.arm in ("art", "horse_art"):
+        return "artillery"
+    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+
+
+def _problem(game: GbacwGame, key: str) -> RuleError | None:
+    """Why ``key`` may not declare a charge now (002 §11.52, §11.58, §16.12), or None."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if p.brigade is None or game.formation(key) != p.brigade or u.seat != \
+            p.brigades[p.brigade].seat:
+        return RuleError("11.52", f"{key} is not of the active brigade")
+    if here is None or u.facing is None:
+        return RuleError("11.52", f"{key} is not on the map")
+    if _class(game, key) != "mounted_cavalry":
+        return RuleError("11.52", f"{key}: only mounted cavalry charges")
+    if game._light() == "night":
+        return RuleError("16.12", "no charges on a night turn")
+    if u.blown:
+        return RuleError("11.58", f"{key} is Blown")
+    if game.orders_of(key) != "attack":
+        return RuleError("11.52", f"{key}: a charge needs Attack orders")
+    if u.charging:
+        return RuleError("11.53", f"{key} is already charging")
+    if u.moves or u.mp_spent or u.fired or u.moved:
+        return RuleError("11.53", f"{key}: a charge is declared before the unit moves or fires")
+    if key in p.command.get("units", []):
+        return RuleError("11.52", f"{key} did not start in its brigadier's range")
+    enemy = game.enemy_hexes(u.seat)
+    seen = [e for e in enemy if game._sight(here, e)]
+    for (h, _f), r in game.reach(key).items():
+        if r.half_mp <= CHARGE_MP and any(n in seen for n in h.neighbours()):
+            return None
+    if any(n in seen for n in here.neighbours()):
+        return None
+    return RuleError("11.52", f"{key}: no enemy in sight within 5 MP of adjacency")
+
+
+def options(game: GbacwGame, seat: str) -> list[Action]:
+    p = game.pos
+    if p.brigade is None or p.pending is not None:
+        return []
+    return [{"type": "charge", "unit": k} for k in game.brigade_units(p.brigade)
+            if p.units[k].seat == seat and _problem(game, k) is None]
+
+
+def check(game: GbacwGame, action: Action, seat: str) -> None:
+    key = str(action["unit"])
+    if key not in game.pos.units or game.pos.units[key].seat != seat:
+        raise RuleError("11.52", f"{key!r} is not one of your units")
+    problem = _problem(game, key)
+    if problem is not None:
+        raise problem
+
+
+def declare(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """002 §11.53: the top unit's UDD; the stack charges or stays, its activation over."""
+    check(game, action, seat)
+    p = game.pos
+    key = str(action["unit"])
+    here = p.units[key].hex
+    stack = [k for k, u in p.units.items() if u.hex == here and u.seat == seat]
+    top = stack[0]
+    first = game.dice.counter
+    c = charge_check(game.dice, combatant_of(game, top))
+    ev = [dice_event(game.dice.rolls_since(first)),
+          Event("charge", "11.53", {"unit": key, "check": c.to_json()})]
+    mates = [k for k in stack if k == key or _problem(game, k) is None]
+    for k in mates:
+        u = p.units[k]
+        if c.passed:
+            u.charging = True
+        else:
+            u.moves = max(u.moves, game.moves_allowed(k))
+            u.fired = [*u.fired, FAILED, "phasing"]  # no fire either: its activation is over
+    ev[-1].data["units"] = mates
+    return ev
+
+
+# --- counter-charge (002 §11.56) ---------------------------------------------------------
+
+
+def counter_options(game: GameView) -> list[Action]:
+    """Defending mounted cavalry that may counter-charge the pending charge."""
+    from .shock_step import _defenders
+
+    p = game.pos.pending
+    if p is None or p.get("kind") != "shock" or p.get("stage") or p.get("continued"):
+        return []
+    done = set(p.get("ctx", {}).get("counter_charged", [])) | set(p.get("cc_tried", []))
+    out: list[Action] = []
+    for k, attackers in _defenders(game):
+        if k in done or k in p.get("withdrawn", []) or not attackers:
+            continue
+        if _counter_problem(game, k, attackers) is None:
+            out.append({"type": "counter_charge", "unit": k})
+    return out
+
+
+def _counter_problem(game: GameView, key: str, attackers: list[str]) -> RuleError | None:
+    u = game.pos.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or u.facing is None or _class(game, key) != "mounted_cavalry":
+        return RuleError("11.56", f"{key}: only mounted cavalry counter-charges")
+    att = [combatant_of(game, a) for a in attackers]
+    if not any(a.charging for a in att):
+        return RuleError("11.56", "a counter-charge answers a charge")
+    if u.blown or game.orders_of(key) not in ("attack", "advance"):
+        return RuleError("11.56", f"{key}: a counter-charge needs Attack or Advance orders, "
+                         "not Blown")
+    if any(aspect_of(here, u.facing, a.hex) in ("flank", "rear") for a in att):
+        return RuleError("11.56", f"{key} is shocked through a flank or rear")
+    if {"return", "withdrawal"} & set(u.fired):
+        return RuleError("11.56", f"{key} used return or withdrawal fire this activation")
+    for a in att:
+        step = entry_cost(game.cat.board, here, a.hex, unit_class="mounted_cavalry",
+                          orders=game.orders_of(key),  # type: ignore[arg-type]
+                          use_paths=False)
+        if isinstance(step, RuleError) or step.half_mp > 2:
+            return RuleError("11.56", f"the attacker's hex {a.hex} is closed to a charge")
+    return None
+
+
+def counter(game: GameView, action: Action, seat: str) -> list[Event]:
+    """Roll (on Advance) or take (on Attack) the counter-charge of ``unit``'s stack."""
+    from .shock_step import _defenders, check_defender, defender_decides, resolve
+
+    check_defender(game, action, seat)
+    pend = game.pos.pending
+    assert pend is not None
+    key = str(action["unit"])
+    attackers = dict(_defenders(game))[key]
+    first = game.dice.counter
+    cc = counter_charge(game.dice, combatant_of(game, key),
+                        [combatant_of(game, a) for a in attackers],
+                        fired_this_activation=bool({"return", "withdrawal"}
+                                                   & set(game.pos.units[key].fired)))
+    here = game.pos.units[key].hex
+    stack = [k for k, u in game.pos.units.items() if u.hex == here and u.seat != pend["seat"]]
+    pend["cc_tried"] = sorted({*pend.get("cc_tried", []), *stack})
+    ctx: dict[str, Any] = pend.setdefault("ctx", {})
+    if cc.counter_charged:
+        ctx["counter_charged"] = sorted({*ctx.get("counter_charged", []), *stack})
+    ev: list[Event] = []
+    if game.dice.counter > first:
+        ev.append(dice_event(game.dice.rolls_since(first)))
+    ev.append(Event("counter_charge", "11.56", {"unit": key, "stack": stack, **cc.to_json()}))
+    if not defender_decides(game):
+        ev += resolve(game)  # nothing left to decide before the checks
+    return ev
+
+
+# --- Blown (002 §11.58) -------------------------------------------------------------------
+
+
+def blown_ma_of(game: GameView, key: str) -> int | None:
+    """The MA of a Blown unit: half its printed disordered MA, rounded up; None if not
+    Blown."""
+    if not game.pos.units[key].blown:
+        return None
+    return blown_ma(game.counter(key).ma_disordered)
+
+
+def mark_blown(game: GameView, key: str) -> None:
+    """A unit becomes (or is again) Blown: the count of its brigade's activation ends starts
+    anew (two when its own brigade is active, the end of this one and of the next)."""
+    u = game.pos.units[key]
+    u.blown = True
+    u.disordered = True
+    u.blown_activation = 2 if game.formation(key) == game.pos.brigade else 1
+
+
+def blown_recovery(game: GameView, brigade: str) -> list[Event]:
+    """At the end of a brigade's activation: its Blown units count down; at zero the marker
+    goes (the unit stays disordered) (002 §11.58, the Hampton example)."""
+    ev: list[Event] = []
+    for k in game.brigade_units(brigade):
+        u = game.pos.units[k]
+        if not u.blown:
+            continue
+        left = (u.blown_activation if u.blown_activation is not None else 1) - 1
+        if left <= 0:
+            u.blown, u.blown_activation = False, None
+            ev.append(Event("blown_removed", "11.58", {"unit": k}))
+        else:
+            u.blown_activation = left
+    return ev
