@@ -119,7 +119,10 @@ def retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex],
             checked: set[str] | None = None, event: str = "retreat") -> list[Event]:
     """002 §12.41-12.47: retreat ``key`` ``need`` = (least, most) hexes away from the
     ``causing`` hexes. One allowed path (or none: SP lost, guns abandoned, §12.44-12.45) is
-    carried out now; more than one waits for the owner's choice (``Position.pending``)."""
+    carried out now; more than one waits for the owner's choice (``Position.pending``).
+    **Reading:** while another decision is pending (a shock's steps before its roll: the
+    withdrawal's and the pre-shock check's retreats, pre-shock fire) the first path is taken,
+    since the shock goes on with the unit where the retreat left it."""
     p = game.pos
     u = p.units[key]
     here = game.hex_of(u.hex)
@@ -131,7 +134,8 @@ def retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex],
                            orders=orders if orders in ("march", "advance", "attack")
                            else "advance",  # type: ignore[arg-type]
                            sur=surroundings(game, key, causing))
-    if len(opts.paths) > 1:
+    pend = p.pending
+    if len(opts.paths) > 1 and (pend is None or pend.get("kind") == RETREAT):
         entry: dict[str, Any] = {"unit": key, "from": u.hex, "need": list(need),
                  "causing": [_hid(game, h) for h in _sorted(causing)],
                  "paths": [{"hexes": [_hid(game, h) for h in pth.hexes],

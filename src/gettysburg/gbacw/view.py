@@ -46,7 +46,8 @@ class EngineView(EngineSteps):
                 d["waiting_at"] = self.waiting(k)
                 d.update(fired=bool(u.fired), fire_kinds=list(u.fired),
                          mp_spent=u.mp_spent, moved=u.moved, ammo=u.ammo,
-                         collapsed=u.collapsed, lost=u.lost)
+                         collapsed=u.collapsed, lost=u.lost,
+                         routed=u.routed)  # in its Division box, seen by its owner (12.53)
             units[k] = d
         brigades = {n: b.to_json() for n, b in sorted(p.brigades.items())
                     if full or b.seat == seat}
