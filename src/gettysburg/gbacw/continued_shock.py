@@ -274,6 +274,10 @@ def execute(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         "units": group, "continued": n, "path": [_hex_id(game, h) for h in path],
         "facing": f.to_json(), "targets": [_hex_id(game, h) for h in targets]})]
     prev = game.hex_of(pos.units[group[0]].hex)
+    for k in group:  # 002 §8.49: an extended line gathers before it goes on
+        gone = shock_step.retract(game, k)
+        if gone:
+            ev.append(Event("shock_retract", "8.49", {"unit": k, "hexes": gone}))
     for h in path:  # 002 §11.47: the hexes' D/d checks on the way (§12.6)
         assert prev is not None
         for k in group:

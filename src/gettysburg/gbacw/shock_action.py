@@ -60,6 +60,37 @@ def _kind(game: GbacwGame, key: str) -> ShockClass:
     return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
 
 
+def parts(game: GbacwGame, key: str) -> tuple[Hex, ...]:
+    """Every hex the unit holds in shock: its counter's, and an extended line's other hexes
+    (002 §8.44, §8.46); a column's trail is not a fighting part."""
+    u = game.pos.units[key]
+    h = game.hex_of(u.hex)
+    if h is None:
+        return ()
+    if u.extension != "line":
+        return (h,)
+    return (h, *(x for e in u.extends if (x := game.hex_of(e)) is not None))[:3]
+
+
+def units_in(game: GbacwGame, h: Hex) -> list[str]:
+    """The units fighting in ``h``: counters there (top first), then an extended line
+    reaching it (002 §8.46: it defends with every part)."""
+    here = stack_keys(game, h)
+    hid = game.cat.board.hexes[h].id
+    ext = [k for k, u in sorted(game.pos.units.items()) if u.extension == "line"
+           and hid in u.extends and u.hex is not None and present_sp(game, k) > 0]
+    return here + [k for k in ext if k not in here]
+
+
+def enemy_hexes(game: GbacwGame, seat: str) -> set[Hex]:
+    """Hexes an enemy holds, an extended line's hexes included (002 §8.46)."""
+    out = set(game.enemy_hexes(seat))
+    for k, u in game.pos.units.items():
+        if u.seat != seat and u.hex is not None and u.extension == "line":
+            out |= set(parts(game, k))
+    return out
+
+
 def combatant_of(game: GbacwGame, key: str) -> Combatant:
     """The unit ``key`` as shock sees it, from the position and its counter."""
     u = game.pos.units[key]
@@ -74,7 +105,7 @@ def combatant_of(game: GbacwGame, key: str) -> Combatant:
     orders = game.orders_of(key)
     brigade = game.pos.brigades.get(c.formation)
     return Combatant(
-        key, u.seat, (h,), u.facing, _kind(game, key), present_sp(game, key),
+        key, u.seat, parts(game, key), u.facing, _kind(game, key), present_sp(game, key),
         c.cohesion_disordered if u.disordered else c.cohesion, brigade=c.formation,
         orders=orders if orders in ("march", "advance", "attack") else "advance",  # type: ignore[arg-type]
         disordered=u.disordered, dismounted_cavalry=c.arm == "cav" and c.mode != "mounted",
@@ -118,9 +149,11 @@ def shock_targets(game: GbacwGame, key: str) -> list[Hex]:
     p = game.pos
     if p.brigade is None or key not in p.units or "charge_failed" in p.units[key].fired:
         return []  # 002 §11.53: a failed charge ends the stack's activation
+    if p.units[key].extension == "column":
+        return []  # 002 §8.5: a column never shocks
     try:
         me = combatant_of(game, key)
-        enemy = game.enemy_hexes(p.units[key].seat)
+        enemy = enemy_hexes(game, p.units[key].seat)
         closed = _closed(game, me)
         check_may_shock(me, active_brigade=p.brigade, enemy=enemy, closed=closed)
     except RuleError:
@@ -169,7 +202,7 @@ def check_shock(game: GbacwGame, action: Action, seat: str, *, mandatory: bool =
                 raise RuleError("11.12", f"shocks.{i}.attackers: {key!r} is not one of your "
                                 "units")
         att = [combatant_of(game, str(k)) for k in attackers]
-        enemy = game.enemy_hexes(seat)
+        enemy = enemy_hexes(game, seat)
         for a in att:
             check_may_shock(a, active_brigade=p.brigade, enemy=enemy,
                             closed=_closed(game, a))
@@ -182,7 +215,7 @@ def check_shock(game: GbacwGame, action: Action, seat: str, *, mandatory: bool =
                 raise RuleError("11.31", f"shocks.{i}.targets: {exc}") from exc
             if h not in enemy:
                 raise RuleError("11.31", f"shocks.{i}.targets: no enemy unit in {t}")
-            for k in stack_keys(game, h):
+            for k in units_in(game, h):
                 if p.units[k].seat != seat:
                     dkeys.append(k)
                     involved.setdefault(k, combatant_of(game, k))
@@ -192,7 +225,7 @@ def check_shock(game: GbacwGame, action: Action, seat: str, *, mandatory: bool =
         if a.side != seat:
             continue
         for h in a.fronts():
-            for k in stack_keys(game, h):
+            for k in units_in(game, h):
                 involved.setdefault(k, combatant_of(game, k))
     order = [k for k in p.units if k in involved]
     units = tuple(involved[k] for k in order)
@@ -206,7 +239,7 @@ def check_shock(game: GbacwGame, action: Action, seat: str, *, mandatory: bool =
         except RuleError:
             continue
         reason = mandatory_shock(me, moved_adjacent=me.moved)
-        if reason and any(h in game.enemy_hexes(seat) for h in me.fronts()):
+        if reason and any(h in enemy_hexes(game, seat) for h in me.fronts()):
             raise RuleError("11.21", f"{k} must shock ({reason})")
     return ShockPlan(tuple(shocks), units)
 

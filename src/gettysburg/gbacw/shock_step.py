@@ -42,7 +42,7 @@ from . import charge_step, results_step
 from .combatant import Check, Combatant, Disorder, check
 from .facing import Facing
 from .fire import may_pre_shock_fire
-from .fire_action import fire_events, present_sp, resolve_fire, stack_keys, write_outcome
+from .fire_action import fire_events, present_sp, resolve_fire, write_outcome
 from .retreat import Surroundings, advance_order, check_advance
 from .return_fire import shot_plan
 from .shock import (
@@ -65,8 +65,10 @@ from .shock_action import (
     ShockReport,
     check_shock,
     combatant_of,
+    enemy_hexes,
     shock_events,
     shock_targets,
+    units_in,
 )
 from .stacking import stack_problem
 from .state import other
@@ -326,7 +328,7 @@ def _plan_now(game: GbacwGame) -> ShockPlan | str:
     p = game.pos
     assert p.pending is not None
     seat = str(p.pending["seat"])
-    enemy = {_hex_id(game, h) for h in game.enemy_hexes(seat)}
+    enemy = {_hex_id(game, h) for h in enemy_hexes(game, seat)}
     shocks = []
     for s in _pending_shocks(game):
         targets = [t for t in s["targets"] if t in enemy]
@@ -527,7 +529,7 @@ def resume_pending(game: GbacwGame) -> list[Event]:
 def _live(game: GbacwGame, h: Hex, seat: str) -> list[str]:
     """The enemy units still defending ``h``: not routed, eliminated nor abandoned guns."""
     p = game.pos
-    return [k for k in stack_keys(game, h)
+    return [k for k in units_in(game, h)
             if p.units[k].seat != seat and not p.units[k].routed
             and p.units[k].abandoned is None]
 
@@ -773,6 +775,7 @@ def advance_need(game: GbacwGame, key: str, h: Hex, *, facing: Facing | None = N
     me = combatant_of(game, key)
     blockers = {x for k, w in p.units.items() if w.seat != seat and _present(game, k)
                 and w.abandoned is None and (x := game.hex_of(w.hex)) is not None}
+    blockers |= enemy_hexes(game, seat) - game.enemy_hexes(seat)  # lines' parts (§8.46)
     try:
         need = check_advance(game.cat.board, me, h, new_facing=facing or u.facing,
                              enemy=blockers)
@@ -797,10 +800,13 @@ def advance_unit(game: GbacwGame, key: str, h: Hex, *, rule: str,
     u = p.units[key]
     me = combatant_of(game, key)
     hid = _hex_id(game, h)
+    retracted = retract(game, key)
     frm, u.hex = u.hex, hid
     if facing is not None:
         u.facing = facing
     data: dict[str, Any] = {"unit": key, "from": frm, "to": hid}
+    if retracted:
+        data["retracted"] = retracted
     data.update(terrain_check(game, me, need, rule))
     for k, x in p.units.items():  # §12.81: guns reached by the advance
         if x.hex == hid and x.seat == u.seat and x.abandoned is not None:
@@ -808,6 +814,18 @@ def advance_unit(game: GbacwGame, key: str, h: Hex, *, rule: str,
             x.disordered = True
             data.setdefault("recrewed", []).append(k)
     return data
+
+
+def retract(game: GbacwGame, key: str) -> list[str]:
+    """002 §8.49: an extended attacker gathers into its counter's hex before it advances or
+    continues a shock (a reading: the engine does not offer the pivot); the hexes given
+    up."""
+    u = game.pos.units[key]
+    if u.extension is None:
+        return []
+    gone = list(u.extends)
+    u.extension, u.extends, u.refused = None, [], []
+    return gone
 
 
 def terrain_check(game: GbacwGame, me: Combatant, need: str, rule: str) -> dict[str, Any]:
