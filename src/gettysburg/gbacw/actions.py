@@ -72,6 +72,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "stacked batteries or sections fire as one at a hex (worst range DRM, 10.64)"),
     ActionType("rapid_fire", "10.68", (("unit", "str"), ("target", "hex")), ("action",),
                "a smoothbore battery fires twice at 1-3 hexes (ammunition runs out on a 0 or 5)"),
+    ActionType("resupply", "10.92", (("unit", "str"),), ("action",),
+               "a unit low on or out of ammunition, not next to the enemy, resupplies one step "
+               "instead of acting"),
     ActionType("withdrawal_fire", "10.44", (("unit", "str"),), ("action",),
                "the defender fires at an enemy leaving its front, before it moves"),
     ActionType("approach_fire", "10.45", (("unit", "str"),), ("action",),

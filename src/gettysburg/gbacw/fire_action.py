@@ -237,6 +237,8 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
         raise RuleError("10.3", f"{key} is not of the active brigade")
     firer = firer_of(game, key, phasing=True)
     check_may_fire(firer, "phasing", fired_kinds=_fired(p.units[key]))
+    if "resupply" in p.units[key].fired:
+        raise RuleError("10.92", f"{key} resupplied this activation: that was its action")
     if fire_sp(game, key) < 1:
         raise RuleError("8.33", f"{key} may fire no SP from its hex (the hex limit is used "
                                 "by the units above it)")

@@ -28,6 +28,7 @@ from gettysburg.core.protocol import (
     resolve_dice,
 )
 from gettysburg.gbacw import (
+    ammunition,
     charge_step,
     artillery_near,
     continued_shock,
@@ -262,6 +263,8 @@ class GbacwGame(EngineView):
                                             **({"stack": stack} if stack else {})}))
         elif kind in formation_step.KINDS:
             ev += formation_step.execute(self, action, int(checked))
+        elif kind == "resupply":
+            ev += ammunition.resupply(self, action, seat)  # 002 §10.92
         elif kind == "rally":
             key = action["unit"]
             u = p.units[key]

@@ -11,6 +11,7 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
+    ammunition,
     charge_step,
     continued_shock,
     end_segment,
@@ -123,6 +124,7 @@ class EngineLegality(EngineQuestions):
                         out += formation_step.options(self, k)
                 out += [{"type": "rally", "unit": k} for k in self.active_units()
                         if self._rally_problem(k) is None]
+                out += ammunition.resupply_options(self)  # 002 §10.92
                 out += withdrawal_step.options(self)  # 002 §9.54
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.brigade_units(p.brigade):
@@ -283,6 +285,8 @@ class EngineLegality(EngineQuestions):
             return found
         elif kind in formation_step.KINDS:
             return formation_step.check(self, action, seat)
+        elif kind == "resupply":
+            ammunition.check_resupply(self, action, seat)  # 002 §10.92-10.93
         elif kind == "rally":
             key = action["unit"]
             if key not in p.units or p.units[key].seat != seat:
