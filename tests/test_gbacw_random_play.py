@@ -30,6 +30,7 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "coordinate": 2, "rally": 2, "move_commander": 1, "end_commanders": 6,
            "share": 1, "raise": 1, "shock": 3, "withdraw": 2, "stand": 3,
            "return_fire": 3, "hold": 2, "react": 2, "no_reaction": 3,
+           "react_refuse": 1, "react_move": 2,  # reaction_step.py
            "pre_shock_fire": 3, "retreat": 3, "advance": 2, "no_advance": 2,
            "continue_shock": 3, "shock_advance": 2,
            "end_shock": 2, "charge": 2, "counter_charge": 2}
