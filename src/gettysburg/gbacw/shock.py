@@ -503,14 +503,17 @@ def terrain_shock_drm(board: Board, attacker: Hex, defender: Hex, *,
                       breastworks: bool = False,
                       chart: TerrainChart | None = None) -> tuple[int, tuple[str, ...]]:
     """The Terrain chart's shock DRMs between one attacking and one defending hex: the
-    defender's hex, a stream on the hexside (its ford when a road crosses there), the slope
-    (+1 attacking down a level), breastworks once (E-8). Returns the sum and the ids."""
+    defender's hex (a town, tdg.9.86; a farm, tdg.9.87), a stream on the hexside (its ford
+    when a road crosses there), the slope (+1 attacking down a level), breastworks once
+    (E-8). Returns the sum and the ids."""
     tc = chart or all_charts().terrain
     ids: list[str] = []
     info = board.hexes.get(defender)
     if info is None or attacker not in board.hexes:
         raise RuleError("11.42", f"{attacker} or {defender} is off the map")
     ids.append(info.terrain)
+    if "farm" in info.features:  # tdg.9.87: a farm of several buildings helps the defender
+        ids.append("farm")
     side = board.side(attacker, defender)
     if side is not None and side.stream:
         ids.append(side.stream)

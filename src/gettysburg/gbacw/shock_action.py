@@ -42,6 +42,7 @@ from .shock import (
     shock_terrain,
 )
 from .state import UnitState
+from .tdg_terrain import check_cut_shock
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
@@ -140,6 +141,11 @@ def _closed(game: GbacwGame, me: Combatant) -> set[Hex]:
         step = entry_cost(game.cat.board, me.hex, h, unit_class=cls, orders=me.orders,
                           use_paths=False)
         if isinstance(step, RuleError):
+            out.add(h)
+            continue
+        try:  # tdg.9.83: into or out of a railroad cut only along the bed
+            check_cut_shock(game.cat.board, me.hex, h)
+        except RuleError:
             out.add(h)
     return out
 
