@@ -99,3 +99,10 @@ def test_in_the_skirmish_a_unit_backs_out_of_an_enemy_front() -> None:
     g.apply(options[0], "usa")
     assert g.pos.units[k].hex == options[0]["path"][-1]
     assert g.pos.units[k].facing == before and enemy in g.pos.units
+
+
+def test_a_withdrawal_ends_a_refusal_9_54() -> None:
+    g, k = at_the_wood_edge()
+    g.pos.units[k].refused = ["left"]
+    withdraw(g, k, WOODS[:1], [0])
+    assert g.pos.units[k].refused == []

@@ -9,8 +9,9 @@ failing for the first hex it stays disordered there, failing for the second it g
 the first (§9.54's example). Path rates lower the cost only under Advance and within March
 stacking (§9.54, §8.13). The unit may not fire or shock after it: its ``fired`` list gets
 "phasing" (no phasing fire, §10.31's refusal) and "withdrawal_move" (the reason, read by
-shock). Extended columns may not withdraw and extended lines use no path rates (§9.54): the
-engine offers withdrawal to units in one hex only (a reading until formations land).
+shock). A refused flank ends with the withdrawal (free, §7.33). Extended columns may not
+withdraw and extended lines use no path rates (§9.54): the engine offers withdrawal to units
+in one hex only (a reading until formations offer more).
 """
 
 from __future__ import annotations
@@ -155,6 +156,7 @@ def execute(game: Any, action: Action, w: Withdrawal) -> list[Event]:
     u.hex = game.cat.board.hexes[end].id
     u.facing = _facing_there(game, key, end) or u.facing
     u.disordered = dis
+    u.refused = []  # §9.54 with §7.33: a withdrawal ends a refusal, at no cost
     u.moves = max(u.moves + 1, game.moves_allowed(key))
     u.moved = True
     u.fired = [*u.fired, *(x for x in ("phasing", WITHDREW) if x not in u.fired)]
