@@ -304,3 +304,16 @@ def test_a_corps_commander_keeps_near_his_division_leaders() -> None:
              for h in (away, toward)]
     legal.append({"type": "end_commanders"})
     assert best_index(d.scores(v, legal), legal) == 1
+
+
+def test_on_attack_orders_a_unit_that_fired_still_closes() -> None:
+    """002 §6.16: under Attack a unit may fire and move; the general still steps toward
+    the objective after its shot (on Advance it would stay, §6.15)."""
+    d = GbacwDoctrine()
+    legal: list[JSON] = [{"type": "move", "unit": "a", "to": "A2413", "facing": V},
+                         {"type": "move", "unit": "a", "to": "A2215", "facing": V},
+                         {"type": "end_brigade"}]
+    attack = {**_view({"a": _unit("csa", "A2314", "B")}, {"B": "attack"}), FIRED: ["a"]}
+    assert best_index(d.scores(attack, legal), legal) == 0
+    advance = {**_view({"a": _unit("csa", "A2314", "B")}, {"B": "advance"}), FIRED: ["a"]}
+    assert best_index(d.scores(advance, legal), legal) == 2
