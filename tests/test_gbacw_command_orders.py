@@ -244,3 +244,65 @@ def test_porter_alexander_replaces_pendleton_for_the_turns_transfer_tdg_4_35() -
     with pytest.raises(RuleError) as err:
         g.apply(swap, "csa")  # once: the flip is made and the transfer spent
     assert err.value.rule == "tdg.4.35"
+
+
+# --- 002 §6.24 ------------------------------------------------------------------------------
+
+
+def test_a_cautious_loose_cannon_steps_back_and_is_done_6_24() -> None:
+    g = orders_phase()
+    p = g.pos
+    p.brigades[DAVIS].orders = "advance"  # so the division's AM activates it
+    g._refacing(DAVIS)
+    p.leaders["heth"] = None  # a bare roll
+    g.apply({"type": "end_orders"}, "usa")
+    g.apply({"type": "end_orders"}, "csa")
+    p.pool = []
+    g._activate_marker("csa/CS-Heth/III", chosen=True)
+    before = {k: p.units[k].hex for k in g.brigade_units(DAVIS)}
+    facing = {k: p.units[k].facing for k in before}
+    g.dice = ScriptedDice([4, 8], die="d10")  # Loose Cannon; Davis (U) rolls 8: cautious
+    ev = g.apply({"type": "roll_orders", "brigade": DAVIS, "orders": "attack"}, "csa")
+    lc = next(e for e in ev if e.type == "loose_cannon")
+    assert lc.data["acts_as"] == "C" and p.brigades[DAVIS].orders == "advance"
+    steps = [e for e in ev if e.type == "loose_cannon_step_back"]
+    assert {e.data["unit"] for e in steps} == set(before)
+    for e in steps:
+        if e.data["to"] is not None:  # straight back: one of the two rear hexes
+            frm, to = g.hex_of(e.data["from"]), g.hex_of(e.data["to"])
+            f = facing[e.data["unit"]]
+            assert frm is not None and to is not None and f is not None
+            assert to in (frm.neighbour((f.index + 3) % 6), frm.neighbour((f.index + 4) % 6))
+            assert p.units[e.data["unit"]].facing == f
+    assert any(e.data["to"] is not None for e in steps)
+    assert DAVIS in p.done_brigades and DAVIS not in g.eligible_brigades()
+
+
+def test_an_aggressive_loose_cannon_marches_on_the_enemy_without_firing_6_24() -> None:
+    g = orders_phase()
+    p = g.pos
+    p.leaders["buford"] = None
+    g.apply({"type": "end_orders"}, "usa")
+    g.apply({"type": "end_orders"}, "csa")
+    p.pool = []
+    g._activate_marker("usa/US-1/Cav", chosen=True)
+    g.dice = ScriptedDice([4] + [5] * 50, die="d10")  # Loose Cannon; Gamble is aggressive
+    ev = g.apply({"type": "roll_orders", "brigade": GAMBLE, "orders": "attack"}, "usa")
+    lc = next(e for e in ev if e.type == "loose_cannon")
+    assert lc.data["acts_as"] == "A"
+    g.apply({"type": "end_orders_change"}, "usa")
+    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    legal = g.legal_actions("usa")
+    assert not [a for a in legal if a["type"] in ("fire", "end_brigade", "end_activation")]
+    owed = [k for k, t in p.lc_tasks.items() if t in ("advance_toward_enemy", "charge",
+                                                       "close_in")]
+    assert owed
+    k = owed[0]
+    moves = [a for a in legal if a["type"] == "move" and a["unit"] == k]
+    assert moves
+    enemy = g.enemy_hexes("usa")
+    best = {min(g.cat.board.parse(a["to"]).distance(e) for e in enemy) for a in moves}
+    assert len(best) == 1  # only the closest reachable hexes to the enemy
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "end_brigade"}, "usa")
+    assert err.value.rule == "6.24"

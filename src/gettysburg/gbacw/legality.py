@@ -128,19 +128,20 @@ class EngineLegality(EngineQuestions):
                 out += withdrawal_step.options(self)  # 002 §9.54
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.brigade_units(p.brigade):
-                        if self.on_map(k) and orders_step.may_act(self, k):  # 5.36
+                        if self.on_map(k) and orders_step.may_act(self, k) \
+                                and orders_step.fire_problem(self, k) is None:  # 5.36, 6.24
                             out += [{"type": "fire", "unit": k,
                                      "target": self.cat.board.hexes[h].id}
                                     for h in self.fire_targets(k)]
                             out += fire_action.order_options(self, k)  # 10.15, 10.63, 10.68
                     out += shock_step.shock_options(self, seat)
                     out += charge_step.options(self, seat)  # 002 §11.52-11.53
-                if not self._owes_shock(seat):  # 002 §11.21
+                if not self._owes_shock(seat) and not orders_step.owes_move(self):  # 11.21, 6.24
                     out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
                 out += [{"type": "move_leader", "leader": ld,
                          "to": self.cat.board.hexes[h].id} for h in self.leader_moves(ld)]
-            if not self._owes_shock(seat):
+            if not self._owes_shock(seat) and not orders_step.owes_move(self):
                 out.append({"type": "end_activation"})
         return out
 
@@ -278,6 +279,8 @@ class EngineLegality(EngineQuestions):
                                 f"{facing_kind(self.orders_of(key))}")
             to = board.parse(action["to"])
             found = self.reach(key).get((to, facing))
+            if found is not None and (lc := orders_step.lc_move_problem(self, key, to, facing)):
+                raise lc  # 002 §6.24
             if found is None or (to == self.hex_of(p.units[key].hex)
                                  and not formation_step.is_line(self, key)):
                 raise RuleError("9.1", f"{key} cannot reach {action['to']} facing {facing} now "
@@ -298,8 +301,9 @@ class EngineLegality(EngineQuestions):
                 raise problem
         elif kind in fire_action.ORDER_TYPES:
             if str(action.get("unit")) in p.units and (
-                    late := orders_step.act_problem(self, str(action.get("unit")))) is not None:
-                raise late  # 002 §5.36
+                    late := orders_step.act_problem(self, str(action.get("unit")))
+                    or orders_step.fire_problem(self, str(action.get("unit")))) is not None:
+                raise late  # 002 §5.36, §6.24
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
             if p.brigade is not None and shock_step.has_shocked(self, p.brigade):
@@ -342,6 +346,9 @@ class EngineLegality(EngineQuestions):
         elif kind == "coordinate" and not self.coordination_eligible():
             raise RuleError("5.34", "coordination needs two or more brigades whose brigadier is "
                             "in the division leader's range, and the leader on the map")
+        elif kind in ("end_brigade", "end_activation") and orders_step.owes_move(self):
+            raise RuleError("6.24", f"{', '.join(orders_step.owes_move(self))}: the Loose "
+                            "Cannon's moves come first")
         elif kind in ("end_brigade", "end_activation") and self._owes_shock(seat):
             raise RuleError("11.21", f"{', '.join(self._owes_shock(seat))} must shock before "
                             "the brigade ends")

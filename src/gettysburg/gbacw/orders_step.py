@@ -18,10 +18,16 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, Seat
 from gettysburg.gbacw.efficiency import unit_activations
-from gettysburg.gbacw.facing import to_kind
-from gettysburg.gbacw.orders import OrdersChange, march_orders_change, reserve_broken
+from gettysburg.gbacw.facing import Facing, to_kind
+from gettysburg.gbacw.orders import (
+    LooseCannon,
+    OrdersChange,
+    march_orders_change,
+    reserve_broken,
+)
 from gettysburg.gbacw.state import marker_parts
 
 if TYPE_CHECKING:
@@ -109,8 +115,9 @@ def march_roll(game: GbacwGame, brigade: str, res: OrdersChange, profile: str) -
 
 def on_marker(game: GbacwGame) -> None:
     """At a drawn marker: a brigade whose Change & Stay waits for its division's first AM
-    stays still on it (002 §6.25)."""
+    stays still on it (002 §6.25); the last marker's Loose Cannon tasks lapse (§6.24)."""
     p = game.pos
+    p.lc_tasks = {}
     division = marker_parts(p.current or "")[1]
     if division is None:
         return
@@ -360,3 +367,119 @@ def apply_swap(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
     return [Event("alexander_swap", "tdg.4.35", {"from": list(action["from"]),
                                                  "chief": ALEXANDER, "battalion": back},
                   visible_to=(seat,))]
+
+
+# --- 002 §6.24: what a Loose Cannon makes the brigade do -------------------------------------
+
+#: tasks that forbid firing (§6.24: the charge goes in without fire; closing in, stepping
+#: back and the march toward the enemy leave no room for it)
+_NO_FIRE = ("charge", "shock_without_fire", "shock_no_bonus", "close_in",
+            "advance_toward_enemy", "step_back")
+#: tasks that oblige a move before the brigade ends
+_MUST_MOVE = ("charge", "shock_without_fire", "close_in", "advance_toward_enemy")
+
+
+def apply_loose_cannon(game: GbacwGame, brigade: str, lc: LooseCannon) -> list[Event]:
+    """002 §6.24 in the engine (E-4): the tasks are kept for the marker
+    (``Position.lc_tasks``) and bind the brigade's activation (moves toward the enemy, no
+    fire, moves before it ends); a cautious brigade steps every non-artillery unit back one
+    hex at once and is done for this marker."""
+    p = game.pos
+    seat = p.brigades[brigade].seat
+    for k, task in sorted(lc.tasks.items()):
+        if task != "none":
+            p.lc_tasks[k] = task
+    ev = [Event("loose_cannon", "6.24", {"brigade": brigade, "acts_as": lc.acts_as,
+                                         "tasks": dict(sorted(lc.tasks.items())),
+                                         "green_checks": sorted(lc.green_checks)},
+                visible_to=(seat,))]
+    if lc.acts_as != "C":
+        return ev
+    for k, task in sorted(lc.tasks.items()):
+        if task == "step_back":
+            ev += _step_back(game, k)
+        p.lc_tasks.pop(k, None)
+    b = p.brigades[brigade]
+    b.activations += 1  # its activation is the step back (§6.24: nothing else)
+    if brigade not in p.done_brigades:
+        p.done_brigades.append(brigade)
+    game._memo.clear()
+    return ev
+
+
+def _step_back(game: GbacwGame, key: str) -> list[Event]:
+    """One hex straight back, keeping the facing, where a move may end; the hex farthest
+    from the enemy when both rear hexes will do; none: the unit stays (a reading)."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or u.facing is None:
+        return []
+    f = u.facing
+    rear = [here.neighbour((f.index + 3) % 6)]
+    if f.kind == "vertex":
+        rear.append(here.neighbour((f.index + 4) % 6))
+    reach = game.reach(key)
+    enemy = game.enemy_hexes(u.seat)
+    options = [h for h in rear if (h, f) in reach]
+    if not options:
+        return [Event("loose_cannon_step_back", "6.24", {"unit": key, "from": u.hex,
+                                                         "to": None})]
+    to = max(options, key=lambda h: (min((h.distance(e) for e in enemy), default=0),
+                                     -h.q, -h.r))
+    frm = u.hex
+    u.hex = game.cat.board.hexes[to].id
+    u.moved = True
+    game._memo.clear()
+    return [Event("loose_cannon_step_back", "6.24", {"unit": key, "from": frm, "to": u.hex})]
+
+
+def _enemy_distance(game: GbacwGame, h: Hex, seat: Seat) -> int:
+    return min((h.distance(e) for e in game.enemy_hexes(seat)), default=0)
+
+
+def lc_destinations(game: GbacwGame, key: str,
+                    dests: list[tuple[Hex, Facing]]) -> list[tuple[Hex, Facing]]:
+    """The moves a Loose Cannon leaves a unit (002 §6.24): a charging unit to a hex next to
+    the enemy when it can reach one; a unit closing in or marching on the enemy as close to
+    the nearest enemy as it can get; a unit already adjacent stays to shock."""
+    task = game.pos.lc_tasks.get(key)
+    if task is None or not dests:
+        return dests
+    seat = game.pos.units[key].seat
+    if task == "shock_no_bonus":
+        return []
+    if task in ("charge", "shock_without_fire"):
+        near = [d for d in dests if _enemy_distance(game, d[0], seat) == 1]
+        return near or dests
+    if task in ("close_in", "advance_toward_enemy"):
+        best = min(_enemy_distance(game, d[0], seat) for d in dests)
+        return [d for d in dests if _enemy_distance(game, d[0], seat) == best]
+    return dests
+
+
+def lc_move_problem(game: GbacwGame, key: str, to: Hex, facing: Facing) -> RuleError | None:
+    if key not in game.pos.lc_tasks or (to, facing) in game.destinations(key):
+        return None
+    return RuleError("6.24", f"{key}: the Loose Cannon sends it toward the enemy "
+                     f"({game.pos.lc_tasks[key]})")
+
+
+def fire_problem(game: GbacwGame, key: str) -> RuleError | None:
+    task = game.pos.lc_tasks.get(key)
+    if task in _NO_FIRE:
+        return RuleError("6.24", f"{key} may not fire: the Loose Cannon's {task}")
+    return None
+
+
+def owes_move(game: GbacwGame) -> list[str]:
+    """Units of the active brigade a Loose Cannon still obliges to move (002 §6.24)."""
+    from gettysburg.gbacw.formation_step import blocks_move
+
+    p = game.pos
+    if p.brigade is None or not p.lc_tasks or not game.may_move(p.brigade):
+        return []
+    return [k for k in game.brigade_units(p.brigade)
+            if p.lc_tasks.get(k) in _MUST_MOVE and not p.units[k].moves
+            and k in game.active_units() and not game._fired_instead(k)
+            and blocks_move(game, k) is None and game.destinations(k)]

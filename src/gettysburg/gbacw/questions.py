@@ -496,8 +496,9 @@ class EngineQuestions(Game):
         u = self.pos.units[key]
         here = self.hex_of(u.hex)
         line = formation_step.is_line(self, key)  # a line's pivot may keep the counter's hex
-        return sorted((k for k in self.reach(key) if k[0] != here or line),
-                      key=lambda k: (k[0].q, k[0].r, k[1].kind, k[1].index))
+        return orders_step.lc_destinations(self, key, sorted(  # a Loose Cannon's (002 §6.24)
+            (k for k in self.reach(key) if k[0] != here or line),
+            key=lambda k: (k[0].q, k[0].r, k[1].kind, k[1].index)))
 
     def movable_leaders(self) -> list[str]:
         """Leaders who may move now (002 §9.3): the active brigade's brigadier, and the

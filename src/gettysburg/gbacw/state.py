@@ -214,6 +214,9 @@ class Position:
     acted: dict[str, int] = field(default_factory=dict)
     # divisional batteries attached to a brigade of their division (002 §4.32): unit -> brigade
     attached: dict[str, str] = field(default_factory=dict)
+    # what a Loose Cannon asks of each unit of its brigade this marker (002 §6.24):
+    # unit -> orders.Task ("charge", "close_in", ...)
+    lc_tasks: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> JSONDict:
         return {
@@ -257,7 +260,8 @@ class Position:
             **({"unit_orders": dict(sorted(self.unit_orders.items()))}
                if self.unit_orders else {}),
             **({"acted": dict(sorted(self.acted.items()))} if self.acted else {}),
-            **({"attached": dict(sorted(self.attached.items()))} if self.attached else {})}
+            **({"attached": dict(sorted(self.attached.items()))} if self.attached else {}),
+            **({"lc_tasks": dict(sorted(self.lc_tasks.items()))} if self.lc_tasks else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -306,7 +310,8 @@ class Position:
             stay_next=[str(x) for x in d.get("stay_next", [])],
             unit_orders={str(k): str(v) for k, v in d.get("unit_orders", {}).items()},
             acted={str(k): int(v) for k, v in d.get("acted", {}).items()},
-            attached={str(k): str(v) for k, v in d.get("attached", {}).items()})
+            attached={str(k): str(v) for k, v in d.get("attached", {}).items()},
+            lc_tasks={str(k): str(v) for k, v in d.get("lc_tasks", {}).items()})
 
     # --- questions -------------------------------------------------------------------------
 

@@ -356,6 +356,7 @@ class EngineSteps(EngineLegality):
             b.orders = changed_orders(res, wanted)
         if res.stay:
             b.stay = True
+        lc_events: list[Event] = []
         if res.loose_cannon:
             prof = str(cat.oob.rating(bl, "profile") or "N") if bl else "N"
             unreliable = self.d10(f"loose cannon {brigade}", "6.24") if prof == "U" else None
@@ -379,6 +380,8 @@ class EngineSteps(EngineLegality):
             profile = lc.acts_as
             if lc.orders is not None:
                 b.orders = lc.orders
+            self._refacing(brigade)
+            lc_events = orders_step.apply_loose_cannon(self, brigade, lc)  # 002 §6.24
         self._refacing(brigade)
         data = {"brigade": brigade, "roll": roll, "rating": rating, "total": res.total,
                 "with_division_leader": with_div, "with_corps_or_oc": with_top,
@@ -387,7 +390,7 @@ class EngineSteps(EngineLegality):
         return [dice_event(self.dice.rolls_since(first), visible_to=(seat,),
                            redacted={"brigade": brigade}),
                 Event("orders_change", "6.2", data, visible_to=(seat,),
-                      redacted={"brigade": brigade, "stay": b.stay})]
+                      redacted={"brigade": brigade, "stay": b.stay}), *lc_events]
 
     def _coordinate(self) -> list[Event]:
         """002 §5.34 through :mod:`coordination`: one d10 + the division leader's rating,
