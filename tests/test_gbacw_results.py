@@ -381,3 +381,58 @@ def test_no_advance_keeps_the_firer_and_artillery_never_advances_12_6() -> None:
     # a firer that did not begin next to the target is offered nothing
     far = free_neighbour(g, hx(g, k), {g.hex_of(target)} - {None})  # type: ignore[arg-type]
     assert rs.offer_fire_advance(g, k, target, hid(g, far)) == []
+
+
+# --- through the engine: a shot, the retreat it asks for, the advance (002 §12.35a, §12.6) -
+
+
+def fire_on_a_disordered_regiment() -> tuple[GbacwGame, str, str, list[Event]]:
+    """Gamble's carbines fire at Archer's disordered regiment: a 9 reads 1d+2 (1 SP), the UDD
+    (9 +2 against 5) fails: a second disorder from fire, 1 SP more and a 1-2 hex retreat."""
+    g, k, enemy = active_gamble()
+    g.pos.units[enemy].disordered = True
+    dice(g, [9, 9] + [0] * 20)
+    ev = g.apply({"type": "fire", "unit": k, "target": g.pos.units[enemy].hex}, "usa")
+    if g.pos.pending is not None and g.pos.pending["kind"] == "fire":
+        ev += g.apply({"type": "hold"}, "csa")  # no return fire: the shot is rolled
+    return g, k, enemy, ev
+
+
+def test_a_shot_retreat_and_advance_through_the_engine_12_35a_12_6() -> None:
+    g, k, enemy, ev = fire_on_a_disordered_regiment()
+    target = next(e.data["target"] for e in ev if e.type == "fire")
+    assert "fire_retreat" in types(ev) and "retreat_choice" in types(ev)
+    assert g.to_move() == ["csa"] and g.pos.units[enemy].lost >= 1
+    chosen = g.legal_actions("csa")[-1]
+    ev = g.apply(chosen, "csa")
+    assert g.pos.units[enemy].hex == chosen["path"][-1]
+    # the hex is empty and the firer began next to it: it may advance (002 §12.6)
+    assert "advance_offer" in types(ev) and g.to_move() == ["usa"]
+    advance = next(a for a in g.legal_actions("usa") if a["type"] == "advance")
+    ev = g.apply(advance, "usa")
+    assert g.pos.units[k].hex == target and g.pos.pending is None
+    for e in g.events("referee"):
+        assert e["rule"], e["type"]
+    # the same scripted dice and actions replay to the same position
+    again, _, _, _ = fire_on_a_disordered_regiment()
+    again.apply(chosen, "csa")
+    again.apply(advance, "usa")
+    assert again.state_hash() == g.state_hash()
+
+
+def test_both_sides_retreating_the_higher_cohesion_goes_last_12_48() -> None:
+    """retreat.retreat_order: cohesion less half the fatigue (rounded up); defenders first
+    on a tie."""
+    from gettysburg.gbacw.combatant import Combatant
+    from gettysburg.gbacw.facing import Facing
+    from gettysburg.gbacw.retreat import retreat_order
+
+    def unit(name: str, side: str, cohesion: int, fatigue: int = 0) -> Combatant:
+        return Combatant(name, side, (Hex(0, 0),), Facing("vertex", 0), "infantry", 4,
+                         cohesion, fatigue=fatigue)
+
+    assert retreat_order([unit("a", "usa", 7)], [unit("d", "csa", 6)]) == "defender"
+    assert retreat_order([unit("a", "usa", 6)], [unit("d", "csa", 7)]) == "attacker"
+    assert retreat_order([unit("a", "usa", 7)], [unit("d", "csa", 7)]) == "defender"
+    # fatigue 3: 7 - 2 = 5 against 6
+    assert retreat_order([unit("a", "usa", 7, 3)], [unit("d", "csa", 6)]) == "attacker"

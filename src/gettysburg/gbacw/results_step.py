@@ -321,6 +321,12 @@ def choose_retreat(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                  str(head.get("event", "retreat")))
     if p.pending is not None and p.pending.get("kind") == RETREAT and p.pending is not pend:
         p.pending["checked"] = sorted(set(p.pending["checked"]) | checked)
+        if "advance" in pend:
+            p.pending.setdefault("advance", pend["advance"])
+    elif p.pending is None and "advance" in pend:  # 002 §12.6: the shot emptied the hex
+        firer = str(pend["advance"]["unit"])
+        ev += offer_fire_advance(game, firer, str(pend["advance"]["target"]),
+                                 p.units[firer].hex)
     return ev
 
 
@@ -875,6 +881,10 @@ def _fire_advance(game: GbacwGame, ev: list[Event]) -> list[Event]:
         target = e.data.get("target")
         if not isinstance(target, str):
             continue
+        if p.pending is not None and p.pending.get("kind") == RETREAT:
+            # the target's retreat waits for its path: the offer comes once it is made
+            p.pending.setdefault("advance", {"unit": k, "target": target})
+            return []
         offer = offer_fire_advance(game, k, target, p.units[k].hex)
         if offer:
             return offer

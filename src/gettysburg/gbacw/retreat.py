@@ -195,7 +195,8 @@ def retreat_order(attackers: Sequence[Combatant], defenders: Sequence[Combatant]
     def best(side: Sequence[Combatant]) -> int:
         return max((u.cohesion - -(-u.fatigue // 2) for u in side), default=-99)
 
-    return "attacker" if best(attackers) > best(defenders) else "defender"
+    # the higher side goes last, so the other goes first; a tie sends the defenders first
+    return "defender" if best(attackers) >= best(defenders) else "attacker"
 
 
 # --- routs (002 §12.5) --------------------------------------------------------------------
