@@ -17,7 +17,8 @@ def test_targets_and_plan_10_3() -> None:
     assert fa.fire_targets(g, k) == [target]
     plan = fa.check_fire(g, {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex},
                          "usa")
-    assert plan.sp == g.counter(k).sp and plan.shot.hexes == 1
+    # dismounted cavalry leaves one SP in four with the horses (002 §14.25): 4 SP fire 3
+    assert plan.sp == g.counter(k).sp - g.counter(k).sp // 4 and plan.shot.hexes == 1
     assert plan.shot.ammunition == "small_arms"
     # not prepared: phasing dismounted cavalry (002 §10.52)
     assert not fa.situation(g, plan, enemy).prepared
@@ -45,20 +46,21 @@ def test_one_shot_resolves_with_scripted_dice_10_17() -> None:
                          "usa")
     g.dice = ScriptedDice([9, 9], die="d10")
     roll, outcome = fa.resolve_fire(g, plan)
-    assert roll.roll == 9 and roll.column == "sa-4-5"
-    assert roll.result.code == CHART_ROW_9_SA_4_5
+    assert roll.roll == 9 and roll.column == "sa-2-3"
+    assert roll.result.code == CHART_ROW_9_SA_2_3
     assert outcome.units[0].unit == enemy
     events = fa.fire_events(plan, roll, outcome, str(g.pos.units[enemy].hex))
     assert events[0].type == "fire" and all(e.rule for e in events)
     assert g.position_json() == before  # resolving changes nothing in the position
 
 
-CHART_ROW_9_SA_4_5 = "1d+2"
+CHART_ROW_9_SA_2_3 = "D"
 
 
 def test_fire_through_the_engine_records_losses_and_replays() -> None:
-    """The game offers the shot; a 9 on the C carbine's 4 SP column at 1 hex reads 1d+2
-    (002 §10.17): the target loses 1 SP, then fails its UDD at +2 (9 + 2 > 7)."""
+    """The game offers the shot; a 9 on the C carbine's 2-3 SP column at 1 hex (4 SP less one
+    holding the horses, 002 §14.25) reads D (002 §10.17): the target is disordered, no
+    loss."""
     hashes = []
     for _ in range(2):
         g, k, enemy = active_gamble(extra=[9, 9])
@@ -67,10 +69,10 @@ def test_fire_through_the_engine_records_losses_and_replays() -> None:
         events = g.apply(fire, "usa")
         if [e.type for e in events] == ["fire_declared"]:  # the target may answer (10.42)
             events = g.apply({"type": "hold"}, "csa")
-        assert [e.type for e in events][:3] == ["fire", "fire_loss", "fire_udd"]
-        assert events[0].data["result"] == "1d+2" and events[0].data["target"] == fire["target"]
+        assert [e.type for e in events][:2] == ["fire", "fire_disorder"]
+        assert events[0].data["result"] == "D" and events[0].data["target"] == fire["target"]
         u = g.pos.units[enemy]
-        assert u.lost == 1 and u.disordered
+        assert u.lost == 0 and u.disordered
         assert "phasing" in g.pos.units[k].fired
         with pytest.raises(RuleError) as e:  # once an activation (002 §10.31)
             g.apply(fire, "usa")

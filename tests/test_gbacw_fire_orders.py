@@ -11,7 +11,6 @@ from dataclasses import replace
 import pytest
 
 from gbacw_gunline import (
-    AL5,
     AL13,
     ARCHER,
     CUSTER,
@@ -64,13 +63,17 @@ def shots(ev: list[Event]) -> list[Event]:
 # --- split fire (002 §10.15 example 1) ---------------------------------------------------
 
 
+TN7 = "CS-III:7 TN"  # 5 SP of rifled muskets
+
+
 def two_in_front() -> tuple[GbacwGame, Hex, Hex]:
-    g = gunline(GAMBLE)
+    """Archer's 7th Tennessee (5 SP) with a Union regiment in each front hex."""
+    g = gunline(ARCHER)
     c = at(g, C)
-    place(g, IN3, c, 0)
+    place(g, TN7, c, 0)
     a, b = nb(g, c, 0), nb(g, c, 1)
-    place(g, AL13, a, 3)
-    place(g, AL5, b, 4)
+    place(g, IN3, a, 3)
+    place(g, key_of(g, MI5), b, 4)
     return g, a, b
 
 
@@ -78,34 +81,34 @@ def test_split_5_sp_as_3_and_2_10_15_example_1() -> None:
     """A phasing 5 SP unit with an enemy in each front hex fires 5 at one of them, or 3 and
     2: no other split."""
     g, a, b = two_in_front()
-    split = {"type": "fire_split", "unit": IN3, "targets": [hid(g, b), hid(g, a)]}
-    legal = g.legal_actions("usa")
+    split = {"type": "fire_split", "unit": TN7, "targets": [hid(g, b), hid(g, a)]}
+    legal = g.legal_actions("csa")
     assert split in legal  # listed once, targets in the map's order
-    assert {"type": "fire", "unit": IN3, "target": hid(g, a)} in legal
-    g.validate({"type": "fire_split", "unit": IN3, "targets": [hid(g, a), hid(g, b)]}, "usa")
-    order = fa.check_order(g, split, "usa")
+    assert {"type": "fire", "unit": TN7, "target": hid(g, a)} in legal
+    g.validate({"type": "fire_split", "unit": TN7, "targets": [hid(g, a), hid(g, b)]}, "csa")
+    order = fa.check_order(g, split, "csa")
     assert [p.sp for p in order.plans] == [3, 2]
-    ev = apply_all(g, split)
+    ev = apply_all(g, split, seat="csa")
     fired = shots(ev)
     assert [(s.data["target"], s.data["sp"]) for s in fired] == [(hid(g, b), 3), (hid(g, a), 2)]
     assert all(e.rule for e in ev)
-    assert "phasing" in g.pos.units[IN3].fired
+    assert "phasing" in g.pos.units[TN7].fired
 
 
 def test_split_refusals_10_15() -> None:
     g, a, b = two_in_front()
     before = g.position_json()
     with pytest.raises(RuleError) as e:  # twice at one hex
-        g.validate({"type": "fire_split", "unit": IN3, "targets": [hid(g, a), hid(g, a)]},
-                   "usa")
+        g.validate({"type": "fire_split", "unit": TN7, "targets": [hid(g, a), hid(g, a)]},
+                   "csa")
     assert e.value.rule == "10.15"
     assert g.position_json() == before
     far = nb(g, b, 1)
-    g.pos.units[AL5].hex = hid(g, far)  # two hexes off: no split at it (adjacent only)
-    assert far in fa.fire_targets(g, IN3)
+    g.pos.units[key_of(g, MI5)].hex = hid(g, far)  # two hexes off: no split at it (adjacent only)
+    assert far in fa.fire_targets(g, TN7)
     with pytest.raises(RuleError) as e:
-        g.validate({"type": "fire_split", "unit": IN3, "targets": [hid(g, a), hid(g, far)]},
-                   "usa")
+        g.validate({"type": "fire_split", "unit": TN7, "targets": [hid(g, a), hid(g, far)]},
+                   "csa")
     assert e.value.rule == "10.15"
 
 
@@ -359,8 +362,8 @@ def test_night_fire_drm_16_12() -> None:
 def test_fatigue_lowers_fire_rolls_17_31() -> None:
     g, a, _b = two_in_front()
     g.fatigue = True
-    g.pos.brigades[GAMBLE].fatigue = 3
-    plan = fa.check_fire(g, {"type": "fire", "unit": IN3, "target": hid(g, a)}, "usa")
+    g.pos.brigades[ARCHER].fatigue = 3
+    plan = fa.check_fire(g, {"type": "fire", "unit": TN7, "target": hid(g, a)}, "csa")
     mods = {m.source: m for m in fa.fire_modifiers_of(g, plan)}
     assert mods["fatigue"].value == -2 and mods["fatigue"].rule == "17.31"
 
@@ -386,6 +389,17 @@ def test_refused_front_fires_its_share_7_34() -> None:
     c = at(g, C)
     place(g, IN3, c, 0)
     g.pos.units[IN3].refused = ["left"]
+    assert fa.fire_sp(g, IN3) == 4  # 5 SP less one holding the horses (002 §14.25)
     assert fa.fire_sp(g, IN3, refused_front=True) == 2
-    assert fa.fire_sp(g, IN3, refused_front=False) == 3
-    assert fa.fire_sp(g, IN3) == 5
+    assert fa.fire_sp(g, IN3, refused_front=False) == 2
+
+
+def test_horse_holders_cut_dismounted_fire_14_25() -> None:
+    """4 and 7 SP leave 1 SP with the horses, 8 SP leave 2 (002 §14.25's examples)."""
+    g = gunline(CUSTER)
+    c = at(g, C)
+    for n, (key, sp) in enumerate((("US-Cav:1 MI Cav", 7), ("US-Cav:6 MI Cav", 8))):
+        k = key_of(g, key)
+        place(g, k, nb(g, c, 0, 3 * n), 0)
+        assert g.counter(k).sp == sp
+        assert fa.fire_sp(g, k) == sp - (2 if sp == 8 else 1)

@@ -62,6 +62,7 @@ from .fire_result import (
     friendly_fire_risk,
     roll_fire,
 )
+from .shock import horse_holders
 from .stacking import Arm, fire_allowances
 from .state import UnitState
 from .tdg_terrain import check_sunken_road_artillery, cut_fire_drm, sunken_road_fire_drm
@@ -108,7 +109,7 @@ def fire_sp(game: GbacwGame, key: str, *, refused_front: bool | None = None) -> 
         return 0
     keys = [k for k in stack_keys(game, h) if game.pos.units[k].seat == u.seat]
     entries = [game.stack_entry(k) for k in keys]
-    entries = [type(e)(e.unit, e.arm, present_sp(game, k), e.brigade, e.mounted)
+    entries = [type(e)(e.unit, e.arm, firing_strength(game, k), e.brigade, e.mounted)
                for e, k in zip(entries, keys, strict=True)]
     allowed = fire_allowances(entries)
     i = keys.index(key)
@@ -116,6 +117,16 @@ def fire_sp(game: GbacwGame, key: str, *, refused_front: bool | None = None) -> 
         return allowed[i]
     normal, refused = refused_fire_split(allowed)[i]
     return refused if refused_front else normal
+
+
+def firing_strength(game: GbacwGame, key: str) -> int:
+    """The SP a unit fires with before the hex limits: dismounted cavalry leaves one of
+    every four SP it has holding the horses (002 §14.25)."""
+    sp = present_sp(game, key)
+    c = game.counter(key)
+    if c.arm == "cav" and c.mode == "dismounted":
+        sp -= horse_holders(sp)
+    return sp
 
 
 def lone_battery_front(game: GbacwGame, key: str) -> list[Hex]:
