@@ -779,7 +779,35 @@ export class Board {
   // A piece in the system's style: an upright block (square, tilted, a shadow under it), a
   // faced counter (square, flat, an edge showing its thickness), a division's marker (a
   // wide label) or a plain marker (a disc). `size` is the piece's width.
-  drawBlock(u, size, x, y, tilt, selected) {
+  drawBlock(u, size, x, y, tilt, selected, stack = null) {
+    // A piece drawn as it was at the last render is that node again: a click redraws the
+    // map's pieces, and with a thousand counters building each afresh was most of a click's
+    // cost (benchmarks/bench_client_counters.py). The key holds everything drawn from.
+    const memoKey = JSON.stringify([u, size, x, y, tilt, Boolean(selected), this.counters, Boolean(this.keys), stack]);
+    const memo = this.drawn?.get(u.id);
+    if (memo && memo.key === memoKey) {
+      if (this.keys) { this.blocks.set(u.id, memo.g); this.words.set(u.id, memo.words); }
+      return memo.g;
+    }
+    const g = this.drawFresh(u, size, x, y, tilt, selected);
+    if (stack) {
+      // In a stack (`{ids, top}`): the top carries the count, and a click on any of its
+      // counters opens the stack rather than selecting.
+      if (stack.top) {
+        g.append(stackBadge(stack.ids.length, size));
+        g.dataset.stack = String(stack.ids.length);
+      }
+      g.addEventListener("click", (ev) => {
+        if (!this.onStack) return;
+        ev.stopImmediatePropagation();
+        if (!this.justDragged()) this.onStack(stack.ids, u.hex);
+      }, { capture: true });
+    }
+    (this.drawn ??= new Map()).set(u.id, { key: memoKey, g, words: this.words.get(u.id) });
+    return g;
+  }
+
+  drawFresh(u, size, x, y, tilt, selected) {
     const [face, edge] = this.colours[u.side] || NO_COLOUR;
     const style = this.counters;
     const side = String(u.side).replace(/[^\w-]/g, "_");
@@ -998,19 +1026,9 @@ export class Board {
       const m = troops.length;
       const off = size * Math.min(0.12, 0.3 / Math.max(1, m));
       troops.forEach((u, i) => {
-        const g = this.drawBlock(u, size, cx + (i - (m - 1) / 2) * off, cy - (i - (m - 1) / 2) * off, 0, u.id === selected);
-        if (m > 1) {
-          if (i === m - 1) {
-            g.append(stackBadge(m, size));
-            g.dataset.stack = String(m);
-          }
-          g.addEventListener("click", (ev) => {
-            if (!this.onStack) return;
-            ev.stopImmediatePropagation();
-            if (!this.justDragged()) this.onStack(troops.map((t) => t.id), u.hex);
-          }, { capture: true });
-        }
-        layer.append(g);
+        const stack = m > 1 ? { ids: troops.map((t) => t.id), top: i === m - 1 } : null;
+        layer.append(this.drawBlock(u, size, cx + (i - (m - 1) / 2) * off, cy - (i - (m - 1) / 2) * off, 0,
+          u.id === selected, stack));
       });
       return;
     }
