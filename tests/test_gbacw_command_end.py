@@ -273,3 +273,15 @@ def test_a_reserve_formation_refills_small_arms_ammunition_with_10_9_6_35() -> N
     plain.pos.units[a].ammo = "low"
     next_turn(plain)
     assert plain.pos.units[a].ammo == "low"
+
+
+def test_a_brigade_shocked_or_moving_in_reaction_is_not_idle_13_45() -> None:
+    g = new_game()
+    p = g.pos
+    a = g.brigade_units(DAVIS)[0]
+    end_segment.note_not_idle(g, {"type": "shock", "shocks": [
+        {"attackers": ["x"], "targets": [p.units[a].hex]}]})
+    assert p.brigades[DAVIS].busy and not p.brigades[ARCHER].busy
+    end_segment.note_not_idle(g, {"type": "react_move", "unit": g.brigade_units(ARCHER)[0],
+                                  "path": []})
+    assert p.brigades[ARCHER].busy

@@ -231,3 +231,24 @@ def reserve_resupply(game: GbacwGame, brigade: str) -> list[Event]:
         return []
     return [Event("resupply", "6.35", {"brigade": brigade, "units": refilled},
                   visible_to=(p.brigades[brigade].seat,))]
+
+
+def note_not_idle(game: GbacwGame, action: Action) -> None:
+    """What ends a brigade's idleness outside its own activation (002 §13.45, §17.42): a
+    reaction move, or being designated the target of a shock (the phasing side's own
+    actions are counted by ``fatigue.idle`` as they happen); artillery never counts."""
+    from gettysburg.gbacw.questions import unit_class
+
+    p = game.pos
+    kind = action.get("type")
+    hit: set[str] = set()
+    if kind == "react_move" and str(action.get("unit")) in p.units:
+        hit.add(game.formation(str(action["unit"])))
+    elif kind == "shock":
+        targets = {str(h) for s in action.get("shocks", []) if isinstance(s, dict)
+                   for h in s.get("targets", [])}
+        hit |= {game.formation(k) for k, u in p.units.items() if u.hex in targets
+                and unit_class(game.counter(k)) != "artillery"}
+    for n in sorted(hit):
+        if n in p.brigades:
+            p.brigades[n].busy = True

@@ -155,6 +155,7 @@ class GbacwGame(EngineView):
             if action["type"] == "activate":
                 ev += orders_step.on_activate(self, str(action["brigade"]))  # 002 §4.23
             end_segment.note_fallen(self, before)  # replaced in IV/B (002 §12.74)
+            end_segment.note_not_idle(self, action)  # 002 §13.45: shocked, reaction moves
             return ev + engineering_step.after_action(self, action)  # 002 §15.14
         finally:
             self._memo.clear()  # the position changed
