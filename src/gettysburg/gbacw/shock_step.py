@@ -671,6 +671,7 @@ def _write_effects(game: GbacwGame, eff: Effects, causing: set[Hex], routed: set
     ev: list[Event] = []
     for k, n in eff.losses.items():
         p.units[k].lost += n
+    ev += results_step.leader_losses(game, dict(eff.losses))  # 002 §12.71
     for d in eff.disorders:
         if d.disordered or d.second:
             p.units[d.unit].disordered = True
