@@ -384,7 +384,8 @@ def _react_move(game: GbacwGame, key: str, path: list[str]) -> list[Event]:
             if [game.cat.board.hexes[h].id for h in m.hexes] == path), 0)
     combatant = combatant_of(game, key)
     for k, v in sorted(p.units.items()):  # one facing a hex (§7.11)
-        if k != key and v.seat == u.seat and v.hex == path[-1] and v.facing is not None:
+        if k != key and v.seat == u.seat and v.hex == path[-1] and v.facing is not None \
+                and u.facing is not None and v.facing.kind == u.facing.kind:
             u.facing = v.facing
             break
     u.hex = path[-1]

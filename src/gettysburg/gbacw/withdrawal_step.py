@@ -110,7 +110,8 @@ def _facing_there(game: Any, key: str, h: Hex) -> Facing | None:
     p: Position = game.pos
     hid = game.cat.board.hexes[h].id
     for k, v in sorted(p.units.items()):
-        if k != key and v.hex == hid and v.seat == p.units[key].seat and v.facing is not None:
+        if k != key and v.hex == hid and v.seat == p.units[key].seat and v.facing is not None \
+                and v.facing.kind == (p.units[key].facing or v.facing).kind:
             return v.facing
     return None
 
