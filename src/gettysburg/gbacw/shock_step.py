@@ -568,6 +568,13 @@ def _run(game: GbacwGame, seat: str, queue: list[dict[str, Any]], ctx: dict[str,
             if p.pending is not None:
                 return ev
             continue
+        near = {x for a in atts for h in combatant_of(game, a).hexes for x in h.neighbours()}
+        if not set(live) & near:  # the attackers were moved off (a retreat after fire)
+            ev.append(Event("shock_cancelled", "11.41", {
+                "attackers": atts, "targets": [_hex_id(game, h) for h in live],
+                "reason": "no attacker is next to the defenders any more"}))
+            continue
+        live = [h for h in live if h in near]
         ev += _fight_one(game, seat, item, atts, live, ctx)
         group, must = ctx.pop("continue_group", ([], False))
         if _interrupted(game, None, {"kind": RESUME, "seat": other(seat), "attacker": seat,

@@ -1,0 +1,72 @@
+"""Shock under random play (hypothesis) on the melee position (tests/data/gbacw/melee.yaml),
+with the shock actions made likely: present strength never below zero, every event citing a
+rule, no unit off the map named to the enemy by a shock event, and the same seed and actions
+giving the same game (002 §11, the engine's shock_step, continued_shock, charge_step)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from gettysburg.core.protocol import Action
+from gettysburg.gbacw.game import GbacwGame
+
+MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
+LIKELY = {"shock": 8, "stand": 4, "withdraw": 3, "continue_shock": 6, "end_shock": 1,
+          "shock_advance": 3, "charge": 4, "counter_charge": 4, "pre_shock_fire": 2,
+          "move": 2, "retreat": 3, "end_activation": 1, "end_brigade": 1, "move_leader": 0,
+          "move_commander": 0}
+SHOCK_EVENTS = ("shock", "charge", "counter_charge", "march_shocked", "blown_removed")
+ACTIONS = 160
+
+
+def _named(data: object, units: set[str]) -> set[str]:
+    text = json.dumps(data)
+    return {k for k in units if json.dumps(k) in text}
+
+
+def _pick(g: GbacwGame, data: st.DataObject) -> tuple[str, Action]:
+    seat = g.to_move()[0]
+    legal = g.legal_actions(seat)
+    assert legal, "a seat to move always has an action"
+    kinds = sorted({a["type"] for a in legal})
+    weighted = [k for k in kinds for _ in range(LIKELY.get(k, 1))] or kinds
+    kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
+    choices = [a for a in legal if a["type"] == kind]
+    return seat, choices[data.draw(st.integers(0, len(choices) - 1))]
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck),
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # no shrinking: slow here
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_shock_under_random_play(seed: int, data: st.DataObject) -> None:
+    g = GbacwGame(MELEE, seed=seed)
+    units = set(g.pos.units)
+    for _ in range(ACTIONS):
+        if g.is_terminal():
+            break
+        seat, action = _pick(g, data)
+        on_map = {k for k, u in g.pos.units.items() if u.hex is not None}
+        size = {s: g.log_size(s) for s in ("usa", "csa")}
+        g.validate(action, seat)
+        g.apply(action, seat)
+        for k, u in g.pos.units.items():  # strength never negative
+            if u.hex is not None:
+                assert g.counter(k).sp - u.lost > 0, (k, u.lost)
+        for s in ("usa", "csa"):
+            own = {k for k, u in g.pos.units.items() if u.seat == s}
+            seen = on_map | {k for k, u in g.pos.units.items() if u.hex is not None}
+            for e in g.events(s, since=size[s]):
+                assert e["rule"], e["type"]  # every event cites a rule
+                if e["type"].startswith(SHOCK_EVENTS):
+                    hidden = _named(e["data"], units) - own - seen
+                    assert not hidden, (e["type"], hidden)
+            for k, u in g.view(s)["units"].items():
+                assert u["sp"] >= 0 or k in own, k
+    again = GbacwGame(MELEE, seed=seed)
+    for mv in g.history:
+        again.apply(mv.action, mv.seat)
+    assert again.state_hash() == g.state_hash()  # same dice, same result
