@@ -13,7 +13,7 @@ const isMap = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
 const command = (marker) => String(marker).replace(/^[a-z]+\//, "");
 
 export function poolPanel(node, view) {
-  const has = isMap(view?.pool) || isMap(view?.ams) || isMap(view?.em) || "current" in (view || {});
+  const has = isMap(view?.pool) || isMap(view?.ams) || isMap(view?.em);
   node.hidden = !has;
   if (!has) { node.replaceChildren(); return; }
   const rows = (obj, cls) => Object.entries(isMap(obj) ? obj : {}).map(([k, n]) =>
