@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from gbacw_gunline import (
+    AL5,
     AL13,
     ARCHER,
     CUSTER,
@@ -403,3 +404,35 @@ def test_horse_holders_cut_dismounted_fire_14_25() -> None:
         place(g, k, nb(g, c, 0, 3 * n), 0)
         assert g.counter(k).sp == sp
         assert fa.fire_sp(g, k) == sp - (2 if sp == 8 else 1)
+
+
+# --- the non-phasing reserve (002 §10.15 example 2) ----------------------------------------
+
+
+def test_a_3_sp_unit_returns_2_and_keeps_1_for_later_10_15_example_2() -> None:
+    g = gunline(GAMBLE)
+    c = at(g, C)
+    place(g, AL5, c, 0)  # 3 SP
+    a, b = nb(g, c, 0), nb(g, c, 1)
+    place(g, IN3, a, 3)
+    il8 = "US-Cav:8 IL"
+    place(g, il8, b, 4)
+    ev = g.apply({"type": "fire", "unit": IN3, "target": hid(g, c)}, "usa")
+    assert [e.type for e in ev] == ["fire_declared"]
+    assert {"type": "return_fire_reserve", "unit": AL5} in g.legal_actions("csa")
+    script(g, [0, 0, 0, 0])
+    ev = g.apply({"type": "return_fire_reserve", "unit": AL5}, "csa")
+    back = [s for s in shots(ev) if s.data["unit"] == AL5]
+    assert [s.data["sp"] for s in back] == [2]
+    assert any(e.type == "fire_reserved" and e.data["sp"] == 1 for e in ev)
+    # the second phasing shot comes from another hex: the reserve answers it with 1 SP
+    ev = g.apply({"type": "fire", "unit": il8, "target": hid(g, c)}, "usa")
+    assert [e.type for e in ev] == ["fire_declared"]
+    legal = g.legal_actions("csa")
+    assert {"type": "return_fire", "unit": AL5} in legal
+    assert {"type": "return_fire_reserve", "unit": AL5} not in legal
+    script(g, [0, 0, 0, 0])
+    ev = g.apply({"type": "return_fire", "unit": AL5}, "csa")
+    back = [s for s in shots(ev) if s.data["unit"] == AL5]
+    assert [(s.data["sp"], s.data["target"]) for s in back] == [(1, hid(g, b))]
+    assert "reserve_used" in g.pos.units[AL5].fired

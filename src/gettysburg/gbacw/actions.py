@@ -110,6 +110,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                ("action",), "the firer advances into the hex its shot emptied"),
     ActionType("no_advance", "12.6", (), ("action",),
                "the firer stays where it is after emptying a hex"),
+    ActionType("return_fire_reserve", "10.15", (("unit", "str"),), ("action",),
+               "the defender answers with half the unit's SP (the larger half), holding the "
+               "rest back for one later return shot at another hex"),
     ActionType("hold", "10.42", (), ("action",),
                "the defender does not answer the phasing shot: it is rolled"),
     ActionType("react", "9.62", (("unit", "str"), ("facing", "facing")), ("action",),

@@ -292,7 +292,7 @@ class GbacwGame(EngineView):
         elif kind == "withdrawal_move":
             ev += withdrawal_step.execute(self, action, checked)  # 002 §9.54
             ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
-        elif kind in ("return_fire", "hold"):
+        elif kind in return_fire.ANSWERS:
             ev += return_fire.answer(self, action, seat)
             ev += self._casualties()
             ev += reaction_step.after_fire(self, ev)  # 002 §9.61

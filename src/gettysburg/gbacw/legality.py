@@ -186,6 +186,7 @@ class EngineLegality(EngineQuestions):
             results_step.check_answer(self, action, seat)
             return None
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
+                                                  "return_fire_reserve",
                                                   *reaction_step.ANSWERS, "pre_shock_fire",
                                                   "continue_shock", "shock_advance",
                                                   "end_shock", "counter_charge"):
@@ -319,7 +320,7 @@ class EngineLegality(EngineQuestions):
             charge_step.check(self, action, seat)
         elif kind in ("continue_shock", "shock_advance", "end_shock"):
             continued_shock.check(self, action, seat)
-        elif kind in ("return_fire", "hold"):
+        elif kind in return_fire.ANSWERS:
             return_fire.check(self, action, seat)
         elif kind in reaction_step.ANSWERS:
             reaction_step.check_answer(self, action, seat)

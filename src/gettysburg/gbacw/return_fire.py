@@ -17,13 +17,23 @@ asks for one); the defender decides before seeing the phasing roll (both are sim
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
 from .charts import all_charts
-from .fire import FireKind, Firer, check_may_fire, check_target, may_return_fire
+from .fire import (
+    FireKind,
+    Firer,
+    check_may_fire,
+    check_reserve,
+    check_target,
+    even_split,
+    may_return_fire,
+    reserved_shot,
+)
 from .fire_action import (
     FireOrder,
     FirePlan,
@@ -51,12 +61,36 @@ def _kinds(fired: list[str]) -> list[FireKind]:
     return [k for k in known if k in fired]
 
 
+RESERVE = "reserve:"  # a ``fired`` entry "reserve:<SP>@<hex id>": SP held back (§10.15)
+ANSWERS = ("return_fire", "return_fire_reserve", "hold")
+
+
+def held_back(game: GbacwGame, key: str) -> tuple[int, str] | None:
+    """The SP ``key`` holds back for a second non-phasing shot and the hex of its first
+    (002 §10.15), or None."""
+    for entry in game.pos.units[key].fired:
+        if entry.startswith(RESERVE):
+            sp, _, hid = entry[len(RESERVE):].partition("@")
+            return int(sp), hid
+    return None
+
+
 def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return") -> FirePlan:
     """A non-phasing shot of ``key`` at ``target`` (return fire: the phasing firer's hex;
-    pre-shock fire: an attacker's hex), or a RuleError (002 §10.4)."""
+    pre-shock fire: an attacker's hex), or a RuleError (002 §10.4). A unit that held SP
+    back from its first return fire fires them (or what it has left, if fewer) at another
+    hex (002 §10.15, example 2)."""
     firer: Firer = firer_of(game, key, phasing=False)
-    check_may_fire(firer, kind, fired_kinds=_kinds(game.pos.units[key].fired))
+    kinds = _kinds(game.pos.units[key].fired)
+    reserve = held_back(game, key) if kind == "return" else None
+    if reserve is not None:
+        if reserve[1] == game.cat.board.hexes[target].id:
+            raise RuleError("10.15", f"{key} may not fire twice at one hex")
+        kinds = [k for k in kinds if k != "return"]
+    check_may_fire(firer, kind, fired_kinds=kinds)
     sp = fire_sp(game, key)
+    if reserve is not None:
+        sp = reserved_shot(reserve[0], sp)
     if sp < 1:
         raise RuleError("8.33", f"{key} may fire no SP from its hex")
     seat = game.pos.units[key].seat
@@ -134,8 +168,13 @@ def options(game: GbacwGame) -> list[Action]:
     p = game.pos.pending
     assert p is not None
     order = check_order(game, p["action"], str(p["seat"]))
-    return [*({"type": "return_fire", "unit": k} for k in answers(game, order)),
-            {"type": "hold"}]
+    out: list[Action] = []
+    for k in answers(game, order):
+        out.append({"type": "return_fire", "unit": k})
+        if held_back(game, k) is None and "return" not in game.pos.units[k].fired and \
+                fire_sp(game, k) >= 2:
+            out.append({"type": "return_fire_reserve", "unit": k})  # 002 §10.15
+    return [*out, {"type": "hold"}]
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
@@ -144,7 +183,7 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
         raise RuleError("10.42", "no phasing shot waits for an answer")
     if seat == p["seat"]:
         raise RuleError("10.42", "the defender answers the shot now")
-    if action["type"] == "return_fire" and action not in options(game):
+    if action["type"] in ANSWERS[:2] and action not in options(game):
         raise RuleError("10.42", f"{action.get('unit')} may not return this fire (not the "
                         "target or next to it or the firer, in another enemy's front hex, "
                         "out of arc, range or sight, or return fire used)")
@@ -178,8 +217,13 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     phasing_action, phasing_seat = p.pending["action"], str(p.pending["seat"])
     order = check_order(game, phasing_action, phasing_seat)
     back: FirePlan | None = None
-    if action["type"] == "return_fire":
+    keep = 0
+    if action["type"] in ANSWERS[:2]:
         back = shot_plan(game, str(action["unit"]), order.firer.hex)
+        if action["type"] == "return_fire_reserve":
+            now, keep = even_split(back.sp, 2)
+            check_reserve(back.sp, now, keep)
+            back = replace(back, sp=now)
     p.pending = None
     ev: list[Event] = []
     if order.spencer:  # 002 §14.31: the Spencer fires and applies first
@@ -190,7 +234,10 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         returned: list[ShotDone] = []
         if back is not None:
             try:
+                share = back.sp if keep else None
                 back = shot_plan(game, back.firer.unit, order.firer.hex)
+                if share is not None:
+                    back = replace(back, sp=min(share, back.sp))
             except RuleError as exc:
                 ev.append(Event("return_fire_lost", exc.rule, {"unit": back.firer.unit,
                                                                "reason": str(exc)}))
@@ -206,7 +253,7 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                                  order.firer.unit) and not any(
                 second_disordered(d.outcome, order.firer.unit) for d in dones):
             ev += spencer_round(game, order.plans[0])
-        return ev
+        return ev + _book_reserve(game, back, keep)
     dones = _roll_order(game, order)
     answered: list[ShotDone] = []
     if back is not None:
@@ -226,7 +273,24 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         ev += ammunition_events(game, back.shooters, rolls[:1], second=rolls[1:])
         if len(answered) == 1:
             ev += _spencer_back(game, back, dones + answered)
-    return ev
+    return ev + _book_reserve(game, back, keep)
+
+
+def _book_reserve(game: GbacwGame, back: FirePlan | None, keep: int) -> list[Event]:
+    """Record the SP held back by a first return shot, or use up the reserve a second one
+    fired (002 §10.15)."""
+    if back is None:
+        return []
+    u = game.pos.units[back.firer.unit]
+    had = held_back(game, back.firer.unit)
+    if had is not None:
+        u.fired = [f for f in u.fired if not f.startswith(RESERVE)] + ["reserve_used"]
+        return []
+    if keep:
+        hid = game.cat.board.hexes[back.target].id
+        u.fired = [*u.fired, f"{RESERVE}{keep}@{hid}"]
+        return [Event("fire_reserved", "10.15", {"unit": back.firer.unit, "sp": keep})]
+    return []
 
 
 def _spencer_back(game: GbacwGame, back: FirePlan, before: list[ShotDone]) -> list[Event]:
