@@ -285,3 +285,18 @@ def test_a_brigade_shocked_or_moving_in_reaction_is_not_idle_13_45() -> None:
     end_segment.note_not_idle(g, {"type": "react_move", "unit": g.brigade_units(ARCHER)[0],
                                   "path": []})
     assert p.brigades[ARCHER].busy
+
+
+def test_views_show_works_to_both_and_orders_like_state_to_its_owner() -> None:
+    g = new_game()
+    p = g.pos
+    mine, theirs = g.brigade_units(GAMBLE)[0], g.brigade_units(ARCHER)[0]
+    p.unit_orders = {mine: "advance", theirs: "march"}
+    p.lc_tasks = {theirs: "charge"}
+    p.breastworks = [{"hex": "A3303", "vertex": 1}]
+    p.acting = {"archer": "fry-bd"}
+    usa, csa = g.view("usa"), g.view("csa")
+    assert usa["unit_orders"] == {mine: "advance"} and csa["unit_orders"] == {theirs: "march"}
+    assert usa["lc_tasks"] == {} and csa["lc_tasks"] == {theirs: "charge"}
+    assert usa["breastworks"] == csa["breastworks"] == [{"hex": "A3303", "vertex": 1}]
+    assert usa["acting"] == csa["acting"] == {"archer": "fry-bd"}

@@ -252,3 +252,25 @@ def note_not_idle(game: GbacwGame, action: Action) -> None:
     for n in sorted(hit):
         if n in p.brigades:
             p.brigades[n].busy = True
+
+
+def view_extras(game: GbacwGame, seat: str, *, full: bool) -> dict[str, object]:
+    """What the end segment, engineering and orders_step add to a seat's view: breastworks
+    and construction markers and the leaders' flipped counters stand on the map (both seats);
+    units keeping their own orders (§4.23), attached batteries (§4.32), Loose Cannon tasks
+    (§6.24) and the idle brigades' rally choices (§13.45) are orders-like: the owner's only."""
+    p = game.pos
+
+    def mine(unit: str) -> bool:
+        return full or p.units[unit].seat == seat
+
+    return {
+        "breastworks": [dict(b) for b in p.breastworks],
+        "constructions": [dict(c) for c in p.constructions],
+        "acting": dict(sorted(p.acting.items())),
+        "unit_orders": {k: v for k, v in sorted(p.unit_orders.items()) if mine(k)},
+        "attached": {k: v for k, v in sorted(p.attached.items()) if mine(k)},
+        "lc_tasks": {k: v for k, v in sorted(p.lc_tasks.items()) if mine(k)},
+        "idle_rally": [n for n in sorted(p.idle_rally)
+                       if full or p.brigades[n].seat == seat],
+    }

@@ -10,6 +10,7 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
+    end_segment,
     formation_step,
     sequence,
 )
@@ -83,4 +84,5 @@ class EngineView(EngineSteps):
                 "the enemy's reinforcements not yet on the map (002 §9.7)"],
             "legal_actions": self.legal_actions(seat) if seat != REFEREE else [],
             "result": self.result(),
+            **end_segment.view_extras(self, seat, full=full),  # works, flips, own orders
         }
