@@ -6,12 +6,10 @@ Action shape: ``{"type": "shock", "shocks": [{"attackers": [unit keys], "targets
 ids]}, ...]}``: every shock the active brigade designates in its shock step, at once
 (§11.31 judges them together).
 
-Not yet here: executing. The position holds no SP losses, collapse, rout, Blown or
-abandoned markers, and shock needs the defender's decisions in the middle of the phasing
-player's activation (withdrawal before shock §11.33, counter-charge §11.56, pre-shock fire
-§11.38, retreat paths §12.41); the request is in /work/notes/g_requests.md.
-:func:`execute_shock` refuses until then. Extended lines are not in the position either:
-every unit here holds one hex.
+The engine's step by step is :mod:`shock_step` (with :mod:`continued_shock`,
+:mod:`charge_step`, :mod:`shock_after`); :func:`resolve_shocks` and :func:`execute_shock` are
+the earlier dry resolution, kept for the tests and the preview. An extended line (002 §8.46)
+fights with every hex it holds (:func:`parts`, :func:`units_in`).
 """
 
 from __future__ import annotations

@@ -6,28 +6,26 @@ The pure rules are in :mod:`shock`, :mod:`retreat` and :mod:`combatant`; the tra
 of the position in :mod:`shock_action`. Here is the sequence:
 
 1. ``shock`` (the phasing seat, once per brigade activation, §11.31): the designation is
-   checked by ``shock_action.check_shock`` and kept in ``Position.pending``; the brigade's
-   units may neither move nor fire after it (shock is the last step of the activation).
+   checked by ``shock_action.check_shock`` and kept in ``Position.pending``, its shocks in
+   §11.41's order (:func:`in_resolution_order`); the brigade's units may neither move nor
+   fire after it (shock is the last step of the activation).
 2. While a designation is pending, ``to_move`` names the *defender*: it may ``withdraw``
-   an eligible unit one hex (two for mounted cavalry) along a path of
-   ``shock.withdrawal_options`` (§11.33-11.35; a disordered unit then takes its UDD), or
-   ``stand``, which rolls every shock. When no defender may withdraw the shocks are rolled
-   at once.
-3. ``stand`` rolls steps 3-4 (green checks §11.36, one pre-shock check per defending
-   stack §11.37, written at once); then the defender may ``pre_shock_fire`` (§11.38, each
-   eligible unit once, applied at once) and ``stand`` again for step 6: each fight; then
-   losses, disorder, Blown, abandoned guns, routs and retreats are written,
-   then the automatic post-shock disorder (§11.48). A retreat follows the first path
-   ``retreat.retreat_options`` allows (the paths are ordered by hex; the owner's choice
-   among equal paths, §12.41, is taken for him: a reading kept until the defender's
-   retreat choice is an action); what cannot be retreated costs SP or abandons guns
-   (§12.44-12.45).
+   an eligible unit (§11.33-11.35; a disordered unit then takes its UDD), ``counter_charge``
+   a charge (§11.56, :mod:`charge_step`), or ``stand``. With nothing to decide the shocks are
+   rolled at once.
+3. ``stand`` rolls steps 3-4 (green checks §11.36, one pre-shock check per defending stack
+   §11.37, written at once); then the defender may ``pre_shock_fire`` (§11.38) and ``stand``
+   again for step 6.
+4. Step 6 (:func:`_run`): one shock at a time (§11.41): the fight, its results (retreats
+   through ``results_step``), the compulsory advance (§11.46), then continued shock (§11.47)
+   as the attacker's decision (:mod:`continued_shock`), and the post-shock disorder after
+   each series (§11.48); a hex emptied by a withdrawal lets the attacking infantry advance
+   (§11.35). When every shock is done, :mod:`shock_after` (§6.26, §17.22).
 
-4. Advance (§11.46): when a shocked hex is left empty (or to abandoned guns), the attackers
-   that can advance into it, automatically (the seed makes it compulsory; after a
-   withdrawal before shock it is voluntary, and the engine then does not advance).
+A decision of another module in the middle (a retreat path, §12.41) pauses the run: what is
+left waits in that decision's ``resume`` and :func:`resume_pending` goes on with it.
 
-Not here yet: counter-charge (§11.56), continued shock (§11.47).
+Not here yet: the defender's counter-attack after an adjusted 1 or less (§11.47).
 """
 
 from __future__ import annotations
