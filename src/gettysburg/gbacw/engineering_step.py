@@ -87,6 +87,9 @@ def _start(game: GbacwGame, key: str, vertex: int) -> Construction:
 def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
     """II/F (002 §15.11-15.13): each unit that may start a construction, once for each
     vertex its marker may guard (the unit turns to face it)."""
+    memo = ("build_options", seat)
+    if memo in game._memo:
+        return [dict(a) for a in game._memo[memo]]
     out: list[Action] = []
     for k, u in sorted(game.pos.units.items()):
         if u.seat != seat or u.hex is None:
@@ -97,7 +100,8 @@ def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
             continue
         out += [{"type": "build", "unit": k, "facing": {"kind": "vertex", "index": v}}
                 for v in range(6)]
-    return out
+    game._memo[memo] = out
+    return [dict(a) for a in out]
 
 
 def check_build(game: GbacwGame, action: Action, seat: Seat) -> Construction:

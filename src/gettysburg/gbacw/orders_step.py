@@ -58,10 +58,11 @@ def before_action(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
     """002 §6.34, at the designation of a shot or a shock (the action is checked first, so
     a refused one changes nothing): the target's Reserve brigades leave Reserve,
     disordered and on Advance, before the shot or the shock is resolved."""
-    if action.get("type") not in ("fire", "shock"):
+    p = game.pos
+    if action.get("type") not in ("fire", "shock") or not any(
+            b.reserve and b.seat != seat for b in p.brigades.values()):
         return []
     game._check(action, seat)  # type: ignore[attr-defined]
-    p = game.pos
     hit: set[str] = set()
     for hex_id, breaks in _targets(game, action):
         if not breaks:
