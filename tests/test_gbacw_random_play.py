@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gettysburg.core.protocol import load_game, new_game
+from gettysburg.gbacw import formation_step
 from gettysburg.gbacw.game import GbacwGame, facing_kind
 from gettysburg.gbacw.stacking import stack_problem
 
@@ -52,6 +53,18 @@ def check_invariants(g: GbacwGame, moved: str | None) -> None:
             assert u.facing is not None
             # the facing's kind fits the brigade's orders (002 §7.1)
             assert u.facing.kind == facing_kind(g.orders_of(k)), (k, u.facing)
+    # formations (002 §8.4, §8.5): every part on the map, a line whole, no part of one
+    # unit where another unit's part is
+    parts: dict[str, str] = {}
+    for k, u in sorted(p.units.items()):
+        if u.extends:
+            assert u.hex is not None and u.extension in ("line", "column")
+            assert all(g.hex_of(x) in g.cat.board.hexes for x in u.extends)
+            if u.extension == "line":
+                assert formation_step.line_of(g, k) is not None, (k, u.extends)
+            for x in u.extends:
+                assert x not in parts, (k, x, parts.get(x))
+                parts[x] = k
     # a unit that just moved ended in a legal stack (002 §8.12)
     if moved is not None and p.units[moved].hex is not None:
         here = p.units[moved].hex

@@ -36,6 +36,7 @@ from gettysburg.gbacw.extension import (
     column_extensions,
     line_extensions_allowed,
     line_moves,
+    split_strength,
 )
 from gettysburg.gbacw.facing import (
     REFUSE_COST,
@@ -172,8 +173,12 @@ def may_use_roads(game: FormationGame, key: str) -> bool:
     if game.orders_of(key) != "advance":
         return True
     u = game.pos.units[key]
-    entries = [present(game, k) for k, v in sorted(game.pos.units.items())
-               if v.hex is not None and v.hex == u.hex and v.seat == u.seat]
+    entries = []
+    for k, v in sorted(game.pos.units.items()):
+        if v.hex is not None and v.hex == u.hex and v.seat == u.seat:
+            e = present(game, k)
+            # a big unit alone forms a column: only its lead part stands here (§8.5)
+            entries.append(replace(e, sp=split_strength(e.sp, 1 + column_extensions(e))[0]))
     try:
         check_road_stacking(entries, "advance")
     except RuleError:
@@ -212,11 +217,12 @@ def filter_reach(game: FormationGame, key: str,
     blocked = {h for h, k in ext.items() if k != key}
     lines_with_room = {h for h in blocked if p.units[ext[h]].extension == "line"}
     artillery = _class(game.counter(key)) == "artillery"
+    here = game.hex_of(u.hex)
     occupied |= blocked
     out: dict[tuple[Hex, Facing], Reach] = {}
     for (h, f), r in found.items():
-        if h in facings and facings[h] != f:
-            continue  # 002 §7.11: one facing for every unit in a hex
+        if h in facings and facings[h].kind == f.kind and facings[h] != f and h != here:
+            continue  # 002 §7.11: one facing a hex (a turn in place turns the stack, §8.26)
         if h in blocked and not (artillery and h in lines_with_room):
             continue
         trail = column_trail(game, key, r)
@@ -311,14 +317,16 @@ def own_turns(game: FormationGame, key: str) -> list[Facing] | None:
 
 
 def face_stack(game: FormationGame, key: str) -> list[str]:
-    """002 §7.11, §8.26: a turn in a stack turns every friendly unit there; an extended
-    line's about face keeps its hexes (left and right change places)."""
+    """002 §7.11, §8.26: a turn in a stack turns every friendly unit there (those whose
+    orders give them the same kind of facing); an extended line's about face keeps its
+    hexes (left and right change places)."""
     p = game.pos
     u = p.units[key]
     turned: list[str] = []
     for k, v in sorted(p.units.items()):
         if k != key and v.seat == u.seat and v.hex == u.hex and v.hex is not None \
-                and v.facing != u.facing:
+                and v.facing != u.facing and v.facing is not None \
+                and u.facing is not None and v.facing.kind == u.facing.kind:
             v.facing = u.facing
             turned.append(k)
     return turned
