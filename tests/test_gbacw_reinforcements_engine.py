@@ -61,3 +61,29 @@ def test_march_orders_come_on_by_the_direct_hex_only_tdg_9_76() -> None:
     g, key = arriving("march")
     area = entry_area(g.cat.board, 2)
     assert {r.path[0][0] for r in g.reach(key).values()} <= {area.direct}
+
+
+def test_a_second_unit_by_the_same_hex_pays_the_first_one_s_cost_too_9_72() -> None:
+    g = GbacwGame("little-round-top", seed=1)
+    a = group_keys(g, 0)
+    k1, k2 = a[0], a[1]
+    before = g.reach(k2)
+    first = min(g.reach(k1).values(), key=lambda r: (r.half_mp, len(r.path)))
+    entry = g.cat.board.parse("C1015")  # printed on two sheets: its board id may differ
+    assert first.path[0][0] == entry
+    hid = g.cat.board.hexes[entry].id
+    entry_step.note_entry(g, k1, first)
+    paid = entry_step.queued(g, hid)
+    assert paid > 0
+    far = next(h for h in sorted(g.cat.board.hexes) if h.distance(entry) > 30)
+    g.pos.units[k1].hex = g.cat.board.hexes[far].id  # on the map, out of k2's way
+    g._memo.clear()
+    after = g.reach(k2)
+    budget = 2 * g.mp_of(k2)
+    for state, r in after.items():
+        assert r.half_mp == before[state].half_mp + paid
+    dropped = [s for s, r in before.items() if s not in after]
+    assert all(before[s].half_mp + paid > budget for s in dropped)
+    # a new activation marker starts a new queue
+    g.pos.current = "usa/march"
+    assert entry_step.queued(g, hid) == 0

@@ -12,20 +12,30 @@
   cheaper kept for each end state. The adjacent hexes are :func:`reinforcements.entry_area`'s
   substitute (the map-edge hexes within two of the direct hex).
 
-Not here: the cumulative cost of stacks entering one after another by the same hex (§9.72;
-:func:`reinforcements.cumulative_costs` is the arithmetic), nor 004 §9.88's off-map moves.
+- 002 §9.72 (:func:`queue_filter`, :func:`note_entry`): stacks coming on one after another
+  by the same hex in one activation marker pay cumulative costs: each unit that comes on adds
+  what the units before it paid to enter that hex (``Position.entering``: the marker's stamp
+  and, per entry hex, the half MP each paid; :func:`reinforcements.cumulative_costs` is the
+  arithmetic). A reading: the engine moves one unit at a time, so each unit is a stack.
+
+Not here: 004 §9.88's off-map moves.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import RuleError
 
 from .facing import Facing
+from .movement import entry_from_off_map
 from .paths import Reach
 from .reinforcements import Group, check_group_order, entry_area
+
+if TYPE_CHECKING:
+    from .charts.terrain import UnitClass
 
 _CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
 _CACHE_SIZE = 256
@@ -111,3 +121,57 @@ def area_reach(game: Any, key: str,
             if k not in merged or _better(r, merged[k]):
                 merged[k] = r
     return merged
+
+
+def _stamp(game: Any) -> str:
+    return f"{game.pos.turn}:{game.pos.current}"
+
+
+def queued(game: Any, entry: str) -> int:
+    """Half MP the units already come on by ``entry`` in this activation marker paid to
+    enter it: what the next one adds to its own cost (002 §9.72)."""
+    e = game.pos.entering
+    if e.get("stamp") != _stamp(game):
+        return 0
+    return sum(int(x) for x in e.get("hexes", {}).get(entry, []))
+
+
+def queue_filter(game: Any, key: str,
+                 found: dict[tuple[Hex, Facing], Reach]) -> dict[tuple[Hex, Facing], Reach]:
+    """A waiting unit's moves with the queue's cost added at its entry hex (002 §9.72): a
+    move it can no longer pay for is dropped (the §9.42 one-hex minimum kept)."""
+    if game.pos.units[key].hex is not None or not game.pos.entering:
+        return found
+    board = game.cat.board
+    budget = 2 * game.mp_of(key)
+    out: dict[tuple[Hex, Facing], Reach] = {}
+    for k, r in found.items():
+        extra = queued(game, board.hexes[r.path[0][0]].id)
+        total = r.half_mp + extra
+        if extra and total > budget and not (r.minimum_move or len(
+                {h for h, _ in r.path}) == 1):
+            continue
+        out[k] = r if not extra else replace(r, half_mp=total)
+    return out
+
+
+def _entry_cost(game: Any, key: str, entry: Hex) -> int:
+    """Half MP ``key`` pays to come on at ``entry`` (002 §9.71)."""
+    c = game.counter(key)
+    cls: UnitClass = ("artillery" if c.arm in ("art", "horse_art")
+           else "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry")
+    step = entry_from_off_map(game.cat.board, entry, unit_class=cls,
+                              orders=game.orders_of(key))
+    return 0 if isinstance(step, RuleError) else step.half_mp
+
+
+def note_entry(game: Any, key: str, reach: Reach) -> None:
+    """Record that ``key`` came on by the first hex of ``reach``, paying that hex's cost
+    (002 §9.72)."""
+    entry = reach.path[0][0]
+    e = game.pos.entering
+    if e.get("stamp") != _stamp(game):
+        e.clear()
+        e.update({"stamp": _stamp(game), "hexes": {}})
+    e["hexes"].setdefault(game.cat.board.hexes[entry].id, []).append(
+        _entry_cost(game, key, entry))

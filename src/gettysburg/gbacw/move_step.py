@@ -34,7 +34,7 @@ from gettysburg.core.dice import Dice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, Seat, dice_event
 
-from . import artillery_near
+from . import artillery_near, entry_step
 from .catalog import Catalog
 from .combatant import Combatant, disorder
 from .facing import Facing, front_hexes
@@ -232,6 +232,8 @@ def execute(game: MoveGame, action: Action, reach: Reach) -> list[Event]:
     done, ev = plan(game, key, reach)
     kept = done.reach
     moved = {**action, "to": game.cat.board.hexes[kept.hex].id}
+    if game.pos.units[key].hex is None:
+        entry_step.note_entry(game, key, kept)  # 002 §9.72: the queue at its entry hex
     out = game._move(moved, kept)
     u = game.pos.units[key]
     if done.disordered:

@@ -432,6 +432,7 @@ class EngineQuestions(Game):
             cached = entry_step.area_reach(self, key, cached)  # 004 §9.76
             found = formation_step.filter_reach(self, key, cached)  # 002 §7.11, §8.44, §8.5
         found = artillery_near.filter_reach(self, key, found)  # 002 §9.55's options
+        found = entry_step.queue_filter(self, key, found)  # 002 §9.72
         self._memo[memo] = found
         return dict(found)
 

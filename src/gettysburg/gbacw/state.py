@@ -194,6 +194,9 @@ class Position:
     ci_divisions: list[str] = field(default_factory=list)  # 002 §13.31
     events_happened: list[str] = field(default_factory=list)  # random event letters (tdg.18.0)
     reacted: list[str] = field(default_factory=list)  # reaction facing this enemy activation
+    # reinforcements come on in this activation marker (002 §9.72, entry_step.py): its
+    # "stamp" (turn:marker) and, per entry hex id, the half MP each unit paid to enter it
+    entering: dict[str, Any] = field(default_factory=dict)
     # the end segment and engineering (end_segment.py, engineering_step.py): leaders killed
     # since the last Replacement phase, leaders out of play for good, who now holds each
     # fallen post (counter id -> the acting leader, 002 §12.74-12.76), idle brigades whose
@@ -249,6 +252,7 @@ class Position:
             **({"events_happened": list(self.events_happened)} if self.events_happened
                else {}),
             **({"reacted": list(self.reacted)} if self.reacted else {}),
+            **({"entering": copy.deepcopy(self.entering)} if self.entering else {}),
             **({"fallen": sorted(self.fallen)} if self.fallen else {}),
             **({"dead": sorted(self.dead)} if self.dead else {}),
             **({"acting": dict(sorted(self.acting.items()))} if self.acting else {}),
@@ -301,6 +305,7 @@ class Position:
             ci_divisions=[str(x) for x in d.get("ci_divisions", [])],
             events_happened=[str(x) for x in d.get("events_happened", [])],
             reacted=[str(x) for x in d.get("reacted", [])],
+            entering=copy.deepcopy(dict(d.get("entering", {}))),
             fallen=[str(x) for x in d.get("fallen", [])],
             dead=[str(x) for x in d.get("dead", [])],
             acting={str(k): str(v) for k, v in d.get("acting", {}).items()},
