@@ -24,9 +24,9 @@ def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     systems._loaded.pop("gbacw", None)
 
 
-def test_the_declaration_has_map_hooks_and_is_kept_out_of_the_lobby() -> None:
-    # registered for the command line, but not offered to players until it has combat
-    assert SYSTEM.name == "gbacw" and not SYSTEM.listed
+def test_the_declaration_has_map_hooks_and_is_in_the_lobby() -> None:
+    # registered for the command line, and offered to players since issue 54
+    assert SYSTEM.name == "gbacw" and SYSTEM.listed
     assert {"herr-ridge", "little-round-top"} <= set(SYSTEM.menu().scenarios)
     assert SYSTEM.maps.build and SYSTEM.maps.render and SYSTEM.maps.inspect_hex
 

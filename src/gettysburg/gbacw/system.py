@@ -1,7 +1,7 @@
 """The GBACW declaration (:class:`~gettysburg.core.system.RuleSystem`), in the registry
-(``gettysburg/systems.py``) but not listed in the lobby until combat is built (issue 53):
-``game new gbacw/<scenario>`` plays it from the CLI; the ``map`` and ``inspect`` commands
-reach the map sheets through the hooks below."""
+(``gettysburg/systems.py``) and listed in the lobby (issue 54: its browser tests, the lobby's
+among them, pass): ``game new gbacw/<scenario>`` plays it from the CLI; the ``map`` and
+``inspect`` commands reach the map sheets through the hooks below."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ SYSTEM = RuleSystem(
     words=_words,  # seats and markers; the client's sentences, view labels, orders
     menu=_menu,
     map_json=map_hooks.map_json,
-    listed=False,
+    listed=True,  # offered in the lobby (tests/browser/test_gbacw_lobby.py)
     scenario_doc=_scenario_doc,
     explain=_explain,
     preview=_preview,  # a unit's fire and shock odds before sending (gbacw/preview.py)
