@@ -215,6 +215,15 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
         ev += _through(game, key, through, causing | {walked[-1]}, checked)
     else:
         ev.append(Event(event, "12.44", data))
+    pend = p.pending
+    if path is not None and pend is not None and pend.get("kind") == "shock":
+        # 002 §12.47: an attacker that retreats before the roll (pre-shock fire) takes no
+        # further part in the designated shock
+        shocks = [{**s, "attackers": [a for a in s["attackers"] if a != key]}
+                  for s in pend.get("shocks", [])]
+        if shocks != pend.get("shocks"):
+            pend["shocks"] = shocks
+            ev.append(Event("shock_attacker_out", "12.47", {"unit": key}))
     if phasing_seat(game) == u.seat and game.formation(key) == p.brigade:
         u.moves = max(u.moves, game.moves_allowed(key))  # 002 §12.47: done this activation
         u.fired = [*u.fired, "phasing"] if "phasing" not in u.fired else u.fired

@@ -456,7 +456,9 @@ class EngineSteps(EngineLegality):
     def _casualties(self) -> list[Event]:
         """Units with no SP left are eliminated, routed ones leave for their division's
         box (002 §12.13, §12.53): both go off the map for good."""
-        ev: list[Event] = []
+        # 002 §12.53-12.54: routed units go to the box with their chain, leaders follow
+        ev: list[Event] = results_step.sweep(self)
+        self._memo.clear()
         for k, u in sorted(self.pos.units.items()):
             if u.hex is None:
                 continue
