@@ -436,3 +436,27 @@ def test_a_3_sp_unit_returns_2_and_keeps_1_for_later_10_15_example_2() -> None:
     back = [s for s in shots(ev) if s.data["unit"] == AL5]
     assert [(s.data["sp"], s.data["target"]) for s in back] == [(1, hid(g, b))]
     assert "reserve_used" in g.pos.units[AL5].fired
+
+
+# --- optional combined small-arms fire (002 §10.82) -----------------------------------------
+
+
+@pytest.mark.parametrize("option", [False, True])
+def test_stacked_small_arms_combine_with_the_option_10_82(option: bool) -> None:
+    g = gunline(GAMBLE, options=("combined_small_arms",) if option else ())
+    c = at(g, C)
+    il12 = "US-Cav:12 IL"
+    place(g, IN3, c, 0)
+    place(g, il12, c, 0)
+    target = nb(g, c, 0)
+    place(g, AL13, target, 0)  # faces away: no return fire
+    g.pos.units[il12].disordered = True
+    ev = apply_all(g, {"type": "fire", "unit": IN3, "target": hid(g, target)})
+    fired = shots(ev)
+    assert len(fired) == 1
+    if option:  # 4 + 3 SP as one shot, the worse state for both (disordered)
+        assert fired[0].data["combined"] == [IN3, il12] and fired[0].data["sp"] == 7
+        assert "disordered-firer" in [m["source"] for m in fired[0].data["modifiers"]]
+        assert "phasing" in g.pos.units[il12].fired
+    else:
+        assert fired[0].data["sp"] == 4 and g.pos.units[il12].fired == []

@@ -232,6 +232,7 @@ class FirePlan:
     range_drm: int | None = None
     units: tuple[str, ...] = ()
     over: tuple[Hex, ...] = ()
+    worst: tuple[str, ...] = ()  # combined small arms (§10.82): "unprepared", "disordered", "low"
 
     @property
     def shooters(self) -> tuple[str, ...]:
@@ -306,15 +307,16 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         target_hex=tuple(game.stack_entry(k) for k in stack_keys(game, plan.target)),
         target_mounted_nonphasing=tc.arm == "cav" and tc.mode == "mounted",
         firer_mounted=f.arm == "cav" and f.mounted,
-        prepared=prepared_fire(charts.range, f, plan.shot.hexes),
-        firer_disordered=f.disordered,
+        prepared=prepared_fire(charts.range, f, plan.shot.hexes)
+        and "unprepared" not in plan.worst,
+        firer_disordered=f.disordered or "disordered" in plan.worst,
         flank=tu.facing is not None and flank_fire(
             plan.target, tu.facing, f.hex, target_orders=game.orders_of(top),
             ammunition=plan.shot.ammunition),
         target_lower=lower and f.artillery,
         artillery_moved_or_top=f.artillery and f.moved_mp > 0,
         green_infantry=f.green and f.arm == "inf",
-        low_ammo=f.ammo == "low",
+        low_ammo=f.ammo == "low" or "low" in plan.worst,
         fatigue=fatigue_of(game, f.unit))
 
 
@@ -396,6 +398,7 @@ def write_outcome(game: GbacwGame, outcome: Outcome) -> None:
 
 
 SMALL_ARMS_AMMO = "small_arms_ammo"  # the optional 002 §10.9 (game option)
+COMBINED_SMALL_ARMS = "combined_small_arms"  # the optional 002 §10.82 (game option)
 SPENCER = ("SR", "SC")  # Spencer rifles and carbines (002 §14.3)
 ORDER_TYPES = ("fire", "fire_split", "combined_fire", "rapid_fire")
 
@@ -439,7 +442,9 @@ def check_order(game: GbacwGame, action: Action, seat: str) -> FireOrder:
         raise RuleError("10.3", f"{kind!r} is not a phasing fire action")
     if kind == "fire":
         plan = check_fire(game, action, seat)
-        return FireOrder(kind, (plan,), spencer=spencer(plan.firer))
+        if COMBINED_SMALL_ARMS in game.setup.options and not plan.firer.artillery:
+            plan = combined_small_arms(game, plan, seat)
+        return FireOrder(kind, (plan,), spencer=spencer(plan.firer) and len(plan.shooters) == 1)
     key = str(action.get("unit"))
     first = check_fire(game, {"type": "fire", "unit": key,
                               "target": action.get("target", (action.get("targets") or [""])[0])},
@@ -501,6 +506,39 @@ def _combined(game: GbacwGame, first: FirePlan, others: list[str], seat: str) ->
     guns, drm = combine_artillery(all_charts().range, batteries, first.shot.hexes, _light(game))
     return FirePlan(f, first.target, guns, first.shot, range_drm=drm,
                     units=tuple(p.firer.unit for p in plans), over=first.over)
+
+
+def combined_small_arms(game: GbacwGame, first: FirePlan, seat: str) -> FirePlan:
+    """002 §10.82 (optional): the non-artillery units of the active brigade stacked with the
+    firer that may fire at the same hex fire with it as one, their SP added (within the hex
+    limits), with the least favourable range DRM, prepared fire, state and ammunition."""
+    f = first.firer
+    plans = [first]
+    for k in stack_keys(game, f.hex):
+        if k == f.unit or game.pos.units[k].seat != seat:
+            continue
+        try:
+            plan = check_fire(game, {"type": "fire", "unit": k,
+                                     "target": game.cat.board.hexes[first.target].id}, seat)
+        except RuleError:
+            continue
+        if not plan.firer.artillery and plan.shot.refused_side == first.shot.refused_side:
+            plans.append(plan)
+    if len(plans) == 1:
+        return first
+    charts = all_charts()
+    light = _light(game)
+    worst = []
+    if not all(prepared_fire(charts.range, p.firer, p.shot.hexes) for p in plans):
+        worst.append("unprepared")
+    if any(p.firer.disordered for p in plans):
+        worst.append("disordered")
+    if any(p.firer.ammo == "low" for p in plans):
+        worst.append("low")
+    drm = min(charts.range.drm(p.firer.weapon, p.shot.hexes, light)[0] for p in plans)
+    return FirePlan(f, first.target, sum(p.sp for p in plans), first.shot, range_drm=drm,
+                    units=tuple(p.firer.unit for p in plans), over=first.over,
+                    worst=tuple(worst))
 
 
 def order_options(game: GbacwGame, key: str) -> list[Action]:

@@ -65,7 +65,7 @@ from gettysburg.gbacw.victory import Standing, UnitAt, Verdict, score
 ARTILLERY_COMMANDS = ("US-AR",)
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0", "random_events": "tdg.18.0",
                            "small_arms_ammo": "10.9", "artillery_caution": "9.55",
-                           "artillery_close": "9.55"}
+                           "artillery_close": "9.55", "combined_small_arms": "10.82"}
 EVENT_MARKER = "event"  # the Random Event marker in the AM pool (004 §18.0): no seat
 LEADER_MA = 10  # brigade and division leaders (002 §4.16)
 COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
