@@ -35,7 +35,9 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "react_refuse": 1, "react_move": 2,  # reaction_step.py
            "pre_shock_fire": 3, "retreat": 3, "advance": 2, "no_advance": 2,
            "continue_shock": 3, "shock_advance": 2,
-           "end_shock": 2, "charge": 2, "counter_charge": 2}
+           "end_shock": 2, "charge": 2, "counter_charge": 2,
+           "extend": 1, "retract": 1, "refuse": 1, "unrefuse": 2,  # formation_step.py
+           "withdrawal_move": 2}
 MAX_ACTIONS = 1500
 MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
 HIDDEN_TYPES = ("efficiency", "pool", "orders", "orders_change", "transfer", "reserve", "chain",
