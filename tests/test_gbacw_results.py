@@ -436,3 +436,12 @@ def test_both_sides_retreating_the_higher_cohesion_goes_last_12_48() -> None:
     assert retreat_order([unit("a", "usa", 7)], [unit("d", "csa", 7)]) == "defender"
     # fatigue 3: 7 - 2 = 5 against 6
     assert retreat_order([unit("a", "usa", 7, 3)], [unit("d", "csa", 6)]) == "attacker"
+
+
+def test_a_move_next_to_a_lone_leader_displaces_him_12_73() -> None:
+    """'Under any circumstance': after a move too (the engine's after-action pass)."""
+    g, k, enemy = active_gamble()
+    spot = free_neighbour(g, hx(g, k), {hx(g, enemy)})
+    g.pos.leaders["archer"] = hid(g, spot)
+    ev = rs.after_action(g, {"type": "move", "unit": k}, [], {}, lambda: [])
+    assert "leader_displaced" in types(ev) and g.pos.leaders["archer"] != hid(g, spot)

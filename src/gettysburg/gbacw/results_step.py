@@ -828,6 +828,8 @@ def after_action(game: GbacwGame, action: Action, ev: list[Event], snap: dict[st
         path = next((list(e.data.get("path", [])) for e in reversed(ev) if e.type == "move"),
                     [])
         out += recrew(game, str(action["unit"]), [str(h) for h in path])
+    if kind in ("move", "withdrawal_move"):
+        out += sweep_leaders(game)  # 002 §12.73: "under any circumstance", a move too
     elif kind == "rally":
         r = next((e.data for e in reversed(ev) if e.type == "rally"), None)
         key = str(action["unit"])
