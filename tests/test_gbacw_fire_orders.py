@@ -460,3 +460,20 @@ def test_stacked_small_arms_combine_with_the_option_10_82(option: bool) -> None:
         assert "phasing" in g.pos.units[il12].fired
     else:
         assert fired[0].data["sp"] == 4 and g.pos.units[il12].fired == []
+
+
+def test_fatigue_drms_stay_with_their_owner_fog_17_31() -> None:
+    """The enemy's fatigue is hidden (the views): the fire event shows the firer's fatigue DRM
+    to its own seat only; the other seat reads the roll without it (named as hidden)."""
+    g, a, _b = two_in_front()
+    g.fatigue = True
+    g.pos.brigades[ARCHER].fatigue = 3
+    start = {s: g.log_size(s) for s in ("usa", "csa")}
+    ev = apply_all(g, {"type": "fire", "unit": TN7, "target": hid(g, a)}, seat="csa")
+    assert any(m["source"] == "fatigue" for m in shots(ev)[0].data["modifiers"])
+    mine = [e for e in g.events("csa", since=start["csa"]) if e["type"] == "fire"]
+    theirs = [e for e in g.events("usa", since=start["usa"]) if e["type"] == "fire"]
+    assert any(m["source"] == "fatigue" for m in mine[0]["data"]["modifiers"])
+    assert theirs[0].get("redacted") is True
+    assert all(m["source"] != "fatigue" for m in theirs[0]["data"]["modifiers"])
+    assert theirs[0]["data"]["modified"] == mine[0]["data"]["modified"] + 2

@@ -630,8 +630,46 @@ def roll_shot(game: GbacwGame, plan: FirePlan, after: Outcome | None = None, *,
     return ShotDone(plan, roll, outcome, friendly, second_round)
 
 
+def _fog(game: GbacwGame, done: ShotDone, ev: list[Event]) -> list[Event]:
+    """Keep brigade fatigue (hidden from the enemy, 002 §17.0 and the views) out of what
+    the other seat reads: the firer's fatigue DRM on the roll, a target's on its UDDs. The
+    seat that owns the fatigue sees the event in full, the other a copy without it."""
+    firer_seat = game.pos.units[done.plan.firer.unit].seat
+    out: list[Event] = []
+    tired = {u.unit: -(-u.fatigue // 2) for u in (done.outcome.units if done.outcome else ())
+             if u.fatigue}
+    for e in ev:
+        data = dict(e.data)
+        if e.type == "fire" and e.data.get("unit") == done.plan.firer.unit:
+            mods = [m for m in data.get("modifiers", []) if isinstance(m, dict)]
+            hidden = sum(int(m["value"]) for m in mods if m.get("source") == "fatigue")
+            if any(m.get("source") == "fatigue" for m in mods):
+                data["modifiers"] = [m for m in mods if m.get("source") != "fatigue"]
+                data["drm"] = int(data["drm"]) - hidden
+                data["modified"] = int(data["modified"]) - hidden
+                data["hidden"] = ["fatigue (002 §17.31)"]
+                out.append(Event(e.type, e.rule, e.data, visible_to=(firer_seat,),
+                                 redacted=data))
+                continue
+        if e.type == "fire_udd" and str(e.data.get("unit")) in tired:
+            part = tired[str(e.data["unit"])]
+            owner = game.pos.units[str(e.data["unit"])].seat
+            data["drm"] = int(data["drm"]) - part
+            data["modified"] = int(data["modified"]) - part
+            data["hidden"] = ["fatigue (002 §17.31)"]
+            out.append(Event(e.type, e.rule, e.data, visible_to=(owner,), redacted=data))
+            continue
+        out.append(e)
+    return out
+
+
 def shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
-    """The events of one rolled shot (each citing its section)."""
+    """The events of one rolled shot (each citing its section), the fatigue DRMs shown
+    only to their owner (:func:`_fog`)."""
+    return _fog(game, done, _shot_events(game, done))
+
+
+def _shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
     board = game.cat.board
     target_id = board.hexes[done.plan.target].id
     if done.outcome is None:
