@@ -306,3 +306,29 @@ def test_an_aggressive_loose_cannon_marches_on_the_enemy_without_firing_6_24() -
     with pytest.raises(RuleError) as err:
         g.apply({"type": "end_brigade"}, "usa")
     assert err.value.rule == "6.24"
+
+
+# --- 002 §6.26 ------------------------------------------------------------------------------
+
+
+def test_a_march_brigade_fired_on_takes_advance_at_the_end_of_the_activation_6_26() -> None:
+    g, _, enemy = active_gamble()
+    p = g.pos
+    p.brigades[ARCHER].orders = "march"
+    g._refacing(ARCHER)
+    g._memo.clear()
+    target = p.units[enemy].hex
+    shot = next(a for a in g.legal_actions("usa") if a["type"] == "fire"
+                and a["target"] == target)
+    ev = g.apply(shot, "usa")
+    while g.pos.pending is not None:  # the defender's answer, if one is asked
+        seat = g.to_move()[0]
+        ev += g.apply(g.legal_actions(seat)[-1], seat)
+    assert any(e.type == "fire" for e in ev)
+    assert p.fired_on == [ARCHER] and p.brigades[ARCHER].orders == "march"
+    ev = g.apply({"type": "end_brigade"}, "usa")
+    turn = next(e for e in ev if e.type == "march_fired_on")
+    assert turn.rule == "6.26" and p.brigades[ARCHER].orders == "advance"
+    assert p.fired_on == []
+    facings = [p.units[k].facing for k in g.brigade_units(ARCHER)]
+    assert all(f is None or f.kind == "vertex" for f in facings)

@@ -149,7 +149,12 @@ class GbacwGame(EngineView):
             ev = orders_step.before_action(self, action, seat)  # 002 §6.34
             orders = orders_step.orders_before(self, action)
             first = orders_step.fresh(self, action)
+            marching = orders_step.march_hexes(self)
+            active = self.pos.brigade
             ev += self._execute(action, seat)
+            orders_step.note_fired_on(self, ev, marching)  # 002 §6.26
+            if action["type"] in ("end_brigade", "end_activation") and active is not None:
+                ev += orders_step.march_fired_on(self)
             orders_step.count_act(self, first)  # 002 §5.36
             ev += orders_step.late_orders(self, orders)  # 002 §4.23
             if action["type"] == "activate":

@@ -484,3 +484,52 @@ def owes_move(game: GbacwGame) -> list[str]:
             if p.lc_tasks.get(k) in _MUST_MOVE and not p.units[k].moves
             and k in game.active_units() and not game._fired_instead(k)
             and blocks_move(game, k) is None and game.destinations(k)]
+
+
+# --- 002 §6.26: a March brigade fired on ----------------------------------------------------
+
+
+def march_hexes(game: GbacwGame) -> dict[str, list[str]]:
+    """Hex id -> the March brigades with a unit there, before an action (their units may
+    have left the hex by the time its shots are read)."""
+    p = game.pos
+    out: dict[str, list[str]] = {}
+    for k, u in p.units.items():
+        if u.hex is not None:
+            n = game.formation(k)
+            if p.brigades[n].orders == "march" and n not in out.get(u.hex, []):
+                out.setdefault(u.hex, []).append(n)
+    return out
+
+
+def note_fired_on(game: GbacwGame, events: list[Event], marching: dict[str, list[str]]) -> None:
+    """Each shot of an action (``fire`` events) at a hex where a March brigade stood, by
+    anything but artillery shell (002 §6.26)."""
+    p = game.pos
+    for e in events:
+        if e.type != "fire" or e.data.get("ammunition") == "shell":
+            continue
+        for n in marching.get(str(e.data.get("target")), []):
+            if n not in p.fired_on:
+                p.fired_on.append(n)
+
+
+def march_fired_on(game: GbacwGame) -> list[Event]:
+    """At the end of the enemy brigade's activation: the March brigades it fired on take
+    Advance orders (002 §6.26 through ``orders.march_after_combat``) and activate on their
+    division's remaining AMs."""
+    from gettysburg.gbacw.orders import march_after_combat
+
+    p = game.pos
+    ev: list[Event] = []
+    for n in sorted(p.fired_on):
+        b = p.brigades[n]
+        new = march_after_combat(b.orders, fired_on=("small_arms",))
+        if new != b.orders:
+            b.orders = new
+            game._refacing(n)  # type: ignore[attr-defined]
+            ev.append(Event("march_fired_on", "6.26", {"brigade": n, "orders": new}))
+    p.fired_on = []
+    if ev:
+        game._memo.clear()
+    return ev

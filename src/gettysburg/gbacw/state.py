@@ -220,6 +220,9 @@ class Position:
     # what a Loose Cannon asks of each unit of its brigade this marker (002 §6.24):
     # unit -> orders.Task ("charge", "close_in", ...)
     lc_tasks: dict[str, str] = field(default_factory=dict)
+    # March brigades fired on (not by shell) in the current activation: Advance at its end
+    # (002 §6.26, orders_step.py)
+    fired_on: list[str] = field(default_factory=list)
 
     def to_json(self) -> JSONDict:
         return {
@@ -265,7 +268,8 @@ class Position:
                if self.unit_orders else {}),
             **({"acted": dict(sorted(self.acted.items()))} if self.acted else {}),
             **({"attached": dict(sorted(self.attached.items()))} if self.attached else {}),
-            **({"lc_tasks": dict(sorted(self.lc_tasks.items()))} if self.lc_tasks else {})}
+            **({"lc_tasks": dict(sorted(self.lc_tasks.items()))} if self.lc_tasks else {}),
+            **({"fired_on": sorted(self.fired_on)} if self.fired_on else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -316,7 +320,8 @@ class Position:
             unit_orders={str(k): str(v) for k, v in d.get("unit_orders", {}).items()},
             acted={str(k): int(v) for k, v in d.get("acted", {}).items()},
             attached={str(k): str(v) for k, v in d.get("attached", {}).items()},
-            lc_tasks={str(k): str(v) for k, v in d.get("lc_tasks", {}).items()})
+            lc_tasks={str(k): str(v) for k, v in d.get("lc_tasks", {}).items()},
+            fired_on=[str(x) for x in d.get("fired_on", [])])
 
     # --- questions -------------------------------------------------------------------------
 
