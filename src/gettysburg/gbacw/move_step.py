@@ -188,7 +188,7 @@ def plan(game: MoveGame, key: str, reach: Reach) -> tuple[Plan, list[Event]]:
                 back = [h for h, _ in reach.path].index(chk.hex)
                 return (Plan(_cut(game, key, reach, back, back=True), True, loss, rout,
                              done=True), [dice_event(game.dice.rolls_since(first)), *ev])
-            end = at
+            end = _endable(_prefix_costs(game, key, reach), at, len(reach.path) - 1)
             break
         ev.append(Event("move_check", chk.rule, data))
         if artillery:
@@ -206,11 +206,17 @@ def plan(game: MoveGame, key: str, reach: Reach) -> tuple[Plan, list[Event]]:
                 keep = i
             elif cost is not None:
                 break
-        end = keep
+        end = _endable(_prefix_costs(game, key, reach), keep, len(reach.path) - 1)
     kept = reach if end == len(reach.path) - 1 else _cut(game, key, reach, end, back=False)
     rolls = game.dice.rolls_since(first)
     return (Plan(kept, dis or kept.disordered, loss, rout),
             ([dice_event(rolls)] if rolls else []) + ev)
+
+
+def _endable(costs: dict[int, int], at: int, last: int) -> int:
+    """The first path state from ``at`` on that the unit may end in (the states the engine
+    knows a cost for are legal ends: stacking, a bridge); the last state at worst."""
+    return next((i for i in range(at, last + 1) if i in costs), last)
 
 
 def _disordered_mp(game: MoveGame, key: str) -> int:
