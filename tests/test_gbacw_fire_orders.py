@@ -477,3 +477,40 @@ def test_fatigue_drms_stay_with_their_owner_fog_17_31() -> None:
     assert theirs[0].get("redacted") is True
     assert all(m["source"] != "fatigue" for m in theirs[0]["data"]["modifiers"])
     assert theirs[0]["data"]["modified"] == mine[0]["data"]["modified"] + 2
+
+
+# --- rapid return fire (002 §10.68) and the Spencer against it (§14.38) ----------------------
+
+
+def test_a_battery_returns_rapid_fire_twice_10_68() -> None:
+    g = gunline(ARCHER)
+    c = at(g, C)
+    place(g, NAP1, c, 0)
+    target = nb(g, c, 0, 2)
+    place(g, AL13, target, 3)
+    ev = g.apply({"type": "fire", "unit": AL13, "target": hid(g, c)}, "csa")
+    assert [e.type for e in ev] == ["fire_declared"]
+    assert {"type": "rapid_return_fire", "unit": NAP1} in g.legal_actions("usa")
+    script(g, [1, 1, 0, 1, 1, 1])
+    ev = g.apply({"type": "rapid_return_fire", "unit": NAP1}, "usa")
+    units = [s.data["unit"] for s in shots(ev)]
+    assert units == [AL13, NAP1, NAP1]
+    assert g.pos.units[NAP1].ammo == "out"  # an unmodified 0 on a rapid-fire shot
+    assert "return" in g.pos.units[NAP1].fired
+
+
+def test_spencer_and_rapid_fire_guns_alternate_14_38() -> None:
+    g = gunline(CUSTER)
+    c = at(g, C)
+    k = key_of(g, MI5)
+    place(g, k, c, 0)
+    gun = nb(g, c, 0)
+    place(g, PITT_B, gun, 3)  # two Napoleons, alone, facing the Michiganders
+    ev = g.apply({"type": "fire", "unit": k, "target": hid(g, gun)}, "usa")
+    assert [e.type for e in ev] == ["fire_declared"]
+    assert {"type": "rapid_return_fire", "unit": PITT_B} in g.legal_actions("csa")
+    script(g, [0] * 12)
+    ev = g.apply({"type": "rapid_return_fire", "unit": PITT_B}, "csa")
+    order = [(s.data["unit"], s.data.get("second_round", False)) for s in shots(ev)]
+    assert order == [(k, False), (PITT_B, False), (k, True), (PITT_B, False)]
+    assert any(e.type == "return_fire" and e.rule == "14.38" for e in ev)

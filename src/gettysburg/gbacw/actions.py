@@ -113,6 +113,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("return_fire_reserve", "10.15", (("unit", "str"),), ("action",),
                "the defender answers with half the unit's SP (the larger half), holding the "
                "rest back for one later return shot at another hex"),
+    ActionType("rapid_return_fire", "10.68", (("unit", "str"),), ("action",),
+               "a smoothbore battery answers twice at 1-3 hexes (ammunition runs out on a 0 or 5)"),
     ActionType("hold", "10.42", (), ("action",),
                "the defender does not answer the phasing shot: it is rolled"),
     ActionType("react", "9.62", (("unit", "str"), ("facing", "facing")), ("action",),

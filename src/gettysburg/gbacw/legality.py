@@ -186,7 +186,7 @@ class EngineLegality(EngineQuestions):
             results_step.check_answer(self, action, seat)
             return None
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
-                                                  "return_fire_reserve",
+                                                  "return_fire_reserve", "rapid_return_fire",
                                                   *reaction_step.ANSWERS, "pre_shock_fire",
                                                   "continue_shock", "shock_advance",
                                                   "end_shock", "counter_charge"):

@@ -28,6 +28,7 @@ from .fire import (
     FireKind,
     Firer,
     check_may_fire,
+    check_rapid_fire,
     check_reserve,
     check_target,
     even_split,
@@ -62,7 +63,7 @@ def _kinds(fired: list[str]) -> list[FireKind]:
 
 
 RESERVE = "reserve:"  # a ``fired`` entry "reserve:<SP>@<hex id>": SP held back (§10.15)
-ANSWERS = ("return_fire", "return_fire_reserve", "hold")
+ANSWERS = ("return_fire", "return_fire_reserve", "rapid_return_fire", "hold")
 
 
 def held_back(game: GbacwGame, key: str) -> tuple[int, str] | None:
@@ -174,7 +175,20 @@ def options(game: GbacwGame) -> list[Action]:
         if held_back(game, k) is None and "return" not in game.pos.units[k].fired and \
                 fire_sp(game, k) >= 2:
             out.append({"type": "return_fire_reserve", "unit": k})  # 002 §10.15
+        if _rapid_ok(game, k, order.firer.hex):
+            out.append({"type": "rapid_return_fire", "unit": k})  # 002 §10.68
     return [*out, {"type": "hold"}]
+
+
+def _rapid_ok(game: GbacwGame, key: str, target: Hex) -> bool:
+    """A non-phasing smoothbore battery may return fire twice at 1-3 hexes (002 §10.68); it
+    has spent no MP in this enemy activation."""
+    try:
+        plan = shot_plan(game, key, target)
+        check_rapid_fire(all_charts().range, replace(plan.firer, moved_mp=0), plan.shot.hexes)
+    except RuleError:
+        return False
+    return plan.shot.ammunition == "canister"
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
@@ -183,7 +197,7 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
         raise RuleError("10.42", "no phasing shot waits for an answer")
     if seat == p["seat"]:
         raise RuleError("10.42", "the defender answers the shot now")
-    if action["type"] in ANSWERS[:2] and action not in options(game):
+    if action["type"] in ANSWERS[:3] and action not in options(game):
         raise RuleError("10.42", f"{action.get('unit')} may not return this fire (not the "
                         "target or next to it or the firer, in another enemy's front hex, "
                         "out of arc, range or sight, or return fire used)")
@@ -218,7 +232,8 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     order = check_order(game, phasing_action, phasing_seat)
     back: FirePlan | None = None
     keep = 0
-    if action["type"] in ANSWERS[:2]:
+    rapid = action["type"] == "rapid_return_fire"
+    if action["type"] in ANSWERS[:3]:
         back = shot_plan(game, str(action["unit"]), order.firer.hex)
         if action["type"] == "return_fire_reserve":
             now, keep = even_split(back.sp, 2)
@@ -242,6 +257,8 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                 ev.append(Event("return_fire_lost", exc.rule, {"unit": back.firer.unit,
                                                                "reason": str(exc)}))
                 back = None
+        if back is not None and rapid:  # 002 §14.38: Spencer and guns alternate
+            return ev + _alternate(game, order, back, dones)
         if back is not None:
             returned = [roll_shot(game, back)]
             ev.append(Event("return_fire", "14.31", {"unit": back.firer.unit}))
@@ -258,7 +275,9 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     answered: list[ShotDone] = []
     if back is not None:
         answered = [roll_shot(game, back)]
-        if order.rapid and spencer(back.firer):  # 002 §14.37: all rolled, then applied
+        if rapid:  # 002 §10.68: the second falls on the first's result, both simultaneous
+            answered.append(roll_shot(game, back, answered[0].outcome))
+        elif order.rapid and spencer(back.firer):  # 002 §14.37: all rolled, then applied
             answered.append(roll_shot(game, back, second_round=True))
     ev += _apply(game, dones)
     if back is not None:
@@ -270,7 +289,10 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     if back is not None:
         mark_fired(game, back.shooters, "return")
         rolls = [d.roll.roll for d in answered]
-        ev += ammunition_events(game, back.shooters, rolls[:1], second=rolls[1:])
+        if rapid:
+            ev += ammunition_events(game, back.shooters, rolls, rapid=True)
+        else:
+            ev += ammunition_events(game, back.shooters, rolls[:1], second=rolls[1:])
         if len(answered) == 1:
             ev += _spencer_back(game, back, dones + answered)
     return ev + _book_reserve(game, back, keep)
@@ -291,6 +313,36 @@ def _book_reserve(game: GbacwGame, back: FirePlan | None, keep: int) -> list[Eve
         u.fired = [*u.fired, f"{RESERVE}{keep}@{hid}"]
         return [Event("fire_reserved", "10.15", {"unit": back.firer.unit, "sp": keep})]
     return []
+
+
+def _alternate(game: GbacwGame, order: FireOrder, back: FirePlan,
+               dones: list[ShotDone]) -> list[Event]:
+    """002 §14.38: a phasing Spencer against a battery answering with rapid fire: the
+    Spencer's rounds and the guns' shots alternate, the Spencer first (its first round is
+    already applied); guns disordered by a Spencer round fire no more."""
+    ev: list[Event] = [Event("return_fire", "14.38", {"unit": back.firer.unit})]
+    gun = back.firer.unit
+    spencer_key = order.firer.unit
+    rolls: list[int] = []
+    fired_any = False
+    for turn in range(2):
+        if game.pos.units[gun].disordered or game.pos.units[gun].hex is None:
+            break
+        try:
+            plan = shot_plan(game, gun, order.firer.hex)
+        except RuleError:
+            break
+        fired_any = True
+        done = roll_shot(game, replace(plan, sp=min(plan.sp, back.sp)))
+        rolls.append(done.roll.roll)
+        ev += _apply(game, [done])
+        if turn == 0 and not second_disordered(done.outcome, spencer_key) and not any(
+                second_disordered(d.outcome, spencer_key) for d in dones):
+            ev += spencer_round(game, order.plans[0])
+    if fired_any:
+        mark_fired(game, (gun,), "return")
+        ev += ammunition_events(game, (gun,), rolls, rapid=True)
+    return ev
 
 
 def _spencer_back(game: GbacwGame, back: FirePlan, before: list[ShotDone]) -> list[Event]:
