@@ -71,6 +71,9 @@ def test_continued_shock_rolls_without_checks_at_minus_one_11_47() -> None:
     first = g.dice.counter
     ev = g.apply(g.legal_actions("usa")[0], "usa")
     ev += stand(g)
+    if g.pos.pending is not None:  # adjusted 1: the defender declines to counter-attack
+        assert g.pos.pending["kind"] == "after_shock" and g.pos.pending["counter"]
+        ev += g.apply({"type": "end_shock"}, "csa")
     assert ev[0].type == "shock_continue" and ev[0].rule == "11.47"
     assert SECOND in next(e for e in ev if e.type == "shock_designated").data["defenders"]
     assert "shock_pre_shock_check" not in kinds(ev) and "shock_green_check" not in kinds(ev)
@@ -244,3 +247,44 @@ def test_every_shock_event_cites_a_rule_and_replays() -> None:
     for seat in ("usa", "csa"):
         for e in g.events(seat, since=0):
             assert e["rule"], e["type"]
+
+
+def test_the_defender_may_counter_attack_after_1_or_less_11_47() -> None:
+    """Shock 0 at 1:2 -1 -1: adjusted -4, the attacker retreats and the defender may
+    counter-attack (§11.47): its seat decides; staying it may face as it likes, or it
+    enters the hex the attacker left; declining is allowed. The counter-attack is rolled
+    at -1 (its first continued shock), without checks, by the defender's side."""
+    g, _k, d1 = beyond([0, 0, 5], weak=False)
+    ev = stand(g)
+    resolved = next(e for e in ev if e.type == "shock_resolved")
+    assert resolved.data["defender_counterattacks"]
+    pend = g.pos.pending
+    assert pend is not None and pend["kind"] == "after_shock" and pend["counter"]
+    assert g.to_move() == ["csa"] and pend["units"] == [d1]
+    legal = g.legal_actions("csa")
+    assert {"type": "end_shock"} in legal and g.legal_actions("usa") == []
+    here = g.pos.units[d1].hex
+    assert any(a["type"] == "continue_shock" and a["to"] in pend["vacated"] for a in legal)
+    stay = next(a for a in legal if a["type"] == "continue_shock" and a["to"] == here)
+    ev = g.apply(stay, "csa")
+    ev += stand_all(g)
+    cont = next(e for e in ev if e.type == "shock_continue")
+    assert cont.data["counterattack"] and cont.rule == "11.47"
+    again = next(e for e in ev if e.type == "shock_resolved")
+    assert again.rule == "11.47" and d1 in next(
+        e for e in ev if e.type == "shock_designated").data["attackers"]
+    drms = {d["id"]: d["value"] for d in again.data["roll"]["drms"]}
+    assert drms["successive-continued-shock"] == -1
+    assert "shock_pre_shock_check" not in kinds(ev)
+    assert kinds(ev).count("shock_post_disorder") == 1
+    assert g.pos.pending is None and g.to_move() == ["usa"]
+
+
+def stand_all(g: GbacwGame) -> list[Event]:
+    """Whoever defends stands; retreat paths take the first allowed."""
+    ev: list[Event] = []
+    while g.pos.pending is not None and g.pos.pending["kind"] in ("shock", "retreat"):
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        ev += g.apply({"type": "stand"} if {"type": "stand"} in legal else legal[0], seat)
+    return ev

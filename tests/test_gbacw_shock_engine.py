@@ -69,6 +69,9 @@ def test_stand_rolls_and_writes_the_result_11_45() -> None:
     assert u.disordered and u.hex != before and u.hex is not None
     h0, h1 = g.hex_of(before), g.hex_of(u.hex)
     assert h0 is not None and h1 is not None and h0.distance(h1) == 1
+    pend = g.pos.pending  # adjusted 1: the defender may counter-attack (§11.47); declines
+    assert pend is not None and pend["kind"] == "after_shock" and g.to_move() == ["csa"]
+    g.apply({"type": "end_shock"}, "csa")
     assert g.pos.pending is None and g.to_move() == ["usa"]
     # the brigade has shocked: no second designation, no fire after it (11.31, 11.11)
     assert shocks(g) == []
@@ -183,4 +186,7 @@ def test_pre_shock_fire_after_the_checks_11_38() -> None:
     assert "pre_shock" in g.pos.units[enemy].fired
     assert fire not in g.legal_actions("csa")  # once per enemy brigade activation
     ev = stand(g)
+    if g.pos.pending is not None:  # an adjusted 1 or less: no counter-attack (§11.47)
+        assert g.pos.pending["kind"] == "after_shock" and g.pos.pending["counter"]
+        ev += g.apply({"type": "end_shock"}, "csa")
     assert g.pos.pending is None and g.to_move() == ["usa"]

@@ -35,6 +35,7 @@ from gettysburg.core.protocol import Action, Event, RuleError
 
 from .facing import Facing, front_hexes, turn
 from .movement import entry_cost
+from .shock import no_brigadier
 from .shock_action import combatant_of
 from .stacking import stack_problem
 from .state import other
@@ -160,6 +161,69 @@ def continuations(game: GbacwGame, units: list[str]
     return out
 
 
+def counter_continuations(game: GbacwGame, units: list[str], vacated: list[str]
+                          ) -> dict[tuple[Hex, Facing], tuple[list[Hex], list[Hex]]]:
+    """002 §11.46-11.47: the defenders' counter-attack after an adjusted 1 or less. Staying,
+    they may face as they like; advancing, they enter a hex the attackers left (facing as
+    needed to do it) and may go one hex more (a vertex of turn), stopping next to an enemy.
+    Each (hex, facing) they may shock from, with the path and the enemy hexes to shock."""
+    group = _group(game, units)
+    if not group:
+        return {}
+    p = game.pos
+    seat = p.units[group[0]].seat
+    start = game.hex_of(p.units[group[0]].hex)
+    f0 = p.units[group[0]].facing
+    if start is None or f0 is None:
+        return {}
+    enemy = _blockers(game, seat)
+    out: dict[tuple[Hex, Facing], tuple[list[Hex], list[Hex]]] = {}
+    facings = [Facing(f0.kind, i) for i in range(6)]
+
+    def offer(path: list[Hex], f: Facing) -> None:
+        end = path[-1] if path else start
+        targets = _targets(game, group, end, f, enemy)
+        if targets and (end, f) not in out and (not path or _fits(game, group, end)):
+            out[(end, f)] = (path, targets)
+
+    for f in facings:
+        offer([], f)
+    left = sorted((h for t in vacated if (h := game.hex_of(t)) is not None
+                   and h.distance(start) == 1), key=lambda x: (x.q, x.r))
+    for v in left:
+        if not _step_ok(game, group, start, v, enemy):
+            continue
+        for f1 in facings:
+            offer([v], f1)
+            if any(n in enemy for n in v.neighbours()):
+                continue
+            for n2 in sorted(v.neighbours(), key=lambda x: (x.q, x.r)):
+                if n2 != start and _step_ok(game, group, v, n2, enemy):
+                    for t in (0, 1, -1):
+                        offer([v, n2], turn(f1, t))
+    return out
+
+
+def open_counterattack(game: GbacwGame, seat: str, units: list[str], vacated: list[str], *,
+                       queue: list[dict[str, Any]], ctx: dict[str, Any]) -> bool:
+    """Ask the defender (``seat``) whether ``units`` counter-attack (002 §11.47, always a
+    choice); False when none can reach an enemy."""
+    group = _group(game, units)
+    if not group or not counter_continuations(game, group, vacated):
+        return False
+    game.pos.pending = {"kind": AFTER, "seat": other(seat), "decider": seat,
+                        "attacker": seat, "units": group, "must": False, "continued": 1,
+                        "counter": True, "vacated": vacated, "queue": queue, "ctx": ctx}
+    return True
+
+
+def _moves(game: GbacwGame, p: dict[str, Any]
+           ) -> dict[tuple[Hex, Facing], tuple[list[Hex], list[Hex]]]:
+    if p.get("counter"):
+        return counter_continuations(game, list(p["units"]), list(p.get("vacated", [])))
+    return continuations(game, list(p["units"]))
+
+
 def open_continuation(game: GbacwGame, seat: str, units: list[str], *, must: bool, n: int,
                       queue: list[dict[str, Any]], ctx: dict[str, Any]) -> bool:
     """Ask the attacker whether ``units`` continue the shock (002 §11.47); False when they
@@ -213,7 +277,7 @@ def options(game: GbacwGame) -> list[Action]:
     if p.get("voluntary"):
         return [*advance_options(game), {"type": "end_shock"}]
     moves = [{"type": "continue_shock", "to": _hex_id(game, h), "facing": f.to_json()}
-             for (h, f) in sorted(continuations(game, list(p["units"])),
+             for (h, f) in sorted(_moves(game, p),
                                   key=lambda x: (x[0].q, x[0].r, x[1].kind, x[1].index))]
     return [*moves, *([] if p.get("must") and moves else [{"type": "end_shock"}])]
 
@@ -225,8 +289,7 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
     if seat != p["decider"]:
         raise RuleError("11.47", f"{p['decider']} decides now")
     if action["type"] == "end_shock":
-        if p.get("must") and not p.get("voluntary") and \
-                continuations(game, list(p["units"])):
+        if p.get("must") and not p.get("voluntary") and _moves(game, p):
             raise RuleError("11.47", "charging units must continue the shock")
         return
     if action not in options(game):
@@ -268,11 +331,12 @@ def execute(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     group = _group(game, list(p["units"]))
     to = game.hex_of(str(action["to"]))
     f = Facing.from_json(action["facing"])
-    path, targets = continuations(game, group)[(to, f)]  # type: ignore[index]
+    path, targets = _moves(game, p)[(to, f)]  # type: ignore[index]
     n = int(p["continued"])
     ev = [Event("shock_continue", "11.47", {
         "units": group, "continued": n, "path": [_hex_id(game, h) for h in path],
-        "facing": f.to_json(), "targets": [_hex_id(game, h) for h in targets]})]
+        "facing": f.to_json(), "targets": [_hex_id(game, h) for h in targets],
+        **({"counterattack": True} if p.get("counter") else {})})]
     prev = game.hex_of(pos.units[group[0]].hex)
     for k in group:  # 002 §8.49: an extended line gathers before it goes on
         gone = shock_step.retract(game, k)
@@ -294,10 +358,11 @@ def execute(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         prev = h
     for k in group:
         pos.units[k].facing = f
-    pos.pending = {"kind": "shock", "seat": seat, "continued": n,
-                   "shocks": [{"attackers": group,
-                               "targets": [_hex_id(game, h) for h in targets],
-                               "continued": n}],
+    item: dict[str, Any] = {"attackers": group, "targets": [_hex_id(game, h) for h in targets],
+                            "continued": n, "seat": seat}
+    if p.get("counter"):  # §11.72 for the counter-attacking brigade's own shock
+        item["no_brigadier"] = no_brigadier([combatant_of(game, k) for k in group])
+    pos.pending = {"kind": "shock", "seat": seat, "continued": n, "shocks": [item],
                    "withdrawn": [], "ctx": {**ctx, "rest": queue}}
     if not shock_step.withdraw_options(game):
         ev += shock_step.resolve(game)

@@ -521,6 +521,11 @@ def resume_pending(game: GbacwGame) -> list[Event]:
     if group and continued_shock.open_continuation(game, seat, group, must=must, n=n,
                                                    queue=queue, ctx=ctx):
         return []
+    counter = list(p.get("counter", []))
+    if counter and continued_shock.open_counterattack(game, other(seat), counter,
+                                                      list(p.get("vacated", [])),
+                                                      queue=queue, ctx=ctx):
+        return []
     return _end_series(game, ctx) + _run(game, seat, queue, ctx)
 
 
@@ -550,19 +555,21 @@ def _run(game: GbacwGame, seat: str, queue: list[dict[str, Any]], ctx: dict[str,
 
     ev: list[Event] = []
     p = game.pos
+    phasing = str(ctx.setdefault("phasing", seat))
     while queue:
         item = queue.pop(0)
+        iseat = str(item.setdefault("seat", phasing))  # a counter-attack is the defender's
         n = int(item.get("continued", 0))
         if n == 0:
             ev += _end_series(game, ctx)  # a new shock: the last series is over
         atts = [a for a in item["attackers"] if _present(game, a)]
         hexes = [h for t in item["targets"] if (h := game.hex_of(str(t))) is not None]
-        live = [h for h in hexes if _live(game, h, seat)]
+        live = [h for h in hexes if _live(game, h, iseat)]
         if not atts:
             ev += _end_series(game, ctx)
             continue
         if not live:
-            ev += _emptied(game, seat, item, atts, hexes, ctx, queue)
+            ev += _emptied(game, iseat, item, atts, hexes, ctx, queue)
             if p.pending is not None:
                 return ev
             continue
@@ -573,17 +580,22 @@ def _run(game: GbacwGame, seat: str, queue: list[dict[str, Any]], ctx: dict[str,
                 "reason": "no attacker is next to the defenders any more"}))
             continue
         live = [h for h in live if h in near]
-        ev += _fight_one(game, seat, item, atts, live, ctx)
+        ev += _fight_one(game, iseat, item, atts, live, ctx)
         group, must = ctx.pop("continue_group", ([], False))
-        if _interrupted(game, None, {"kind": RESUME, "seat": other(seat), "attacker": seat,
+        counter, vacated = ctx.pop("counter_group", ([], []))
+        if _interrupted(game, None, {"kind": RESUME, "seat": other(iseat), "attacker": iseat,
                                      "queue": queue, "ctx": ctx, "group": group,
-                                     "must": must, "continued": n + 1}):
+                                     "must": must, "continued": n + 1,
+                                     "counter": counter, "vacated": vacated}):
             return ev  # a retreat path to choose first; resume_pending goes on
-        if group and continued_shock.open_continuation(game, seat, group, must=must,
+        if group and continued_shock.open_continuation(game, iseat, group, must=must,
                                                        n=n + 1, queue=queue, ctx=ctx):
             return ev
+        if counter and continued_shock.open_counterattack(game, other(iseat), counter,
+                                                          vacated, queue=queue, ctx=ctx):
+            return ev
         ev += _end_series(game, ctx)
-    return ev + _end_series(game, ctx) + _finish(game, seat, ctx)
+    return ev + _end_series(game, ctx) + _finish(game, phasing, ctx)
 
 
 def _emptied(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str],
@@ -633,7 +645,8 @@ def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str]
     cover = {h for u in (*att, *dfn) for h in u.hexes
              if board.hexes[h].terrain in charge_step.COVER}  # §11.43, §11.55
     f = fight(game.dice, att, dfn, terrain=shock_terrain(board, att, dfn),
-              enemies=enemies, continued=n, lacks_brigadier=bool(ctx["no_brigadier"]),
+              enemies=enemies, continued=n,
+              lacks_brigadier=bool(item.get("no_brigadier", ctx["no_brigadier"])),
               cover=cover, target_cover=any(h in cover for h in live),
               counter_charged=bool(set(dkeys) & set(ctx.get("counter_charged", []))))
     shock = Shock(tuple(atts), tuple(dkeys))
@@ -665,6 +678,12 @@ def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str]
         # §11.47: a defender that could not retreat is shocked again where it stands
         group = [a for a in atts if _present(game, a) and a not in routed]
     ctx["continue_group"] = (group if cont != "none" else [], cont == "must")
+    if f.defender_counterattacks:  # §11.47: an adjusted 1 or less, the defender may go on
+        left = sorted({_hex_id(game, h) for h in att_hexes
+                       if not _live(game, h, other(seat))})
+        ctx["counter_group"] = ([d for d in dkeys if _present(game, d) and d not in routed
+                                 and combatant_of(game, d).kind != "artillery"
+                                 and game.orders_of(d) in ("advance", "attack")], left)
     return ev
 
 
@@ -712,7 +731,9 @@ def _end_series(game: GbacwGame, ctx: dict[str, Any]) -> list[Event]:
         return out
 
     routed = {k for k in (*chain["att"], *chain["dfn"]) if p.units[k].routed}
-    post = post_shock_disorder(now(chain["att"]), now(chain["dfn"]), routed=routed)
+    post = post_shock_disorder(now(chain["att"]),
+                               now([k for k in chain["dfn"] if k not in chain["att"]]),
+                               routed=routed)
     for k in post.disordered:
         p.units[k].disordered = True
     for k in post.blown:
