@@ -20,8 +20,11 @@ carry (``ctx``) wait in it too; :func:`shock_step._run` goes on with them afterw
   **Readings:** the group is the units that advanced into one hex (the first advancer's);
   the engine picks the path to the chosen hex (the first by hex order); the continued
   shock may still meet a withdrawal before shock and pre-shock fire (the seed's exceptions
-  name only the green and pre-shock checks). A defender's counter-attack after an adjusted 1
-  or less (§11.47) is not offered yet.
+  name only the green and pre-shock checks).
+* **Counter-attack (§11.47, §11.46).** After an adjusted 1 or less the defender's seat decides
+  (``counter`` in the pending): staying, its units may face as they like; advancing, they
+  enter a hex the attackers left and may go one hex more. The counter-attack is their
+  continued shock (-1, no checks), with their own brigade's no-brigadier DRM.
 * **§8.49** (an extended line retracts or pivots before continuing): the engine's position
   holds no extended unit in shock yet, so nothing is retracted.
 """

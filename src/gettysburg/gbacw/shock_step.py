@@ -25,7 +25,8 @@ of the position in :mod:`shock_action`. Here is the sequence:
 A decision of another module in the middle (a retreat path, §12.41) pauses the run: what is
 left waits in that decision's ``resume`` and :func:`resume_pending` goes on with it.
 
-Not here yet: the defender's counter-attack after an adjusted 1 or less (§11.47).
+After an adjusted 1 or less the defender may counter-attack (§11.47): its seat decides, the
+same way (:mod:`continued_shock`); each queued shock keeps the seat that rolls it.
 """
 
 from __future__ import annotations
