@@ -220,7 +220,8 @@ def fresh(game: GbacwGame, action: Action) -> str | None:
 
 
 def count_act(game: GbacwGame, key: str | None) -> None:
-    if key is not None:
+    """Count an activation a unit out of command acted in (the others need no count)."""
+    if key is not None and out_of_command(game, key):
         game.pos.acted[key] = game.pos.acted.get(key, 0) + 1
 
 
