@@ -128,9 +128,11 @@ def test_second_disorder_from_fire_retreats_12_35a() -> None:
     while g.pos.pending is not None and g.pos.pending["kind"] == "retreat":
         g.apply(g.legal_actions("csa")[0], "csa")
     assert hx(g, enemy).distance(hx(g, k)) > 1
+    g.pos.units[k].fired = ["phasing"]  # it fired, then took a 2nd disorder in return
     done = [Event("fire_done", "12.35", {"what": "done", "unit": k, "rule": "12.35"})]
     ev = rs.after_action(g, {"type": "return_fire"}, done, {}, lambda: [])
-    assert "second_disorder_done" in types(ev) and "phasing" in g.pos.units[k].fired
+    assert "second_disorder_done" in types(ev)
+    assert g.pos.units[k].fired == ["phasing"] and g.pos.units[k].moves >= g.moves_allowed(k)
 
 
 # --- routs (002 §12.52-12.54) ------------------------------------------------------------

@@ -868,11 +868,13 @@ def _shot_results(game: GbacwGame, ev: list[Event]) -> list[Event]:
             out += retreat(game, k, (least, most), causing)
         elif e.type == "fire_done":
             k = str(e.data.get("unit"))
-            if k in p.units and p.units[k].hex is not None and "phasing" not in \
-                    p.units[k].fired:
-                u = p.units[k]
-                u.moves = max(u.moves, game.moves_allowed(k))
-                u.fired = [*u.fired, "phasing"]
+            if k not in p.units or p.units[k].hex is None:
+                continue
+            u = p.units[k]
+            allowed = game.moves_allowed(k)
+            if u.moves < allowed or "phasing" not in u.fired:  # no move, fire or rally
+                u.moves = max(u.moves, allowed)
+                u.fired = u.fired if "phasing" in u.fired else [*u.fired, "phasing"]
                 out.append(Event("second_disorder_done", "12.35", {"unit": k}))
     return out
 
