@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import RuleError
 from gettysburg.gbacw import formation_step
 from gettysburg.gbacw.extension import ExtendedLine
@@ -260,3 +261,69 @@ def test_formations_survive_a_save_and_a_replay() -> None:
     assert len(back.units[NC26].extends) == 2 and back.units[NC47].refused == ["left"]
     # the split of its strength over three hexes (002 §8.44: 17 is 6/6/5)
     assert sorted(formation_step.part_strengths(g, NC26).values()) == [5, 6, 6]
+
+
+def gamble_stack(entry: str) -> tuple[GbacwGame, str, str, Hex]:
+    """Gamble active; 12 IL stands in the open at A2810 facing vertex 1, 3 IN next to it on
+    its ``entry`` side ("front" or "rear") facing it."""
+    g = active("US-1/1/Cav", "usa/US-1/Cav", "usa")
+    mover, friend = "US-Cav:3 IN", "US-Cav:12 IL"
+    um, uf = g.pos.units[mover], g.pos.units[friend]
+    h = g.cat.board.parse("A2810")
+    uf.hex, uf.facing = "A2810", Facing.vertex(1)
+    start = front_hexes(h, uf.facing)[0] if entry == "front" else h.neighbour(4)
+    um.hex = hid(g, start)
+    um.facing = next(Facing.vertex(v) for v in range(6)
+                     if h in front_hexes(start, Facing.vertex(v)))
+    g._memo.clear()
+    return g, mover, friend, h
+
+
+@pytest.mark.parametrize("entry,top", [("front", True), ("rear", False)])
+def test_a_unit_entering_through_the_front_goes_on_top_8_23(entry: str, top: bool) -> None:
+    g, mover, friend, h = gamble_stack(entry)
+    into = [a for a in of_type(g, "move", mover, "usa") if a["to"] == "A2810"]
+    assert into
+    g.apply(into[0], "usa")
+    assert formation_step.stack_of(g, h) == ([mover, friend] if top else [friend, mover])
+    assert g.view("csa")["units"][mover]["stack"] == (0 if top else 1)
+
+
+def test_reordering_instead_of_moving_8_24() -> None:
+    g, mover, friend, h = gamble_stack("rear")
+    g.pos.units[mover].hex = "A2810"
+    g.pos.units[mover].facing = g.pos.units[friend].facing
+    g.pos.units[friend].stack, g.pos.units[mover].stack = 0, 1
+    g._memo.clear()
+    assert of_type(g, "restack", mover, "usa") == [{"type": "restack", "unit": mover}]
+    assert of_type(g, "restack", friend, "usa") == []  # already on top
+    g.apply({"type": "restack", "unit": mover}, "usa")
+    assert formation_step.stack_of(g, h) == [mover, friend]
+    assert of_type(g, "move", mover, "usa") == []  # it reordered instead of moving
+    # not in an enemy's front hex
+    g2, m2, f2, h2 = gamble_stack("rear")
+    g2.pos.units[m2].hex, g2.pos.units[m2].facing = "A2810", g2.pos.units[f2].facing
+    g2.pos.units[m2].stack = 1
+    enemy = g2.pos.units[NC11]
+    enemy.hex = hid(g2, h2.neighbour(0))
+    enemy.facing = next(Facing.vertex(v) for v in range(6)
+                        if h2 in front_hexes(h2.neighbour(0), Facing.vertex(v)))
+    g2._memo.clear()
+    with pytest.raises(RuleError) as err:
+        g2.apply({"type": "restack", "unit": m2}, "usa")
+    assert err.value.rule == "8.24"
+
+
+def test_an_about_face_reverses_the_stack_7_21() -> None:
+    g, mover, friend, h = gamble_stack("rear")
+    um, uf = g.pos.units[mover], g.pos.units[friend]
+    um.hex, um.facing = "A2810", uf.facing
+    uf.stack, um.stack = 0, 1
+    g._memo.clear()
+    assert uf.facing is not None
+    back = Facing.vertex(uf.facing.index + 3)
+    turns = [a for a in of_type(g, "face", friend, "usa") if a["facing"] == back.to_json()]
+    assert turns
+    g.apply(turns[0], "usa")
+    assert formation_step.stack_of(g, h) == [mover, friend]
+    assert um.facing == back

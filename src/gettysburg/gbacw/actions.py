@@ -136,6 +136,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "the unit's stack refuses its left or right flank (1 MP)"),
     ActionType("unrefuse", "7.33", (("unit", "str"),), ("action",),
                "the unit's stack leaves the refused state (1 MP)"),
+    ActionType("restack", "8.24", (("unit", "str"),), ("action",),
+               "instead of moving, the unit goes to the top of its stack"),
     ActionType("rally", "13.41", (("unit", "str"),), ("action",),
                "a disordered unit of the active brigade rallies instead of moving or firing"),
     ActionType("end_brigade", "5.3", (), ("action",), "the active brigade is done"),

@@ -42,17 +42,26 @@ from gettysburg.gbacw.facing import (
     REFUSE_COST,
     Facing,
     RefuseSide,
+    aspect_of,
     check_refuse,
     flank_direction,
+    front_hexes,
     unrefuse_cost,
+    vertex_steps,
 )
 from gettysburg.gbacw.movement import Check, Step, approach_ban, entry_cost
 from gettysburg.gbacw.oob import Counter
 from gettysburg.gbacw.paths import Reach
-from gettysburg.gbacw.stacking import StackEntry, check_road_stacking
+from gettysburg.gbacw.stacking import (
+    StackEntry,
+    check_reorder,
+    check_road_stacking,
+    entry_positions,
+    reverse_stack,
+)
 from gettysburg.gbacw.state import Position
 
-KINDS = ("extend", "retract", "refuse", "unrefuse")
+KINDS = ("extend", "retract", "refuse", "unrefuse", "restack")
 SIDES: tuple[RefuseSide, RefuseSide] = ("left", "right")
 
 
@@ -77,6 +86,8 @@ class FormationGame(Protocol):
     def active_units(self) -> list[str]: ...
 
     def may_move(self, brigade: str) -> bool: ...
+
+    def moves_allowed(self, key: str) -> int: ...
 
 
 def _class(c: Counter) -> str:
@@ -158,6 +169,79 @@ def signature(game: FormationGame, key: str) -> tuple[Any, ...]:
 def enemy_parts(game: FormationGame, seat: Seat) -> set[Hex]:
     """Hexes the enemy holds with an extension: they count as enemy-held for movement."""
     return {h for h, k in extension_hexes(game).items() if game.pos.units[k].seat != seat}
+
+
+# --- order in a stack (002 §8.23, §8.24, §7.21) -------------------------------------------
+
+
+def stack_of(game: FormationGame, h: Hex) -> list[str]:
+    """The units whose counter is in ``h``, top first (``UnitState.stack``, then id)."""
+    p = game.pos
+    return sorted((k for k, u in p.units.items() if game.hex_of(u.hex) == h),
+                  key=lambda k: (p.units[k].stack, k))
+
+
+def _renumber(game: FormationGame, keys: list[str]) -> None:
+    for i, k in enumerate(keys):
+        game.pos.units[k].stack = i
+
+
+def place_entering(game: FormationGame, key: str, prev: Hex | None) -> None:
+    """002 §8.23: a unit ending its move on friends goes on top when it came in through
+    the stack's front hexside, below them through a flank or rear one (among artillery
+    the first place §8.23 allows: the player's choice there is not offered)."""
+    p = game.pos
+    u = p.units[key]
+    to = game.hex_of(u.hex)
+    if to is None:
+        return
+    others = [k for k in stack_of(game, to) if k != key and p.units[k].seat == u.seat]
+    if not others:
+        u.stack = 0
+        return
+    f = p.units[others[0]].facing
+    aspect = "rear" if prev is None or f is None or prev.distance(to) != 1 \
+        else aspect_of(to, f, prev)
+    at = entry_positions([present(game, k) for k in others], present(game, key), aspect)[0]
+    _renumber(game, [*others[:at], key, *others[at:]])
+
+
+def restack_problem(game: FormationGame, key: str) -> RuleError | None:
+    """002 §8.24: instead of moving, a unit goes to the top of its stack; not in an
+    enemy unit's front hex."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None:
+        return RuleError("8.24", f"{key} is not on the map")
+    own = [k for k in stack_of(game, here) if p.units[k].seat == u.seat]
+    if len(own) < 2 or own[0] == key:
+        return RuleError("8.24", f"{key} is not under another unit")
+    if u.moved or u.mp_spent or u.fired:
+        return RuleError("8.24", f"{key} has moved or fired: it reorders instead of moving")
+    fronts = {h for k, v in p.units.items() if v.seat != u.seat and v.facing is not None
+              and (e := game.hex_of(v.hex)) is not None for h in front_hexes(e, v.facing)}
+    try:
+        check_reorder(in_enemy_front=here in fronts)
+    except RuleError as exc:
+        return exc
+    return None
+
+
+def reverse_on_about_face(game: FormationGame, key: str, old: Facing | None) -> None:
+    """002 §7.21: a 180-degree turn in a stack reverses the order of its non-artillery
+    units (artillery keeps its places)."""
+    u = game.pos.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or old is None or u.facing is None or old.kind != u.facing.kind \
+            or vertex_steps(old, u.facing) != 3:
+        return
+    keys = [k for k in stack_of(game, here) if game.pos.units[k].seat == u.seat]
+    if len(keys) < 2:
+        return
+    names = {present(game, k).unit: k for k in keys}
+    turned = reverse_stack([present(game, k) for k in keys])
+    _renumber(game, [names[e.unit] for e in turned])
 
 
 # --- the hooks of the engine's layers -----------------------------------------------------
@@ -290,6 +374,10 @@ def follow(game: FormationGame, key: str, frm: Hex | None, old: Facing | None,
         if u.extends != before:
             ev.append(Event("column", "8.5", {"unit": key, "hex": u.hex,
                                               "extends": list(u.extends)}))
+    path = [h for h, _ in r.path if h != to]
+    place_entering(game, key, path[-1] if path else frm)
+    if frm is not None and frm != to:
+        _renumber(game, stack_of(game, frm))
     for k, v in sorted(p.units.items()):
         h = game.hex_of(v.hex)
         if k == key or v.seat != u.seat or not v.refused or h is None or v.facing is None:
@@ -323,6 +411,9 @@ def face_stack(game: FormationGame, key: str) -> list[str]:
     p = game.pos
     u = p.units[key]
     turned: list[str] = []
+    mates = [v.facing for k, v in sorted(p.units.items())
+             if k != key and v.seat == u.seat and v.hex == u.hex and v.hex is not None]
+    reverse_on_about_face(game, key, mates[0] if mates else None)
     for k, v in sorted(p.units.items()):
         if k != key and v.seat == u.seat and v.hex == u.hex and v.hex is not None \
                 and v.facing != u.facing and v.facing is not None \
@@ -651,6 +742,8 @@ def options(game: FormationGame, key: str) -> list[Action]:
         out.append({"type": "retract", "unit": key, "to": game.cat.board.hexes[h].id})
     out += [{"type": "refuse", "unit": key, "side": s} for s in SIDES
             if refuse_problem(game, key, s) is None]
+    if restack_problem(game, key) is None:
+        out.append({"type": "restack", "unit": key})
     return out
 
 
@@ -671,6 +764,11 @@ def check(game: FormationGame, action: Action, seat: Seat) -> int:
         return extend_cost(game, key, list(action["sides"]))
     if kind == "retract":
         return retract_cost(game, key, game.cat.board.parse(action["to"]))
+    if kind == "restack":
+        problem = restack_problem(game, key)
+        if problem is not None:
+            raise problem
+        return 0
     if kind == "refuse":
         if p.units[key].refused and action["side"] in p.units[key].refused:
             raise RuleError("7.32", f"the {action['side']} flank is already refused")
@@ -709,6 +807,13 @@ def execute(game: FormationGame, action: Action, mp: int) -> list[Event]:
         u.hex = action["to"]
         u.extension, u.extends = None, []
         return [Event("retract", "8.42", {"unit": key, "to": u.hex, "from": frm, "mp": mp})]
+    if kind == "restack":  # instead of moving (002 §8.24)
+        here = game.hex_of(u.hex)
+        assert here is not None
+        _renumber(game, [key, *(k for k in stack_of(game, here) if k != key)])
+        u.moves = max(u.moves, game.moves_allowed(key))
+        return [Event("restack", "8.24", {"unit": key, "hex": u.hex,
+                                          "stack": stack_of(game, here)})]
     stack = sorted(k for k, v in p.units.items() if v.hex == u.hex and v.seat == u.seat)
     if kind == "refuse":
         for k in stack:  # 002 §8.26: the whole stack refuses
@@ -730,4 +835,9 @@ def view_fields(game: FormationGame, key: str) -> dict[str, Any]:
         out["extends"] = list(u.extends)
     if u.refused and u.hex is not None:
         out["refused"] = list(u.refused)
+    here = game.hex_of(u.hex)
+    if here is not None:
+        keys = stack_of(game, here)
+        if len(keys) > 1:
+            out["stack"] = keys.index(key)  # 0 on top (002 §8.23)
     return out

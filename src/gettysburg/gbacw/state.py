@@ -81,6 +81,7 @@ class UnitState:
     extends: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # "left" / "right"
     formation_mp: int = 0
+    stack: int = 0  # place in its hex's stack, lowest on top (002 §8.23; formation_step.py)
 
     def to_json(self) -> JSONDict:
         return {"counter": self.counter, "seat": self.seat, "hex": self.hex,
@@ -94,7 +95,8 @@ class UnitState:
                 **({"extension": self.extension, "extends": list(self.extends)}
                    if self.extension is not None else {}),
                 **({"refused": list(self.refused)} if self.refused else {}),
-                **({"formation_mp": self.formation_mp} if self.formation_mp else {})}
+                **({"formation_mp": self.formation_mp} if self.formation_mp else {}),
+                **({"stack": self.stack} if self.stack else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> UnitState:
@@ -113,7 +115,7 @@ class UnitState:
                          None if d.get("extension") is None else str(d["extension"]),
                          [str(x) for x in d.get("extends", [])],
                          [str(x) for x in d.get("refused", [])],
-                         int(d.get("formation_mp", 0)))
+                         int(d.get("formation_mp", 0)), int(d.get("stack", 0)))
 
 
 @dataclass
