@@ -37,6 +37,9 @@ def test_fire_at_four_hexes_or_less_breaks_reserve_before_the_shot_6_34() -> Non
     assert broke.rule == "6.34" and broke.data["brigade"] == ARCHER
     b = p.brigades[ARCHER]
     assert not b.reserve and b.orders == "advance"
+    # the shooter sees the disorder, not that it was a Reserve nor its orders
+    seen = [e for e in g.events("usa", since=0) if e["type"] == "reserve_broken"]
+    assert seen and "orders" not in seen[0]["data"] and "brigade" not in seen[0]["data"]
     assert all(p.units[u].disordered for u in g.brigade_units(ARCHER) if g.on_map(u))
 
 

@@ -152,9 +152,13 @@ def after_action(game: GbacwGame, action: Action) -> list[Event]:
         if why is None:
             keep.append(raw)
         else:
+            # why may name the builder's orders: the owner's to know (the marker's removal
+            # is public)
             ev.append(Event("construction_stopped", "15.14", {"unit": c.unit,
                                                               "hex": raw["hex"],
-                                                              "why": why}))
+                                                              "why": why},
+                            visible_to=(u.seat,),
+                            redacted={"unit": c.unit, "hex": raw["hex"]}))
     p.constructions = keep
     return ev
 

@@ -88,8 +88,10 @@ def break_reserve(game: GbacwGame, brigade: str) -> Event:
         p.units[k].disordered = True
         p.unit_orders.pop(k, None)  # the whole brigade takes Advance
     game._refacing(brigade)  # type: ignore[attr-defined]
+    # Reserve and orders are the owner's to know; the disorder shows on the map
     return Event("reserve_broken", "6.34", {"brigade": brigade, "disordered": units,
-                                            "orders": "advance"})
+                                            "orders": "advance"},
+                 visible_to=(b.seat,), redacted={"disordered": units})
 
 
 # --- 002 §6.25 ------------------------------------------------------------------------------
@@ -529,7 +531,8 @@ def march_fired_on(game: GbacwGame) -> list[Event]:
         if new != b.orders:
             b.orders = new
             game._refacing(n)  # type: ignore[attr-defined]
-            ev.append(Event("march_fired_on", "6.26", {"brigade": n, "orders": new}))
+            ev.append(Event("march_fired_on", "6.26", {"brigade": n, "orders": new},
+                            visible_to=(b.seat,), redacted=None))
     p.fired_on = []
     if ev:
         game._memo.clear()
