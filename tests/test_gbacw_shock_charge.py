@@ -193,3 +193,22 @@ def test_blown_ma_and_its_marker_11_58() -> None:
     ev = charge_step.blown_recovery(g, brigade)  # the end of its next one
     assert not u.blown and u.disordered
     assert [e.type for e in ev] == ["blown_removed"] and ev[0].rule == "11.58"
+
+
+def test_a_charge_keeps_its_charge_path_11_54() -> None:
+    """Once charging, the unit's moves keep the charge path: no facing change over the last
+    three hexes entered, no friend there, 1 MP hexes (§11.54); a move it could make before
+    declaring, turning on its last hexes, is refused after."""
+    g, k, _d1 = mounted_on_attack([0])
+    before = g.reach(k)
+    g.apply({"type": "charge", "unit": k}, "usa")
+    after = g.reach(k)
+    assert after and set(after) < set(before)
+    for r in after.values():
+        path = list(r.path)
+        entered = [i for i in range(1, len(path)) if path[i][0] != path[i - 1][0]]
+        assert len({f for _h, f in path[entered[-3:][0]:]}) == 1 if entered else True
+    (h, f), _r = next((s, r) for s, r in before.items() if s not in after)
+    with pytest.raises(RuleError):
+        g.validate({"type": "move", "unit": k, "to": g.cat.board.hexes[h].id,
+                    "facing": f.to_json()}, "usa")

@@ -9,8 +9,10 @@
   and the charge's benefits follow them, §11.55); failed, the stack stays and its activation
   is over (it may neither move, fire nor shock: marked ``charge_failed`` and ``phasing`` in
   ``fired``).
-* **The charge path (§11.54)** is not checked by the engine yet (the move is the movement
-  module's): a reading kept until the move keeps its path.
+* **The charge path (§11.54).** A charging unit's moves are only those whose last three
+  hexes entered keep one facing, hold no friendly unit and cost 1 MP each (a stream
+  crossing allowed: **reading**, the crossing's extra cost is not counted)
+  (:func:`charge_path_filter`, over the movement module's reach).
 * **Counter-charge (§11.56).** While a charge waits for the defender, ``counter_charge``
   {unit}: defending mounted cavalry on Attack or Advance orders, not shocked through a flank
   or rear, without return or withdrawal fire this enemy activation, the attacker's hex open
@@ -126,6 +128,39 @@ def declare(game: GbacwGame, action: Action, seat: str) -> list[Event]:
             u.fired = [*u.fired, FAILED, "phasing"]  # no fire either: its activation is over
     ev[-1].data["units"] = mates
     return ev
+
+
+def charge_path_filter(game: GameView, key: str, found: dict[Any, Any]) -> dict[Any, Any]:
+    """002 §11.54: a charging unit's moves keep a charge path: over the last three hexes it
+    enters (fewer when it starts closer) it changes no facing, meets no friendly unit and
+    enters no hex of more than 1 MP (a stream crossing allowed). ``found`` maps (hex,
+    facing) to the movement module's ``Reach`` (its ``path`` of (hex, facing) states)."""
+    u = game.pos.units[key]
+    if not u.charging:
+        return found
+    board = game.cat.board
+    friends = {h for k, v in game.pos.units.items() if k != key and v.seat == u.seat
+               and (h := game.hex_of(v.hex)) is not None}
+    out = {}
+    for state, r in found.items():
+        path = list(r.path)
+        entered = [i for i in range(1, len(path)) if path[i][0] != path[i - 1][0]]
+        tail = entered[-3:]
+        ok = True
+        if tail and len({f for _h, f in path[tail[0]:]}) > 1:
+            ok = False  # a facing change on the charge path
+        for i in tail:
+            h, prev = path[i][0], path[i - 1][0]
+            side = board.side(prev, h)
+            step = entry_cost(board, prev, h, unit_class="mounted_cavalry",
+                              orders="attack", use_paths=False)
+            creek = side is not None and bool(side.stream)
+            if h in friends or isinstance(step, RuleError) or (step.half_mp > 2
+                                                                and not creek):
+                ok = False
+        if ok:
+            out[state] = r
+    return out
 
 
 # --- counter-charge (002 §11.56) ---------------------------------------------------------

@@ -19,6 +19,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     artillery_near,
+    charge_step,
     effectiveness,
     efficiency,
     engineering_step,
@@ -433,6 +434,7 @@ class EngineQuestions(Game):
             found = formation_step.filter_reach(self, key, cached)  # 002 §7.11, §8.44, §8.5
         found = artillery_near.filter_reach(self, key, found)  # 002 §9.55's options
         found = entry_step.queue_filter(self, key, found)  # 002 §9.72
+        found = charge_step.charge_path_filter(self, key, found)  # 002 §11.54
         self._memo[memo] = found
         return dict(found)
 
