@@ -327,3 +327,21 @@ def test_an_about_face_reverses_the_stack_7_21() -> None:
     g.apply(turns[0], "usa")
     assert formation_step.stack_of(g, h) == [mover, friend]
     assert um.facing == back
+
+
+def test_a_stack_within_march_limits_moves_as_one_8_21_8_25() -> None:
+    g, mover, friend, _ = gamble_stack("rear")
+    um, uf = g.pos.units[mover], g.pos.units[friend]
+    um.hex, um.facing, um.lost = "A2810", uf.facing, 2  # 3 SP under 12 IL's 4: 7 SP
+    uf.stack, um.stack = 0, 1
+    g._memo.clear()
+    moves = of_type(g, "move_stack", friend, "usa")
+    assert moves and of_type(g, "move_stack", mover, "usa") == []  # the top unit leads
+    g.apply(moves[0], "usa")
+    assert um.hex == uf.hex == moves[0]["to"] and um.facing == uf.facing
+    # over March limits (8 SP) it may not
+    g2, m2, f2, _ = gamble_stack("rear")
+    g2.pos.units[m2].hex, g2.pos.units[m2].facing = "A2810", g2.pos.units[f2].facing
+    g2.pos.units[m2].lost, g2.pos.units[m2].stack = 1, 1
+    g2._memo.clear()
+    assert of_type(g2, "move_stack", f2, "usa") == []

@@ -61,7 +61,7 @@ from gettysburg.gbacw.stacking import (
 )
 from gettysburg.gbacw.state import Position
 
-KINDS = ("extend", "retract", "refuse", "unrefuse", "restack")
+KINDS = ("extend", "retract", "refuse", "unrefuse", "restack", "move_stack")
 SIDES: tuple[RefuseSide, RefuseSide] = ("left", "right")
 
 
@@ -88,6 +88,8 @@ class FormationGame(Protocol):
     def may_move(self, brigade: str) -> bool: ...
 
     def moves_allowed(self, key: str) -> int: ...
+
+    def reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]: ...
 
 
 def _class(c: Counter) -> str:
@@ -242,6 +244,64 @@ def reverse_on_about_face(game: FormationGame, key: str, old: Facing | None) -> 
     names = {present(game, k).unit: k for k in keys}
     turned = reverse_stack([present(game, k) for k in keys])
     _renumber(game, [names[e.unit] for e in turned])
+
+
+# --- stacks moving together (002 §8.21 exception 1, §8.25) -------------------------------
+
+
+def stack_movers(game: FormationGame, key: str) -> list[str]:
+    """The units that move with ``key`` as one stack, top first (``key`` on top): units of
+    the active brigade in its hex that may still move, on March or on Advance, the stack
+    within March limits; none extended or refused; empty when fewer than two."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or p.brigade is None:
+        return []
+    active = set(game.active_units())
+    keys = [k for k in stack_of(game, here) if p.units[k].seat == u.seat]
+    if len(keys) < 2 or keys[0] != key or any(
+            k not in active or game.formation(k) != p.brigade or p.units[k].extends
+            or p.units[k].refused or "phasing" in p.units[k].fired
+            or game.orders_of(k) not in ("march", "advance") for k in keys):
+        return []
+    try:
+        check_road_stacking([present(game, k) for k in keys], "advance")
+    except RuleError:
+        return []
+    return keys
+
+
+def stack_destinations(game: FormationGame, key: str) -> list[tuple[Hex, Facing]]:
+    """Where the whole stack may go: the (hex, facing) every one of its units reaches."""
+    movers = stack_movers(game, key)
+    if not movers:
+        return []
+    here = game.hex_of(game.pos.units[key].hex)
+    common = set(game.reach(movers[0]))
+    for k in movers[1:]:
+        common &= set(game.reach(k))
+    return sorted((x for x in common if x[0] != here),
+                  key=lambda x: (x[0].q, x[0].r, x[1].kind, x[1].index))
+
+
+def move_stack(game: FormationGame, action: Action) -> list[Event]:
+    """Move the stack unit by unit along each one's own path to the same end (the rolls of
+    each path are each unit's; one that cannot reach it any more stays)."""
+    from gettysburg.gbacw import move_step, reaction_step  # the engine's move, as for `move`
+
+    board = game.cat.board
+    to, facing = board.parse(action["to"]), Facing.from_json(action["facing"])
+    movers = stack_movers(game, action["unit"])
+    ev: list[Event] = [Event("move_stack", "8.25", {"units": movers, "to": action["to"]})]
+    for k in movers:
+        found = game.reach(k).get((to, facing))
+        if found is None:
+            continue
+        one = {"type": "move", "unit": k, "to": action["to"], "facing": action["facing"]}
+        ev += move_step.execute(cast(Any, game), one, found)
+        cast(Any, game)._memo.clear()
+    return ev + reaction_step.after_move(cast(Any, game), action["unit"])
 
 
 # --- the hooks of the engine's layers -----------------------------------------------------
@@ -744,6 +804,8 @@ def options(game: FormationGame, key: str) -> list[Action]:
             if refuse_problem(game, key, s) is None]
     if restack_problem(game, key) is None:
         out.append({"type": "restack", "unit": key})
+    out += [{"type": "move_stack", "unit": key, "to": game.cat.board.hexes[h].id,
+             "facing": f.to_json()} for h, f in stack_destinations(game, key)]
     return out
 
 
@@ -764,6 +826,15 @@ def check(game: FormationGame, action: Action, seat: Seat) -> int:
         return extend_cost(game, key, list(action["sides"]))
     if kind == "retract":
         return retract_cost(game, key, game.cat.board.parse(action["to"]))
+    if kind == "move_stack":
+        if not stack_movers(game, key):
+            raise RuleError("8.25", f"{key} does not top a stack that may move as one (March, "
+                            "or Advance within March limits, every unit free to move)")
+        end = (game.cat.board.parse(action["to"]), Facing.from_json(action["facing"]))
+        if end not in stack_destinations(game, key):
+            raise RuleError("9.1", f"the stack of {key} cannot all reach {action['to']} "
+                            f"facing {end[1]}")
+        return 0
     if kind == "restack":
         problem = restack_problem(game, key)
         if problem is not None:
@@ -807,6 +878,8 @@ def execute(game: FormationGame, action: Action, mp: int) -> list[Event]:
         u.hex = action["to"]
         u.extension, u.extends = None, []
         return [Event("retract", "8.42", {"unit": key, "to": u.hex, "from": frm, "mp": mp})]
+    if kind == "move_stack":
+        return move_stack(game, action)
     if kind == "restack":  # instead of moving (002 §8.24)
         here = game.hex_of(u.hex)
         assert here is not None
