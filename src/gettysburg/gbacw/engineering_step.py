@@ -66,8 +66,10 @@ def _markers_in(game: GbacwGame, hex_id: str) -> int:
         1 for c in p.constructions if c["hex"] == hex_id)
 
 
-def _start(game: GbacwGame, key: str, vertex: int) -> Construction:
-    """002 §15.11-15.13, §15.15 for one unit and vertex (raises the rule it breaks)."""
+def _start(game: GbacwGame, key: str, vertex: int,
+           enemy: frozenset[Hex] | None = None) -> Construction:
+    """002 §15.11-15.13, §15.15 for one unit and vertex (raises the rule it breaks);
+    ``enemy``: the enemy's hexes, when the caller has them."""
     p = game.pos
     u = p.units[key]
     here = game.hex_of(u.hex)
@@ -77,9 +79,11 @@ def _start(game: GbacwGame, key: str, vertex: int) -> Construction:
         raise RuleError("6.32", f"{key}: a formation in Reserve does nothing")
     if any(c["unit"] == key for c in p.constructions):
         raise RuleError("15.15", f"{key} is already building")
-    return engineering.start(_builder(game, key), game.cat.board, here, vertex,
-                             game.enemy_hexes(u.seat), turn=p.turn,
-                             light=game._light(),  # type: ignore[arg-type]
+    builder = _builder(game, key)
+    engineering.check_builder(builder)  # the cheap checks before the site's search
+    return engineering.start(builder, game.cat.board, here, vertex,
+                             game.enemy_hexes(u.seat) if enemy is None else enemy,
+                             turn=p.turn, light=game._light(),  # type: ignore[arg-type]
                              markers_here=_markers_in(game, str(u.hex)),
                              building=constructions(game))
 
@@ -91,11 +95,12 @@ def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
     if memo in game._memo:
         return [dict(a) for a in game._memo[memo]]
     out: list[Action] = []
+    enemy = frozenset(game.enemy_hexes(seat))
     for k, u in sorted(game.pos.units.items()):
         if u.seat != seat or u.hex is None:
             continue
         try:
-            _start(game, k, 0)
+            _start(game, k, 0, enemy)
         except RuleError:
             continue
         out += [{"type": "build", "unit": k, "facing": {"kind": "vertex", "index": v}}
