@@ -87,3 +87,35 @@ def test_a_second_unit_by_the_same_hex_pays_the_first_one_s_cost_too_9_72() -> N
     # a new activation marker starts a new queue
     g.pos.current = "usa/march"
     assert entry_step.queued(g, hid) == 0
+
+
+def test_no_unit_enters_an_enemy_entry_hex_still_due_9_72() -> None:
+    g = GbacwGame("herr-ridge", seed=1)
+    entry = g.cat.board.parse("A1234")  # Hill's group is due there on a later turn
+    assert entry in entry_step.barred_entries(g, "usa")
+    assert entry not in entry_step.barred_entries(g, "csa")
+    key = "US-Cav:8 IL"  # a mounted regiment placed by hand two hexes off it
+    spot = next(h for h in sorted(g.cat.board.hexes) if h.distance(entry) == 2
+                and g.cat.board.hexes[h].terrain == "open")
+    g.pos.units[key].hex = g.cat.board.hexes[spot].id
+    g._memo.clear()
+    assert g.reach(key)
+    assert not any(h == entry for r in g.reach(key).values() for h, _ in r.path)
+
+
+def test_march_orders_do_not_come_on_next_to_an_enemy_9_72() -> None:
+    g = GbacwGame("little-round-top", seed=1)
+    k = group_keys(g, 0)[0]
+    entry = g.cat.board.parse("C1015")
+    foe = next(x for x, u in sorted(g.pos.units.items()) if u.seat == "csa" and u.hex)
+    g.pos.units[foe].hex = g.cat.board.hexes[next(
+        h for h in entry.neighbours() if h in g.cat.board.hexes)].id
+    g.pos.brigades[g.formation(k)].orders = "attack"
+    g._memo.clear()
+    coming = g.reach(k)  # on Attack it may come on there (002 §9.72)
+    assert [r for r in coming.values() if r.path[0][0] == entry]
+    g.pos.brigades[g.formation(k)].orders = "march"
+    g._memo.clear()
+    # the same moves under March are dropped (§6.13's search ban says so too)
+    assert entry_step.queue_filter(g, k, coming) == {}
+    assert not [r for r in g.reach(k).values() if r.path[0][0] == entry]

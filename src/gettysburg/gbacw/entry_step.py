@@ -12,7 +12,9 @@
   cheaper kept for each end state. The adjacent hexes are :func:`reinforcements.entry_area`'s
   substitute (the map-edge hexes within two of the direct hex).
 
-- 002 §9.72 (:func:`queue_filter`, :func:`note_entry`): stacks coming on one after another
+- 002 §9.72 (:func:`queue_filter`, :func:`note_entry`, :func:`barred_entries`): no unit
+  enters an enemy entry hex while enemy groups due through it have not had their chance; a
+  group on March does not come on by a hex next to an enemy; stacks coming on one after another
   by the same hex in one activation marker pay cumulative costs: each unit that comes on adds
   what the units before it paid to enter that hex (``Position.entering``: the marker's stamp
   and, per entry hex, the half MP each paid; :func:`reinforcements.cumulative_costs` is the
@@ -138,21 +140,66 @@ def queued(game: Any, entry: str) -> int:
 
 def queue_filter(game: Any, key: str,
                  found: dict[tuple[Hex, Facing], Reach]) -> dict[tuple[Hex, Facing], Reach]:
-    """A waiting unit's moves with the queue's cost added at its entry hex (002 §9.72): a
-    move it can no longer pay for is dropped (the §9.42 one-hex minimum kept)."""
-    if game.pos.units[key].hex is not None or not game.pos.entering:
+    """002 §9.72 on a unit's moves: no path into an enemy entry hex while enemy groups due
+    through it have not all had their chance (:func:`barred_entries`); a waiting unit on
+    March orders does not come on by a hex next to an enemy; and a waiting unit pays the
+    queue's cost at its entry hex, a move it can no longer pay for dropped (the §9.42
+    one-hex minimum kept)."""
+    p = game.pos
+    u = p.units[key]
+    barred = barred_entries(game, u.seat)
+    if u.hex is not None and not barred:
         return found
     board = game.cat.board
+    enemy = game.enemy_hexes(u.seat) if u.hex is None else set()
+    march = u.hex is None and game.orders_of(key) == "march"
     budget = 2 * game.mp_of(key)
     out: dict[tuple[Hex, Facing], Reach] = {}
     for k, r in found.items():
-        extra = queued(game, board.hexes[r.path[0][0]].id)
+        if barred and any(h in barred for h, _ in r.path):
+            continue
+        if u.hex is not None:
+            out[k] = r
+            continue
+        entry = r.path[0][0]
+        if march and any(entry.distance(e) == 1 for e in enemy):
+            continue
+        extra = queued(game, board.hexes[entry].id) if p.entering else 0
         total = r.half_mp + extra
         if extra and total > budget and not (r.minimum_move or len(
                 {h for h, _ in r.path}) == 1):
             continue
         out[k] = r if not extra else replace(r, half_mp=total)
     return out
+
+
+def barred_entries(game: Any, seat: str) -> frozenset[Hex]:
+    """The enemy's entry hexes ``seat``'s units may not enter now (002 §9.72): those with an
+    enemy group due through them on a later turn, or due and with units still off the map
+    (a reading of "have come on, or could have")."""
+    memo = ("barred_entries", seat)
+    if memo in game._memo:
+        return frozenset(game._memo[memo])
+    p = game.pos
+    board = game.cat.board
+    out: set[Hex] = set()
+    for j, arr in enumerate(game.scen.arrivals):
+        if arr.seat == seat:
+            continue
+        if j in p.arrived:
+            counters = set(arr.counters)
+            if not any(v.hex is None and v.counter in counters and not game.gone(k)
+                       for k, v in p.units.items()):
+                continue
+        elif arr.turn < p.turn and not arr.later:
+            continue  # its time is past
+        for hid in {_entry_of(game, j), *(h for _, h, _ in arr.later)}:
+            try:
+                out.add(board.parse(hid))
+            except ValueError:
+                continue
+    game._memo[memo] = frozenset(out)
+    return frozenset(out)
 
 
 def _entry_cost(game: Any, key: str, entry: Hex) -> int:
