@@ -81,7 +81,9 @@ class EngineView(EngineSteps):
                 "the enemy's efficiency markers and activation-marker counts (002 §5.2)",
                 "the enemy's markers in the pool and the pool's size (002 §5.3)",
                 "the order of the pool: no draw exists before it is made (002 §5.3)",
-                "the enemy's reinforcements not yet on the map (002 §9.7)"],
+                "the enemy's reinforcements not yet on the map (002 §9.7)",
+                "the enemy's units keeping their own orders, attached batteries, Loose "
+                "Cannon tasks and idle-rally choices (002 §4.23, §4.32, §6.24, §13.45)"],
             "legal_actions": self.legal_actions(seat) if seat != REFEREE else [],
             "result": self.result(),
             **end_segment.view_extras(self, seat, full=full),  # works, flips, own orders
