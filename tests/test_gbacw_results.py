@@ -447,3 +447,20 @@ def test_a_move_next_to_a_lone_leader_displaces_him_12_73() -> None:
     g.pos.leaders["archer"] = hid(g, spot)
     ev = rs.after_action(g, {"type": "move", "unit": k}, [], {}, lambda: [])
     assert "leader_displaced" in types(ev) and g.pos.leaders["archer"] != hid(g, spot)
+
+
+def test_an_extended_unit_retreats_unextended_and_checks_8_47() -> None:
+    """The engine never retreats a line extended: the marker goes, then a UDD (a 9 fails
+    against 7: disordered)."""
+    g, k, enemy = active_gamble()
+    u = g.pos.units[enemy]
+    start = hx(g, enemy)
+    side = free_neighbour(g, start, {hx(g, k)})
+    u.extension, u.extends = "line", [hid(g, side)]
+    to = free_neighbour(g, start, {hx(g, k), side})
+    dice(g, [9])
+    ev = rs._carry(g, enemy, start, (1, 1), RetreatPath((to,), (), ()), 0, False,
+                   {hx(g, k)}, set())
+    assert types(ev)[:3] == ["dice", "retreat_unextended", "retreat_unextended_check"]
+    assert u.extension is None and u.extends == [] and u.disordered
+    assert u.hex == hid(g, to)

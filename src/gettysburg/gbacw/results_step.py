@@ -24,11 +24,12 @@ and shock (``fire_action``, ``shock_step``) call in here to write what their res
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
+from . import formation_step
 from .charts.terrain import UnitClass
 from .combatant import Combatant, Disorder, check
 from .facing import Facing, vertex_steps
@@ -52,6 +53,7 @@ from .state import other
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
+    from .formation_step import FormationGame  # the game itself, which is both
 
 RETREAT = "retreat"  # the pending kind of an owner's retreat choice (§12.41)
 ADVANCE = "advance"  # the pending kind of the optional advance after fire (§12.6)
@@ -187,6 +189,8 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
         hexes = list(path.hexes)
         checks = dict(path.checks)
         me = _combatant(game, key) if u.hex is not None else None
+        if u.extension is not None or u.refused:
+            ev += _unextend(game, key, me)
         walked: list[Hex] = []
         for h in hexes:
             walked.append(h)
@@ -229,6 +233,23 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
         u.fired = [*u.fired, "phasing"] if "phasing" not in u.fired else u.fired
         ev.append(Event("retreat_done", "12.47", {"unit": key}))
     return _dice(game, first, ev)
+
+
+def _unextend(game: GbacwGame, key: str, me: Combatant | None) -> list[Event]:
+    """002 §8.47, §7.33: a retreat ends an extended line or column and a refused flank
+    (**reading:** the engine never retreats a unit extended), then its owner rolls a UDD; a
+    failure disorders a unit in good order (one already disordered takes nothing more, a
+    reading: §8.47 names no cause for the 2nd Disorder Table)."""
+    u = game.pos.units[key]
+    had = u.extension
+    given = formation_step.leave(cast("FormationGame", game), key)
+    ev = [Event("retreat_unextended", "8.47", {"unit": key, "given_up": given})]
+    if had is not None and me is not None:
+        c = check(game.dice, me, "retreat of an extended unit", "8.47")
+        ev.append(Event("retreat_unextended_check", "8.47", c.to_json()))
+        if not c.passed:
+            u.disordered = True
+    return ev
 
 
 def _through(game: GbacwGame, key: str, through: list[Hex], causing: set[Hex],
@@ -644,8 +665,13 @@ def answer_advance(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                          enemy=game.enemy_hexes(me.side) - {to})
     p.pending = None
     u = p.units[key]
+    given: list[str] = []
+    if u.extension is not None or u.refused:
+        given = formation_step.leave(cast("FormationGame", game), key)
     frm, u.hex, u.facing = u.hex, pend["to"], f
     data: dict[str, Any] = {"unit": key, "from": frm, "to": u.hex, "facing": f.to_json()}
+    if given:
+        data["given_up"] = given  # 002 §8.47 (reading: the advance is made unextended)
     first = game.dice.counter
     if need == "auto":
         u.disordered, data["terrain"] = True, "D"
