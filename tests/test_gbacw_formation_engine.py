@@ -345,3 +345,17 @@ def test_a_stack_within_march_limits_moves_as_one_8_21_8_25() -> None:
     g2.pos.units[m2].lost, g2.pos.units[m2].stack = 1, 1
     g2._memo.clear()
     assert of_type(g2, "move_stack", f2, "usa") == []
+
+
+def test_joining_a_refused_stack_costs_1_mp_more_and_refuses_7_32() -> None:
+    g, mover, friend, _ = gamble_stack("rear")
+    g.pos.units[friend].refused = ["left"]
+    g._memo.clear()
+    plain, joined = gamble_stack("rear")[0], g
+    into = [a for a in of_type(joined, "move", mover, "usa") if a["to"] == "A2810"]
+    base = [a for a in of_type(plain, "move", mover, "usa") if a["to"] == "A2810"]
+    assert into and base
+    plain.apply(base[0], "usa")
+    joined.apply(into[0], "usa")
+    assert joined.pos.units[mover].mp_spent == plain.pos.units[mover].mp_spent + 1
+    assert joined.pos.units[mover].refused == ["left"]

@@ -39,6 +39,7 @@ from gettysburg.gbacw.extension import (
     split_strength,
 )
 from gettysburg.gbacw.facing import (
+    JOIN_REFUSED_COST,
     REFUSE_COST,
     Facing,
     RefuseSide,
@@ -363,12 +364,17 @@ def filter_reach(game: FormationGame, key: str,
     artillery = _class(game.counter(key)) == "artillery"
     here = game.hex_of(u.hex)
     occupied |= blocked
+    refusing = {h for k, v in p.units.items() if k != key and v.seat == u.seat and v.refused
+                and (h := game.hex_of(v.hex)) is not None}
+    half = 2 * budget(game, key)
     out: dict[tuple[Hex, Facing], Reach] = {}
     for (h, f), r in found.items():
         if h in facings and facings[h].kind == f.kind and facings[h] != f and h != here:
             continue  # 002 §7.11: one facing a hex (a turn in place turns the stack, §8.26)
         if h in blocked and not (artillery and h in lines_with_room):
             continue
+        if h in refusing and h != here and r.half_mp + 2 * JOIN_REFUSED_COST > half:
+            continue  # 002 §7.32: joining a refused stack costs 1 MP more
         trail = column_trail(game, key, r)
         if trail and (h in occupied or any(t in occupied for t in trail)):
             continue  # 002 §8.5: no part of a column ends stacked
@@ -436,6 +442,11 @@ def follow(game: FormationGame, key: str, frm: Hex | None, old: Facing | None,
                                               "extends": list(u.extends)}))
     path = [h for h, _ in r.path if h != to]
     place_entering(game, key, path[-1] if path else frm)
+    joined = sorted({x for k, v in p.units.items() if k != key and v.seat == u.seat
+                     and v.hex == u.hex for x in v.refused})
+    if joined and frm != to:  # 002 §7.32, §8.26: 1 MP more, and it refuses with them
+        u.mp_spent += JOIN_REFUSED_COST
+        u.refused = joined
     if frm is not None and frm != to:
         _renumber(game, stack_of(game, frm))
     for k, v in sorted(p.units.items()):
@@ -446,6 +457,8 @@ def follow(game: FormationGame, key: str, frm: Hex | None, old: Facing | None,
                   for s in v.refused}
         if to in flanks:
             v.refused = [s for s in v.refused if s != flanks[to]]
+            if not v.moved:  # 002 §7.32: a phasing unit yet to move has 1 MP less
+                v.formation_mp += 1
             ev.append(Event("unrefuse", "7.32", {"unit": k, "hex": v.hex, "mp": 0,
                                                  "cause": key}))
     return ev
