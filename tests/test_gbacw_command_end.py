@@ -300,3 +300,17 @@ def test_views_show_works_to_both_and_orders_like_state_to_its_owner() -> None:
     assert usa["lc_tasks"] == {} and csa["lc_tasks"] == {theirs: "charge"}
     assert usa["breastworks"] == csa["breastworks"] == [{"hex": "A3303", "vertex": 1}]
     assert usa["acting"] == csa["acting"] == {"archer": "fry-bd"}
+
+
+def test_a_post_takes_its_new_holders_ratings_12_74() -> None:
+    g = new_game()
+    p = g.pos
+    assert g.cat.rating("buford", "activation") == 1  # 004 §5.23's Buford
+    p.leaders["buford"] = None
+    p.fallen = ["buford"]
+    end_segment.replace_leaders(g)
+    assert p.acting["buford"] == "gamble"
+    # Gamble, a brigadier, has no activation rating of his own: 0, not Buford's +1
+    assert g.cat.rating("buford", "activation") == 0
+    fresh = new_game()  # another game's catalogue is not touched
+    assert fresh.cat.rating("buford", "activation") == 1

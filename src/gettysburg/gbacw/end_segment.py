@@ -6,17 +6,19 @@ or rest, §13.45, §17.42), and the idle brigades' choice offered in IV/A.
 A leader's counter is his *post*: the position keys leaders by the counter's id, and a post
 whose holder fell is held by ``Position.acting[post]`` (the counter's back, §4.18). The
 post's counter comes back in the Replacement phase with a unit of its command (with the
-immediate superior when the brigade has no unit left, §12.74). Ratings stay the counter's:
-the OOB's successors carry the level's substitute ratings, the same numbers in nearly every
-case (a reading, said in docs/gbacw-rules.md).
+immediate superior when the brigade has no unit left, §12.74), and its ratings are its
+holder's (:class:`ActingCatalog`, the game's ``cat``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from gettysburg.core.protocol import Action, Event, RuleError, Seat
 from gettysburg.gbacw import fatigue
+from gettysburg.gbacw.catalog import Catalog, catalog
 from gettysburg.gbacw.command_status import measure
 from gettysburg.gbacw.fire_result import replacement_for
 from gettysburg.gbacw.rally import idle_rally
@@ -27,6 +29,28 @@ if TYPE_CHECKING:
 
 
 # --- leaders killed and replaced (002 §4.18, §12.74-12.76) ---------------------------------
+
+
+def _nobody() -> Mapping[str, str]:
+    return {}
+
+
+@dataclass(frozen=True)
+class ActingCatalog(Catalog):
+    """The shared catalogue, with each post's ratings read from the leader who holds it
+    now (``Position.acting``, §12.74): the game's ``cat``."""
+
+    acting: Callable[[], Mapping[str, str]] = field(default=_nobody)
+
+    def rating(self, leader: str, key: str, default: int = 0) -> int:
+        return super().rating(self.acting().get(leader, leader), key, default)
+
+
+def acting_catalog(game: GbacwGame) -> Catalog:
+    base = catalog()
+    return ActingCatalog(**{f.name: getattr(base, f.name) for f in fields(base)},
+                         acting=lambda: game.pos.acting)
+
 
 
 def on_map_leaders(game: GbacwGame) -> set[str]:

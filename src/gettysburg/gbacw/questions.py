@@ -22,6 +22,7 @@ from gettysburg.gbacw import (
     charge_step,
     effectiveness,
     efficiency,
+    end_segment,
     engineering_step,
     entry_step,
     fatigue,
@@ -95,7 +96,7 @@ class EngineQuestions(Game):
 
     def _derive(self) -> None:
         self._memo: dict[Any, Any] = {}  # answers for the position as it stands
-        self.cat = catalog()
+        self.cat = end_segment.acting_catalog(self)  # a fallen post's ratings: 002 §12.74
         self.scen: EngineSetup = _setup_of(self.setup.scenario)
         self.fatigue = "no_fatigue" not in self.setup.options and self.scen.fatigue
         self.random_events = "random_events" in self.setup.options
