@@ -35,7 +35,7 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "react_refuse": 1, "react_move": 2,  # reaction_step.py
            "pre_shock_fire": 3, "retreat": 3, "advance": 2, "no_advance": 2,
            "continue_shock": 3, "shock_advance": 2,
-           "end_shock": 2, "charge": 2, "counter_charge": 2,
+           "end_shock": 2, "charge": 2, "counter_charge": 2, "break_charge": 2,
            "extend": 1, "retract": 1, "refuse": 1, "unrefuse": 2,  # formation_step.py
            "restack": 1, "move_stack": 2,
            "withdrawal_move": 2}

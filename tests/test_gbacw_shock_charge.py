@@ -212,3 +212,29 @@ def test_a_charge_keeps_its_charge_path_11_54() -> None:
     with pytest.raises(RuleError):
         g.validate({"type": "move", "unit": k, "to": g.cat.board.hexes[h].id,
                     "facing": f.to_json()}, "usa")
+
+
+def test_breaking_off_a_charge_after_a_reaction_move_11_57() -> None:
+    """After the defender's reaction move (noted by the hook the game calls after it), the
+    charging stack may try to break off: a 0 passes, the stack stops, its activation over;
+    a 9 fails and the charge goes on."""
+    for roll, broken in ((0, True), (9, False)):
+        g, k, d1 = mounted_on_attack([0, roll])
+        g.apply({"type": "charge", "unit": k}, "usa")
+        assert {"type": "break_charge", "unit": k} not in g.legal_actions("usa")
+        g.apply(charge_move(g, k, d1), "usa")
+        while g.pos.pending is not None and g.pos.pending["kind"] == "reaction":
+            g.apply({"type": "no_reaction"}, "csa")
+        charge_step.after_reaction(g, {"type": "react_move", "unit": d1, "path": []})
+        g._memo.clear()
+        assert {"type": "break_charge", "unit": k} in g.legal_actions("usa")
+        ev = g.apply({"type": "break_charge", "unit": k}, "usa")
+        done = next(e for e in ev if e.type == "break_charge")
+        assert done.rule == "11.57" and done.data["broken"] is broken
+        assert g.pos.units[k].charging is not broken
+        assert {"type": "break_charge", "unit": k} not in g.legal_actions("usa")
+        if broken:
+            assert not any(a["type"] == "shock" for a in g.legal_actions("usa"))
+    with pytest.raises(RuleError) as e:
+        g.validate({"type": "break_charge", "unit": k}, "usa")
+    assert e.value.rule == "11.57"

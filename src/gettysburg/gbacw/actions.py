@@ -102,6 +102,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "UDD; charge_step.py)"),
     ActionType("counter_charge", "11.56", (("unit", "str"),), ("action",),
                "defending mounted cavalry counter-charges the charge waiting for the defender"),
+    ActionType("break_charge", "11.57", (("unit", "str"),), ("action",),
+               "a charging stack tries to break off after an enemy reaction move (a UDD)"),
     ActionType("return_fire", "10.42", (("unit", "str"),), ("action",),
                "the defender answers a phasing shot with one unit (both rolled, then applied)"),
     ActionType("retreat", "12.41", (("unit", "str"), ("path", "list")), ("action",),

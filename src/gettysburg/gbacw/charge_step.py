@@ -13,6 +13,11 @@
   hexes entered keep one facing, hold no friendly unit and cost 1 MP each (a stream
   crossing allowed: **reading**, the crossing's extra cost is not counted)
   (:func:`charge_path_filter`, over the movement module's reach).
+* **A charge meeting a reaction move (§11.57).** When the defender makes a reaction move
+  while a unit of the active brigade is charging, it may ``break_charge`` {unit}: the
+  stack's top unit's UDD; passed, the stack stops, its activation over; failed, the charge
+  goes on. **Reading:** the engine's move is over when the defender reacts, so moving on
+  (option 1) is not offered.
 * **Counter-charge (§11.56).** While a charge waits for the defender, ``counter_charge``
   {unit}: defending mounted cavalry on Attack or Advance orders, not shocked through a flank
   or rear, without return or withdrawal fire this enemy activation, the attacker's hex open
@@ -35,7 +40,7 @@ from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .facing import aspect_of
 from .movement import entry_cost
-from .shock import blown_ma, charge_check, counter_charge
+from .shock import blown_ma, break_charge, charge_check, counter_charge
 from .shock_action import combatant_of
 
 if TYPE_CHECKING:
@@ -161,6 +166,63 @@ def charge_path_filter(game: GameView, key: str, found: dict[Any, Any]) -> dict[
         if ok:
             out[state] = r
     return out
+
+
+# --- a charge meeting a reaction move (002 §11.57) ---------------------------------------
+
+MET = "charge_met:"  # a Position.reacted entry: this charging unit met a reaction move
+
+
+def after_reaction(game: GameView, action: Action) -> list[Event]:
+    """After the defender's reaction move, the charging units of the active brigade may try
+    to break off (002 §11.57): noted in ``Position.reacted`` (reset each activation)."""
+    p = game.pos
+    if action.get("type") != "react_move" or p.brigade is None:
+        return []
+    for k in game.brigade_units(p.brigade):
+        if p.units[k].charging and MET + k not in p.reacted:
+            p.reacted = [*p.reacted, MET + k]
+    return []
+
+
+def break_options(game: GameView) -> list[Action]:
+    p = game.pos
+    if p.brigade is None or p.pending is not None:
+        return []
+    return [{"type": "break_charge", "unit": k} for k in game.brigade_units(p.brigade)
+            if p.units[k].charging and MET + k in p.reacted and p.units[k].hex is not None]
+
+
+def check_break(game: GameView, action: Action, seat: str) -> None:
+    key = str(action.get("unit"))
+    if key not in game.pos.units or game.pos.units[key].seat != seat \
+            or action not in break_options(game):
+        raise RuleError("11.57", f"{key} may not break off a charge now (a charging unit of "
+                        "the active brigade after an enemy reaction move)")
+
+
+def break_off(game: GameView, action: Action, seat: str) -> list[Event]:
+    """002 §11.57 option 2: the charging stack's top unit takes a UDD; passed, the stack
+    stops where it is, its activation over; failed, it goes on with the charge (and must
+    shock what is in its front hexes, §11.21). **Reading:** the engine's move is over when
+    the defender reacts, so option 1 (moving on) is not offered."""
+    check_break(game, action, seat)
+    p = game.pos
+    key = str(action["unit"])
+    here = p.units[key].hex
+    stack = [k for k, u in p.units.items() if u.hex == here and u.seat == seat and u.charging]
+    first = game.dice.counter
+    c = break_charge(game.dice, combatant_of(game, stack[0]))
+    for k in stack:
+        p.reacted = [x for x in p.reacted if x != MET + k]
+        if c.passed:
+            u = p.units[k]
+            u.charging = False
+            u.moves = max(u.moves, game.moves_allowed(k))
+            u.fired = [*u.fired, FAILED, "phasing"]  # stopped, its activation over
+    return [dice_event(game.dice.rolls_since(first)),
+            Event("break_charge", "11.57", {"unit": key, "stack": stack,
+                                            "check": c.to_json(), "broken": c.passed})]
 
 
 # --- counter-charge (002 §11.56) ---------------------------------------------------------

@@ -294,6 +294,7 @@ class GbacwGame(EngineView):
             ev += reaction_step.after_fire(self, ev)  # 002 §9.61: fire from outside the front
         elif kind in reaction_step.ANSWERS:
             ev += reaction_step.answer(self, action, seat)
+            ev += charge_step.after_reaction(self, action)  # 002 §11.57
         elif kind == "withdrawal_move":
             ev += withdrawal_step.execute(self, action, checked)  # 002 §9.54
             ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
@@ -323,6 +324,8 @@ class GbacwGame(EngineView):
             ev += charge_step.declare(self, action, seat)
         elif kind == "counter_charge":
             ev += charge_step.counter(self, action, seat)
+        elif kind == "break_charge":
+            ev += charge_step.break_off(self, action, seat)
         elif kind in results_step.ACTION_KINDS:  # 002 §12.41, §12.6: the answers
             ev += results_step.execute(self, action, seat)
             ev += shock_step.resume_pending(self)  # 002 §11.41: the shocks go on

@@ -136,6 +136,7 @@ class EngineLegality(EngineQuestions):
                             out += fire_action.order_options(self, k)  # 10.15, 10.63, 10.68
                     out += shock_step.shock_options(self, seat)
                     out += charge_step.options(self, seat)  # 002 §11.52-11.53
+                    out += charge_step.break_options(self)  # 002 §11.57
                 if not self._owes_shock(seat) and not orders_step.owes_move(self):  # 11.21, 6.24
                     out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
@@ -320,6 +321,8 @@ class EngineLegality(EngineQuestions):
             shock_step.check_defender(self, action, seat)
         elif kind == "charge":
             charge_step.check(self, action, seat)
+        elif kind == "break_charge":
+            charge_step.check_break(self, action, seat)
         elif kind in ("continue_shock", "shock_advance", "end_shock"):
             continued_shock.check(self, action, seat)
         elif kind in return_fire.ANSWERS:
