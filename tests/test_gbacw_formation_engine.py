@@ -359,3 +359,24 @@ def test_joining_a_refused_stack_costs_1_mp_more_and_refuses_7_32() -> None:
     joined.apply(into[0], "usa")
     assert joined.pos.units[mover].mp_spent == plain.pos.units[mover].mp_spent + 1
     assert joined.pos.units[mover].refused == ["left"]
+
+
+def test_a_line_forms_a_column_and_back_8_44_8_52() -> None:
+    g = active()
+    g.apply({"type": "extend", "unit": NC11, "sides": ["right"]}, "csa")
+    u = g.pos.units[NC11]
+    here = g.hex_of(u.hex)
+    assert here is not None
+    ext = g.cat.board.parse(u.extends[0])
+    forms = of_type(g, "form", NC11)
+    assert forms
+    for a in forms:  # the extension ends behind the lead
+        f = Facing.from_json(a["facing"])
+        assert ext in (here.neighbour((f.index + 3) % 6), here.neighbour((f.index + 4) % 6))
+    g.apply(forms[0], "csa")
+    assert u.extension == "column" and u.extends == [hid(g, ext)]
+    assert of_type(g, "face", NC11) == []  # a column does not turn in place
+    back = of_type(g, "form", NC11)
+    assert back
+    g.apply(back[0], "csa")
+    assert u.extension == "line" and formation_step.line_of(g, NC11) is not None

@@ -142,6 +142,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "instead of moving, the unit goes to the top of its stack"),
     ActionType("move_stack", "8.25", (("unit", "str"), ("to", "hex"), ("facing", "facing")),
                ("action",), "the stack topped by the unit moves as one (March limits)"),
+    ActionType("form", "8.52", (("unit", "str"), ("facing", "facing")), ("action",),
+               "a two-hex extended line turns into a column facing so, or a column into a line"),
     ActionType("extend", "8.41", (("unit", "str"), ("sides", "list")), ("action",),
                "extend a unit's line into its left and/or right flank hex (formation_step.py)"),
     ActionType("retract", "8.42", (("unit", "str"), ("to", "hex")), ("action",),

@@ -47,6 +47,7 @@ from gettysburg.gbacw.facing import (
     check_refuse,
     flank_direction,
     front_hexes,
+    rear_hexes,
     unrefuse_cost,
     vertex_steps,
 )
@@ -62,7 +63,7 @@ from gettysburg.gbacw.stacking import (
 )
 from gettysburg.gbacw.state import Position
 
-KINDS = ("extend", "retract", "refuse", "unrefuse", "restack", "move_stack")
+KINDS = ("extend", "retract", "refuse", "unrefuse", "restack", "move_stack", "form")
 SIDES: tuple[RefuseSide, RefuseSide] = ("left", "right")
 
 
@@ -791,6 +792,57 @@ def refuse_problem(game: FormationGame, key: str, side: str) -> RuleError | None
     return None
 
 
+def form_cost(game: FormationGame, key: str, facing: Facing) -> int:
+    """002 §8.44, §8.52, §7.26: a two-hex extended line on Advance, not next to the enemy,
+    turns into a column (its extension behind the lead, in one of its rear hexes), or a
+    two-hex column on Advance or Attack into a line (its extension on a flank of the lead);
+    1 MP when the facing turns two vertices or more. Returns the MP."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or u.facing is None or len(u.extends) != 1:
+        raise RuleError("8.52", f"{key} is not a two-hex extended line or column")
+    if facing.kind != "vertex" or u.facing.kind != "vertex":
+        raise RuleError("8.52", "lines and columns change shape facing a vertex (not on March)")
+    ext = game.cat.board.parse(u.extends[0])
+    _, enemy, _ = _occupants(game, key)
+    touching = any(n in enemy for h in (here, ext) for n in h.neighbours())
+    if u.extension == "line":
+        if game.orders_of(key) != "advance":
+            raise RuleError("8.44", "only a line on Advance orders forms a column")
+        if touching:
+            raise RuleError("8.44", "a line next to the enemy cannot form a column")
+        if ext not in rear_hexes(here, facing):
+            raise RuleError("8.52", "the extension must stand behind the lead")
+    else:
+        if game.orders_of(key) not in ("advance", "attack"):
+            raise RuleError("7.26", "a column forms line on Advance or Attack orders")
+        if line_extensions_allowed(present(game, key)) < 1:
+            raise RuleError("8.41", f"{key}: only infantry of 8 SP or more forms a line")
+        if not _sides(here, facing, [ext]):
+            raise RuleError("8.41", "the extension must stand on a flank of the counter")
+        if any(n in enemy for n in ext.neighbours()):
+            raise RuleError("8.41", "the extension's hex is next to the enemy")
+    cost = 1 if vertex_steps(u.facing, facing) >= 2 else 0
+    if u.formation_mp + cost > game.mp_of(key):
+        raise RuleError("8.52", f"{key} has no MP left to change its formation")
+    return cost
+
+
+def _form_options(game: FormationGame, key: str) -> list[Action]:
+    u = game.pos.units[key]
+    if len(u.extends) != 1 or u.facing is None or u.facing.kind != "vertex":
+        return []
+    out: list[Action] = []
+    for v in range(6):
+        try:
+            form_cost(game, key, Facing.vertex(v))
+        except RuleError:
+            continue
+        out.append({"type": "form", "unit": key, "facing": Facing.vertex(v).to_json()})
+    return out
+
+
 def options(game: FormationGame, key: str) -> list[Action]:
     """The formation actions of an active unit that may spend MP (listed with its moves)."""
     u = game.pos.units[key]
@@ -817,6 +869,7 @@ def options(game: FormationGame, key: str) -> list[Action]:
             if refuse_problem(game, key, s) is None]
     if restack_problem(game, key) is None:
         out.append({"type": "restack", "unit": key})
+    out += _form_options(game, key)
     out += [{"type": "move_stack", "unit": key, "to": game.cat.board.hexes[h].id,
              "facing": f.to_json()} for h, f in stack_destinations(game, key)]
     return out
@@ -848,6 +901,8 @@ def check(game: FormationGame, action: Action, seat: Seat) -> int:
             raise RuleError("9.1", f"the stack of {key} cannot all reach {action['to']} "
                             f"facing {end[1]}")
         return 0
+    if kind == "form":
+        return form_cost(game, key, Facing.from_json(action["facing"]))
     if kind == "restack":
         problem = restack_problem(game, key)
         if problem is not None:
@@ -893,6 +948,12 @@ def execute(game: FormationGame, action: Action, mp: int) -> list[Event]:
         return [Event("retract", "8.42", {"unit": key, "to": u.hex, "from": frm, "mp": mp})]
     if kind == "move_stack":
         return move_stack(game, action)
+    if kind == "form":  # line <-> column (002 §8.44, §8.52, §7.26)
+        u.facing = Facing.from_json(action["facing"])
+        u.extension = "column" if u.extension == "line" else "line"
+        return [Event("form", "8.52", {"unit": key, "hex": u.hex, "as": u.extension,
+                                       "facing": u.facing.to_json(),
+                                       "extends": list(u.extends), "mp": mp})]
     if kind == "restack":  # instead of moving (002 §8.24)
         here = game.hex_of(u.hex)
         assert here is not None
