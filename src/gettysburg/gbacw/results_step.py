@@ -449,6 +449,8 @@ def _to_box(game: GbacwGame, key: str, ev: list[Event]) -> None:
     u = game.pos.units[key]
     c = game.counter(key)
     frm = u.hex
+    if u.extension is not None or u.refused:
+        formation_step.leave(cast("FormationGame", game), key)  # off the map: no line left
     u.routed, u.hex, u.facing = True, None, None
     ev.append(Event("rout", "12.53", {"unit": key, "hex": frm,
                                       "box": c.division or c.formation}))
