@@ -58,3 +58,36 @@ def test_an_extended_attacker_gathers_before_advancing_8_49() -> None:
     adv = next(e for e in ev if e.type == "shock_advance")
     assert adv.data["retracted"] == [fid] and adv.data["to"] == target
     assert u.extension is None and u.extends == [] and u.hex == target
+
+
+def test_artillery_in_the_engine_s_shock_11_61_11_63() -> None:
+    """On the gun-line: Archer's 1st Tennessee shocks a hex of a battery of six Napoleons
+    and the 3rd Indiana (dismounted, 5 SP less one horse holder). The battery never
+    withdraws (§11.61) and adds 1 SP (six guns: one per four, at least one) only when it is
+    the top unit (§11.63)."""
+    from gbacw_gunline import ARCHER, IN3, NAP1, TN1, at, gunline, hid, key_of, place
+
+    g = gunline(ARCHER)
+    place(g, TN1, at(g, (0, 0)), 0)
+    target = at(g, (0, 0)).neighbour(0)
+    place(g, IN3, target, 3)
+    place(g, NAP1, target, 3)
+    g._memo.clear()
+    tn1, in3, nap = key_of(g, TN1), key_of(g, IN3), key_of(g, NAP1)
+    assert sa.shock_targets(g, nap) == []  # a battery never shocks (not even its own side's)
+    g.dice = ScriptedDice([0, 5] + [0] * 40, die="d10")
+    a = {"type": "shock", "shocks": [{"attackers": [tn1], "targets": [hid(g, target)]}]}
+    g.validate(a, "csa")
+    ev = g.apply(a, "csa")
+    assert not any(x["type"] == "withdraw" and x.get("unit") == nap
+                   for x in g.legal_actions("usa"))
+    while g.pos.pending is not None and g.pos.pending["kind"] in ("shock", "retreat"):
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        ev += g.apply({"type": "stand"} if {"type": "stand"} in legal else legal[0], seat)
+    resolved = next(e for e in ev if e.type == "shock_resolved")
+    order = list(g.pos.units)  # the stack's order is the position's
+    on_top = order.index(nap) < order.index(in3)
+    infantry = g.counter(in3).sp - 1  # one horse holder (§14.25)
+    guns = max(1, g.counter(nap).sp // 4)
+    assert resolved.data["defender_sp"] == str(infantry + (guns if on_top else 0))
