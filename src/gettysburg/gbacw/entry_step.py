@@ -147,10 +147,14 @@ def queue_filter(game: Any, key: str,
     one-hex minimum kept)."""
     p = game.pos
     u = p.units[key]
+    board = game.cat.board
     barred = barred_entries(game, u.seat)
+    here = game.hex_of(u.hex if u.hex is not None else game.waiting(key))
+    reach = 2 * game.mp_of(key) + 2  # road steps of ½ MP: twice the MA in hexes at most
+    if here is not None:  # only the barred hexes the unit could get to matter
+        barred = frozenset(b for b in barred if here.distance(b) <= reach)
     if u.hex is not None and not barred:
         return found
-    board = game.cat.board
     enemy = game.enemy_hexes(u.seat) if u.hex is None else set()
     march = u.hex is None and game.orders_of(key) == "march"
     budget = 2 * game.mp_of(key)
