@@ -317,3 +317,29 @@ def test_on_attack_orders_a_unit_that_fired_still_closes() -> None:
     assert best_index(d.scores(attack, legal), legal) == 0
     advance = {**_view({"a": _unit("csa", "A2314", "B")}, {"B": "advance"}), FIRED: ["a"]}
     assert best_index(d.scores(advance, legal), legal) == 2
+
+
+def test_an_unknown_action_kind_comes_after_the_done_actions() -> None:
+    """The engine grows new actions (formations, engineering...): one the doctrine does
+    not know is never preferred to ending the brigade, but is played when it is the only
+    legal answer."""
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2314", "B")}, {"B": "advance"})
+    legal: list[JSON] = [{"type": "extend", "unit": "a", "sides": ["left"]},
+                         {"type": "end_brigade"}]
+    assert best_index(d.scores(v, legal), legal) == 1
+    only: list[JSON] = [{"type": "some_new_answer", "unit": "a"}]
+    assert best_index(d.scores(v, only), only) == 0
+
+
+def test_advance_after_combat_onto_an_objective() -> None:
+    """002 §12.6, §11.35: advance into an objective the combat emptied; otherwise stay."""
+    d = GbacwDoctrine()
+    v = _view({"a": _unit("csa", "A2413", "B")}, {"B": "attack"})
+    onto = [{"type": "advance", "unit": "a", "to": "A2512", "facing": V},
+            {"type": "no_advance"}]
+    assert best_index(d.scores(v, onto), onto) == 0
+    usa = _view({"a": _unit("usa", "A2413", "B")}, {"B": "advance"}, seat="usa")
+    away = [{"type": "advance", "unit": "a", "to": "A2314", "facing": V},
+            {"type": "no_advance"}]
+    assert best_index(d.scores(usa, away), away) == 1

@@ -34,6 +34,9 @@ MARCH_BEYOND = 14.0
 ATTACK_WITHIN = 5.0
 #: what one MP of progress toward the objective is worth
 STEP = 0.1
+#: the "done" actions: end a segment, a brigade, the commanders' moves, a shock step
+DONE = frozenset({"end_orders", "end_orders_change", "end_brigade", "end_commanders",
+                  "end_shock"})
 
 
 def _front(facing: JSONDict | None) -> tuple[float, float] | None:
@@ -225,19 +228,27 @@ class GbacwDoctrine:
             return score_shock(s.view, s.seat, a, frozenset(s.obj.hexes), s.orders)
         if kind == "withdraw":
             return score_withdraw(s.view, a, frozenset(s.obj.hexes))
-        if kind in ("return_fire", "pre_shock_fire"):
+        if kind in ("return_fire", "pre_shock_fire", "withdrawal_fire", "approach_fire",
+                    "rapid_return_fire"):
             # simultaneous (§10.42) or before the fight (§11.38): a shot costs nothing here
             return 1.0 + 0.01 * int((s.own.get(str(a.get("unit"))) or {}).get("sp") or 0)
         if kind == "react":
             return self._react(s, a)
-        if kind in ("stand", "hold", "no_reaction"):
+        if kind in ("stand", "hold", "no_reaction", "let_pass", "no_advance"):
             return 0.0
+        if kind in ("advance", "shock_advance"):
+            return self._advance(s, a)
+        if kind == "retreat":
+            return self._retreat(s, a)
         if kind in ("move_leader", "move_commander"):
             return self._leader(s, a)
         if kind == "end_activation":
             return 0.001  # below end_brigade: finish the brigade first
-        # end_orders, end_orders_change, end_brigade, end_commanders: the "done" actions
-        return 0.01
+        if kind in DONE or kind in ("raise", "share"):
+            return 0.01  # the "done" actions (and raising/sharing AMs, taken when offered)
+        # A kind this doctrine does not know (the engine grows): below every done action,
+        # so it is played only when nothing else is legal (and then it is legal).
+        return -0.01
 
     def _roll(self, s: Situation, brigades: JSONDict, a: Action) -> float:
         """002 §6.2: roll for new orders only for a brigade stuck on orders that no longer
@@ -249,6 +260,29 @@ class GbacwDoctrine:
         if now == want or a.get("orders") != want:
             return -0.5
         return 0.8 if now == "march" else 0.3
+
+    def _advance(self, s: Situation, a: Action) -> float:
+        """Advance after combat (002 §11.35, §12.6) onto an objective, or, for the taker,
+        nearer one; otherwise stay."""
+        k = str(a.get("unit"))
+        frm, to = s.unit_hex(k), a.get("to")
+        if frm is None or not to:
+            return -0.1
+        t = parse(str(to))
+        if t in s.obj.hexes:
+            return 2.0
+        if frm in s.obj.hexes or not s.attacking:
+            return -0.1
+        return STEP * (s.to_goal(frm) - s.to_goal(t)) - 0.05
+
+    def _retreat(self, s: Situation, a: Action) -> float:
+        """A retreat path (002 §12.4): end as far from the enemy as the paths allow."""
+        path = a.get("path") or []
+        if not path:
+            return 0.0
+        end = parse(str(path[-1]))
+        near = s.nearest_enemy(end)
+        return 0.01 * (end.distance(near) if near is not None else 9)
 
     def _wanted_orders(self, s: Situation, brigade: str) -> str:
         keys = [k for k, u in s.own.items() if u.get("brigade") == brigade]
