@@ -4,11 +4,12 @@ seat's view (never the state: the enemy's orders, efficiency markers and pool ar
 
 The side that must take the scenario's objective hexes (its victory block) marches on them
 from afar, advances when near and attacks when close; the other side holds them. Both fire
-whenever a shot is offered (return fire is not yet in the engine, so a shot costs nothing
-but the move it may forbid, 002 §6.15), rally disordered units (002 §13.41), keep leaders
-with their troops (002 §4.2) and face the nearest enemy (002 §7.1). Orders-change rolls and
-coordination are not tried (a Loose Cannon or Confusion costs more than the attempt wins,
-002 §6.2, §5.34). Shock and the defender's answers are scored in :mod:`.combat`: shock on
+whenever a shot is offered (a shot costs the move it may forbid on Advance, 002 §6.15),
+rally disordered units (002 §13.41), keep each leader near those he links to the chain of
+command (002 §4.2, §6.12) and face the nearest enemy (002 §7.1). Orders-change rolls only
+for a brigade whose orders no longer fit (002 §6.2); coordination is not tried (Confusion
+costs more than it wins, §5.34). An action kind it does not know ranks below every done
+action. Shock and the defender's answers are scored in :mod:`.combat`: shock on
 good odds, above all against an objective's holders; stand on good ground or an objective,
 withdraw when badly outnumbered off them; always return fire and fire before a shock;
 face an enemy come next to a flank.
