@@ -238,3 +238,12 @@ def test_breaking_off_a_charge_after_a_reaction_move_11_57() -> None:
     with pytest.raises(RuleError) as e:
         g.validate({"type": "break_charge", "unit": k}, "usa")
     assert e.value.rule == "11.57"
+
+
+def test_blown_cavalry_is_on_advance_orders_11_58() -> None:
+    g, k, _d1 = mounted_on_attack([0])
+    assert g.orders_of(k) == "attack"
+    charge_step.mark_blown(g, k)
+    g._memo.clear()
+    assert g.orders_of(k) == "advance"
+    assert {"type": "charge", "unit": k} not in g.legal_actions("usa")

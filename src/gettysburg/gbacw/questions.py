@@ -356,6 +356,8 @@ class EngineQuestions(Game):
     def orders_of(self, key: str) -> str:
         # a unit out of command keeps its last orders (002 §4.23, orders_step.py)
         own = self.pos.unit_orders.get(key) or self.pos.brigades[self.formation(key)].orders
+        if own == "attack" and self.pos.units[key].blown:
+            own = "advance"  # 002 §11.58: Blown cavalry is on Advance orders
         # 002 §6.18: artillery is on Advance, or on March with its formation
         return artillery_orders(own) if unit_class(self.counter(key)) == "artillery" else own
 
