@@ -19,7 +19,7 @@ from gettysburg.core.system import (
     ScenarioMenu,
     words_file,
 )
-from gettysburg.gbacw import map_hooks
+from gettysburg.gbacw import lab_hooks, map_hooks  # views and data only, never the rules
 
 
 def _menu() -> ScenarioMenu:
@@ -118,6 +118,7 @@ SYSTEM = RuleSystem(
     explain=_explain,
     preview=_preview,  # a unit's fire and shock odds before sending (gbacw/preview.py)
     scenario_text=_scenario_text,
+    lab=lab_hooks.HOOKS,  # simulate/report: the turn, the victory margin, losses by brigade
     maps=MapHooks(build=map_hooks.build, render=map_hooks.render,
                   inspect_hex=map_hooks.inspect_hex, inspect_los=map_hooks.inspect_los),
 )
