@@ -38,10 +38,10 @@ from gettysburg.gbacw.movement import (
 from gettysburg.gbacw.paths import (
     Reach,
     _come_on,
-    disordered_approach_ban,
     _leader_search,
     _Node,
     command_cost,
+    disordered_approach_ban,
     leader_costs,
     reachable,
 )
