@@ -133,13 +133,24 @@ def parts(game: FormationGame, key: str) -> list[Hex]:
     return [h, *(game.cat.board.parse(x) for x in u.extends)]
 
 
+def _memo(game: FormationGame) -> dict[Any, Any]:
+    """The game's answers for the position as it stands (emptied after every action)."""
+    memo = getattr(game, "_memo", None)
+    return memo if isinstance(memo, dict) else {}
+
+
 def extension_hexes(game: FormationGame, seat: Seat | None = None) -> dict[Hex, str]:
     """Hexes held by an extension (not a counter) -> the unit, of ``seat`` or of both."""
+    memo = _memo(game)
+    mk = ("formation.extension_hexes", seat)
+    if mk in memo:
+        return dict(memo[mk])
     out: dict[Hex, str] = {}
     for k, u in sorted(game.pos.units.items()):
         if u.extends and u.hex is not None and (seat is None or u.seat == seat):
             for x in u.extends:
                 out[game.cat.board.parse(x)] = k
+    memo[mk] = dict(out)
     return out
 
 
@@ -672,6 +683,11 @@ def line_reach(game: FormationGame, key: str) -> dict[tuple[Hex, Facing], Reach]
 def _occupants(game: FormationGame, key: str) -> tuple[set[Hex], set[Hex], set[Hex]]:
     """(hexes with a non-artillery unit or any extension, enemy-held hexes, friend-held
     hexes), ``key``'s own parts left out."""
+    memo = _memo(game)
+    mk = ("formation.occupants", key)
+    if mk in memo:
+        a, b, c = memo[mk]
+        return set(a), set(b), set(c)
     p = game.pos
     seat = p.units[key].seat
     non_art: set[Hex] = set()
@@ -686,6 +702,7 @@ def _occupants(game: FormationGame, key: str) -> tuple[set[Hex], set[Hex], set[H
         if _class(game.counter(k)) != "artillery":
             non_art.add(h)
         non_art.update(holds - {h})
+    memo[mk] = (frozenset(non_art), frozenset(enemy), frozenset(friends))
     return non_art, enemy, friends
 
 
