@@ -464,3 +464,24 @@ def test_an_extended_unit_retreats_unextended_and_checks_8_47() -> None:
     assert types(ev)[:3] == ["dice", "retreat_unextended", "retreat_unextended_check"]
     assert u.extension is None and u.extends == [] and u.disordered
     assert u.hex == hid(g, to)
+
+
+@pytest.mark.parametrize(("disordered", "first"), [(None, "csa"), ("usa", "usa"),
+                                                   ("csa", "csa")])
+def test_both_sides_waiting_to_retreat_go_in_cohesion_order_12_48(
+        disordered: str | None, first: str) -> None:
+    """Gamble's (phasing) and Archer's units both wait for their paths: the side with the
+    better cohesion retreats last; on a tie the defender (csa) goes first."""
+    g, k, enemy = active_gamble()
+    for key in (k, enemy):
+        g.pos.units[key].disordered = g.pos.units[key].seat == disordered
+    rs.retreat(g, k, (1, 2), {hx(g, enemy)})
+    rs.retreat(g, enemy, (1, 2), set())
+    pend = g.pos.pending
+    assert pend is not None and len(pend["queue"]) == 2
+    assert g.pos.units[pend["queue"][0]["unit"]].seat == first
+    assert g.to_move() == [first]
+    while g.pos.pending is not None:
+        seat = g.to_move()[0]
+        g.apply(g.legal_actions(seat)[0], seat)
+    assert g.pos.units[k].hex is not None and g.pos.units[enemy].hex is not None

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from . import formation_step
+from . import fatigue, formation_step
 from .charts.terrain import UnitClass
 from .combatant import Combatant, Disorder, check
 from .facing import Facing, vertex_steps
@@ -43,6 +43,7 @@ from .retreat import (
     Surroundings,
     check_advance,
     retreat_options,
+    retreat_order,
     rout_chain,
     through_checks,
 )
@@ -160,11 +161,38 @@ def _queue(game: GbacwGame, entry: dict[str, Any], checked: set[str]) -> None:
     p = game.pos
     owner = p.units[entry["unit"]].seat
     if p.pending is not None and p.pending.get("kind") == RETREAT:
-        p.pending["queue"] = [*p.pending["queue"], entry]
+        queue = _in_order(game, [*p.pending["queue"], entry])
+        p.pending["queue"] = queue
+        p.pending["seat"] = other(p.units[queue[0]["unit"]].seat)
         p.pending["checked"] = sorted(set(p.pending["checked"]) | checked)
         return
     p.pending = {"kind": RETREAT, "seat": other(owner), "queue": [entry],
                  "checked": sorted(checked), "resume": p.pending}
+
+
+def _in_order(game: GbacwGame, queue: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """002 §12.48: when both sides have retreats waiting, the side with the best cohesion
+    (less half its fatigue) retreats last, the defenders first on a tie
+    (``retreat.retreat_order``); each side keeps its own order."""
+    p = game.pos
+    seats = {p.units[e["unit"]].seat for e in queue}
+    att = phasing_seat(game)
+    if len(seats) < 2 or att is None:
+        return queue
+
+    def rec(e: dict[str, Any]) -> Combatant:
+        k = e["unit"]
+        c, u = game.counter(k), p.units[k]
+        b = p.brigades.get(game.formation(k))
+        tired = (fatigue.level(b.fatigue) or 0) if b is not None and game.fatigue else 0
+        return Combatant(k, u.seat, (game.cat.board.parse(e["from"]),), Facing("vertex", 0),
+                         "infantry", 1, c.cohesion_disordered if u.disordered else c.cohesion,
+                         fatigue=tired)
+
+    first = retreat_order([rec(e) for e in queue if p.units[e["unit"]].seat == att],
+                          [rec(e) for e in queue if p.units[e["unit"]].seat != att])
+    first_seat = att if first == "attacker" else other(att)
+    return sorted(queue, key=lambda e: p.units[e["unit"]].seat != first_seat)
 
 
 def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
