@@ -62,6 +62,10 @@ def _drive_until(s: Seat, kinds: set[str]) -> dict[str, Any]:
     raise AssertionError(f"no {kinds} within {STEPS} decisions")
 
 
+def _kinds(s: Seat, since: int) -> set[str]:
+    return {e["type"] for e in s.events() if e["n"] >= since}
+
+
 def _sent(s: Seat, kind: str, since: int) -> list[dict[str, Any]]:
     return [e for e in s.events() if e["n"] >= since and e["type"] == kind]
 
@@ -157,10 +161,10 @@ def test_little_round_top_against_the_general(csa: Seat, screenshot: Any) -> Non
     want = json.loads(button.get_attribute("data-action") or "{}")
     assert want["type"] == "shock"
     button.click()
-    wait(lambda: _sent(csa, "shock_designated", n0), timeout=120)
+    wait(lambda: _kinds(csa, n0) & {"shock_designation", "shock_designated"}, timeout=120)
     # the general decides as the defender (withdraw or stand, 002 §11.33); then the fight
-    wait(lambda: _sent(csa, "shock_resolved", n0) or _sent(csa, "shock_cancelled", n0)
-         or _sent(csa, "withdraw", n0), timeout=180)
+    wait(lambda: {k for k in _kinds(csa, n0) if k in ("shock_resolved", "shock_cancelled")
+                  or "withdraw" in k}, timeout=180)
 
     # 6. The general's activations reached the log, in sentences.
     page.wait_for_function("""() => [...document.querySelectorAll('#log li')]
