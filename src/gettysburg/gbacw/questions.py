@@ -37,6 +37,12 @@ from gettysburg.gbacw.catalog import catalog
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.command_status import INDEPENDENT, CommandTree, measure
 from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.kinds import ARTILLERY_COMMANDS as ARTILLERY_COMMANDS
+from gettysburg.gbacw.kinds import COMMANDER_MA as COMMANDER_MA
+from gettysburg.gbacw.kinds import EVENT_MARKER as EVENT_MARKER
+from gettysburg.gbacw.kinds import LEADER_MA as LEADER_MA
+from gettysburg.gbacw.kinds import facing_kind as facing_kind
+from gettysburg.gbacw.kinds import unit_class as unit_class
 from gettysburg.gbacw.los import line_of_sight
 from gettysburg.gbacw.movement import FriendStack, movement_allowance
 from gettysburg.gbacw.oob import Counter
@@ -63,28 +69,9 @@ from gettysburg.gbacw.state import (
 from gettysburg.gbacw.tdg_leaders import check_transfer_parties
 from gettysburg.gbacw.victory import Standing, UnitAt, Verdict, score
 
-#: TDG's artillery commands with AMs of their own, kept out of transfers (004 §4.36)
-ARTILLERY_COMMANDS = ("US-AR",)
 OPTIONS: dict[str, str] = {"no_fatigue": "17.0", "random_events": "tdg.18.0",
                            "small_arms_ammo": "10.9", "artillery_caution": "9.55",
                            "artillery_close": "9.55", "combined_small_arms": "10.82"}
-EVENT_MARKER = "event"  # the Random Event marker in the AM pool (004 §18.0): no seat
-LEADER_MA = 10  # brigade and division leaders (002 §4.16)
-COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
-
-
-def unit_class(c: Counter) -> str:
-    """The Terrain chart's class of a counter (preamble conventions)."""
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    if c.arm == "cav" and c.mode == "mounted":
-        return "mounted_cavalry"
-    return "infantry"
-
-
-def facing_kind(orders: str) -> str:
-    """March units face a hexside, the others a vertex (002 §7.1)."""
-    return "side" if orders == "march" else "vertex"
 
 
 class EngineQuestions(Game):
