@@ -37,7 +37,6 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "continue_shock": 3, "shock_advance": 2,
            "end_shock": 2, "charge": 2, "counter_charge": 2, "break_charge": 2,
            "extend": 1, "retract": 1, "refuse": 1, "unrefuse": 2,  # formation_step.py
-           "restack": 1, "move_stack": 2,
            "restack": 1, "move_stack": 2, "form": 1,
            "withdrawal_move": 2}
 MAX_ACTIONS = 1500

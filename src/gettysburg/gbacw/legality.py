@@ -292,8 +292,6 @@ class EngineLegality(EngineQuestions):
             return formation_step.check(self, action, seat)
         elif kind == "resupply":
             ammunition.check_resupply(self, action, seat)  # 002 §10.92-10.93
-        elif kind in formation_step.KINDS:
-            return formation_step.check(self, action, seat)
         elif kind == "rally":
             key = action["unit"]
             if key not in p.units or p.units[key].seat != seat:
