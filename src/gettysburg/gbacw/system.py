@@ -10,7 +10,7 @@ from typing import Any
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.doctrine import Doctrine, Memory
-from gettysburg.core.protocol import Game
+from gettysburg.core.protocol import Game, ResearchHooks
 from gettysburg.core.system import (
     AIHooks,
     MapHooks,
@@ -52,6 +52,12 @@ def _preview(game: Game, seat: str, unit: str) -> JSONDict | None:
     from gettysburg.gbacw.preview import preview  # the charts' odds, imported when asked
 
     return preview(game, seat, unit)
+
+
+def _research() -> ResearchHooks:
+    from gettysburg.gbacw.research import hooks  # the OpenSpiel/PettingZoo codec, on first use
+
+    return hooks()
 
 
 def _doctrine() -> Doctrine:
@@ -118,6 +124,7 @@ SYSTEM = RuleSystem(
     explain=_explain,
     preview=_preview,  # a unit's fire and shock odds before sending (gbacw/preview.py)
     scenario_text=_scenario_text,
+    research=_research,  # the adapters (gbacw/research.py, docs/research.md)
     lab=lab_hooks.HOOKS,  # simulate/report: the turn, the victory margin, losses by brigade
     maps=MapHooks(build=map_hooks.build, render=map_hooks.render,
                   inspect_hex=map_hooks.inspect_hex, inspect_los=map_hooks.inspect_los),

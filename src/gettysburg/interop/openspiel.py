@@ -19,7 +19,10 @@ Design (``docs/research.md`` has the details):
 * Dice are explicit chance nodes: the engine is driven with scripted dice; when an action
   needs a die that has not been drawn, the engine refuses it atomically (state untouched)
   and the state becomes a chance node with outcomes 0..5 (faces 1..6, p = 1/6 each). Each
-  outcome is appended and the action replayed until it has all its dice.
+  outcome is appended and the action replayed until it has all its dice. A system whose
+  hooks declare ``chance = "sampled"`` (one that rolls its dice while setting up and between
+  decisions) plays with its own dice seeded by the ``seed`` parameter instead: no chance
+  nodes, so each seed is a DETERMINISTIC game (vary ``seed`` for the dice's spread).
 * Actions are the system's fixed integer encoding (``ResearchHooks.encode_actions``). Ids
   are checked here, in Python, before they reach anything else.
 * Observations come from ``make_py_observer``: the seat's observation without anything
@@ -73,13 +76,23 @@ def game_name(spec: str) -> str:
     return f"python_{system.name}_{scenario}"
 
 
+def _sampled(system: RuleSystem) -> bool:
+    """A system whose hooks say ``chance = "sampled"`` rolls its own seeded dice, also
+    between decisions (set-up and automatic steps): no explicit chance nodes."""
+    return system.research is not None and \
+        getattr(system.research(), "chance", "explicit") == "sampled"
+
+
 def _game_type(system: RuleSystem, scenario: str) -> Any:
     title = system.menu().scenarios.get(scenario, scenario)
+    # Seeded dice: each seed (a game parameter) is a deterministic game.
+    chance = (pyspiel.GameType.ChanceMode.DETERMINISTIC if _sampled(system)
+              else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
     return pyspiel.GameType(
         short_name=f"python_{system.name}_{scenario}",
         long_name=f"Gettysburg: {system.title} ({title})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        chance_mode=chance,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -99,7 +112,8 @@ class _Shared:
         # What names a hidden piece (a handle) is stripped from what a seat recalls.
         self.is_handle: Callable[[str], bool] = system.is_handle or _no_handles
         self.template: Game = new_game(f"{system.name}/{scenario}", options=options,
-                                       seed=seed, dice=ScriptedDice([]))
+                                       seed=seed,
+                                       dice=None if _sampled(system) else ScriptedDice([]))
         self.seats: list[Seat] = self.template.seats()
         self.max_turns = max_turns
         self.max_decisions = max_decisions
