@@ -21,11 +21,12 @@ from gettysburg.gbacw import fatigue
 from gettysburg.gbacw.catalog import Catalog, catalog
 from gettysburg.gbacw.command_status import measure
 from gettysburg.gbacw.fire_result import replacement_for
+from gettysburg.gbacw.kinds import unit_class
 from gettysburg.gbacw.rally import idle_rally
 from gettysburg.gbacw.shock_action import combatant_of
 
 if TYPE_CHECKING:
-    from gettysburg.gbacw.questions import EngineQuestions as GbacwGame
+    from gettysburg.gbacw.engine_view import GameView as GbacwGame
 
 
 # --- leaders killed and replaced (002 §4.18, §12.74-12.76) ---------------------------------
@@ -242,8 +243,6 @@ def reserve_resupply(game: GbacwGame, brigade: str) -> list[Event]:
     """002 §6.35's fifth step: with the optional small-arms ammunition rule (§10.9, the
     ``small_arms_ammo`` option) a Reserve formation's units refill; artillery keeps its own
     ammunition rule (§10.69)."""
-    from gettysburg.gbacw.questions import unit_class
-
     if "small_arms_ammo" not in game.setup.options:
         return []
     p = game.pos
@@ -261,8 +260,6 @@ def note_not_idle(game: GbacwGame, action: Action) -> None:
     """What ends a brigade's idleness outside its own activation (002 §13.45, §17.42): a
     reaction move, or being designated the target of a shock (the phasing side's own
     actions are counted by ``fatigue.idle`` as they happen); artillery never counts."""
-    from gettysburg.gbacw.questions import unit_class
-
     p = game.pos
     kind = action.get("type")
     hit: set[str] = set()

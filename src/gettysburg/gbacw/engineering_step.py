@@ -21,9 +21,10 @@ from gettysburg.core.protocol import Action, Event, RuleError, Seat
 from gettysburg.gbacw import engineering
 from gettysburg.gbacw.engineering import Breastwork, Builder, Construction
 from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.kinds import unit_class
 
 if TYPE_CHECKING:
-    from gettysburg.gbacw.questions import EngineQuestions as GbacwGame
+    from gettysburg.gbacw.engine_view import GameView as GbacwGame
 
 #: the actions a builder may take without ending its work (reaction facing is free, §15.14
 #: counts only actions; §13.45 treats reaction facing the same way)
@@ -49,8 +50,6 @@ def constructions(game: GbacwGame) -> list[Construction]:
 
 
 def _builder(game: GbacwGame, key: str) -> Builder:
-    from gettysburg.gbacw.questions import unit_class
-
     p = game.pos
     n = game.formation(key)
     b = p.brigades[n]

@@ -22,6 +22,7 @@ from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, Seat
 from gettysburg.gbacw.efficiency import unit_activations
 from gettysburg.gbacw.facing import Facing, to_kind
+from gettysburg.gbacw.kinds import ARTILLERY_COMMANDS, facing_kind, unit_class
 from gettysburg.gbacw.orders import (
     LooseCannon,
     OrdersChange,
@@ -31,7 +32,7 @@ from gettysburg.gbacw.orders import (
 from gettysburg.gbacw.state import marker_parts
 
 if TYPE_CHECKING:
-    from gettysburg.gbacw.questions import EngineQuestions as GbacwGame
+    from gettysburg.gbacw.engine_view import GameView as GbacwGame
 
 #: the actions by which a unit acts in an activation (002 §3.0 III/C/3)
 _ACTS = ("move", "face", "rally", "fire", "fire_split", "combined_fire", "rapid_fire")
@@ -155,8 +156,6 @@ def orders_before(game: GbacwGame, action: Action) -> dict[str, str]:
 def late_orders(game: GbacwGame, before: dict[str, str]) -> list[Event]:
     """002 §4.23: when a brigade's orders changed (Division Orders or a roll), its units out
     of command keep the orders they had, facing as those orders face."""
-    from gettysburg.gbacw.questions import facing_kind
-
     p = game.pos
     ev: list[Event] = []
     for n, old in sorted(before.items()):
@@ -187,8 +186,6 @@ def on_activate(game: GbacwGame, brigade: str) -> list[Event]:
     """002 §4.23: at its brigade's next activation a unit that kept its old orders takes
     the brigade's, if it is in its leader's range now."""
     from gettysburg.gbacw.end_segment import in_brigadier_range
-    from gettysburg.gbacw.questions import facing_kind
-
     p = game.pos
     waiting = [k for k in game.brigade_units(brigade) if k in p.unit_orders]
     if not waiting:
@@ -256,8 +253,6 @@ def act_problem(game: GbacwGame, key: str) -> RuleError | None:
 
 def _divisional_battery(game: GbacwGame, key: str) -> str | None:
     """The division of a battery of a divisional artillery battalion, else None."""
-    from gettysburg.gbacw.questions import unit_class
-
     c = game.counter(key)
     if unit_class(c) != "artillery":
         return None
@@ -324,7 +319,6 @@ def swap_options(game: GbacwGame, seat: Seat) -> list[Action]:
     flip Pendleton to Alexander as chief of artillery and Alexander's battalion counter to
     its replacement."""
     from gettysburg.gbacw.efficiency import alexander_swap
-    from gettysburg.gbacw.questions import ARTILLERY_COMMANDS
 
     p = game.pos
     if seat != "csa" or seat in p.transferred or PENDLETON in p.acting:

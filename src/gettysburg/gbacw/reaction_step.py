@@ -206,7 +206,7 @@ def moves(game: GbacwGame, key: str, trigger: Hex) -> list[tuple[Hex, ...]]:
         return []
     seat = game.pos.units[key].seat
     enemies = _enemies(game, seat)
-    light: Light = game._light()  # type: ignore[attr-defined]
+    light: Light = game._light()  # type: ignore[assignment]
     if not move_trigger(me, trigger, light=light):
         return []
     try:
