@@ -218,7 +218,7 @@ def moves(game: GbacwGame, key: str, trigger: Hex) -> list[tuple[Hex, ...]]:
     friends = game.friends_of(key)
 
     def seen(h: Hex) -> bool:
-        return any(h.distance(e) <= 4 and game._sight(e, h)  # type: ignore[attr-defined]
+        return any(h.distance(e) <= 4 and game._sight(e, h)
                    for e in enemy)
 
     found = reaction_moves(game.cat.board, me, enemy=enemy, enemy_fronts=fronts,
