@@ -19,6 +19,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     artillery_near,
+    battle_book_step,
     charge_step,
     effectiveness,
     efficiency,
@@ -384,7 +385,7 @@ class EngineQuestions(Game):
         ma = movement_allowance(ma, self.orders_of(key), unit_class(c))  # type: ignore[arg-type]
         if self.fatigue and unit_class(c) != "artillery":  # 002 §17.31, artillery exempt
             ma = fatigue.fatigued_ma(ma, self.pos.brigades[self.formation(key)].fatigue)
-        return ma
+        return battle_book_step.rain_ma(self, ma)  # 004 §18.0 M
 
     def friends_of(self, key: str) -> dict[Hex, FriendStack]:
         """Friendly hexes as the mover sees them (002 §8.12, §8.22)."""
@@ -618,7 +619,8 @@ class EngineQuestions(Game):
         seat, division = marker_parts(p.current)
         out = []
         for n, b in sorted(p.brigades.items()):
-            if b.seat != seat or b.reserve or n in p.done_brigades or not self.in_play(n):
+            if (b.seat != seat or b.reserve or n in p.done_brigades or not self.in_play(n)
+                    or battle_book_step.finished(self, n)):  # 004 §18.0 A
                 continue
             march = b.orders == "march"
             if division is None and march:
@@ -787,9 +789,9 @@ class EngineQuestions(Game):
     def _transfers(self, seat: Seat) -> list[Action]:
         """002 §5.4 through :func:`efficiency.transfer`: once a turn, 2 AMs from one or two
         divisions give 1 to another; only divisions whose chain reached the OC at II/A
-        (§5.42); none below 1 nor above 4 (§5.43)."""
+        (§5.42); none below 1 nor above 4 (§5.43). None while Lee is paralysed (004 §18.0 S)."""
         p = self.pos
-        if seat in p.transferred:
+        if seat in p.transferred or battle_book_step.lee_paralysed(self, seat):
             return []
         ok = set(p.command.get("transfer_ok", []))
         divs = [d for d in self.divisions(seat) if d in p.ams and d in ok]

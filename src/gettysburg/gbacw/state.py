@@ -195,6 +195,7 @@ class Position:
     ci_brigades: list[str] = field(default_factory=list)  # 002 §13.22 markers (effectiveness.py)
     ci_divisions: list[str] = field(default_factory=list)  # 002 §13.31
     events_happened: list[str] = field(default_factory=list)  # random event letters (tdg.18.0)
+    tdg: dict[str, Any] = field(default_factory=dict)  # battle-book effects (battle_book_step)
     reacted: list[str] = field(default_factory=list)  # reaction facing this enemy activation
     # reinforcements come on in this activation marker (002 §9.72, entry_step.py): its
     # "stamp" (turn:marker) and, per entry hex id, the half MP each unit paid to enter it
@@ -257,6 +258,7 @@ class Position:
             **({"events_happened": list(self.events_happened)} if self.events_happened
                else {}),
             **({"reacted": list(self.reacted)} if self.reacted else {}),
+            **({"tdg": copy.deepcopy(self.tdg)} if self.tdg else {}),
             **({"entering": copy.deepcopy(self.entering)} if self.entering else {}),
             **({"fallen": sorted(self.fallen)} if self.fallen else {}),
             **({"dead": sorted(self.dead)} if self.dead else {}),
@@ -311,6 +313,7 @@ class Position:
             ci_divisions=[str(x) for x in d.get("ci_divisions", [])],
             events_happened=[str(x) for x in d.get("events_happened", [])],
             reacted=[str(x) for x in d.get("reacted", [])],
+            tdg=copy.deepcopy(dict(d.get("tdg", {}))),
             entering=copy.deepcopy(dict(d.get("entering", {}))),
             fallen=[str(x) for x in d.get("fallen", [])],
             dead=[str(x) for x in d.get("dead", [])],

@@ -13,6 +13,7 @@ from gettysburg.core.protocol import (
     dice_event,
 )
 from gettysburg.gbacw import (
+    battle_book_step,
     charge_step,
     effectiveness,
     efficiency,
@@ -130,8 +131,9 @@ class EngineSteps(EngineLegality):
                 and h.distance(at) <= reach
                 for ld in p.leaders if cat.leader_level.get(ld) == "corps")
             spent = 2 * LEADER_MA + 1 if oc in p.tired else 0  # §9.32: over 10 MP
-            return InitiativeSide(p.last_initiative == seat, cat.rating(oc, "initiative"),
-                                  spent, corps_near)
+            rating = 0 if battle_book_step.lee_paralysed(self, seat) else cat.rating(
+                oc, "initiative")  # 004 §18.0 S
+            return InitiativeSide(p.last_initiative == seat, rating, spent, corps_near)
 
         first = self.dice.counter
         res = roll_initiative(self.dice, side("usa"), side("csa"),
@@ -292,7 +294,8 @@ class EngineSteps(EngineLegality):
     def _random_event(self) -> list[Event]:
         """004 §18.0 (optional): the Random Event marker drawn: ignored when it is the last
         marker of the turn, else who rolls and the letter (random_events.draw_event). The
-        letter's effect is announced, not applied (the engine does not apply them yet)."""
+        letter's effect is applied by :func:`battle_book_step.apply_event` (or announced with
+        what it needs when it waits on a player's choice the engine has no action for)."""
         p = self.pos
         ev: list[Event] = [Event("random_event_marker", "tdg.18.0", {})]
         if not random_events.marker_counts(drawn_last=not p.pool):
@@ -302,12 +305,13 @@ class EngineSteps(EngineLegality):
         d = random_events.draw_event(self.dice, frozenset(p.events_happened))
         ev.append(dice_event(self.dice.rolls_since(first)))
         data: dict[str, Any] = d.to_json()
+        effects: list[Event] = []
         if d.letter is not None:
             p.events_happened.append(d.letter)
-            eff = random_events.EFFECTS[d.letter]
-            data.update({"kind": eff.kind, "chooser": eff.chooser, "applied": False})
+            fields, effects = battle_book_step.apply_event(self, d)
+            data.update(fields)
         ev.append(Event("random_event", "tdg.18.0", data))
-        return ev
+        return ev + effects
 
     def _activate_marker(self, marker: str, *, chosen: bool) -> list[Event]:
         p = self.pos
@@ -482,6 +486,7 @@ class EngineSteps(EngineLegality):
             return []
         p.done_brigades.append(n)
         p.brigade = None
+        battle_book_step.note_brigade(self, n)  # for 004 §18.0 A
         ev = [Event("brigade_done", "5.3", {"brigade": n})]
         ev += formation_step.tidy(self, end_of_brigade=True)  # 002 §8.42, §8.43, §8.5
         ev += charge_step.blown_recovery(self, n)  # 002 §11.58

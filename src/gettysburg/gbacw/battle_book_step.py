@@ -1,0 +1,209 @@
+"""The battle book's rules in the engine (seed 004, ``tdg.*``): the Random Events table's
+effects (004 §18.0) applied when the marker is drawn, and the lasting effects the other steps
+ask about (a brigade Finished, heavy rain, Lee paralysed, A.P. Hill indisposed).
+
+The letter comes from :func:`random_events.draw_event` (``steps._random_event``); here
+:func:`apply_event` turns it into the game's change and events. Lasting effects live in
+``Position.tdg`` (saved only when not empty):
+
+- ``finished``: {"turn", "brigades"}: A's brigades that may not be activated again this turn;
+- ``last``: {"turn", "brigade"}: the brigade whose activation ended last (for A);
+- ``rain``: {"from", "to"}: M's turns (track indices, both included);
+- ``lee``: {"from", "to"}: S's turns;
+- ``hill``: R's outcome, {"on_map", "delay"} or {"on_map", "from", "to"}.
+
+A letter whose effect needs a player's choice the engine has no action for yet (B, C, D, E,
+G, H, I, J, K, L, N, O, P, Q) is announced with ``applied: false`` and ``needs`` naming what
+is missing, as 004 §18.0 lets the players resolve it by hand; the coverage row lists them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gettysburg.core.protocol import Event
+
+from . import random_events
+from .random_events import Draw
+
+if TYPE_CHECKING:
+    from .engine_view import GameView as GbacwGame
+
+RULE = "tdg.18.0"
+
+# letters the engine cannot apply yet: what each one still needs (a player's choice)
+NEEDS: dict[str, str] = {
+    "B": "an action to pick a brigade to activate outside the AMs",
+    "C": "the Flashman counter and its once-a-turn use",
+    "D": "an action to hold back a reinforcement group due this turn",
+    "E": "an action to pick the enemy leader the sniper shoots at",
+    "G": "an action to move a group's entry area one number up or down",
+    "H": "Imboden's brigade entering by area 1 or 2 next turn",
+    "I": "a mark on the next battery to move (one gun lost)",
+    "J": "a mark on the next battery to fire (the opponent's d10)",
+    "K": "the opponent's free moves of two units",
+    "L": "an action to pick the drunk U-rated brigadier and his relief",
+    "N": "an action to pick the unit that may panic",
+    "O": "an action to bring a routed unit back",
+    "P": "the Hero counter and its played roll shift",
+    "Q": "an action to pick the scouting cavalry brigade",
+}
+
+
+def _on(game: GbacwGame) -> bool:
+    return "random_events" in game.setup.options
+
+
+def _span(game: GbacwGame, key: str) -> tuple[int, int] | None:
+    got = game.pos.tdg.get(key)
+    if not isinstance(got, dict) or "from" not in got:
+        return None
+    return int(got["from"]), int(got["to"])
+
+
+def _active(game: GbacwGame, key: str) -> bool:
+    span = _span(game, key)
+    return span is not None and span[0] <= game.pos.turn <= span[1]
+
+
+# --- questions the other steps ask ----------------------------------------------------------------
+def note_brigade(game: GbacwGame, brigade: str) -> None:
+    """004 §18.0 A needs the brigade activated last this turn: noted when its activation
+    ends (only under the option, so games without it keep their saves unchanged)."""
+    if _on(game):
+        game.pos.tdg["last"] = {"turn": game.pos.turn, "brigade": brigade}
+
+
+def finished(game: GbacwGame, brigade: str) -> bool:
+    """004 §18.0 A: the brigade is Finished for this turn (no further activation)."""
+    got = game.pos.tdg.get("finished")
+    return (isinstance(got, dict) and got.get("turn") == game.pos.turn
+            and brigade in got.get("brigades", []))
+
+
+def rain_ma(game: GbacwGame, ma: int) -> int:
+    """004 §18.0 M: while the rain lasts every unit's MA is halved, rounded down."""
+    if not _active(game, "rain"):
+        return ma
+    return random_events.Rain(1).ma(ma)
+
+
+def rain_fire_drm(game: GbacwGame) -> int:
+    """004 §18.0 M: the fire DRM while it rains (0 otherwise); for the fire code."""
+    return random_events.Rain(1).fire_drm if _active(game, "rain") else 0
+
+
+def rain_rally_drm(game: GbacwGame) -> int:
+    """004 §18.0 M: the rally DRM while it rains (0 otherwise); for the rally code."""
+    return random_events.Rain(1).rally_drm if _active(game, "rain") else 0
+
+
+def lee_paralysed(game: GbacwGame, seat: str) -> bool:
+    """004 §18.0 S: during the two turns after the event, the Confederate OC's initiative
+    rating counts 0 and the Confederates may not transfer efficiency."""
+    return seat == "csa" and _active(game, "lee")
+
+
+# --- the effects --------------------------------------------------------------------------------
+def apply_event(game: GbacwGame, draw: Draw) -> tuple[dict[str, Any], list[Event]]:
+    """004 §18.0: apply the drawn letter. Returns the fields to add to the ``random_event``
+    event (``applied``, and ``needs`` when the engine leaves it to the players) and the
+    events of the effect itself."""
+    letter = draw.letter
+    if letter is None or draw.seat is None:
+        return {}, []
+    eff = random_events.EFFECTS[letter]
+    base: dict[str, Any] = {"kind": eff.kind, "chooser": eff.chooser}
+    if letter in NEEDS:
+        return {**base, "applied": False, "needs": NEEDS[letter]}, []
+    ev = {"A": _finish_last, "F": _remove_two, "M": _rain, "R": _hill, "S": _lee}[letter](
+        game, draw.seat)
+    data = ev[-1].data
+    if data.get("none"):
+        return {**base, "applied": False, "needs": data["none"]}, ev
+    if data.get("not_applied"):  # recorded; some of its effect is left to the players
+        return {**base, "applied": "partial" if data.get("applied_parts") else False,
+                "needs": ", ".join(data["not_applied"])}, ev
+    return {**base, "applied": True}, ev
+
+
+def _effect(letter: str, **data: Any) -> Event:
+    return Event("random_event_effect", RULE, {"letter": letter, **data})
+
+
+def _finish_last(game: GbacwGame, seat: str) -> list[Event]:
+    """A: the brigade activated last this turn is Finished (whichever side it is)."""
+    p = game.pos
+    last = p.tdg.get("last")
+    brigade = last.get("brigade") if isinstance(last, dict) and last.get("turn") == p.turn \
+        else None
+    if brigade is None:
+        return [_effect("A", none="no brigade has been activated this turn")]
+    got = p.tdg.get("finished")
+    done = list(got["brigades"]) if isinstance(got, dict) and got.get("turn") == p.turn else []
+    if brigade not in done:
+        done.append(brigade)
+    p.tdg["finished"] = {"turn": p.turn, "brigades": done}
+    return [_effect("A", brigade=brigade)]
+
+
+def _uniform(game: GbacwGame, n: int, purpose: str) -> int:
+    """A uniform index 0..n-1 from d10s read as digits, the top rejected (as the AM draw)."""
+    digits = len(str(max(0, n - 1)))
+    span = 10 ** digits
+    limit = span - span % n
+    while True:
+        v = 0
+        for _ in range(digits):
+            v = v * 10 + game.dice.roll(purpose, RULE, die="d10")
+        if v < limit:
+            return v % n
+
+
+def _remove_two(game: GbacwGame, seat: str) -> list[Event]:
+    """F: two markers taken at random from the pool are set aside for the turn (fewer when
+    fewer are left); set aside in the open, so both seats see which."""
+    p = game.pos
+    removed = [p.pool.pop(_uniform(game, len(p.pool), "random event F: marker set aside"))
+               for _ in range(min(2, len(p.pool)))]
+    if not removed:
+        return [_effect("F", none="the pool is empty")]
+    return [_effect("F", removed=removed)]
+
+
+def _rain(game: GbacwGame, seat: str) -> list[Event]:
+    """M: heavy rain for half a d10 turns (at least 1), this turn included."""
+    rain = random_events.heavy_rain(game.dice.roll("random event M: turns of rain", RULE,
+                                                   die="d10"))
+    t = game.pos.turn
+    game.pos.tdg["rain"] = {"from": t, "to": t + rain.turns - 1}
+    return [_effect("M", turns=rain.turns, last_turn=t + rain.turns - 1,
+                    applied_parts=["ma"], not_applied=["fire", "rally", "fatigue"])]
+
+
+HILL = "hill-ap"  # the OOB's id for A.P. Hill
+
+
+def _hill(game: GbacwGame, seat: str) -> list[Event]:
+    """R: A.P. Hill on the map is indisposed for 3 turns (this one included); off the map his
+    entry is put back 1 (odd d10) or 2 (even) turns. Recorded and announced; the engine does
+    not swap his counter or move his entry yet."""
+    p = game.pos
+    on_map = p.leaders.get(HILL) is not None
+    roll = 0 if on_map else game.dice.roll("random event R: Hill's delay", RULE, die="d10")
+    out = random_events.hill(on_map, roll)
+    if on_map:
+        p.tdg["hill"] = {"on_map": True, "from": p.turn, "to": p.turn + out.replaced_turns - 1}
+    else:
+        p.tdg["hill"] = {"on_map": False, "delay": out.delay}
+    return [_effect("R", leader=HILL, on_map=on_map, delay=out.delay,
+                    replaced_turns=out.replaced_turns, applied_parts=[],
+                    not_applied=["replacement" if on_map else "entry delay"])]
+
+
+def _lee(game: GbacwGame, seat: str) -> list[Event]:
+    """S: Lee's initiative 0 and no Confederate efficiency transfer for the next two turns."""
+    t = game.pos.turn
+    game.pos.tdg["lee"] = {"from": t + 1, "to": t + 2}
+    return [_effect("S", first_turn=t + 1, last_turn=t + 2,
+                    applied_parts=["initiative", "transfer"])]
