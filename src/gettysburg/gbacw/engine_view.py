@@ -16,6 +16,7 @@ from gettysburg.gbacw.facing import Facing
 from gettysburg.gbacw.movement import FriendStack
 from gettysburg.gbacw.oob import Counter
 from gettysburg.gbacw.paths import Reach
+from gettysburg.gbacw.setup import EngineSetup
 from gettysburg.gbacw.stacking import StackEntry
 from gettysburg.gbacw.state import Position
 
@@ -28,6 +29,7 @@ class GameView(Protocol):
     dice: Dice
     fatigue: bool
     setup: GameSetup
+    scen: EngineSetup  # the scenario's set-up and special rules
     _memo: dict[Any, Any]  # answers for the position as it stands (cleared on change)
 
     def counter(self, key: str) -> Counter: ...

@@ -23,6 +23,7 @@ from gettysburg.gbacw import (
     reaction_step,
     results_step,
     return_fire,
+    scenario_step,
     sequence,
     shock_step,
     withdrawal_step,
@@ -135,7 +136,8 @@ class EngineLegality(EngineQuestions):
                                     for h in self.fire_targets(k)]
                             out += fire_action.order_options(self, k)  # 10.15, 10.63, 10.68
                     out += shock_step.shock_options(self, seat)
-                    out += charge_step.options(self, seat)  # 002 §11.52-11.53
+                    out += [a for a in charge_step.options(self, seat)  # 002 §11.52-11.53
+                            if not scenario_step.no_charge(self, a["unit"])]  # 004 sc.1
                     out += charge_step.break_options(self)  # 002 §11.57
                 if not self._owes_shock(seat) and not orders_step.owes_move(self):  # 11.21, 6.24
                     out.append({"type": "end_brigade"})
@@ -319,6 +321,8 @@ class EngineLegality(EngineQuestions):
             shock_step.check_defender(self, action, seat)
         elif kind == "charge":
             charge_step.check(self, action, seat)
+            if scenario_step.no_charge(self, str(action["unit"])):
+                raise RuleError("tdg.sc.1", f"{action['unit']} is unfit and may not charge")
         elif kind == "break_charge":
             charge_step.check_break(self, action, seat)
         elif kind in ("continue_shock", "shock_advance", "end_shock"):

@@ -31,6 +31,7 @@ from gettysburg.gbacw import (
     formation_step,
     night,
     orders_step,
+    scenario_step,
 )
 from gettysburg.gbacw.actions import ACTION_ORDER
 from gettysburg.gbacw.board import Board
@@ -426,6 +427,7 @@ class EngineQuestions(Game):
         found = artillery_near.filter_reach(self, key, found)  # 002 §9.55's options
         found = entry_step.queue_filter(self, key, found)  # 002 §9.72
         found = charge_step.charge_path_filter(self, key, found)  # 002 §11.54
+        found = scenario_step.filter_reach(self, key, found)  # 004 sc.3 north limit
         self._memo[memo] = found
         return dict(found)
 

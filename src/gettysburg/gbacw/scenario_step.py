@@ -1,0 +1,83 @@
+"""Scenario special rules the engine applies during play (seed 004's scenario pages; the
+``special_rules`` of ``data/scenarios/*.yaml``, read through :mod:`scenario`).
+
+- 004 sc.3 (Little Round Top, ``north-limit``): no unit moves onto row 12 of sheet C or north
+  of it (:func:`filter_reach`). The book's exceptions are read this way: a Union unit coming
+  on from off the map may cross and stop on that ground as it enters; a unit that starts its
+  move there (Eshleman's battalion at set-up, a reinforcement that came on there) is free to
+  move off it (the book's road-then-trail path for Eshleman is not enforced hex by hex).
+- 004 sc.1 (``third-west-virginia``): the 3rd West Virginia may not charge or dismount
+  (:func:`no_charge`, :func:`no_dismount`: the OOB flags the unit).
+
+The other special rules are applied at set-up or by their own steps (activation counts in
+``steps``, prior losses and combat-ineffective starts in ``deployment``/``setup``); the
+coverage rows of docs/gbacw-rules-coverage.md say which are not yet in the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gettysburg.core.hexes import Hex
+
+from .facing import Facing
+from .paths import Reach
+
+if TYPE_CHECKING:
+    from .engine_view import GameView as GbacwGame
+
+RULE_NORTH_LIMIT = "tdg.sc.3"
+RULE_3WV = "tdg.sc.1"
+
+
+def forbidden_hexes(game: GbacwGame) -> frozenset[Hex]:
+    """004 sc.3: the hexes of the scenario's forbidden rows and listed hexes (empty when the
+    scenario has none)."""
+    memo = ("tdg-forbidden",)
+    got = game._memo.get(memo)
+    if got is None:
+        scen = game.scen.scenario
+        board = game.cat.board
+        bad: set[Hex] = set()
+        for f in scen.forbidden() if scen is not None else []:
+            if f.sheet is not None and f.rows_up_to is not None:
+                for h in board.hexes:
+                    loc = board.codec.local(h, f.sheet)
+                    if loc is not None and loc[0] <= f.rows_up_to:
+                        bad.add(h)
+            bad.update(board.parse(x) for x in f.hexes)
+        got = frozenset(bad)
+        game._memo[memo] = got
+    return frozenset(got)
+
+
+def filter_reach(game: GbacwGame, key: str,
+                 found: dict[tuple[Hex, Facing], Reach]) -> dict[tuple[Hex, Facing], Reach]:
+    """004 sc.3: drop the moves that end on or pass over the forbidden ground, for a unit on
+    the map that starts its move off that ground (see the module's note for the exceptions)."""
+    bad = forbidden_hexes(game)
+    if not bad:
+        return found
+    u = game.pos.units[key]
+    here = game.hex_of(u.hex)
+    if here is None:
+        return found if u.seat == "usa" else _drop(found, bad)
+    if here in bad:
+        return found
+    return _drop(found, bad)
+
+
+def _drop(found: dict[tuple[Hex, Facing], Reach],
+          bad: frozenset[Hex]) -> dict[tuple[Hex, Facing], Reach]:
+    return {k: r for k, r in found.items()
+            if r.hex not in bad and not any(h in bad for h, _f in r.path)}
+
+
+def no_charge(game: GbacwGame, key: str) -> bool:
+    """004 sc.1: a unit flagged unfit (the 3rd West Virginia) may not charge."""
+    return "no_charge" in game.counter(key).flags
+
+
+def no_dismount(game: GbacwGame, key: str) -> bool:
+    """004 sc.1: a unit flagged unfit (the 3rd West Virginia) may not dismount."""
+    return "no_dismount" in game.counter(key).flags
