@@ -90,3 +90,10 @@ def test_small_arms_low_on_an_unmodified_5_only_with_the_option_10_91(
     assert g.pos.units[IN3].ammo == after
     if options:
         assert [e.rule for e in ev if e.type == "fire_ammunition"] == ["10.91"]
+
+
+def test_no_fire_listed_after_resupply_10_92() -> None:
+    g = battery(5, "low")
+    g.apply({"type": "resupply", "unit": NAP1}, "usa")
+    assert not [a for a in g.legal_actions("usa") if a.get("unit") == NAP1
+                and "fire" in str(a["type"])]

@@ -514,3 +514,17 @@ def test_spencer_and_rapid_fire_guns_alternate_14_38() -> None:
     order = [(s.data["unit"], s.data.get("second_round", False)) for s in shots(ev)]
     assert order == [(k, False), (PITT_B, False), (k, True), (PITT_B, False)]
     assert any(e.type == "return_fire" and e.rule == "14.38" for e in ev)
+
+
+def test_no_fire_listed_through_a_front_with_no_sp_left_7_34() -> None:
+    """The legal list offers only shots the check accepts: a refused stack whose share
+    through a front is 0 is not offered a shot through it (the bug g3_client saw)."""
+    g = gunline(GAMBLE)
+    c = at(g, C)
+    place(g, IN3, c, 0)
+    g.pos.units[IN3].lost = 4  # 1 SP left: 1 through the normal front, 0 through the refused
+    g.pos.units[IN3].refused = ["left"]
+    for d in range(6):
+        place(g, AL13, nb(g, c, d), (d + 3) % 6)
+        for h in fa.fire_targets(g, IN3):
+            g.validate({"type": "fire", "unit": IN3, "target": hid(g, h)}, "usa")

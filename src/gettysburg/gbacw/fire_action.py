@@ -174,15 +174,13 @@ def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
         check_may_fire(firer, "phasing", fired_kinds=_fired(game.pos.units[key]))
     except RuleError:
         return []
-    if fire_sp(game, key) < 1:
+    if fire_sp(game, key) < 1 or "resupply" in game.pos.units[key].fired:  # 002 §10.92
         return []
     out = []
-    lone = lone_battery_front(game, key)
-    for h in sorted(game.enemy_hexes(game.pos.units[key].seat), key=lambda x: (x.q, x.r)):
-        if lone and h not in lone:
-            continue  # 002 §10.66
+    seat = game.pos.units[key].seat
+    for h in sorted(game.enemy_hexes(seat), key=lambda x: (x.q, x.r)):
         try:
-            _shot(game, firer, h)
+            plan_at(game, firer, h, seat)  # the checks of check_fire (§10.66, §7.34 too)
         except RuleError:
             continue
         out.append(h)
