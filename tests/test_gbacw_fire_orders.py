@@ -528,3 +528,23 @@ def test_no_fire_listed_through_a_front_with_no_sp_left_7_34() -> None:
         place(g, AL13, nb(g, c, d), (d + 3) % 6)
         for h in fa.fire_targets(g, IN3):
             g.validate({"type": "fire", "unit": IN3, "target": hid(g, h)}, "usa")
+
+
+def test_a_battery_that_turned_in_reaction_fires_at_minus_2_9_62(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """reaction_step says when a battery's non-phasing shot takes 002 §9.62's -2; the shot
+    carries it and rapid fire is not offered then."""
+    from gettysburg.gbacw import reaction_step
+    from gettysburg.gbacw import return_fire as rf
+    g = gunline(ARCHER)
+    c = at(g, C)
+    place(g, NAP1, c, 0)
+    target = nb(g, c, 0, 2)
+    place(g, AL13, target, 3)
+    g.apply({"type": "fire", "unit": AL13, "target": hid(g, c)}, "csa")
+    monkeypatch.setattr(reaction_step, "artillery_fire_drm", lambda game, key: -2)
+    plan = rf.shot_plan(g, NAP1, target)
+    mods = {m.source: m for m in fa.fire_modifiers_of(g, plan)}
+    assert mods["reaction-facing"].value == -2 and mods["reaction-facing"].rule == "9.62"
+    assert {"type": "rapid_return_fire", "unit": NAP1} not in g.legal_actions("usa")
+    assert {"type": "return_fire", "unit": NAP1} in g.legal_actions("usa")

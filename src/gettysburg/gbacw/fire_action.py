@@ -231,6 +231,7 @@ class FirePlan:
     units: tuple[str, ...] = ()
     over: tuple[Hex, ...] = ()
     worst: tuple[str, ...] = ()  # combined small arms (§10.82): "unprepared", "disordered", "low"
+    extra: tuple[Modifier, ...] = ()  # DRMs the caller adds (e.g. 002 §9.62's artillery -2)
 
     @property
     def shooters(self) -> tuple[str, ...]:
@@ -286,7 +287,7 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
                         and charts.terrain.get(t).where == "hex")
     terrain = tuple(t for t in terrain if t != "railroad-cut")  # cut_fire_drm's (004 §9.83)
     terrain += slope_terrain(game.cat.board, f.hex, plan.target)
-    extra: list[Modifier] = []
+    extra: list[Modifier] = list(plan.extra)
     board = game.cat.board
     if f.hex in board.hexes and plan.target in board.hexes:
         cut = cut_fire_drm(board, f.hex, plan.target)

@@ -94,6 +94,8 @@ def approach_firers(game: GbacwGame, mover: str, entered: Hex) -> list[str]:
         h = game.hex_of(u.hex)
         if u.seat == seat or h is None or h.distance(entered) > 3:
             continue
+        if f"moved:{k}" in game.pos.reacted:  # it reaction-moved away (002 §9.63)
+            continue
         try:
             firer = firer_of(game, k, phasing=False)
         except RuleError:

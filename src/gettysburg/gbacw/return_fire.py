@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
+from . import reaction_step
 from .charts import all_charts
 from .fire import (
     FireKind,
@@ -51,6 +52,7 @@ from .fire_action import (
     spencer,
     spencer_round,
 )
+from .fire_result import Modifier
 from .shock_action import combatant_of
 
 if TYPE_CHECKING:
@@ -102,7 +104,9 @@ def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return")
     shot = check_target(game.cat.board, all_charts().range, firer, target, kind=kind,
                         blockers=occupied - {firer.hex, target}, friends=friends,
                         light=light)
-    return FirePlan(firer, target, sp, shot)
+    turned = reaction_step.artillery_fire_drm(game, key) if firer.artillery else 0
+    extra = (Modifier("reaction-facing", turned, "9.62"),) if turned else ()
+    return FirePlan(firer, target, sp, shot, extra=extra)
 
 
 def _in_other_front(game: GbacwGame, key: str, firer_hex: Hex) -> bool:
@@ -188,7 +192,7 @@ def _rapid_ok(game: GbacwGame, key: str, target: Hex) -> bool:
         check_rapid_fire(all_charts().range, replace(plan.firer, moved_mp=0), plan.shot.hexes)
     except RuleError:
         return False
-    return plan.shot.ammunition == "canister"
+    return plan.shot.ammunition == "canister" and not plan.extra  # no rapid fire (§9.62)
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
