@@ -22,7 +22,7 @@ from gettysburg.gbacw.stacking import stack_problem
 # how much more likely each type is to be picked than a move (moves are the costly part)
 # orders_step, engineering_step, end_segment
 WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
-           "end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activation": 3,
+           "end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activation": 3, "warren": 1,
            "end_brigade": 4, "activate": 4, "roll_orders": 1, "set_orders": 1, "reserve": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,
            "fire_split": 1, "combined_fire": 1, "rapid_fire": 1,  # fire_action.py

@@ -151,6 +151,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "move the active brigade's brigadier or the drawn division's leader"),
     ActionType("end_activation", "5.3", (), ("action",),
                "the activation marker is done (brigades that have not acted lose it)"),
+    ActionType("warren", "tdg.14.5", (("brigade", "str"),), ("action",),
+               "the Union ends its activation and calls Warren, once in the game: the brigade "
+               "is activated at once, without fatigue"),
     ActionType("move_commander", "9.32", (("leader", "str"), ("to", "hex")), ("commanders",),
                "move a corps commander or the OC (legs of up to 10 MP, 40 in all)"),
     ActionType("idle_rally", "13.45", (("brigade", "str"), ("on", "bool")), ("commanders",),

@@ -10,7 +10,8 @@ The letter comes from :func:`random_events.draw_event` (``steps._random_event``)
 - ``last``: {"turn", "brigade"}: the brigade whose activation ended last (for A);
 - ``rain``: {"from", "to"}: M's turns (track indices, both included);
 - ``lee``: {"from", "to"}: S's turns;
-- ``hill``: R's outcome, {"on_map", "delay"} or {"on_map", "from", "to"}.
+- ``hill``: R's outcome, {"on_map", "delay"} or {"on_map", "from", "to"};
+- ``warren``: {"turn", "brigade", "active"} once Warren has been called (004 §14.5).
 
 A letter whose effect needs a player's choice the engine has no action for yet (B, C, D, E,
 G, H, I, J, K, L, N, O, P, Q) is announced with ``applied: false`` and ``needs`` naming what
@@ -21,10 +22,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gettysburg.core.protocol import Event
+from gettysburg.core.protocol import Action, Event, RuleError
 
 from . import random_events
+from .charts import all_charts
 from .random_events import Draw
+from .state import division_marker, march_marker, marker_parts
+from .tdg_leaders import MAX_ACTIVATIONS, check_warren
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
@@ -207,3 +211,92 @@ def _lee(game: GbacwGame, seat: str) -> list[Event]:
     game.pos.tdg["lee"] = {"from": t + 1, "to": t + 2}
     return [_effect("S", first_turn=t + 1, last_turn=t + 2,
                     applied_parts=["initiative", "transfer"])]
+
+
+# --- tdg.14.5 Warren ------------------------------------------------------------------------------
+WARREN_RULE = "tdg.14.5"
+
+
+def warren_in_play(game: GbacwGame) -> bool:
+    """004 §14.5: the scenario lists Warren's rule among its special rules."""
+    scen = game.scen.scenario
+    return scen is not None and any(r.id == "warren" for r in scen.special_rules)
+
+
+def warren_active(game: GbacwGame) -> bool:
+    """The marker in play is the Warren phase's (its brigade is the only one it activates)."""
+    got = game.pos.tdg.get("warren")
+    return isinstance(got, dict) and bool(got.get("active"))
+
+
+def warren_excludes(game: GbacwGame, brigade: str) -> bool:
+    """004 §14.5: during the Warren phase only the chosen brigade is activated."""
+    got = game.pos.tdg.get("warren")
+    return isinstance(got, dict) and bool(got.get("active")) and got.get("brigade") != brigade
+
+
+def warren_cap(game: GbacwGame, brigade: str, cap: int) -> int:
+    """004 §14.5: Warren's brigade acts beyond its division's AMs, up to a 4th activation."""
+    got = game.pos.tdg.get("warren")
+    if isinstance(got, dict) and got.get("active") and got.get("brigade") == brigade:
+        return MAX_ACTIVATIONS
+    return cap
+
+
+def _warren_problem(game: GbacwGame, brigade: str, seat: str) -> RuleError | None:
+    p = game.pos
+    if not warren_in_play(game):
+        return RuleError(WARREN_RULE, "Warren is not in play in this scenario")
+    if p.current is None or marker_parts(p.current)[0] != "usa" or p.brigade is not None \
+            or p.pending is not None or p.phase != "action":
+        return RuleError(WARREN_RULE, "the Warren phase is called as a Union activation ends")
+    b = p.brigades.get(brigade)
+    if b is None or b.seat != "usa" or not game.in_play(brigade) or b.reserve:
+        return RuleError(WARREN_RULE, f"{brigade!r} is not a Union brigade in play")
+    if finished(game, brigade):
+        return RuleError("tdg.18.0", f"{brigade} is Finished this turn (random event A)")
+    date = all_charts().turn_track.turns()[p.turn].date
+    try:
+        check_warren(seat, date, "warren" in p.tdg, b.activations)  # type: ignore[arg-type]
+    except RuleError as err:
+        return err
+    return None
+
+
+def warren_options(game: GbacwGame, seat: str) -> list[Action]:
+    """004 §14.5 (E-16): once in the game, from 2 July, as one of its activations ends the
+    Union may call Warren to activate one brigade at once (offered beside ``end_activation``:
+    the engine's reading is that the Union calls him when one of its own activations ends)."""
+    p = game.pos
+    if seat != "usa" or "warren" in p.tdg or not warren_in_play(game) or p.phase != "action":
+        return []
+    return [{"type": "warren", "brigade": n} for n in sorted(p.brigades)
+            if _warren_problem(game, n, seat) is None]
+
+
+def check_warren_call(game: GbacwGame, action: Action, seat: str) -> None:
+    err = _warren_problem(game, str(action["brigade"]), seat)
+    if err is not None:
+        raise err
+
+
+def call_warren(game: GbacwGame, brigade: str) -> tuple[list[Event], str]:
+    """004 §14.5: the Union's marker ends (its brigades that have not acted lose it) and the
+    chosen brigade is activated by itself, with no fatigue for what it does; used once.
+    Returns the events and the marker the engine then activates (``_activate_marker``)."""
+    p = game.pos
+    b = p.brigades[brigade]
+    ended = p.current
+    p.tdg["warren"] = {"turn": p.turn, "brigade": brigade, "active": True}
+    marker = march_marker("usa") if b.orders == "march" or b.division is None else \
+        division_marker("usa", b.division)
+    ev = [Event("marker_done", "5.5", {"marker": ended}),
+          Event("warren", WARREN_RULE, {"brigade": brigade, "marker": marker})]
+    return ev, marker
+
+
+def warren_over(game: GbacwGame) -> None:
+    """The Warren phase's marker has ended: the draw goes on."""
+    got = game.pos.tdg.get("warren")
+    if isinstance(got, dict) and got.get("active"):
+        game.pos.tdg["warren"] = {k: v for k, v in got.items() if k != "active"}

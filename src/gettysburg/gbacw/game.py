@@ -29,6 +29,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     ammunition,
+    battle_book_step,
     charge_step,
     artillery_near,
     continued_shock,
@@ -355,6 +356,9 @@ class GbacwGame(EngineView):
             if p.brigade is not None:
                 ev += self._end_brigade()
             ev += self._end_marker()
+        elif kind == "warren":  # 004 §14.5
+            called, marker = battle_book_step.call_warren(self, str(action["brigade"]))
+            ev += called + self._activate_marker(marker, chosen=True)
         ev += nonphasing_fire.after_move(self, action, ev)  # 002 §10.45
         # 002 §12.3-12.8, §13.43: retreats, routs, leaders, guns, the advance after fire
         ev += results_step.after_action(self, action, ev, snap, self._casualties)

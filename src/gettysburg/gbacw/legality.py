@@ -12,6 +12,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     ammunition,
+    battle_book_step,
     charge_step,
     continued_shock,
     end_segment,
@@ -146,6 +147,7 @@ class EngineLegality(EngineQuestions):
                          "to": self.cat.board.hexes[h].id} for h in self.leader_moves(ld)]
             if not self._owes_shock(seat) and not orders_step.owes_move(self):
                 out.append({"type": "end_activation"})
+                out += battle_book_step.warren_options(self, seat)  # 004 §14.5
         return out
 
     def _turns(self, key: str) -> list[Facing]:
@@ -319,6 +321,8 @@ class EngineLegality(EngineQuestions):
             return shock_step.check_designation(self, action, seat)
         elif kind in ("withdraw", "stand", "pre_shock_fire", "counter_charge"):
             shock_step.check_defender(self, action, seat)
+        elif kind == "warren":
+            battle_book_step.check_warren_call(self, action, seat)  # 004 §14.5
         elif kind == "charge":
             charge_step.check(self, action, seat)
             if scenario_step.no_charge(self, str(action["unit"])):

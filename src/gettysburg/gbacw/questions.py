@@ -622,7 +622,8 @@ class EngineQuestions(Game):
         out = []
         for n, b in sorted(p.brigades.items()):
             if (b.seat != seat or b.reserve or n in p.done_brigades or not self.in_play(n)
-                    or battle_book_step.finished(self, n)):  # 004 §18.0 A
+                    or battle_book_step.finished(self, n)  # 004 §18.0 A
+                    or battle_book_step.warren_excludes(self, n)):  # 004 §14.5
                 continue
             march = b.orders == "march"
             if division is None and march:
@@ -640,6 +641,7 @@ class EngineQuestions(Game):
                                     division_ci=division in p.ci_divisions)
                 if ci is not None:  # 002 §13.23, §13.32
                     cap = min(cap, ci)
+                cap = battle_book_step.warren_cap(self, n, cap)  # 004 §14.5
                 if b.activations < cap:
                     out.append(n)
         return out

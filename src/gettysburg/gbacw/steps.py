@@ -503,8 +503,8 @@ class EngineSteps(EngineLegality):
         did, b.did = list(b.did), []
         if not fatigue.idle(did):
             b.busy = True
-        if not self.fatigue or not fatigue.counts(did):
-            return []
+        if not self.fatigue or not fatigue.counts(did) or battle_book_step.warren_active(self):
+            return []  # (004 §14.5: nothing done in the Warren phase tires)
         moves = [d for d in did if d in ("move", "road_move")]
         worth = max(1, max((self.pos.units[k].moves for k in self.brigade_units(brigade)),
                            default=1)) if marker_parts(p.current or "")[1] is None else 1
@@ -530,6 +530,7 @@ class EngineSteps(EngineLegality):
         marker = p.current
         p.current, p.brigade, p.coordination = None, None, None
         p.done_brigades, p.leaders_moved = [], []
+        battle_book_step.warren_over(self)  # 004 §14.5
         for b in p.brigades.values():
             b.stay, b.rolled = False, False
         return [Event("marker_done", "5.5", {"marker": marker}), *self._draw()]
