@@ -14,6 +14,7 @@ from gettysburg.gbacw import battle_book_step, steps
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.initiative import InitiativeSide, roll_initiative
+from gettysburg.gbacw.kinds import unit_class
 from gettysburg.gbacw.state import Position
 
 PREFERRED = ("end_orders", "first_am", "end_orders_change", "end_activation",
@@ -59,7 +60,7 @@ def cells() -> list[tuple[int, int, str]]:
 def test_the_table_has_40_cells_and_every_letter_is_handled() -> None:
     got = cells()
     assert len(got) == 40
-    handled = set(battle_book_step.NEEDS) | {"A", "F", "M", "R", "S"}
+    handled = set(battle_book_step.NEEDS) | {"A", "F", "I", "M", "R", "S"}
     assert {letter for _, _, letter in got} <= handled
 
 
@@ -227,3 +228,23 @@ def test_random_events_game_replays_byte_for_byte() -> None:
     for a, seat in actions:
         h.apply(a, seat)
     assert h.pos.to_json() == g.pos.to_json()
+
+
+def test_i_the_rollers_next_battery_to_move_loses_a_gun_tdg_18() -> None:
+    g, _ = activations()
+    ev = draw(g, 3, 0, 6)  # column 0-1, row 6: I, rolled by the Confederates
+    assert next(e for e in ev if e.type == "random_event").data["applied"] is True
+    assert g.pos.tdg["lose_gun"] == ["csa"]
+    kinds = {k: g.counter(k) for k in g.pos.units}
+    arty = {k for k, c in kinds.items() if unit_class(c) == "artillery"}
+    usa_gun = next(k for k in sorted(arty) if g.pos.units[k].seat == "usa")
+    csa_foot = next(k for k in sorted(kinds) if g.pos.units[k].seat == "csa" and k not in arty)
+    csa_gun = next(k for k in sorted(arty) if g.pos.units[k].seat == "csa" and kinds[k].sp >= 2)
+    assert battle_book_step.after_action(g, {"type": "move", "unit": usa_gun}) == []
+    assert battle_book_step.after_action(g, {"type": "move", "unit": csa_foot}) == []
+    assert battle_book_step.after_action(g, {"type": "fire", "unit": csa_gun}) == []
+    lost = g.pos.units[csa_gun].lost
+    got = battle_book_step.after_action(g, {"type": "move", "unit": csa_gun})
+    assert got[0].data["unit"] == csa_gun
+    assert g.pos.units[csa_gun].lost == lost + 1 and "lose_gun" not in g.pos.tdg
+    assert battle_book_step.after_action(g, {"type": "move", "unit": csa_gun}) == []  # once

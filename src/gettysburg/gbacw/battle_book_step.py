@@ -26,6 +26,7 @@ from gettysburg.core.protocol import Action, Event, RuleError
 
 from . import random_events
 from .charts import all_charts
+from .kinds import unit_class
 from .random_events import Draw
 from .state import division_marker, march_marker, marker_parts
 from .tdg_leaders import MAX_ACTIVATIONS, check_warren
@@ -36,14 +37,13 @@ if TYPE_CHECKING:
 RULE = "tdg.18.0"
 
 # letters the engine cannot apply yet: what each one still needs (a player's choice)
-NEEDS: dict[str, str] = {
+NEEDS: dict[str, str] = {  # (I is applied: the loss waits for the roller's next battery move)
     "B": "an action to pick a brigade to activate outside the AMs",
     "C": "the Flashman counter and its once-a-turn use",
     "D": "an action to hold back a reinforcement group due this turn",
     "E": "an action to pick the enemy leader the sniper shoots at",
     "G": "an action to move a group's entry area one number up or down",
     "H": "Imboden's brigade entering by area 1 or 2 next turn",
-    "I": "a mark on the next battery to move (one gun lost)",
     "J": "a mark on the next battery to fire (the opponent's d10)",
     "K": "the opponent's free moves of two units",
     "L": "an action to pick the drunk U-rated brigadier and his relief",
@@ -120,7 +120,8 @@ def apply_event(game: GbacwGame, draw: Draw) -> tuple[dict[str, Any], list[Event
     base: dict[str, Any] = {"kind": eff.kind, "chooser": eff.chooser}
     if letter in NEEDS:
         return {**base, "applied": False, "needs": NEEDS[letter]}, []
-    ev = {"A": _finish_last, "F": _remove_two, "M": _rain, "R": _hill, "S": _lee}[letter](
+    ev = {"A": _finish_last, "F": _remove_two, "I": _lose_gun, "M": _rain, "R": _hill,
+          "S": _lee}[letter](
         game, draw.seat)
     data = ev[-1].data
     if data.get("none"):
@@ -149,6 +150,40 @@ def _finish_last(game: GbacwGame, seat: str) -> list[Event]:
         done.append(brigade)
     p.tdg["finished"] = {"turn": p.turn, "brigades": done}
     return [_effect("A", brigade=brigade)]
+
+
+def _lose_gun(game: GbacwGame, seat: str) -> list[Event]:
+    """I: the roller's next battery to move loses a gun (applied by :func:`after_action`)."""
+    owed = list(game.pos.tdg.get("lose_gun", []))
+    owed.append(seat)
+    game.pos.tdg["lose_gun"] = owed
+    return [_effect("I", seat=seat, waits="the next battery of this side to move")]
+
+
+MOVE_KINDS = ("move", "move_stack", "withdrawal_move", "react_move")
+
+
+def after_action(game: GbacwGame, action: Action) -> list[Event]:
+    """004 §18.0 I: when a battery of a side that owes a gun moves, it loses one (a one-gun
+    section so is eliminated, as any loss of its last SP)."""
+    owed = game.pos.tdg.get("lose_gun")
+    if not owed or action.get("type") not in MOVE_KINDS:
+        return []
+    key = str(action.get("unit"))
+    u = game.pos.units.get(key)
+    if u is None or u.seat not in owed or unit_class(game.counter(key)) != "artillery":
+        return []
+    left = list(owed)
+    left.remove(u.seat)
+    if left:
+        game.pos.tdg["lose_gun"] = left
+    else:
+        del game.pos.tdg["lose_gun"]
+    before = game.counter(key).sp - u.lost
+    u.lost += before - random_events.lose_gun(before)
+    game._memo.clear()
+    return [Event("random_event_gun", RULE, {"letter": "I", "unit": key,
+                                              "guns": game.counter(key).sp - u.lost})]
 
 
 def _uniform(game: GbacwGame, n: int, purpose: str) -> int:

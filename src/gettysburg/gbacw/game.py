@@ -359,6 +359,7 @@ class GbacwGame(EngineView):
         elif kind == "warren":  # 004 §14.5
             called, marker = battle_book_step.call_warren(self, str(action["brigade"]))
             ev += called + self._activate_marker(marker, chosen=True)
+        ev += battle_book_step.after_action(self, action)  # 004 §18.0 I
         ev += nonphasing_fire.after_move(self, action, ev)  # 002 §10.45
         # 002 §12.3-12.8, §13.43: retreats, routs, leaders, guns, the advance after fire
         ev += results_step.after_action(self, action, ev, snap, self._casualties)
