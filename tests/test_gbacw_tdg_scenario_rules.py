@@ -56,3 +56,21 @@ def test_third_west_virginia_may_neither_charge_nor_dismount_tdg_sc1() -> None:
     assert scenario_step.no_charge(g, wv) and scenario_step.no_dismount(g, wv)
     other = next(k for k in g.pos.units if k != wv and k.startswith("US-"))
     assert not scenario_step.no_charge(g, other)
+
+
+def union_out_of_command(g: GbacwGame) -> list[str]:
+    return [x for k in scenario_step.OUT_OF_COMMAND for x in g.pos.command.get(k, [])
+            if x.startswith("US-")]
+
+
+def test_little_round_top_every_union_unit_in_command_tdg_sc3(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """004 sc.3: no Union corps commander starts on the map, yet every Union unit counts as
+    in command for the whole scenario."""
+    g = GbacwGame("little-round-top", seed=1)
+    assert scenario_step.all_in_command(g, "usa") and not scenario_step.all_in_command(g, "csa")
+    assert union_out_of_command(g) == []
+    with monkeypatch.context() as m:  # without the rule the chain would leave some out
+        m.setattr(scenario_step, "command_status", lambda game, seat, mine: None)
+        h = GbacwGame("little-round-top", seed=1)
+        assert union_out_of_command(h) != []

@@ -311,6 +311,7 @@ class EngineQuestions(Game):
                     mine["oc_linked"] = linked if count else []
                 except RuleError:
                     pass
+            scenario_step.command_status(self, seat, mine)  # 004 sc.3: all in command
             for key, items in mine.items():
                 status[key] += items
             ev.append(Event("chain", "4.2", {"seat": seat, **{k: sorted(v)

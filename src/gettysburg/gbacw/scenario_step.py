@@ -81,3 +81,24 @@ def no_charge(game: GbacwGame, key: str) -> bool:
 def no_dismount(game: GbacwGame, key: str) -> bool:
     """004 sc.1: a unit flagged unfit (the 3rd West Virginia) may not dismount."""
     return "no_dismount" in game.counter(key).flags
+
+
+# --- 004 sc.3: every Union unit in command --------------------------------------------------------
+OUT_OF_COMMAND = ("units", "brigadiers", "divisions", "no_orders")
+
+
+def all_in_command(game: GbacwGame, seat: str) -> bool:
+    """004 sc.3 (``union-in-command``): the scenario counts every unit of ``seat`` in command
+    for its whole length, though no corps commander of that side starts on the map."""
+    scen = game.scen.scenario
+    return scen is not None and any(r.params.get("all_in_command") == seat
+                                    for r in scen.special_rules)
+
+
+def command_status(game: GbacwGame, seat: str, mine: dict[str, list[str]]) -> None:
+    """004 sc.3: clear the II/A lists of units, brigadiers and divisions out of command (and the
+    brigades whose chain misses the top, our reading of "in command") for such a side."""
+    if all_in_command(game, seat):
+        for key in OUT_OF_COMMAND:
+            if key in mine:
+                mine[key] = []
