@@ -1,7 +1,8 @@
 """GBACW through the research adapters (issue 54): its hooks' promises (an id block per
 declared action type, ids distinct and in range, an undeclared type refused naming it, a
 tensor from the seat's view only, forks that play on as the original), OpenSpiel's
-random_sim_test, pickles and observers on gbacw/herr-ridge, and PettingZoo's api_test."""
+random_sim_test, pickles and observers on gbacw/herr-ridge, and PettingZoo's api_test
+and seed_test."""
 
 from __future__ import annotations
 
@@ -154,6 +155,7 @@ def test_openspiel_random_sim_test_pickles_and_observers() -> None:
 def test_pettingzoo_api_test() -> None:
     pytest.importorskip("pettingzoo")
     pz = pytest.importorskip("gettysburg.interop.pettingzoo")
-    from pettingzoo.test import api_test
+    from pettingzoo.test import api_test, seed_test
 
     api_test(pz.env(SPEC, max_decisions=DECISIONS), num_cycles=DECISIONS)
+    seed_test(lambda **kw: pz.env(SPEC, max_decisions=12, **kw), num_cycles=8)
