@@ -248,3 +248,21 @@ def test_i_the_rollers_next_battery_to_move_loses_a_gun_tdg_18() -> None:
     assert got[0].data["unit"] == csa_gun
     assert g.pos.units[csa_gun].lost == lost + 1 and "lose_gun" not in g.pos.tdg
     assert battle_book_step.after_action(g, {"type": "move", "unit": csa_gun}) == []  # once
+
+
+def test_m_rain_tires_every_activation_tdg_18() -> None:
+    """004 §18.0 M: while it rains every activation (that counts) adds a fatigue level,
+    where dry weather lets a brigade's first two activations of the turn go free."""
+    g, _ = activations()
+    assert g.fatigue
+    brigade = sorted(g.pos.brigades)[0]
+    b = g.pos.brigades[brigade]
+    b.did, b.tally = ["move"], {}
+    before = b.fatigue
+    g._tire(brigade)
+    assert b.fatigue == before  # dry: a first activation is free
+    draw(g, 3, 5, 6, 5)  # M: two turns of rain
+    assert battle_book_step.rain_fatigue(g, 0) == 1
+    b.did, b.tally = ["move"], {}
+    g._tire(brigade)
+    assert b.fatigue > before

@@ -102,6 +102,11 @@ def rain_rally_drm(game: GbacwGame) -> int:
     return random_events.Rain(1).rally_drm if _active(game, "rain") else 0
 
 
+def rain_fatigue(game: GbacwGame, levels: int) -> int:
+    """004 §18.0 M: while it rains every activation that counts for fatigue adds a level."""
+    return max(levels, 1) if _active(game, "rain") else levels
+
+
 def lee_paralysed(game: GbacwGame, seat: str) -> bool:
     """004 §18.0 S: during the two turns after the event, the Confederate OC's initiative
     rating counts 0 and the Confederates may not transfer efficiency."""
@@ -217,7 +222,8 @@ def _rain(game: GbacwGame, seat: str) -> list[Event]:
     t = game.pos.turn
     game.pos.tdg["rain"] = {"from": t, "to": t + rain.turns - 1}
     return [_effect("M", turns=rain.turns, last_turn=t + rain.turns - 1,
-                    applied_parts=["ma"], not_applied=["fire", "rally", "fatigue"])]
+                    applied_parts=["ma", "fatigue"],
+                    not_applied=["fire", "rally", "no fatigue recovery"])]
 
 
 HILL = "hill-ap"  # the OOB's id for A.P. Hill

@@ -514,6 +514,7 @@ class EngineSteps(EngineLegality):
             night_attack=night.attack_activation_tires(
                 self._light(), orders=b.orders, counts=True))  # type: ignore[arg-type]
         b.tally = tally.to_json()
+        new = battle_book_step.rain_fatigue(self, new)  # 004 §18.0 M
         if not new:
             return []
         before = b.fatigue
