@@ -266,3 +266,16 @@ def test_m_rain_tires_every_activation_tdg_18() -> None:
     b.did, b.tally = ["move"], {}
     g._tire(brigade)
     assert b.fatigue > before
+
+
+def test_m_no_fatigue_recovery_in_the_rain_tdg_18() -> None:
+    """004 §18.0 M: an idle brigade that would rest a level off keeps it while it rains."""
+    g, _ = activations()
+    brigade = sorted(g.pos.brigades)[0]
+    b = g.pos.brigades[brigade]
+    b.fatigue = 3
+    dry = [Event("fatigue", "17.42", {"brigade": brigade, "before": 3, "after": 2})]
+    b.fatigue = 2  # as the end segment left it
+    assert battle_book_step.no_rain_recovery(g, brigade, 3, dry) == dry and b.fatigue == 2
+    draw(g, 3, 5, 6, 5)  # M
+    assert battle_book_step.no_rain_recovery(g, brigade, 3, dry) == [] and b.fatigue == 3

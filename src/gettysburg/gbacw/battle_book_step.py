@@ -107,6 +107,17 @@ def rain_fatigue(game: GbacwGame, levels: int) -> int:
     return max(levels, 1) if _active(game, "rain") else levels
 
 
+def no_rain_recovery(game: GbacwGame, brigade: str, kept: int, events: list[Event],
+                     ) -> list[Event]:
+    """004 §18.0 M: no fatigue recovery while it rains: a level the end segment took off
+    ``brigade`` (``kept`` before it) is put back, and its fatigue event dropped."""
+    b = game.pos.brigades[brigade]
+    if not _active(game, "rain") or b.fatigue >= kept:
+        return events
+    b.fatigue = kept
+    return [e for e in events if not (e.type == "fatigue" and e.data.get("brigade") == brigade)]
+
+
 def lee_paralysed(game: GbacwGame, seat: str) -> bool:
     """004 §18.0 S: during the two turns after the event, the Confederate OC's initiative
     rating counts 0 and the Confederates may not transfer efficiency."""
@@ -222,8 +233,8 @@ def _rain(game: GbacwGame, seat: str) -> list[Event]:
     t = game.pos.turn
     game.pos.tdg["rain"] = {"from": t, "to": t + rain.turns - 1}
     return [_effect("M", turns=rain.turns, last_turn=t + rain.turns - 1,
-                    applied_parts=["ma", "fatigue"],
-                    not_applied=["fire", "rally", "no fatigue recovery"])]
+                    applied_parts=["ma", "fatigue", "no fatigue recovery"],
+                    not_applied=["fire", "rally"])]
 
 
 HILL = "hill-ap"  # the OOB's id for A.P. Hill

@@ -560,7 +560,9 @@ class EngineSteps(EngineLegality):
         for n, b in sorted(p.brigades.items()):
             # 002 §6.35 in order: fatigue, disorder (not a collapsed unit's), stragglers;
             # an idle brigade rallies or rests (§13.45, §17.42): end_segment.py
-            ev += end_segment.recover_brigade(self, n)
+            kept = b.fatigue
+            ev += battle_book_step.no_rain_recovery(  # 004 §18.0 M
+                self, n, kept, end_segment.recover_brigade(self, n))
             if b.reserve:
                 for k in self.brigade_units(n):
                     if not p.units[k].collapsed:
