@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gettysburg.gbacw import scenario_step
+from gettysburg.gbacw import efficiency, scenario_step
 from gettysburg.gbacw.game import GbacwGame
 
 NEXT_TO_LIMIT = "CS-I:2 SC"  # Kershaw's 2nd South Carolina starts one hex south of the line
@@ -74,3 +74,26 @@ def test_little_round_top_every_union_unit_in_command_tdg_sc3(
         m.setattr(scenario_step, "command_status", lambda game, seat, mine: None)
         h = GbacwGame("little-round-top", seed=1)
         assert union_out_of_command(h) != []
+
+
+def test_mclaws_off_map_counts_through_longstreets_range_tdg_sc3(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """004 sc.3: McLaws is off the map; with his units within Longstreet's command range his
+    absence is ignored for his division's AMs (here 3 instead of 2 at the start)."""
+    g = GbacwGame("little-round-top", seed=1)
+    with monkeypatch.context() as m:
+        m.setattr(scenario_step, "proxy_standing", lambda game, st: st)
+        h = GbacwGame("little-round-top", seed=1)
+    assert g.pos.ams["CS-McLaws/I"] == 3 and h.pos.ams["CS-McLaws/I"] == 2
+    st = efficiency.DivisionStanding("CS-McLaws/I", leader_on_map=False, in_corps_range=False)
+    near = scenario_step.proxy_standing(g, st)
+    assert near.leader_on_map and near.in_corps_range
+    # Longstreet far away: McLaws counts as out of his range
+    far = max(g.cat.board.hexes, key=lambda x: x.distance(
+        g.hex_of(g.pos.leaders["longstreet"]) or x))
+    g.pos.leaders["longstreet"] = g.cat.board.hexes[far].id
+    g._memo.clear()
+    out = scenario_step.proxy_standing(g, st)
+    assert out.leader_on_map and not out.in_corps_range
+    other = efficiency.DivisionStanding("CS-Hood/I")
+    assert scenario_step.proxy_standing(g, other) == other

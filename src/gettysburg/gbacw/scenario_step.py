@@ -16,10 +16,12 @@ coverage rows of docs/gbacw-rules-coverage.md say which are not yet in the engin
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gettysburg.core.hexes import Hex
 
+from .efficiency import DivisionStanding
 from .facing import Facing
 from .paths import Reach
 
@@ -102,3 +104,29 @@ def command_status(game: GbacwGame, seat: str, mine: dict[str, list[str]]) -> No
         for key in OUT_OF_COMMAND:
             if key in mine:
                 mine[key] = []
+
+
+# --- 004 sc.3: McLaws off the map ---------------------------------------------------------------
+def proxy_standing(game: GbacwGame, standing: DivisionStanding) -> DivisionStanding:
+    """004 sc.3 (``mclaws-off-map``): the division leader named by the rule is off the map;
+    when every unit of his division on the map is within his corps commander's (the rule's
+    ``proxy``) command range his absence is ignored for the division's AMs, otherwise he
+    counts as out of the corps commander's range."""
+    scen = game.scen.scenario
+    if scen is None:
+        return standing
+    d = standing.division
+    for rule in scen.special_rules:
+        leader, proxy = rule.params.get("leader"), rule.params.get("proxy")
+        if not isinstance(leader, str) or not isinstance(proxy, str):
+            continue
+        if game.cat.division_leader.get(d) != leader or game.leader_hex(leader) is not None:
+            continue
+        at = game.leader_hex(proxy)
+        reach = game.cat.rating(proxy, "command_range", 4)
+        spots = [game.hex_of(game.pos.units[k].hex) for b in game.division_brigades(d)
+                 for k in game.brigade_units(b) if game.on_map(k)]
+        near = at is not None and bool(spots) and all(
+            h is not None and h.distance(at) <= reach for h in spots)
+        return replace(standing, leader_on_map=True, in_corps_range=near)
+    return standing

@@ -25,6 +25,7 @@ from gettysburg.gbacw import (
     orders_step,
     random_events,
     results_step,
+    scenario_step,
 )
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.command_status import INDEPENDENT
@@ -206,12 +207,12 @@ class EngineSteps(EngineLegality):
         def standing(d: str) -> efficiency.DivisionStanding:
             dl = cat.division_leader.get(d)
             cap = scen.activation_cap(d, turn) if scen is not None else None
-            return efficiency.DivisionStanding(
+            return scenario_step.proxy_standing(self, efficiency.DivisionStanding(  # 004 sc.3
                 d, activation=cat.rating(dl, "activation") if dl else 0,
                 leader_on_map=dl is not None and self.leader_hex(dl) is not None,
                 in_corps_range=self.division_in_range(d) and cl is not None
                 and self.leader_hex(cl) is not None,
-                independent=d in INDEPENDENT, cap=None if cap is None else max(1, cap))
+                independent=d in INDEPENDENT, cap=None if cap is None else max(1, cap)))
 
         real = [d for d in divs if d in cat.division_corps]
         for d in divs:
