@@ -1,5 +1,5 @@
 // A seat's markers and a combat's odds, drawn from what the server sends that seat alone:
-// the activation-marker pool and the draw (GBACW 002 §5.2-§5.3: the view's `current`,
+// the activation-marker pool and the draw of a system that has one (the view's `current`,
 // `pool`, `ams`, `em`; a seat's view counts only its own markers, and no draw order exists
 // before a draw), and the fire and shock previews of a selected unit (`/preview`'s `fire`
 // and `shock`: chart column or odds, every modifier with its source, each result's chance).
