@@ -135,3 +135,38 @@ def test_the_list_matches_a_fresh_extraction_from_the_seeds() -> None:
                                       SECTIONS.read_text(encoding="utf-8").splitlines()
                                       if line.strip() and not line.startswith("#"))]
     assert load_tool().all_sections(SEEDS) == lines
+
+
+def _status_kind(status: str) -> str:
+    for kind in ("done", "module", "partial"):
+        if status.startswith(f"**{kind}**"):
+            return kind
+    return "not yet" if status.startswith("not yet") else "n/a"
+
+
+def counted_summary() -> dict[str, list[int]]:
+    """The summary table as the rows give it: per 002 chapter, 002's total and 004's rules,
+    the number of rows and of each status (done, module, partial, not yet, n/a)."""
+    kinds = ["done", "module", "partial", "not yet", "n/a"]
+    out: dict[str, list[int]] = {}
+    for section, cells in doc_rows().items():
+        keys = ["004"] if section.startswith("tdg.") else [
+            f"002 ch. {section.split('.')[0]}", "002 total"]
+        for key in keys:
+            counts = out.setdefault(key, [0] * 6)
+            counts[0] += 1
+            counts[1 + kinds.index(_status_kind(cells[2]))] += 1
+    return out
+
+
+def test_the_summary_table_counts_the_rows() -> None:
+    """The summary's figures are the rows' statuses counted (kept true by this test)."""
+    printed: dict[str, list[int]] = {}
+    summary = DOC.read_text(encoding="utf-8").split("## Summary", 1)[1].split("\n## ", 1)[0]
+    for line in summary.splitlines():
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[1].isdigit():
+            match = re.match(r"(002 ch\. \d+|002 total|004)", cells[0])
+            assert match, line
+            printed[match.group(1)] = [int(c) for c in cells[1:]]
+    assert printed == counted_summary()
