@@ -29,9 +29,9 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     ammunition,
+    artillery_near,
     battle_book_step,
     charge_step,
-    artillery_near,
     continued_shock,
     end_segment,
     engineering_step,
