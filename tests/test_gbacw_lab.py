@@ -122,3 +122,28 @@ def test_report_draws_gbacw_labels(tmp_path: Path,
     assert keys and report_mod._losses_label(rows, keys) == lab_hooks.HOOKS.losses_label
     summary = (tmp_path / "report" / "summary.md").read_text()
     assert "Union wins" in summary and "Confederacy wins" in summary
+
+
+def test_a_game_in_play_pickles_and_plays_on_alike() -> None:
+    """The lab's checkpoints (``--resume``) and Ray workers pickle games in play: a GBACW
+    game must pickle, and the copy must read its leaders' ratings from its own position."""
+    import pickle
+    import random
+
+    game = new_game("gbacw/herr-ridge", seed=2)
+    rng = random.Random(2)
+
+    def step(*games: object) -> None:
+        seat = game.to_move()[0]
+        action = rng.choice(game.legal_actions(seat))
+        for g in games:
+            g.apply_unrecorded(action, seat)  # type: ignore[attr-defined]
+
+    for _ in range(30):
+        step(game)
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.state_hash() == game.state_hash()
+    assert copy.cat.acting() is copy.pos.acting  # type: ignore[attr-defined]
+    for _ in range(30):
+        step(game, copy)
+    assert copy.state_hash() == game.state_hash()

@@ -12,6 +12,7 @@ holder's (:class:`ActingCatalog`, the game's ``cat``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
@@ -47,10 +48,15 @@ class ActingCatalog(Catalog):
         return super().rating(self.acting().get(leader, leader), key, default)
 
 
+def _acting_of(game: GbacwGame) -> Mapping[str, str]:
+    return game.pos.acting
+
+
 def acting_catalog(game: GbacwGame) -> Catalog:
     base = catalog()
+    # a partial of a module function, not a lambda, so that the game pickles (checkpoints)
     return ActingCatalog(**{f.name: getattr(base, f.name) for f in fields(base)},
-                         acting=lambda: game.pos.acting)
+                         acting=functools.partial(_acting_of, game))
 
 
 
