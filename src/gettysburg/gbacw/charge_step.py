@@ -40,13 +40,14 @@ from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .facing import aspect_of
 from .movement import entry_cost
-from .shock import blown_ma, break_charge, charge_check, counter_charge
+from .shock import blown_ma, break_charge, charge_check
 from .shock_action import combatant_of
+from .shock_units import defenders as _defenders
 
 if TYPE_CHECKING:
     from .charts.terrain import UnitClass
     from .engine_view import GameView
-    from .questions import EngineQuestions as GbacwGame
+    from .engine_view import GameView as GbacwGame
 
 COVER = ("woods", "rough-woods", "town")  # 002 §11.43, §11.55: mounted cavalry halved there
 CHARGE_MP = 10  # half MP: an enemy's adjacency within 5 MP (§11.52)
@@ -230,8 +231,6 @@ def break_off(game: GameView, action: Action, seat: str) -> list[Event]:
 
 def counter_options(game: GameView) -> list[Action]:
     """Defending mounted cavalry that may counter-charge the pending charge."""
-    from .shock_step import _defenders
-
     p = game.pos.pending
     if p is None or p.get("kind") != "shock" or p.get("stage") or p.get("continued"):
         return []
@@ -267,35 +266,6 @@ def _counter_problem(game: GameView, key: str, attackers: list[str]) -> RuleErro
         if isinstance(step, RuleError) or step.half_mp > 2:
             return RuleError("11.56", f"the attacker's hex {a.hex} is closed to a charge")
     return None
-
-
-def counter(game: GameView, action: Action, seat: str) -> list[Event]:
-    """Roll (on Advance) or take (on Attack) the counter-charge of ``unit``'s stack."""
-    from .shock_step import _defenders, check_defender, defender_decides, resolve
-
-    check_defender(game, action, seat)
-    pend = game.pos.pending
-    assert pend is not None
-    key = str(action["unit"])
-    attackers = dict(_defenders(game))[key]
-    first = game.dice.counter
-    cc = counter_charge(game.dice, combatant_of(game, key),
-                        [combatant_of(game, a) for a in attackers],
-                        fired_this_activation=bool({"return", "withdrawal"}
-                                                   & set(game.pos.units[key].fired)))
-    here = game.pos.units[key].hex
-    stack = [k for k, u in game.pos.units.items() if u.hex == here and u.seat != pend["seat"]]
-    pend["cc_tried"] = sorted({*pend.get("cc_tried", []), *stack})
-    ctx: dict[str, Any] = pend.setdefault("ctx", {})
-    if cc.counter_charged:
-        ctx["counter_charged"] = sorted({*ctx.get("counter_charged", []), *stack})
-    ev: list[Event] = []
-    if game.dice.counter > first:
-        ev.append(dice_event(game.dice.rolls_since(first)))
-    ev.append(Event("counter_charge", "11.56", {"unit": key, "stack": stack, **cc.to_json()}))
-    if not defender_decides(game):
-        ev += resolve(game)  # nothing left to decide before the checks
-    return ev
 
 
 # --- Blown (002 §11.58) -------------------------------------------------------------------

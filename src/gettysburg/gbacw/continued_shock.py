@@ -34,12 +34,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.hexes import Hex
-from gettysburg.core.protocol import Action, Event, RuleError
+from gettysburg.core.protocol import Action, RuleError
 
 from .facing import Facing, front_hexes, turn
 from .movement import entry_cost
-from .shock import no_brigadier
-from .shock_action import combatant_of
+from .shock_units import advance_need
+from .shock_units import present as _present
 from .stacking import stack_problem
 from .state import other
 
@@ -65,8 +65,6 @@ def _hex_id(game: GbacwGame, h: Hex) -> str:
 def _blockers(game: GbacwGame, seat: str) -> set[Hex]:
     """Hexes holding an enemy still in the fight (routed, eliminated units and abandoned
     guns do not stop an advance)."""
-    from .shock_step import _present
-
     p = game.pos
     return {h for k, u in p.units.items() if u.seat != seat and u.abandoned is None
             and _present(game, k) and (h := game.hex_of(u.hex)) is not None}
@@ -74,8 +72,6 @@ def _blockers(game: GbacwGame, seat: str) -> set[Hex]:
 
 def _group(game: GbacwGame, units: list[str]) -> list[str]:
     """The continuing units: those of ``units`` in the first one's hex (reading)."""
-    from .shock_step import _present
-
     live = [k for k in units if _present(game, k)]
     if not live:
         return []
@@ -256,8 +252,6 @@ def open_voluntary_advance(game: GbacwGame, seat: str, units: list[str], hexes: 
 
 
 def advance_options(game: GbacwGame) -> list[Action]:
-    from .shock_step import _present, advance_need
-
     p = game.pos.pending
     if p is None or p.get("kind") != AFTER or not p.get("voluntary"):
         return []
@@ -301,72 +295,3 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
                         "(an emptied hex next to the unit for an advance; for a continued "
                         "shock one or two hexes of at most 2 MP, a vertex a hex, stopping "
                         "next to an enemy, with an enemy in a front hex)")
-
-
-def execute(game: GbacwGame, action: Action, seat: str) -> list[Event]:
-    """Carry out ``continue_shock``, ``shock_advance`` or ``end_shock``."""
-    from . import shock_step
-
-    check(game, action, seat)
-    pos = game.pos
-    p = pos.pending
-    assert p is not None
-    queue, ctx = list(p["queue"]), dict(p["ctx"])
-    if action["type"] == "shock_advance":
-        h = game.hex_of(str(action["to"]))
-        assert h is not None
-        data = shock_step.advance_unit(game, str(action["unit"]), h, rule="11.35")
-        assert data is not None
-        p["units"] = [k for k in p["units"] if k != action["unit"]]
-        ev = [Event("shock_advance", "11.35", data)]
-        if advance_options(game):
-            return ev
-        pos.pending = None
-        return ev + shock_step._end_series(game, ctx) + shock_step._run(
-            game, seat, queue, ctx)
-    if action["type"] == "end_shock":
-        pos.pending = None
-        ev = [Event("shock_ended", "11.35" if p.get("voluntary") else "11.47",
-                    {"units": list(p["units"]), "declined": True})]
-        return ev + shock_step._end_series(game, ctx) + shock_step._run(
-            game, seat, queue, ctx)
-    # continue_shock
-    group = _group(game, list(p["units"]))
-    to = game.hex_of(str(action["to"]))
-    f = Facing.from_json(action["facing"])
-    path, targets = _moves(game, p)[(to, f)]  # type: ignore[index]
-    n = int(p["continued"])
-    ev = [Event("shock_continue", "11.47", {
-        "units": group, "continued": n, "path": [_hex_id(game, h) for h in path],
-        "facing": f.to_json(), "targets": [_hex_id(game, h) for h in targets],
-        **({"counterattack": True} if p.get("counter") else {})})]
-    prev = game.hex_of(pos.units[group[0]].hex)
-    for k in group:  # 002 §8.49: an extended line gathers before it goes on
-        gone = shock_step.retract(game, k)
-        if gone:
-            ev.append(Event("shock_retract", "8.49", {"unit": k, "hexes": gone}))
-    for h in path:  # 002 §11.47: the hexes' D/d checks on the way (§12.6)
-        assert prev is not None
-        for k in group:
-            me = combatant_of(game, k)
-            step = entry_cost(game.cat.board, prev, h, unit_class=_class(game, k),
-                              orders=game.orders_of(k),  # type: ignore[arg-type]
-                              use_paths=False)
-            assert not isinstance(step, RuleError)
-            pos.units[k].hex = _hex_id(game, h)
-            data = shock_step.terrain_check(game, me, str(step.disorder), "11.47")
-            if data:
-                ev.append(Event("shock_advance", "11.47", {"unit": k, "to": _hex_id(game, h),
-                                                           **data}))
-        prev = h
-    for k in group:
-        pos.units[k].facing = f
-    item: dict[str, Any] = {"attackers": group, "targets": [_hex_id(game, h) for h in targets],
-                            "continued": n, "seat": seat}
-    if p.get("counter"):  # §11.72 for the counter-attacking brigade's own shock
-        item["no_brigadier"] = no_brigadier([combatant_of(game, k) for k in group])
-    pos.pending = {"kind": "shock", "seat": seat, "continued": n, "shocks": [item],
-                   "withdrawn": [], "ctx": {**ctx, "rest": queue}}
-    if not shock_step.withdraw_options(game):
-        ev += shock_step.resolve(game)
-    return ev

@@ -32,7 +32,6 @@ from gettysburg.gbacw import (
     artillery_near,
     battle_book_step,
     charge_step,
-    continued_shock,
     end_segment,
     engineering_step,
     fire_action,
@@ -319,12 +318,12 @@ class GbacwGame(EngineView):
             ev += shock_step.stand(self, action, seat)
             ev += self._casualties()
         elif kind in ("continue_shock", "shock_advance", "end_shock"):
-            ev += continued_shock.execute(self, action, seat)
+            ev += shock_step.answer_after_shock(self, action, seat)
             ev += self._casualties()
         elif kind == "charge":
             ev += charge_step.declare(self, action, seat)
         elif kind == "counter_charge":
-            ev += charge_step.counter(self, action, seat)
+            ev += shock_step.answer_counter_charge(self, action, seat)
         elif kind == "break_charge":
             ev += charge_step.break_off(self, action, seat)
         elif kind in results_step.ACTION_KINDS:  # 002 §12.41, §12.6: the answers

@@ -34,9 +34,9 @@ from .charts.terrain import UnitClass
 from .combatant import Combatant, Disorder, check
 from .facing import Facing, vertex_steps
 from .fire_result import leader_dies_with_command
+from .kinds import facing_kind
 from .movement import FriendStack
 from .paths import leader_costs
-from .questions import facing_kind
 from .rally import rout_recovery
 from .retreat import (
     RetreatPath,

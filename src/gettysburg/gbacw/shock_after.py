@@ -21,6 +21,7 @@ from .facing import to_kind
 from .orders import march_after_combat
 from .shock import march_aftermath
 from .shock_action import combatant_of
+from .shock_units import present as _present
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
@@ -34,8 +35,6 @@ def march_shocked(game: GbacwGame, seat: str, ctx: dict[str, Any]) -> list[Event
     """002 §6.26, §11.48: each brigade shocked on March orders (even when its units fled on
     the pre-shock check) goes to Advance orders; its units that were not in the shock take a
     UDD: a failure disorders a unit in good order and costs a disordered one 1 SP."""
-    from .shock_step import _present
-
     p = game.pos
     ev: list[Event] = []
     involved = set(ctx.get("involved", []))

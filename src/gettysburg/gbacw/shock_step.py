@@ -37,17 +37,19 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from . import charge_step, results_step
+from . import charge_step, continued_shock, results_step, shock_after
 from .combatant import Check, Combatant, Disorder, check
 from .facing import Facing
 from .fire import may_pre_shock_fire
-from .fire_action import fire_events, present_sp, resolve_fire, write_outcome
-from .retreat import Surroundings, advance_order, check_advance
+from .fire_action import fire_events, resolve_fire, write_outcome
+from .movement import entry_cost
+from .retreat import Surroundings, advance_order
 from .return_fire import shot_plan
 from .shock import (
     Effects,
     Shock,
     after_withdrawal,
+    counter_charge,
     fight,
     green_check,
     mandatory_shock,
@@ -69,7 +71,11 @@ from .shock_action import (
     shock_targets,
     units_in,
 )
-from .stacking import stack_problem
+from .shock_units import advance_need
+from .shock_units import defenders as _defenders
+from .shock_units import hex_id as _hex_id
+from .shock_units import pending_shocks as _pending_shocks
+from .shock_units import present as _present
 from .state import other
 
 if TYPE_CHECKING:
@@ -81,10 +87,6 @@ SHOCKED = "shock"  # the brigade's ``did`` mark: it has designated its shocks (�
 
 def has_shocked(game: GbacwGame, brigade: str) -> bool:
     return SHOCKED in game.pos.brigades[brigade].did
-
-
-def _hex_id(game: GbacwGame, h: Hex) -> str:
-    return game.cat.board.hexes[h].id
 
 
 def shock_options(game: GbacwGame, seat: str) -> list[Action]:
@@ -196,29 +198,6 @@ def in_resolution_order(game: GbacwGame, shocks: list[dict[str, Any]]
 # --- the defender's decision: withdrawal before shock (002 §11.33-11.35) ------------------
 
 
-def _pending_shocks(game: GbacwGame) -> list[dict[str, Any]]:
-    p = game.pos.pending
-    assert p is not None
-    return [dict(s) for s in p["shocks"]]
-
-
-def _defenders(game: GbacwGame) -> list[tuple[str, list[str]]]:
-    """Each defending unit still in a designated hex, with the attackers shocking it."""
-    p = game.pos
-    out: list[tuple[str, list[str]]] = []
-    seat = str(p.pending["seat"]) if p.pending else ""
-    seen: set[str] = set()
-    for s in _pending_shocks(game):
-        for t in s["targets"]:
-            for k, u in sorted(p.units.items()):
-                if u.hex == t and u.seat != seat and k not in seen:
-                    seen.add(k)
-                    attackers = [a for x in _pending_shocks(game) if t in x["targets"]
-                                 for a in x["attackers"] if p.units[a].hex is not None]
-                    out.append((k, attackers))
-    return out
-
-
 def _surroundings(game: GbacwGame, key: str, causing: set[Hex]) -> Surroundings:
     seat = game.pos.units[key].seat
     enemy = game.enemy_hexes(seat)
@@ -257,8 +236,6 @@ def withdraw_options(game: GbacwGame) -> list[Action]:
 def defender_options(game: GbacwGame) -> list[Action]:
     p = game.pos.pending
     if p is not None and p.get("kind") == "after_shock":  # the attacker's choice (§11.47)
-        from . import continued_shock
-
         return continued_shock.options(game)
     return [*charge_step.counter_options(game), *withdraw_options(game),
             *pre_shock_fire_options(game), {"type": "stand"}]
@@ -515,8 +492,6 @@ def resume_pending(game: GbacwGame) -> list[Event]:
     ctx = copy.deepcopy(dict(p["ctx"]))
     queue = copy.deepcopy(list(p["queue"]))
     seat = str(p["attacker"])
-    from . import continued_shock
-
     group, must = list(p.get("group", [])), bool(p.get("must"))
     n = int(p.get("continued", 1))
     if group and continued_shock.open_continuation(game, seat, group, must=must, n=n,
@@ -538,12 +513,6 @@ def _live(game: GbacwGame, h: Hex, seat: str) -> list[str]:
             and p.units[k].abandoned is None]
 
 
-def _present(game: GbacwGame, key: str) -> bool:
-    u = game.pos.units[key]
-    return u.hex is not None and not u.routed and not game.gone(key) \
-        and present_sp(game, key) > 0
-
-
 def _run(game: GbacwGame, seat: str, queue: list[dict[str, Any]], ctx: dict[str, Any]
          ) -> list[Event]:
     """Resolve the queued shocks in order (002 §11.41): a shock whose hexes were emptied
@@ -552,8 +521,6 @@ def _run(game: GbacwGame, seat: str, queue: list[dict[str, Any]], ctx: dict[str,
     decides, and this stops until it has). At the end of each series the post-shock
     disorder (6e, §11.48); when the queue is done, the March brigades shocked go to Advance
     (§6.26, §11.48) and shock fatigue is counted (§17.22)."""
-    from . import continued_shock
-
     ev: list[Event] = []
     p = game.pos
     phasing = str(ctx.setdefault("phasing", seat))
@@ -603,8 +570,6 @@ def _emptied(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str],
              hexes: list[Hex], ctx: dict[str, Any], queue: list[dict[str, Any]]
              ) -> list[Event]:
     """A shock whose target hexes hold no defender when its turn comes."""
-    from . import continued_shock
-
     ids = [_hex_id(game, h) for h in hexes]
     if any(t in ctx["withdrawn_from"] for t in ids):
         # §11.35: after a withdrawal before shock the attacking infantry may advance; the
@@ -748,8 +713,6 @@ def _finish(game: GbacwGame, seat: str, ctx: dict[str, Any]) -> list[Event]:
     """After the last shock of a designation: March brigades shocked go to Advance orders
     and their other units take a UDD (002 §6.26, §11.48); each brigade engaged in step 6b
     counts one shock phase for fatigue (§17.22, with the fatigue rule)."""
-    from . import shock_after
-
     return shock_after.finish(game, seat, ctx)
 
 
@@ -787,34 +750,6 @@ def _advance(game: GbacwGame, attackers: list[Combatant], targets: set[Hex],
                 moved.append(a.unit)
                 break
     return moved, ev
-
-
-def advance_need(game: GbacwGame, key: str, h: Hex, *, facing: Facing | None = None
-                 ) -> str | None:
-    """Whether ``key`` may advance into the adjacent hex ``h`` now (002 §12.6: open ground,
-    no enemy still fighting there, stacking, at most one vertex of turn): the hex's D/d
-    ("none", "auto", "udd"), or None when it may not. Changes nothing."""
-    p = game.pos
-    u = p.units[key]
-    here = game.hex_of(u.hex)
-    if here is None or u.facing is None or here.distance(h) != 1:
-        return None
-    seat = u.seat
-    me = combatant_of(game, key)
-    blockers = {x for k, w in p.units.items() if w.seat != seat and _present(game, k)
-                and w.abandoned is None and (x := game.hex_of(w.hex)) is not None}
-    blockers |= enemy_hexes(game, seat) - game.enemy_hexes(seat)  # lines' parts (§8.46)
-    try:
-        need = check_advance(game.cat.board, me, h, new_facing=facing or u.facing,
-                             enemy=blockers)
-    except RuleError:
-        return None
-    hid = _hex_id(game, h)
-    entries = [game.stack_entry(k) for k, x in p.units.items()
-               if x.hex == hid and x.seat == seat and x.abandoned is None and k != key]
-    if stack_problem([*entries, game.stack_entry(key)], game.orders_of(key)) is not None:
-        return None
-    return str(need)
 
 
 def advance_unit(game: GbacwGame, key: str, h: Hex, *, rule: str,
@@ -897,3 +832,101 @@ def _retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex]
     """Carry out a retreat (002 §12.41-12.47) through :func:`results_step.retreat`: the
     owner's choice of path when more than one is allowed, friends passed through check."""
     return results_step.retreat(game, key, need, causing, event="shock_retreat")
+
+
+# --- the answers that go back into the shock flow (moved here from continued_shock and
+# charge_step, which the flow imports: no import cycle) ------------------------------------
+
+
+def answer_after_shock(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Carry out ``continue_shock``, ``shock_advance`` or ``end_shock`` (002 §11.35, §11.47;
+    the options and checks are :mod:`continued_shock`'s)."""
+    continued_shock.check(game, action, seat)
+    pos = game.pos
+    p = pos.pending
+    assert p is not None
+    queue, ctx = list(p["queue"]), dict(p["ctx"])
+    if action["type"] == "shock_advance":
+        h = game.hex_of(str(action["to"]))
+        assert h is not None
+        data = advance_unit(game, str(action["unit"]), h, rule="11.35")
+        assert data is not None
+        p["units"] = [k for k in p["units"] if k != action["unit"]]
+        ev = [Event("shock_advance", "11.35", data)]
+        if continued_shock.advance_options(game):
+            return ev
+        pos.pending = None
+        return ev + _end_series(game, ctx) + _run(game, seat, queue, ctx)
+    if action["type"] == "end_shock":
+        pos.pending = None
+        ev = [Event("shock_ended", "11.35" if p.get("voluntary") else "11.47",
+                    {"units": list(p["units"]), "declined": True})]
+        return ev + _end_series(game, ctx) + _run(game, seat, queue, ctx)
+    # continue_shock
+    group = continued_shock._group(game, list(p["units"]))
+    to = game.hex_of(str(action["to"]))
+    f = Facing.from_json(action["facing"])
+    path, targets = continued_shock._moves(game, p)[(to, f)]  # type: ignore[index]
+    n = int(p["continued"])
+    ev = [Event("shock_continue", "11.47", {
+        "units": group, "continued": n, "path": [_hex_id(game, h) for h in path],
+        "facing": f.to_json(), "targets": [_hex_id(game, h) for h in targets],
+        **({"counterattack": True} if p.get("counter") else {})})]
+    prev = game.hex_of(pos.units[group[0]].hex)
+    for k in group:  # 002 §8.49: an extended line gathers before it goes on
+        gone = retract(game, k)
+        if gone:
+            ev.append(Event("shock_retract", "8.49", {"unit": k, "hexes": gone}))
+    for h in path:  # 002 §11.47: the hexes' D/d checks on the way (§12.6)
+        assert prev is not None
+        for k in group:
+            me = combatant_of(game, k)
+            step = entry_cost(game.cat.board, prev, h, unit_class=continued_shock._class(game, k),
+                              orders=game.orders_of(k),  # type: ignore[arg-type]
+                              use_paths=False)
+            assert not isinstance(step, RuleError)
+            pos.units[k].hex = _hex_id(game, h)
+            data = terrain_check(game, me, str(step.disorder), "11.47")
+            if data:
+                ev.append(Event("shock_advance", "11.47", {"unit": k, "to": _hex_id(game, h),
+                                                           **data}))
+        prev = h
+    for k in group:
+        pos.units[k].facing = f
+    item: dict[str, Any] = {"attackers": group, "targets": [_hex_id(game, h) for h in targets],
+                            "continued": n, "seat": seat}
+    if p.get("counter"):  # §11.72 for the counter-attacking brigade's own shock
+        item["no_brigadier"] = no_brigadier([combatant_of(game, k) for k in group])
+    pos.pending = {"kind": "shock", "seat": seat, "continued": n, "shocks": [item],
+                   "withdrawn": [], "ctx": {**ctx, "rest": queue}}
+    if not withdraw_options(game):
+        ev += resolve(game)
+    return ev
+
+
+def answer_counter_charge(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Roll (on Advance) or take (on Attack) the counter-charge of ``unit``'s stack
+    (002 §11.56; the options and checks are :mod:`charge_step`'s)."""
+    check_defender(game, action, seat)
+    pend = game.pos.pending
+    assert pend is not None
+    key = str(action["unit"])
+    attackers = dict(_defenders(game))[key]
+    first = game.dice.counter
+    cc = counter_charge(game.dice, combatant_of(game, key),
+                        [combatant_of(game, a) for a in attackers],
+                        fired_this_activation=bool({"return", "withdrawal"}
+                                                   & set(game.pos.units[key].fired)))
+    here = game.pos.units[key].hex
+    stack = [k for k, u in game.pos.units.items() if u.hex == here and u.seat != pend["seat"]]
+    pend["cc_tried"] = sorted({*pend.get("cc_tried", []), *stack})
+    ctx: dict[str, Any] = pend.setdefault("ctx", {})
+    if cc.counter_charged:
+        ctx["counter_charged"] = sorted({*ctx.get("counter_charged", []), *stack})
+    ev: list[Event] = []
+    if game.dice.counter > first:
+        ev.append(dice_event(game.dice.rolls_since(first)))
+    ev.append(Event("counter_charge", "11.56", {"unit": key, "stack": stack, **cc.to_json()}))
+    if not defender_decides(game):
+        ev += resolve(game)  # nothing left to decide before the checks
+    return ev
