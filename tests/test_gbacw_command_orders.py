@@ -221,8 +221,16 @@ def test_a_divisional_battery_joins_one_brigade_of_its_division_4_32() -> None:
     with pytest.raises(RuleError) as err:
         g.apply({"type": "attach", "unit": guns[1], "brigade": ARCHER}, "csa")
     assert err.value.rule == "4.32"
-    # and back to its battalion
-    g.apply({"type": "attach", "unit": guns[0], "brigade": "CS-Garnett/Heth"}, "csa")
+    # one choice a turn (assigned in II/C at the turn's start): not back again now...
+    back = {"type": "attach", "unit": guns[0], "brigade": "CS-Garnett/Heth"}
+    assert back not in g.legal_actions("csa")
+    with pytest.raises(RuleError) as err:
+        g.apply(back, "csa")
+    assert err.value.rule == "4.32" and g.formation(guns[0]) == ARCHER
+    # ...but back to its battalion in a later turn's II/C
+    p.attach_done = []
+    g._memo.clear()
+    g.apply(back, "csa")
     assert g.formation(guns[0]) == "CS-Garnett/Heth" and p.attached == {}
 
 

@@ -265,12 +265,12 @@ def _divisional_battery(game: GbacwGame, key: str) -> str | None:
 
 def attach_options(game: GbacwGame, seat: Seat) -> list[Action]:
     """II/C (002 §4.32): each battery of a divisional battalion may join one brigade of its
-    division that has none attached yet, or go back to its battalion; command range does
-    not matter for it (it does for the battery's activations, §5.36)."""
+    division that has none attached yet, or go back to its battalion, once a turn; command
+    range does not matter for it (it does for the battery's activations, §5.36)."""
     p, cat = game.pos, game.cat
     out: list[Action] = []
     for k, u in sorted(p.units.items()):
-        if u.seat != seat or u.hex is None:
+        if u.seat != seat or u.hex is None or k in p.attach_done:
             continue
         division = _divisional_battery(game, k)
         if division is None:
@@ -303,6 +303,7 @@ def apply_attach(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
         p.attached.pop(k, None)
     else:
         p.attached[k] = n
+    p.attach_done.append(k)
     game._memo.clear()
     game._refacing(n)  # type: ignore[attr-defined]
     return [Event("attach", "4.32", {"unit": k, "brigade": n}, visible_to=(seat,))]

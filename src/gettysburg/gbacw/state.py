@@ -220,6 +220,8 @@ class Position:
     acted: dict[str, int] = field(default_factory=dict)
     # divisional batteries attached to a brigade of their division (002 §4.32): unit -> brigade
     attached: dict[str, str] = field(default_factory=dict)
+    # batteries whose attachment was set this turn: one choice a turn, in II/C (002 §4.32)
+    attach_done: list[str] = field(default_factory=list)
     # what a Loose Cannon asks of each unit of its brigade this marker (002 §6.24):
     # unit -> orders.Task ("charge", "close_in", ...)
     lc_tasks: dict[str, str] = field(default_factory=dict)
@@ -272,6 +274,7 @@ class Position:
                if self.unit_orders else {}),
             **({"acted": dict(sorted(self.acted.items()))} if self.acted else {}),
             **({"attached": dict(sorted(self.attached.items()))} if self.attached else {}),
+            **({"attach_done": sorted(self.attach_done)} if self.attach_done else {}),
             **({"lc_tasks": dict(sorted(self.lc_tasks.items()))} if self.lc_tasks else {}),
             **({"fired_on": sorted(self.fired_on)} if self.fired_on else {})}
 
@@ -326,7 +329,8 @@ class Position:
             acted={str(k): int(v) for k, v in d.get("acted", {}).items()},
             attached={str(k): str(v) for k, v in d.get("attached", {}).items()},
             lc_tasks={str(k): str(v) for k, v in d.get("lc_tasks", {}).items()},
-            fired_on=[str(x) for x in d.get("fired_on", [])])
+            fired_on=[str(x) for x in d.get("fired_on", [])],
+            attach_done=[str(x) for x in d.get("attach_done", [])])
 
     # --- questions -------------------------------------------------------------------------
 

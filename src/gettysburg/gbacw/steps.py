@@ -594,7 +594,7 @@ class EngineSteps(EngineLegality):
         # IV/C combat effectiveness (002 §13.2-13.3)
         ev += effectiveness.phase(self, {k for k, u in p.units.items()
                                          if u.hex is None and not self.gone(k)})
-        p.orders_done, p.transferred, p.pool = [], [], []
+        p.orders_done, p.transferred, p.pool, p.attach_done = [], [], [], []
         # 002 §9.32: more than 10 MP in IV/A costs a commander his range (a corps commander)
         # or his rating (the OC) next turn
         p.tired = sorted(ld for ld, half in p.commander_mp.items() if half > 2 * LEADER_MA)
