@@ -26,6 +26,7 @@ from gettysburg.core.protocol import Action, Event, RuleError
 
 from . import random_events
 from .charts import all_charts
+from .cup import uniform_index
 from .kinds import unit_class
 from .random_events import Draw
 from .state import division_marker, march_marker, marker_parts
@@ -203,16 +204,7 @@ def after_action(game: GbacwGame, action: Action) -> list[Event]:
 
 
 def _uniform(game: GbacwGame, n: int, purpose: str) -> int:
-    """A uniform index 0..n-1 from d10s read as digits, the top rejected (as the AM draw)."""
-    digits = len(str(max(0, n - 1)))
-    span = 10 ** digits
-    limit = span - span % n
-    while True:
-        v = 0
-        for _ in range(digits):
-            v = v * 10 + game.dice.roll(purpose, RULE, die="d10")
-        if v < limit:
-            return v % n
+    return uniform_index(game.dice, n, purpose, RULE)
 
 
 def _remove_two(game: GbacwGame, seat: str) -> list[Event]:

@@ -115,20 +115,28 @@ def _fits(game: GbacwGame, group: list[str], h: Hex) -> bool:
                          game.orders_of(group[0])) is None
 
 
+def _standing(game: GbacwGame, units: list[str]
+              ) -> tuple[list[str], Hex, Facing, set[Hex]] | None:
+    """The group that goes on, the hex and facing of its first unit and the hexes that
+    block it (None when there is no such group on the map)."""
+    group = _group(game, units)
+    if not group:
+        return None
+    u = game.pos.units[group[0]]
+    start = game.hex_of(u.hex)
+    if start is None or u.facing is None:
+        return None
+    return group, start, u.facing, _blockers(game, u.seat)
+
+
 def continuations(game: GbacwGame, units: list[str]
                   ) -> dict[tuple[Hex, Facing], tuple[list[Hex], list[Hex]]]:
     """002 §11.47: every (hex, facing) the continuing group may shock from, with the path
     there (first by hex order) and the enemy hexes it must shock."""
-    group = _group(game, units)
-    if not group:
+    got = _standing(game, units)
+    if got is None:
         return {}
-    p = game.pos
-    seat = p.units[group[0]].seat
-    start = game.hex_of(p.units[group[0]].hex)
-    f0 = p.units[group[0]].facing
-    if start is None or f0 is None:
-        return {}
-    enemy = _blockers(game, seat)
+    group, start, f0, enemy = got
     out: dict[tuple[Hex, Facing], tuple[list[Hex], list[Hex]]] = {}
 
     def offer(path: list[Hex], f: Facing) -> None:
@@ -166,16 +174,10 @@ def counter_continuations(game: GbacwGame, units: list[str], vacated: list[str]
     they may face as they like; advancing, they enter a hex the attackers left (facing as
     needed to do it) and may go one hex more (a vertex of turn), stopping next to an enemy.
     Each (hex, facing) they may shock from, with the path and the enemy hexes to shock."""
-    group = _group(game, units)
-    if not group:
+    got = _standing(game, units)
+    if got is None:
         return {}
-    p = game.pos
-    seat = p.units[group[0]].seat
-    start = game.hex_of(p.units[group[0]].hex)
-    f0 = p.units[group[0]].facing
-    if start is None or f0 is None:
-        return {}
-    enemy = _blockers(game, seat)
+    group, start, f0, enemy = got
     out: dict[tuple[Hex, Facing], tuple[list[Hex], list[Hex]]] = {}
     facings = [Facing(f0.kind, i) for i in range(6)]
 

@@ -379,9 +379,15 @@ def _place(scen: Scenario, seat: Seat, oob: Oob, board: Board
 
 def _allowed(scen: Scenario, board: Board, ident: str) -> set[Hex] | None:
     """Hexes a line may not be placed in by the scenario's forbidden rows/hexes."""
+    return forbidden_ground(scen, board, ident) or None
+
+
+def forbidden_ground(scen: Scenario, board: Board, ident: str | None = None) -> set[Hex]:
+    """The hexes of the scenario's forbidden rows and listed hexes (004 sc.3), leaving out
+    the entries that exempt the set-up line ``ident``."""
     bad: set[Hex] = set()
     for f in scen.forbidden():
-        if ident in f.exempt:
+        if ident is not None and ident in f.exempt:
             continue
         if f.sheet is not None and f.rows_up_to is not None:
             for h in board.hexes:
@@ -389,7 +395,7 @@ def _allowed(scen: Scenario, board: Board, ident: str) -> set[Hex] | None:
                 if loc is not None and loc[0] <= f.rows_up_to:
                     bad.add(h)
         bad.update(board.parse(x) for x in f.hexes)
-    return bad or None
+    return bad
 
 
 def _place_line(scen: Scenario, seat: Seat, ln: SetupLine, oob: Oob, board: Board,

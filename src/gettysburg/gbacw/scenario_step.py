@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from gettysburg.core.hexes import Hex
 
+from .deployment import forbidden_ground
 from .efficiency import DivisionStanding
 from .facing import Facing
 from .paths import Reach
@@ -39,16 +40,7 @@ def forbidden_hexes(game: GbacwGame) -> frozenset[Hex]:
     got = game._memo.get(memo)
     if got is None:
         scen = game.scen.scenario
-        board = game.cat.board
-        bad: set[Hex] = set()
-        for f in scen.forbidden() if scen is not None else []:
-            if f.sheet is not None and f.rows_up_to is not None:
-                for h in board.hexes:
-                    loc = board.codec.local(h, f.sheet)
-                    if loc is not None and loc[0] <= f.rows_up_to:
-                        bad.add(h)
-            bad.update(board.parse(x) for x in f.hexes)
-        got = frozenset(bad)
+        got = frozenset(forbidden_ground(scen, game.cat.board) if scen is not None else ())
         game._memo[memo] = got
     return frozenset(got)
 

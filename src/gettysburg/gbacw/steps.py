@@ -30,6 +30,7 @@ from gettysburg.gbacw import (
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.command_status import INDEPENDENT
 from gettysburg.gbacw.coordination import coordinate
+from gettysburg.gbacw.cup import uniform_index
 from gettysburg.gbacw.facing import to_kind
 from gettysburg.gbacw.initiative import InitiativeSide, roll_initiative
 from gettysburg.gbacw.legality import EngineLegality
@@ -238,16 +239,7 @@ class EngineSteps(EngineLegality):
                 p.ams[d] = am.ams
 
     def _uniform(self, n: int, purpose: str, rule: str) -> int:
-        """A uniform index in 0..n-1 from d10s read as digits, rejecting the top (logged)."""
-        digits = len(str(max(0, n - 1)))
-        span = 10 ** digits
-        limit = span - span % n
-        while True:
-            v = 0
-            for _ in range(digits):
-                v = v * 10 + self.d10(purpose, rule)
-            if v < limit:
-                return v % n
+        return uniform_index(self.dice, n, purpose, rule)
 
     def _start_activations(self) -> list[Event]:
         """III/A-B: every division's AMs and each side's March AM into the pool; the
