@@ -162,9 +162,15 @@ def test_little_round_top_against_the_general(csa: Seat, screenshot: Any) -> Non
     assert want["type"] == "shock"
     button.click()
     wait(lambda: _kinds(csa, n0) & {"shock_designation", "shock_designated"}, timeout=120)
-    # the general decides as the defender (withdraw or stand, 002 §11.33); then the fight
-    wait(lambda: {k for k in _kinds(csa, n0) if k in ("shock_resolved", "shock_cancelled")
+    # the general decides as the defender (withdraw or stand, 002 §11.33); then the fight, or
+    # an advance into a hex the pre-shock checks emptied (§11.46)
+    wait(lambda: {k for k in _kinds(csa, n0) if k in ("shock_resolved", "shock_cancelled",
+                                                      "shock_advance", "shock_ended")
                   or "withdraw" in k}, timeout=180)
+    # the attacker may go on shocking (§11.47): this seat declines
+    st = csa.state()
+    if "csa" in st["to_move"] and {"type": "end_shock"} in st["legal"]:
+        assert csa.send({"type": "end_shock"}, st["step"]).status_code == 200
 
     # 6. The general's activations reached the log, in sentences.
     page.wait_for_function("""() => [...document.querySelectorAll('#log li')]
