@@ -90,3 +90,20 @@ def test_fatigue_reaches_the_fire_roll_and_the_udds_17_31() -> None:
     assert g.fatigue
     assert fa.situation(g, plan, enemy).fatigue == 3
     assert fa.target_units(g, plan.target)[0].fatigue == 1
+
+
+def test_a_declared_shot_whose_target_is_gone_is_lost_not_a_crash_10_12() -> None:
+    """A shot waits for the defender's answer (002 §10.42); if its target has left the hex
+    meanwhile, the defender may only hold, and the shot is lost (the firer keeps its fire)
+    instead of the view failing."""
+    g, k, enemy = active_gamble(extra=[9, 9])
+    fire = {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex}
+    events = g.apply(fire, "usa")
+    assert [e.type for e in events] == ["fire_declared"]
+    g.pos.units[enemy].hex = None  # gone, as a position built by hand
+    g._memo.clear()
+    assert g.legal_actions("csa") == [{"type": "hold"}]
+    assert g.view("csa")["pending"] is not None
+    events = g.apply({"type": "hold"}, "csa")
+    assert [e.type for e in events] == ["fire_lost"] and events[0].rule == "10.12"
+    assert g.pos.pending is None and "phasing" not in g.pos.units[k].fired

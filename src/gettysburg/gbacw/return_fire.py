@@ -172,7 +172,10 @@ def defer(game: GbacwGame, action: Action, seat: str) -> list[Event] | None:
 def options(game: GbacwGame) -> list[Action]:
     p = game.pos.pending
     assert p is not None
-    order = check_order(game, p["action"], str(p["seat"]))
+    try:
+        order = check_order(game, p["action"], str(p["seat"]))
+    except RuleError:
+        return [{"type": "hold"}]  # the shot no longer stands: `answer` says why
     out: list[Action] = []
     for k in answers(game, order):
         out.append({"type": "return_fire", "unit": k})
@@ -233,7 +236,14 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     p = game.pos
     assert p.pending is not None
     phasing_action, phasing_seat = p.pending["action"], str(p.pending["seat"])
-    order = check_order(game, phasing_action, phasing_seat)
+    try:
+        order = check_order(game, phasing_action, phasing_seat)
+    except RuleError as exc:
+        # something since the declaration (a reaction, a retreat) took the shot's target or
+        # its sight away: the shot is not fired, and the firer keeps its fire
+        p.pending = None
+        return [Event("fire_lost", exc.rule, {"unit": phasing_action.get("unit"),
+                                              "reason": str(exc)})]
     back: FirePlan | None = None
     keep = 0
     rapid = action["type"] == "rapid_return_fire"
