@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .facing import aspect_of
+from .kinds import unit_class
 from .movement import entry_cost
 from .shock import blown_ma, break_charge, charge_check
 from .shock_action import combatant_of
@@ -55,10 +56,7 @@ FAILED = "charge_failed"
 
 
 def _class(game: GameView, key: str) -> UnitClass:
-    c = game.counter(key)
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+    return unit_class(game.counter(key))
 
 
 def _problem(game: GbacwGame, key: str) -> RuleError | None:

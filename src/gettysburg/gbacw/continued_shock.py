@@ -37,6 +37,7 @@ from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, RuleError
 
 from .facing import Facing, front_hexes, turn
+from .kinds import unit_class
 from .movement import entry_cost
 from .shock_units import advance_need
 from .shock_units import present as _present
@@ -52,10 +53,7 @@ MAX_MP = 4  # half MP: a continued shock's advance never enters a hex of more th
 
 
 def _class(game: GbacwGame, key: str) -> UnitClass:
-    c = game.counter(key)
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+    return unit_class(game.counter(key))
 
 
 def _hex_id(game: GbacwGame, h: Hex) -> str:

@@ -51,6 +51,7 @@ from gettysburg.gbacw.facing import (
     unrefuse_cost,
     vertex_steps,
 )
+from gettysburg.gbacw.kinds import unit_class
 from gettysburg.gbacw.movement import Check, Step, approach_ban, entry_cost
 from gettysburg.gbacw.oob import Counter
 from gettysburg.gbacw.paths import Reach
@@ -95,9 +96,7 @@ class FormationGame(Protocol):
 
 
 def _class(c: Counter) -> str:
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+    return unit_class(c)
 
 
 def present(game: FormationGame, key: str) -> StackEntry:

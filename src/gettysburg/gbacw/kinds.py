@@ -4,7 +4,12 @@ without importing :mod:`gettysburg.gbacw.questions`, which imports the step modu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gettysburg.gbacw.oob import Counter
+
+if TYPE_CHECKING:
+    from gettysburg.gbacw.charts.terrain import UnitClass
 
 #: TDG's artillery commands with AMs of their own, kept out of transfers (004 §4.36)
 ARTILLERY_COMMANDS = ("US-AR",)
@@ -13,7 +18,7 @@ LEADER_MA = 10  # brigade and division leaders (002 §4.16)
 COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)
 
 
-def unit_class(c: Counter) -> str:
+def unit_class(c: Counter) -> UnitClass:
     """The Terrain chart's class of a counter (preamble conventions)."""
     if c.arm in ("art", "horse_art"):
         return "artillery"

@@ -471,7 +471,7 @@ class EngineQuestions(Game):
             facing = self._entry_facing(start, facing_kind(orders))
         assert facing is not None
         return reachable(board, start, facing, formation_step.budget(self, key),
-                         unit_class=cls,  # type: ignore[arg-type]
+                         unit_class=cls,
                          orders=orders, enemy=enemy,  # type: ignore[arg-type]
                          use_paths=formation_step.may_use_roads(self, key),  # 002 §8.13
                          friends=self.friends_of(key),

@@ -41,6 +41,7 @@ from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .combatant import check, disorder
 from .facing import Facing, check_refuse, flank_direction, front_hexes
+from .kinds import unit_class
 from .reaction import (
     ActivationLog,
     EnemyUnit,
@@ -68,10 +69,7 @@ NON_PHASING_FIRE = ("return", "pre_shock", "withdrawal", "approach")
 
 
 def _class(game: GbacwGame, key: str) -> UnitClass:
-    c = game.counter(key)
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+    return unit_class(game.counter(key))
 
 
 def _ext(u: Any) -> str | None:

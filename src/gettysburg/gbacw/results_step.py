@@ -34,7 +34,7 @@ from .charts.terrain import UnitClass
 from .combatant import Combatant, Disorder, check
 from .facing import Facing, vertex_steps
 from .fire_result import leader_dies_with_command
-from .kinds import facing_kind
+from .kinds import facing_kind, unit_class
 from .movement import FriendStack
 from .paths import leader_costs
 from .rally import rout_recovery
@@ -65,10 +65,7 @@ def _hid(game: GbacwGame, h: Hex) -> str:
 
 
 def _class(game: GbacwGame, key: str) -> UnitClass:
-    c = game.counter(key)
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+    return unit_class(game.counter(key))
 
 
 def _combatant(game: GbacwGame, key: str) -> Combatant | None:

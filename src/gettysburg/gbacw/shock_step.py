@@ -42,6 +42,7 @@ from .combatant import Check, Combatant, Disorder, check
 from .facing import Facing
 from .fire import may_pre_shock_fire
 from .fire_action import fire_events, resolve_fire, write_outcome
+from .kinds import unit_class
 from .movement import entry_cost
 from .retreat import Surroundings, advance_order
 from .return_fire import shot_plan
@@ -821,10 +822,7 @@ def _disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex], ev: list[Event
 
 
 def _class(game: GbacwGame, key: str) -> UnitClass:
-    c = game.counter(key)
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+    return unit_class(game.counter(key))
 
 
 def _retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex]

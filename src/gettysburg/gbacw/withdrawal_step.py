@@ -23,6 +23,7 @@ from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .facing import Facing
 from .fatigue import level
+from .kinds import unit_class
 from .stacking import stack_problem
 from .state import Position
 from .udd import udd
@@ -37,10 +38,7 @@ WITHDREW = "withdrawal_move"
 
 
 def _class(game: MoveGame, key: str) -> UnitClass:
-    c = game.counter(key)
-    if c.arm in ("art", "horse_art"):
-        return "artillery"
-    return "mounted_cavalry" if c.arm == "cav" and c.mode == "mounted" else "infantry"
+    return unit_class(game.counter(key))
 
 
 def _march_stacking(game: Any, key: str) -> bool:
