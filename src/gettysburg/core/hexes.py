@@ -46,7 +46,9 @@ class Hex:
         return [self + d for d in DIRECTIONS]
 
     def distance(self, other: Hex) -> int:
-        return distance(self, other)
+        dq = self.q - other.q
+        dr = self.r - other.r
+        return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 # Fixed order, going round the hex: each direction is adjacent to the ones
@@ -70,8 +72,10 @@ def direction_index(delta: Hex) -> int:
 
 
 def distance(a: Hex, b: Hex) -> int:
-    d = a - b
-    return max(abs(d.q), abs(d.r), abs(d.s))
+    # Arithmetic on the coordinates, no Hex built: the engines call this millions of times.
+    dq = a.q - b.q
+    dr = a.r - b.r
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def are_adjacent(a: Hex, b: Hex) -> bool:

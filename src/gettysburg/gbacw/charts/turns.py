@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal, Self
 
 from pydantic import Field, model_validator
@@ -98,6 +99,11 @@ class TurnTrack(ChartFile):
         raise ChartLookupError(f"turn track: hour {hour} is not 0-23")
 
     def turns(self) -> tuple[Turn, ...]:
+        return self._turns
+
+    # Built once: the engine asks for the track on every fire plan (the chart is frozen).
+    @cached_property
+    def _turns(self) -> tuple[Turn, ...]:
         out: list[Turn] = []
         for day in self.days:
             for hour in range(day.first_hour, day.last_hour + 1):
