@@ -43,9 +43,14 @@ def hid(g: GbacwGame, h: Hex) -> str:
 
 
 def place(g: GbacwGame, key: str, h: Hex, facing: int) -> None:
-    u = g.pos.units[key_of(g, key)]
+    """Put a unit in ``h`` at the bottom of the stack there (the order placed is the stack's
+    order, 002 §8.23)."""
+    k = key_of(g, key)
+    u = g.pos.units[k]
     u.hex = hid(g, h)
     u.facing = Facing("vertex", facing)
+    below = [v.stack for o, v in g.pos.units.items() if o != k and v.hex == u.hex]
+    u.stack = max(below) + 1 if below else 0
 
 
 def gunline(active: str, dice: list[int] | None = None, options: tuple[str, ...] = ()

@@ -31,6 +31,8 @@ from gettysburg.core.protocol import Action, Event, RuleError
 from .charts import all_charts
 from .charts.fire import Ammo
 from .charts.ranges import Light
+from .engineering import fire_in_drm, fire_out_drm
+from .engineering_step import breastworks
 from .facing import front_hexes, refused_fire_split
 from .fire import (
     NON_PHASING,
@@ -56,12 +58,15 @@ from .fire_result import (
     StackedLeader,
     TargetUnit,
     ammunition_after,
+    apply_disorder_spread,
     apply_fire_result,
     apply_friendly_fire,
     fire_modifiers,
     friendly_fire_risk,
     roll_fire,
 )
+from .kinds import unit_class
+from .lasting import rain_fire_drm
 from .shock import horse_holders
 from .stacking import Arm, fire_allowances
 from .state import UnitState
@@ -79,9 +84,49 @@ def present_sp(game: GbacwGame, key: str) -> int:
 
 
 def stack_keys(game: GbacwGame, h: Hex) -> list[str]:
-    """The units in hex ``h``, top first (the position's order)."""
-    return [k for k, u in game.pos.units.items() if game.hex_of(u.hex) == h
-            and present_sp(game, k) > 0]
+    """The units whose counter is in hex ``h``, top first: the stack's order as
+    ``formation_step.stack_of`` keeps it (``UnitState.stack``, then the key; 002 §8.23),
+    units with SP left only."""
+    p = game.pos
+    here = [k for k, u in p.units.items() if game.hex_of(u.hex) == h and present_sp(game, k) > 0]
+    return sorted(here, key=lambda k: (p.units[k].stack, k))
+
+
+def part_hexes(game: GbacwGame, key: str) -> list[Hex]:
+    """The hexes an extended line or column holds besides its counter's (002 §8.44)."""
+    board = game.cat.board
+    return [board.parse(x) for x in game.pos.units[key].extends]
+
+
+def target_keys(game: GbacwGame, h: Hex) -> list[str]:
+    """The units a shot at ``h`` falls on, top first: the stack there, then any extended
+    unit with a part in ``h`` (002 §8.45: each part is a target; **reading**: a part sits
+    below the counters of its hex)."""
+    keys = stack_keys(game, h)
+    hid = game.cat.board.hexes[h].id if h in game.cat.board.hexes else None
+    keys += [k for k, u in sorted(game.pos.units.items())
+             if hid is not None and hid in u.extends and u.hex is not None
+             and k not in keys and present_sp(game, k) > 0]
+    return keys
+
+
+def enemy_targets(game: GbacwGame, seat: str) -> set[Hex]:
+    """The hexes holding an enemy of ``seat``: its counters' hexes and the parts of its
+    extended units (002 §8.45)."""
+    out = set(game.enemy_hexes(seat))
+    for k, u in game.pos.units.items():
+        if u.seat != seat and u.extends and u.hex is not None and present_sp(game, k) > 0:
+            out.update(part_hexes(game, k))
+    return out
+
+
+def occupied_hexes(game: GbacwGame) -> set[Hex]:
+    """Every hex a unit or a part of an extended unit stands in (sight blockers, 10.26)."""
+    out = {h for u in game.pos.units.values() if (h := game.hex_of(u.hex)) is not None}
+    for k, u in game.pos.units.items():
+        if u.extends and u.hex is not None:
+            out.update(part_hexes(game, k))
+    return out
 
 
 def firer_of(game: GbacwGame, key: str, *, phasing: bool) -> Firer:
@@ -138,7 +183,7 @@ def lone_battery_front(game: GbacwGame, key: str) -> list[Hex]:
         return []
     if any(k != key and game.pos.units[k].seat == u.seat for k in stack_keys(game, h)):
         return []
-    enemies = game.enemy_hexes(u.seat)
+    enemies = enemy_targets(game, u.seat)
     return [f for f in front_hexes(h, u.facing) if f in enemies]
 
 
@@ -178,7 +223,7 @@ def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
         return []
     out = []
     seat = game.pos.units[key].seat
-    for h in sorted(game.enemy_hexes(seat), key=lambda x: (x.q, x.r)):
+    for h in sorted(enemy_targets(game, seat), key=lambda x: (x.q, x.r)):
         try:
             plan_at(game, firer, h, seat)  # the checks of check_fire (§10.66, §7.34 too)
         except RuleError:
@@ -188,7 +233,7 @@ def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
 
 
 def _shot(game: GbacwGame, firer: Firer, target: Hex) -> Shot:
-    occupied = {h for u in game.pos.units.values() if (h := game.hex_of(u.hex)) is not None}
+    occupied = occupied_hexes(game)
     friends = {h for u in game.pos.units.values()
                if u.seat == game.pos.units[firer.unit].seat and (h := game.hex_of(u.hex))}
     shot = check_target(game.cat.board, all_charts().range, firer, target,
@@ -244,7 +289,7 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
     p = game.pos
     if key not in p.units or p.units[key].seat != seat:
         raise RuleError("10.3", f"{key!r} is not one of your units")
-    if p.brigade is None or game.formation(key) != p.brigade:
+    if not game.in_activation(key):  # the active brigade or its group (§5.34)
         raise RuleError("10.3", f"{key} is not of the active brigade")
     firer = firer_of(game, key, phasing=True)
     check_may_fire(firer, "phasing", fired_kinds=_fired(p.units[key]))
@@ -261,7 +306,7 @@ def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
             sp: int | None = None) -> FirePlan:
     """The plan of ``firer``'s shot at ``target``: an enemy there, the lone battery rule
     (§10.66), range, arc and sight (§10.12, §10.16), the SP through a refused front (§7.34)."""
-    if target not in game.enemy_hexes(seat):
+    if target not in enemy_targets(game, seat):
         raise RuleError("10.12", f"no enemy unit in {game.cat.board.hexes[target].id}")
     lone = lone_battery_front(game, firer.unit) if firer.phasing else []
     if lone and target not in lone:
@@ -298,12 +343,16 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
             extra.append(Modifier("sunken-road", sunken, "tdg.9.84"))
     tu = game.pos.units[top]
     tc = game.counter(top)
+    extra += breastwork_modifiers(game, plan, top)
+    rain = rain_fire_drm(game)
+    if rain:
+        extra.append(Modifier("heavy-rain", rain, "tdg.18.0"))
     fi = game.cat.board.hexes.get(f.hex)
     lower = info is not None and fi is not None and info.level < fi.level
     return Situation(
         ammunition=plan.shot.ammunition, hexes=plan.shot.hexes, weapon=f.weapon,
         light=_light(game), terrain=terrain, range_drm=plan.range_drm, extra=tuple(extra),
-        target_hex=tuple(game.stack_entry(k) for k in stack_keys(game, plan.target)),
+        target_hex=tuple(game.stack_entry(k) for k in target_keys(game, plan.target)),
         target_mounted_nonphasing=tc.arm == "cav" and tc.mode == "mounted",
         firer_mounted=f.arm == "cav" and f.mounted,
         prepared=prepared_fire(charts.range, f, plan.shot.hexes)
@@ -319,9 +368,30 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         fatigue=fatigue_of(game, f.unit))
 
 
+def breastwork_modifiers(game: GbacwGame, plan: FirePlan, top: str) -> list[Modifier]:
+    """002 §15.23 for one shot: +1 to small arms fired out across a guarded hexside of the
+    firer's hex; -1 when the target's top unit is infantry or dismounted cavalry behind a
+    guarded hexside against small arms or canister (none against shell). The Terrain
+    chart's breastworks row is a hexside row, so :func:`situation` never counts it again
+    (E-8)."""
+    works = breastworks(game)
+    if not works:
+        return []
+    kind = plan.shot.ammunition
+    out = []
+    firing_out = fire_out_drm(works, plan.firer.hex, plan.target, kind=kind)
+    if firing_out and not plan.firer.artillery:
+        out.append(Modifier("breastworks-firing-out", firing_out, "15.23"))
+    behind = fire_in_drm(works, plan.target, plan.firer.hex, kind=kind,
+                         target_class=unit_class(game.counter(top)))
+    if behind:
+        out.append(Modifier("breastworks", behind, "15.23"))
+    return out
+
+
 def fire_modifiers_of(game: GbacwGame, plan: FirePlan) -> tuple[Modifier, ...]:
     """The DRMs of ``plan`` on the position as it stands (002 §10.81)."""
-    keys = stack_keys(game, plan.target)
+    keys = target_keys(game, plan.target)
     if not keys:
         return ()
     return fire_modifiers(all_charts(), situation(game, plan, keys[0]))
@@ -329,13 +399,13 @@ def fire_modifiers_of(game: GbacwGame, plan: FirePlan) -> tuple[Modifier, ...]:
 
 def target_units(game: GbacwGame, h: Hex) -> list[TargetUnit]:
     out = []
-    for k in stack_keys(game, h):
+    for k in target_keys(game, h):
         c, u = game.counter(k), game.pos.units[k]
         arm: Arm = c.arm
         out.append(TargetUnit(k, arm, present_sp(game, k), c.sp, c.cohesion,
                               c.cohesion_disordered, disordered=u.disordered,
                               collapsed=u.collapsed, mounted=c.mode == "mounted",
-                              blown=u.blown, phasing=game.formation(k) == game.pos.brigade,
+                              blown=u.blown, phasing=game.in_activation(k),
                               fatigue=fatigue_of(game, k)))
     return out
 
@@ -356,7 +426,7 @@ def stacked_leaders(game: GbacwGame, h: Hex, keys: list[str]) -> list[StackedLea
 def resolve_fire(game: GbacwGame, plan: FirePlan) -> tuple[FireRoll, Outcome]:
     """Roll the shot and apply its result to the target hex (no change to the position)."""
     charts = all_charts()
-    keys = stack_keys(game, plan.target)
+    keys = target_keys(game, plan.target)
     mods = fire_modifiers(charts, situation(game, plan, keys[0]))
     roll = roll_fire(charts, game.dice, ammunition=plan.shot.ammunition, strength=plan.sp,
                      modifiers=mods, firer=plan.firer.unit)
@@ -595,6 +665,7 @@ class ShotDone:
     outcome: Outcome | None
     friendly: Outcome | None = None
     second_round: bool = False
+    spread: Outcome | None = None  # artillery with a newly disordered extended unit (8.45)
 
 
 def _alive(units: tuple[TargetUnit, ...], routs: tuple[str, ...]) -> list[TargetUnit]:
@@ -606,7 +677,7 @@ def roll_shot(game: GbacwGame, plan: FirePlan, after: Outcome | None = None, *,
     """Roll ``plan`` on the position as it stands; ``after``: a shot at the same hex rolled
     just before, whose result this one falls on (rapid fire, §10.68)."""
     charts = all_charts()
-    keys = stack_keys(game, plan.target)
+    keys = target_keys(game, plan.target)
     units = target_units(game, plan.target) if after is None else _alive(after.units,
                                                                          after.routs)
     if not keys:
@@ -626,7 +697,36 @@ def roll_shot(game: GbacwGame, plan: FirePlan, after: Outcome | None = None, *,
         over = [u for h in plan.over for u in target_units(game, h)]
         if over:
             friendly = apply_friendly_fire(charts, game.dice, over)
-    return ShotDone(plan, roll, outcome, friendly, second_round)
+    spread = disorder_spread(game, [o for o in (outcome, friendly) if o is not None], after)
+    return ShotDone(plan, roll, outcome, friendly, second_round, spread)
+
+
+def disorder_spread(game: GbacwGame, outcomes: list[Outcome],
+                    after: Outcome | None = None) -> Outcome | None:
+    """002 §8.45: when a shot disorders an extended unit, each friendly battery stacked in
+    any of its hexes takes a UDD (``formation_step.disorder_spread`` names the same
+    batteries). **Reading**: a battery the shot itself fell on has had its checks and does
+    not roll again; ``after``: the earlier shot of a rapid fire, whose disorder counts."""
+    hit = {u.unit for o in outcomes for u in o.units}
+    before = {u.unit: u.disordered for u in after.units} if after is not None else {}
+    rolling: list[str] = []
+    for o in outcomes:
+        for tu in o.units:
+            u = game.pos.units[tu.unit]
+            if not u.extends or u.hex is None or not tu.disordered or tu.sp < 1 \
+                    or before.get(tu.unit, u.disordered):
+                continue
+            hexes = {game.hex_of(u.hex), *part_hexes(game, tu.unit)}
+            rolling += [k for k, v in sorted(game.pos.units.items())
+                        if v.seat == u.seat and k not in hit and k not in rolling
+                        and game.hex_of(v.hex) in hexes and present_sp(game, k) > 0
+                        and game.counter(k).arm in ("art", "horse_art")]
+    if not rolling:
+        return None
+    where = {h for k in rolling if (h := game.hex_of(game.pos.units[k].hex)) is not None}
+    units = [tu for h in sorted(where, key=lambda x: (x.q, x.r))
+             for tu in target_units(game, h) if tu.unit in rolling]
+    return apply_disorder_spread(all_charts(), game.dice, units)
 
 
 def _fog(game: GbacwGame, done: ShotDone, ev: list[Event]) -> list[Event]:
@@ -691,6 +791,8 @@ def _shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
                                                             for h in done.plan.over],
                                                    "roll": done.roll.roll}))
         ev += [Event(f"fire_{s.what}", s.rule, s.to_json()) for s in done.friendly.steps]
+    if done.spread is not None:
+        ev += [Event(f"fire_{s.what}", s.rule, s.to_json()) for s in done.spread.steps]
     return ev
 
 
@@ -700,6 +802,8 @@ def apply_shot(game: GbacwGame, done: ShotDone) -> None:
         write_outcome(game, done.outcome)
     if done.friendly is not None:
         write_outcome(game, done.friendly)
+    if done.spread is not None:
+        write_outcome(game, done.spread)
 
 
 def mark_fired(game: GbacwGame, units: tuple[str, ...], kind: FireKind) -> None:

@@ -587,6 +587,26 @@ def apply_friendly_fire(charts: Charts, dice: Dice, units: Sequence[TargetUnit],
                    tuple(a.killed), tuple(a.done))
 
 
+def apply_disorder_spread(charts: Charts, dice: Dice, units: Sequence[TargetUnit], *,
+                          leaders: Sequence[StackedLeader] = ()) -> Outcome:
+    """002 §8.45: friendly artillery stacked in a hex of an extended unit that has just been
+    disordered takes a UDD; a failure disorders it (a battery already disordered suffers
+    the 2nd disorder of fire, §12.36)."""
+    if not units:
+        raise RuleError("8.45", "no artillery stacked with the extended unit")
+    a = _Apply(charts, dice, units, leaders, "fire")
+    for i in range(len(units)):
+        r = a.roll_udd(i, 0, "extended unit disordered", "8.45")
+        if not r.passed:
+            a.disorder(i, "8.45")
+    a.second_disorders(shell=False)
+    if a.any_loss:
+        a.leader_checks()
+    a.collapse_checks()
+    return Outcome(tuple(a.units), tuple(a.steps), tuple(a.retreats), tuple(a.routs),
+                   tuple(a.killed), tuple(a.done))
+
+
 WithdrawalAfterFire = Literal["full", "one_hex", "none"]
 
 

@@ -46,6 +46,7 @@ from .fire_action import (
     fire_sp,
     firer_of,
     mark_fired,
+    occupied_hexes,
     roll_shot,
     second_disordered,
     shot_events,
@@ -97,7 +98,7 @@ def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return")
     if sp < 1:
         raise RuleError("8.33", f"{key} may fire no SP from its hex")
     seat = game.pos.units[key].seat
-    occupied = {h for u in game.pos.units.values() if (h := game.hex_of(u.hex)) is not None}
+    occupied = occupied_hexes(game)
     friends = {h for u in game.pos.units.values()
                if u.seat == seat and (h := game.hex_of(u.hex)) is not None}
     light = all_charts().turn_track.turns()[game.pos.turn].light
