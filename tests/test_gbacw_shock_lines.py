@@ -35,9 +35,10 @@ def test_an_extended_defender_is_shocked_whole_8_46() -> None:
     assert resolved.data["defender_sp"] == str(g.counter(d1).sp)  # once, whole (§8.46)
 
 
-def test_an_extended_attacker_gathers_before_advancing_8_49() -> None:
-    """Gamble's regiment extended into its flank hex wins (9 at 1.5:1): before the
-    compulsory advance it gathers into its counter's hex (the extension is given up)."""
+def test_an_extended_attacker_advances_extended_8_47() -> None:
+    """Gamble's regiment extended into its flank hex wins (9 at 1.5:1): the compulsory
+    advance keeps the line (002 §8.47; before g4_formations it gathered, the old reading):
+    it enters the emptied hex with the fewest hexes entered, here a pivot on its end."""
     g, k, d1 = active_gamble()
     u = g.pos.units[k]
     here = g.hex_of(u.hex)
@@ -56,8 +57,9 @@ def test_an_extended_attacker_gathers_before_advancing_8_49() -> None:
              and a["shocks"][0]["targets"] == [target])
     ev = g.apply(a, "usa") + stand(g)
     adv = next(e for e in ev if e.type == "shock_advance")
-    assert adv.data["retracted"] == [fid] and adv.data["to"] == target
-    assert u.extension is None and u.extends == [] and u.hex == target
+    assert adv.data["extended"] is True and adv.data["to"] == target
+    assert u.extension == "line" and len(u.extends) == 1
+    assert target in (u.hex, *u.extends) and "retracted" not in adv.data
 
 
 def test_artillery_in_the_engine_s_shock_11_61_11_63() -> None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from . import charge_step, continued_shock, results_step, shock_after
+from . import charge_step, continued_shock, extended_combat, results_step, shock_after
 from .combatant import Check, Combatant, Disorder, check
 from .facing import Facing
 from .fire import may_pre_shock_fire
@@ -119,7 +119,7 @@ def shock_options(game: GbacwGame, seat: str) -> list[Action]:
         except RuleError:
             continue
         out.append(a)
-    return out
+    return out + extended_combat.variants(game, out)  # 002 §8.48: enveloping lines
 
 
 def must_shock(game: GbacwGame, seat: str) -> list[str]:
@@ -151,7 +151,9 @@ def check_designation(game: GbacwGame, action: Action, seat: str) -> ShockPlan:
         raise RuleError("11.12", "no brigade is active")
     if has_shocked(game, p.brigade):
         raise RuleError("11.31", f"{p.brigade} has designated its shocks this activation")
-    return check_shock(game, action, seat)
+    plan = check_shock(game, action, seat)
+    extended_combat.check(game, action)  # 002 §8.48: the enveloping lines named
+    return plan
 
 
 def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
@@ -172,6 +174,8 @@ def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                                                        for a in s.attackers]),
                          "involved": sorted({k for s in plan.shocks
                                              for k in (*s.attackers, *s.defenders)})}}
+    if envelop := extended_combat.chosen(action):  # 002 §8.48: pivoted at step 3
+        p.pending["ctx"][extended_combat.ENVELOP] = envelop
     ev = [Event("shock_designation", "11.31", {"brigade": p.brigade,
                                                "shocks": p.pending["shocks"]})]
     if not defender_decides(game):
@@ -346,6 +350,10 @@ def resolve(game: GbacwGame) -> list[Event]:
     out = sorted(a for a, c in greens.items() if not c.passed)
     ev: list[Event] = [Event("shock_green_check", "11.36", c.to_json())
                        for c in greens.values()]
+    if pend.get("ctx", {}).get(extended_combat.ENVELOP):  # 002 §8.48: after step 3
+        ev += extended_combat.pivot_all(game, pend["ctx"], set(out))
+        again = _plan_now(game)
+        plan = plan if isinstance(again, str) else again
     by_defence: dict[tuple[str, ...], list[Shock]] = {}
     for s in plan.shocks:
         by_defence.setdefault(s.defenders, []).append(s)
@@ -636,6 +644,10 @@ def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str]
     def_hexes = set(live)
     routed: set[str] = set()
     ev += _write_effects(game, f.defender, att_hexes, routed)
+    ev += extended_combat.gather_after_roll(  # 002 §8.49: before it moves
+        game, ctx, atts, retreating={*f.attacker.retreats, *f.attacker.routs},
+        vacated=not any(_live(game, h, seat) for h in live),
+        continues=f.attacker_continues != "none")
     ev += _write_effects(game, f.attacker, def_hexes, routed)
     moved, adv = _advance(game, att, def_hexes, routed)
     ev += adv
@@ -757,6 +769,10 @@ def advance_unit(game: GbacwGame, key: str, h: Hex, *, rule: str,
                  facing: Facing | None = None) -> dict[str, Any] | None:
     """Advance ``key`` into the adjacent hex ``h`` if :func:`advance_need` allows it, with
     the hex's D/d check; returns the event's data, or None when it may not."""
+    if facing is None:  # 002 §8.47: a line advances extended when it can
+        done = extended_combat.advance_extended(game, key, h, rule=rule)
+        if done is not None:
+            return done
     need = advance_need(game, key, h, facing=facing)
     if need is None:
         return None
