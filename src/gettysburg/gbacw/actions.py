@@ -154,6 +154,12 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("warren", "tdg.14.5", (("brigade", "str"),), ("action",),
                "the Union ends its activation and calls Warren, once in the game: the brigade "
                "is activated at once, without fatigue"),
+    ActionType("barrage", "tdg.10.92", (), ("orders_change", "action"),
+               "the drawn artillery AM becomes an artillery barrage (its brigades do not "
+               "activate; barrage_step.py)"),
+    ActionType("barrage_fire", "tdg.10.93", (("units", "list"), ("target", "hex")),
+               ("action",), "batteries in the artillery chief's range fire together at one "
+               "hex 4+ hexes away, twice each at most; then each rolls the barrage check"),
     ActionType("move_commander", "9.32", (("leader", "str"), ("to", "hex")), ("commanders",),
                "move a corps commander or the OC (legs of up to 10 MP, 40 in all)"),
     ActionType("idle_rally", "13.45", (("brigade", "str"), ("on", "bool")), ("commanders",),

@@ -30,6 +30,7 @@ from gettysburg.core.protocol import (
 from gettysburg.gbacw import (
     ammunition,
     artillery_near,
+    barrage_step,
     battle_book_step,
     charge_step,
     end_segment,
@@ -355,6 +356,11 @@ class GbacwGame(EngineView):
             if p.brigade is not None:
                 ev += self._end_brigade()
             ev += self._end_marker()
+        elif kind == "barrage":  # 004 §10.92
+            ev += barrage_step.declare(self, action, seat)
+        elif kind == "barrage_fire":  # 004 §10.93-10.94
+            ev += barrage_step.fire(self, action, seat)
+            ev += self._casualties()
         elif kind == "warren":  # 004 §14.5
             called, marker = battle_book_step.call_warren(self, str(action["brigade"]))
             ev += called + self._activate_marker(marker, chosen=True)
@@ -362,4 +368,5 @@ class GbacwGame(EngineView):
         ev += nonphasing_fire.after_move(self, action, ev)  # 002 §10.45
         # 002 §12.3-12.8, §13.43: retreats, routs, leaders, guns, the advance after fire
         ev += results_step.after_action(self, action, ev, snap, self._casualties)
+        barrage_step.tidy(self)  # 004 §10.9: a barrage phase lasts its marker
         return ev

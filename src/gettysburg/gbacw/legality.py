@@ -12,6 +12,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     ammunition,
+    barrage_step,
     battle_book_step,
     charge_step,
     continued_shock,
@@ -89,6 +90,7 @@ class EngineLegality(EngineQuestions):
                             for o in ("attack", "advance")]
             if self.coordination_eligible():
                 out.append({"type": "coordinate"})
+            out += barrage_step.declare_options(self, seat)  # 004 §10.92
             out.append({"type": "end_orders_change"})
         elif p.phase == "commanders":
             for ld in self.commanders(seat):
@@ -109,9 +111,13 @@ class EngineLegality(EngineQuestions):
             out += (return_fire.options(self) if pending == "fire"
                     else reaction_step.options(self) if pending == "reaction"
                     else shock_step.defender_options(self))
+        elif p.phase == "action" and barrage_step.active(self):  # 004 §10.93
+            out += barrage_step.options(self, seat)
+            out.append({"type": "end_activation"})
         elif p.phase == "action":
             if p.brigade is None:
                 out += [{"type": "activate", "brigade": n} for n in self.eligible_brigades()]
+                out += barrage_step.declare_options(self, seat)  # 004 §10.92
             else:
                 moving = self.may_move(p.brigade)
                 for k in self.active_units():
@@ -190,6 +196,10 @@ class EngineLegality(EngineQuestions):
                                 "its answer first")
             results_step.check_answer(self, action, seat)
             return None
+        if kind in barrage_step.ACTIONS or barrage_step.active(self):  # 004 §10.9
+            barrage_step.check(self, action, seat)
+            if kind in barrage_step.ACTIONS:
+                return None
         if p.pending is not None and kind not in ("withdraw", "stand", "return_fire", "hold",
                                                   "return_fire_reserve", "rapid_return_fire",
                                                   *reaction_step.ANSWERS, "pre_shock_fire",
