@@ -75,6 +75,12 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("resupply", "10.92", (("unit", "str"),), ("action",),
                "a unit low on or out of ammunition, not next to the enemy, resupplies one step "
                "instead of acting"),
+    ActionType("mount", "14.22", (("unit", "str"),), ("action",),
+               "dismounted cavalry, not next to the enemy, mounts before it moves (half MA "
+               "this activation; mounting resupplies, 10.94)"),
+    ActionType("dismount", "14.22", (("unit", "str"),), ("action",),
+               "mounted cavalry, not next to the enemy nor Blown, dismounts before it moves "
+               "(half MA this activation)"),
     ActionType("withdrawal_fire", "10.44", (("unit", "str"),), ("action",),
                "the defender fires at an enemy leaving its front, before it moves"),
     ActionType("approach_fire", "10.45", (("unit", "str"),), ("action",),

@@ -37,6 +37,7 @@ from gettysburg.gbacw import (
     engineering_step,
     fire_action,
     formation_step,
+    mounting,
     move_step,
     nonphasing_fire,
     orders_step,
@@ -245,6 +246,7 @@ class GbacwGame(EngineView):
                 u = p.units[k]
                 u.moves, u.mp_spent, u.moved, u.charging = 0, 0, False, False
                 u.formation_mp = 0
+                u.remounted = False  # 002 §14.22: the halved MA lasts one activation
             for u in p.units.values():
                 u.fired = []  # fire kinds count per brigade activation (002 §10.31, §10.41)
             p.reacted = []  # reaction facing: once per enemy brigade activation (§9.62)
@@ -272,6 +274,8 @@ class GbacwGame(EngineView):
             ev += formation_step.execute(self, action, int(checked))
         elif kind == "resupply":
             ev += ammunition.resupply(self, action, seat)  # 002 §10.92
+        elif kind in mounting.KINDS:
+            ev += mounting.execute(self, action, seat)  # 002 §14.22
         elif kind == "rally":
             key = action["unit"]
             u = p.units[key]

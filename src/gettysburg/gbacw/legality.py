@@ -20,6 +20,7 @@ from gettysburg.gbacw import (
     engineering_step,
     fire_action,
     formation_step,
+    mounting,
     nonphasing_fire,
     orders_step,
     reaction_step,
@@ -133,6 +134,7 @@ class EngineLegality(EngineQuestions):
                 out += [{"type": "rally", "unit": k} for k in self.active_units()
                         if self._rally_problem(k) is None]
                 out += ammunition.resupply_options(self)  # 002 §10.92
+                out += mounting.options(self)  # 002 §14.22
                 out += withdrawal_step.options(self)  # 002 §9.54
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.brigade_units(p.brigade):
@@ -306,6 +308,8 @@ class EngineLegality(EngineQuestions):
             return formation_step.check(self, action, seat)
         elif kind == "resupply":
             ammunition.check_resupply(self, action, seat)  # 002 §10.92-10.93
+        elif kind in mounting.KINDS:
+            mounting.check(self, action, seat)  # 002 §14.22
         elif kind == "rally":
             key = action["unit"]
             if key not in p.units or p.units[key].seat != seat:

@@ -24,6 +24,7 @@ from gettysburg.gbacw import (
     effectiveness,
     efficiency,
     end_segment,
+    mounting,
     engineering_step,
     entry_step,
     fatigue,
@@ -384,6 +385,7 @@ class EngineQuestions(Game):
         ma = c.ma_disordered if self.pos.units[key].disordered else c.ma
         if self.pos.units[key].blown:  # 002 §11.58: half the disordered MA, rounded up
             ma = blown_ma(c.ma_disordered)
+        ma = mounting.activation_ma(self, key, ma)  # 002 §14.22: half in that activation
         ma = movement_allowance(ma, self.orders_of(key), unit_class(c))  # type: ignore[arg-type]
         if self.fatigue and unit_class(c) != "artillery":  # 002 §17.31, artillery exempt
             ma = fatigue.fatigued_ma(ma, self.pos.brigades[self.formation(key)].fatigue)
@@ -447,7 +449,7 @@ class EngineQuestions(Game):
             if k != key and v.hex is not None
             and here.distance(self.hex_of(v.hex)) <= radius))  # type: ignore[arg-type]
         return (self.setup.scenario, u.counter, u.hex, self.waiting(key), u.facing,
-                u.disordered, self.orders_of(key), near,
+                u.disordered, self.orders_of(key), near, self.mp_of(key),
                 tuple((b["hex"], b["vertex"]) for b in p.breastworks))
 
     def _reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:

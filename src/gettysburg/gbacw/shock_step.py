@@ -41,7 +41,15 @@ from . import charge_step, continued_shock, extended_combat, results_step, shock
 from .combatant import Check, Combatant, Disorder, check
 from .facing import Facing
 from .fire import may_pre_shock_fire
-from .fire_action import fire_events, resolve_fire, write_outcome
+from .fire_action import (
+    ammunition_events,
+    apply_shot,
+    roll_shot,
+    second_disordered,
+    shot_events,
+    spencer,
+    spencer_round,
+)
 from .kinds import unit_class
 from .movement import entry_cost
 from .retreat import Surroundings, advance_order
@@ -440,10 +448,13 @@ def pre_shock_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     key = str(action["unit"])
     target = game.cat.board.parse(str(action["target"]))
     plan = shot_plan(game, key, target, "pre_shock")
-    roll, outcome = resolve_fire(game, plan)
-    ev = [Event("pre_shock_fire", "11.38", {"unit": key}),
-          *fire_events(plan, roll, outcome, str(action["target"]))]
-    write_outcome(game, outcome)
+    done = roll_shot(game, plan)
+    # shot_events keeps the brigades' fatigue DRMs out of the enemy's copy (002 §17.31)
+    ev = [Event("pre_shock_fire", "11.38", {"unit": key}), *shot_events(game, done)]
+    apply_shot(game, done)
+    ev += ammunition_events(game, (key,), [done.roll.roll])  # 002 §10.69, §10.91
+    if spencer(plan.firer) and not second_disordered(done.outcome, key):
+        ev += spencer_round(game, plan)  # 002 §14.36: a Spencer unit fires twice
     u = game.pos.units[key]
     u.fired = [*u.fired, "pre_shock"]
     return ev

@@ -82,6 +82,7 @@ class UnitState:
     refused: list[str] = field(default_factory=list)  # "left" / "right"
     formation_mp: int = 0
     stack: int = 0  # place in its hex's stack, lowest on top (002 §8.23; formation_step.py)
+    remounted: bool = False  # mounted or dismounted this activation (002 §14.22, mounting.py)
 
     def to_json(self) -> JSONDict:
         return {"counter": self.counter, "seat": self.seat, "hex": self.hex,
@@ -96,7 +97,8 @@ class UnitState:
                    if self.extension is not None else {}),
                 **({"refused": list(self.refused)} if self.refused else {}),
                 **({"formation_mp": self.formation_mp} if self.formation_mp else {}),
-                **({"stack": self.stack} if self.stack else {})}
+                **({"stack": self.stack} if self.stack else {}),
+                **({"remounted": True} if self.remounted else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> UnitState:
@@ -115,7 +117,8 @@ class UnitState:
                          None if d.get("extension") is None else str(d["extension"]),
                          [str(x) for x in d.get("extends", [])],
                          [str(x) for x in d.get("refused", [])],
-                         int(d.get("formation_mp", 0)), int(d.get("stack", 0)))
+                         int(d.get("formation_mp", 0)), int(d.get("stack", 0)),
+                         bool(d.get("remounted", False)))
 
 
 @dataclass
