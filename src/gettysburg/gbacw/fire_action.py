@@ -28,6 +28,7 @@ from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
+from .artillery_near import caution_may_fire
 from .charts import all_charts
 from .charts.fire import Ammo
 from .charts.ranges import Light
@@ -140,6 +141,7 @@ def firer_of(game: GbacwGame, key: str, *, phasing: bool) -> Firer:
                  sp=present_sp(game, key), orders=game.orders_of(key), phasing=phasing,
                  disordered=u.disordered, mounted=c.mode == "mounted",
                  green=c.green, moved_mp=u.mp_spent, ma=c.ma,
+                 restacked=RESTACKED in u.fired,  # no prepared fire after it (§10.52)
                  refused=frozenset(u.refused), ammo=_ammo(u.ammo))
 
 
@@ -212,14 +214,42 @@ def _ammo(value: str) -> Ammo:
     return "none"
 
 
+RESTACKED = "restack"  # a ``UnitState.fired`` mark: the unit re-ordered its stack (§8.24)
+
+
+def mark_restacked(game: GbacwGame, key: str) -> None:
+    """Note that ``key`` re-ordered its stack this activation (002 §8.24; the game calls
+    this after ``formation_step``'s restack)."""
+    u = game.pos.units[key]
+    if RESTACKED not in u.fired:
+        u.fired = [*u.fired, RESTACKED]
+
+
+def check_phasing_extras(game: GbacwGame, key: str) -> None:
+    """The phasing-fire bans that live outside :func:`fire.check_may_fire`: no fire after a
+    resupply (002 §10.92), nor after re-ordering the stack on Advance orders (§8.24), nor
+    by a battery that moved and stands within three hexes of an enemy that sees it under
+    §9.55's Option 1 (:func:`artillery_near.caution_may_fire`)."""
+    u = game.pos.units[key]
+    if "resupply" in u.fired:
+        raise RuleError("10.92", f"{key} resupplied this activation: that was its action")
+    if RESTACKED in u.fired and game.orders_of(key) == "advance":
+        raise RuleError("8.24", f"{key} re-ordered its stack on Advance orders: it may not "
+                                "fire this activation")
+    if not caution_may_fire(game, key):
+        raise RuleError("9.55", f"{key} moved and ends within three hexes of an enemy that "
+                                "sees it: no fire this activation (Option 1)")
+
+
 def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
     """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3)."""
     try:
         firer = firer_of(game, key, phasing=True)
         check_may_fire(firer, "phasing", fired_kinds=_fired(game.pos.units[key]))
+        check_phasing_extras(game, key)
     except RuleError:
         return []
-    if fire_sp(game, key) < 1 or "resupply" in game.pos.units[key].fired:  # 002 §10.92
+    if fire_sp(game, key) < 1:
         return []
     out = []
     seat = game.pos.units[key].seat
@@ -293,8 +323,7 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
         raise RuleError("10.3", f"{key} is not of the active brigade")
     firer = firer_of(game, key, phasing=True)
     check_may_fire(firer, "phasing", fired_kinds=_fired(p.units[key]))
-    if "resupply" in p.units[key].fired:
-        raise RuleError("10.92", f"{key} resupplied this activation: that was its action")
+    check_phasing_extras(game, key)
     if fire_sp(game, key) < 1:
         raise RuleError("8.33", f"{key} may fire no SP from its hex (the hex limit is used "
                                 "by the units above it)")

@@ -343,9 +343,14 @@ def may_use_roads(game: FormationGame, key: str) -> bool:
 
 
 def blocks_move(game: FormationGame, key: str) -> RuleError | None:
-    """A refused unit leaves the refused state before moving or turning (002 §7.33)."""
-    if game.pos.units[key].refused:
+    """A refused unit leaves the refused state before moving or turning (002 §7.33); a
+    column on Attack orders retracts or forms line before anything else (§8.53)."""
+    u = game.pos.units[key]
+    if u.refused:
         return RuleError("7.33", f"{key} refuses a flank: 'unrefuse' first (1 MP)")
+    if u.extension == "column" and game.orders_of(key) == "attack":
+        return RuleError("8.53", f"{key} is in column on Attack orders: 'retract' or 'form' "
+                         "a line first")
     return None
 
 
@@ -509,8 +514,9 @@ def face_stack(game: FormationGame, key: str) -> list[str]:
 
 def on_orders(game: FormationGame, brigade: str) -> list[Event]:
     """A change of orders (002 §7.26, §8.53, §7.32): March ends lines and refusals (the
-    line gathers in its counter's hex); Attack ends columns (gathered in the lead hex:
-    §8.53 has them retract or form line before anything else). Free (§7.23)."""
+    line gathers in its counter's hex); under Attack a column that may form line stays a
+    column until it acts (its first action is ``retract`` or a free ``form``, §8.53), any
+    other gathers in its lead hex. Free (§7.23)."""
     ev: list[Event] = []
     orders = game.pos.brigades[brigade].orders
     for k, u in sorted(game.pos.units.items()):
@@ -518,6 +524,8 @@ def on_orders(game: FormationGame, brigade: str) -> list[Event]:
             continue
         if orders == "march" and u.refused:
             u.refused = []
+        if orders == "attack" and u.extension == "column" and _form_options(game, k):
+            continue  # 002 §8.53: the unit chooses when it acts
         if (orders == "march" and u.extension == "line") or (
                 orders == "attack" and u.extension == "column"):
             ev.append(Event("retract", "7.26" if orders == "march" else "8.53",
@@ -543,6 +551,13 @@ def tidy(game: FormationGame, *, end_of_brigade: bool) -> list[Event]:
             u.refused = []
             ev.append(Event("unrefuse", "7.32", {"unit": k, "hex": u.hex, "mp": 0}))
         if not end_of_brigade or not u.extends:
+            continue
+        if u.extension == "column" and game.orders_of(k) == "attack" \
+                and game.formation(k) in game.pos.done_brigades:
+            # 002 §8.53: a column on Attack that acted without retracting or forming gathers
+            ev.append(Event("retract", "8.53", {"unit": k, "to": u.hex, "mp": 0,
+                                                "from": list(u.extends)}))
+            u.extension, u.extends = None, []
             continue
         room = (line_extensions_allowed(present(game, k)) if u.extension == "line"
                 else column_size(game, k))
@@ -840,6 +855,8 @@ def form_cost(game: FormationGame, key: str, facing: Facing) -> int:
         if any(n in enemy for n in ext.neighbours()):
             raise RuleError("8.41", "the extension's hex is next to the enemy")
     cost = 1 if vertex_steps(u.facing, facing) >= 2 else 0
+    if u.extension == "column" and game.orders_of(key) == "attack":
+        cost = 0  # 002 §8.53 with §7.26: the line the change to Attack calls for is free
     if u.formation_mp + cost > game.mp_of(key):
         raise RuleError("8.52", f"{key} has no MP left to change its formation")
     return cost

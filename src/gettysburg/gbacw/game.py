@@ -272,6 +272,8 @@ class GbacwGame(EngineView):
                                             **({"stack": stack} if stack else {})}))
         elif kind in formation_step.KINDS:
             ev += formation_step.execute(self, action, int(checked))
+            if kind == "restack":
+                fire_action.mark_restacked(self, action["unit"])  # no fire on Advance (8.24)
         elif kind == "resupply":
             ev += ammunition.resupply(self, action, seat)  # 002 §10.92
         elif kind in mounting.KINDS:
