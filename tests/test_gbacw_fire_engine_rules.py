@@ -282,3 +282,20 @@ def test_without_the_option_a_moved_battery_fires_9_55() -> None:
     u = g.pos.units[NAP1]
     u.moved, u.mp_spent = True, 1
     assert t in fa.fire_targets(g, NAP1)
+
+
+# --- random event M's rain on rally rolls (004 §18.0) -------------------------------------
+
+
+@pytest.mark.parametrize("rain", [False, True])
+def test_rain_adds_two_to_rally_rolls_tdg_18_0(rain: bool) -> None:
+    g = gunline(GAMBLE)
+    place(g, IN3, at(g, (0, 0)), 0)
+    g.pos.units[IN3].disordered = True
+    if rain:
+        g.pos.tdg["rain"] = {"from": g.pos.turn, "to": g.pos.turn}
+    script(g, [3])
+    ev = g.apply({"type": "rally", "unit": IN3}, "usa")
+    r = next(e for e in ev if e.type == "rally").data
+    assert r["roll"] == 3 and r["modified"] == (5 if rain else 3)
+    assert ("heavy-rain" in r["drms"]) == rain  # type: ignore[operator]

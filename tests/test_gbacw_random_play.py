@@ -24,7 +24,8 @@ from gettysburg.gbacw.stacking import stack_problem
 WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "end_orders": 6, "first_am": 4, "end_orders_change": 6, "end_activation": 3, "warren": 1,
            "barrage": 1, "barrage_fire": 2,  # barrage_step.py
-           "end_brigade": 4, "activate": 4, "roll_orders": 1, "set_orders": 1, "reserve": 1,
+           "end_brigade": 4, "activate": 4, "activate_group": 2, "roll_orders": 1, "set_orders": 1,
+           "reserve": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,
            "fire_split": 1, "combined_fire": 1, "rapid_fire": 1,  # fire_action.py
            "withdrawal_fire": 2, "approach_fire": 2, "let_pass": 2,  # nonphasing_fire.py

@@ -58,6 +58,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "finish the orders changes without a coordination roll"),
     ActionType("activate", "5.3", (("brigade", "str"),), ("action",),
                "the next brigade of the active formation acts"),
+    ActionType("activate_group", "5.34", (("brigades", "list"),), ("action",),
+               "after a coordination result of two, three or all: these brigades act as one "
+               "(the first listed leads)"),
     ActionType("move", "9.1", (("unit", "str"), ("to", "hex"), ("facing", "facing")),
                ("action",), "move a unit of the active brigade to a hex and facing"),
     ActionType("face", "7.2", (("unit", "str"), ("facing", "facing")), ("action",),

@@ -27,7 +27,7 @@ def resupply_problem(game: GbacwGame, key: str) -> RuleError | None:
     """Why ``key`` may not resupply now (None: it may)."""
     p = game.pos
     u = p.units.get(key)
-    if u is None or p.brigade is None or game.formation(key) != p.brigade:
+    if u is None or not game.in_activation(key):  # a coordinated group's too (§5.34)
         return RuleError("10.92", f"{key!r} is not a unit of the active brigade")
     here = game.hex_of(u.hex)
     if here is None:
@@ -45,7 +45,7 @@ def resupply_options(game: GbacwGame) -> list[Action]:
     p = game.pos
     if p.brigade is None:
         return []
-    return [{"type": "resupply", "unit": k} for k in game.brigade_units(p.brigade)
+    return [{"type": "resupply", "unit": k} for k in game.activation_units()
             if p.units[k].ammo in STEP_UP and resupply_problem(game, k) is None]
 
 

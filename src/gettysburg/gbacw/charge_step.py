@@ -64,8 +64,8 @@ def _problem(game: GbacwGame, key: str) -> RuleError | None:
     p = game.pos
     u = p.units[key]
     here = game.hex_of(u.hex)
-    if p.brigade is None or game.formation(key) != p.brigade or u.seat != \
-            p.brigades[p.brigade].seat:
+    if p.brigade is None or not game.in_activation(key) or u.seat != \
+            p.brigades[p.brigade].seat:  # (or its coordinated group, §5.34)
         return RuleError("11.52", f"{key} is not of the active brigade")
     if here is None or u.facing is None:
         return RuleError("11.52", f"{key} is not on the map")
@@ -97,7 +97,7 @@ def options(game: GbacwGame, seat: str) -> list[Action]:
     p = game.pos
     if p.brigade is None or p.pending is not None:
         return []
-    return [{"type": "charge", "unit": k} for k in game.brigade_units(p.brigade)
+    return [{"type": "charge", "unit": k} for k in game.activation_units()
             if p.units[k].seat == seat and _problem(game, k) is None]
 
 
@@ -178,7 +178,7 @@ def after_reaction(game: GameView, action: Action) -> list[Event]:
     p = game.pos
     if action.get("type") != "react_move" or p.brigade is None:
         return []
-    for k in game.brigade_units(p.brigade):
+    for k in game.activation_units():
         if p.units[k].charging and MET + k not in p.reacted:
             p.reacted = [*p.reacted, MET + k]
     return []
@@ -188,7 +188,7 @@ def break_options(game: GameView) -> list[Action]:
     p = game.pos
     if p.brigade is None or p.pending is not None:
         return []
-    return [{"type": "break_charge", "unit": k} for k in game.brigade_units(p.brigade)
+    return [{"type": "break_charge", "unit": k} for k in game.activation_units()
             if p.units[k].charging and MET + k in p.reacted and p.units[k].hex is not None]
 
 
@@ -283,7 +283,7 @@ def mark_blown(game: GameView, key: str) -> None:
     u = game.pos.units[key]
     u.blown = True
     u.disordered = True
-    u.blown_activation = 2 if game.formation(key) == game.pos.brigade else 1
+    u.blown_activation = 2 if game.in_activation(key) else 1
 
 
 def blown_recovery(game: GameView, brigade: str) -> list[Event]:

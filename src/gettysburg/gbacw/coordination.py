@@ -7,12 +7,17 @@ ineffective division may not try at all (002 §13.32). Confusion stops every in-
 of the division from moving or fighting this AM (leaders still move; units may rally, resupply
 and turn one vertex); a failure costs nothing. Coordination does not lift stacking limits
 (002 §8.12).
+
+After a result of two, three or all the player may activate a group of eligible brigades as
+one (the engine's ``activate_group``): :func:`active_brigades` says which brigades act now,
+:func:`group_limit` how many a group may hold and :func:`groups` lists the choices.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from gettysburg.core.protocol import RuleError
 
@@ -74,3 +79,31 @@ def check_group(outcome: CoordinationOutcome, group: Collection[str]) -> None:
     if len(chosen) > outcome.may_combine:
         raise RuleError("5.34", f"{outcome.result}: at most {outcome.may_combine} brigades act "
                         f"as one, not {len(chosen)}")
+
+
+def group_limit(result: str | None, eligible: int) -> int:
+    """002 §5.34: how many of ``eligible`` brigades may act as one after the chart's
+    ``result`` id (1 when there was no roll, a Fail or Confusion)."""
+    if result is None:
+        return 1
+    row = next((r for r in all_charts().coordination.results if r.id == result), None)
+    if row is None:
+        return 1
+    return eligible if row.brigades is None else max(1, min(row.brigades, eligible))
+
+
+def active_brigades(brigade: str | None, coordinated: Sequence[str]) -> tuple[str, ...]:
+    """002 §5.34: the brigades acting now: the group while its lead ``brigade`` is the active
+    one, else the active brigade alone (none when no brigade is active)."""
+    if brigade is None:
+        return ()
+    if brigade in coordinated:
+        return (brigade, *(b for b in coordinated if b != brigade))
+    return (brigade,)
+
+
+def groups(candidates: Collection[str], limit: int) -> list[tuple[str, ...]]:
+    """Every group of two up to ``limit`` of the ``candidates`` (002 §5.34: the player picks
+    which), each sorted, smaller groups first."""
+    pool = sorted(set(candidates))
+    return [g for n in range(2, min(limit, len(pool)) + 1) for g in combinations(pool, n)]

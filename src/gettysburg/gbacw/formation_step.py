@@ -88,6 +88,8 @@ class FormationGame(Protocol):
 
     def active_units(self) -> list[str]: ...
 
+    def in_activation(self, key: str) -> bool: ...
+
     def may_move(self, brigade: str) -> bool: ...
 
     def moves_allowed(self, key: str) -> int: ...
@@ -273,7 +275,7 @@ def stack_movers(game: FormationGame, key: str) -> list[str]:
     active = set(game.active_units())
     keys = [k for k in stack_of(game, here) if p.units[k].seat == u.seat]
     if len(keys) < 2 or keys[0] != key or any(
-            k not in active or game.formation(k) != p.brigade or p.units[k].extends
+            k not in active or not game.in_activation(k) or p.units[k].extends
             or p.units[k].refused or "phasing" in p.units[k].fired
             or game.orders_of(k) not in ("march", "advance") for k in keys):
         return []
@@ -914,12 +916,12 @@ def check(game: FormationGame, action: Action, seat: Seat) -> int:
     key = action["unit"]
     if key not in p.units or p.units[key].seat != seat:
         raise RuleError("5.3", f"{key!r} is not one of your units")
-    if p.brigade is None or game.formation(key) != p.brigade:
+    if not game.in_activation(key):  # the active brigade or its group (§5.34)
         raise RuleError("5.3", f"{key} is not of the active brigade")
     if key not in game.active_units():
         raise RuleError("5.3", f"{key} has used its move this activation")
-    if not game.may_move(p.brigade):
-        raise RuleError("6.23", f"{p.brigade} may spend no MP this activation")
+    if not game.may_move(game.formation(key)):
+        raise RuleError("6.23", f"{game.formation(key)} may spend no MP this activation")
     kind = action["type"]
     if kind == "extend":
         return extend_cost(game, key, list(action["sides"]))

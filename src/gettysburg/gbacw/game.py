@@ -49,6 +49,7 @@ from gettysburg.gbacw import (
 )
 from gettysburg.gbacw.catalog import catalog
 from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.lasting import rain_rally_drm
 from gettysburg.gbacw.questions import (
     COMMANDER_MA,
     LEADER_MA,
@@ -284,7 +285,8 @@ class GbacwGame(EngineView):
             here = self.hex_of(u.hex)
             first = self.dice.counter
             res = rally(self.dice, combatant_of(self, key), adjacent_enemy=here is not None and any(
-                here.distance(e) == 1 for e in self.enemy_hexes(seat)))
+                here.distance(e) == 1 for e in self.enemy_hexes(seat)),
+                rain=rain_rally_drm(self) != 0)  # 004 §18.0 M
             if res.rallied:
                 u.disordered = False
             u.lost += res.sp_loss

@@ -148,8 +148,8 @@ def after_move(game: GbacwGame, action: Action, events: list[Event]) -> list[Eve
             return []
     elif trigger is not None:
         h = game.hex_of(trigger)
-        phasing = [k for k in stack_keys(game, h) if game.pos.brigade is not None
-                   and game.formation(k) == game.pos.brigade] if h is not None else []
+        phasing = [k for k in stack_keys(game, h)
+                   if game.in_activation(k)] if h is not None else []  # or its group (§5.34)
         if not phasing:
             return []
         key = phasing[0]

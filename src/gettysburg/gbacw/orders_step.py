@@ -476,10 +476,10 @@ def owes_move(game: GbacwGame) -> list[str]:
     from gettysburg.gbacw.formation_step import blocks_move
 
     p = game.pos
-    if p.brigade is None or not p.lc_tasks or not game.may_move(p.brigade):
+    if p.brigade is None or not p.lc_tasks:
         return []
-    return [k for k in game.brigade_units(p.brigade)
-            if p.lc_tasks.get(k) in _MUST_MOVE and not p.units[k].moves
+    return [k for k in game.activation_units() if game.may_move(game.formation(k))
+            and p.lc_tasks.get(k) in _MUST_MOVE and not p.units[k].moves
             and k in game.active_units() and not game._fired_instead(k)
             and blocks_move(game, k) is None and game.destinations(k)]
 

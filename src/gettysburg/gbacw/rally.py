@@ -63,11 +63,12 @@ def rally_result(roll: int, cohesion: int, drm_ids: Sequence[str] = (), *,
 
 
 def rally(dice: Dice, u: Combatant, *, adjacent_enemy: bool,
-          leader_stars_after_move: int | None = None) -> Rally:
+          leader_stars_after_move: int | None = None, rain: bool = False) -> Rally:
     """002 §13.4: roll to rally a disordered unit (never on March orders, §6.13, nor a
     collapsed one, §12.23). Leaders count only once they have
     finished moving (§13.43): ``leader_stars_after_move`` overrides ``u.leader_stars``.
-    Half the brigade's fatigue, rounded up, is added (§17.31)."""
+    Half the brigade's fatigue, rounded up, is added (§17.31); ``rain``: random event M's
+    heavy rain lasts (the chart's heavy-rain DRM, 004 §18.0)."""
     if not u.disordered:
         raise RuleError("13.41", f"{u.unit} is not disordered")
     if u.collapsed:
@@ -75,7 +76,7 @@ def rally(dice: Dice, u: Combatant, *, adjacent_enemy: bool,
     if u.orders == "march":
         raise RuleError("6.13", f"{u.unit}: units on March orders do not rally")
     stars = u.leader_stars if leader_stars_after_move is None else leader_stars_after_move
-    ids = rally_drm_ids(u, adjacent_enemy=adjacent_enemy)
+    ids = rally_drm_ids(u, adjacent_enemy=adjacent_enemy) + (("heavy-rain",) if rain else ())
     roll = dice.roll(f"rally: {u.unit}", rule="13.41", die="d10")
     modified, rallied, loss = rally_result(roll, u.cohesion, ids, leader_stars=stars,
                                            fatigue=u.fatigue)

@@ -273,7 +273,7 @@ def after_fire(game: GbacwGame, events: list[Event]) -> list[Event]:
     if firer not in p.units:
         return []
     seat = p.units[firer].seat
-    if p.brigades[game.formation(firer)].seat != seat or game.formation(firer) != p.brigade:
+    if p.brigades[game.formation(firer)].seat != seat or not game.in_activation(firer):
         return []  # not the phasing side's shot
     origin = game.hex_of(p.units[firer].hex)
     target = game.hex_of(str(shot.data.get("target", "")))

@@ -253,7 +253,7 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
         if shocks != pend.get("shocks"):
             pend["shocks"] = shocks
             ev.append(Event("shock_attacker_out", "12.47", {"unit": key}))
-    if phasing_seat(game) == u.seat and game.formation(key) == p.brigade:
+    if phasing_seat(game) == u.seat and game.in_activation(key):  # or its group (§5.34)
         u.moves = max(u.moves, game.moves_allowed(key))  # 002 §12.47: done this activation
         u.fired = [*u.fired, "phasing"] if "phasing" not in u.fired else u.fired
         ev.append(Event("retreat_done", "12.47", {"unit": key}))
@@ -941,8 +941,7 @@ def _fire_advance(game: GbacwGame, ev: list[Event]) -> list[Event]:
         if e.type != "fire":
             continue
         k = str(e.data.get("unit"))
-        if k not in p.units or k in retreated or p.brigade is None \
-                or game.formation(k) != p.brigade:
+        if k not in p.units or k in retreated or not game.in_activation(k):
             continue
         target = e.data.get("target")
         if not isinstance(target, str):

@@ -34,6 +34,7 @@ from .retreat import RetreatOptions, Surroundings, retreat_options
 
 
 def check_may_shock(u: Combatant, *, active_brigade: str, enemy: Collection[Hex],
+                    coordinated: Collection[str] = (),
                     rallied: bool = False, built: bool = False,
                     entered_by_exception: bool = False, turned_after_entering: bool = False,
                     closed: Collection[Hex] = ()) -> None:
@@ -46,7 +47,7 @@ def check_may_shock(u: Combatant, *, active_brigade: str, enemy: Collection[Hex]
         raise RuleError("11.61", f"{u.unit}: artillery never shocks")
     if u.orders not in ("advance", "attack"):
         raise RuleError("11.12", f"{u.unit}: only units on Advance or Attack orders shock")
-    if u.brigade != active_brigade:
+    if u.brigade != active_brigade and u.brigade not in coordinated:  # a group: §5.34
         raise RuleError("11.12", f"{u.unit}: only the active brigade's units shock")
     if rallied or built:
         raise RuleError("11.12", f"{u.unit}: a unit that rallied or built does not shock")

@@ -127,7 +127,7 @@ def _infantry_charge(game: GbacwGame, key: str, orders: str) -> bool:
     the caller shocks only from there)."""
     u = game.pos.units[key]
     return (_kind(game, key) == "infantry" and orders == "attack"
-            and game.formation(key) == game.pos.brigade and u.moves > 0
+            and game.in_activation(key) and u.moves > 0
             and not _fired(u.fired))
 
 
@@ -159,7 +159,8 @@ def shock_targets(game: GbacwGame, key: str) -> list[Hex]:
         me = combatant_of(game, key)
         enemy = enemy_hexes(game, p.units[key].seat)
         closed = _closed(game, me)
-        check_may_shock(me, active_brigade=p.brigade, enemy=enemy, closed=closed)
+        check_may_shock(me, active_brigade=p.brigade, enemy=enemy, closed=closed,
+                        coordinated=game.active_brigades())
     except RuleError:
         return []
     return sorted((h for h in me.fronts() if h in enemy and h not in closed),
@@ -209,6 +210,7 @@ def check_shock(game: GbacwGame, action: Action, seat: str, *, mandatory: bool =
         enemy = enemy_hexes(game, seat)
         for a in att:
             check_may_shock(a, active_brigade=p.brigade, enemy=enemy,
+                            coordinated=game.active_brigades(),
                             closed=_closed(game, a))
             involved[a.unit] = a
         dkeys: list[str] = []
@@ -235,7 +237,7 @@ def check_shock(game: GbacwGame, action: Action, seat: str, *, mandatory: bool =
     units = tuple(involved[k] for k in order)
     check_designation(shocks, units)
     designated = {a for s in shocks for a in s.attackers}
-    for k in game.brigade_units(p.brigade) if mandatory else ():
+    for k in game.activation_units() if mandatory else ():
         if k in designated or k not in p.units or p.units[k].hex is None:
             continue
         try:

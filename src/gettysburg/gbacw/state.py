@@ -231,6 +231,9 @@ class Position:
     # March brigades fired on (not by shell) in the current activation: Advance at its end
     # (002 §6.26, orders_step.py)
     fired_on: list[str] = field(default_factory=list)
+    # the brigades a coordination result lets act as one this marker, lead first (002 §5.34,
+    # coordination.active_brigades); kept once the group is done: one group a marker
+    coordinated: list[str] = field(default_factory=list)
 
     def to_json(self) -> JSONDict:
         return {
@@ -279,7 +282,8 @@ class Position:
             **({"attached": dict(sorted(self.attached.items()))} if self.attached else {}),
             **({"attach_done": sorted(self.attach_done)} if self.attach_done else {}),
             **({"lc_tasks": dict(sorted(self.lc_tasks.items()))} if self.lc_tasks else {}),
-            **({"fired_on": sorted(self.fired_on)} if self.fired_on else {})}
+            **({"fired_on": sorted(self.fired_on)} if self.fired_on else {}),
+            **({"coordinated": list(self.coordinated)} if self.coordinated else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> Position:
@@ -333,6 +337,7 @@ class Position:
             attached={str(k): str(v) for k, v in d.get("attached", {}).items()},
             lc_tasks={str(k): str(v) for k, v in d.get("lc_tasks", {}).items()},
             fired_on=[str(x) for x in d.get("fired_on", [])],
+            coordinated=[str(x) for x in d.get("coordinated", [])],
             attach_done=[str(x) for x in d.get("attach_done", [])])
 
     # --- questions -------------------------------------------------------------------------

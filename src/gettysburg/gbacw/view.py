@@ -71,6 +71,8 @@ class EngineView(EngineSteps):
             "control": dict(sorted(p.control.items())),  # the objectives: public
             "current": p.current, "brigade": p.brigade, "coordination": p.coordination,
             "done_brigades": list(p.done_brigades),
+            # the group acting as one (002 §5.34): announced, as each activation is
+            **({"coordinated": list(p.coordinated)} if p.coordinated else {}),
             # announced to both: a shock designated or a shot declared waiting for the
             # defender's answer, an enemy move that allows reaction (shock_step.py,
             # return_fire.py, reaction_step.py); CI markers stand on the map (002 §13.22)

@@ -54,9 +54,9 @@ def choices(game: Any, key: str) -> list[Withdrawal]:
     order; none when it may not move now or is not on Advance or Attack."""
     p: Position = game.pos
     u = p.units.get(key)
-    if u is None or p.brigade is None or game.formation(key) != p.brigade:
+    if u is None or not game.in_activation(key):  # or its coordinated group (§5.34)
         return []
-    if key not in game.active_units() or not game.may_move(p.brigade) \
+    if key not in game.active_units() or not game.may_move(game.formation(key)) \
             or game._fired_instead(key):
         return []
     orders = game.orders_of(key)
@@ -92,7 +92,7 @@ def check(game: Any, action: Action, seat: str) -> Withdrawal:
     p: Position = game.pos
     if key not in p.units or p.units[key].seat != seat:
         raise RuleError("5.3", f"{key!r} is not one of your units")
-    if p.brigade is None or game.formation(key) != p.brigade:
+    if not game.in_activation(key):
         raise RuleError("5.3", f"{key} is not of the active brigade")
     path = [str(x) for x in action["path"]]
     for w in choices(game, key):
