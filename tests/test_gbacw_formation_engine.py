@@ -228,11 +228,62 @@ def test_a_march_column_trails_behind_its_lead_8_5() -> None:
             assert all(a["to"] != u.extends[0] for a in of_type(g, "move", k))
 
 
-def test_attack_orders_gather_a_column_8_53_and_march_a_line_7_26() -> None:
+def column_on_attack() -> GbacwGame:
+    """11 MS marched into a two-hex column; then its brigade's orders turn to Attack and
+    the unit is fresh for a new activation (its move counters reset by hand)."""
     g = active(DAVIS, "csa/march")
     a = next(x for x in of_type(g, "move", MS11) if x["to"] != g.pos.units[MS11].hex)
     g.apply(a, "csa")
     assert g.pos.units[MS11].extends
+    g.pos.brigades[DAVIS].orders = "attack"
+    g._refacing(DAVIS)
+    u = g.pos.units[MS11]
+    u.moves = u.mp_spent = u.formation_mp = 0
+    g._memo.clear()
+    return g
+
+
+def test_a_column_on_attack_retracts_or_forms_line_first_8_53() -> None:
+    """The column stays a column under the new orders; before anything else it retracts
+    (into either hex) or forms line, free (§8.53 with §7.26); a move is refused till then."""
+    g = column_on_attack()
+    u = g.pos.units[MS11]
+    assert u.extension == "column" and len(u.extends) == 1
+    kinds = sorted({str(a["type"]) for a in g.legal_actions("csa") if a.get("unit") == MS11})
+    assert kinds == ["form", "retract"]
+    with pytest.raises(RuleError) as err:
+        g.validate({"type": "move", "unit": MS11, "to": u.extends[0],
+                    "facing": u.facing.to_json()}, "csa")  # type: ignore[union-attr]
+    assert err.value.rule == "8.53"
+    form = of_type(g, "form", MS11)[0]
+    ev = g.apply(form, "csa")
+    assert ev[0].data["mp"] == 0 and u.mp_spent == 0
+    assert u.extension == "line" and of_type(g, "move", MS11)
+
+
+def test_a_column_on_attack_that_did_not_choose_gathers_at_its_end_8_53() -> None:
+    g = column_on_attack()
+    u = g.pos.units[MS11]
+    lead = u.hex
+    ev = g.apply({"type": "end_brigade"}, "csa")
+    gathered = [e for e in ev if e.type == "retract" and e.rule == "8.53"]
+    assert gathered and gathered[0].data["unit"] == MS11
+    assert u.extension is None and u.extends == [] and u.hex == lead
+
+
+def test_a_column_that_cannot_form_line_gathers_at_the_orders_change_8_53_7_26() -> None:
+    """A column whose flank hexes are taken (every way of forming a line refused) gathers
+    in its lead hex at the change to Attack; a change to March gathers a line (§7.26)."""
+    g = active(DAVIS, "csa/march")
+    a = next(x for x in of_type(g, "move", MS11) if x["to"] != g.pos.units[MS11].hex)
+    g.apply(a, "csa")
+    assert g.pos.units[MS11].extends
+    lead = g.hex_of(g.pos.units[MS11].hex)
+    assert lead is not None
+    spare = [NC11, NC26, NC47, NC52, ENEMY]
+    ext = g.hex_of(g.pos.units[MS11].extends[0])
+    for k, x in zip(spare, [n for n in lead.neighbours() if n != ext], strict=False):
+        g.pos.units[k].hex = hid(g, x)  # every other neighbour taken
     g.pos.brigades[DAVIS].orders = "attack"
     g._refacing(DAVIS)
     assert g.pos.units[MS11].extends == [] and g.pos.units[MS11].extension is None
