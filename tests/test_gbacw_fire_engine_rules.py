@@ -299,3 +299,42 @@ def test_rain_adds_two_to_rally_rolls_tdg_18_0(rain: bool) -> None:
     r = next(e for e in ev if e.type == "rally").data
     assert r["roll"] == 3 and r["modified"] == (5 if rain else 3)
     assert ("heavy-rain" in r["drms"]) == rain  # type: ignore[operator]
+
+
+# --- night (002 §16.12): no prepared fire, every battery fires alone -----------------------
+
+
+def _night() -> int:
+    from gettysburg.gbacw.charts import all_charts
+    return next(i for i, t in enumerate(all_charts().turn_track.turns()) if t.light == "night")
+
+
+def test_no_prepared_fire_at_night_16_12() -> None:
+    g = gunline("CS-Archer/Heth")
+    c = at(g, (0, 0))
+    place(g, "CS-III:7 TN", c, 0)
+    place(g, IN3, c.neighbour(0), 3)
+    action = {"type": "fire", "unit": "CS-III:7 TN", "target": hid(g, c.neighbour(0))}
+    plan = fa.check_fire(g, action, "csa")
+    assert "prepared" in {m.source for m in fa.fire_modifiers_of(g, plan)}
+    g.pos.turn = _night()
+    plan = fa.check_fire(g, action, "csa")
+    assert "prepared" not in {m.source for m in fa.fire_modifiers_of(g, plan)}
+
+
+def test_batteries_do_not_combine_at_night_16_12() -> None:
+    g = gunline(RESERVE)
+    c = at(g, (0, 0))
+    place(g, NAP1, c, 0)
+    place(g, NAP2, c, 0)
+    t = c
+    for _ in range(4):  # two batteries combine at four hexes or more (§10.63)
+        t = t.neighbour(0)
+    place(g, AL13, t, 3)
+    action = {"type": "combined_fire", "unit": NAP1, "with": [NAP2], "target": hid(g, t)}
+    assert fa.check_order(g, action, "usa").shooters == (NAP1, NAP2)
+    g.pos.turn = _night()
+    with pytest.raises(RuleError) as err:
+        fa.check_order(g, action, "usa")
+    assert err.value.rule == "16.12"
+    assert fa.check_fire(g, {"type": "fire", "unit": NAP1, "target": hid(g, t)}, "usa").sp == 6

@@ -385,7 +385,7 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         target_mounted_nonphasing=tc.arm == "cav" and tc.mode == "mounted",
         firer_mounted=f.arm == "cav" and f.mounted,
         prepared=prepared_fire(charts.range, f, plan.shot.hexes)
-        and "unprepared" not in plan.worst,
+        and "unprepared" not in plan.worst and _light(game) != "night",  # none at night (16.12)
         firer_disordered=f.disordered or "disordered" in plan.worst,
         flank=tu.facing is not None and flank_fire(
             plan.target, tu.facing, f.hex, target_orders=game.orders_of(top),
@@ -590,6 +590,8 @@ def _combined(game: GbacwGame, first: FirePlan, others: list[str], seat: str) ->
     f = first.firer
     if not f.artillery:
         raise RuleError("10.63", "only batteries and sections combine their fire")
+    if _light(game) == "night":
+        raise RuleError("16.12", "at night every battery fires alone")
     if not others or f.unit in others or len(set(others)) != len(others):
         raise RuleError("10.63", "name the other batteries or sections that fire with it")
     plans = [first]
