@@ -1,6 +1,7 @@
 """The Random Events table's effects in the engine (004 §18.0, optional rule
 ``random_events``; gbacw/battle_book_step.py): each of the 40 cells drawn through the engine
-with scripted dice, and the letters the engine applies (A, F, M, R, S) checked in the game."""
+with scripted dice, and the letters the engine applies without a choice (A, F, I, M, R, S)
+checked in the game (the choices: test_gbacw_random_event_choices.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from gettysburg.core.dice import Dice, ScriptedDice
 from gettysburg.core.protocol import Action, Event
-from gettysburg.gbacw import battle_book_step, steps
+from gettysburg.gbacw import battle_book_step, event_choices, steps
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.initiative import InitiativeSide, roll_initiative
@@ -60,7 +61,8 @@ def cells() -> list[tuple[int, int, str]]:
 def test_the_table_has_40_cells_and_every_letter_is_handled() -> None:
     got = cells()
     assert len(got) == 40
-    handled = set(battle_book_step.NEEDS) | {"A", "F", "I", "M", "R", "S"}
+    handled = set(battle_book_step.NEEDS) | set(event_choices.LETTERS) | {
+        "A", "C", "F", "I", "J", "M", "R", "S"}
     assert {letter for _, _, letter in got} <= handled
 
 
@@ -79,6 +81,9 @@ def test_each_cell_through_the_engine_tdg_18(first: int, second: int, letter: st
     if letter in battle_book_step.NEEDS:
         assert main.data["applied"] is False
         assert main.data["needs"] == battle_book_step.NEEDS[letter]
+    elif letter in event_choices.LETTERS:  # a choice waits, or it applied, or cannot apply
+        assert main.data["applied"] in ("pending", True, False)
+        assert (g.pos.pending is not None) == (main.data["applied"] == "pending")
     else:
         effect = [e for e in ev if e.type == "random_event_effect"]
         assert effect and effect[0].data["letter"] == letter

@@ -160,6 +160,13 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "move the active brigade's brigadier or the drawn division's leader"),
     ActionType("end_activation", "5.3", (), ("action",),
                "the activation marker is done (brigades that have not acted lose it)"),
+    ActionType("event_choice", "tdg.18.0", (("letter", "str"), ("choice", "str")), ("action",),
+               "a random event's choice (event_choices.py): the brigade, group, leader, unit "
+               "or entry area the drawn letter asks for"),
+    ActionType("event_move", "tdg.18.0", (("unit", "str"), ("to", "hex")), ("action",),
+               "random event K: the picked unit moves up to 3 hexes, facing kept"),
+    ActionType("event_pass", "tdg.18.0", (), ("action",),
+               "decline (or end) an optional random event's choice"),
     ActionType("warren", "tdg.14.5", (("brigade", "str"),), ("action",),
                "the Union ends its activation and calls Warren, once in the game: the brigade "
                "is activated at once, without fatigue"),

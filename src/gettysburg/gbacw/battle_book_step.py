@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gettysburg.core.protocol import Action, Event, RuleError
+from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from . import random_events
+from . import event_choices, random_events
 from .charts import all_charts
 from .cup import uniform_index
 from .kinds import unit_class
@@ -38,20 +38,10 @@ if TYPE_CHECKING:
 RULE = "tdg.18.0"
 
 # letters the engine cannot apply yet: what each one still needs (a player's choice)
-NEEDS: dict[str, str] = {  # (I is applied: the loss waits for the roller's next battery move)
-    "B": "an action to pick a brigade to activate outside the AMs",
-    "C": "the Flashman counter and its once-a-turn use",
-    "D": "an action to hold back a reinforcement group due this turn",
-    "E": "an action to pick the enemy leader the sniper shoots at",
-    "G": "an action to move a group's entry area one number up or down",
+NEEDS: dict[str, str] = {
     "H": "Imboden's brigade entering by area 1 or 2 next turn",
-    "J": "a mark on the next battery to fire (the opponent's d10)",
-    "K": "the opponent's free moves of two units",
     "L": "an action to pick the drunk U-rated brigadier and his relief",
-    "N": "an action to pick the unit that may panic",
-    "O": "an action to bring a routed unit back",
     "P": "the Hero counter and its played roll shift",
-    "Q": "an action to pick the scouting cavalry brigade",
 }
 
 
@@ -137,9 +127,11 @@ def apply_event(game: GbacwGame, draw: Draw) -> tuple[dict[str, Any], list[Event
     base: dict[str, Any] = {"kind": eff.kind, "chooser": eff.chooser}
     if letter in NEEDS:
         return {**base, "applied": False, "needs": NEEDS[letter]}, []
-    ev = {"A": _finish_last, "F": _remove_two, "I": _lose_gun, "M": _rain, "R": _hill,
-          "S": _lee}[letter](
-        game, draw.seat)
+    if letter in event_choices.LETTERS:  # a player's choice first (event_choices.py)
+        fields, got = event_choices.open_choice(game, letter, draw.seat)
+        return {**base, **fields}, got
+    ev = {"A": _finish_last, "C": _flashman, "F": _remove_two, "I": _lose_gun, "J": _jinx,
+          "M": _rain, "R": _hill, "S": _lee}[letter](game, draw.seat)
     data = ev[-1].data
     if data.get("none"):
         return {**base, "applied": False, "needs": data["none"]}, ev
@@ -181,6 +173,38 @@ MOVE_KINDS = ("move", "move_stack", "withdrawal_move", "react_move")
 
 
 def after_action(game: GbacwGame, action: Action) -> list[Event]:
+    """After every action: the jinxed battery's gun (J), A.P. Hill kept off the map while
+    his entry is delayed (R), and the gun lost by a side's next battery to move (I)."""
+    if not game.pos.tdg:
+        return []
+    return _jinx_gun(game) + _hill_kept_off(game) + _moved_gun(game, action)
+
+
+def _jinx_gun(game: GbacwGame) -> list[Event]:
+    """004 §18.0 J: the jinxed shot done, its battery loses the gun an even roll cost."""
+    shot = game.pos.tdg.pop("jinx_shot", None)
+    if not isinstance(shot, dict) or not shot.get("guns"):
+        return []
+    key = str(shot["unit"])
+    u = game.pos.units[key]
+    u.lost = min(game.counter(key).sp, u.lost + int(shot["guns"]))
+    game._memo.clear()
+    return [Event("random_event_gun", RULE, {"letter": "J", "unit": key,
+                                              "guns": game.counter(key).sp - u.lost})]
+
+
+def _hill_kept_off(game: GbacwGame) -> list[Event]:
+    """004 §18.0 R: Hill does not come on with his group's units before his delayed turn."""
+    p = game.pos
+    got = p.tdg.get("hill")
+    if not isinstance(got, dict) or got.get("on_map") or p.turn >= int(got.get("until", 0)) \
+            or p.leaders.get(HILL) is None:
+        return []
+    p.leaders[HILL] = None
+    return [_effect("R", leader=HILL, kept_off_until=int(got["until"]))]
+
+
+def _moved_gun(game: GbacwGame, action: Action) -> list[Event]:
     """004 §18.0 I: when a battery of a side that owes a gun moves, it loses one (a one-gun
     section so is eliminated, as any loss of its last SP)."""
     owed = game.pos.tdg.get("lose_gun")
@@ -233,20 +257,77 @@ HILL = "hill-ap"  # the OOB's id for A.P. Hill
 
 
 def _hill(game: GbacwGame, seat: str) -> list[Event]:
-    """R: A.P. Hill on the map is indisposed for 3 turns (this one included); off the map his
-    entry is put back 1 (odd d10) or 2 (even) turns. Recorded and announced; the engine does
-    not swap his counter or move his entry yet."""
+    """R: A.P. Hill on the map is indisposed for 3 turns (this one included): his post is
+    held by his counter's back (the OOB's replacement, ``Position.acting``) until then. Off
+    the map his entry is put back 1 (odd d10) or 2 (even) turns, counted from his group's
+    turn (or this one, if it is due already): he is kept off the map until then
+    (:func:`after_action`) and comes on with a unit of his corps (:func:`begin_turn`)."""
     p = game.pos
+    if HILL not in p.leaders or HILL in p.dead or HILL in p.fallen:
+        return [_effect("R", none="A.P. Hill is not in play")]
     on_map = p.leaders.get(HILL) is not None
     roll = 0 if on_map else game.dice.roll("random event R: Hill's delay", RULE, die="d10")
     out = random_events.hill(on_map, roll)
     if on_map:
-        p.tdg["hill"] = {"on_map": True, "from": p.turn, "to": p.turn + out.replaced_turns - 1}
+        chain = game.cat.oob.replacement_chain(HILL)
+        stand_in = chain[1] if len(chain) > 1 else HILL
+        p.tdg["hill"] = {"on_map": True, "from": p.turn, "to": p.turn + out.replaced_turns - 1,
+                         "stand_in": stand_in, "was": p.acting.get(HILL)}
+        p.acting[HILL] = stand_in
+        game._memo.clear()
+        return [_effect("R", leader=HILL, on_map=True, stand_in=stand_in,
+                        replaced_turns=out.replaced_turns,
+                        last_turn=p.turn + out.replaced_turns - 1)]
+    due = [a.turn for a in game.scen.arrivals if HILL in a.leaders]
+    until = max([p.turn, *due[:1]]) + out.delay
+    p.tdg["hill"] = {"on_map": False, "delay": out.delay, "until": until}
+    return [_effect("R", leader=HILL, on_map=False, roll=roll, delay=out.delay,
+                    first_turn=until)]
+
+
+def _flashman(game: GbacwGame, seat: str) -> list[Event]:
+    """C: 004's own note lets the players treat this fantasy event as no effect; the engine
+    does (decision E-32)."""
+    return [_effect("C", no_effect="004 §18.0 C's note: treated as no effect")]
+
+
+def _jinx(game: GbacwGame, seat: str) -> list[Event]:
+    """J: the roller's next battery to fire is jinxed (:func:`jinx_roll` at that shot)."""
+    owed = list(game.pos.tdg.get("jinx", []))
+    owed.append(seat)
+    game.pos.tdg["jinx"] = owed
+    return [_effect("J", seat=seat, waits="the next battery of this side to fire")]
+
+
+def jinx_roll(game: GbacwGame, unit: str) -> list[Event]:
+    """004 §18.0 J, called by the fire code as a battery's shot is carried out (not in a
+    preview): when the battery's side owes J, its opponent rolls a d10; even: -2 to this
+    shot's Fire Table roll (:func:`jinx_drm`) and a gun lost after it (:func:`after_action`).
+    The mark is spent either way."""
+    p = game.pos
+    owed = p.tdg.get("jinx")
+    u = p.units.get(unit)
+    if not owed or u is None or u.seat not in owed \
+            or unit_class(game.counter(unit)) != "artillery" or "jinx_shot" in p.tdg:
+        return []
+    first = game.dice.counter
+    roll = game.dice.roll("random event J: the opponent's d10", RULE, die="d10")
+    drm, guns = random_events.battery_jinx(roll)
+    left = list(owed)
+    left.remove(u.seat)
+    if left:
+        p.tdg["jinx"] = left
     else:
-        p.tdg["hill"] = {"on_map": False, "delay": out.delay}
-    return [_effect("R", leader=HILL, on_map=on_map, delay=out.delay,
-                    replaced_turns=out.replaced_turns, applied_parts=[],
-                    not_applied=["replacement" if on_map else "entry delay"])]
+        del p.tdg["jinx"]
+    p.tdg["jinx_shot"] = {"unit": unit, "drm": drm, "guns": guns}
+    return [dice_event(game.dice.rolls_since(first)),
+            _effect("J", unit=unit, roll=roll, drm=drm, guns_lost=guns)]
+
+
+def jinx_drm(game: GbacwGame, unit: str) -> int:
+    """004 §18.0 J: the DRM on the jinxed battery's shot now being resolved (0 or -2)."""
+    got = game.pos.tdg.get("jinx_shot")
+    return int(got["drm"]) if isinstance(got, dict) and got.get("unit") == unit else 0
 
 
 def _lee(game: GbacwGame, seat: str) -> list[Event]:
@@ -274,13 +355,21 @@ def warren_active(game: GbacwGame) -> bool:
 
 
 def warren_excludes(game: GbacwGame, brigade: str) -> bool:
-    """004 §14.5: during the Warren phase only the chosen brigade is activated."""
-    got = game.pos.tdg.get("warren")
-    return isinstance(got, dict) and bool(got.get("active")) and got.get("brigade") != brigade
+    """004 §14.5: during the Warren phase only the chosen brigade is activated; so too
+    during random event B's activation (004 §18.0)."""
+    for key in ("warren", "event_b"):
+        got = game.pos.tdg.get(key)
+        if isinstance(got, dict) and got.get("active") and got.get("brigade") != brigade:
+            return True
+    return False
 
 
 def warren_cap(game: GbacwGame, brigade: str, cap: int) -> int:
-    """004 §14.5: Warren's brigade acts beyond its division's AMs, up to a 4th activation."""
+    """004 §14.5: Warren's brigade acts beyond its division's AMs, up to a 4th activation.
+    004 §18.0 B: the event's brigade acts whatever its efficiency (no cap at all)."""
+    got = game.pos.tdg.get("event_b")
+    if isinstance(got, dict) and got.get("active") and got.get("brigade") == brigade:
+        return game.pos.brigades[brigade].activations + 1
     got = game.pos.tdg.get("warren")
     if isinstance(got, dict) and got.get("active") and got.get("brigade") == brigade:
         return MAX_ACTIVATIONS
@@ -340,7 +429,100 @@ def call_warren(game: GbacwGame, brigade: str) -> tuple[list[Event], str]:
 
 
 def warren_over(game: GbacwGame) -> None:
-    """The Warren phase's marker has ended: the draw goes on."""
+    """The Warren phase's marker (or random event B's) has ended: the draw goes on."""
     got = game.pos.tdg.get("warren")
     if isinstance(got, dict) and got.get("active"):
         game.pos.tdg["warren"] = {k: v for k, v in got.items() if k != "active"}
+    game.pos.tdg.pop("event_b", None)
+
+
+# --- 004 §18.0: the choices' hooks in the engine ------------------------------------------------
+def choosing(game: GbacwGame) -> bool:
+    """A random event waits for a player's choice: the draw from the pool stops."""
+    return event_choices.pending(game) is not None
+
+
+def answer_event(game: GbacwGame, action: Action, seat: str) -> tuple[list[Event], str | None]:
+    """A random event's choice answered (event_choices.answer). Returns the events and the
+    marker to activate for B (its brigade alone, outside the AMs; its activation counts
+    for fatigue as any other)."""
+    ev, brigade = event_choices.answer(game, action, seat)
+    if brigade is None:
+        return ev, None
+    b = game.pos.brigades[brigade]
+    game.pos.tdg["event_b"] = {"brigade": brigade, "active": True}
+    marker = march_marker(b.seat) if b.orders == "march" or b.division is None else \
+        division_marker(b.seat, b.division)
+    return ev, marker
+
+
+def removed(game: GbacwGame, key: str) -> bool:
+    """004 §18.0 Q: a unit of a brigade sent scouting is out of play (not a loss)."""
+    return key in game.pos.tdg.get("removed", ())
+
+
+def begin_turn(game: GbacwGame) -> list[Event]:
+    """At a turn's start, after the reinforcements due: D's held-back groups come now, G's
+    shifted entry for a group due next turn is written, A.P. Hill (R) comes back from his
+    indisposition or on the map after his delay."""
+    p = game.pos
+    if not p.tdg:
+        return []
+    ev: list[Event] = []
+    delayed = dict(p.tdg.get("delayed", {}))
+    for index, turn in sorted(delayed.items()):
+        if int(turn) > p.turn:
+            continue
+        del delayed[index]
+        i = int(index)
+        arr = game.scen.arrivals[i]
+        if i not in p.arrived:
+            p.arrived.append(i)
+            p.entries[index] = arr.hex
+            p.arrived_on[index] = p.turn
+            ev.append(Event("reinforcements", "tdg.18.0", {"group": arr.id, "seat": arr.seat,
+                                                           "hex": arr.hex, "letter": "D"},
+                            visible_to=(arr.seat,)))
+    if delayed:
+        p.tdg["delayed"] = delayed
+    else:
+        p.tdg.pop("delayed", None)
+    shifted = dict(p.tdg.get("shifted", {}))
+    for index, hex_id in sorted(shifted.items()):
+        if int(index) in p.arrived:
+            p.entries[index] = str(hex_id)
+            del shifted[index]
+    if shifted:
+        p.tdg["shifted"] = shifted
+    else:
+        p.tdg.pop("shifted", None)
+    return ev + _hill_turn(game)
+
+
+def _hill_turn(game: GbacwGame) -> list[Event]:
+    p = game.pos
+    got = p.tdg.get("hill")
+    if not isinstance(got, dict):
+        return []
+    if got.get("on_map"):
+        if p.turn <= int(got["to"]) or got.get("over"):
+            return []
+        if p.acting.get(HILL) == got.get("stand_in"):
+            if got.get("was") is None:
+                del p.acting[HILL]
+            else:
+                p.acting[HILL] = str(got["was"])
+        p.tdg["hill"] = {**got, "over": True}
+        game._memo.clear()
+        return [_effect("R", leader=HILL, recovered=True)]
+    if p.turn < int(got.get("until", 0)) or p.leaders.get(HILL) is not None \
+            or HILL in p.dead or HILL in p.fallen or got.get("over"):
+        return []
+    corps = game.cat.leader_command.get(HILL)
+    spot = next((u.hex for k, u in sorted(p.units.items()) if u.hex is not None
+                 and not game.gone(k) and p.brigades[game.formation(k)].corps == corps), None)
+    if spot is None:  # none of his corps on the map yet: he comes with its first unit
+        return []
+    p.leaders[HILL] = spot
+    p.tdg["hill"] = {**got, "over": True}
+    return [_effect("R", leader=HILL, enters=spot)]

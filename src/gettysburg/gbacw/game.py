@@ -35,6 +35,7 @@ from gettysburg.gbacw import (
     charge_step,
     end_segment,
     engineering_step,
+    event_choices,
     fire_action,
     formation_step,
     mounting,
@@ -369,6 +370,13 @@ class GbacwGame(EngineView):
         elif kind == "barrage_fire":  # 004 §10.93-10.94
             ev += barrage_step.fire(self, action, seat)
             ev += self._casualties()
+        elif kind in event_choices.ACTION_KINDS:  # 004 §18.0: a random event's choice
+            got, marker = battle_book_step.answer_event(self, action, seat)
+            ev += got
+            if marker is not None:
+                ev += self._activate_marker(marker, chosen=True)
+            elif p.pending is None:
+                ev += self._draw()  # the draw the event stopped goes on
         elif kind == "warren":  # 004 §14.5
             called, marker = battle_book_step.call_warren(self, str(action["brigade"]))
             ev += called + self._activate_marker(marker, chosen=True)

@@ -18,6 +18,7 @@ from gettysburg.gbacw import (
     continued_shock,
     end_segment,
     engineering_step,
+    event_choices,
     fire_action,
     formation_step,
     mounting,
@@ -101,6 +102,9 @@ class EngineLegality(EngineQuestions):
                         for h in sorted(moves, key=lambda x: (x.q, x.r))]
             out += end_segment.idle_options(self, seat)  # for IV/B (002 §13.45)
             out.append({"type": "end_commanders"})
+        elif p.phase == "action" and p.pending is not None and \
+                p.pending.get("kind") == event_choices.KIND:
+            out += event_choices.options(self)  # 004 §18.0: the event's choice
         elif p.phase == "action" and p.pending is not None and \
                 p.pending.get("kind") in nonphasing_fire.KINDS:
             out += nonphasing_fire.options(self)  # 002 §10.44-10.45: the defender fires
@@ -187,6 +191,10 @@ class EngineLegality(EngineQuestions):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
+        if kind in event_choices.ACTION_KINDS or (
+                p.pending is not None and p.pending.get("kind") == event_choices.KIND):
+            event_choices.check(self, action, seat)  # 004 §18.0
+            return None
         if kind in nonphasing_fire.ACTION_KINDS or (
                 p.pending is not None and p.pending.get("kind") in nonphasing_fire.KINDS):
             nonphasing_fire.check(self, action, seat)  # 002 §10.44-10.45

@@ -181,7 +181,8 @@ class EngineQuestions(Game):
     def gone(self, key: str) -> bool:
         """Eliminated or routed: off the map for good (002 §12.13, §12.53)."""
         u = self.pos.units[key]
-        return u.routed or u.lost >= self.counter(key).sp
+        return u.routed or u.lost >= self.counter(key).sp \
+            or battle_book_step.removed(self, key)  # 004 §18.0 Q: scouting
 
     def in_play(self, brigade: str) -> bool:
         return any(self.on_map(k) or self.waiting(k) for k in self.brigade_units(brigade))

@@ -109,6 +109,7 @@ class EngineSteps(EngineLegality):
             ev.append(Event("reinforcements", "9.7", {"group": arr.id, "seat": arr.seat,
                                                       "hex": hex_id},
                             visible_to=(arr.seat,)))
+        ev += battle_book_step.begin_turn(self)  # 004 §18.0 D, G, R
         ev += self._initiative()
         ev += self._chain()
         ev += self._efficiency()
@@ -281,7 +282,8 @@ class EngineSteps(EngineLegality):
         marker = p.pool.pop(i)
         ev = [dice_event(self.dice.rolls_since(first), visible_to=())]
         if marker == EVENT_MARKER:
-            return ev + self._random_event() + self._draw()
+            got = self._random_event()  # 004 §18.0: a choice may stop the draw
+            return ev + got + ([] if battle_book_step.choosing(self) else self._draw())
         return ev + self._activate_marker(marker, chosen=False)
 
     def _random_event(self) -> list[Event]:
