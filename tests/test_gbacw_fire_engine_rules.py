@@ -338,3 +338,27 @@ def test_batteries_do_not_combine_at_night_16_12() -> None:
         fa.check_order(g, action, "usa")
     assert err.value.rule == "16.12"
     assert fa.check_fire(g, {"type": "fire", "unit": NAP1, "target": hid(g, t)}, "usa").sp == 6
+
+
+# --- 002 §9.63: hurt by the mover's fire, a reaction move goes one hex only ------------------
+
+
+def test_mounted_cavalry_hurt_by_phasing_fire_reacts_one_hex_only_9_63() -> None:
+    from gettysburg.gbacw import reaction_step
+    g = gunline("CS-Archer/Heth")
+    c = at(g, (0, 0))
+    tn7 = "CS-III:7 TN"
+    place(g, tn7, c, 0)
+    u = g.pos.units[IN3]
+    place(g, IN3, c.neighbour(0), 0)  # facing away: mounted, free to ride off
+    u.counter = u.counter.replace("dismounted", "mounted")
+    g._memo.clear()
+    before = reaction_step.moves(g, IN3, c)
+    assert any(len(m) == 2 for m in before)
+    script(g, [9] * 12)
+    apply_all(g, {"type": "fire", "unit": tn7, "target": hid(g, c.neighbour(0))}, "csa")
+    assert u.lost > 0 or u.disordered
+    assert f"{fa.HURT}{IN3}" in g.pos.reacted
+    g._memo.clear()
+    after = reaction_step.moves(g, IN3, c)
+    assert after and all(len(m) == 1 for m in after)

@@ -827,8 +827,41 @@ def _shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
     return ev
 
 
+HURT = "hit:"  # a ``Position.reacted`` entry: hurt by phasing fire this activation (9.63)
+
+
+def hurt_by_fire(outcome: Outcome) -> list[str]:
+    """The units ``outcome`` hurt in the sense of 002 §9.63: a failed UDD, a disorder or a
+    step loss."""
+    out: list[str] = []
+    for s in outcome.steps:
+        hurt = s.what in ("loss", "disorder", "second_disorder", "collapse", "rout") or (
+            s.what == "udd" and not s.detail.get("passed"))
+        if hurt and s.unit not in out:
+            out.append(s.unit)
+    return out
+
+
+def mark_hurt(game: GbacwGame, done: ShotDone) -> None:
+    """002 §9.63: mounted cavalry or artillery hurt by the phasing side's fire in this
+    enemy activation moves one hex only in reaction (``reaction_step.moves`` reads the
+    mark). **Reading**: any phasing shot earlier in the activation counts, the engine
+    having no pause for a shot just before the reaction move."""
+    if done.outcome is None or not done.plan.firer.phasing:
+        return
+    for k in hurt_by_fire(done.outcome):
+        u = game.pos.units.get(k)
+        if u is None or game.counter(k).arm not in ("art", "horse_art", "cav"):
+            continue
+        if game.counter(k).arm == "cav" and game.counter(k).mode != "mounted":
+            continue
+        if HURT + k not in game.pos.reacted:
+            game.pos.reacted = [*game.pos.reacted, HURT + k]
+
+
 def apply_shot(game: GbacwGame, done: ShotDone) -> None:
     """Write one rolled shot on the position (target, then friends fired over)."""
+    mark_hurt(game, done)
     if done.outcome is not None:
         write_outcome(game, done.outcome)
     if done.friendly is not None:

@@ -100,7 +100,7 @@ def _enemies(game: GbacwGame, seat: str) -> list[EnemyUnit]:
 
 def _log(game: GbacwGame) -> ActivationLog:
     done = game.pos.reacted
-    log = ActivationLog(faced={x for x in done if not x.startswith("moved:")},
+    log = ActivationLog(faced={x for x in done if not x.startswith(("moved:", "hit:"))},
                         moved={x[len("moved:"):] for x in done if x.startswith("moved:")})
     for k, u in game.pos.units.items():
         if "approach" in u.fired:
@@ -223,6 +223,8 @@ def moves(game: GbacwGame, key: str, trigger: Hex) -> list[tuple[Hex, ...]]:
                            causing=(trigger,),
                            friendly_ok=lambda h: h not in friends or friends[h].can_stack,
                            seen_by_enemy=seen,
+                           # hurt by the mover's side's fire: one hex only (fire_action.mark_hurt)
+                           one_hex_only=f"hit:{key}" in game.pos.reacted,
                            sp=max(0, game.counter(key).sp - game.pos.units[key].lost))
     return [m.hexes for m in found]
 
