@@ -9,9 +9,15 @@ failing for the first hex it stays disordered there, failing for the second it g
 the first (§9.54's example). Path rates lower the cost only under Advance and within March
 stacking (§9.54, §8.13). The unit may not fire or shock after it: its ``fired`` list gets
 "phasing" (no phasing fire, §10.31's refusal) and "withdrawal_move" (the reason, read by
-shock). A refused flank ends with the withdrawal (free, §7.33). Extended columns may not
-withdraw and extended lines use no path rates (§9.54): the engine offers withdrawal to units
-in one hex only (a reading until formations offer more).
+shock). A refused flank ends with the withdrawal (free, §7.33).
+
+Extended units (§9.54): an extended line withdraws whole, every part stepping back the
+same way, no path rates, the dearest hex a part enters setting each step's UDD
+(``withdrawal.line_withdrawals``; the path names the counter's hexes). An extended unit
+that cannot withdraw extended — a column never can — may instead take a disorder (none more
+if already disordered), gather into one of its hexes and withdraw from there as a one-hex
+unit: its path then starts with that hex (a reading: the gathering is free, §9.54 names no
+cost, and the column's case follows the same sentence).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from .kinds import unit_class
 from .stacking import stack_problem
 from .state import Position
 from .udd import udd
-from .withdrawal import Withdrawal, withdrawals
+from .withdrawal import Withdrawal, line_withdrawals, withdrawals
 
 if TYPE_CHECKING:
     from .charts.terrain import UnitClass
@@ -57,22 +63,62 @@ def choices(game: Any, key: str) -> list[Withdrawal]:
     if u is None or not game.in_activation(key):  # or its coordinated group (§5.34)
         return []
     if key not in game.active_units() or not game.may_move(game.formation(key)) \
-            or game._fired_instead(key):
-        return []
+            or game._fired_instead(key) or u.formation_mp:
+        return []  # the withdrawal is the unit's whole move: none after a formation change
     orders = game.orders_of(key)
     here = game.hex_of(u.hex)
     if orders not in ("advance", "attack") or here is None or u.facing is None:
         return []
-    if getattr(u, "extends", None):
-        return []  # a reading: extended units are the formations' business (§9.54)
+    if u.extends:
+        return _extended(game, key, here, u.facing, orders)
     return withdrawals(game.cat.board, here, u.facing, unit_class=_class(game, key),
                        orders=orders, enemy=game.enemy_hexes(u.seat),
                        friends=game.friends_of(key),
                        use_paths=_march_stacking(game, key))
 
 
+def _extended(game: Any, key: str, here: Hex, facing: Facing, orders: str
+              ) -> list[Withdrawal]:
+    """002 §9.54 for an extended unit: a line withdraws whole when it can; otherwise (and
+    always for a column) it may gather, disordered, into one of its hexes and withdraw
+    from there."""
+    p: Position = game.pos
+    u = p.units[key]
+    board = game.cat.board
+    own = [here, *(board.parse(x) for x in u.extends)]
+    enemy: set[Hex] = set()
+    blocked: set[Hex] = set()
+    for k, v in p.units.items():
+        h = game.hex_of(v.hex)
+        if k == key or h is None:
+            continue
+        held = {h, *(board.parse(x) for x in v.extends)}
+        if v.seat != u.seat:
+            enemy |= held
+            continue
+        blocked |= held - {h}  # another unit's extension
+        if _class(game, k) != "artillery" or v.facing != facing:
+            blocked.add(h)  # a line shares a hex only with guns facing its way (§8.44, §7.11)
+    if u.extension == "line":
+        whole = line_withdrawals(board, tuple(own), facing, unit_class=_class(game, key),
+                                 orders=orders, enemy=enemy, blocked=blocked)  # type: ignore[arg-type]
+        if whole:
+            return whole
+    out: list[Withdrawal] = []
+    for x in own:
+        for w in withdrawals(board, x, facing, unit_class=_class(game, key),
+                             orders=orders, enemy=enemy,  # type: ignore[arg-type]
+                             friends={h: f for h, f in game.friends_of(key).items()
+                                      if h not in own},
+                             use_paths=_march_stacking(game, key)):
+            if not any(h in own or h in blocked - set(game.friends_of(key)) for h in w.hexes):
+                out.append(Withdrawal(w.hexes, w.checks, w.terrain, gather=x))
+    return out
+
+
 def _ids(game: Any, w: Withdrawal) -> list[str]:
-    return [game.cat.board.hexes[h].id for h in w.hexes]
+    start = [] if w.gather is None else [w.gather]
+    return [game.cat.board.hexes[h].id for h in (*start, *w.hexes)]
 
 
 def options(game: Any) -> list[Action]:
@@ -122,6 +168,14 @@ def execute(game: Any, action: Action, w: Withdrawal) -> list[Event]:
     c = game.counter(key)
     frm = u.hex
     dis = u.disordered
+    extra: dict[str, Any] = {}
+    if w.gather is not None:  # §9.54: disordered, gathered into one hex, then withdrawn
+        extra = {"gathered": game.cat.board.hexes[w.gather].id, "given_up": [
+            x for x in (u.hex, *u.extends) if x != game.cat.board.hexes[w.gather].id]}
+        dis = True
+        u.hex = extra["gathered"]
+        u.extension, u.extends = None, []
+    start = game.hex_of(u.hex)
     b = p.brigades.get(game.formation(key))
     fatigue_drm = -(-(level(b.fatigue) or 0) // 2) if game.fatigue and b is not None else 0
     first = game.dice.counter
@@ -153,7 +207,13 @@ def execute(game: Any, action: Action, w: Withdrawal) -> list[Event]:
         entered.append(h)
     end = entered[-1]
     u.hex = game.cat.board.hexes[end].id
-    u.facing = _facing_there(game, key, end) or u.facing
+    if w.line:  # the parts step back with the counter (§8.44)
+        dq, dr = end.q - start.q, end.r - start.r
+        u.extends = [game.cat.board.hexes[Hex(x.q + dq, x.r + dr)].id
+                     for x in (game.cat.board.parse(e) for e in u.extends)]
+        extra["extends"] = list(u.extends)
+    else:
+        u.facing = _facing_there(game, key, end) or u.facing
     u.disordered = dis
     u.refused = []  # §9.54 with §7.33: a withdrawal ends a refusal, at no cost
     u.moves = max(u.moves + 1, game.moves_allowed(key))
@@ -171,4 +231,4 @@ def execute(game: Any, action: Action, w: Withdrawal) -> list[Event]:
         Event("withdrawal_move", "9.54", {
             "unit": key, "from": frm, "path": _ids(game, w),
             "to": u.hex, "facing": None if u.facing is None else u.facing.to_json(),
-            "disordered": dis, "checks": rolled})]
+            "disordered": dis, "checks": rolled, **extra})]
