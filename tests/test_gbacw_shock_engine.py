@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from gbacw_skirmish import active_gamble
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import Action, Event, RuleError
 from gettysburg.gbacw.game import GbacwGame
-from test_gbacw_shock_action import active_gamble
 
 
 def shocks(g: GbacwGame) -> list[Action]:

@@ -113,7 +113,8 @@ def combatant_of(game: GbacwGame, key: str) -> Combatant:
         blown=bool(getattr(u, "blown", False)),
         collapsed=bool(getattr(u, "collapsed", False)), leader_stars=stars,
         with_brigadier=brigadier, cohesion_disordered=c.cohesion_disordered,
-        fatigue=(fatigue.level(brigade.fatigue) or 0) if brigade is not None else 0)
+        fatigue=(fatigue.level(brigade.fatigue) or 0)  # 002 §17.31, with the fatigue rule
+        if brigade is not None and game.fatigue else 0)
 
 
 def _fired(kinds: list[str]) -> bool:

@@ -37,8 +37,16 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from . import charge_step, continued_shock, extended_combat, results_step, shock_after
+from . import (
+    charge_step,
+    continued_shock,
+    engineering_step,
+    extended_combat,
+    results_step,
+    shock_after,
+)
 from .combatant import Check, Combatant, Disorder, check
+from .engineering import covers
 from .facing import Facing
 from .fire import may_pre_shock_fire
 from .fire_action import (
@@ -332,6 +340,20 @@ def _plan_now(game: GbacwGame) -> ShockPlan | str:
         return f"after the withdrawals the designation fails {exc.rule}: {exc}"
 
 
+def works(game: GbacwGame, attackers: list[Combatant], defenders: list[Combatant]
+          ) -> set[tuple[Hex, Hex]]:
+    """The (attacker hex, defender hex) pairs across breastworks when every attacking hex
+    next to the defenders comes across works in their hexes (002 §15.23, E-8; the reading of
+    ``engineering.pre_shock_drm``: an attack also from an open side goes around them), for
+    the pre-shock check's -1 and the shock roll's -1 (the Terrain chart's line, once)."""
+    pairs = {(a, d) for u in attackers for a in u.hexes for v in defenders for d in v.hexes
+             if a.distance(d) == 1}
+    built = engineering_step.breastworks(game)
+    if pairs and built and all(covers(built, d, a) for a, d in pairs):
+        return pairs
+    return set()
+
+
 def resolve(game: GbacwGame) -> list[Event]:
     """Steps 3-4 (green checks §11.36, the pre-shock check §11.37, written at once), then
     step 5: the defender's pre-shock fire (§11.38) when some unit may fire, else step 6."""
@@ -368,7 +390,10 @@ def resolve(game: GbacwGame) -> list[Event]:
     countered = set(pend.get("ctx", {}).get("counter_charged", []))
     for dkeys, shocks in by_defence.items():
         dfn = [plan.unit(k) for k in dkeys]
-        sets = [pre_shock_drm_ids(dfn[0], [plan.unit(a) for a in s.attackers if a not in out])
+        sets = [pre_shock_drm_ids(dfn[0], [plan.unit(a) for a in s.attackers if a not in out],
+                                  behind_breastworks=bool(works(game, [
+                                      plan.unit(a) for a in s.attackers if a not in out],
+                                      dfn)))  # 002 §15.23: -1
                 for s in shocks if any(a not in out for a in s.attackers)]
         if not sets or dfn[0].unit in countered:
             continue  # §11.56: a counter-charging stack takes no pre-shock check
@@ -630,7 +655,8 @@ def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str]
     board = game.cat.board
     cover = {h for u in (*att, *dfn) for h in u.hexes
              if board.hexes[h].terrain in charge_step.COVER}  # §11.43, §11.55
-    f = fight(game.dice, att, dfn, terrain=shock_terrain(board, att, dfn),
+    f = fight(game.dice, att, dfn,
+              terrain=shock_terrain(board, att, dfn, breastworks=works(game, att, dfn)),
               enemies=enemies, continued=n,
               lacks_brigadier=bool(item.get("no_brigadier", ctx["no_brigadier"])),
               cover=cover, target_cover=any(h in cover for h in live),
