@@ -11,11 +11,16 @@ The letter comes from :func:`random_events.draw_event` (``steps._random_event``)
 - ``rain``: {"from", "to"}: M's turns (track indices, both included);
 - ``lee``: {"from", "to"}: S's turns;
 - ``hill``: R's outcome, {"on_map", "delay"} or {"on_map", "from", "to"};
-- ``warren``: {"turn", "brigade", "active"} once Warren has been called (004 §14.5).
+- ``warren``: {"turn", "brigade", "active"} once Warren has been called (004 §14.5);
+- ``event_b``: {"brigade", "active"}: B's brigade while its marker lasts;
+- ``jinx`` / ``jinx_shot``: J's sides owing a jinxed battery / the shot being resolved;
+- ``delayed`` / ``shifted``: D's held-back groups (index -> turn) and G's entry for a group
+  due next turn (index -> hex): not in either seat's view, like all of ``tdg``;
+- ``removed``: Q's units out of play (``removed``, read by ``gone``).
 
-A letter whose effect needs a player's choice the engine has no action for yet (B, C, D, E,
-G, H, I, J, K, L, N, O, P, Q) is announced with ``applied: false`` and ``needs`` naming what
-is missing, as 004 §18.0 lets the players resolve it by hand; the coverage row lists them.
+The letters that need a player's pick (B, D, E, G, K, N, O, Q) are one decision of
+:mod:`event_choices`; H, L and P are still announced with ``applied: false`` and ``needs``
+naming what is missing, as 004 §18.0 lets the players resolve them by hand.
 """
 
 from __future__ import annotations
