@@ -15,10 +15,13 @@ Option 1's). A battery ending its move within three hexes and sight of enemy uni
 UDD, +1 for each such enemy unit (every extension a unit), +2 more if one is within two
 hexes: a failure disorders it (a disordered battery loses one gun more), and a failure by
 more than two loses half the margin in guns, rounded down (§9.55's example: cohesion 7,
-a 10 loses one). The retreat out of range or sight that a failure calls for is listed on
-the event, not carried out (a reading: no engine seam for it yet). A battery that started
-within three hexes and sight is exempt when it ends its move farther from the nearest
-enemy.
+a 10 loses one). A failure also sends it back (:func:`close_retreat`) to the nearest hex,
+by hexes entered, that no enemy within three hexes sees: **reading** (§9.55 gives no length
+nor route): under the retreat rules' limits (§12.44-12.45: no enemy hex or enemy front
+hex, no hex of more than 2 MP, no friendly hex), at most :data:`RETREAT_MAX` hexes, the
+first such path in hex order; its facing is kept. With no such hex within reach it stays
+(the event says so). A battery that started within three hexes and sight is exempt when
+it ends its move farther from the nearest enemy.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from gettysburg.core.hexes import Hex
-from gettysburg.core.protocol import Event, dice_event
+from gettysburg.core.protocol import Event, RuleError, dice_event
 
-from .facing import Facing
+from .facing import Facing, front_hexes
 from .los import line_of_sight
+from .movement import entry_cost
 from .paths import Reach
 from .udd import udd
 
@@ -38,6 +42,7 @@ CAUTION = "artillery_caution"  # 002 §9.55 Option 1
 CLOSE = "artillery_close"  # 002 §9.55 Option 2
 NEAR = 3  # "less than four hexes"
 CLOSE_NEAR = 2  # Option 2's extra +2
+RETREAT_MAX = 6  # the longest Option 2 retreat searched (hexes)
 
 
 def check_options(options: Iterable[str]) -> None:
@@ -156,6 +161,52 @@ def close_check(game: Any, key: str, start: Hex | None) -> list[Event]:
         guns = (margin // 2 if margin > 2 else 0) + (1 if was else 0)
         u.disordered = True
         u.lost += guns
+        path = close_retreat(game, key) if u.lost < c.sp else []
+        board = game.cat.board
         data.update({"disordered": True, "guns_lost": guns,
-                     "retreat": "out of three hexes or sight of the enemy (not moved)"})
+                     "retreat": [board.hexes[x].id for x in path] if path is not None else None})
+        if path:
+            u.hex = board.hexes[path[-1]].id
+            u.stack = 0  # alone there: the search never stops on friends
     return [dice_event(game.dice.rolls_since(first)), Event("artillery_near", "9.55", data)]
+
+
+def close_retreat(game: Any, key: str) -> list[Hex] | None:
+    """Option 2's retreat after a failed check (002 §9.55): the hexes to the nearest hex
+    that no enemy within three hexes sees ([] when the battery already stands in one; None
+    when none is within :data:`RETREAT_MAX` hexes)."""
+    u = game.pos.units[key]
+    start = game.hex_of(u.hex)
+    if start is None:
+        return None
+    board = game.cat.board
+    enemies = _enemies(game, u.seat)
+    hexes = [e for _, e in enemies]
+    fronts = {f for k, e in enemies if (fc := game.pos.units[k].facing) is not None
+              for f in front_hexes(e, fc)}
+    occupied = {h for v in game.pos.units.values() if (h := game.hex_of(v.hex)) is not None}
+    orders = game.orders_of(key)
+
+    def safe(h: Hex) -> bool:
+        return not any(h.distance(e) <= NEAR and _sees(game, hexes, e, h) for e in hexes)
+
+    if safe(start):
+        return []
+    frontier: list[list[Hex]] = [[start]]
+    seen = {start}
+    for _ in range(RETREAT_MAX):
+        nxt: list[list[Hex]] = []
+        for path in frontier:
+            here = path[-1]
+            for to in sorted(here.neighbours()):
+                if to in seen or to not in board.hexes or to in occupied or to in fronts:
+                    continue
+                step = entry_cost(board, here, to, unit_class="artillery", orders=orders)
+                if isinstance(step, RuleError) or not step.may_end or step.half_mp > 4:
+                    continue  # §12.45: never into a hex of more than 2 MP
+                seen.add(to)
+                if safe(to):
+                    return [*path[1:], to]
+                nxt.append([*path, to])
+        frontier = nxt
+    return None
