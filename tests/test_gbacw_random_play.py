@@ -33,7 +33,7 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "resupply": 1,  # ammunition.py
            "mount": 1, "dismount": 1,  # mounting.py
            "return_fire_reserve": 1, "rapid_return_fire": 1,  # return_fire.py
-           "coordinate": 2, "rally": 2, "move_commander": 1, "end_commanders": 6,
+           "coordinate": 2, "rally": 2, "rally_face": 1, "move_commander": 1, "end_commanders": 6,
            "share": 1, "raise": 1, "shock": 3, "withdraw": 2, "stand": 3,
            "return_fire": 3, "hold": 2, "react": 2, "no_reaction": 3,
            "react_refuse": 1, "react_move": 2,  # reaction_step.py

@@ -155,6 +155,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "a two-hex extended line turns into a column facing so, or a column into a line"),
     ActionType("rally", "13.41", (("unit", "str"),), ("action",),
                "a disordered unit of the active brigade rallies instead of moving or firing"),
+    ActionType("rally_face", "7.25", (("unit", "str"), ("facing", "facing")), ("action",),
+               "rally, and if the unit rallies it turns one vertex (formation_step.py)"),
     ActionType("end_brigade", "5.3", (), ("action",), "the active brigade is done"),
     ActionType("move_leader", "9.3", (("leader", "str"), ("to", "hex")), ("action",),
                "move the active brigade's brigadier or the drawn division's leader"),

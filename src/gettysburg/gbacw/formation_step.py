@@ -48,6 +48,7 @@ from gettysburg.gbacw.facing import (
     flank_direction,
     front_hexes,
     rear_hexes,
+    turn,
     unrefuse_cost,
     vertex_steps,
 )
@@ -493,6 +494,33 @@ def own_turns(game: FormationGame, key: str) -> list[Facing] | None:
     if line is None:
         return None
     return [about_face(line).facing] if budget(game, key) >= 1 else []
+
+
+def rally_turns(game: FormationGame, key: str) -> list[Facing]:
+    """002 §7.25: the facings a unit rallying (§13.41) may take if it rallies: one vertex
+    (or hexside) either way. Not for an extended or refused unit (a reading: a line turns in
+    place only by its about face, §8.44; a refusal is left first, §7.33)."""
+    u = game.pos.units[key]
+    if u.facing is None or u.hex is None or u.extends or u.refused:
+        return []
+    return [turn(u.facing, -1), turn(u.facing, 1)]
+
+
+def check_rally_turn(game: FormationGame, key: str, facing: Facing) -> None:
+    if facing not in rally_turns(game, key):
+        raise RuleError("7.25", f"{key} may turn one vertex on rallying, not to {facing}")
+
+
+def rally_turn(game: FormationGame, key: str, facing: Facing) -> list[Event]:
+    """A rallied unit turns one vertex, free (002 §7.25); the friends stacked with it turn
+    with it (one facing a hex, §7.11, §8.26)."""
+    u = game.pos.units[key]
+    old = u.facing
+    u.facing = facing
+    mates = face_stack(game, key)
+    return [Event("rally_turn", "7.25", {"unit": key, "hex": u.hex,
+                                         "from": None if old is None else old.to_json(),
+                                         "facing": facing.to_json(), "stack": mates})]
 
 
 def face_stack(game: FormationGame, key: str) -> list[str]:

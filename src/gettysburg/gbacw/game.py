@@ -280,7 +280,7 @@ class GbacwGame(EngineView):
             ev += ammunition.resupply(self, action, seat)  # 002 §10.92
         elif kind in mounting.KINDS:
             ev += mounting.execute(self, action, seat)  # 002 §14.22
-        elif kind == "rally":
+        elif kind in ("rally", "rally_face"):
             key = action["unit"]
             u = p.units[key]
             here = self.hex_of(u.hex)
@@ -295,6 +295,8 @@ class GbacwGame(EngineView):
             self._did(key, "rally")
             ev += [dice_event(self.dice.rolls_since(first)),
                    Event("rally", "13.41", res.to_json())]
+            if res.rallied and kind == "rally_face":  # 002 §7.25: one vertex
+                ev += formation_step.rally_turn(self, key, Facing.from_json(action["facing"]))
             ev += self._casualties()
         elif kind in fire_action.ORDER_TYPES:
             deferred = return_fire.defer(self, action, seat)  # 002 §10.42: an answer?

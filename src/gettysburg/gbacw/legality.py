@@ -137,6 +137,9 @@ class EngineLegality(EngineQuestions):
                         out += formation_step.options(self, k)
                 out += [{"type": "rally", "unit": k} for k in self.active_units()
                         if self._rally_problem(k) is None]
+                out += [{"type": "rally_face", "unit": k, "facing": f.to_json()}  # 002 §7.25
+                        for k in self.active_units() if self._rally_problem(k) is None
+                        for f in formation_step.rally_turns(self, k)]
                 out += ammunition.resupply_options(self)  # 002 §10.92
                 out += mounting.options(self)  # 002 §14.22
                 out += withdrawal_step.options(self)  # 002 §9.54
@@ -318,7 +321,7 @@ class EngineLegality(EngineQuestions):
             ammunition.check_resupply(self, action, seat)  # 002 §10.92-10.93
         elif kind in mounting.KINDS:
             mounting.check(self, action, seat)  # 002 §14.22
-        elif kind == "rally":
+        elif kind in ("rally", "rally_face"):
             key = action["unit"]
             if key not in p.units or p.units[key].seat != seat:
                 raise RuleError("13.41", f"{key!r} is not one of your units")
@@ -327,6 +330,8 @@ class EngineLegality(EngineQuestions):
             problem = self._rally_problem(key)
             if problem is not None:
                 raise problem
+            if kind == "rally_face":  # 002 §7.25: one vertex if it rallies
+                formation_step.check_rally_turn(self, key, Facing.from_json(action["facing"]))
         elif kind in fire_action.ORDER_TYPES:
             if str(action.get("unit")) in p.units and (
                     late := orders_step.act_problem(self, str(action.get("unit")))
