@@ -27,12 +27,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gettysburg.core.protocol import Action, Event, RuleError, dice_event
+from gettysburg.core.protocol import Action, Event, RuleError
 
 from . import event_choices, random_events
 from .charts import all_charts
 from .cup import uniform_index
 from .kinds import unit_class
+from .lasting import jinx_drm as jinx_drm
+from .lasting import jinx_roll as jinx_roll
 from .random_events import Draw
 from .state import division_marker, march_marker, marker_parts
 from .tdg_leaders import MAX_ACTIVATIONS, check_warren
@@ -302,37 +304,6 @@ def _jinx(game: GbacwGame, seat: str) -> list[Event]:
     owed.append(seat)
     game.pos.tdg["jinx"] = owed
     return [_effect("J", seat=seat, waits="the next battery of this side to fire")]
-
-
-def jinx_roll(game: GbacwGame, unit: str) -> list[Event]:
-    """004 §18.0 J, called by the fire code as a battery's shot is carried out (not in a
-    preview): when the battery's side owes J, its opponent rolls a d10; even: -2 to this
-    shot's Fire Table roll (:func:`jinx_drm`) and a gun lost after it (:func:`after_action`).
-    The mark is spent either way."""
-    p = game.pos
-    owed = p.tdg.get("jinx")
-    u = p.units.get(unit)
-    if not owed or u is None or u.seat not in owed \
-            or unit_class(game.counter(unit)) != "artillery" or "jinx_shot" in p.tdg:
-        return []
-    first = game.dice.counter
-    roll = game.dice.roll("random event J: the opponent's d10", RULE, die="d10")
-    drm, guns = random_events.battery_jinx(roll)
-    left = list(owed)
-    left.remove(u.seat)
-    if left:
-        p.tdg["jinx"] = left
-    else:
-        del p.tdg["jinx"]
-    p.tdg["jinx_shot"] = {"unit": unit, "drm": drm, "guns": guns}
-    return [dice_event(game.dice.rolls_since(first)),
-            _effect("J", unit=unit, roll=roll, drm=drm, guns_lost=guns)]
-
-
-def jinx_drm(game: GbacwGame, unit: str) -> int:
-    """004 §18.0 J: the DRM on the jinxed battery's shot now being resolved (0 or -2)."""
-    got = game.pos.tdg.get("jinx_shot")
-    return int(got["drm"]) if isinstance(got, dict) and got.get("unit") == unit else 0
 
 
 def _lee(game: GbacwGame, seat: str) -> list[Event]:
