@@ -83,6 +83,7 @@ def test_mclaws_off_map_counts_through_longstreets_range_tdg_sc3(
     g = GbacwGame("little-round-top", seed=1)
     with monkeypatch.context() as m:
         m.setattr(scenario_step, "proxy_standing", lambda game, st: st)
+        m.setattr(scenario_step, "proxy_chain", lambda game, seat, mine: None)
         h = GbacwGame("little-round-top", seed=1)
     assert g.pos.ams["CS-McLaws/I"] == 3 and h.pos.ams["CS-McLaws/I"] == 2
     st = efficiency.DivisionStanding("CS-McLaws/I", leader_on_map=False, in_corps_range=False)

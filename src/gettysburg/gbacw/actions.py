@@ -47,6 +47,14 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("build", "15.13", (("unit", "str"), ("facing", "facing")), ("orders",),
                "start breastworks (II/F): the unit faces the vertex whose two hexsides they "
                "will guard (engineering_step.py)"),
+    ActionType("buford_leaves", "tdg.chart.c", (), ("orders",),
+               "2 July 1000: Buford's division leaves the map by area 11 or 12 "
+               "(scenario_step.py)"),
+    ActionType("buford_stays", "tdg.chart.c", (("groups", "list"),), ("orders",),
+               "2 July 1000: Buford stays; these two conditional cavalry groups will not come"),
+    ActionType("entry_area", "tdg.chart.c", (("brigade", "str"), ("area", "str")),
+               ("orders",), "1 July 1100: the entry area (3, 4 or 5) a brigade of Rodes's "
+               "will use, written down unseen"),
     ActionType("end_orders", "3.0", (), ("orders",), "finish the orders segment"),
     ActionType("first_am", "5.1", (("marker", "str"),), ("first_am",),
                "the initiative player's first activation marker"),
