@@ -31,8 +31,10 @@ from gettysburg.gbacw.catalog import Catalog
 from gettysburg.gbacw.extension import (
     ExtendedLine,
     about_face,
+    check_column_fire,
     check_extend,
     check_half_adjacent,
+    column_aspect,
     column_extensions,
     line_extensions_allowed,
     line_moves,
@@ -41,6 +43,7 @@ from gettysburg.gbacw.extension import (
 from gettysburg.gbacw.facing import (
     JOIN_REFUSED_COST,
     REFUSE_COST,
+    Aspect,
     Facing,
     RefuseSide,
     aspect_of,
@@ -610,6 +613,34 @@ def leave(game: FormationGame, key: str) -> list[str]:
     gone = list(u.extends)
     u.extension, u.extends, u.refused = None, [], []
     return gone
+
+
+def aspect(game: FormationGame, key: str, part: Hex, other: Hex) -> Aspect:
+    """Whether the hex ``other``, next to ``part`` (one of ``key``'s hexes), is front,
+    flank or rear of the unit for combat (fire's flank DRM, shock's position): for an
+    extended column 002 §8.51's reading (``extension.column_aspect``: the front ahead of
+    the lead, the rear behind the tail, every other hex a flank, its own parts not
+    counting); for any other unit the facing's own (§7.12)."""
+    u = game.pos.units[key]
+    assert u.facing is not None
+    if u.extension == "column" and u.extends:
+        hexes = parts(game, key)
+        if other not in hexes:
+            return cast(Aspect, column_aspect([(h, u.facing) for h in hexes], other))
+    return aspect_of(part, u.facing, other)
+
+
+def column_fire_problem(game: FormationGame, key: str, *, prepared: bool
+                        ) -> RuleError | None:
+    """002 §8.52: a column fires from its lead hex only (its counter's; the lead part's SP,
+    ``part_strengths``), never as prepared fire."""
+    if game.pos.units[key].extension != "column":
+        return None
+    try:
+        check_column_fire(0, prepared=prepared)
+    except RuleError as exc:
+        return exc
+    return None
 
 
 def disorder_spread(game: FormationGame, key: str) -> list[str]:

@@ -1,0 +1,43 @@
+"""An extended column's front, flank and rear as combat reads them (002 §8.51:
+``formation_step.aspect``) and its fire from the lead only, never prepared (§8.52:
+``formation_step.column_fire_problem``), on tests/data/gbacw/formations.yaml."""
+
+from __future__ import annotations
+
+from gettysburg.gbacw import formation_step
+from gettysburg.gbacw.facing import aspect_of, front_hexes, rear_hexes
+from test_gbacw_formation_engine import NC11, active, hid
+
+
+def test_a_column_has_one_front_and_one_rear_the_rest_flanks_8_51() -> None:
+    """11 NC in column on Advance (vertex facing), its extension in one rear hex of the
+    lead: the lead's other rear hex is a flank of the column (its own facing alone would
+    say rear); the hexes behind the tail are its rear; the lead's front hexes its front."""
+    g = active()
+    u = g.pos.units[NC11]
+    lead = g.hex_of(u.hex)
+    assert lead is not None and u.facing is not None
+    tail, free = rear_hexes(lead, u.facing)
+    u.extension, u.extends = "column", [hid(g, tail)]
+    g._memo.clear()
+    assert aspect_of(lead, u.facing, free) == "rear"
+    assert formation_step.aspect(g, NC11, lead, free) == "flank"
+    for h in front_hexes(lead, u.facing):
+        assert formation_step.aspect(g, NC11, lead, h) == "front"
+    behind = [h for h in rear_hexes(tail, u.facing) if h != lead]
+    assert behind and all(formation_step.aspect(g, NC11, tail, h) == "rear" for h in behind)
+    u.extension, u.extends = None, []  # a plain unit: its facing's own aspects
+    assert formation_step.aspect(g, NC11, lead, free) == "rear"
+
+
+def test_a_column_fires_from_its_lead_never_prepared_8_52() -> None:
+    g = active()
+    u = g.pos.units[NC11]
+    lead = g.hex_of(u.hex)
+    assert lead is not None and u.facing is not None
+    assert formation_step.column_fire_problem(g, NC11, prepared=True) is None  # no column
+    u.extension, u.extends = "column", [hid(g, rear_hexes(lead, u.facing)[0])]
+    problem = formation_step.column_fire_problem(g, NC11, prepared=True)
+    assert problem is not None and problem.rule == "8.52"
+    assert formation_step.column_fire_problem(g, NC11, prepared=False) is None
+    assert list(formation_step.part_strengths(g, NC11).values()) == [6, 6]  # 12 SP: lead 6
