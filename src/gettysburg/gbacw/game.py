@@ -162,8 +162,9 @@ class GbacwGame(EngineView):
                 ev += orders_step.march_fired_on(self)
             orders_step.count_act(self, first)  # 002 §5.36
             ev += orders_step.late_orders(self, orders)  # 002 §4.23
-            if action["type"] == "activate":
-                ev += orders_step.on_activate(self, str(action["brigade"]))  # 002 §4.23
+            if action["type"] in ("activate", "activate_group"):
+                for n in self.active_brigades():
+                    ev += orders_step.on_activate(self, n)  # 002 §4.23
             end_segment.note_fallen(self, before)  # replaced in IV/B (002 §12.74)
             end_segment.note_not_idle(self, action)  # 002 §13.45: shocked, reaction moves
             return ev + engineering_step.after_action(self, action)  # 002 §15.14
@@ -243,11 +244,14 @@ class GbacwGame(EngineView):
             ev += self._coordinate()
         elif kind == "end_orders_change":
             p.phase = "action"  # no coordination tried (002 §3.0 III/C/2: the player may)
-        elif kind == "activate":
-            p.brigade = action["brigade"]
-            b = p.brigades[p.brigade]
-            b.activations += 1
-            for k in self.brigade_units(p.brigade):
+        elif kind in ("activate", "activate_group"):
+            group = [str(x) for x in action.get("brigades", [action.get("brigade")])]
+            p.brigade = group[0]
+            if len(group) > 1:
+                p.coordinated = group  # 002 §5.34: they act as one brigade
+            for name in group:
+                p.brigades[name].activations += 1  # each spends the activation
+            for k in self.activation_units():
                 u = p.units[k]
                 u.moves, u.mp_spent, u.moved, u.charging = 0, 0, False, False
                 u.formation_mp = 0
@@ -255,7 +259,9 @@ class GbacwGame(EngineView):
             for u in p.units.values():
                 u.fired = []  # fire kinds count per brigade activation (002 §10.31, §10.41)
             p.reacted = []  # reaction facing: once per enemy brigade activation (§9.62)
-            ev.append(Event("activate", "5.3", {"brigade": p.brigade, "seat": seat}))
+            ev.append(Event("activate", "5.34" if len(group) > 1 else "5.3",
+                            {"brigade": p.brigade, "seat": seat,
+                             **({"group": group} if len(group) > 1 else {})}))
         elif kind == "move":
             ev += move_step.execute(self, action, checked)  # 002 §9, §9.47, §8.22 rolls
             ev += engineering_step.crossed(self, next(  # 002 §15.17
@@ -263,7 +269,7 @@ class GbacwGame(EngineView):
             ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
         elif kind == "face":
             u = p.units[action["unit"]]
-            free = p.brigade is not None and not self.may_move(p.brigade)
+            free = not self.may_move(self.formation(action["unit"]))  # Stay, Confusion
             here = self.hex_of(u.hex)
             turned = None if free or here is None else self.reach(action["unit"]).get(
                 (here, checked))

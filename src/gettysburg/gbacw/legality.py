@@ -16,6 +16,7 @@ from gettysburg.gbacw import (
     battle_book_step,
     charge_step,
     continued_shock,
+    coordination,
     end_segment,
     engineering_step,
     event_choices,
@@ -123,10 +124,13 @@ class EngineLegality(EngineQuestions):
         elif p.phase == "action":
             if p.brigade is None:
                 out += [{"type": "activate", "brigade": n} for n in self.eligible_brigades()]
+                out += [{"type": "activate_group", "brigades": list(g)}  # 002 §5.34
+                        for g in coordination.groups(self.group_candidates(),
+                                                     self.group_limit())]
                 out += barrage_step.declare_options(self, seat)  # 004 §10.92
             else:
-                moving = self.may_move(p.brigade)
                 for k in self.active_units():
+                    moving = self.may_move(self.formation(k))  # its own Stay (§6.23)
                     if moving and not self._fired_instead(k) \
                             and formation_step.blocks_move(self, k) is None:  # 002 §7.33
                         out += [{"type": "move", "unit": k,
@@ -145,7 +149,7 @@ class EngineLegality(EngineQuestions):
                 out += mounting.options(self)  # 002 §14.22
                 out += withdrawal_step.options(self)  # 002 §9.54
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
-                    for k in self.brigade_units(p.brigade):
+                    for k in self.activation_units():  # a coordinated group: all (§5.34)
                         if self.on_map(k) and orders_step.may_act(self, k) \
                                 and orders_step.fire_problem(self, k) is None:  # 5.36, 6.24
                             out += [{"type": "fire", "unit": k,
@@ -176,7 +180,7 @@ class EngineLegality(EngineQuestions):
         special = formation_step.own_turns(self, key)  # refused, line or column (§7.33, §8.44)
         if special is not None:
             return special
-        if self.pos.brigade is not None and not self.may_move(self.pos.brigade):
+        if self.in_activation(key) and not self.may_move(self.formation(key)):
             return [f for f in self.legal_facings(key) if f.kind == u.facing.kind
                     and min((f.index - u.facing.index) % 6, (u.facing.index - f.index) % 6) == 1]
         return sorted(f for h, f in self.reach(key) if h == here and f != u.facing)
@@ -282,11 +286,13 @@ class EngineLegality(EngineQuestions):
             if n not in self.eligible_brigades():
                 raise RuleError("5.3", f"{n} may not act on this marker (another formation, "
                                 "in Reserve, on March orders off the March AM, or done)")
+        elif kind == "activate_group":
+            self._check_group(action, seat)
         elif kind in ("move", "face"):
             key = action["unit"]
             if key not in p.units or p.units[key].seat != seat:
                 raise RuleError("5.3", f"{key!r} is not one of your units")
-            if p.brigade is None or self.formation(key) != p.brigade:
+            if not self.in_activation(key):
                 raise RuleError("5.3", f"{key} is not of the active brigade")
             if (late := orders_step.act_problem(self, key)) is not None:
                 raise late  # 002 §5.36
@@ -301,9 +307,9 @@ class EngineLegality(EngineQuestions):
                 if facing not in self._turns(key):
                     raise RuleError("7.2", f"{key} may not turn to {facing}")
                 return facing
-            if not self.may_move(p.brigade):
+            if not self.may_move(self.formation(key)):
                 raise RuleError("5.34" if p.coordination == "confusion" else "6.23",
-                                f"{p.brigade} may spend no MP this activation")
+                                f"{self.formation(key)} may spend no MP this activation")
             if self._fired_instead(key):
                 raise RuleError("6.15", f"{key} fired: on Advance a unit moves or fires, "
                                 "not both (10.32)")
@@ -329,7 +335,7 @@ class EngineLegality(EngineQuestions):
             key = action["unit"]
             if key not in p.units or p.units[key].seat != seat:
                 raise RuleError("13.41", f"{key!r} is not one of your units")
-            if p.brigade is None or self.formation(key) != p.brigade:
+            if not self.in_activation(key):
                 raise RuleError("5.3", f"{key} is not of the active brigade")
             problem = self._rally_problem(key)
             if problem is not None:
@@ -404,6 +410,48 @@ class EngineLegality(EngineQuestions):
         if b is None or b.seat != seat:
             raise RuleError("5.3", f"{name!r} is not one of your brigades")
         return str(name)
+
+    def group_candidates(self) -> list[str]:
+        """002 §5.34: the brigades that may join a coordinated group now: after a result of
+        two or more, before this marker's group has acted, those the marker may still
+        activate whose brigadier is in command (the roll's eligibility; a CI division
+        never rolls)."""
+        p = self.pos
+        if p.coordination is None or p.coordinated or p.brigade is not None:
+            return []
+        return [n for n in self.eligible_brigades() if self.brigadier_in_command(n)]
+
+    def group_limit(self) -> int:
+        """How many brigades the marker's coordination result lets act as one (002 §5.34);
+        counted on the brigades eligible at the roll (those done since still count)."""
+        p = self.pos
+        eligible = {*self.group_candidates(), *(n for n in p.done_brigades
+                                                if self.brigadier_in_command(n))}
+        return coordination.group_limit(p.coordination, len(eligible))
+
+    def _check_group(self, action: Action, seat: Seat) -> list[str]:
+        """An ``activate_group`` (002 §5.34): distinct brigades of the seat, two up to the
+        result's number, each a candidate (:meth:`group_candidates`)."""
+        p = self.pos
+        names = [self._own_brigade(n, seat) for n in action["brigades"]]
+        if p.brigade is not None:
+            raise RuleError("5.3", f"{p.brigade} is acting; end it first")
+        if len(set(names)) != len(names) or len(names) < 2:
+            raise RuleError("5.34", "a coordinated group is two or more different brigades")
+        if p.coordinated:
+            raise RuleError("5.34", "this marker's coordinated group has already acted")
+        if coordination.group_limit(p.coordination, 2) < 2:
+            raise RuleError("5.34", "no coordination result lets brigades act as one on this "
+                            f"marker (result: {p.coordination or 'no roll'})")
+        out = sorted(set(names) - set(self.group_candidates()))
+        if out:
+            raise RuleError("5.34", f"{', '.join(out)}: not eligible (brigadier out of the "
+                            "division leader's range, another formation, in Reserve or done)")
+        limit = self.group_limit()
+        if len(names) > limit:
+            raise RuleError("5.34", f"{p.coordination}: at most {limit} brigades act as one, "
+                            f"not {len(names)}")
+        return names
 
     def coordination_eligible(self) -> list[str]:
         """002 §5.34: the brigades of the drawn division whose brigadier is in the division

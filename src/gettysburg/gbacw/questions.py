@@ -21,15 +21,16 @@ from gettysburg.gbacw import (
     artillery_near,
     battle_book_step,
     charge_step,
+    coordination,
     effectiveness,
     efficiency,
     end_segment,
-    mounting,
     engineering_step,
     entry_step,
     fatigue,
     fire_action,
     formation_step,
+    mounting,
     night,
     orders_step,
     scenario_step,
@@ -509,8 +510,7 @@ class EngineQuestions(Game):
             return []
         seat, division = marker_parts(p.current)
         out: list[str] = []
-        if p.brigade is not None:
-            out.append(cat.brigade_leader.get(p.brigade, ""))
+        out += [cat.brigade_leader.get(n, "") for n in self.active_brigades()]  # §5.34
         if division is not None:
             out.append(cat.division_leader.get(division, ""))
         return sorted({ld for ld in out if ld and p.leaders.get(ld) is not None
@@ -564,12 +564,22 @@ class EngineQuestions(Game):
         return {h: c for h, c in self.leader_reach(leader, min(LEADER_MA, left // 2)).items()
                 if h != here}
 
+    def active_brigades(self) -> tuple[str, ...]:
+        """The brigades acting now: the active one, or its coordinated group (002 §5.34)."""
+        return coordination.active_brigades(self.pos.brigade, self.pos.coordinated)
+
+    def in_activation(self, key: str) -> bool:
+        """Whether the unit belongs to a brigade acting now (002 §5.33, §5.34)."""
+        return self.formation(key) in self.active_brigades()
+
+    def activation_units(self) -> list[str]:
+        """Every unit of the brigades acting now (002 §5.34: a group acts as one)."""
+        return [k for n in self.active_brigades() for k in self.brigade_units(n)]
+
     def active_units(self) -> list[str]:
-        """Units of the active brigade that may still move or turn."""
+        """Units of the active brigade (or group) that may still move or turn."""
         p = self.pos
-        if p.brigade is None:
-            return []
-        return [k for k in self.brigade_units(p.brigade)
+        return [k for k in self.activation_units()
                 if (self.on_map(k) or self.waiting(k)) and p.units[k].moves < self.moves_allowed(k)
                 and orders_step.may_act(self, k)]  # 002 §5.36
 

@@ -114,7 +114,7 @@ def shock_options(game: GbacwGame, seat: str) -> list[Action]:
     if p.brigade is None or p.pending is not None or has_shocked(game, p.brigade):
         return []
     per: dict[str, list[str]] = {}
-    for k in game.brigade_units(p.brigade):
+    for k in game.activation_units():  # a coordinated group's units together (§5.34)
         if p.units[k].hex is None:
             continue
         targets = shock_targets(game, k)
@@ -146,7 +146,7 @@ def must_shock(game: GbacwGame, seat: str) -> list[str]:
     if p.brigade is None or p.pending is not None or has_shocked(game, p.brigade):
         return []
     out = []
-    for k in game.brigade_units(p.brigade):
+    for k in game.activation_units():
         if p.units[k].hex is None:
             continue
         try:
@@ -177,8 +177,9 @@ def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     plan = check_designation(game, action, seat)
     p = game.pos
     assert p.brigade is not None
-    p.brigades[p.brigade].did.append(SHOCKED)
-    for k in game.brigade_units(p.brigade):
+    for n in game.active_brigades():  # one designation for a coordinated group (§5.34)
+        p.brigades[n].did.append(SHOCKED)
+    for k in game.activation_units():
         u = p.units[k]
         u.moves = max(u.moves, game.moves_allowed(k))  # shock ends its movement (§11.11)
     shocks = [{"attackers": list(s.attackers),
@@ -717,6 +718,8 @@ def _write_effects(game: GbacwGame, eff: Effects, causing: set[Hex], routed: set
             p.units[d.unit].disordered = True
         if d.blown:
             charge_step.mark_blown(game, d.unit)
+    for k in eff.collapsed:  # 002 §12.23: the marker, and its disordered face
+        p.units[k].collapsed = p.units[k].disordered = True
     for k in eff.abandoned:
         p.units[k].abandoned = p.units[k].abandoned or "abandoned-1"  # 002 §12.36
     for k in eff.routs:

@@ -15,6 +15,7 @@ from gettysburg.core.protocol import (
 from gettysburg.gbacw import (
     battle_book_step,
     charge_step,
+    collapse_step,
     effectiveness,
     efficiency,
     end_segment,
@@ -315,6 +316,7 @@ class EngineSteps(EngineLegality):
     def _activate_marker(self, marker: str, *, chosen: bool) -> list[Event]:
         p = self.pos
         p.current, p.brigade, p.done_brigades, p.coordination = marker, None, [], None
+        p.coordinated = []
         p.leaders_moved = []
         for b in p.brigades.values():
             b.stay, b.rolled = False, False
@@ -461,6 +463,7 @@ class EngineSteps(EngineLegality):
         box (002 §12.13, §12.53): both go off the map for good."""
         # 002 §12.53-12.54: routed units go to the box with their chain, leaders follow
         ev: list[Event] = results_step.sweep(self)
+        ev += collapse_step.sweep(self)  # 002 §12.23, §13.1, §16.2: whatever took the SP
         self._memo.clear()
         for k, u in sorted(self.pos.units.items()):
             if u.hex is None:
@@ -479,17 +482,24 @@ class EngineSteps(EngineLegality):
             self.pos.brigades[self.formation(key)].did.append(what)
 
     def _end_brigade(self) -> list[Event]:
+        """The active brigade's activation ends; a coordinated group's brigades end
+        together, each taking its own Blown count-down and fatigue (002 §5.34)."""
         p = self.pos
-        n = p.brigade
-        if n is None:
+        group = self.active_brigades()
+        if not group:
             return []
-        p.done_brigades.append(n)
+        p.done_brigades += group
         p.brigade = None
-        battle_book_step.note_brigade(self, n)  # for 004 §18.0 A
-        ev = [Event("brigade_done", "5.3", {"brigade": n})]
+        ev: list[Event] = []
+        for n in group:
+            battle_book_step.note_brigade(self, n)  # for 004 §18.0 A
+            ev.append(Event("brigade_done", "5.3", {"brigade": n}))
         ev += formation_step.tidy(self, end_of_brigade=True)  # 002 §8.42, §8.43, §8.5
-        ev += charge_step.blown_recovery(self, n)  # 002 §11.58
-        return ev + self._tire(n)
+        for n in group:
+            ev += charge_step.blown_recovery(self, n)  # 002 §11.58
+        for n in group:
+            ev += self._tire(n)
+        return ev
 
     def _tire(self, brigade: str) -> list[Event]:
         """002 §17.21-17.23 through :mod:`fatigue`, once the brigade's activation is over: a
@@ -529,7 +539,7 @@ class EngineSteps(EngineLegality):
         p = self.pos
         marker = p.current
         p.current, p.brigade, p.coordination = None, None, None
-        p.done_brigades, p.leaders_moved = [], []
+        p.done_brigades, p.leaders_moved, p.coordinated = [], [], []
         battle_book_step.warren_over(self)  # 004 §14.5
         for b in p.brigades.values():
             b.stay, b.rolled = False, False
