@@ -69,3 +69,47 @@ def test_fire_properties(dice: list[int], picks: list[int]) -> None:
     assert again.state_hash() == g.state_hash()
     assert events2 == events
     assert key_of(g, IN3) == IN3
+
+
+def seen_by(e: object, seat: str) -> dict[str, object] | None:
+    """What ``seat`` reads of an event (the full data, the redacted copy, or nothing)."""
+    from gettysburg.core.protocol import Event
+    assert isinstance(e, Event)
+    if e.visible_to is None or seat in e.visible_to:
+        return dict(e.data)
+    return None if e.redacted is None else dict(e.redacted)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(dice=st.lists(st.integers(0, 9), min_size=30, max_size=30),
+       picks=st.lists(st.integers(0, 50), min_size=1, max_size=4))
+def test_no_hidden_fatigue_reaches_the_other_seat_through_fire(dice: list[int],
+                                                                picks: list[int]) -> None:
+    """Brigade fatigue is hidden from the enemy (002 §17.0): with both sides tired, no fire
+    event a seat reads shows the other side's fatigue DRM; the owner sees it in full."""
+    g = position(dice)
+    g.fatigue = True
+    for b in g.pos.brigades.values():
+        b.fatigue = 3
+    for pick in picks:
+        seat = g.to_move()[0]
+        legal = [a for a in g.legal_actions(seat) if a["type"] in FIRE_TYPES]
+        if not legal:
+            break
+        for e in g.apply(legal[pick % len(legal)], seat):
+            assert e.rule, e
+            owner = None
+            if e.type == "fire":
+                owner = g.pos.units[str(e.data["unit"])].seat
+            elif e.type == "fire_udd" and str(e.data.get("unit")) in g.pos.units:
+                owner = g.pos.units[str(e.data["unit"])].seat
+            if owner is None:
+                continue
+            for s in ("usa", "csa"):
+                data = seen_by(e, s)
+                if data is None or s == owner:
+                    continue
+                mods = data.get("modifiers") or []
+                assert isinstance(mods, list)
+                assert not any(isinstance(m, dict) and m.get("source") == "fatigue"
+                               for m in mods), (s, e)
