@@ -718,6 +718,8 @@ def _write_effects(game: GbacwGame, eff: Effects, causing: set[Hex], routed: set
             p.units[d.unit].disordered = True
         if d.blown:
             charge_step.mark_blown(game, d.unit)
+    for k in eff.collapsed:  # 002 §12.23: the marker, and its disordered face
+        p.units[k].collapsed = p.units[k].disordered = True
     for k in eff.abandoned:
         p.units[k].abandoned = p.units[k].abandoned or "abandoned-1"  # 002 §12.36
     for k in eff.routs:
