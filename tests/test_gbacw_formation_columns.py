@@ -41,3 +41,28 @@ def test_a_column_fires_from_its_lead_never_prepared_8_52() -> None:
     assert problem is not None and problem.rule == "8.52"
     assert formation_step.column_fire_problem(g, NC11, prepared=False) is None
     assert list(formation_step.part_strengths(g, NC11).values()) == [6, 6]  # 12 SP: lead 6
+
+
+def test_the_engine_s_fire_by_a_column_8_52() -> None:
+    """In the fire code: a 12 SP column fires with its lead's 6, and never as prepared fire
+    (the same shot from the unit alone is prepared: it has not moved)."""
+    from gettysburg.gbacw import fire_action
+
+    g = active()
+    u = g.pos.units[NC11]
+    lead = g.hex_of(u.hex)
+    assert lead is not None and u.facing is not None
+    enemy = g.pos.units["US-Cav:12 IL"]
+    target = front_hexes(lead, u.facing)[0].neighbour(u.facing.index)  # two hexes ahead
+    enemy.hex = hid(g, target)
+    g._memo.clear()
+    action = {"type": "fire", "unit": NC11, "target": hid(g, target)}
+
+    def prepared() -> bool:
+        plan = fire_action.check_fire(g, action, "csa")
+        return fire_action.situation(g, plan, "US-Cav:12 IL").prepared
+
+    assert fire_action.firing_strength(g, NC11) == 12 and prepared()
+    u.extension, u.extends = "column", [hid(g, rear_hexes(lead, u.facing)[0])]
+    g._memo.clear()
+    assert fire_action.firing_strength(g, NC11) == 6 and not prepared()

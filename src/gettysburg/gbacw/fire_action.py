@@ -34,6 +34,7 @@ from .charts.fire import Ammo
 from .charts.ranges import Light
 from .engineering import fire_in_drm, fire_out_drm
 from .engineering_step import breastworks
+from .extension import split_strength
 from .facing import front_hexes, refused_fire_split
 from .fire import (
     NON_PHASING,
@@ -170,6 +171,9 @@ def firing_strength(game: GbacwGame, key: str) -> int:
     """The SP a unit fires with before the hex limits: dismounted cavalry leaves one of
     every four SP it has holding the horses (002 §14.25)."""
     sp = present_sp(game, key)
+    u = game.pos.units[key]
+    if u.extension == "column" and u.extends:  # 002 §8.52: the lead fires, with its share
+        sp = split_strength(sp, 1 + len(u.extends))[0]
     c = game.counter(key)
     if c.arm == "cav" and c.mode == "dismounted":
         sp -= horse_holders(sp)
@@ -385,7 +389,8 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         target_mounted_nonphasing=tc.arm == "cav" and tc.mode == "mounted",
         firer_mounted=f.arm == "cav" and f.mounted,
         prepared=prepared_fire(charts.range, f, plan.shot.hexes)
-        and "unprepared" not in plan.worst and _light(game) != "night",  # none at night (16.12)
+        and "unprepared" not in plan.worst and _light(game) != "night"  # none at night (16.12)
+        and game.pos.units[f.unit].extension != "column",  # nor by a column (8.52)
         firer_disordered=f.disordered or "disordered" in plan.worst,
         flank=tu.facing is not None and flank_fire(
             plan.target, tu.facing, f.hex, target_orders=game.orders_of(top),
