@@ -12,7 +12,7 @@ import pytest
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import Action, Event, RuleError
-from gettysburg.gbacw import battle_book_step, event_choices
+from gettysburg.gbacw import battle_book_step, event_choices, imboden
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.kinds import unit_class
@@ -416,3 +416,44 @@ def test_a_pending_choice_saves_and_replays_tdg_18() -> None:
     draw(g, "K", "usa")
     loaded = load_game(g.to_json())
     assert loaded.legal_actions("csa") == g.legal_actions("csa")
+
+
+# --- H ---------------------------------------------------------------------------------------
+def test_h_imboden_enters_next_turn_by_area_1_or_2_tdg_18(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """004 §18.0 H with tdg §14.77: Herr Ridge standing in for the whole battle (whose
+    set-up takes too long for a unit test): the scenario's Imboden rule is patched in."""
+    from gettysburg.core.protocol import load_game
+
+    g = between_markers()
+    assert event_choices.imboden_areas(g, "csa") == []  # no Imboden rule in Herr Ridge
+    monkeypatch.setattr(imboden, "in_play", lambda game: True)
+    monkeypatch.setattr(imboden, "areas", lambda game: [1, 2])
+    draw(g, "H", "csa")
+    assert g.legal_actions("csa") == [
+        {"type": "event_choice", "letter": "H", "choice": "1"},
+        {"type": "event_choice", "letter": "H", "choice": "2"}, {"type": "event_pass"}]
+    t = g.pos.turn
+    chosen(g, {"type": "event_choice", "letter": "H", "choice": "1"})
+    keys = [k for k, u in g.pos.units.items() if g.formation(k) == imboden.FORMATION]
+    assert len(keys) == len(imboden.counters(g)) >= 4  # regiments split as the OOB counts them
+    assert all(g.pos.units[k].hex is None for k in keys)
+    assert g.pos.brigades[imboden.FORMATION].orders == "advance"
+    assert all(g.waiting(k) is None for k in keys)  # next turn, not now
+    area_1 = next(i.id for i in g.cat.board.hexes.values() if i.entry == 1)
+    assert g.pos.tdg["imboden"] == {"turn": t + 1, "area": 1, "hex": area_1}
+    # the game's own schedule has the group; a loaded save has it too
+    assert g.scen.arrivals[-1].id == "imboden" and g.scen.arrivals[-1].turn == t + 1
+    assert GbacwGame("herr-ridge").scen.arrivals[-1].id != "imboden"  # others untouched
+    loaded = load_game(g.to_json())
+    assert isinstance(loaded, GbacwGame) and loaded.scen.arrivals[-1].id == "imboden"
+    g.pos.turn = t + 1
+    g._memo.clear()
+    g._begin_turn()
+    assert all(g.waiting(k) == area_1 for k in keys)
+    assert event_choices.imboden_areas(g, "csa") == []  # once in play, never again
+
+
+def test_h_is_no_event_for_the_union_tdg_18() -> None:
+    g = between_markers()
+    assert main_event(draw(g, "H", "usa")).data["letter"] is None

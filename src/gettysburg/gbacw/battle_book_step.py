@@ -18,8 +18,8 @@ The letter comes from :func:`random_events.draw_event` (``steps._random_event``)
   due next turn (index -> hex): not in either seat's view, like all of ``tdg``;
 - ``removed``: Q's units out of play (``removed``, read by ``gone``).
 
-The letters that need a player's pick (B, D, E, G, K, N, O, Q) are one decision of
-:mod:`event_choices`; H, L and P are still announced with ``applied: false`` and ``needs``
+The letters that need a player's pick (B, D, E, G, H, K, N, O, Q) are one decision of
+:mod:`event_choices`; L and P are still announced with ``applied: false`` and ``needs``
 naming what is missing, as 004 §18.0 lets the players resolve them by hand.
 """
 
@@ -46,7 +46,6 @@ RULE = "tdg.18.0"
 
 # letters the engine cannot apply yet: what each one still needs (a player's choice)
 NEEDS: dict[str, str] = {
-    "H": "Imboden's brigade entering by area 1 or 2 next turn",
     "L": "an action to pick the drunk U-rated brigadier and his relief",
     "P": "the Hero counter and its played roll shift",
 }

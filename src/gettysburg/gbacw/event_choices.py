@@ -14,6 +14,8 @@ Letters and their choice (the roller chooses, K's is his opponent's):
   odd kills him (optional).
 - G: a group due this turn or next enters by the area numbered one above or below
   (optional; hidden from the enemy until the units come on).
+- H: the Confederates' entry area (1 or 2) for Imboden's command, next turn (optional;
+  :mod:`imboden`).
 - K: the opponent moves up to two combat units of either side, not on March orders, up to
   3 hexes each, facing kept, without MP, fatigue or AM (two steps: the unit, then its hex).
 - N: an enemy unit within 3 hexes of his combat units; a d10 above its cohesion routs it
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
-from . import random_events, results_step
+from . import imboden, random_events, results_step
 from .charts import all_charts
 from .kinds import unit_class
 from .movement import entry_cost
@@ -47,8 +49,8 @@ RULE = "tdg.18.0"
 KIND = "event_choice"
 CHOICE, MOVE, PASS = "event_choice", "event_move", "event_pass"
 ACTION_KINDS = (CHOICE, MOVE, PASS)
-LETTERS = ("B", "D", "E", "G", "K", "N", "O", "Q")
-OPTIONAL = frozenset("BEGKO")
+LETTERS = ("B", "D", "E", "G", "H", "K", "N", "O", "Q")
+OPTIONAL = frozenset("BEGHKO")
 BUFORD = "US-1/Cav"  # Buford's division (Q: not before 2 July)
 K_UNITS, K_HEXES = 2, 3
 
@@ -193,6 +195,15 @@ def activation_brigades(game: GbacwGame, seat: str) -> list[str]:
             and any(game.on_map(k) for k in game.brigade_units(n))]
 
 
+def imboden_areas(game: GbacwGame, roller: str) -> list[str]:
+    """H: the Confederates' entry areas for Imboden (1 or 2, tdg.14.77), where his rule is
+    in the scenario and his command is not in play yet."""
+    allowed = random_events.imboden_areas(roller)  # type: ignore[arg-type]
+    if not allowed or not imboden.in_play(game) or imboden.arrived(game):
+        return []
+    return [str(a) for a in imboden.areas(game) if a in allowed]
+
+
 def k_units(game: GbacwGame, moved: list[str]) -> list[str]:
     """K: combat units of either side on the map, not on March orders, not extended in a
     line or column (they move as a whole only: a reading), not moved by this event yet,
@@ -254,6 +265,8 @@ def candidates(game: GbacwGame, letter: str, roller: str) -> list[str]:
         return sniper_targets(game, roller)
     if letter == "G":
         return shift_choices(game, roller)
+    if letter == "H":
+        return imboden_areas(game, roller)
     if letter == "K":
         return k_units(game, [])
     if letter == "N":
@@ -390,6 +403,8 @@ def _apply(game: GbacwGame, letter: str, roller: str, choice: str,
             p.tdg["shifted"] = shifts
         arr = game.scen.arrivals[i]
         return [_effect("G", (roller,), group=arr.id, area=new, hex=hex_id)], None
+    if letter == "H":
+        return imboden.bring(game, int(choice)), None
     if letter == "N":
         c = game.counter(choice)
         u = p.units[choice]

@@ -30,6 +30,7 @@ from gettysburg.gbacw import (
     fatigue,
     fire_action,
     formation_step,
+    imboden,
     mounting,
     night,
     orders_step,
@@ -115,6 +116,7 @@ class EngineQuestions(Game):
     def load_position(self, position: JSONDict) -> None:
         self._derive()
         self.pos = Position.from_json(position)
+        imboden.restore(self)  # 004 §18.0 H: this game's schedule has his group
 
     def is_terminal(self) -> bool:
         return self.pos.phase == "over"
