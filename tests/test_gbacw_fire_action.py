@@ -85,10 +85,14 @@ def test_fatigue_reaches_the_fire_roll_and_the_udds_17_31() -> None:
     g, k, enemy = active_gamble()
     plan = fa.check_fire(g, {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex},
                          "usa")
-    g.pos.brigades[GAMBLE].fatigue = 3
-    g.pos.brigades[ARCHER].fatigue = 1
+    # BrigadeState.fatigue counts steps (none, OK, then the marker's 0..4): the fire code
+    # reads the marker's number (002 §17.24, §17.31)
+    g.pos.brigades[GAMBLE].fatigue = 5  # Fatigue 3
+    g.pos.brigades[ARCHER].fatigue = 1  # "OK": no effect (§17.33)
     assert g.fatigue
     assert fa.situation(g, plan, enemy).fatigue == 3
+    assert fa.target_units(g, plan.target)[0].fatigue == 0
+    g.pos.brigades[ARCHER].fatigue = 3  # Fatigue 1: +1 on its UDDs
     assert fa.target_units(g, plan.target)[0].fatigue == 1
 
 

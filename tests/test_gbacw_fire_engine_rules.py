@@ -362,3 +362,26 @@ def test_mounted_cavalry_hurt_by_phasing_fire_reacts_one_hex_only_9_63() -> None
     g._memo.clear()
     after = reaction_step.moves(g, IN3, c)
     assert after and all(len(m) == 1 for m in after)
+
+
+# --- random event J: the jinxed battery (004 §18.0) ------------------------------------------
+
+
+@pytest.mark.parametrize(("roll", "drm"), [(4, -2), (7, 0)])
+def test_a_jinxed_battery_rolls_the_opponents_d10_first_tdg_18_0(roll: int, drm: int) -> None:
+    g = gunline(RESERVE)
+    c = at(g, (0, 0))
+    place(g, NAP1, c, 0)
+    t = c.neighbour(0).neighbour(0)
+    place(g, AL13, t, 3)
+    g.pos.tdg["jinx"] = ["usa"]
+    script(g, [roll, 5] + [9] * 10)
+    ev = apply_all(g, {"type": "fire", "unit": NAP1, "target": hid(g, t)})
+    types = [e.type for e in ev]
+    assert types.index("random_event_effect") < types.index("fire")
+    shot = next(e for e in ev if e.type == "fire")
+    assert shot.data["roll"] == 5
+    mods = {m["source"]: m for m in shot.data["modifiers"]}  # type: ignore[union-attr]
+    assert (mods["battery-jinx"]["value"] if drm else 0) == drm
+    assert ("battery-jinx" in mods) == bool(drm)
+    assert "jinx" not in g.pos.tdg  # spent either way

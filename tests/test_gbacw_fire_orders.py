@@ -363,10 +363,13 @@ def test_night_fire_drm_16_12() -> None:
 def test_fatigue_lowers_fire_rolls_17_31() -> None:
     g, a, _b = two_in_front()
     g.fatigue = True
-    g.pos.brigades[ARCHER].fatigue = 3
+    g.pos.brigades[ARCHER].fatigue = 5  # steps: the marker's Fatigue 3 (002 §17.24)
     plan = fa.check_fire(g, {"type": "fire", "unit": TN7, "target": hid(g, a)}, "csa")
     mods = {m.source: m for m in fa.fire_modifiers_of(g, plan)}
     assert mods["fatigue"].value == -2 and mods["fatigue"].rule == "17.31"
+    g.pos.brigades[ARCHER].fatigue = 2  # Fatigue 0: no effect (§17.33)
+    plan = fa.check_fire(g, {"type": "fire", "unit": TN7, "target": hid(g, a)}, "csa")
+    assert "fatigue" not in {m.source for m in fa.fire_modifiers_of(g, plan)}
 
 
 def test_fire_into_a_railroad_cut_tdg_9_83() -> None:
@@ -467,7 +470,7 @@ def test_fatigue_drms_stay_with_their_owner_fog_17_31() -> None:
     to its own seat only; the other seat reads the roll without it (named as hidden)."""
     g, a, _b = two_in_front()
     g.fatigue = True
-    g.pos.brigades[ARCHER].fatigue = 3
+    g.pos.brigades[ARCHER].fatigue = 5  # steps: the marker's Fatigue 3, -2 (002 §17.31)
     start = {s: g.log_size(s) for s in ("usa", "csa")}
     ev = apply_all(g, {"type": "fire", "unit": TN7, "target": hid(g, a)}, seat="csa")
     assert any(m["source"] == "fatigue" for m in shots(ev)[0].data["modifiers"])

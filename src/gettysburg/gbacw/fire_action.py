@@ -36,6 +36,7 @@ from .engineering import fire_in_drm, fire_out_drm
 from .engineering_step import breastworks
 from .extension import split_strength
 from .facing import front_hexes, refused_fire_split
+from .fatigue import level as fatigue_level
 from .fire import (
     NON_PHASING,
     Battery,
@@ -68,7 +69,7 @@ from .fire_result import (
     roll_fire,
 )
 from .kinds import unit_class
-from .lasting import rain_fire_drm
+from .lasting import jinx_drm, jinx_roll, rain_fire_drm
 from .shock import horse_holders
 from .stacking import Arm, fire_allowances
 from .state import UnitState
@@ -194,11 +195,12 @@ def lone_battery_front(game: GbacwGame, key: str) -> list[Hex]:
 
 
 def fatigue_of(game: GbacwGame, key: str) -> int:
-    """The unit's brigade fatigue level when the fatigue rule is on (002 §17.31; artillery
-    exempt, as the engine treats its MA)."""
+    """The number on the unit's brigade fatigue marker when the fatigue rule is on (002
+    §17.24, §17.31: 0 without a marker or at "OK"; ``BrigadeState.fatigue`` counts steps);
+    artillery exempt, as the engine treats its MA. The DRM is half of it, rounded up."""
     if not game.fatigue or game.counter(key).arm in ("art", "horse_art"):
         return 0
-    return game.pos.brigades[game.formation(key)].fatigue
+    return fatigue_level(game.pos.brigades[game.formation(key)].fatigue) or 0
 
 
 def _light(game: GbacwGame) -> Light:
@@ -380,6 +382,9 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
     rain = rain_fire_drm(game)
     if rain:
         extra.append(Modifier("heavy-rain", rain, "tdg.18.0"))
+    jinx = jinx_drm(game, f.unit)  # 004 §18.0 J, rolled by roll_shot (lasting.jinx_roll)
+    if jinx:
+        extra.append(Modifier("battery-jinx", jinx, "tdg.18.0"))
     fi = game.cat.board.hexes.get(f.hex)
     lower = info is not None and fi is not None and info.level < fi.level
     return Situation(
@@ -702,6 +707,7 @@ class ShotDone:
     friendly: Outcome | None = None
     second_round: bool = False
     spread: Outcome | None = None  # artillery with a newly disordered extended unit (8.45)
+    before: tuple[Event, ...] = ()  # what was rolled for the shot first (004 §18.0 J)
 
 
 def _alive(units: tuple[TargetUnit, ...], routs: tuple[str, ...]) -> list[TargetUnit]:
@@ -713,6 +719,7 @@ def roll_shot(game: GbacwGame, plan: FirePlan, after: Outcome | None = None, *,
     """Roll ``plan`` on the position as it stands; ``after``: a shot at the same hex rolled
     just before, whose result this one falls on (rapid fire, §10.68)."""
     charts = all_charts()
+    before = tuple(jinx_roll(game, plan.firer.unit))  # 004 §18.0 J: before the DRMs are read
     keys = target_keys(game, plan.target)
     units = target_units(game, plan.target) if after is None else _alive(after.units,
                                                                          after.routs)
@@ -734,7 +741,7 @@ def roll_shot(game: GbacwGame, plan: FirePlan, after: Outcome | None = None, *,
         if over:
             friendly = apply_friendly_fire(charts, game.dice, over)
     spread = disorder_spread(game, [o for o in (outcome, friendly) if o is not None], after)
-    return ShotDone(plan, roll, outcome, friendly, second_round, spread)
+    return ShotDone(plan, roll, outcome, friendly, second_round, spread, before)
 
 
 def disorder_spread(game: GbacwGame, outcomes: list[Outcome],
@@ -801,7 +808,7 @@ def _fog(game: GbacwGame, done: ShotDone, ev: list[Event]) -> list[Event]:
 def shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
     """The events of one rolled shot (each citing its section), the fatigue DRMs shown
     only to their owner (:func:`_fog`)."""
-    return _fog(game, done, _shot_events(game, done))
+    return [*done.before, *_fog(game, done, _shot_events(game, done))]
 
 
 def _shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
