@@ -737,3 +737,37 @@ def test_12_31_rout_check_after_the_disorder_uses_the_back() -> None:
     good = unit("I", 0, 0, side="csa", cohesion=6, cohesion_disordered=3)
     eff = sh.apply_result(d10(5), row, [good], defending=True)  # 5 > 3: routs
     assert eff.routs == ("I",) and eff.checks[0].cohesion == 3
+
+
+def test_12_54_rout_chain_with_b_and_c_stacked() -> None:
+    # The seed's last sentence: the same holds if B and C are stacked. A routs; B, C and D
+    # check once; C fails and routs; B (in C's hex) and D do not check again for C.
+    a = unit("A", 0, 0)
+    b = unit("B", 1, -1, cohesion=5)
+    c = unit("C", 1, -1, cohesion=5, disordered=True)
+    d = unit("D", 0, -1, cohesion=5)
+    chain = rt.rout_chain(d10(2, 8, 8, 3), ["A"], [a, b, c, d])
+    assert chain.routed == ("A", "C")
+    assert [x.unit for x in chain.checks] == ["B", "C", "D"]
+    with pytest.raises(DiceExhausted):
+        rt.rout_chain(d10(2, 8, 8), ["A"], [a, b, c, d])
+
+
+def test_12_23_shock_losses_collapse_and_the_disorder_is_a_second_one() -> None:
+    """A Bloody Standoff's SP takes a 7-SP unit from 4 to 3, below half: it collapses at
+    once (disordered), so the row's disorder falls on it as a second disorder (002 §12.21,
+    §12.23 and its note); a unit already collapsed does not collapse again."""
+    row = all_charts().shock.result(4)  # bloody standoff: 1 SP and disorder each side
+    d = unit("D", 0, 0, side="csa", sp=4, cohesion=6, cohesion_disordered=4, printed_sp=7)
+    eff = sh.apply_result(d10(0, 0, 0, 0), row, [d], defending=True)
+    assert eff.collapsed == ("D",) and eff.to_json()["collapsed"] == ["D"]
+    assert eff.disorders[0].second  # passed its UDD: 1 SP more (§12.35) and a retreat
+    assert eff.losses == {"D": 1 + eff.disorders[0].sp_loss} and "D" in eff.retreats
+    plain = sh.apply_result(d10(0, 0), row, [d.with_(printed_sp=0)], defending=True)
+    assert plain.collapsed == () and plain.disorders[0].disordered
+    assert "collapsed" not in plain.to_json()
+    again = sh.apply_result(d10(0, 0, 0), row, [d.with_(collapsed=True, disordered=True)],
+                            defending=True)
+    assert again.collapsed == ()
+    half = sh.apply_result(d10(0, 0), row, [d.with_(sp=5)], defending=True)
+    assert half.collapsed == ()  # 4 of 7 is not below half

@@ -20,15 +20,16 @@ SECOND = "CS-III:5 AL Bn"  # Archer's regiment placed beyond the first defender
 
 def beyond(dice: list[int], *, weak: bool = True) -> tuple[GbacwGame, str, str]:
     """Gamble's first unit shocks Archer's first regiment (worn to 2 SP when ``weak``, so
-    that a 9 reads 8+ at 1.5:1); a second regiment stands one hex beyond, next to the
+    that an 8 reads 8+ at 1.5:1 with the disordered defender's +1); a second regiment stands one hex beyond, next to the
     defender's hex and in its front (seen with the attacker's facing)."""
     g, k, d1 = active_gamble()
     f = g.pos.units[k].facing
     here = g.hex_of(g.pos.units[d1].hex)
     assert f is not None and here is not None
     g.pos.units[SECOND].hex = g.cat.board.hexes[here.neighbour(f.index)].id
-    if weak:
-        g.pos.units[d1].lost = 4
+    if weak:  # 2 of 6 SP: collapsed, so disordered (002 §12.23; +1 on the shock roll)
+        u = g.pos.units[d1]
+        u.lost, u.collapsed, u.disordered = 4, True, True
     g.dice = ScriptedDice(dice + [0] * 40, die="d10")
     g._memo.clear()
     a = next(a for a in shocks(g) if a["shocks"][0]["attackers"] == [k])
@@ -41,10 +42,10 @@ def kinds(ev: list[Event]) -> list[str]:
 
 
 def test_adjusted_8_or_more_offers_a_continued_shock_11_47() -> None:
-    """Pre-shock check 0 (passed), shock 9 at 1.5:1 -1 -1: adjusted 8, the defender
+    """Pre-shock check 0 (passed), shock 8 at 1.5:1 +1 -1 -1: adjusted 8, the defender
     retreats, the attacker must advance (§11.46) and may continue (§11.47): the phasing
     seat decides; already next to an enemy, it shocks from where it stands."""
-    g, k, _d1 = beyond([0, 9])
+    g, k, _d1 = beyond([0, 8])
     ev = stand(g)
     resolved = next(e for e in ev if e.type == "shock_resolved")
     assert resolved.data["roll"]["modified"] == 8
@@ -66,7 +67,7 @@ def test_adjusted_8_or_more_offers_a_continued_shock_11_47() -> None:
 def test_continued_shock_rolls_without_checks_at_minus_one_11_47() -> None:
     """The continued shock: no green or pre-shock check, the defender's rounding, -1 for
     the first continued shock, the rule cited; 6e once, after the series (§11.48)."""
-    g, _k, _d1 = beyond([0, 9, 5])
+    g, _k, _d1 = beyond([0, 8, 5])
     stand(g)
     first = g.dice.counter
     ev = g.apply(g.legal_actions("usa")[0], "usa")
@@ -89,7 +90,7 @@ def test_continued_shock_rolls_without_checks_at_minus_one_11_47() -> None:
 
 
 def test_declining_ends_the_series_with_its_post_shock_disorder_11_48() -> None:
-    g, k, _d1 = beyond([0, 9])
+    g, k, _d1 = beyond([0, 8])
     stand(g)
     assert not g.pos.units[k].disordered
     ev = g.apply({"type": "end_shock"}, "usa")
@@ -99,7 +100,7 @@ def test_declining_ends_the_series_with_its_post_shock_disorder_11_48() -> None:
 
 
 def test_bad_continuation_is_refused_and_changes_nothing() -> None:
-    g, _k, _d1 = beyond([0, 9])
+    g, _k, _d1 = beyond([0, 8])
     stand(g)
     before = g.position_json()
     far = {"type": "continue_shock", "to": "A3303", "facing": {"kind": "vertex", "index": 1}}
@@ -115,8 +116,8 @@ def test_bad_continuation_is_refused_and_changes_nothing() -> None:
 
 
 def test_no_continuation_below_8_11_47() -> None:
-    """Shock 7 at 1.5:1 -1 -1: adjusted 6, the defender retreats but nobody continues."""
-    g, _k, _d1 = beyond([0, 7])
+    """Shock 6 at 1.5:1 +1 -1 -1: adjusted 6, the defender retreats but nobody continues."""
+    g, _k, _d1 = beyond([0, 6])
     ev = stand(g)
     resolved = next(e for e in ev if e.type == "shock_resolved")
     assert resolved.data["attacker_continues"] == "none"
@@ -213,7 +214,7 @@ def test_each_later_shock_phase_adds_fatigue_17_22() -> None:
     """With the fatigue rule: the first shock phase of the turn is free for both
     brigades; a second one adds a level to each (002 §17.22 cause 2), an event only its
     owner sees."""
-    g, k, d1 = beyond([0, 7, 0, 7], weak=True)
+    g, k, d1 = beyond([0, 6, 0, 6], weak=False)
     g.fatigue = True
     ev = stand(g)
     assert "fatigue" not in kinds(ev)
@@ -240,7 +241,7 @@ def test_each_later_shock_phase_adds_fatigue_17_22() -> None:
 
 
 def test_every_shock_event_cites_a_rule_and_replays() -> None:
-    g, _k, _d1 = beyond([0, 9, 5])
+    g, _k, _d1 = beyond([0, 8, 5])
     stand(g)
     g.apply(g.legal_actions("usa")[0], "usa")
     stand(g)

@@ -9,7 +9,10 @@ import pytest
 from gbacw_skirmish import active_gamble
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import Action, Event, RuleError
+from gettysburg.gbacw import shock_step
 from gettysburg.gbacw.game import GbacwGame
+from gettysburg.gbacw.shock import Effects
+from gettysburg.gbacw.shock_action import combatant_of
 
 
 def shocks(g: GbacwGame) -> list[Action]:
@@ -190,3 +193,14 @@ def test_pre_shock_fire_after_the_checks_11_38() -> None:
         assert g.pos.pending["kind"] == "after_shock" and g.pos.pending["counter"]
         ev += g.apply({"type": "end_shock"}, "csa")
     assert g.pos.pending is None and g.to_move() == ["usa"]
+
+
+def test_a_shock_collapse_is_written_12_23() -> None:
+    """The collapse a shock result reports (shock.apply_result) goes on the position: the
+    marker and the disordered face (002 §12.23)."""
+    g, _k, enemy = designated()
+    eff = Effects({}, (), {}, (), (), (), collapsed=(enemy,))
+    shock_step._write_effects(g, eff, set(), set())
+    u = g.pos.units[enemy]
+    assert u.collapsed and u.disordered
+    assert combatant_of(g, enemy).printed_sp == g.counter(enemy).sp

@@ -18,7 +18,7 @@ MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
 LIKELY = {"shock": 8, "stand": 4, "withdraw": 3, "continue_shock": 6, "end_shock": 1,
           "shock_advance": 3, "charge": 4, "counter_charge": 4, "pre_shock_fire": 2,
           "move": 2, "retreat": 3, "end_activation": 1, "end_brigade": 1, "move_leader": 0,
-          "move_commander": 0}
+          "move_commander": 0, "mount": 2, "dismount": 2}
 SHOCK_EVENTS = ("shock", "charge", "counter_charge", "march_shocked", "blown_removed")
 ACTIONS = 160
 

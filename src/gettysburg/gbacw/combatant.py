@@ -56,6 +56,7 @@ class Combatant:
     aggressive_brigadier: bool = False
     fatigue: int = 0
     cohesion_disordered: int | None = None  # the back's value, for checks after a disorder
+    printed_sp: int = 0  # the counter's strength, for collapse (§12.23); 0: not known
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.hexes) <= 3:

@@ -651,12 +651,28 @@ class Effects:
     routs: tuple[str, ...]
     abandoned: tuple[str, ...]
     checks: tuple[Check, ...]
+    collapsed: tuple[str, ...] = ()  # newly below half their strength (§12.23)
 
     def to_json(self) -> dict[str, object]:
         return {"losses": self.losses, "disorders": [d.to_json() for d in self.disorders],
                 "retreats": {k: list(v) for k, v in self.retreats.items()},
                 "routs": list(self.routs), "abandoned": list(self.abandoned),
-                "checks": [c.to_json() for c in self.checks]}
+                "checks": [c.to_json() for c in self.checks],
+                **({"collapsed": list(self.collapsed)} if self.collapsed else {})}
+
+
+def _collapsing(side: Sequence[Combatant], losses: Mapping[str, int],
+                already: Collection[str] = ()) -> list[str]:
+    """002 §12.23: the non-artillery units these losses take below half their printed
+    strength (an extended unit counts as one), not collapsed before and not eliminated."""
+    out: list[str] = []
+    for u in side:
+        lost = losses.get(u.unit, 0)
+        left = u.sp - lost
+        if (lost and u.kind != "artillery" and not u.collapsed and u.unit not in already
+                and u.printed_sp and left > 0 and 2 * left < u.printed_sp):
+            out.append(u.unit)
+    return out
 
 
 def bloody_loser(side: Sequence[Combatant], *, defending: bool) -> Combatant | None:
@@ -697,6 +713,9 @@ def apply_result(dice: Dice, row: ShockResult, side: Sequence[Combatant], *,
     abandoned: list[str] = []
     checks: list[Check] = []
     hit: set[str] = set(losses)
+    # §12.21, §12.23: losses first; a unit they collapse is disordered at once, so the row's
+    # disorder is a second one for it
+    collapsed = _collapsing(side, losses)
     for u in side:
         if u.abandoned:
             continue
@@ -705,7 +724,9 @@ def apply_result(dice: Dice, row: ShockResult, side: Sequence[Combatant], *,
             continue
         d: Disorder | None = None
         if effect.disordered:
-            d = disorder(dice, u, "shock-result")
+            d = disorder(dice, u.with_(disordered=True, cohesion=u.cohesion_disordered)
+                         if u.unit in collapsed and not u.disordered
+                         and u.cohesion_disordered is not None else u, "shock-result")
             disorders.append(d)
             checks.extend(d.checks)
             hit.add(u.unit)
@@ -724,6 +745,7 @@ def apply_result(dice: Dice, row: ShockResult, side: Sequence[Combatant], *,
         losses[k] = losses.get(k, 0) + v
     for k, v in blown_extra_losses(side, hit).items():
         losses[k] = losses.get(k, 0) + v
+    collapsed += _collapsing([u for u in side if u.unit not in routs], losses, collapsed)
     for u in side:
         if u.unit in routs or u.unit in abandoned or u.abandoned or u.kind == "artillery":
             continue
@@ -740,7 +762,7 @@ def apply_result(dice: Dice, row: ShockResult, side: Sequence[Combatant], *,
             routs.append(u.unit)
             retreats.pop(u.unit, None)
     return Effects(losses, tuple(disorders), retreats, tuple(routs), tuple(abandoned),
-                   tuple(checks))
+                   tuple(checks), tuple(collapsed))
 
 
 def both_rout_keeper(attackers: Sequence[Combatant], defenders: Sequence[Combatant],

@@ -112,7 +112,7 @@ def combatant_of(game: GbacwGame, key: str) -> Combatant:
         charging=u.charging or _infantry_charge(game, key, orders),
         blown=bool(getattr(u, "blown", False)),
         collapsed=bool(getattr(u, "collapsed", False)), leader_stars=stars,
-        with_brigadier=brigadier, cohesion_disordered=c.cohesion_disordered,
+        with_brigadier=brigadier, cohesion_disordered=c.cohesion_disordered, printed_sp=c.sp,
         fatigue=(fatigue.level(brigade.fatigue) or 0)  # 002 §17.31, with the fatigue rule
         if brigade is not None and game.fatigue else 0)
 
