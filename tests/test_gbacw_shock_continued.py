@@ -20,8 +20,9 @@ SECOND = "CS-III:5 AL Bn"  # Archer's regiment placed beyond the first defender
 
 def beyond(dice: list[int], *, weak: bool = True) -> tuple[GbacwGame, str, str]:
     """Gamble's first unit shocks Archer's first regiment (worn to 2 SP when ``weak``, so
-    that an 8 reads 8+ at 1.5:1 with the disordered defender's +1); a second regiment stands one hex beyond, next to the
-    defender's hex and in its front (seen with the attacker's facing)."""
+    that an 8 reads 8+ at 1.5:1 with the disordered defender's +1); a second regiment
+    stands one hex beyond, next to the defender's hex and in its front (seen with the
+    attacker's facing)."""
     g, k, d1 = active_gamble()
     f = g.pos.units[k].facing
     here = g.hex_of(g.pos.units[d1].hex)
