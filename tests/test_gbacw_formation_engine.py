@@ -14,7 +14,7 @@ from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import RuleError
 from gettysburg.gbacw import formation_step
 from gettysburg.gbacw.extension import ExtendedLine
-from gettysburg.gbacw.facing import Facing, flank_direction, front_hexes
+from gettysburg.gbacw.facing import Facing, flank_direction, front_hexes, rear_hexes
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.state import Position
 
@@ -250,7 +250,8 @@ def test_a_column_on_attack_retracts_or_forms_line_first_8_53() -> None:
     u = g.pos.units[MS11]
     assert u.extension == "column" and len(u.extends) == 1
     kinds = sorted({str(a["type"]) for a in g.legal_actions("csa") if a.get("unit") == MS11})
-    assert kinds == ["form", "retract"]
+    # §9.54's way for an extended unit retracts first too (disordered, then withdraws)
+    assert kinds == ["form", "retract", "withdrawal_move"]
     with pytest.raises(RuleError) as err:
         g.validate({"type": "move", "unit": MS11, "to": u.extends[0],
                     "facing": u.facing.to_json()}, "csa")  # type: ignore[union-attr]
@@ -273,7 +274,8 @@ def test_a_column_on_attack_that_did_not_choose_gathers_at_its_end_8_53() -> Non
 
 def test_a_column_that_cannot_form_line_gathers_at_the_orders_change_8_53_7_26() -> None:
     """A column whose flank hexes are taken (every way of forming a line refused) gathers
-    in its lead hex at the change to Attack; a change to March gathers a line (§7.26)."""
+    in its lead hex at the change to Attack; a change to March gathers a line that cannot
+    become a one-trail column (§7.26)."""
     g = active(DAVIS, "csa/march")
     a = next(x for x in of_type(g, "move", MS11) if x["to"] != g.pos.units[MS11].hex)
     g.apply(a, "csa")
@@ -287,11 +289,11 @@ def test_a_column_that_cannot_form_line_gathers_at_the_orders_change_8_53_7_26()
     g.pos.brigades[DAVIS].orders = "attack"
     g._refacing(DAVIS)
     assert g.pos.units[MS11].extends == [] and g.pos.units[MS11].extension is None
-    h = active()
-    h.apply({"type": "extend", "unit": NC11, "sides": ["right"]}, "csa")
+    h = active()  # a line of a unit too big for a one-hex trail gathers on March
+    h.apply({"type": "extend", "unit": NC26, "sides": ["right"]}, "csa")
     h.pos.brigades[PETTIGREW].orders = "march"
     h._refacing(PETTIGREW)
-    assert h.pos.units[NC11].extends == []
+    assert h.pos.units[NC26].extends == []
 
 
 def test_road_rates_on_advance_need_march_stacking_8_13() -> None:
@@ -431,3 +433,21 @@ def test_a_line_forms_a_column_and_back_8_44_8_52() -> None:
     assert back
     g.apply(back[0], "csa")
     assert u.extension == "line" and formation_step.line_of(g, NC11) is not None
+
+
+def test_a_line_becomes_a_column_on_march_orders_7_26() -> None:
+    """11 NC (12 SP: one trailing hex in column) extended to its right: March orders turn
+    the line into a column, free, its counter leading away from the extension, which stays;
+    26 NC (17 SP, two trailing hexes) gathers instead."""
+    g = active()
+    g.apply({"type": "extend", "unit": NC11, "sides": ["right"]}, "csa")
+    g.apply({"type": "extend", "unit": NC26, "sides": ["left"]}, "csa")
+    u, w = g.pos.units[NC11], g.pos.units[NC26]
+    ext, here = g.hex_of(u.extends[0]), g.hex_of(u.hex)
+    assert ext is not None and here is not None
+    g.pos.brigades[PETTIGREW].orders = "march"
+    g._refacing(PETTIGREW)
+    assert u.extension == "column" and u.extends == [hid(g, ext)]
+    assert u.facing is not None and u.facing.kind == "side"
+    assert rear_hexes(here, u.facing) == (ext,)
+    assert w.extension is None and w.extends == []

@@ -559,12 +559,35 @@ def on_orders(game: FormationGame, brigade: str) -> list[Event]:
             u.refused = []
         if orders == "attack" and u.extension == "column" and _form_options(game, k):
             continue  # 002 §8.53: the unit chooses when it acts
+        if orders == "march" and u.extension == "line" and _line_to_column(game, k):
+            ev.append(Event("form", "7.26", {"unit": k, "hex": u.hex, "as": "column",
+                                             "facing": u.facing.to_json() if u.facing
+                                             else None, "extends": list(u.extends), "mp": 0}))
+            continue
         if (orders == "march" and u.extension == "line") or (
                 orders == "attack" and u.extension == "column"):
             ev.append(Event("retract", "7.26" if orders == "march" else "8.53",
                             {"unit": k, "to": u.hex, "mp": 0, "from": list(u.extends)}))
             u.extension, u.extends = None, []
     return ev
+
+
+def _line_to_column(game: FormationGame, key: str) -> bool:
+    """002 §7.26: on a change to March a two-hex line whose unit trails one hex in column
+    becomes that column, free: the counter leads, facing the hexside away from its
+    extension, which stays where it is (unless another unit shares the extension's hex: a
+    column part ends alone, §8.5). Whether it did; a line that does not gathers."""
+    u = game.pos.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or len(u.extends) != 1 or column_size(game, key) != 1:
+        return False
+    ext = game.cat.board.parse(u.extends[0])
+    if any(k != key and game.hex_of(v.hex) == ext for k, v in game.pos.units.items()):
+        return False
+    d = next(i for i in range(6) if here.neighbour(i) == ext)
+    u.facing = Facing("side", (d + 3) % 6)
+    u.extension = "column"
+    return True
 
 
 def tidy(game: FormationGame, *, end_of_brigade: bool) -> list[Event]:
