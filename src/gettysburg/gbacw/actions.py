@@ -55,6 +55,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("entry_area", "tdg.chart.c", (("brigade", "str"), ("area", "str")),
                ("orders",), "1 July 1100: the entry area (3, 4 or 5) a brigade of Rodes's "
                "will use, written down unseen"),
+    ActionType("trimble", "tdg.14.6", (("post", "str"),), ("orders",),
+               "Trimble takes a fallen Confederate corps or division leader's post, once "
+               "in the game (special_units.py)"),
     ActionType("end_orders", "3.0", (), ("orders",), "finish the orders segment"),
     ActionType("first_am", "5.1", (("marker", "str"),), ("first_am",),
                "the initiative player's first activation marker"),

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
+from . import special_units
 from .deployment import forbidden_ground
 from .efficiency import DivisionStanding
 from .facing import Facing, front_hexes
@@ -222,8 +223,11 @@ def _arrived_now(game: GbacwGame, key: str) -> bool:
 
 
 def reserve_attach(game: GbacwGame, action: Action, seat: str) -> bool:
-    """Whether ``action`` (an ``attach``) is one of 004 sc.3's reserve attachments; refuses
-    it under ``tdg.sc.3`` when it names a reserve battery it does not allow."""
+    """Whether ``action`` (an ``attach``) is one of 004 sc.3's reserve attachments or a
+    sharpshooter's pick of a division (tdg.14.4, :func:`special_units.berdan_attach`);
+    refuses it under ``tdg.sc.3`` when it names a reserve battery it does not allow."""
+    if special_units.berdan_attach(game, action, seat):
+        return True
     key = str(action.get("unit"))
     if key not in game.pos.units or not _reserve_battery(game, key) \
             or not _reserve_rule(game, seat):
@@ -237,7 +241,7 @@ def reserve_attach(game: GbacwGame, action: Action, seat: str) -> bool:
 
 # --- 004 chart note [c]: Buford's division leaves on 2 July, or two cavalry brigades stay away ----
 RULE_BUFORD = "tdg.chart.c"
-CHOICES = ("buford_leaves", "buford_stays", "entry_area")
+CHOICES = ("buford_leaves", "buford_stays", "entry_area", "trimble")
 
 
 def _rule_params(game: GbacwGame, rule_id: str) -> dict[str, Any] | None:
@@ -423,14 +427,18 @@ def _turn_of(label: str) -> int:
 
 # --- the choices' legal list, check and execution ---------------------------------------------
 def choice_options(game: GbacwGame, seat: str) -> list[Action]:
-    """The scenario choices open now (orders segment): reserve attachments, Buford, Rodes."""
+    """The choices open now (orders segment): reserve attachments, Buford, Rodes, and the
+    battle book's Berdan and Trimble (:mod:`special_units`)."""
     return [*reserve_attach_options(game, seat), *buford_options(game, seat),
-            *entry_options(game, seat)]
+            *entry_options(game, seat), *special_units.berdan_options(game, seat),
+            *special_units.trimble_options(game, seat)]
 
 
 def check_choice(game: GbacwGame, action: Action, seat: str) -> None:
     kind = action.get("type")
-    if kind in ("buford_leaves", "buford_stays"):
+    if kind == "trimble":
+        special_units.check_trimble(game, action, seat)
+    elif kind in ("buford_leaves", "buford_stays"):
         if action not in buford_options(game, seat):
             raise RuleError(RULE_BUFORD, "not a choice open now: in the Union orders segment "
                             "of the 2 July 1000 turn, Buford leaves if every unit can reach "
@@ -447,6 +455,8 @@ def apply_choice(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         return _leave(game)
     if kind == "buford_stays":
         return _stay(game, [str(g) for g in action["groups"]])
+    if kind == "trimble":
+        return special_units.apply_trimble(game, action, seat)
     b, area = str(action["brigade"]), str(action["area"])
     chosen = dict(game.pos.tdg.get("entry_choice", {}))
     chosen[b] = area
