@@ -12,6 +12,7 @@ import pytest
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import RuleError, load_game
+from gettysburg.gbacw import fatigue
 from gettysburg.gbacw.coordination import active_brigades, group_limit, groups
 from gettysburg.gbacw.facing import Facing, front_hexes
 from gettysburg.gbacw.game import GbacwGame
@@ -196,3 +197,28 @@ def test_the_group_is_saved_only_when_set_and_replays() -> None:
     assert copy.legal_actions("usa") == g.legal_actions("usa")
     g.apply({"type": "end_activation"}, "usa")
     assert not g.pos.coordinated and "coordinated" not in g.pos.to_json()
+
+
+def test_each_brigade_of_the_group_takes_its_own_fatigue_17_22() -> None:
+    """The group's activation counts for each of its brigades (002 §5.34 with §17.22): both
+    were at their turn's second counted activation, both move, both tire at the end."""
+    g = grouped()
+    for n in (GAMBLE, DEVIN):
+        g.pos.brigades[n].tally = fatigue.TurnTally(equivalents=2, off_road=True).to_json()
+        move = next(a for a in g.legal_actions("usa")
+                    if a["type"] == "move" and g.formation(str(a["unit"])) == n)
+        g.apply(move, "usa")
+    events = g.apply({"type": "end_brigade"}, "usa")
+    assert sorted(e.data["brigade"] for e in events if e.type == "fatigue") == [GAMBLE, DEVIN]
+
+
+def test_without_the_group_the_other_brigade_does_not_shock_11_12() -> None:
+    g, _ = rolled(6)
+    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    a, b, target = shared_front(g)
+    g.pos.units[g.brigade_units(ARCHER)[0]].hex = target
+    g._memo.clear()
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "shock", "shocks": [{"attackers": [a, b], "targets": [target]}]},
+                "usa")
+    assert err.value.rule == "11.12"
