@@ -57,3 +57,15 @@ def test_the_retreat_is_deterministic_9_55() -> None:
     b, eb = close_to_foe(5)
     assert ea[-1].data == eb[-1].data  # type: ignore[attr-defined]
     assert a.pos.units[KEY].hex == b.pos.units[KEY].hex
+
+
+def test_9_55_example_cohesion_7_rolls_10_loses_one_gun() -> None:
+    """002 §9.55's example: a battery of cohesion 7 whose check comes to 10 fails by three
+    and loses half of that in guns, rounded down: one. Here a 7 with the +3 of one enemy
+    within two hexes makes the 10."""
+    g, ev = close_to_foe(7)
+    data = ev[-1].data  # type: ignore[attr-defined]
+    assert g.counter(KEY).cohesion == 7
+    assert data["check"]["modified"] == 10 and data["check"]["passed"] is False
+    assert data["guns_lost"] == 1 and g.pos.units[KEY].lost == 1
+    assert g.pos.units[KEY].disordered and data["retreat"]
