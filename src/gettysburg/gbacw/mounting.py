@@ -61,7 +61,7 @@ def remount_problem(game: GbacwGame, key: str, mode: Mode) -> RuleError | None:
     """Why ``key`` may not change to ``mode`` now (None: it may), 002 §14.22."""
     p = game.pos
     u = p.units.get(key)
-    if u is None or p.brigade is None or game.formation(key) != p.brigade:
+    if u is None or not game.in_activation(key):  # or its coordinated group (§5.34)
         return RuleError("14.22", f"{key!r} is not a unit of the active brigade")
     c = game.counter(key)
     if c.arm != "cav":
@@ -79,9 +79,10 @@ def remount_problem(game: GbacwGame, key: str, mode: Mode) -> RuleError | None:
     if u.moves or u.mp_spent or u.moved or u.fired or u.charging or u.formation_mp:
         return RuleError("14.22", f"{key} mounts or dismounts only at the start of its "
                          "activation, before it moves, turns, fires or charges")
-    if p.brigades[p.brigade].stay:
-        return RuleError("6.23", f"{p.brigade} rolled Stay: its cavalry may neither mount "
-                         "nor dismount")
+    own = game.formation(key)  # its own brigade's Stay, in a coordinated group too (§5.34)
+    if p.brigades[own].stay:
+        return RuleError("6.23", f"{own} rolled Stay: its cavalry may neither mount nor "
+                         "dismount")
     if u.extension is not None:
         return RuleError("14.22", f"{key} is extended: it contracts first (a reading)")
     enemy = game.enemy_hexes(u.seat) | formation_step.enemy_parts(game, u.seat)
@@ -113,7 +114,7 @@ def options(game: GbacwGame) -> list[Action]:
     if p.brigade is None or p.pending is not None:
         return []
     out: list[Action] = []
-    for k in game.brigade_units(p.brigade):
+    for k in game.activation_units():
         if game.counter(k).arm != "cav":
             continue
         for kind, mode in KINDS.items():
