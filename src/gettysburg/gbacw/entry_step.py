@@ -20,7 +20,12 @@
   and, per entry hex, the half MP each paid; :func:`reinforcements.cumulative_costs` is the
   arithmetic). A reading: the engine moves one unit at a time, so each unit is a stack.
 
-Not here: 004 §9.88's off-map moves.
+- 002 §9.72 (:func:`shock_barred`): a unit that came on in this activation marker on Advance
+  by an entry hex next to an enemy may not shock until its next activation (its shock
+  designations are left out of the legal list and refused; it owes no shock meanwhile).
+
+Not here: 004 §9.88's off-map moves (:func:`tdg_terrain.check_off_map_move` is the rule; the
+engine has no off-map road network between the south edge's entry hexes).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from gettysburg.core.protocol import RuleError
 from .facing import Facing
 from .movement import entry_from_off_map
 from .paths import Reach
-from .reinforcements import Group, check_group_order, entry_area
+from .reinforcements import Group, check_group_order, entry_area, may_shock_on_entry
 
 if TYPE_CHECKING:
     from .charts.terrain import UnitClass
@@ -226,3 +231,27 @@ def note_entry(game: Any, key: str, reach: Reach) -> None:
         e.update({"stamp": _stamp(game), "hexes": {}})
     e["hexes"].setdefault(game.cat.board.hexes[entry].id, []).append(
         _entry_cost(game, key, entry))
+    enemy = game.enemy_hexes(game.pos.units[key].seat)
+    if not may_shock_on_entry(game.orders_of(key), enemy_adjacent_on_entry=any(
+            entry.distance(h) == 1 for h in enemy)):
+        e.setdefault("no_shock", []).append(key)
+
+
+def shock_barred(game: Any, key: str) -> bool:
+    """002 §9.72 (:func:`reinforcements.may_shock_on_entry`): a unit that came on in this
+    activation marker on Advance orders by an entry hex next to an enemy may not shock
+    until its next activation."""
+    e = game.pos.entering
+    return e.get("stamp") == _stamp(game) and key in e.get("no_shock", [])
+
+
+def shock_allowed(game: Any, action: Any) -> bool:
+    """Whether a ``shock`` designation names no attacker :func:`shock_barred` holds back."""
+    return not any(shock_barred(game, str(k)) for s in action.get("shocks") or []
+                   if isinstance(s, dict) for k in s.get("attackers") or [])
+
+
+def check_shock(game: Any, action: Any) -> None:
+    if not shock_allowed(game, action):
+        raise RuleError("9.72", "a unit that came on this activation on Advance next to an "
+                        "enemy may not shock until its next activation")

@@ -19,6 +19,7 @@ from gettysburg.gbacw import (
     coordination,
     end_segment,
     engineering_step,
+    entry_step,
     event_choices,
     fire_action,
     formation_step,
@@ -60,7 +61,8 @@ class EngineLegality(EngineQuestions):
             return []
         memo = ("owes_shock", seat)
         if memo not in self._memo:
-            self._memo[memo] = shock_step.must_shock(self, seat)
+            self._memo[memo] = [k for k in shock_step.must_shock(self, seat)
+                                if not entry_step.shock_barred(self, k)]  # 002 §9.72
         return list(self._memo[memo])
 
     def legal_actions(self, seat: Seat) -> list[Action]:
@@ -156,7 +158,8 @@ class EngineLegality(EngineQuestions):
                                      "target": self.cat.board.hexes[h].id}
                                     for h in self.fire_targets(k)]
                             out += fire_action.order_options(self, k)  # 10.15, 10.63, 10.68
-                    out += shock_step.shock_options(self, seat)
+                    out += [a for a in shock_step.shock_options(self, seat)
+                            if entry_step.shock_allowed(self, a)]  # 002 §9.72
                     out += [a for a in charge_step.options(self, seat)  # 002 §11.52-11.53
                             if not scenario_step.no_charge(self, a["unit"])]  # 004 sc.1
                     out += charge_step.break_options(self)  # 002 §11.57
@@ -355,6 +358,7 @@ class EngineLegality(EngineQuestions):
         elif kind == "shock":
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no shock this AM")
+            entry_step.check_shock(self, action)  # 002 §9.72
             return shock_step.check_designation(self, action, seat)
         elif kind in ("withdraw", "stand", "pre_shock_fire", "counter_charge"):
             shock_step.check_defender(self, action, seat)
