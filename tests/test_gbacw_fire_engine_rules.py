@@ -385,3 +385,11 @@ def test_a_jinxed_battery_rolls_the_opponents_d10_first_tdg_18_0(roll: int, drm:
     assert (mods["battery-jinx"]["value"] if drm else 0) == drm
     assert ("battery-jinx" in mods) == bool(drm)
     assert "jinx" not in g.pos.tdg  # spent either way
+
+
+def test_the_preview_of_a_shot_at_an_extension_hex_8_45() -> None:
+    from gettysburg.gbacw.preview import fire_preview
+    g = gunline(GAMBLE)
+    part, _ = extended_enemy(g)
+    got = fire_preview(g, "usa", {"type": "fire", "unit": IN3, "target": hid(g, part)})
+    assert got is not None and got["units"] == [key_of(g, TN1)]

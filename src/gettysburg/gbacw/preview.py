@@ -22,7 +22,7 @@ from gettysburg.core.protocol import Action, Game, RuleError
 from .charts import all_charts
 from .command_range import enemy_adjacent_hexes
 from .fire import flank_fire
-from .fire_action import check_fire, situation, stack_keys
+from .fire_action import check_fire, situation, target_keys
 from .fire_result import Modifier, fire_modifiers, read_fire
 from .paths import command_cost
 from .shock import (
@@ -122,7 +122,7 @@ def fire_preview(game: GbacwGame, seat: str, action: Action) -> JSONDict | None:
     except RuleError:
         return None
     charts = all_charts()
-    keys = stack_keys(game, plan.target)
+    keys = target_keys(game, plan.target)  # an extended unit's part too (8.45)
     top = keys[0]
     tu = game.pos.units[top]
     sit = situation(game, plan, top)
