@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gettysburg.gbacw import formation_step
 from gettysburg.gbacw.facing import aspect_of, front_hexes, rear_hexes
-from test_gbacw_formation_engine import NC11, active, hid
+from test_gbacw_formation_engine import NC11, NC26, active, hid
 
 
 def test_a_column_has_one_front_and_one_rear_the_rest_flanks_8_51() -> None:
@@ -66,3 +66,25 @@ def test_the_engine_s_fire_by_a_column_8_52() -> None:
     u.extension, u.extends = "column", [hid(g, rear_hexes(lead, u.facing)[0])]
     g._memo.clear()
     assert fire_action.firing_strength(g, NC11) == 6 and not prepared()
+
+
+def test_a_three_hex_column_pays_its_second_extension_unless_it_gathers_in_its_centre_8_52(
+) -> None:
+    """26 NC (17 SP) in a straight column of three on open ground (1 MP a hex): into the
+    lead 1 + 1 (the tail's step into the middle), into the middle 1."""
+    g = active()
+    u = g.pos.units[NC26]
+    lead = g.hex_of(u.hex)
+    assert lead is not None and u.facing is not None
+    back = (u.facing.index + 3) % 6
+    t1 = lead.neighbour(back)
+    t2 = t1.neighbour(back)
+    for k, v in g.pos.units.items():  # room behind it
+        if k != NC26 and g.hex_of(v.hex) in (t1, t2):
+            v.hex = None
+    u.extension, u.extends = "column", [hid(g, t1), hid(g, t2)]
+    g._memo.clear()
+    assert all(g.cat.board.hexes[h].terrain == "open" for h in (lead, t1, t2))
+    assert formation_step.retract_cost(g, NC26, lead) == 2
+    assert formation_step.retract_cost(g, NC26, t1) == 1
+    assert formation_step.retract_cost(g, NC26, t2) == 2

@@ -853,7 +853,9 @@ def extend_cost(game: FormationGame, key: str, sides: list[str]) -> int:
 
 def retract_cost(game: FormationGame, key: str, to: Hex) -> int:
     """002 §8.42, §8.52: gather an extended unit into one of its hexes; the MP are those
-    of entering it (off the road for a column), the dearest part paying."""
+    of entering it (off the road for a column), the dearest part paying; a column of three
+    gathering into an end hex also pays its far part's step into the middle one (§8.52:
+    the second extension's retraction is paid unless the unit gathers in its centre)."""
     u = game.pos.units[key]
     hexes = parts(game, key)
     if not u.extends:
@@ -871,6 +873,16 @@ def retract_cost(game: FormationGame, key: str, to: Hex) -> int:
             if c is None:
                 raise RuleError("8.42", f"{key} cannot gather into {to}")
             cost = max(cost, c)
+    middle = hexes[1] if len(hexes) == 3 else None
+    if u.extension == "column" and middle is not None and to != middle:
+        far = next(h for h in hexes if h not in (to, middle))
+        if far.distance(to) != 1:  # the far part comes two hexes: its first step too
+            c = _mp(entry_cost(game.cat.board, far, middle,
+                               unit_class=_class(game.counter(key)),  # type: ignore[arg-type]
+                               orders=game.orders_of(key), use_paths=False))  # type: ignore[arg-type]
+            if c is None:
+                raise RuleError("8.52", f"{key}'s far part cannot gather through {middle}")
+            cost += c
     if u.formation_mp + cost > game.mp_of(key):
         raise RuleError("8.42", f"{key} has {budget(game, key)} MP left; retracting costs "
                         f"{cost}")
