@@ -17,7 +17,8 @@
   while a unit of the active brigade is charging, it may ``break_charge`` {unit}: the
   stack's top unit's UDD; passed, the stack stops, its activation over; failed, the charge
   goes on. **Reading:** the engine's move is over when the defender reacts, so moving on
-  (option 1) is not offered.
+  (option 1) is not offered (the reasons: docs/gbacw-decisions.md, "Readings made in the
+  engine's combat").
 * **Counter-charge (§11.56).** While a charge waits for the defender, ``counter_charge``
   {unit}: defending mounted cavalry on Attack or Advance orders, not shocked through a flank
   or rear, without return or withdrawal fire this enemy activation, the attacker's hex open

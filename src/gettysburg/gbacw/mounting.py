@@ -159,6 +159,6 @@ def activation_ma(game: GbacwGame, key: str, ma: int) -> int:
     """002 §14.22: in the activation it mounted or dismounted, a unit has half (rounded up)
     the MA of its new counter; the caller halves it again for Attack orders (§9.24)."""
     u = game.pos.units[key]
-    if u.remounted and game.pos.brigade == game.formation(key):
+    if u.remounted and game.in_activation(key):
         return (ma + 1) // 2
     return ma
