@@ -52,7 +52,10 @@ from bench_client_map import (
 CLICK_WATCH = """() => { window.__down = null; window.addEventListener('pointerdown',
   () => { window.__down = performance.now(); }, { capture: true, passive: true }); }"""
 SELECTED = """([id, on]) => new Promise((done) => {
-  const want = () => Boolean(document.querySelector(`g.unit.selected[data-unit="${id}"]`)) === on;
+  // ...and, on a map whose pieces are painted on a canvas, none of them still waiting there
+  const painted = () => (document.querySelector('canvas.map-pieces')?.dataset.waiting ?? '0') === '0';
+  const want = () => Boolean(document.querySelector(`g.unit.selected[data-unit="${id}"]`)) === on
+    && painted();
   const check = () => want() ? requestAnimationFrame(() => setTimeout(() =>
     done(performance.now() - window.__down), 0)) : requestAnimationFrame(check);
   check();
@@ -141,6 +144,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=48)
     ap.add_argument("--clicks", type=int, default=10)
     ap.add_argument("--inflate", type=int, default=0, help="counters on the map (copies)")
+    ap.add_argument("--each", action="store_true", help="print every step's and click's time")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -198,6 +202,9 @@ def main() -> None:
         print(f"GBACW {args.scenario}: {on_map} counters and {leaders} leaders on the map, "
               f"{drawn} g.unit shapes; game created in {created:.1f} s; viewport "
               f"{VIEWPORT['width']}x{VIEWPORT['height']}; page load {load:.1f} s")
+        if args.each:
+            print("steps", " ".join(f"{v:.0f}" for v in st))
+            print("clicks", " ".join(f"{v:.0f}" for v in ct))
         print(f"{'measure':<26} {'n':>4} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}")
         for name, v in (("pan and zoom (close in)", st), ("click to selected", ct)):
             if v:

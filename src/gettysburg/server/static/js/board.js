@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { unitsOf } from "./units.js";
 import { seatName } from "./panels.js";
 import { HexCanvas } from "./maptiles.js";
+import { PieceCanvas } from "./piececanvas.js";
 import { decorate, stackBadge } from "./counters.js";
 
 export const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
@@ -142,6 +143,17 @@ const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowR
 function compareKeys(a, b) {
   for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   return 0;
+}
+
+// Makes `parent`'s children the nodes `next`, in that order, moving as few as it can.
+function reconcile(parent, next) {
+  const keep = new Set(next);
+  for (const n of [...parent.childNodes]) if (!keep.has(n)) n.remove();
+  let at = parent.firstChild;
+  for (const n of next) {
+    if (n === at) at = at.nextSibling;
+    else parent.insertBefore(n, at);
+  }
 }
 
 export class Board {
@@ -429,9 +441,16 @@ export class Board {
       style: "position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none" });
     this.tiles = new HexCanvas(this.canvas, { cells, corners, spacing: s, lines: [...lines, ...roads],
       labels: this.nameSpecs(m, s), full: this.full });
+    // The pieces on a canvas of their own over the ground (piececanvas.js): their SVG groups
+    // keep only an invisible face to click and focus (app.css, `painted-pieces`).
+    this.pieceCanvas = el("canvas", { class: "map-pieces", "aria-hidden": "true",
+      style: "position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none" });
+    this.pieces = new PieceCanvas(this.pieceCanvas);
+    root.classList.add("painted-pieces");
     root.setAttribute("style", "position: absolute; inset: 0; width: 100%; height: 100%");
-    this.frame = el("div", { class: "map-frame", style: "position: relative; flex: 1 1 0; min-height: 0" },
-      this.canvas, root);
+    // Contained: a step of the view lays out the map's frame alone, not the whole page.
+    this.frame = el("div", { class: "map-frame", style: "position: relative; flex: 1 1 0; min-height: 0; contain: strict" },
+      this.canvas, this.pieceCanvas, root);
     // The shapes of the hexes in play (LazyPlaces), under the pieces.
     this.hexLayer = svg("g", { class: "hexes" });
     root.append(this.hexLayer);
@@ -454,7 +473,10 @@ export class Board {
     this.groundFrame = requestAnimationFrame(() => {
       this.groundFrame = null;
       const r = this.frame.getBoundingClientRect();
-      if (r.width && r.height) this.tiles.draw(this.vb, r.width, r.height);
+      if (r.width && r.height) {
+        this.tiles.draw(this.vb, r.width, r.height);
+        this.pieces.draw(this.vb, r.width, r.height);
+      }
     });
   }
 
@@ -780,6 +802,13 @@ export class Board {
   // faced counter (square, flat, an edge showing its thickness), a division's marker (a
   // wide label) or a plain marker (a disc). `size` is the piece's width.
   drawBlock(u, size, x, y, tilt, selected, stack = null) {
+    const g = this.drawPiece(u, size, x, y, tilt, selected, stack);
+    // A map's piece, for the pieces' canvas (placePieces draws only those).
+    this.painted?.push({ g, x, y, size, colours: this.colours[u.side] || NO_COLOUR });
+    return g;
+  }
+
+  drawPiece(u, size, x, y, tilt, selected, stack) {
     // A piece drawn as it was at the last render is that node again: a click redraws the
     // map's pieces, and with a thousand counters building each afresh was most of a click's
     // cost (benchmarks/bench_client_counters.py). The key holds everything drawn from.
@@ -966,10 +995,15 @@ export class Board {
         if (!byHex.has(u.hex)) byHex.set(u.hex, []);
         byHex.get(u.hex).push(u);
       }
-      const layer = svg("g", { class: "units" });
-      for (const [hex, list] of byHex) this.placePieces(layer, list, this.centres.get(hex), selected);
-      this.unitLayer.replaceWith(layer);
-      this.unitLayer = layer;
+      // The pieces in drawing order, put into the layer in place: a piece drawn as before is
+      // the same node (drawBlock's memo) and stays where it is, so the browser restyles only
+      // what changed rather than a thousand counters on every click.
+      const next = [];
+      this.painted = [];
+      for (const [hex, list] of byHex) this.placePieces({ append: (g) => next.push(g) }, list, this.centres.get(hex), selected);
+      reconcile(this.unitLayer, next);
+      this.pieces?.set(this.painted);
+      this.painted = null; // the off-map strip's pieces are its own
       // Blocks not on the map wait in a strip (it scrolls), selectable: those still to come
       // first, then the eliminated, greyed, under their own label.
       const off = units.filter((u) => !u.hex || !this.centres.has(u.hex));
