@@ -61,9 +61,16 @@ def _cos(facing: JSONDict | None, frm: Hex, to: Hex) -> float:
     f = _front(facing)
     if f is None or frm == to:
         return 0.0
-    v = _plane(to - frm)
-    nv, nf = math.hypot(*v), math.hypot(*f)
-    return (f[0] * v[0] + f[1] * v[1]) / (nv * nf)
+    return _cos_of(f, _with_norm(_plane(to - frm)))
+
+
+def _with_norm(v: tuple[float, float]) -> tuple[float, float, float]:
+    return (v[0], v[1], math.hypot(*v))
+
+
+def _cos_of(f: tuple[float, float], v: tuple[float, float, float]) -> float:
+    nf = math.hypot(*f)
+    return (f[0] * v[0] + f[1] * v[1]) / (v[2] * nf)
 
 
 def _subordinates(s: Situation, ld: str) -> list[Hex]:
@@ -104,18 +111,32 @@ class Situation:
     leaders: dict[str, Hex] = field(default_factory=dict)
     orders: dict[str, str] = field(default_factory=dict)  # own unit key -> its orders
     fired: frozenset[str] = frozenset()  # own units seen to fire this activation (memory)
-    _goal: dict[Hex, Hex | None] = field(default_factory=dict)  # memos for this view
+    # Memos for this view: every candidate action of one decision reads the same few
+    # hexes, units and leaders again (hundreds of moves a decision), so each is worked out
+    # once per view.
+    _goal: dict[Hex, Hex | None] = field(default_factory=dict)
+    _to_goal: dict[Hex, float] = field(default_factory=dict)
     _nearest: dict[Hex, tuple[int, Hex] | None] = field(default_factory=dict)
     _next_to: dict[Hex, int] = field(default_factory=dict)
+    _aim: dict[Hex, Hex | None] = field(default_factory=dict)
+    _fronts: dict[tuple[object, object], tuple[float, float]] = field(default_factory=dict)
+    _offsets: dict[tuple[Hex, Hex], tuple[float, float, float]] = field(default_factory=dict)
+    _unit_hex: dict[str, Hex | None] = field(default_factory=dict)
+    _subs: dict[str, list[Hex]] = field(default_factory=dict)
+    _spread: dict[tuple[str, Hex], float] = field(default_factory=dict)
+    _move_base: dict[tuple[str, Hex], tuple[float, Hex | None, bool | None]] = field(
+        default_factory=dict)
 
     @property
     def attacking(self) -> bool:
         return self.obj.taker == self.seat
 
     def unit_hex(self, key: str) -> Hex | None:
-        u = self.own.get(key) or {}
-        at = u.get("hex") or u.get("waiting_at")
-        return parse(str(at)) if at else None
+        if key not in self._unit_hex:
+            u = self.own.get(key) or {}
+            at = u.get("hex") or u.get("waiting_at")
+            self._unit_hex[key] = parse(str(at)) if at else None
+        return self._unit_hex[key]
 
     def goal_of(self, h: Hex) -> Hex | None:
         """The objective a unit at ``h`` heads for: the nearest, less one held by many
@@ -131,10 +152,48 @@ class Situation:
         return self._goal[h]
 
     def to_goal(self, h: Hex) -> float:
-        g = self.goal_of(h)
-        if g is None:
+        if h not in self._to_goal:
+            g = self.goal_of(h)
+            if g is None:
+                self._to_goal[h] = 0.0
+            else:
+                self._to_goal[h] = (mp_to(g, h, self.obj.sheets) if self.obj.hexes
+                                    else float(g.distance(h)))
+        return self._to_goal[h]
+
+    def aim(self, h: Hex) -> Hex | None:
+        """What a unit at ``h`` should face: the nearest enemy within 6 hexes, else its
+        objective."""
+        if h not in self._aim:
+            self._aim[h] = self.nearest_enemy(h, 6) or self.goal_of(h)
+        return self._aim[h]
+
+    def cos(self, facing: JSONDict | None, frm: Hex, to: Hex) -> float:
+        """``_cos``, with the facing's vector and the offset's remembered."""
+        if not facing or frm == to:
             return 0.0
-        return mp_to(g, h, self.obj.sheets) if self.obj.hexes else float(g.distance(h))
+        fkey = (facing.get("kind"), facing.get("index", 0))
+        f = self._fronts.get(fkey)
+        if f is None:
+            f = self._fronts[fkey] = _front(facing) or (1.0, 0.0)
+        v = self._offsets.get((frm, to))
+        if v is None:
+            v = self._offsets[(frm, to)] = _with_norm(_plane(to - frm))
+        return _cos_of(f, v)
+
+    def subordinates(self, ld: str) -> list[Hex]:
+        if ld not in self._subs:
+            self._subs[ld] = _subordinates(self, ld)
+        return self._subs[ld]
+
+    def spread(self, ld: str, x: Hex) -> float:
+        """How far ``x`` lies from the ones ``ld`` links to the chain: the mean and the
+        farthest distance, averaged (``subordinates`` must not be empty)."""
+        key = (ld, x)
+        if key not in self._spread:
+            d = [x.distance(t) for t in self.subordinates(ld)]
+            self._spread[key] = (sum(d) / len(d) + max(d)) / 2.0
+        return self._spread[key]
 
     def nearest_enemy(self, h: Hex, within: int = 99) -> Hex | None:
         if h not in self._nearest:
@@ -299,33 +358,45 @@ class GbacwDoctrine:
         return "advance"
 
     def _move(self, s: Situation, a: Action) -> float:
-        k = str(a["unit"])
+        k, to = str(a["unit"]), parse(str(a["to"]))
+        key = (k, to)
+        if key not in s._move_base:
+            s._move_base[key] = self._move_base(s, k, to)
+        base, target, crowded = s._move_base[key]
+        if target is None and crowded is None:
+            return base  # decided before the facing counts
+        score = base
+        if target is not None:
+            score += 0.05 * s.cos(a.get("facing"), to, target)
+        if crowded:
+            score -= 0.4  # do not end next to a much stronger enemy
+        return score
+
+    def _move_base(self, s: Situation, k: str,
+                   to: Hex) -> tuple[float, Hex | None, bool | None]:
+        """A move's score before its facing: (the score, what the unit should face there,
+        whether it ends next to a much stronger enemy); or (the final score, None, None)
+        when the facing does not count. The same for every facing of one (unit, hex)."""
         if k in s.fired and s.orders.get(k) != "attack":
-            return -1.0  # 002 §6.15: on Advance a unit that fired stays
+            return -1.0, None, None  # 002 §6.15: on Advance a unit that fired stays
         frm = s.unit_hex(k)
-        to = parse(str(a["to"]))
         if frm is None:
-            return 0.0
+            return 0.0, None, None
         on_obj = frm in s.obj.hexes and (s.own.get(k) or {}).get("hex")
         if on_obj and to != frm:
-            return -2.0
+            return -2.0, None, None
         if to in s.obj.hexes and not s.own_at.get(to):
-            return 3.0
+            return 3.0, None, None
         before, after = s.to_goal(frm), s.to_goal(to)
         if after >= FAR:
-            return -1.0
+            return -1.0, None, None
         if not s.attacking and s.obj.hexes and before <= 3.0:
             gain = -0.5 if after > before else 0.0  # close enough to hold: stay
         else:
             gain = before - after
-        score = STEP * gain - 0.05
-        target = s.nearest_enemy(to, 6) or s.goal_of(to)
-        if target is not None:
-            score += 0.05 * _cos(a.get("facing"), to, target)
         sp = int((s.own.get(k) or {}).get("sp") or 0)
-        if s.enemy_next_to(to) > 2 * sp and to not in s.obj.hexes:
-            score -= 0.4  # do not end next to a much stronger enemy
-        return score
+        crowded = s.enemy_next_to(to) > 2 * sp and to not in s.obj.hexes
+        return STEP * gain - 0.05, s.aim(to), crowded
 
     def _face(self, s: Situation, a: Action) -> float:
         k = str(a["unit"])
@@ -368,16 +439,10 @@ class GbacwDoctrine:
         here = s.leaders.get(ld)
         if here is None:
             return -1.0
-        troops = _subordinates(s, ld)
-        if not troops:
+        if not s.subordinates(ld):
             return -1.0
         to = parse(str(a["to"]))
-
-        def spread(x: Hex) -> float:
-            d = [x.distance(t) for t in troops]
-            return (sum(d) / len(d) + max(d)) / 2.0
-
-        before, after = spread(here), spread(to)
+        before, after = s.spread(ld, here), s.spread(ld, to)
         if before <= 1.5:
             return -0.2
         if s.enemy_next_to(to) and not s.own_at.get(to):
