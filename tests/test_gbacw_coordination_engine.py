@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import RuleError, load_game
@@ -222,3 +224,33 @@ def test_without_the_group_the_other_brigade_does_not_shock_11_12() -> None:
         g.apply({"type": "shock", "shocks": [{"attackers": [a, b], "targets": [target]}]},
                 "usa")
     assert err.value.rule == "11.12"
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_random_play_of_a_coordinated_group_5_34(data: st.DataObject) -> None:
+    """Random legal actions from a coordinated group's activation to the end of the marker:
+    every listed action is accepted, only the group's units act while it is active, and when
+    it ends both brigades are done together (after which no group is offered again)."""
+    g = grouped()
+    for _ in range(16):
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        assert legal
+        g.validate(legal[data.draw(st.integers(0, len(legal) - 1))], seat)
+        action = legal[data.draw(st.integers(0, len(legal) - 1))]
+        if seat == "usa" and g.pos.brigade is not None and "unit" in action \
+                and g.pos.pending is None:
+            assert g.formation(str(action["unit"])) in (GAMBLE, DEVIN)
+        group_on = g.pos.brigade is not None
+        g.apply(action, seat)
+        if group_on and g.pos.brigade is None and g.pos.current == "usa/US-1/Cav":
+            assert {GAMBLE, DEVIN} <= set(g.pos.done_brigades)
+            assert not [a for a in g.legal_actions("usa") if a["type"] == "activate_group"]
+        if g.pos.current != "usa/US-1/Cav":
+            break
+    end = {"type": "end_brigade"}
+    if g.pos.brigade is not None and "usa" in g.to_move() and end in g.legal_actions("usa"):
+        g.apply(end, "usa")
+        assert {GAMBLE, DEVIN} <= set(g.pos.done_brigades) and g.pos.brigade is None
