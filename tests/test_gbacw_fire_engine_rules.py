@@ -393,3 +393,50 @@ def test_the_preview_of_a_shot_at_an_extension_hex_8_45() -> None:
     part, _ = extended_enemy(g)
     got = fire_preview(g, "usa", {"type": "fire", "unit": IN3, "target": hid(g, part)})
     assert got is not None and got["units"] == [key_of(g, TN1)]
+
+
+# --- an extended line fires by its parts (002 §8.45) -----------------------------------------
+
+
+def line_of_tn1(target: tuple[int, ...]) -> tuple[GbacwGame, str, Hex]:
+    """The 1st Tennessee (6 SP) facing vertex 0 at the centre, extended into its left flank
+    hex (3 SP a hex); IN3 placed by the directions in ``target`` from the centre."""
+    g = gunline("CS-Archer/Heth")
+    c = at(g, (0, 0))
+    place(g, TN1, c, 0)
+    tn = key_of(g, TN1)
+    u = g.pos.units[tn]
+    u.extension, u.extends = "line", [hid(g, c.neighbour(5))]
+    t = c
+    for d in target:
+        t = t.neighbour(d)
+    place(g, IN3, t, 3)
+    g._memo.clear()
+    return g, tn, t
+
+
+def test_parts_that_reach_one_hex_combine_8_45() -> None:
+    g, tn, t = line_of_tn1((0, 0))
+    plan = fa.check_fire(g, {"type": "fire", "unit": tn, "target": hid(g, t)}, "csa")
+    assert plan.sp == 6 and plan.range_drm is not None  # 3 + 3, the worst range DRM
+    script(g, [5] * 12)
+    ev = apply_all(g, {"type": "fire", "unit": tn, "target": hid(g, t)}, "csa")
+    shot = next(e for e in ev if e.type == "fire")
+    assert shot.data["sp"] == 6
+
+
+@pytest.mark.parametrize(("target", "part"), [((1,), 0), ((5, 0), 1)])
+def test_a_hex_only_one_part_reaches_gets_that_parts_share_8_45(target: tuple[int, ...],
+                                                                part: int) -> None:
+    g, tn, t = line_of_tn1(target)
+    plan = fa.check_fire(g, {"type": "fire", "unit": tn, "target": hid(g, t)}, "csa")
+    hexes = [g.hex_of(g.pos.units[tn].hex), *fa.part_hexes(g, tn)]
+    assert plan.sp == 3 and plan.range_drm is None and plan.firer.hex == hexes[part]
+
+
+def test_a_hex_no_part_has_in_its_arc_is_refused_8_45() -> None:
+    g, tn, t = line_of_tn1((5, 5))
+    with pytest.raises(RuleError) as err:
+        fa.check_fire(g, {"type": "fire", "unit": tn, "target": hid(g, t)}, "csa")
+    assert err.value.rule == "10.16"
+    assert t not in fa.fire_targets(g, tn)

@@ -21,7 +21,7 @@ position's order of units in a hex.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from gettysburg.core.canonical import JSONDict
@@ -49,6 +49,7 @@ from .fire import (
     check_target,
     combine_artillery,
     even_split,
+    extended_line_shot,
     flank_fire,
     prepared_fire,
     slope_terrain,
@@ -338,21 +339,64 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
 
 
 def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
-            sp: int | None = None) -> FirePlan:
+            sp: int | None = None, *, by_parts: bool = True) -> FirePlan:
     """The plan of ``firer``'s shot at ``target``: an enemy there, the lone battery rule
-    (§10.66), range, arc and sight (§10.12, §10.16), the SP through a refused front (§7.34)."""
+    (§10.66), range, arc and sight (§10.12, §10.16), the SP through a refused front (§7.34);
+    a phasing extended line fires by its parts (§8.45, :func:`line_plan`) unless
+    ``by_parts`` is False (split fire goes from the counter's hex)."""
     if target not in enemy_targets(game, seat):
         raise RuleError("10.12", f"no enemy unit in {game.cat.board.hexes[target].id}")
     lone = lone_battery_front(game, firer.unit) if firer.phasing else []
     if lone and target not in lone:
         raise RuleError("10.66", f"{firer.unit} is a lone battery with an enemy in its front: "
                                  "it fires at that enemy")
+    u = game.pos.units[firer.unit]
+    if by_parts and sp is None and firer.phasing and u.extension == "line" and u.extends:
+        return line_plan(game, firer, target)
     shot = _shot(game, firer, target)
     allowed = fire_sp(game, firer.unit, refused_front=shot.refused_side is not None)
     if allowed < 1:
         raise RuleError("7.34", f"{firer.unit} has no SP left to fire through that front")
     return FirePlan(firer, target, allowed if sp is None else min(sp, allowed), shot,
                     over=friends_fired_over(game, firer, shot, target))
+
+
+def line_plan(game: GbacwGame, firer: Firer, target: Hex) -> FirePlan:
+    """002 §8.45: each hex of an extended line fires as a unit of its own with its share of
+    the SP (``extension.split_strength``, the counter's hex within its hex limits); the
+    parts that may fire at one hex must combine: their SP add up, with the worst range DRM
+    of the parts (``fire.extended_line_shot``, a reading as for §10.64), and the defender
+    takes the line of fire most favourable to him (its terrain and the other DRMs that
+    depend on where the shot comes from). Return fire answers at that part's hex."""
+    hexes = [firer.hex, *part_hexes(game, firer.unit)]
+    shares = split_strength(firing_strength(game, firer.unit), len(hexes))
+    plans: list[FirePlan] = []
+    refused: RuleError | None = None
+    for i, (h, share) in enumerate(zip(hexes, shares, strict=True)):
+        part = replace(firer, hex=h, sp=share)
+        try:
+            shot = _shot(game, part, target)
+        except RuleError as exc:
+            refused = refused or exc
+            continue
+        if i == 0:  # the counter's hex shares its hex limits with the stack (§8.31-8.33)
+            share = min(share, fire_sp(game, firer.unit,
+                                       refused_front=shot.refused_side is not None))
+        if share >= 1:
+            plans.append(FirePlan(part, target, share, shot,
+                                  over=friends_fired_over(game, part, shot, target)))
+    if not plans:
+        raise refused or RuleError("8.45", f"no part of {firer.unit} may fire at that hex")
+    if len(plans) == 1:
+        return plans[0]
+    charts = all_charts()
+    total, worst = extended_line_shot(charts.range, firer.weapon,
+                                      [(p.sp, p.shot.hexes) for p in plans], _light(game))
+    top = target_keys(game, target)[0]
+    combined = [replace(p, sp=total, range_drm=worst, firer=replace(p.firer, sp=total))
+                for p in plans]
+    return min(combined, key=lambda p: sum(
+        m.value for m in fire_modifiers(charts, situation(game, p, top))))
 
 
 def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
@@ -580,7 +624,7 @@ def _split(game: GbacwGame, f: Firer, targets: list[Hex], seat: str) -> tuple[Fi
         raise RuleError("10.15", "a unit may not split its fire against one hex")
     if f.artillery and game.counter(f.unit).mode:
         raise RuleError("10.65", f"{f.unit} is a section of a battery: sections do not split")
-    plans = [plan_at(game, f, t, seat) for t in targets]
+    plans = [plan_at(game, f, t, seat, by_parts=False) for t in targets]
     if len({p.shot.refused_side for p in plans}) > 1:
         raise RuleError("7.34", "split fire goes through the normal or the refused front, "
                                 "not both (each front is counted separately)")
