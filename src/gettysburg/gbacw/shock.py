@@ -39,7 +39,8 @@ def check_may_shock(u: Combatant, *, active_brigade: str, enemy: Collection[Hex]
                     entered_by_exception: bool = False, turned_after_entering: bool = False,
                     closed: Collection[Hex] = ()) -> None:
     """002 §11.12: a unit may shock only if it is on Advance or Attack orders, of the active
-    brigade, has neither rallied nor built, has an enemy in a front hex, did not enter its
+    brigade (or of the ``coordinated`` brigades acting with it, §5.34), has neither rallied
+    nor built, has an enemy in a front hex, did not enter its
     hex by the §9.42 exception nor turn after entering, and the hexside to the enemy is not
     closed to movement (``closed``: front hexes it may not move into). Artillery never
     shocks (§11.61); a column never does (§8.5, see extension.check_column_shock)."""
