@@ -58,6 +58,14 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("trimble", "tdg.14.6", (("post", "str"),), ("orders",),
                "Trimble takes a fallen Confederate corps or division leader's post, once "
                "in the game (special_units.py)"),
+    ActionType("hold_cavalry", "tdg.14.7", (("brigades", "list"), ("batteries", "list")),
+               ("orders",), "campaign: cavalry brigades kept out of the 3 July cavalry fight, "
+               "each with a horse battery (cavalry_step.py)"),
+    ActionType("withdraw_cavalry", "tdg.14.72", (("brigade", "str"),), ("orders",),
+               "a held Confederate cavalry brigade on the map leaves it by areas 8-9"),
+    ActionType("return_cavalry", "tdg.14.75", (("brigades", "list"), ("area", "str")),
+               ("orders",), "the side that kept more cavalry away brings the surplus back "
+               "by one area (d10 SP lost)"),
     ActionType("end_orders", "3.0", (), ("orders",), "finish the orders segment"),
     ActionType("first_am", "5.1", (("marker", "str"),), ("first_am",),
                "the initiative player's first activation marker"),

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import RuleError
 
+from .cavalry_step import kept_off as kept_off  # re-exported for questions.waiting
 from .facing import Facing
 from .movement import entry_from_off_map
 from .paths import Reach
@@ -67,6 +68,7 @@ def held_up(game: Any, index: int) -> bool:
             continue
         counters = set(arrivals[j].counters)
         waiting = any(u.hex is None and u.counter in counters and not game.gone(k)
+                      and not kept_off(game, k)  # 004 §14.72-14.73: held away
                       for k, u in p.units.items())
         queue.append(Group(f"{j:04d}", arrivals[j].turn, entered=not waiting or j == index))
     try:
@@ -198,7 +200,7 @@ def barred_entries(game: Any, seat: str) -> frozenset[Hex]:
         if j in p.arrived:
             counters = set(arr.counters)
             if not any(v.hex is None and v.counter in counters and not game.gone(k)
-                       for k, v in p.units.items()):
+                       and not kept_off(game, k) for k, v in p.units.items()):
                 continue
         elif arr.turn < p.turn and not arr.later:
             continue  # its time is past

@@ -177,6 +177,8 @@ class EngineQuestions(Game):
         found = self._arrival_of.get(u.counter)
         if found is None or found[0] not in self.pos.arrived or self.gone(key):
             return None
+        if entry_step.kept_off(self, key):  # 004 §14.72-14.73: held out of the battle
+            return None
         if entry_step.held_up(self, found[0]):  # 002 §9.73: an earlier group first
             return None
         return self.pos.entries.get(str(found[0]), found[1])

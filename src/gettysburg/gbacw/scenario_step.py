@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
-from . import special_units
+from . import cavalry_step, special_units
 from .deployment import forbidden_ground
 from .efficiency import DivisionStanding
 from .facing import Facing, front_hexes
@@ -241,7 +241,7 @@ def reserve_attach(game: GbacwGame, action: Action, seat: str) -> bool:
 
 # --- 004 chart note [c]: Buford's division leaves on 2 July, or two cavalry brigades stay away ----
 RULE_BUFORD = "tdg.chart.c"
-CHOICES = ("buford_leaves", "buford_stays", "entry_area", "trimble")
+CHOICES = ("buford_leaves", "buford_stays", "entry_area", "trimble", *cavalry_step.CHOICES)
 
 
 def _rule_params(game: GbacwGame, rule_id: str) -> dict[str, Any] | None:
@@ -431,12 +431,14 @@ def choice_options(game: GbacwGame, seat: str) -> list[Action]:
     battle book's Berdan and Trimble (:mod:`special_units`)."""
     return [*reserve_attach_options(game, seat), *buford_options(game, seat),
             *entry_options(game, seat), *special_units.berdan_options(game, seat),
-            *special_units.trimble_options(game, seat)]
+            *special_units.trimble_options(game, seat), *cavalry_step.options(game, seat)]
 
 
 def check_choice(game: GbacwGame, action: Action, seat: str) -> None:
     kind = action.get("type")
-    if kind == "trimble":
+    if kind in cavalry_step.CHOICES:
+        cavalry_step.check(game, action, seat)
+    elif kind == "trimble":
         special_units.check_trimble(game, action, seat)
     elif kind in ("buford_leaves", "buford_stays"):
         if action not in buford_options(game, seat):
@@ -457,6 +459,8 @@ def apply_choice(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         return _stay(game, [str(g) for g in action["groups"]])
     if kind == "trimble":
         return special_units.apply_trimble(game, action, seat)
+    if kind in cavalry_step.CHOICES:
+        return cavalry_step.apply(game, action, seat)
     b, area = str(action["brigade"]), str(action["area"])
     chosen = dict(game.pos.tdg.get("entry_choice", {}))
     chosen[b] = area
