@@ -129,3 +129,35 @@ def test_pre_shock_fire_hides_the_firers_fatigue_from_the_enemy_17_31() -> None:
     for e in ev:  # nothing else the attacker reads names the fatigue
         seen = e.data if e.visible_to is None or "usa" in e.visible_to else e.redacted
         assert seen is None or "fatigue\"" not in json.dumps(seen).replace("fatigue (", "")
+
+
+def test_shock_events_keep_each_sides_fatigue_from_the_enemy_17_31() -> None:
+    """The shock roll carries both brigades' fatigue: each seat reads a copy without it (the
+    referee the whole); the pre-shock check carries the defender's: in full to it only."""
+    g, _k, _e = designated()
+    g.fatigue = True
+    g.pos.brigades[GAMBLE].fatigue = fatigue.steps_of("2")
+    g.pos.brigades[ARCHER].fatigue = fatigue.steps_of("3")
+    ev = stand(g)
+    shock = next(e for e in ev if e.type == "shock_resolved")
+    assert shock.visible_to == () and shock.redacted is not None
+    full, seen = shock.data["roll"], shock.redacted["roll"]
+    assert isinstance(full, dict) and isinstance(seen, dict)
+    assert "fatigue" not in json.dumps(seen["drms"])
+    assert seen["modified"] == int(full["modified"]) - (2 - 1)  # +2 defender, -1 attacker
+    pre = next(e for e in ev if e.type == "shock_pre_shock_check")
+    assert pre.visible_to == ("csa",) and pre.redacted is not None
+    roll, hid = pre.data["roll"], pre.redacted["roll"]
+    assert isinstance(roll, dict) and isinstance(hid, dict)
+    assert hid["drm"] == int(roll["drm"]) - 2 and hid["hidden"] == ["fatigue (002 §17.31)"]
+    for e in ev:  # neither seat reads the other's fatigue in any event of the shock
+        for seat in ("usa", "csa"):
+            if e.visible_to is None or seat in e.visible_to:
+                continue
+            assert e.redacted is None or "fatigue-" not in json.dumps(e.redacted)
+
+
+def test_no_fatigue_no_change_in_the_events() -> None:
+    g, _k, _e = designated()
+    ev = stand(g)
+    assert all(e.visible_to is None for e in ev if e.type.startswith("shock_"))

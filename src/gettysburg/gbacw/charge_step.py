@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
+from . import shock_fog
 from .facing import aspect_of
 from .kinds import unit_class
 from .movement import entry_cost
@@ -132,7 +133,7 @@ def declare(game: GbacwGame, action: Action, seat: str) -> list[Event]:
             u.moves = max(u.moves, game.moves_allowed(k))
             u.fired = [*u.fired, FAILED, "phasing"]  # no fire either: its activation is over
     ev[-1].data["units"] = mates
-    return ev
+    return shock_fog.fog(game, ev, seat)  # 002 §17.31: the fatigue on the UDD is the owner's
 
 
 def charge_path_filter(game: GameView, key: str, found: dict[Any, Any]) -> dict[Any, Any]:
@@ -220,9 +221,10 @@ def break_off(game: GameView, action: Action, seat: str) -> list[Event]:
             u.charging = False
             u.moves = max(u.moves, game.moves_allowed(k))
             u.fired = [*u.fired, FAILED, "phasing"]  # stopped, its activation over
-    return [dice_event(game.dice.rolls_since(first)),
-            Event("break_charge", "11.57", {"unit": key, "stack": stack,
-                                            "check": c.to_json(), "broken": c.passed})]
+    return shock_fog.fog(game, [dice_event(game.dice.rolls_since(first)),
+                                Event("break_charge", "11.57", {
+                                    "unit": key, "stack": stack, "check": c.to_json(),
+                                    "broken": c.passed})], seat)  # 002 §17.31
 
 
 # --- counter-charge (002 §11.56) ---------------------------------------------------------

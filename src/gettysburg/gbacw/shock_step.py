@@ -44,6 +44,7 @@ from . import (
     extended_combat,
     results_step,
     shock_after,
+    shock_fog,
 )
 from .combatant import Check, Combatant, Disorder, check
 from .engineering import covers
@@ -412,6 +413,7 @@ def resolve(game: GbacwGame) -> list[Event]:
             ctx = pend.setdefault("ctx", {})  # §11.47: the check emptied the hex
             ctx["pre_vacated"] = sorted({*ctx.get("pre_vacated", []),
                                          *(_hex_id(game, h) for h in held)})
+    ev = shock_fog.fog(game, ev, str(pend["seat"]))  # 002 §17.31: fatigue is the owner's
     if game.dice.counter > first:
         ev.insert(0, dice_event(game.dice.rolls_since(first)))
     after = {**pend, "stage": "fire", "uncommitted": out}
@@ -701,7 +703,7 @@ def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str]
         ctx["counter_group"] = ([d for d in dkeys if _present(game, d) and d not in routed
                                  and combatant_of(game, d).kind != "artillery"
                                  and game.orders_of(d) in ("advance", "attack")], left)
-    return ev
+    return shock_fog.fog(game, ev, seat)  # 002 §17.31: fatigue is the owner's
 
 
 def _write_effects(game: GbacwGame, eff: Effects, causing: set[Hex], routed: set[str]
@@ -981,6 +983,7 @@ def answer_counter_charge(game: GbacwGame, action: Action, seat: str) -> list[Ev
     if game.dice.counter > first:
         ev.append(dice_event(game.dice.rolls_since(first)))
     ev.append(Event("counter_charge", "11.56", {"unit": key, "stack": stack, **cc.to_json()}))
+    ev = shock_fog.fog(game, ev)  # 002 §17.31: the defender's fatigue on its UDD
     if not defender_decides(game):
         ev += resolve(game)  # nothing left to decide before the checks
     return ev
