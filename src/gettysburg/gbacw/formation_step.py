@@ -1113,7 +1113,26 @@ def view_fields(game: FormationGame, key: str) -> dict[str, Any]:
         out["refused"] = list(u.refused)
     here = game.hex_of(u.hex)
     if here is not None:
-        keys = stack_of(game, here)
+        keys = _stacks(game).get(here, [])
         if len(keys) > 1:
             out["stack"] = keys.index(key)  # 0 on top (002 §8.23)
+    return out
+
+
+def _stacks(game: FormationGame) -> dict[Hex, list[str]]:
+    """Every hex -> :func:`stack_of` there, built once per position for the views (one scan
+    per unit made a view quadratic); read only where nothing moves meanwhile."""
+    memo = _memo(game)
+    found = memo.get("formation.stacks")
+    if isinstance(found, dict):
+        return found
+    p = game.pos
+    out: dict[Hex, list[str]] = {}
+    for k, u in p.units.items():
+        h = game.hex_of(u.hex)
+        if h is not None:
+            out.setdefault(h, []).append(k)
+    for keys in out.values():
+        keys.sort(key=lambda k: (p.units[k].stack, k))
+    memo["formation.stacks"] = out
     return out
