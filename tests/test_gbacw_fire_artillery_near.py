@@ -47,7 +47,7 @@ def test_a_failed_check_sends_the_battery_out_of_sight_or_range_9_55() -> None:
 
 
 def test_a_passed_check_stays_put_9_55() -> None:
-    g, ev = close_to_foe(0)
+    _g, ev = close_to_foe(0)
     data = ev[-1].data  # type: ignore[attr-defined]
     assert data["check"]["passed"] is True and "retreat" not in data
 

@@ -99,9 +99,8 @@ def test_no_hidden_fatigue_reaches_the_other_seat_through_fire(dice: list[int],
         for e in g.apply(legal[pick % len(legal)], seat):
             assert e.rule, e
             owner = None
-            if e.type == "fire":
-                owner = g.pos.units[str(e.data["unit"])].seat
-            elif e.type == "fire_udd" and str(e.data.get("unit")) in g.pos.units:
+            if e.type == "fire" or (e.type == "fire_udd"
+                                    and str(e.data.get("unit")) in g.pos.units):
                 owner = g.pos.units[str(e.data["unit"])].seat
             if owner is None:
                 continue
