@@ -3,35 +3,115 @@
 // (docs/server.md, "Counters on a canvas"). The board still builds each piece's SVG group
 // (its words, its clicks, the keyboard's focus, what tests read); on such a map the group
 // keeps only an invisible face to hit and focus (app.css, `painted-pieces`), and this layer
-// shows its look: the group's own markup made into an image once, then drawn at a zoom band
-// (a power of two px wide) into a small bitmap, so a counter is one `drawImage` a frame.
-// The selected piece stays whole in the SVG above (it changes as the player clicks).
+// shows its look: the group's own shapes and words drawn with the canvas API into a small
+// bitmap at a zoom band (a power of two px wide), cached, so that a counter costs one
+// `drawImage` a frame. The selected piece stays whole in the SVG above (it changes as the
+// player clicks); a piece too small to read is a square of its colours.
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const BUDGET = 8; // ms a frame spent drawing missing bitmaps (one at least); the rest wait
-const BITMAPS = 3000; // bitmaps kept (a 64 px counter is 16 KB)
-const LOOKS = 2500; // looks (parsed images) kept
+const PIXELS = 24e6; // bitmap pixels kept (about 96 MB; a 64 px counter is 4,096)
 const EXTENT = 0.78; // a piece's drawing reaches this far from its centre, in its widths
 const PLAIN = 12; // below this many px wide a counter is a plain square of its colours
+// Idle callbacks where the browser has them (not Safari): else a short timer.
+const onIdle = window.requestIdleCallback?.bind(window)
+  ?? ((f) => setTimeout(() => f({ timeRemaining: () => 8 }), 30));
+const cancelIdle = window.cancelIdleCallback?.bind(window) ?? clearTimeout;
 
-// The page's rules that change a piece's look, for its image (which sees no page CSS): the
-// same values as app.css.
-const STYLE = `text{font-family:Georgia,"Times New Roman",serif}
-.block-label,.block-mark{font-family:Arial,Helvetica,sans-serif}
-rect.focus-ring{display:none}
-g.unit.selected .face{stroke:#f2c230;stroke-width:3}
-g.unit.previewed .face{stroke:#2e8b3a;stroke-width:4}
-g.unit.preview-out{opacity:.45}`;
+// The look of an SVG piece drawn with the canvas API: its shapes and words as the group
+// holds them (rect, circle, polygon, text with its tspans, nested groups), with the page's
+// rules that change a piece's look applied by hand (app.css: `previewed`, `preview-out`;
+// focus rings and titles are not drawn). Only the few kinds of node board.js and
+// counters.js make for a piece are known.
+const ANCHOR = { start: "left", middle: "center", end: "right" };
+const LABEL_FONT = "Arial, Helvetica, sans-serif";
+const TEXT_FONT = 'Georgia, "Times New Roman", serif';
+
+function num(node, name, fallback = 0) {
+  const v = node.getAttribute(name);
+  return v === null || v === "" ? fallback : Number(v);
+}
+
+function paintShape(ctx, node, path, previewed) {
+  const face = previewed && node.classList.contains("face");
+  const fill = node.getAttribute("fill");
+  if (fill && fill !== "none") { ctx.fillStyle = fill; ctx.fill(path); }
+  const stroke = face ? "#2e8b3a" : node.getAttribute("stroke");
+  const width = face ? 4 : num(node, "stroke-width", 1);
+  if (stroke && stroke !== "none" && width > 0) {
+    ctx.lineWidth = width;
+    ctx.strokeStyle = stroke;
+    ctx.stroke(path);
+  }
+}
+
+function paintText(ctx, node, inherited) {
+  const fs = num(node, "font-size", inherited.fs);
+  const label = node.classList.contains("block-label") || node.classList.contains("block-mark");
+  const weight = node.getAttribute("font-weight") ?? "normal";
+  const style = node.getAttribute("font-style") ?? "normal";
+  ctx.font = `${style} ${weight} ${fs}px ${label ? LABEL_FONT : TEXT_FONT}`;
+  ctx.textAlign = ANCHOR[node.getAttribute("text-anchor")] ?? "left";
+  ctx.textBaseline = node.getAttribute("dominant-baseline") === "central" ? "middle" : "alphabetic";
+  ctx.fillStyle = node.getAttribute("fill") ?? "#000";
+  const squeeze = node.getAttribute("textLength");
+  const [x, y] = [num(node, "x"), num(node, "y")];
+  const lines = [...node.children].filter((c) => c.tagName === "tspan");
+  if (!lines.length) {
+    if (squeeze) ctx.fillText(node.textContent, x, y, Number(squeeze));
+    else ctx.fillText(node.textContent, x, y);
+    return;
+  }
+  for (const t of lines) ctx.fillText(t.textContent, num(t, "x", x), num(t, "y", y));
+}
+
+function paintNode(ctx, group, previewed) {
+  for (const node of group.children) {
+    const tag = node.tagName;
+    if (tag === "title" || node.classList.contains("focus-ring")) continue;
+    if (tag === "g") { paintNode(ctx, node, previewed); continue; }
+    if (tag === "text") { paintText(ctx, node, { fs: 16 }); continue; }
+    const path = new Path2D();
+    if (tag === "rect") {
+      const [x, y, w, h] = [num(node, "x"), num(node, "y"), num(node, "width"), num(node, "height")];
+      const rx = Math.min(num(node, "rx"), w / 2, h / 2);
+      if (rx > 0 && path.roundRect) path.roundRect(x, y, w, h, rx);
+      else path.rect(x, y, w, h);
+    } else if (tag === "circle") {
+      path.arc(num(node, "cx"), num(node, "cy"), num(node, "r"), 0, 2 * Math.PI);
+    } else if (tag === "polygon") {
+      const pts = (node.getAttribute("points") || "").trim().split(/[\s,]+/).map(Number);
+      for (let i = 0; i + 1 < pts.length; i += 2) (i ? path.lineTo : path.moveTo).call(path, pts[i], pts[i + 1]);
+      path.closePath();
+    } else continue;
+    paintShape(ctx, node, path, previewed);
+  }
+}
+
+// A piece's group drawn into a new `band` px square bitmap, its centre in the middle and
+// `reach` map units from the centre to each edge.
+function rasterPiece(g, band, reach) {
+  const bmp = document.createElement("canvas");
+  bmp.width = bmp.height = band;
+  const ctx = bmp.getContext("2d");
+  const k = band / (2 * reach);
+  ctx.setTransform(k, 0, 0, k, band / 2, band / 2);
+  const tilt = Number(/rotate\(([-\d.e]+)\)/.exec(g.getAttribute("transform") || "")?.[1] ?? 0);
+  if (tilt) ctx.rotate(tilt * Math.PI / 180);
+  if (g.classList.contains("preview-out")) ctx.globalAlpha = 0.45;
+  paintNode(ctx, g, g.classList.contains("previewed"));
+  return bmp;
+}
 
 export class PieceCanvas {
   constructor(canvas) {
     this.canvas = canvas;
     this.items = [];
-    this.looks = new Map(); // look key -> { img, ready, failed } in order of last use
-    this.bitmaps = new Map(); // "band|key" -> canvas, in order of last use
+    this.bitmaps = new Map(); // "band|look" -> canvas, in order of last use
+    this.pixels = 0; // theirs, all told
     this.keyOf = new WeakMap(); // a group -> { cls, key } (its markup, read once)
     this.view = null;
     this.pending = null;
+    this.idle = null;
   }
 
   // The pieces on the map, in drawing order: [{ g, x, y, size, colours: [face, edge] }]
@@ -39,6 +119,7 @@ export class PieceCanvas {
   set(items) {
     this.items = items;
     this.later(); // in the next frame: the page may still mark pieces (`previewed`) meanwhile
+    this.ahead();
   }
 
   // As HexCanvas.draw: `vb` the SVG's viewBox over a frame `w` x `h` CSS px.
@@ -52,6 +133,7 @@ export class PieceCanvas {
     const upp = Math.max(vb.w / w, vb.h / h);
     this.view = { ox: vb.x + (vb.w - w * upp) / 2, oy: vb.y + (vb.h - h * upp) / 2, k: dpr / upp, pw, ph };
     this.compose();
+    this.ahead();
   }
 
   // A group's look: its class and markup (a piece drawn as before is the same node, so the
@@ -60,35 +142,53 @@ export class PieceCanvas {
     const cls = g.getAttribute("class") || "";
     let known = this.keyOf.get(g);
     if (!known || known.cls !== cls) {
-      const tilt = /rotate\(([-\d.e]+)\)/.exec(g.getAttribute("transform") || "")?.[1] ?? "0";
-      known = { cls, key: `<g class="${cls}" transform="rotate(${tilt})">${g.innerHTML}</g>` };
+      known = { cls, key: `${cls}|${g.getAttribute("transform")?.replace(/translate\([^)]*\)/, "")}|${g.innerHTML}` };
       this.keyOf.set(g, known);
     }
     return known.key;
   }
 
-  // The look's image (parsed from its markup, asynchronously), or null until it is ready.
-  image(key, size) {
-    let entry = this.looks.get(key);
-    if (entry) {
-      this.looks.delete(key);
-      this.looks.set(key, entry);
-      return entry.ready ? entry.img : null;
-    }
-    const e = size * EXTENT;
-    const markup = `<svg xmlns="${SVGNS}" width="256" height="256" viewBox="${-e} ${-e} ${2 * e} ${2 * e}">`
-      + `<style>${STYLE}</style>${key}</svg>`;
-    const img = new Image();
-    entry = { img, ready: false };
-    img.onload = () => { entry.ready = true; this.later(); };
-    img.onerror = () => { entry.failed = true; };
-    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
-    this.looks.set(key, entry);
-    while (this.looks.size > LOOKS) this.looks.delete(this.looks.keys().next().value);
-    return null;
+  // The band of a piece `px` device px wide: a power of two px for its whole drawing, so
+  // that a bitmap is shown at between half and full size.
+  static band(px) {
+    return 2 ** Math.ceil(Math.log2(2 * px * EXTENT));
   }
 
-  // Another frame soon (an image arrived, or bitmaps are still to draw).
+  bitmap(it, band, make) {
+    const key = `${band}|${this.look(it.g)}`;
+    let bmp = this.bitmaps.get(key);
+    if (bmp) this.bitmaps.delete(key); // re-inserted: the most recently used last
+    else if (make) {
+      bmp = rasterPiece(it.g, band, it.size * EXTENT);
+      this.pixels += band * band;
+    }
+    if (bmp) this.bitmaps.set(key, bmp);
+    return bmp;
+  }
+
+  // While the page is idle, the bitmaps of the pieces near the view (a view's width and
+  // height around it) at the view's band, so that a pan seldom waits for them.
+  ahead() {
+    if (this.idle) cancelIdle(this.idle);
+    let i = 0;
+    const work = (deadline) => {
+      this.idle = null;
+      const v = this.view;
+      if (!v) return;
+      while (i < this.items.length && deadline.timeRemaining() > 2) {
+        const it = this.items[i++];
+        const px = it.size * v.k;
+        if (px < PLAIN || it.g.classList.contains("selected")) continue;
+        const [cx, cy] = [(it.x - v.ox) * v.k, (it.y - v.oy) * v.k];
+        if (cx < -v.pw || cy < -v.ph || cx > 2 * v.pw || cy > 2 * v.ph) continue;
+        this.bitmap(it, PieceCanvas.band(px), true);
+      }
+      if (i < this.items.length) this.idle = onIdle(work);
+    };
+    this.idle = onIdle(work);
+  }
+
+  // Another frame soon (bitmaps still to draw, or the pieces changed).
   later() {
     if (!this.pending) this.pending = requestAnimationFrame(() => { this.pending = null; this.compose(); });
   }
@@ -109,43 +209,39 @@ export class PieceCanvas {
       if (cx + r < 0 || cy + r < 0 || cx - r > pw || cy - r > ph) continue;
       if (it.g.classList.contains("selected")) continue; // the SVG draws it
       if (px < PLAIN) { this.plain(ctx, it, cx, cy, px); continue; }
-      const key = this.look(it.g);
-      // The band: a power of two px for the piece's whole drawing, so a bitmap is shown at
-      // between half and full size.
-      const band = 2 ** Math.ceil(Math.log2(2 * r));
-      let bmp = this.bitmaps.get(`${band}|${key}`);
-      if (bmp) {
-        this.bitmaps.delete(`${band}|${key}`);
-        this.bitmaps.set(`${band}|${key}`, bmp);
-      } else {
-        const img = this.image(key, it.size);
-        if (img && (first || performance.now() - start < BUDGET)) {
-          bmp = document.createElement("canvas");
-          bmp.width = bmp.height = band;
-          bmp.getContext("2d").drawImage(img, 0, 0, band, band);
-          this.bitmaps.set(`${band}|${key}`, bmp);
-          first = false;
-        }
-      }
-      if (bmp) ctx.drawImage(bmp, cx - r, cy - r, 2 * r, 2 * r);
-      else {
-        waiting++;
-        // Meanwhile the same look at another band, else a plain square.
-        const near = this.bitmaps.get(`${band * 2}|${key}`) ?? this.bitmaps.get(`${band / 2}|${key}`);
-        if (near) ctx.drawImage(near, cx - r, cy - r, 2 * r, 2 * r);
-        else this.plain(ctx, it, cx, cy, px);
-      }
+      const band = PieceCanvas.band(px);
+      const bmp = this.bitmap(it, band, first || performance.now() - start < BUDGET);
+      first = false;
+      if (bmp) { ctx.drawImage(bmp, cx - r, cy - r, 2 * r, 2 * r); continue; }
+      // Not drawn yet (the frame's time is spent): the same look at the band either side,
+      // else a plain square, until the next frame.
+      waiting++;
+      const near = this.bitmap(it, band * 2, false) ?? this.bitmap(it, band / 2, false);
+      if (near) ctx.drawImage(near, cx - r, cy - r, 2 * r, 2 * r);
+      else this.plain(ctx, it, cx, cy, px);
     }
-    while (this.bitmaps.size > BITMAPS) this.bitmaps.delete(this.bitmaps.keys().next().value);
+    for (const [key, old] of this.bitmaps) {
+      if (this.pixels <= PIXELS) break;
+      this.bitmaps.delete(key);
+      this.pixels -= old.width * old.height;
+    }
     // How many pieces in sight still show a stand-in (tests and the benchmark wait for 0).
     this.canvas.dataset.waiting = String(waiting);
     if (waiting) this.later();
   }
 
-  // A counter too small to read (or not drawn yet): its face and edge colours.
+  // A piece too small to read (or not drawn yet): a square (a disc for a leader) of its
+  // face and edge colours.
   plain(ctx, it, cx, cy, px) {
     const [face, edge] = it.colours;
     const h = px / 2;
+    if (it.g.classList.contains("leader")) {
+      ctx.fillStyle = face;
+      ctx.beginPath();
+      ctx.arc(cx, cy, h, 0, 2 * Math.PI);
+      ctx.fill();
+      return;
+    }
     ctx.fillStyle = edge;
     ctx.fillRect(cx - h + px * 0.05, cy - h + px * 0.05, px, px);
     ctx.fillStyle = face;
