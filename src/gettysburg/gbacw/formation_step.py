@@ -389,6 +389,7 @@ def filter_reach(game: FormationGame, key: str,
     refusing = {h for k, v in p.units.items() if k != key and v.seat == u.seat and v.refused
                 and (h := game.hex_of(v.hex)) is not None}
     half = 2 * budget(game, key)
+    orders, size = game.orders_of(key), column_size(game, key)
     out: dict[tuple[Hex, Facing], Reach] = {}
     for (h, f), r in found.items():
         if h in facings and facings[h].kind == f.kind and facings[h] != f and h != here:
@@ -397,7 +398,7 @@ def filter_reach(game: FormationGame, key: str,
             continue
         if h in refusing and h != here and r.half_mp + 2 * JOIN_REFUSED_COST > half:
             continue  # 002 §7.32: joining a refused stack costs 1 MP more
-        trail = column_trail(game, key, r)
+        trail = _trail(game, key, r, orders, size)
         if trail and (h in occupied or any(t in occupied for t in trail)):
             continue  # 002 §8.5: no part of a column ends stacked
         out[(h, f)] = r
@@ -414,13 +415,19 @@ def column_trail(game: FormationGame, key: str, r: Reach) -> list[Hex]:
     follow the lead along its path, the first in the hex it left last; a short move leaves
     the rear parts where the column stood. Empty for a unit that does not form column:
     March orders, or Advance by road alone (§8.13, §8.52)."""
+    return _trail(game, key, r, game.orders_of(key), None)
+
+
+def _trail(game: FormationGame, key: str, r: Reach, orders: str, size: int | None
+           ) -> list[Hex]:
+    """:func:`column_trail` with the unit's orders and column size given (``None``: read
+    it), so a reach's many ends do not recompute them."""
     u = game.pos.units[key]
-    orders = game.orders_of(key)
     if u.extension == "line":
         return []
     if not (orders == "march" or (orders == "advance" and r.road_only and len(r.path) > 1)):
         return []
-    n = column_size(game, key)
+    n = column_size(game, key) if size is None else size
     if n == 0:
         return []
     behind: list[Hex] = [h for h, _ in reversed(r.path)]
