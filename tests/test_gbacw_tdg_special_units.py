@@ -71,3 +71,22 @@ def test_trimble_takes_a_fallen_post_once() -> None:
     with pytest.raises(RuleError) as e:
         g.validate({"type": "trimble", "post": "longstreet"}, "csa")
     assert e.value.rule == "tdg.14.6"
+
+
+def test_imboden_keeps_advance_orders_tdg_14_77() -> None:
+    """tdg.14.77: Imboden's brigade (brought by random event H) never changes its orders:
+    no Division Orders change, no orders-change roll."""
+    from gettysburg.gbacw import imboden, scenario_step
+
+    g = GbacwGame("battle", seed=1)
+    g.pos.turn += 1
+    imboden.bring(g, 1)
+    g._memo.clear()
+    brigade = "CS-Imboden/Cav"
+    assert brigade in g.pos.brigades
+    err = scenario_step.fixed_orders(g, brigade, "march")
+    assert err is not None and err.rule == "tdg.14.77"
+    assert scenario_step.fixed_orders(g, brigade, "advance") is None
+    assert g._orders_problem(brigade, "attack") is not None
+    assert g._roll_problem(brigade) is not None
+    assert scenario_step.fixed_orders(g, "CS-Archer/Heth", "march") is None

@@ -695,6 +695,8 @@ class EngineQuestions(Game):
     def _orders_problem(self, brigade: str, orders: str) -> RuleError | None:
         """002 §6.14 through :func:`orders.check_march_orders`: March only for an arriving
         formation or one with no unit within 4 hexes and sight of the enemy."""
+        if (fixed := scenario_step.fixed_orders(self, brigade, orders)) is not None:
+            return fixed  # 004 §14.77: Imboden stays on Advance
         if self.pos.brigades[brigade].reserve and orders == "march":
             return RuleError("6.35", "a formation in Reserve takes Attack or Advance orders")
         if self.fatigue:
@@ -842,6 +844,8 @@ class EngineQuestions(Game):
 
     def _roll_problem(self, brigade: str) -> RuleError | None:
         b = self.pos.brigades[brigade]
+        if (fixed := scenario_step.fixed_orders(self, brigade)) is not None:
+            return fixed  # 004 §14.77: Imboden never rolls to change
         if b.rolled:
             return RuleError("6.2", f"{brigade} has rolled for orders this activation")
         if self.leader_hex(self.cat.brigade_leader.get(brigade)) is None:

@@ -29,6 +29,7 @@ from .facing import Facing, front_hexes
 from .paths import Reach
 from .reinforcements import entry_area
 from .setup import turn_label
+from .tdg_leaders import check_imboden_orders
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
@@ -467,3 +468,19 @@ def apply_choice(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     game.pos.tdg["entry_choice"] = dict(sorted(chosen.items()))
     return [Event("entry_area", "tdg.chart.c", {"brigade": b, "area": area},
                   visible_to=("csa",))]
+
+
+# --- 004 §14.77: Imboden's orders never change ----------------------------------------------------
+def fixed_orders(game: GbacwGame, brigade: str, orders: str | None = None) -> RuleError | None:
+    """tdg.14.77 (``imboden``): the rule's formation keeps its orders (Advance) for good: no
+    Division Orders change (``orders`` given) and no orders-change roll (``orders`` None)."""
+    params = _rule_params(game, "imboden")
+    if params is None or params.get("formation") != brigade:
+        return None
+    if orders is not None:
+        try:
+            check_imboden_orders(orders)
+            return None
+        except RuleError as err:
+            return err
+    return RuleError("tdg.14.77", "Imboden's brigade stays on Advance orders: no roll")
