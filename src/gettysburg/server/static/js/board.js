@@ -8,7 +8,7 @@ import { unitsOf } from "./units.js";
 import { seatName } from "./panels.js";
 import { HexCanvas } from "./maptiles.js";
 import { PieceCanvas } from "./piececanvas.js";
-import { decorate, stackBadge } from "./counters.js";
+import { decorate, stackBadge, extensionShape } from "./counters.js";
 
 export const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
   marsh: "#a7c4bb", rocks: "#b5ab98" };
@@ -220,8 +220,10 @@ export class Board {
       markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, svg("path", { d: "M0 0L10 5L0 10z", class: "trail-head" }))));
     this.trailLayer = svg("g", { class: "trails", "pointer-events": "none" });
     root.append(this.trailLayer);
+    // Extended lines and columns: bands and parts in the hexes beyond their counters.
+    this.extensionLayer = svg("g", { class: "extensions", "pointer-events": "none" });
     this.unitLayer = svg("g", { class: "units" });
-    root.append(this.unitLayer);
+    root.append(this.extensionLayer, this.unitLayer);
     // The keyboard's hex cursor, drawn over everything: a hex's own outline is half hidden
     // under its neighbours. Two tones, so that it shows on any terrain.
     this.ring = svg("g", { class: "focus-ring", "pointer-events": "none", style: "display: none" },
@@ -1002,6 +1004,7 @@ export class Board {
       this.painted = [];
       for (const [hex, list] of byHex) this.placePieces({ append: (g) => next.push(g) }, list, this.centres.get(hex), selected);
       reconcile(this.unitLayer, next);
+      this.drawExtensions(units);
       this.pieces?.set(this.painted);
       this.painted = null; // the off-map strip's pieces are its own
       // Blocks not on the map wait in a strip (it scrolls), selectable: those still to come
@@ -1037,6 +1040,18 @@ export class Board {
       });
       this.tray.append(el("div", { class: "side-row" }, el("h4", {}, seatName(side)), box));
     }
+  }
+
+  // Each piece on the map that holds more than its hex (`extension`), drawn from its hex
+  // through the others; the size of a counter's.
+  drawExtensions(units) {
+    const size = this.spacing * 0.5;
+    const shapes = units.filter((u) => u.extension && this.centres.has(u.hex)).map((u) => {
+      const centres = [u.hex, ...u.extension.hexes].map((h) => this.centres.get(h));
+      if (centres.some((c) => !c)) return null;
+      return extensionShape(u, centres, size, this.colours[u.side] || NO_COLOUR, this.map?.layout);
+    }).filter((g) => g);
+    this.extensionLayer.replaceChildren(...shapes);
   }
 
   // The pieces standing on one place. Faced counters stack, each a little up and to the

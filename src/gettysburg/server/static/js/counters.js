@@ -69,3 +69,50 @@ export function stackBadge(n, size) {
     "dominant-baseline": "central", fill: "#fff", "font-weight": "bold" }, String(n)));
   return g;
 }
+
+// An extended line or column (a piece holding two or three hexes): a band in the side's
+// colour through its hexes, and in each hex beyond the counter's own a smaller counter of
+// the same colours with the piece's name and a pointer: a line's parts face as the counter
+// does; a column's each face the part before it. `centres`: [x, y] of the counter's hex
+// then of each hex it extends into, in the view's order; `colours`: [face, edge].
+export function extensionShape(u, centres, size, colours, layout) {
+  const [face, edge] = colours;
+  const kind = u.extension.kind;
+  const g = svg("g", { class: `extension extension-${kind}`, "data-unit": u.id, "data-kind": kind,
+    "data-hexes": u.extension.hexes.join(" "), "pointer-events": "none" });
+  // A line's flanks each joined to its counter; a column's parts each to the part before
+  // it. The band stops at the counter's edge: the counter itself may be painted under the
+  // SVG (piececanvas.js), and a band over it would hide its words.
+  const [head, ...rest] = centres;
+  const segments = rest.map((to, i) => {
+    let from = kind === "column" && i > 0 ? rest[i - 1] : head;
+    if (from === head) {
+      const d = Math.hypot(to[0] - head[0], to[1] - head[1]) || 1;
+      const k = Math.min(1, size * 0.55 / d);
+      from = [head[0] + (to[0] - head[0]) * k, head[1] + (to[1] - head[1]) * k];
+    }
+    return `M${from.map((v) => v.toFixed(2)).join(" ")}L${to.map((v) => v.toFixed(2)).join(" ")}`;
+  });
+  g.append(svg("path", { class: "extension-band", d: segments.join(""), fill: "none", stroke: edge,
+    "stroke-opacity": 0.55, "stroke-width": size * 0.36, "stroke-linecap": "butt" }));
+  const lineAngle = u.facing ? facingAngle(layout, u.facing) : null;
+  rest.forEach(([x, y], i) => {
+    const s = size * 0.72;
+    const part = svg("g", { class: "extension-part", "data-hex": u.extension.hexes[i],
+      transform: `translate(${x} ${y})` });
+    part.append(svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: s * 0.04, fill: face, stroke: edge,
+      "stroke-width": s * 0.05, "stroke-dasharray": `${s * 0.12} ${s * 0.06}` }));
+    part.append(svg("text", { x: 0, y: 0, "font-size": s * 0.2, "text-anchor": "middle", "dominant-baseline": "central",
+      fill: "#fff", class: "block-label" }, String(u.name ?? u.id).slice(0, 10)));
+    const prev = i === 0 ? head : rest[i - 1];
+    const angle = kind === "column" ? Math.atan2(prev[1] - y, prev[0] - x) : lineAngle;
+    if (angle !== null) {
+      const r = s * 0.5;
+      const pt = (a, k) => [Math.cos(a) * r * k, Math.sin(a) * r * k].map((v) => v.toFixed(2)).join(",");
+      part.append(svg("polygon", { class: "facing", points: [pt(angle, 1.32), pt(angle + 0.32, 0.98),
+        pt(angle - 0.32, 0.98)].join(" "), fill: "#f4d35e", stroke: "#222", "stroke-width": s * 0.03 }));
+    }
+    g.append(part);
+  });
+  return g;
+}

@@ -39,6 +39,10 @@ export function unitsOf(view) {
       facing: u.facing && typeof u.facing === "object" ? u.facing : null,
       marks: MARKS.filter((m) => u[m] === true || u.status === m),
       orders: u.orders ?? brigades[u.brigade]?.orders ?? null,
+      // An extended line or column (`extension: "line"|"column"`, `extends`: the other
+      // hexes it holds: a line's flanks, a column's trail from its head backwards).
+      extension: typeof u.extension === "string" && Array.isArray(u.extends) && u.extends.length
+        ? { kind: u.extension, hexes: u.extends.filter((h) => typeof h === "string") } : null,
       leader: false,
       raw: u,
     };
@@ -47,7 +51,7 @@ export function unitsOf(view) {
   const leaders = entries(view?.leaders).filter(([, l]) => l && typeof l === "object" && typeof l.hex === "string")
     .map(([id, l]) => ({ id: String(id), side: String(l.seat ?? l.side ?? ""), hex: l.hex, name: l.name ?? String(id),
       type: "leader", strength: null, maxStrength: null, rating: null, movement: null, gone: false, revealed: false,
-      facing: null, marks: [], orders: null, leader: true, raw: l }));
+      facing: null, marks: [], orders: null, extension: null, leader: true, raw: l }));
   return [...pieces, ...leaders];
 }
 
