@@ -12,7 +12,7 @@ import pytest
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import Action, Event, RuleError
-from gettysburg.gbacw import battle_book_step, event_choices, imboden
+from gettysburg.gbacw import battle_book_step, drunk, event_choices, imboden
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.kinds import unit_class
@@ -457,3 +457,49 @@ def test_h_imboden_enters_next_turn_by_area_1_or_2_tdg_18(
 def test_h_is_no_event_for_the_union_tdg_18() -> None:
     g = between_markers()
     assert main_event(draw(g, "H", "usa")).data["letter"] is None
+
+
+# --- L ---------------------------------------------------------------------------------------
+def test_l_the_u_brigadier_is_drunk_until_the_next_days_first_day_turn_tdg_18() -> None:
+    g = between_markers()
+    assert drunk.candidates(g, "csa") == ["davis"]  # the one U-rated brigadier on the map
+    assert g.cat.rating("davis", "orders") != -2
+    ev = draw(g, "L", "csa")  # one candidate: compulsory, applied at once
+    assert main_event(ev).data["applied"] is True
+    assert g.cat.rating("davis", "orders") == -2
+    assert g.cat.rating("davis", "command_range", 4) == 2
+    assert g.cat.rating("archer", "orders") == GbacwGame("herr-ridge").cat.rating(
+        "archer", "orders")  # only him
+    here = g.leader_hex("davis")
+    assert here is not None
+    assert all(g.leader_reach("davis", 3)[h] <= 6 for h in g.leader_moves("davis"))
+    assert len(g.leader_moves("davis")) < len(g.leader_reach("davis", 10)) - 1
+    turns = all_charts().turn_track.turns()
+    t = g.pos.turn
+    night = next(x.index for x in turns if x.date == turns[t].date and x.light != "day"
+                 and x.index > t)
+    g.pos.turn = night
+    battle_book_step.begin_turn(g)
+    assert drunk.is_drunk(g, "davis")  # the rest of the day
+    g.pos.turn = next(x.index for x in turns if x.date > turns[t].date and x.light == "day")
+    ev = battle_book_step.begin_turn(g)
+    assert not drunk.is_drunk(g, "davis") and ev[-1].data == {"letter": "L", "sober": "davis"}
+
+
+def test_l_relief_next_to_the_corps_commander_tdg_18() -> None:
+    g = between_markers()
+    draw(g, "L", "csa")
+    p = g.pos
+    brigade = g.cat.leader_command["davis"]
+    p.current, p.brigade, p.phase = f"csa/{p.brigades[brigade].division}", brigade, "action"
+    p.brigades[brigade].did = []  # its activation starts
+    g._memo.clear()
+    assert not [a for a in g.legal_actions("csa") if a["type"] == "relieve"]  # Hill is away
+    with pytest.raises(RuleError):
+        g.apply({"type": "relieve", "leader": "davis"}, "csa")
+    p.leaders["hill-ap"] = p.leaders["davis"]  # his corps commander with him
+    g._memo.clear()
+    assert {"type": "relieve", "leader": "davis"} in g.legal_actions("csa")
+    ev = g.apply({"type": "relieve", "leader": "davis"}, "csa")
+    assert ev[0].type == "relieved" and p.leaders["davis"] is None
+    assert "davis" in p.fallen and not drunk.is_drunk(g, "davis")  # replaced in IV/B

@@ -27,7 +27,7 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "buford_leaves": 1, "buford_stays": 1, "entry_area": 1,  # scenario_step.py
            "trimble": 1,  # special_units.py
            "hold_cavalry": 1, "withdraw_cavalry": 1, "return_cavalry": 1,  # cavalry_step.py
-           "event_choice": 2, "event_move": 2, "event_pass": 1,  # event_choices.py
+           "event_choice": 2, "event_move": 2, "event_pass": 1, "relieve": 1,  # event_choices.py
            "end_brigade": 4, "activate": 4, "activate_group": 2, "roll_orders": 1, "set_orders": 1,
            "reserve": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,

@@ -188,6 +188,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "random event K: the picked unit moves up to 3 hexes, facing kept"),
     ActionType("event_pass", "tdg.18.0", (), ("action",),
                "decline (or end) an optional random event's choice"),
+    ActionType("relieve", "tdg.18.0", (("leader", "str"),), ("action",),
+               "random event L: relieve the drunk brigadier as his brigade's activation starts "
+               "next to his corps commander or the OC (replaced as if killed)"),
     ActionType("warren", "tdg.14.5", (("brigade", "str"),), ("action",),
                "the Union ends its activation and calls Warren, once in the game: the brigade "
                "is activated at once, without fatigue"),

@@ -18,8 +18,8 @@ The letter comes from :func:`random_events.draw_event` (``steps._random_event``)
   due next turn (index -> hex): not in either seat's view, like all of ``tdg``;
 - ``removed``: Q's units out of play (``removed``, read by ``gone``).
 
-The letters that need a player's pick (B, D, E, G, H, K, N, O, Q) are one decision of
-:mod:`event_choices`; L and P are still announced with ``applied: false`` and ``needs``
+The letters that need a player's pick (B, D, E, G, H, K, L, N, O, Q) are one decision of
+:mod:`event_choices`; P is still announced with ``applied: false`` and ``needs``
 naming what is missing, as 004 §18.0 lets the players resolve them by hand.
 """
 
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.protocol import Action, Event, RuleError
 
-from . import event_choices, random_events
+from . import drunk, event_choices, random_events
 from .charts import all_charts
 from .cup import uniform_index
 from .kinds import unit_class
@@ -46,7 +46,6 @@ RULE = "tdg.18.0"
 
 # letters the engine cannot apply yet: what each one still needs (a player's choice)
 NEEDS: dict[str, str] = {
-    "L": "an action to pick the drunk U-rated brigadier and his relief",
     "P": "the Hero counter and its played roll shift",
 }
 
@@ -471,7 +470,7 @@ def begin_turn(game: GbacwGame) -> list[Event]:
         p.tdg["shifted"] = shifted
     else:
         p.tdg.pop("shifted", None)
-    return ev + _hill_turn(game)
+    return ev + _hill_turn(game) + drunk.sober(game)
 
 
 def _hill_turn(game: GbacwGame) -> list[Event]:

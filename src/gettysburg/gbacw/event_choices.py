@@ -18,6 +18,7 @@ Letters and their choice (the roller chooses, K's is his opponent's):
   :mod:`imboden`).
 - K: the opponent moves up to two combat units of either side, not on March orders, up to
   3 hexes each, facing kept, without MP, fatigue or AM (two steps: the unit, then its hex).
+- L: one of his brigadiers rated U on the map is drunk (compulsory; :mod:`drunk`).
 - N: an enemy unit within 3 hexes of his combat units; a d10 above its cohesion routs it
   (compulsory).
 - O: one of his routed units comes back within a hex of its brigadier (optional).
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
-from . import imboden, random_events, results_step
+from . import drunk, imboden, random_events, results_step
 from .charts import all_charts
 from .kinds import unit_class
 from .movement import entry_cost
@@ -49,7 +50,7 @@ RULE = "tdg.18.0"
 KIND = "event_choice"
 CHOICE, MOVE, PASS = "event_choice", "event_move", "event_pass"
 ACTION_KINDS = (CHOICE, MOVE, PASS)
-LETTERS = ("B", "D", "E", "G", "H", "K", "N", "O", "Q")
+LETTERS = ("B", "D", "E", "G", "H", "K", "L", "N", "O", "Q")
 OPTIONAL = frozenset("BEGHKO")
 BUFORD = "US-1/Cav"  # Buford's division (Q: not before 2 July)
 K_UNITS, K_HEXES = 2, 3
@@ -269,6 +270,8 @@ def candidates(game: GbacwGame, letter: str, roller: str) -> list[str]:
         return imboden_areas(game, roller)
     if letter == "K":
         return k_units(game, [])
+    if letter == "L":
+        return drunk.candidates(game, roller)
     if letter == "N":
         return panic_targets(game, roller)
     if letter == "O":
@@ -405,6 +408,8 @@ def _apply(game: GbacwGame, letter: str, roller: str, choice: str,
         return [_effect("G", (roller,), group=arr.id, area=new, hex=hex_id)], None
     if letter == "H":
         return imboden.bring(game, int(choice)), None
+    if letter == "L":
+        return drunk.make_drunk(game, choice, roller), None
     if letter == "N":
         c = game.counter(choice)
         u = p.units[choice]

@@ -33,6 +33,7 @@ from gettysburg.gbacw import (
     barrage_step,
     battle_book_step,
     charge_step,
+    drunk,
     end_segment,
     engineering_step,
     event_choices,
@@ -388,6 +389,8 @@ class GbacwGame(EngineView):
                 ev += self._activate_marker(marker, chosen=True)
             elif p.pending is None:
                 ev += self._draw()  # the draw the event stopped goes on
+        elif kind == "relieve":  # 004 §18.0 L
+            ev += drunk.relieve(self, action, seat)
         elif kind == "warren":  # 004 §14.5
             called, marker = battle_book_step.call_warren(self, str(action["brigade"]))
             ev += called + self._activate_marker(marker, chosen=True)

@@ -17,6 +17,7 @@ from gettysburg.gbacw import (
     charge_step,
     continued_shock,
     coordination,
+    drunk,
     end_segment,
     engineering_step,
     entry_step,
@@ -131,6 +132,7 @@ class EngineLegality(EngineQuestions):
                                                      self.group_limit())]
                 out += barrage_step.declare_options(self, seat)  # 004 §10.92
             else:
+                out += drunk.relief_options(self, seat)  # 004 §18.0 L
                 for k in self.active_units():
                     moving = self.may_move(self.formation(k))  # its own Stay (§6.23)
                     if moving and not self._fired_instead(k) \
@@ -362,6 +364,8 @@ class EngineLegality(EngineQuestions):
             return shock_step.check_designation(self, action, seat)
         elif kind in ("withdraw", "stand", "pre_shock_fire", "counter_charge"):
             shock_step.check_defender(self, action, seat)
+        elif kind == "relieve":
+            drunk.check_relief(self, action, seat)  # 004 §18.0 L
         elif kind == "warren":
             battle_book_step.check_warren_call(self, action, seat)  # 004 §14.5
         elif kind == "charge":

@@ -22,6 +22,7 @@ from gettysburg.gbacw import (
     battle_book_step,
     charge_step,
     coordination,
+    drunk,
     effectiveness,
     efficiency,
     end_segment,
@@ -88,7 +89,7 @@ class EngineQuestions(Game):
 
     def _derive(self) -> None:
         self._memo: dict[Any, Any] = {}  # answers for the position as it stands
-        self.cat = end_segment.acting_catalog(self)  # a fallen post's ratings: 002 §12.74
+        self.cat = drunk.catalog_for(self)  # fallen posts (002 §12.74), drunks (004 §18.0 L)
         self.scen: EngineSetup = _setup_of(self.setup.scenario)
         self.fatigue = "no_fatigue" not in self.setup.options and self.scen.fatigue
         self.random_events = "random_events" in self.setup.options
@@ -524,7 +525,8 @@ class EngineQuestions(Game):
         """Where a leader may go with his 10 MP (002 §4.16, §9.3: any direction, the best
         road rate, never next to the enemy unless onto friends)."""
         here = self.leader_hex(leader)
-        return sorted((h for h in self.leader_reach(leader, LEADER_MA) if h != here),
+        ma = drunk.leader_ma(self, leader, LEADER_MA)  # 004 §18.0 L
+        return sorted((h for h in self.leader_reach(leader, ma) if h != here),
                       key=lambda h: (h.q, h.r))
 
     def leader_reach(self, leader: str, mp: int) -> dict[Hex, int]:
