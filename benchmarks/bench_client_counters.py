@@ -53,7 +53,8 @@ CLICK_WATCH = """() => { window.__down = null; window.addEventListener('pointerd
   () => { window.__down = performance.now(); }, { capture: true, passive: true }); }"""
 SELECTED = """([id, on]) => new Promise((done) => {
   // ...and, on a map whose pieces are painted on a canvas, none of them still waiting there
-  const painted = () => (document.querySelector('canvas.map-pieces')?.dataset.waiting ?? '0') === '0';
+  const painted = () =>
+    (document.querySelector('canvas.map-pieces')?.dataset.waiting ?? '0') === '0';
   const want = () => Boolean(document.querySelector(`g.unit.selected[data-unit="${id}"]`)) === on
     && painted();
   const check = () => want() ? requestAnimationFrame(() => setTimeout(() =>

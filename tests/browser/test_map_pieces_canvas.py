@@ -23,13 +23,15 @@ WHERE = """([x, y]) => {
   const s = document.querySelector('svg.map'); const r = s.getBoundingClientRect();
   const [vx, vy, vw, vh] = s.getAttribute('viewBox').split(' ').map(Number);
   const k = Math.max(vw / r.width, vh / r.height);
-  return [r.left + (x - vx - (vw - r.width * k) / 2) / k, r.top + (y - vy - (vh - r.height * k) / 2) / k];
+  return [r.left + (x - vx - (vw - r.width * k) / 2) / k,
+          r.top + (y - vy - (vh - r.height * k) / 2) / k];
 }"""
 # The pieces' canvas's pixel at a point of the page (its alpha: 0 where nothing is drawn).
 ALPHA = """([x, y]) => {
   const c = document.querySelector('canvas.map-pieces'); const r = c.getBoundingClientRect();
   const d = window.devicePixelRatio || 1;
-  return c.getContext('2d').getImageData(Math.round((x - r.left) * d), Math.round((y - r.top) * d), 1, 1).data[3];
+  const [px, py] = [Math.round((x - r.left) * d), Math.round((y - r.top) * d)];
+  return c.getContext('2d').getImageData(px, py, 1, 1).data[3];
 }"""
 PAINTED = ("() => document.querySelector('canvas.map-ground')?.dataset.missing === '0'"
            " && document.querySelector('canvas.map-pieces')?.dataset.waiting === '0'")
@@ -127,7 +129,8 @@ def test_counters_on_the_canvas_are_where_the_svg_says_and_a_click_selects_or_op
     assert g.locator("rect.face").evaluate("(r) => getComputedStyle(r).fill") == "none"
     assert str(units[unit]["sp"]) in g.locator("text.block-label").all_text_contents()
     # An empty hex shows nothing on the pieces' canvas.
-    held = {u["hex"] for u in units.values()} | {v["hex"] for v in state["view"]["leaders"].values()}
+    held = {u["hex"] for u in units.values()}
+    held |= {v["hex"] for v in state["view"]["leaders"].values()}
     held |= {h for u in units.values() for h in u.get("extends") or []}
     ux, uy = xy[units[unit]["hex"]]
     empty = min((h for h in xy if h not in held),
