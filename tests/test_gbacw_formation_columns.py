@@ -88,3 +88,34 @@ def test_a_three_hex_column_pays_its_second_extension_unless_it_gathers_in_its_c
     assert formation_step.retract_cost(g, NC26, lead) == 2
     assert formation_step.retract_cost(g, NC26, t1) == 1
     assert formation_step.retract_cost(g, NC26, t2) == 2
+
+
+def test_an_advance_column_s_extension_has_one_mp_less_8_5() -> None:
+    """11 MS (12 SP, MA 6) marched into a two-hex column along a road, then on
+    Advance with 3 MP left (3 spent by hand on formation changes): its lead could go three
+    road hexes to A1604 (3 MP), but its extension, one hex behind with 3 - 1 = 2 MP, would
+    have to enter three hexes to follow: that end is not offered; two hexes on it is."""
+    from gettysburg.gbacw.facing import Facing
+    from test_gbacw_formation_engine import DAVIS, MS11, of_type
+
+    g = active(DAVIS, "csa/march")
+    a = next(x for x in of_type(g, "move", MS11) if x["to"] != g.pos.units[MS11].hex)
+    g.apply(a, "csa")
+    u = g.pos.units[MS11]
+    assert u.hex == "A1802" and u.extends == ["A1902"] and g.counter(MS11).ma == 6
+    g.pos.brigades[DAVIS].orders = "advance"
+    g._refacing(DAVIS)
+    u.moves = u.mp_spent = 0
+    u.formation_mp = 3
+    g._memo.clear()
+    far = (g.cat.board.parse("A1604"), Facing.vertex(2))
+    near = g.cat.board.parse("A1703")
+    ends = g.reach(MS11)
+    assert far not in ends and any(h == near for h, _ in ends)
+    keep = formation_step._keeps_up
+    try:  # the same reach without §8.5's penalty has it
+        formation_step._keeps_up = lambda *args: True  # type: ignore[assignment]
+        g._memo.clear()
+        assert far in g.reach(MS11)
+    finally:
+        formation_step._keeps_up = keep

@@ -36,6 +36,7 @@ from gettysburg.gbacw.extension import (
     check_half_adjacent,
     column_aspect,
     column_extensions,
+    column_ma_penalty,
     line_extensions_allowed,
     line_moves,
     split_strength,
@@ -401,6 +402,8 @@ def filter_reach(game: FormationGame, key: str,
         trail = _trail(game, key, r, orders, size)
         if trail and (h in occupied or any(t in occupied for t in trail)):
             continue  # 002 §8.5: no part of a column ends stacked
+        if trail and orders == "advance" and not _keeps_up(game, key, r, trail, half):
+            continue  # 002 §8.5: an Advance column's extensions have 1 and 2 MP less
         out[(h, f)] = r
     return out
 
@@ -408,6 +411,39 @@ def filter_reach(game: FormationGame, key: str,
 def column_size(game: FormationGame, key: str) -> int:
     """Trailing hexes the unit needs in column now (002 §8.5)."""
     return column_extensions(present(game, key))
+
+
+def _keeps_up(game: FormationGame, key: str, r: Reach, trail: list[Hex], half: int
+              ) -> bool:
+    """002 §8.5 under Advance orders: the k-th extension has k MP less than the unit's MA
+    for the activation and follows the lead's route, from where it stands (a column formed
+    by this move starts in the lead's first hex) to its place in ``trail``; whether every
+    extension can pay its way (``half`` is the unit's budget in half MP)."""
+    u = game.pos.units[key]
+    here = game.hex_of(u.hex)
+    if here is None:
+        return True
+    old = [game.cat.board.parse(x) for x in u.extends] if u.extension == "column" else []
+    chain: list[Hex] = [*reversed(old), here]
+    for h, _ in r.path:
+        if h != chain[-1]:
+            chain.append(h)
+    cls = _class(game.counter(key))
+    for k, end in enumerate(trail, start=1):
+        start = old[k - 1] if k <= len(old) else here
+        if start not in chain or end not in chain:
+            continue
+        spent = 0
+        for i in range(chain.index(start), chain.index(end)):
+            step = entry_cost(game.cat.board, chain[i], chain[i + 1],
+                              unit_class=cls,  # type: ignore[arg-type]
+                              orders="advance")
+            if isinstance(step, RuleError):
+                return False
+            spent += step.half_mp
+        if spent > half - 2 * column_ma_penalty(k, orders="advance"):
+            return False
+    return True
 
 
 def column_trail(game: FormationGame, key: str, r: Reach) -> list[Hex]:
