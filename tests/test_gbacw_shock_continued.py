@@ -56,9 +56,9 @@ def test_adjusted_8_or_more_offers_a_continued_shock_11_47() -> None:
     assert pend is not None and pend["kind"] == "after_shock"
     assert g.to_move() == ["usa"] and pend["units"] == [k]
     legal = g.legal_actions("usa")
-    here = g.pos.units[k].hex
-    assert legal == [{"type": "continue_shock", "to": here,
-                      "facing": g.pos.units[k].facing.to_json()},
+    here, facing = g.pos.units[k].hex, g.pos.units[k].facing
+    assert facing is not None
+    assert legal == [{"type": "continue_shock", "to": here, "facing": facing.to_json()},
                      {"type": "end_shock"}]
     assert g.legal_actions("csa") == []
     for seat in ("usa", "csa"):  # announced to both
@@ -168,7 +168,7 @@ def test_shocks_resolve_from_one_end_of_the_line_11_41() -> None:
     assert pend is not None
     order = [s["targets"][0] for s in pend["shocks"]]
     hexes = [g.hex_of(t) for t in order]
-    assert order == sorted(order, key=lambda t: (g.hex_of(t).q, g.hex_of(t).r))
+    assert order == sorted(order, key=lambda t: (g.cat.board.parse(t).q, g.cat.board.parse(t).r))
     assert all(h is not None for h in hexes) and order == [t1, t2]  # not as designated
 
 
