@@ -503,3 +503,60 @@ def test_l_relief_next_to_the_corps_commander_tdg_18() -> None:
     ev = g.apply({"type": "relieve", "leader": "davis"}, "csa")
     assert ev[0].type == "relieved" and p.leaders["davis"] is None
     assert "davis" in p.fallen and not drunk.is_drunk(g, "davis")  # replaced in IV/B
+
+
+# --- P ---------------------------------------------------------------------------------------
+def test_p_the_roller_takes_a_hero_marker_tdg_18() -> None:
+    g = between_markers()
+    ev = draw(g, "P", "usa")
+    assert main_event(ev).data["applied"] == "partial"
+    assert battle_book_step.holds_hero(g, "usa") == 1
+    g.pos.events_happened.clear()
+    draw(g, "P", "usa")  # may happen more than once; several may be held
+    assert battle_book_step.holds_hero(g, "usa") == 2 and battle_book_step.holds_hero(g, "csa") == 0
+
+
+# --- every choice answered at random keeps the game going ----------------------------------------
+def _sound(g: GbacwGame) -> None:
+    """Units on the map face somewhere, are in play, and never share a hex with the enemy."""
+    seats_at: dict[str, set[str]] = {}
+    for k, u in g.pos.units.items():
+        if u.hex is not None:
+            assert u.facing is not None and not g.gone(k), k
+            seats_at.setdefault(u.hex, set()).add(u.seat)
+    assert all(len(seats) == 1 for seats in seats_at.values())
+
+
+@pytest.mark.parametrize("letter", event_choices.LETTERS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_answers_end_the_choice_and_the_draw_goes_on_tdg_18(letter: str,
+                                                                   seed: int) -> None:
+    """Each choice letter, rolled by either side on a position where it applies (the
+    letters' set-ups above), answered by random legal actions: the choice ends, the draw
+    goes on, every listed action is accepted, the position saves and loads the same."""
+    import random
+
+    from gettysburg.core.protocol import load_game
+
+    rng = random.Random(seed)
+    g = between_markers()
+    due_now(g, 0)
+    sniper_setup(g)
+    near_enemy(g)
+    roller = "csa" if letter in "HL" or seed == 1 else "usa"
+    draw(g, letter, roller, *[rng.randrange(10) for _ in range(4)])
+    if not battle_book_step.choosing(g):  # as steps._draw goes on after an event
+        g._draw()
+    for _ in range(12):
+        if g.pos.pending is None or g.pos.pending.get("kind") != "event_choice":
+            break
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        for a in legal:
+            g.validate(a, seat)
+        g.apply(rng.choice(legal), seat)
+    assert g.pos.pending is None or g.pos.pending.get("kind") != "event_choice"
+    assert g.to_move() and g.legal_actions(g.to_move()[0])
+    _sound(g)
+    again = load_game(g.to_json())
+    assert again.state_hash() == g.state_hash()

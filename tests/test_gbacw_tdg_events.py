@@ -62,7 +62,7 @@ def test_the_table_has_40_cells_and_every_letter_is_handled() -> None:
     got = cells()
     assert len(got) == 40
     handled = set(battle_book_step.NEEDS) | set(event_choices.LETTERS) | {
-        "A", "C", "F", "I", "J", "M", "R", "S"}
+        "A", "C", "F", "I", "J", "M", "P", "R", "S"}
     assert {letter for _, _, letter in got} <= handled
 
 

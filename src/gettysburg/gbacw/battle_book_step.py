@@ -19,8 +19,8 @@ The letter comes from :func:`random_events.draw_event` (``steps._random_event``)
 - ``removed``: Q's units out of play (``removed``, read by ``gone``).
 
 The letters that need a player's pick (B, D, E, G, H, K, L, N, O, Q) are one decision of
-:mod:`event_choices`; P is still announced with ``applied: false`` and ``needs``
-naming what is missing, as 004 §18.0 lets the players resolve them by hand.
+:mod:`event_choices`. P gives its Hero marker (``heroes``: seat -> count) and is announced
+``applied: "partial"``: playing the marker on a cohesion UDD is left to the players.
 """
 
 from __future__ import annotations
@@ -45,9 +45,7 @@ if TYPE_CHECKING:
 RULE = "tdg.18.0"
 
 # letters the engine cannot apply yet: what each one still needs (a player's choice)
-NEEDS: dict[str, str] = {
-    "P": "the Hero counter and its played roll shift",
-}
+NEEDS: dict[str, str] = {}
 
 
 def _on(game: GbacwGame) -> bool:
@@ -136,7 +134,7 @@ def apply_event(game: GbacwGame, draw: Draw) -> tuple[dict[str, Any], list[Event
         fields, got = event_choices.open_choice(game, letter, draw.seat)
         return {**base, **fields}, got
     ev = {"A": _finish_last, "C": _flashman, "F": _remove_two, "I": _lose_gun, "J": _jinx,
-          "M": _rain, "R": _hill, "S": _lee}[letter](game, draw.seat)
+          "M": _rain, "P": _hero, "R": _hill, "S": _lee}[letter](game, draw.seat)
     data = ev[-1].data
     if data.get("none"):
         return {**base, "applied": False, "needs": data["none"]}, ev
@@ -288,6 +286,22 @@ def _hill(game: GbacwGame, seat: str) -> list[Event]:
     p.tdg["hill"] = {"on_map": False, "delay": out.delay, "until": until}
     return [_effect("R", leader=HILL, on_map=False, roll=roll, delay=out.delay,
                     first_turn=until)]
+
+
+def _hero(game: GbacwGame, seat: str) -> list[Event]:
+    """P: the roller takes a Hero marker (he may hold several). Kept in ``tdg["heroes"]``;
+    playing one on a cohesion UDD (a shift of 2 in his favour, one per roll) is not built:
+    the UDD rolls are made deep inside fire, shock and movement with no decision point."""
+    heroes = dict(game.pos.tdg.get("heroes", {}))
+    heroes[seat] = int(heroes.get(seat, 0)) + 1
+    game.pos.tdg["heroes"] = heroes
+    return [_effect("P", seat=seat, held=heroes[seat], applied_parts=["the marker held"],
+                    not_applied=["its play on a cohesion UDD"])]
+
+
+def holds_hero(game: GbacwGame, seat: str) -> int:
+    """004 §18.0 P: how many Hero markers the seat holds."""
+    return int(game.pos.tdg.get("heroes", {}).get(seat, 0))
 
 
 def _flashman(game: GbacwGame, seat: str) -> list[Event]:
