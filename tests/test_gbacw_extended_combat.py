@@ -161,3 +161,66 @@ def test_envelopment_conditions_8_48() -> None:
     g2._memo.clear()
     with pytest.raises(RuleError, match="front hex"):
         extended_combat.envelopment(g2, NC11, d2)
+
+
+def retreat_from(g: GbacwGame, d: Hex) -> list[Event]:
+    """11 NC retreats one hex from the enemy in ``d`` (results_step.retreat), its owner
+    taking the first path offered."""
+    from gettysburg.gbacw import results_step
+
+    ev = results_step.retreat(g, NC11, (1, 1), {d})
+    while g.pos.pending is not None and g.pos.pending.get("kind") == "retreat":
+        act = next(a for a in g.legal_actions("csa") if a["type"] == "retreat")
+        ev += g.apply(act, "csa")
+    return ev
+
+
+def test_a_line_retreats_extended_when_it_can_8_47() -> None:
+    """The line retreats whole, its extension stepping the same way, facing kept, and no
+    UDD (the seed's check is only for a unit that cannot retreat extended)."""
+    g, left, right, d = lined()
+    u = g.pos.units[NC11]
+    was = u.facing
+    g.dice = ScriptedDice([9] * 20, die="d10")  # any UDD would fail
+    ev = retreat_from(g, d)
+    moved = next(e for e in ev if e.type == "retreat")
+    end = g.cat.board.parse(moved.data["path"][-1])
+    shift = (end.q - left.q, end.r - left.r)
+    assert u.extension == "line" and u.extends == [hid(g, Hex(right.q + shift[0],
+                                                               right.r + shift[1]))]
+    assert moved.data["extends"] == u.extends and u.facing == was and not u.disordered
+    assert not any(e.type.startswith("retreat_unextended") for e in ev)
+
+
+def test_a_line_that_cannot_retreat_extended_gathers_and_checks_8_47() -> None:
+    """A second enemy on the line's left and friends (too big to share a hex with) where
+    the extension would step on every way back the counter has: the line gathers, retreats
+    as one hex and takes §8.47's UDD."""
+    from gettysburg.gbacw import results_step
+    from gettysburg.gbacw.retreat import retreat_options
+
+    g, left, right, d = lined()
+    u = g.pos.units[NC11]
+    assert u.facing is not None
+    x = left.neighbour((u.facing.index + 2) % 6)  # a second enemy on L's left flank
+    other = g.pos.units["US-Cav:8 IL"]
+    other.hex, other.facing = hid(g, x), Facing.vertex((u.facing.index + 5) % 6)
+    g._memo.clear()
+    causing = {d, x}
+    sur = results_step.surroundings(g, NC11, causing)
+    opts = retreat_options(g.cat.board, left, (1, 1), unit_class="infantry",
+                           orders="advance", sur=sur)
+    targets = {Hex(right.q + p.end.q - left.q, right.r + p.end.r - left.r) for p in opts.paths}
+    assert 0 < len(targets) <= 3 and left not in targets
+    for k, h in zip([NC26, "CS-III:47 NC", "CS-III:52 NC"], sorted(targets), strict=False):
+        g.pos.units[k].hex, g.pos.units[k].facing = hid(g, h), u.facing
+    g._memo.clear()
+    g.dice = ScriptedDice([9] * 20, die="d10")
+    ev = results_step.retreat(g, NC11, (1, 1), causing)
+    while g.pos.pending is not None and g.pos.pending.get("kind") == "retreat":
+        ev += g.apply(next(a for a in g.legal_actions("csa") if a["type"] == "retreat"), "csa")
+    assert any(e.type == "retreat_unextended" for e in ev)
+    check = next(e for e in ev if e.type == "retreat_unextended_check")
+    assert check.data["roll"] == 9 and check.data["rule"] == "8.47"
+    assert u.extension is None and u.extends == []
+    assert u.disordered == (not check.data["passed"])  # Heth's and Pettigrew's stars help

@@ -450,14 +450,18 @@ def test_a_move_next_to_a_lone_leader_displaces_him_12_73() -> None:
 
 
 def test_an_extended_unit_retreats_unextended_and_checks_8_47() -> None:
-    """The engine never retreats a line extended: the marker goes, then a UDD (a 9 fails
-    against 7: disordered)."""
+    """A line that cannot retreat extended (a friend where its extension would step; the
+    case where it can is tests/test_gbacw_extended_combat.py's): the marker goes, then a UDD
+    (a 9 fails against 7: disordered)."""
     g, k, enemy = active_gamble()
     u = g.pos.units[enemy]
     start = hx(g, enemy)
     side = free_neighbour(g, start, {hx(g, k)})
     u.extension, u.extends = "line", [hid(g, side)]
     to = free_neighbour(g, start, {hx(g, k), side})
+    friend = next(x for x in g.brigade_units("CS-Archer/Heth") if x != enemy)
+    step = Hex(side.q + to.q - start.q, side.r + to.r - start.r)  # the extension's way
+    g.pos.units[friend].hex = hid(g, step)
     dice(g, [9])
     ev = rs._carry(g, enemy, start, (1, 1), RetreatPath((to,), (), ()), 0, False,
                    {hx(g, k)}, set())

@@ -33,10 +33,11 @@ from gettysburg.core.protocol import Action, Event, RuleError
 
 from .combatant import check as udd_check
 from .extension import ExtendedLine, envelop, line_moves
-from .facing import front_hexes
-from .formation_step import line_of, units_at
+from .facing import RefuseSide, flank_direction, front_hexes
+from .formation_step import SIDES, line_of, units_at
 from .kinds import unit_class
 from .movement import entry_cost
+from .retreat import RetreatOptions, RetreatPath, Surroundings
 from .shock_action import combatant_of
 
 if TYPE_CHECKING:
@@ -308,3 +309,86 @@ def advance_extended(game: GbacwGame, key: str, to: Hex, *, rule: str
             data.setdefault("recrewed", []).append(k)
     game._memo.clear()
     return data
+
+
+# --- retreating extended (002 §8.47) ---------------------------------------------------------
+
+
+def _line_at(game: GbacwGame, key: str, here: Hex) -> ExtendedLine | None:
+    """``key``'s line with its counter in ``here`` (a unit waiting for its owner's retreat
+    path is off the map meanwhile, so its own ``hex`` cannot say)."""
+    u = game.pos.units[key]
+    if u.extension != "line" or not u.extends or u.facing is None \
+            or u.facing.kind != "vertex":
+        return None
+    parts = {game.cat.board.parse(x) for x in u.extends}
+    sides: list[RefuseSide] = [s for s in SIDES
+                               if here.neighbour(flank_direction(u.facing, s)) in parts]
+    if len(sides) != len(parts):
+        return None
+    return ExtendedLine.extend(here, u.facing, sides)
+
+
+def retreats_extended(game: GbacwGame, key: str, here: Hex, path: RetreatPath,
+                      sur: Surroundings) -> bool:
+    """002 §8.47: whether ``key``'s line can follow its counter's retreat ``path`` still
+    extended: every part stepping the same way, facing kept, into hexes open to it that
+    hold no enemy (nor an enemy's part), no enemy front hex, no hex next to the causing
+    units, no hex of a shock still to resolve, no "D" or "d", and no friend other than guns
+    facing its way; the counter's path passes through no friends. A reading: a part never
+    meets a terrain check (such a line gathers instead)."""
+    line = _line_at(game, key, here)
+    u = game.pos.units[key]
+    if line is None or path.through or u.facing is None:
+        return False
+    board = game.cat.board
+    cls = unit_class(game.counter(key))
+    enemy_parts = {x for k, v in game.pos.units.items() if v.seat != u.seat
+                   for x in (game.hex_of(e) for e in v.extends) if x is not None}
+    friends: dict[Hex, list[str]] = {}
+    for k, v in game.pos.units.items():
+        h = game.hex_of(v.hex)
+        if k != key and v.seat == u.seat and h is not None:
+            friends.setdefault(h, []).append(k)
+    parts = [h for h in line.hexes if h != here]
+    prev = parts
+    for h in path.hexes:
+        dq, dr = h.q - here.q, h.r - here.r
+        new = [Hex(x.q + dq, x.r + dr) for x in parts]
+        for a, b in zip(prev, new, strict=True):
+            if b not in board.hexes or b in sur.enemy or b in enemy_parts \
+                    or b in sur.enemy_front or b in sur.pending \
+                    or any(c.distance(b) <= 1 for c in sur.causing):
+                return False
+            if any(game.pos.units[k].facing != u.facing
+                   or unit_class(game.counter(k)) != "artillery" for k in friends.get(b, [])):
+                return False
+            step = entry_cost(board, a, b, unit_class=cls,
+                              orders=game.orders_of(key),  # type: ignore[arg-type]
+                              use_paths=False)
+            if isinstance(step, RuleError) or step.disorder != "none":
+                return False
+        prev = new
+    return True
+
+
+def keep_extended(game: GbacwGame, key: str, here: Hex, opts: RetreatOptions,
+                  sur: Surroundings) -> RetreatOptions:
+    """002 §8.47: an extended line retreats extended when it can: if some of the allowed
+    paths let it, only those are offered; otherwise all (it then gathers and takes its UDD,
+    the results code's)."""
+    if game.pos.units[key].extension != "line":
+        return opts
+    ok = tuple(pth for pth in opts.paths if retreats_extended(game, key, here, pth, sur))
+    return opts if not ok else RetreatOptions(ok, opts.lost_sp, opts.abandoned)
+
+
+def shift_parts(game: GbacwGame, key: str, frm: Hex, to: Hex) -> list[str]:
+    """Move the line's extensions with its counter from ``frm`` to ``to`` (002 §8.47); the
+    new extension hexes."""
+    u = game.pos.units[key]
+    dq, dr = to.q - frm.q, to.r - frm.r
+    u.extends = [_hid(game, Hex(x.q + dq, x.r + dr))
+                 for x in (game.cat.board.parse(e) for e in u.extends)]
+    game._memo.clear()
+    return list(u.extends)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
-from . import fatigue, formation_step
+from . import extended_combat, fatigue, formation_step
 from .charts.terrain import UnitClass
 from .combatant import Combatant, Disorder, check
 from .facing import Facing, vertex_steps
@@ -130,10 +130,12 @@ def retreat(game: GbacwGame, key: str, need: tuple[int, int], causing: set[Hex],
         return []
     checked = set(checked or ()) | {key}
     orders = game.orders_of(key)
+    sur = surroundings(game, key, causing)
     opts = retreat_options(game.cat.board, here, need, unit_class=_class(game, key),
                            orders=orders if orders in ("march", "advance", "attack")
                            else "advance",  # type: ignore[arg-type]
-                           sur=surroundings(game, key, causing))
+                           sur=sur)
+    opts = extended_combat.keep_extended(game, key, here, opts, sur)  # 002 §8.47
     pend = p.pending
     if len(opts.paths) > 1 and (pend is None or pend.get("kind") == RETREAT):
         entry: dict[str, Any] = {"unit": key, "from": u.hex, "need": list(need),
@@ -214,7 +216,11 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
         hexes = list(path.hexes)
         checks = dict(path.checks)
         me = _combatant(game, key) if u.hex is not None else None
-        if u.extension is not None or u.refused:
+        keep = extended_combat.retreats_extended(  # 002 §8.47: the line retreats whole
+            game, key, here, path, surroundings(game, key, causing))
+        if keep:
+            u.refused = []  # 002 §7.33: the retreat ends a refusal, free
+        elif u.extension is not None or u.refused:
             ev += _unextend(game, key, me)
         walked: list[Hex] = []
         for h in hexes:
@@ -236,6 +242,8 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
             walked = list(hexes)  # a unit never stops on friends it cannot stack with
         u.hex = _hid(game, walked[-1])
         data["path"] = [_hid(game, h) for h in walked]
+        if keep:
+            data["extends"] = extended_combat.shift_parts(game, key, here, walked[-1])
         ev.append(Event(event, "12.44", data))
         ev += _leaders_follow(game, key, here, walked[-1])
         if good_order:
