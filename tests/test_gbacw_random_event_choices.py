@@ -560,3 +560,34 @@ def test_random_answers_end_the_choice_and_the_draw_goes_on_tdg_18(letter: str,
     _sound(g)
     again = load_game(g.to_json())
     assert again.state_hash() == g.state_hash()
+
+
+def test_j_through_a_battery_shot_in_the_engine_tdg_18() -> None:
+    """J's mark on the Confederates; Pee Dee fires at a Union unit two hexes ahead (the
+    Union holds its return fire): the Union's d10 (4, even) gives -2 on the Fire Table roll
+    and Pee Dee loses a gun after the shot; the mark is spent."""
+    g = between_markers()
+    p = g.pos
+    key = "CS-III:Pee Dee"
+    u = p.units[key]
+    h = g.hex_of(u.hex)
+    assert h is not None and u.facing is not None
+    ahead = h.neighbour(u.facing.index).neighbour(u.facing.index)
+    target = next(k for k, w in sorted(p.units.items()) if w.seat == "usa" and w.hex)
+    p.units[target].hex = g.cat.board.hexes[ahead].id
+    brigade = g.formation(key)
+    p.current, p.brigade = f"csa/{p.brigades[brigade].division}", brigade
+    g._memo.clear()
+    shot = {"type": "fire", "unit": key, "target": g.cat.board.hexes[ahead].id}
+    assert shot in g.legal_actions("csa")
+    p.tdg["jinx"] = ["csa"]
+    guns = g.counter(key).sp - u.lost
+    g.dice = ScriptedDice([4] + [5] * 30, die="d10")
+    g.apply(shot, "csa")
+    ev = g.apply({"type": "hold"}, "usa")  # 002 §10.42: the shot is rolled after the answer
+    jinx = next(e for e in ev if e.type == "random_event_effect")
+    assert jinx.data == {"letter": "J", "unit": key, "roll": 4, "drm": -2, "guns_lost": 1}
+    fire = next(e for e in ev if e.type == "fire")
+    assert {"source": "battery-jinx", "value": -2, "rule": "tdg.18.0"} in fire.data["modifiers"]
+    assert g.counter(key).sp - u.lost == guns - 1 and "jinx" not in p.tdg
+    assert "jinx_shot" not in p.tdg
