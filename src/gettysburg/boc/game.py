@@ -39,6 +39,7 @@ from gettysburg.boc.fire import (
     fire_options,
 )
 from gettysburg.boc.fog import fog_key, handle, label_view, secret_key, units_view
+from gettysburg.boc.legal_list import LegalActions
 from gettysburg.boc.melee import (
     ENTRY,
     MeleeState,
@@ -331,16 +332,24 @@ class BocGame(Position, Game):
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self, seat: Seat) -> list[Action]:
+        return self.legal_sequence(seat).to_list()
+
+    def legal_sequence(self, seat: Seat) -> LegalActions:
+        """The legal actions as :meth:`legal_actions` lists them, built lazily (issue 59):
+        ``len`` and one item without a dict and a path list for every move."""
+        out = LegalActions()
         st = self.state
         if st.over:
-            return []
+            return out
         d = self.decision()
         if d is not None:
-            return json_copy(d.options) if seat == d.seat else []
+            if seat == d.seat:
+                out.add(d.options)  # copied item by item when read
+            return out
         if seat != st.active:
-            return []
+            return out
         acts: list[Action] = []
-        moves: list[Action] = []  # kept apart: most of the list, and all of one type
+        moves: list[tuple[str, Sequence[list[str]]]] = []  # (unit, paths): all of one type
         if st.phase == DEPLOY:
             acts += self._swap_actions(seat)
         elif st.phase == "command":
@@ -359,10 +368,8 @@ class BocGame(Position, Game):
                 if self.column_rule and self.orders.oob[u.id].type == "infantry" \
                         and self.formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
-                reach = self.move_options(u.id, front, occ)
-                # reach.path is sorted by destination; its paths are kept (copied here).
-                moves += [{"type": "move", "unit": u.id, "path": list(p)}
-                          for p in reach.path.values()]
+                # The reach's paths, sorted by destination; copied only when handed out.
+                moves.append((u.id, self.move_options(u.id, front, occ).path_list))
                 if u.hex in index(self.board).edge:
                     acts.append({"type": "leave_map", "unit": u.id})
             for uid in sorted(st.units):
@@ -397,13 +404,15 @@ class BocGame(Position, Game):
                          for n in range(1, most + 1)]
         acts.append({"type": "end_phase"})
         acts.sort(key=lambda a: _ORDER[a["type"]])
-        if not moves:
-            return acts
         # The order a stable sort of everything by type would give, without sorting the
         # moves: they go, as listed, after the other actions that come before them.
         cut = next((i for i, a in enumerate(acts) if _ORDER[a["type"]] > _MOVE_PLACE),
                    len(acts))
-        return acts[:cut] + moves + acts[cut:]
+        out.add(acts[:cut])
+        for uid, paths in moves:
+            out.add_moves(uid, paths)
+        out.add(acts[cut:])
+        return out
 
     # --- validation and execution (the table of action types: actions.py) ------------------
     def validate(self, action: Action, seat: Seat) -> None:

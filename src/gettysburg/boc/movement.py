@@ -142,6 +142,14 @@ class Reach:
     nr: int = 1
     extra: dict[str, list[str]] = field(default_factory=dict)  # one-hex moves (6.4)
     _paths: dict[str, list[str]] | None = None
+    _path_list: tuple[list[str], ...] | None = None
+
+    @property
+    def path_list(self) -> tuple[list[str], ...]:
+        """The paths of :attr:`path` in its order (sorted by destination), kept."""
+        if self._path_list is None:
+            self._path_list = tuple(self.path.values())
+        return self._path_list
 
     @property
     def path(self) -> dict[str, list[str]]:
