@@ -204,3 +204,23 @@ def test_a_shock_collapse_is_written_12_23() -> None:
     u = g.pos.units[enemy]
     assert u.collapsed and u.disordered
     assert combatant_of(g, enemy).printed_sp == g.counter(enemy).sp
+
+
+def test_a_failed_pre_shock_check_costs_the_stack_one_sp_12_35e() -> None:
+    """Two disordered regiments stacked fail the pre-shock check: each takes the second
+    disorder (its UDD passed: 1 SP and a retreat), but the stack loses one SP in all, from
+    its top unit (002 §11.37, §12.35e), not one each and the top unit twice."""
+    g, _k, enemy = designated()
+    mate = "CS-III:13 AL"
+    g.pos.units[mate].hex = g.pos.units[enemy].hex
+    g.pos.units[mate].facing = g.pos.units[enemy].facing
+    for key in (enemy, mate):
+        g.pos.units[key].disordered = True
+    g.dice = ScriptedDice([9] + [0] * 40, die="d10")  # the check fails; the UDDs pass
+    g._memo.clear()
+    ev = g.apply({"type": "stand"}, "csa")
+    pre = next(e for e in ev if e.type == "shock_pre_shock_check")
+    assert not pre.data["roll"]["passed"]
+    assert sum(1 for r in pre.data["results"] if r["sp_loss"]) == 2
+    assert sum(g.pos.units[x].lost for x in (enemy, mate)) == 1
+    assert list(pre.data["losses"].values()) == [1]

@@ -1,7 +1,8 @@
 """Shock under random play (hypothesis) on the melee position (tests/data/gbacw/melee.yaml),
 with the shock actions made likely: present strength never below zero, every event citing a
-rule, no unit off the map named to the enemy by a shock event, and the same seed and actions
-giving the same game (002 §11, the engine's shock_step, continued_shock, charge_step)."""
+rule, no unit off the map named to the enemy by a shock event, no seat reading both sides'
+fatigue in one, and the same seed and actions giving the same game (002 §11, §17.31; the
+engine's shock_step, continued_shock, charge_step)."""
 
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ def test_shock_under_random_play(seed: int, data: st.DataObject) -> None:
                 if e["type"].startswith(SHOCK_EVENTS):
                     hidden = _named(e["data"], units) - own - seen
                     assert not hidden, (e["type"], hidden)
+                    text = json.dumps(e["data"])  # both sides' fatigue: no seat reads it
+                    assert not ("fatigue-attacker" in text and "fatigue-defender" in text), e
             for k, u in g.view(s)["units"].items():
                 assert u["sp"] >= 0 or k in own, k
     again = GbacwGame(MELEE, seed=seed)

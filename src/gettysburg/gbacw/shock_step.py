@@ -407,7 +407,7 @@ def resolve(game: GbacwGame) -> list[Event]:
         for k, n in pre.losses.items():
             p.units[k].lost += n
         for d in pre.results:
-            _disorder(game, d, causing=causing, ev=ev)
+            _disorder(game, d, causing=causing, ev=ev, sp=False)  # pre.losses has the SP
         held = {h for d in dfn for h in d.hexes}
         if all(not _live(game, h, str(pend["seat"])) for h in held):
             ctx = pend.setdefault("ctx", {})  # §11.47: the check emptied the hex
@@ -441,7 +441,7 @@ def pre_shock_fire_options(game: GbacwGame) -> list[Action]:
     attacked = {k for k, _ in _defenders(game)}
     others: set[Hex] = set()  # front hexes of enemies that are not shocking now
     for k, u in p.units.items():
-        if u.seat == seat and k not in attackers and u.hex is not None:
+        if u.seat == seat and k not in attackers and _present(game, k):
             try:
                 others |= set(combatant_of(game, k).fronts())
             except RuleError:
@@ -450,7 +450,8 @@ def pre_shock_fire_options(game: GbacwGame) -> list[Action]:
     countered = set(p.pending.get("ctx", {}).get("counter_charged", []))
     for k, u in sorted(p.units.items()):
         here = game.hex_of(u.hex)
-        if u.seat == seat or here is None or u.facing is None or k in countered:
+        if u.seat == seat or here is None or u.facing is None or k in countered \
+                or not _present(game, k):  # gone to this action's results, not yet swept
             continue  # §11.56: a counter-charging unit fires no pre-shock fire
         try:
             front = combatant_of(game, k).fronts()
@@ -863,12 +864,15 @@ def terrain_check(game: GbacwGame, me: Combatant, need: str, rule: str) -> dict[
     return {}
 
 
-def _disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex], ev: list[Event]) -> None:
-    """Write one disorder result (002 §12.3) to the position."""
+def _disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex], ev: list[Event],
+              sp: bool = True) -> None:
+    """Write one disorder result (002 §12.3) to the position; ``sp=False`` when the caller
+    writes the stack's one SP itself (§12.35e: a pre-shock check's ``losses``)."""
     u = game.pos.units[d.unit]
     if d.disordered or d.second:
         u.disordered = True
-    u.lost += d.sp_loss
+    if sp:
+        u.lost += d.sp_loss
     if d.blown:
         charge_step.mark_blown(game, d.unit)
     if d.abandoned:
