@@ -224,3 +224,28 @@ def test_a_line_that_cannot_retreat_extended_gathers_and_checks_8_47() -> None:
     assert check.data["roll"] == 9 and check.data["rule"] == "8.47"
     assert u.extension is None and u.extends == []
     assert u.disordered == (not check.data["passed"])  # Heth's and Pettigrew's stars help
+
+
+def test_a_line_advances_extended_after_fire_8_47_12_6() -> None:
+    """The enemy in L's front hex gone after 11 NC's fire (taken off by hand), the advance
+    offered (§12.6) is the line's: one facing, the one its move gives; of the two ways in
+    (ahead whole, or a pivot on L swinging R into the hex) the engine takes the one entering
+    fewer hexes, the pivot, as §8.47's example allows."""
+    from gettysburg.gbacw import results_step
+
+    g, left, _, _ = lined()
+    u = g.pos.units[NC11]
+    assert u.facing is not None
+    v = u.facing.index
+    target = left.neighbour(v)
+    g.pos.units[ENEMY].hex = None
+    g._memo.clear()
+    ev = results_step.offer_fire_advance(g, NC11, hid(g, target), hid(g, left))
+    assert [e.type for e in ev] == ["advance_offer"]
+    offers = [a for a in g.legal_actions("csa") if a["type"] == "advance"]
+    assert [a["facing"] for a in offers] == [Facing.vertex(v + 1).to_json()]
+    ev = g.apply(offers[0], "csa")
+    adv = next(e for e in ev if e.type == "fire_advance")
+    assert adv.data["extended"] is True and adv.data["to"] == hid(g, target)
+    assert u.extension == "line" and u.hex == hid(g, left) and u.extends == [hid(g, target)]
+    assert u.facing == Facing.vertex(v + 1)

@@ -641,11 +641,15 @@ def offer_fire_advance(game: GbacwGame, unit: str, target: str, start: str | Non
 
 
 def advance_facings(game: GbacwGame, unit: str, to: Hex) -> list[Facing]:
-    """The facings the advance into ``to`` may end with (its own or one vertex off)."""
+    """The facings the advance into ``to`` may end with (its own or one vertex off); an
+    extended line that can advance extended, the one facing that move gives it (§8.47)."""
     u = game.pos.units[unit]
     me = _combatant(game, unit)
     if me is None or u.facing is None:
         return []
+    line = extended_combat.advance_line(game, unit, to) if u.extension == "line" else None
+    if line is not None:
+        return [line[0].facing]
     seat = u.seat
     enemy = game.enemy_hexes(seat) - {to}
     entries = [game.stack_entry(k) for k, x in game.pos.units.items()
@@ -696,17 +700,25 @@ def answer_advance(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         raise RuleError("12.6", f"{key} may not advance into {pend['to']} facing {f}")
     me = _combatant(game, key)
     assert me is not None
-    need = check_advance(game.cat.board, me, to, new_facing=f,
-                         enemy=game.enemy_hexes(me.side) - {to})
-    p.pending = None
     u = p.units[key]
+    line = extended_combat.advance_line(game, key, to) if u.extension == "line" else None
+    need = line[1] if line is not None else check_advance(  # 002 §8.47: a line extended
+        game.cat.board, me, to, new_facing=f, enemy=game.enemy_hexes(me.side) - {to})
+    p.pending = None
     given: list[str] = []
-    if u.extension is not None or u.refused:
-        given = formation_step.leave(cast("FormationGame", game), key)
-    frm, u.hex, u.facing = u.hex, pend["to"], f
-    data: dict[str, Any] = {"unit": key, "from": frm, "to": u.hex, "facing": f.to_json()}
+    frm = u.hex
+    if line is not None:
+        u.refused = []  # 002 §7.33
+        extended_combat.place_line(game, key, line[0], event="fire_advance", rule="8.47")
+    else:
+        if u.extension is not None or u.refused:
+            given = formation_step.leave(cast("FormationGame", game), key)
+        u.hex, u.facing = pend["to"], f
+    data: dict[str, Any] = {"unit": key, "from": frm, "to": pend["to"], "facing": f.to_json()}
+    if line is not None:
+        data.update({"hex": u.hex, "extends": list(u.extends), "extended": True})
     if given:
-        data["given_up"] = given  # 002 §8.47 (reading: the advance is made unextended)
+        data["given_up"] = given  # 002 §8.47: the marker goes before the advance
     first = game.dice.counter
     if need == "auto":
         u.disordered, data["terrain"] = True, "D"
@@ -718,8 +730,10 @@ def answer_advance(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         u.moves = max(u.moves, game.moves_allowed(key))
     ev = [Event("fire_advance", "12.6", data)]
     ev += recrew(game, key, [pend["to"]], advanced=True)
-    if frm is not None and (h := game.hex_of(frm)) is not None:
-        ev += _leaders_follow(game, key, h, to)
+    end = game.hex_of(u.hex)
+    if frm is not None and (h := game.hex_of(frm)) is not None and end is not None \
+            and h != end:
+        ev += _leaders_follow(game, key, h, end)
     return _dice(game, first, ev)
 
 
