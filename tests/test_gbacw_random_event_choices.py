@@ -12,7 +12,7 @@ import pytest
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.protocol import Action, Event, RuleError
-from gettysburg.gbacw import battle_book_step, drunk, event_choices, imboden
+from gettysburg.gbacw import battle_book_step, drunk, effectiveness, event_choices, imboden
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.kinds import unit_class
@@ -342,6 +342,7 @@ def test_q_buford_not_before_2_july_then_scouting_removes_the_brigade_tdg_18() -
     chosen(g, {"type": "event_choice", "letter": "Q", "choice": brigade})
     assert all(p.units[k].hex is None and g.gone(k) for k in units)
     assert not g.in_play(brigade) and all(p.units[k].lost < g.counter(k).sp for k in units)
+    assert not effectiveness.brigade_ci(g, brigade, set())  # gone scouting: not a loss
 
 
 # --- J ---------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from .cup import uniform_index
 from .kinds import unit_class
 from .lasting import jinx_drm as jinx_drm
 from .lasting import jinx_roll as jinx_roll
+from .lasting import removed as removed
 from .random_events import Draw
 from .state import division_marker, march_marker, marker_parts
 from .tdg_leaders import MAX_ACTIVATIONS, check_warren
@@ -442,11 +443,6 @@ def answer_event(game: GbacwGame, action: Action, seat: str) -> tuple[list[Event
     marker = march_marker(b.seat) if b.orders == "march" or b.division is None else \
         division_marker(b.seat, b.division)
     return ev, marker
-
-
-def removed(game: GbacwGame, key: str) -> bool:
-    """004 §18.0 Q: a unit of a brigade sent scouting is out of play (not a loss)."""
-    return key in game.pos.tdg.get("removed", ())
 
 
 def begin_turn(game: GbacwGame) -> list[Event]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from gettysburg.core.protocol import Event
 
+from .lasting import removed
 from .rally import Status, brigade_ineffective, division_ineffective
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 def status(game: GbacwGame, key: str, *, arrived: bool) -> Status:
     """One regiment as §13.21 sees it."""
     u = game.pos.units[key]
+    if removed(game, key):
+        return "not-arrived"  # 004 §18.0 Q: sent scouting, out of play but not lost
     if u.lost >= game.counter(key).sp:
         return "eliminated"
     if u.routed:

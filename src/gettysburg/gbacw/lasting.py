@@ -64,3 +64,8 @@ def jinx_drm(game: GbacwGame, unit: str) -> int:
     """004 §18.0 J: the DRM on the jinxed battery's shot now being resolved (0 or -2)."""
     got = game.pos.tdg.get("jinx_shot")
     return int(got["drm"]) if isinstance(got, dict) and got.get("unit") == unit else 0
+
+
+def removed(game: GbacwGame, key: str) -> bool:
+    """004 §18.0 Q: a unit of a brigade sent scouting is out of play (not a loss)."""
+    return key in game.pos.tdg.get("removed", ())
