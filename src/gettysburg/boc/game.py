@@ -270,7 +270,7 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
 #: command-range answers kept per game; the oldest go first beyond this many.
 RANGE_MEMO = 512
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
-_MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo")
+_MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo")
 
 
 class BocGame(Position, Game):
@@ -378,8 +378,9 @@ class BocGame(Position, Game):
                     continue
                 if self.column_rule and self.orders.oob[uid].type == "infantry":
                     acts.append({"type": "formation", "unit": uid, "column": not u.column})
+                # The kept paths: LegalActions copies an action when it hands it out.
                 for (entry, _dest), (_c, path) in sorted(
-                        self.enter_options(uid, front, occ).items()):
+                        self.shared_enter_options(uid, front, occ).items()):
                     acts.append({"type": "enter", "unit": uid, "entry": entry, "path": path})
             if not st.night:  # 9.71 no combat at night
                 ms = MeleeState.from_json(st.melee)

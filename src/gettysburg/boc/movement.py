@@ -10,8 +10,9 @@ from __future__ import annotations
 import heapq
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from gettysburg.boc.board import Board, RoadOnSide, SideInfo
 from gettysburg.boc.control import BoardIndex, index
@@ -142,29 +143,66 @@ class Reach:
     nr: int = 1
     extra: dict[str, list[str]] = field(default_factory=dict)  # one-hex moves (6.4)
     _paths: dict[str, list[str]] | None = None
-    _path_list: tuple[list[str], ...] | None = None
+    _path_list: ReachPaths | None = None
 
     @property
-    def path_list(self) -> tuple[list[str], ...]:
-        """The paths of :attr:`path` in its order (sorted by destination), kept."""
+    def path_list(self) -> ReachPaths:
+        """The paths of :attr:`path` in its order (sorted by destination), each traced
+        back only when asked for (a legal-action list hands out few of them)."""
         if self._path_list is None:
-            self._path_list = tuple(self.path.values())
+            self._path_list = ReachPaths(self)
         return self._path_list
+
+    def trail(self, hx: str) -> list[str]:
+        """The path to ``hx`` (a reachable hex), traced back from the search."""
+        state = self.end.get(hx)
+        if state is None:
+            return self.extra[hx]
+        trail = [hx]
+        key = state
+        while key in self.prev:
+            key = self.prev[key]
+            trail.append(self.names[key // self.nr])
+        trail.reverse()
+        return trail
 
     @property
     def path(self) -> dict[str, list[str]]:
         if self._paths is None:
-            paths = dict(self.extra)
-            for hx, state in self.end.items():
-                trail = [hx]
-                key = state
-                while key in self.prev:
-                    key = self.prev[key]
-                    trail.append(self.names[key // self.nr])
-                trail.reverse()
-                paths[hx] = trail
-            self._paths = {h: paths[h] for h in sorted(paths)}
+            self._paths = {h: self.trail(h) for h in sorted(self.extra.keys() | self.end)}
         return self._paths
+
+
+class ReachPaths(Sequence[list[str]]):
+    """A :class:`Reach`'s paths by destination order, built when indexed (issue 59).
+    Callers must not change the lists they get (they may be the reach's own)."""
+
+    __slots__ = ("_dests", "_reach")
+
+    def __init__(self, reach: Reach) -> None:
+        self._reach = reach
+        self._dests = sorted(reach.extra.keys() | reach.end)
+
+    def __len__(self) -> int:
+        return len(self._dests)
+
+    @overload
+    def __getitem__(self, i: int) -> list[str]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[str]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[str] | list[list[str]]:
+        r = self._reach
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self._dests)))]
+        if r._paths is not None:
+            return r._paths[self._dests[i]]
+        return r.trail(self._dests[i])
+
+    def __iter__(self) -> Iterator[list[str]]:
+        """All of them: traced once and kept in the reach (:attr:`Reach.path`)."""
+        return iter(self._reach.path.values())
 
 
 #: ``reachable`` answers kept per board; the oldest go first beyond this many.

@@ -85,6 +85,8 @@ class Position:
     #: ``enter_options`` answers keyed by everything they depend on (not by a position
     #: version, so a state changed by any route can never be answered from a stale entry).
     _enter_memo: dict[tuple[object, ...], EnterOptions] | None = None
+    #: ``entry_hexes`` answers keyed by all they read of the unit and the state.
+    _entries_memo: dict[tuple[object, ...], tuple[tuple[str, str], ...]] | None = None
 
     def cavalry_rules(self) -> CavalryBattle:
         """The 10.0 section the cavalry battles are fought by."""
@@ -256,6 +258,23 @@ class Position:
     def entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
         """(entry hex, entry road) pairs ``u`` may come on at now (6.7, 9.74, 2.4); one
         road per hex, named as the board names it."""
+        # Asked for every due unit at every decision: kept per all it reads (issue 59).
+        div = self.division_key(u)
+        key = (u.status, u.arrival_hex, u.arrival_entry, bool(u.night_road and
+               self.state.night), div, self.state.entry_roads.get(div))
+        memo = self._entries_memo
+        if memo is None:
+            memo = self._entries_memo = {}
+        got = memo.get(key)
+        if got is None:
+            got = tuple(self._entry_hexes(u))
+            if len(memo) >= ENTER_MEMO:
+                del memo[next(iter(memo))]
+            memo[key] = got
+        return list(got)
+
+    def _entry_hexes(self, u: UnitState) -> list[tuple[str, str]]:
+        """:meth:`entry_hexes` worked out."""
         board = self.board
         if u.status == OFF_MAP:
             if not u.arrival_hex or not board.has_hex(u.arrival_hex):
@@ -302,6 +321,13 @@ class Position:
                       ) -> dict[tuple[str, str], tuple[int, list[str]]]:
         """(entry hex, destination) -> (MP, path) for a unit due to arrive (``front``: its
         side's front line, ``occ``: the hexes' occupants, if known)."""
+        got = self.shared_enter_options(uid, front, occ)
+        return {k: (c, list(p)) for k, (c, p) in got.items()}
+
+    def shared_enter_options(self, uid: str, front: frozenset[str] | None = None,
+                             occ: Mapping[str, list[UnitState]] | None = None
+                             ) -> EnterOptions:
+        """:meth:`enter_options` as kept: the caller must change nothing in it."""
         u = self.state.units[uid]
         if front is None:
             front = front_line(self.board, self.state, u.side)
@@ -321,7 +347,7 @@ class Position:
             if len(memo) >= ENTER_MEMO:
                 del memo[next(iter(memo))]
             memo[key] = got
-        return {k: (c, list(p)) for k, (c, p) in got.items()}
+        return got
 
     def _enter_options(self, uid: str, entries: tuple[tuple[str, str], ...],
                        night_march: bool, rules: MoveRules) -> EnterOptions:
