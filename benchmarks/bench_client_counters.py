@@ -18,6 +18,11 @@ the scenario's counters put on free hexes around them, served to the page in pla
 the game's state (a route in the browser, nothing changed on the server), so the client
 draws, pans and hit-tests N counters as it would late in the battle.
 
+``--static DIR`` serves the page's client files (``/static/...``) from ``DIR`` instead, routed
+in the browser: the client of another commit (``git archive COMMIT src/gettysburg/server/static
+| tar -x -C /tmp/old``, then ``--static /tmp/old/src/gettysburg/server/static``) measured
+against this one under the same load.
+
 Figures only (docs/server.md keeps them); nothing is asserted. Counters drawn and on the
 map are printed with the page's load time (from the address to the map drawn).
 """
@@ -94,10 +99,17 @@ def clicks(page: Any, units: list[str]) -> list[float]:
     return times
 
 
-def open_map(browser: Any, link: str, route: tuple[str, Any, str] | None = None) -> Any:
+def open_map(browser: Any, link: str, route: tuple[str, Any, str] | None = None,
+             static: Path | None = None) -> Any:
     """The game's page with its counters and map drawn (as bench_client_map.open_map), the
-    game's state served by ``route`` when given."""
+    game's state served by ``route`` when given, the client's files from ``static``."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
+    if static is not None:
+        def client(r: Any) -> None:
+            path = static / r.request.url.split("/static/", 1)[1].split("?")[0]
+            kind = "text/css" if path.suffix == ".css" else "text/javascript"
+            r.fulfill(status=200, content_type=kind, body=path.read_bytes())
+        page.route("**/static/**", client)
     if route is not None:
         page.route(route[0], route[1])
         body = json.loads(route[2])
@@ -145,6 +157,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=48)
     ap.add_argument("--clicks", type=int, default=10)
     ap.add_argument("--inflate", type=int, default=0, help="counters on the map (copies)")
+    ap.add_argument("--static", type=Path, default=None, help="the client's files from here")
     ap.add_argument("--each", action="store_true", help="print every step's and click's time")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
@@ -187,7 +200,8 @@ def main() -> None:
                     route.fulfill(status=200, content_type="application/json", body=body)
             t = time.perf_counter()
             page = open_map(browser, f"{server.url}{link}",
-                            route=(browser_route, serve, body) if args.inflate else None)
+                            route=(browser_route, serve, body) if args.inflate else None,
+                            static=args.static)
             load = time.perf_counter() - t
             drawn = page.locator("g.unit").count()
             for _ in range(3):
