@@ -11,6 +11,7 @@ from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Event, RuleError
 from gettysburg.gbacw import results_step as rs
+from gettysburg.gbacw.combatant import Disorder
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.retreat import RetreatPath
 
@@ -489,3 +490,20 @@ def test_both_sides_waiting_to_retreat_go_in_cohesion_order_12_48(
         seat = g.to_move()[0]
         g.apply(g.legal_actions(seat)[0], seat)
     assert g.pos.units[k].hex is not None and g.pos.units[enemy].hex is not None
+
+
+def test_stacked_second_disorders_of_one_event_cost_one_sp_12_35e() -> None:
+    """002 §12.35e: stacked units each losing an SP to second disorders of one event (a
+    rout chain's failed UDDs, a retreat through them) lose one SP in all, from the unit on
+    top; a unit alone keeps its own loss."""
+    g, _k, _e = active_gamble()
+    a, b, c = g.brigade_units(ARCHER)[:3]
+    g.pos.units[b].hex = g.pos.units[a].hex
+    g.pos.units[a].stack, g.pos.units[b].stack = 1, 0  # b on top
+    hit = [Disorder(x, "adjacent-rout", "12.35", second=True, sp_loss=1) for x in (a, b, c)]
+    assert rs.stack_allotment(g, hit) == {b: 1, c: 1}
+    before = {x: g.pos.units[x].lost for x in (a, b)}
+    for d in hit[:2]:
+        rs.write_disorder(g, d, causing=set(), checked={a, b},
+                          sp=rs.stack_allotment(g, hit).get(d.unit, 0))
+    assert g.pos.units[b].lost == before[b] + 1 and g.pos.units[a].lost == before[a]

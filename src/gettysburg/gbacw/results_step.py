@@ -301,26 +301,50 @@ def _through(game: GbacwGame, key: str, through: list[Hex], causing: set[Hex],
     checks, results = through_checks(game.dice, stationary, checked)
     ev = [Event("retreat_through", "12.46", {"unit": key, "checks": [c.to_json() for c in checks],
                                             "disorders": [d.to_json() for d in results]})]
+    allot = stack_allotment(game, list(results))
     for d in results:
-        ev += write_disorder(game, d, causing=causing, checked=checked)
+        ev += write_disorder(game, d, causing=causing, checked=checked,
+                             sp=allot.get(d.unit, 0))
     return ev
 
 
+def stack_allotment(game: GbacwGame, results: list[Disorder]) -> dict[str, int]:
+    """002 §12.35e: stacked units (not artillery) that each lose an SP to second disorders
+    of one event, failed UDDs included, lose one SP in all, from the unit on top; a Blown
+    unit's own extra loss is not shared (§11.58). Units alone keep their own loss."""
+    out: dict[str, int] = {}
+    by_hex: dict[str, list[str]] = {}
+    for d in results:
+        u = game.pos.units[d.unit]
+        if not d.sp_loss or d.abandoned or u.hex is None:
+            continue
+        if unit_class(game.counter(d.unit)) == "artillery" or d.blown:
+            out[d.unit] = d.sp_loss
+            continue
+        by_hex.setdefault(u.hex, []).append(d.unit)
+    for keys in by_hex.values():
+        top = min(keys, key=lambda k: (game.pos.units[k].stack, k))
+        out[top] = 1
+    return out
+
+
 def write_disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex],
-                   checked: set[str]) -> list[Event]:
-    """One disorder result of a chain (002 §12.31, §12.35): the marker, the SP, and the rout
+                   checked: set[str], sp: int | None = None) -> list[Event]:
+    """One disorder result of a chain (002 §12.31, §12.35): the marker, the SP (``sp``: the
+    unit's share of its stack's loss, :func:`stack_allotment`; None, its own), and the rout
     or retreat the second disorder brings."""
     u = game.pos.units[d.unit]
     if d.disordered or d.second:
         u.disordered = True
-    u.lost += d.sp_loss
+    lost = d.sp_loss if sp is None else sp
+    u.lost += lost
     if d.blown:
         u.blown = True
     if d.abandoned:
         u.abandoned = u.abandoned or "abandoned-1"
     ev: list[Event] = []
-    if d.sp_loss:
-        ev += leader_losses(game, {d.unit: d.sp_loss})
+    if lost:
+        ev += leader_losses(game, {d.unit: lost})
     if d.rout:
         u.routed = True
         ev += routs(game, [d.unit], causing)
@@ -464,11 +488,13 @@ def routs(game: GbacwGame, keys: list[str], causing: set[Hex] | None = None) -> 
             _to_box(game, k, ev)
         ev += sweep_leaders(game)
         checked = set(chain.routed) | {c.unit for c in chain.checks}
+        allot = stack_allotment(game, [d for d in chain.disorders if not d.rout])
         for d in chain.disorders:
             if d.rout:
                 continue  # already in the box with the chain
             ev += write_disorder(game, d, causing=(causing or set()) | {
-                where[r] for r in chain.routed if r in where}, checked=checked)
+                where[r] for r in chain.routed if r in where}, checked=checked,
+                sp=allot.get(d.unit, 0))
     return _dice(game, first_roll, ev)
 
 
