@@ -248,6 +248,29 @@ def check_phasing_extras(game: GbacwGame, key: str) -> None:
                                 "sees it: no fire this activation (Option 1)")
 
 
+@dataclass(frozen=True)
+class Scene:
+    """The hexes a shot's checks read from the position, taken once for a firer: the
+    enemy targets of its seat (002 §8.45), every occupied hex (sight blockers, §10.26),
+    its friends' hexes (§10.26) and, for a lone battery, the enemy in its front (§10.66).
+    A legal list asks :func:`plan_at` about every enemy hex, so it builds the scene once
+    per unit instead of once per hex (same answers: nothing changes in between)."""
+
+    enemies: frozenset[Hex]
+    occupied: frozenset[Hex]
+    friends: frozenset[Hex]
+    lone: tuple[Hex, ...]
+
+
+def scene_of(game: GbacwGame, key: str, seat: str, *, phasing: bool) -> Scene:
+    """The :class:`Scene` of unit ``key`` firing at enemies of ``seat``."""
+    mine = game.pos.units[key].seat
+    friends = frozenset(h for u in game.pos.units.values()
+                        if u.seat == mine and (h := game.hex_of(u.hex)))
+    return Scene(frozenset(enemy_targets(game, seat)), frozenset(occupied_hexes(game)),
+                 friends, tuple(lone_battery_front(game, key)) if phasing else ())
+
+
 def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
     """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3)."""
     try:
@@ -260,21 +283,21 @@ def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
         return []
     out = []
     seat = game.pos.units[key].seat
-    for h in sorted(enemy_targets(game, seat), key=lambda x: (x.q, x.r)):
+    scene = scene_of(game, key, seat, phasing=True)
+    for h in sorted(scene.enemies, key=lambda x: (x.q, x.r)):
         try:
-            plan_at(game, firer, h, seat)  # the checks of check_fire (§10.66, §7.34 too)
+            plan_at(game, firer, h, seat, scene=scene)  # check_fire's checks (§10.66, §7.34)
         except RuleError:
             continue
         out.append(h)
     return out
 
 
-def _shot(game: GbacwGame, firer: Firer, target: Hex) -> Shot:
-    occupied = occupied_hexes(game)
-    friends = {h for u in game.pos.units.values()
-               if u.seat == game.pos.units[firer.unit].seat and (h := game.hex_of(u.hex))}
+def _shot(game: GbacwGame, firer: Firer, target: Hex, scene: Scene | None = None) -> Shot:
+    if scene is None:
+        scene = scene_of(game, firer.unit, game.pos.units[firer.unit].seat, phasing=False)
     shot = check_target(game.cat.board, all_charts().range, firer, target,
-                        blockers=occupied - {firer.hex, target}, friends=friends,
+                        blockers=scene.occupied - {firer.hex, target}, friends=scene.friends,
                         light=_light(game))
     if firer.artillery and firer.hex in game.cat.board.hexes and \
             target in game.cat.board.hexes:
@@ -339,21 +362,25 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
 
 
 def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
-            sp: int | None = None, *, by_parts: bool = True) -> FirePlan:
+            sp: int | None = None, *, by_parts: bool = True,
+            scene: Scene | None = None) -> FirePlan:
     """The plan of ``firer``'s shot at ``target``: an enemy there, the lone battery rule
     (§10.66), range, arc and sight (§10.12, §10.16), the SP through a refused front (§7.34);
     a phasing extended line fires by its parts (§8.45, :func:`line_plan`) unless
-    ``by_parts`` is False (split fire goes from the counter's hex)."""
-    if target not in enemy_targets(game, seat):
+    ``by_parts`` is False (split fire goes from the counter's hex). ``scene``: the
+    position's hexes as :func:`scene_of` reads them (built here when not given)."""
+    if scene is None:
+        scene = scene_of(game, firer.unit, seat, phasing=firer.phasing)
+    if target not in scene.enemies:
         raise RuleError("10.12", f"no enemy unit in {game.cat.board.hexes[target].id}")
-    lone = lone_battery_front(game, firer.unit) if firer.phasing else []
+    lone = scene.lone
     if lone and target not in lone:
         raise RuleError("10.66", f"{firer.unit} is a lone battery with an enemy in its front: "
                                  "it fires at that enemy")
     u = game.pos.units[firer.unit]
     if by_parts and sp is None and firer.phasing and u.extension == "line" and u.extends:
-        return line_plan(game, firer, target)
-    shot = _shot(game, firer, target)
+        return line_plan(game, firer, target, scene)
+    shot = _shot(game, firer, target, scene)
     allowed = fire_sp(game, firer.unit, refused_front=shot.refused_side is not None)
     if allowed < 1:
         raise RuleError("7.34", f"{firer.unit} has no SP left to fire through that front")
@@ -361,7 +388,8 @@ def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
                     over=friends_fired_over(game, firer, shot, target))
 
 
-def line_plan(game: GbacwGame, firer: Firer, target: Hex) -> FirePlan:
+def line_plan(game: GbacwGame, firer: Firer, target: Hex,
+              scene: Scene | None = None) -> FirePlan:
     """002 §8.45: each hex of an extended line fires as a unit of its own with its share of
     the SP (``extension.split_strength``, the counter's hex within its hex limits); the
     parts that may fire at one hex must combine: their SP add up, with the worst range DRM
@@ -375,7 +403,7 @@ def line_plan(game: GbacwGame, firer: Firer, target: Hex) -> FirePlan:
     for i, (h, share) in enumerate(zip(hexes, shares, strict=True)):
         part = replace(firer, hex=h, sp=share)
         try:
-            shot = _shot(game, part, target)
+            shot = _shot(game, part, target, scene)
         except RuleError as exc:
             refused = refused or exc
             continue
