@@ -455,6 +455,8 @@ def _k_step(game: GbacwGame, pend: dict[str, Any], action: Action) -> list[Event
     u = p.units[key]
     frm = u.hex
     u.hex, u.stack = str(action["to"]), 0
+    # a unit moved off its works stops building them (002 §15.14: moving interrupts)
+    p.constructions = [c for c in p.constructions if c.get("unit") != key]
     moved = [*pend.get("moved", []), key]
     pend["moved"], pend["unit"] = moved, None
     game._memo.clear()
