@@ -14,8 +14,11 @@ hand-built clear board with a few roads. It times
    same (hex, road) state graph, after asserting that both give the same cost for every
    reachable hex; and prints the ratio;
 3. (shipped board only, ``--games N``, 0 to skip) random-vs-random Day 1 transitions a
-   second and seconds a game, with the engine's issue-59 memos and with them emptied
-   before every decision (what a decision cost before them), and with recorded ``apply``.
+   second and CPU seconds a game, played each way in the same run (``MODES``): the
+   engine's lazily built legal actions without a view (issue 59), the full list without a
+   view (as before it), the lab's loop (a view every decision), the lab's loop with the
+   memos emptied before every decision and with recorded ``apply``; all end each game in
+   the same state hash.
 """
 
 from __future__ import annotations
@@ -105,31 +108,75 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return statistics.median(times), out
 
 
-def random_day1(games: int, memos: bool, recorded: bool = False) -> tuple[int, float]:
-    """(transitions, seconds) of ``games`` random-vs-random Day 1 games, the random agent
-    and dice seeded per game. ``memos=False`` empties the engine's issue-59 memos before
-    every decision (``BocGame.forget_memos``): each decision then costs what it did
-    before them. Unrecorded, as the lab plays (``apply_unrecorded``), unless ``recorded``."""
+#: How a random Day 1 game is played (``random_day1``'s ``mode``):
+#: lab: the lab's loop (``view`` every decision, its listed legal actions, unrecorded);
+#: list: no view, ``legal_actions`` (every action built) and unrecorded ``apply``;
+#: lazy: no view, ``legal_sequence`` (count and one item; issue 59) and unrecorded ``apply``;
+#: recorded: the lab's loop with recorded ``apply`` (history, state hash, snapshot).
+MODES = ("lab", "list", "lazy", "recorded")
+
+
+def random_day1(games: int, memos: bool, recorded: bool = False, mode: str = "lab"
+                ) -> tuple[int, float]:
+    """(transitions, CPU seconds) of ``games`` random-vs-random Day 1 games, the random
+    agent and dice seeded per game (``mode``: see ``MODES``; ``recorded`` is the same as
+    ``mode="recorded"``). ``memos=False`` empties the engine's issue-59 memos before every
+    decision (``BocGame.forget_memos``). CPU time (``time.process_time``): the machine is
+    shared, and wall-clock figures move by several times between runs."""
     from gettysburg.ai import make_agent
     from gettysburg.core.protocol import new_game
 
+    if recorded:
+        mode = "recorded"
     steps, spent = 0, 0.0
     for k in range(games):
         game = new_game("boc/day1", seed=f"bench-{k}")
         assert isinstance(game, BocGame)
         agents = {s: make_agent("random", k) for s in game.seats()}
         rng = random.Random(k)
-        t = time.perf_counter()
+        apply = game.apply if mode == "recorded" else game.apply_unrecorded
+        t = time.process_time()
         while not game.is_terminal():
             if not memos:
                 game.forget_memos()
             seat = game.to_move()[0]
-            view = game.view(seat)
-            action = agents[seat].choose(view, view["legal_actions"], 1.0, rng)
-            (game.apply if recorded else game.apply_unrecorded)(action, seat)
+            if mode in ("lab", "recorded"):
+                view = game.view(seat)
+                legal: Any = view["legal_actions"]
+            else:
+                view = {}
+                legal = game.legal_sequence(seat) if mode == "lazy" \
+                    else game.legal_actions(seat)
+            apply(agents[seat].choose(view, legal, 1.0, rng), seat)
             steps += 1
-        spent += time.perf_counter() - t
+        spent += time.process_time() - t
+        last_hashes[k] = game.state_hash()
     return steps, spent
+
+
+#: The final state hash of each benchmark game (game index -> hash) of the last run:
+#: every way of playing must end each game in the same state.
+last_hashes: dict[int, str] = {}
+
+
+def day1_figures(games: int) -> None:
+    """Issue 59's figures, each way of playing in the same run: goals 5,000 transitions
+    a second (engine: legal actions and apply) and 0.2 s a random Day 1 game."""
+    print(f"random vs random Day 1, {games} games, CPU time (goal 5,000 transitions/s and "
+          "0.2 s a game):")
+    rows = (("lazy legal_sequence, no view", True, "lazy"),
+            ("legal_actions list, no view", True, "list"),
+            ("lab loop (view + list)", True, "lab"),
+            ("lab loop, memos emptied", False, "lab"),
+            ("lab loop, recorded apply", True, "recorded"))
+    hashes: set[tuple[str, ...]] = set()
+    for label, memos, mode in rows:
+        n, sec = random_day1(games, memos, mode=mode)
+        hashes.add(tuple(last_hashes[k] for k in range(games)))
+        print(f"  {label:30s} {n / sec:7.0f} transitions/s, {sec / games:.3f} s a game "
+              f"({n} transitions)")
+    assert len(hashes) == 1, "the ways of playing ended in different states"
+    print("  every way ended each game in the same state hash")
 
 
 def main() -> None:
@@ -140,15 +187,7 @@ def main() -> None:
                     help="random Day 1 games for the transitions figure (0: skip it)")
     args = ap.parse_args()
     if args.games and board_path().exists():
-        # Issue 59's goals: 5,000 transitions/s, 0.2 s a game (the lab's way of playing).
-        print(f"random vs random Day 1, {args.games} games (view, choose, apply per "
-              "transition; goal 5,000/s and 0.2 s a game):")
-        for label, memos, recorded in (("memos (now)", True, False),
-                                       ("no memos (before issue 59)", False, False),
-                                       ("memos, recorded apply", True, True)):
-            n, sec = random_day1(args.games, memos, recorded)
-            print(f"  {label:28s} {n / sec:7.0f} transitions/s, {sec / args.games:.2f} s a "
-                  f"game ({n} transitions)")
+        day1_figures(args.games)
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         board_file: Path | None = None

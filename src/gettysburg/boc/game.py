@@ -46,6 +46,7 @@ from gettysburg.boc.melee import (
     melee_declare_options,
     target_problem,
 )
+from gettysburg.boc.movement import reachable
 from gettysburg.boc.oob import (
     DataError,
     default_hierarchy,
@@ -362,15 +363,18 @@ class BocGame(Position, Game):
         elif st.phase == "movement":
             front = front_line(self.board, st, seat)  # 6.61, the same for every unit
             occ = st.occupants()  # nothing moves while the actions are listed
+            column_rule, oob, edge = self.column_rule, self.orders.oob, index(self.board).edge
             for u in st.on_map(seat):
                 if self.move_problem(u) is not None:
                     continue
-                if self.column_rule and self.orders.oob[u.id].type == "infantry" \
+                if column_rule and oob[u.id].type == "infantry" \
                         and self.formation_problem(u) is None:
                     acts.append({"type": "formation", "unit": u.id, "column": not u.column})
                 # The reach's paths, sorted by destination; copied only when handed out.
-                moves.append((u.id, self.move_options(u.id, front, occ).path_list))
-                if u.hex in index(self.board).edge:
+                assert u.hex is not None
+                moves.append((u.id, reachable(self.board, u.hex,
+                                              self.move_rules(u, front, occ)).path_list))
+                if u.hex in edge:
                     acts.append({"type": "leave_map", "unit": u.id})
             for uid in sorted(st.units):
                 u = st.units[uid]
@@ -438,18 +442,18 @@ class BocGame(Position, Game):
         """6.7: due arrivals may attack an enemy-held entry hex from their road."""
         st = self.state
         enemy = {u.hex for u in st.on_map(other(seat))}
-        on_entries = any(self.board.hex(h).entries for h in enemy if h is not None)
+        on_entries = any(h in enemy for h, _ in index(self.board).entries)
         acts: list[Action] = []
         for uid in sorted(st.units):
             u = st.units[uid]
             if u.side != seat or u.status not in (RESERVE, OFF_MAP):
                 continue
+            if not on_entries and u.arrival_hex not in enemy:
+                continue  # no enemy on any entry hex: the usual case, answered at once
             label = self.orders.oob[uid]
             if is_hq(label) or label.type == "artillery" or ms.declared(uid) \
                     or self.entry_problem(u) is not None:
                 continue
-            if not on_entries and u.arrival_hex not in enemy:
-                continue  # no enemy on any entry hex: the usual case, answered at once
             for hx, road in self.entry_hexes(u):
                 if hx in enemy and target_problem(self.board, st, ms, seat, hx, ENTRY,
                                                    None, enemy) is None:

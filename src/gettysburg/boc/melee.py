@@ -232,8 +232,9 @@ def melee_declare_options(board: Board, state: BocState, orders: Orders, side: s
     idx = index(board)
     enemy = {u.hex for u in state.on_map(other(side))}
     acts: list[Action] = []
+    declared = {a.unit for a in ms.attacks}
     for u in sorted(state.on_map(side), key=lambda x: x.id):
-        if ms.declared(u.id) or u.hex is None:
+        if u.id in declared or u.hex is None:
             continue
         targets = [t for t in idx.nbrs[u.hex] if t in enemy]
         if not targets:
