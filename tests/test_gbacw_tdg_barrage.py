@@ -166,3 +166,35 @@ def test_phase_ends_with_its_marker_and_replays() -> None:
     g = run()
     assert not barrage_step.active(g) and "barrage" not in g.pos.tdg
     assert run().pos.to_json() == g.pos.to_json()
+
+
+# --- the Confederates: Pendleton's own artillery AMs (E-29) -----------------------------------
+def test_pendleton_draws_artillery_ams_and_barrages() -> None:
+    """004 §4.35-4.36 (E-29): Pendleton draws an efficiency marker like a corps (his AMs, 1 to
+    3, the marker CS-Art); on it the Confederates may barrage with the batteries in his range
+    (tdg.10.92); a Confederate check above 9 removes the battery (tdg.10.94)."""
+    from gettysburg.core.dice import ScriptedDice
+
+    g = GbacwGame("third-day", seed=1)
+    p = g.pos
+    assert "csa/CS-Art" in [f"csa/{c}" for c, _ in g._commands("csa")]
+    assert 1 <= p.ams["CS-Art"] <= 3
+    p.phase, p.current, p.brigade, p.done_brigades = "action", "csa/CS-Art", None, []
+    p.orders_done = ["usa", "csa"]
+    g._memo.clear()
+    assert {"type": "barrage"} in g.legal_actions("csa")
+    g.apply({"type": "barrage"}, "csa")
+    shots = [a for a in g.legal_actions("csa") if a["type"] == "barrage_fire"
+             and len(a["units"]) == 1]
+    assert shots
+    shot = shots[0]
+    g.dice = ScriptedDice([0] + [9] * 80, die="d10")  # the shot, then 9s (the check)
+    ev = g.apply(shot, "csa")
+    check = next(e for e in ev if e.type == "barrage_check")
+    assert check.data["roll"] == 9 and check.data["total"] > 9
+    assert check.data["result"] == "removed"
+    assert g.pos.units[shot["units"][0]].hex is None  # eliminated
+    with pytest.raises(RuleError):  # Pendleton's AMs give nothing in a transfer (tdg.4.36)
+        from gettysburg.gbacw.kinds import ARTILLERY_COMMANDS
+        from gettysburg.gbacw.tdg_leaders import check_transfer_parties
+        check_transfer_parties(["CS-Art", "CS-Hood/I"], ARTILLERY_COMMANDS)

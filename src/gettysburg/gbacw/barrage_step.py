@@ -20,9 +20,12 @@ Actions (the phasing seat's):
   cannot fire again until rallied (002 §10.61); a Confederate battery above 9 is removed.
 
 Readings: the activations counted are the battery's brigade's activations this turn plus the
-barrage phases it fired in (its own count, ``Position.tdg["barrage_acts"]``); the
-Confederates have no artillery AM in the engine (Pendleton commands no formation with its
-own marker), so only the Union may barrage until one exists.
+barrage phases it fired in (its own count, ``Position.tdg["barrage_acts"]``). Pendleton
+commands no formation with a marker of its own, so his artillery AMs are a command of their
+own, ``CS-Art`` (:func:`extra_commands`): while his post is on the map it draws an efficiency
+marker like a corps (E-29, E-30), its AMs are the marker plus the post's efficiency rating,
+1 to 3 (:func:`chief_ams`), it takes no part in transfers (``kinds.ARTILLERY_COMMANDS``), and a
+``CS-Art`` marker drawn when no barrage is possible is idle.
 """
 
 from __future__ import annotations
@@ -57,8 +60,12 @@ if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
 
 ACTIONS = ("barrage", "barrage_fire")
-#: each side's artillery chief(s) (004 §4.3, §4.35): the first on the map leads the barrage
-CHIEFS: dict[str, tuple[str, ...]] = {"usa": ("hunt",), "csa": ("alexander", "pendleton")}
+#: each side's artillery chief's post (004 §4.3, §4.35): after the Alexander swap the
+#: Pendleton counter's post is Alexander's (Position.acting), so the post is the key
+CHIEFS: dict[str, tuple[str, ...]] = {"usa": ("hunt",), "csa": ("pendleton",)}
+#: the Confederate chief's artillery AMs: he commands no formation with a marker of its own,
+#: so his AMs are a command of their own, drawn like a corps' (E-29, E-30)
+CSA_ARTILLERY = "CS-Art"
 ARTILLERY = ("art", "horse_art")
 
 
@@ -90,9 +97,34 @@ def chief(game: GbacwGame, seat: str) -> str | None:
     return None
 
 
+def extra_commands(game: GbacwGame, seat: str) -> list[tuple[str, list[str]]]:
+    """Commands that draw an efficiency marker besides the corps and divisions: Pendleton's
+    artillery AMs while his post is on the map (004 §4.35-4.36, E-29)."""
+    if seat == "csa" and game.leader_hex(CHIEFS["csa"][0]) is not None:
+        return [(CSA_ARTILLERY, [CSA_ARTILLERY])]
+    return []
+
+
+def extra_divisions(game: GbacwGame, seat: str) -> list[str]:
+    """Their markers' "divisions" (the pool's marker ids, 002 §5.3)."""
+    return [d for _, divs in extra_commands(game, seat) for d in divs]
+
+
+def chief_ams(game: GbacwGame, seat: str, em: int) -> int:
+    """004 §4.35-4.36 (E-29): the chief's marker plus his efficiency rating, 1 to 3."""
+    from .efficiency import artillery_ams
+
+    leader = CHIEFS[seat][0]
+    return artillery_ams(em, int(game.cat.rating(leader, "efficiency")),
+                         all_charts().efficiency_pools.artillery_am_cap.value)
+
+
 def artillery_command(game: GbacwGame, seat: str) -> str | None:
     """The formation whose marker is the side's artillery AM: the one its chief commands,
-    when it draws markers of its own (Hunt's Artillery Reserve)."""
+    when it draws markers of its own (Hunt's Artillery Reserve), or the chief's own AMs
+    (Pendleton's)."""
+    if CSA_ARTILLERY in extra_divisions(game, seat):
+        return CSA_ARTILLERY
     for ld in CHIEFS.get(seat, ()):
         command = game.cat.leader_command.get(ld)
         if command is not None and command in game.divisions(seat):

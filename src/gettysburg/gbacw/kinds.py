@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from gettysburg.gbacw.charts.terrain import UnitClass
 
 #: TDG's artillery commands with AMs of their own, kept out of transfers (004 §4.36)
-ARTILLERY_COMMANDS = ("US-AR",)
+ARTILLERY_COMMANDS = ("US-AR", "CS-Art")  # CS-Art: Pendleton's own AMs (barrage_step)
 EVENT_MARKER = "event"  # the Random Event marker in the AM pool (004 §18.0): no seat
 LEADER_MA = 10  # brigade and division leaders (002 §4.16)
 COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tires (§9.32)

@@ -19,6 +19,7 @@ from gettysburg.core.protocol import (
 )
 from gettysburg.gbacw import (
     artillery_near,
+    barrage_step,
     battle_book_step,
     charge_step,
     coordination,
@@ -865,6 +866,7 @@ class EngineQuestions(Game):
             corps = self.cat.division_corps.get(d, d)
             cmd = d if corps == "US-Cav" else corps
             out.setdefault(cmd, []).append(d)
+        out.update(barrage_step.extra_commands(self, seat))  # 004 §4.35: Pendleton (E-29)
         return sorted(out.items())
 
     # --- result and views ------------------------------------------------------------------

@@ -13,6 +13,7 @@ from gettysburg.core.protocol import (
     dice_event,
 )
 from gettysburg.gbacw import (
+    barrage_step,
     battle_book_step,
     charge_step,
     collapse_step,
@@ -207,6 +208,9 @@ class EngineSteps(EngineLegality):
         E-29); brigades straight under a corps on the corps' marker. A scenario's count is
         a ceiling (E-17)."""
         cat, p = self.cat, self.pos
+        if cmd == barrage_step.CSA_ARTILLERY:  # 004 §4.35-4.36: Pendleton's AMs (E-29)
+            p.ams[cmd] = barrage_step.chief_ams(self, "csa", em)
+            return
         scen = self.scen.scenario
         turn = turn_label(p.turn)
         cl = cat.corps_leader.get(cmd)
@@ -253,7 +257,7 @@ class EngineSteps(EngineLegality):
         p = self.pos
         pool: list[str] = []
         for seat in SEATS:
-            for d in self.divisions(seat):
+            for d in [*self.divisions(seat), *barrage_step.extra_divisions(self, seat)]:
                 pool += [division_marker(seat, d)] * p.ams.get(d, 1)
             if any(b.seat == seat and b.orders == "march" and not b.reserve and self.in_play(n)
                    for n, b in p.brigades.items()):
@@ -328,7 +332,7 @@ class EngineSteps(EngineLegality):
                     {"marker": marker, "seat": seat, "division": division,
                      "march": division is None, "chosen": chosen})]
         p.phase = "orders_change"
-        if not self.eligible_brigades():
+        if not self.eligible_brigades() and not barrage_step.declare_options(self, seat):
             ev.append(Event("marker_idle", "5.3", {"marker": marker}))
             return ev + self._end_marker()
         return ev
