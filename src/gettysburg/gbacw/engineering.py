@@ -290,3 +290,26 @@ def from_board(board: Board, vertices: Mapping[Hex, tuple[int, ...]]) -> tuple[B
                                 f"give that many vertices, not {len(vs)}")
             out.extend(Breastwork(h, v) for v in vs)
     return tuple(out)
+
+
+def towards_vertex(h: Hex, enemies: Collection[Hex]) -> int:
+    """The vertex whose two front hexes lie nearest the nearest enemy (lowest index on a
+    tie; 0 with no enemy): how the engine orients a set-up marker the book leaves to its
+    owner (004 sc. 4.5: "as the Union player likes"), facing the works to the foe."""
+    if not enemies:
+        return 0
+    target = min(enemies, key=lambda e: (h.distance(e), e.q, e.r))
+    return min(range(6), key=lambda v: (h.neighbour(v).distance(target)
+                                        + h.neighbour((v + 1) % 6).distance(target), v))
+
+
+def setup_vertices(h: Hex, markers: int, enemies: Collection[Hex]) -> tuple[int, ...]:
+    """The vertices of ``markers`` set-up markers in ``h`` (004 sc. 4.5): one looks at the
+    nearest enemy; two guard the four sides of that corner (vertices either side of it, so
+    the four hexsides around the enemy's direction), as the book asks for B5013."""
+    w = towards_vertex(h, enemies)
+    if markers == 1:
+        return (w,)
+    if markers == 2:
+        return tuple(sorted(((w - 1) % 6, (w + 1) % 6)))
+    raise RuleError("15.12", f"at most {MAX_PER_HEX} breastworks a hex, not {markers}")

@@ -38,6 +38,38 @@ def breastworks(game: GbacwGame) -> tuple[Breastwork, ...]:
                         for b in game.pos.breastworks))
 
 
+def setup_breastworks(game: GbacwGame) -> list[Event]:
+    """Place the scenario's ready-made works at set-up (004 sc. 4.5, decision E-18): the
+    markers its record lists (``Scenario.breastworks``: hexes, two where ``markers`` says),
+    which must be the ones the board prints (``engineering.from_board``), each oriented by
+    :func:`engineering.setup_vertices` towards the nearest enemy counter (the book lets the
+    owner orient them; the engine chooses for him). The ``free`` markers of a record (the
+    21st of Day 2, Day 3's 45) are not placed: that choice is not in the engine yet."""
+    scen = game.scen.scenario
+    if scen is None:
+        return []
+    board = game.cat.board
+    ev: list[Event] = []
+    for record in scen.breastworks:
+        if not record.hexes:
+            continue
+        enemies = [h for u in game.pos.units.values()
+                   if u.seat != record.seat and (h := game.hex_of(u.hex)) is not None]
+        listed = {board.parse(x): record.markers.get(x, 1) for x in record.hexes}
+        vertices = {h: engineering.setup_vertices(h, n, enemies) for h, n in listed.items()}
+        works = engineering.from_board(board, vertices)
+        odd = set(listed) ^ {w.hex for w in works}
+        if odd:
+            raise ValueError("the scenario's breastworks are not those the board prints: "
+                             f"{sorted(board.hexes[h].id for h in odd)}")
+        for w in works:
+            hid = board.hexes[w.hex].id
+            game.pos.breastworks.append({"hex": hid, "vertex": w.vertex})
+            ev.append(Event("breastworks", "15.21", {"hex": hid, "vertex": w.vertex,
+                                                     "seat": record.seat, "setup": True}))
+    return ev
+
+
 def guarded(game: GbacwGame) -> frozenset[Hexside]:
     """The guarded hexsides, for movement's ``breastwork_sides`` (§15.22)."""
     return engineering.guarded_hexsides(breastworks(game))

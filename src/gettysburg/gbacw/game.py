@@ -146,6 +146,8 @@ class GbacwGame(EngineView):
         self.record(Event("setup", "3.0", {"scenario": s.id, "title": s.title,
                                             "turn": turn_label(s.first_turn),
                                             "last_turn": turn_label(s.last_turn)}))
+        for e in engineering_step.setup_breastworks(self):  # 004 sc. 4.5, E-18
+            self.record(e)
         for e in self._begin_turn():
             self.record(e)
 
