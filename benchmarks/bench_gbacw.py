@@ -10,15 +10,23 @@ Times
    and warm (the same position asked again, as validate does after the listing);
 3. a random player (the weighted one of ``tests/test_gbacw_random_play.py``) through
    Little Round Top to its end: actions, seconds, and the share spent listing actions.
+
+``--fire`` instead prints the CPU time (``time.process_time``) spent in
+``fire_action.fire_targets`` over 300 weighted random actions (fire favoured) of Little
+Round Top (seeds 1, 2) and Herr Ridge (seed 3), with a hash of every legal list and the
+final state hash, to compare a change that must not change any answer.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import time
 
+from gettysburg.core.canonical import hash_json
 from gettysburg.core.protocol import new_game
+from gettysburg.gbacw import fire_action
 from gettysburg.gbacw import questions as gbacw_game
 from gettysburg.gbacw.game import GbacwGame
 
@@ -47,10 +55,53 @@ def to_active_brigade(g: GbacwGame) -> None:
     raise SystemExit("no brigade became active")
 
 
+FIRE_WEIGHTS = {"fire": 6, "fire_split": 3, "return_fire": 4, "end_activation": 1,
+                "end_brigade": 2}
+
+
+def fire_cpu(scenario: str, seed: int, actions: int = 300) -> None:
+    """CPU in fire_targets over a seeded weighted random game, and its hashes."""
+    spent = [0.0]
+    plain = fire_action.fire_targets
+
+    def timed(game: GbacwGame, key: str) -> list[object]:
+        t = time.process_time()
+        try:
+            return list(plain(game, key))
+        finally:
+            spent[0] += time.process_time() - t
+
+    gbacw_game.fire_action.fire_targets = timed
+    try:
+        g = new_game(f"gbacw/{scenario}", seed=seed)
+        r = random.Random(seed)
+        digest = hashlib.sha256()
+        t0, n = time.process_time(), 0
+        while not g.is_terminal() and n < actions:
+            s = g.to_move()[0]
+            legal = g.legal_actions(s)
+            digest.update(hash_json(legal).encode())
+            kinds = sorted({a["type"] for a in legal})
+            kind = r.choice([k for k in kinds for _ in range(FIRE_WEIGHTS.get(k, 2))])
+            g.apply(r.choice([a for a in legal if a["type"] == kind]), s)
+            n += 1
+    finally:
+        gbacw_game.fire_action.fire_targets = plain
+    print(f"{scenario} seed {seed}: {n} actions, {time.process_time() - t0:.2f} s CPU, "
+          f"fire_targets {spent[0]:.2f} s; legal lists {digest.hexdigest()[:16]}, "
+          f"final {g.state_hash()[:16]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--fire", action="store_true", help="the fire part's CPU time only")
     args = ap.parse_args()
+    if args.fire:
+        for scenario, seed in (("little-round-top", 1), ("little-round-top", 2),
+                               ("herr-ridge", 3)):
+            fire_cpu(scenario, seed)
+        return
 
     t = time.perf_counter()
     g = new_game("gbacw/second-day", seed=args.seed)
