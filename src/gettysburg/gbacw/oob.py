@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal, Self
 
@@ -382,10 +382,15 @@ class Oob:
         return chain
 
     def counters(self) -> list[Counter]:
+        return list(self._all_counters)
+
+    # Built once: set-up asks for every counter once per deployment line.
+    @cached_property
+    def _all_counters(self) -> tuple[Counter, ...]:
         out: list[Counter] = []
         for rec in self.units:
             out.extend(_counters(rec, self.formulas))
-        return out
+        return tuple(out)
 
     def resolve(self, name: str, side: Side | None = None, kind: str | None = None,
                 within: str | None = None) -> list[str]:
@@ -437,6 +442,7 @@ _ABBREV = {"mass": "ma", "indiana": "in", "ohio": "oh", "miss": "ms", "mississip
            "mich": "mi", "ind": "in", "wis": "wi", "ill": "il", "penn": "pa", "pa": "pa"}
 
 
+@cache  # a pure function of the name, asked for every record at every name set-up resolves
 def normalise(name: str) -> str:
     """Compare names without case, punctuation or ordinals; the word 'battery' goes last, so
     '9 MA battery' finds the 9th Massachusetts Battery and not the 9th Massachusetts."""
