@@ -69,3 +69,35 @@ def test_out_of_range_and_empty() -> None:
         except IndexError:
             continue
         raise AssertionError(f"index {bad} accepted")
+
+
+def test_state_hash_is_the_protocol_hash() -> None:
+    """BocGame.state_hash skips re-checking the position; the bytes hashed are the same
+    as the protocol's generic hash of ``hash_material``, and the position is what
+    ``json_copy`` made of it before (issue 59)."""
+    from gettysburg.boc.state import plain_copy
+    from gettysburg.core.canonical import json_copy
+    from gettysburg.core.protocol import Game
+
+    game = new_game("boc/day1", seed="lazy-hash")
+    assert isinstance(game, BocGame)
+    agents = {s: make_agent("random", 1) for s in game.seats()}
+    rng = random.Random("lazy-hash")
+    for step in range(200):
+        seat = game.to_move()[0]
+        if step % 10 == 0:
+            assert game.state_hash() == Game.state_hash(game)
+            data = game.position_json()
+            assert data == json_copy(data)
+            # Keys in json_copy's order (sorted), the units last, as before.
+            assert list(data) == [*sorted(k for k in data if k != "units"), "units"]
+        game.apply_unrecorded(agents[seat].choose({}, game.legal_sequence(seat), 1.0, rng),
+                              seat)
+    assert plain_copy({"b": (1, [2.5, None]), "a": {"z": True, "y": "x"}}) == \
+        json_copy({"b": (1, [2.5, None]), "a": {"z": True, "y": "x"}})
+    for bad in ({1: "x"}, {"a": {2}}, [object()]):
+        try:
+            plain_copy(bad)
+        except TypeError:  # CanonicalError is a TypeError
+            continue
+        raise AssertionError(f"{bad!r} copied")

@@ -12,6 +12,7 @@ answers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -91,9 +92,10 @@ from gettysburg.boc.supply import (
     night_targets,
 )
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
-from gettysburg.core.canonical import JSONDict, canonical_json, json_copy
+from gettysburg.core.canonical import JSONDict, canonical_json, check_json, json_copy, sha256_hex
 from gettysburg.core.dice import Dice, normalize_seed
 from gettysburg.core.protocol import (
+    FORMAT_STATE,
     REFEREE,
     Action,
     Event,
@@ -305,6 +307,18 @@ class BocGame(Position, Game):
     # --- state -------------------------------------------------------------------------
     def position_json(self) -> JSONDict:
         return self.state.to_json()
+
+    def state_hash(self) -> str:
+        """The protocol's hash (SHA-256 of the canonical JSON of ``hash_material``), the
+        same bytes, without checking the position again: ``position_json`` builds it from
+        checked parts (``plain_copy``, the units' checked compact forms). Issue 59: a
+        recorded action hashes the whole state."""
+        material = {"format": FORMAT_STATE, "setup": self.setup.to_json(),
+                    "dice": self.dice.state_json()}
+        check_json(material)
+        material["position"] = self.position_json()
+        return sha256_hex(json.dumps(material, sort_keys=True, separators=(",", ":"),
+                                     ensure_ascii=False, allow_nan=False))
 
     def use_secret(self, secret: bytes) -> None:
         self.key = secret_key(secret)  # the handles no longer follow from the seed

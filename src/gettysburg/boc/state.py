@@ -7,11 +7,12 @@ it to the protocol's atomic ``apply`` and to save files.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Final
 
-from gettysburg.core.canonical import JSONDict, json_copy
+from gettysburg.core.canonical import CanonicalError, JSONDict, check_json, json_copy
 
 SIDES: Final = ("usa", "csa")
 
@@ -112,6 +113,7 @@ class UnitState:
             fields_ = self.__dict__
             got = {k: fields_[k] for k in _NAMES
                    if k in _ALWAYS or fields_[k] != _DEFAULTS[k]}
+            check_json(got)  # once per form: the game's hash encodes it unchecked
             if len(_COMPACT) >= COMPACT_MEMO:
                 _COMPACT.clear()
             _COMPACT[values] = got
@@ -123,6 +125,27 @@ class UnitState:
         return UnitState(**{k: v for k, v in data.items() if k in names})
 
 
+def plain_copy(value: Any) -> Any:
+    """What ``json_copy`` gives for plain JSON data (dicts with their keys sorted, tuples
+    as lists, every container new), without encoding and decoding it (issue 59: the
+    state is copied for every recorded action). Refuses what ``check_json`` refuses; a
+    non-finite float is refused by the encoder (``allow_nan=False``) where it is used."""
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, dict):
+        for k in value:
+            if not isinstance(k, str):
+                raise CanonicalError(f"key {k!r} is {type(k).__name__}, not str")
+        return {k: plain_copy(value[k]) for k in sorted(value)}
+    if isinstance(value, list | tuple):
+        return [plain_copy(v) for v in value]
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    check_json(value)  # raises, naming what is not JSON
+    raise CanonicalError(f"{value!r} is not plain JSON")
+
+
+_SCALARS = (str, bool, int, type(None))
 _ALWAYS = frozenset({"id", "side", "status", "hex", "strength"})
 _NAMES = tuple(f.name for f in fields(UnitState))
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState)}
@@ -179,7 +202,7 @@ class BocState:
         data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self)
                           if f.name != "units" and not (f.name in _OPTIONAL
                                                        and not getattr(self, f.name))}
-        data = json_copy(data)
+        data = plain_copy(data)
         data["units"] = {k: u.to_json(full=False) for k, u in sorted(self.units.items())}
         return data
 
