@@ -143,3 +143,14 @@ def test_warren_is_called_before_the_activation_ends() -> None:
     view = _view(units, {"S": "advance", "L": "advance"}, seat="usa")
     assert _best(view, legal) == {"type": "warren", "brigade": "L"}
     assert _best(view, [{"type": "activate", "brigade": "S"}, *legal])["type"] == "activate"
+
+
+def test_a_coordinated_group_acts_as_one() -> None:
+    """002 §5.34: after a coordination result the group's activation beats the lead's
+    alone (the general never rolls for it, but answers it when it comes)."""
+    units = {"a": _unit("csa", "A2413", "S"), "b": _unit("csa", "A2314", "L")}
+    legal: list[JSON] = [{"type": "activate", "brigade": "S"},
+                         {"type": "activate_group", "brigades": ["S", "L"]},
+                         {"type": "end_activation"}]
+    view = _view(units, {"S": "advance", "L": "advance"})
+    assert _best(view, legal)["type"] == "activate_group"

@@ -133,6 +133,12 @@ def warren(s: Situation, a: Action) -> float:
     return 0.002 + 0.0001 * _brigade_size(s, str(a.get("brigade")))
 
 
+def activate_group(s: Situation, a: Action) -> float:
+    """002 §5.34: coordinated brigades act as one; worth more than activating the lead
+    alone (the doctrine's ``activate``: 1.0 plus 0.01 a unit), so taken when offered."""
+    return 1.01 + 0.01 * sum(_brigade_size(s, str(b)) for b in a.get("brigades") or [])
+
+
 def _take(_s: Situation, _a: Action) -> float:
     return 0.5
 
@@ -145,6 +151,7 @@ SCORERS: dict[str, Callable[[Situation, Action], float]] = {
     "dismount": dismount,
     "resupply": resupply,
     "warren": warren,
+    "activate_group": activate_group,
     "trimble": _take,  # 004 §14.6: a fallen leader's post filled keeps the chain whole
     "relieve": _take,  # 004 §18.0, L: a drunk brigadier relieved
 }
