@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from gettysburg.boc.board import BOC
@@ -175,13 +176,22 @@ def _check_hex_spelling(kind: str, name: str, value: object) -> None:
     for text in value if isinstance(value, list) else [value]:
         if not isinstance(text, str):
             continue
-        try:
-            canon = BOC.format(BOC.parse(text))
-        except HexIdError:
+        canon = _canonical_hex(text)
+        if canon is None:
             continue  # not a hex id at all: the rule that reads the field says why
         if canon != text:
             raise RuleError(RULE_ACTION, f"{kind}: {name} {text!r} is written {canon!r} "
                                          "(hex ids as the map prints them)")
+
+
+@lru_cache(maxsize=4096)
+def _canonical_hex(text: str) -> str | None:
+    """How the map prints the hex ``text`` names, or ``None`` if it names none (kept:
+    every move's path is checked hex by hex, issue 59)."""
+    try:
+        return BOC.format(BOC.parse(text))
+    except HexIdError:
+        return None
 
 
 def _path(action: Action) -> list[str]:

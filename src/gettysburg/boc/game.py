@@ -50,6 +50,7 @@ from gettysburg.boc.melee import (
 from gettysburg.boc.movement import reachable
 from gettysburg.boc.oob import (
     DataError,
+    Unit,
     default_hierarchy,
     default_oob,
     read_yaml,
@@ -273,7 +274,8 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
 #: command-range answers kept per game; the oldest go first beyond this many.
 RANGE_MEMO = 512
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
-_MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo")
+_MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
+          "_label_memo")
 
 
 class BocGame(Position, Game):
@@ -283,6 +285,8 @@ class BocGame(Position, Game):
     execute_checks = True  # execute() runs the same _check as validate()
     #: (HQ hex, range, enemy hexes) -> the command range's hexes, for views (issue 59).
     _range_memo: dict[tuple[str, int | None, frozenset[str]], tuple[str, ...]] | None = None
+    #: unit id -> (its printed label, what the view shows of it), for views (issue 59).
+    _label_memo: dict[str, tuple[Unit, JSONDict]] | None = None
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -499,8 +503,15 @@ class BocGame(Position, Game):
     def view(self, seat: Seat) -> JSONDict:
         st = self.state
         shown, hidden = units_view(self.key, st, seat)
+        oob, labels = self.orders.oob, self._label_memo
+        if labels is None:
+            labels = self._label_memo = {}
         for unit in shown:  # the printed label of a block the seat already sees by id
-            unit.update(label_view(self.orders.oob[str(unit["id"])]))
+            printed = oob[str(unit["id"])]
+            got = labels.get(unit["id"])
+            if got is None or got[0] is not printed:  # kept per label object (issue 59)
+                got = labels[str(unit["id"])] = (printed, label_view(printed))
+            unit.update(got[1])
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         supply_points = {k: v for k, v in st.supply_points.items() if own(st.units[k].side)}
         out: JSONDict = {
