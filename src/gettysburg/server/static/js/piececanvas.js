@@ -9,7 +9,11 @@
 // player clicks); a piece too small to read is a square of its colours.
 
 const BUDGET = 8; // ms a frame spent drawing missing bitmaps (one at least); the rest wait
-const PIXELS = 24e6; // bitmap pixels kept (about 96 MB; a 64 px counter is 4,096)
+const PIXELS = 24e6; // pixels of sheets at most (about 96 MB; a 64 px counter is 4,096)
+const MAX_BAND = 512; // px: a piece drawn wider than this is its 512 px bitmap scaled up
+// A sheet is 512 px square at most (a band's bitmaps, up to 8 across): drawing from a canvas
+// and then drawing into it makes the browser copy it whole, so sheets stay small.
+const SHEET = 512;
 const EXTENT = 0.78; // a piece's drawing reaches this far from its centre, in its widths
 const PLAIN = 12; // below this many px wide a counter is a plain square of its colours
 // Idle callbacks where the browser has them (not Safari): else a short timer.
@@ -87,27 +91,33 @@ function paintNode(ctx, group, previewed) {
   }
 }
 
-// A piece's group drawn into a new `band` px square bitmap, its centre in the middle and
-// `reach` map units from the centre to each edge.
-function rasterPiece(g, band, reach) {
-  const bmp = document.createElement("canvas");
-  bmp.width = bmp.height = band;
-  const ctx = bmp.getContext("2d");
+// A piece's group drawn into a `band` px square at (sx, sy) of a sheet's context, its centre
+// in the middle and `reach` map units from the centre to each edge.
+function rasterPiece(ctx, sx, sy, g, band, reach) {
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(sx, sy, band, band);
+  ctx.beginPath();
+  ctx.rect(sx, sy, band, band);
+  ctx.clip();
   const k = band / (2 * reach);
-  ctx.setTransform(k, 0, 0, k, band / 2, band / 2);
+  ctx.setTransform(k, 0, 0, k, sx + band / 2, sy + band / 2);
   const tilt = Number(/rotate\(([-\d.e]+)\)/.exec(g.getAttribute("transform") || "")?.[1] ?? 0);
   if (tilt) ctx.rotate(tilt * Math.PI / 180);
   if (g.classList.contains("preview-out")) ctx.globalAlpha = 0.45;
   paintNode(ctx, g, g.classList.contains("previewed"));
-  return bmp;
+  ctx.restore();
 }
 
 export class PieceCanvas {
   constructor(canvas) {
     this.canvas = canvas;
     this.items = [];
-    this.bitmaps = new Map(); // "band|look" -> canvas, in order of last use
-    this.pixels = 0; // theirs, all told
+    // The bitmaps live in slots of a few large canvases (sheets), one set a band: a canvas
+    // and its context each would cost more to make than the drawing itself.
+    this.bitmaps = new Map(); // "band|look" -> { sheet, sx, sy, band }, in order of last use
+    this.free = new Map(); // band -> free slots
+    this.pixels = 0; // of the sheets, all told
     this.keyOf = new WeakMap(); // a group -> { cls, key } (its markup, read once)
     this.view = null;
     this.pending = null;
@@ -151,7 +161,7 @@ export class PieceCanvas {
   // The band of a piece `px` device px wide: a power of two px for its whole drawing, so
   // that a bitmap is shown at between half and full size.
   static band(px) {
-    return 2 ** Math.ceil(Math.log2(2 * px * EXTENT));
+    return Math.min(MAX_BAND, 2 ** Math.ceil(Math.log2(2 * px * EXTENT)));
   }
 
   bitmap(it, band, make) {
@@ -159,11 +169,32 @@ export class PieceCanvas {
     let bmp = this.bitmaps.get(key);
     if (bmp) this.bitmaps.delete(key); // re-inserted: the most recently used last
     else if (make) {
-      bmp = rasterPiece(it.g, band, it.size * EXTENT);
-      this.pixels += band * band;
+      bmp = this.slot(band);
+      rasterPiece(bmp.sheet.getContext("2d"), bmp.sx, bmp.sy, it.g, band, it.size * EXTENT);
     }
     if (bmp) this.bitmaps.set(key, bmp);
     return bmp;
+  }
+
+  // A free slot of `band`: from the band's free list, else a new sheet while the pixels allow,
+  // else the band's least recently used bitmap's.
+  slot(band) {
+    const free = this.free.get(band) ?? [];
+    this.free.set(band, free);
+    if (!free.length) {
+      const side = Math.max(band, Math.min(SHEET, band * 8));
+      const lru = [...this.bitmaps].find(([, b]) => b.band === band);
+      if (this.pixels + side * side > PIXELS && lru) {
+        this.bitmaps.delete(lru[0]);
+        return lru[1];
+      }
+      const sheet = document.createElement("canvas");
+      sheet.width = sheet.height = side;
+      this.pixels += side * side;
+      for (let y = 0; y < side; y += band) for (let x = 0; x < side; x += band) free.push({ sheet, sx: x, sy: y, band });
+      free.reverse(); // the first slots first
+    }
+    return free.pop();
   }
 
   // While the page is idle, the bitmaps of the pieces near the view (a view's width and
@@ -202,32 +233,37 @@ export class PieceCanvas {
     const start = performance.now();
     let first = true;
     let waiting = 0;
+    // The pieces in sight, their missing bitmaps drawn first (within the frame's budget) and
+    // only then copied: a sheet drawn from and then drawn into would be copied whole.
+    const shown = [];
     for (const it of this.items) {
       const px = it.size * k; // the piece's width on the screen, device px
       const r = px * EXTENT;
       const [cx, cy] = [(it.x - ox) * k, (it.y - oy) * k];
       if (cx + r < 0 || cy + r < 0 || cx - r > pw || cy - r > ph) continue;
       if (it.g.classList.contains("selected")) continue; // the SVG draws it
-      if (px < PLAIN) { this.plain(ctx, it, cx, cy, px); continue; }
-      const band = PieceCanvas.band(px);
-      const bmp = this.bitmap(it, band, first || performance.now() - start < BUDGET);
-      first = false;
-      if (bmp) { ctx.drawImage(bmp, cx - r, cy - r, 2 * r, 2 * r); continue; }
+      const band = px < PLAIN ? 0 : PieceCanvas.band(px);
+      const bmp = band ? this.bitmap(it, band, first || performance.now() - start < BUDGET) : null;
+      if (band) first = false;
+      shown.push([it, px, r, cx, cy, band, bmp]);
+    }
+    for (const [it, px, r, cx, cy, band, bmp] of shown) {
+      if (!band) { this.plain(ctx, it, cx, cy, px); continue; }
+      if (bmp) { this.put(ctx, bmp, cx, cy, r); continue; }
       // Not drawn yet (the frame's time is spent): the same look at the band either side,
       // else a plain square, until the next frame.
       waiting++;
       const near = this.bitmap(it, band * 2, false) ?? this.bitmap(it, band / 2, false);
-      if (near) ctx.drawImage(near, cx - r, cy - r, 2 * r, 2 * r);
+      if (near) this.put(ctx, near, cx, cy, r);
       else this.plain(ctx, it, cx, cy, px);
-    }
-    for (const [key, old] of this.bitmaps) {
-      if (this.pixels <= PIXELS) break;
-      this.bitmaps.delete(key);
-      this.pixels -= old.width * old.height;
     }
     // How many pieces in sight still show a stand-in (tests and the benchmark wait for 0).
     this.canvas.dataset.waiting = String(waiting);
     if (waiting) this.later();
+  }
+
+  put(ctx, b, cx, cy, r) {
+    ctx.drawImage(b.sheet, b.sx, b.sy, b.band, b.band, cx - r, cy - r, 2 * r, 2 * r);
   }
 
   // A piece too small to read (or not drawn yet): a square (a disc for a leader) of its
