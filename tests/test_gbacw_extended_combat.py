@@ -249,3 +249,37 @@ def test_a_line_advances_extended_after_fire_8_47_12_6() -> None:
     assert adv.data["extended"] is True and adv.data["to"] == hid(g, target)
     assert u.extension == "line" and u.hex == hid(g, left) and u.extends == [hid(g, target)]
     assert u.facing == Facing.vertex(v + 1)
+
+
+def test_a_line_withdraws_before_shock_whole_or_gathers_11_33_8_47() -> None:
+    """Archer's 1st Tennessee (skirmish position) extended into its flank hex, shocked by
+    Gamble's trooper: withdrawing one hex back (facing kept), its extension steps back the
+    same way; with that hex taken by a friend the line gathers in the counter's new hex."""
+    from gbacw_skirmish import active_gamble
+    from gettysburg.gbacw.facing import front_hexes
+
+    for blocked in (False, True):
+        g, k, d1 = active_gamble()
+        u, d = g.pos.units[k], g.pos.units[d1]
+        here = g.hex_of(u.hex)
+        assert here is not None and u.facing is not None
+        other = next(h for h in front_hexes(here, u.facing) if hid(g, h) != d.hex)
+        d.extension, d.extends = "line", [hid(g, other)]
+        g._memo.clear()
+        g.dice = ScriptedDice([0] * 40, die="d10")
+        g.apply({"type": "shock", "shocks": [{"attackers": [k], "targets": [d.hex]}]}, "usa")
+        back = next(a for a in g.legal_actions("csa") if a["type"] == "withdraw")
+        start, to = g.hex_of(d.hex), g.hex_of(back["to"])
+        assert start is not None and to is not None
+        step = Hex(other.q + to.q - start.q, other.r + to.r - start.r)
+        if blocked:
+            friend = next(x for x in g.brigade_units("CS-Archer/Heth") if x != d1)
+            g.pos.units[friend].hex = hid(g, step)
+        ev = g.apply(back, "csa")
+        moved = next(e for e in ev if e.type == "shock_withdrawal")
+        assert d.hex == back["to"]
+        if blocked:
+            assert moved.data["given_up"] == [hid(g, other)] and d.extension is None
+        else:
+            assert moved.data["extends"] == [hid(g, step)] == d.extends
+            assert d.extension == "line"

@@ -451,3 +451,24 @@ def test_a_line_becomes_a_column_on_march_orders_7_26() -> None:
     assert u.facing is not None and u.facing.kind == "side"
     assert rear_hexes(here, u.facing) == (ext,)
     assert w.extension is None and w.extends == []
+
+
+def test_an_extended_line_builds_facing_as_it_stands_15_15_8_44() -> None:
+    """Each part of a line may build (§15.15), but turning the builder to the works would
+    break the line (§8.44): an extended unit builds only facing as it stands."""
+    from gettysburg.gbacw import engineering_step
+
+    g = active()
+    u = g.pos.units[NC11]
+    assert u.facing is not None
+    u.extension, u.extends = "line", [flank(g, NC11, "right")]
+    g._memo.clear()
+    turned = {"type": "build", "unit": NC11,
+              "facing": Facing.vertex(u.facing.index + 1).to_json()}
+    with pytest.raises(RuleError) as err:
+        engineering_step.check_build(g, turned, "csa")
+    assert err.value.rule == "15.15"
+    same = {"type": "build", "unit": NC11, "facing": u.facing.to_json()}
+    with pytest.raises(RuleError) as err:  # refused for the ground, not for the facing
+        engineering_step.check_build(g, same, "csa")
+    assert err.value.rule != "15.15"

@@ -135,7 +135,8 @@ def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
         except RuleError:
             continue
         out += [{"type": "build", "unit": k, "facing": {"kind": "vertex", "index": v}}
-                for v in range(6)]
+                for v in range(6)
+                if not u.extends or u.facing is None or u.facing.index == v]  # 002 §8.44
     game._memo[memo] = out
     return [dict(a) for a in out]
 
@@ -149,6 +150,9 @@ def check_build(game: GbacwGame, action: Action, seat: Seat) -> Construction:
     if facing.kind != "vertex":
         raise RuleError("15.21", "a breastwork guards the two hexsides of a vertex: give a "
                         "vertex facing")
+    if u.extends and u.facing is not None and facing != u.facing:
+        # 002 §15.15 with §8.44: a line's parts build where they stand; turning would break it
+        raise RuleError("15.15", f"{key} is extended: it builds facing as it stands")
     return _start(game, key, facing.index)
 
 
@@ -161,6 +165,11 @@ def start_build(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
     p.constructions.append({"unit": c.unit, "hex": hex_id, "vertex": c.vertex,
                             "started": c.started, "night": c.night})
     p.units[c.unit].facing = Facing("vertex", c.vertex)
+    me = p.units[c.unit]
+    for k, v in sorted(p.units.items()):  # 002 §7.11, §8.26: the stack turns with it
+        if k != c.unit and v.seat == me.seat and v.hex == me.hex and v.facing is not None \
+                and v.facing.kind == "vertex":
+            v.facing = me.facing
     p.brigades[game.formation(c.unit)].busy = True
     return [Event("construction", "15.13", {"unit": c.unit, "hex": hex_id,
                                             "vertex": c.vertex, "turns":

@@ -392,3 +392,48 @@ def shift_parts(game: GbacwGame, key: str, frm: Hex, to: Hex) -> list[str]:
                  for x in (game.cat.board.parse(e) for e in u.extends)]
     game._memo.clear()
     return list(u.extends)
+
+
+def _open_to(game: GbacwGame, key: str, frm: Hex, to: Hex) -> bool:
+    """Whether a part of ``key`` may step from ``frm`` into ``to`` (002 §8.44): on the map,
+    open to the unit, no enemy or enemy part there, no friend but guns facing its way."""
+    u = game.pos.units[key]
+    board = game.cat.board
+    if to not in board.hexes:
+        return False
+    for k, v in game.pos.units.items():
+        h = game.hex_of(v.hex)
+        if k == key or h is None:
+            continue
+        held = {h, *(x for e in v.extends if (x := game.hex_of(e)) is not None)}
+        if to not in held:
+            continue
+        if v.seat != u.seat or to != h or v.facing != u.facing \
+                or unit_class(game.counter(k)) != "artillery":
+            return False
+    step = entry_cost(board, frm, to, unit_class=unit_class(game.counter(key)),
+                      orders=game.orders_of(key),  # type: ignore[arg-type]
+                      use_paths=False)
+    return not isinstance(step, RuleError)
+
+
+def withdraw_parts(game: GbacwGame, key: str, frm: Hex, to: Hex) -> dict[str, Any]:
+    """The parts of an extended unit whose counter has just withdrawn before shock from
+    ``frm`` to ``to`` (002 §11.33, facing kept): a line steps back whole when every part can
+    (read with §8.47: it keeps its extension), otherwise — and always for a column — it
+    gathers in the counter's new hex. The event's data to add (empty for a unit in one hex)."""
+    u = game.pos.units[key]
+    if not u.extends:
+        return {}
+    dq, dr = to.q - frm.q, to.r - frm.r
+    parts = [game.cat.board.parse(e) for e in u.extends]
+    moved = [Hex(x.q + dq, x.r + dr) for x in parts]
+    if u.extension == "line" and all(_open_to(game, key, a, b)
+                                     for a, b in zip(parts, moved, strict=True)):
+        u.extends = [_hid(game, h) for h in moved]
+        game._memo.clear()
+        return {"extends": list(u.extends)}
+    gone = list(u.extends)
+    u.extension, u.extends = None, []
+    game._memo.clear()
+    return {"given_up": gone}

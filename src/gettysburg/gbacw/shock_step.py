@@ -295,11 +295,16 @@ def withdraw(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     frm = u.hex
     me = combatant_of(game, key)
     u.hex = str(action["to"])
+    start, end = game.hex_of(frm), game.hex_of(u.hex)
+    assert start is not None and end is not None
+    held = [str(frm), *u.extends]
+    parts = extended_combat.withdraw_parts(game, key, start, end)  # a line steps back whole
     first = game.dice.counter
     d = after_withdrawal(game.dice, me)
     p.pending["withdrawn"] = [*p.pending["withdrawn"], key]
-    p.pending["withdrawn_from"] = sorted({*p.pending.get("withdrawn_from", []), str(frm)})
-    ev = [Event("shock_withdrawal", "11.33", {"unit": key, "from": frm, "to": u.hex})]
+    p.pending["withdrawn_from"] = sorted({*p.pending.get("withdrawn_from", []), *held})
+    ev = [Event("shock_withdrawal", "11.33", {"unit": key, "from": frm, "to": u.hex,
+                                              **parts})]
     if d is not None:
         pend = p.pending
         ev += [dice_event(game.dice.rolls_since(first)),
