@@ -293,10 +293,11 @@ def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
     return out
 
 
-def _shot(game: GbacwGame, firer: Firer, target: Hex, scene: Scene | None = None) -> Shot:
+def _shot(game: GbacwGame, firer: Firer, target: Hex, scene: Scene | None = None,
+          kind: FireKind = "phasing") -> Shot:
     if scene is None:
         scene = scene_of(game, firer.unit, game.pos.units[firer.unit].seat, phasing=False)
-    shot = check_target(game.cat.board, all_charts().range, firer, target,
+    shot = check_target(game.cat.board, all_charts().range, firer, target, kind=kind,
                         blockers=scene.occupied - {firer.hex, target}, friends=scene.friends,
                         light=_light(game))
     if firer.artillery and firer.hex in game.cat.board.hexes and \
@@ -367,7 +368,7 @@ def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
     """The plan of ``firer``'s shot at ``target``: an enemy there, the lone battery rule
     (§10.66), range, arc and sight (§10.12, §10.16), the SP through a refused front (§7.34);
     a phasing extended line fires by its parts (§8.45, :func:`line_plan`) unless
-    ``by_parts`` is False (split fire goes from the counter's hex). ``scene``: the
+    ``by_parts`` is False (a share given by the caller). ``scene``: the
     position's hexes as :func:`scene_of` reads them (built here when not given)."""
     if scene is None:
         scene = scene_of(game, firer.unit, seat, phasing=firer.phasing)
@@ -377,8 +378,7 @@ def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
     if lone and target not in lone:
         raise RuleError("10.66", f"{firer.unit} is a lone battery with an enemy in its front: "
                                  "it fires at that enemy")
-    u = game.pos.units[firer.unit]
-    if by_parts and sp is None and firer.phasing and u.extension == "line" and u.extends:
+    if by_parts and sp is None and firer.phasing and extended_line(game, firer.unit):
         return line_plan(game, firer, target, scene)
     shot = _shot(game, firer, target, scene)
     allowed = fire_sp(game, firer.unit, refused_front=shot.refused_side is not None)
@@ -388,14 +388,24 @@ def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
                     over=friends_fired_over(game, firer, shot, target))
 
 
+def extended_line(game: GbacwGame, key: str) -> bool:
+    """Whether ``key`` is an extended line (its parts fire by their hexes, 002 §8.45)."""
+    u = game.pos.units[key]
+    return u.extension == "line" and bool(u.extends)
+
+
 def line_plan(game: GbacwGame, firer: Firer, target: Hex,
-              scene: Scene | None = None) -> FirePlan:
+              scene: Scene | None = None, *, kind: FireKind = "phasing",
+              cap: int | None = None, extra: tuple[Modifier, ...] = ()) -> FirePlan:
     """002 §8.45: each hex of an extended line fires as a unit of its own with its share of
     the SP (``extension.split_strength``, the counter's hex within its hex limits); the
     parts that may fire at one hex must combine: their SP add up, with the worst range DRM
     of the parts (``fire.extended_line_shot``, a reading as for §10.64), and the defender
     takes the line of fire most favourable to him (its terrain and the other DRMs that
-    depend on where the shot comes from). Return fire answers at that part's hex."""
+    depend on where the shot comes from). Return fire answers at that part's hex.
+    Non-phasing fire (``kind``) goes the same way; ``cap`` bounds the SP of the shot (a
+    split share, §10.15, or the SP held back for a second return shot); ``extra``: DRMs
+    the caller adds."""
     hexes = [firer.hex, *part_hexes(game, firer.unit)]
     shares = split_strength(firing_strength(game, firer.unit), len(hexes))
     plans: list[FirePlan] = []
@@ -403,7 +413,7 @@ def line_plan(game: GbacwGame, firer: Firer, target: Hex,
     for i, (h, share) in enumerate(zip(hexes, shares, strict=True)):
         part = replace(firer, hex=h, sp=share)
         try:
-            shot = _shot(game, part, target, scene)
+            shot = _shot(game, part, target, scene, kind)
         except RuleError as exc:
             refused = refused or exc
             continue
@@ -411,15 +421,19 @@ def line_plan(game: GbacwGame, firer: Firer, target: Hex,
             share = min(share, fire_sp(game, firer.unit,
                                        refused_front=shot.refused_side is not None))
         if share >= 1:
-            plans.append(FirePlan(part, target, share, shot,
+            plans.append(FirePlan(part, target, share, shot, extra=extra,
                                   over=friends_fired_over(game, part, shot, target)))
     if not plans:
         raise refused or RuleError("8.45", f"no part of {firer.unit} may fire at that hex")
     if len(plans) == 1:
-        return plans[0]
+        one = plans[0]
+        return one if cap is None else replace(one, sp=min(one.sp, cap),
+                                               firer=replace(one.firer, sp=min(one.sp, cap)))
     charts = all_charts()
     total, worst = extended_line_shot(charts.range, firer.weapon,
                                       [(p.sp, p.shot.hexes) for p in plans], _light(game))
+    if cap is not None:
+        total = min(total, cap)
     top = target_keys(game, target)[0]
     combined = [replace(p, sp=total, range_drm=worst, firer=replace(p.firer, sp=total))
                 for p in plans]
@@ -652,6 +666,8 @@ def _split(game: GbacwGame, f: Firer, targets: list[Hex], seat: str) -> tuple[Fi
         raise RuleError("10.15", "a unit may not split its fire against one hex")
     if f.artillery and game.counter(f.unit).mode:
         raise RuleError("10.65", f"{f.unit} is a section of a battery: sections do not split")
+    if extended_line(game, f.unit):
+        return _line_split(game, f, targets, seat)
     plans = [plan_at(game, f, t, seat, by_parts=False) for t in targets]
     if len({p.shot.refused_side for p in plans}) > 1:
         raise RuleError("7.34", "split fire goes through the normal or the refused front, "
@@ -662,6 +678,33 @@ def _split(game: GbacwGame, f: Firer, targets: list[Hex], seat: str) -> tuple[Fi
         check_phasing_split(sp, even_split(sp, len(targets)), targets, adjacent)
     shares = even_split(sp, len(targets))
     return tuple(FirePlan(p.firer, p.target, share, p.shot, over=p.over)
+                 for p, share in zip(plans, shares, strict=True))
+
+
+def line_sp(game: GbacwGame, key: str) -> int:
+    """The SP an extended line fires with, all its parts together (002 §8.45): each hex's
+    share, the counter's hex within its hex limits (§8.31-8.33)."""
+    shares = split_strength(firing_strength(game, key), 1 + len(game.pos.units[key].extends))
+    return min(shares[0], fire_sp(game, key)) + sum(shares[1:])
+
+
+def _line_split(game: GbacwGame, f: Firer, targets: list[Hex],
+                seat: str) -> tuple[FirePlan, ...]:
+    """Split fire by an extended line (002 §10.15 with §8.45). **Reading**: the line's SP
+    (:func:`line_sp`) split as evenly as possible among enemy hexes each adjacent to one of
+    its hexes and in that part's front; each share is fired by the parts that reach its
+    hex, combined as :func:`line_plan` combines them, and never with more SP than those
+    parts have."""
+    plans = [plan_at(game, f, t, seat) for t in targets]
+    if len({p.shot.refused_side for p in plans}) > 1:
+        raise RuleError("7.34", "split fire goes through the normal or the refused front, "
+                                "not both (each front is counted separately)")
+    sp = line_sp(game, f.unit)
+    mine = [f.hex, *part_hexes(game, f.unit)]
+    adjacent = {t for t in targets if any(t.distance(h) == 1 for h in mine)}
+    shares = even_split(sp, len(targets))
+    check_phasing_split(sp, shares, targets, adjacent)
+    return tuple(replace(p, sp=min(share, p.sp), firer=replace(p.firer, sp=min(share, p.sp)))
                  for p, share in zip(plans, shares, strict=True))
 
 

@@ -43,8 +43,11 @@ from .fire_action import (
     ammunition_events,
     apply_shot,
     check_order,
+    extended_line,
     fire_sp,
     firer_of,
+    line_plan,
+    line_sp,
     mark_fired,
     occupied_hexes,
     roll_shot,
@@ -92,6 +95,13 @@ def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return")
             raise RuleError("10.15", f"{key} may not fire twice at one hex")
         kinds = [k for k in kinds if k != "return"]
     check_may_fire(firer, kind, fired_kinds=kinds)
+    turned = reaction_step.artillery_fire_drm(game, key) if firer.artillery else 0
+    extra = (Modifier("reaction-facing", turned, "9.62"),) if turned else ()
+    if extended_line(game, key):  # 002 §8.45: by its parts, as phasing fire
+        cap = None if reserve is None else reserved_shot(reserve[0], line_sp(game, key))
+        if cap is not None and cap < 1:
+            raise RuleError("8.33", f"{key} has no SP left to fire")
+        return line_plan(game, firer, target, kind=kind, cap=cap, extra=extra)
     sp = fire_sp(game, key)
     if reserve is not None:
         sp = reserved_shot(reserve[0], sp)
@@ -105,8 +115,6 @@ def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return")
     shot = check_target(game.cat.board, all_charts().range, firer, target, kind=kind,
                         blockers=occupied - {firer.hex, target}, friends=friends,
                         light=light)
-    turned = reaction_step.artillery_fire_drm(game, key) if firer.artillery else 0
-    extra = (Modifier("reaction-facing", turned, "9.62"),) if turned else ()
     return FirePlan(firer, target, sp, shot, extra=extra)
 
 
