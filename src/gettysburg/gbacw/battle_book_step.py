@@ -19,8 +19,8 @@ The letter comes from :func:`random_events.draw_event` (``steps._random_event``)
 - ``removed``: Q's units out of play (``removed``, read by ``gone``).
 
 The letters that need a player's pick (B, D, E, G, H, K, L, N, O, Q) are one decision of
-:mod:`event_choices`. P gives its Hero marker (``heroes``: seat -> count) and is announced
-``applied: "partial"``: playing the marker on a cohesion UDD is left to the players.
+:mod:`event_choices`. P gives its Hero marker (``heroes``: seat -> count); the markers are
+played at the UDDs themselves (``lasting.hero_play``, decision E-33).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from . import drunk, event_choices, random_events
 from .charts import all_charts
 from .cup import uniform_index
 from .kinds import unit_class
+from .lasting import hero_policy
 from .lasting import jinx_drm as jinx_drm
 from .lasting import jinx_roll as jinx_roll
 from .lasting import removed as removed
@@ -291,13 +292,12 @@ def _hill(game: GbacwGame, seat: str) -> list[Event]:
 
 def _hero(game: GbacwGame, seat: str) -> list[Event]:
     """P: the roller takes a Hero marker (he may hold several). Kept in ``tdg["heroes"]``;
-    playing one on a cohesion UDD (a shift of 2 in his favour, one per roll) is not built:
-    the UDD rolls are made deep inside fire, shock and movement with no decision point."""
+    one is played, by the holder's standing policy, at a UDD it turns (``lasting.hero_play``:
+    a shift of 2 in his favour, one marker per roll; decision E-33)."""
     heroes = dict(game.pos.tdg.get("heroes", {}))
     heroes[seat] = int(heroes.get(seat, 0)) + 1
     game.pos.tdg["heroes"] = heroes
-    return [_effect("P", seat=seat, held=heroes[seat], applied_parts=["the marker held"],
-                    not_applied=["its play on a cohesion UDD"])]
+    return [_effect("P", seat=seat, held=heroes[seat], policy=hero_policy(game, seat))]
 
 
 def holds_hero(game: GbacwGame, seat: str) -> int:

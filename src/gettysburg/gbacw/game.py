@@ -52,7 +52,7 @@ from gettysburg.gbacw import (
 )
 from gettysburg.gbacw.catalog import catalog
 from gettysburg.gbacw.facing import Facing
-from gettysburg.gbacw.lasting import rain_rally_drm
+from gettysburg.gbacw.lasting import hero_events, hero_off, hero_on, rain_rally_drm
 from gettysburg.gbacw.questions import (
     COMMANDER_MA,
     LEADER_MA,
@@ -153,6 +153,7 @@ class GbacwGame(EngineView):
 
     def execute(self, action: Action, seat: Seat) -> list[Event]:
         before = end_segment.on_map_leaders(self)
+        hero = hero_on(self)  # 004 §18.0 P: Hero markers at this action's UDDs
         try:
             ev = orders_step.before_action(self, action, seat)  # 002 §6.34
             orders = orders_step.orders_before(self, action)
@@ -170,8 +171,10 @@ class GbacwGame(EngineView):
                     ev += orders_step.on_activate(self, n)  # 002 §4.23
             end_segment.note_fallen(self, before)  # replaced in IV/B (002 §12.74)
             end_segment.note_not_idle(self, action)  # 002 §13.45: shocked, reaction moves
-            return ev + engineering_step.after_action(self, action)  # 002 §15.14
+            ev += engineering_step.after_action(self, action)  # 002 §15.14
+            return ev + hero_events(self)  # 004 §18.0 P: markers played
         finally:
+            hero_off(hero)
             self._memo.clear()  # the position changed
 
     def _execute(self, action: Action, seat: Seat) -> list[Event]:

@@ -5,12 +5,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+from contextvars import Token
 from typing import TYPE_CHECKING
 
+from gettysburg.core.dice import Dice
 from gettysburg.core.protocol import Event, dice_event
 
 from .kinds import unit_class
-from .random_events import RULE, Rain, battery_jinx
+from .random_events import HERO_DRM, RULE, Rain, battery_jinx
+from .udd import HeroPlay, UddRoll, bind_hero, unbind_hero
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
@@ -69,3 +73,68 @@ def jinx_drm(game: GbacwGame, unit: str) -> int:
 def removed(game: GbacwGame, key: str) -> bool:
     """004 §18.0 Q: a unit of a brigade sent scouting is out of play (not a loss)."""
     return key in game.pos.tdg.get("removed", ())
+
+
+# --- P: the Hero marker (decision E-33) -----------------------------------------------------------
+#: when a holder plays a Hero marker: "save" (the default) on his own unit's failed UDD that
+#: 2 less turns into a pass; "spoil" on an enemy unit's passed UDD that 2 more turns into a
+#: fail; "both"; "never" (the markers kept). ``tdg["hero_policy"]``: seat -> one of these.
+HERO_POLICIES = ("save", "spoil", "both", "never")
+
+
+def hero_policy(game: GbacwGame, seat: str) -> str:
+    """004 §18.0 P: the seat's standing choice of when its Hero markers are played."""
+    return str(game.pos.tdg.get("hero_policy", {}).get(seat, "save"))
+
+
+def hero_play(game: GbacwGame, r: UddRoll) -> UddRoll:
+    """004 §18.0 P: one Hero marker, at most, on this UDD (one per roll): the unit's owner
+    plays one to save a failed roll that -2 passes, or else the enemy plays one to make a
+    passed roll that +2 fails, each as his policy allows (:data:`HERO_POLICIES`). The
+    marker is spent (``tdg["heroes"]``) and noted for :func:`hero_events`."""
+    p = game.pos
+    heroes = p.tdg.get("heroes")
+    u = p.units.get(r.unit)
+    if not heroes or u is None:
+        return r
+    if r.passed:
+        seat = next((s for s in sorted(heroes) if s != u.seat), None)
+        shift, wants = HERO_DRM, ("spoil", "both")
+    else:
+        seat, shift, wants = u.seat, -HERO_DRM, ("save", "both")
+    if seat is None or int(heroes.get(seat, 0)) < 1 or hero_policy(game, seat) not in wants:
+        return r
+    played = dataclasses.replace(r, hero=shift, hero_seat=seat)
+    played = dataclasses.replace(played, passed=played.modified <= r.cohesion)
+    if played.passed == r.passed:
+        return r  # 2 would not change the outcome: the marker is kept
+    left = dict(heroes)
+    left[seat] = int(left[seat]) - 1
+    if not left[seat]:
+        del left[seat]
+    if left:
+        p.tdg["heroes"] = left
+    else:
+        del p.tdg["heroes"]
+    p.tdg.setdefault("hero_played", []).append(
+        {"seat": seat, "unit": r.unit, "purpose": r.purpose, "udd_rule": r.rule,
+         "roll": r.roll, "shift": shift, "passed": played.passed,
+         "held": int(left.get(seat, 0))})
+    return played
+
+
+def hero_on(game: GbacwGame) -> Token[tuple[Dice, HeroPlay] | None]:
+    """004 §18.0 P: the game's UDDs are offered to the Hero markers while it carries out
+    an action (undone with :func:`hero_off`)."""
+    return bind_hero(game.dice, lambda r: hero_play(game, r))
+
+
+def hero_off(token: Token[tuple[Dice, HeroPlay] | None]) -> None:
+    unbind_hero(token)
+
+
+def hero_events(game: GbacwGame) -> list[Event]:
+    """004 §18.0 P: one event per Hero marker played during the action just carried out."""
+    played = game.pos.tdg.pop("hero_played", [])
+    return [Event("random_event_effect", RULE, {"letter": "P", "played": True, **rec})
+            for rec in played]
