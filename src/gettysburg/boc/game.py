@@ -363,7 +363,7 @@ class BocGame(Position, Game):
         d = self.decision()
         if d is not None:
             if seat == d.seat:
-                out.add(d.options)  # copied item by item when read
+                out.add(json_copy(d.options))
             return out
         if seat != st.active:
             return out
@@ -400,10 +400,10 @@ class BocGame(Position, Game):
                     continue
                 if self.column_rule and self.orders.oob[uid].type == "infantry":
                     acts.append({"type": "formation", "unit": uid, "column": not u.column})
-                # The kept paths: LegalActions copies an action when it hands it out.
                 for (entry, _dest), (_c, path) in sorted(
                         self.shared_enter_options(uid, front, occ).items()):
-                    acts.append({"type": "enter", "unit": uid, "entry": entry, "path": path})
+                    acts.append({"type": "enter", "unit": uid, "entry": entry,
+                                 "path": list(path)})
             if not st.night:  # 9.71 no combat at night
                 ms = MeleeState.from_json(st.melee)
                 acts += melee_declare_options(self.board, st, self.orders, seat, ms)

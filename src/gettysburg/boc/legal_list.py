@@ -36,15 +36,17 @@ def _copy(action: Action) -> Action:
 class LegalActions(Sequence[Action]):
     """The legal actions in their listed order: ready actions and per-unit move chunks."""
 
-    __slots__ = ("_chunks", "_len", "_starts")
+    __slots__ = ("_chunks", "_handed", "_len", "_starts")
 
     def __init__(self) -> None:
         self._chunks: list[Chunk] = []
         self._starts: list[int] = []
         self._len = 0
+        self._handed = False  # has any ready action been read (then only copies go out)
 
     def add(self, actions: Sequence[Action]) -> None:
-        """Append ready actions (the sequence keeps them; items are copied when read)."""
+        """Append ready actions, which the sequence then owns (nobody else may hold them):
+        the first :meth:`to_list` hands them out as they are, every other read copies."""
         if actions:
             self._starts.append(self._len)
             self._chunks.append((actions, None))
@@ -62,6 +64,7 @@ class LegalActions(Sequence[Action]):
         return self._len
 
     def _item(self, i: int) -> Action:
+        self._handed = True
         k = bisect_right(self._starts, i) - 1
         head, paths = self._chunks[k]
         j = i - self._starts[k]
@@ -87,6 +90,7 @@ class LegalActions(Sequence[Action]):
         return self._item(i)
 
     def __iter__(self) -> Iterator[Action]:
+        self._handed = True
         for head, paths in self._chunks:
             if paths is None:
                 assert not isinstance(head, str)
@@ -98,11 +102,13 @@ class LegalActions(Sequence[Action]):
                     yield {"type": "move", "unit": head, "path": list(p)}
 
     def to_list(self) -> list[Action]:
+        """All the actions, each the caller's own (a fresh dict and path list)."""
         out: list[Action] = []
+        fresh, self._handed = not self._handed, True
         for head, paths in self._chunks:
             if paths is None:
                 assert not isinstance(head, str)
-                out += [_copy(a) for a in head]
+                out += head if fresh else [_copy(a) for a in head]
             else:
                 out += [{"type": "move", "unit": head, "path": list(p)} for p in paths]
         return out

@@ -1,0 +1,134 @@
+"""The BoC engine's speed now against an earlier commit, in one run (issue 59).
+
+    .venv/bin/python benchmarks/bench_boc_speed.py [--before COMMIT] [--games N] [--rounds R]
+                                                  [--general N]
+
+The earlier engine is taken from git (``git archive COMMIT src``, into a temporary folder:
+the checkout is not touched) and both engines play the same random-vs-random Day 1 games,
+each in its own Python process, the two taking turns ``--rounds`` times so that the load
+other jobs put on the machine falls on both alike. Figures are CPU seconds
+(``time.process_time``) of the play loop alone; the final state hashes of the two must be
+the same (the engine changed its speed, not its games). Ways of playing (as
+``bench_movement.MODES``): ``lazy`` (no view, ``legal_sequence``; the earlier engine
+lacks it and is shown by ``list``), ``list`` (no view, ``legal_actions``), ``lab`` (a view
+every decision, its legal list, unrecorded ``apply``: the lab's loop) and ``recorded``
+(the lab's loop with ``apply``: history, state hash, snapshot). ``--general N`` adds N
+Day 1 games of two ``general`` agents (the lab's loop).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Run in each engine's process: plays and prints {mode: [steps, cpu, hashes]} as JSON.
+PLAYER = r'''
+import json, random, sys, time
+from gettysburg.ai import make_agent
+from gettysburg.core.protocol import new_game
+games, general = int(sys.argv[1]), int(sys.argv[2])
+out = {}
+
+def play(mode, agent, n, tag):
+    steps, cpu, hashes = 0, 0.0, []
+    for k in range(n):
+        game = new_game("boc/day1", seed=f"{tag}-{k}")
+        agents = {s: make_agent(agent, k, system="boc") for s in game.seats()}
+        rng = random.Random(k)
+        apply = game.apply if mode == "recorded" else game.apply_unrecorded
+        t = time.process_time()
+        while not game.is_terminal():
+            seat = game.to_move()[0]
+            if mode in ("lab", "recorded"):
+                view = game.view(seat)
+                legal = view["legal_actions"]
+            else:
+                view = {}
+                legal = game.legal_sequence(seat) if mode == "lazy" \
+                    else game.legal_actions(seat)
+            apply(agents[seat].choose(view, legal, 1.0, rng), seat)
+            steps += 1
+        cpu += time.process_time() - t
+        hashes.append(game.state_hash())
+    return [steps, cpu, hashes]
+
+from gettysburg.boc.game import BocGame
+modes = ["lazy", "list", "lab", "recorded"]
+for mode in modes:
+    if mode == "lazy" and not hasattr(BocGame, "legal_sequence"):
+        continue
+    out[mode] = play(mode, "random", games, "bench")
+if general:
+    out["general"] = play("lab", "general", general, "general")
+print(json.dumps(out))
+'''
+
+
+def extract(commit: str, into: Path) -> Path:
+    """``src`` of ``commit`` under ``into`` (read from git; the checkout is left alone)."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+                          check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def run(src: Path, games: int, general: int) -> dict[str, Any]:
+    env_path = str(src)
+    proc = subprocess.run([sys.executable, "-c", PLAYER, str(games), str(general)],
+                          check=True, capture_output=True, text=True,
+                          env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
+    got: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return got
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", default="4356777",
+                    help="the earlier commit (default: the engine before this session's work)")
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--general", type=int, default=0)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"before": extract(args.before, Path(tmp)), "now": ROOT / "src"}
+        totals: dict[str, dict[str, list[float]]] = {"before": {}, "now": {}}
+        hashes: dict[str, set[str]] = {}
+        for _ in range(args.rounds):
+            for name, src in trees.items():
+                for mode, (steps, cpu, hs) in run(src, args.games, args.general).items():
+                    row = totals[name].setdefault(mode, [0.0, 0.0, 0.0])
+                    row[0] += steps
+                    row[1] += cpu
+                    row[2] += args.general if mode == "general" else args.games
+                    hashes.setdefault(mode if mode == "general" else "random", set()).add(
+                        json.dumps(hs))
+    print(f"BoC Day 1, CPU time, {args.rounds} rounds of {args.games} random games "
+          f"(goals: 5,000 transitions/s, 0.2 s a random game); before = {args.before}")
+    print(f"  {'':26s} {'before':>22s} {'now':>22s}")
+    for mode in ("lazy", "list", "lab", "recorded", "general"):
+        cells = []
+        for name in ("before", "now"):
+            row = totals[name].get(mode)
+            cells.append(f"{row[0] / row[1]:6.0f}/s {row[1] / row[2]:7.3f} s/game"
+                         if row else f"{'-':>22s}")
+        if any(c.strip() != "-" for c in cells):
+            print(f"  {mode:26s} {cells[0]:>22s} {cells[1]:>22s}")
+    same = all(len(v) == 1 for v in hashes.values())
+    print("  final state hashes: " + ("the same, game for game, in every way of playing"
+                                      if same else "DIFFERENT"))
+    if not same:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
