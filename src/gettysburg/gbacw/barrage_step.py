@@ -36,6 +36,7 @@ from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from .barrage import (
+    MIN_RANGE,
     SHOTS,
     barrage_batteries,
     barrage_check,
@@ -44,7 +45,7 @@ from .barrage import (
     check_target,
 )
 from .charts import all_charts
-from .fire import check_may_fire
+from .fire import check_may_fire, in_fire_arc
 from .fire_action import (
     FirePlan,
     apply_shot,
@@ -54,6 +55,7 @@ from .fire_action import (
     roll_shot,
     shot_events,
 )
+from .los import line_of_sight
 from .state import marker_parts
 
 if TYPE_CHECKING:
@@ -209,12 +211,17 @@ def _batteries(game: GbacwGame, seat: str) -> dict[str, Hex]:
 def eligible(game: GbacwGame, seat: str) -> list[str]:
     """tdg.10.92: the batteries that may take part (in the chief's range or linked to one
     that is by adjacent batteries)."""
+    memo = ("barrage_eligible", seat)
+    if memo in game._memo:
+        return list(game._memo[memo])
     leader = chief(game, seat)
     at = game.leader_hex(leader)
     if leader is None or at is None:
         return []
     reach = int(game.cat.rating(leader, "command_range", 4))
-    return barrage_batteries(at, reach, _batteries(game, seat))
+    got = barrage_batteries(at, reach, _batteries(game, seat))
+    game._memo[memo] = list(got)
+    return got
 
 
 def _shots(game: GbacwGame) -> dict[str, int]:
@@ -254,24 +261,58 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
                     range_drm=drm, units=tuple(pl.firer.unit for pl in plans), over=first.over)
 
 
+PER_BATTERY = 3  # targets listed per battery (the nearest; the check takes any)
+
+
 def fire_options(game: GbacwGame, seat: str) -> list[Action]:
-    """Each eligible battery alone at each hex it may barrage, and all of them that may
-    together at each such hex (the check accepts any other grouping)."""
+    """Each battery able to fire with its nearest hexes it may barrage (up to
+    :data:`PER_BATTERY`, nearest first), and at each such hex all the batteries listed for it
+    together. Any other legal target or grouping is accepted by the check; the list is kept
+    short because each candidate costs a full fire check (range, arc, sight)."""
+    memo = ("barrage_options", seat, _stamp(game))
+    if memo in game._memo:
+        return [dict(a) for a in game._memo[memo]]
     board = game.cat.board
+    light = all_charts().turn_track.turns()[game.pos.turn].light
+    ranges = all_charts().range
+    enemies = sorted(game.enemy_hexes(seat), key=lambda x: (x.q, x.r))
+    shots = _shots(game)
+    occupied = {h for v in game.pos.units.values() if (h := game.hex_of(v.hex)) is not None}
+    friends = {h for v in game.pos.units.values()
+               if v.seat == seat and (h := game.hex_of(v.hex)) is not None}
     by_target: dict[Hex, list[str]] = {}
     for k in eligible(game, seat):
-        for h in sorted(game.enemy_hexes(seat), key=lambda x: (x.q, x.r)):
+        u = game.pos.units[k]
+        here = game.hex_of(u.hex)
+        if here is None or u.facing is None or u.disordered or shots.get(k, 0) >= SHOTS:
+            continue
+        try:
+            reach = ranges.max_range(game.counter(k).weapon, light)
+        except ValueError:
+            continue
+        near = sorted((h for h in enemies if MIN_RANGE <= here.distance(h) <= reach
+                       and in_fire_arc(here, u.facing, h, u.refused)),
+                      key=lambda h: (here.distance(h), h.q, h.r))
+        hits = 0
+        for h in near:
+            if hits >= PER_BATTERY:
+                break
+            if not line_of_sight(board, here, h, blockers=occupied - {here, h},
+                                 friends=friends, fire="shell").clear:
+                continue  # a cheap look first, as fire.check_target looks (shell at 4+)
             try:
                 check_fire(game, {"type": "barrage_fire", "units": [k],
                                   "target": board.hexes[h].id}, seat)
             except RuleError:
                 continue
             by_target.setdefault(h, []).append(k)
+            hits += 1
     out: list[Action] = []
     for h, ks in sorted(by_target.items(), key=lambda x: (x[0].q, x[0].r)):
         out += [{"type": "barrage_fire", "units": [k], "target": board.hexes[h].id} for k in ks]
         if len(ks) > 1:
             out.append({"type": "barrage_fire", "units": list(ks), "target": board.hexes[h].id})
+    game._memo[memo] = [dict(a) for a in out]
     return out
 
 
