@@ -154,3 +154,13 @@ def test_a_coordinated_group_acts_as_one() -> None:
                          {"type": "end_activation"}]
     view = _view(units, {"S": "advance", "L": "advance"})
     assert _best(view, legal)["type"] == "activate_group"
+
+
+def test_raise_and_share_leave_the_engines_default() -> None:
+    """002 §5.22-5.23: the engine offers every other raise and share after each one, so
+    the general ends the orders segment rather than choose again and again."""
+    legal: list[JSON] = [{"type": "raise", "corps": ["I"]},
+                         {"type": "share", "corps": "I", "to": ["CS-Hood"]},
+                         {"type": "end_orders"}]
+    view = _view({"a": _unit("csa", "A2413", "S")}, {"S": "advance"}, phase="orders")
+    assert _best(view, legal)["type"] == "end_orders"

@@ -109,8 +109,13 @@ class GbacwDoctrine:
             return self._leader(s, a)
         if kind == "end_activation":
             return 0.001  # below end_brigade: finish the brigade first
-        if kind in DONE or kind in ("raise", "share"):
-            return 0.01  # the "done" actions (and raising/sharing AMs, taken when offered)
+        if kind in ("raise", "share"):
+            # 002 §5.22-5.23: the engine starts from a default and offers every other
+            # choice after each one, so taking them when offered never ended the orders
+            # segment (a Little Round Top game shared 19,991 times); the default stands.
+            return 0.005
+        if kind in DONE:
+            return 0.01  # the "done" actions
         got = choices.score(s, a)
         if got is not None:
             return got
