@@ -33,6 +33,7 @@ from gettysburg.gbacw import (
     barrage_step,
     battle_book_step,
     charge_step,
+    collapse_step,
     drunk,
     end_segment,
     engineering_step,
@@ -153,6 +154,7 @@ class GbacwGame(EngineView):
 
     def execute(self, action: Action, seat: Seat) -> list[Event]:
         before = end_segment.on_map_leaders(self)
+        collapse_step.begin(self)  # 002 §12.23: the final UDD after losses outside combat
         hero = hero_on(self)  # 004 §18.0 P: Hero markers at this action's UDDs
         try:
             ev = orders_step.before_action(self, action, seat)  # 002 §6.34
