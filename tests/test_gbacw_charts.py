@@ -75,11 +75,12 @@ def test_every_substitute_is_flagged_with_its_basis() -> None:
 
 
 def test_every_decision_is_recorded_once() -> None:
-    # docs/gbacw-decisions.md reads every E-item of the digest (E-1...E-31), and each one the
-    # data cites is among them
+    # docs/gbacw-decisions.md reads every E-item of the digest (E-1...E-31), then the project's
+    # own readings numbered on from E-32, each once; each one the data cites is among them
     doc = (Path(__file__).resolve().parents[1] / "docs" / "gbacw-decisions.md").read_text("utf-8")
     rows = re.findall(r"^\| (E-\d+) \|", doc, flags=re.MULTILINE)
-    assert rows == [f"E-{n}" for n in range(1, 32)]
+    assert len(rows) >= 31
+    assert rows == [f"E-{n}" for n in range(1, len(rows) + 1)]
     cited = {p.decision for _, _, p in C.provenances() if p.decision}
     assert cited and cited <= set(rows)
     assert {"E-5", "E-6", "E-7", "E-8", "E-14", "E-20", "E-21", "E-22", "E-30"} <= cited
