@@ -339,10 +339,15 @@ def test_q_buford_not_before_2_july_then_scouting_removes_the_brigade_tdg_18() -
     draw(g, "Q", "usa")
     brigade = next(str(a["choice"]) for a in g.legal_actions("usa"))
     units = g.brigade_units(brigade)
-    chosen(g, {"type": "event_choice", "letter": "Q", "choice": brigade})
+    brigadier = g.cat.brigade_leader[brigade]
+    assert p.leaders[brigadier] is not None
+    ev = chosen(g, {"type": "event_choice", "letter": "Q", "choice": brigade})
     assert all(p.units[k].hex is None and g.gone(k) for k in units)
     assert not g.in_play(brigade) and all(p.units[k].lost < g.counter(k).sp for k in units)
     assert not effectiveness.brigade_ci(g, brigade, set())  # gone scouting: not a loss
+    # the brigadier leaves with them, out of play and not fallen (no replacement)
+    assert p.leaders[brigadier] is None and brigadier not in p.fallen
+    assert next(e for e in ev if e.type == "random_event_effect").data["leaders"] == [brigadier]
 
 
 # --- J ---------------------------------------------------------------------------------------

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from gettysburg.core.dice import ScriptedDice
+from gettysburg.core.protocol import RuleError
 from gettysburg.gbacw import lasting
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.udd import bind_hero, udd, unbind_hero
@@ -119,3 +122,32 @@ def test_only_the_bound_dice_are_offered() -> None:
 
 def test_policies_listed() -> None:
     assert lasting.HERO_POLICIES == ("save", "spoil", "both", "never")
+
+
+def test_the_policy_is_a_legal_action_of_the_holder_only() -> None:
+    """004 §18.0 P (E-33): the holder sets his policy between decisions of the action phase;
+    the enemy is not told."""
+    g, k = alone_in_the_woods("B4911", 0)
+    assert not [a for a in g.legal_actions("usa") if a["type"] == "hero_policy"]
+    g.pos.tdg["heroes"] = {"usa": 1}
+    g._memo.clear()
+    offered = [a["use"] for a in g.legal_actions("usa") if a["type"] == "hero_policy"]
+    assert offered == ["spoil", "both", "never"]
+    ev = g.apply({"type": "hero_policy", "use": "never"}, "usa")
+    assert g.pos.tdg["hero_policy"] == {"usa": "never"}
+    assert ev[-1].visible_to == ("usa",) and ev[-1].data["policy"] == "never"
+    g.dice = ScriptedDice([8] + [0] * 10, die="d10")
+    g.apply({"type": "move", "unit": k, "to": "B5112",
+             "facing": {"kind": "vertex", "index": 0}}, "usa")
+    assert g.pos.units[k].disordered and g.pos.tdg["heroes"] == {"usa": 1}
+
+
+def test_a_bad_policy_is_refused_and_changes_nothing() -> None:
+    g, _k = alone_in_the_woods("B4911", 0)
+    with pytest.raises(RuleError, match="holds no Hero"):
+        g.apply({"type": "hero_policy", "use": "never"}, "usa")
+    g.pos.tdg["heroes"] = {"usa": 1}
+    before = g.state_hash()
+    with pytest.raises(RuleError, match="use must be one of"):
+        g.apply({"type": "hero_policy", "use": "always"}, "usa")
+    assert g.state_hash() == before

@@ -191,6 +191,10 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("relieve", "tdg.18.0", (("leader", "str"),), ("action",),
                "random event L: relieve the drunk brigadier as his brigade's activation starts "
                "next to his corps commander or the OC (replaced as if killed)"),
+    ActionType("hero_policy", "tdg.18.0", (("use", "str"),), ("action",),
+               "random event P: when the seat's Hero markers are played at the UDDs: save "
+               "(its own failed ones, the default), spoil (the enemy's passed ones), both, "
+               "never (decision E-33)"),
     ActionType("warren", "tdg.14.5", (("brigade", "str"),), ("action",),
                "the Union ends its activation and calls Warren, once in the game: the brigade "
                "is activated at once, without fatigue"),

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.protocol import Action, Event, RuleError
 
-from . import drunk, event_choices, random_events
+from . import barrage_step, drunk, event_choices, random_events
 from .charts import all_charts
 from .cup import uniform_index
 from .kinds import unit_class
-from .lasting import hero_policy
+from .lasting import HERO_POLICIES, hero_policy
 from .lasting import jinx_drm as jinx_drm
 from .lasting import jinx_roll as jinx_roll
 from .lasting import removed as removed
@@ -510,3 +510,41 @@ def _hill_turn(game: GbacwGame) -> list[Event]:
     p.leaders[HILL] = spot
     p.tdg["hill"] = {**got, "over": True}
     return [_effect("R", leader=HILL, enters=spot)]
+
+
+# --- P: the Hero marker's standing policy (decision E-33) --------------------------------------
+def _hero_policy_problem(game: GbacwGame, seat: str) -> str | None:
+    p = game.pos
+    if holds_hero(game, seat) < 1:
+        return f"{seat} holds no Hero marker"
+    if p.phase != "action" or p.pending is not None or barrage_step.active(game):
+        return "the Hero policy is set in the action phase, between decisions"
+    return None
+
+
+def hero_options(game: GbacwGame, seat: str) -> list[Action]:
+    """004 §18.0 P (E-33): a holder of Hero markers may change when they are played (the
+    policies other than his present one)."""
+    if _hero_policy_problem(game, seat) is not None:
+        return []
+    now = hero_policy(game, seat)
+    return [{"type": "hero_policy", "use": u} for u in HERO_POLICIES if u != now]
+
+
+def check_hero_policy(game: GbacwGame, action: Action, seat: str) -> None:
+    err = _hero_policy_problem(game, seat)
+    if err is not None:
+        raise RuleError(RULE, err)
+    if action["use"] not in HERO_POLICIES:
+        raise RuleError(RULE, f"use must be one of {', '.join(HERO_POLICIES)}, "
+                        f"not {action['use']!r}")
+
+
+def set_hero_policy(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """004 §18.0 P: record the seat's policy (``tdg["hero_policy"]``; seen by that seat only)."""
+    got = dict(game.pos.tdg.get("hero_policy", {}))
+    got[seat] = str(action["use"])
+    game.pos.tdg["hero_policy"] = got
+    return [Event("random_event_effect", RULE,
+                  {"letter": "P", "seat": seat, "policy": got[seat],
+                   "held": holds_hero(game, seat)}, visible_to=(seat,))]

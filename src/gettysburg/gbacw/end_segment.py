@@ -23,6 +23,7 @@ from gettysburg.gbacw.catalog import Catalog, catalog
 from gettysburg.gbacw.command_status import measure
 from gettysburg.gbacw.fire_result import replacement_for
 from gettysburg.gbacw.kinds import unit_class
+from gettysburg.gbacw.lasting import removed
 from gettysburg.gbacw.rally import idle_rally
 from gettysburg.gbacw.shock_action import combatant_of
 
@@ -70,7 +71,8 @@ def note_fallen(game: GbacwGame, before: set[str]) -> None:
     off the map. They wait for the next Replacement phase."""
     p = game.pos
     for ld in sorted(before):
-        if p.leaders.get(ld) is None and ld not in p.fallen:
+        if p.leaders.get(ld) is None and ld not in p.fallen \
+                and not removed(game, ld):  # 004 §18.0 Q: gone scouting, not killed
             p.fallen.append(ld)
 
 

@@ -441,7 +441,14 @@ def _apply(game: GbacwGame, letter: str, roller: str, choice: str,
         for k in gone:
             p.units[k].hex, p.units[k].facing = None, None
             p.units[k].extension, p.units[k].extends = None, []
-        return [_effect("Q", brigade=choice, units=gone)], None
+        # the brigadier rides off with them: out of play, not fallen (lasting.removed is
+        # read by end_segment.note_fallen), so no replacement and no loss
+        ld = game.cat.brigade_leader.get(choice)
+        left = [] if ld is None or p.leaders.get(ld) is None else [ld]
+        if left:
+            p.leaders[left[0]] = None
+            p.tdg["removed"] = sorted({*p.tdg["removed"], *left})
+        return [_effect("Q", brigade=choice, units=gone, leaders=left)], None
     raise KeyError(letter)
 
 

@@ -398,6 +398,8 @@ class GbacwGame(EngineView):
                 ev += self._draw()  # the draw the event stopped goes on
         elif kind == "relieve":  # 004 §18.0 L
             ev += drunk.relieve(self, action, seat)
+        elif kind == "hero_policy":  # 004 §18.0 P (E-33)
+            ev += battle_book_step.set_hero_policy(self, action, seat)
         elif kind == "warren":  # 004 §14.5
             called, marker = battle_book_step.call_warren(self, str(action["brigade"]))
             ev += called + self._activate_marker(marker, chosen=True)

@@ -173,6 +173,7 @@ class EngineLegality(EngineQuestions):
             if not self._owes_shock(seat) and not orders_step.owes_move(self):
                 out.append({"type": "end_activation"})
                 out += battle_book_step.warren_options(self, seat)  # 004 §14.5
+        out += battle_book_step.hero_options(self, seat)  # 004 §18.0 P (E-33)
         return out
 
     def _turns(self, key: str) -> list[Facing]:
@@ -204,6 +205,9 @@ class EngineLegality(EngineQuestions):
                             f"{row.name} belongs to the {'/'.join(row.phases)} phase; this is "
                             f"the {sequence.PHASES[p.phase].title}")
         kind = row.name
+        if kind == "hero_policy":  # 004 §18.0 P: a standing choice (E-33)
+            battle_book_step.check_hero_policy(self, action, seat)
+            return None
         if kind in event_choices.ACTION_KINDS or (
                 p.pending is not None and p.pending.get("kind") == event_choices.KIND):
             event_choices.check(self, action, seat)  # 004 §18.0
