@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gettysburg.core.dice import Dice
 from gettysburg.core.protocol import load_game, new_game
-from gettysburg.gbacw import formation_step
+from gettysburg.gbacw import formation_step, random_events
+from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.game import GbacwGame, facing_kind
 from gettysburg.gbacw.stacking import stack_problem
 
@@ -29,6 +32,7 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "trimble": 1,  # special_units.py
            "hold_cavalry": 1, "withdraw_cavalry": 1, "return_cavalry": 1,  # cavalry_step.py
            "event_choice": 2, "event_move": 2, "event_pass": 1, "relieve": 1,  # event_choices.py
+           "hero_policy": 1,  # battle_book_step.py (004 §18.0 P)
            "end_brigade": 4, "activate": 4, "activate_group": 2, "roll_orders": 1, "set_orders": 1,
            "reserve": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,
@@ -196,3 +200,76 @@ def test_random_play_long_scenarios_bounded(scenario: str, actions: int, seed: i
         check_invariants(g, action.get("unit") if kind == "move" else None)
     assert len(g.history) > 0
     check_replay(g, scenario, seed)
+
+
+# 004 §18.0's letters that ask a player something (event_choices.py) or give a Hero marker
+CHOICE_LETTERS = ("B", "D", "E", "G", "H", "K", "L", "N", "O", "P", "Q")
+
+
+def forced_draw(data: st.DataObject) -> Callable[[Dice, frozenset[str]], random_events.Draw]:
+    """The marker's drawing with its real dice, then a letter that asks for a choice picked
+    by hypothesis (Herr Ridge draws the marker about once a game, and the table's letters
+    are mostly no event or none for this side), resolved by the table's own cell for it."""
+    chart = all_charts().random_events
+    cells = {chart.event(first, second).letter: (first, second)
+             for first in range(10) for second in range(10)}
+    who = {side: next(r for r in range(10) if chart.who_rolls_for(r) == side)
+           for side in ("usa", "csa")}
+
+    def draw(dice: Dice, happened: frozenset[str] = frozenset()) -> random_events.Draw:
+        real = real_draw(dice, happened)
+        letters = [x for x in CHOICE_LETTERS if x not in happened]
+        if not letters:
+            return real
+        letter = data.draw(st.sampled_from(letters))
+        seat = data.draw(st.sampled_from(
+            [s for s in ("usa", "csa") if s in next(e.sides for e in chart.events
+                                                    if e.letter == letter)]))
+        return random_events.resolve(who[seat], *cells[letter], happened)
+
+    real_draw = random_events.draw_event
+    return draw
+
+
+def replaying(draws: list[random_events.Draw]
+              ) -> Callable[[Dice, frozenset[str]], random_events.Draw]:
+    """The same drawings again, in order, each after rolling the real drawing's dice."""
+    left = iter(draws)
+
+    def draw(dice: Dice, happened: frozenset[str] = frozenset()) -> random_events.Draw:
+        real_draw(dice, happened)
+        return next(left)
+
+    real_draw = random_events.draw_event
+    return draw
+
+
+@settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_random_play_herr_ridge_with_random_events(seed: int, data: st.DataObject) -> None:
+    """004 §18.0's option on, the drawn letter forced to one that asks for a choice (or P):
+    the event's choices (event_choice, event_move, event_pass), relieve and the Hero policy
+    come up among the legal actions; the game ends, replays and reloads to the same hash."""
+    options = ["random_events"]
+    draws: list[random_events.Draw] = []
+    pick = forced_draw(data)
+
+    def recorded(dice: Dice, happened: frozenset[str] = frozenset()) -> random_events.Draw:
+        draws.append(pick(dice, happened))
+        return draws[-1]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(random_events, "draw_event", recorded)
+        g = play("herr-ridge", seed, data, GbacwGame("herr-ridge", options=options, seed=seed))
+    if draws:
+        assert draws[0].letter in CHOICE_LETTERS
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(random_events, "draw_event", replaying(draws))
+        again = GbacwGame("herr-ridge", options=options, seed=seed)
+        for mv in g.history:
+            again.apply(mv.action, mv.seat)
+        assert again.state_hash() == g.state_hash()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(random_events, "draw_event", replaying(draws))
+        loaded = load_game(json.loads(json.dumps(g.to_json())))
+        assert loaded.state_hash() == g.state_hash()
