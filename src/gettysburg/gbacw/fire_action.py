@@ -72,6 +72,7 @@ from .fire_result import (
 from .kinds import unit_class
 from .lasting import jinx_drm, jinx_roll, rain_fire_drm
 from .shock import horse_holders
+from .special_units import range_rule
 from .stacking import Arm, fire_allowances
 from .state import UnitState
 from .tdg_terrain import check_sunken_road_artillery, cut_fire_drm, sunken_road_fire_drm
@@ -204,6 +205,12 @@ def fatigue_of(game: GbacwGame, key: str) -> int:
     return fatigue_level(game.pos.brigades[game.formation(key)].fatigue) or 0
 
 
+def unit_rule_of(game: GbacwGame, key: str) -> str | None:
+    """The range chart's unit rule for ``key``'s range and range DRM: Berdan's
+    sharpshooters (004 §14.4, ``special_units.range_rule``), else None."""
+    return range_rule(game.counter(key).flags)
+
+
 def _light(game: GbacwGame) -> Light:
     light: Light = all_charts().turn_track.turns()[game.pos.turn].light
     return light
@@ -299,7 +306,7 @@ def _shot(game: GbacwGame, firer: Firer, target: Hex, scene: Scene | None = None
         scene = scene_of(game, firer.unit, game.pos.units[firer.unit].seat, phasing=False)
     shot = check_target(game.cat.board, all_charts().range, firer, target, kind=kind,
                         blockers=scene.occupied - {firer.hex, target}, friends=scene.friends,
-                        light=_light(game))
+                        light=_light(game), unit_rule=unit_rule_of(game, firer.unit))
     if firer.artillery and firer.hex in game.cat.board.hexes and \
             target in game.cat.board.hexes:
         check_sunken_road_artillery(game.cat.board, firer.hex, target)  # 004 §9.84
@@ -490,7 +497,7 @@ def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
         artillery_moved_or_top=f.artillery and f.moved_mp > 0,
         green_infantry=f.green and f.arm == "inf",
         low_ammo=f.ammo == "low" or "low" in plan.worst,
-        fatigue=fatigue_of(game, f.unit))
+        fatigue=fatigue_of(game, f.unit), unit_rule=unit_rule_of(game, f.unit))
 
 
 def breastwork_modifiers(game: GbacwGame, plan: FirePlan, top: str) -> list[Modifier]:

@@ -55,6 +55,7 @@ from .fire_action import (
     shot_events,
     spencer,
     spencer_round,
+    unit_rule_of,
 )
 from .fire_result import Modifier
 from .shock_action import combatant_of
@@ -114,7 +115,7 @@ def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return")
     light = all_charts().turn_track.turns()[game.pos.turn].light
     shot = check_target(game.cat.board, all_charts().range, firer, target, kind=kind,
                         blockers=occupied - {firer.hex, target}, friends=friends,
-                        light=light)
+                        light=light, unit_rule=unit_rule_of(game, key))  # 004 §14.4
     return FirePlan(firer, target, sp, shot, extra=extra)
 
 
