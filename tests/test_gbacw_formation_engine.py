@@ -472,3 +472,21 @@ def test_an_extended_line_builds_facing_as_it_stands_15_15_8_44() -> None:
     with pytest.raises(RuleError) as err:  # refused for the ground, not for the facing
         engineering_step.check_build(g, same, "csa")
     assert err.value.rule != "15.15"
+
+
+def test_a_loose_cannon_step_back_gathers_a_column_6_24_8_5() -> None:
+    """Loose Cannon's step back (§6.24) of a March column: the unit ends in one hex, its
+    trail given up (a column never keeps its shape off its road move; a formations fuzz
+    found the trail left behind, two hexes from its lead)."""
+    from gettysburg.gbacw import orders_step
+
+    g = active(DAVIS, "csa/march")
+    a = next(x for x in of_type(g, "move", MS11) if x["to"] != g.pos.units[MS11].hex)
+    g.apply(a, "csa")
+    u = g.pos.units[MS11]
+    assert u.extension == "column" and len(u.extends) == 1
+    trail = list(u.extends)
+    g._memo.clear()
+    ev = orders_step._step_back(g, MS11)
+    assert ev and ev[0].data["to"] is not None and u.hex == ev[0].data["to"]
+    assert ev[0].data["given_up"] == trail and u.extension is None and u.extends == []

@@ -426,11 +426,15 @@ def _step_back(game: GbacwGame, key: str) -> list[Event]:
                                                          "to": None})]
     to = max(options, key=lambda h: (min((h.distance(e) for e in enemy), default=0),
                                      -h.q, -h.r))
+    from gettysburg.gbacw.extended_combat import withdraw_parts
+
     frm = u.hex
     u.hex = game.cat.board.hexes[to].id
     u.moved = True
+    parts = withdraw_parts(game, key, here, to)  # 002 §8.44: a line whole, else gathered
     game._memo.clear()
-    return [Event("loose_cannon_step_back", "6.24", {"unit": key, "from": frm, "to": u.hex})]
+    return [Event("loose_cannon_step_back", "6.24", {"unit": key, "from": frm, "to": u.hex,
+                                                      **parts})]
 
 
 def _enemy_distance(game: GbacwGame, h: Hex, seat: Seat) -> int:
