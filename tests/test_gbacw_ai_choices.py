@@ -164,3 +164,19 @@ def test_raise_and_share_leave_the_engines_default() -> None:
                          {"type": "end_orders"}]
     view = _view({"a": _unit("csa", "A2413", "S")}, {"S": "advance"}, phase="orders")
     assert _best(view, legal)["type"] == "end_orders"
+
+
+def test_a_seat_stuck_in_one_phase_finishes_it() -> None:
+    """A guard: after 400 decisions in one activation and phase (the memory counts them),
+    an action that finishes something beats any re-choice the engine keeps offering."""
+    from gettysburg.gbacw.ai.memory import REPEATS, GbacwMemory
+
+    legal: list[JSON] = [{"type": "set_orders", "brigade": "S", "orders": "attack"},
+                         {"type": "end_orders"}]
+    view = _view({"a": _unit("csa", "A2413", "S")}, {"S": "march"}, phase="orders")
+    assert _best(view, legal)["type"] == "set_orders"
+    m = GbacwMemory()
+    for _ in range(401):
+        recalled = m.recall(view)
+    assert recalled[REPEATS] == 401
+    assert _best(recalled, legal)["type"] == "end_orders"

@@ -25,6 +25,7 @@ from gettysburg.core.protocol import Action
 from gettysburg.gbacw.ai import choices
 from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, parse
+from gettysburg.gbacw.ai.memory import REPEATS
 from gettysburg.gbacw.ai.situation import Situation, facing_cos, situation
 
 __all__ = ["GbacwDoctrine", "Situation", "situation"]
@@ -38,6 +39,11 @@ STEP = 0.1
 #: the "done" actions: end a segment, a brigade, the commanders' moves, a shock step
 DONE = frozenset({"end_orders", "end_orders_change", "end_brigade", "end_commanders",
                   "end_shock"})
+#: decisions in one activation and phase beyond which the general takes any action that
+#: finishes something (no real activation comes near: a brigade has a dozen units)
+STUCK_AFTER = 400
+FINISH = DONE | {"end_activation", "stand", "hold", "no_reaction", "let_pass", "no_advance",
+                 "event_pass"}
 
 
 class GbacwDoctrine:
@@ -48,8 +54,13 @@ class GbacwDoctrine:
         brigades = view.get("brigades") or {}
         moves = {i: self._move(s, a) for i, a in enumerate(legal) if a.get("type") == "move"}
         fire_first = self._fire_first(s, legal, moves)
-        return [moves[i] if i in moves else self._score(s, brigades, a, fire_first)
-                for i, a in enumerate(legal)]
+        out = [moves[i] if i in moves else self._score(s, brigades, a, fire_first)
+               for i, a in enumerate(legal)]
+        if int(view.get(REPEATS) or 0) > STUCK_AFTER:
+            # an engine offering choice after choice (as raise/share once did): finish
+            out = [x + 10.0 if a.get("type") in FINISH else x
+                   for x, a in zip(out, legal, strict=True)]
+        return out
 
     def _fire_first(self, s: Situation, legal: Sequence[Action],
                     moves: dict[int, float]) -> set[str]:

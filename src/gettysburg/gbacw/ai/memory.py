@@ -10,6 +10,9 @@ from gettysburg.core.canonical import JSONDict
 
 #: the key under which the recalled view carries the units seen to have fired
 FIRED = "ai_fired"
+#: the key under which it carries how many decisions this seat has made in the same
+#: activation and phase (a guard against an engine that keeps offering re-choices)
+REPEATS = "ai_repeats"
 
 
 def _shooters(view: JSONDict) -> set[str]:
@@ -22,12 +25,15 @@ class GbacwMemory:
         self._activation: tuple[object, ...] | None = None
         self._offered: set[str] = set()
         self._fired: set[str] = set()
+        self._repeats = 0
 
     def recall(self, view: JSONDict) -> JSONDict:
         key = (view.get("turn"), view.get("current"), view.get("brigade"), view.get("phase"))
         now = _shooters(view)
         if key != self._activation:
             self._activation, self._offered, self._fired = key, set(), set()
+            self._repeats = 0
         self._fired |= self._offered - now
         self._offered = now
-        return {**view, FIRED: sorted(self._fired)}
+        self._repeats += 1
+        return {**view, FIRED: sorted(self._fired), REPEATS: self._repeats}
