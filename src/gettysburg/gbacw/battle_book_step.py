@@ -297,7 +297,8 @@ def _hero(game: GbacwGame, seat: str) -> list[Event]:
     heroes = dict(game.pos.tdg.get("heroes", {}))
     heroes[seat] = int(heroes.get(seat, 0)) + 1
     game.pos.tdg["heroes"] = heroes
-    return [_effect("P", seat=seat, held=heroes[seat], policy=hero_policy(game, seat))]
+    # the policy stays out: the enemy sees this event (E-33)
+    return [_effect("P", seat=seat, held=heroes[seat])]
 
 
 def holds_hero(game: GbacwGame, seat: str) -> int:
