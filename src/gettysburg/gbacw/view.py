@@ -10,7 +10,6 @@ from gettysburg.core.protocol import (
     Seat,
 )
 from gettysburg.gbacw import (
-    barrage_step,
     end_segment,
     formation_step,
     sequence,
@@ -56,8 +55,7 @@ class EngineView(EngineSteps):
         leaders = {ld: {"hex": h, "seat": p.leader_seat.get(ld, "")}
                    for ld, h in sorted(p.leaders.items())
                    if full or h is not None or p.leader_seat.get(ld) == seat}
-        own_divs = set(self.divisions(seat)) | set(  # Pendleton's AMs too (E-29)
-            barrage_step.extra_divisions(self, seat)) if not full else set(p.ams)
+        own_divs = set(self.divisions(seat)) if not full else set(p.ams)
         own_cmds = {c for c, _ in self._commands(seat)} if not full else set(p.em)
         return {
             "system": self.system, "seat": seat, "scenario": self.scen.id,
