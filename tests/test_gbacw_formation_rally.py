@@ -48,3 +48,38 @@ def test_no_turn_when_the_rally_fails_or_more_than_one_vertex_7_25() -> None:
     u = g.pos.units[NC11]
     assert u.disordered and u.facing == was
     assert not any(e.type == "rally_turn" for e in ev)
+
+
+def test_a_unit_retreating_into_a_friend_takes_the_stack_s_facing_7_25_7_11_8_23() -> None:
+    """The 12th Illinois (dismounted, 5 SP) retreats from 11 NC, ahead of it, into hexes
+    where friends of its brigade stand facing the other way: it keeps its facing on the way
+    (§7.25) but ends with the stack's (one facing a hex, §7.11; §8.47 names such a turn) and
+    goes into the stack by the side it came through (§8.23)."""
+    from gettysburg.gbacw import results_step
+    from gettysburg.gbacw.retreat import retreat_options
+
+    g, _ = rallying()
+    il12, friends = "US-Cav:12 IL", ["US-Cav:3 IN", "US-Cav:8 NY Cav#1", "US-Cav:8 NY Cav#2"]
+    nc = g.pos.units[NC11]
+    here = g.hex_of(nc.hex)
+    assert here is not None and nc.facing is not None
+    at = here.neighbour(nc.facing.index)  # 11 NC's front hex
+    u = g.pos.units[il12]
+    u.hex, u.facing = g.cat.board.hexes[at].id, Facing.vertex(nc.facing.index + 3)
+    g._memo.clear()
+    opts = retreat_options(g.cat.board, at, (1, 1), unit_class="infantry", orders="advance",
+                           sur=results_step.surroundings(g, il12, {here}))
+    ends = sorted({p.end for p in opts.paths}, key=lambda h: (h.q, h.r))
+    assert 0 < len(ends) <= len(friends)
+    other = Facing.vertex(nc.facing.index)
+    for k, h in zip(friends, ends, strict=False):
+        g.pos.units[k].hex, g.pos.units[k].facing = g.cat.board.hexes[h].id, other
+    g._memo.clear()
+    ev = results_step.retreat(g, il12, (1, 1), {here})
+    while g.pos.pending is not None and g.pos.pending.get("kind") == "retreat":
+        ev += g.apply(next(a for a in g.legal_actions("usa") if a["type"] == "retreat"),
+                      "usa")
+    moved = next(e for e in ev if e.type == "retreat")
+    assert u.facing == other and moved.data["facing"] == other.to_json()
+    mates = [k for k in friends if g.pos.units[k].hex == u.hex]
+    assert mates and all(g.pos.units[k].facing == other for k in mates)

@@ -207,6 +207,25 @@ def _renumber(game: FormationGame, keys: list[str]) -> None:
         game.pos.units[k].stack = i
 
 
+def join_stack(game: FormationGame, key: str, prev: Hex | None) -> dict[str, Any] | None:
+    """A unit that a retreat put in a friendly stack (002 §12.44): it takes the stack's
+    facing when they differ (one facing a hex, §7.11; §8.47 names such a turn to stack with
+    guns, so a retreat's kept facing, §7.25, yields to it) and its place in the stack as an
+    entering unit (§8.23). The new facing's JSON, or None when it kept its own."""
+    u = game.pos.units[key]
+    mates = [v.facing for k, v in sorted(game.pos.units.items())
+             if k != key and v.seat == u.seat and v.hex == u.hex and v.hex is not None
+             and v.facing is not None and u.facing is not None
+             and v.facing.kind == u.facing.kind]
+    turned = None
+    if mates and u.facing != mates[0]:
+        u.facing = mates[0]
+        turned = mates[0].to_json()
+    if mates:
+        place_entering(game, key, prev)
+    return turned
+
+
 def place_entering(game: FormationGame, key: str, prev: Hex | None) -> None:
     """002 §8.23: a unit ending its move on friends goes on top when it came in through
     the stack's front hexside, below them through a flank or rear one (among artillery

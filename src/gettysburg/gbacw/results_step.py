@@ -244,6 +244,10 @@ def _carry(game: GbacwGame, key: str, here: Hex, need: tuple[int, int],
         data["path"] = [_hid(game, h) for h in walked]
         if keep:
             data["extends"] = extended_combat.shift_parts(game, key, here, walked[-1])
+        joined = formation_step.join_stack(  # 002 §7.11, §8.23: one facing a hex
+            cast("FormationGame", game), key, walked[-2] if len(walked) > 1 else here)
+        if joined is not None:
+            data["facing"] = joined
         ev.append(Event(event, "12.44", data))
         ev += _leaders_follow(game, key, here, walked[-1])
         if good_order:
