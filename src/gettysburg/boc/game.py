@@ -12,7 +12,6 @@ answers.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -81,6 +80,7 @@ from gettysburg.boc.state import (
     RESERVE,
     BocState,
     UnitState,
+    canonical_dumps,
     clock,
     other,
     parse_time,
@@ -314,15 +314,16 @@ class BocGame(Position, Game):
 
     def state_hash(self) -> str:
         """The protocol's hash (SHA-256 of the canonical JSON of ``hash_material``), the
-        same bytes, without checking the position again: ``position_json`` builds it from
-        checked parts (``plain_copy``, the units' checked compact forms). Issue 59: a
-        recorded action hashes the whole state."""
-        material = {"format": FORMAT_STATE, "setup": self.setup.to_json(),
-                    "dice": self.dice.state_json()}
-        check_json(material)
-        material["position"] = self.position_json()
-        return sha256_hex(json.dumps(material, sort_keys=True, separators=(",", ":"),
-                                     ensure_ascii=False, allow_nan=False))
+        same bytes, the position's text put together from its parts
+        (``BocState.canonical_text``: each unit's text kept per its field values). Issue
+        59: a recorded action hashes the whole state."""
+        setup, dice = self.setup.to_json(), self.dice.state_json()
+        check_json([setup, dice])
+        # hash_material's keys in sorted order: dice, format, position, setup.
+        return sha256_hex(f'{{"dice":{canonical_dumps(dice)},'
+                          f'"format":{canonical_dumps(FORMAT_STATE)},'
+                          f'"position":{self.state.canonical_text()},'
+                          f'"setup":{canonical_dumps(setup)}}}')
 
     def use_secret(self, secret: bytes) -> None:
         self.key = secret_key(secret)  # the handles no longer follow from the seed

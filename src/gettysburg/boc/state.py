@@ -7,6 +7,7 @@ it to the protocol's atomic ``apply`` and to save files.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
@@ -119,10 +120,27 @@ class UnitState:
             _COMPACT[values] = got
         return dict(got)
 
+    def compact_text(self) -> str:
+        """The canonical JSON text of ``to_json(full=False)``, kept per field values."""
+        values = _VALUES(self)
+        got = _TEXT.get(values)
+        if got is None:
+            got = canonical_dumps(self.to_json(full=False))
+            if len(_TEXT) >= COMPACT_MEMO:
+                _TEXT.clear()
+            _TEXT[values] = got
+        return got
+
     @staticmethod
     def from_json(data: dict[str, Any]) -> UnitState:
         names = {f.name for f in fields(UnitState)}
         return UnitState(**{k: v for k, v in data.items() if k in names})
+
+
+def canonical_dumps(value: Any) -> str:
+    """``core.canonical.canonical_json``'s encoding of already checked data."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
 
 
 def plain_copy(value: Any) -> Any:
@@ -152,6 +170,8 @@ _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState)}
 _VALUES = attrgetter(*_NAMES)  # a unit's field values as one tuple, in _NAMES order
 #: Field values -> the compact JSON of a unit (``UnitState.to_json(full=False)``).
 _COMPACT: dict[tuple[Any, ...], JSONDict] = {}
+#: Field values -> the canonical text of the compact JSON (``UnitState.compact_text``).
+_TEXT: dict[tuple[Any, ...], str] = {}
 #: How many compact forms are kept before the memo starts afresh.
 COMPACT_MEMO = 20000
 
@@ -196,15 +216,31 @@ class BocState:
     over: bool = False
     result: JSONDict | None = None
 
-    def to_json(self) -> JSONDict:
+    def _fields_json(self) -> JSONDict:
+        """The fields but the units, as they are (not copied)."""
         # The combat fields are left out while empty, so positions without combat keep
         # the JSON (and hashes) they had before the combat rules.
-        data: JSONDict = {f.name: getattr(self, f.name) for f in fields(self)
-                          if f.name != "units" and not (f.name in _OPTIONAL
-                                                       and not getattr(self, f.name))}
-        data = plain_copy(data)
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "units" and not (f.name in _OPTIONAL
+                                              and not getattr(self, f.name))}
+
+    def to_json(self) -> JSONDict:
+        data: JSONDict = plain_copy(self._fields_json())
         data["units"] = {k: u.to_json(full=False) for k, u in sorted(self.units.items())}
         return data
+
+    def canonical_text(self) -> str:
+        """``canonical_json(self.to_json())``, each unit's part kept as text per its field
+        values (issue 59: a recorded action hashes the whole state; most units did not
+        change). Keys sorted as ``json.dumps(sort_keys=True)`` sorts them."""
+        data = self._fields_json()
+        check_json(data)
+        parts = [(k, canonical_dumps(v)) for k, v in data.items()]
+        units = ",".join(f"{canonical_dumps(k)}:{u.compact_text()}"
+                         for k, u in sorted(self.units.items()))
+        parts.append(("units", "{" + units + "}"))
+        parts.sort()
+        return "{" + ",".join(f"{canonical_dumps(k)}:{t}" for k, t in parts) + "}"
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> BocState:
