@@ -151,3 +151,12 @@ def test_a_bad_policy_is_refused_and_changes_nothing() -> None:
     with pytest.raises(RuleError, match="use must be one of"):
         g.apply({"type": "hero_policy", "use": "always"}, "usa")
     assert g.state_hash() == before
+
+
+def test_the_holder_sees_his_markers_and_policy_the_enemy_does_not() -> None:
+    g, _k = alone_in_the_woods("B4911", 0)
+    assert "heroes" not in g.view("usa")
+    g.pos.tdg["heroes"] = {"usa": 2}
+    g.pos.tdg["hero_policy"] = {"usa": "spoil"}
+    assert g.view("usa")["heroes"] == {"usa": {"held": 2, "policy": "spoil"}}
+    assert "heroes" not in g.view("csa")

@@ -138,3 +138,14 @@ def hero_events(game: GbacwGame) -> list[Event]:
     played = game.pos.tdg.pop("hero_played", [])
     return [Event("random_event_effect", RULE, {"letter": "P", "played": True, **rec})
             for rec in played]
+
+
+def hero_view(game: GbacwGame, seat: str, *, full: bool) -> dict[str, object]:
+    """004 §18.0 P: the Hero markers a seat holds and its policy, in its own view (every
+    seat's in a full one); nothing when none are held, so views without them read as before."""
+    held = game.pos.tdg.get("heroes", {})
+    seats = sorted(held) if full else [seat] if seat in held else []
+    if not seats:
+        return {}
+    return {"heroes": {s: {"held": int(held[s]), "policy": hero_policy(game, s)}
+                       for s in seats}}

@@ -14,6 +14,7 @@ from gettysburg.gbacw import (
     formation_step,
     sequence,
 )
+from gettysburg.gbacw.lasting import hero_view
 from gettysburg.gbacw.setup import turn_label
 from gettysburg.gbacw.steps import EngineSteps
 
@@ -89,4 +90,5 @@ class EngineView(EngineSteps):
             "legal_actions": self.legal_actions(seat) if seat != REFEREE else [],
             "result": self.result(),
             **end_segment.view_extras(self, seat, full=full),  # works, flips, own orders
+            **hero_view(self, seat, full=full),  # 004 §18.0 P: own Hero markers (E-33)
         }
