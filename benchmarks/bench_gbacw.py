@@ -131,7 +131,7 @@ def main() -> None:
         legal = lrt.legal_actions(s)
         listing += time.perf_counter() - t0
         kinds = sorted({a["type"] for a in legal})
-        kind = r.choice([k for k in kinds for _ in range(WEIGHTS[k])])
+        kind = r.choice([k for k in kinds for _ in range(WEIGHTS.get(k, 1))])
         lrt.apply(r.choice([a for a in legal if a["type"] == kind]), s)
     total = time.perf_counter() - t
     print(f"little-round-top random play to the end: {len(lrt.history)} actions in "
