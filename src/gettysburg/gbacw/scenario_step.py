@@ -25,7 +25,7 @@ from gettysburg.core.protocol import Action, Event, RuleError
 from . import cavalry_step, special_units
 from .deployment import forbidden_ground
 from .efficiency import DivisionStanding
-from .facing import Facing, front_hexes
+from .facing import Facing
 from .paths import Reach
 from .reinforcements import entry_area
 from .setup import turn_label
@@ -279,46 +279,8 @@ def buford_can_leave(game: GbacwGame) -> bool:
     params = _rule_params(game, "union-cavalry-withdrawal")
     if params is None:
         return False
-    board = game.cat.board
-    enemies = game.enemy_hexes("usa")
-    blocked = set(enemies)
-    for u in game.pos.units.values():
-        h = game.hex_of(u.hex)
-        if u.seat != "usa" and h is not None and u.facing is not None:
-            blocked.update(front_hexes(h, u.facing))
-    goals: set[Hex] = set()
-    for area in params.get("exit_areas", []):
-        try:
-            goals.add(entry_area(board, int(area)).direct)
-        except RuleError:
-            continue
     units = _buford_units(game, str(params.get("division")))
-    if not goals or not units:
-        return False
-    for k in units:
-        start = game.hex_of(game.pos.units[k].hex)
-        if start is None or any(start.distance(e) == 1 for e in enemies):
-            return False
-        seen = {start}
-        frontier = [start]
-        found = start in goals
-        while frontier and not found:
-            nxt = []
-            for h in frontier:
-                for n in h.neighbours():
-                    if n in seen or n not in board.hexes or n in blocked:
-                        continue
-                    if n in goals:
-                        found = True
-                        break
-                    seen.add(n)
-                    nxt.append(n)
-                if found:
-                    break
-            frontier = nxt
-        if not found:
-            return False
-    return True
+    return cavalry_step.clear_path(game, "usa", units, list(params.get("exit_areas", [])))
 
 
 def _buford_turn(game: GbacwGame) -> bool:
