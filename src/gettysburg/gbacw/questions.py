@@ -26,7 +26,6 @@ from gettysburg.gbacw import (
     drunk,
     effectiveness,
     efficiency,
-    end_segment,
     engineering_step,
     entry_step,
     fatigue,
