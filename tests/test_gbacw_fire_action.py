@@ -44,26 +44,26 @@ def test_one_shot_resolves_with_scripted_dice_10_17() -> None:
     before = g.position_json()
     plan = fa.check_fire(g, {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex},
                          "usa")
-    g.dice = ScriptedDice([9, 9], die="d10")
+    g.dice = ScriptedDice([8, 9], die="d10")
     roll, outcome = fa.resolve_fire(g, plan)
-    assert roll.roll == 9 and roll.column == "sa-2-3"
-    assert roll.result.code == CHART_ROW_9_SA_2_3
+    assert roll.roll == 8 and roll.column == "sa-4-5"
+    assert roll.result.code == CHART_ROW_8_SA_4_5
     assert outcome.units[0].unit == enemy
     events = fa.fire_events(plan, roll, outcome, str(g.pos.units[enemy].hex))
     assert events[0].type == "fire" and all(e.rule for e in events)
     assert g.position_json() == before  # resolving changes nothing in the position
 
 
-CHART_ROW_9_SA_2_3 = "D"
+CHART_ROW_8_SA_4_5 = "D"
 
 
 def test_fire_through_the_engine_records_losses_and_replays() -> None:
-    """The game offers the shot; a 9 on the C carbine's 2-3 SP column at 1 hex (4 SP less one
+    """The game offers the shot; an 8 on the C carbine's 4-5 SP column at 1 hex (5 SP less one
     holding the horses, 002 §14.25) reads D (002 §10.17): the target is disordered, no
     loss."""
     hashes = []
     for _ in range(2):
-        g, k, enemy = active_gamble(extra=[9, 9])
+        g, k, enemy = active_gamble(extra=[8, 9])
         fire = {"type": "fire", "unit": k, "target": g.pos.units[enemy].hex}
         assert fire in g.legal_actions("usa")
         events = g.apply(fire, "usa")

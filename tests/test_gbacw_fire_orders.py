@@ -265,8 +265,9 @@ def test_spencer_fires_a_second_round_14_31() -> None:
 
 def test_spencer_out_of_ammunition_on_a_5_in_the_second_round_14_33() -> None:
     g, k, target = spencer_facing_archer()
-    script(g, [5, 5])
+    script(g, [5, 1, 5, 1])  # the first round's 5, its target's UDD, the second round's 5
     ev = apply_all(g, {"type": "fire", "unit": k, "target": hid(g, target)})
+    assert [s.data["roll"] for s in shots(ev)] == [5, 5]
     assert g.pos.units[k].ammo == "out"
     assert [e.rule for e in ev if e.type == "fire_ammunition"] == ["14.33"]
 
@@ -393,16 +394,16 @@ def test_refused_front_fires_its_share_7_34() -> None:
     c = at(g, C)
     place(g, IN3, c, 0)
     g.pos.units[IN3].refused = ["left"]
-    assert fa.fire_sp(g, IN3) == 4  # 5 SP less one holding the horses (002 §14.25)
+    assert fa.fire_sp(g, IN3) == 5  # 6 SP less one holding the horses (002 §14.25)
     assert fa.fire_sp(g, IN3, refused_front=True) == 2
-    assert fa.fire_sp(g, IN3, refused_front=False) == 2
+    assert fa.fire_sp(g, IN3, refused_front=False) == 3
 
 
 def test_horse_holders_cut_dismounted_fire_14_25() -> None:
     """4 and 7 SP leave 1 SP with the horses, 8 SP leave 2 (002 §14.25's examples)."""
     g = gunline(CUSTER)
     c = at(g, C)
-    for n, (key, sp) in enumerate((("US-Cav:1 MI Cav", 7), ("US-Cav:6 MI Cav", 8))):
+    for n, (key, sp) in enumerate((("US-Cav:5 MI Cav#1", 7), ("US-Cav:7 MI Cav", 8))):
         k = key_of(g, key)
         place(g, k, nb(g, c, 0, 3 * n), 0)
         assert g.counter(k).sp == sp
@@ -457,12 +458,14 @@ def test_stacked_small_arms_combine_with_the_option_10_82(option: bool) -> None:
     ev = apply_all(g, {"type": "fire", "unit": IN3, "target": hid(g, target)})
     fired = shots(ev)
     assert len(fired) == 1
-    if option:  # 4 + 3 SP as one shot, the worse state for both (disordered)
+    # each less its horse holders (6 - 1, 5 - 1), the second unit then capped by the front of
+    # the stack (002 §8.33): 5 and 2
+    if option:  # 5 + 2 SP as one shot, the worse state for both (disordered)
         assert fired[0].data["combined"] == [IN3, il12] and fired[0].data["sp"] == 7
         assert "disordered-firer" in [m["source"] for m in fired[0].data["modifiers"]]
         assert "phasing" in g.pos.units[il12].fired
     else:
-        assert fired[0].data["sp"] == 4 and g.pos.units[il12].fired == []
+        assert fired[0].data["sp"] == 5 and g.pos.units[il12].fired == []
 
 
 def test_fatigue_drms_stay_with_their_owner_fog_17_31() -> None:

@@ -191,13 +191,17 @@ def test_no_refusal_next_to_the_enemy_7_32() -> None:
 
 
 def test_one_facing_in_a_hex_and_a_turn_turns_the_stack_7_11_8_26() -> None:
-    g = active("US-1/1/Cav", "usa/US-1/Cav", "usa")  # dismounted cavalry: 4-7 SP units
+    g = active("US-1/1/Cav", "usa/US-1/Cav", "usa")  # dismounted cavalry: 5-9 SP units
     mover, friend = "US-Cav:3 IN", "US-Cav:12 IL"
     um, uf = g.pos.units[mover], g.pos.units[friend]
     here = g.hex_of(um.hex)
     assert here is not None and um.facing is not None
-    # the friend just ahead, facing another way
+    # the friend just ahead, facing another way (8 NY's first battalion, there at set-up,
+    # goes to the friend's old hex: three regiments would break the stacking limit)
     ahead = front_hexes(here, um.facing)[0]
+    for v in g.pos.units.values():
+        if v.hex == hid(g, ahead):
+            v.hex = uf.hex
     uf.hex, uf.facing = hid(g, ahead), Facing.vertex(um.facing.index + 2)
     g._memo.clear()
     into = [a for a in of_type(g, "move", mover, "usa") if a["to"] == hid(g, ahead)]
@@ -385,17 +389,18 @@ def test_an_about_face_reverses_the_stack_7_21() -> None:
 def test_a_stack_within_march_limits_moves_as_one_8_21_8_25() -> None:
     g, mover, friend, _ = gamble_stack("rear")
     um, uf = g.pos.units[mover], g.pos.units[friend]
-    um.hex, um.facing, um.lost = "A2810", uf.facing, 2  # 3 SP under 12 IL's 4: 7 SP
+    um.hex, um.facing, um.lost = "A2810", uf.facing, 3  # 3 SP under 12 IL's 4: 7 SP
+    uf.lost = 1
     uf.stack, um.stack = 0, 1
     g._memo.clear()
     moves = of_type(g, "move_stack", friend, "usa")
     assert moves and of_type(g, "move_stack", mover, "usa") == []  # the top unit leads
     g.apply(moves[0], "usa")
     assert um.hex == uf.hex == moves[0]["to"] and um.facing == uf.facing
-    # over March limits (8 SP) it may not
+    # over March limits (8 SP) it may not: 3 SP under 12 IL's 5
     g2, m2, f2, _ = gamble_stack("rear")
     g2.pos.units[m2].hex, g2.pos.units[m2].facing = "A2810", g2.pos.units[f2].facing
-    g2.pos.units[m2].lost, g2.pos.units[m2].stack = 1, 1
+    g2.pos.units[m2].lost, g2.pos.units[m2].stack = 3, 1
     g2._memo.clear()
     assert of_type(g2, "move_stack", f2, "usa") == []
 

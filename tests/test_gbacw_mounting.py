@@ -20,7 +20,7 @@ from gettysburg.gbacw.shock import unit_shock_sp
 from gettysburg.gbacw.shock_action import combatant_of
 from gettysburg.gbacw.state import Position
 
-FREE = "US-Cav:8 IL"  # no enemy next to it (A3303); 9 SP mounted, 7 on foot (the OOB's twins)
+FREE = "US-Cav:8 IL"  # no enemy next to it (A3303); 9 SP on either of the OOB's twins
 NEAR = "US-Cav:12 IL"  # Archer's regiment stands in its front hex
 
 
@@ -137,21 +137,21 @@ def _as_gambles(g: GbacwGame, cid: str) -> Counter:
 def test_mounting_resupplies_and_losses_carry_over_10_94() -> None:
     g, _k, _e = active_gamble()
     u = g.pos.units[FREE]
-    u.ammo, u.lost = "low", 2  # 5 of 7 SP on foot
+    u.ammo, u.lost = "low", 2  # 7 of 9 SP on foot
     ev = g.apply({"type": "mount", "unit": FREE}, "usa")
     assert [(e.type, e.rule) for e in ev] == [("mount", "14.22"), ("resupply", "10.94")]
     assert u.ammo == "none"
-    assert g.counter(FREE).sp - u.lost == 6  # 5 of 7 is 6 of 9, rounded half up
-    assert ev[0].data["sp"] == 6
+    assert g.counter(FREE).sp - u.lost == 7  # the same share of equal twins
+    assert ev[0].data["sp"] == 7
 
 
 def test_horse_holders_follow_the_counter_14_25() -> None:
     """Fire and shock read the counter on the map: on foot one SP in four holds the horses,
     mounted none (002 §14.25)."""
     g, _k, _e = active_gamble()
-    assert firing_strength(g, FREE) == 7 - 1
+    assert firing_strength(g, FREE) == 9 - 2  # 9 SP: two in four-SP lots hold horses
     c = combatant_of(g, FREE)
-    assert c.dismounted_cavalry and unit_shock_sp(c, attacking=True) == 6
+    assert c.dismounted_cavalry and unit_shock_sp(c, attacking=True) == 7
     g.apply({"type": "mount", "unit": FREE}, "usa")
     assert firing_strength(g, FREE) == 9
     c = combatant_of(g, FREE)

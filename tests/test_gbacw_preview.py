@@ -49,18 +49,20 @@ def test_each_face_is_the_row_the_engine_then_rolls_10_17(face: int) -> None:
 
 
 def test_shock_preview_reads_the_odds_and_rows_the_fight_uses_11_45() -> None:
-    """The skirmish's 1:2 shock (test_gbacw_shock_engine): -2 ratio, -1 no brigadier, -1
-    Advance orders; a 5 reads modified 1, the attacker retreats."""
+    """The skirmish's 1:1.5 shock (test_gbacw_shock_engine: 4 SP after the horse holders
+    against 6): -1 ratio, -1 no brigadier, -1 Advance orders; a 4 reads modified 1, the
+    attacker retreats."""
     g, k, _enemy = active_gamble()
     p = preview(g, "usa", k)
     assert p is not None and p["shock"]
     s = next(x for x in p["shock"] if x["action"]["shocks"][0]["attackers"] == [k])
     part = s["parts"][0]
-    assert part["ratio"] == "1:2"
+    assert part["ratio"] == "1:1.5"
     assert {m["id"] for m in part["modifiers"]} >= {"ratio", "no-brigadier",
                                                     "attacker-advance-orders"}
     assert part["drm"] == sum(m["value"] for m in part["modifiers"])
-    assert part["rows"][5]["result"] == "attacker-retreats"
+    assert part["rows"][4]["result"] == "attacker-retreats"
+    assert part["rows"][5]["result"] == "standoff"
     assert sum(c["chance"] for c in part["chances"]) == 100
     # the engine's own roll of that shock reads the row the preview gave for its face
     g.apply(s["action"], "usa")

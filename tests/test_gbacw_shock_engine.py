@@ -32,8 +32,8 @@ def stand(g: GbacwGame) -> list[Event]:
     return ev
 
 
-def designated() -> tuple[GbacwGame, str, str]:
-    g, k, enemy = active_gamble()
+def designated(extra: list[int] | None = None) -> tuple[GbacwGame, str, str]:
+    g, k, enemy = active_gamble(extra)
     mine = [a for a in shocks(g) if a["shocks"][0]["attackers"] == [k]]
     assert mine, "the unit with an enemy in its front hex may shock it (11.12)"
     g.apply(mine[0], "usa")
@@ -58,10 +58,10 @@ def test_designation_hands_the_move_to_the_defender_11_33() -> None:
 
 
 def test_stand_rolls_and_writes_the_result_11_45() -> None:
-    """Scripted d10s: pre-shock check 6 (passed against cohesion 7), shock roll 5 at 1:2
-    with -1 no brigadier and -1 Advance orders: adjusted 1, the attacker retreats one hex
+    """Scripted d10s: pre-shock check 6 (passed against cohesion 7), shock roll 4 at 1:1.5
+    (-1) with -1 no brigadier and -1 Advance orders: adjusted 1, the attacker retreats one hex
     disordered (the Shock table's row), and the automatic post-shock disorder."""
-    g, k, _enemy = designated()
+    g, k, _enemy = designated(extra=[6, 4])
     before = g.pos.units[k].hex
     ev = stand(g)
     kinds = [e.type for e in ev]
