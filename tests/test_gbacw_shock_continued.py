@@ -43,10 +43,11 @@ def kinds(ev: list[Event]) -> list[str]:
 
 
 def test_adjusted_8_or_more_offers_a_continued_shock_11_47() -> None:
-    """Pre-shock check 0 (passed), shock 8 at 1.5:1 +1 -1 -1: adjusted 8, the defender
-    retreats, the attacker must advance (§11.46) and may continue (§11.47): the phasing
-    seat decides; already next to an enemy, it shocks from where it stands."""
-    g, k, _d1 = beyond([0, 8])
+    """Pre-shock check 0 (passed), shock 7 at 2:1 +2 +1 -1 -1 (the dismounted attackers at
+    their printed SP less the horse holders): adjusted 8, the defender retreats, the
+    attacker must advance (§11.46) and may continue (§11.47): the phasing seat decides;
+    already next to an enemy, it shocks from where it stands."""
+    g, k, _d1 = beyond([0, 7])
     ev = stand(g)
     resolved = next(e for e in ev if e.type == "shock_resolved")
     assert resolved.data["roll"]["modified"] == 8
