@@ -320,6 +320,16 @@ class _Apply:
         self.any_loss = False
 
     # -- helpers
+    def outcome(self) -> Outcome:
+        return Outcome(tuple(self.units), tuple(self.steps), tuple(self.retreats),
+                       tuple(self.routs), tuple(self.killed), tuple(self.done))
+
+    def udd_each(self, reason: str, rule: str) -> None:
+        """Every unit rolls a UDD and is disordered on a failure (§10.26, §8.45)."""
+        for i in range(len(self.units)):
+            if not self.roll_udd(i, 0, reason, rule).passed:
+                self.disorder(i, rule)
+
     def alive(self, i: int) -> bool:
         return self.units[i].sp > 0
 
@@ -555,8 +565,7 @@ def apply_fire_result(
     if not result.sp_loss and a.any_loss:
         a.leader_checks()  # losses only from 2nd disorders: after every UDD (§12.71 note)
     a.collapse_checks()
-    return Outcome(tuple(a.units), tuple(a.steps), tuple(a.retreats), tuple(a.routs),
-                   tuple(a.killed), tuple(a.done))
+    return a.outcome()
 
 
 def friendly_fire_risk(unmodified: int) -> bool:
@@ -574,17 +583,13 @@ def apply_friendly_fire(charts: Charts, dice: Dice, units: Sequence[TargetUnit],
     if not units:
         raise RuleError("10.26", "no friendly unit was fired over")
     a = _Apply(charts, dice, units, leaders, "friendly-fire")
-    for i in range(len(units)):
-        r = a.roll_udd(i, 0, "fired over by friends", "10.26")
-        if not r.passed:
-            a.disorder(i, "10.26")
+    a.udd_each("fired over by friends", "10.26")
     a.second_disorders(shell=False)
     a.blown_losses()
     if a.any_loss:
         a.leader_checks()
     a.collapse_checks()
-    return Outcome(tuple(a.units), tuple(a.steps), tuple(a.retreats), tuple(a.routs),
-                   tuple(a.killed), tuple(a.done))
+    return a.outcome()
 
 
 def apply_disorder_spread(charts: Charts, dice: Dice, units: Sequence[TargetUnit], *,
@@ -595,16 +600,12 @@ def apply_disorder_spread(charts: Charts, dice: Dice, units: Sequence[TargetUnit
     if not units:
         raise RuleError("8.45", "no artillery stacked with the extended unit")
     a = _Apply(charts, dice, units, leaders, "fire")
-    for i in range(len(units)):
-        r = a.roll_udd(i, 0, "extended unit disordered", "8.45")
-        if not r.passed:
-            a.disorder(i, "8.45")
+    a.udd_each("extended unit disordered", "8.45")
     a.second_disorders(shell=False)
     if a.any_loss:
         a.leader_checks()
     a.collapse_checks()
-    return Outcome(tuple(a.units), tuple(a.steps), tuple(a.retreats), tuple(a.routs),
-                   tuple(a.killed), tuple(a.done))
+    return a.outcome()
 
 
 WithdrawalAfterFire = Literal["full", "one_hex", "none"]
