@@ -14,10 +14,12 @@ GAMBLE, ARCHER = "US-1/1/Cav", "CS-Archer/Heth"
 OPENING = [7, 3, 0, 5, 4]  # initiative and EM draws as in test_gbacw_game.py
 
 
-def active_gamble(extra: list[int] | None = None) -> tuple[GbacwGame, str, str]:
+def active_gamble(extra: list[int] | None = None,
+                  scenario: str = SKIRMISH) -> tuple[GbacwGame, str, str]:
     """Gamble's brigade active; Archer's first regiment moved into a front hex of Gamble's
-    first unit (a position built by hand). ``extra``: the next d10s after the opening."""
-    g = GbacwGame(SKIRMISH, dice=ScriptedDice(OPENING + (extra or [6, 5]) + [0] * 60,
+    first unit (a position built by hand). ``extra``: the next d10s after the opening;
+    ``scenario``: another hand-made file with the same two brigades (e.g. coordination.yaml)."""
+    g = GbacwGame(scenario, dice=ScriptedDice(OPENING + (extra or [6, 5]) + [0] * 60,
                                               die="d10"))
     g.apply({"type": "end_orders"}, "usa")
     g.apply({"type": "end_orders"}, "csa")

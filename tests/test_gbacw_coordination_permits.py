@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gettysburg.core.dice import ScriptedDice
+from gbacw_skirmish import ARCHER, GAMBLE, active_gamble
 from gettysburg.core.protocol import RuleError
 from gettysburg.gbacw.facing import front_hexes
 from gettysburg.gbacw.game import GbacwGame
@@ -17,24 +17,16 @@ from gettysburg.gbacw.shock import check_withdrawal_before_shock, pre_shock_drm_
 from gettysburg.gbacw.shock_action import combatant_of
 
 SCENARIO = str(Path(__file__).parent / "data" / "gbacw" / "coordination.yaml")
-GAMBLE, ARCHER = "US-1/1/Cav", "CS-Archer/Heth"
 
 
 def gamble_facing_archer(orders: str) -> tuple[GbacwGame, str, str, str]:
     """Gamble's brigade active with ``orders``; its first unit has an Archer regiment in a
     front hex. Returns the game, the unit, the enemy unit and the enemy's hex id."""
-    g = GbacwGame(SCENARIO, dice=ScriptedDice([7, 3, 0, 5, 4] + [0] * 80, die="d10"))
-    g.apply({"type": "end_orders"}, "usa")
-    g.apply({"type": "end_orders"}, "csa")
-    g.apply({"type": "first_am", "marker": "usa/US-1/Cav"}, "usa")
-    g.apply({"type": "end_orders_change"}, "usa")
-    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
-    k, enemy = g.brigade_units(GAMBLE)[0], g.brigade_units(ARCHER)[0]
+    # the shared opening, then zeros: the same d10s as [7, 3, 0, 5, 4] + [0] * 80
+    g, k, enemy = active_gamble([0] * 20, scenario=SCENARIO)
     u = g.pos.units[k]
     here = g.hex_of(u.hex)
-    assert here is not None and u.facing is not None
-    target = g.cat.board.hexes[front_hexes(here, u.facing)[0]].id
-    g.pos.units[enemy].hex = target
+    assert here is not None
     g.pos.brigades[GAMBLE].orders = orders
     g._refacing(GAMBLE)  # a March unit faces a hexside (002 §7.1)
     assert u.facing is not None
