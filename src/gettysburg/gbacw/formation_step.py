@@ -107,9 +107,9 @@ def _class(c: Counter) -> str:
 
 
 def present(game: FormationGame, key: str) -> StackEntry:
-    """The unit's stacking entry at its present strength (SP lost taken off, 002 §12.13)."""
-    e = game.stack_entry(key)
-    return replace(e, sp=max(0, e.sp - game.pos.units[key].lost))
+    """The unit's stacking entry at its present strength (SP lost taken off, 002 §12.13;
+    ``stack_entry`` already gives it)."""
+    return game.stack_entry(key)
 
 
 # --- where the parts are ------------------------------------------------------------------
@@ -180,11 +180,13 @@ def part_strengths(game: FormationGame, key: str) -> dict[Hex, int]:
 
 def signature(game: FormationGame, key: str) -> tuple[Any, ...]:
     """What a unit's reach depends on beyond the engine's own signature: its MP already
-    spent on formation changes and every unit's extensions (cache key part)."""
+    spent on formation changes, every unit's extensions, and every unit's SP lost (stacking
+    counts present SP, 002 §8.12, §12.13) (cache key part)."""
     u = game.pos.units[key]
     return (u.formation_mp, u.extension, tuple(u.refused),
             tuple((k, tuple(v.extends)) for k, v in sorted(game.pos.units.items())
-                  if v.extends))
+                  if v.extends),
+            tuple((k, v.lost) for k, v in sorted(game.pos.units.items()) if v.lost))
 
 
 def enemy_parts(game: FormationGame, seat: Seat) -> set[Hex]:

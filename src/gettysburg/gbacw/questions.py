@@ -360,9 +360,11 @@ class EngineQuestions(Game):
         return artillery_orders(own) if unit_class(self.counter(key)) == "artillery" else own
 
     def stack_entry(self, key: str) -> StackEntry:
+        """The unit's stacking entry at its present strength: the limits of 002 §8.12
+        count the SP a unit has now, its losses taken off (§12.13)."""
         c = self.counter(key)
-        return StackEntry(f"{c.corps}:{c.unit}", c.arm, c.sp, c.formation,
-                          c.mode == "mounted")
+        return StackEntry(f"{c.corps}:{c.unit}", c.arm, max(0, c.sp - self.pos.units[key].lost),
+                          c.formation, c.mode == "mounted")
 
     def moves_allowed(self, key: str) -> int:
         """One move a unit an activation; the March AM is four activations' worth (§5.35),
