@@ -111,17 +111,43 @@ def test_buford_cannot_leave_next_to_the_enemy() -> None:
 
 def test_buford_stays_two_conditional_groups_withheld() -> None:
     """Note [c] (campaign): keeping Buford, the Union names two of the conditional cavalry
-    groups; they never come on (their turn passes with no arrival)."""
+    groups and ONE horse battery of theirs (the seed: two brigades "più una batteria"); the
+    brigades never come on, nor that battery, but the other group's battery does, alone."""
     g = _at_2_1000("battle")
     act = {"type": "buford_stays", "groups": ["usa-3-1300-kilpatrick",
-                                              "usa-3-1300-merritt"]}
+                                              "usa-3-1300-merritt"], "battery": "E/4 US"}
     assert act in g.legal_actions("usa")
+    assert {**act, "battery": "K/1 US"} in g.legal_actions("usa")
+    with pytest.raises(RuleError) as e:  # a battery of neither group
+        g.validate({**act, "battery": "M/2 US"}, "usa")
+    assert e.value.rule == "tdg.chart.c"
     g.apply(act, "usa")
     assert g.pos.tdg["withheld"] == ["usa-3-1300-kilpatrick", "usa-3-1300-merritt"]
+    assert g.pos.tdg["released"] == ["K/1 US"]
     i = next(i for i, a in enumerate(g.scen.arrivals) if a.id == "usa-3-1300-kilpatrick")
     assert scenario_step.arrival_hex(g, i, g.scen.arrivals[i].hex) is None
     j = next(i for i, a in enumerate(g.scen.arrivals) if a.id == "usa-3-1500-custer")
     assert scenario_step.arrival_hex(g, j, "C5312") == "C5312"
+    # on 3 July 1300 Merritt's group comes on for its battery only
+    m = next(i for i, a in enumerate(g.scen.arrivals) if a.id == "usa-3-1300-merritt")
+    g.pos.turn = turn_index("3-1300")
+    g.pos.orders_done = []
+    g._memo.clear()
+    g._begin_turn()
+    assert m in g.pos.arrived and i not in g.pos.arrived
+    waiting = sorted(g.counter(k).unit for k, u in g.pos.units.items()
+                     if u.hex is None and g.waiting(k) is not None
+                     and k.startswith("US-Cav") and g.counter(k).arm == "horse_art")
+    assert waiting == ["K/1 US"]
+    merritt = [k for k in g.pos.units if g.pos.units[k].counter in g.scen.arrivals[m].counters
+               and g.counter(k).arm == "cav"]
+    assert merritt and all(g.waiting(k) is None for k in merritt)
+    # the battery comes on alone: Merritt, its group's leader, stays off the map
+    k1 = next(k for k in g.pos.units if g.counter(k).unit == "K/1 US")
+    (to, _), reach = sorted(g.reach(k1).items(), key=lambda kv: kv[1].half_mp)[0]
+    g._move({"type": "move", "unit": k1, "to": g.cat.board.hexes[to].id}, reach)
+    assert g.pos.units[k1].hex is not None
+    assert g.pos.leaders.get("merritt") is None
 
 
 def test_buford_default_when_no_choice() -> None:
@@ -129,9 +155,11 @@ def test_buford_default_when_no_choice() -> None:
     groups stay away (our reading of a choice left unmade)."""
     g = _at_2_1000("battle")
     g.pos.turn = turn_index("3-1300")
-    i = next(i for i, a in enumerate(g.scen.arrivals) if a.id == "usa-3-1300-merritt")
+    i = next(i for i, a in enumerate(g.scen.arrivals) if a.id == "usa-3-1300-kilpatrick")
     assert scenario_step.arrival_hex(g, i, g.scen.arrivals[i].hex) is None
     assert g.pos.tdg["buford"] == "stayed"
+    assert g.pos.tdg["withheld"] == ["usa-3-1300-kilpatrick", "usa-3-1300-merritt"]
+    assert g.pos.tdg["released"] == ["K/1 US"]  # Kilpatrick's E/4 US stays with them
 
 
 # --- note [c]: Rodes's entry areas ----------------------------------------------------------

@@ -50,8 +50,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("buford_leaves", "tdg.chart.c", (), ("orders",),
                "2 July 1000: Buford's division leaves the map by area 11 or 12 "
                "(scenario_step.py)"),
-    ActionType("buford_stays", "tdg.chart.c", (("groups", "list"),), ("orders",),
-               "2 July 1000: Buford stays; these two conditional cavalry groups will not come"),
+    ActionType("buford_stays", "tdg.chart.c", (("groups", "list"), ("battery", "str")),
+               ("orders",), "2 July 1000: Buford stays; these two conditional cavalry groups "
+               "and this horse battery of theirs will not come"),
     ActionType("entry_area", "tdg.chart.c", (("brigade", "str"), ("area", "str")),
                ("orders",), "1 July 1100: the entry area (3, 4 or 5) a brigade of Rodes's "
                "will use, written down unseen"),

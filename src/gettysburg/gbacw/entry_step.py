@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import RuleError
 
-from .cavalry_step import kept_off as kept_off  # re-exported for questions.waiting
+from .cavalry_step import kept_off as _held_away
 from .facing import Facing
 from .movement import entry_from_off_map
 from .paths import Reach
@@ -47,6 +47,24 @@ if TYPE_CHECKING:
 
 _CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
 _CACHE_SIZE = 256
+
+
+def kept_off(game: Any, key: str) -> bool:
+    """Whether ``key`` stays off the map although its group is due (questions.waiting):
+    held away by 004 §14.72-14.73 (:func:`cavalry_step.kept_off`), or a unit of a group
+    withheld for Buford (the Union table's note [c]) other than the horse battery that
+    still comes (``Position.tdg["released"]``: two brigades stay away with one battery)."""
+    if _held_away(game, key):
+        return True
+    p = game.pos
+    withheld = p.tdg.get("withheld")
+    if not withheld:
+        return False
+    counter = p.units[key].counter
+    found = game._arrival_of.get(counter)
+    if found is None or game.scen.arrivals[found[0]].id not in withheld:
+        return False
+    return game.cat.counters[counter].unit not in p.tdg.get("released", [])
 
 
 def _entry_of(game: Any, index: int) -> str:

@@ -292,18 +292,36 @@ def _buford_turn(game: GbacwGame) -> bool:
 def buford_options(game: GbacwGame, seat: str) -> list[Action]:
     """Note [c], in the Union's orders segment of the 2 July 1000 turn: take Buford's
     division off the map (when it can leave), or keep it and name two of the conditional
-    cavalry groups due on 3 July that will not come (campaign only; with none in the
-    scenario, keeping Buford is simply not leaving). Ending the orders segment without a
-    choice keeps Buford; then the first two conditional groups stay away (a reading)."""
+    cavalry groups due on 3 July that will not come, with one horse battery of theirs (the
+    other group's battery still comes; campaign only; with none in the scenario, keeping
+    Buford is simply not leaving). Ending the orders segment without a choice keeps Buford;
+    then the first two conditional groups stay away with the first one's battery (a
+    reading)."""
     if seat != "usa" or not _buford_turn(game):
         return []
     out: list[Action] = []
     if buford_can_leave(game):
         out.append({"type": "buford_leaves"})
     groups = conditional_groups(game, seat)
-    out += [{"type": "buford_stays", "groups": [a, b]}
-            for i, a in enumerate(groups) for b in groups[i + 1:]]
+    for i, a in enumerate(groups):
+        for b in groups[i + 1:]:
+            out += [{"type": "buford_stays", "groups": [a, b], "battery": bat}
+                    for bat in (_group_batteries(game, a) + _group_batteries(game, b)
+                                or [""])]
     return out
+
+
+def _arrival(game: GbacwGame, group: str) -> int | None:
+    return next((i for i, a in enumerate(game.scen.arrivals) if a.id == group), None)
+
+
+def _group_batteries(game: GbacwGame, group: str) -> list[str]:
+    """The horse batteries (unit names) a reinforcement group brings, in id order."""
+    i = _arrival(game, group)
+    if i is None:
+        return []
+    return sorted({game.cat.counters[c].unit for c in game.scen.arrivals[i].counters
+                   if game.cat.counters[c].arm in ("art", "horse_art")})
 
 
 def _leave(game: GbacwGame) -> list[Event]:
@@ -325,10 +343,20 @@ def _leave(game: GbacwGame) -> list[Event]:
                                                  "leaders": leaders})]
 
 
-def _stay(game: GbacwGame, groups: list[str], default: bool = False) -> list[Event]:
+def _stay(game: GbacwGame, groups: list[str], battery: str | None = None,
+          default: bool = False) -> list[Event]:
+    """Note [c]: the two groups stay away with ONE horse battery (``battery``; by default
+    the first group's): the other group's battery still comes on at its group's time, so
+    it is listed under ``released`` (:func:`arrival_hex`, :func:`kept_back`)."""
+    if battery is None:
+        battery = next(iter(_group_batteries(game, groups[0]) if groups else []), "")
+    released = [b for g in groups for b in _group_batteries(game, g) if b != battery]
     game.pos.tdg["buford"] = "stayed"
     game.pos.tdg["withheld"] = sorted({*game.pos.tdg.get("withheld", []), *groups})
-    return [Event("buford_stays", RULE_BUFORD, {"groups": groups, "default": default},
+    if released:
+        game.pos.tdg["released"] = sorted({*game.pos.tdg.get("released", []), *released})
+    return [Event("buford_stays", RULE_BUFORD, {"groups": groups, "battery": battery,
+                                                "released": released, "default": default},
                   visible_to=("usa",))]
 
 
@@ -373,7 +401,8 @@ def arrival_hex(game: GbacwGame, index: int, hex_id: str) -> str | None:
     if params is not None and "buford" not in p.tdg and arr.id in conditional_groups(
             game, arr.seat) and p.turn > _turn_of(str(params.get("turn"))):
         _stay(game, conditional_groups(game, arr.seat)[:2], default=True)
-    if arr.id in p.tdg.get("withheld", []):
+    if arr.id in p.tdg.get("withheld", []) and not any(
+            game.cat.counters[c].unit in p.tdg.get("released", []) for c in arr.counters):
         return None
     chosen = dict(p.tdg.get("entry_choice", {}))
     for c in arr.counters:
@@ -407,8 +436,8 @@ def check_choice(game: GbacwGame, action: Action, seat: str) -> None:
         if action not in buford_options(game, seat):
             raise RuleError(RULE_BUFORD, "not a choice open now: in the Union orders segment "
                             "of the 2 July 1000 turn, Buford leaves if every unit can reach "
-                            "area 11 or 12 clear of the enemy, or two conditional groups stay "
-                            "away")
+                            "area 11 or 12 clear of the enemy, or two conditional groups and one "
+                            "of their horse batteries stay away")
     elif kind == "entry_area" and action not in entry_options(game, seat):
         raise RuleError("tdg.chart.c", "Rodes's brigades choose area 3, 4 or 5 in the "
                         "Confederate orders segment of the 1 July 1100 turn, before arriving")
@@ -419,7 +448,7 @@ def apply_choice(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     if kind == "buford_leaves":
         return _leave(game)
     if kind == "buford_stays":
-        return _stay(game, [str(g) for g in action["groups"]])
+        return _stay(game, [str(g) for g in action["groups"]], str(action["battery"]))
     if kind == "trimble":
         return special_units.apply_trimble(game, action, seat)
     if kind in cavalry_step.CHOICES:

@@ -431,8 +431,8 @@ class EngineSteps(EngineLegality):
         self._memo.clear()
         if frm is None:  # a reinforcement's leaders come on with its first unit (9.7)
             for arr in self.scen.arrivals:
-                if u.counter in arr.counters:
-                    for ld in arr.leaders:
+                if u.counter in arr.counters and arr.id not in p.tdg.get("withheld", ()):
+                    for ld in arr.leaders:  # (a battery of a group withheld for Buford alone)
                         if p.leaders.get(ld) is None:
                             p.leaders[ld] = action["to"]
         old_hex, old_facing = self.hex_of(u.hex), u.facing
