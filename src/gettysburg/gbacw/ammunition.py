@@ -24,7 +24,7 @@ STEP_UP = {"out": "low", "low": "none"}
 
 
 def resupply_problem(game: GbacwGame, key: str) -> RuleError | None:
-    """Why ``key`` may not resupply now (None: it may)."""
+    """Why ``key`` may not resupply now (None: it may) (002 §10.92-10.93)."""
     p = game.pos
     u = p.units.get(key)
     if u is None or not game.in_activation(key):  # a coordinated group's too (§5.34)
@@ -42,6 +42,7 @@ def resupply_problem(game: GbacwGame, key: str) -> RuleError | None:
 
 
 def resupply_options(game: GbacwGame) -> list[Action]:
+    """The ``resupply`` actions open to the active brigade's low or out units (002 §10.92)."""
     p = game.pos
     if p.brigade is None:
         return []
@@ -50,6 +51,8 @@ def resupply_options(game: GbacwGame) -> list[Action]:
 
 
 def check_resupply(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a resupply by a unit that is not the seat's or may not resupply now
+    (002 §10.92-10.93)."""
     key = str(action["unit"])
     if key not in game.pos.units or game.pos.units[key].seat != seat:
         raise RuleError("10.92", f"{key!r} is not one of your units")

@@ -80,13 +80,14 @@ def _stamp(game: GbacwGame) -> str:
 
 
 def active(game: GbacwGame) -> bool:
-    """Whether the current activation marker is a barrage phase."""
+    """Whether the current activation marker is a barrage phase (004 §10.92)."""
     b = game.pos.tdg.get("barrage")
     return isinstance(b, dict) and game.pos.current is not None and b.get("stamp") == _stamp(game)
 
 
 def tidy(game: GbacwGame) -> None:
-    """Forget a barrage phase once its marker is over (so the save holds only a live one)."""
+    """Forget a barrage phase once its marker is over (so the save holds only a live one)
+    (004 §10.92)."""
     if "barrage" in game.pos.tdg and not active(game):
         del game.pos.tdg["barrage"]
 
@@ -124,7 +125,7 @@ def chief_ams(game: GbacwGame, seat: str, em: int) -> int:
 def artillery_command(game: GbacwGame, seat: str) -> str | None:
     """The formation whose marker is the side's artillery AM: the one its chief commands,
     when it draws markers of its own (Hunt's Artillery Reserve), or the chief's own AMs
-    (Pendleton's)."""
+    (Pendleton's) (004 §4.3, §4.35, §10.92; E-29)."""
     if CSA_ARTILLERY in extra_divisions(game, seat):
         return CSA_ARTILLERY
     for ld in CHIEFS.get(seat, ()):
@@ -151,7 +152,7 @@ def _last_turn(game: GbacwGame, seat: str) -> int | None:
 
 
 def declare_problem(game: GbacwGame, seat: str) -> RuleError | None:
-    """Why ``seat`` may not declare a barrage now (None: it may)."""
+    """Why ``seat`` may not declare a barrage now (None: it may) (004 §10.92, §10.95)."""
     p = game.pos
     if p.current is None or p.pending is not None or p.phase not in ("orders_change", "action"):
         return RuleError("tdg.10.92", "a barrage is declared on a drawn artillery AM")
@@ -173,6 +174,7 @@ def declare_problem(game: GbacwGame, seat: str) -> RuleError | None:
 
 
 def declare_options(game: GbacwGame, seat: str) -> list[Action]:
+    """The barrage declaration, when the drawn artillery AM allows one (004 §10.92, §10.95)."""
     return [{"type": "barrage"}] if declare_problem(game, seat) is None else []
 
 
@@ -230,7 +232,8 @@ def _shots(game: GbacwGame) -> dict[str, int]:
 
 
 def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
-    """Validate a barrage shot (changes nothing): the plan of the combined shot."""
+    """Validate a barrage shot (changes nothing): the plan of the combined shot
+    (004 §10.91-10.93)."""
     if not active(game) or game.pos.tdg["barrage"].get("seat") != seat:
         raise RuleError("tdg.10.92", "no barrage phase of yours is under way")
     units = [str(x) for x in action.get("units") or []]
@@ -268,7 +271,7 @@ def fire_options(game: GbacwGame, seat: str) -> list[Action]:
     """Each battery able to fire with its nearest hexes it may barrage (up to
     :data:`PER_BATTERY`, nearest first), and at each such hex all the batteries listed for it
     together. Any other legal target or grouping is accepted by the check; the list is kept
-    short because each candidate costs a full fire check (range, arc, sight)."""
+    short because each candidate costs a full fire check (range, arc, sight) (004 §10.93)."""
     memo = ("barrage_options", seat, _stamp(game))
     if memo in game._memo:
         return [dict(a) for a in game._memo[memo]]
@@ -367,7 +370,8 @@ def fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
-    """The engine's check of any action during a barrage phase, and of the barrage's own."""
+    """The engine's check of any action during a barrage phase, and of the barrage's own
+    (004 §10.92-10.93)."""
     kind = action.get("type")
     if kind == "barrage":
         problem = declare_problem(game, seat)
@@ -381,7 +385,7 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
 
 
 def options(game: GbacwGame, seat: str) -> list[Action]:
-    """The barrage phase's legal list (the caller adds the end of the activation)."""
+    """The barrage phase's legal list (the caller adds the end of the activation) (004 §10.93)."""
     return fire_options(game, seat)
 
 

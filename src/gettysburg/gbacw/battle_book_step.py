@@ -179,7 +179,8 @@ MOVE_KINDS = ("move", "move_stack", "withdrawal_move", "react_move")
 
 def after_action(game: GbacwGame, action: Action) -> list[Event]:
     """After every action: the jinxed battery's gun (J), A.P. Hill kept off the map while
-    his entry is delayed (R), and the gun lost by a side's next battery to move (I)."""
+    his entry is delayed (R), and the gun lost by a side's next battery to move (I).
+    (004 §18.0 I, J, R)."""
     if not game.pos.tdg:
         return []
     return _jinx_gun(game) + _hill_kept_off(game) + _moved_gun(game, action)
@@ -339,7 +340,8 @@ def warren_in_play(game: GbacwGame) -> bool:
 
 
 def warren_active(game: GbacwGame) -> bool:
-    """The marker in play is the Warren phase's (its brigade is the only one it activates)."""
+    """The marker in play is the Warren phase's (its brigade is the only one it activates)
+    (004 §14.5)."""
     got = game.pos.tdg.get("warren")
     return isinstance(got, dict) and bool(got.get("active"))
 
@@ -398,6 +400,7 @@ def warren_options(game: GbacwGame, seat: str) -> list[Action]:
 
 
 def check_warren_call(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a Warren phase the Union may not call now or for that brigade (004 §14.5)."""
     err = _warren_problem(game, str(action["brigade"]), seat)
     if err is not None:
         raise err
@@ -419,7 +422,8 @@ def call_warren(game: GbacwGame, brigade: str) -> tuple[list[Event], str]:
 
 
 def warren_over(game: GbacwGame) -> None:
-    """The Warren phase's marker (or random event B's) has ended: the draw goes on."""
+    """The Warren phase's marker (or random event B's) has ended: the draw goes on
+    (004 §14.5; §18.0 B)."""
     got = game.pos.tdg.get("warren")
     if isinstance(got, dict) and got.get("active"):
         game.pos.tdg["warren"] = {k: v for k, v in got.items() if k != "active"}
@@ -428,14 +432,14 @@ def warren_over(game: GbacwGame) -> None:
 
 # --- 004 §18.0: the choices' hooks in the engine ------------------------------------------------
 def choosing(game: GbacwGame) -> bool:
-    """A random event waits for a player's choice: the draw from the pool stops."""
+    """A random event waits for a player's choice: the draw from the pool stops (004 §18.0)."""
     return event_choices.pending(game) is not None
 
 
 def answer_event(game: GbacwGame, action: Action, seat: str) -> tuple[list[Event], str | None]:
     """A random event's choice answered (event_choices.answer). Returns the events and the
     marker to activate for B (its brigade alone, outside the AMs; its activation counts
-    for fatigue as any other)."""
+    for fatigue as any other) (004 §18.0)."""
     ev, brigade = event_choices.answer(game, action, seat)
     if brigade is None:
         return ev, None
@@ -449,7 +453,7 @@ def answer_event(game: GbacwGame, action: Action, seat: str) -> tuple[list[Event
 def begin_turn(game: GbacwGame) -> list[Event]:
     """At a turn's start, after the reinforcements due: D's held-back groups come now, G's
     shifted entry for a group due next turn is written, A.P. Hill (R) comes back from his
-    indisposition or on the map after his delay."""
+    indisposition or on the map after his delay (004 §18.0 D, G, R)."""
     p = game.pos
     if not p.tdg:
         return []
@@ -533,6 +537,7 @@ def hero_options(game: GbacwGame, seat: str) -> list[Action]:
 
 
 def check_hero_policy(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a Hero policy the seat may not set now, or one not offered (004 §18.0 P)."""
     err = _hero_policy_problem(game, seat)
     if err is not None:
         raise RuleError(RULE, err)

@@ -44,6 +44,8 @@ WITHDRAW_AREAS = (8, 9)
 
 
 def params(game: GbacwGame) -> dict[str, Any] | None:
+    """The parameters of the conditional-cavalry special rule in this scenario, or None when it does
+    not play (004 §14.7)."""
     scen = game.scen.scenario
     for r in scen.special_rules if scen is not None else ():
         if r.id == RULE_ID:
@@ -123,7 +125,8 @@ def _hold_open(game: GbacwGame, seat: str, prm: dict[str, Any]) -> bool:
 
 
 def hold_options(game: GbacwGame, seat: str) -> list[Action]:
-    """Each brigade alone with the first battery, and all of them with as many batteries."""
+    """Each brigade alone with the first battery, and all of them with as many batteries
+    (004 §14.71, §14.73)."""
     prm = params(game)
     if prm is None or not _hold_open(game, seat, prm):
         return []
@@ -140,6 +143,8 @@ def hold_options(game: GbacwGame, seat: str) -> list[Action]:
 
 
 def check_hold(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a hold-back that is not open now, names a brigade or battery outside the side's pool,
+    or pairs them wrongly (004 §14.71 Confederates, §14.73 Union)."""
     prm = params(game)
     rule = "tdg.14.71" if seat == "csa" else "tdg.14.73"
     if prm is None or not _hold_open(game, seat, prm):
@@ -185,6 +190,7 @@ def _with_battery(game: GbacwGame, brigade: str) -> list[str]:
 
 
 def withdraw_options(game: GbacwGame, seat: str) -> list[Action]:
+    """The held Confederate brigades on the map that may leave now (004 §14.72)."""
     held = _state(game).get("held", {}).get(seat) if seat == "csa" else None
     if held is None:
         return []
@@ -203,6 +209,8 @@ def surplus(game: GbacwGame) -> tuple[str | None, int]:
 
 
 def return_options(game: GbacwGame, seat: str) -> list[Action]:
+    """The surplus brigades the side that kept more cavalry away may bring back, by either of its
+    areas (004 §14.74-14.75)."""
     prm = params(game)
     st = _state(game)
     p = game.pos
@@ -225,6 +233,8 @@ def _returnable(game: GbacwGame, seat: str) -> list[str]:
 
 
 def check_return_action(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a return that is not the surplus side's, comes too early or again, or names too many
+    or the wrong brigades (004 §14.74-14.75)."""
     prm = params(game)
     who, n = surplus(game)
     brigades = [str(b) for b in action.get("brigades") or []]
@@ -240,11 +250,14 @@ def check_return_action(game: GbacwGame, action: Action, seat: str) -> None:
 
 # --- applying -------------------------------------------------------------------------------
 def options(game: GbacwGame, seat: str) -> list[Action]:
+    """The conditional-cavalry choices open to ``seat`` now: hold back, withdraw, return
+    (004 §14.71-14.75)."""
     return [*hold_options(game, seat), *withdraw_options(game, seat),
             *return_options(game, seat)]
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
+    """The check of a conditional-cavalry action, by its type (004 §14.71-14.75)."""
     kind = action.get("type")
     if kind == "hold_cavalry":
         check_hold(game, action, seat)
@@ -259,6 +272,8 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
 
 
 def apply(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Carry out a checked conditional-cavalry action: hold back, withdraw, or return with the d10
+    of SP lost (004 §14.71-14.76)."""
     kind = action.get("type")
     p = game.pos
     st = _state(game)
@@ -339,7 +354,7 @@ def apply(game: GbacwGame, action: Action, seat: str) -> list[Event]:
 def clear_path(game: GbacwGame, seat: str, units: list[str], areas: tuple[int, ...] | list[int]
                ) -> bool:
     """Every unit not next to an enemy and with a path free of enemy units and enemy front
-    hexes (the zones of control, E-2) to the direct hex of one of ``areas``."""
+    hexes (the zones of control, E-2) to the direct hex of one of ``areas`` (004 §14.72; E-2)."""
     board = game.cat.board
     enemies = game.enemy_hexes(seat)
     blocked: set[Hex] = set(enemies)

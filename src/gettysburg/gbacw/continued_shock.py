@@ -252,6 +252,8 @@ def open_voluntary_advance(game: GbacwGame, seat: str, units: list[str], hexes: 
 
 
 def advance_options(game: GbacwGame) -> list[Action]:
+    """The voluntary advance into a hex emptied by a withdrawal before shock: each attacker that
+    may, or none (002 §11.35, §11.46)."""
     p = game.pos.pending
     if p is None or p.get("kind") != AFTER or not p.get("voluntary"):
         return []
@@ -267,7 +269,8 @@ def advance_options(game: GbacwGame) -> list[Action]:
 
 
 def options(game: GbacwGame) -> list[Action]:
-    """The decider's legal actions while an ``after_shock`` decision waits."""
+    """The decider's legal actions while an ``after_shock`` decision waits
+    (002 §11.35, §11.47, §8.49)."""
     p = game.pos.pending
     if p is None or p.get("kind") != AFTER:
         return []
@@ -280,6 +283,8 @@ def options(game: GbacwGame) -> list[Action]:
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse an after-shock answer when none waits, from the wrong seat or not among the options
+    (002 §11.47, §11.35)."""
     p = game.pos.pending
     if p is None or p.get("kind") != AFTER:
         raise RuleError("11.47", "no continued shock or advance waits for a decision")

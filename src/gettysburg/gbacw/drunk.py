@@ -68,16 +68,17 @@ def catalog_for(game: GbacwGame) -> Catalog:
 
 
 def is_drunk(game: GbacwGame, leader: str) -> bool:
+    """Whether ``leader`` is the drunk brigadier of random event L (004 §18.0 L)."""
     return leader in _drunk_of(game)
 
 
 def leader_ma(game: GbacwGame, leader: str, ma: int) -> int:
-    """L: a drunk brigadier's MA is the event's 3."""
+    """L: a drunk brigadier's MA is the event's 3 (004 §18.0 L)."""
     return min(ma, RATINGS.ma) if is_drunk(game, leader) else ma
 
 
 def candidates(game: GbacwGame, seat: str) -> list[str]:
-    """L: the seat's brigadiers rated U on the map, not drunk already."""
+    """L: the seat's brigadiers rated U on the map, not drunk already (004 §18.0 L)."""
     p, cat = game.pos, game.cat
     out = []
     for ld, where in sorted(p.leaders.items()):
@@ -94,6 +95,7 @@ def candidates(game: GbacwGame, seat: str) -> list[str]:
 
 
 def make_drunk(game: GbacwGame, leader: str, seat: str) -> list[Event]:
+    """Make the chosen U-rated brigadier drunk from this turn (004 §18.0 L)."""
     drunk(leader, str(game.cat.oob.rating(leader, "profile") or ""))
     got = dict(_drunk_of(game))
     got[leader] = game.pos.turn
@@ -105,7 +107,8 @@ def make_drunk(game: GbacwGame, leader: str, seat: str) -> list[Event]:
 
 
 def sober(game: GbacwGame) -> list[Event]:
-    """At a turn's start: the drunk of an earlier day are sober from the first day turn."""
+    """At a turn's start: the drunk of an earlier day are sober from the first day turn
+    (004 §18.0 L)."""
     got = _drunk_of(game)
     if not got:
         return []
@@ -146,7 +149,7 @@ def _relief_problem(game: GbacwGame, leader: str, seat: str) -> RuleError | None
 
 def relief_options(game: GbacwGame, seat: str) -> list[Action]:
     """L: ``relieve`` for the active brigade's drunk brigadier, at its activation's start,
-    when he stands next to (or with) his corps commander or the OC."""
+    when he stands next to (or with) his corps commander or the OC (004 §18.0 L)."""
     ld = game.cat.brigade_leader.get(game.pos.brigade or "")
     if ld is None or not is_drunk(game, ld) or _relief_problem(game, ld, seat) is not None:
         return []
@@ -154,6 +157,8 @@ def relief_options(game: GbacwGame, seat: str) -> list[Action]:
 
 
 def check_relief(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse the relief of a brigadier who is not drunk, not the active brigade's, or not next to
+    his corps commander or the OC (004 §18.0 L)."""
     err = _relief_problem(game, str(action["leader"]), seat)
     if err is not None:
         raise err

@@ -44,11 +44,14 @@ def status(game: GbacwGame, key: str, *, arrived: bool) -> Status:
 
 
 def regiments(game: GbacwGame, brigade: str) -> list[str]:
+    """A brigade's regiments: its units that are not artillery (002 §13.24)."""
     return [k for k in game.brigade_units(brigade)
             if game.counter(k).arm not in ("art", "horse_art")]
 
 
 def cavalry(game: GbacwGame, brigade: str) -> bool:
+    """Whether a brigade's regiments are all cavalry, for the cavalry counts of victory (004
+    sc.6.7)."""
     regs = regiments(game, brigade)
     return bool(regs) and all(game.counter(k).arm == "cav" for k in regs)
 
@@ -94,7 +97,7 @@ def phase(game: GbacwGame, waiting: set[str]) -> list[Event]:
 
 
 def counts(game: GbacwGame) -> tuple[dict[str, int], dict[str, int]]:
-    """(ci_divisions, ci_brigades) per seat as victory counts them."""
+    """(ci_divisions, ci_brigades) per seat as victory counts them (002 §13.2-13.3; 004 sc.6.7)."""
     p = game.pos
     brigades: dict[str, int] = {}
     divisions: dict[str, int] = {}

@@ -54,6 +54,8 @@ def _acting_of(game: GbacwGame) -> Mapping[str, str]:
 
 
 def acting_catalog(game: GbacwGame) -> Catalog:
+    """The game's catalog with each post's ratings taken from its acting holder, a fallen leader's
+    replacement (002 §4.18, §12.74-12.76)."""
     base = catalog()
     # a partial of a module function, not a lambda, so that the game pickles (checkpoints)
     return ActingCatalog(**{f.name: getattr(base, f.name) for f in fields(base)},
@@ -62,6 +64,8 @@ def acting_catalog(game: GbacwGame) -> Catalog:
 
 
 def on_map_leaders(game: GbacwGame) -> set[str]:
+    """The leaders on the map now: what an action removed of them is a leader casualty to replace
+    (002 §12.7, §12.74)."""
     return {ld for ld, h in game.pos.leaders.items() if h is not None}
 
 
@@ -178,6 +182,8 @@ def idle_options(game: GbacwGame, seat: Seat) -> list[Action]:
 
 
 def check_idle(game: GbacwGame, action: Action, seat: Seat) -> None:
+    """Refuse an idle-rally choice for a brigade that is not the seat's or not idle (002 §13.45,
+    §17.42)."""
     n = str(action["brigade"])
     b = game.pos.brigades.get(n)
     if b is None or b.seat != seat:
@@ -189,6 +195,7 @@ def check_idle(game: GbacwGame, action: Action, seat: Seat) -> None:
 
 
 def apply_idle(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    """Record whether an idle brigade rallies (on) or rests (off) in IV/B (002 §13.45, §17.42)."""
     p = game.pos
     n = str(action["brigade"])
     if action["on"]:
@@ -202,7 +209,7 @@ def apply_idle(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
 
 def in_brigadier_range(game: GbacwGame, seat: Seat) -> dict[str, bool]:
     """Each of the seat's units: in its brigadier's command range now (the chain measured
-    as at II/A, ``command_status.measure``)."""
+    as at II/A, ``command_status.measure``) (002 §4.15, §4.22-4.23)."""
     p = game.pos
     tree = game._command_tree(seat)
     where = {ld: game.leader_hex(ld) for ld in tree.superior}

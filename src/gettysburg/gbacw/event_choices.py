@@ -57,6 +57,7 @@ K_UNITS, K_HEXES = 2, 3
 
 
 def pending(game: GbacwGame) -> dict[str, Any] | None:
+    """The Random Events choice waiting in ``Position.pending``, or None (004 §18.0)."""
     got = game.pos.pending
     return got if got is not None and got.get("kind") == KIND else None
 
@@ -82,7 +83,7 @@ def _not_entered(game: GbacwGame, index: int) -> bool:
 
 
 def due_groups(game: GbacwGame, seat: str) -> list[int]:
-    """D: the seat's groups due this turn none of whose units has come on yet."""
+    """D: the seat's groups due this turn none of whose units has come on yet (004 §18.0 D)."""
     p = game.pos
     return [i for i in sorted(p.arrived) if game.scen.arrivals[i].seat == seat
             and p.arrived_on.get(str(i)) == p.turn and _not_entered(game, i)]
@@ -99,7 +100,7 @@ def _area_hex(game: GbacwGame, area: int) -> str | None:
 
 def shift_choices(game: GbacwGame, seat: str) -> list[str]:
     """G: ``"<group index>@<area>"`` for the seat's groups due this turn (none on yet) or
-    next turn, to the entry area one number above or below theirs."""
+    next turn, to the entry area one number above or below theirs (004 §18.0 G)."""
     p = game.pos
     out: list[str] = []
     for i, arr in enumerate(game.scen.arrivals):
@@ -125,7 +126,7 @@ def shift_choices(game: GbacwGame, seat: str) -> list[str]:
 
 def sniper_targets(game: GbacwGame, seat: str) -> list[str]:
     """E: enemy leaders on the map within 4 hexes of one of the seat's infantry units that
-    sees them."""
+    sees them (004 §18.0 E)."""
     p = game.pos
     foot = [h for k in _standing(game, seat)
             if unit_class(game.counter(k)) == "infantry" and (h := _hex(game, k)) is not None]
@@ -140,14 +141,15 @@ def sniper_targets(game: GbacwGame, seat: str) -> list[str]:
 
 
 def panic_targets(game: GbacwGame, seat: str) -> list[str]:
-    """N: enemy units on the map within 3 hexes of one of the seat's combat units."""
+    """N: enemy units on the map within 3 hexes of one of the seat's combat units (004 §18.0 N)."""
     mine = [h for k in _standing(game, seat) if (h := _hex(game, k)) is not None]
     return [k for k in _standing(game, other(seat))
             if (h := _hex(game, k)) is not None and any(h.distance(m) <= 3 for m in mine)]
 
 
 def routed_units(game: GbacwGame, seat: str) -> list[str]:
-    """O: the seat's routed units in their Division box that have a hex to come back to."""
+    """O: the seat's routed units in their Division box that have a hex to come back to
+    (004 §18.0 O)."""
     out = []
     for k, u in sorted(game.pos.units.items()):
         if u.seat != seat or not u.routed or u.hex is not None \
@@ -165,7 +167,7 @@ def _cavalry(game: GbacwGame, brigade: str) -> bool:
 
 def scouting_brigades(game: GbacwGame, seat: str) -> list[str]:
     """Q: the seat's cavalry brigades on the map with no enemy combat unit within 2 hexes
-    of any of their units (Buford's not before 2 July)."""
+    of any of their units (Buford's not before 2 July) (004 §18.0 Q)."""
     p = game.pos
     enemy = [h for k in _standing(game, other(seat))
              if (h := _hex(game, k)) is not None]
@@ -186,7 +188,8 @@ def scouting_brigades(game: GbacwGame, seat: str) -> list[str]:
 
 
 def activation_brigades(game: GbacwGame, seat: str) -> list[str]:
-    """B: the seat's brigades in play, not in Reserve and not Finished (A) this turn."""
+    """B: the seat's brigades in play, not in Reserve and not Finished (A) this turn
+    (004 §18.0 B)."""
     p = game.pos
     got = p.tdg.get("finished")
     done = got.get("brigades", []) if isinstance(got, dict) and got.get("turn") == p.turn \
@@ -208,7 +211,7 @@ def imboden_areas(game: GbacwGame, roller: str) -> list[str]:
 def k_units(game: GbacwGame, moved: list[str]) -> list[str]:
     """K: combat units of either side on the map, not on March orders, not extended in a
     line or column (they move as a whole only: a reading), not moved by this event yet,
-    with somewhere to go."""
+    with somewhere to go (004 §18.0 K)."""
     out = []
     for k, u in sorted(game.pos.units.items()):
         if u.hex is None or game.gone(k) or k in moved or u.extension is not None \
@@ -222,7 +225,7 @@ def k_units(game: GbacwGame, moved: list[str]) -> list[str]:
 def k_destinations(game: GbacwGame, key: str) -> list[Hex]:
     """K: the hexes a unit may be moved to: up to 3 hexes by steps its class may take (the
     Terrain chart's prohibited ground and hexsides barred), never into or through a hex of
-    its enemy, ending where no other unit stands (no stacking: a reading)."""
+    its enemy, ending where no other unit stands (no stacking: a reading) (004 §18.0 K)."""
     memo = ("event_k", key)
     if memo in game._memo:
         return list(game._memo[memo])
@@ -257,7 +260,8 @@ def k_destinations(game: GbacwGame, key: str) -> list[Hex]:
 
 
 def candidates(game: GbacwGame, letter: str, roller: str) -> list[str]:
-    """The ids the chooser may pick for ``letter`` (empty: the event cannot apply)."""
+    """The ids the chooser may pick for ``letter`` (empty: the event cannot apply)
+    (004 §18.0: B, D, E, G, K, N, O, Q)."""
     if letter == "B":
         return activation_brigades(game, roller)
     if letter == "D":
@@ -284,7 +288,8 @@ def candidates(game: GbacwGame, letter: str, roller: str) -> list[str]:
 # --- the decision ----------------------------------------------------------------------------
 def open_choice(game: GbacwGame, letter: str, roller: str) -> tuple[dict[str, Any], list[Event]]:
     """Start the letter's decision (or apply it at once when compulsory with one candidate,
-    or announce that nothing can apply). Returns the ``random_event`` fields and events."""
+    or announce that nothing can apply). Returns the ``random_event`` fields and events.
+    (004 §18.0)."""
     chooser = other(roller) if letter == "K" else roller
     cands = candidates(game, letter, roller)
     if not cands:
@@ -303,6 +308,8 @@ def open_choice(game: GbacwGame, letter: str, roller: str) -> tuple[dict[str, An
 
 
 def options(game: GbacwGame) -> list[Action]:
+    """The chooser's answers to the waiting Random Events choice: the letter's candidates, a pass
+    where the letter is optional, K's moves (004 §18.0)."""
     pend = pending(game)
     if pend is None:
         return []
@@ -324,6 +331,8 @@ def options(game: GbacwGame) -> list[Action]:
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse an answer that is not the chooser's, not one of the letter's candidates or not a legal
+    K move (004 §18.0)."""
     pend = pending(game)
     if pend is None:
         raise RuleError(RULE, "no random event waits for a choice")
@@ -345,7 +354,7 @@ def check(game: GbacwGame, action: Action, seat: str) -> None:
 def answer(game: GbacwGame, action: Action, seat: str) -> tuple[list[Event], str | None]:
     """Carry out the checked answer. Returns the events and, for B, the brigade to
     activate (the caller activates it); the pending decision is cleared when the letter is
-    done."""
+    done (004 §18.0)."""
     pend = pending(game)
     assert pend is not None  # checked
     letter, roller = str(pend["letter"]), str(pend["roller"])

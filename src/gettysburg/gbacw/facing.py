@@ -80,7 +80,8 @@ def front_directions(f: Facing) -> tuple[int, ...]:
 
 
 def flank_directions(f: Facing) -> tuple[int, ...]:
-    """Directions of the flank hexes: two for a vertex, four for a side."""
+    """Directions of the flank hexes: two for a vertex, four for a side
+    (002 §7.11; a side's as §8.51 and E-26)."""
     if f.kind == "vertex":
         return ((f.index - 1) % 6, (f.index + 2) % 6)
     d = f.index
@@ -88,7 +89,8 @@ def flank_directions(f: Facing) -> tuple[int, ...]:
 
 
 def rear_directions(f: Facing) -> tuple[int, ...]:
-    """Directions of the rear hexes: two for a vertex, one for a side."""
+    """Directions of the rear hexes: two for a vertex, one for a side
+    (002 §7.11; a side's as §8.51 and E-26)."""
     if f.kind == "vertex":
         return ((f.index + 3) % 6, (f.index + 4) % 6)
     return ((f.index + 3) % 6,)
@@ -100,10 +102,14 @@ def front_hexes(h: Hex, f: Facing) -> tuple[Hex, ...]:
 
 
 def flank_hexes(h: Hex, f: Facing) -> tuple[Hex, ...]:
+    """The flank hexes of a unit at ``h`` facing ``f`` (002 §7.11; a side facing's as §8.51,
+    E-26)."""
     return tuple(h.neighbour(d) for d in flank_directions(f))
 
 
 def rear_hexes(h: Hex, f: Facing) -> tuple[Hex, ...]:
+    """The rear hexes of a unit at ``h`` facing ``f`` (002 §7.11; a side facing's as §8.51,
+    E-26)."""
     return tuple(h.neighbour(d) for d in rear_directions(f))
 
 
@@ -111,7 +117,8 @@ Aspect = Literal["front", "flank", "rear"]
 
 
 def aspect_of(h: Hex, f: Facing, other: Hex) -> Aspect:
-    """Whether the adjacent hex ``other`` is front, flank or rear of ``h`` (ValueError if not)."""
+    """Whether the adjacent hex ``other`` is front, flank or rear of ``h`` (ValueError if not)
+    (002 §7.11)."""
     for d in range(6):
         if h.neighbour(d) == other:
             if d in front_directions(f):
@@ -123,7 +130,8 @@ def aspect_of(h: Hex, f: Facing, other: Hex) -> Aspect:
 
 
 def turn(f: Facing, steps: int) -> Facing:
-    """``f`` turned ``steps`` vertices (60 degrees each; positive in direction order)."""
+    """``f`` turned ``steps`` vertices (60 degrees each; positive in direction order)
+    (002 §7.21)."""
     return Facing(f.kind, (f.index + steps) % 6)
 
 
@@ -147,7 +155,7 @@ def adjacent_of_other_kind(f: Facing) -> tuple[Facing, Facing]:
     """The two facings of the other kind 30 degrees either side of ``f``.
 
     A side ``d`` lies between vertices ``d-1`` and ``d``; a vertex ``v`` lies
-    between sides ``v`` and ``v+1``.
+    between sides ``v`` and ``v+1`` (002 §7.23).
     """
     if f.kind == "side":
         return (Facing("vertex", (f.index - 1) % 6), Facing("vertex", f.index))
@@ -173,7 +181,7 @@ def to_kind(f: Facing, kind: FacingKind, target: Facing | None = None) -> Facing
 
 def facing_towards(h: Hex, front: Hex, kind: FacingKind = "side") -> Facing:
     """The side facing with ``front`` as its front hex, or for ``kind="vertex"`` the
-    vertex facing with ``front`` as its first front hex (ValueError if not adjacent)."""
+    vertex facing with ``front`` as its first front hex (ValueError if not adjacent) (002 §7.11)."""
     for d in range(6):
         if h.neighbour(d) == front:
             return Facing(kind, d)
@@ -269,7 +277,7 @@ def _need_vertex(f: Facing, rule: str) -> None:
 
 
 def flank_direction(f: Facing, side: RefuseSide) -> int:
-    """Direction of the left or right flank hex of a vertex facing."""
+    """Direction of the left or right flank hex of a vertex facing (002 §7.3)."""
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {side!r}")
     return (f.index + 2) % 6 if side == "left" else (f.index - 1) % 6
@@ -305,7 +313,8 @@ def refused_aspects(f: Facing, sides: frozenset[str] | set[str]) -> dict[int, st
 
 
 def refused_front_hexes(h: Hex, f: Facing, side: RefuseSide) -> tuple[Hex, Hex, Hex]:
-    """The three front hexes of a refused unit: the two normal ones, then the refused one."""
+    """The three front hexes of a refused unit: the two normal ones, then the refused one
+    (002 §7.34)."""
     a, b = front_hexes(h, f)
     return (a, b, refused_front_hex(h, f, side))
 

@@ -126,7 +126,8 @@ def enemy_targets(game: GbacwGame, seat: str) -> set[Hex]:
 
 
 def occupied_hexes(game: GbacwGame) -> set[Hex]:
-    """Every hex a unit or a part of an extended unit stands in (sight blockers, 10.26)."""
+    """Every hex a unit or a part of an extended unit stands in (sight blockers, 10.26)
+    (002 §10.26)."""
     out = {h for u in game.pos.units.values() if (h := game.hex_of(u.hex)) is not None}
     for k, u in game.pos.units.items():
         if u.extends and u.hex is not None:
@@ -135,6 +136,8 @@ def occupied_hexes(game: GbacwGame) -> set[Hex]:
 
 
 def firer_of(game: GbacwGame, key: str, *, phasing: bool) -> Firer:
+    """The :class:`Firer` a unit fires as: its hex, facing, arm, SP, orders and markers, phasing or
+    not (002 §10.1, §10.3, §10.4)."""
     u = game.pos.units[key]
     c = game.counter(key)
     h = game.hex_of(u.hex)
@@ -270,7 +273,8 @@ class Scene:
 
 
 def scene_of(game: GbacwGame, key: str, seat: str, *, phasing: bool) -> Scene:
-    """The :class:`Scene` of unit ``key`` firing at enemies of ``seat``."""
+    """The :class:`Scene` of unit ``key`` firing at enemies of ``seat``
+    (002 §10.16, §10.26, §8.45)."""
     mine = game.pos.units[key].seat
     friends = frozenset(h for u in game.pos.units.values()
                         if u.seat == mine and (h := game.hex_of(u.hex)))
@@ -352,7 +356,7 @@ class FirePlan:
 
 
 def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
-    """Validate a fire action (changes nothing)."""
+    """Validate a fire action (changes nothing) (002 §10.3, §10.1)."""
     key = str(action.get("unit"))
     p = game.pos
     if key not in p.units or p.units[key].seat != seat:
@@ -449,7 +453,7 @@ def line_plan(game: GbacwGame, firer: Firer, target: Hex,
 
 
 def situation(game: GbacwGame, plan: FirePlan, top: str) -> Situation:
-    """The DRM inputs of a planned shot as the position shows them."""
+    """The DRM inputs of a planned shot as the position shows them (002 §10.8)."""
     charts = all_charts()
     f = plan.firer
     info = game.cat.board.hexes.get(plan.target)
@@ -530,6 +534,8 @@ def fire_modifiers_of(game: GbacwGame, plan: FirePlan) -> tuple[Modifier, ...]:
 
 
 def target_units(game: GbacwGame, h: Hex) -> list[TargetUnit]:
+    """The units in a target hex as the fire rules read them: arm, strength, formation, markers
+    (002 §10.17, §10.7)."""
     out = []
     for k in target_keys(game, h):
         c, u = game.counter(k), game.pos.units[k]
@@ -556,7 +562,8 @@ def stacked_leaders(game: GbacwGame, h: Hex, keys: list[str]) -> list[StackedLea
 
 
 def resolve_fire(game: GbacwGame, plan: FirePlan) -> tuple[FireRoll, Outcome]:
-    """Roll the shot and apply its result to the target hex (no change to the position)."""
+    """Roll the shot and apply its result to the target hex (no change to the position)
+    (002 §10.17)."""
     charts = all_charts()
     keys = target_keys(game, plan.target)
     mods = fire_modifiers(charts, situation(game, plan, keys[0]))
@@ -570,7 +577,7 @@ def resolve_fire(game: GbacwGame, plan: FirePlan) -> tuple[FireRoll, Outcome]:
 
 
 def fire_events(plan: FirePlan, roll: FireRoll, outcome: Outcome, target_id: str) -> list[Event]:
-    """The shot and each of its steps as events, each citing its section."""
+    """The shot and each of its steps as events, each citing its section (002 §10.17)."""
     shot: JSONDict = {"unit": plan.firer.unit, "target": target_id,
                       "sp": plan.sp, "range": plan.shot.hexes,
                       "ammunition": plan.shot.ammunition, **roll.to_json()}
@@ -637,7 +644,7 @@ def _hexes(game: GbacwGame, ids: object, field_name: str) -> list[Hex]:
 
 
 def check_order(game: GbacwGame, action: Action, seat: str) -> FireOrder:
-    """Validate any phasing fire action (changes nothing)."""
+    """Validate any phasing fire action (changes nothing) (002 §10.3, §10.15, §10.6)."""
     kind = str(action.get("type"))
     if kind not in ORDER_TYPES:
         raise RuleError("10.3", f"{kind!r} is not a phasing fire action")
@@ -929,7 +936,7 @@ def _fog(game: GbacwGame, done: ShotDone, ev: list[Event]) -> list[Event]:
 
 def shot_events(game: GbacwGame, done: ShotDone) -> list[Event]:
     """The events of one rolled shot (each citing its section), the fatigue DRMs shown
-    only to their owner (:func:`_fog`)."""
+    only to their owner (:func:`_fog`) (002 §10.17, §17.31)."""
     return [*done.before, *_fog(game, done, _shot_events(game, done))]
 
 
@@ -994,7 +1001,8 @@ def mark_hurt(game: GbacwGame, done: ShotDone) -> None:
 
 
 def apply_shot(game: GbacwGame, done: ShotDone) -> None:
-    """Write one rolled shot on the position (target, then friends fired over)."""
+    """Write one rolled shot on the position (target, then friends fired over)
+    (002 §10.17, §10.26)."""
     mark_hurt(game, done)
     if done.outcome is not None:
         write_outcome(game, done.outcome)
@@ -1005,6 +1013,8 @@ def apply_shot(game: GbacwGame, done: ShotDone) -> None:
 
 
 def mark_fired(game: GbacwGame, units: tuple[str, ...], kind: FireKind) -> None:
+    """Record that these units made a shot of this kind this activation: once per activation for
+    phasing fire, once per kind for non-phasing fire (002 §10.3, §10.4)."""
     for k in units:
         u = game.pos.units[k]
         if kind not in u.fired:
@@ -1034,7 +1044,8 @@ def ammunition_events(game: GbacwGame, units: tuple[str, ...], rolls: list[int],
 
 
 def second_disordered(outcome: Outcome | None, unit: str) -> bool:
-    """Whether ``unit`` suffered a 2nd disorder (or was eliminated or routed) in ``outcome``."""
+    """Whether ``unit`` suffered a 2nd disorder (or was eliminated or routed) in ``outcome``
+    (002 §12.35-12.36)."""
     if outcome is None:
         return False
     return any(s.unit == unit and s.what in ("second_disorder", "rout", "eliminated")

@@ -37,7 +37,8 @@ def in_play(game: GbacwGame) -> bool:
 
 
 def areas(game: GbacwGame) -> list[int]:
-    """The entry areas Imboden may use (the scenario's rule; 1 and 2) that the map has."""
+    """The entry areas Imboden may use (the scenario's rule; 1 and 2) that the map has
+    (004 §14.77, §18.0 H)."""
     scen = game.scen.scenario
     rule = next((r for r in scen.special_rules if r.id == "imboden"), None) if scen else None
     got = rule.params.get("areas", [1, 2]) if rule is not None else []
@@ -47,7 +48,7 @@ def areas(game: GbacwGame) -> list[int]:
 
 
 def counters(game: GbacwGame) -> list[str]:
-    """Imboden's counters, one per unit (cavalry mounted)."""
+    """Imboden's counters, one per unit (cavalry mounted) (004 §14.77)."""
     chosen: dict[str, str] = {}
     for cid, c in sorted(game.cat.counters.items()):
         if c.formation != FORMATION:
@@ -59,6 +60,7 @@ def counters(game: GbacwGame) -> list[str]:
 
 
 def arrived(game: GbacwGame) -> bool:
+    """Whether Imboden's command is in the game, rolled by event H (004 §14.77, §18.0 H)."""
     return any(unit_key(cid) in game.pos.units for cid in counters(game))
 
 
@@ -87,7 +89,8 @@ def bring(game: GbacwGame, area: int) -> list[Event]:
 
 
 def group(game: GbacwGame) -> Arrival | None:
-    """The schedule's group for Imboden, as recorded in the position (None: not rolled)."""
+    """The schedule's group for Imboden, as recorded in the position (None: not rolled)
+    (004 §14.77, §18.0 H)."""
     got = game.pos.tdg.get("imboden")
     if not isinstance(got, dict):
         return None
@@ -96,7 +99,8 @@ def group(game: GbacwGame) -> Arrival | None:
 
 
 def restore(game: GbacwGame) -> None:
-    """Extend this game's schedule by Imboden's group when the position has it."""
+    """Extend this game's schedule by Imboden's group when the position has it
+    (004 §14.77, §18.0 H)."""
     arr = group(game)
     if arr is None or any(a.id == GROUP for a in game.scen.arrivals):
         return

@@ -112,7 +112,7 @@ def approach_firers(game: GbacwGame, mover: str, entered: Hex) -> list[str]:
 
 def before_move(game: GbacwGame, action: Action, seat: str) -> list[Event] | None:
     """Hold a phasing move for withdrawal fire when someone may fire (None: move now).
-    The move's own run after the answers is marked on the game while it lasts."""
+    The move's own run after the answers is marked on the game while it lasts (002 §10.44-10.45)."""
     run: Any = game
     pend = game.pos.pending
     # a reaction to a move is answered first; approach fire follows it (after_move)
@@ -166,6 +166,8 @@ def after_move(game: GbacwGame, action: Action, events: list[Event]) -> list[Eve
 
 
 def options(game: GbacwGame) -> list[Action]:
+    """The defender's answers to a held move: each unit that may fire at the mover, or let it pass
+    (002 §10.44-10.45)."""
     p = game.pos.pending
     assert p is not None
     key, h = str(p["unit"]), game.hex_of(str(p["hex"]))
@@ -179,6 +181,8 @@ def options(game: GbacwGame) -> list[Action]:
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a withdrawal or approach shot when none waits, from the wrong seat or by a unit that
+    may not fire (002 §10.44-10.45)."""
     p = game.pos.pending
     kind = action.get("type")
     if p is None or p.get("kind") not in KINDS:
@@ -205,7 +209,7 @@ def _fire(game: GbacwGame, plan: FirePlan, kind: str) -> tuple[list[Event], Any]
 
 def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     """Fire (or let pass); a withdrawal then lets the held move go on as far as the
-    results allow."""
+    results allow (002 §10.44-10.45)."""
     check(game, action, seat)
     p = game.pos.pending
     assert p is not None

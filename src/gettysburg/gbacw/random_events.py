@@ -35,6 +35,8 @@ RULE = "tdg.18.0"
 
 
 def other(seat: Seat) -> Seat:
+    """The opposing seat: the roller's enemy in the letters of the Random Events table
+    (004 §18.0)."""
     return "csa" if seat == "usa" else "usa"
 
 
@@ -74,7 +76,8 @@ def letter_for(first: int, second: int) -> str:
 def resolve(who_roll: int, first: int, second: int, happened: frozenset[str] = frozenset(),
             ) -> Draw:
     """The already-rolled dice of one drawing (``first``/``second`` are unused when nobody
-    rolls). ``happened``: the once-only letters that have already happened in the game."""
+    rolls). ``happened``: the once-only letters that have already happened in the game.
+    (004 §18.0: who rolls, then the table)."""
     chart = all_charts().random_events
     seat = chart.who_rolls_for(who_roll)
     if seat is None:
@@ -138,7 +141,7 @@ EFFECTS: dict[str, Effect] = {e.letter: e for e in (
 
 # --- A: the last activated brigade is finished ----------------------------------------------------
 def finish_last(activated: Sequence[str]) -> str | None:
-    """A: the brigade activated last this turn (None if none has been) is Finished."""
+    """A: the brigade activated last this turn (None if none has been) is Finished (004 §18.0 A)."""
     return activated[-1] if activated else None
 
 
@@ -148,20 +151,22 @@ FlashmanUse = Literal["lead-shock", "inspect-ams", "captured", "out"]
 
 def flashman_use(roll: int) -> FlashmanUse:
     """C: the d10 when Flashman is used (once a turn): 0-2 lead a shock, 3-5 see the enemy
-    AMs in the cup, 6-8 captured (the enemy may use him), 9 out of play."""
+    AMs in the cup, 6-8 captured (the enemy may use him), 9 out of play (004 §18.0 C)."""
     _d10(roll)
     return ("lead-shock" if roll <= 2 else "inspect-ams" if roll <= 5
             else "captured" if roll <= 8 else "out")
 
 
 def flashman_shock_drm(roll: int) -> int:
-    """C: leading a shock, a second d10: odd he panics (-2 to the shock roll), even +2."""
+    """C: leading a shock, a second d10: odd he panics (-2 to the shock roll), even +2
+    (004 §18.0 C)."""
     return -2 if _d10(roll) % 2 else 2
 
 
 # --- D, G, H: reinforcements ----------------------------------------------------------------------
 def delay_group(due: Sequence[str], entered: Sequence[str], group: str) -> str:
-    """D: one of the roller's groups due this turn and not yet entered waits a turn."""
+    """D: one of the roller's groups due this turn and not yet entered waits a turn
+    (004 §18.0 D)."""
     if group not in due:
         raise RuleError(RULE, f"D: group {group!r} is not due this turn")
     if group in entered:
@@ -170,7 +175,8 @@ def delay_group(due: Sequence[str], entered: Sequence[str], group: str) -> str:
 
 
 def shift_area(area: int, new_area: int) -> int:
-    """G: a group due this turn or next may enter by the area numbered one above or below."""
+    """G: a group due this turn or next may enter by the area numbered one above or below
+    (004 §18.0 G)."""
     if abs(new_area - area) != 1:
         raise RuleError(RULE, f"G: area {new_area} is not next to area {area}")
     return new_area
@@ -184,7 +190,7 @@ def imboden_areas(seat: Seat) -> tuple[int, ...]:
 # --- E, N: sniper and panic -----------------------------------------------------------------------
 def sniper(distance: int, in_sight: bool, roll: int) -> bool:
     """E: an enemy leader within 4 hexes and in sight of one of the roller's infantry units
-    is killed on an odd d10."""
+    is killed on an odd d10 (004 §18.0 E)."""
     if distance > 4:
         raise RuleError(RULE, f"E: the leader is {distance} hexes away (at most 4)")
     if not in_sight:
@@ -194,7 +200,7 @@ def sniper(distance: int, in_sight: bool, roll: int) -> bool:
 
 def panic(distance: int, cohesion: int, roll: int) -> bool:
     """N: a unit within 3 hexes of the roller's combat units routs when the d10 exceeds its
-    cohesion."""
+    cohesion (004 §18.0 N)."""
     if distance > 3:
         raise RuleError(RULE, f"N: the unit is {distance} hexes from your combat units (at most 3)")
     return _d10(roll) > cohesion
@@ -203,7 +209,7 @@ def panic(distance: int, cohesion: int, roll: int) -> bool:
 # --- F: two AMs out of the cup --------------------------------------------------------------------
 def remove_two(cup: Sequence[str], rng: random.Random) -> tuple[list[str], list[str]]:
     """F: two AMs taken at random from the cup are set aside (fewer if fewer are left);
-    returns (removed, left)."""
+    returns (removed, left) (004 §18.0 F)."""
     left = list(cup)
     removed = [left.pop(rng.randrange(len(left))) for _ in range(min(2, len(left)))]
     return removed, left
@@ -211,20 +217,20 @@ def remove_two(cup: Sequence[str], rng: random.Random) -> tuple[list[str], list[
 
 # --- I, J: batteries -----------------------------------------------------------------------------
 def lose_gun(guns: int) -> int:
-    """I: the roller's next battery to move loses a gun (not below 0)."""
+    """I: the roller's next battery to move loses a gun (not below 0) (004 §18.0 I)."""
     return max(0, guns - 1)
 
 
 def battery_jinx(roll: int) -> tuple[int, int]:
     """J: the next time the roller fires a battery the opponent rolls: even -> (-2 to the fire
-    roll, 1 gun lost); odd -> (0, 0)."""
+    roll, 1 gun lost); odd -> (0, 0) (004 §18.0 J)."""
     return (-2, 1) if _d10(roll) % 2 == 0 else (0, 0)
 
 
 # --- K: the opponent moves two units --------------------------------------------------------------
 def check_opponent_moves(moves: Sequence[tuple[str, str, int]]) -> None:
     """K: at most two combat units of either side, not on March orders, up to 3 hexes each;
-    ``moves`` = (unit, orders, hexes moved)."""
+    ``moves`` = (unit, orders, hexes moved) (004 §18.0 K)."""
     if len(moves) > 2:
         raise RuleError(RULE, f"K: {len(moves)} units moved (at most 2)")
     for unit, orders, hexes in moves:
@@ -248,7 +254,8 @@ class Drunk:
 def drunk(leader: str, profile: str | None) -> Drunk:
     """L: one of the roller's brigadiers rated U (the OOB's profile) is drunk; he may be
     relieved (replaced as if killed) if he starts an activation next to his corps commander
-    or the OC. The ratings are set to these values (the seed gives values, not modifiers)."""
+    or the OC. The ratings are set to these values (the seed gives values, not modifiers).
+    (004 §18.0 L)."""
     if profile != "U":
         raise RuleError(RULE, f"L: {leader} is not a U-rated brigadier")
     return Drunk(leader)
@@ -256,7 +263,7 @@ def drunk(leader: str, profile: str | None) -> Drunk:
 
 def may_relieve(adjacent_to_corps_or_oc: bool) -> bool:
     """L: relief is allowed when the drunk starts an activation next to his corps commander
-    or the OC."""
+    or the OC (004 §18.0 L)."""
     return adjacent_to_corps_or_oc
 
 
@@ -277,7 +284,7 @@ class Rain:
 
 
 def heavy_rain(roll: int) -> Rain:
-    """M: half the d10, rounded down, at least 1, is the number of turns of rain."""
+    """M: half the d10, rounded down, at least 1, is the number of turns of rain (004 §18.0 M)."""
     return Rain(max(1, _d10(roll) // 2))
 
 
@@ -287,7 +294,7 @@ HERO_DRM = 2  # P: once, a cohesion-based UDD roll shifted by 2 in the holder's 
 
 def hero_roll(roll: int, favour: Literal["low", "high"]) -> int:
     """P: a played Hero moves one cohesion UDD roll by 2 toward what the holder wants (a low
-    roll for his own unit's check, a high one against an enemy's)."""
+    roll for his own unit's check, a high one against an enemy's) (004 §18.0 P)."""
     return roll - HERO_DRM if favour == "low" else roll + HERO_DRM
 
 
@@ -295,7 +302,7 @@ def hero_roll(roll: int, favour: Literal["low", "high"]) -> int:
 def check_scouting(brigade: str, cavalry: bool, enemy_within_2: bool, buford: bool,
                    date: dt.date) -> str:
     """Q: a cavalry brigade with no enemy combat unit within 2 hexes leaves play; Buford's
-    brigades only from 2 July."""
+    brigades only from 2 July (004 §18.0 Q)."""
     if not cavalry:
         raise RuleError(RULE, f"Q: {brigade} is not a cavalry brigade")
     if enemy_within_2:
@@ -317,7 +324,8 @@ class HillEffect:
 
 def hill(on_map: bool, roll: int) -> HillEffect:
     """R: off the map, Hill enters 1 turn later (odd d10) or 2 (even); on the map he is
-    flipped to his replacement and recovers after 3 turns, the current one included."""
+    flipped to his replacement and recovers after 3 turns, the current one included.
+    (004 §18.0 R)."""
     if on_map:
         return HillEffect(replaced_turns=3)
     return HillEffect(delay=1 if _d10(roll) % 2 else 2)
@@ -339,7 +347,7 @@ class LeeParalysed:
 
 
 def lee_paralysed(current_turn: int) -> LeeParalysed:
-    """S: the two turns following ``current_turn`` (turn-track indices)."""
+    """S: the two turns following ``current_turn`` (turn-track indices) (004 §18.0 S)."""
     return LeeParalysed(current_turn + 1, current_turn + 2)
 
 

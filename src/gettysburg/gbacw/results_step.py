@@ -86,6 +86,8 @@ def _dice(game: GbacwGame, first: int, ev: list[Event]) -> list[Event]:
 
 
 def phasing_seat(game: GbacwGame) -> str | None:
+    """The seat of the active brigade, None between activations: the side whose retreats, advances
+    and collapses come second or first (002 §12.47-12.48, §12.6)."""
     b = game.pos.brigade
     return None if b is None else game.pos.brigades[b].seat
 
@@ -358,7 +360,8 @@ def write_disorder(game: GbacwGame, d: Disorder, *, causing: set[Hex],
 
 
 def retreat_options_now(game: GbacwGame) -> list[Action]:
-    """The pending retreat's choices: each allowed path of the first unit in the queue."""
+    """The pending retreat's choices: each allowed path of the first unit in the queue
+    (002 §12.4)."""
     pend = game.pos.pending
     if pend is None or pend.get("kind") != RETREAT or not pend["queue"]:
         return []
@@ -385,7 +388,7 @@ def check_retreat_choice(game: GbacwGame, action: Action, seat: str) -> dict[str
 
 def choose_retreat(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     """Carry out the retreat the owner chose; the next in the queue waits, or the decision
-    that was pending before comes back (``resume``)."""
+    that was pending before comes back (``resume``) (002 §12.4)."""
     chosen = check_retreat_choice(game, action, seat)
     p = game.pos
     pend = p.pending
@@ -422,6 +425,7 @@ def choose_retreat(game: GbacwGame, action: Action, seat: str) -> list[Event]:
 
 
 def retreat_pending(game: GbacwGame) -> bool:
+    """Whether a retreat path waits for its owner's choice (002 §12.4)."""
     pend = game.pos.pending
     return pend is not None and pend.get("kind") == RETREAT
 
@@ -700,6 +704,8 @@ def advance_facings(game: GbacwGame, unit: str, to: Hex) -> list[Facing]:
 
 
 def advance_options(game: GbacwGame) -> list[Action]:
+    """The pending advance after combat's answers: each unit that may advance into the vacated hex,
+    or none (002 §12.6, §11.46)."""
     pend = game.pos.pending
     if pend is None or pend.get("kind") != ADVANCE:
         return []
@@ -878,12 +884,13 @@ COMBAT_ACTIONS = frozenset({"fire", "fire_split", "combined_fire", "rapid_fire",
 
 
 def options(game: GbacwGame) -> list[Action]:
-    """The legal answers while one of this module's decisions is pending."""
+    """The legal answers while one of this module's decisions is pending (002 §12.4, §12.6)."""
     return retreat_options_now(game) + advance_options(game)
 
 
 def check_answer(game: GbacwGame, action: Action, seat: str) -> None:
-    """Validate a ``retreat``/``advance``/``no_advance`` answer (changes nothing)."""
+    """Validate a ``retreat``/``advance``/``no_advance`` answer (changes nothing)
+    (002 §12.4, §12.6)."""
     pend = game.pos.pending
     kind = action.get("type")
     want = RETREAT if kind == "retreat" else ADVANCE
@@ -906,6 +913,7 @@ def check_answer(game: GbacwGame, action: Action, seat: str) -> None:
 
 
 def execute(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Carry out a checked retreat or advance answer (002 §12.4, §12.6)."""
     check_answer(game, action, seat)
     if action["type"] == "retreat":
         return choose_retreat(game, action, seat)

@@ -167,7 +167,7 @@ def answers(game: GbacwGame, plan: FirePlan | FireOrder) -> list[str]:
 
 def defer(game: GbacwGame, action: Action, seat: str) -> list[Event] | None:
     """Keep a phasing fire action for the defender's answer when one is possible (None: roll
-    it now)."""
+    it now) (002 §10.42)."""
     order = check_order(game, action, seat)
     if not answers(game, order):
         return None
@@ -180,6 +180,8 @@ def defer(game: GbacwGame, action: Action, seat: str) -> list[Event] | None:
 
 
 def options(game: GbacwGame) -> list[Action]:
+    """The defender's answers to a declared phasing shot: each unit that may fire back, at what, or
+    hold (002 §10.42)."""
     p = game.pos.pending
     assert p is not None
     try:
@@ -209,6 +211,8 @@ def _rapid_ok(game: GbacwGame, key: str, target: Hex) -> bool:
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a return-fire answer when no shot waits, from the wrong seat or by a unit that may not
+    fire back (002 §10.42)."""
     p = game.pos.pending
     if p is None or p.get("kind") != "fire":
         raise RuleError("10.42", "no phasing shot waits for an answer")

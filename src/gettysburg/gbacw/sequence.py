@@ -48,10 +48,11 @@ NEXT: dict[str, tuple[str, ...]] = {
 
 
 def check_step(before: str, after: str) -> None:
-    """Refuse (as a bug) a phase change the sequence does not allow."""
+    """Refuse (as a bug) a phase change the sequence does not allow (002 §3.0)."""
     if after not in NEXT[before]:
         raise AssertionError(f"sequence: {before} may not be followed by {after}")
 
 
 def segment_of(phase: str) -> str:
+    """The segment (I to IV of 002 §3.0) a phase belongs to."""
     return PHASES[phase].segment

@@ -95,7 +95,7 @@ class Shock:
 
 
 def stack(units: Iterable[Combatant], h: Hex) -> tuple[Combatant, ...]:
-    """The units in ``h``, top first (``units`` is in stack order)."""
+    """The units in ``h``, top first (``units`` is in stack order) (002 §8.23, §8.3)."""
     return tuple(u for u in units if h in u.hexes)
 
 
@@ -443,7 +443,7 @@ def shock_ratio(attacker_sp: Fraction, defender_sp: Fraction, *, favour_attacker
 
 
 def position_id(aspects: Collection[str], *, surrounded: bool) -> str | None:
-    """The Shock chart's position row for the aspects shocked through (E-7)."""
+    """The Shock chart's position row for the aspects shocked through (E-7) (002 §11.44; E-7)."""
     if surrounded:
         return "surrounded"
     f, fl, r = "front" in aspects, "flank" in aspects, "rear" in aspects

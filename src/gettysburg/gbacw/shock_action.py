@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 
 def position_holds_shock_results() -> bool:
-    """Whether ``UnitState`` can record what shock does (needed to execute)."""
+    """Whether ``UnitState`` can record what shock does (needed to execute) (002 §11.11)."""
     names = {f.name for f in fields(UnitState)}
     return {"losses", "collapsed", "routed", "blown", "abandoned"} <= names
 
@@ -91,7 +91,7 @@ def enemy_hexes(game: GbacwGame, seat: str) -> set[Hex]:
 
 
 def combatant_of(game: GbacwGame, key: str) -> Combatant:
-    """The unit ``key`` as shock sees it, from the position and its counter."""
+    """The unit ``key`` as shock sees it, from the position and its counter (002 §11.4)."""
     u = game.pos.units[key]
     c = game.counter(key)
     h = game.hex_of(u.hex)
@@ -316,7 +316,7 @@ def resolve_shocks(game: GbacwGame, plan: ShockPlan) -> list[ShockReport]:
 
 
 def shock_events(reports: list[ShockReport]) -> list[Event]:
-    """Each step rolled as an event citing its section."""
+    """Each step rolled as an event citing its section (002 §11.11)."""
     ev: list[Event] = []
     for r in reports:
         ev.append(Event("shock_designated", "11.31", r.shock.to_json()))
@@ -329,7 +329,8 @@ def shock_events(reports: list[ShockReport]) -> list[Event]:
 
 
 def execute_shock(game: GbacwGame, action: Action, seat: str) -> list[Event]:
-    """Check, roll and apply a shock designation: refused until the position can hold it."""
+    """Check, roll and apply a shock designation: refused until the position can hold it
+    (002 §11.11)."""
     if not position_holds_shock_results():
         raise RuleError("11.11", "this engine's position cannot record shock results yet")
     plan = check_shock(game, action, seat)

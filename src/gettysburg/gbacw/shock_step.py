@@ -104,6 +104,8 @@ SHOCKED = "shock"  # the brigade's ``did`` mark: it has designated its shocks (�
 
 
 def has_shocked(game: GbacwGame, brigade: str) -> bool:
+    """Whether the brigade has designated its shocks this activation: one designation an activation
+    (002 §11.31), no fire after it (§11.11)."""
     return SHOCKED in game.pos.brigades[brigade].did
 
 
@@ -174,7 +176,8 @@ def check_designation(game: GbacwGame, action: Action, seat: str) -> ShockPlan:
 
 
 def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
-    """Record the designation; the defender decides next, or the shocks are rolled now."""
+    """Record the designation; the defender decides next, or the shocks are rolled now
+    (002 §11.11, §11.31)."""
     plan = check_designation(game, action, seat)
     p = game.pos
     assert p.brigade is not None
@@ -236,7 +239,8 @@ def _surroundings(game: GbacwGame, key: str, causing: set[Hex]) -> Surroundings:
 
 
 def withdraw_options(game: GbacwGame) -> list[Action]:
-    """``withdraw`` actions of the defender: each eligible unit to the end of each path."""
+    """``withdraw`` actions of the defender: each eligible unit to the end of each path
+    (002 §11.33)."""
     p = game.pos
     if p.pending is None or p.pending.get("kind") != "shock" or p.pending.get("stage"):
         return []
@@ -257,6 +261,8 @@ def withdraw_options(game: GbacwGame) -> list[Action]:
 
 
 def defender_options(game: GbacwGame) -> list[Action]:
+    """The defender's answers to a designated shock: counter-charge, withdrawal before shock, or
+    stand; after a shock, the attacker's continued-shock choice (002 §11.33, §11.56, §11.47)."""
     p = game.pos.pending
     if p is not None and p.get("kind") == "after_shock":  # the attacker's choice (§11.47)
         return continued_shock.options(game)
@@ -265,6 +271,8 @@ def defender_options(game: GbacwGame) -> list[Action]:
 
 
 def check_defender(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a defender's answer when no shock waits or the seat is not the defender's
+    (002 §11.33)."""
     p = game.pos
     if p.pending is None or p.pending.get("kind") != "shock":
         raise RuleError("11.33", "no shock is waiting for the defender")
@@ -318,6 +326,7 @@ def withdraw(game: GbacwGame, action: Action, seat: str) -> list[Event]:
 
 
 def stand(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """The defender stands: the designated shocks are rolled now (002 §11.4)."""
     check_defender(game, action, seat)
     return resolve(game)
 
@@ -816,7 +825,7 @@ def _advance(game: GbacwGame, attackers: list[Combatant], targets: set[Hex],
 def advance_unit(game: GbacwGame, key: str, h: Hex, *, rule: str,
                  facing: Facing | None = None) -> dict[str, Any] | None:
     """Advance ``key`` into the adjacent hex ``h`` if :func:`advance_need` allows it, with
-    the hex's D/d check; returns the event's data, or None when it may not."""
+    the hex's D/d check; returns the event's data, or None when it may not (002 §11.46, §12.6)."""
     if facing is None:  # 002 §8.47: a line advances extended when it can
         done = extended_combat.advance_extended(game, key, h, rule=rule)
         if done is not None:

@@ -21,17 +21,21 @@ if TYPE_CHECKING:
 
 
 def hex_id(game: GbacwGame, h: Hex) -> str:
+    """A hex's printed id, as the shock steps' events and pending decisions carry it (002 §11.31's
+    designations, §12.6's advances)."""
     return game.cat.board.hexes[h].id
 
 
 def pending_shocks(game: GbacwGame) -> list[dict[str, Any]]:
+    """The designated shocks of the pending decision, as copies (002 §11.31)."""
     p = game.pos.pending
     assert p is not None
     return [dict(s) for s in p["shocks"]]
 
 
 def defenders(game: GbacwGame) -> list[tuple[str, list[str]]]:
-    """Each defending unit still in a designated hex, with the attackers shocking it."""
+    """Each defending unit still in a designated hex, with the attackers shocking it
+    (002 §11.31, §11.33)."""
     p = game.pos
     out: list[tuple[str, list[str]]] = []
     seat = str(p.pending["seat"]) if p.pending else ""
@@ -48,6 +52,8 @@ def defenders(game: GbacwGame) -> list[tuple[str, list[str]]]:
 
 
 def present(game: GbacwGame, key: str) -> bool:
+    """Whether a unit is still in the fight: on the map, not routed, not gone, with SP left
+    (002 §11.3, §12.1, §12.5)."""
     u = game.pos.units[key]
     return u.hex is not None and not u.routed and not game.gone(key) \
         and present_sp(game, key) > 0

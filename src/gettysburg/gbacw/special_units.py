@@ -42,6 +42,7 @@ def range_rule(flags: tuple[str, ...] | list[str]) -> str | None:
 
 # --- tdg.14.4 Berdan's sharpshooters -------------------------------------------------------
 def sharpshooter(game: GbacwGame, key: str) -> bool:
+    """Whether ``key`` is one of Berdan's sharpshooter units (004 §14.4)."""
     c = game.counter(key)
     return c.unit in SHARPSHOOTERS or SHARPSHOOTER_FLAG in c.flags
 
@@ -114,12 +115,14 @@ def trimble_options(game: GbacwGame, seat: str) -> list[Action]:
 
 
 def check_trimble(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a Trimble action that is not among his options now (004 §14.6)."""
     if action not in trimble_options(game, seat):
         raise RuleError("tdg.14.6", "Trimble takes a Confederate corps or division post "
                         "whose leader has fallen, once in the game (in the orders segment)")
 
 
 def apply_trimble(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Trimble takes the fallen leader's post, once in the game (004 §14.6)."""
     p = game.pos
     post = str(action["post"])
     side = trimble_side(str(game.cat.leader_level.get(post)))

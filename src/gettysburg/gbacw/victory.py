@@ -51,6 +51,7 @@ VP_BANDS: tuple[tuple[int, str], ...] = ((10, "decisive"), (5, "substantive"), (
 
 
 def other(seat: Seat) -> Seat:
+    """The opposing seat: the other side of a scenario's victory conditions (004 sc.1-6)."""
     return "csa" if seat == "usa" else "usa"
 
 
@@ -158,6 +159,8 @@ def ci_step(cond: CiDifferential, st: Standing, reasons: list[str]) -> Outcome |
 
 
 def vp_band(margin: int) -> str:
+    """The level of victory a victory-point margin reaches (004 sc.4, sc.5 score by points and give
+    no bands: :data:`VP_BANDS` is a substitute)."""
     for least, band in VP_BANDS:
         if margin >= least:
             return band
