@@ -68,6 +68,7 @@ def _sees(game: Any, enemy_seat_hexes: Collection[Hex], e: Hex, h: Hex) -> bool:
 
 
 def nearest(h: Hex, enemy: Iterable[Hex]) -> int:
+    """The distance from ``h`` to the nearest enemy hex, for the two options' ranges (002 §9.55)."""
     return min((h.distance(e) for e in enemy), default=10**6)
 
 

@@ -179,4 +179,5 @@ def orders_on_activation(
 
 
 def out_of_command(units: Iterable[UnitCommand]) -> frozenset[str]:
+    """The units of ``units`` that are out of command (002 §4.2)."""
     return frozenset(u.unit for u in units if not u.in_command)

@@ -49,5 +49,5 @@ def in_range(board: Board, leader_hex: Hex, unit_hex: Hex, command_range: int, *
 
 
 def enemy_adjacent_hexes(enemy: Collection[Hex]) -> frozenset[Hex]:
-    """The hexes next to (or holding) an enemy combat unit, for the arguments above."""
+    """The hexes next to (or holding) an enemy combat unit, for the arguments above (002 §4.15)."""
     return frozenset(n for e in enemy for n in (e, *e.neighbours()))

@@ -9,7 +9,8 @@ from gettysburg.core.dice import Dice
 def uniform_index(dice: Dice, n: int, purpose: str, rule: str) -> int:
     """A uniform index in 0..n-1 from d10s read as the digits of a number, the top of the
     range rejected and rolled again, so that every index is equally likely; each roll is
-    logged under ``purpose`` and ``rule``. The cup's order exists nowhere before the draw."""
+    logged under ``purpose`` and ``rule``. The cup's order exists nowhere before the draw.
+    (002 §5.3, §5.21; 004 §18.0)."""
     digits = len(str(max(0, n - 1)))
     span = 10 ** digits
     limit = span - span % n

@@ -280,7 +280,7 @@ def shock_defence_drm(breastworks: Collection[Breastwork], defender: Hex,
 
 def from_board(board: Board, vertices: Mapping[Hex, tuple[int, ...]]) -> tuple[Breastwork, ...]:
     """The scenario's ready-made works (004 Day 2, E-18): ``board.hexes[h].breastworks``
-    markers per hex, each oriented by the owner (``vertices[h]``)."""
+    markers per hex, each oriented by the owner (``vertices[h]``) (004 sc.4.5; E-18)."""
     out: list[Breastwork] = []
     for h, info in sorted(board.hexes.items()):
         if info.breastworks:

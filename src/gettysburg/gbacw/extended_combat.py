@@ -154,7 +154,7 @@ def variants(game: GbacwGame, designations: list[Action]) -> list[Action]:
 
 def chosen(action: Action) -> dict[str, str]:
     """The designation's enveloping lines -> the hex each envelops (kept in the shock's
-    context until step 3)."""
+    context until step 3) (002 §8.48)."""
     return {str(k): _targets(s)[0] for s in action.get("shocks", [])
             if isinstance(s, dict) for k in s.get(ENVELOP, [])}
 
@@ -184,7 +184,7 @@ def pivot_all(game: GbacwGame, ctx: dict[str, Any], uncommitted: set[str]) -> li
 
 def place_line(game: GbacwGame, key: str, new: ExtendedLine, *, event: str, rule: str,
                extra: dict[str, Any] | None = None) -> Event:
-    """Put ``key``'s line on ``new`` (counter, extensions, facing) and say so."""
+    """Put ``key``'s line on ``new`` (counter, extensions, facing) and say so (002 §8.47-8.49)."""
     u = game.pos.units[key]
     before = [u.hex, *u.extends]
     _put(game, key, new)

@@ -96,7 +96,8 @@ def _strictly_inside(a: Hex, b: Hex, p: Hex) -> bool:
 
 def exit_side(origin: Hex, target: Hex) -> int | None:
     """The hexside (direction 0..5) through which the line of centres leaves ``origin``;
-    None when it leaves exactly through a corner (or ``target`` is ``origin``)."""
+    None when it leaves exactly through a corner (or ``target`` is ``origin``).
+    (002 §10.16, §10.8's flank fire)."""
     delta = target - origin
     for d in range(6):
         if _strictly_inside(_corner(d - 1), _corner(d), delta):
@@ -146,7 +147,8 @@ def refused_side_of(origin: Hex, facing: Facing, target: Hex,
 
 
 def entry_side(target: Hex, firer: Hex) -> int | None:
-    """The target's hexside the fire enters through (None: exactly through a corner)."""
+    """The target's hexside the fire enters through (None: exactly through a corner)
+    (002 §10.8's flank fire)."""
     return exit_side(target, firer)
 
 

@@ -182,7 +182,8 @@ def roll_fire(charts: Charts, dice: Dice, *, ammunition: Ammunition, strength: i
 
 def read_fire(charts: Charts, column: str, strength: int, roll: int,
               modifiers: Sequence[Modifier]) -> FireRoll:
-    """The cell for an already-rolled die (E-21: off the printed rows reads the end row)."""
+    """The cell for an already-rolled die (E-21: off the printed rows reads the end row)
+    (002 §10.17; E-21)."""
     if not 0 <= roll <= 9:
         raise ValueError(f"a d10 reads 0..9, not {roll}")
     table = charts.fire

@@ -25,7 +25,7 @@ def clock(view: JSONDict) -> str | None:
 
 def score(result: JSONDict) -> float | None:
     """A finished game's Confederate margin (see the module's docstring); None for a game
-    the scenario does not score."""
+    the scenario does not score (the victory conditions of 004 sc.1-6)."""
     if not result.get("scored", True):
         return None
     points = result.get("points")
@@ -61,7 +61,8 @@ def _formations() -> dict[str, str]:
 
 def formation(counter: str) -> str:
     """The brigade or artillery battalion of a counter ("CS-Archer/Heth"); an id the order
-    of battle lacks gives its corps prefix ("CS-III")."""
+    of battle lacks gives its corps prefix ("CS-III").
+    (the brigades and battalions of the command levels, 002 §4.1)."""
     return _formations().get(counter) or counter.split(":")[0]
 
 

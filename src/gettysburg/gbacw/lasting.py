@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def active(game: GbacwGame, key: str) -> bool:
-    """Whether the lasting effect ``key`` ({"from", "to"} track indices) covers this turn."""
+    """Whether the lasting effect ``key`` ({"from", "to"} track indices) covers this turn
+    (004 §18.0 M, R, S)."""
     got = game.pos.tdg.get(key)
     if not isinstance(got, dict) or "from" not in got:
         return False
@@ -130,6 +131,7 @@ def hero_on(game: GbacwGame) -> Token[tuple[Dice, HeroPlay] | None]:
 
 
 def hero_off(token: Token[tuple[Dice, HeroPlay] | None]) -> None:
+    """Unbind the Hero markers bound for an action's UDDs (004 §18.0 P)."""
     unbind_hero(token)
 
 

@@ -16,7 +16,8 @@ PUBLIC = ("current", "pending", "ci_brigades", "ci_divisions", "control", "resul
 
 
 def enemy_part(seat: str, view: JSONDict) -> JSONDict:
-    """The part of ``seat``'s view that tells it of the other side."""
+    """The part of ``seat``'s view that tells it of the other side
+    (the counters of 002 §2.2 as view.py's fog shows them)."""
     units = view.get("units") or {}
     leaders = view.get("leaders") or {}
     return {
@@ -27,4 +28,6 @@ def enemy_part(seat: str, view: JSONDict) -> JSONDict:
 
 
 def learned_from(seat: str, before: JSONDict, after: JSONDict) -> bool:
+    """Whether an action of ``seat`` showed it anything new of the enemy: its view's enemy part
+    changed (view.py's fog over the counters of 002 §2.2)."""
     return canonical_json(enemy_part(seat, before)) != canonical_json(enemy_part(seat, after))

@@ -75,7 +75,8 @@ _GROUNDS: dict[int, tuple[weakref.ref[Board], _Ground]] = {}
 
 def ground(board: Board) -> _Ground:
     """The board's terrain as the LOS checks read it, built on first use and kept while the
-    board lives (so an engine may ask thousands of lines without re-reading the board)."""
+    board lives (so an engine may ask thousands of lines without re-reading the board).
+    (002 §10.2; 004 §10.23, §9.83, §9.86)."""
     kept = _GROUNDS.get(id(board))
     if kept is not None and kept[0]() is board:
         return kept[1]
@@ -536,7 +537,7 @@ def line_of_sight(board: Board, origin: Hex, target: Hex, *,
 
 
 def sight_json(board: Board, origin: Hex, target: Hex, sight: Sight) -> dict[str, object]:
-    """The verdict as a JSON object (the ``inspect los`` command's answer)."""
+    """The verdict as a JSON object (the ``inspect los`` command's answer) (002 §10.2)."""
     g = ground(board)
 
     def fmt(h: Hex) -> str:

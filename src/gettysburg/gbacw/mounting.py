@@ -109,7 +109,7 @@ def remount_problem(game: GbacwGame, key: str, mode: Mode) -> RuleError | None:
 
 
 def options(game: GbacwGame) -> list[Action]:
-    """Every mount or dismount the active brigade may make now."""
+    """Every mount or dismount the active brigade may make now (002 §14.21-14.23; 004 §14.2)."""
     p = game.pos
     if p.brigade is None or p.pending is not None:
         return []
@@ -124,6 +124,8 @@ def options(game: GbacwGame) -> list[Action]:
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a mount or dismount by a unit that is not the seat's or may not change now
+    (002 §14.21-14.23; 004 §14.2)."""
     key = str(action.get("unit"))
     if key not in game.pos.units or game.pos.units[key].seat != seat:
         raise RuleError("14.22", f"{key!r} is not one of your units")

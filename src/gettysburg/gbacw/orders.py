@@ -428,6 +428,7 @@ def check_reserve(units: Iterable[ReserveStanding], *, night: bool = False,
 
 
 def reserve_eligible(units: Iterable[ReserveStanding], *, night: bool = False) -> bool:
+    """Whether a formation of these units may go into Reserve (002 §6.31-6.33)."""
     try:
         check_reserve(units, night=night)
     except RuleError:

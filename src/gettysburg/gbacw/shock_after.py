@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 
 def finish(game: GbacwGame, seat: str, ctx: dict[str, Any]) -> list[Event]:
+    """After a designation's last shock: March brigades shocked go to Advance, their other units
+    take a UDD, and each engaged brigade counts a shock phase for fatigue (002 §6.26, §11.48,
+    §17.22)."""
     return march_shocked(game, seat, ctx) + shock_fatigue(game, ctx)
 
 

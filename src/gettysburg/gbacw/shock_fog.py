@@ -65,7 +65,7 @@ def fog(game: GbacwGame, events: list[Event], attacker: str | None = None) -> li
     """The events of a shock step with the fatigue kept from the seats it does not belong
     to; ``attacker`` names the seat that rolls the shock, whose fatigue the roll's
     ``fatigue-attacker`` DRM is. Call it as the events are made: it reads the brigades'
-    fatigue as it stands (shock_after raises it only after the last shock)."""
+    fatigue as it stands (shock_after raises it only after the last shock) (002 §17.31)."""
     if not game.fatigue:
         return events
     out: list[Event] = []

@@ -28,6 +28,8 @@ _MODES = (":mounted", ":dismounted")
 
 
 def other(seat: Seat) -> Seat:
+    """The other seat: the enemy of every rule that speaks of a side's opponent (non-phasing fire,
+    002 §10.4; shock, §11)."""
     return SEATS[1] if seat == SEATS[0] else SEATS[0]
 
 
@@ -40,10 +42,12 @@ def unit_key(counter_id: str) -> str:
 
 
 def march_marker(seat: Seat) -> str:
+    """The id of a side's March activation marker in the pool (002 §5.35)."""
     return f"{seat}/march"
 
 
 def division_marker(seat: Seat, division: str) -> str:
+    """The id of a division's activation marker in the pool (002 §5.3)."""
     return f"{seat}/{division}"
 
 

@@ -24,6 +24,7 @@ SUNKEN = "sunken-road"
 
 
 def in_cut(board: Board, h: Hex) -> bool:
+    """Whether ``h`` is a railroad cut hex (004 §9.83)."""
     return CUT in board.hexes[h].features
 
 

@@ -60,6 +60,7 @@ def bind_hero(dice: Dice, play: HeroPlay) -> Token[tuple[Dice, HeroPlay] | None]
 
 
 def unbind_hero(token: Token[tuple[Dice, HeroPlay] | None]) -> None:
+    """Unbind the Hero markers bound for an action's UDDs (004 §18.0 P)."""
     _HERO.reset(token)
 
 

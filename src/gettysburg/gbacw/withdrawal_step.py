@@ -134,6 +134,8 @@ def options(game: Any) -> list[Action]:
 
 
 def check(game: Any, action: Action, seat: str) -> Withdrawal:
+    """Refuse a withdrawal move the unit may not make now; the checked move as a :class:`Withdrawal`
+    (002 §9.54, §5.3)."""
     key = str(action["unit"])
     p: Position = game.pos
     if key not in p.units or p.units[key].seat != seat:
