@@ -14,11 +14,16 @@
   crossing allowed: **reading**, the crossing's extra cost is not counted)
   (:func:`charge_path_filter`, over the movement module's reach).
 * **A charge meeting a reaction move (§11.57).** When the defender makes a reaction move
-  while a unit of the active brigade is charging, it may ``break_charge`` {unit}: the
-  stack's top unit's UDD; passed, the stack stops, its activation over; failed, the charge
-  goes on. **Reading:** the engine's move is over when the defender reacts, so moving on
-  (option 1) is not offered (the reasons: docs/gbacw-decisions.md, "Readings made in the
-  engine's combat").
+  while a unit of the active brigade is charging, the charging unit has two options. Option
+  1: a unit that has made its move may move on (:func:`moving_on`): a second ``move`` of
+  that unit, from where it stands, with what is left of its MA (:func:`mp_left`), the
+  charge path still kept over the last three hexes of the whole movement (the first move's
+  last states are noted in ``Position.reacted``, :func:`note_move`); ending with an enemy in
+  a front hex it must shock (§11.21). Option 2: ``break_charge`` {unit}: the stack's top
+  unit's UDD; passed, the stack stops, its activation over; failed, it goes on as in option
+  1 (it may still move on, not break off again until another reaction move). The window
+  closes when the unit moves on, breaks off, or its brigade designates its shocks; outside
+  it a second move of a charging unit is refused with 11.57 (:func:`check_move_on`).
 * **Counter-charge (§11.56).** While a charge waits for the defender, ``counter_charge``
   {unit}: defending mounted cavalry on Attack or Advance orders, not shocked through a flank
   or rear, without return or withdrawal fire this enemy activation, the attacker's hex open
@@ -35,12 +40,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.protocol import Action, Event, RuleError, dice_event
 
 from . import shock_fog
-from .facing import aspect_of
+from .facing import Facing, aspect_of
 from .kinds import unit_class
 from .movement import entry_cost
 from .shock import blown_ma, break_charge, charge_check
@@ -48,9 +54,13 @@ from .shock_action import combatant_of
 from .shock_units import defenders as _defenders
 
 if TYPE_CHECKING:
+    from gettysburg.core.hexes import Hex
+
+    from .board import Board
     from .charts.terrain import UnitClass
     from .engine_view import GameView
     from .engine_view import GameView as GbacwGame
+    from .state import Position
 
 COVER = ("woods", "rough-woods", "town")  # 002 §11.43, §11.55: mounted cavalry halved there
 CHARGE_MP = 10  # half MP: an enemy's adjacency within 5 MP (§11.52)
@@ -140,16 +150,22 @@ def charge_path_filter(game: GameView, key: str, found: dict[Any, Any]) -> dict[
     """002 §11.54: a charging unit's moves keep a charge path: over the last three hexes it
     enters (fewer when it starts closer) it changes no facing, meets no friendly unit and
     enters no hex of more than 1 MP (a stream crossing allowed). ``found`` maps (hex,
-    facing) to the movement module's ``Reach`` (its ``path`` of (hex, facing) states)."""
+    facing) to the movement module's ``Reach`` (its ``path`` of (hex, facing) states).
+    Moving on after a reaction (§11.57 option 1), the path counts from the first move's
+    noted states: the three hexes may straddle the two moves (friends are looked for in the
+    hexes entered now only: the earlier ones were checked when entered)."""
     u = game.pos.units[key]
     if not u.charging:
         return found
     board = game.cat.board
+    prior = _noted_path(game, key) if moving_on(game, key) else []
     friends = {h for k, v in game.pos.units.items() if k != key and v.seat == u.seat
                and (h := game.hex_of(v.hex)) is not None}
     out = {}
     for state, r in found.items():
-        path = list(r.path)
+        path = [*prior[:-1], *r.path] if prior and prior[-1][0] == r.path[0][0] \
+            else list(r.path)
+        new = len(path) - len(r.path)  # the states before this one are the first move's
         entered = [i for i in range(1, len(path)) if path[i][0] != path[i - 1][0]]
         tail = entered[-3:]
         ok = True
@@ -161,8 +177,8 @@ def charge_path_filter(game: GameView, key: str, found: dict[Any, Any]) -> dict[
             step = entry_cost(board, prev, h, unit_class="mounted_cavalry",
                               orders="attack", use_paths=False)
             creek = side is not None and bool(side.stream)
-            if h in friends or isinstance(step, RuleError) or (step.half_mp > 2
-                                                                and not creek):
+            if (h in friends and i > new) or isinstance(step, RuleError) or (
+                    step.half_mp > 2 and not creek):
                 ok = False
         if ok:
             out[state] = r
@@ -172,18 +188,121 @@ def charge_path_filter(game: GameView, key: str, found: dict[Any, Any]) -> dict[
 # --- a charge meeting a reaction move (002 §11.57) ---------------------------------------
 
 MET = "charge_met:"  # a Position.reacted entry: this charging unit met a reaction move
+TRIED = "charge_tried:"  # ... and tried to break off since (option 2 once a reaction)
+PATH = "charge_path:"  # ... "charge_path:<unit>=<hex>/<v|s><index>;...": its last states
+SHOCKED = "shock"  # shock_step.SHOCKED: the brigade has designated its shocks (§11.31)
 
 
 def after_reaction(game: GameView, action: Action) -> list[Event]:
-    """After the defender's reaction move, the charging units of the active brigade may try
-    to break off (002 §11.57): noted in ``Position.reacted`` (reset each activation)."""
+    """After the defender's reaction move, the charging units of the active brigade may move
+    on or try to break off (002 §11.57): noted in ``Position.reacted`` (reset each
+    activation); a new reaction move gives a new try at breaking off."""
     p = game.pos
     if action.get("type") != "react_move" or p.brigade is None:
         return []
     for k in game.activation_units():
-        if p.units[k].charging and MET + k not in p.reacted:
-            p.reacted = [*p.reacted, MET + k]
+        if p.units[k].charging:
+            p.reacted = [*(x for x in p.reacted if x != TRIED + k),
+                         *([MET + k] if MET + k not in p.reacted else [])]
     return []
+
+
+def moving_on(game: GameView, key: str) -> bool:
+    """Whether ``key`` may now move on after a reaction move (002 §11.57 option 1): a
+    charging unit of the active brigade, on the map, that has made its move of the
+    activation and met an enemy reaction move since, its brigade not yet shocking, no
+    decision waiting."""
+    p = game.pos
+    u = p.units[key]
+    return (p.brigade is not None and p.pending is None and u.charging and u.moved
+            and MET + key in p.reacted and u.hex is not None and game.in_activation(key)
+            and u.moves >= game.moves_allowed(key)
+            and SHOCKED not in p.brigades[p.brigade].did)
+
+
+def mp_left(game: GameView, key: str) -> int:
+    """The MP a charging unit moving on still has (002 §11.57: up to its MA, counting what it
+    spent): its MA now (disordered on the way: the disordered MA, §12.33) less what it
+    spent and what formation changes took. **Reading:** the engine counts spent MP in whole
+    MP, rounded up, so a half MP left over is lost."""
+    u = game.pos.units[key]
+    return max(0, game.mp_of(key) - u.formation_mp - u.mp_spent)
+
+
+def check_move_on(game: GameView, key: str) -> bool:
+    """For a ``move`` of a unit that has used its move: True when it may move on (002 §11.57
+    option 1); a RuleError 11.57 when it is a charging unit outside that window; False for
+    any other unit (the caller refuses it as a second move)."""
+    u = game.pos.units[key]
+    if not (u.charging and u.moved):
+        return False
+    if moving_on(game, key):
+        return True
+    raise RuleError("11.57", f"{key} is charging and has moved: it moves on only after an "
+                    "enemy reaction move, before its brigade designates its shocks")
+
+
+def move_on_options(game: GameView) -> list[Action]:
+    """The ``move`` actions of charging units moving on (002 §11.57 option 1)."""
+    p = game.pos
+    if p.brigade is None or p.pending is not None:
+        return []
+    out: list[Action] = []
+    for k in game.activation_units():
+        if not moving_on(game, k) or not game.may_move(game.formation(k)):
+            continue
+        out += [{"type": "move", "unit": k, "to": game.cat.board.hexes[h].id,
+                 "facing": f.to_json()} for h, f in game.destinations(k)]
+    return out
+
+
+def will_move_on(pos: Position, key: str) -> bool:
+    """Before a move is carried out: whether it is a charging unit moving on (§11.57)."""
+    u = pos.units[key]
+    return u.charging and u.moved and MET + key in pos.reacted
+
+
+def note_move(pos: Position, board: Board, key: str, path: Sequence[tuple[Hex, Facing]], *,
+              on: bool) -> list[Event]:
+    """After a charging unit's move: note the states its charge path needs (the last three
+    hexes entered and the state before them), counting the first move's when it moved on
+    (002 §11.54, §11.57); moving on closes its window (until another reaction move)."""
+    u = pos.units[key]
+    if not u.charging:
+        return []
+    states = list(path)
+    if on:
+        prior = _decode(board, _noted(pos, key))
+        if prior and prior[-1][0] == states[0][0]:
+            states = [*prior[:-1], *states]
+    entered = [i for i in range(1, len(states)) if states[i][0] != states[i - 1][0]]
+    keep = states[max(0, entered[-3:][0] - 1):] if entered else states[-1:]
+    text = ";".join(f"{board.hexes[h].id}/{f.kind[0]}{f.index}" for h, f in keep)
+    drop = {MET + key, TRIED + key} if on else set()
+    pos.reacted = [*(x for x in pos.reacted if x not in drop
+                     and not x.startswith(f"{PATH}{key}=")), f"{PATH}{key}={text}"]
+    if not on:
+        return []
+    return [Event("charge_moves_on", "11.57", {"unit": key, "to": u.hex,
+                                               "mp_spent": u.mp_spent})]
+
+
+def _noted(pos: Position, key: str) -> str:
+    head = f"{PATH}{key}="
+    return next((x[len(head):] for x in pos.reacted if x.startswith(head)), "")
+
+
+def _decode(board: Board, text: str) -> list[tuple[Hex, Facing]]:
+    out: list[tuple[Hex, Facing]] = []
+    for part in filter(None, text.split(";")):
+        hid, f = part.split("/")
+        out.append((board.parse(hid),
+                    Facing("vertex" if f[0] == "v" else "side", int(f[1:]))))
+    return out
+
+
+def _noted_path(game: GameView, key: str) -> list[tuple[Hex, Facing]]:
+    return _decode(game.cat.board, _noted(game.pos, key))
 
 
 def break_options(game: GameView) -> list[Action]:
@@ -191,7 +310,8 @@ def break_options(game: GameView) -> list[Action]:
     if p.brigade is None or p.pending is not None:
         return []
     return [{"type": "break_charge", "unit": k} for k in game.activation_units()
-            if p.units[k].charging and MET + k in p.reacted and p.units[k].hex is not None]
+            if p.units[k].charging and MET + k in p.reacted and TRIED + k not in p.reacted
+            and p.units[k].hex is not None]
 
 
 def check_break(game: GameView, action: Action, seat: str) -> None:
@@ -199,14 +319,14 @@ def check_break(game: GameView, action: Action, seat: str) -> None:
     if key not in game.pos.units or game.pos.units[key].seat != seat \
             or action not in break_options(game):
         raise RuleError("11.57", f"{key} may not break off a charge now (a charging unit of "
-                        "the active brigade after an enemy reaction move)")
+                        "the active brigade after an enemy reaction move, once a reaction)")
 
 
 def break_off(game: GameView, action: Action, seat: str) -> list[Event]:
     """002 §11.57 option 2: the charging stack's top unit takes a UDD; passed, the stack
-    stops where it is, its activation over; failed, it goes on with the charge (and must
-    shock what is in its front hexes, §11.21). **Reading:** the engine's move is over when
-    the defender reacts, so option 1 (moving on) is not offered."""
+    stops where it is, its activation over; failed, it goes on as in option 1 (those of it
+    that have moved may move on, :func:`moving_on`; ending with an enemy in a front hex,
+    they must shock, §11.21)."""
     check_break(game, action, seat)
     p = game.pos
     key = str(action["unit"])
@@ -215,12 +335,14 @@ def break_off(game: GameView, action: Action, seat: str) -> list[Event]:
     first = game.dice.counter
     c = break_charge(game.dice, combatant_of(game, stack[0]))
     for k in stack:
-        p.reacted = [x for x in p.reacted if x != MET + k]
         if c.passed:
+            p.reacted = [x for x in p.reacted if x not in (MET + k, TRIED + k)]
             u = p.units[k]
             u.charging = False
             u.moves = max(u.moves, game.moves_allowed(k))
             u.fired = [*u.fired, FAILED, "phasing"]  # stopped, its activation over
+        elif TRIED + k not in p.reacted:
+            p.reacted = [*p.reacted, TRIED + k]
     return shock_fog.fog(game, [dice_event(game.dice.rolls_since(first)),
                                 Event("break_charge", "11.57", {
                                     "unit": key, "stack": stack, "check": c.to_json(),

@@ -165,6 +165,7 @@ class EngineLegality(EngineQuestions):
                     out += [a for a in charge_step.options(self, seat)  # 002 §11.52-11.53
                             if not scenario_step.no_charge(self, a["unit"])]  # 004 sc.1
                     out += charge_step.break_options(self)  # 002 §11.57
+                    out += charge_step.move_on_options(self)  # 002 §11.57 option 1
                 if not self._owes_shock(seat) and not orders_step.owes_move(self):  # 11.21, 6.24
                     out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
@@ -305,7 +306,8 @@ class EngineLegality(EngineQuestions):
                 raise RuleError("5.3", f"{key} is not of the active brigade")
             if (late := orders_step.act_problem(self, key)) is not None:
                 raise late  # 002 §5.36
-            if key not in self.active_units():
+            if key not in self.active_units() and not (
+                    kind == "move" and charge_step.check_move_on(self, key)):  # 002 §11.57
                 raise RuleError("5.35" if self.moves_allowed(key) > 1 else "5.3",
                                 f"{key} has used its move this activation")
             blocked = formation_step.blocks_move(self, key)  # 002 §7.33

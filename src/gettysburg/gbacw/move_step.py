@@ -34,7 +34,7 @@ from gettysburg.core.dice import Dice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, Seat, dice_event
 
-from . import artillery_near, entry_step
+from . import artillery_near, charge_step, entry_step
 from .catalog import Catalog
 from .combatant import Combatant, disorder
 from .facing import Facing, front_hexes
@@ -235,6 +235,7 @@ def execute(game: MoveGame, action: Action, reach: Reach) -> list[Event]:
     §12.33-12.34): roll its checks, move the unit as far as they let it, apply them."""
     key = str(action["unit"])
     start = game.hex_of(game.pos.units[key].hex)
+    on = charge_step.will_move_on(game.pos, key)  # 002 §11.57 option 1
     done, ev = plan(game, key, reach)
     kept = done.reach
     moved = {**action, "to": game.cat.board.hexes[kept.hex].id}
@@ -251,6 +252,7 @@ def execute(game: MoveGame, action: Action, reach: Reach) -> list[Event]:
     if kept is not reach:
         out.append(Event("move_cut", "9.47", {"unit": key, "planned": action["to"],
                                                "to": moved["to"]}))
+    out += charge_step.note_move(game.pos, game.cat.board, key, kept.path, on=on)  # 11.54
     return out + ev + wheels(game, key) + artillery_near.close_check(game, key, start)
 
 

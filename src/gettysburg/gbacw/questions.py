@@ -426,6 +426,9 @@ class EngineQuestions(Game):
             return dict(self._memo[memo])
         if formation_step.is_line(self, key):  # an extended line moves as one (002 §8.44)
             found = formation_step.line_reach(self, key)
+        elif charge_step.moving_on(self, key):  # 002 §11.57 option 1: the MA left
+            found = formation_step.filter_reach(
+                self, key, self._reach(key, charge_step.mp_left(self, key)))
         else:
             sig = (*self._reach_signature(key), formation_step.signature(self, key))
             cached = _REACH_CACHE.get(sig)
@@ -461,7 +464,9 @@ class EngineQuestions(Game):
                 u.disordered, self.orders_of(key), near, self.mp_of(key),
                 tuple((b["hex"], b["vertex"]) for b in p.breastworks))
 
-    def _reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:
+    def _reach(self, key: str, mp: int | None = None) -> dict[tuple[Hex, Facing], Reach]:
+        """The search from the unit's hex; ``mp``: a budget other than its MA (a charge
+        moving on, 002 §11.57), with no minimum move (§9.42)."""
         p, board = self.pos, self.cat.board
         u = p.units[key]
         c = self.counter(key)
@@ -481,13 +486,14 @@ class EngineQuestions(Game):
             start = board.parse(entry)
             facing = self._entry_facing(start, facing_kind(orders))
         assert facing is not None
-        return reachable(board, start, facing, formation_step.budget(self, key),
+        return reachable(board, start, facing,
+                         formation_step.budget(self, key) if mp is None else mp,
                          unit_class=cls,
                          orders=orders, enemy=enemy,  # type: ignore[arg-type]
                          use_paths=formation_step.may_use_roads(self, key),  # 002 §8.13
                          friends=self.friends_of(key),
                          enemy_artillery=self.enemy_artillery(seat), sees=sees,
-                         full_ma=c.ma, disordered=u.disordered,
+                         full_ma=c.ma if mp is None else None, disordered=u.disordered,
                          mp_disordered=c.ma_disordered, entering=entering,
                          breastwork_sides=engineering_step.guarded(self))  # 002 §15.22
 
