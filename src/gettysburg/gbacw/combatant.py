@@ -14,7 +14,8 @@ from gettysburg.core.dice import Dice
 from gettysburg.core.hexes import Hex
 
 from .charts import all_charts
-from .facing import Facing, front_hexes
+from .extension import column_aspect
+from .facing import Aspect, Facing, aspect_of, front_hexes
 from .udd import UddRoll, udd
 
 ShockClass = Literal["infantry", "mounted_cavalry", "artillery"]
@@ -57,6 +58,9 @@ class Combatant:
     fatigue: int = 0
     cohesion_disordered: int | None = None  # the back's value, for checks after a disorder
     printed_sp: int = 0  # the counter's strength, for collapse (§12.23); 0: not known
+    # an extended column (002 §8.5): ``hexes`` holds its lead, then its trail; one solid
+    # unit in shock, with one front and one rear hex (§8.51)
+    column: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.hexes) <= 3:
@@ -80,11 +84,21 @@ class Combatant:
         return self.kind == "mounted_cavalry"
 
     def fronts(self) -> frozenset[Hex]:
-        """The unit's front hexes (002 §7.11): every part's, less its own hexes."""
+        """The unit's front hexes (002 §7.11): every part's, less its own hexes; a column's
+        are its lead's alone (002 §8.51)."""
+        if self.column:
+            return frozenset(front_hexes(self.hexes[0], self.facing)) - set(self.hexes)
         out: set[Hex] = set()
         for h in self.hexes:
             out.update(front_hexes(h, self.facing))
         return frozenset(out - set(self.hexes))
+
+    def aspect(self, part: Hex, other: Hex) -> Aspect:
+        """Front, flank or rear of the unit for the hex ``other`` next to its ``part``
+        (002 §7.11); for a column 002 §8.51's (``extension.column_aspect``)."""
+        if self.column and len(self.hexes) > 1 and other not in self.hexes:
+            return column_aspect([(h, self.facing) for h in self.hexes], other)
+        return aspect_of(part, self.facing, other)
 
     def with_(self, **changes: object) -> Combatant:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ before pivots), the owner's choice not being offered, as for the other advances.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from gettysburg.core.hexes import Hex
@@ -104,6 +105,16 @@ def envelopment(game: GbacwGame, key: str, target: Hex) -> ExtendedLine:
 
 def _targets(shock: dict[str, Any]) -> list[str]:
     return [str(t) for t in shock.get("targets", [])]
+
+
+def column_targets(game: GbacwGame, defenders: Sequence[str], shock: dict[str, Any]
+                   ) -> set[str]:
+    """002 §8.5: a column is shocked through any of its hexes (its attackers need not touch
+    them all): the designated hexes of a defending column's trail stand as hexes of the
+    shock beside the counters' own, so an attack touching the trail alone still fights."""
+    trails = {x for d in defenders if game.pos.units[d].extension == "column"
+              for x in game.pos.units[d].extends}
+    return {t for t in _targets(shock) if t in trails}
 
 
 def check(game: GbacwGame, action: Action) -> None:

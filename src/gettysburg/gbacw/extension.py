@@ -17,6 +17,7 @@ from itertools import pairwise
 from gettysburg.core.hexes import DIRECTIONS, Hex
 from gettysburg.core.protocol import RuleError
 from gettysburg.gbacw.facing import (
+    Aspect,
     Facing,
     RefuseSide,
     flank_direction,
@@ -298,7 +299,7 @@ def check_column_chain(parts: Sequence[Hex]) -> None:
             raise RuleError("8.5", f"{b} must end adjacent to {a}")
 
 
-def column_aspect(parts: Sequence[tuple[Hex, Facing]], other: Hex) -> str:
+def column_aspect(parts: Sequence[tuple[Hex, Facing]], other: Hex) -> Aspect:
     """Front, flank or rear of an extended column for an adjacent hex (002 §8.51):
     one front hex ahead of the lead, one rear hex behind the tail, every other
     adjacent hex a flank. For a vertex-facing lead (Advance orders on a road) both

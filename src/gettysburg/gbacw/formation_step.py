@@ -713,7 +713,7 @@ def aspect(game: FormationGame, key: str, part: Hex, other: Hex) -> Aspect:
     if u.extension == "column" and u.extends:
         hexes = parts(game, key)
         if other not in hexes:
-            return cast(Aspect, column_aspect([(h, u.facing) for h in hexes], other))
+            return column_aspect([(h, u.facing) for h in hexes], other)
     return aspect_of(part, u.facing, other)
 
 

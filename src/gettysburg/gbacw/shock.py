@@ -295,8 +295,8 @@ def _aspects(defender: Combatant, attackers: Iterable[Combatant]) -> set[str]:
     for d in defender.hexes:
         for a in attackers:
             for h in a.hexes:
-                if h.distance(d) == 1:
-                    out.add(aspect_of(d, defender.facing, h))
+                if h.distance(d) == 1 and h not in defender.hexes:
+                    out.add(defender.aspect(d, h))  # a column's per 002 §8.51
     return out
 
 
@@ -476,7 +476,13 @@ def position(defenders: Sequence[Combatant], shockers: Sequence[Combatant]) -> s
     chart = all_charts().shock
     best: str | None = None
     best_drm: int | None = None
-    for h in sorted({h for d in defenders for h in d.hexes}):
+    for d in defenders:  # a column is one solid unit with one front and rear (002 §8.5, §8.51)
+        if d.column and len(d.hexes) > 1:
+            pid = _column_position(d, shockers)
+            drm = chart.drm([pid]) if pid else 0
+            if best_drm is None or drm < best_drm:
+                best, best_drm = pid, drm
+    for h in sorted({h for d in defenders for h in d.hexes if not d.column}):
         top = next(d for d in defenders if h in d.hexes)
         aspects = {aspect_of(h, top.facing, x) for s in shockers for x in s.hexes
                    if x.distance(h) == 1}
@@ -485,6 +491,19 @@ def position(defenders: Sequence[Combatant], shockers: Sequence[Combatant]) -> s
         if best_drm is None or drm < best_drm:
             best, best_drm = pid, drm
     return best
+
+
+def _column_position(column: Combatant, shockers: Sequence[Combatant]) -> str | None:
+    """The position of a shock on an extended column (002 §8.51, §11.44): the aspects of
+    every shocker next to any of its hexes as the column reads them; surrounded when each
+    hex around the whole column is held or fronted by its shockers."""
+    parts = set(column.hexes)
+    aspects = {column.aspect(p, x) for s in shockers for x in s.hexes for p in column.hexes
+               if x.distance(p) == 1 and x not in parts}
+    held = _hexes(shockers)
+    fronts: set[Hex] = set().union(*(s.fronts() for s in shockers)) if shockers else set()
+    around = {n for p in parts for n in p.neighbours()} - parts
+    return position_id(aspects, surrounded=bool(around) and around <= held | fronts)
 
 
 def front_hex_penalty(attackers: Sequence[Combatant], targets: Collection[str],

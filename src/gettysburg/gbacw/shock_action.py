@@ -61,31 +61,33 @@ def _kind(game: GbacwGame, key: str) -> ShockClass:
 
 def parts(game: GbacwGame, key: str) -> tuple[Hex, ...]:
     """Every hex the unit holds in shock: its counter's, and an extended line's other hexes
-    (002 §8.44, §8.46); a column's trail is not a fighting part."""
+    (002 §8.44, §8.46) or a column's trail, lead first (002 §8.5: a solid unit in shock,
+    shocked through any of its hexes)."""
     u = game.pos.units[key]
     h = game.hex_of(u.hex)
     if h is None:
         return ()
-    if u.extension != "line":
+    if u.extension not in ("line", "column"):
         return (h,)
     return (h, *(x for e in u.extends if (x := game.hex_of(e)) is not None))[:3]
 
 
 def units_in(game: GbacwGame, h: Hex) -> list[str]:
-    """The units fighting in ``h``: counters there (top first), then an extended line
-    reaching it (002 §8.46: it defends with every part)."""
+    """The units fighting in ``h``: counters there (top first), then an extended line or
+    column reaching it (002 §8.46, §8.5: it defends with every part)."""
     here = stack_keys(game, h)
     hid = game.cat.board.hexes[h].id
-    ext = [k for k, u in sorted(game.pos.units.items()) if u.extension == "line"
+    ext = [k for k, u in sorted(game.pos.units.items()) if u.extension in ("line", "column")
            and hid in u.extends and u.hex is not None and present_sp(game, k) > 0]
     return here + [k for k in ext if k not in here]
 
 
 def enemy_hexes(game: GbacwGame, seat: str) -> set[Hex]:
-    """Hexes an enemy holds, an extended line's hexes included (002 §8.46)."""
+    """Hexes an enemy holds, an extended line's or column's hexes included (002 §8.46,
+    §8.5)."""
     out = set(game.enemy_hexes(seat))
     for k, u in game.pos.units.items():
-        if u.seat != seat and u.hex is not None and u.extension == "line":
+        if u.seat != seat and u.hex is not None and u.extension in ("line", "column"):
             out |= set(parts(game, k))
     return out
 
@@ -113,6 +115,7 @@ def combatant_of(game: GbacwGame, key: str) -> Combatant:
         blown=bool(getattr(u, "blown", False)),
         collapsed=bool(getattr(u, "collapsed", False)), leader_stars=stars,
         with_brigadier=brigadier, cohesion_disordered=c.cohesion_disordered, printed_sp=c.sp,
+        column=u.extension == "column" and bool(u.extends),  # 002 §8.51
         fatigue=(fatigue.level(brigade.fatigue) or 0)  # 002 §17.31, with the fatigue rule
         if brigade is not None and game.fatigue else 0)
 

@@ -187,8 +187,9 @@ def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         u = p.units[k]
         u.moves = max(u.moves, game.moves_allowed(k))  # shock ends its movement (§11.11)
     shocks = [{"attackers": list(s.attackers),
-               "targets": sorted({p.units[d].hex or "" for d in s.defenders})}
-              for s in plan.shocks]
+               "targets": sorted({p.units[d].hex or "" for d in s.defenders}
+                                 | extended_combat.column_targets(game, s.defenders, raw))}
+              for s, raw in zip(plan.shocks, action["shocks"], strict=True)]  # §8.5 trails
     p.pending = {"kind": "shock", "seat": seat, "shocks": in_resolution_order(game, shocks),
                  "withdrawn": [],
                  "ctx": {"no_brigadier": no_brigadier([plan.unit(a) for s in plan.shocks
@@ -664,7 +665,7 @@ def _fight_one(game: GbacwGame, seat: str, item: dict[str, Any], atts: list[str]
     p = game.pos
     n = int(item.get("continued", 0))
     att = [combatant_of(game, a) for a in atts]
-    dkeys = [k for h in live for k in _live(game, h, seat)]
+    dkeys = list(dict.fromkeys(k for h in live for k in _live(game, h, seat)))  # a unit once
     dfn = [combatant_of(game, k) for k in dkeys]
     near = {h for a in att for x in a.hexes for h in (x, *x.neighbours())}
     enemies = [combatant_of(game, k) for k, u in sorted(p.units.items())
