@@ -34,7 +34,7 @@ RESERVE_DISTANCE = {"day": 10, "dawn": 10, "dusk": 10, "night": 5}  # §6.31's n
 
 
 def light(turn: int) -> Light:
-    """The light of turn ``turn`` (an index on the turn track, E-14) (002 §16; E-14)."""
+    """The light of turn ``turn`` (an index on the turn track, E-14; 002 §16)."""
     turns = all_charts().turn_track.turns()
     if not 0 <= turn < len(turns):
         raise ValueError(f"turn {turn} is off the turn track (0..{len(turns) - 1})")
