@@ -1,6 +1,8 @@
-"""Day 2's printed breastworks are placed at set-up (004 sc. 4.5, decision E-18; 002 §15.21):
-the 20 listed markers, two in B5013 over the four sides of its corner, oriented towards the
-enemy; other scenarios start with none."""
+"""Day 2's printed breastworks (004 sc. 4.5, decision E-18; 002 §15.21): the 20 listed markers,
+two in B5013 over the four sides of its corner, and the one free marker wait for the Union's
+first orders segment (setup_works.py; tests/test_gbacw_tdg_setup_works.py places them by
+hand); ended without a choice, the engine places them oriented towards the enemy; other
+scenarios start with none."""
 
 from __future__ import annotations
 
@@ -22,26 +24,37 @@ def _game(scenario: str) -> GbacwGame:
     return g
 
 
+def _union_ends_orders(g: GbacwGame) -> None:
+    while g.pos.phase == "orders" and "usa" not in g.pos.orders_done:
+        g.apply({"type": "end_orders"}, g.to_move()[0])
+
+
 def test_second_day_places_the_twenty_listed_markers_sc_4_5() -> None:
     g = _game("second-day")
-    hexes = [b["hex"] for b in g.pos.breastworks]
+    assert g.pos.breastworks == [] and g.pos.tdg["works"]["free"] == 1
+    _union_ends_orders(g)
+    listed = [e.data for e in g.log if e.type == "breastworks" and e.data.get("setup")
+              and e.data["hex"] in LISTED][:20]
+    hexes = [str(b["hex"]) for b in listed]
     assert sorted(set(hexes)) == sorted(LISTED)
     assert len(hexes) == 20 and hexes.count("B5013") == 2
+    assert len(g.pos.breastworks) == 21  # and the free one (E-18)
     corner = g.cat.board.parse("B5013")
     assert engineering_step.sides_of(g, corner) in ([0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5],
                                                      [0, 3, 4, 5], [0, 1, 4, 5], [0, 1, 2, 5])
     # each faces the nearest Confederate counter, as the engine orients them for the Union
     enemies = [h for u in g.pos.units.values()
                if u.seat == "csa" and (h := g.hex_of(u.hex)) is not None]
-    for b in g.pos.breastworks:
+    for b in listed:
         if b["hex"] != "B5013":
             h = g.cat.board.parse(str(b["hex"]))
             assert b["vertex"] == engineering.towards_vertex(h, enemies)
-    assert any(e.type == "breastworks" and e.data.get("setup") for e in g.log)
+    assert "works" not in g.pos.tdg
 
 
 def test_the_placed_works_guard_hexsides_and_stay_through_a_save() -> None:
     g = _game("second-day")
+    _union_ends_orders(g)
     assert len(engineering_step.guarded(g)) >= 20  # shared hexsides counted once
     again = g.clone()
     assert again.pos.breastworks == g.pos.breastworks

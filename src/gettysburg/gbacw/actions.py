@@ -53,6 +53,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("buford_stays", "tdg.chart.c", (("groups", "list"), ("battery", "str")),
                ("orders",), "2 July 1000: Buford stays; these two conditional cavalry groups "
                "and this horse battery of theirs will not come"),
+    ActionType("place_works", "tdg.sc.5.5", (("hex", "hex"), ("facing", "facing")),
+               ("orders",), "first turn: one of the scenario's ready-made breastworks, in a "
+               "listed hex or one your infantry holds, guarding the vertex (setup_works.py)"),
     ActionType("entry_area", "tdg.chart.c", (("brigade", "str"), ("area", "str")),
                ("orders",), "1 July 1100: the entry area (3, 4 or 5) a brigade of Rodes's "
                "will use, written down unseen"),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from gettysburg.core.hexes import Hex, Hexside
 from gettysburg.core.protocol import Action, Event, RuleError, Seat
-from gettysburg.gbacw import engineering
+from gettysburg.gbacw import engineering, setup_works
 from gettysburg.gbacw.engineering import Breastwork, Builder, Construction
 from gettysburg.gbacw.facing import Facing
 from gettysburg.gbacw.kinds import unit_class
@@ -39,35 +39,23 @@ def breastworks(game: GbacwGame) -> tuple[Breastwork, ...]:
 
 
 def setup_breastworks(game: GbacwGame) -> list[Event]:
-    """Place the scenario's ready-made works at set-up (004 sc. 4.5, decision E-18): the
-    markers its record lists (``Scenario.breastworks``: hexes, two where ``markers`` says),
-    which must be the ones the board prints (``engineering.from_board``), each oriented by
-    :func:`engineering.setup_vertices` towards the nearest enemy counter (the book lets the
-    owner orient them; the engine chooses for him). The ``free`` markers of a record (the
-    21st of Day 2, Day 3's 45) are not placed: that choice is not in the engine yet."""
+    """The scenario's ready-made works at set-up (004 sc.4.5, sc.5.5, decision E-18): the
+    listed hexes must be the ones the board prints (``HexInfo.breastworks``); the markers
+    then wait for their owner, who places and faces them in his first orders segment
+    (:mod:`setup_works`; what he leaves the engine places when he ends it)."""
     scen = game.scen.scenario
     if scen is None:
         return []
     board = game.cat.board
-    ev: list[Event] = []
     for record in scen.breastworks:
         if not record.hexes:
             continue
-        enemies = [h for u in game.pos.units.values()
-                   if u.seat != record.seat and (h := game.hex_of(u.hex)) is not None]
         listed = {board.parse(x): record.markers.get(x, 1) for x in record.hexes}
-        vertices = {h: engineering.setup_vertices(h, n, enemies) for h, n in listed.items()}
-        works = engineering.from_board(board, vertices)
-        odd = set(listed) ^ {w.hex for w in works}
-        if odd:
+        printed = {h: info.breastworks for h, info in board.hexes.items() if info.breastworks}
+        if listed != printed:
             raise ValueError("the scenario's breastworks are not those the board prints: "
-                             f"{sorted(board.hexes[h].id for h in odd)}")
-        for w in works:
-            hid = board.hexes[w.hex].id
-            game.pos.breastworks.append({"hex": hid, "vertex": w.vertex})
-            ev.append(Event("breastworks", "15.21", {"hex": hid, "vertex": w.vertex,
-                                                     "seat": record.seat, "setup": True}))
-    return ev
+                             f"{sorted(board.hexes[h].id for h in set(listed) ^ set(printed))}")
+    return setup_works.open_pool(game)
 
 
 def guarded(game: GbacwGame) -> frozenset[Hexside]:

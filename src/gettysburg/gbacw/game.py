@@ -48,6 +48,7 @@ from gettysburg.gbacw import (
     results_step,
     return_fire,
     scenario_step,
+    setup_works,
     shock_step,
     withdrawal_step,
 )
@@ -239,6 +240,7 @@ class GbacwGame(EngineView):
         elif kind == "idle_rally":
             ev += end_segment.apply_idle(self, action, seat)
         elif kind == "end_orders":
+            ev += setup_works.finish(self, seat)  # 004 sc.4.5, sc.5.5: works left to place
             p.orders_done.append(seat)
             ev.append(Event("orders_done", "3.0", {"seat": seat}))
             if len(p.orders_done) == 2:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
-from . import cavalry_step, special_units
+from . import cavalry_step, setup_works, special_units
 from .deployment import forbidden_ground
 from .efficiency import DivisionStanding
 from .facing import Facing
@@ -44,10 +44,18 @@ def forbidden_hexes(game: GbacwGame) -> frozenset[Hex]:
     memo = ("tdg-forbidden",)
     got = game._memo.get(memo)
     if got is None:
-        scen = game.scen.scenario
-        got = frozenset(forbidden_ground(scen, game.cat.board) if scen is not None else ())
+        scen, board = game.scen.scenario, game.cat.board
+        kept = _FORBIDDEN.get(id(scen))  # data: the same for every position (speed)
+        if kept is None or kept[0] is not scen or kept[1] is not board:
+            kept = _FORBIDDEN[id(scen)] = (scen, board, frozenset(
+                forbidden_ground(scen, board) if scen is not None else ()))
+        got = kept[2]
         game._memo[memo] = got
     return frozenset(got)
+
+
+#: each scenario's forbidden ground on its board (kept with both, so an id is never reused)
+_FORBIDDEN: dict[int, tuple[object, object, frozenset[Hex]]] = {}
 
 
 def filter_reach(game: GbacwGame, key: str,
@@ -242,7 +250,8 @@ def reserve_attach(game: GbacwGame, action: Action, seat: str) -> bool:
 
 # --- 004 chart note [c]: Buford's division leaves on 2 July, or two cavalry brigades stay away ----
 RULE_BUFORD = "tdg.chart.c"
-CHOICES = ("buford_leaves", "buford_stays", "entry_area", "trimble", *cavalry_step.CHOICES)
+CHOICES = ("buford_leaves", "buford_stays", "entry_area", "trimble", *cavalry_step.CHOICES,
+           setup_works.KIND)
 
 
 def _rule_params(game: GbacwGame, rule_id: str) -> dict[str, Any] | None:
@@ -307,7 +316,7 @@ def buford_options(game: GbacwGame, seat: str) -> list[Action]:
         for b in groups[i + 1:]:
             out += [{"type": "buford_stays", "groups": [a, b], "battery": bat}
                     for bat in (_group_batteries(game, a) + _group_batteries(game, b)
-                                or [""])]
+                                or ["none"])]
     return out
 
 
@@ -423,12 +432,15 @@ def choice_options(game: GbacwGame, seat: str) -> list[Action]:
     battle book's Berdan and Trimble (:mod:`special_units`)."""
     return [*reserve_attach_options(game, seat), *buford_options(game, seat),
             *entry_options(game, seat), *special_units.berdan_options(game, seat),
-            *special_units.trimble_options(game, seat), *cavalry_step.options(game, seat)]
+            *special_units.trimble_options(game, seat), *cavalry_step.options(game, seat),
+            *setup_works.options(game, seat)]  # 004 sc.4.5, sc.5.5
 
 
 def check_choice(game: GbacwGame, action: Action, seat: str) -> None:
     kind = action.get("type")
-    if kind in cavalry_step.CHOICES:
+    if kind == setup_works.KIND:
+        setup_works.check(game, action, seat)
+    elif kind in cavalry_step.CHOICES:
         cavalry_step.check(game, action, seat)
     elif kind == "trimble":
         special_units.check_trimble(game, action, seat)
@@ -445,6 +457,8 @@ def check_choice(game: GbacwGame, action: Action, seat: str) -> None:
 
 def apply_choice(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     kind = action.get("type")
+    if kind == setup_works.KIND:
+        return setup_works.apply(game, action, seat)
     if kind == "buford_leaves":
         return _leave(game)
     if kind == "buford_stays":
