@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action
-from gettysburg.gbacw.ai import choices
+from gettysburg.gbacw.ai import choices, tactics
 from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, parse
 from gettysburg.gbacw.ai.memory import REPEATS
@@ -128,6 +128,8 @@ class GbacwDoctrine:
         if kind in DONE:
             return 0.01  # the "done" actions
         got = choices.score(s, a)
+        if got is None:
+            got = tactics.score(s, a)  # barrage, continued shock, charges, formations, works
         if got is not None:
             return got
         # A kind this doctrine does not know (the engine grows): below every done action,
@@ -206,9 +208,13 @@ class GbacwDoctrine:
         frm = s.unit_hex(k)
         if frm is None:
             return 0.0, None, None
+        if k in s.charging:
+            return self._charge_move(s, k, frm, to)
         on_obj = frm in s.obj.hexes and (s.own.get(k) or {}).get("hex")
         if on_obj and to != frm:
             return -2.0, None, None
+        if k in s.building and to != frm and to not in s.obj.hexes:
+            return -0.3, None, None  # 002 §15.14: leaving stops the work
         if to in s.obj.hexes and not s.own_at.get(to):
             return 3.0, None, None
         before, after = s.to_goal(frm), s.to_goal(to)
@@ -222,11 +228,23 @@ class GbacwDoctrine:
         crowded = s.enemy_next_to(to) > 2 * sp and to not in s.obj.hexes
         return STEP * gain - 0.05, s.aim(to), crowded
 
+    def _charge_move(self, s: Situation, k: str, frm: Hex,
+                     to: Hex) -> tuple[float, Hex | None, bool | None]:
+        """002 §11.54: a charging unit rides at its target (the one the charge was
+        declared for, else the nearest enemy) and ends next to it facing it; it must
+        shock (§11.21), so nothing else counts."""
+        target = tactics.charge_target(s, k) or s.nearest_enemy(frm, 7)
+        if target is None:
+            return 0.0, None, None
+        if to.distance(target) == 1:
+            return 2.5, target, False
+        return 0.2 * (frm.distance(target) - to.distance(target)) - 0.05, target, False
+
     def _face(self, s: Situation, a: Action) -> float:
         k = str(a["unit"])
         h = s.unit_hex(k)
-        if h is None:
-            return -1.0
+        if h is None or k in s.building:
+            return -1.0  # a turn would stop the breastworks' work (002 §15.14)
         target = s.nearest_enemy(h, 6) or s.goal_of(h)
         if target is None:
             return -1.0

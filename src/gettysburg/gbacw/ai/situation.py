@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import DIRECTIONS, Hex
 from gettysburg.gbacw.ai.ground import Objectives, mp_to, objectives, parse
-from gettysburg.gbacw.ai.memory import FIRED
+from gettysburg.gbacw.ai.memory import CHARGING, FIRED
 from gettysburg.gbacw.catalog import catalog
 
 
@@ -85,6 +85,8 @@ class Situation:
     leaders: dict[str, Hex] = field(default_factory=dict)
     orders: dict[str, str] = field(default_factory=dict)  # own unit key -> its orders
     fired: frozenset[str] = frozenset()  # own units seen to fire this activation (memory)
+    building: frozenset[str] = frozenset()  # own units building breastworks (002 §15.13)
+    charging: frozenset[str] = frozenset()  # own units seen to charge (memory, §11.53)
     # Memos for this view: every candidate action of one decision reads the same few
     # hexes, units and leaders again (hundreds of moves a decision), so each is worked out
     # once per view.
@@ -190,6 +192,8 @@ def situation(view: JSONDict) -> Situation:
     seat = str(view.get("seat"))
     s = Situation(seat, objectives(str(view.get("scenario", ""))), view)
     s.fired = frozenset(str(k) for k in view.get(FIRED) or ())
+    s.building = frozenset(str(c.get("unit")) for c in view.get("constructions") or ())
+    s.charging = frozenset(str(k) for k in view.get(CHARGING) or ())
     brigades = view.get("brigades") or {}
     for key, u in (view.get("units") or {}).items():
         at = u.get("hex")
