@@ -342,6 +342,56 @@ def check_column_shock() -> None:
     raise RuleError("8.52", "an extended column must retract or form a line before shocking")
 
 
+def column_as_line(parts: Sequence[Hex], facing: Facing) -> ExtendedLine:
+    """The line a column forms by turning to ``facing`` (002 §8.52, §7.26), parts lead
+    first: a two-hex column keeps its counter in the lead, its extension then on a flank; a
+    three-hex column must lie straight (a road's bend makes it ineligible), its counter
+    going to the middle hex and its ends becoming both flanks (a line extended both ways
+    has its counter in the middle, §8.43)."""
+    check_column_chain(parts)
+    if facing.kind != "vertex":
+        raise RuleError("8.52", "a line faces a vertex")
+    if len(parts) == 2:
+        lead, ext = parts
+        sides = [s for s in ("left", "right")
+                 if lead.neighbour(flank_direction(facing, s)) == ext]
+        if not sides:
+            raise RuleError("8.41", "the extension must stand on a flank of the counter")
+        return ExtendedLine.extend(lead, facing, sides)  # type: ignore[arg-type]
+    if not is_straight(parts):
+        raise RuleError("8.52", "a column bent by its road's course cannot form a line")
+    line = ExtendedLine.extend(parts[1], facing, ("left", "right"))
+    if set(line.hexes) != set(parts):
+        raise RuleError("8.41", "the column's ends must stand on the flanks of its middle hex")
+    return line
+
+
+def line_as_column(line: ExtendedLine, facing: Facing) -> tuple[Hex, ...]:
+    """The column a line forms by turning to ``facing`` (002 §8.44, §8.52), lead first:
+    each part behind the one before (in one of its rear hexes, the same facing); a
+    two-hex line's counter leads, a three-hex line's counter leaves the middle for the end
+    that leads."""
+    if facing.kind != "vertex":
+        raise RuleError("8.52", "a column on Advance faces a vertex")
+    here = line.hexes[line.counter]
+    if len(line.hexes) == 2:
+        ext = next(h for h in line.hexes if h != here)
+        if ext not in rear_hexes(here, facing):
+            raise RuleError("8.52", "the extension must stand behind the lead")
+        return (here, ext)
+    for lead, tail in ((line.hexes[0], line.hexes[2]), (line.hexes[2], line.hexes[0])):
+        if here in rear_hexes(lead, facing) and tail in rear_hexes(here, facing):
+            return (lead, here, tail)
+    raise RuleError("8.52", "each extension must stand behind the part before it")
+
+
+def is_straight(parts: Sequence[Hex]) -> bool:
+    """Whether the hexes run in one straight row, each a step the same way from the last."""
+    steps = {next((d for d in range(6) if a.neighbour(d) == b), None)
+             for a, b in pairwise(parts)}
+    return len(steps) == 1 and None not in steps
+
+
 def column_ma_penalty(extension: int, *, orders: str) -> int:
     """MP taken from an extension's MA for the activation under Advance orders (002 §8.5):
     1 for the first extension, 2 for the second."""

@@ -34,9 +34,11 @@ from gettysburg.gbacw.extension import (
     check_column_fire,
     check_extend,
     check_half_adjacent,
+    column_as_line,
     column_aspect,
     column_extensions,
     column_ma_penalty,
+    line_as_column,
     line_extensions_allowed,
     line_moves,
     split_strength,
@@ -51,7 +53,6 @@ from gettysburg.gbacw.facing import (
     check_refuse,
     flank_direction,
     front_hexes,
-    rear_hexes,
     turn,
     unrefuse_cost,
     vertex_steps,
@@ -613,14 +614,20 @@ def on_orders(game: FormationGame, brigade: str) -> list[Event]:
     """A change of orders (002 §7.26, §8.53, §7.32): March ends lines and refusals (the
     line gathers in its counter's hex); under Attack a column that may form line stays a
     column until it acts (its first action is ``retract`` or a free ``form``, §8.53), any
-    other gathers in its lead hex. Free (§7.23)."""
+    other gathers in its lead hex; under Advance a column may form line free before it
+    spends MP (``UnitState.form_free``, §7.26). Free (§7.23)."""
     ev: list[Event] = []
     orders = game.pos.brigades[brigade].orders
     for k, u in sorted(game.pos.units.items()):
         if game.formation(k) != brigade or u.hex is None:
             continue
+        u.form_free = False
         if orders == "march" and u.refused:
             u.refused = []
+        if orders == "advance" and u.extension == "column":
+            u.form_free = True  # 002 §7.26: free till it spends MP (the options read it)
+            u.form_free = bool(_form_options(game, k))  # kept where a line may form
+            continue
         if orders == "attack" and u.extension == "column" and _form_options(game, k):
             continue  # 002 §8.53: the unit chooses when it acts
         if orders == "march" and u.extension == "line" and _line_to_column(game, k):
@@ -637,18 +644,32 @@ def on_orders(game: FormationGame, brigade: str) -> list[Event]:
 
 
 def _line_to_column(game: FormationGame, key: str) -> bool:
-    """002 §7.26: on a change to March a two-hex line whose unit trails one hex in column
-    becomes that column, free: the counter leads, facing the hexside away from its
-    extension, which stays where it is (unless another unit shares the extension's hex: a
-    column part ends alone, §8.5). Whether it did; a line that does not gathers."""
+    """002 §7.26: on a change to March a line whose unit trails as many hexes in column
+    becomes that column, free, where it stands: a two-hex line's counter leads, facing the
+    hexside away from its extension; a three-hex line's counter goes to its right end
+    (the end whose hexside is nearest the facing the change gave, §7.23), facing away
+    from the rest. Not when another unit shares a part's hex (a column part ends alone,
+    §8.5). Whether it did; a line that does not gathers."""
     u = game.pos.units[key]
     here = game.hex_of(u.hex)
-    if here is None or len(u.extends) != 1 or column_size(game, key) != 1:
+    if here is None or not 1 <= len(u.extends) <= 2 \
+            or column_size(game, key) != len(u.extends):
         return False
-    ext = game.cat.board.parse(u.extends[0])
-    if any(k != key and game.hex_of(v.hex) == ext for k, v in game.pos.units.items()):
+    hexes = parts(game, key)
+    if any(k != key for h in hexes for k in units_at(game, h)):
         return False
-    d = next(i for i in range(6) if here.neighbour(i) == ext)
+    if len(hexes) == 2:
+        lead, rest = here, hexes[1:]
+    else:
+        line = sorted(hexes, key=lambda h: h.distance(here))  # the counter, then the ends
+        ends = line[1:]
+        assert u.facing is not None  # side v after the change: right is v - 1
+        right = here.neighbour((u.facing.index - 1) % 6)
+        lead = right if right in ends else ends[0]
+        rest = [here, next(h for h in ends if h != lead)]
+    d = next(i for i in range(6) if lead.neighbour(i) == rest[0])
+    u.hex = game.cat.board.hexes[lead].id
+    u.extends = [game.cat.board.hexes[h].id for h in rest]
     u.facing = Facing("side", (d + 3) % 6)
     u.extension = "column"
     return True
@@ -670,6 +691,8 @@ def tidy(game: FormationGame, *, end_of_brigade: bool) -> list[Event]:
         if u.refused and alone and not u.extends and sp < 2:
             u.refused = []
             ev.append(Event("unrefuse", "7.32", {"unit": k, "hex": u.hex, "mp": 0}))
+        if end_of_brigade and u.form_free and game.formation(k) in game.pos.done_brigades:
+            u.form_free = False  # 002 §7.26: the chance went with the activation
         if not end_of_brigade or not u.extends:
             continue
         if u.extension == "column" and game.orders_of(k) == "attack" \
@@ -984,47 +1007,70 @@ def refuse_problem(game: FormationGame, key: str, side: str) -> RuleError | None
 
 
 def form_cost(game: FormationGame, key: str, facing: Facing) -> int:
-    """002 §8.44, §8.52, §7.26: a two-hex extended line on Advance, not next to the enemy,
-    turns into a column (its extension behind the lead, in one of its rear hexes), or a
-    two-hex column on Advance or Attack into a line (its extension on a flank of the lead);
-    1 MP when the facing turns two vertices or more. Returns the MP."""
-    p = game.pos
-    u = p.units[key]
-    here = game.hex_of(u.hex)
-    if here is None or u.facing is None or len(u.extends) != 1:
-        raise RuleError("8.52", f"{key} is not a two-hex extended line or column")
-    if facing.kind != "vertex" or u.facing.kind != "vertex":
-        raise RuleError("8.52", "lines and columns change shape facing a vertex (not on March)")
-    ext = game.cat.board.parse(u.extends[0])
-    _, enemy, _ = _occupants(game, key)
-    touching = any(n in enemy for h in (here, ext) for n in h.neighbours())
-    if u.extension == "line":
-        if game.orders_of(key) != "advance":
-            raise RuleError("8.44", "only a line on Advance orders forms a column")
-        if touching:
-            raise RuleError("8.44", "a line next to the enemy cannot form a column")
-        if ext not in rear_hexes(here, facing):
-            raise RuleError("8.52", "the extension must stand behind the lead")
-    else:
-        if game.orders_of(key) not in ("advance", "attack"):
-            raise RuleError("7.26", "a column forms line on Advance or Attack orders")
-        if line_extensions_allowed(present(game, key)) < 1:
-            raise RuleError("8.41", f"{key}: only infantry of 8 SP or more forms a line")
-        if not _sides(here, facing, [ext]):
-            raise RuleError("8.41", "the extension must stand on a flank of the counter")
-        if any(n in enemy for n in ext.neighbours()):
-            raise RuleError("8.41", "the extension's hex is next to the enemy")
+    """002 §8.44, §8.52, §7.26: an extended line on Advance, not next to the enemy, turns
+    into a column (each part behind the one before: a three-hex line's counter leaves the
+    middle for the end that leads), or a column on Advance or Attack into a line (a
+    three-hex column lying straight, its counter going to the middle; a road's bend makes
+    it ineligible); 1 MP when the facing turns two vertices or more, none for the line a
+    change to Attack (§8.53) or to Advance (§7.26, ``UnitState.form_free``) calls for.
+    Returns the MP (:func:`formed` gives the new hexes)."""
+    formed(game, key, facing)
+    u = game.pos.units[key]
+    assert u.facing is not None
     cost = 1 if vertex_steps(u.facing, facing) >= 2 else 0
     if u.extension == "column" and game.orders_of(key) == "attack":
         cost = 0  # 002 §8.53 with §7.26: the line the change to Attack calls for is free
+    if u.extension == "column" and u.form_free and u.mp_spent == 0:
+        cost = 0  # 002 §7.26: the line a change to Advance allows, before it moves
     if u.formation_mp + cost > game.mp_of(key):
         raise RuleError("8.52", f"{key} has no MP left to change its formation")
     return cost
 
 
+def formed(game: FormationGame, key: str, facing: Facing) -> tuple[Hex, list[Hex]]:
+    """The counter's hex and the extensions (a line's left to right, a column's from the
+    lead back) after ``key`` forms line or column facing ``facing`` (002 §8.44, §8.52,
+    §7.26), or the RuleError why it may not. Changes nothing."""
+    p = game.pos
+    u = p.units[key]
+    here = game.hex_of(u.hex)
+    if here is None or u.facing is None or u.extension not in ("line", "column") \
+            or len(u.extends) not in (1, 2):
+        raise RuleError("8.52", f"{key} is not an extended line or column")
+    if facing.kind != "vertex" or u.facing.kind != "vertex":
+        raise RuleError("8.52", "lines and columns change shape facing a vertex (not on March)")
+    hexes = parts(game, key)
+    if any(k != key for h in hexes for k in units_at(game, h)):
+        raise RuleError("8.5", "a unit sharing a hex with another cannot change its shape")
+    _, enemy, _ = _occupants(game, key)
+    if u.extension == "line":
+        if game.orders_of(key) != "advance":
+            raise RuleError("8.44", "only a line on Advance orders forms a column")
+        if any(n in enemy for h in hexes for n in h.neighbours()):
+            raise RuleError("8.44", "a line next to the enemy cannot form a column")
+        line = line_of(game, key)
+        if line is None:
+            raise RuleError("8.44", f"{key}'s line is not whole")
+        column = line_as_column(line, facing)
+        if len(column) - 1 > column_size(game, key):
+            raise RuleError("8.5", f"{key} is too weak for a column of {len(column)} hexes")
+        return column[0], list(column[1:])
+    if game.orders_of(key) not in ("advance", "attack"):
+        raise RuleError("7.26", "a column forms line on Advance or Attack orders")
+    if line_extensions_allowed(present(game, key)) < len(u.extends):
+        raise RuleError("8.41", f"{key}: only infantry of 8 SP or more forms a line (15 SP "
+                        "or more for both flanks)")
+    new = column_as_line(hexes, facing)
+    centre = new.hexes[new.counter]
+    ext = [h for h in new.hexes if h != centre]
+    if any(n in enemy for h in ext for n in h.neighbours()):
+        raise RuleError("8.41", "an extension's hex is next to the enemy")
+    return centre, ext
+
+
 def _form_options(game: FormationGame, key: str) -> list[Action]:
     u = game.pos.units[key]
-    if len(u.extends) != 1 or u.facing is None or u.facing.kind != "vertex":
+    if len(u.extends) not in (1, 2) or u.facing is None or u.facing.kind != "vertex":
         return []
     out: list[Action] = []
     for v in range(6):
@@ -1142,7 +1188,10 @@ def execute(game: FormationGame, action: Action, mp: int) -> list[Event]:
     if kind == "move_stack":
         return move_stack(game, action)
     if kind == "form":  # line <-> column (002 §8.44, §8.52, §7.26)
-        u.facing = Facing.from_json(action["facing"])
+        facing = Facing.from_json(action["facing"])
+        centre, ext = formed(game, key, facing)
+        u.hex, u.extends = board.hexes[centre].id, [board.hexes[h].id for h in ext]
+        u.facing, u.form_free = facing, False
         u.extension = "column" if u.extension == "line" else "line"
         return [Event("form", "8.52", {"unit": key, "hex": u.hex, "as": u.extension,
                                        "facing": u.facing.to_json(),

@@ -87,6 +87,9 @@ class UnitState:
     formation_mp: int = 0
     stack: int = 0  # place in its hex's stack, lowest on top (002 §8.23; formation_step.py)
     remounted: bool = False  # mounted or dismounted this activation (002 §14.22, mounting.py)
+    # a column whose orders turned to Advance may form line free before it spends MP in
+    # its next activation (002 §7.26, formation_step.on_orders)
+    form_free: bool = False
 
     def to_json(self) -> JSONDict:
         return {"counter": self.counter, "seat": self.seat, "hex": self.hex,
@@ -102,7 +105,8 @@ class UnitState:
                 **({"refused": list(self.refused)} if self.refused else {}),
                 **({"formation_mp": self.formation_mp} if self.formation_mp else {}),
                 **({"stack": self.stack} if self.stack else {}),
-                **({"remounted": True} if self.remounted else {})}
+                **({"remounted": True} if self.remounted else {}),
+                **({"form_free": True} if self.form_free else {})}
 
     @staticmethod
     def from_json(d: JSONDict) -> UnitState:
@@ -122,7 +126,7 @@ class UnitState:
                          [str(x) for x in d.get("extends", [])],
                          [str(x) for x in d.get("refused", [])],
                          int(d.get("formation_mp", 0)), int(d.get("stack", 0)),
-                         bool(d.get("remounted", False)))
+                         bool(d.get("remounted", False)), bool(d.get("form_free", False)))
 
 
 @dataclass
