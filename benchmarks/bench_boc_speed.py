@@ -12,8 +12,11 @@ the same (the engine changed its speed, not its games). Ways of playing (as
 ``bench_movement.MODES``): ``lazy`` (no view, ``legal_sequence``; the earlier engine
 lacks it and is shown by ``list``), ``list`` (no view, ``legal_actions``), ``lab`` (a view
 every decision, its legal list, unrecorded ``apply``: the lab's loop) and ``recorded``
-(the lab's loop with ``apply``: history, state hash, snapshot). ``--general N`` adds N
-Day 1 games of two ``general`` agents (the lab's loop).
+(the lab's loop with ``apply``: history, state hash, snapshot) and ``simulate`` (the
+lab's own ``play_game``, random against random, as ``gettysburg simulate`` plays: since
+issue 59 it hands the random agent the view's summary and ``legal_sequence``; the games'
+rows, timings aside, must be the same for both engines). ``--general N`` adds N Day 1
+games of two ``general`` agents (the lab's loop).
 """
 
 from __future__ import annotations
@@ -61,12 +64,28 @@ def play(mode, agent, n, tag):
         hashes.append(game.state_hash())
     return [steps, cpu, hashes]
 
+PLAY = ("finished", "winner", "vp", "result", "eliminated", "turns", "actions", "vp_track",
+        "error", "played")
+
+def simulate(n, tag):
+    from gettysburg.lab.simulate import make_specs, play_game
+    steps, cpu, rows = 0, 0.0, []
+    for spec in make_specs("boc/day1", n, {"usa": "random", "csa": "random"}, seed=tag):
+        t = time.process_time()
+        row = play_game(spec)
+        cpu += time.process_time() - t
+        steps += row["actions"]
+        # What the game was (rows of another commit may carry other fields besides).
+        rows.append(json.dumps({k: row.get(k) for k in PLAY}, sort_keys=True))
+    return [steps, cpu, rows]
+
 from gettysburg.boc.game import BocGame
 modes = ["lazy", "list", "lab", "recorded"]
 for mode in modes:
     if mode == "lazy" and not hasattr(BocGame, "legal_sequence"):
         continue
     out[mode] = play(mode, "random", games, "bench")
+out["simulate"] = simulate(games, "bench")
 if general:
     out["general"] = play("lab", "general", general, "general")
 print(json.dumps(out))
@@ -110,12 +129,12 @@ def main() -> None:
                     row[0] += steps
                     row[1] += cpu
                     row[2] += args.general if mode == "general" else args.games
-                    hashes.setdefault(mode if mode == "general" else "random", set()).add(
-                        json.dumps(hs))
+                    kind = mode if mode in ("general", "simulate") else "random"
+                    hashes.setdefault(kind, set()).add(json.dumps(hs))
     print(f"BoC Day 1, CPU time, {args.rounds} rounds of {args.games} random games "
           f"(goals: 5,000 transitions/s, 0.2 s a random game); before = {args.before}")
     print(f"  {'':26s} {'before':>22s} {'now':>22s}")
-    for mode in ("lazy", "list", "lab", "recorded", "general"):
+    for mode in ("lazy", "list", "lab", "recorded", "simulate", "general"):
         cells = []
         for name in ("before", "now"):
             row = totals[name].get(mode)
@@ -124,8 +143,8 @@ def main() -> None:
         if any(c.strip() != "-" for c in cells):
             print(f"  {mode:26s} {cells[0]:>22s} {cells[1]:>22s}")
     same = all(len(v) == 1 for v in hashes.values())
-    print("  final state hashes: " + ("the same, game for game, in every way of playing"
-                                      if same else "DIFFERENT"))
+    print("  final state hashes and simulate's rows: "
+          + ("the same, game for game, in every way of playing" if same else "DIFFERENT"))
     if not same:
         raise SystemExit(1)
 

@@ -11,6 +11,10 @@ from gettysburg.core.protocol import Action
 
 class RandomAgent:
     name = "random"
+    #: It reads only the count of the legal actions and the one it draws: a host may give
+    #: it the view's summary and a lazily built sequence (``Game.view_summary``,
+    #: ``Game.legal_sequence``; the lab does).
+    reads_view = False
 
     def __init__(self, seed: str = "0") -> None:
         self.seed = seed

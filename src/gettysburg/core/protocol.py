@@ -252,6 +252,24 @@ class Game(ABC):
     def view(self, seat: Seat) -> JSONDict:
         """JSON view of the game for ``seat``, with fog of war applied."""
 
+    # --- optional: less than the whole list or view, for callers that need less ----------
+
+    def legal_sequence(self, seat: Seat) -> Sequence[Action]:
+        """The actions :meth:`legal_actions` lists, in the same order, as a ``Sequence``
+        that a system may build lazily, each item made only when read (issue 59): a caller
+        that needs only the count and one item (the random agent) is spared the rest. Every
+        item read is the caller's own: changing it changes no later answer. Default: the
+        list itself."""
+        return self.legal_actions(seat)
+
+    def view_summary(self, seat: Seat) -> JSONDict:
+        """Part of :meth:`view` for a host that reads only what a view says of the game as
+        a whole (its clock, score, result, whose turn) and passes it to agents that do not
+        read views (the lab, playing the random agent). Each key it holds has the value
+        ``view(seat)`` gives it; a system may leave out the costly keys, such as the pieces
+        and the legal actions, but not what its lab hooks read. Default: the full view."""
+        return self.view(seat)
+
     def use_secret(self, secret: bytes) -> None:
         """Take a per-game secret only the referee (the server) holds, from which the system
         derives whatever its seats must not compute (such as hidden pieces' handles); a

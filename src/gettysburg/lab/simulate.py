@@ -38,7 +38,7 @@ from gettysburg import systems as registry
 from gettysburg.ai.agent import make_agent, random_stream, seeded_rng
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice, KeyedDice, SeededDice
-from gettysburg.core.protocol import Game, new_game, parse_spec
+from gettysburg.core.protocol import Action, Game, new_game, parse_spec
 from gettysburg.core.system import LabHooks
 from gettysburg.lab import checkpoint
 
@@ -172,10 +172,18 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
     try:
         while not game.is_terminal() and state.actions < spec.max_actions:
             seat = game.to_move()[0]
-            view = game.view(seat)
-            legal = view.get("legal_actions")
-            if not isinstance(legal, list):
-                legal = game.legal_actions(seat)
+            legal: Sequence[Action]
+            if reads_view(agents[seat]):
+                view = game.view(seat)
+                listed = view.get("legal_actions")
+                legal = listed if isinstance(listed, list) else game.legal_actions(seat)
+            else:
+                # The agent draws from the legal actions and reads nothing else (the random
+                # agent): the view's summary (clock and score for the lab's hooks) and the
+                # actions as a sequence the system may build lazily (issue 59). The same
+                # actions in the same order: the same game.
+                view = game.view_summary(seat)
+                legal = game.legal_sequence(seat)
             clock = hooks.clock(view) if hooks.clock is not None else None
             # A game is saved as a turn starts; a system without a clock, at any decision.
             if clock is None or clock not in state.clocks:
@@ -228,6 +236,12 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
         # The row holds the game now; an earlier save is removed even when a later failed.
         checkpoint.discard(saved_at)
     return row
+
+
+def reads_view(agent: object) -> bool:
+    """Whether ``agent`` reads its view (and wants the legal actions as a list): every
+    agent does unless it says otherwise with ``reads_view = False`` (the random agent)."""
+    return getattr(agent, "reads_view", True) is not False
 
 
 def _agent_stats(agents: Mapping[str, Any]) -> dict[str, Any]:
