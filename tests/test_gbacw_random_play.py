@@ -30,6 +30,7 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "barrage": 1, "barrage_fire": 2,  # barrage_step.py
            "buford_leaves": 1, "buford_stays": 1, "entry_area": 1,  # scenario_step.py
            "place_works": 1,  # setup_works.py
+           "leave_map": 1,  # off_map_step.py
            "trimble": 1,  # special_units.py
            "hold_cavalry": 1, "withdraw_cavalry": 1, "return_cavalry": 1,  # cavalry_step.py
            "event_choice": 2, "event_move": 2, "event_pass": 1, "relieve": 1,  # event_choices.py

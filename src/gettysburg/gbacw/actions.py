@@ -56,6 +56,9 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("place_works", "tdg.sc.5.5", (("hex", "hex"), ("facing", "facing")),
                ("orders",), "first turn: one of the scenario's ready-made breastworks, in a "
                "listed hex or one your infantry holds, guarding the vertex (setup_works.py)"),
+    ActionType("leave_map", "tdg.9.88", (("unit", "str"), ("area", "str")), ("action",),
+               "leave by an off-map road of map C's south, to come on at the linked entry "
+               "area later (off_map_step.py)"),
     ActionType("entry_area", "tdg.chart.c", (("brigade", "str"), ("area", "str")),
                ("orders",), "1 July 1100: the entry area (3, 4 or 5) a brigade of Rodes's "
                "will use, written down unseen"),

@@ -24,8 +24,8 @@
   by an entry hex next to an enemy may not shock until its next activation (its shock
   designations are left out of the legal list and refused; it owes no shock meanwhile).
 
-Not here: 004 §9.88's off-map moves (:func:`tdg_terrain.check_off_map_move` is the rule; the
-engine has no off-map road network between the south edge's entry hexes).
+- 004 §9.88 (:mod:`off_map_step`): a unit back from an off-map road waits at its area's
+  direct hex (``questions.waiting``) and comes on by that hex only, as any unit entering.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import RuleError
 
+from . import off_map_step
 from .cavalry_step import kept_off as _held_away
 from .facing import Facing
 from .movement import entry_from_off_map
@@ -107,7 +108,8 @@ def area_reach(game: Any, key: str,
     from the area's adjacent edge hexes added, on Attack or Advance (004 §9.76)."""
     p = game.pos
     u = p.units[key]
-    if u.hex is not None or game.orders_of(key) not in ("attack", "advance"):
+    if u.hex is not None or game.orders_of(key) not in ("attack", "advance") \
+            or off_map_step.travelling(game, key):  # 004 §9.88: back by its road's hex only
         return found
     entry = game.waiting(key)
     if entry is None:

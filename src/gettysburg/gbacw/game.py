@@ -43,6 +43,7 @@ from gettysburg.gbacw import (
     mounting,
     move_step,
     nonphasing_fire,
+    off_map_step,
     orders_step,
     reaction_step,
     results_step,
@@ -328,6 +329,8 @@ class GbacwGame(EngineView):
             ev += charge_step.after_reaction(self, action)  # 002 §11.57
         elif kind == "withdrawal_move":
             ev += withdrawal_step.execute(self, action, checked)  # 002 §9.54
+        elif kind == off_map_step.KIND:
+            ev += off_map_step.apply(self, action, seat)  # 004 §9.88
             ev += reaction_step.after_move(self, action["unit"])  # 002 §9.61
         elif kind in return_fire.ANSWERS:
             ev += return_fire.answer(self, action, seat)

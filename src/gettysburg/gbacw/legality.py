@@ -26,6 +26,7 @@ from gettysburg.gbacw import (
     formation_step,
     mounting,
     nonphasing_fire,
+    off_map_step,
     orders_step,
     reaction_step,
     results_step,
@@ -152,6 +153,7 @@ class EngineLegality(EngineQuestions):
                 out += ammunition.resupply_options(self)  # 002 §10.92
                 out += mounting.options(self)  # 002 §14.22
                 out += withdrawal_step.options(self)  # 002 §9.54
+                out += off_map_step.options(self, seat)  # 004 §9.88
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.activation_units():  # a coordinated group: all (§5.34)
                         if self.on_map(k) and orders_step.may_act(self, k) \
@@ -388,6 +390,8 @@ class EngineLegality(EngineQuestions):
             reaction_step.check_answer(self, action, seat)
         elif kind == "withdrawal_move":
             return withdrawal_step.check(self, action, seat)
+        elif kind == off_map_step.KIND:  # 004 §9.88
+            off_map_step.check(self, action, seat)
         elif kind == "move_leader":
             ld = action["leader"]
             if ld not in self.movable_leaders():

@@ -34,6 +34,7 @@ from gettysburg.gbacw import (
     imboden,
     mounting,
     night,
+    off_map_step,
     orders_step,
     scenario_step,
 )
@@ -175,6 +176,8 @@ class EngineQuestions(Game):
         u = self.pos.units[key]
         if u.hex is not None:
             return None
+        if off_map_step.travelling(self, key):  # 004 §9.88: back by an off-map road
+            return off_map_step.entry_hex(self, key)
         found = self._arrival_of.get(u.counter)
         if found is None or found[0] not in self.pos.arrived or self.gone(key):
             return None

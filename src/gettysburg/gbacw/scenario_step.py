@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError
 
-from . import cavalry_step, setup_works, special_units
+from . import cavalry_step, off_map_step, setup_works, special_units
 from .deployment import forbidden_ground
 from .efficiency import DivisionStanding
 from .facing import Facing
@@ -61,7 +61,14 @@ _FORBIDDEN: dict[int, tuple[object, object, frozenset[Hex]]] = {}
 def filter_reach(game: GbacwGame, key: str,
                  found: dict[tuple[Hex, Facing], Reach]) -> dict[tuple[Hex, Facing], Reach]:
     """004 sc.3: drop the moves that end on or pass over the forbidden ground, for a unit on
-    the map that starts its move off that ground (see the module's note for the exceptions)."""
+    the map that starts its move off that ground (see the module's note for the exceptions);
+    and 004 §9.88's ban on moving next to an enemy unit on an off-map road
+    (:func:`off_map_step.filter_reach`)."""
+    return _north_limit(game, key, off_map_step.filter_reach(game, key, found))
+
+
+def _north_limit(game: GbacwGame, key: str,
+                 found: dict[tuple[Hex, Facing], Reach]) -> dict[tuple[Hex, Facing], Reach]:
     bad = forbidden_hexes(game)
     if not bad:
         return found

@@ -24,6 +24,7 @@ from gettysburg.gbacw import (
     fatigue,
     formation_step,
     night,
+    off_map_step,
     orders_step,
     random_events,
     results_step,
@@ -429,7 +430,8 @@ class EngineSteps(EngineLegality):
         u = p.units[key]
         frm = u.hex
         self._memo.clear()
-        if frm is None:  # a reinforcement's leaders come on with its first unit (9.7)
+        back = frm is None and off_map_step.came_back(self, key)  # 004 §9.88: no leaders
+        if frm is None and not back:  # a reinforcement's leaders come on with its first unit (9.7)
             for arr in self.scen.arrivals:
                 if u.counter in arr.counters and arr.id not in p.tdg.get("withheld", ()):
                     for ld in arr.leaders:  # (a battery of a group withheld for Buford alone)
