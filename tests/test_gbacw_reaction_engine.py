@@ -147,6 +147,22 @@ def test_a_disordered_reactor_failing_loses_a_step_9_63() -> None:
     assert g.pos.units[x].lost == 1 and g.pos.units[x].disordered
 
 
+def test_a_reactor_losing_its_last_sp_leaves_the_map_9_63_12_13() -> None:
+    """A disordered mounted regiment down to its last SP fails its reaction move's check:
+    the second disorder's SP loss eliminates it (§12.13), so it leaves the map at once and is
+    never offered another reaction (random play once moved such a unit again and crashed
+    on negative SP)."""
+    g, k, x = mounted_enemy(2, disordered=True)
+    g.pos.units[x].lost = g.counter(x).sp - 1
+    reaction_step.after_move(g, k)
+    move = next(a for a in g.legal_actions("csa") if a["type"] == "react_move")
+    g.dice = ScriptedDice([9] * 10, die="d10")
+    ev = g.apply(move, "csa")
+    assert g.pos.units[x].hex is None
+    assert any(e.type == "eliminated" and e.data["unit"] == x for e in ev)
+    assert not any(a.get("unit") == x for a in g.legal_actions("csa"))
+
+
 def test_too_far_or_on_march_no_reaction_move_9_63() -> None:
     g, k, x = mounted_enemy(4)
     reaction_step.after_move(g, k)

@@ -326,6 +326,7 @@ class GbacwGame(EngineView):
             ev += reaction_step.after_fire(self, ev)  # 002 §9.61: fire from outside the front
         elif kind in reaction_step.ANSWERS:
             ev += reaction_step.answer(self, action, seat)
+            ev += self._casualties()  # §9.63's second disorder can take the last SP
             ev += charge_step.after_reaction(self, action)  # 002 §11.57
         elif kind == "withdrawal_move":
             ev += withdrawal_step.execute(self, action, checked)  # 002 §9.54
