@@ -14,10 +14,10 @@ The rules of thumb, in short:
   disordered defender's +1) the way the first shock is judged (:mod:`.combat`);
 * charge with mounted cavalry only at a disordered enemy or through a flank or rear, in
   the open (002 §11.55: the flank doubles the chargers, woods and town halve them);
-* extend a line of 8+ SP when an enemy is within 3 hexes and the unit holds (the defender,
-  or an attacker with its objective close): a 9-SP unit in one hex fires 7 SP (002 §8.3),
-  extended it fires all 9 over a wider front; gather it (retract) or form a column's line
-  when it must move or fight;
+* extend a line of 8+ SP when an enemy is within 3 hexes and the unit holds (the defender's,
+  or the taker's on an objective): a 9-SP unit in one hex fires 7 SP (002 §8.3), extended
+  it fires all 9 over a wider front; the taker gathers a line (retract) that must still
+  move on, and a column forms line (or gathers) near the enemy or on Attack orders;
 * build breastworks with a holding unit on Advance, on or near its objective, with no enemy
   within 4 hexes (any other action stops the work, §15.14), facing the enemy.
 """
@@ -187,9 +187,13 @@ def charge(s: Situation, a: Action) -> float:
 
 # --- extended lines and columns (002 §8.4-8.5) -----------------------------------------------
 def _holds(s: Situation, h: Hex) -> bool:
-    """Whether a unit at ``h`` holds ground rather than marches: the defender, or an
-    attacker already within 3 MP of its objective."""
-    return not s.attacking or not s.obj.hexes or s.to_goal(h) <= BUILD_NEAR
+    """Whether a unit at ``h`` holds ground rather than marches on: the defender's within
+    3 MP of an objective (where the doctrine keeps it), or the taker's standing on one (an
+    extended line moves only forward or by pivoting, 002 §8.44, which would slow the
+    taker's last steps onto the objectives). Without objectives, every unit holds."""
+    if not s.obj.hexes:
+        return True
+    return h in s.obj.hexes if s.attacking else s.to_goal(h) <= BUILD_NEAR
 
 
 def extend(s: Situation, a: Action) -> float:
@@ -206,8 +210,9 @@ def extend(s: Situation, a: Action) -> float:
 
 def retract(s: Situation, a: Action) -> float:
     """002 §8.42: gather a column on Attack orders (it may neither move nor shock so,
-    §8.53) or one near the enemy; gather a line that must march on (an attacker far from its
-    objective, no enemy within 4); into the part nearest the objective."""
+    §8.53) or one near the enemy; a line that must move on (see :func:`_holds`) is gathered
+    by the taker, and by the holder with no enemy within 4; into the part nearest the
+    objective."""
     k = str(a["unit"])
     u = s.own.get(k) or {}
     h = _hex(u)
@@ -220,8 +225,8 @@ def retract(s: Situation, a: Action) -> float:
         if s.orders.get(k) == "attack" or near:
             return 0.45 + max(tie, -0.04)
         return -0.2
-    if u.get("extension") == "line" and s.attacking and not _holds(s, h) \
-            and s.nearest_enemy(h, GATHER_BEYOND) is None:
+    if u.get("extension") == "line" and not _holds(s, h) and (
+            s.nearest_enemy(h, GATHER_BEYOND) is None or s.attacking):
         return 0.3 + max(tie, -0.04)
     return -0.2
 
