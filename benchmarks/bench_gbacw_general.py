@@ -9,12 +9,14 @@ Plays the general (on ``--seat``) against random from the scenario's start and t
 of the general's decisions: the agent's ``choose`` on the view and legal list the engine
 gave (the engine's own view and legal list are not counted). Each decision is timed twice,
 by the wall clock and by this process's CPU time: on a machine shared with other work (the
-load average is printed first) the wall clock also counts waiting for a core.
+load average is printed first) the wall clock also counts waiting for a core. Last, the
+kinds of action the general chose, with how often.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import random
 import statistics
@@ -38,6 +40,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     wall: list[float] = []
     cpu: list[float] = []
+    chosen: collections.Counter[str] = collections.Counter()
     while not g.is_terminal() and len(wall) < args.decisions:
         s = g.to_move()[0]
         v = g.view(s)
@@ -47,10 +50,13 @@ def main() -> None:
         if s == args.seat:
             wall.append(time.perf_counter() - w0)
             cpu.append(time.process_time() - c0)
+            chosen[str(a["type"])] += 1
         g.apply(a, s)
     for name, xs in (("wall", wall), ("cpu", cpu)):
         print(f"{name}: {len(xs)} decisions, mean {statistics.mean(xs):.3f} s, "
               f"median {statistics.median(xs):.3f} s, max {max(xs):.3f} s")
+    # what the general played, by kind (the tools of gbacw/ai/tactics.py among them)
+    print("chosen: " + ", ".join(f"{k} {n}" for k, n in sorted(chosen.items())))
 
 
 if __name__ == "__main__":
