@@ -106,6 +106,7 @@ def _problem(game: GbacwGame, key: str) -> RuleError | None:
 
 
 def options(game: GbacwGame, seat: str) -> list[Action]:
+    """The ``charge`` declarations open to ``seat`` now (002 §11.52-11.53)."""
     p = game.pos
     if p.brigade is None or p.pending is not None:
         return []
@@ -114,6 +115,7 @@ def options(game: GbacwGame, seat: str) -> list[Action]:
 
 
 def check(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse a ``charge`` declaration that 002 §11.52-11.53 (and §11.58, §16.12) forbid."""
     key = str(action["unit"])
     if key not in game.pos.units or game.pos.units[key].seat != seat:
         raise RuleError("11.52", f"{key!r} is not one of your units")
@@ -257,7 +259,8 @@ def move_on_options(game: GameView) -> list[Action]:
 
 
 def will_move_on(pos: Position, key: str) -> bool:
-    """Before a move is carried out: whether it is a charging unit moving on (§11.57)."""
+    """Before a move is carried out: whether it is a charging unit moving on (002
+    §11.57 option 1)."""
     u = pos.units[key]
     return u.charging and u.moved and MET + key in pos.reacted
 
@@ -306,6 +309,8 @@ def _noted_path(game: GameView, key: str) -> list[tuple[Hex, Facing]]:
 
 
 def break_options(game: GameView) -> list[Action]:
+    """The ``break_charge`` actions open now (002 §11.57 option 2): charging units of the
+    active brigade that met a reaction move and have not tried since."""
     p = game.pos
     if p.brigade is None or p.pending is not None:
         return []
@@ -315,6 +320,7 @@ def break_options(game: GameView) -> list[Action]:
 
 
 def check_break(game: GameView, action: Action, seat: str) -> None:
+    """Refuse a ``break_charge`` outside its window (002 §11.57)."""
     key = str(action.get("unit"))
     if key not in game.pos.units or game.pos.units[key].seat != seat \
             or action not in break_options(game):
@@ -353,7 +359,7 @@ def break_off(game: GameView, action: Action, seat: str) -> list[Event]:
 
 
 def counter_options(game: GameView) -> list[Action]:
-    """Defending mounted cavalry that may counter-charge the pending charge."""
+    """Defending mounted cavalry that may counter-charge the pending charge (002 §11.56)."""
     p = game.pos.pending
     if p is None or p.get("kind") != "shock" or p.get("stage") or p.get("continued"):
         return []
@@ -396,7 +402,7 @@ def _counter_problem(game: GameView, key: str, attackers: list[str]) -> RuleErro
 
 def blown_ma_of(game: GameView, key: str) -> int | None:
     """The MA of a Blown unit: half its printed disordered MA, rounded up; None if not
-    Blown."""
+    Blown (002 §11.58)."""
     if not game.pos.units[key].blown:
         return None
     return blown_ma(game.counter(key).ma_disordered)
@@ -404,7 +410,8 @@ def blown_ma_of(game: GameView, key: str) -> int | None:
 
 def mark_blown(game: GameView, key: str) -> None:
     """A unit becomes (or is again) Blown: the count of its brigade's activation ends starts
-    anew (two when its own brigade is active, the end of this one and of the next)."""
+    anew (two when its own brigade is active, the end of this one and of the next)
+    (002 §11.58)."""
     u = game.pos.units[key]
     u.blown = True
     u.disordered = True

@@ -143,7 +143,8 @@ def _cut(game: MoveGame, key: str, reach: Reach, at: int, *, back: bool) -> Reac
 
 def plan(game: MoveGame, key: str, reach: Reach) -> tuple[Plan, list[Event]]:
     """Roll the checks of ``reach`` in path order and say where the move ends (see the
-    module). The dice are rolled here; nothing of the position changes."""
+    module; 002 §9.47, §8.22, §12.33-12.34). The dice are rolled here; nothing of the
+    position changes."""
     u = game.pos.units[key]
     c = game.counter(key)
     artillery = c.arm in ("art", "horse_art")

@@ -111,7 +111,8 @@ def _log(game: GbacwGame) -> ActivationLog:
 
 
 def stack_of(game: GbacwGame, key: str) -> list[str]:
-    """``key`` and the friendly units sharing its hex, sorted."""
+    """``key`` and the friendly units sharing its hex, sorted: the stack that reacts as one
+    (002 §9.62)."""
     u = game.pos.units[key]
     return sorted(k for k, v in game.pos.units.items() if v.hex == u.hex and v.seat == u.seat)
 
@@ -297,6 +298,7 @@ def after_fire(game: GbacwGame, events: list[Event]) -> list[Event]:
 
 
 def options(game: GbacwGame) -> list[Action]:
+    """The defender's answers to the pending reaction trigger (002 §9.61-9.63)."""
     pend = game.pos.pending
     assert pend is not None
     trigger = game.hex_of(str(pend["trigger"]))
@@ -315,6 +317,7 @@ def options(game: GbacwGame) -> list[Action]:
 
 
 def check_answer(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuse an answer the pending reaction does not allow (002 §9.61-9.63)."""
     p = game.pos.pending
     if p is None or p.get("kind") != "reaction":
         raise RuleError("9.61", "no enemy move or fire waits for a reaction")
@@ -407,6 +410,7 @@ def _react_move(game: GbacwGame, key: str, path: list[str]) -> list[Event]:
 
 
 def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Carry out the defender's answer to a reaction trigger (002 §9.61-9.63)."""
     check_answer(game, action, seat)
     p = game.pos
     assert p.pending is not None
