@@ -1,8 +1,8 @@
-"""An extended column in shock (002 §8.5, §8.51; issue 52): one solid unit shocked through
-any of its hexes, its whole strength defending, with one front hex ahead of the lead and one
-rear hex behind the tail (every other hex a flank). Engine cases on the hand-made position
-tests/data/gbacw/formations.yaml (Davis's 11 MS, 12 SP, on March; Gamble's dismounted 8 IL
-attacks), pure cases with :func:`shock.position`."""
+"""An extended column (and a line) in shock (002 §8.5, §8.51, §8.46; issue 52): one solid
+unit shocked through any of its hexes, its whole strength defending, with one front hex ahead
+of the lead and one rear hex behind the tail (every other hex a flank). Engine cases on the
+hand-made position tests/data/gbacw/formations.yaml (Davis's 11 MS, 12 SP, on March;
+Gamble's dismounted 8 IL attacks), pure cases with :func:`shock.position`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from gettysburg.gbacw.facing import Facing
 from gettysburg.gbacw.game import GbacwGame
 from gettysburg.gbacw.shock import position
 from test_gbacw_extended_combat import play_out
-from test_gbacw_formation_engine import MS11, active, hid
+from test_gbacw_formation_engine import MS11, NC11, active, hid
 
 IL8 = "US-Cav:8 IL"
 
@@ -63,7 +63,7 @@ def test_a_column_s_trail_is_a_shock_target_8_5() -> None:
 def test_a_column_s_side_is_a_flank_8_51() -> None:
     """From beside the trail (direction d + 2: next to the trail only) the column is shocked
     in the flank."""
-    g, lead, tail, a = column_and_attacker(2)
+    g, lead, _tail, a = column_and_attacker(2)
     assert a.distance(lead) == 2
     shock = next(x for x in g.legal_actions("usa") if x["type"] == "shock")
     g.dice = ScriptedDice([0] * 60, die="d10")
@@ -102,3 +102,27 @@ def test_a_column_s_front_is_its_lead_s_8_51() -> None:
     assert col.fronts() == frozenset({Hex(10, 10).neighbour(1), Hex(10, 10).neighbour(2)})
     plain = Combatant("L", "csa", col.hexes, col.facing, "infantry", 12, 6)
     assert col.hexes[1].neighbour(2) in plain.fronts() - col.fronts()
+
+
+def test_a_line_shocked_through_its_extension_alone_fights_8_46() -> None:
+    """11 NC's two-hex line; 8 IL touches only its extension (two hexes from the counter):
+    the shock is listed, fought against the whole line (12 SP), not cancelled."""
+    g = active("US-1/1/Cav", "usa/US-1/Cav", "usa")
+    u = g.pos.units[NC11]
+    assert u.facing is not None
+    v = u.facing.index
+    left = g.hex_of(u.hex)
+    assert left is not None
+    right = left.neighbour((v - 1) % 6)
+    d = right.neighbour((v - 1) % 6)
+    u.extension, u.extends = "line", [hid(g, right)]
+    e = g.pos.units[IL8]
+    e.hex, e.facing = hid(g, d), Facing.vertex((v + 2) % 6)
+    g._memo.clear()
+    assert d.distance(left) == 2
+    shock = {"type": "shock", "shocks": [{"attackers": [IL8], "targets": [hid(g, right)]}]}
+    assert [x for x in g.legal_actions("usa") if x["type"] == "shock"] == [shock]
+    g.dice = ScriptedDice([0] * 60, die="d10")
+    ev = g.apply(shock, "usa") + play_out(g)
+    assert not [x for x in ev if x.type == "shock_cancelled"]
+    assert resolved(ev).data["defender_sp"] == "12"

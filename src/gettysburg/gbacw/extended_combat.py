@@ -107,14 +107,15 @@ def _targets(shock: dict[str, Any]) -> list[str]:
     return [str(t) for t in shock.get("targets", [])]
 
 
-def column_targets(game: GbacwGame, defenders: Sequence[str], shock: dict[str, Any]
-                   ) -> set[str]:
-    """002 §8.5: a column is shocked through any of its hexes (its attackers need not touch
-    them all): the designated hexes of a defending column's trail stand as hexes of the
-    shock beside the counters' own, so an attack touching the trail alone still fights."""
-    trails = {x for d in defenders if game.pos.units[d].extension == "column"
-              for x in game.pos.units[d].extends}
-    return {t for t in _targets(shock) if t in trails}
+def extended_targets(game: GbacwGame, defenders: Sequence[str], shock: dict[str, Any]
+                     ) -> set[str]:
+    """002 §8.5, §8.46: an extended column or line is shocked through any of its hexes (its
+    attackers need not touch them all): the designated hexes of a defending column's trail or
+    line's extensions stand as hexes of the shock beside the counters' own, so an attack
+    touching those alone still fights (the defender counted once)."""
+    parts = {x for d in defenders if game.pos.units[d].extension in ("line", "column")
+             for x in game.pos.units[d].extends}
+    return {t for t in _targets(shock) if t in parts}
 
 
 def check(game: GbacwGame, action: Action) -> None:

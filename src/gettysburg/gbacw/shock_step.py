@@ -188,8 +188,8 @@ def designate(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         u.moves = max(u.moves, game.moves_allowed(k))  # shock ends its movement (§11.11)
     shocks = [{"attackers": list(s.attackers),
                "targets": sorted({p.units[d].hex or "" for d in s.defenders}
-                                 | extended_combat.column_targets(game, s.defenders, raw))}
-              for s, raw in zip(plan.shocks, action["shocks"], strict=True)]  # §8.5 trails
+                                 | extended_combat.extended_targets(game, s.defenders, raw))}
+              for s, raw in zip(plan.shocks, action["shocks"], strict=True)]  # §8.5, §8.46
     p.pending = {"kind": "shock", "seat": seat, "shocks": in_resolution_order(game, shocks),
                  "withdrawn": [],
                  "ctx": {"no_brigadier": no_brigadier([plan.unit(a) for s in plan.shocks
