@@ -5,9 +5,11 @@ tests check them on pure functions or on one shot at a time:
   regiments stacked in one hex (15 SP) fire whatever fire orders the phasing seat picks,
   and the SP fired from that hex never add up to more than 7;
 * no hidden identity reaches a seat through a combat event: under random play on the melee
-  position, no event of chapters 10-14 that a seat reads names an enemy unit that stood off
-  the map both before and after the action (a reinforcement not yet arrived, a routed unit
-  in its box); every event cites a rule; the same seed and actions replay to the same hash.
+  position, no event of chapters 10-14 that a seat reads names an enemy unit that has never
+  stood on the map so far (a reinforcement not yet arrived: counters on the map are seen by
+  both sides, so a unit seen there once, later in its box or waiting for its retreat path,
+  is no secret); every event cites a rule; the same seed and actions replay to the same
+  hash.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ def _named(data: object, units: set[str]) -> set[str]:
 def test_no_hidden_unit_is_named_by_a_combat_event(seed: int, data: st.DataObject) -> None:
     g = GbacwGame(MELEE, seed=seed)
     units = set(g.pos.units)
+    seen = {k for k, u in g.pos.units.items() if u.hex is not None}
     for _ in range(ACTIONS):
         if g.is_terminal():
             break
@@ -104,10 +107,9 @@ def test_no_hidden_unit_is_named_by_a_combat_event(seed: int, data: st.DataObjec
         weighted = [k for k in kinds for _ in range(FAVOURED.get(k, 1))] or kinds
         kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
         choices = [a for a in legal if a["type"] == kind]
-        before = {k for k, u in g.pos.units.items() if u.hex is not None}
         size = {s: g.log_size(s) for s in ("usa", "csa")}
         g.apply(choices[data.draw(st.integers(0, len(choices) - 1))], seat)
-        seen = before | {k for k, u in g.pos.units.items() if u.hex is not None}
+        seen |= {k for k, u in g.pos.units.items() if u.hex is not None}
         for s in ("usa", "csa"):
             own = {k for k, u in g.pos.units.items() if u.seat == s}
             for e in g.events(s, since=size[s]):
