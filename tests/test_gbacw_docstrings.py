@@ -61,6 +61,7 @@ PENDING: dict[str, frozenset[str]] = {
                                  "check_attach", "check_swap", "count_act", "fire_problem",
                                  "fresh", "lc_move_problem", "march_hexes", "out_of_command"}),
     "stacking.py": frozenset({"units_of"}),
+    "extension.py": frozenset({"is_straight"}),
     # g5_speed
     "costgrid.py": frozenset({"grid_of"}),
     "kinds.py": frozenset({"unit_class"}),
@@ -79,6 +80,9 @@ PENDING: dict[str, frozenset[str]] = {
     "setup.py": frozenset({"engine_setup", "entry_hex", "force_counters", "turn_index",
                            "turn_label"}),
     "setup_works.py": frozenset({"apply", "check", "finish", "open_pool", "options"}),
+    "off_map.py": frozenset({"destinations", "journey_turns", "load_links", "parse_links"}),
+    "off_map_step.py": frozenset({"apply", "came_back", "check", "entry_hex", "options",
+                                  "road_ends", "travelling"}),
 }
 
 
