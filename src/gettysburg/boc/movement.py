@@ -79,6 +79,18 @@ class MoveGraph:
     #: asks for every unit's reach at every decision, and one unit's move rarely changes
     #: another's rules (the enemy, the front line and its MPs stay put).
     reach_cache: dict[tuple[str, MoveRules, str, int], Reach] = field(default_factory=dict)
+    #: The latest ``reach_cache`` key per search shape (:func:`_shape`): the next phase's
+    #: rules of a unit that has not moved differ only in the hexes the enemy left or took,
+    #: and a search none of whose tests those touch is the same search (:func:`_reusable`).
+    reach_last: dict[tuple[object, ...], tuple[str, MoveRules, str, int]] = \
+        field(default_factory=dict)
+
+    def side_ends(self, key: str) -> tuple[str, str]:
+        """The two hexes of a hexside key (``a|b``); none for a key not on the board."""
+        if key not in self.side_no:
+            return ("", "")
+        a, _, b = key.partition("|")
+        return (a, b)
 
     def compile(self) -> None:
         self.hexes = sorted(self.steps)
@@ -142,8 +154,28 @@ class Reach:
     names: list[str] = field(default_factory=list)
     nr: int = 1
     extra: dict[str, list[str]] = field(default_factory=dict)  # one-hex moves (6.4)
+    start: str = ""
     _paths: dict[str, list[str]] | None = None
     _path_list: ReachPaths | None = None
+    _reached: frozenset[str] | None = None
+    _went_on: frozenset[str] | None = None
+
+    def reached(self) -> frozenset[str]:
+        """The hexes of every state the search reached (the start's too): each was taken
+        from the heap and tested against the stops."""
+        if self._reached is None:
+            nr, names = self.nr, self.names
+            self._reached = frozenset({names[s // nr] for s in self.prev} | {self.start})
+        return self._reached
+
+    def went_on(self, rules: MoveRules) -> frozenset[str]:
+        """The reached hexes the search went on from under ``rules`` (the rules it was
+        made by, or rules that stop at the same reached hexes): those not stopped at."""
+        if self._went_on is None:
+            start, entered = self.start, rules.entered
+            self._went_on = frozenset(h for h in self.reached() if h not in rules.stop
+                                      or (h == start and not entered))
+        return self._went_on
 
     @property
     def path_list(self) -> ReachPaths:
@@ -223,12 +255,54 @@ def reachable(board: Board, start: str, rules: MoveRules, start_road: str = NO_R
     key = (start, rules, start_road, start_cost)
     got = g.reach_cache.get(key)
     if got is None:
-        got = _search(g, start, rules, start_road, start_cost)
+        shape = _shape(key)
+        last = g.reach_last.get(shape)
+        kept = g.reach_cache.get(last) if last is not None else None
+        if kept is not None and last is not None and _reusable(g, kept, last[1], rules):
+            got = kept  # issue 59: the same search, step for step
+        else:
+            got = _search(g, start, rules, start_road, start_cost)
         with _REACH_LOCK:  # the server's threads share the board
             if len(g.reach_cache) >= REACH_CACHE:
                 del g.reach_cache[next(iter(g.reach_cache))]
             g.reach_cache[key] = got
+            if len(g.reach_last) >= REACH_CACHE:
+                del g.reach_last[next(iter(g.reach_last))]
+            g.reach_last[shape] = key
     return got
+
+
+def _shape(key: tuple[str, MoveRules, str, int]) -> tuple[object, ...]:
+    """A search's arguments but the three hex sets of its rules (stop, forbidden, full
+    hexsides): searches of one shape differ only in those."""
+    start, r, start_road, start_cost = key
+    return (start, start_road, start_cost, r.budget, r.multiplier, r.roads, r.one_hex,
+            r.entered)
+
+
+def _reusable(g: MoveGraph, reach: Reach, old: MoveRules, new: MoveRules) -> bool:
+    """Whether a search under ``new`` would make every test it made under ``old`` (a
+    search of the same shape, answered by ``reach``) with the same outcome, and so find
+    the same reach. The search tests a hex against the stops when it takes one of its
+    states from the heap (every hex of a state it reached), and each neighbour and hexside
+    of a hex it goes on from against the forbidden hexes and the full hexsides; the
+    one-hex move (6.4) tests the start's, which it went on from. So the hexes whose
+    membership changed must lie outside those."""
+    stop = old.stop ^ new.stop if old.stop is not new.stop else frozenset()
+    forbidden = old.forbidden ^ new.forbidden if old.forbidden is not new.forbidden \
+        else frozenset()
+    full = old.full_sides ^ new.full_sides if old.full_sides is not new.full_sides \
+        else frozenset()
+    if not (stop or forbidden or full):
+        return True
+    reached = reach.reached()
+    if not stop.isdisjoint(reached):
+        return False
+    went_on = reach.went_on(old)
+    nbrs = g.idx.nbrs
+    if any(not went_on.isdisjoint(nbrs.get(h, ())) for h in forbidden):
+        return False
+    return all(a not in went_on and b not in went_on for a, b in map(g.side_ends, full))
 
 
 def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
@@ -289,7 +363,7 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
     for hx, (c, state) in chosen.items():
         out.cost[names[hx]] = c
         out.end[names[hx]] = state
-    out.prev, out.names, out.nr = prev, names, nr
+    out.prev, out.names, out.nr, out.start = prev, names, nr, start
     if rules.one_hex and not (s0 in stop and stop_at_start):
         # 6.4: one hex is always possible whatever it costs.
         for st in g.steps.get(start, ()):

@@ -1,0 +1,114 @@
+"""Issue 59: a unit's reach found under one phase's rules is reused under the next's when
+the hexes that changed (stops, forbidden hexes, full hexsides) lie outside what the search
+tested (``movement._reusable``), and is then the reach a fresh search finds."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from gettysburg.ai import make_agent
+from gettysburg.boc import movement
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.movement import MoveRules, Reach, _search, graph, reachable
+from gettysburg.core.protocol import new_game
+
+
+def _same(a: Reach, b: Reach) -> bool:
+    return (a.cost, a.path, a.extra) == (b.cost, b.path, b.extra)
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
+    """Every answer of ``reachable`` while the test runs is compared with a fresh search;
+    counts the answers and the reuses."""
+    counts = {"answers": 0, "reused": 0}
+    real_reachable, real_reusable = movement.reachable, movement._reusable
+
+    def reusable(g: movement.MoveGraph, reach: Reach, old: MoveRules,
+                 new: MoveRules) -> bool:
+        ok = real_reusable(g, reach, old, new)
+        counts["reused"] += ok and not (old.stop == new.stop and old.forbidden ==
+                                        new.forbidden and old.full_sides == new.full_sides)
+        return ok
+
+    def compared(board: movement.Board, start: str, rules: MoveRules,
+                 start_road: str = movement.NO_ROAD, start_cost: int = 0) -> Reach:
+        got = real_reachable(board, start, rules, start_road, start_cost)
+        assert _same(got, _search(graph(board), start, rules, start_road, start_cost)), \
+            (start, rules)
+        counts["answers"] += 1
+        return got
+
+    monkeypatch.setattr(movement, "_reusable", reusable)
+    for module in ("gettysburg.boc.game", "gettysburg.boc.position"):
+        monkeypatch.setattr(f"{module}.reachable", compared)
+    yield counts
+
+
+def test_reused_reaches_are_fresh_searches_through_random_day1_play(
+        checked: dict[str, int]) -> None:
+    """Moves and entries of two random Day 1 games, position after position, for as many
+    decisions as keep the test short: every reach handed out (the reused ones among them)
+    is the one a fresh search finds."""
+    for seed in ("reuse-1", "reuse-2"):
+        game = new_game("boc/day1", seed=seed)
+        assert isinstance(game, BocGame)
+        graph(game.board).reach_cache.clear()
+        agents = {s: make_agent("random", 0) for s in game.seats()}
+        rng = random.Random(seed)
+        for _ in range(450):
+            if game.is_terminal():
+                break
+            seat = game.to_move()[0]
+            game.apply_unrecorded(agents[seat].choose({}, game.legal_sequence(seat), 1.0,
+                                                      rng), seat)
+    assert checked["answers"] > 3000
+    assert checked["reused"] > 50  # the reuse was tried and taken, not only skipped
+
+
+def _fresh_board_reach(budget: int) -> tuple[movement.Board, str, MoveRules, Reach]:
+    game = new_game("boc/day1", seed="reuse-hand")
+    assert isinstance(game, BocGame)
+    graph(game.board).reach_cache.clear()
+    start = next(u.hex for u in game.state.on_map("csa") if u.hex is not None)
+    rules = MoveRules(budget=budget)
+    return game.board, start, rules, reachable(game.board, start, rules)
+
+
+def test_a_change_far_away_keeps_the_reach_one_next_to_it_does_not() -> None:
+    """By hand, around a Day 1 block: a forbidden hex or full hexside away from every hex
+    the search went on from keeps the reach (the same object); forbidding a hex it reached,
+    a full hexside next to one it went on from, or a stop on a hex it reached makes a new
+    search."""
+    board, start, rules, reach = _fresh_board_reach(6)
+    g = graph(board)
+    went_on = reach.went_on(rules)
+    assert start in went_on and len(went_on) > 3
+    nbrs = g.idx.nbrs
+    near = {n for h in went_on for n in nbrs[h]}
+    far = next(h for h in sorted(g.hexes) if h not in near and h not in went_on)
+    beside = next(h for h in sorted(reach.cost) if h in near and h != start)
+    far_side = next(k for k in g.sides if not set(g.side_ends(k)) & went_on)
+    near_side = next(k for k in g.sides if set(g.side_ends(k)) & went_on)
+
+    kept = reachable(board, start, MoveRules(budget=6, forbidden=frozenset({far}),
+                                             full_sides=frozenset({far_side})))
+    assert kept is reach
+    for changed in (MoveRules(budget=6, forbidden=frozenset({beside})),
+                    MoveRules(budget=6, full_sides=frozenset({near_side})),
+                    MoveRules(budget=6, stop=frozenset({beside}))):
+        got = reachable(board, start, changed)
+        assert got is not reach
+        assert _same(got, _search(g, start, changed, movement.NO_ROAD, 0))
+    assert beside not in reachable(board, start, MoveRules(
+        budget=6, forbidden=frozenset({beside}))).cost
+
+
+def test_emptied_cache_means_a_fresh_search() -> None:
+    """Emptying ``reach_cache`` (as tests and benchmarks do) leaves nothing to reuse."""
+    board, start, rules, reach = _fresh_board_reach(5)
+    graph(board).reach_cache.clear()
+    assert reachable(board, start, rules) is not reach
