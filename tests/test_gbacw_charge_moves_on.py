@@ -8,14 +8,17 @@ the map; d10s scripted."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, RuleError
-from gettysburg.gbacw import charge_step
+from gettysburg.gbacw import charge_step, move_step
 from gettysburg.gbacw.facing import Facing, front_hexes
 from gettysburg.gbacw.game import GbacwGame
+from gettysburg.gbacw.movement import Check
 from test_gbacw_shock_charge import mounted_on_attack
 
 REACTOR = "US-Cav:9 NY Cav"  # a Union counter handed to the Confederate seat
@@ -178,3 +181,32 @@ def test_moving_on_replays_to_the_same_position_11_57() -> None:
     b.apply(move, "usa")
     assert a.pos.to_json() == b.pos.to_json()
     assert any(s.startswith(charge_step.PATH + k) for s in a.pos.reacted)
+
+
+def test_a_charger_disordered_on_the_way_completes_its_charge_11_52() -> None:
+    """Cavalry disordered during its charge must complete it (§11.52): a failed UDD on the
+    way (a 9 against cohesion 7) leaves it its path to the enemy's side, where a unit that
+    is not charging stops short (§12.34); and a disordered charger's moves may end next to
+    the enemy, where §12.34 bars any other disordered unit's."""
+    g, k, d1 = mounted_on_attack([0])
+    g.apply({"type": "charge", "unit": k}, "usa")
+    target = g.hex_of(g.pos.units[d1].hex)
+    assert target is not None
+    a = onto(g, k, target)
+    r = g.reach(k)[(g.cat.board.parse(a["to"]), Facing.from_json(a["facing"]))]
+    first = next(h for h, _f in r.path if h != r.path[0][0])
+    assert first.distance(target) > 1 and r.hex.distance(target) == 1
+    checked = replace(r, checks=(Check(first, "udd", 0, "9.47"),))
+    for charging, reaches in ((True, True), (False, False)):
+        g.pos.units[k].charging = charging
+        g.dice = ScriptedDice([9] * 4, die="d10")
+        done, _ev = move_step.plan(g, k, checked)
+        assert done.disordered
+        assert (done.reach.hex == r.hex) is reaches
+    g.pos.units[k].charging = True
+    g.pos.units[k].disordered = True
+    g._memo.clear()
+    assert any(h.distance(target) == 1 for h, _f in g.reach(k))
+    g.pos.units[k].charging = False
+    g._memo.clear()
+    assert not any(h.distance(target) == 1 for h, _f in g.reach(k))

@@ -231,6 +231,12 @@ def mp_left(game: GameView, key: str) -> int:
     return max(0, game.mp_of(key) - u.formation_mp - u.mp_spent)
 
 
+def budget(game: GameView, key: str) -> int | None:
+    """The MP a charging unit's move is searched with: what is left when it moves on (002
+    §11.57 option 1, :func:`mp_left`), else None (its MA, as for any move)."""
+    return mp_left(game, key) if moving_on(game, key) else None
+
+
 def check_move_on(game: GameView, key: str) -> bool:
     """For a ``move`` of a unit that has used its move: True when it may move on (002 §11.57
     option 1); a RuleError 11.57 when it is a charging unit outside that window; False for

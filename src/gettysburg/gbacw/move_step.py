@@ -194,13 +194,15 @@ def plan(game: MoveGame, key: str, reach: Reach) -> tuple[Plan, list[Event]]:
         ev.append(Event("move_check", chk.rule, data))
         if artillery:
             continue  # §12.31: disorder leaves artillery's MA alone
-        # §12.33: the disordered MA from here on; §12.34: not next to the enemy
+        # §12.33: the disordered MA from here on; §12.34: not next to the enemy, unless
+        # the unit is charging: disordered on the way, it completes the charge (§11.52)
         cap = 2 * _disordered_mp(game, key)
         costs = _prefix_costs(game, key, reach)
         keep = at
+        charging = u.charging
         for i in range(at + 1, end + 1):
             hi = reach.path[i][0]
-            if hi != start and any(hi.distance(e) == 1 for e in enemies):
+            if not charging and hi != start and any(hi.distance(e) == 1 for e in enemies):
                 break
             cost = costs.get(i)
             if cost is not None and cost <= cap:

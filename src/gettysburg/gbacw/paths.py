@@ -131,7 +131,8 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
               full_ma: int | None = None, disordered: bool = False,
               mp_disordered: int | None = None, use_paths: bool = True,
               breastwork_sides: Collection[Hexside] = (), entering: bool = False,
-              chart: TerrainChart | None = None) -> dict[tuple[Hex, Facing], Reach]:
+              chart: TerrainChart | None = None, approach_ban: bool = True
+              ) -> dict[tuple[Hex, Facing], Reach]:
     """Every (hex, facing) the unit can end its move in with ``mp`` MP (its allowance for
     the orders: see :func:`movement.movement_allowance`), cheapest path first.
 
@@ -140,7 +141,9 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
     minimum move of §9.42 is measured against (None: no minimum). ``mp_disordered``: the
     disordered MA that caps the move once a D is met (002 §9.47, §12.33). ``entering``: the
     unit stands off the map and comes on at ``start``, paying for it (a reinforcement,
-    §9.71; a stack's cumulative cost, §9.72, is the caller's)."""
+    §9.71; a stack's cumulative cost, §9.72, is the caller's). ``approach_ban``: False for
+    charging cavalry, which completes its charge disordered (§11.52), so
+    :func:`disordered_approach_ban` is not applied."""
     friends = friends or {}
     orders_e = effective_orders(orders, unit_class)
     if start not in board.hexes:
@@ -166,7 +169,9 @@ def reachable(board: Board, start: Hex, facing: Facing, mp: int, *, unit_class: 
                      enemy_artillery=enemy_artillery, sees=sees, full_ma=full_ma,
                      disordered=disordered, mp_disordered=mp_disordered, use_paths=use_paths,
                      breastwork_sides=breastwork_sides, entering=entering, chart=chart)
-    return disordered_approach_ban(search.run(), start, disordered=disordered)
+    found = search.run()
+    return disordered_approach_ban(found, start, disordered=disordered) if approach_ban \
+        else found
 
 
 def disordered_approach_ban(found: dict[tuple[Hex, Facing], Reach], start: Hex, *,

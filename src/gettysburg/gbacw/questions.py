@@ -429,9 +429,9 @@ class EngineQuestions(Game):
             return dict(self._memo[memo])
         if formation_step.is_line(self, key):  # an extended line moves as one (002 §8.44)
             found = formation_step.line_reach(self, key)
-        elif charge_step.moving_on(self, key):  # 002 §11.57 option 1: the MA left
+        elif self.pos.units[key].charging:  # 002 §11.52, §11.57: searched afresh
             found = formation_step.filter_reach(
-                self, key, self._reach(key, charge_step.mp_left(self, key)))
+                self, key, self._reach(key, charge_step.budget(self, key), charge=True))
         else:
             sig = (*self._reach_signature(key), formation_step.signature(self, key))
             cached = _REACH_CACHE.get(sig)
@@ -467,9 +467,11 @@ class EngineQuestions(Game):
                 u.disordered, self.orders_of(key), near, self.mp_of(key),
                 tuple((b["hex"], b["vertex"]) for b in p.breastworks))
 
-    def _reach(self, key: str, mp: int | None = None) -> dict[tuple[Hex, Facing], Reach]:
+    def _reach(self, key: str, mp: int | None = None, *, charge: bool = False
+               ) -> dict[tuple[Hex, Facing], Reach]:
         """The search from the unit's hex; ``mp``: a budget other than its MA (a charge
-        moving on, 002 §11.57), with no minimum move (§9.42)."""
+        moving on, 002 §11.57), with no minimum move (§9.42); ``charge``: a charging unit,
+        which may end next to the enemy disordered (§11.52 lifts §12.34's ban)."""
         p, board = self.pos, self.cat.board
         u = p.units[key]
         c = self.counter(key)
@@ -498,7 +500,8 @@ class EngineQuestions(Game):
                          enemy_artillery=self.enemy_artillery(seat), sees=sees,
                          full_ma=c.ma if mp is None else None, disordered=u.disordered,
                          mp_disordered=c.ma_disordered, entering=entering,
-                         breastwork_sides=engineering_step.guarded(self))  # 002 §15.22
+                         breastwork_sides=engineering_step.guarded(self),  # 002 §15.22
+                         approach_ban=not charge)
 
     def _entry_facing(self, entry: Hex, kind: str) -> Facing:
         """A reinforcement comes on facing into the map (its first front hex on it)."""
