@@ -5,6 +5,8 @@ checks and the default the engine takes when the Union ends its first orders seg
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from gettysburg.core.protocol import RuleError
@@ -149,3 +151,21 @@ def test_no_works_no_choice(scenario: str) -> None:
     assert "works" not in g.pos.tdg
     for seat in ("usa", "csa"):
         assert setup_works.options(g, seat) == []
+
+
+def test_every_marker_placed_by_hand_leaves_nothing_to_the_default() -> None:
+    """Day 2: the Union places all 21 itself (seeded choices among the offered ones); the
+    pool closes with the last, and ending the segment adds nothing."""
+    rng = random.Random(3)
+    g = _union_to_order("second-day")
+    for _ in range(21):
+        offered = setup_works.options(g, "usa")
+        assert offered
+        g.apply(rng.choice(offered), "usa")
+    assert "works" not in g.pos.tdg and len(g.pos.breastworks) == 21
+    assert setup_works.options(g, "usa") == []
+    listed = [b for b in g.pos.breastworks if b["hex"] == "B5013"]
+    assert len(listed) >= 2  # the listed hexes all got theirs
+    ev = g.apply({"type": "end_orders"}, "usa")
+    assert not any(e.type in ("breastworks", "works_lost") for e in ev)
+    assert len(g.pos.breastworks) == 21
