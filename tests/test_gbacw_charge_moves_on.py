@@ -210,3 +210,24 @@ def test_a_charger_disordered_on_the_way_completes_its_charge_11_52() -> None:
     g.pos.units[k].charging = False
     g._memo.clear()
     assert not any(h.distance(target) == 1 for h, _f in g.reach(k))
+
+
+def test_charging_cavalry_does_not_fire_11_52() -> None:
+    """Next to the enemy after its charge move, the charger is offered no fire and a shot
+    is refused (11.52); not charging, the same unit there may fire."""
+    g, k, d1 = mounted_on_attack([0])
+    g.apply({"type": "charge", "unit": k}, "usa")
+    target = g.hex_of(g.pos.units[d1].hex)
+    assert target is not None
+    g.dice = ScriptedDice([0] * 40, die="d10")
+    g.apply(onto(g, k, target), "usa")
+    while g.pos.pending is not None and g.pos.pending["kind"] == "reaction":
+        g.apply({"type": "no_reaction"}, "csa")
+    shot = {"type": "fire", "unit": k, "target": g.pos.units[d1].hex}
+    assert not any(a["type"] == "fire" and a["unit"] == k for a in g.legal_actions("usa"))
+    with pytest.raises(RuleError) as e:
+        g.validate(shot, "usa")
+    assert e.value.rule == "11.52"
+    g.pos.units[k].charging = False
+    g._memo.clear()
+    assert shot in g.legal_actions("usa")

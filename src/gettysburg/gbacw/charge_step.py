@@ -148,6 +148,13 @@ def declare(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     return shock_fog.fog(game, ev, seat)  # 002 §17.31: the fatigue on the UDD is the owner's
 
 
+def fire_problem(game: GameView, key: str) -> RuleError | None:
+    """002 §11.52: charging cavalry fires during no part of its charge."""
+    if game.pos.units[key].charging:
+        return RuleError("11.52", f"{key} is charging: charging cavalry does not fire")
+    return None
+
+
 def charge_path_filter(game: GameView, key: str, found: dict[Any, Any]) -> dict[Any, Any]:
     """002 §11.54: a charging unit's moves keep a charge path: over the last three hexes it
     enters (fewer when it starts closer) it changes no facing, meets no friendly unit and

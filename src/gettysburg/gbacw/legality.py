@@ -157,7 +157,8 @@ class EngineLegality(EngineQuestions):
                 if self.may_fight(p.brigade) and not shock_step.has_shocked(self, p.brigade):
                     for k in self.activation_units():  # a coordinated group: all (§5.34)
                         if self.on_map(k) and orders_step.may_act(self, k) \
-                                and orders_step.fire_problem(self, k) is None:  # 5.36, 6.24
+                                and orders_step.fire_problem(self, k) is None \
+                                and charge_step.fire_problem(self, k) is None:  # 5.36, 6.24, 11.52
                             out += [{"type": "fire", "unit": k,
                                      "target": self.cat.board.hexes[h].id}
                                     for h in self.fire_targets(k)]
@@ -360,6 +361,9 @@ class EngineLegality(EngineQuestions):
                     late := orders_step.act_problem(self, str(action.get("unit")))
                     or orders_step.fire_problem(self, str(action.get("unit")))) is not None:
                 raise late  # 002 §5.36, §6.24
+            if str(action.get("unit")) in p.units and (
+                    charging := charge_step.fire_problem(self, str(action["unit"]))) is not None:
+                raise charging  # 002 §11.52
             if p.brigade is not None and not self.may_fight(p.brigade):
                 raise RuleError("5.34", f"{p.brigade} is in Confusion: no fire this AM")
             if p.brigade is not None and shock_step.has_shocked(self, p.brigade):
