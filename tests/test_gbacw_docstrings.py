@@ -68,21 +68,6 @@ PENDING: dict[str, frozenset[str]] = {
     "movement.py": frozenset({"adjacent_enemies", "require_step"}),
     "paths.py": frozenset({"path_cost"}),
     "preview.py": frozenset({"preview"}),
-    # g5_tdg
-    "deployment.py": frozenset({"area", "check_scenario", "leader_id", "place_leaders",
-                                "place_units", "resolve_units", "road_path", "snapped_road",
-                                "spread_losses", "unit_record"}),
-    "engineering_step.py": frozenset({"check_build", "constructions", "sides_of"}),
-    "entry_step.py": frozenset({"check_shock", "shock_allowed"}),
-    "scenario_step.py": frozenset({"apply_choice", "arrival_hex", "buford_can_leave",
-                                   "buford_options", "check_choice", "choice_options",
-                                   "entry_options"}),
-    "setup.py": frozenset({"engine_setup", "entry_hex", "force_counters", "turn_index",
-                           "turn_label"}),
-    "setup_works.py": frozenset({"apply", "check", "finish", "open_pool", "options"}),
-    "off_map.py": frozenset({"destinations", "journey_turns", "load_links", "parse_links"}),
-    "off_map_step.py": frozenset({"apply", "came_back", "check", "entry_hex", "options",
-                                  "road_ends", "travelling"}),
 }
 
 

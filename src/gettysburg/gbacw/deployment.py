@@ -74,7 +74,8 @@ class _Piece:
 
 # --- resolving names --------------------------------------------------------------------------
 def resolve_units(force: Force, seat: Seat, oob: Oob, where: str) -> list[UnitRecord]:
-    """The units a line or reinforcement brings, in OOB order; an error names the line."""
+    """The units a line or reinforcement brings, in OOB order; an error names the line.
+    (004 sc.1-6)"""
     from .scenario import SIDE_OF_SEAT
     side = SIDE_OF_SEAT[seat]
     out: list[UnitRecord] = []
@@ -133,6 +134,8 @@ def sections_kept(force: Force, seat: Seat, oob: Oob, where: str
 
 
 def unit_record(ref: UnitRef, seat: Seat, oob: Oob, where: str, field: str) -> UnitRecord:
+    """The OOB record a set-up line's unit name resolves to; an error names the line
+    (004 sc.1-6)."""
     from .scenario import SIDE_OF_SEAT
     key = _one(oob.resolve(ref.name, side=SIDE_OF_SEAT[seat], kind="unit", within=ref.within),
                ref.label(), where, field)
@@ -144,6 +147,8 @@ def unit_record(ref: UnitRef, seat: Seat, oob: Oob, where: str, field: str) -> U
 
 
 def leader_id(name: str, seat: Seat, oob: Oob, where: str, field: str) -> str:
+    """The OOB id of a set-up line's leader; an exact id wins over a surname
+    (004 sc.1-6)."""
     from .scenario import SIDE_OF_SEAT
     if any(r.leader.id == name and r.side == SIDE_OF_SEAT[seat] for r in oob.leaders):
         return name  # a leader's id is exact ('lee', not also Fitzhugh Lee by surname)
@@ -162,7 +167,7 @@ def _one(hits: list[str], name: str, where: str, field: str) -> str:
 
 # --- areas -------------------------------------------------------------------------------------
 def area(where: Where, board: Board, maps: Sequence[str], label: str) -> list[Hex]:
-    """The hexes of a line's area in the order the placer fills them."""
+    """The hexes of a line's area in the order the placer fills them (004 sc.1-6)."""
     file, _ = label.split(":", 1) if ":" in label else (label, "")
 
     def parse(hid: str) -> Hex:
@@ -214,7 +219,7 @@ def _on_side(board: Board, h: Hex, ref: Sequence[Hex], sheet: str, side: str) ->
 
 def snapped_road(board: Board, a: Hex, b: Hex) -> list[Hex]:
     """The road between the road hexes next to a and b, when the derived map's road runs a
-    hex beside the book's (the shortest such stretch; ties by hex order)."""
+    hex beside the book's (the shortest such stretch; ties by hex order) (004 sc.2 roads)."""
     def near(h: Hex) -> list[Hex]:
         return sorted(n for n in (h, *h.neighbours()) if board.road_neighbours(n)) if (
             h in board.hexes) else []
@@ -229,7 +234,8 @@ def snapped_road(board: Board, a: Hex, b: Hex) -> list[Hex]:
 
 
 def road_path(board: Board, a: Hex, b: Hex, limit: int = 40) -> list[Hex]:
-    """The shortest chain of road hexsides from a to b (empty if none within ``limit``)."""
+    """The shortest chain of road hexsides from a to b (empty if none within ``limit``).
+    (004 sc.2 roads)"""
     prev: dict[Hex, Hex | None] = {a: None}
     frontier = [a]
     for _ in range(limit):
@@ -278,7 +284,8 @@ def stack_ok(pieces: Sequence[_Piece], orders: str) -> bool:
 # --- losses ----------------------------------------------------------------
 def spread_losses(pieces: Sequence[_Piece], force: Force) -> dict[str, int]:
     """SP lost per counter id: PL-n spread evenly over the line's infantry and cavalry, the
-    remainder to the biggest, never below 1 SP (digest §D.2); then the named losses."""
+    remainder to the biggest, never below 1 SP (digest §D.2); then the named losses.
+    (004 sc.4 prior losses)"""
     lost: dict[str, int] = {}
     first = {p.unit.unit.name: p.counters[0].id for p in pieces}
     troops = sorted((p for p in pieces if p.klass != "artillery"),
@@ -497,18 +504,20 @@ def _id(board: Board, h: Hex, maps: Sequence[str]) -> str:
 
 
 def place_units(scen: Scenario, seat: Seat, oob: Oob, board: Board) -> list[Placement]:
-    """Every counter of ``seat``'s set-up on a hex (see the module's docstring)."""
+    """Every counter of ``seat``'s set-up on a hex (see the module's docstring).
+    (004 sc.1-6; 002 §8.12)"""
     return _place(scen, seat, oob, board)[0]
 
 
 def place_leaders(scen: Scenario, seat: Seat, oob: Oob, board: Board) -> list[LeaderPlacement]:
-    """Every leader of ``seat``'s set-up: in the hex of his line's first unit."""
+    """Every leader of ``seat``'s set-up: in the hex of his line's first unit (004 sc.1-6)."""
     return _place(scen, seat, oob, board)[1]
 
 
 def check_scenario(scen: Scenario, oob: Oob, board: Board) -> None:
     """Everything a scenario names, against the OOB and the board: each set-up line placed,
-    each reinforcement's units and leaders one record each, each hex it cites on its maps."""
+    each reinforcement's units and leaders one record each, each hex it cites on its maps.
+    (004 sc.1-6)"""
     file = f"{scen.id}.yaml"
     seats: tuple[Seat, ...] = ("usa", "csa")
     for seat in seats:

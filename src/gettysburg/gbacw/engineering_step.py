@@ -64,6 +64,7 @@ def guarded(game: GbacwGame) -> frozenset[Hexside]:
 
 
 def constructions(game: GbacwGame) -> list[Construction]:
+    """The construction markers on the map (002 §15.13)."""
     board = game.cat.board
     return [Construction(str(c["unit"]), board.parse(str(c["hex"])), int(c["vertex"]),
                          int(c["started"]), bool(c["night"])) for c in game.pos.constructions]
@@ -130,6 +131,8 @@ def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
 
 
 def check_build(game: GbacwGame, action: Action, seat: Seat) -> Construction:
+    """Refuses a ``build`` the unit may not start; the construction it would start
+    (002 §15.11-15.13)."""
     key = str(action["unit"])
     u = game.pos.units.get(key)
     if u is None or u.seat != seat:
@@ -237,5 +240,5 @@ def complete(game: GbacwGame) -> list[Event]:
 
 
 def sides_of(game: GbacwGame, h: Hex) -> list[int]:
-    """The directions of ``h``'s guarded hexsides (for views and tests)."""
+    """The directions of ``h``'s guarded hexsides (for views and tests) (002 §15.21)."""
     return sorted({d for w in breastworks(game) if w.hex == h for d in w.sides()})

@@ -268,12 +268,14 @@ def shock_barred(game: Any, key: str) -> bool:
 
 
 def shock_allowed(game: Any, action: Any) -> bool:
-    """Whether a ``shock`` designation names no attacker :func:`shock_barred` holds back."""
+    """Whether a ``shock`` designation names no attacker :func:`shock_barred` holds back.
+    (002 §9.72)"""
     return not any(shock_barred(game, str(k)) for s in action.get("shocks") or []
                    if isinstance(s, dict) for k in s.get("attackers") or [])
 
 
 def check_shock(game: Any, action: Any) -> None:
+    """Refuses a ``shock`` that names an attacker :func:`shock_barred` holds back (002 §9.72)."""
     if not shock_allowed(game, action):
         raise RuleError("9.72", "a unit that came on this activation on Advance next to an "
                         "enemy may not shock until its next activation")

@@ -38,7 +38,8 @@ def _path() -> Path:
 
 
 def parse_links(raw: Any, where: str | Path = FILE) -> tuple[OffMapLink, ...]:
-    """The links of a file's content; refuses a bad one naming the record and the field."""
+    """The links of a file's content; refuses a bad one naming the record and the field.
+    (tdg.9.88)"""
     if not isinstance(raw, dict) or set(raw) - {"source", "links"}:
         raise DataError(where, "(file)", "(top)", "a mapping of 'source' and 'links'")
     if not isinstance(raw.get("source"), str) or not SOURCE_RE.match(raw["source"]):
@@ -75,12 +76,14 @@ def parse_links(raw: Any, where: str | Path = FILE) -> tuple[OffMapLink, ...]:
 
 @cache
 def load_links() -> tuple[OffMapLink, ...]:
+    """The off-map road links of ``data/off_map_roads.yaml`` (tdg.9.88)."""
     path = _path()
     return parse_links(read_yaml(path), path)
 
 
 def journey_turns(links: Iterable[OffMapLink], frm: int, to: int) -> int | None:
-    """The fewest turns from area ``frm`` to area ``to`` by the linked roads (None: no way)."""
+    """The fewest turns from area ``frm`` to area ``to`` by the linked roads (None: no way).
+    (tdg.9.88)"""
     graph: dict[int, list[tuple[int, int]]] = {}
     for ln in links:
         graph.setdefault(ln.a, []).append((ln.b, ln.turns))
@@ -101,7 +104,7 @@ def journey_turns(links: Iterable[OffMapLink], frm: int, to: int) -> int | None:
 
 
 def destinations(links: Iterable[OffMapLink], frm: int) -> dict[int, int]:
-    """Every area a unit leaving by ``frm`` may come on at, with the journey's turns."""
+    """Every area a unit leaving by ``frm`` may come on at, with the journey's turns (tdg.9.88)."""
     links = tuple(links)
     areas = {x for ln in links for x in (ln.a, ln.b)}
     out = {a: journey_turns(links, frm, a) for a in sorted(areas) if a != frm}

@@ -75,7 +75,7 @@ def _problem(game: GbacwGame, key: str) -> str | None:
 
 
 def options(game: GbacwGame, seat: Seat) -> list[Action]:
-    """``leave_map`` for each active unit that may leave, once per area it may go to."""
+    """``leave_map`` for each active unit that may leave, once per area it may go to (tdg.9.88)."""
     p = game.pos
     if p.brigade is None or p.pending is not None:
         return []
@@ -94,6 +94,7 @@ def options(game: GbacwGame, seat: Seat) -> list[Action]:
 
 
 def check(game: GbacwGame, action: Action, seat: Seat) -> None:
+    """Refuses a ``leave_map`` the unit may not make now, saying why (tdg.9.88)."""
     key = str(action["unit"])
     u = game.pos.units.get(key)
     if u is None or u.seat != seat:
@@ -112,6 +113,7 @@ def check(game: GbacwGame, action: Action, seat: Seat) -> None:
 
 
 def apply(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    """The unit leaves the map by the road for its area (tdg.9.88)."""
     p = game.pos
     key = str(action["unit"])
     u = p.units[key]
@@ -135,7 +137,7 @@ def apply(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
 
 def entry_hex(game: GbacwGame, key: str) -> str | None:
     """The hex a unit on an off-map road waits at once its journey is over (its area's direct
-    hex), or None while it is still on the way or gone."""
+    hex), or None while it is still on the way or gone (tdg.9.88)."""
     rec = _record(game).get(key)
     if rec is None or game.pos.turn < int(rec["back"]) or game.gone(key):
         return None
@@ -144,13 +146,13 @@ def entry_hex(game: GbacwGame, key: str) -> str | None:
 
 
 def travelling(game: GbacwGame, key: str) -> bool:
-    """Whether ``key`` is on an off-map road (left the map by one, not yet back on)."""
+    """Whether ``key`` is on an off-map road (tdg.9.88: left the map by one, not yet back on)."""
     return key in _record(game) and game.pos.units[key].hex is None
 
 
 def came_back(game: GbacwGame, key: str) -> bool:
     """Called as a unit comes on the map: True (and its journey's record dropped) when it was
-    on an off-map road, so that nothing treats it as a reinforcement's first unit."""
+    on an off-map road, so that nothing treats it as a reinforcement's first unit (tdg.9.88)."""
     record = _record(game)
     if key not in record:
         return False
@@ -163,7 +165,7 @@ def came_back(game: GbacwGame, key: str) -> bool:
 
 
 def road_ends(game: GbacwGame, seat: str) -> list[Hex]:
-    """The hexes where the enemy's units on off-map roads come on (see the module)."""
+    """The hexes where the enemy's units on off-map roads come on (tdg.9.88; see the module)."""
     board = game.cat.board
     out: list[Hex] = []
     for k, rec in sorted(_record(game).items()):

@@ -291,7 +291,7 @@ def _buford_units(game: GbacwGame, division: str) -> list[str]:
 def buford_can_leave(game: GbacwGame) -> bool:
     """Note [c]: every unit of the division on the map (those eliminated do not count) is
     not next to an enemy unit and has a path of hexes free of enemy units and of their
-    fronts (the zones of control, E-2) to the direct hex of entry area 11 or 12."""
+    fronts (the zones of control, E-2) to the direct hex of entry area 11 or 12 (tdg.chart.c)."""
     params = _rule_params(game, "union-cavalry-withdrawal")
     if params is None:
         return False
@@ -312,7 +312,7 @@ def buford_options(game: GbacwGame, seat: str) -> list[Action]:
     other group's battery still comes; campaign only; with none in the scenario, keeping
     Buford is simply not leaving). Ending the orders segment without a choice keeps Buford;
     then the first two conditional groups stay away with the first one's battery (a
-    reading)."""
+    reading) (tdg.chart.c)."""
     if seat != "usa" or not _buford_turn(game):
         return []
     out: list[Action] = []
@@ -391,7 +391,7 @@ def entry_options(game: GbacwGame, seat: str) -> list[Action]:
     1100): for each of Rodes's brigades not yet arrived, entry area 3, 4 or 5. Its group
     (the brigades arriving together) comes on by that area's direct hex at its printed
     turn; the choice is the player's to make or not (not choosing keeps the printed
-    entries: our reading of "optional")."""
+    entries: our reading of "optional") (tdg.chart.c)."""
     params = _rodes(game)
     p = game.pos
     if params is None or seat != "csa" or p.phase != "orders" \
@@ -410,7 +410,7 @@ def entry_options(game: GbacwGame, seat: str) -> list[Action]:
 
 def arrival_hex(game: GbacwGame, index: int, hex_id: str) -> str | None:
     """The hex group ``index`` comes on by this turn, or None when it stays away (note [c]'s
-    withheld cavalry); Rodes's written choice replaces the printed hex."""
+    withheld cavalry); Rodes's written choice replaces the printed hex (tdg.chart.c)."""
     arr = game.scen.arrivals[index]
     p = game.pos
     params = _rule_params(game, "union-cavalry-withdrawal")
@@ -436,7 +436,8 @@ def _turn_of(label: str) -> int:
 # --- the choices' legal list, check and execution ---------------------------------------------
 def choice_options(game: GbacwGame, seat: str) -> list[Action]:
     """The choices open now (orders segment): reserve attachments, Buford, Rodes, and the
-    battle book's Berdan and Trimble (:mod:`special_units`)."""
+    battle book's Berdan and Trimble (:mod:`special_units`).
+    (004 sc.3; tdg.chart.c; tdg.14.4-14.7; 004 sc.4.5, sc.5.5)"""
     return [*reserve_attach_options(game, seat), *buford_options(game, seat),
             *entry_options(game, seat), *special_units.berdan_options(game, seat),
             *special_units.trimble_options(game, seat), *cavalry_step.options(game, seat),
@@ -444,6 +445,8 @@ def choice_options(game: GbacwGame, seat: str) -> list[Action]:
 
 
 def check_choice(game: GbacwGame, action: Action, seat: str) -> None:
+    """Refuses a scenario choice not open now, naming its rule
+    (004 sc.3; tdg.chart.c; tdg.14.6-14.7; 004 sc.4.5, sc.5.5)."""
     kind = action.get("type")
     if kind == setup_works.KIND:
         setup_works.check(game, action, seat)
@@ -463,6 +466,7 @@ def check_choice(game: GbacwGame, action: Action, seat: str) -> None:
 
 
 def apply_choice(game: GbacwGame, action: Action, seat: str) -> list[Event]:
+    """Carries out a checked scenario choice (tdg.chart.c; tdg.14.6-14.7; 004 sc.4.5, sc.5.5)."""
     kind = action.get("type")
     if kind == setup_works.KIND:
         return setup_works.apply(game, action, seat)

@@ -68,18 +68,19 @@ class EngineSetup:
 
 
 def turn_index(turn: str) -> int:
-    """The turn-track index of a scenario turn written ``<July day>-<HHMM>``."""
+    """The turn-track index of a scenario turn written ``<July day>-<HHMM>`` (004 sc.1-6)."""
     day, _, hhmm = turn.partition("-")
     return all_charts().turn_track.turn(dt.date(YEAR, JULY, int(day)), int(hhmm[:2])).index
 
 
 def turn_label(index: int) -> str:
+    """The scenario form ``<July day>-<HHMM>`` of a turn-track index (002 §3.0; 004 sc.1-6)."""
     t = all_charts().turn_track.turns()[index]
     return f"{t.date.day}-{t.hour:02d}00"
 
 
 def force_counters(force: Force, seat: str, oob: Oob) -> list[str]:
-    """Every counter id a force brings (cavalry: both twins; the engine keeps one)."""
+    """Every counter id a force brings (cavalry: both twins; the engine keeps one) (002 §9.7)."""
     side = SIDE_OF_SEAT[seat]
     counters = [c for c in oob.counters() if c.side == side]
     wanted: set[str] = set()
@@ -107,6 +108,7 @@ def _unit_counters(name: str, within: str | None, side: str, oob: Oob,
 
 
 def entry_hex(board: Board, area: int | None, hex_id: str | None) -> str:
+    """A group's entry hex: the one named, else its area's direct hex (004 §9.76)."""
     if hex_id is not None:
         return hex_id
     for info in board.hexes.values():
@@ -116,6 +118,8 @@ def entry_hex(board: Board, area: int | None, hex_id: str | None) -> str:
 
 
 def engine_setup(scenario: str | Scenario, oob: Oob, board: Board) -> EngineSetup:
+    """The engine's set-up of a scenario: pieces, leaders, turns and arrival groups
+    (004 sc.1-6; 002 §9.7)."""
     scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     first = turn_index(scen.first_turn)
     last = turn_index(scen.last_turn) if scen.last_turn else len(

@@ -50,7 +50,8 @@ def _pool(game: GbacwGame) -> dict[str, Any] | None:
 
 def open_pool(game: GbacwGame) -> list[Event]:
     """At set-up: the scenario's breastwork records become the owner's markers to place
-    (listed hexes must be on the board; the listed and free counts are announced)."""
+    (listed hexes must be on the board; the listed and free counts are announced).
+    (004 sc.4.5, sc.5.5)"""
     scen = game.scen.scenario
     if scen is None:
         return []
@@ -146,7 +147,7 @@ def _free_sites(game: GbacwGame, seat: str) -> list[Hex]:
 def options(game: GbacwGame, seat: Seat) -> list[Action]:
     """``place_works`` for each hex that may take one of the owner's markers now, once for
     each vertex not yet guarded there (a listed hex while it has markers left, then any hex
-    a free marker may go to)."""
+    a free marker may go to) (004 sc.4.5, sc.5.5; 002 §15.12)."""
     pool = _open(game, seat)
     if pool is None:
         return []
@@ -167,7 +168,7 @@ def options(game: GbacwGame, seat: Seat) -> list[Action]:
 def check(game: GbacwGame, action: Action, seat: Seat) -> None:
     """Refuses a marker out of turn, a facing that is not a vertex, a vertex already
     guarded in that hex, or a hex neither listed (with markers left) nor fit for a free
-    marker."""
+    marker (004 sc.4.5, sc.5.5; 002 §15.12, §15.21)."""
     pool = _pool(game)
     if pool is None or pool.get("seat") != seat:
         raise RuleError(RULE_FREE, "you have no set-up breastworks to place")
@@ -216,6 +217,7 @@ def _place(game: GbacwGame, hid: str, vertex: int, seat: str, default: bool) -> 
 
 
 def apply(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    """Places one checked marker; the pool closes with the last (004 sc.4.5, sc.5.5)."""
     hid = game.cat.board.hexes[game.cat.board.parse(str(action["hex"]))].id
     ev = _place(game, hid, Facing.from_json(action["facing"]).index, seat, False)
     pool = _pool(game)
@@ -237,7 +239,7 @@ def _default_vertex(h: Hex, used: set[int], enemies: list[Hex]) -> int | None:
 
 def finish(game: GbacwGame, seat: Seat) -> list[Event]:
     """The owner ends his first orders segment: the engine places the markers he left (the
-    module's defaults) and the pool closes."""
+    module's defaults) and the pool closes (004 sc.4.5, sc.5.5)."""
     pool = _open(game, seat)
     if pool is None:
         return []
