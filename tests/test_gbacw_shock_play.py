@@ -1,8 +1,9 @@
 """Shock under random play (hypothesis) on the melee position (tests/data/gbacw/melee.yaml),
 with the shock actions made likely: present strength never below zero, every event citing a
-rule, no unit off the map named to the enemy by a shock event, no seat reading both sides'
-fatigue in one, and the same seed and actions giving the same game (002 §11, §17.31; the
-engine's shock_step, continued_shock, charge_step)."""
+rule, no enemy unit that has never stood on the map named by a shock event (a unit seen
+there once, later routed to its box or waiting for its retreat path, is no secret), no seat
+reading both sides' fatigue in one, and the same seed and actions giving the same game
+(002 §11, §17.31; the engine's shock_step, continued_shock, charge_step)."""
 
 from __future__ import annotations
 
@@ -46,20 +47,20 @@ def _pick(g: GbacwGame, data: st.DataObject) -> tuple[str, Action]:
 def test_shock_under_random_play(seed: int, data: st.DataObject) -> None:
     g = GbacwGame(MELEE, seed=seed)
     units = set(g.pos.units)
+    seen = {k for k, u in g.pos.units.items() if u.hex is not None}
     for _ in range(ACTIONS):
         if g.is_terminal():
             break
         seat, action = _pick(g, data)
-        on_map = {k for k, u in g.pos.units.items() if u.hex is not None}
         size = {s: g.log_size(s) for s in ("usa", "csa")}
         g.validate(action, seat)
         g.apply(action, seat)
+        seen |= {k for k, u in g.pos.units.items() if u.hex is not None}
         for k, u in g.pos.units.items():  # strength never negative
             if u.hex is not None:
                 assert g.counter(k).sp - u.lost > 0, (k, u.lost)
         for s in ("usa", "csa"):
             own = {k for k, u in g.pos.units.items() if u.seat == s}
-            seen = on_map | {k for k, u in g.pos.units.items() if u.hex is not None}
             for e in g.events(s, since=size[s]):
                 assert e["rule"], e["type"]  # every event cites a rule
                 if e["type"].startswith(SHOCK_EVENTS):
