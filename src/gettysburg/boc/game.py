@@ -54,7 +54,13 @@ from gettysburg.boc.oob import (
     default_oob,
     read_yaml,
 )
-from gettysburg.boc.position import OPT_CAVALRY, Position, cavalry_data, cavalry_key
+from gettysburg.boc.position import (
+    OPT_CAVALRY,
+    EnterListing,
+    Position,
+    cavalry_data,
+    cavalry_key,
+)
 from gettysburg.boc.scenario import (
     SCENARIO_FILES,
     parse_scenario,
@@ -131,6 +137,7 @@ TICKED_OPTIONS = (OPT_HIDDEN_HITS,)
 ACTION_ORDER = [t.name for t in ACTION_TYPES]
 _ORDER = {t: i for i, t in enumerate(ACTION_ORDER)}
 _MOVE_PLACE = _ORDER["move"]
+assert _ORDER["enter"] == _MOVE_PLACE + 1  # legal_sequence lists the entries after the moves
 
 
 def normalise_options(options: Sequence[str]) -> list[str]:
@@ -275,7 +282,7 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
 RANGE_MEMO = 512
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
-          "_label_memo")
+          "_label_memo", "_enter_list_memo")
 
 
 class BocGame(Position, Game):
@@ -370,6 +377,7 @@ class BocGame(Position, Game):
             return out
         acts: list[Action] = []
         moves: list[tuple[str, Sequence[list[str]]]] = []  # (unit, paths): all of one type
+        enters: list[tuple[str, EnterListing]] = []  # (unit, (entry, path)...): next type
         if st.phase == DEPLOY:
             acts += self._swap_actions(seat)
         elif st.phase == "command":
@@ -401,10 +409,8 @@ class BocGame(Position, Game):
                     continue
                 if self.column_rule and self.orders.oob[uid].type == "infantry":
                     acts.append({"type": "formation", "unit": uid, "column": not u.column})
-                for (entry, _dest), (_c, path) in sorted(
-                        self.shared_enter_options(uid, front, occ).items()):
-                    acts.append({"type": "enter", "unit": uid, "entry": entry,
-                                 "path": list(path)})
+                # Built when handed out, as the moves are (issue 59).
+                enters.append((uid, self.enter_listing(uid, front, occ)))
             if not st.night:  # 9.71 no combat at night
                 ms = MeleeState.from_json(st.melee)
                 acts += melee_declare_options(self.board, st, self.orders, seat, ms)
@@ -429,12 +435,15 @@ class BocGame(Position, Game):
         acts.append({"type": "end_phase"})
         acts.sort(key=lambda a: _ORDER[a["type"]])
         # The order a stable sort of everything by type would give, without sorting the
-        # moves: they go, as listed, after the other actions that come before them.
+        # moves and entries: they go, as listed, after the other actions that come before
+        # them (the entries' type comes right after the moves').
         cut = next((i for i, a in enumerate(acts) if _ORDER[a["type"]] > _MOVE_PLACE),
                    len(acts))
         out.add(acts[:cut])
         for uid, paths in moves:
             out.add_moves(uid, paths)
+        for uid, listing in enters:
+            out.add_entries(uid, listing)
         out.add(acts[cut:])
         return out
 

@@ -16,8 +16,10 @@ from typing import Any, overload
 
 from gettysburg.core.protocol import Action
 
-#: A chunk: ready actions (copied when handed out), or a unit's moves (unit id, paths).
-Chunk = tuple[Sequence[Action], None] | tuple[str, Sequence[Sequence[str]]]
+#: A chunk: ready actions (copied when handed out), a unit's moves (unit id, paths) or a
+#: due unit's entries (unit id, (entry hex, path) pairs; 6.7).
+Chunk = tuple[Sequence[Action], None, None] | tuple[str, Sequence[Sequence[str]], None] \
+    | tuple[str, None, Sequence[tuple[str, Sequence[str]]]]
 
 
 def _fresh(value: Any) -> Any:
@@ -49,7 +51,7 @@ class LegalActions(Sequence[Action]):
         the first :meth:`to_list` hands them out as they are, every other read copies."""
         if actions:
             self._starts.append(self._len)
-            self._chunks.append((actions, None))
+            self._chunks.append((actions, None, None))
             self._len += len(actions)
 
     def add_moves(self, unit: str, paths: Sequence[Sequence[str]]) -> None:
@@ -57,8 +59,16 @@ class LegalActions(Sequence[Action]):
         the caller must not change it)."""
         if paths:
             self._starts.append(self._len)
-            self._chunks.append((unit, paths))
+            self._chunks.append((unit, paths, None))
             self._len += len(paths)
+
+    def add_entries(self, unit: str, entries: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Append one ``enter`` per (entry hex, path), in that order (not copied: the
+        caller must not change it)."""
+        if entries:
+            self._starts.append(self._len)
+            self._chunks.append((unit, None, entries))
+            self._len += len(entries)
 
     def __len__(self) -> int:
         return self._len
@@ -66,13 +76,7 @@ class LegalActions(Sequence[Action]):
     def _item(self, i: int) -> Action:
         self._handed = True
         k = bisect_right(self._starts, i) - 1
-        head, paths = self._chunks[k]
-        j = i - self._starts[k]
-        if paths is None:
-            assert not isinstance(head, str)
-            return _copy(head[j])
-        assert isinstance(head, str)
-        return {"type": "move", "unit": head, "path": list(paths[j])}
+        return _built(self._chunks[k], i - self._starts[k])
 
     @overload
     def __getitem__(self, i: int) -> Action: ...
@@ -91,27 +95,47 @@ class LegalActions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         self._handed = True
-        for head, paths in self._chunks:
-            if paths is None:
-                assert not isinstance(head, str)
-                for a in head:
-                    yield _copy(a)
-            else:
-                assert isinstance(head, str)
-                for p in paths:
-                    yield {"type": "move", "unit": head, "path": list(p)}
+        for chunk in self._chunks:
+            yield from _all(chunk)
 
     def to_list(self) -> list[Action]:
         """All the actions, each the caller's own (a fresh dict and path list)."""
         out: list[Action] = []
         fresh, self._handed = not self._handed, True
-        for head, paths in self._chunks:
-            if paths is None:
+        for chunk in self._chunks:
+            head, paths, entries = chunk
+            if paths is None and entries is None:
                 assert not isinstance(head, str)
                 out += head if fresh else [_copy(a) for a in head]
             else:
-                out += [{"type": "move", "unit": head, "path": list(p)} for p in paths]
+                out += _all(chunk)
         return out
 
     def __repr__(self) -> str:
         return f"LegalActions({self._len} actions)"
+
+
+def _built(chunk: Chunk, j: int) -> Action:
+    """Item ``j`` of a chunk, the caller's own."""
+    head, paths, entries = chunk
+    if paths is not None:
+        assert isinstance(head, str)
+        return {"type": "move", "unit": head, "path": list(paths[j])}
+    if entries is not None:
+        assert isinstance(head, str)
+        entry, path = entries[j]
+        return {"type": "enter", "unit": head, "entry": entry, "path": list(path)}
+    assert not isinstance(head, str)
+    return _copy(head[j])
+
+
+def _all(chunk: Chunk) -> list[Action]:
+    """Every item of a chunk, each the caller's own."""
+    head, paths, entries = chunk
+    if paths is not None:
+        return [{"type": "move", "unit": head, "path": list(p)} for p in paths]
+    if entries is not None:
+        return [{"type": "enter", "unit": head, "entry": e, "path": list(p)}
+                for e, p in entries]
+    assert not isinstance(head, str)
+    return [_copy(a) for a in head]

@@ -66,6 +66,8 @@ def _hq_ready_problem(u: UnitState, active: bool, what: str) -> str | None:
 
 #: (entry hex, destination) -> (MP, path): what ``Position.enter_options`` answers.
 EnterOptions = dict[tuple[str, str], tuple[int, list[str]]]
+#: (entry hex, path) per ``EnterOptions`` item, sorted by (entry hex, destination).
+EnterListing = tuple[tuple[str, list[str]], ...]
 #: ``enter_options`` answers kept per game; the oldest go first beyond this many.
 ENTER_MEMO = 512
 
@@ -85,6 +87,8 @@ class Position:
     #: ``enter_options`` answers keyed by everything they depend on (not by a position
     #: version, so a state changed by any route can never be answered from a stale entry).
     _enter_memo: dict[tuple[object, ...], EnterOptions] | None = None
+    #: The same answers as (entry hex, path) pairs in the legal list's order, per answer.
+    _enter_list_memo: dict[tuple[object, ...], EnterListing] | None = None
     #: ``entry_hexes`` answers keyed by all they read of the unit and the state.
     _entries_memo: dict[tuple[object, ...], tuple[tuple[str, str], ...]] | None = None
 
@@ -324,10 +328,33 @@ class Position:
         got = self.shared_enter_options(uid, front, occ)
         return {k: (c, list(p)) for k, (c, p) in got.items()}
 
+    def enter_listing(self, uid: str, front: frozenset[str],
+                      occ: Mapping[str, list[UnitState]]) -> EnterListing:
+        """The ``enter`` actions of a due unit as (entry hex, path), in the order the legal
+        actions list them (by entry hex, then destination); kept with the answer of
+        :meth:`shared_enter_options` (issue 59). The caller must change nothing in it."""
+        key = self._enter_key(uid, front, occ)
+        memo = self._enter_list_memo
+        if memo is None:
+            memo = self._enter_list_memo = {}
+        got = memo.get(key)
+        if got is None:
+            got = tuple((entry, path) for (entry, _dest), (_c, path)
+                        in sorted(self._enter_answer(key).items()))
+            if len(memo) >= ENTER_MEMO:
+                del memo[next(iter(memo))]
+            memo[key] = got
+        return got
+
     def shared_enter_options(self, uid: str, front: frozenset[str] | None = None,
                              occ: Mapping[str, list[UnitState]] | None = None
                              ) -> EnterOptions:
         """:meth:`enter_options` as kept: the caller must change nothing in it."""
+        return self._enter_answer(self._enter_key(uid, front, occ))
+
+    def _enter_key(self, uid: str, front: frozenset[str] | None,
+                   occ: Mapping[str, list[UnitState]] | None) -> tuple[object, ...]:
+        """All an ``enter_options`` answer reads: unit, entry hexes, night march, rules."""
         u = self.state.units[uid]
         if front is None:
             front = front_line(self.board, self.state, u.side)
@@ -337,12 +364,18 @@ class Position:
         # Due units wait off the map for many decisions while little near their entry
         # changes: the answer is kept per (unit, entry hexes, move rules), which is all it
         # reads (issue 59). Callers get their own path lists.
-        key = (uid, entries, night_march, rules)
+        return (uid, entries, night_march, rules)
+
+    def _enter_answer(self, key: tuple[object, ...]) -> EnterOptions:
+        """The answer for a key of :meth:`_enter_key`, worked out once."""
         memo = self._enter_memo
         if memo is None:
             memo = self._enter_memo = {}
         got = memo.get(key)
         if got is None:
+            uid, entries, night_march, rules = key
+            assert isinstance(uid, str) and isinstance(entries, tuple)
+            assert isinstance(night_march, bool) and isinstance(rules, MoveRules)
             got = self._enter_options(uid, entries, night_march, rules)
             if len(memo) >= ENTER_MEMO:
                 del memo[next(iter(memo))]

@@ -19,8 +19,18 @@ STANDARD_BANDS = {"csa_win_min": 10, "usa_win_max": -1}
 
 
 def terrain_points(board: Board, state: BocState) -> int:
-    return sum(info.victory for info in board.victory_hexes()
-               if state.control.get(info.id) == "csa")
+    control = state.control
+    return sum(points for hx, points in _victory_points(board) if control.get(hx) == "csa")
+
+
+def _victory_points(board: Board) -> tuple[tuple[str, int], ...]:
+    """(hex, VP) of the board's victory hexes, kept on the board (boards are not changed
+    once loaded, as ``control.index`` holds): every view asks (issue 59)."""
+    got = board.__dict__.get("_boc_victory_points")
+    if not isinstance(got, tuple):
+        got = tuple((info.id, info.victory) for info in board.victory_hexes())
+        board.__dict__["_boc_victory_points"] = got
+    return got
 
 
 def csa_total(board: Board, state: BocState) -> JSONDict:
