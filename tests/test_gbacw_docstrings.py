@@ -52,16 +52,6 @@ PENDING: dict[str, frozenset[str]] = {
                                  "counter_options", "mark_blown", "options"}),
     "move_step.py": frozenset({"plan"}),
     "reaction_step.py": frozenset({"answer", "check_answer", "options", "stack_of"}),
-    # g5_engine
-    "formation_step.py": frozenset({"check", "check_rally_turn", "enemy_parts", "execute",
-                                    "extension_hexes", "is_line", "move_stack", "options",
-                                    "stack_destinations", "stack_movers", "stack_of",
-                                    "units_at", "view_fields"}),
-    "orders_step.py": frozenset({"act_problem", "apply_attach", "apply_swap", "break_reserve",
-                                 "check_attach", "check_swap", "count_act", "fire_problem",
-                                 "fresh", "lc_move_problem", "march_hexes", "out_of_command"}),
-    "stacking.py": frozenset({"units_of"}),
-    "extension.py": frozenset({"is_straight"}),
     # g5_speed
     "costgrid.py": frozenset({"grid_of"}),
     "kinds.py": frozenset({"unit_class"}),

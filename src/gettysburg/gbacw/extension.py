@@ -386,7 +386,8 @@ def line_as_column(line: ExtendedLine, facing: Facing) -> tuple[Hex, ...]:
 
 
 def is_straight(parts: Sequence[Hex]) -> bool:
-    """Whether the hexes run in one straight row, each a step the same way from the last."""
+    """Whether the hexes run in one straight row, each a step the same way from the last
+    (a column a road bends cannot form a line, 002 §8.52)."""
     steps = {next((d for d in range(6) if a.neighbour(d) == b), None)
              for a, b in pairwise(parts)}
     return len(steps) == 1 and None not in steps

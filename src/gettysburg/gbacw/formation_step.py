@@ -147,7 +147,8 @@ def _memo(game: FormationGame) -> dict[Any, Any]:
 
 
 def extension_hexes(game: FormationGame, seat: Seat | None = None) -> dict[Hex, str]:
-    """Hexes held by an extension (not a counter) -> the unit, of ``seat`` or of both."""
+    """Hexes held by an extension (not a counter) -> the unit, of ``seat`` or of both
+    (002 §8.44, §8.5)."""
     memo = _memo(game)
     mk = ("formation.extension_hexes", seat)
     if mk in memo:
@@ -162,7 +163,8 @@ def extension_hexes(game: FormationGame, seat: Seat | None = None) -> dict[Hex, 
 
 
 def units_at(game: FormationGame, h: Hex) -> list[str]:
-    """Units with a part in ``h``: counters there, then extensions (for fire and shock)."""
+    """Units with a part in ``h``: counters there, then extensions (for fire and shock;
+    002 §8.45, §8.46)."""
     here = [k for k, u in sorted(game.pos.units.items()) if game.hex_of(u.hex) == h]
     ext = extension_hexes(game)
     return here + ([ext[h]] if h in ext and ext[h] not in here else [])
@@ -191,7 +193,8 @@ def signature(game: FormationGame, key: str) -> tuple[Any, ...]:
 
 
 def enemy_parts(game: FormationGame, seat: Seat) -> set[Hex]:
-    """Hexes the enemy holds with an extension: they count as enemy-held for movement."""
+    """Hexes the enemy holds with an extension: they count as enemy-held for movement
+    (002 §8.44, §8.5)."""
     return {h for h, k in extension_hexes(game).items() if game.pos.units[k].seat != seat}
 
 
@@ -199,7 +202,8 @@ def enemy_parts(game: FormationGame, seat: Seat) -> set[Hex]:
 
 
 def stack_of(game: FormationGame, h: Hex) -> list[str]:
-    """The units whose counter is in ``h``, top first (``UnitState.stack``, then id)."""
+    """The units whose counter is in ``h``, top first (``UnitState.stack``, then id;
+    002 §8.23)."""
     p = game.pos
     return sorted((k for k, u in p.units.items() if game.hex_of(u.hex) == h),
                   key=lambda k: (p.units[k].stack, k))
@@ -293,7 +297,8 @@ def reverse_on_about_face(game: FormationGame, key: str, old: Facing | None) -> 
 def stack_movers(game: FormationGame, key: str) -> list[str]:
     """The units that move with ``key`` as one stack, top first (``key`` on top): units of
     the active brigade in its hex that may still move, on March or on Advance, the stack
-    within March limits; none extended or refused; empty when fewer than two."""
+    within March limits; none extended or refused; empty when fewer than two (002 §8.21
+    exception 1, §8.25)."""
     p = game.pos
     u = p.units[key]
     here = game.hex_of(u.hex)
@@ -314,7 +319,8 @@ def stack_movers(game: FormationGame, key: str) -> list[str]:
 
 
 def stack_destinations(game: FormationGame, key: str) -> list[tuple[Hex, Facing]]:
-    """Where the whole stack may go: the (hex, facing) every one of its units reaches."""
+    """Where the whole stack may go: the (hex, facing) every one of its units reaches
+    (002 §8.21 exception 1, §8.25)."""
     movers = stack_movers(game, key)
     if not movers:
         return []
@@ -328,7 +334,7 @@ def stack_destinations(game: FormationGame, key: str) -> list[tuple[Hex, Facing]
 
 def move_stack(game: FormationGame, action: Action) -> list[Event]:
     """Move the stack unit by unit along each one's own path to the same end (the rolls of
-    each path are each unit's; one that cannot reach it any more stays)."""
+    each path are each unit's; one that cannot reach it any more stays; 002 §8.25)."""
     from gettysburg.gbacw import move_step, reaction_step  # the engine's move, as for `move`
 
     board = game.cat.board
@@ -384,6 +390,7 @@ def blocks_move(game: FormationGame, key: str) -> RuleError | None:
 
 
 def is_line(game: FormationGame, key: str) -> bool:
+    """Whether the unit stands in an extended line (002 §8.44: it then moves as one)."""
     return line_of(game, key) is not None
 
 
@@ -575,6 +582,7 @@ def rally_turns(game: FormationGame, key: str) -> list[Facing]:
 
 
 def check_rally_turn(game: FormationGame, key: str, facing: Facing) -> None:
+    """Refuse a rallying unit's turn other than one vertex (002 §7.25)."""
     if facing not in rally_turns(game, key):
         raise RuleError("7.25", f"{key} may turn one vertex on rallying, not to {facing}")
 
@@ -1083,7 +1091,8 @@ def _form_options(game: FormationGame, key: str) -> list[Action]:
 
 
 def options(game: FormationGame, key: str) -> list[Action]:
-    """The formation actions of an active unit that may spend MP (listed with its moves)."""
+    """The formation actions of an active unit that may spend MP (listed with its moves;
+    002 §7.3, §8.24, §8.25, §8.4, §8.5)."""
     u = game.pos.units[key]
     if u.hex is None:
         return []
@@ -1115,7 +1124,7 @@ def options(game: FormationGame, key: str) -> list[Action]:
 
 
 def check(game: FormationGame, action: Action, seat: Seat) -> int:
-    """Check a formation action; its MP."""
+    """Check a formation action; its MP (002 §7.3, §8.24, §8.25, §8.4, §8.5)."""
     p = game.pos
     key = action["unit"]
     if key not in p.units or p.units[key].seat != seat:
@@ -1162,7 +1171,7 @@ def check(game: FormationGame, action: Action, seat: Seat) -> int:
 
 
 def execute(game: FormationGame, action: Action, mp: int) -> list[Event]:
-    """Carry out a checked formation action."""
+    """Carry out a checked formation action (002 §7.3, §8.24, §8.4, §8.5)."""
     p = game.pos
     key = action["unit"]
     u = p.units[key]
@@ -1216,7 +1225,8 @@ def execute(game: FormationGame, action: Action, mp: int) -> list[Event]:
 
 
 def view_fields(game: FormationGame, key: str) -> dict[str, Any]:
-    """The formation markers of a unit on the map, as every seat sees them."""
+    """The formation markers of a unit on the map, as every seat sees them (002 §8.4,
+    §8.5, §7.3, §8.23: markers and stack order are on the map)."""
     u = game.pos.units[key]
     out: dict[str, Any] = {}
     if u.extension is not None and u.hex is not None:

@@ -80,6 +80,8 @@ def before_action(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
 
 
 def break_reserve(game: GbacwGame, brigade: str) -> Event:
+    """A Reserve brigade fired on or shocked leaves Reserve, disordered, on Advance (002
+    §6.34)."""
     p = game.pos
     b = p.brigades[brigade]
     b.reserve = False
@@ -143,6 +145,7 @@ def end_turn(game: GbacwGame) -> None:
 
 
 def out_of_command(game: GbacwGame, key: str) -> bool:
+    """Whether the unit was found out of command at the last check (002 §4.23, §5.36)."""
     return key in game.pos.command.get("units", [])
 
 
@@ -208,7 +211,8 @@ def on_activate(game: GbacwGame, brigade: str) -> list[Event]:
 
 
 def fresh(game: GbacwGame, action: Action) -> str | None:
-    """The unit an action makes act for the first time in this activation, if any."""
+    """The unit an action makes act for the first time in this activation, if any (002
+    §5.36's count)."""
     if action.get("type") not in _ACTS:
         return None
     key = str(action.get("unit"))
@@ -219,7 +223,8 @@ def fresh(game: GbacwGame, action: Action) -> str | None:
 
 
 def count_act(game: GbacwGame, key: str | None) -> None:
-    """Count an activation a unit out of command acted in (the others need no count)."""
+    """Count an activation a unit out of command acted in (the others need no count; 002
+    §5.36)."""
     if key is not None and out_of_command(game, key):
         game.pos.acted[key] = game.pos.acted.get(key, 0) + 1
 
@@ -242,6 +247,7 @@ def may_act(game: GbacwGame, key: str) -> bool:
 
 
 def act_problem(game: GbacwGame, key: str) -> RuleError | None:
+    """Why a unit out of command may not act in this activation, or None (002 §5.36)."""
     if may_act(game, key):
         return None
     return RuleError("5.36", f"{key} is out of command: it has acted in as many activations "
@@ -290,6 +296,7 @@ def attach_options(game: GbacwGame, seat: Seat) -> list[Action]:
 
 
 def check_attach(game: GbacwGame, action: Action, seat: Seat) -> None:
+    """Refuse an attachment of a divisional battery not listed (002 §4.32)."""
     if action not in attach_options(game, seat):
         raise RuleError("4.32", f"{action['unit']!r} may not join {action['brigade']!r}: a "
                         "battery of your divisional battalion joins a brigade of its division "
@@ -297,6 +304,7 @@ def check_attach(game: GbacwGame, action: Action, seat: Seat) -> None:
 
 
 def apply_attach(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    """Attach the battery to the brigade, or send it back to its battalion (002 §4.32)."""
     p = game.pos
     k, n = str(action["unit"]), str(action["brigade"])
     if n == game.counter(k).formation:
@@ -343,6 +351,7 @@ def swap_options(game: GbacwGame, seat: Seat) -> list[Action]:
 
 
 def check_swap(game: GbacwGame, action: Action, seat: Seat) -> None:
+    """Refuse an Alexander swap not listed (tdg.4.35)."""
     if action not in swap_options(game, seat):
         raise RuleError("tdg.4.35", "the swap needs Pendleton and Alexander on the map, this "
                         "turn's transfer unused, and 2 AMs from one or two divisions whose "
@@ -350,6 +359,7 @@ def check_swap(game: GbacwGame, action: Action, seat: Seat) -> None:
 
 
 def apply_swap(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
+    """Carry out the Alexander swap: two AMs given up, Alexander acting as Pendleton (tdg.4.35)."""
     from gettysburg.gbacw.efficiency import alexander_swap
     from gettysburg.gbacw.fire_result import replacement_for
 
@@ -462,6 +472,7 @@ def lc_destinations(game: GbacwGame, key: str,
 
 
 def lc_move_problem(game: GbacwGame, key: str, to: Hex, facing: Facing) -> RuleError | None:
+    """Why a Loose Cannon's unit may not end its move there, or None (002 §6.24)."""
     if key not in game.pos.lc_tasks or (to, facing) in game.destinations(key):
         return None
     return RuleError("6.24", f"{key}: the Loose Cannon sends it toward the enemy "
@@ -469,6 +480,7 @@ def lc_move_problem(game: GbacwGame, key: str, to: Hex, facing: Facing) -> RuleE
 
 
 def fire_problem(game: GbacwGame, key: str) -> RuleError | None:
+    """Why a Loose Cannon's unit may not fire, or None (002 §6.24)."""
     task = game.pos.lc_tasks.get(key)
     if task in _NO_FIRE:
         return RuleError("6.24", f"{key} may not fire: the Loose Cannon's {task}")
@@ -493,7 +505,7 @@ def owes_move(game: GbacwGame) -> list[str]:
 
 def march_hexes(game: GbacwGame) -> dict[str, list[str]]:
     """Hex id -> the March brigades with a unit there, before an action (their units may
-    have left the hex by the time its shots are read)."""
+    have left the hex by the time its shots are read; 002 §6.26)."""
     p = game.pos
     out: dict[str, list[str]] = {}
     for k, u in p.units.items():

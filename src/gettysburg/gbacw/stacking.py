@@ -43,7 +43,8 @@ class StackEntry:
 
 
 def units_of(entries: Sequence[StackEntry]) -> list[list[int]]:
-    """Entry indexes grouped by unit (a battery's sections together), top first."""
+    """Entry indexes grouped by unit (a battery's sections together, 002 §8.37), top
+    first."""
     groups: list[list[int]] = []
     for i, e in enumerate(entries):
         if groups and entries[groups[-1][0]].unit == e.unit:
