@@ -104,6 +104,8 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("resupply", "10.92", (("unit", "str"),), ("action",),
                "a unit low on or out of ammunition, not next to the enemy, resupplies one step "
                "instead of acting"),
+    ActionType("resupply_face", "10.92", (("unit", "str"), ("facing", "facing")), ("action",),
+               "resupply, then turn one vertex (resupply_turn.py)"),
     ActionType("mount", "14.22", (("unit", "str"),), ("action",),
                "dismounted cavalry, not next to the enemy, mounts before it moves (half MA "
                "this activation; mounting resupplies, 10.94)"),

@@ -47,6 +47,7 @@ from gettysburg.gbacw import (
     orders_step,
     reaction_step,
     results_step,
+    resupply_turn,
     return_fire,
     scenario_step,
     setup_works,
@@ -298,6 +299,8 @@ class GbacwGame(EngineView):
                 fire_action.mark_restacked(self, action["unit"])  # no fire on Advance (8.24)
         elif kind == "resupply":
             ev += ammunition.resupply(self, action, seat)  # 002 §10.92
+        elif kind == resupply_turn.KIND:
+            ev += resupply_turn.execute(self, action, seat)  # 002 §10.92
         elif kind in mounting.KINDS:
             ev += mounting.execute(self, action, seat)  # 002 §14.22
         elif kind in ("rally", "rally_face"):

@@ -30,6 +30,7 @@ from gettysburg.gbacw import (
     orders_step,
     reaction_step,
     results_step,
+    resupply_turn,
     return_fire,
     scenario_step,
     sequence,
@@ -151,6 +152,7 @@ class EngineLegality(EngineQuestions):
                         for k in self.active_units() if self._rally_problem(k) is None
                         for f in formation_step.rally_turns(self, k)]
                 out += ammunition.resupply_options(self)  # 002 §10.92
+                out += resupply_turn.options(self)  # 002 §10.92: and turn a vertex
                 out += mounting.options(self)  # 002 §14.22
                 out += withdrawal_step.options(self)  # 002 §9.54
                 out += off_map_step.options(self, seat)  # 004 §9.88
@@ -343,6 +345,8 @@ class EngineLegality(EngineQuestions):
             return formation_step.check(self, action, seat)
         elif kind == "resupply":
             ammunition.check_resupply(self, action, seat)  # 002 §10.92-10.93
+        elif kind == resupply_turn.KIND:
+            return resupply_turn.check(self, action, seat)  # 002 §10.92
         elif kind in mounting.KINDS:
             mounting.check(self, action, seat)  # 002 §14.22
         elif kind in ("rally", "rally_face"):
