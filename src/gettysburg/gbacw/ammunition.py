@@ -7,8 +7,8 @@ an enemy (§10.93) spends its action resupplying: out becomes low, low becomes n
 infantry and dismounted cavalry only with the optional small-arms rule (game option
 ``small_arms_ammo``, §10.9).
 
-Not here: §10.92's one-vertex facing change after resupplying, and §10.94 (mounting
-resupplies dismounted cavalry: mounting is not in the engine yet).
+Elsewhere: §10.92's one-vertex facing change after resupplying (``resupply_face``,
+:mod:`resupply_turn`) and §10.94 (mounting resupplies dismounted cavalry, :mod:`mounting`).
 """
 
 from __future__ import annotations
