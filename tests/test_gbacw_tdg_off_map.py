@@ -11,7 +11,7 @@ import pytest
 
 from gbacw_skirmish import active_gamble
 from gettysburg.core.protocol import RuleError
-from gettysburg.gbacw import off_map_step
+from gettysburg.gbacw import entry_step, off_map_step
 from gettysburg.gbacw.board import load_board
 from gettysburg.gbacw.charts.datafile import DataError
 from gettysburg.gbacw.game import GbacwGame
@@ -139,3 +139,31 @@ def test_refusals_cite_9_88() -> None:
     assert not [a for a in g.legal_actions("usa") if a["type"] == "leave_map"]
     with pytest.raises(RuleError):  # not the Confederates' unit
         g.validate({"type": "leave_map", "unit": k, "area": "11"}, "csa")
+
+
+def test_a_reinforcement_waiting_at_a_linked_hex_takes_the_road() -> None:
+    """004 §9.88: the roads serve to enter as reinforcements too. A unit waiting off the map
+    at area 12's direct hex (set by hand: the skirmish has no group there) takes the road
+    to area 11; while on it, it no longer waits, nor holds up its group's hex (9.73)."""
+    g, k, _enemy = active_gamble()
+    g.pos.units[k].hex = None
+    g.pos.units[k].facing = None
+    plain = g.waiting
+    g.waiting = lambda key: ROAD_12 if key == k else plain(key)  # type: ignore[method-assign]
+    g._memo.clear()
+    act = {"type": "leave_map", "unit": k, "area": "11"}
+    assert act in g.legal_actions("usa")
+    start = g.pos.turn
+    ev = g.apply(act, "usa")
+    assert ev[0].data["hex"] == ROAD_12
+    assert g.pos.tdg["off_map"][k] == {"from": 12, "to": 11, "back": start + 2,
+                                       "arriving": True}
+    g.waiting = plain  # type: ignore[method-assign]
+    g._memo.clear()
+    assert off_map_step.travelling(g, k) and entry_step.kept_off(g, k)
+    assert g.waiting(k) is None
+    g.pos.turn = start + 2
+    g._memo.clear()
+    assert g.waiting(k) == ROAD_11
+    assert off_map_step.came_back(g, k) is False  # a reinforcement: its leaders may come
+    assert "off_map" not in g.pos.tdg

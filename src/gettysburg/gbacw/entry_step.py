@@ -52,10 +52,12 @@ _CACHE_SIZE = 256
 
 def kept_off(game: Any, key: str) -> bool:
     """Whether ``key`` stays off the map although its group is due (questions.waiting):
-    held away by 004 §14.72-14.73 (:func:`cavalry_step.kept_off`), or a unit of a group
-    withheld for Buford (the Union table's note [c]) other than the horse battery that
-    still comes (``Position.tdg["released"]``: two brigades stay away with one battery)."""
-    if _held_away(game, key):
+    held away by 004 §14.72-14.73 (:func:`cavalry_step.kept_off`); on an off-map road (004
+    §9.88: it comes on elsewhere, so its group does not hold up the next); or a unit of a
+    group withheld for Buford (the Union table's note [c]) other than the horse battery
+    that still comes (``Position.tdg["released"]``: two brigades stay away with one
+    battery)."""
+    if _held_away(game, key) or off_map_step.travelling(game, key):  # 004 §9.88: on a road
         return True
     p = game.pos
     withheld = p.tdg.get("withheld")
@@ -125,7 +127,10 @@ def area_reach(game: Any, key: str,
         return found
     if area.direct != h:
         return found
-    index = game._arrival_of[u.counter][0]
+    arrival = game._arrival_of.get(u.counter)
+    if arrival is None:  # not a reinforcement's unit
+        return found
+    index = arrival[0]
     slot = str(index)
     had = slot in p.entries
     old = p.entries.get(slot)

@@ -3,12 +3,15 @@ module (the game typed as :class:`engine_view.GameView`).
 
 - ``leave_map`` {unit, area}: a unit of the active brigade standing on the direct hex of a
   linked entry area leaves the map by its road, for ``area``, a linked area (the links may
-  chain). Our readings, since the book says only that players may use these roads to come on
-  or to leave: leaving is the unit's move for the activation (it has not moved, fired
-  instead of moving, nor spent MP; its brigade may move; not part of an extended line), and
-  a unit next to an enemy unit may not slip away by the road.
+  chain). A reinforcement waiting to come on at such a hex may take the road the same way
+  (the book: the roads serve to enter as reinforcements too). Our readings, since the book
+  says only that players may use these roads to come on or to leave: leaving is the unit's
+  move for the activation (it has not moved, fired instead of moving, nor spent MP; its
+  brigade may move; not part of an extended line), and a unit next to an enemy unit may not
+  slip away by the road.
 - The unit is off the map for the journey's turns (``Position.tdg["off_map"]``: key ->
-  {"from", "to", "back"}, "back" the turn index it may come on from). From that turn it
+  {"from", "to", "back"}, "back" the turn index it may come on from; "arriving" for a
+  reinforcement that never came on, whose group's leaders still come on with it). From that turn it
   waits at the direct hex of its area as a reinforcement does (``questions.waiting`` asks
   :func:`entry_hex`) and comes on by an ordinary move, paying the hex's entry cost
   (002 §9.71-9.72), in an activation of its brigade.
@@ -56,13 +59,22 @@ def _area_at(game: GbacwGame, h: Hex) -> int | None:
         return None
 
 
+def _start(game: GbacwGame, key: str) -> Hex | None:
+    """Where ``key`` takes the road: its hex, or the entry hex it waits at off the map."""
+    u = game.pos.units[key]
+    if u.hex is not None:
+        return game.hex_of(u.hex)
+    waiting = game.waiting(key)
+    return game.cat.board.parse(waiting) if waiting is not None else None
+
+
 def _problem(game: GbacwGame, key: str) -> str | None:
     """Why ``key`` may not leave by an off-map road now (None: it may)."""
     p = game.pos
     u = p.units.get(key)
     if u is None or key not in game.active_units():
         return "only a unit of the active brigade leaves the map"
-    here = game.hex_of(u.hex)
+    here = _start(game, key)
     if here is None or _area_at(game, here) is None:
         return "a unit leaves by an off-map road from the direct hex of a linked entry area"
     if u.moved or u.mp_spent or u.extension is not None or not game.may_move(
@@ -82,7 +94,7 @@ def options(game: GbacwGame, seat: Seat) -> list[Action]:
     out: list[Action] = []
     for k in game.active_units():
         u = p.units[k]
-        here = game.hex_of(u.hex)
+        here = _start(game, k)
         if u.seat != seat or here is None or _area_at(game, here) is None \
                 or _problem(game, k) is not None:
             continue
@@ -102,7 +114,7 @@ def check(game: GbacwGame, action: Action, seat: Seat) -> None:
     problem = _problem(game, key)
     if problem is not None:
         raise RuleError(RULE, f"{key}: {problem}")
-    here = game.hex_of(u.hex)
+    here = _start(game, key)
     assert here is not None
     area = game.cat.board.hexes[here].entry
     assert area is not None
@@ -117,7 +129,7 @@ def apply(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
     p = game.pos
     key = str(action["unit"])
     u = p.units[key]
-    here = game.hex_of(u.hex)
+    here = _start(game, key)
     assert here is not None
     frm = game.cat.board.hexes[here].entry
     assert frm is not None
@@ -125,8 +137,10 @@ def apply(game: GbacwGame, action: Action, seat: Seat) -> list[Event]:
     back = p.turn + destinations(load_links(), frm)[to]
     record = dict(_record(game))
     record[key] = {"from": frm, "to": to, "back": back}
+    if u.hex is None:  # a reinforcement taking the road before it ever came on
+        record[key]["arriving"] = True
     p.tdg["off_map"] = dict(sorted(record.items()))
-    left = u.hex
+    left = u.hex or game.cat.board.hexes[here].id
     u.hex, u.facing = None, None
     u.moved = True
     u.mp_spent = game.mp_of(key)
@@ -151,8 +165,10 @@ def travelling(game: GbacwGame, key: str) -> bool:
 
 
 def came_back(game: GbacwGame, key: str) -> bool:
-    """Called as a unit comes on the map: True (and its journey's record dropped) when it was
-    on an off-map road, so that nothing treats it as a reinforcement's first unit (tdg.9.88)."""
+    """Called as a unit comes on the map: True (and its journey's record dropped) when it
+    comes back from an off-map road after leaving the map, so that nothing treats it as a
+    reinforcement's first unit; a reinforcement that took the road before it ever came on
+    still brings its group's leaders (tdg.9.88)."""
     record = _record(game)
     if key not in record:
         return False
@@ -161,7 +177,7 @@ def came_back(game: GbacwGame, key: str) -> bool:
         game.pos.tdg["off_map"] = rest
     else:
         del game.pos.tdg["off_map"]
-    return True
+    return not record[key].get("arriving", False)
 
 
 def road_ends(game: GbacwGame, seat: str) -> list[Hex]:

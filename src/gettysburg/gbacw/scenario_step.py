@@ -223,7 +223,7 @@ def reserve_attach_options(game: GbacwGame, seat: str) -> list[Action]:
                 or not _reserve_battery(game, k):
             continue
         now = (first and u.hex is not None) or (
-            u.hex is None and game.waiting(k) is not None  # type: ignore[attr-defined]
+            u.hex is None and game.waiting(k) is not None
             and _arrived_now(game, k))
         if now:
             out += [{"type": "attach", "unit": k, "brigade": n} for n in brigades]
