@@ -482,15 +482,36 @@ def position(defenders: Sequence[Combatant], shockers: Sequence[Combatant]) -> s
             drm = chart.drm([pid]) if pid else 0
             if best_drm is None or drm < best_drm:
                 best, best_drm = pid, drm
-    for h in sorted({h for d in defenders for h in d.hexes if not d.column}):
+    for h in sorted(attacked_hexes(defenders, shockers)):
         top = next(d for d in defenders if h in d.hexes)
         aspects = {aspect_of(h, top.facing, x) for s in shockers for x in s.hexes
                    if x.distance(h) == 1}
-        pid = position_id(aspects, surrounded=is_surrounded(h, shockers))
+        parts = {p for d in defenders if h in d.hexes for p in d.hexes}
+        pid = position_id(aspects, surrounded=_ring_closed(parts, shockers))
         drm = chart.drm([pid]) if pid else 0
         if best_drm is None or drm < best_drm:
             best, best_drm = pid, drm
     return best
+
+
+def attacked_hexes(defenders: Sequence[Combatant], shockers: Sequence[Combatant]) -> set[Hex]:
+    """The defending hexes whose position counts (002 §11.42, §11.44, §8.46; the reading of
+    docs/gbacw-decisions.md E-34): the hexes of the (non-column) defenders next to a
+    shocker. A part of an extended line that no attacker touches is not shocked through
+    and gives no aspect, so a line shocked at one end takes that end's position."""
+    held = _hexes(shockers)
+    return {h for d in defenders if not d.column for h in d.hexes
+            if any(h.distance(x) == 1 for x in held)}
+
+
+def _ring_closed(parts: set[Hex], shockers: Sequence[Combatant]) -> bool:
+    """002 §11.44 surrounded, for a defender holding ``parts`` (one hex, or an extended
+    line's two or three, a solid unit by §8.46): every hex around them is held by a shocker
+    or is a shocker's front hex."""
+    held = _hexes(shockers)
+    fronts: set[Hex] = set().union(*(s.fronts() for s in shockers)) if shockers else set()
+    around = {n for p in parts for n in p.neighbours()} - parts
+    return bool(around) and around <= held | fronts
 
 
 def _column_position(column: Combatant, shockers: Sequence[Combatant]) -> str | None:
@@ -500,10 +521,7 @@ def _column_position(column: Combatant, shockers: Sequence[Combatant]) -> str | 
     parts = set(column.hexes)
     aspects = {column.aspect(p, x) for s in shockers for x in s.hexes for p in column.hexes
                if x.distance(p) == 1 and x not in parts}
-    held = _hexes(shockers)
-    fronts: set[Hex] = set().union(*(s.fronts() for s in shockers)) if shockers else set()
-    around = {n for p in parts for n in p.neighbours()} - parts
-    return position_id(aspects, surrounded=bool(around) and around <= held | fronts)
+    return position_id(aspects, surrounded=_ring_closed(parts, shockers))
 
 
 def front_hex_penalty(attackers: Sequence[Combatant], targets: Collection[str],
