@@ -65,7 +65,7 @@ from gettysburg.gbacw.rally import activation_cap
 from gettysburg.gbacw.scenario import Control, SuddenDeath, VictoryPoints
 from gettysburg.gbacw.setup import EngineSetup, engine_setup, turn_label
 from gettysburg.gbacw.shock import blown_ma
-from gettysburg.gbacw.stacking import StackEntry, stack_problem
+from gettysburg.gbacw.stacking import StackEntry, entry_name, stack_problem
 from gettysburg.gbacw.state import (
     SEATS,
     BrigadeState,
@@ -365,9 +365,10 @@ class EngineQuestions(Game):
     def stack_entry(self, key: str) -> StackEntry:
         """The unit's stacking entry at its present strength: the limits of 002 §8.12
         count the SP a unit has now, its losses taken off (§12.13)."""
-        c = self.counter(key)
-        return StackEntry(f"{c.corps}:{c.unit}", c.arm, max(0, c.sp - self.pos.units[key].lost),
-                          c.formation, c.mode == "mounted")
+        c = self.counter(key)  # named by its counter, not its name (8 NY Cav#1, #2)
+        return StackEntry(entry_name(key, corps=c.corps, name=c.unit, arm=c.arm), c.arm,
+                          max(0, c.sp - self.pos.units[key].lost), c.formation,
+                          c.mode == "mounted")
 
     def moves_allowed(self, key: str) -> int:
         """One move a unit an activation; the March AM is four activations' worth (§5.35),

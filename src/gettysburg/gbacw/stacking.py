@@ -42,6 +42,15 @@ class StackEntry:
         return "infantry"
 
 
+def entry_name(key: str, *, corps: str, name: str, arm: Arm) -> str:
+    """The ``unit`` a stack entry carries (002 §8.11-8.12, §8.37): every counter of
+    infantry or cavalry is a unit of its own, named by its key, so two battalions of one
+    regiment (the OOB's ``8 NY Cav#1`` and ``#2``, one name on two counters) are two units
+    and not "one unit of any size"; the sections of a battery share the battery's name, as
+    they stack and fire together."""
+    return f"{corps}:{name}" if arm in ("art", "horse_art") else key
+
+
 def units_of(entries: Sequence[StackEntry]) -> list[list[int]]:
     """Entry indexes grouped by unit (a battery's sections together, 002 §8.37), top
     first."""
