@@ -9,6 +9,10 @@
   and the charge's benefits follow them, §11.55); failed, the stack stays and its activation
   is over (it may neither move, fire nor shock: marked ``charge_failed`` and ``phasing`` in
   ``fired``).
+* **During the charge (§11.52).** A charging unit fires at no point of it
+  (:func:`fire_problem`); disordered on the way, it still completes it: its reach is searched
+  without §12.34's ban on ending next to the enemy (``questions.reach``, ``charge=True``) and
+  a failed check on the way does not stop it short (``move_step.plan``).
 * **The charge path (§11.54).** A charging unit's moves are only those whose last three
   hexes entered keep one facing, hold no friendly unit and cost 1 MP each (a stream
   crossing allowed: **reading**, the crossing's extra cost is not counted)
