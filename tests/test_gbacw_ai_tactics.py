@@ -6,9 +6,11 @@ else); each test shows the tool chosen where it pays and declined where it does 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from gettysburg.ai.general import best_index
+from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
 from gettysburg.gbacw.ai.doctrine import GbacwDoctrine
 from gettysburg.gbacw.ai.ground import board, parse
@@ -16,6 +18,7 @@ from gettysburg.gbacw.ai.memory import CHARGING, GbacwMemory
 from gettysburg.gbacw.ai.situation import situation
 from gettysburg.gbacw.ai.tactics import barrage_batteries_ready, charge_target
 from gettysburg.gbacw.facing import Facing, front_hexes, rear_hexes
+from gettysburg.gbacw.game import GbacwGame
 
 JSON = dict[str, Any]
 V0 = {"kind": "vertex", "index": 0}
@@ -246,3 +249,31 @@ def test_a_builder_keeps_still() -> None:
              {"type": "move", "unit": "a", "to": hid(away(obj, 0, 1)), "facing": V0},
              {"type": "end_brigade"}]
     assert best(v, legal)["type"] == "end_brigade"
+
+
+# --- in the engine ---------------------------------------------------------------------------
+def test_the_general_extends_a_line_in_the_engine() -> None:
+    """002 §8.41-8.43, through the engine: Pettigrew's brigade active on the hand-made
+    formations position (tests/data/gbacw/formations.yaml), an enemy 3 hexes in front of
+    the 17-SP 26th North Carolina: of everything legal the general's first choice is to
+    extend it both ways, and the engine takes it."""
+    g = GbacwGame(str(Path(__file__).parent / "data" / "gbacw" / "formations.yaml"),
+                  dice=ScriptedDice([7, 3, 0, 5, 4] + [0] * 80, die="d10"))
+    g.apply({"type": "end_orders"}, "usa")
+    g.apply({"type": "end_orders"}, "csa")
+    marker, nc26, foe = "csa/CS-Heth/III", "CS-III:26 NC", "US-Cav:12 IL"
+    g.pos.pool.remove(marker)
+    g.pos.current, g.pos.phase, g.pos.brigade = marker, "action", None
+    g.apply({"type": "activate", "brigade": "CS-Pettigrew/Heth"}, "csa")
+    u = g.pos.units[nc26]
+    here = g.hex_of(u.hex)
+    assert here is not None and u.facing is not None
+    ahead = front_hexes(here, u.facing)[0]
+    for _ in range(2):
+        ahead = next(n for n in ahead.neighbours() if n.distance(here) > ahead.distance(here))
+    g.pos.units[foe].hex = hid(ahead)
+    v = g.view("csa")
+    choice = best(v, v["legal_actions"])
+    assert choice == {"type": "extend", "unit": nc26, "sides": ["left", "right"]}
+    g.apply(choice, "csa")
+    assert g.pos.units[nc26].extension == "line" and len(g.pos.units[nc26].extends) == 2
