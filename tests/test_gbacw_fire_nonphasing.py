@@ -39,7 +39,8 @@ def test_a_move_out_of_an_enemy_front_waits_for_withdrawal_fire_10_44() -> None:
     assert g.pos.units[IN3].hex == start  # not moved yet
     assert g.to_move() == ["csa"]
     assert g.legal_actions("csa") == [{"type": "withdrawal_fire", "unit": AL13},
-                                      {"type": "let_pass"}]
+                                      {"type": "withdrawal_fire_reserve", "unit": AL13},
+                                      {"type": "let_pass"}]  # the split: 002 §10.15
     with pytest.raises(RuleError):
         g.validate({"type": "end_brigade"}, "usa")
 
@@ -126,7 +127,8 @@ def test_approach_fire_after_the_reaction_answer_10_45() -> None:
     ev = g.apply({"type": "no_reaction"}, "usa")
     assert ev[-1].type == "approach_offered" and ev[-1].rule == "10.45"
     assert g.legal_actions("usa") == [{"type": "approach_fire", "unit": NAP1},
-                                      {"type": "let_pass"}]
+                                      {"type": "approach_fire_reserve", "unit": NAP1},
+                                      {"type": "let_pass"}]  # the split: 002 §10.15
     script(g, [9, 9, 9])
     ev = g.apply({"type": "approach_fire", "unit": NAP1}, "usa")
     shot = next(e for e in ev if e.type == "fire")

@@ -116,6 +116,12 @@ ACTION_TYPES: tuple[ActionType, ...] = (
                "the defender fires at an enemy leaving its front, before it moves"),
     ActionType("approach_fire", "10.45", (("unit", "str"),), ("action",),
                "a defending battery fires at an enemy that moved within 3 hexes"),
+    ActionType("withdrawal_fire_reserve", "10.15", (("unit", "str"),), ("action",),
+               "withdrawal fire with the larger half of the unit's SP, the rest held back "
+               "for its next non-phasing shot at another hex"),
+    ActionType("approach_fire_reserve", "10.15", (("unit", "str"),), ("action",),
+               "approach fire with the larger half of the battery's SP, the rest held back "
+               "for its next non-phasing shot at another hex"),
     ActionType("let_pass", "10.4", (), ("action",),
                "the defender lets the enemy move go on without (more) withdrawal or approach fire"),
     ActionType("shock", "11.31", (("shocks", "shocks"),), ("action",),

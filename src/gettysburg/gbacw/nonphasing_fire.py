@@ -16,6 +16,12 @@ the non-phasing seat's shots in the middle of a phasing move, through ``Position
   brigade activation), ``pending`` = ``{"kind": "approach", "seat", "unit", "hex"}`` and
   the defender answers ``approach_fire`` {unit} (a battery at a time) or ``let_pass``.
 
+* **The reserve (002 §10.15, §10.41).** Each firer may also answer
+  ``withdrawal_fire_reserve`` / ``approach_fire_reserve`` {unit}: the larger half of its SP
+  now, the rest held back for its next non-phasing shot of any kind at another hex
+  (``return_fire.book_reserve``); a unit holding a reserve fires it with whatever kind
+  comes next (``return_fire.shot_plan``).
+
 Readings: a move is one action from its start to its end hex, so approach fire is offered
 where the move ends (not at each hex it passes); when the move also asks a reaction (002
 §9.61-9.63) that answer comes first and approach fire is offered after it, at the phasing
@@ -44,14 +50,15 @@ from .fire_action import (
     stack_keys,
 )
 from .fire_result import withdrawal_after_fire
-from .return_fire import shot_plan
+from .return_fire import book_reserve, may_reserve, shot_plan, split_reserve
 from .shock_action import combatant_of
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
 
 KINDS = ("withdrawal", "approach")
-ACTION_KINDS = ("withdrawal_fire", "approach_fire", "let_pass")
+RESERVING = ("withdrawal_fire_reserve", "approach_fire_reserve")  # 002 §10.15
+ACTION_KINDS = ("withdrawal_fire", "approach_fire", *RESERVING, "let_pass")
 _LIMITS = ("full", "one_hex", "none")  # worst last
 
 
@@ -172,11 +179,13 @@ def options(game: GbacwGame) -> list[Action]:
     assert p is not None
     key, h = str(p["unit"]), game.hex_of(str(p["hex"]))
     assert h is not None
-    if p["kind"] == "withdrawal":
-        out: list[Action] = [{"type": "withdrawal_fire", "unit": k}
-                             for k in withdrawal_firers(game, key, h)]
-    else:
-        out = [{"type": "approach_fire", "unit": k} for k in approach_firers(game, key, h)]
+    firers = withdrawal_firers(game, key, h) if p["kind"] == "withdrawal" else \
+        approach_firers(game, key, h)
+    out: list[Action] = []
+    for k in firers:
+        out.append({"type": f"{p['kind']}_fire", "unit": k})
+        if may_reserve(game, k):  # 002 §10.15: half now, the rest for a later shot
+            out.append({"type": f"{p['kind']}_fire_reserve", "unit": k})
     return [*out, {"type": "let_pass"}]
 
 
@@ -220,12 +229,16 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         firer = str(action["unit"])
         plan = shot_plan(game, firer, h, "withdrawal" if p["kind"] == "withdrawal"
                          else "approach")
+        keep = 0
+        if action["type"] in RESERVING:
+            plan, keep = split_reserve(plan)
         ev.append(Event(f"{p['kind']}_fire", "10.44" if p["kind"] == "withdrawal" else "10.45",
                         {"unit": firer, "at": key}))
         shot_ev, outcome = _fire(game, plan, str(p["kind"]))
         ev += shot_ev
         if spencer(plan.firer) and p["kind"] == "withdrawal":  # 002 §14.35: twice
             ev += spencer_round(game, plan)
+        ev += book_reserve(game, firer, h, keep)
         if p["kind"] == "withdrawal" and outcome is not None and any(
                 t.unit == key for t in outcome.units):
             limit = withdrawal_after_fire(outcome, key)

@@ -13,6 +13,14 @@ offers none then (a reading that keeps the decision before any roll).
 
 Readings: one return shot per phasing shot (several units could answer, §10.42; the engine
 asks for one); the defender decides before seeing the phasing roll (both are simultaneous).
+
+The non-phasing reserve (002 §10.15, §10.41) lives here for every kind of non-phasing fire:
+a unit that splits fires the larger half now and holds the rest back (a ``fired`` entry
+``reserve:<SP>@<hex>``, gone with ``fired`` at the end of the enemy activation); its next
+non-phasing shot, of any kind, fires that reserve (or what it has left, if fewer) at another
+hex and is its last one in that activation (``reserve_used``). **Reading**: §10.15 limits a
+unit that splits to two shots, so the reserve shot replaces the full shot §10.41 would give
+a kind not yet used.
 """
 
 from __future__ import annotations
@@ -70,6 +78,7 @@ def _kinds(fired: list[str]) -> list[FireKind]:
 
 
 RESERVE = "reserve:"  # a ``fired`` entry "reserve:<SP>@<hex id>": SP held back (§10.15)
+RESERVE_USED = "reserve_used"  # the split's second shot is fired: no more non-phasing fire
 ANSWERS = ("return_fire", "return_fire_reserve", "rapid_return_fire", "hold")
 
 
@@ -83,18 +92,28 @@ def held_back(game: GbacwGame, key: str) -> tuple[int, str] | None:
     return None
 
 
+def may_reserve(game: GbacwGame, key: str) -> bool:
+    """Whether ``key`` may split its next non-phasing shot, holding SP back (002 §10.15,
+    §10.41): it holds no reserve, has not fired one, and fires at least 2 SP."""
+    return held_back(game, key) is None and RESERVE_USED not in game.pos.units[key].fired \
+        and fire_sp(game, key) >= 2
+
+
 def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return") -> FirePlan:
     """A non-phasing shot of ``key`` at ``target`` (return fire: the phasing firer's hex;
-    pre-shock fire: an attacker's hex), or a RuleError (002 §10.4). A unit that held SP
-    back from its first return fire fires them (or what it has left, if fewer) at another
-    hex (002 §10.15, example 2)."""
+    pre-shock fire: an attacker's hex; withdrawal or approach fire: the mover's hex), or a
+    RuleError (002 §10.4). A unit that held SP back from an earlier non-phasing shot fires
+    them (or what it has left, if fewer) at another hex with fire of any kind, once (002
+    §10.15, example 2); after that it fires no more non-phasing fire this activation."""
     firer: Firer = firer_of(game, key, phasing=False)
     kinds = _kinds(game.pos.units[key].fired)
-    reserve = held_back(game, key) if kind == "return" else None
+    if RESERVE_USED in game.pos.units[key].fired:
+        raise RuleError("10.15", f"{key} split its fire and has fired both shots")
+    reserve = held_back(game, key)
     if reserve is not None:
         if reserve[1] == game.cat.board.hexes[target].id:
             raise RuleError("10.15", f"{key} may not fire twice at one hex")
-        kinds = [k for k in kinds if k != "return"]
+        kinds = [k for k in kinds if k != kind]  # the reserve serves any later kind
     check_may_fire(firer, kind, fired_kinds=kinds)
     turned = reaction_step.artillery_fire_drm(game, key) if firer.artillery else 0
     extra = (Modifier("reaction-facing", turned, "9.62"),) if turned else ()
@@ -191,8 +210,7 @@ def options(game: GbacwGame) -> list[Action]:
     out: list[Action] = []
     for k in answers(game, order):
         out.append({"type": "return_fire", "unit": k})
-        if held_back(game, k) is None and "return" not in game.pos.units[k].fired and \
-                fire_sp(game, k) >= 2:
+        if "return" not in game.pos.units[k].fired and may_reserve(game, k):
             out.append({"type": "return_fire_reserve", "unit": k})  # 002 §10.15
         if _rapid_ok(game, k, order.firer.hex):
             out.append({"type": "rapid_return_fire", "unit": k})  # 002 §10.68
@@ -264,9 +282,7 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     if action["type"] in ANSWERS[:3]:
         back = shot_plan(game, str(action["unit"]), order.firer.hex)
         if action["type"] == "return_fire_reserve":
-            now, keep = even_split(back.sp, 2)
-            check_reserve(back.sp, now, keep)
-            back = replace(back, sp=now)
+            back, keep = split_reserve(back)
     p.pending = None
     ev: list[Event] = []
     if order.spencer:  # 002 §14.31: the Spencer fires and applies first
@@ -298,7 +314,7 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                                  order.firer.unit) and not any(
                 second_disordered(d.outcome, order.firer.unit) for d in dones):
             ev += spencer_round(game, order.plans[0])
-        return ev + _book_reserve(game, back, keep)
+        return ev + _booked(game, back, keep)
     dones = _roll_order(game, order)
     answered: list[ShotDone] = []
     if back is not None:
@@ -323,23 +339,32 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
             ev += ammunition_events(game, back.shooters, rolls[:1], second=rolls[1:])
         if len(answered) == 1:
             ev += _spencer_back(game, back, dones + answered)
-    return ev + _book_reserve(game, back, keep)
+    return ev + _booked(game, back, keep)
 
 
-def _book_reserve(game: GbacwGame, back: FirePlan | None, keep: int) -> list[Event]:
-    """Record the SP held back by a first return shot, or use up the reserve a second one
-    fired (002 §10.15)."""
-    if back is None:
-        return []
-    u = game.pos.units[back.firer.unit]
-    had = held_back(game, back.firer.unit)
-    if had is not None:
-        u.fired = [f for f in u.fired if not f.startswith(RESERVE)] + ["reserve_used"]
+def _booked(game: GbacwGame, back: FirePlan | None, keep: int) -> list[Event]:
+    return [] if back is None else book_reserve(game, back.firer.unit, back.target, keep)
+
+
+def split_reserve(plan: FirePlan) -> tuple[FirePlan, int]:
+    """A non-phasing shot split as evenly as possible: the larger half fired now, the rest
+    held back (002 §10.15); the plan of the shot now and the SP kept."""
+    now, keep = even_split(plan.sp, 2)
+    check_reserve(plan.sp, now, keep)
+    return replace(plan, sp=now), keep
+
+
+def book_reserve(game: GbacwGame, key: str, target: Hex, keep: int = 0) -> list[Event]:
+    """After a non-phasing shot of ``key`` at ``target``: record the SP it held back
+    (``keep``), or use up the reserve that shot fired (002 §10.15)."""
+    u = game.pos.units[key]
+    if held_back(game, key) is not None:
+        u.fired = [f for f in u.fired if not f.startswith(RESERVE)] + [RESERVE_USED]
         return []
     if keep:
-        hid = game.cat.board.hexes[back.target].id
+        hid = game.cat.board.hexes[target].id
         u.fired = [*u.fired, f"{RESERVE}{keep}@{hid}"]
-        return [Event("fire_reserved", "10.15", {"unit": back.firer.unit, "sp": keep})]
+        return [Event("fire_reserved", "10.15", {"unit": key, "sp": keep})]
     return []
 
 

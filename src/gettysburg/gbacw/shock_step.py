@@ -62,7 +62,7 @@ from .fire_action import (
 from .kinds import unit_class
 from .movement import entry_cost
 from .retreat import Surroundings, advance_order
-from .return_fire import shot_plan
+from .return_fire import book_reserve, shot_plan
 from .shock import (
     Effects,
     Shock,
@@ -501,7 +501,7 @@ def pre_shock_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         ev += spencer_round(game, plan)  # 002 §14.36: a Spencer unit fires twice
     u = game.pos.units[key]
     u.fired = [*u.fired, "pre_shock"]
-    return ev
+    return ev + book_reserve(game, key, target)  # a reserve it held is spent (002 §10.15)
 
 
 def _fights(game: GbacwGame) -> list[Event]:
