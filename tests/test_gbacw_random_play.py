@@ -40,6 +40,7 @@ WEIGHTS = {"alexander_swap": 1, "attach": 1, "build": 1, "idle_rally": 1,
            "transfer": 1, "move": 2, "face": 1, "move_leader": 1, "fire": 2,
            "fire_split": 1, "combined_fire": 1, "rapid_fire": 1,  # fire_action.py
            "withdrawal_fire": 2, "approach_fire": 2, "let_pass": 2,  # nonphasing_fire.py
+           "withdrawal_fire_reserve": 1, "approach_fire_reserve": 1,  # nonphasing_fire.py
            "resupply": 1, "resupply_face": 1,  # ammunition.py, resupply_turn.py
            "mount": 1, "dismount": 1,  # mounting.py
            "return_fire_reserve": 1, "rapid_return_fire": 1,  # return_fire.py
