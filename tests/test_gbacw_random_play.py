@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from gettysburg.core.dice import Dice
 from gettysburg.core.protocol import load_game, new_game
 from gettysburg.gbacw import formation_step, random_events
 from gettysburg.gbacw.charts import all_charts
+from gettysburg.gbacw.extension import check_column_chain
 from gettysburg.gbacw.game import GbacwGame, facing_kind
 from gettysburg.gbacw.stacking import stack_problem
 
@@ -80,18 +82,35 @@ def check_invariants(g: GbacwGame, moved: str | None) -> None:
             assert all(g.hex_of(x) in g.cat.board.hexes for x in u.extends)
             if u.extension == "line":
                 assert formation_step.line_of(g, k) is not None, (k, u.extends)
+            else:  # a column's parts: lead, then each extension next to the one before
+                check_column_chain(formation_step.parts(g, k))
             for x in u.extends:
                 assert x not in parts, (k, x, parts.get(x))
                 parts[x] = k
-    # a unit that just moved ended in a legal stack (002 §8.12)
     if moved is not None and p.units[moved].hex is not None:
-        here = p.units[moved].hex
-        entries = [g.stack_entry(k) for k, u in sorted(p.units.items())
-                   if u.hex == here and k != moved] + [g.stack_entry(moved)]
+        check_moved_stacks(g, moved)
+
+
+def check_moved_stacks(g: GbacwGame, moved: str) -> None:
+    """A unit that just moved ended in legal stacks (002 §8.12) in every hex it holds, each
+    unit counted with the SP its part holds there (§8.44, §8.5: the counter's hex takes the
+    odd SP); a column ends its move alone in each of its hexes (§8.5). The one problem
+    allowed: a lone unit on March whose column is still shorter than its size (a short move
+    from a hex where it stood gathered leaves the lead over the limit until it moves on)."""
+    p = g.pos
+    u = p.units[moved]
+    strengths = {k: formation_step.part_strengths(g, k) for k, v in sorted(p.units.items())
+                 if v.seat == u.seat and v.hex is not None}
+    for h, sp in formation_step.part_strengths(g, moved).items():
+        others = [k for k in strengths if k != moved and h in strengths[k]]
+        if u.extension == "column" and u.extends:
+            assert not others, (moved, h, others)
+        entries = [replace(g.stack_entry(k), sp=strengths[k][h]) for k in others]
+        entries.append(replace(g.stack_entry(moved), sp=sp))
         problem = stack_problem(entries, g.orders_of(moved))
-        # a lone unit too big for a hex on March would extend its column (002 §8.5), which
-        # the engine does not model yet: that is the one problem allowed
-        assert problem is None or (len(entries) == 1 and "extend the column" in str(problem))
+        short = len(u.extends) < formation_step.column_size(g, moved)
+        assert problem is None or (len(entries) == 1 and short
+                                   and "extend the column" in str(problem)), (moved, h, problem)
     # the fog: no enemy orders, EMs, AM counts or pool markers in a seat's view or events
     for seat in ("usa", "csa"):
         view = g.view(seat)
