@@ -174,6 +174,22 @@ _COMPACT: dict[tuple[Any, ...], JSONDict] = {}
 _TEXT: dict[tuple[Any, ...], str] = {}
 #: How many compact forms are kept before the memo starts afresh.
 COMPACT_MEMO = 20000
+#: Keys (unit ids, field names) -> their canonical JSON text: a hash writes every one.
+_KEY_TEXT: dict[str, str] = {}
+
+
+def _key_text(key: object) -> str:
+    """``canonical_dumps(key)``, kept for text keys (issue 59: some 120 keys a hash, a
+    hash an action)."""
+    if type(key) is not str:
+        return canonical_dumps(key)
+    got = _KEY_TEXT.get(key)
+    if got is None:
+        got = canonical_dumps(key)
+        if len(_KEY_TEXT) >= COMPACT_MEMO:
+            _KEY_TEXT.clear()
+        _KEY_TEXT[key] = got
+    return got
 
 
 _OPTIONAL = frozenset({"fire", "melee", "cavalry"})
@@ -236,11 +252,11 @@ class BocState:
         data = self._fields_json()
         check_json(data)
         parts = [(k, canonical_dumps(v)) for k, v in data.items()]
-        units = ",".join(f"{canonical_dumps(k)}:{u.compact_text()}"
+        units = ",".join(f"{_key_text(k)}:{u.compact_text()}"
                          for k, u in sorted(self.units.items()))
         parts.append(("units", "{" + units + "}"))
         parts.sort()
-        return "{" + ",".join(f"{canonical_dumps(k)}:{t}" for k, t in parts) + "}"
+        return "{" + ",".join(f"{_key_text(k)}:{t}" for k, t in parts) + "}"
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> BocState:
