@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gbacw_gunline import ARCHER, NAP1, NAP2, RESERVE, at, gunline, key_of, place
 from gettysburg.ai.general import best_index
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
@@ -277,3 +278,26 @@ def test_the_general_extends_a_line_in_the_engine() -> None:
     assert choice == {"type": "extend", "unit": nc26, "sides": ["left", "right"]}
     g.apply(choice, "csa")
     assert g.pos.units[nc26].extension == "line" and len(g.pos.units[nc26].extends) == 2
+
+
+def test_the_general_barrages_in_the_engine() -> None:
+    """004 §10.92-10.93, through the engine: the Union's artillery AM drawn, the two reserve
+    Napoleons by Hunt, Archer's regiment six hexes off (tests/gbacw_gunline.py): the
+    general declares the barrage, then fires both batteries together at the regiment."""
+    g = gunline(RESERVE)
+    p = g.pos
+    p.brigade, p.current, p.done_brigades, p.phase = None, "usa/US-AR", [], "action"
+    place(g, NAP1, at(g, (0, 0)), 0)
+    place(g, NAP2, at(g, (0, 1)), 0)
+    p.leaders["hunt"] = g.cat.board.hexes[at(g, (-1, 0))].id
+    place(g, next(k for k in p.units if g.formation(k) == ARCHER), at(g, (6, 0)), 3)
+    g._memo.clear()
+    v = g.view("usa")
+    assert {"type": "barrage"} in v["legal_actions"]
+    choice = best(v, v["legal_actions"])
+    assert choice == {"type": "barrage"}
+    g.apply(choice, "usa")
+    v = g.view("usa")
+    shot = best(v, v["legal_actions"])
+    assert shot["type"] == "barrage_fire"
+    assert sorted(shot["units"]) == sorted([key_of(g, NAP1), key_of(g, NAP2)])
