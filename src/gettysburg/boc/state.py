@@ -251,12 +251,13 @@ class BocState:
         change). Keys sorted as ``json.dumps(sort_keys=True)`` sorts them."""
         data = self._fields_json()
         check_json(data)
-        parts = [(k, canonical_dumps(v)) for k, v in data.items()]
         units = ",".join(f"{_key_text(k)}:{u.compact_text()}"
                          for k, u in sorted(self.units.items()))
-        parts.append(("units", "{" + units + "}"))
-        parts.sort()
-        return "{" + ",".join(f"{_key_text(k)}:{t}" for k, t in parts) + "}"
+        # The other fields in two encodings, those before "units" and those after, with
+        # the units' text put between them (two json.dumps calls instead of one a field).
+        before = canonical_dumps({k: v for k, v in data.items() if k < "units"})[1:-1]
+        after = canonical_dumps({k: v for k, v in data.items() if k > "units"})[1:-1]
+        return "{" + ",".join(t for t in (before, f'"units":{{{units}}}', after) if t) + "}"
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> BocState:
