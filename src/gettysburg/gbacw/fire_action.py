@@ -664,8 +664,10 @@ def check_order(game: GbacwGame, action: Action, seat: str) -> FireOrder:
             raise RuleError("10.68", "rapid fire only at 1-3 hexes")
         return FireOrder(kind, (first, first), rapid=True)
     if kind == "fire_split":
-        return FireOrder(kind, _split(game, f, _hexes(game, action.get("targets"), "targets"),
-                                      seat))
+        plans = _split(game, f, _hexes(game, action.get("targets"), "targets"), seat)
+        if COMBINED_SMALL_ARMS in game.setup.options and not f.artillery:
+            plans = combined_split(game, plans, seat)  # 002 §10.82 with §10.15
+        return FireOrder(kind, plans)
     return FireOrder(kind, (_combined(game, first, [str(x) for x in action.get("with") or []],
                                       seat),))
 
@@ -778,6 +780,30 @@ def combined_small_arms(game: GbacwGame, first: FirePlan, seat: str) -> FirePlan
     return FirePlan(f, first.target, sum(p.sp for p in plans), first.shot, range_drm=drm,
                     units=tuple(p.firer.unit for p in plans), over=first.over,
                     worst=tuple(worst))
+
+
+def combined_split(game: GbacwGame, plans: tuple[FirePlan, ...],
+                   seat: str) -> tuple[FirePlan, ...]:
+    """002 §10.82 (optional) with §10.15: a split by a unit whose stack combines its small
+    arms is the stack's split, the stack taken as one unit: its SP added as
+    :func:`combined_small_arms` adds them at each target, shared as evenly as possible.
+    **Reading**: the stack splits only among hexes every unit of the combination may fire
+    at (one firing unit; a share fired by fewer units would not be the stack's)."""
+    f = plans[0].firer
+    if extended_line(game, f.unit):
+        return plans
+    whole = [combined_small_arms(game, plan_at(game, f, p.target, seat, by_parts=False), seat)
+             for p in plans]
+    if len(whole[0].shooters) == 1 and all(len(w.shooters) == 1 for w in whole):
+        return plans
+    if any(w.shooters != whole[0].shooters for w in whole):
+        raise RuleError("10.82", f"{f.unit}'s stack fires as one: it splits only among hexes "
+                        "all its units may fire at")
+    sp = min(w.sp for w in whole)  # the same units; a refused front is one for all
+    shares = even_split(sp, len(whole))
+    targets = [w.target for w in whole]
+    check_phasing_split(sp, shares, targets, {t for t in targets if t.distance(f.hex) == 1})
+    return tuple(replace(w, sp=share) for w, share in zip(whole, shares, strict=True))
 
 
 def order_options(game: GbacwGame, key: str) -> list[Action]:
