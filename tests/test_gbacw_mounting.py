@@ -145,6 +145,27 @@ def test_mounting_resupplies_and_losses_carry_over_10_94() -> None:
     assert ev[0].data["sp"] == 7
 
 
+def test_mounting_stacks_at_present_strength_8_12_14_22() -> None:
+    """Mounting into a hex with mounted friends counts the unit's SP left, not its printed
+    SP (002 §8.12 with §12.13): 8 IL (9 SP) cannot mount beside 6 mounted SP on Advance
+    orders (limit 7), but at 1 SP left it can."""
+    def beside_mounted(lost: int) -> GbacwGame:
+        g, _k, _e = active_gamble()
+        other = "US-Cav:8 NY Cav#2"
+        u, o = g.pos.units[FREE], g.pos.units[other]
+        o.hex, o.facing = u.hex, u.facing
+        o.counter = f"{other}:mounted"
+        u.lost = lost
+        g._memo.clear()
+        return g
+
+    assert refused(beside_mounted(0), {"type": "mount", "unit": FREE}) == "8.12"
+    g = beside_mounted(8)
+    assert {"type": "mount", "unit": FREE} in remounts(g)
+    g.apply({"type": "mount", "unit": FREE}, "usa")
+    assert g.counter(FREE).mode == "mounted"
+
+
 def test_horse_holders_follow_the_counter_14_25() -> None:
     """Fire and shock read the counter on the map: on foot one SP in four holds the horses,
     mounted none (002 §14.25)."""

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Literal
 from gettysburg.core.protocol import Action, Event, RuleError
 
 from . import formation_step, scenario_step
-from .stacking import StackEntry, stack_problem
+from .stacking import StackEntry, entry_name, stack_problem
 from .state import unit_key
 from .tdg_leaders import check_dismount
 
@@ -100,8 +100,9 @@ def remount_problem(game: GbacwGame, key: str, mode: Mode) -> RuleError | None:
     new = game.cat.counters[twin]
     entries = [game.stack_entry(k) for k, v in sorted(p.units.items())
                if k != key and v.seat == u.seat and game.hex_of(v.hex) == here]
-    mine = StackEntry(f"{new.corps}:{new.unit}", new.arm, new.sp, new.formation,
-                      new.mode == "mounted")
+    mine = StackEntry(entry_name(key, corps=new.corps, name=new.unit, arm=new.arm), new.arm,
+                      _present(game.counter(key).sp, u.lost, new.sp),  # present SP (§12.13)
+                      new.formation, new.mode == "mounted")
     problem = stack_problem([*entries, mine], game.orders_of(key))
     if problem is not None:
         return RuleError("8.12", f"{key} {mode} would overfill its hex: {problem}")
