@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from gbacw_gunline import AL13, GAMBLE, IN3, TN1, at, gunline, hid, place, script
+from gbacw_gunline import AL5, AL13, GAMBLE, IN3, TN1, at, gunline, hid, place, script
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Event, RuleError
 from gettysburg.gbacw import fire_action as fa
 from gettysburg.gbacw.game import GbacwGame
 
-IL12 = "US-Cav:12 IL"
+IL12, IL8 = "US-Cav:12 IL", "US-Cav:8 IL"
 
 
 def nb(h: Hex, d: int, n: int = 1) -> Hex:
@@ -83,3 +83,56 @@ def test_a_stack_splits_only_where_all_may_fire_10_82(monkeypatch: pytest.Monkey
     g.pos.units[IL12].fired = ["phasing"]  # it has fired: the Indianans split alone
     order = fa.check_order(g, split, "usa")
     assert [(p.sp, p.shooters) for p in order.plans] == [(3, (IN3,)), (2, (IN3,))]
+
+
+def stack_under_fire(option: bool) -> tuple[GbacwGame, Hex, Hex]:
+    """Archer's 5th Alabama Battalion (3 SP) over the 13th Alabama (6 SP, 4 of them may fire
+    under the 7-SP hex limit, 002 §8.31-8.33) in C; the 3rd Indiana in A fires at them, the
+    8th Illinois stands in B, their other front hex."""
+    g = gunline(GAMBLE, options=("combined_small_arms",) if option else ())
+    c = at(g, (0, 0))
+    a, b = nb(c, 0), nb(c, 1)
+    place(g, AL5, c, 0)
+    place(g, AL13, c, 0)
+    place(g, IN3, a, 3)
+    place(g, IL8, b, 4)
+    g.apply({"type": "fire", "unit": IN3, "target": hid(g, c)}, "usa")
+    return g, a, b
+
+
+@pytest.mark.parametrize("option", [False, True])
+def test_a_stack_returns_fire_as_one_10_82(option: bool) -> None:
+    """With the option the stack's return fire is one shot of 3 + 4 SP, both units having
+    fired; without it the battalion returns its own 3 SP."""
+    g, a, _b = stack_under_fire(option)
+    script(g, [0, 0, 0, 0])
+    back = [e for e in shots(g.apply({"type": "return_fire", "unit": AL5}, "csa"))
+            if e.data["unit"] == AL5]
+    assert [(e.data["sp"], e.data["target"]) for e in back] == [(7 if option else 3, hid(g, a))]
+    assert back[0].data.get("combined") == ([AL5, AL13] if option else None)
+    assert ("return" in g.pos.units[AL13].fired) is option
+
+
+def test_a_combined_stack_reserves_as_one_10_82() -> None:
+    """§10.82 with §10.15: the stack answers with the larger half of its 7 SP (4) and keeps 3
+    as one reserve; the second phasing shot, from B, is answered by that reserve, fired by
+    both units; the 13th Alabama is not offered a shot of its own, and both have then used
+    their split."""
+    g, _a, b = stack_under_fire(True)
+    script(g, [0, 0, 0, 0])
+    ev = g.apply({"type": "return_fire_reserve", "unit": AL5}, "csa")
+    assert [(e.data["sp"], e.data["combined"]) for e in shots(ev)
+            if e.data["unit"] == AL5] == [(4, [AL5, AL13])]
+    kept = [e.data for e in ev if e.type == "fire_reserved"]
+    assert kept == [{"unit": AL5, "sp": 3, "with": [AL13]}]
+    ev = g.apply({"type": "fire", "unit": IL8, "target": g.pos.units[AL5].hex}, "usa")
+    assert [e.type for e in ev] == ["fire_declared"]
+    assert g.legal_actions("csa") == [{"type": "return_fire", "unit": AL5}, {"type": "hold"}]
+    with pytest.raises(RuleError):  # its share of the split is in the stack's reserve
+        g.validate({"type": "return_fire", "unit": AL13}, "csa")
+    script(g, [0, 0, 0, 0])
+    ev = g.apply({"type": "return_fire", "unit": AL5}, "csa")
+    assert [(e.data["sp"], e.data["target"], e.data["combined"]) for e in shots(ev)
+            if e.data["unit"] == AL5] == [(3, hid(g, b), [AL5, AL13])]
+    for k in (AL5, AL13):
+        assert "reserve_used" in g.pos.units[k].fired

@@ -765,8 +765,17 @@ def combined_small_arms(game: GbacwGame, first: FirePlan, seat: str) -> FirePlan
             continue
         if not plan.firer.artillery and plan.shot.refused_side == first.shot.refused_side:
             plans.append(plan)
+    return combine_small_arms_plans(game, plans)
+
+
+def combine_small_arms_plans(game: GbacwGame, plans: list[FirePlan]) -> FirePlan:
+    """002 §10.82 (optional): the shots of stacked small-arms units at one hex as one shot
+    led by the first: SP added, the least favourable range DRM, prepared fire only if all
+    have it, disordered or low on ammunition if any is (phasing or non-phasing fire)."""
+    first = plans[0]
     if len(plans) == 1:
         return first
+    f = first.firer
     charts = all_charts()
     light = _light(game)
     worst = []
@@ -779,7 +788,7 @@ def combined_small_arms(game: GbacwGame, first: FirePlan, seat: str) -> FirePlan
     drm = min(charts.range.drm(p.firer.weapon, p.shot.hexes, light)[0] for p in plans)
     return FirePlan(f, first.target, sum(p.sp for p in plans), first.shot, range_drm=drm,
                     units=tuple(p.firer.unit for p in plans), over=first.over,
-                    worst=tuple(worst))
+                    worst=tuple(worst), extra=first.extra)
 
 
 def combined_split(game: GbacwGame, plans: tuple[FirePlan, ...],

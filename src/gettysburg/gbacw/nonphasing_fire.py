@@ -45,12 +45,11 @@ from .fire_action import (
     mark_fired,
     roll_shot,
     shot_events,
-    spencer,
     spencer_round,
     stack_keys,
 )
 from .fire_result import withdrawal_after_fire
-from .return_fire import book_reserve, may_reserve, shot_plan, split_reserve
+from .return_fire import book_reserve, lone_spencer, may_reserve, shot_plan, split_reserve
 from .shock_action import combatant_of
 
 if TYPE_CHECKING:
@@ -236,9 +235,9 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                         {"unit": firer, "at": key}))
         shot_ev, outcome = _fire(game, plan, str(p["kind"]))
         ev += shot_ev
-        if spencer(plan.firer) and p["kind"] == "withdrawal":  # 002 §14.35: twice
+        if lone_spencer(plan) and p["kind"] == "withdrawal":  # 002 §14.35: twice
             ev += spencer_round(game, plan)
-        ev += book_reserve(game, firer, h, keep)
+        ev += book_reserve(game, firer, h, keep, plan.shooters[1:])
         if p["kind"] == "withdrawal" and outcome is not None and any(
                 t.unit == key for t in outcome.units):
             limit = withdrawal_after_fire(outcome, key)

@@ -45,12 +45,14 @@ from .fire import (
     reserved_shot,
 )
 from .fire_action import (
+    COMBINED_SMALL_ARMS,
     FireOrder,
     FirePlan,
     ShotDone,
     ammunition_events,
     apply_shot,
     check_order,
+    combine_small_arms_plans,
     extended_line,
     fire_sp,
     firer_of,
@@ -63,6 +65,7 @@ from .fire_action import (
     shot_events,
     spencer,
     spencer_round,
+    stack_keys,
     unit_rule_of,
 )
 from .fire_result import Modifier
@@ -104,7 +107,50 @@ def shot_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind = "return")
     pre-shock fire: an attacker's hex; withdrawal or approach fire: the mover's hex), or a
     RuleError (002 §10.4). A unit that held SP back from an earlier non-phasing shot fires
     them (or what it has left, if fewer) at another hex with fire of any kind, once (002
-    §10.15, example 2); after that it fires no more non-phasing fire this activation."""
+    §10.15, example 2); after that it fires no more non-phasing fire this activation.
+    With the optional §10.82 (game option ``combined_small_arms``) the small-arms units
+    stacked with ``key`` that may fire the same kind at ``target`` fire with it as one
+    shot, and a stack that split fires its reserve as one (§10.82 with §10.15)."""
+    plan = _own_plan(game, key, target, kind)
+    if COMBINED_SMALL_ARMS not in game.setup.options or plan.firer.artillery or \
+            extended_line(game, key):
+        return plan
+    partners = _partners(game, key)
+    reserve = held_back(game, key)
+    if reserve is not None:  # the stack's reserve: the units that split with it fire it
+        if not partners:
+            return plan
+        left = sum(fire_sp(game, k) for k in (key, *partners))
+        return replace(plan, sp=reserved_shot(reserve[0], left), units=(key, *partners))
+    seat = game.pos.units[key].seat
+    plans = [plan]
+    for k in stack_keys(game, plan.firer.hex):
+        if k == key or game.pos.units[k].seat != seat or held_back(game, k) is not None \
+                or extended_line(game, k):
+            continue
+        try:
+            other = _own_plan(game, k, target, kind)
+        except RuleError:
+            continue
+        if not other.firer.artillery and other.shot.refused_side == plan.shot.refused_side:
+            plans.append(other)
+    return combine_small_arms_plans(game, plans)
+
+
+def _partners(game: GbacwGame, key: str) -> tuple[str, ...]:
+    """The units stacked with ``key`` that split their fire with it as one stack (002
+    §10.82): each holds a reserve of 0 SP at the hex of ``key``'s first shot."""
+    mine = held_back(game, key)
+    here = game.hex_of(game.pos.units[key].hex)
+    if mine is None or here is None:
+        return ()
+    return tuple(k for k in stack_keys(game, here)
+                 if k != key and game.pos.units[k].seat == game.pos.units[key].seat
+                 and held_back(game, k) == (0, mine[1]))
+
+
+def _own_plan(game: GbacwGame, key: str, target: Hex, kind: FireKind) -> FirePlan:
+    """``key``'s own non-phasing shot (:func:`shot_plan` without §10.82's stack)."""
     firer: Firer = firer_of(game, key, phasing=False)
     kinds = _kinds(game.pos.units[key].fired)
     if RESERVE_USED in game.pos.units[key].fired:
@@ -321,7 +367,7 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
         answered = [roll_shot(game, back)]
         if rapid:  # 002 §10.68: the second falls on the first's result, both simultaneous
             answered.append(roll_shot(game, back, answered[0].outcome))
-        elif order.rapid and spencer(back.firer):  # 002 §14.37: all rolled, then applied
+        elif order.rapid and lone_spencer(back):  # 002 §14.37: all rolled, then applied
             answered.append(roll_shot(game, back, second_round=True))
     ev += _apply(game, dones)
     if back is not None:
@@ -343,7 +389,8 @@ def answer(game: GbacwGame, action: Action, seat: str) -> list[Event]:
 
 
 def _booked(game: GbacwGame, back: FirePlan | None, keep: int) -> list[Event]:
-    return [] if back is None else book_reserve(game, back.firer.unit, back.target, keep)
+    return [] if back is None else book_reserve(game, back.firer.unit, back.target, keep,
+                                                back.shooters[1:])
 
 
 def split_reserve(plan: FirePlan) -> tuple[FirePlan, int]:
@@ -354,17 +401,28 @@ def split_reserve(plan: FirePlan) -> tuple[FirePlan, int]:
     return replace(plan, sp=now), keep
 
 
-def book_reserve(game: GbacwGame, key: str, target: Hex, keep: int = 0) -> list[Event]:
+def book_reserve(game: GbacwGame, key: str, target: Hex, keep: int = 0,
+                 partners: tuple[str, ...] = ()) -> list[Event]:
     """After a non-phasing shot of ``key`` at ``target``: record the SP it held back
-    (``keep``), or use up the reserve that shot fired (002 §10.15)."""
+    (``keep``; ``partners``: the units of its stack that fired with it, under the optional
+    §10.82, hold a share of 0), or use up the reserve that shot fired, its stack's with it
+    (002 §10.15)."""
     u = game.pos.units[key]
     if held_back(game, key) is not None:
-        u.fired = [f for f in u.fired if not f.startswith(RESERVE)] + [RESERVE_USED]
+        for k in (key, *_partners(game, key)):
+            v = game.pos.units[k]
+            v.fired = [f for f in v.fired if not f.startswith(RESERVE)] + [RESERVE_USED]
         return []
     if keep:
         hid = game.cat.board.hexes[target].id
         u.fired = [*u.fired, f"{RESERVE}{keep}@{hid}"]
-        return [Event("fire_reserved", "10.15", {"unit": key, "sp": keep})]
+        for k in partners:
+            v = game.pos.units[k]
+            v.fired = [*v.fired, f"{RESERVE}0@{hid}"]
+        data: dict[str, object] = {"unit": key, "sp": keep}
+        if partners:
+            data["with"] = list(partners)
+        return [Event("fire_reserved", "10.15", data)]
     return []
 
 
@@ -398,10 +456,16 @@ def _alternate(game: GbacwGame, order: FireOrder, back: FirePlan,
     return ev
 
 
+def lone_spencer(plan: FirePlan) -> bool:
+    """A Spencer unit firing alone (002 §14.3): a stack's combined shot (§10.82) has no
+    second round, as in phasing fire."""
+    return spencer(plan.firer) and len(plan.shooters) == 1
+
+
 def _spencer_back(game: GbacwGame, back: FirePlan, before: list[ShotDone]) -> list[Event]:
     """002 §14.32: a returning Spencer unit in good order that suffered no 2nd disorder
     fires a second round of return fire."""
-    if not spencer(back.firer) or any(second_disordered(d.outcome, back.firer.unit)
+    if not lone_spencer(back) or any(second_disordered(d.outcome, back.firer.unit)
                                       for d in before):
         return []
     return spencer_round(game, back)

@@ -56,13 +56,12 @@ from .fire_action import (
     roll_shot,
     second_disordered,
     shot_events,
-    spencer,
     spencer_round,
 )
 from .kinds import unit_class
 from .movement import entry_cost
 from .retreat import Surroundings, advance_order
-from .return_fire import book_reserve, shot_plan
+from .return_fire import book_reserve, lone_spencer, shot_plan
 from .shock import (
     Effects,
     Shock,
@@ -496,11 +495,12 @@ def pre_shock_fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     # shot_events keeps the brigades' fatigue DRMs out of the enemy's copy (002 §17.31)
     ev = [Event("pre_shock_fire", "11.38", {"unit": key}), *shot_events(game, done)]
     apply_shot(game, done)
-    ev += ammunition_events(game, (key,), [done.roll.roll])  # 002 §10.69, §10.91
-    if spencer(plan.firer) and not second_disordered(done.outcome, key):
+    ev += ammunition_events(game, plan.shooters, [done.roll.roll])  # 002 §10.69, §10.91
+    if lone_spencer(plan) and not second_disordered(done.outcome, key):
         ev += spencer_round(game, plan)  # 002 §14.36: a Spencer unit fires twice
-    u = game.pos.units[key]
-    u.fired = [*u.fired, "pre_shock"]
+    for k in plan.shooters:  # its stack with it under the optional §10.82
+        u = game.pos.units[k]
+        u.fired = [*u.fired, "pre_shock"]
     return ev + book_reserve(game, key, target)  # a reserve it held is spent (002 §10.15)
 
 
