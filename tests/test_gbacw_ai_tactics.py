@@ -14,7 +14,7 @@ from gettysburg.ai.general import best_index
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
 from gettysburg.gbacw.ai.doctrine import GbacwDoctrine
-from gettysburg.gbacw.ai.ground import board, parse
+from gettysburg.gbacw.ai.ground import board, objectives, parse
 from gettysburg.gbacw.ai.memory import CHARGING, GbacwMemory
 from gettysburg.gbacw.ai.situation import situation
 from gettysburg.gbacw.ai.tactics import barrage_batteries_ready, charge_target
@@ -301,3 +301,18 @@ def test_the_general_barrages_in_the_engine() -> None:
     shot = best(v, v["legal_actions"])
     assert shot["type"] == "barrage_fire"
     assert sorted(shot["units"]) == sorted([key_of(g, NAP1), key_of(g, NAP2)])
+
+
+def test_victory_point_hexes_are_held_by_both_and_dug_in() -> None:
+    """004 sc.4: the Second Day scores objectives either side occupies at the end, so the
+    general reads them as objectives with no taker; a Union regiment on Culp's Hill
+    (B5013), on Advance with no enemy within 4 hexes, builds breastworks there."""
+    obj = objectives("second-day")
+    assert obj.taker is None
+    assert {parse("B5013"), parse("C2118"), parse("B5020")} <= set(obj.hexes)
+    hill = parse("B5013")
+    v = {**view({"a": unit("usa", hill, "B", sp=7), "e": unit("csa", away(hill, 3, 6), "X")},
+                {"B": "advance"}, phase="orders"), "scenario": "second-day", "turn": "2-0500"}
+    legal = [{"type": "build", "unit": "a", "facing": {"kind": "vertex", "index": i}}
+             for i in range(6)] + [{"type": "end_orders"}]
+    assert best(v, legal)["type"] == "build"

@@ -12,7 +12,7 @@ from functools import cache
 from gettysburg.core.hexes import DIRECTIONS, Hex
 from gettysburg.gbacw.board import Board, load_board
 from gettysburg.gbacw.charts import all_charts
-from gettysburg.gbacw.scenario import Control, load_scenario
+from gettysburg.gbacw.scenario import Control, VictoryPoints, load_scenario
 
 #: a hex no infantry enters (the chart's "P") or off the sheets
 FAR = 10_000.0
@@ -39,8 +39,9 @@ def parse(hex_id: str) -> Hex:
 
 @cache
 def objectives(scenario: str) -> Objectives:
-    """The control conditions of the scenario's victory block (public: the scenario file).
-    A scenario scored another way has no objective hexes (the doctrine then closes on the
+    """The control conditions of the scenario's victory block (public: the scenario file),
+    else its victory-point objectives' hexes with no taker (both sides hold them). A
+    scenario scored another way has no objective hexes (the doctrine then closes on the
     enemy)."""
     try:
         scen = load_scenario(scenario)
@@ -50,6 +51,13 @@ def objectives(scenario: str) -> Objectives:
     for cond in scen.victory.conditions:
         if isinstance(cond, Control) and cond.hexes:
             return Objectives(cond.seat, tuple(parse(h) for h in cond.hexes), sheets)
+    for cond in scen.victory.conditions:
+        if isinstance(cond, VictoryPoints):
+            # 004 sc.4, sc.5: either side scores an objective it occupies at the end, so
+            # both hold them (no taker)
+            hexes = sorted({parse(h) for o in cond.objectives for h in o.hexes},
+                           key=lambda x: (x.q, x.r))
+            return Objectives(None, tuple(hexes), sheets)
     return Objectives(None, (), sheets)
 
 
