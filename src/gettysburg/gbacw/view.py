@@ -12,6 +12,7 @@ from gettysburg.core.protocol import (
 from gettysburg.gbacw import (
     end_segment,
     formation_step,
+    own_view,
     sequence,
 )
 from gettysburg.gbacw.lasting import hero_view
@@ -51,6 +52,7 @@ class EngineView(EngineSteps):
                          collapsed=u.collapsed, lost=u.lost,
                          routed=u.routed)  # in its Division box, seen by its owner (12.53)
             units[k] = d
+        own_view.add_away(self, units, seat, full=full)  # own units on off-map roads
         brigades = {n: b.to_json() for n, b in sorted(p.brigades.items())
                     if full or b.seat == seat}
         leaders = {ld: {"hex": h, "seat": p.leader_seat.get(ld, "")}
@@ -91,4 +93,5 @@ class EngineView(EngineSteps):
             "result": self.result(),
             **end_segment.view_extras(self, seat, full=full),  # works, flips, own orders
             **hero_view(self, seat, full=full),  # 004 §18.0 P: own Hero markers (E-33)
+            **own_view.works_to_place(self, seat, full=full),  # own set-up works left
         }
