@@ -316,3 +316,30 @@ def test_victory_point_hexes_are_held_by_both_and_dug_in() -> None:
     legal = [{"type": "build", "unit": "a", "facing": {"kind": "vertex", "index": i}}
              for i in range(6)] + [{"type": "end_orders"}]
     assert best(v, legal)["type"] == "build"
+
+
+def test_a_compulsory_shock_is_designated_not_stalled() -> None:
+    """002 §11.21: with a shock the brigade must make (no end_brigade listed), the general
+    designates it rather than turn or refuse flanks while it may (the Battle, seed 14:
+    refuse and unrefuse 21 times each)."""
+    foe = unit("csa", away(BASE, 0, 1), "X", sp=12)
+    v = view({"c": unit("usa", BASE, "Cav", sp=4, arm="cav", mode="mounted"), "e": foe},
+             {"Cav": "advance"})
+    legal = [{"type": "face", "unit": "c", "facing": {"kind": "vertex", "index": 1}},
+             {"type": "refuse", "unit": "c", "side": "left"},
+             {"type": "shock", "shocks": [{"attackers": ["c"], "targets": [foe["hex"]]}]}]
+    assert best(v, legal)["type"] == "shock"
+    assert best(v, [*legal, {"type": "end_brigade"}])["type"] == "end_brigade"
+
+
+def test_mounted_cavalry_keeps_off_the_enemy_unless_charging() -> None:
+    """002 §11.21: mounted cavalry ending next to an enemy must shock it, so the general
+    stops short of the enemy instead (one hex back), unless it charges."""
+    foe = unit("csa", away(BASE, 0, 3), "X")
+    v = view({"c": unit("usa", BASE, "Cav", sp=6, arm="cav", mode="mounted"), "e": foe},
+             {"Cav": "advance"}, scenario="no-such-scenario")
+    legal = [{"type": "move", "unit": "c", "to": hid(away(BASE, 0, 2)), "facing": V0},
+             {"type": "move", "unit": "c", "to": hid(away(BASE, 0, 1)), "facing": V0}]
+    assert best(v, legal) == legal[1]
+    inf = {**v, "units": {**v["units"], "c": {**v["units"]["c"], "mode": "", "arm": "inf"}}}
+    assert best(inf, legal) == legal[0]

@@ -56,6 +56,12 @@ class GbacwDoctrine:
         fire_first = self._fire_first(s, legal, moves)
         out = [moves[i] if i in moves else self._score(s, brigades, a, fire_first)
                for i, a in enumerate(legal)]
+        if not any(a.get("type") in DONE for a in legal):
+            # 002 §11.21: a brigade whose mounted cavalry (or a charge) must shock has no
+            # end until it designates one; the best designation then, never stalling with
+            # facings and refusals (a Battle game refused and unrefused a flank 21 times)
+            out = [x + 2.0 if a.get("type") == "shock" else x
+                   for x, a in zip(out, legal, strict=True)]
         if int(view.get(REPEATS) or 0) > STUCK_AFTER:
             # an engine offering choice after choice (as raise/share once did): finish
             out = [x + 10.0 if a.get("type") in FINISH else x
@@ -226,6 +232,10 @@ class GbacwDoctrine:
             gain = before - after
         sp = int((s.own.get(k) or {}).get("sp") or 0)
         crowded = s.enemy_next_to(to) > 2 * sp and to not in s.obj.hexes
+        if s.enemy_next_to(to) and (s.own.get(k) or {}).get("mode") == "mounted":
+            # 002 §11.21: mounted cavalry that ends next to an enemy without firing must
+            # shock it; it rides there only in a charge (tactics.charge)
+            return STEP * gain - 0.35, s.aim(to), crowded
         return STEP * gain - 0.05, s.aim(to), crowded
 
     def _charge_move(self, s: Situation, k: str, frm: Hex,
