@@ -102,6 +102,11 @@ function blockName(u) {
 
 // A block's strength as its label reads: "3/4" when the view gives the maximum too; an
 // eliminated block has none left, whatever strength it last had.
+// When and where a piece away from the map comes back (the view's `away`).
+function awayText(u) {
+  return t("unit.away", { hex: u.away.hex ?? "?", back: u.away.back ?? "?" });
+}
+
 function strengthText(u) {
   const now = u.gone ? 0 : u.strength;
   return u.maxStrength === null ? String(now) : `${now}/${u.maxStrength}`;
@@ -915,7 +920,7 @@ export class Board {
     const title = known ? [u.id, u.name, u.type === null ? null : typeWord(u.type),
       u.strength === null ? null : strengthText(u),
       u.rating === null ? null : `${t("unit.rating")} ${u.rating}`,
-      u.movement === null ? null : `${t("unit.movement")} ${u.movement}`]
+      u.movement === null ? null : `${t("unit.movement")} ${u.movement}`, u.away ? awayText(u) : null]
       .filter((v) => v !== null).join(" · ") : t("unit.hidden");  // a handle means nothing to a player
     g.append(svg("title", {}, title));
     // The hover line says what the block is, and where when it stands on the map.
@@ -1021,6 +1026,12 @@ export class Board {
         list.forEach((u, i) => box.append(this.drawBlock(u, size, gap + slot / 2 + i * (slot + gap),
           gap + size / 2, 0, u.id === selected)));
         this.offNode.append(el("span", { class: "muted" }, label), box);
+        // Pieces away for a while say where and from when they come back.
+        const away = list.filter((u) => u.away);
+        if (away.length) {
+          this.offNode.append(el("ul", { class: "off-away" }, ...away.map((u) => el("li", { "data-unit": u.id },
+            `${blockName(u)}: ${awayText(u)}`))));
+        }
       };
       strip(waiting, t("map.off_map"), "off-waiting");
       strip(gone, t("map.eliminated"), "off-eliminated");

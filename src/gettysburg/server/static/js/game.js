@@ -3,7 +3,7 @@ import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage, setScope } from "./i18n.js";
 import { Board, mapKey, keyHelp } from "./board.js";
-import { destinations, actionsOn, unitsOf, unitsNamed, isAttack } from "./units.js";
+import { destinations, actionsOn, unitsOf, unitsNamed, isAttack, places } from "./units.js";
 import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName, cardPanel } from "./panels.js";
 import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
@@ -106,6 +106,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   const look = await pieceLook(state.system, seatIds);
   const board = new Board(boardNode, { map, seats: seatIds, ...look,
     onUnit: (id) => {
+      if (placeHere(id)) return;
       // With a block selected, a click on another block acts on it (a target named by a
       // legal action, or the hex it stands in); otherwise it selects.
       if (selected && selected !== id) {
@@ -126,7 +127,11 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
       loadPreview(selected);
     },
     onHex: (hex) => {
-      if (!selected) return;
+      if (!selected) {
+        const here = places(legal()).get(hex);
+        if (here?.length) pick(here, hex);
+        return;
+      }
       const options = destinations(legal(), selected).get(hex);
       if (options?.length) pick(options, hex);
       else explain(hex);
@@ -134,6 +139,8 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     // A stack clicked: with a piece selected that can act there, the click acts; else the
     // stack opens into a list to pick a piece from.
     onStack: (ids, hex) => {
+      const here = selected ? null : places(legal()).get(hex);
+      if (here?.length) { pick(here, hex); return; }
       if (selected && !ids.includes(selected)) {
         const options = [...ids.flatMap((id) => actionsOn(legal(), selected, id)), ...(destinations(legal(), selected).get(hex) || [])];
         if (options.length) { pick(options, hex); return; }
@@ -150,6 +157,19 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
       else selected = null;
       render();
     } });
+
+  // With no block selected, a click on a block standing where an action naming no block goes
+  // (a marker to put down there) offers that action; a block that has actions of its own is
+  // selected too, so that the choice may be dropped for them (Escape).
+  function placeHere(id) {
+    if (selected) return false;
+    const hex = unitsOf(state.view).find((u) => u.id === id)?.hex;
+    const here = hex ? places(legal()).get(hex) : null;
+    if (!here?.length) return false;
+    if (legal().some((a) => unitsNamed(a).includes(id))) { selected = id; loadPreview(id); }
+    pick(here, hex);
+    return true;
+  }
 
   // A click on a place the selected block has no action at: the rule system says why
   // (`/why`, in its words with its rule), else the client says only that nothing goes there.
@@ -243,7 +263,8 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     const mine = state.status !== "finished" && (state.to_move || []).includes(state.seat);
     document.title = mine ? `● ${t("game.your_move", { seat: seatName(state.seat) })} · ${title}` : title;
     phaseBar(bar, state, state.view);
-    const options = selected ? destinations(legal(), selected) : new Map();
+    // With nothing selected, the places an action naming no block goes to are lit.
+    const options = selected ? destinations(legal(), selected) : places(legal());
     const dests = new Set(options.keys());
     const attacks = new Set([...options].filter(([, acts]) => isAttack(acts[0])).map(([h]) => h));
     if (armed && !attacks.has(armed)) armed = null;

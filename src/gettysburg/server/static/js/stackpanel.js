@@ -46,11 +46,19 @@ export function facingWords(facing, layout) {
   return [arrow, ` ${words} ${facing.index}`];
 }
 
+// The choice's heading: the system's words for that kind of action when it has them ("the
+// vertex a breastwork guards"), else the general "facing".
+function chooseTitle(choosing) {
+  const type = choosing.options[0]?.type;
+  return tOr(`game.choose_facing.${type}`, t("game.choose_facing", { hex: choosing.hex }))
+    .replace("{hex}", choosing.hex);
+}
+
 export function facingPanel(node, choosing, layout, { onChoose, onCancel }) {
   node.hidden = !choosing;
   if (!choosing) { node.replaceChildren(); return; }
   node.replaceChildren(
-    el("h3", {}, t("game.choose_facing", { hex: choosing.hex })),
+    el("h3", {}, chooseTitle(choosing)),
     el("div", { class: "facing-buttons" }, ...choosing.options.map((a) => el("button", {
       class: "facing-option", "data-facing": `${a.facing.kind} ${a.facing.index}`, onclick: () => onChoose(a) },
     ...facingWords(a.facing, layout)))),

@@ -44,6 +44,9 @@ export function unitsOf(view) {
       extension: typeof u.extension === "string" && Array.isArray(u.extends) && u.extends.length
         ? { kind: u.extension, hexes: u.extends.filter((h) => typeof h === "string") } : null,
       leader: false,
+      // A piece of the seat's own away from the map for a while (`away: {hex, back}`: where
+      // and from when it may come back), when the view gives it.
+      away: u.away && typeof u.away === "object" ? u.away : null,
       raw: u,
     };
   });
@@ -51,7 +54,7 @@ export function unitsOf(view) {
   const leaders = entries(view?.leaders).filter(([, l]) => l && typeof l === "object" && typeof l.hex === "string")
     .map(([id, l]) => ({ id: String(id), side: String(l.seat ?? l.side ?? ""), hex: l.hex, name: l.name ?? String(id),
       type: "leader", strength: null, maxStrength: null, rating: null, movement: null, gone: false, revealed: false,
-      facing: null, marks: [], orders: null, extension: null, leader: true, raw: l }));
+      facing: null, marks: [], orders: null, extension: null, leader: true, away: null, raw: l }));
   return [...pieces, ...leaders];
 }
 
@@ -96,4 +99,18 @@ export function actionsOn(legal, unitId, otherId) {
   const names = (a) => [...unitsNamed(a), ...Object.entries(a).filter(([k]) => k !== "type" && k !== "path")
     .flatMap(([, v]) => (Array.isArray(v) ? v : [v])).filter((v) => typeof v === "string")];
   return legal.filter((a) => unitsNamed(a).includes(unitId) && names(a).includes(otherId));
+}
+
+// place id -> the legal actions that name no block but a place (a marker put down there,
+// a fight carried on from there): played on the map while no block is selected.
+export function places(legal) {
+  const out = new Map();
+  for (const a of legal) {
+    if (unitsNamed(a).length) continue;
+    const hex = targetHex(a);
+    if (hex === null) continue;
+    if (!out.has(hex)) out.set(hex, []);
+    out.get(hex).push(a);
+  }
+  return out;
 }
