@@ -37,6 +37,7 @@ from gettysburg.gbacw import (
     off_map_step,
     orders_step,
     scenario_step,
+    sightlines,
 )
 from gettysburg.gbacw.actions import ACTION_ORDER
 from gettysburg.gbacw.board import Board
@@ -50,7 +51,6 @@ from gettysburg.gbacw.kinds import EVENT_MARKER as EVENT_MARKER
 from gettysburg.gbacw.kinds import LEADER_MA as LEADER_MA
 from gettysburg.gbacw.kinds import facing_kind as facing_kind
 from gettysburg.gbacw.kinds import unit_class as unit_class
-from gettysburg.gbacw.los import line_of_sight
 from gettysburg.gbacw.movement import FriendStack, movement_allowance
 from gettysburg.gbacw.oob import Counter
 from gettysburg.gbacw.orders import (
@@ -345,9 +345,26 @@ class EngineQuestions(Game):
                 return ld
         return None
 
+    def placed(self) -> dict[Any, Any]:
+        """Answers that depend only on where the units stand, kept while no unit's hex
+        changes: checked against every unit's hex at each call (cheap beside the answers),
+        so they stay right even when an action moves units between two questions."""
+        units = self.pos.units
+        fp = tuple([u.hex for u in units.values()])
+        t = self._memo.get(_PLACED)
+        if t is None or t[_PLACED] is not units or t["fp"] != fp:
+            t = self._memo[_PLACED] = {_PLACED: units, "fp": fp}
+        return t
+
     def enemy_hexes(self, seat: Seat) -> set[Hex]:
-        return {h for u in self.pos.units.values()
-                if u.seat != seat and (h := self.hex_of(u.hex)) is not None}
+        t = self.placed()
+        found = t.get(("enemy", seat))
+        if found is None:
+            found = t[("enemy", seat)] = tuple(
+                h for u in self.pos.units.values()
+                if u.seat != seat and (h := self.hex_of(u.hex)) is not None)
+        # a set filled in the units' order, as before: callers may read it in its order
+        return set(found)
 
     def enemy_artillery(self, seat: Seat) -> set[Hex]:
         return {h for k, u in self.pos.units.items()
@@ -409,17 +426,28 @@ class EngineQuestions(Game):
         p = self.pos
         seat, orders = p.units[key].seat, self.orders_of(key)
         mover = self.stack_entry(key)
+        t = self.placed()
+        standing = t.get(("standing", seat))
+        if standing is None:  # the seat's units on the map by key, with their hexes
+            standing = t[("standing", seat)] = [
+                (k, h) for k, u in sorted(p.units.items())
+                if u.seat == seat and (h := self.hex_of(u.hex)) is not None]
         stacks: dict[Hex, list[str]] = {}
-        for k, u in sorted(p.units.items()):
-            if u.seat == seat and k != key and (h := self.hex_of(u.hex)) is not None:
+        for k, h in standing:
+            if k != key:
                 stacks.setdefault(h, []).append(k)
         out: dict[Hex, FriendStack] = {}
         for h, keys in stacks.items():
-            entries = [self.stack_entry(k) for k in keys]
+            entries = (*(self.stack_entry(k) for k in keys), mover)
+            fits = _STACKS_FIT.get((entries, orders))
+            if fits is None:
+                if len(_STACKS_FIT) >= _STACKS_FIT_SIZE:
+                    _STACKS_FIT.clear()
+                fits = _STACKS_FIT[(entries, orders)] = stack_problem(entries, orders) is None
             out[h] = FriendStack(
-                artillery_only=all(e.kind == "artillery" for e in entries),
+                artillery_only=all(e.kind == "artillery" for e in entries[:-1]),
                 march=any(self.orders_of(k) == "march" for k in keys),
-                combat=True, can_stack=stack_problem([*entries, mover], orders) is None)
+                combat=True, can_stack=fits)
         return out
 
     def reach(self, key: str) -> dict[tuple[Hex, Facing], Reach]:
@@ -737,10 +765,12 @@ class EngineQuestions(Game):
         key = ("los", a, b)
         found = self._memo.get(key)
         if found is None:
-            occupied = {h for v in self.pos.units.values()
-                        if (h := self.hex_of(v.hex)) is not None}
-            found = self._memo[key] = line_of_sight(self.cat.board, a, b,
-                                                    blockers=occupied - {a, b}).clear
+            t = self.placed()
+            occupied = t.get("occupied")
+            if occupied is None:
+                occupied = t["occupied"] = frozenset(
+                    h for v in self.pos.units.values() if (h := self.hex_of(v.hex)) is not None)
+            found = self._memo[key] = sightlines.clear(self.cat.board, a, b, occupied)
         return bool(found)
 
     def near_enemy(self, h: Hex, seat: Seat) -> bool:
@@ -934,6 +964,11 @@ _REACH_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
 _REACH_CACHE_SIZE = 4096
 _LEADER_CACHE: dict[tuple[Any, ...], dict[Hex, int]] = {}
 _HEXES: dict[str, Hex] = {}
+_PLACED = "placed"
+#: whether a stack (its entries, the mover last) keeps the limits of 002 §8.12 under the
+#: orders: :func:`stacking.stack_problem` is pure, and the same stacks recur all game
+_STACKS_FIT: dict[tuple[tuple[StackEntry, ...], str], bool] = {}
+_STACKS_FIT_SIZE = 100_000
 
 
 def _towards(h: Hex, enemy: list[Hex], kind: str) -> Facing:

@@ -29,6 +29,21 @@ class EngineView(EngineSteps):
 
         return learned_from(seat, before, after)
 
+    def view_summary(self, seat: Seat) -> JSONDict:
+        """The view's keys about the game as a whole (its clock, whose move, the
+        objectives, the result), each as :meth:`view` gives it, without the pieces and the
+        legal actions: what the lab reads for an agent that reads no view (the random
+        agent), so the legal list is built once, by ``legal_sequence``."""
+        p = self.pos
+        return {
+            "system": self.system, "seat": seat, "scenario": self.scen.id,
+            "turn": turn_label(p.turn), "light": self._light(),
+            "last_turn": turn_label(p.last_turn), "phase": p.phase,
+            "segment": sequence.segment_of(p.phase), "initiative": p.initiative,
+            "to_move": self.to_move(), "control": dict(sorted(p.control.items())),
+            "result": self.result(),
+        }
+
     def view(self, seat: Seat) -> JSONDict:
         p, cat = self.pos, self.cat
         full = seat == REFEREE
