@@ -514,36 +514,40 @@ class BocGame(Position, Game):
         return self._view(seat, full=True)
 
     def view_summary(self, seat: Seat) -> JSONDict:
-        """The view without the blocks, the command ranges and the legal actions (the
-        protocol's summary: what the lab reads of a view when its agent reads none; each
-        key as :meth:`view` gives it). Issue 59: most of a view's cost."""
+        """The view's clock, turn order, options, losses, VP total and result, without
+        the board's state (control, blocks, command ranges, supply, combat) or the legal
+        actions: the protocol's summary, what the lab reads of a view when its agent reads
+        none (each key as :meth:`view` gives it). Issue 59: a view's cost is the rest."""
         return self._view(seat, full=False)
 
     def _view(self, seat: Seat, full: bool) -> JSONDict:
         st = self.state
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
-        out: JSONDict = {
+        head: JSONDict = {
             "system": self.system, "seat": seat, "scenario": st.scenario, "title": st.title,
             # What the game was made from (a shipped name or a scenario file's path): public,
             # so an agent can read the scenario's own board, bands and set-up.
             "source": self.setup.scenario,
             "day": st.day, "hour": st.hour, "night": st.night,
             "time": time_label(st.day, st.hour), "phase": st.phase, "active": st.active,
-            "order": list(st.order), "to_move": self.to_move(), "options": list(st.options),
-            "control": dict(st.control), "losses": dict(st.losses),
-            "victory": csa_total(self.board, st)}
-        if full:
-            shown, hidden = units_view(self.key, st, seat)
-            oob, labels = self.orders.oob, self._label_memo
-            if labels is None:
-                labels = self._label_memo = {}
-            for unit in shown:  # the printed label of a block the seat already sees by id
-                printed = oob[str(unit["id"])]
-                got = labels.get(unit["id"])
-                if got is None or got[0] is not printed:  # kept per label object (issue 59)
-                    got = labels[str(unit["id"])] = (printed, label_view(printed))
-                unit.update(got[1])
-            out["units"], out["hidden"] = shown, hidden
+            "order": list(st.order), "to_move": self.to_move(), "options": list(st.options)}
+        if not full:  # the summary
+            head.update({"losses": dict(st.losses), "victory": csa_total(self.board, st),
+                         "over": st.over, "result": self.result()})
+            return head
+        out: JSONDict = {**head, "control": dict(st.control), "losses": dict(st.losses),
+                         "victory": csa_total(self.board, st)}
+        shown, hidden = units_view(self.key, st, seat)
+        oob, labels = self.orders.oob, self._label_memo
+        if labels is None:
+            labels = self._label_memo = {}
+        for unit in shown:  # the printed label of a block the seat already sees by id
+            printed = oob[str(unit["id"])]
+            got = labels.get(unit["id"])
+            if got is None or got[0] is not printed:  # kept per label object (issue 59)
+                got = labels[str(unit["id"])] = (printed, label_view(printed))
+            unit.update(got[1])
+        out["units"], out["hidden"] = shown, hidden
         out.update({
             "supply_points": {k: v for k, v in st.supply_points.items()
                               if own(st.units[k].side)},
@@ -554,12 +558,11 @@ class BocGame(Position, Game):
             "verdicts": json_copy(st.verdicts),
             "over": st.over, "result": self.result(),
         })
-        if full:
-            out["command_ranges"] = self._command_ranges(seat)
+        out["command_ranges"] = self._command_ranges(seat)
         if seat == REFEREE or seat == "usa":
             out["hancock"] = dict(st.hancock)
         out["combat"] = self._combat_view(seat)
-        if full and seat in SEATS:
+        if seat in SEATS:
             out["legal_actions"] = self.legal_actions(seat)
         return out
 
