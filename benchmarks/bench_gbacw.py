@@ -11,6 +11,14 @@ Times
 3. a random player (the weighted one of ``tests/test_gbacw_random_play.py``) through
    Little Round Top to its end: actions, seconds, and the share spent listing actions.
 
+``--lrt`` instead plays whole Little Round Top games as the lab does (issue 54's measure): the
+``general`` (CSA) against ``random``, and random against random, one seed each of
+``--seeds``, in this checkout and in ``--before COMMIT`` (``git archive``: the checkout is
+not touched), each in its own Python process, the two taking turns ``--rounds`` times so
+that the machine's other load falls on both alike. Figures are CPU seconds
+(``time.process_time``) of the play loop; the final state hashes of the two must be the
+same (the engine changed its speed, not its games).
+
 ``--fire`` instead prints the CPU time (``time.process_time``) spent in
 ``fire_action.fire_targets`` over 300 weighted random actions (fire favoured) of Little
 Round Top (seeds 1, 2) and Herr Ridge (seed 3), with a hash of every legal list and the
@@ -21,8 +29,16 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from io import BytesIO
+from pathlib import Path
+from typing import Any
 
 from gettysburg.core.canonical import hash_json
 from gettysburg.core.protocol import new_game
@@ -92,11 +108,84 @@ def fire_cpu(scenario: str, seed: int, actions: int = 300) -> None:
           f"final {g.state_hash()[:16]}")
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Run in each engine's process: plays the games and prints [[kind, seed, actions, cpu,
+#: final hash], ...] as JSON. The lab's loop: a view for the general, the view's summary
+#: and the legal list for the random agent (the full view where a commit lacks the summary).
+PLAYER = r'''
+import json, random, sys, time
+from gettysburg.ai import make_agent
+from gettysburg.gbacw.game import GbacwGame
+out = []
+for kind in ("general", "random"):
+    for seed in [int(x) for x in sys.argv[1].split(",")]:
+        g = GbacwGame("little-round-top", seed=seed)
+        agents = {s: make_agent("general" if kind == "general" and s == "csa" else "random",
+                                str(seed), "gbacw") for s in ("usa", "csa")}
+        rng = random.Random(seed)
+        n, t = 0, time.process_time()
+        while not g.is_terminal():
+            s = g.to_move()[0]
+            if getattr(agents[s], "reads_view", True) is False and hasattr(g, "view_summary"):
+                v, legal = g.view_summary(s), g.legal_actions(s)
+            else:
+                v = g.view(s)
+                legal = v["legal_actions"]
+            g.apply_unrecorded(agents[s].choose(v, legal, 1.0, rng), s)
+            n += 1
+        out.append([kind, seed, n, time.process_time() - t, g.state_hash()[:16]])
+print(json.dumps(out))
+'''
+
+
+def extract(commit: str, into: Path) -> Path:
+    """``src`` of ``commit`` under ``into`` (read from git; the checkout is left alone)."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+                          check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def lrt_versus(before: str, seeds: str, rounds: int) -> None:
+    """Whole Little Round Top games in this checkout and at ``before`` (see the module)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"before": extract(before, Path(tmp)), "now": ROOT / "src"}
+        cpu: dict[tuple[str, str, int], list[float]] = {}
+        seen: dict[tuple[str, str, int], tuple[int, str]] = {}
+        for _ in range(rounds):
+            for name, src in trees.items():
+                proc = subprocess.run([sys.executable, "-c", PLAYER, seeds], check=True,
+                                      capture_output=True, text=True,
+                                      env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"})
+                rows: list[Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+                for kind, seed, n, secs, final in rows:
+                    cpu.setdefault((name, kind, seed), []).append(secs)
+                    seen[(name, kind, seed)] = (n, final)
+    print(f"Little Round Top to the end, CPU s a game (best of {rounds}); before = {before}")
+    for kind, seed in sorted({(k, s) for _, k, s in cpu}):
+        b, a = (min(cpu[(name, kind, seed)]) for name in ("before", "now"))
+        (nb, hb), (na, ha) = seen[("before", kind, seed)], seen[("now", kind, seed)]
+        same = "same game" if (nb, hb) == (na, ha) else f"DIFFERENT: {nb} {hb} / {na} {ha}"
+        print(f"  {kind:8s} seed {seed}: {na} actions, before {b:6.1f} s, now {a:6.1f} s "
+              f"(x{b / a:.2f}); final {ha}: {same}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--fire", action="store_true", help="the fire part's CPU time only")
+    ap.add_argument("--lrt", action="store_true",
+                    help="whole Little Round Top games, now against --before")
+    ap.add_argument("--before", default="99d8bff",
+                    help="the commit --lrt compares with (default: before issue 54's speed-ups)")
+    ap.add_argument("--seeds", default="5401", help="--lrt's seeds, comma-separated")
+    ap.add_argument("--rounds", type=int, default=1)
     args = ap.parse_args()
+    if args.lrt:
+        lrt_versus(args.before, args.seeds, args.rounds)
+        return
     if args.fire:
         for scenario, seed in (("little-round-top", 1), ("little-round-top", 2),
                                ("herr-ridge", 3)):
