@@ -7,6 +7,8 @@ that enemy activation. Hand-made gun-line and skirmish positions, scripted d10s.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gbacw_gunline import AL5, AL13, ARCHER, GAMBLE, IN3, NAP1, TN1, at, gunline, hid, place, script
 from gbacw_skirmish import active_gamble
@@ -209,3 +211,66 @@ def test_a_reserve_serves_pre_shock_fire_10_15(same_hex: bool) -> None:
     ev = g.apply(fire, "csa")
     assert [e.data["sp"] for e in shots(ev, enemy)] == [2]
     assert "reserve_used" in g.pos.units[enemy].fired and held_back(g, enemy) is None
+
+
+# --- random play around the reserve (hypothesis) ---------------------------------------------
+
+ANSWER_TYPES = ("fire", "fire_split", "move", "return_fire", "return_fire_reserve", "hold",
+                "withdrawal_fire", "withdrawal_fire_reserve", "let_pass", "no_reaction")
+
+
+def skirmish_line(dice: list[int], option: bool) -> GbacwGame:
+    """Gamble's 3rd Indiana, 8th and 12th Illinois in the front of Archer's 5th Alabama
+    Battalion over the 13th Alabama, and of the 1st Tennessee beside them."""
+    g = gunline(GAMBLE, dice=dice, options=("combined_small_arms",) if option else ())
+    c = at(g, (0, 0))
+    place(g, AL5, c, 0)
+    place(g, AL13, c, 0)
+    place(g, TN1, nb(c, 5), 0)
+    place(g, IN3, nb(c, 0), 3)
+    place(g, IL8, nb(c, 1), 4)
+    place(g, "US-Cav:12 IL", nb(nb(c, 5), 0), 3)
+    return g
+
+
+def play(dice: list[int], picks: list[int], option: bool) -> tuple[GbacwGame, list[str]]:
+    """Random fire, moves and answers; checks the reserve's invariants after each action
+    and returns the game and a digest of its events."""
+    g = skirmish_line(dice, option)
+    log: list[str] = []
+    for pick in picks:
+        seat = g.to_move()[0]
+        legal = [a for a in g.legal_actions(seat) if a["type"] in ANSWER_TYPES]
+        if not legal:
+            break
+        before = {k: (held_back(g, k), "reserve_used" in u.fired) for k, u in g.pos.units.items()}
+        ev = g.apply(legal[pick % len(legal)], seat)
+        log += [f"{e.type}:{e.rule}:{sorted(e.data.items())}" for e in ev]
+        for e in ev:
+            assert e.rule, e
+            if e.type != "fire":
+                continue
+            sp, units = int(e.data["sp"]), e.data.get("combined") or [e.data["unit"]]
+            assert 1 <= sp <= 7, e.data  # 002 §8.31: a hex's small arms
+            for k in units:
+                held, used = before[str(k)]
+                assert not used, (k, "fired after both shots of its split")  # §10.15
+                if held is not None and held[0] and not e.data.get("second_round"):
+                    assert sp <= held[0], (k, sp, held)  # the reserve, or less
+        for k, u in g.pos.units.items():
+            entries = [f for f in u.fired if f.startswith("reserve:")]
+            assert len(entries) <= 1 and not (entries and "reserve_used" in u.fired), (k, u.fired)
+    return g, log
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(dice=st.lists(st.integers(0, 9), min_size=40, max_size=40),
+       picks=st.lists(st.integers(0, 60), min_size=1, max_size=8), option=st.booleans())
+def test_the_reserve_under_random_play_10_15(dice: list[int], picks: list[int],
+                                             option: bool) -> None:
+    """Every shot within the hex limit, a reserve shot never above the reserve, nothing
+    fired after both shots of a split, one reserve at a time; the same dice and choices
+    replay to the same position and events."""
+    g, log = play(dice, picks, option)
+    again, log2 = play(dice, picks, option)
+    assert again.state_hash() == g.state_hash() and log2 == log
