@@ -6,9 +6,12 @@ from __future__ import annotations
 import pytest
 
 from gbacw_gunline import AL5, AL13, GAMBLE, IN3, TN1, at, gunline, hid, place, script
+from gbacw_skirmish import ARCHER, OPENING, SKIRMISH
+from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Event, RuleError
 from gettysburg.gbacw import fire_action as fa
+from gettysburg.gbacw.facing import front_hexes
 from gettysburg.gbacw.game import GbacwGame
 
 IL12, IL8 = "US-Cav:12 IL", "US-Cav:8 IL"
@@ -136,3 +139,35 @@ def test_a_combined_stack_reserves_as_one_10_82() -> None:
             if e.data["unit"] == AL5] == [(3, hid(g, b), [AL5, AL13])]
     for k in (AL5, AL13):
         assert "reserve_used" in g.pos.units[k].fired
+
+
+def test_a_shocked_stack_fires_pre_shock_as_one_10_82() -> None:
+    """Pre-shock fire (002 §10.43, §11.38) by a stack under the option: the 1st Tennessee and
+    the 13th Alabama (6 SP each; a position built by hand on the skirmish) fire 7 SP as one
+    shot at the attacker's hex, and both have used their pre-shock fire."""
+    g = GbacwGame(SKIRMISH, dice=ScriptedDice(OPENING + [6, 5] + [0] * 60, die="d10"),
+                  options=("combined_small_arms",))
+    g.apply({"type": "end_orders"}, "usa")
+    g.apply({"type": "end_orders"}, "csa")
+    g.apply({"type": "first_am", "marker": "usa/US-1/Cav"}, "usa")
+    g.apply({"type": "end_orders_change"}, "usa")
+    g.apply({"type": "activate", "brigade": GAMBLE}, "usa")
+    k = g.brigade_units(GAMBLE)[0]
+    first, second = g.brigade_units(ARCHER)[:2]
+    u = g.pos.units[k]
+    here = g.hex_of(u.hex)
+    assert here is not None and u.facing is not None
+    front = g.cat.board.hexes[front_hexes(here, u.facing)[0]].id
+    for n, key in enumerate((first, second)):
+        g.pos.units[key].hex = front
+        g.pos.units[key].facing = g.pos.units[first].facing
+        g.pos.units[key].stack = n
+    shock = next(a for a in g.legal_actions("usa") if a["type"] == "shock"
+                 and a["shocks"][0]["attackers"] == [k])
+    g.apply(shock, "usa")
+    g.apply({"type": "stand"}, "csa")
+    ev = g.apply({"type": "pre_shock_fire", "unit": first, "target": u.hex}, "csa")
+    assert [(e.data["sp"], e.data["combined"]) for e in shots(ev)
+            if e.data["unit"] == first] == [(7, [first, second])]
+    assert "pre_shock" in g.pos.units[second].fired
+    assert not [a for a in g.legal_actions("csa") if a["type"] == "pre_shock_fire"]
