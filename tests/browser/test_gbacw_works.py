@@ -109,6 +109,10 @@ def test_second_day_union_places_a_breastwork_and_the_count_goes_down(
         after = _state(live, game_id, usa["token"])["view"]
         assert sum(after["works_to_place"].values()) == 20
         assert {"hex": hex_id, "vertex": int(chosen.split()[1])} in after["breastworks"]
+        # Drawn on the map along the two hexsides of its corner.
+        page.wait_for_selector(f'polyline.edge-mark[data-kind="breastworks"][data-hex="{hex_id}"]'
+                               f'[data-vertex="{chosen.split()[1]}"]', state="attached")
+        screenshot(page, "gbacw-setup-works-placed")
         page.wait_for_function(f"""() => [...document.querySelectorAll('#log li.sentence')]
             .some((li) => li.textContent.includes('breastwork in {hex_id}'))""")
         assert not errors, errors

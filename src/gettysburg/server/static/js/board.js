@@ -8,7 +8,7 @@ import { unitsOf } from "./units.js";
 import { seatName } from "./panels.js";
 import { HexCanvas } from "./maptiles.js";
 import { PieceCanvas } from "./piececanvas.js";
-import { decorate, stackBadge, extensionShape } from "./counters.js";
+import { decorate, stackBadge, extensionShape, edgeMarkShape } from "./counters.js";
 
 export const TERRAIN = { clear: "#e6ddb4", woods: "#8fae6a", orchard: "#b9cc8c", town: "#caa58a",
   marsh: "#a7c4bb", rocks: "#b5ab98" };
@@ -227,8 +227,10 @@ export class Board {
     root.append(this.trailLayer);
     // Extended lines and columns: bands and parts in the hexes beyond their counters.
     this.extensionLayer = svg("g", { class: "extensions", "pointer-events": "none" });
+    // Markers along a hex's sides (drawEdgeMarks), under the pieces.
+    this.edgeLayer = svg("g", { class: "edge-marks", "pointer-events": "none" });
     this.unitLayer = svg("g", { class: "units" });
-    root.append(this.extensionLayer, this.unitLayer);
+    root.append(this.edgeLayer, this.extensionLayer, this.unitLayer);
     // The keyboard's hex cursor, drawn over everything: a hex's own outline is half hidden
     // under its neighbours. Two tones, so that it shows on any terrain.
     this.ring = svg("g", { class: "focus-ring", "pointer-events": "none", style: "display: none" },
@@ -984,6 +986,7 @@ export class Board {
     this.blocks = new Map();
     this.words = new Map();
     this.draw(units, selected, dests, attacks, armed, reach);
+    if (this.centres.size) this.drawEdgeMarks(view);
     if (this.keys) this.afterDraw(units, { selected, dests, attacks, armed, actors }, focusedUnit);
   }
 
@@ -1051,6 +1054,29 @@ export class Board {
       });
       this.tray.append(el("div", { class: "side-row" }, el("h4", {}, seatName(side)), box));
     }
+  }
+
+  // Markers lying along the two hexsides of a hex's corner: every list of the view whose
+  // entries all give a `hex` and a `vertex` (a corner, as a vertex facing names it), each
+  // list drawn in its own line (`data-kind`: its key), titled in the view's words for it.
+  drawEdgeMarks(view) {
+    const lists = Object.entries(view || {}).filter(([, v]) => Array.isArray(v) && v.length
+      && v.every((m) => m && typeof m === "object" && typeof m.hex === "string" && Number.isInteger(m.vertex)));
+    const drawn = JSON.stringify(lists);
+    if (drawn === this.edgeDrawn) return; // the same markers: the layer stays as it is
+    this.edgeDrawn = drawn;
+    const shapes = lists.flatMap(([key, marks], i) => marks.map((m) => {
+      const c = this.centres.get(m.hex);
+      const line = c ? edgeMarkShape(c, m.vertex, this.spacing, this.map?.layout, i) : null;
+      if (!line) return null;
+      line.setAttribute("class", "edge-mark");
+      line.dataset.kind = key;
+      line.dataset.hex = m.hex;
+      line.dataset.vertex = String(m.vertex);
+      line.append(svg("title", {}, `${t(`view.${key}`) === `view.${key}` ? key : t(`view.${key}`)} — ${m.hex}`));
+      return line;
+    })).filter((g) => g);
+    this.edgeLayer.replaceChildren(...shapes);
   }
 
   // Each piece on the map that holds more than its hex (`extension`), drawn from its hex

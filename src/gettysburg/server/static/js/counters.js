@@ -22,6 +22,24 @@ export function facingAngle(layout, facing) {
   return Math.atan2(a[1] + b[1], a[0] + b[0]);
 }
 
+// Markers that lie along the two hexsides of one corner of a hex (the view's lists of
+// `{hex, vertex}`: works guarding that corner), the `i`th kind of them: a thick line from the
+// corner before through the corner itself to the one after, a little inside the hex; the
+// corner's angle as `facingAngle` gives a vertex facing, the hex's corners at spacing/√3.
+export function edgeMarkShape([x, y], vertex, spacing, layout, i) {
+  const r = (spacing / Math.sqrt(3)) * 0.86;
+  const corner = (v) => {
+    const a = facingAngle(layout, { kind: "vertex", index: ((v % 6) + 6) % 6 });
+    return a === null ? null : [x + Math.cos(a) * r, y + Math.sin(a) * r];
+  };
+  const pts = [vertex - 1, vertex, vertex + 1].map(corner);
+  if (pts.some((p) => !p)) return null;
+  return svg("polyline", { points: pts.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" "),
+    fill: "none", stroke: i ? "#8a6a3a" : "#5b3a1a", "stroke-width": (spacing * 0.08).toFixed(2),
+    "stroke-linecap": "round", "stroke-linejoin": "round",
+    "stroke-dasharray": i ? `${(spacing * 0.1).toFixed(1)} ${(spacing * 0.08).toFixed(1)}` : null });
+}
+
 // A word for a marker or an order in the player's language ("counter.mark.disordered"),
 // or its first letters.
 function word(key, fallback) {

@@ -129,6 +129,10 @@ function fieldValue(key, value, names) {
   if (Array.isArray(value)) return value.map((v) => fieldValue(key, v, names)).join(" ");
   if (typeof value === "string") return names.get(value) ?? tOr(`value.${key}.${value}`, value);
   if (typeof value === "boolean") return t(value ? "game.yes" : "game.no");
+  // A facing ({kind, index}) as the facing panel says it: "vertex 2".
+  if (value && typeof value === "object" && typeof value.kind === "string" && Number.isInteger(value.index)) {
+    return `${tOr(`facing.${value.kind}`, value.kind)} ${value.index}`;
+  }
   return short(value);
 }
 
