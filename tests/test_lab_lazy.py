@@ -7,8 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+import pytest
+
+from gettysburg.ai import agent as agent_module
 from gettysburg.ai import make_agent
-from gettysburg.ai.agent import register_agent
 from gettysburg.ai.random_agent import RandomAgent
 from gettysburg.boc.lab_hooks import HOOKS as BOC_HOOKS
 from gettysburg.core.protocol import new_game
@@ -45,8 +47,12 @@ def _spy(seed: str) -> _Spy:
     return _Spy(seed)
 
 
-register_agent("random-viewing", _viewing)
-register_agent("random-spy", _spy)
+@pytest.fixture(autouse=True)
+def _agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two test agents, registered for this module's tests only (a name left in the
+    registry would show in other tests' lists of agents)."""
+    monkeypatch.setitem(agent_module._AGENTS, "random-viewing", _viewing)
+    monkeypatch.setitem(agent_module._AGENTS, "random-spy", _spy)
 
 
 def _same_play(row: dict[str, Any]) -> dict[str, Any]:
