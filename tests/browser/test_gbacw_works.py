@@ -2,7 +2,9 @@
 the Union, once the Confederacy (``random``) has given its orders, sees in the phase bar how
 many markers it still has to put down, the hexes they may go to lit with nothing selected, a
 click on one offers the vertices a marker may guard, and the chosen one is placed: the count
-goes down by one, the marker is in the view's ``breastworks`` and the log says it."""
+goes down by one, the marker is in the view's ``breastworks``, drawn along its corner's two
+hexsides, and the log says it. Then a unit selected offers its turns where it stands as arrows
+(``build``, 002 §15.1), and the one chosen is drawn as works being built."""
 
 from __future__ import annotations
 
@@ -115,6 +117,30 @@ def test_second_day_union_places_a_breastwork_and_the_count_goes_down(
         screenshot(page, "gbacw-setup-works-placed")
         page.wait_for_function(f"""() => [...document.querySelectorAll('#log li.sentence')]
             .some((li) => li.textContent.includes('breastwork in {hex_id}'))""")
+
+        # A unit's turns where it stands (here: breastworks built toward a corner, 002 §15.1)
+        # offered as arrows once it is selected, and one sent from there.
+        legal = _state(live, game_id, usa["token"])["legal"]
+        sites = {a["hex"] for a in legal if a["type"] == "place_works"}
+        builds: dict[str, list[str]] = {}
+        for a in legal:
+            if a["type"] == "build":
+                facing = f"{a['facing']['kind']} {a['facing']['index']}"
+                builds.setdefault(a["unit"], []).append(facing)
+        unit = next(k for k in sorted(builds) if units[k]["hex"] not in sites
+                    and page.locator(f'g.unit[data-unit="{k}"]').count() == 1)
+        g = page.locator(f'g.unit[data-unit="{unit}"]')
+        g.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f'g.unit.selected[data-unit="{unit}"]')
+        row = page.locator('#turn .turn-kind[data-type="build"]')
+        assert sorted(b.get_attribute("data-facing")
+                      for b in row.locator("button.facing-option").all()) == sorted(builds[unit])
+        assert "Build" in row.inner_text()
+        row.locator("button.facing-option").first.click()
+        page.wait_for_function(f"""() => [...document.querySelectorAll(
+            'polyline.edge-mark[data-kind="constructions"]')].some((p) => p.dataset.hex
+            === '{units[unit]["hex"]}')""")
         assert not errors, errors
     finally:
         with contextlib.suppress(Exception):

@@ -3,12 +3,12 @@ import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage, setScope } from "./i18n.js";
 import { Board, mapKey, keyHelp } from "./board.js";
-import { destinations, actionsOn, unitsOf, unitsNamed, isAttack, places } from "./units.js";
+import { destinations, actionsOn, unitsOf, unitsNamed, isAttack, places, targetHex } from "./units.js";
 import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName, cardPanel } from "./panels.js";
 import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
 import { battleOf, drawBattle } from "./battle.js";
-import { stackPanel, facingPanel, facingChoices, formationsPanel } from "./stackpanel.js";
+import { stackPanel, facingPanel, facingChoices, formationsPanel, turnPanel } from "./stackpanel.js";
 import { poolPanel, combatPanel } from "./markers.js";
 
 // How the board draws a game's pieces: the system's counter style and seat colours.
@@ -76,6 +76,8 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   // An opened stack (its pieces to pick from) and a move's facings to choose between.
   const stackNode = el("div", { class: "panel card stack-list", id: "stack", hidden: true });
   const chooseNode = el("div", { class: "panel card facing-choice", id: "choose", hidden: true });
+  // The selected piece's turns where it stands, with arrows (stackpanel.js, turnPanel).
+  const turnNode = el("div", { class: "panel card facing-choice", id: "turn", hidden: true });
   const formationsNode = el("div", { class: "panel card formations-panel", id: "formations", hidden: true });
   // The seat's markers (pool, draw) and the selected unit's fire and shock odds (markers.js).
   const poolNode = el("div", { class: "panel card markers-panel", id: "markers", hidden: true });
@@ -100,7 +102,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
   // be a live region without reading everything again.
   const announce = el("div", { class: "sr-only", id: "announce", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "game" }, bar, boardNode, battleNode,
-    el("div", { class: "side" }, aside, controls, combatNode, chooseNode, stackNode, cardNode, actionsNode, poolNode, formationsNode, logNode)), announce);
+    el("div", { class: "side" }, aside, controls, combatNode, chooseNode, turnNode, stackNode, cardNode, actionsNode, poolNode, formationsNode, logNode)), announce);
 
   const seatIds = state.seats.map((s) => s.seat);
   const look = await pieceLook(state.system, seatIds);
@@ -310,6 +312,9 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     combatPanel(combatNode, shown, { names, onAct: guarded, disabled: busy || waiting || !mine });
     facingPanel(chooseNode, choosing, map?.layout, { onChoose: (a) => act(a, choosing.hex),
       onCancel: () => { choosing = null; render(); } });
+    const turns = selected ? legal().filter((a) => unitsNamed(a).includes(selected) && targetHex(a) === null
+      && a.facing && typeof a.facing === "object" && Number.isInteger(a.facing.index)) : [];
+    turnPanel(turnNode, turns, map?.layout, { onChoose: guarded, disabled: busy || waiting });
     actionsPanel(actionsNode, legal(), { matching: selected, onAct: guarded, disabled: busy || waiting, names });
     logPanel(logNode, events, { names, seats: state.seats.map((s) => s.seat), handles: handlesOf(state.view) });
     if (!cardNode.dataset.drawn) { cardPanel(cardNode, card, state.seats.map((s) => s.seat)); cardNode.dataset.drawn = "1"; }

@@ -65,6 +65,26 @@ export function facingPanel(node, choosing, layout, { onChoose, onCancel }) {
     el("button", { class: "facing-cancel", onclick: onCancel }, t("game.cancel_choice")));
 }
 
+// The selected piece's actions that turn it where it stands (a facing, no place: a turn, a
+// resupply or rally with a turn, a line formed into a column...): one row for each kind of
+// them, its words and an arrow for each facing, a click sending that action.
+export function turnPanel(node, actions, layout, { onChoose, disabled = false }) {
+  node.hidden = !actions.length;
+  if (!actions.length) { node.replaceChildren(); return; }
+  const kinds = new Map();
+  for (const a of actions) {
+    const key = JSON.stringify(Object.keys(a).filter((k) => k !== "facing").sort().map((k) => [k, a[k]]));
+    if (!kinds.has(key)) kinds.set(key, []);
+    kinds.get(key).push(a);
+  }
+  node.replaceChildren(el("h3", {}, t("game.turn_here")), ...[...kinds.values()].map((list) => el("div",
+    { class: "turn-kind", "data-type": list[0].type },
+    el("div", { class: "muted" }, tOr(`action.${list[0].type}`, list[0].type)),
+    el("div", { class: "facing-buttons" }, ...list.map((a) => el("button", {
+      class: "facing-option", disabled, "data-facing": `${a.facing.kind} ${a.facing.index}`,
+      onclick: () => onChoose(a) }, ...facingWords(a.facing, layout)))))));
+}
+
 // The seat's own formations when the view gives them as `brigades: {id: {orders, reserve,
 // fatigue, activations...}}` (a seat's view holds only its own): one line each, the active
 // one (`view.brigade`) marked, those done this activation (`done_brigades`) greyed.
