@@ -102,6 +102,8 @@ class EngineView(EngineSteps):
                 "the enemy's markers in the pool and the pool's size (002 §5.3)",
                 "the order of the pool: no draw exists before it is made (002 §5.3)",
                 "the enemy's reinforcements not yet on the map (002 §9.7)",
+                "the enemy's set-up breastworks not yet placed and his units on off-map "
+                "roads (004 sc.4.5, sc.5.5, §9.88)",
                 "the enemy's units keeping their own orders, attached batteries, Loose "
                 "Cannon tasks and idle-rally choices (002 §4.23, §4.32, §6.24, §13.45)"],
             "legal_actions": self.legal_actions(seat) if seat != REFEREE else [],
