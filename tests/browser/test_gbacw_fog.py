@@ -22,7 +22,8 @@ from browser.gbacw_seats import Seat, pairs
 PREFIX = {"csa": ("CS-", "csa/"), "usa": ("US-", "usa/")}
 AGENT = {"csa": "general", "usa": "random"}
 # What a seat's view says only of its own counters (gbacw/view.py)
-OWNER_ONLY = ("moves", "waiting_at", "fired", "fire_kinds", "mp_spent", "moved", "ammo", "lost")
+OWNER_ONLY = ("moves", "waiting_at", "fired", "fire_kinds", "mp_spent", "moved", "ammo", "lost",
+              "away")  # away: on an off-map road (004 §9.88; gbacw/own_view.py)
 NEVER = ("order", "draw_order", "pool_order", "cup", "bag")
 SCENARIO = "herr-ridge"
 SEED = "3"
