@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING
 
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, Event, RuleError, Seat
+from gettysburg.gbacw import fatigue
 from gettysburg.gbacw.efficiency import unit_activations
 from gettysburg.gbacw.facing import Facing, to_kind
 from gettysburg.gbacw.kinds import ARTILLERY_COMMANDS, facing_kind, unit_class
 from gettysburg.gbacw.orders import (
     LooseCannon,
     OrdersChange,
+    march_after_combat,
     march_orders_change,
     reserve_broken,
 )
@@ -175,8 +177,8 @@ def late_orders(game: GbacwGame, before: dict[str, str]) -> list[Event]:
                 p.unit_orders.pop(k, None)
                 continue
             p.unit_orders[k] = own
-            if u.facing is not None:
-                u.facing = to_kind(u.facing, facing_kind(own))  # type: ignore[arg-type]
+            if u.facing is not None:  # as the unit's orders face (artillery's, §6.18)
+                u.facing = to_kind(u.facing, facing_kind(game.orders_of(k)))  # type: ignore[arg-type]
             kept.append(k)
         if kept:
             ev.append(Event("late_orders", "4.23", {"brigade": n, "units": kept,
@@ -201,7 +203,7 @@ def on_activate(game: GbacwGame, brigade: str) -> list[Event]:
             del p.unit_orders[k]
             u = p.units[k]
             if u.facing is not None:
-                u.facing = to_kind(u.facing, facing_kind(b.orders))  # type: ignore[arg-type]
+                u.facing = to_kind(u.facing, facing_kind(game.orders_of(k)))  # type: ignore[arg-type]
             taken.append(k)
     game._memo.clear()
     if not taken:
@@ -505,15 +507,45 @@ def owes_move(game: GbacwGame) -> list[str]:
 
 def march_hexes(game: GbacwGame) -> dict[str, list[str]]:
     """Hex id -> the March brigades with a unit there, before an action (their units may
-    have left the hex by the time its shots are read; 002 §6.26)."""
+    have left the hex by the time its shots are read; 002 §6.26). A brigade counts as on
+    March here too through a unit still on March orders of its own (§4.23)."""
     p = game.pos
     out: dict[str, list[str]] = {}
     for k, u in p.units.items():
         if u.hex is not None:
             n = game.formation(k)
-            if p.brigades[n].orders == "march" and n not in out.get(u.hex, []):
+            marching = p.brigades[n].orders == "march" or p.unit_orders.get(k) == "march"
+            if marching and n not in out.get(u.hex, []):
                 out.setdefault(u.hex, []).append(n)
     return out
+
+
+def _own_march(game: GbacwGame, brigade: str) -> bool:
+    """Whether a unit of the brigade still holds March orders of its own (002 §4.23)."""
+    return any(game.pos.unit_orders.get(k) == "march" for k in game.brigade_units(brigade))
+
+
+def combat_orders(game: GbacwGame, brigade: str) -> str:
+    """002 §6.26 with §4.23: what is on March in a brigade shocked or fired on goes to
+    Advance: the brigade if its orders are March, and its units still on March orders of
+    their own (out of command at an earlier change). Combat is no orders-change roll, so
+    command range plays no part; other orders are not changed (a unit that kept March in a
+    brigade now on Attack is on Advance until it takes the brigade's orders, :func:`on_activate`).
+    Every unit then faces as its orders say (§7.1, through the engine's refacing). Returns
+    the brigade's orders."""
+    p = game.pos
+    b = p.brigades[brigade]
+    if b.orders == "march":
+        b.orders = march_after_combat("march", shocked=True)
+    for k in game.brigade_units(brigade):
+        own = p.unit_orders.get(k)
+        if own == b.orders or (own == "march" and b.orders == "advance"):
+            del p.unit_orders[k]
+        elif own == "march":
+            p.unit_orders[k] = "advance"
+    game._refacing(brigade)  # type: ignore[attr-defined]
+    game._memo.clear()
+    return b.orders
 
 
 def note_fired_on(game: GbacwGame, events: list[Event], marching: dict[str, list[str]]) -> None:
@@ -528,22 +560,36 @@ def note_fired_on(game: GbacwGame, events: list[Event], marching: dict[str, list
                 p.fired_on.append(n)
 
 
+def fatigue_orders(game: GbacwGame, brigade: str) -> None:
+    """002 §17.32: a brigade at Fatigue 4 is on Advance at once, and so is each of its units
+    (orders a unit kept out of command, §4.23, end here too: the brigade may hold neither
+    March nor Attack); every unit then faces as its orders say (§7.1)."""
+    p = game.pos
+    b = p.brigades[brigade]
+    forced = fatigue.forced_orders(b.fatigue, b.orders)
+    if forced != "advance" or (b.orders == forced and not any(
+            k in p.unit_orders for k in game.brigade_units(brigade))):
+        return
+    b.orders = forced
+    for k in game.brigade_units(brigade):
+        p.unit_orders.pop(k, None)
+    game._refacing(brigade)  # type: ignore[attr-defined]
+    game._memo.clear()
+
+
 def march_fired_on(game: GbacwGame) -> list[Event]:
     """At the end of the enemy brigade's activation: the March brigades it fired on take
-    Advance orders (002 §6.26 through ``orders.march_after_combat``) and activate on their
+    Advance orders (002 §6.26 through :func:`combat_orders`) and activate on their
     division's remaining AMs."""
-    from gettysburg.gbacw.orders import march_after_combat
-
     p = game.pos
     ev: list[Event] = []
     for n in sorted(p.fired_on):
         b = p.brigades[n]
-        new = march_after_combat(b.orders, fired_on=("small_arms",))
-        if new != b.orders:
-            b.orders = new
-            game._refacing(n)  # type: ignore[attr-defined]
-            ev.append(Event("march_fired_on", "6.26", {"brigade": n, "orders": new},
-                            visible_to=(b.seat,), redacted=None))
+        if b.orders != "march" and not _own_march(game, n):
+            continue  # nothing on March any more (a Reserve broken by the same shot, 6.34)
+        new = combat_orders(game, n)
+        ev.append(Event("march_fired_on", "6.26", {"brigade": n, "orders": new},
+                        visible_to=(b.seat,), redacted=None))
     p.fired_on = []
     if ev:
         game._memo.clear()

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 from gettysburg.core.protocol import Event, dice_event
 
 from . import fatigue
-from .facing import to_kind
-from .orders import march_after_combat
+from .orders_step import combat_orders, fatigue_orders
 from .shock import march_aftermath
 from .shock_action import combatant_of
 from .shock_units import present as _present
@@ -49,11 +48,8 @@ def march_shocked(game: GbacwGame, seat: str, ctx: dict[str, Any]) -> list[Event
                   if k not in involved and _present(game, k)]
         first = game.dice.counter
         checks = march_aftermath(game.dice, [combatant_of(game, k) for k in others])
-        b.orders = march_after_combat("march", shocked=True)
-        for k in game.brigade_units(brigade):
-            u = p.units[k]
-            if u.facing is not None:
-                u.facing = to_kind(u.facing, "vertex")
+        # its orders and its units' own March orders (002 §4.23) go to Advance, facings after
+        combat_orders(game, brigade)
         data: dict[str, Any] = {"brigade": brigade, "orders": b.orders, "checks": []}
         for c in checks:
             u = p.units[c.unit]
@@ -88,13 +84,7 @@ def shock_fatigue(game: GbacwGame, ctx: dict[str, Any]) -> list[Event]:
             continue
         before = b.fatigue
         b.fatigue = fatigue.raised(b.fatigue, new)
-        old_orders = b.orders
-        b.orders = fatigue.forced_orders(b.fatigue, b.orders)
-        if b.orders != old_orders:
-            for k in game.brigade_units(brigade):
-                u = p.units[k]
-                if u.facing is not None:
-                    u.facing = to_kind(u.facing, "vertex")
+        fatigue_orders(game, brigade)  # 002 §17.32: Fatigue 4 puts every unit on Advance
         ev.append(Event("fatigue", "17.22", {"brigade": brigade, "before": before,
                                              "after": b.fatigue,
                                              "marker": fatigue.label(b.fatigue),

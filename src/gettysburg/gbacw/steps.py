@@ -534,8 +534,7 @@ class EngineSteps(EngineLegality):
             return []
         before = b.fatigue
         b.fatigue = fatigue.raised(b.fatigue, new)
-        b.orders = fatigue.forced_orders(b.fatigue, b.orders)
-        self._refacing(brigade)
+        orders_step.fatigue_orders(self, brigade)  # 002 §17.32, units' own orders too
         return [Event("fatigue", "17.22", {"brigade": brigade, "before": before,
                                            "after": b.fatigue,
                                            "marker": fatigue.label(b.fatigue)},
