@@ -420,6 +420,8 @@ def filter_reach(game: FormationGame, key: str,
                 and (h := game.hex_of(v.hex)) is not None}
     half = 2 * budget(game, key)
     orders, size = game.orders_of(key), column_size(game, key)
+    # _trail's own tests that need no move: whether any move of the unit could trail
+    may_trail = u.extension != "line" and size > 0 and orders in ("march", "advance")
     out: dict[tuple[Hex, Facing], Reach] = {}
     for (h, f), r in found.items():
         if h in facings and facings[h].kind == f.kind and facings[h] != f and h != here:
@@ -428,7 +430,7 @@ def filter_reach(game: FormationGame, key: str,
             continue
         if h in refusing and h != here and r.half_mp + 2 * JOIN_REFUSED_COST > half:
             continue  # 002 §7.32: joining a refused stack costs 1 MP more
-        trail = _trail(game, key, r, orders, size)
+        trail = _trail(game, key, r, orders, size) if may_trail else []
         if trail and (h in occupied or any(t in occupied for t in trail)):
             continue  # 002 §8.5: no part of a column ends stacked
         if trail and orders == "advance" and not _keeps_up(game, key, r, trail, half):
