@@ -162,15 +162,46 @@ def fire_sp(game: GbacwGame, key: str, *, refused_front: bool | None = None) -> 
     if h is None:
         return 0
     keys = [k for k in stack_keys(game, h) if game.pos.units[k].seat == u.seat]
+    # §8.31 holds over the activation: a unit that fired from here counts at least the SP
+    # it was allowed then (losses since do not free SP), one that has left counts as spent
+    used = {k: sp for k, v in game.pos.units.items()
+            if v.fired and k != key and v.seat == u.seat and (sp := fired_from(v, u.hex))}
     entries = [game.stack_entry(k) for k in keys]
-    entries = [type(e)(e.unit, e.arm, firing_strength(game, k), e.brigade, e.mounted)
+    entries = [type(e)(e.unit, e.arm, max(firing_strength(game, k), used.get(k, 0)),
+                       e.brigade, e.mounted)
                for e, k in zip(entries, keys, strict=True)]
-    allowed = fire_allowances(entries)
+    allowed = fire_allowances(entries, spent=sum(sp for k, sp in used.items() if k not in keys))
     i = keys.index(key)
     if refused_front is None or not any(game.pos.units[k].refused for k in keys):
         return allowed[i]
     normal, refused = refused_fire_split(allowed)[i]
     return refused if refused_front else normal
+
+
+FIRED_FROM = "from:"  # a ``UnitState.fired`` entry "from:<SP>@<hex id>" (002 §8.31)
+
+
+def fired_from(u: UnitState, hex_id: str | None) -> int:
+    """The SP ``u`` was allowed when it made its first phasing shot of this activation from
+    ``hex_id`` (0: none from there); what :func:`fire_sp` counts for it (002 §8.31, §8.33)."""
+    for entry in u.fired:
+        if entry.startswith(FIRED_FROM):
+            sp, _, hid = entry[len(FIRED_FROM):].partition("@")
+            if hid == hex_id:
+                return int(sp)
+    return 0
+
+
+def note_fired_from(game: GbacwGame, plan: FirePlan) -> None:
+    """Before a phasing shot is applied (so before any return fire hurts the firers), note
+    the SP each firer is allowed from its hex, once an activation (002 §8.31: the hex's
+    limit is for the activation, not for the units' strength after the shot)."""
+    if not plan.firer.phasing:
+        return
+    for k in plan.shooters:
+        u = game.pos.units[k]
+        if u.hex is not None and not any(x.startswith(FIRED_FROM) for x in u.fired):
+            u.fired = [*u.fired, f"{FIRED_FROM}{fire_sp(game, k)}@{u.hex}"]
 
 
 def firing_strength(game: GbacwGame, key: str) -> int:
@@ -1038,6 +1069,7 @@ def mark_hurt(game: GbacwGame, done: ShotDone) -> None:
 def apply_shot(game: GbacwGame, done: ShotDone) -> None:
     """Write one rolled shot on the position (target, then friends fired over)
     (002 §10.17, §10.26)."""
+    note_fired_from(game, done.plan)  # 002 §8.31, before the shot's results
     mark_hurt(game, done)
     if done.outcome is not None:
         write_outcome(game, done.outcome)
