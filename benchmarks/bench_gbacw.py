@@ -13,11 +13,11 @@ Times
 
 ``--lrt`` instead plays whole Little Round Top games as the lab does (issue 54's measure): the
 ``general`` (CSA) against ``random``, and random against random, one seed each of
-``--seeds``, in this checkout and in ``--before COMMIT`` (``git archive``: the checkout is
-not touched), each in its own Python process, the two taking turns ``--rounds`` times so
-that the machine's other load falls on both alike. Figures are CPU seconds
-(``time.process_time``) of the play loop; the final state hashes of the two must be the
-same (the engine changed its speed, not its games).
+``--seeds``, in this checkout (or ``--now COMMIT``) and in ``--before COMMIT``
+(``git archive``: the checkout is not touched), each in its own Python process, the two
+taking turns ``--rounds`` times so that the machine's other load falls on both alike.
+Figures are CPU seconds (``time.process_time``) of the play loop; the final state hashes of
+the two must be the same (the engine changed its speed, not its games).
 
 ``--fire`` instead prints the CPU time (``time.process_time``) spent in
 ``fire_action.fire_targets`` over 300 weighted random actions (fire favoured) of Little
@@ -148,10 +148,12 @@ def extract(commit: str, into: Path) -> Path:
     return into / "src"
 
 
-def lrt_versus(before: str, seeds: str, rounds: int) -> None:
-    """Whole Little Round Top games in this checkout and at ``before`` (see the module)."""
+def lrt_versus(before: str, seeds: str, rounds: int, now: str | None = None) -> None:
+    """Whole Little Round Top games in this checkout (or at ``now``) and at ``before`` (see
+    the module)."""
     with tempfile.TemporaryDirectory() as tmp:
-        trees = {"before": extract(before, Path(tmp)), "now": ROOT / "src"}
+        trees = {"before": extract(before, Path(tmp) / "before"),
+                 "now": ROOT / "src" if now is None else extract(now, Path(tmp) / "now")}
         cpu: dict[tuple[str, str, int], list[float]] = {}
         seen: dict[tuple[str, str, int], tuple[int, str]] = {}
         for _ in range(rounds):
@@ -163,7 +165,8 @@ def lrt_versus(before: str, seeds: str, rounds: int) -> None:
                 for kind, seed, n, secs, final in rows:
                     cpu.setdefault((name, kind, seed), []).append(secs)
                     seen[(name, kind, seed)] = (n, final)
-    print(f"Little Round Top to the end, CPU s a game (best of {rounds}); before = {before}")
+    print(f"Little Round Top to the end, CPU s a game (best of {rounds}); before = {before}, "
+          f"now = {now or 'the checkout'}")
     for kind, seed in sorted({(k, s) for _, k, s in cpu}):
         b, a = (min(cpu[(name, kind, seed)]) for name in ("before", "now"))
         (nb, hb), (na, ha) = seen[("before", kind, seed)], seen[("now", kind, seed)]
@@ -180,11 +183,14 @@ def main() -> None:
                     help="whole Little Round Top games, now against --before")
     ap.add_argument("--before", default="99d8bff",
                     help="the commit --lrt compares with (default: before issue 54's speed-ups)")
+    ap.add_argument("--now", default=None,
+                    help="a commit --lrt measures instead of the checkout (others' work in "
+                         "progress left out)")
     ap.add_argument("--seeds", default="5401", help="--lrt's seeds, comma-separated")
     ap.add_argument("--rounds", type=int, default=1)
     args = ap.parse_args()
     if args.lrt:
-        lrt_versus(args.before, args.seeds, args.rounds)
+        lrt_versus(args.before, args.seeds, args.rounds, args.now)
         return
     if args.fire:
         for scenario, seed in (("little-round-top", 1), ("little-round-top", 2),
