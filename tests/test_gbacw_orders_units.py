@@ -11,11 +11,17 @@ turned every battery to a vertex while their own orders stayed March, and the ne
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from gbacw_skirmish import ARCHER, active_gamble
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.gbacw import orders_step
 from gettysburg.gbacw.fatigue import MAX_STEPS
 from gettysburg.gbacw.game import GbacwGame, facing_kind
+from test_gbacw_random_play import WEIGHTS
 from test_gbacw_shock_continued import march_target
 from test_gbacw_shock_engine import shocks, stand
 
@@ -113,3 +119,43 @@ def test_fatigue_4_puts_every_unit_on_advance_17_32_4_23() -> None:
     g.pos.brigades[ARCHER].fatigue = MAX_STEPS - 1
     orders_step.fatigue_orders(g, ARCHER)
     assert g.pos.brigades[ARCHER].orders == "attack" and g.orders_of(enemy) == "march"
+
+
+# --- random play with units out of command --------------------------------------------------
+
+MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_orders_of_units_out_of_command_under_random_play_4_23(seed: int,
+                                                                data: st.DataObject) -> None:
+    """The melee (brigades in contact, all put on March) with a random half of the units
+    found out of command whenever orders may change, and orders changes, fire and shock
+    picked often:
+    after every action each unit faces as its orders say and both seats' actions can be
+    listed (002 §4.23, §6.26, §7.1, §17.32)."""
+    g = GbacwGame(MELEE, seed=seed)
+    g.fatigue = True
+    for n in sorted(g.pos.brigades):  # all on March, so that leaving it leaves units behind
+        g.pos.brigades[n].orders = "march"
+        g._refacing(n)
+    g._memo.clear()
+    units = sorted(g.pos.units)
+    weights = {**WEIGHTS, "set_orders": 6, "roll_orders": 6, "fire": 4, "shock": 6}
+    for _ in range(250):
+        if g.is_terminal():
+            break
+        if g.pos.phase in ("orders", "orders_change"):  # the chain as II/A found it
+            lost = [k for k in units if data.draw(st.booleans())]
+            g.pos.command = {**g.pos.command, "units": lost}
+            g._memo.clear()
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        assert legal
+        kinds = sorted({a["type"] for a in legal})
+        weighted = [k for k in kinds for _ in range(weights[k])]
+        kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
+        choices = [a for a in legal if a["type"] == kind]
+        g.apply(choices[data.draw(st.integers(0, len(choices) - 1))], seat)
+        facings_agree(g)
