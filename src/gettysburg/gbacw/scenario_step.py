@@ -83,6 +83,12 @@ def _north_limit(game: GbacwGame, key: str,
 
 def _drop(found: dict[tuple[Hex, Facing], Reach],
           bad: frozenset[Hex]) -> dict[tuple[Hex, Facing], Reach]:
+    # speed: the paths share their (hex, facing) pairs, so each distinct pair is looked up
+    # once (by identity, cheap beside hashing a Hex); most reaches touch no forbidden hex
+    steps = {id(s): s for r in found.values() for s in r.path}
+    if not any(h in bad for h, _f in steps.values()) and not any(
+            r.hex in bad for r in found.values()):
+        return dict(found)
     return {k: r for k, r in found.items()
             if r.hex not in bad and not any(h in bad for h, _f in r.path)}
 
