@@ -35,17 +35,26 @@ def finish(game: GbacwGame, seat: str, ctx: dict[str, Any]) -> list[Event]:
 
 def march_shocked(game: GbacwGame, seat: str, ctx: dict[str, Any]) -> list[Event]:
     """002 §6.26, §11.48: each brigade shocked on March orders (even when its units fled on
-    the pre-shock check) goes to Advance orders; its units that were not in the shock take a
-    UDD: a failure disorders a unit in good order and costs a disordered one 1 SP."""
+    the pre-shock check) goes to Advance orders; its units that were not in the shock and
+    were on March themselves take a UDD: a failure disorders a unit in good order and costs
+    a disordered one 1 SP.
+
+    With §4.23 a brigade and its units may be on different orders. The brigade counts as
+    shocked on March when its orders are March or a defender in the shock was on March of
+    its own; the UDD goes only to the units whose own orders (``orders_of``, before the
+    change) were March, as §11.48 heads its results "defending units on March orders": a
+    unit that kept Advance or Attack stands deployed and is not caught in column."""
     p = game.pos
     ev: list[Event] = []
     involved = set(ctx.get("involved", []))
     marching = sorted({game.formation(k) for k in involved if p.units[k].seat != seat
-                       and game.orders_of(k) == "march"})
+                       and (game.orders_of(k) == "march"
+                            or p.brigades[game.formation(k)].orders == "march")})
     for brigade in marching:
         b = p.brigades[brigade]
         others = [k for k in game.brigade_units(brigade)
-                  if k not in involved and _present(game, k)]
+                  if k not in involved and _present(game, k)
+                  and game.orders_of(k) == "march"]
         first = game.dice.counter
         checks = march_aftermath(game.dice, [combatant_of(game, k) for k in others])
         # its orders and its units' own March orders (002 §4.23) go to Advance, facings after
