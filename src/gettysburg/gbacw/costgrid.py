@@ -215,7 +215,8 @@ _GRIDS: dict[int, tuple[weakref.ref[Board], Grid]] = {}
 
 
 def grid_of(board: Board) -> Grid:
-    """The board's :class:`Grid`, built once and dropped with the board."""
+    """The board's :class:`Grid`, built once and dropped with the board
+    (the movement costs of 002 §9.2-9.4)."""
     kept = _GRIDS.get(id(board))
     if kept is not None and kept[0]() is board:
         return kept[1]

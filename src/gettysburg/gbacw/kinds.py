@@ -19,7 +19,8 @@ COMMANDER_MA = 40  # corps commanders and the OC (002 §4.16); more than 10 tire
 
 
 def unit_class(c: Counter) -> UnitClass:
-    """The Terrain chart's class of a counter (preamble conventions)."""
+    """The Terrain chart's class of a counter (preamble conventions)
+    (002 §9.41's chart; dismounted cavalry moves as infantry, §9.1)."""
     if c.arm in ("art", "horse_art"):
         return "artillery"
     if c.arm == "cav" and c.mode == "mounted":

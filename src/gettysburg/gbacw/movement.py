@@ -345,7 +345,7 @@ def entry_from_off_map(board: Board, h: Hex, *, unit_class: UnitClass, orders: O
 
 
 def require_step(step: Step | RuleError) -> Step:
-    """The step, or its refusal raised."""
+    """The step, or its refusal raised (the refusals of 002 §9.2-9.5)."""
     if isinstance(step, RuleError):
         raise step
     return step
@@ -403,6 +403,7 @@ def pass_through(entry: Step, friend: FriendStack, *,
 
 
 def adjacent_enemies(h: Hex, enemy: Collection[Hex]) -> list[Hex]:
+    """The enemy hexes next to ``h``: where a move must stop, or may not go (002 §9.52-9.53)."""
     return [n for n in h.neighbours() if n in enemy]
 
 

@@ -553,7 +553,8 @@ def leader_costs(board: Board, start: Hex, mp: int | None = None, *,
 def path_cost(board: Board, start: Hex, goal: Hex, *, enemy: Collection[Hex] = (),
               friends: Mapping[Hex, FriendStack] | None = None,
               chart: TerrainChart | None = None) -> float | None:
-    """A leader's MP from ``start`` to ``goal`` (None: no way), by :func:`leader_costs`."""
+    """A leader's MP from ``start`` to ``goal`` (None: no way), by :func:`leader_costs`
+    (002 §4.15, §9.3)."""
     half = leader_costs(board, start, enemy=enemy, friends=friends, chart=chart).get(goal)
     return None if half is None else half / 2
 

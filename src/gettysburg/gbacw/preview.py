@@ -50,7 +50,7 @@ FACES = range(10)  # a d10 reads 0..9 (002 §2.5)
 def preview(game: Game, seat: str, unit: str) -> JSONDict | None:
     """``{"fire": [...], "shock": [...], "lit": [...], "note": str}`` for the seat's unit
     ``unit``: one entry per legal fire at a hex and per legal shock designation naming the
-    unit; None when the unit has neither (or is not the seat's)."""
+    unit; None when the unit has neither (or is not the seat's) (002 §10.8, §10.17, §11.4)."""
     g: GbacwGame = game  # type: ignore[assignment]
     if g.pos.leader_seat.get(unit) == seat:
         return leader_reach(g, seat, unit)
