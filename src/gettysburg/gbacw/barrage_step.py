@@ -18,6 +18,9 @@ Actions (the phasing seat's):
   d10 + the activations it has used this turn, this barrage counted (tdg.10.94; a reserve
   battery activated on two artillery AMs barrages on the third at +3). A disordered battery
   cannot fire again until rallied (002 §10.61); a Confederate battery above 9 is removed.
+  The hex fire limits (002 §8.31-8.33) are not lifted by tdg.10.91/10.93: each battery fires
+  what ``fire_action.fire_sp`` allows from its hex, noted for the phase as in an activation;
+  the declaration clears the notes the activation before left (the phase starts afresh).
 
 Readings: the activations counted are the battery's brigade's activations this turn plus the
 barrage phases it fired in (its own count, ``Position.tdg["barrage_acts"]``). Pendleton
@@ -47,9 +50,11 @@ from .barrage import (
 from .charts import all_charts
 from .fire import check_may_fire, in_fire_arc
 from .fire_action import (
+    FIRED_FROM,
     FirePlan,
     apply_shot,
     firer_of,
+    note_fired_from,
     plan_at,
     present_sp,
     roll_shot,
@@ -189,6 +194,9 @@ def declare(game: GbacwGame, action: Action, seat: str) -> list[Event]:
                                                    if b.division == division)})
     p.phase = "action"
     p.tdg["barrage"] = {"seat": seat, "stamp": _stamp(game), "shots": {}}
+    for u in p.units.values():  # 002 §8.31: the hex limits start afresh with the phase
+        if any(x.startswith(FIRED_FROM) for x in u.fired):
+            u.fired = [x for x in u.fired if not x.startswith(FIRED_FROM)]
     turns = dict(p.tdg.get("barrage_turn", {}))
     turns[seat] = p.turn
     p.tdg["barrage_turn"] = turns
@@ -351,6 +359,7 @@ def fire(game: GbacwGame, action: Action, seat: str) -> list[Event]:
     ev = shot_events(game, done)
     ev[0].data["barrage"] = True
     ev[0].data["barrage_rule"] = "tdg.10.93"
+    note_fired_from(game, plan, phase=True)  # 002 §8.31 holds over the phase too
     apply_shot(game, done)
     for k in shooters:  # tdg.10.94, instead of the Fire Table's ammunition results
         used = activations_used(game, k)

@@ -192,12 +192,12 @@ def fired_from(u: UnitState, hex_id: str | None) -> int:
     return 0
 
 
-def note_fired_from(game: GbacwGame, plan: FirePlan) -> None:
+def note_fired_from(game: GbacwGame, plan: FirePlan, *, phase: bool = False) -> None:
     """Before a phasing shot is applied (so before any return fire hurts the firers), note
     the SP each firer is allowed from its hex, once an activation (002 §8.31: the hex's
     limit is for the activation, not for the units' strength after the shot). A barrage
-    phase (tdg.10.93), with no brigade active, is left as it was."""
-    if not plan.firer.phasing or game.pos.brigade is None:
+    phase (tdg.10.93) has no brigade active: its step notes with ``phase=True``."""
+    if not plan.firer.phasing or (game.pos.brigade is None and not phase):
         return
     for k in plan.shooters:
         u = game.pos.units[k]
