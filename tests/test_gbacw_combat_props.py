@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gbacw_gunline import AL5, AL13, ARCHER, IN3, MI5, NAP1, TN1, at, gunline, key_of, place
+from gbacw_random_pick import assert_replays
+from gbacw_random_pick import pick as random_pick
 from gettysburg.core.hexes import Hex
 from gettysburg.gbacw.fire_action import ORDER_TYPES
 from gettysburg.gbacw.game import GbacwGame
@@ -100,15 +102,9 @@ def test_no_hidden_unit_is_named_by_a_combat_event(seed: int, data: st.DataObjec
     for _ in range(ACTIONS):
         if g.is_terminal():
             break
-        seat = g.to_move()[0]
-        legal = g.legal_actions(seat)
-        assert legal
-        kinds = sorted({a["type"] for a in legal})
-        weighted = [k for k in kinds for _ in range(FAVOURED.get(k, 1))] or kinds
-        kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
-        choices = [a for a in legal if a["type"] == kind]
+        seat, action = random_pick(g, data, FAVOURED)
         size = {s: g.log_size(s) for s in ("usa", "csa")}
-        g.apply(choices[data.draw(st.integers(0, len(choices) - 1))], seat)
+        g.apply(action, seat)
         seen |= {k for k, u in g.pos.units.items() if u.hex is not None}
         for s in ("usa", "csa"):
             own = {k for k, u in g.pos.units.items() if u.seat == s}
@@ -117,7 +113,4 @@ def test_no_hidden_unit_is_named_by_a_combat_event(seed: int, data: st.DataObjec
                 if str(e["rule"]).startswith(COMBAT_CHAPTERS):
                     hidden = _named(e["data"], units) - own - seen
                     assert not hidden, (s, e["type"], hidden)
-    again = GbacwGame(MELEE, seed=seed)
-    for mv in g.history:
-        again.apply(mv.action, mv.seat)
-    assert again.state_hash() == g.state_hash()  # a combat's dice replay to the same result
+    assert_replays(g, MELEE, seed)  # a combat's dice replay to the same result

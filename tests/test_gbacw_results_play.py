@@ -17,6 +17,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gbacw_random_pick import assert_replays, pick
 from gettysburg.core.protocol import REFEREE, load_game
 from gettysburg.gbacw.game import GbacwGame
 
@@ -61,18 +62,9 @@ def test_results_hold_their_properties_under_random_play(seed: int,
     for _ in range(ACTIONS):
         if g.is_terminal():
             break
-        seat = g.to_move()[0]
-        legal = g.legal_actions(seat)
-        assert legal
-        kinds = sorted({a["type"] for a in legal})
-        weighted = [k for k in kinds for _ in range(FAVOURED.get(k, 1))]
-        kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
-        choices = [a for a in legal if a["type"] == kind]
-        g.apply(choices[data.draw(st.integers(0, len(choices) - 1))], seat)
+        seat, action = pick(g, data, FAVOURED)
+        g.apply(action, seat)
         since = check(g, since)
-    again = GbacwGame(MELEE, seed=seed)
-    for mv in g.history:
-        again.apply(mv.action, mv.seat)
-    assert again.state_hash() == g.state_hash()
+    assert_replays(g, MELEE, seed)
     loaded = load_game(json.loads(json.dumps(g.to_json())))
     assert loaded.state_hash() == g.state_hash()

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from gettysburg.core.protocol import Action
+from gbacw_random_pick import assert_replays, pick
 from gettysburg.gbacw.game import GbacwGame
 
 MELEE = str(Path(__file__).parent / "data" / "gbacw" / "melee.yaml")
@@ -30,17 +30,6 @@ def _named(data: object, units: set[str]) -> set[str]:
     return {k for k in units if json.dumps(k) in text}
 
 
-def _pick(g: GbacwGame, data: st.DataObject) -> tuple[str, Action]:
-    seat = g.to_move()[0]
-    legal = g.legal_actions(seat)
-    assert legal, "a seat to move always has an action"
-    kinds = sorted({a["type"] for a in legal})
-    weighted = [k for k in kinds for _ in range(LIKELY.get(k, 1))] or kinds
-    kind = weighted[data.draw(st.integers(0, len(weighted) - 1))]
-    choices = [a for a in legal if a["type"] == kind]
-    return seat, choices[data.draw(st.integers(0, len(choices) - 1))]
-
-
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck),
           phases=[Phase.explicit, Phase.reuse, Phase.generate])  # no shrinking: slow here
 @given(seed=st.integers(0, 10_000), data=st.data())
@@ -51,7 +40,7 @@ def test_shock_under_random_play(seed: int, data: st.DataObject) -> None:
     for _ in range(ACTIONS):
         if g.is_terminal():
             break
-        seat, action = _pick(g, data)
+        seat, action = pick(g, data, LIKELY)
         size = {s: g.log_size(s) for s in ("usa", "csa")}
         g.validate(action, seat)
         g.apply(action, seat)
@@ -70,7 +59,4 @@ def test_shock_under_random_play(seed: int, data: st.DataObject) -> None:
                     assert not ("fatigue-attacker" in text and "fatigue-defender" in text), e
             for k, u in g.view(s)["units"].items():
                 assert u["sp"] >= 0 or k in own, k
-    again = GbacwGame(MELEE, seed=seed)
-    for mv in g.history:
-        again.apply(mv.action, mv.seat)
-    assert again.state_hash() == g.state_hash()  # same dice, same result
+    assert_replays(g, MELEE, seed)  # same dice, same result
