@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action
-from gettysburg.gbacw.ai import choices, tactics
+from gettysburg.gbacw.ai import choices, reactions, tactics
 from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, parse
 from gettysburg.gbacw.ai.memory import REPEATS
@@ -98,6 +98,10 @@ class GbacwDoctrine:
             return 1.0 + 0.01 * len(s.brigade_hexes.get(str(a["brigade"]), []))
         if kind == "move":
             return self._move(s, a)
+        if kind == "move_stack":
+            # 002 §8.25: the stack as one, judged as its top unit's move; a hair below the
+            # same move alone (the others then choose their own hexes)
+            return self._move(s, a) - 0.02
         if kind == "face":
             return self._face(s, a)
         if kind in ("fire", "combined_fire", "rapid_fire"):
@@ -136,6 +140,8 @@ class GbacwDoctrine:
         got = choices.score(s, a)
         if got is None:
             got = tactics.score(s, a)  # barrage, continued shock, charges, formations, works
+        if got is None:
+            got = reactions.score(s, a)  # refusals, reaction moves, restack, reserve, cavalry
         if got is not None:
             return got
         # A kind this doctrine does not know (the engine grows): below every done action,
