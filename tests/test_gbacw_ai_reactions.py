@@ -174,3 +174,6 @@ def test_conditional_cavalry_kept_in_play_and_brought_back() -> None:
     back: list[JSON] = [{"type": "end_orders"},
             {"type": "return_cavalry", "brigades": ["CS-Jenkins"], "area": "9"}]
     assert best(v, back)["type"] == "return_cavalry"
+    buford: list[JSON] = [{"type": "buford_leaves"},
+                          {"type": "buford_stays", "groups": ["g1", "g2"], "battery": "b"}]
+    assert best(view({}, phase="orders"), [{"type": "end_orders"}, *buford]) == buford[1]

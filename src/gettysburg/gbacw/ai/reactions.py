@@ -20,8 +20,8 @@ withdrawal shot 1.0 and up). The rules of thumb:
   enemy hex is in reach of the unit's front;
 * the Alexander swap (two AMs) only with a barrage in view: at least six Confederate
   batteries with an enemy 4+ hexes off within their reach;
-* keep the cavalry in play (hold back or withdraw none) and bring back a surplus when the
-  rule allows.
+* keep the cavalry in play (hold back or withdraw none), bring back a surplus when the
+  rule allows, and keep Buford on the field on 2 July (004 chart c).
 """
 
 from __future__ import annotations
@@ -197,6 +197,10 @@ SCORERS: dict[str, Callable[[Situation, Action], float]] = {
     "hold_cavalry": hold_cavalry,
     "withdraw_cavalry": lambda _s, _a: -0.1,  # 004 §14.72: keep it in the fight
     "return_cavalry": lambda _s, _a: 0.3,  # §14.75: the surplus back (a d10 SP cost)
+    # 004 chart c (2 July 1000): Buford's division on the field now is worth more than
+    # two conditional cavalry groups coming later
+    "buford_stays": lambda _s, _a: 0.05,
+    "buford_leaves": lambda _s, _a: -0.05,
 }
 
 
