@@ -25,11 +25,11 @@ import argparse
 import json
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
 from typing import Any
+
+from commit_src import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,13 +92,6 @@ print(json.dumps(out))
 '''
 
 
-def extract(commit: str, into: Path) -> Path:
-    """``src`` of ``commit`` under ``into`` (read from git; the checkout is left alone)."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
-                          check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def run(src: Path, games: int, general: int) -> dict[str, Any]:

@@ -33,12 +33,12 @@ import json
 import random
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 from typing import Any
+
+from commit_src import extract
 
 from gettysburg.core.canonical import hash_json
 from gettysburg.core.protocol import new_game
@@ -139,13 +139,6 @@ print(json.dumps(out))
 '''
 
 
-def extract(commit: str, into: Path) -> Path:
-    """``src`` of ``commit`` under ``into`` (read from git; the checkout is left alone)."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
-                          check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def lrt_versus(before: str, seeds: str, rounds: int, now: str | None = None) -> None:
