@@ -39,6 +39,22 @@ def test_objectives_are_the_scenarios_control_hexes() -> None:
     assert objectives("no-such-scenario").hexes == ()
 
 
+def test_first_day_and_campaign_objectives() -> None:
+    """004 sc.1: the Confederacy takes Gettysburg, Culp's and Cemetery Hill (7 hexes). 004
+    sc.6 (sudden death): the Confederacy's geographic list (11 hexes) is the longer, so it
+    takes; the Union's town (B3821, B3827, B3818) is among the objectives too, and the
+    Round Tops and the Emmitsburg Road hex C4645."""
+    day1 = objectives("first-day")
+    assert day1.taker == "csa" and len(day1.hexes) == 7
+    assert parse("B5014") in day1.hexes and parse("B3821") in day1.hexes
+    battle = objectives("battle")
+    assert battle.taker == "csa"
+    want = {"B3818", "B3821", "B3827", "B5013", "B5014", "B4720", "B5020", "B5323",
+            "C2118", "C2219", "C4645", "C1115"}
+    assert {parse(h) for h in want} <= set(battle.hexes)
+    assert battle.sheets == ("A", "B", "C")
+
+
 def test_distance_field_grows_away_from_the_goal() -> None:
     g = parse("A2512")
     assert mp_to(g, g) == 0

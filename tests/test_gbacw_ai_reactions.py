@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from gbacw_ai_views import away, hid
 from gettysburg.ai.general import best_index
 from gettysburg.core.hexes import Hex
 from gettysburg.gbacw.ai.doctrine import GbacwDoctrine
-from gettysburg.gbacw.ai.ground import board, parse
+from gettysburg.gbacw.ai.ground import parse
 from gettysburg.gbacw.ai.situation import situation
 
 JSON = dict[str, Any]
@@ -19,16 +20,6 @@ V0 = {"kind": "vertex", "index": 0}  # front: neighbours 0 and 1; left flank 2, 
 BASE = parse("A2413")  # open ground on Herr Ridge's sheet
 FAR = parse("A2430")  # well away from Herr Ridge's objectives
 GUN = "CS-I:Ashland/B"  # a 20-pounder Parrott battery (long reach)
-
-
-def hid(h: Hex) -> str:
-    return board().hexes[h].id
-
-
-def away(h: Hex, d: int, n: int) -> Hex:
-    for _ in range(n):
-        h = h.neighbour(d)
-    return h
 
 
 def unit(seat: str, at: Hex, sp: int = 6, **more: Any) -> JSON:

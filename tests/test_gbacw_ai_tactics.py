@@ -9,12 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gbacw_ai_views import away, hid
 from gbacw_gunline import ARCHER, NAP1, NAP2, RESERVE, at, gunline, key_of, place
 from gettysburg.ai.general import best_index
 from gettysburg.core.dice import ScriptedDice
 from gettysburg.core.hexes import Hex
 from gettysburg.gbacw.ai.doctrine import GbacwDoctrine
-from gettysburg.gbacw.ai.ground import board, objectives, parse
+from gettysburg.gbacw.ai.ground import objectives, parse
 from gettysburg.gbacw.ai.memory import CHARGING, GbacwMemory
 from gettysburg.gbacw.ai.situation import situation
 from gettysburg.gbacw.ai.tactics import barrage_batteries_ready, charge_target
@@ -25,16 +26,6 @@ JSON = dict[str, Any]
 V0 = {"kind": "vertex", "index": 0}
 BASE = parse("A2413")  # open ground on Herr Ridge's sheet
 US_GUNS = ("US-XI:I/1 NY", "US-XI:13 NY Bty", "US-XI:I/1 OH")
-
-
-def hid(h: Hex) -> str:
-    return board().hexes[h].id
-
-
-def away(h: Hex, d: int, n: int) -> Hex:
-    for _ in range(n):
-        h = h.neighbour(d)
-    return h
 
 
 def unit(seat: str, at: Hex | None, brigade: str, sp: int = 6, **more: Any) -> JSON:

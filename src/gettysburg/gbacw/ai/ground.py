@@ -12,7 +12,7 @@ from functools import cache
 from gettysburg.core.hexes import DIRECTIONS, Hex
 from gettysburg.gbacw.board import Board, load_board
 from gettysburg.gbacw.charts import all_charts
-from gettysburg.gbacw.scenario import Control, VictoryPoints, load_scenario
+from gettysburg.gbacw.scenario import Control, SuddenDeath, VictoryPoints, load_scenario
 
 #: a hex no infantry enters (the chart's "P") or off the sheets
 FAR = 10_000.0
@@ -40,9 +40,9 @@ def parse(hex_id: str) -> Hex:
 @cache
 def objectives(scenario: str) -> Objectives:
     """The control conditions of the scenario's victory block (public: the scenario file),
-    else its victory-point objectives' hexes with no taker (both sides hold them). A
-    scenario scored another way has no objective hexes (the doctrine then closes on the
-    enemy)."""
+    else its victory-point objectives' hexes with no taker (both sides hold them), else the
+    campaign's sudden-death objectives (``_sudden_death``). A scenario scored another way
+    has no objective hexes (the doctrine then closes on the enemy)."""
     try:
         scen = load_scenario(scenario)
     except (OSError, ValueError, KeyError):
@@ -58,7 +58,25 @@ def objectives(scenario: str) -> Objectives:
             hexes = sorted({parse(h) for o in cond.objectives for h in o.hexes},
                            key=lambda x: (x.q, x.r))
             return Objectives(None, tuple(hexes), sheets)
+    deaths = [c for c in scen.victory.conditions if isinstance(c, SuddenDeath) and c.geographic]
+    if deaths:
+        return _sudden_death(deaths, sheets)
     return Objectives(None, (), sheets)
+
+
+def _sudden_death(deaths: list[SuddenDeath], sheets: tuple[str, ...]) -> Objectives:
+    """004 sc.6 (the campaign): each side wins at once on its own geographic objectives.
+    The side with the longer list (the Confederacy: Culp's and Cemetery Hill, the Round
+    Tops... ) takes; the other holds. Both lists are objectives: the taker also goes for
+    the holder's (Gettysburg), which the holder must keep to win, and the holder guards
+    every hex the taker needs."""
+    def count(c: SuddenDeath) -> int:
+        return sum(len(g.hexes) for g in c.geographic)
+
+    taker = max(deaths, key=lambda c: (count(c), c.seat)).seat
+    hexes = sorted({parse(h) for c in deaths for g in c.geographic for h in g.hexes},
+                   key=lambda x: (x.q, x.r))
+    return Objectives(taker, tuple(hexes), sheets)
 
 
 @cache
