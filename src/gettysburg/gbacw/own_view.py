@@ -10,6 +10,8 @@ sc.5.5, §9.88): the view's hooks for them. A step module (the game typed as
   map by one, not yet back on), the entry area it is bound for, that area's direct hex where
   it will come on and the turn from which it may (:mod:`off_map_step`). Only its owner's
   view holds the unit at all (a unit off the map is not in the enemy's view).
+- ``place_hexes`` {"area": {area: hex}}: where each area a legal ``leave_map`` names lies on
+  the map (its direct hex), for the client to draw it as a mark to click (public).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.canonical import JSONDict
+from gettysburg.core.protocol import Action
 
 from .reinforcements import entry_area
 from .setup import turn_label
@@ -51,3 +54,17 @@ def add_away(game: GbacwGame, units: dict[str, JSONDict], seat: str, *, full: bo
         area = int(rec["to"])
         entry["away"] = {"area": area, "hex": board.hexes[entry_area(board, area).direct].id,
                          "back": turn_label(int(rec["back"]))}
+
+
+def place_hexes(game: GbacwGame, legal: list[Action]) -> dict[str, object]:
+    """``{"place_hexes": {"area": {area: hex id}}}``: for each entry area a ``leave_map`` of
+    the seat's legal list names, the hex where that off-map road comes back on the map (the
+    area's direct hex, 004 §9.88), so that a client draws it as a mark to click, the action
+    naming an area and no hex. Public (the roads and areas are on the map); empty without
+    such an action."""
+    areas = sorted({str(a["area"]) for a in legal if a.get("type") == "leave_map"}, key=int)
+    if not areas:
+        return {}
+    board = game.cat.board
+    return {"place_hexes": {"area": {a: board.hexes[entry_area(board, int(a)).direct].id
+                                     for a in areas}}}

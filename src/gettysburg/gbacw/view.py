@@ -75,6 +75,7 @@ class EngineView(EngineSteps):
                    if full or h is not None or p.leader_seat.get(ld) == seat}
         own_divs = set(self.divisions(seat)) if not full else set(p.ams)
         own_cmds = {c for c, _ in self._commands(seat)} if not full else set(p.em)
+        legal = self.legal_actions(seat) if seat != REFEREE else []
         return {
             "system": self.system, "seat": seat, "scenario": self.scen.id,
             "turn": turn_label(p.turn), "light": self._light(),
@@ -106,9 +107,10 @@ class EngineView(EngineSteps):
                 "roads (004 sc.4.5, sc.5.5, §9.88)",
                 "the enemy's units keeping their own orders, attached batteries, Loose "
                 "Cannon tasks and idle-rally choices (002 §4.23, §4.32, §6.24, §13.45)"],
-            "legal_actions": self.legal_actions(seat) if seat != REFEREE else [],
+            "legal_actions": legal,
             "result": self.result(),
             **end_segment.view_extras(self, seat, full=full),  # works, flips, own orders
             **hero_view(self, seat, full=full),  # 004 §18.0 P: own Hero markers (E-33)
             **own_view.works_to_place(self, seat, full=full),  # own set-up works left
+            **own_view.place_hexes(self, legal),  # where a leave_map's area is on the map
         }
