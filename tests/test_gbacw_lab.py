@@ -147,3 +147,34 @@ def test_a_game_in_play_pickles_and_plays_on_alike() -> None:
     for _ in range(30):
         step(game, copy)
     assert copy.state_hash() == game.state_hash()
+
+
+#: Actions of the replay check below: a long scenario's first activations, a few seconds.
+REPLAY_ACTIONS = 150
+
+
+def test_a_long_scenario_replays_from_its_save_to_the_same_hash(tmp_path: Path) -> None:
+    """Issue 54's "replay verified", cheaply: First Day's first actions between random
+    players, played through `Game.apply` (recorded), written as a save and replayed with
+    every die and state hash checked (what `gettysburg game replay` runs) to the played
+    game's hash;
+    the same actions applied unrecorded (as the lab plays) reach the same hash too. Whole
+    games of the four long scenarios: experiments/gbacw_replay_check.py."""
+    import random
+
+    from gettysburg.core import savefile
+
+    game = new_game("gbacw/first-day", seed="54")
+    quick = new_game("gbacw/first-day", seed="54")
+    rng = random.Random(54)
+    for _ in range(REPLAY_ACTIONS):
+        seat = game.to_move()[0]
+        action = rng.choice(game.legal_actions(seat))
+        game.apply(action, seat)
+        quick.apply_unrecorded(action, seat)  # type: ignore[attr-defined]
+    assert quick.state_hash() == game.state_hash()
+    save = tmp_path / "first-day.json"
+    savefile.write(savefile.save(game), save)
+    again = savefile.replay(savefile.load(save), verify=True)
+    assert len(again.history) == REPLAY_ACTIONS
+    assert again.state_hash() == game.state_hash()
