@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action
-from gettysburg.gbacw.ai import choices, reactions, tactics
+from gettysburg.gbacw.ai import choices, minor_choices, reactions, tactics
 from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, parse
 from gettysburg.gbacw.ai.memory import REPEATS
@@ -142,6 +142,8 @@ class GbacwDoctrine:
             got = tactics.score(s, a)  # barrage, continued shock, charges, formations, works
         if got is None:
             got = reactions.score(s, a)  # refusals, reaction moves, restack, reserve, cavalry
+        if got is None:
+            got = minor_choices.score(s, a)  # attach, works, entry, counter-charge, idle...
         if got is not None:
             return got
         # A kind this doctrine does not know (the engine grows): below every done action,
