@@ -46,6 +46,7 @@ from gettysburg.boc.melee import (
     melee_declare_options,
     target_problem,
 )
+from gettysburg.boc.move_listing import INCREMENTAL, MoveListing, clock_key, full_sides, kept
 from gettysburg.boc.movement import reachable
 from gettysburg.boc.oob import (
     DataError,
@@ -282,7 +283,7 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
 RANGE_MEMO = 512
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
-          "_label_memo", "_enter_list_memo")
+          "_label_memo", "_enter_list_memo", "_listing_memo")
 
 
 class BocGame(Position, Game):
@@ -294,6 +295,8 @@ class BocGame(Position, Game):
     _range_memo: dict[tuple[str, int | None, frozenset[str]], tuple[str, ...]] | None = None
     #: unit id -> (its printed label, what the view shows of it), for views (issue 59).
     _label_memo: dict[str, tuple[Unit, JSONDict]] | None = None
+    #: The last movement-phase list built, kept for the next decision (issue 59).
+    _listing_memo: MoveListing | None = None
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -359,11 +362,18 @@ class BocGame(Position, Game):
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self, seat: Seat) -> list[Action]:
-        return self.legal_sequence(seat).to_list()
+        return self._legal(seat, reuse=False).to_list()
 
     def legal_sequence(self, seat: Seat) -> LegalActions:
         """The legal actions as :meth:`legal_actions` lists them, built lazily (issue 59):
-        ``len`` and one item without a dict and a path list for every move."""
+        ``len`` and one item without a dict and a path list for every move. In a movement
+        phase the list of the last call is kept and only the blocks the actions since then
+        named are taken out of it (``move_listing``): this trusts that the state changed
+        only by ``execute`` since (a caller changing it by hand calls ``forget_memos``)."""
+        return self._legal(seat, reuse=True)
+
+    def _legal(self, seat: Seat, reuse: bool) -> LegalActions:
+        """:meth:`legal_sequence`; ``reuse``: may answer from the kept movement list."""
         out = LegalActions()
         st = self.state
         if st.over:
@@ -388,33 +398,15 @@ class BocGame(Position, Game):
                     acts += [{"type": "activate", "hq": u.id, "to": t}
                              for t in self.deploy_targets(u)]
         elif st.phase == "movement":
-            front = front_line(self.board, st, seat)  # 6.61, the same for every unit
-            occ = st.occupants()  # nothing moves while the actions are listed
-            column_rule, oob, edge = self.column_rule, self.orders.oob, index(self.board).edge
-            for u in st.on_map(seat):
-                if self.move_problem(u) is not None:
-                    continue
-                if column_rule and oob[u.id].type == "infantry" \
-                        and self.formation_problem(u) is None:
-                    acts.append({"type": "formation", "unit": u.id, "column": not u.column})
-                # The reach's paths, sorted by destination; copied only when handed out.
-                assert u.hex is not None
-                moves.append((u.id, reachable(self.board, u.hex,
-                                              self.move_rules(u, front, occ)).path_list))
-                if u.hex in edge:
-                    acts.append({"type": "leave_map", "unit": u.id})
-            for uid in sorted(st.units):
-                u = st.units[uid]
-                if u.side != seat or self.entry_problem(u) is not None:
-                    continue
-                if self.column_rule and self.orders.oob[uid].type == "infantry":
-                    acts.append({"type": "formation", "unit": uid, "column": not u.column})
-                # Built when handed out, as the moves are (issue 59).
-                enters.append((uid, self.enter_listing(uid, front, occ)))
-            if not st.night:  # 9.71 no combat at night
-                ms = MeleeState.from_json(st.melee)
-                acts += melee_declare_options(self.board, st, self.orders, seat, ms)
-                acts += self._entry_melee_options(seat, ms)
+            memo = kept(self._listing_memo, self, seat) if reuse else None
+            if memo is None:
+                memo = self._movement_listing(seat)
+            acts += memo.ready()
+            moves += memo.moves
+            enters += memo.enters
+            if self.column_rule:
+                memo = None  # a block's formation limits its fellows (never kept)
+            self._listing_memo = memo
         elif st.phase == "fire":
             acts += fire_options(self.board, st, self.orders, seat,
                                  FireLedger.from_json(st.fire))
@@ -447,12 +439,57 @@ class BocGame(Position, Game):
         out.add(acts[cut:])
         return out
 
+    def _movement_listing(self, seat: Seat) -> MoveListing:
+        """A movement phase's actions for ``seat`` built afresh (6.x, 6.7, 7.1, 2.4), with
+        what ``move_listing.kept`` checks before it reuses them."""
+        st = self.state
+        front = front_line(self.board, st, seat)  # 6.61, the same for every unit
+        occ = st.occupants()  # nothing moves while the actions are listed
+        column_rule, oob, edge = self.column_rule, self.orders.oob, index(self.board).edge
+        acts: list[Action] = []
+        moves: list[tuple[str, Sequence[list[str]]]] = []
+        enters: list[tuple[str, EnterListing]] = []
+        for u in st.on_map(seat):
+            if self.move_problem(u) is not None:
+                continue
+            if column_rule and oob[u.id].type == "infantry" \
+                    and self.formation_problem(u) is None:
+                acts.append({"type": "formation", "unit": u.id, "column": not u.column})
+            # The reach's paths, sorted by destination; copied only when handed out.
+            assert u.hex is not None
+            moves.append((u.id, reachable(self.board, u.hex,
+                                          self.move_rules(u, front, occ)).path_list))
+            if u.hex in edge:
+                acts.append({"type": "leave_map", "unit": u.id})
+        for uid in sorted(st.units):
+            u = st.units[uid]
+            if u.side != seat or self.entry_problem(u) is not None:
+                continue
+            if column_rule and oob[uid].type == "infantry":
+                acts.append({"type": "formation", "unit": uid, "column": not u.column})
+            # Built when handed out, as the moves are (issue 59).
+            enters.append((uid, self.enter_listing(uid, front, occ)))
+        if not st.night:  # 9.71 no combat at night
+            ms = MeleeState.from_json(st.melee)
+            acts += melee_declare_options(self.board, st, self.orders, seat, ms)
+            acts += self._entry_melee_options(seat, ms)
+        enemy = frozenset(h for h, us in occ.items() if any(x.side != seat for x in us))
+        return MoveListing(st, clock_key(st, seat), full_sides(st), dict(st.entry_roads),
+                           json_copy(st.melee), enemy, acts, moves, enters)
+
     # --- validation and execution (the table of action types: actions.py) ------------------
     def validate(self, action: Action, seat: Seat) -> None:
         self._check(action, seat)
 
     def execute(self, action: Action, seat: Seat) -> list[Event]:
         kind, checked = self._check(action, seat)
+        memo = self._listing_memo
+        if memo is not None:  # the kept movement list learns which block changes
+            u = self.state.units.get(str(action.get("unit")))
+            if kind.name in INCREMENTAL and u is not None and memo.state is self.state:
+                memo.touched.append((u.id, u.hex))
+            else:
+                self._listing_memo = None
         return kind.apply(self, action, seat, checked)
 
     def _check(self, action: Action, seat: Seat) -> tuple[ActionType, Any]:

@@ -7,7 +7,6 @@ Cemetery Hill, the German revision makes it general: we follow de, boc-facts.md 
 
 from __future__ import annotations
 
-import heapq
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -84,6 +83,8 @@ class MoveGraph:
     #: and a search none of whose tests those touch is the same search (:func:`_reusable`).
     reach_last: dict[tuple[object, ...], tuple[str, MoveRules, str, int]] = \
         field(default_factory=dict)
+    #: id of a hex or hexside set -> (the set, its numbers): :func:`_numbers`.
+    number_memo: dict[int, tuple[frozenset[str], set[int]]] = field(default_factory=dict)
 
     def side_ends(self, key: str) -> tuple[str, str]:
         """The two hexes of a hexside key (``a|b``); none for a key not on the board."""
@@ -239,6 +240,8 @@ class ReachPaths(Sequence[list[str]]):
 
 #: ``reachable`` answers kept per board; the oldest go first beyond this many.
 REACH_CACHE = 256
+#: Hex sets kept as numbers (``_numbers``) before that memo starts afresh.
+NUMBER_MEMO = 256
 _REACH_LOCK = threading.Lock()
 
 
@@ -305,51 +308,76 @@ def _reusable(g: MoveGraph, reach: Reach, old: MoveRules, new: MoveRules) -> boo
     return all(a not in went_on and b not in went_on for a, b in map(g.side_ends, full))
 
 
+def _numbers(g: MoveGraph, names: frozenset[str], numbering: dict[str, int]) -> set[int]:
+    """``names`` as the graph's numbers (hexes or hexsides), kept per set object: the
+    rules of every unit listed at one decision share their sets (issue 59)."""
+    memo = g.number_memo
+    got = memo.get(id(names))
+    if got is not None and got[0] is names:
+        return got[1]
+    out = {numbering[k] for k in names if k in numbering}
+    if len(memo) >= NUMBER_MEMO:
+        memo.clear()
+    memo[id(names)] = (names, out)
+    return out
+
+
 def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
             start_cost: int) -> Reach:
-    """Dijkstra over (hex, road) states for :func:`reachable`."""
+    """Dijkstra over (hex, road) states for :func:`reachable`.
+
+    Every step costs at least 1 MP and no state costs more than the budget, so the queue
+    is one bucket per MP total (Dial's form of the search): a bucket's states are taken
+    in state order, all of them pushed before it is reached, which is the order a heap
+    of (cost, state) pairs pops them in (issue 59: the same search, step for step)."""
     nr = len(g.roads)
     hex_no, fast = g.hex_no, g.fast
     mult, budget, use_roads = rules.multiplier, rules.budget, rules.roads
-    forbidden = {hex_no[h] for h in rules.forbidden if h in hex_no}
-    stop = {hex_no[h] for h in rules.stop if h in hex_no}
-    full = {g.side_no[k] for k in rules.full_sides if k in g.side_no}
+    forbidden = _numbers(g, rules.forbidden, hex_no)
+    stop = _numbers(g, rules.stop, hex_no)
+    full = _numbers(g, rules.full_sides, g.side_no)
     s0 = hex_no[start]
     road0 = g.roads.index(start_road) if start_road in g.roads else 0
     first = s0 * nr + road0
     best: dict[int, int] = {first: start_cost}
     prev: dict[int, int] = {}
-    heap: list[tuple[int, int]] = [(start_cost, first)]
-    push, pop = heapq.heappush, heapq.heappop
     stop_at_start = rules.entered
-    while heap:
-        cost, state = pop(heap)
-        if best[state] != cost:
+    top = max(budget, start_cost)
+    buckets: list[list[int]] = [[] for _ in range(top + 1)]
+    buckets[start_cost].append(first)
+    for cost in range(start_cost, top + 1):
+        bucket = buckets[cost]
+        if not bucket:
             continue
-        hx, road = divmod(state, nr)
-        if hx in stop and (hx != s0 or stop_at_start):
-            continue
-        for to, side, off, roads in fast[hx]:
-            if to in forbidden or side in full:
+        bucket.sort()
+        for state in bucket:
+            if best[state] != cost:
+                continue  # reached more cheaply since
+            hx = state // nr
+            if hx in stop and (hx != s0 or stop_at_start):
                 continue
-            nc = cost + off * mult
-            if nc <= budget:
-                key = to * nr
-                old = best.get(key)
-                if old is None or nc < old:
-                    best[key] = nc
-                    prev[key] = state
-                    push(heap, (nc, key))
-            if use_roads:
-                for rk, rc in roads:
-                    nc = cost + rc + (1 if road and road != rk else 0)  # de 6.5 road change
-                    if nc <= budget:
-                        key = to * nr + rk
-                        old = best.get(key)
-                        if old is None or nc < old:
-                            best[key] = nc
-                            prev[key] = state
-                            push(heap, (nc, key))
+            road = state - hx * nr
+            for to, side, off, roads in fast[hx]:
+                if to in forbidden or side in full:
+                    continue
+                nc = cost + off * mult
+                if nc <= budget:
+                    key = to * nr
+                    old = best.get(key)
+                    if old is None or nc < old:
+                        best[key] = nc
+                        prev[key] = state
+                        buckets[nc].append(key)
+                if use_roads:
+                    for rk, rc in roads:
+                        nc = cost + rc + (1 if road and road != rk else 0)  # de 6.5
+                        if nc <= budget:
+                            key = to * nr + rk
+                            old = best.get(key)
+                            if old is None or nc < old:
+                                best[key] = nc
+                                prev[key] = state
+                                buckets[nc].append(key)
     out = Reach()
     chosen: dict[int, tuple[int, int]] = {}
     for state, c in best.items():

@@ -1,0 +1,102 @@
+"""A movement phase's legal actions kept from one decision to the next (issue 59).
+
+In a movement phase (6.x) the active player's actions change only the block they name:
+a ``move``, ``enter``, ``leave_map`` or ``melee`` declaration moves that block, marks it
+moved (6.1, 7.1) and may count hexside crossings (6.62), fix a division's entry road
+(6.7) or add a declared melee (7.1). The enemy's blocks stay put, so the front line
+(6.61/6.62) and the hexes the enemy holds (the reach searches' stops and forbidden
+hexes) stay the same, and so does every other block's list of moves. A
+:class:`MoveListing` keeps what ``BocGame.legal_sequence`` built for a movement phase
+(the ready actions in their unsorted order, each unit's move chunk, each due unit's entry
+chunk) together with everything else those answers read; after such an action the next
+list is the kept one without the named block's actions, unless something the others
+read changed too, which :func:`stale` tells and which then builds it all again:
+
+- another seat, turn, phase or set of options, or a decision waiting;
+- the column/line option (a block's formation then limits its fellows' moves): never kept;
+- a hexside newly used twice (6.62: it closes for every unit), a division's entry road
+  newly fixed (6.7: its fellows' entry hexes), a melee declared (7.1: the targets' limits);
+- a block leaving or entering a hex an enemy block is in (which side holds the hex);
+- the block still free to move or enter afterwards (then its own actions changed).
+
+The kept list trusts that the state changed only by ``BocGame.execute`` since it was made
+(``load_position`` swaps the state object, which the memo checks); a caller that changes
+the state by hand calls ``forget_memos``. Only ``legal_sequence`` reuses it:
+``legal_actions`` and the views always build the list afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gettysburg.boc.position import EnterListing, Position
+from gettysburg.boc.state import BocState, UnitState
+from gettysburg.core.canonical import JSONDict
+from gettysburg.core.protocol import Action
+
+#: The movement-phase actions whose only effects on the list are named in the module doc.
+INCREMENTAL = frozenset({"move", "enter", "leave_map", "melee"})
+
+
+def full_sides(state: BocState) -> frozenset[str]:
+    """6.62: the hexsides already crossed twice this phase."""
+    return frozenset(k for k, n in state.side_use.items() if n >= 2)
+
+
+def clock_key(state: BocState, seat: str) -> tuple[object, ...]:
+    """Everything but the blocks that says which list this is."""
+    return (seat, state.day, state.hour, state.phase, state.active, tuple(state.options))
+
+
+@dataclass
+class MoveListing:
+    """One movement phase's list as built, for one seat (see the module doc)."""
+
+    state: BocState  # the state object it was built for (load_position swaps it)
+    key: tuple[object, ...]  # clock_key
+    full: frozenset[str]
+    entry_roads: dict[str, str]
+    melee: JSONDict  # a copy of the declared melees
+    enemy: frozenset[str]  # the hexes any enemy block is in
+    #: The ready actions in the order built (before the sort by type); every one names
+    #: its block (``formation``, ``leave_map``, ``melee``).
+    acts: list[Action]
+    moves: list[tuple[str, Sequence[list[str]]]]
+    enters: list[tuple[str, EnterListing]]
+    #: (block id, its hex before) of every action executed since: not yet taken out.
+    touched: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def drop(self, uids: set[str]) -> None:
+        """Take the actions of ``uids`` out of the kept list."""
+        self.acts = [a for a in self.acts if a.get("unit") not in uids]
+        self.moves = [m for m in self.moves if m[0] not in uids]
+        self.enters = [e for e in self.enters if e[0] not in uids]
+
+    def ready(self) -> list[Action]:
+        """The ready actions, the caller's own (flat dicts of scalars: a shallow copy)."""
+        return [dict(a) for a in self.acts]
+
+
+def kept(memo: MoveListing | None, game: Position, seat: str) -> MoveListing | None:
+    """``memo`` brought up to date for ``seat``'s next list (the touched blocks' actions
+    taken out), or ``None`` when it must be built again (the module doc's list)."""
+    st = game.state
+    if memo is None or memo.state is not st or memo.key != clock_key(st, seat) \
+            or game.column_rule:
+        return None
+    if not memo.touched:
+        return memo
+    if full_sides(st) != memo.full or st.entry_roads != memo.entry_roads \
+            or st.melee != memo.melee:
+        return None
+    gone: set[str] = set()
+    for uid, before in memo.touched:
+        u: UnitState | None = st.units.get(uid)
+        if u is None or u.side != seat or before in memo.enemy or u.hex in memo.enemy \
+                or game.move_problem(u) is None or game.entry_problem(u) is None:
+            return None
+        gone.add(uid)
+    memo.drop(gone)
+    memo.touched.clear()
+    return memo

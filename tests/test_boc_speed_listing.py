@@ -1,0 +1,214 @@
+"""Issue 59, session 46: the movement phase's list kept from one decision to the next
+(``boc/move_listing.py``) and the search's bucket queue (``movement._search``).
+
+The kept list must be, decision after decision, the list built afresh; the bucket queue
+must make the search a heap of (cost, state) pairs made, step for step."""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+from gettysburg.ai import make_agent
+from gettysburg.boc import movement
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.movement import MoveGraph, MoveRules, Reach, graph
+from gettysburg.core.protocol import Action, new_game
+
+
+def _day1(seed: str, options: tuple[str, ...] = ()) -> BocGame:
+    game = new_game("boc/day1", seed=seed, options=options)
+    assert isinstance(game, BocGame)
+    return game
+
+
+def _fresh(game: BocGame, seat: str) -> list[Action]:
+    """The list built afresh, leaving the kept one as it was."""
+    kept = game._listing_memo
+    try:
+        return game.legal_actions(seat)
+    finally:
+        game._listing_memo = kept
+
+
+def test_kept_movement_lists_are_the_lists_built_afresh() -> None:
+    """Random Day 1 play from the lazy sequence: at every decision the sequence is the
+    list built afresh; now and then two actions are taken from one list (the second
+    another block's, still legal), so the kept list learns of two blocks at once."""
+    rng = random.Random(7)
+    agent = make_agent("random", 0)
+    compared = reused = 0
+    for seed in ("listing-1", "listing-2"):
+        game = _day1(seed)
+        for _ in range(320):
+            if game.is_terminal():
+                break
+            seat = game.to_move()[0]
+            before = game._listing_memo
+            seq = game.legal_sequence(seat)
+            if game.state.phase == "movement":
+                reused += before is not None and game._listing_memo is before
+                assert list(seq) == _fresh(game, seat)
+                compared += 1
+            action = agent.choose({}, seq, 1.0, rng)
+            game.apply_unrecorded(action, seat)
+            if game.state.phase == "movement" and action["type"] == "move" \
+                    and rng.random() < 0.3 and not game.is_terminal():
+                fresh = _fresh(game, seat)
+                other = [a for a in fresh if a["type"] == "move" and a["unit"] != action["unit"]]
+                if other:
+                    game.apply_unrecorded(rng.choice(other), seat)
+    assert compared > 300
+    assert reused > 150  # the kept list was used, not only rebuilt
+
+
+def _movement_game(seed: str = "listing-hand", options: tuple[str, ...] = ()) -> BocGame:
+    """A Day 1 game played (first actions) until the active seat has two moves to make."""
+    game = _day1(seed, options)
+    while game.state.phase != "movement":
+        game.apply_unrecorded({"type": "end_phase"}, game.to_move()[0])
+    return game
+
+
+def _a_move(game: BocGame, seat: str) -> Action:
+    return next(a for a in game.legal_sequence(seat) if a["type"] == "move")
+
+
+def test_a_move_takes_out_the_movers_actions_only() -> None:
+    game = _movement_game()
+    seat = game.to_move()[0]
+    first = list(game.legal_sequence(seat))
+    memo = game._listing_memo
+    assert memo is not None
+    move = _a_move(game, seat)
+    game.apply(move, seat)
+    after = list(game.legal_sequence(seat))
+    assert game._listing_memo is memo  # kept, not rebuilt
+    assert after == [a for a in first if a.get("unit") != move["unit"]]
+    assert after == game.legal_actions(seat)
+
+
+def test_a_loaded_position_or_forgotten_memos_build_the_list_afresh() -> None:
+    game = _movement_game()
+    seat = game.to_move()[0]
+    game.legal_sequence(seat)
+    memo = game._listing_memo
+    game.load_position(game.position_json())  # a new state object
+    game.legal_sequence(seat)
+    assert game._listing_memo is not memo
+    game.forget_memos()
+    assert game._listing_memo is None
+
+
+def test_a_changed_hand_or_other_action_types_drop_the_kept_list() -> None:
+    """``end_phase`` (not a block's action) drops it; legal_actions always builds."""
+    game = _movement_game()
+    seat = game.to_move()[0]
+    game.legal_sequence(seat)
+    assert game._listing_memo is not None
+    game.apply({"type": "end_phase"}, seat)
+    assert game._listing_memo is None
+
+
+def test_the_column_line_option_never_keeps_a_list() -> None:
+    """6.0 column/line: a block's formation limits its fellows' moves."""
+    game = _movement_game(options=("column_line",))
+    seat = game.to_move()[0]
+    seq = game.legal_sequence(seat)
+    assert len(seq) > 0 and game._listing_memo is None
+
+
+def test_a_full_hexside_rebuilds_the_list() -> None:
+    """6.62: a hexside newly crossed twice closes for every block: built again."""
+    game = _movement_game()
+    seat = game.to_move()[0]
+    game.legal_sequence(seat)
+    memo = game._listing_memo
+    assert memo is not None
+    memo.touched.append(("no-such-block", None))  # as if an action had named one
+    assert list(game.legal_sequence(seat)) == game.legal_actions(seat)
+    game.legal_sequence(seat)
+    memo = game._listing_memo
+    assert memo is not None
+    game.state.side_use["X|Y"] = 2
+    memo.touched.append((memo.moves[0][0], None))
+    game.legal_sequence(seat)
+    assert game._listing_memo is not memo
+
+
+# --- the bucket queue against the heap -------------------------------------------------------
+
+def _heap_search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
+                 start_cost: int) -> Reach:
+    """The search as it was before session 46 (a heap of (cost, state) pairs): the
+    reference the bucket queue must match state for state."""
+    nr = len(g.roads)
+    hex_no, fast = g.hex_no, g.fast
+    forbidden = {hex_no[h] for h in rules.forbidden if h in hex_no}
+    stop = {hex_no[h] for h in rules.stop if h in hex_no}
+    full = {g.side_no[k] for k in rules.full_sides if k in g.side_no}
+    s0 = hex_no[start]
+    first = s0 * nr + (g.roads.index(start_road) if start_road in g.roads else 0)
+    best: dict[int, int] = {first: start_cost}
+    prev: dict[int, int] = {}
+    heap = [(start_cost, first)]
+    while heap:
+        cost, state = heapq.heappop(heap)
+        if best[state] != cost:
+            continue
+        hx, road = divmod(state, nr)
+        if hx in stop and (hx != s0 or rules.entered):
+            continue
+        for to, side, off, roads in fast[hx]:
+            if to in forbidden or side in full:
+                continue
+            steps = [(cost + off * rules.multiplier, to * nr)]
+            if rules.roads:
+                steps += [(cost + rc + (1 if road and road != rk else 0), to * nr + rk)
+                          for rk, rc in roads]
+            for nc, key in steps:
+                if nc <= rules.budget and (key not in best or nc < best[key]):
+                    best[key] = nc
+                    prev[key] = state
+                    heapq.heappush(heap, (nc, key))
+    out = Reach()
+    out.prev = prev
+    for s, c in best.items():
+        name = g.hexes[s // nr]
+        if s // nr != s0 and c < out.cost.get(name, c + 1):
+            out.cost[name] = c
+    return out
+
+
+def test_the_bucket_queue_searches_as_the_heap_did() -> None:
+    """Every search of a stretch of random Day 1 play (the engine's own arguments), and
+    a few with other budgets and start costs: the same costs and the same back-links."""
+    calls: list[tuple[MoveGraph, str, MoveRules, str, int]] = []
+    real = movement._search
+
+    def recorded(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
+                 start_cost: int) -> Reach:
+        calls.append((g, start, rules, start_road, start_cost))
+        return real(g, start, rules, start_road, start_cost)
+
+    movement._search = recorded
+    try:
+        game = _day1("buckets")
+        graph(game.board).reach_cache.clear()
+        rng = random.Random(3)
+        agent = make_agent("random", 0)
+        for _ in range(250):
+            if game.is_terminal():
+                break
+            seat = game.to_move()[0]
+            game.apply_unrecorded(agent.choose({}, game.legal_sequence(seat), 1.0, rng), seat)
+    finally:
+        movement._search = real
+    assert len(calls) > 100
+    g, start, rules, _, _ = calls[0]
+    calls += [(g, start, MoveRules(b, m, r, stop=rules.stop, forbidden=rules.forbidden), "", c)
+              for b in (0, 1, 5, 12) for m in (1, 2) for r in (True, False) for c in (0, 3)]
+    for args in calls:
+        got, want = real(*args), _heap_search(*args)
+        assert got.prev == want.prev
+        assert {h: c for h, c in got.cost.items() if h not in got.extra} == want.cost
