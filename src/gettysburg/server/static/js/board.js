@@ -5,7 +5,7 @@
 import { svg, el } from "./ui.js";
 import { t } from "./i18n.js";
 import { unitsOf } from "./units.js";
-import { seatName } from "./panels.js";
+import { seatName, tOr } from "./panels.js";
 import { HexCanvas } from "./maptiles.js";
 import { PieceCanvas } from "./piececanvas.js";
 import { decorate, stackBadge, extensionShape, edgeMarkShape } from "./counters.js";
@@ -230,7 +230,10 @@ export class Board {
     // Markers along a hex's sides (drawEdgeMarks), under the pieces.
     this.edgeLayer = svg("g", { class: "edge-marks", "pointer-events": "none" });
     this.unitLayer = svg("g", { class: "units" });
-    root.append(this.edgeLayer, this.extensionLayer, this.unitLayer);
+    // Places an action goes to that are no hex of the map (an area beyond its edge), each
+    // marked at the hex the view puts it at: over the pieces, clicked like that hex.
+    this.markLayer = svg("g", { class: "place-marks" });
+    root.append(this.edgeLayer, this.extensionLayer, this.unitLayer, this.markLayer);
     // The keyboard's hex cursor, drawn over everything: a hex's own outline is half hidden
     // under its neighbours. Two tones, so that it shows on any terrain.
     this.ring = svg("g", { class: "focus-ring", "pointer-events": "none", style: "display: none" },
@@ -977,7 +980,7 @@ export class Board {
 
   // `actors`: the blocks the player can act with (N steps through them).
   render(view, { selected = null, dests = new Set(), attacks = new Set(), armed = null,
-                 reach = new Set(), actors = new Set(), trails = null } = {}) {
+                 reach = new Set(), actors = new Set(), trails = null, marks = new Map() } = {}) {
     if (trails) this.drawTrails(trails);
     const units = unitsOf(view);
     // Blocks are drawn afresh: one that has the focus gets it back once redrawn.
@@ -987,6 +990,7 @@ export class Board {
     this.words = new Map();
     this.draw(units, selected, dests, attacks, armed, reach);
     if (this.centres.size) this.drawEdgeMarks(view);
+    if (this.markLayer) this.drawPlaceMarks(marks);
     if (this.keys) this.afterDraw(units, { selected, dests, attacks, armed, actors }, focusedUnit);
   }
 
@@ -1059,6 +1063,33 @@ export class Board {
   // Markers lying along the two hexsides of a hex's corner: every list of the view whose
   // entries all give a `hex` and a `vertex` (a corner, as a vertex facing names it), each
   // list drawn in its own line (`data-kind`: its key), titled in the view's words for it.
+  // `marks`: hex -> {field, value} (units.js, placeMarks): a place beyond the map's edge, as
+  // a disc with the value ("→12") just outside the map from its hex, away from the map's
+  // middle, a dashed line joining the two; titled in the catalogue's word for the field. A
+  // click on it is a click on the hex.
+  drawPlaceMarks(marks) {
+    const s = this.spacing;
+    const mid = [this.full.x + this.full.w / 2, this.full.y + this.full.h / 2];
+    const shapes = [...marks].map(([hex, m]) => {
+      const c = this.centres.get(hex);
+      if (!c) return null;
+      const [x, y] = c;
+      const d = Math.hypot(x - mid[0], y - mid[1]) || 1;
+      const [ox, oy] = [(x - mid[0]) / d * 2 * s, (y - mid[1]) / d * 2 * s];
+      const r = 1.1 * s;
+      const word = `${tOr(`field.${m.field}`, m.field)} ${m.value}`;
+      const g = svg("g", { class: "place-mark", "data-hex": hex, "data-field": m.field, "data-value": m.value },
+        svg("title", {}, `${word} — ${hex}`),
+        svg("line", { x1: x, y1: y, x2: x + ox, y2: y + oy, class: "place-mark-line" }),
+        svg("circle", { cx: x + ox, cy: y + oy, r, class: "place-mark-disc" }),
+        svg("text", { x: x + ox, y: y + oy + r * 0.3, "font-size": r * 0.85, "text-anchor": "middle",
+          class: "place-mark-text" }, `→${m.value}`));
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.justDragged()) this.onHex?.(hex); });
+      return g;
+    }).filter((g) => g);
+    this.markLayer.replaceChildren(...shapes);
+  }
+
   drawEdgeMarks(view) {
     const lists = Object.entries(view || {}).filter(([, v]) => Array.isArray(v) && v.length
       && v.every((m) => m && typeof m === "object" && typeof m.hex === "string" && Number.isInteger(m.vertex)));

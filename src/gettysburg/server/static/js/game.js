@@ -3,7 +3,7 @@ import { get, post, connect, newActionId, ApiError } from "./api.js";
 import { el, toast, errorText } from "./ui.js";
 import { t, translatePage, setScope } from "./i18n.js";
 import { Board, mapKey, keyHelp } from "./board.js";
-import { destinations, actionsOn, unitsOf, unitsNamed, isAttack, places, targetHex } from "./units.js";
+import { destinations, actionsOn, unitsOf, unitsNamed, isAttack, places, targetHex, placeMarks } from "./units.js";
 import { phaseBar, actionsPanel, logPanel, logEntry, namesOf, handlesOf, seatName, cardPanel } from "./panels.js";
 import { remember } from "./store.js";
 import { systemInfo, seatColours } from "./systems.js";
@@ -114,7 +114,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
       if (selected && selected !== id) {
         const other = unitsOf(state.view).find((u) => u.id === id);
         const hex = other?.hex;
-        const options = [...actionsOn(legal(), selected, id), ...(hex ? destinations(legal(), selected).get(hex) || [] : [])];
+        const options = [...actionsOn(legal(), selected, id), ...(hex ? destinations(legal(), selected, state.view?.place_hexes).get(hex) || [] : [])];
         if (options.length) { pick(options, hex); return; }
         // A block the player cannot select (the enemy's): the click was meant for its hex.
         if (other && other.side !== state.seat && hex) { explain(hex); return; }
@@ -134,7 +134,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
         if (here?.length) pick(here, hex);
         return;
       }
-      const options = destinations(legal(), selected).get(hex);
+      const options = destinations(legal(), selected, state.view?.place_hexes).get(hex);
       if (options?.length) pick(options, hex);
       else explain(hex);
     },
@@ -144,7 +144,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
       const here = selected ? null : places(legal()).get(hex);
       if (here?.length) { pick(here, hex); return; }
       if (selected && !ids.includes(selected)) {
-        const options = [...ids.flatMap((id) => actionsOn(legal(), selected, id)), ...(destinations(legal(), selected).get(hex) || [])];
+        const options = [...ids.flatMap((id) => actionsOn(legal(), selected, id)), ...(destinations(legal(), selected, state.view?.place_hexes).get(hex) || [])];
         if (options.length) { pick(options, hex); return; }
         const other = unitsOf(state.view).find((u) => u.id === ids[0]);
         if (other && other.side !== state.seat) { explain(hex); return; }
@@ -266,7 +266,7 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
     document.title = mine ? `● ${t("game.your_move", { seat: seatName(state.seat) })} · ${title}` : title;
     phaseBar(bar, state, state.view);
     // With nothing selected, the places an action naming no block goes to are lit.
-    const options = selected ? destinations(legal(), selected) : places(legal());
+    const options = selected ? destinations(legal(), selected, state.view?.place_hexes) : places(legal());
     const dests = new Set(options.keys());
     const attacks = new Set([...options].filter(([, acts]) => isAttack(acts[0])).map(([h]) => h));
     if (armed && !attacks.has(armed)) armed = null;
@@ -278,7 +278,10 @@ export async function gamePage(root, gameId, token, { onState = null, allow = nu
       || (preview?.unit === selected ? preview.reach : null) || [] : []);
     const actors = new Set(legal().flatMap(unitsNamed)); // what N steps through
     const trails = trailsOf(events);
-    board.render(state.view, { selected, dests, attacks, armed, reach, actors, trails });
+    // The selected block's actions to a place other than a hex (an area beyond the map's
+    // edge), marked at the hex the view puts it at, to be clicked like a destination.
+    const marks = placeMarks(legal(), selected, state.view?.place_hexes);
+    board.render(state.view, { selected, dests, attacks, armed, reach, actors, trails, marks });
     const battle = battleOf(state.view);
     battleNode.hidden = !battle;
     boardNode.hidden = Boolean(battle);

@@ -68,10 +68,37 @@ export function unitsNamed(action) {
   return ids;
 }
 
-export function targetHex(action) {
+// `placeHexes` (the view's `place_hexes`, {field: {value: hex}}): an action that names no hex
+// but a place of another kind (an area off the map's edge...) goes to the hex where the
+// view puts that field's value.
+export function targetHex(action, placeHexes = null) {
   if (Array.isArray(action.path) && action.path.length && typeof action.path.at(-1) === "string") return action.path.at(-1);
   for (const k of HEX_KEYS) if (typeof action[k] === "string") return action[k];
+  return placeMark(action, placeHexes)?.hex ?? null;
+}
+
+// The place field an action names, its value and the hex the view puts it at, or null.
+export function placeMark(action, placeHexes) {
+  if (!placeHexes || typeof placeHexes !== "object") return null;
+  for (const [field, where] of Object.entries(placeHexes)) {
+    const value = action[field];
+    const hex = where && (typeof value === "string" || typeof value === "number") ? where[String(value)] : null;
+    if (typeof hex === "string") return { field, value: String(value), hex };
+  }
   return null;
+}
+
+// The marks to draw for the selected block's actions that go to such places: one a hex,
+// with the field and value it stands for.
+export function placeMarks(legal, unitId, placeHexes) {
+  const out = new Map();
+  if (!unitId) return out;
+  for (const a of legal) {
+    if (!unitsNamed(a).includes(unitId)) continue;
+    const m = placeMark(a, placeHexes);
+    if (m && !out.has(m.hex)) out.set(m.hex, m);
+  }
+  return out;
 }
 
 // Actions that strike the enemy (a fire, a melee): a click on the map only arms them, a
@@ -80,11 +107,11 @@ const ATTACKS = new Set(["fire", "melee"]);
 export function isAttack(action) { return ATTACKS.has(action?.type); }
 
 // place id -> the legal actions naming `unitId` that end there.
-export function destinations(legal, unitId) {
+export function destinations(legal, unitId, placeHexes = null) {
   const out = new Map();
   for (const a of legal) {
     if (!unitsNamed(a).includes(unitId)) continue;
-    const hex = targetHex(a);
+    const hex = targetHex(a, placeHexes);
     if (hex === null) continue;
     if (!out.has(hex)) out.set(hex, []);
     out.get(hex).push(a);
