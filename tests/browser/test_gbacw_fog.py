@@ -6,7 +6,10 @@ seat received (its page's HTTP bodies and push frames, its player's requests: st
 events, previews, the card) is searched for what 002 hides from it: the enemy's orders,
 Reserve and fatigue (§6), efficiency and activation markers (§5.2), the enemy's markers in
 the pool and any order of the pool before a draw (§5.3), and the owner-only fields of the
-enemy's counters. Once over, the referee's replay and a what-if branch open for both."""
+enemy's counters, the records the engine keeps beside the orders (units keeping their own
+orders, attached batteries, Loose Cannon tasks, idle brigades' rally choices: §4.23, §4.32,
+§6.24, §13.45) and Hero markers held (004 §18.0 P). Once over, the referee's replay and a
+what-if branch open for both."""
 
 from __future__ import annotations
 
@@ -73,6 +76,14 @@ def _check(seat: str, traffic: list[str], seed: str) -> tuple[int, list[object]]
                 and str(value.get("brigade", "")).startswith(other[0]) \
                 and {"orders", "reserve", "fatigue"} & set(value):
             bad.append(("event", value))
+        # orders-like records kept by unit or brigade, the owner's only (002 §4.23, §4.32,
+        # §6.24, §13.45: gbacw/end_segment.view_extras), and Hero markers held (004 §18.0 P)
+        if key in ("unit_orders", "attached", "lc_tasks") and isinstance(value, dict):
+            bad += [(key, k) for k in value if str(k).startswith(other[0])]
+        if key == "idle_rally" and isinstance(value, list):
+            bad += [(key, k) for k in value if str(k).startswith(other[0])]
+        if key == "heroes" and isinstance(value, dict):
+            bad += [(key, k) for k in value if k != seat]
         if key == "legal" and isinstance(value, list):
             bad += [("legal", a) for a in value if isinstance(a, dict) and any(
                 str(a.get(f, "")).startswith(other[0]) for f in ("unit", "brigade"))]
