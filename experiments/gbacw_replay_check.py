@@ -13,6 +13,10 @@ For one game of a ``gettysburg simulate`` run (scenario, base seed, game index, 
    and every state hash and link compared; the final hash must be the played game's.
 
 Prints one JSON line (and appends it to ``--out``). Exit status 1 when anything differs.
+With ``--append-row`` the recorded game's row is also appended to a run's JSON Lines when it
+holds no row of that game yet: the row ``gettysburg simulate`` writes for the same command
+(same spec key, so ``simulate --resume`` counts the game as played), at the price of one
+game played instead of two when a game lasts an hour.
 
     .venv/bin/python experiments/gbacw_replay_check.py gbacw/first-day --seed 54 --index 0 \\
         --rows experiments/results/gbacw/first-day_rr_s54.jsonl
@@ -64,9 +68,14 @@ def stored_row(rows: Path, spec: simulate.GameSpec) -> dict[str, Any] | None:
     return None
 
 
-def check(spec: simulate.GameSpec, rows: Path | None, save: Path) -> dict[str, Any]:
+def check(spec: simulate.GameSpec, rows: Path | None, save: Path,
+          append_row: Path | None = None) -> dict[str, Any]:
     t0 = time.perf_counter()
     row, game = play_recorded(spec)
+    if append_row is not None and (not append_row.exists()
+                                   or stored_row(append_row, spec) is None):
+        with append_row.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(row, sort_keys=True, separators=(",", ":")) + "\n")
     played_s = time.perf_counter() - t0
     out: dict[str, Any] = {
         "scenario": spec.scenario, "seed": spec.seed, "index": spec.index,
@@ -117,12 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", type=Path, help="the run's JSON Lines, to compare the row")
     ap.add_argument("--save", type=Path, help="where to write the save (default: a temp file)")
     ap.add_argument("--out", type=Path, help="append the check's JSON line here")
+    ap.add_argument("--append-row", type=Path,
+                    help="append the game's lab row to this run's JSON Lines if missing")
     args = ap.parse_args(argv)
     agents = {"usa": args.usa, "csa": args.csa}
     spec = simulate.make_specs(args.scenario, args.index + 1, agents, args.seed,
                                args.max_actions, args.budget)[args.index]
     save = args.save or Path(tempfile.mkdtemp(prefix="gbacw_replay_")) / "game.json"
-    result = check(spec, args.rows, save)
+    result = check(spec, args.rows, save, args.append_row)
     line = json.dumps(result, sort_keys=True)
     print(line)
     if args.out is not None:
