@@ -2,7 +2,8 @@
 lobby lists the system without ``?all``, its scenarios by title, the general and random as
 opponents, and starts Little Round Top against the general; every scenario opens with its
 counters on the sheets, the seat's markers panel, and no error. With
-GETTYSBURG_SCREENSHOTS=1 the openings are saved as docs/gbacw-opening-<scenario>.png."""
+GETTYSBURG_SCREENSHOTS=1 the openings are saved as docs/gbacw-opening-<scenario>.png, zoomed in
+about the middle of the counters so that they read as counters."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 from browser.gbacw_seats import DRAWN
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+STEPS_IN = 4  # wheel steps in from the opening view for the screenshot
 SCENARIOS = ("herr-ridge", "little-round-top", "first-day", "second-day", "third-day", "battle")
 
 
@@ -57,6 +59,23 @@ def test_the_lobby_lists_gbacw_and_starts_a_game_against_the_general(
     page.context.close()
 
 
+def _close_in(page: Any, units: set[str]) -> None:
+    """Zoom in about the middle of the counters on the map (a wheel step zooms about the
+    pointer) until they are drawn as counters, with their words, rather than squares."""
+    boxes = [b for u in sorted(units) if (b := page.locator(
+        f'g.unit.piece-counters[data-unit="{u}"]').first.bounding_box())]
+    xs = sorted(b["x"] + b["width"] / 2 for b in boxes)
+    ys = sorted(b["y"] + b["height"] / 2 for b in boxes)
+    page.mouse.move(xs[len(xs) // 2], ys[len(ys) // 2])
+    for _ in range(STEPS_IN):
+        page.mouse.wheel(0, -120)
+        page.wait_for_function(DRAWN, timeout=180_000)
+    page.mouse.move(0, 0)
+    page.wait_for_function(
+        "() => document.querySelector('canvas.map-pieces')?.dataset.waiting === '0'",
+        timeout=180_000)
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_each_scenario_opens_with_its_counters(browser: Any, live: Any, scenario: str) -> None:
     _need_map(live)
@@ -82,6 +101,7 @@ def test_each_scenario_opens_with_its_counters(browser: Any, live: Any, scenario
     page.wait_for_selector("#markers:not([hidden])")
     page.wait_for_selector("#formations:not([hidden])")
     if os.environ.get("GETTYSBURG_SCREENSHOTS") == "1":
+        _close_in(page, on_map)
         page.screenshot(path=str(DOCS / f"gbacw-opening-{scenario}.png"))
     assert not errors, errors
     page.context.close()
