@@ -90,6 +90,7 @@ class EngineQuestions(Game):
 
     def _derive(self) -> None:
         self._memo: dict[Any, Any] = {}  # answers for the position as it stands
+        self._placed: dict[Any, Any] | None = None  # see placed()
         self.cat = drunk.catalog_for(self)  # fallen posts (002 §12.74), drunks (004 §18.0 L)
         self.scen: EngineSetup = _setup_of(self.setup.scenario)
         self.fatigue = "no_fatigue" not in self.setup.options and self.scen.fatigue
@@ -347,13 +348,15 @@ class EngineQuestions(Game):
 
     def placed(self) -> dict[Any, Any]:
         """Answers that depend only on where the units stand, kept while no unit's hex
-        changes: checked against every unit's hex at each call (cheap beside the answers),
-        so they stay right even when an action moves units between two questions."""
+        changes: checked against every unit's key and hex at each call (cheap beside the
+        answers), so they stay right even when an action moves units between two questions.
+        Kept outside ``_memo`` so that actions which move nobody (the orders segment's
+        orders, Reserve and works) reuse them."""
         units = self.pos.units
         fp = tuple([u.hex for u in units.values()])
-        t = self._memo.get(_PLACED)
-        if t is None or t[_PLACED] is not units or t["fp"] != fp:
-            t = self._memo[_PLACED] = {_PLACED: units, "fp": fp}
+        t = self._placed
+        if t is None or t[_PLACED] is not units or t["fp"] != fp or t["keys"] != tuple(units):
+            t = self._placed = {_PLACED: units, "fp": fp, "keys": tuple(units)}
         return t
 
     def enemy_hexes(self, seat: Seat) -> set[Hex]:
@@ -765,38 +768,70 @@ class EngineQuestions(Game):
         key = ("los", a, b)
         found = self._memo.get(key)
         if found is None:
-            t = self.placed()
+            found = self._memo[key] = self._sight_in(self.placed(), a, b)
+        return bool(found)
+
+    def _sight_in(self, t: dict[Any, Any], a: Hex, b: Hex) -> bool:
+        """Sight from ``a`` to ``b`` through the units standing as in ``t`` (a
+        :meth:`placed` table, where the answer is kept while nobody moves)."""
+        key = ("los", a, b)
+        found = t.get(key)
+        if found is None:
             occupied = t.get("occupied")
             if occupied is None:
                 occupied = t["occupied"] = frozenset(
                     h for v in self.pos.units.values() if (h := self.hex_of(v.hex)) is not None)
-            found = self._memo[key] = sightlines.clear(self.cat.board, a, b, occupied)
+            found = t[key] = sightlines.clear(self.cat.board, a, b, occupied)
         return bool(found)
 
+    def _enemy_spots(self, t: dict[Any, Any], seat: Seat) -> tuple[Hex, ...]:
+        """The enemy's hexes once each (first-seen order), from a :meth:`placed` table."""
+        found = t.get(("spots", seat))
+        if found is None:
+            self.enemy_hexes(seat)
+            found = t[("spots", seat)] = tuple(dict.fromkeys(t[("enemy", seat)]))
+        return found
+
     def near_enemy(self, h: Hex, seat: Seat) -> bool:
-        """002 §6.13: within 4 hexes and in sight of an enemy combat unit."""
-        return any(h.distance(e) <= 4 and near_enemy(h.distance(e), self._sight(e, h))
-                   for e in self.enemy_hexes(seat))
+        """002 §6.13: within 4 hexes and in sight of an enemy combat unit (kept in the
+        :meth:`placed` table: it depends on where the units stand alone)."""
+        t = self.placed()
+        key = ("near", h, seat)
+        found = t.get(key)
+        if found is None:
+            found = t[key] = any(
+                h.distance(e) <= 4 and near_enemy(h.distance(e), self._sight_in(t, e, h))
+                for e in self._enemy_spots(t, seat))
+        return bool(found)
 
     def _reserve_problem(self, brigade: str) -> RuleError | None:
         """002 §6.31 through :func:`orders.check_reserve` (a brigade leaves Reserve freely
-        in this phase: the end segment's IV/B/3 is played here, a reading)."""
+        in this phase: the end segment's IV/B/3 is played here, a reading). The answer is
+        kept in the :meth:`placed` table by the brigade's hexes, seat and light."""
         b = self.pos.brigades[brigade]
         if b.reserve:
             return None
         hexes = self.brigade_hexes(brigade)
         if not hexes:
             return RuleError("6.3", f"{brigade} has no unit on the map")
-        enemy = self.enemy_hexes(b.seat)
+        night = self._light() == "night"
+        t = self.placed()
+        key = ("reserve", tuple(hexes), b.seat, night)
+        if key in t:  # a fresh error each time: a raised one carries its traceback
+            kept = t[key]
+            return None if kept is None else RuleError(kept.rule, kept.message)
+        enemy = self._enemy_spots(t, b.seat)
         standing = [ReserveStanding(
             self.cat.board.hexes[h].id,
             min((h.distance(e) for e in enemy), default=None),
-            any(h.distance(e) < 10 and self._sight(e, h) for e in enemy)) for h in hexes]
+            any(h.distance(e) < 10 and self._sight_in(t, e, h) for e in enemy)) for h in hexes]
+        problem: RuleError | None = None
         try:
-            check_reserve(standing, night=self._light() == "night")
+            check_reserve(standing, night=night)
         except RuleError as err:
-            return err
-        return None
+            problem = err
+        t[key] = problem
+        return problem
 
     def _share_options(self, seat: Seat) -> list[Action]:
         """002 §5.23 1a-1b: a corps commander rated +1 or +2 gives his share to divisions in
