@@ -9,9 +9,12 @@ from __future__ import annotations
 import heapq
 import random
 
+import pytest
+
 from gettysburg.ai import make_agent
 from gettysburg.boc import movement
 from gettysburg.boc.game import BocGame
+from gettysburg.boc.move_listing import MoveListing, Update
 from gettysburg.boc.movement import MoveGraph, MoveRules, Reach, graph
 from gettysburg.core.protocol import Action, new_game
 
@@ -31,10 +34,21 @@ def _fresh(game: BocGame, seat: str) -> list[Action]:
         game._listing_memo = kept
 
 
-def test_kept_movement_lists_are_the_lists_built_afresh() -> None:
+def test_kept_movement_lists_are_the_lists_built_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Random Day 1 play from the lazy sequence: at every decision the sequence is the
     list built afresh; now and then two actions are taken from one list (the second
-    another block's, still legal), so the kept list learns of two blocks at once."""
+    another block's, still legal), so the kept list learns of two blocks at once. Entry
+    roads fixed (6.7) and melees declared (7.1) mend the kept list in place."""
+    mended: dict[str, int] = {"divisions": 0, "melee": 0}
+    real_mend = BocGame._mend_listing
+
+    def mend(game: BocGame, memo: MoveListing, update: Update, seat: str) -> None:
+        mended["divisions"] += bool(update.divisions)
+        mended["melee"] += update.melee and not update.divisions
+        real_mend(game, memo, update, seat)
+
+    monkeypatch.setattr(BocGame, "_mend_listing", mend)
     rng = random.Random(7)
     agent = make_agent("random", 0)
     compared = reused = 0
@@ -60,6 +74,7 @@ def test_kept_movement_lists_are_the_lists_built_afresh() -> None:
                     game.apply_unrecorded(rng.choice(other), seat)
     assert compared > 300
     assert reused > 150  # the kept list was used, not only rebuilt
+    assert mended["divisions"] > 0
 
 
 def _movement_game(seed: str = "listing-hand", options: tuple[str, ...] = ()) -> BocGame:
@@ -101,7 +116,7 @@ def test_a_loaded_position_or_forgotten_memos_build_the_list_afresh() -> None:
 
 
 def test_a_changed_hand_or_other_action_types_drop_the_kept_list() -> None:
-    """``end_phase`` (not a block's action) drops it; legal_actions always builds."""
+    """``end_phase`` (not a block's action) drops it."""
     game = _movement_game()
     seat = game.to_move()[0]
     game.legal_sequence(seat)
@@ -212,3 +227,28 @@ def test_the_bucket_queue_searches_as_the_heap_did() -> None:
         got, want = real(*args), _heap_search(*args)
         assert got.prev == want.prev
         assert {h: c for h, c in got.cost.items() if h not in got.extra} == want.cost
+
+
+def test_check_move_takes_the_kept_rules_only_while_they_are_the_states() -> None:
+    """While no action was executed since the list was brought up to date, the kept rules
+    are the rules worked out afresh; after an action, or once ``legal_actions`` built a
+    list (which drops the kept one), nothing is taken from it."""
+    from gettysburg.boc.control import front_line
+
+    game = _movement_game()
+    seat = game.to_move()[0]
+    move = _a_move(game, seat)
+    u = game.state.units[move["unit"]]
+    got = game.kept_move(u)
+    assert got is not None
+    front = front_line(game.board, game.state, seat)
+    assert got == (front, game.move_rules(u, front))
+    other = next(a for a in game.legal_sequence(seat)
+                 if a["type"] == "move" and a["unit"] != move["unit"])
+    game.apply(move, seat)
+    assert game.kept_move(game.state.units[other["unit"]]) is None
+    game.legal_sequence(seat)
+    assert game.kept_move(game.state.units[other["unit"]]) is not None
+    game.legal_actions(seat)
+    assert game._listing_memo is None
+    assert game.kept_move(game.state.units[other["unit"]]) is None

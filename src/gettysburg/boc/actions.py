@@ -374,6 +374,9 @@ def check_move(game: Position, action: Action, seat: Seat) -> int:
         raise RuleError("6.3", f"the path must start where the unit is ({u.hex})")
     if len(path) < 2:
         raise RuleError("6.3", "the path must leave the starting hex")
+    kept = game.kept_move(u)  # the rules the listed moves were searched by (issue 59)
+    if kept is not None:
+        return path_cost(game.board, path, kept[1])
     front = front_line(game.board, game.state, seat)
     return path_cost(game.board, path, game.move_rules(u, front))
 
@@ -381,7 +384,8 @@ def check_move(game: Position, action: Action, seat: Seat) -> int:
 def apply_move(game: Position, action: Action, seat: Seat, cost: int) -> list[Event]:
     u = _unit(game, action)
     path = _path(action)
-    front = front_line(game.board, game.state, u.side)
+    kept = game.kept_move(u)  # nothing changed yet: the listed front line (issue 59)
+    front = kept[0] if kept is not None else front_line(game.board, game.state, u.side)
     _crossings(game, path, front)
     u.mp_used += cost
     ev = private("move", "6.3", u, {"unit": u.id, "path": path, "mp": cost},

@@ -46,8 +46,16 @@ from gettysburg.boc.melee import (
     melee_declare_options,
     target_problem,
 )
-from gettysburg.boc.move_listing import INCREMENTAL, MoveListing, clock_key, full_sides, kept
-from gettysburg.boc.movement import reachable
+from gettysburg.boc.move_listing import (
+    INCREMENTAL,
+    MoveListing,
+    Update,
+    clock_key,
+    current,
+    full_sides,
+    kept,
+)
+from gettysburg.boc.movement import MoveRules, reachable
 from gettysburg.boc.oob import (
     DataError,
     Unit,
@@ -398,15 +406,18 @@ class BocGame(Position, Game):
                     acts += [{"type": "activate", "hq": u.id, "to": t}
                              for t in self.deploy_targets(u)]
         elif st.phase == "movement":
-            memo = kept(self._listing_memo, self, seat) if reuse else None
-            if memo is None:
+            got = kept(self._listing_memo, self, seat) if reuse else None
+            if got is None:
                 memo = self._movement_listing(seat)
+            else:
+                memo = got[0]
+                self._mend_listing(memo, got[1], seat)
             acts += memo.ready()
             moves += memo.moves
             enters += memo.enters
-            if self.column_rule:
-                memo = None  # a block's formation limits its fellows (never kept)
-            self._listing_memo = memo
+            # Kept for legal_sequence's next call; never under the column/line option (a
+            # block's formation limits its fellows).
+            self._listing_memo = memo if reuse and not self.column_rule else None
         elif st.phase == "fire":
             acts += fire_options(self.board, st, self.orders, seat,
                                  FireLedger.from_json(st.fire))
@@ -449,6 +460,7 @@ class BocGame(Position, Game):
         acts: list[Action] = []
         moves: list[tuple[str, Sequence[list[str]]]] = []
         enters: list[tuple[str, EnterListing]] = []
+        rules: dict[str, MoveRules] = {}
         for u in st.on_map(seat):
             if self.move_problem(u) is not None:
                 continue
@@ -457,8 +469,8 @@ class BocGame(Position, Game):
                 acts.append({"type": "formation", "unit": u.id, "column": not u.column})
             # The reach's paths, sorted by destination; copied only when handed out.
             assert u.hex is not None
-            moves.append((u.id, reachable(self.board, u.hex,
-                                          self.move_rules(u, front, occ)).path_list))
+            rules[u.id] = self.move_rules(u, front, occ)
+            moves.append((u.id, reachable(self.board, u.hex, rules[u.id]).path_list))
             if u.hex in edge:
                 acts.append({"type": "leave_map", "unit": u.id})
         for uid in sorted(st.units):
@@ -469,13 +481,41 @@ class BocGame(Position, Game):
                 acts.append({"type": "formation", "unit": uid, "column": not u.column})
             # Built when handed out, as the moves are (issue 59).
             enters.append((uid, self.enter_listing(uid, front, occ)))
-        if not st.night:  # 9.71 no combat at night
-            ms = MeleeState.from_json(st.melee)
-            acts += melee_declare_options(self.board, st, self.orders, seat, ms)
-            acts += self._entry_melee_options(seat, ms)
         enemy = frozenset(h for h, us in occ.items() if any(x.side != seat for x in us))
-        return MoveListing(st, clock_key(st, seat), full_sides(st), dict(st.entry_roads),
-                           json_copy(st.melee), enemy, acts, moves, enters)
+        memo = MoveListing(st, clock_key(st, seat), full_sides(st), dict(st.entry_roads),
+                           json_copy(st.melee), enemy, front, rules, acts, [], [], moves,
+                           enters)
+        self._list_melees(memo, seat)
+        return memo
+
+    def _list_melees(self, memo: MoveListing, seat: Seat) -> None:
+        """The melee declarations of a movement list (none at night, 9.71)."""
+        st = self.state
+        if not st.night:
+            ms = MeleeState.from_json(st.melee)
+            memo.declare = melee_declare_options(self.board, st, self.orders, seat, ms)
+            memo.entry_melee = self._entry_melee_options(seat, ms)
+
+    def _mend_listing(self, memo: MoveListing, update: Update, seat: Seat) -> None:
+        """List again what ``update`` names (``move_listing.Update``): the entries of the
+        due units of divisions whose entry road was fixed, the melee declarations."""
+        if update.divisions:
+            occ = self.state.occupants()
+            memo.enters = [
+                (uid, self.enter_listing(uid, memo.front, occ)
+                 if self.division_key(self.state.units[uid]) in update.divisions
+                 else listing)
+                for uid, listing in memo.enters]
+        if update.melee:
+            self._list_melees(memo, seat)
+
+    def kept_move(self, u: UnitState) -> tuple[frozenset[str], MoveRules] | None:
+        """The front line and ``u``'s move rules from the kept movement list, if no action
+        was executed since it was brought up to date (``move_listing.current``)."""
+        memo = current(self._listing_memo, self)
+        if memo is None or u.id not in memo.rules:
+            return None
+        return memo.front, memo.rules[u.id]
 
     # --- validation and execution (the table of action types: actions.py) ------------------
     def validate(self, action: Action, seat: Seat) -> None:
@@ -484,13 +524,17 @@ class BocGame(Position, Game):
     def execute(self, action: Action, seat: Seat) -> list[Event]:
         kind, checked = self._check(action, seat)
         memo = self._listing_memo
-        if memo is not None:  # the kept movement list learns which block changes
-            u = self.state.units.get(str(action.get("unit")))
-            if kind.name in INCREMENTAL and u is not None and memo.state is self.state:
-                memo.touched.append((u.id, u.hex))
-            else:
-                self._listing_memo = None
-        return kind.apply(self, action, seat, checked)
+        if memo is None:
+            return kind.apply(self, action, seat, checked)
+        # The kept movement list learns which block the action changes (move_listing).
+        u = self.state.units.get(str(action.get("unit")))
+        if kind.name not in INCREMENTAL or u is None or memo.state is not self.state:
+            self._listing_memo = None
+            return kind.apply(self, action, seat, checked)
+        before = u.hex
+        events = kind.apply(self, action, seat, checked)
+        memo.touched.append((u.id, before))
+        return events
 
     def _check(self, action: Action, seat: Seat) -> tuple[ActionType, Any]:
         """The action's row and what its check returns; refuses (RuleError) otherwise."""

@@ -14,15 +14,21 @@ read changed too, which :func:`stale` tells and which then builds it all again:
 
 - another seat, turn, phase or set of options, or a decision waiting;
 - the column/line option (a block's formation then limits its fellows' moves): never kept;
-- a hexside newly used twice (6.62: it closes for every unit), a division's entry road
-  newly fixed (6.7: its fellows' entry hexes), a melee declared (7.1: the targets' limits);
+- a hexside newly used twice (6.62: it closes for every unit);
 - a block leaving or entering a hex an enemy block is in (which side holds the hex);
 - the block still free to move or enter afterwards (then its own actions changed).
 
+Two changes are mended in place (:class:`Update`): a division's entry road newly fixed
+(6.7) changes only the entry hexes of that division's due units, whose entries are listed
+again; a melee declared (7.1) changes only which declarations the targets still take, so
+the melee declarations are listed again (and after a road fixed, those from entry roads).
+
 The kept list trusts that the state changed only by ``BocGame.execute`` since it was made
 (``load_position`` swaps the state object, which the memo checks); a caller that changes
-the state by hand calls ``forget_memos``. Only ``legal_sequence`` reuses it:
-``legal_actions`` and the views always build the list afresh.
+the state by hand calls ``forget_memos``. Only ``legal_sequence`` keeps and reuses it:
+``legal_actions`` and the views build the list afresh and drop it. While no action has
+been executed since the list was brought up to date, ``check_move`` takes the mover's
+rules (front line, stops, forbidden hexes, full hexsides) from it (:func:`current`).
 """
 
 from __future__ import annotations
@@ -30,9 +36,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gettysburg.boc.movement import MoveRules
 from gettysburg.boc.position import EnterListing, Position
 from gettysburg.boc.state import BocState, UnitState
-from gettysburg.core.canonical import JSONDict
+from gettysburg.core.canonical import JSONDict, json_copy
 from gettysburg.core.protocol import Action
 
 #: The movement-phase actions whose only effects on the list are named in the module doc.
@@ -59,9 +66,14 @@ class MoveListing:
     entry_roads: dict[str, str]
     melee: JSONDict  # a copy of the declared melees
     enemy: frozenset[str]  # the hexes any enemy block is in
-    #: The ready actions in the order built (before the sort by type); every one names
-    #: its block (``formation``, ``leave_map``, ``melee``).
+    front: frozenset[str]  # the seat's front line (6.61)
+    rules: dict[str, MoveRules]  # each block's that may move (its moves' search)
+    #: The ready actions in the order built (before the sort by type) but the melees;
+    #: every one names its block (``formation``, ``leave_map``).
     acts: list[Action]
+    #: The melee declarations from the map (7.1, 7.8), then from entry roads (6.7).
+    declare: list[Action]
+    entry_melee: list[Action]
     moves: list[tuple[str, Sequence[list[str]]]]
     enters: list[tuple[str, EnterListing]]
     #: (block id, its hex before) of every action executed since: not yet taken out.
@@ -70,25 +82,48 @@ class MoveListing:
     def drop(self, uids: set[str]) -> None:
         """Take the actions of ``uids`` out of the kept list."""
         self.acts = [a for a in self.acts if a.get("unit") not in uids]
+        self.declare = [a for a in self.declare if a.get("unit") not in uids]
+        self.entry_melee = [a for a in self.entry_melee if a.get("unit") not in uids]
         self.moves = [m for m in self.moves if m[0] not in uids]
         self.enters = [e for e in self.enters if e[0] not in uids]
 
     def ready(self) -> list[Action]:
         """The ready actions, the caller's own (flat dicts of scalars: a shallow copy)."""
-        return [dict(a) for a in self.acts]
+        return [dict(a) for a in (*self.acts, *self.declare, *self.entry_melee)]
 
 
-def kept(memo: MoveListing | None, game: Position, seat: str) -> MoveListing | None:
-    """``memo`` brought up to date for ``seat``'s next list (the touched blocks' actions
-    taken out), or ``None`` when it must be built again (the module doc's list)."""
+def current(memo: MoveListing | None, game: Position) -> MoveListing | None:
+    """``memo`` if no action was executed since it was last brought up to date (so its
+    front line and move rules are the state's), else ``None``."""
+    st = game.state
+    if memo is None or memo.touched or memo.state is not st \
+            or memo.key != clock_key(st, st.active):
+        return None
+    return memo
+
+
+@dataclass(frozen=True)
+class Update:
+    """What :func:`kept` found changed besides the named blocks: the divisions whose
+    entry road was fixed (their due units' entries are listed again) and whether the
+    declared melees changed (the melee declarations are listed again)."""
+
+    divisions: frozenset[str] = frozenset()
+    melee: bool = False
+
+
+def kept(memo: MoveListing | None, game: Position, seat: str
+         ) -> tuple[MoveListing, Update] | None:
+    """``memo`` with the touched blocks' actions taken out, and what else the caller must
+    list again for ``seat``'s next list, or ``None`` when it must be built again (the
+    module doc's list)."""
     st = game.state
     if memo is None or memo.state is not st or memo.key != clock_key(st, seat) \
             or game.column_rule:
         return None
     if not memo.touched:
-        return memo
-    if full_sides(st) != memo.full or st.entry_roads != memo.entry_roads \
-            or st.melee != memo.melee:
+        return memo, Update()
+    if full_sides(st) != memo.full:
         return None
     gone: set[str] = set()
     for uid, before in memo.touched:
@@ -97,6 +132,13 @@ def kept(memo: MoveListing | None, game: Position, seat: str) -> MoveListing | N
                 or game.move_problem(u) is None or game.entry_problem(u) is None:
             return None
         gone.add(uid)
+    old, new = memo.entry_roads, st.entry_roads
+    divisions = frozenset(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+    melee = st.melee != memo.melee
     memo.drop(gone)
     memo.touched.clear()
-    return memo
+    if divisions:
+        memo.entry_roads = dict(new)
+    if melee or divisions:
+        memo.melee = json_copy(st.melee)
+    return memo, Update(divisions, melee or bool(divisions))

@@ -83,8 +83,22 @@ class MoveGraph:
     #: and a search none of whose tests those touch is the same search (:func:`_reusable`).
     reach_last: dict[tuple[object, ...], tuple[str, MoveRules, str, int]] = \
         field(default_factory=dict)
+    #: multiplier -> :attr:`fast` priced by it (:meth:`priced`).
+    priced_memo: dict[int, list[tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]]] \
+        = field(default_factory=dict)
     #: id of a hex or hexside set -> (the set, its numbers): :func:`_numbers`.
     number_memo: dict[int, tuple[frozenset[str], set[int]]] = field(default_factory=dict)
+
+    def priced(self, multiplier: int) -> list[tuple[tuple[int, int, int,
+                                                        tuple[tuple[int, int], ...]], ...]]:
+        """:attr:`fast` with the off-road MPs multiplied (3.24/3.25), kept per
+        multiplier."""
+        got = self.priced_memo.get(multiplier)
+        if got is None:
+            got = [tuple((to, side, off * multiplier, roads) for to, side, off, roads in steps)
+                   for steps in self.fast]
+            self.priced_memo[multiplier] = got
+        return got
 
     def side_ends(self, key: str) -> tuple[str, str]:
         """The two hexes of a hexside key (``a|b``); none for a key not on the board."""
@@ -331,7 +345,7 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
     in state order, all of them pushed before it is reached, which is the order a heap
     of (cost, state) pairs pops them in (issue 59: the same search, step for step)."""
     nr = len(g.roads)
-    hex_no, fast = g.hex_no, g.fast
+    hex_no, fast = g.hex_no, g.priced(rules.multiplier)
     mult, budget, use_roads = rules.multiplier, rules.budget, rules.roads
     forbidden = _numbers(g, rules.forbidden, hex_no)
     stop = _numbers(g, rules.stop, hex_no)
@@ -345,6 +359,11 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
     top = max(budget, start_cost)
     buckets: list[list[int]] = [[] for _ in range(top + 1)]
     buckets[start_cost].append(first)
+    # hex -> the cost of its first state taken. A later state of that hex costs as much
+    # or more and its steps lead to the same states: off road at the same price, so they
+    # improve nothing; along a road they may improve only at the same cost (no +1 MP for
+    # changing roads, de 6.5). The search is the same without those steps.
+    first_cost: dict[int, int] = {}
     for cost in range(start_cost, top + 1):
         bucket = buckets[cost]
         if not bucket:
@@ -357,11 +376,16 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
             if hx in stop and (hx != s0 or stop_at_start):
                 continue
             road = state - hx * nr
+            again = first_cost.get(hx)
+            if again is None:
+                first_cost[hx] = cost
+            elif again < cost or not use_roads:
+                continue
             for to, side, off, roads in fast[hx]:
                 if to in forbidden or side in full:
                     continue
-                nc = cost + off * mult
-                if nc <= budget:
+                nc = cost + off
+                if again is None and nc <= budget:
                     key = to * nr
                     old = best.get(key)
                     if old is None or nc < old:

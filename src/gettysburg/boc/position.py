@@ -10,8 +10,9 @@ state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import overload
 
 from gettysburg.boc.board import Board
 from gettysburg.boc.cavalry_battle import DONE as CAVALRY_DONE
@@ -66,10 +67,59 @@ def _hq_ready_problem(u: UnitState, active: bool, what: str) -> str | None:
 
 #: (entry hex, destination) -> (MP, path): what ``Position.enter_options`` answers.
 EnterOptions = dict[tuple[str, str], tuple[int, list[str]]]
-#: (entry hex, path) per ``EnterOptions`` item, sorted by (entry hex, destination).
-EnterListing = tuple[tuple[str, list[str]], ...]
+#: An entry's destination as worked out: (MP, the search that found it or ``None``, the
+#: hex, its path if known: a night march's, 9.74). The path is traced when asked for.
+Planned = tuple[int, "Reach | None", str, "list[str] | None"]
+#: (entry hex, destination) -> :data:`Planned`: ``enter_options``'s answer, paths untraced.
+EnterPlan = dict[tuple[str, str], Planned]
 #: ``enter_options`` answers kept per game; the oldest go first beyond this many.
 ENTER_MEMO = 512
+
+
+def _traced(kept: Planned) -> list[str]:
+    """The path of a planned entry: the one known, the search's trail to the hex, or the
+    hex alone (a unit coming on there and stopping)."""
+    _c, reach, dest, path = kept
+    if path is not None:
+        return list(path)
+    return [dest] if reach is None else list(reach.trail(dest))
+
+
+class EnterListing(Sequence[tuple[str, list[str]]]):
+    """A due unit's ``enter`` actions as (entry hex, path) pairs, sorted by (entry hex,
+    destination), each path traced when first read (issue 59: a legal list reads few).
+    Callers must not change the paths they get."""
+
+    __slots__ = ("_items", "_paths")
+
+    def __init__(self, plan: EnterPlan) -> None:
+        self._items = sorted(plan.items())
+        self._paths: list[list[str] | None] = [None] * len(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _pair(self, i: int) -> tuple[str, list[str]]:
+        (entry, _dest), kept = self._items[i]
+        path = self._paths[i]
+        if path is None:
+            path = self._paths[i] = _traced(kept)
+        return entry, path
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, list[str]]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[str, list[str]]]: ...
+
+    def __getitem__(self, i: int | slice
+                    ) -> tuple[str, list[str]] | list[tuple[str, list[str]]]:
+        if isinstance(i, slice):
+            return [self._pair(k) for k in range(*i.indices(len(self._items)))]
+        return self._pair(range(len(self._items))[i])
+
+    def __iter__(self) -> Iterator[tuple[str, list[str]]]:
+        return (self._pair(k) for k in range(len(self._items)))
 
 
 class Position:
@@ -86,7 +136,7 @@ class Position:
     _full_memo: tuple[Mapping[str, list[UnitState]], frozenset[str]] | None = None
     #: ``enter_options`` answers keyed by everything they depend on (not by a position
     #: version, so a state changed by any route can never be answered from a stale entry).
-    _enter_memo: dict[tuple[object, ...], EnterOptions] | None = None
+    _enter_memo: dict[tuple[object, ...], EnterPlan] | None = None
     #: The same answers as (entry hex, path) pairs in the legal list's order, per answer.
     _enter_list_memo: dict[tuple[object, ...], EnterListing] | None = None
     #: ``entry_hexes`` answers keyed by all they read of the unit and the state.
@@ -194,6 +244,11 @@ class Position:
             return "units that fired this turn cannot move (6.1)"
         if u.cmd_active:
             return "an HQ activated in the command phase cannot move (6.1)"
+        return None
+
+    def kept_move(self, u: UnitState) -> tuple[frozenset[str], MoveRules] | None:
+        """The front line and ``u``'s move rules if a memo knows them for this very state
+        (``BocGame``'s kept movement list, issue 59), else ``None``."""
         return None
 
     def move_rules(self, u: UnitState, front: frozenset[str],
@@ -339,8 +394,7 @@ class Position:
             memo = self._enter_list_memo = {}
         got = memo.get(key)
         if got is None:
-            got = tuple((entry, path) for (entry, _dest), (_c, path)
-                        in sorted(self._enter_answer(key).items()))
+            got = EnterListing(self._enter_answer(key))
             if len(memo) >= ENTER_MEMO:
                 del memo[next(iter(memo))]
             memo[key] = got
@@ -350,7 +404,8 @@ class Position:
                              occ: Mapping[str, list[UnitState]] | None = None
                              ) -> EnterOptions:
         """:meth:`enter_options` as kept: the caller must change nothing in it."""
-        return self._enter_answer(self._enter_key(uid, front, occ))
+        plan = self._enter_answer(self._enter_key(uid, front, occ))
+        return {at: (kept[0], _traced(kept)) for at, kept in plan.items()}
 
     def _enter_key(self, uid: str, front: frozenset[str] | None,
                    occ: Mapping[str, list[UnitState]] | None) -> tuple[object, ...]:
@@ -366,7 +421,7 @@ class Position:
         # reads (issue 59). Callers get their own path lists.
         return (uid, entries, night_march, rules)
 
-    def _enter_answer(self, key: tuple[object, ...]) -> EnterOptions:
+    def _enter_answer(self, key: tuple[object, ...]) -> EnterPlan:
         """The answer for a key of :meth:`_enter_key`, worked out once."""
         memo = self._enter_memo
         if memo is None:
@@ -383,19 +438,19 @@ class Position:
         return got
 
     def _enter_options(self, uid: str, entries: tuple[tuple[str, str], ...],
-                       night_march: bool, rules: MoveRules) -> EnterOptions:
-        """:meth:`enter_options` worked out (6.7, 9.74)."""
+                       night_march: bool, rules: MoveRules) -> EnterPlan:
+        """:meth:`enter_options` worked out (6.7, 9.74), the paths not yet traced."""
         board = self.board
         idx = index(board)
         label = self.orders.oob[uid]
-        out: EnterOptions = {}
+        best: EnterPlan = {}
         for entry, road in entries:
             if entry in rules.forbidden:
                 continue
             if night_march:
                 for dest, path in road_march(board, entry, rules.forbidden,
                                              NIGHT_ROADS).items():
-                    out[(entry, dest)] = (0, path)
+                    best[(entry, dest)] = (0, None, dest, path)
                 continue
             beside = sorted(n for n in idx.nbrs.get(entry, ())
                             if n in idx.edge and n not in rules.forbidden)
@@ -407,14 +462,23 @@ class Position:
                     road0 = NO_ROAD
                 sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False,
                                 rules.stop, rules.forbidden, rules.full_sides, entered=True)
-                cands = {first: (cost0, [first])}
-                if cost0 <= rules.budget:
-                    reach = reachable(board, first, sub, road0 if rules.roads else NO_ROAD,
-                                      cost0)
-                    for dest, c in reach.cost.items():
-                        cands[dest] = (c, list(reach.path[dest]))
-                for dest, (c, p) in cands.items():
-                    cur = out.get((entry, dest))
-                    if cur is None or (c, p) < cur:
-                        out[(entry, dest)] = (c, p)
-        return out
+                at = (entry, first)
+                cur = best.get(at)
+                # (cost, path) pairs compare by cost first: a path is traced only to
+                # break a tie (issue 59).
+                if cur is None or cost0 < cur[0] or (cost0 == cur[0]
+                                                     and [first] < _traced(cur)):
+                    best[at] = (cost0, None, first, None)
+                if cost0 > rules.budget:
+                    continue
+                reach = reachable(board, first, sub, road0 if rules.roads else NO_ROAD,
+                                  cost0)
+                for dest, c in reach.cost.items():
+                    if dest == first:
+                        continue  # the search's start is not among its answers
+                    at = (entry, dest)
+                    cur = best.get(at)
+                    if cur is None or c < cur[0] or (c == cur[0] and reach.trail(dest)
+                                                     < _traced(cur)):
+                        best[at] = (c, reach, dest, None)
+        return best
