@@ -23,15 +23,15 @@ The commander's intent, as scores (0 = a "done" action such as ``end_phase``):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import groupby
 from math import comb
 
 from gettysburg.boc.ai.facts import MapFacts, facts_for, scenario_source
 from gettysburg.boc.ai.facts import map_facts as map_facts  # re-exported: older callers
 from gettysburg.boc.ai.melee_outlook import GUESS_STRENGTH, Fighter, fighter, outlook
+from gettysburg.boc.ai.move_memo import HexTerms, KeptMoves, LastUsed, MoveMemo, UnitMoves
 from gettysburg.boc.combat import would_eliminate
 from gettysburg.boc.control import control_at, control_of
 from gettysburg.boc.game import BocGame, load_context
@@ -239,6 +239,18 @@ def turns_left(view: JSONDict) -> int | None:
     return last - hour if hour <= last else None
 
 
+@lru_cache(maxsize=8)
+def _no_room(facts: MapFacts) -> frozenset[str]:
+    """Hexes of the board where no block may stand (stacking limit 0, 6.2)."""
+    return frozenset(h for h, n in facts.stacking.items() if n < 1)
+
+
+@lru_cache(maxsize=8)
+def _around_victory(facts: MapFacts) -> tuple[str, ...]:
+    """``facts.around_victory`` in a fixed order (a key of ``move_context``)."""
+    return tuple(sorted(facts.around_victory))
+
+
 class EnemyReach:
     """How far hexes are from one set of enemy hexes: the nearest enemy block, and how
     many enemy hexes lie within r. Worked out on demand and kept, since the enemy's hexes
@@ -399,6 +411,10 @@ class Situation:
         self._reach = enemy_reach(facts, frozenset(self.enemy_at))
         self.need = self._needs()
         self._prey_cache: dict[str, float] = {}
+        #: Move parts kept across decisions of this context (set by BocDoctrine.scores).
+        self.move_memo: dict[str, UnitMoves] | None = None
+        #: ``hex_terms`` by kind of block and hex (``keep_terms``: kept across decisions).
+        self._terms: dict[tuple[bool, bool], dict[str, HexTerms]] = {}
         # Whether an HQ at 1 step may activate (4.3, ``final_turn_command``): our own turn,
         # and a verdict follows it (9.1).
         self.spend_last_step = style.final_turn_command \
@@ -408,7 +424,9 @@ class Situation:
         self._flip_cache: dict[tuple[str, str | None], float] = {}
         self._control_now: dict[str, str | None] = {}  # 6.61 now, by victory hex
         self._value_cache: dict[tuple[str, str, str | None], float] = {}
-        self._hq_cache: dict[tuple[str, int, str], int] = {}
+        # ``hq_near`` by (corps, command range); kept rows by corps' hexes and range.
+        self._hq_rows: dict[tuple[str, int], dict[str, int]] = {}
+        self._hq_kept: LastUsed[dict[str, int]] | None = None
         self._worn: dict[str, list[str]] | None = None  # for ``room_cost``, made on first use
         # Garrison of each objective: blocks in it, plus half of those next to it.
         self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
@@ -419,7 +437,9 @@ class Situation:
         self._objectives_now = [(v, need, 1.0 + style.crowd * max(0.0, held))
                                 for v, need, held, _ in self._objectives]
         self._leaving: dict[str, list[tuple[str, float, float]]] = {}
-        self._obj_cache: dict[tuple[str, str | None], float] = {}
+        self._full: frozenset[str] | None = None  # for ``may_overstack``, made on first use
+        # ``objective`` by the hex left (None: no garrison) and the hex reached.
+        self._obj_rows: dict[str | None, dict[str, float]] = {}
         #: Victory hexes and their neighbours: only a unit standing in one garrisons one.
         self._near = facts.around_victory
         self.near_victory_hexes = facts.around_victory  # the same, for the move scoring
@@ -428,6 +448,36 @@ class Situation:
             lab = self.unit(uid)
             if lab is not None and not lab.is_hq:
                 self._corps_hexes.setdefault(lab.corps, []).append(str(u["hex"]))
+
+    def terms_context(self) -> Hashable:
+        """Everything ``hex_terms`` reads besides the kind of block and the hex: the
+        board, style, seat, night, whether behind, control and the enemy blocks as known
+        (``move_memo``)."""
+        return (self.facts, self.style, self.seat, self.night, self.behind,
+                tuple(sorted(self.control.items())),
+                tuple(sorted((hx, tuple(b)) for hx, b in self.enemy_blocks.items())))
+
+    def move_context(self, terms: Hashable) -> Hashable | None:
+        """Everything a move's value and control gain read besides the unit (its hex,
+        strength and, for an HQ, ``corps_key``) and the destination: ``terms`` (the
+        ``terms_context``), own blocks in and next to the victory hexes (their garrisons
+        and control, 6.61) and own columns. ``None`` where the style keeps room to fall
+        back (``keep_room`` reads own blocks anywhere): there no move parts are kept."""
+        if self.style.keep_room:
+            return None
+        garrison = self.garrison
+        return (terms, tuple([garrison.get(h, 0) for h in _around_victory(self.facts)]),
+                tuple(sorted((hx, tuple(sorted(c))) for hx, c in self.columns.items())))
+
+    def corps_key(self, uid: str) -> tuple[str, ...] | None:
+        """For an HQ, the hexes of the blocks it keeps in command range (its corps', 4.5),
+        which its hex values read (``hq_near``); None for any other unit."""
+        label = self.oob.units.get(uid)
+        if label is None or label.type not in HQ_TYPES:
+            return None
+        if label.corps:
+            return tuple(sorted(self._corps_hexes.get(label.corps, [])))
+        return tuple(sorted(h for hs in self._corps_hexes.values() for h in hs))
 
     def _needs(self) -> dict[str, float]:
         """How much each victory hex calls for troops: CSA must take, USA must hold."""
@@ -460,8 +510,8 @@ class Situation:
         ``here``, which does not count as a garrison of the place it leaves)."""
         if here is not None and here not in self._near:
             here = None  # it garrisons no objective: where it leaves does not matter
-        key = (hx, here)
-        got = self._obj_cache.get(key)
+        kept = self.objective_row(here)
+        got = kept.get(hx)
         if got is not None:
             return got
         best = 0.0
@@ -472,8 +522,17 @@ class Situation:
             val = need * decay[row[v]] / den
             if val > best:
                 best = val
-        self._obj_cache[key] = best
+        kept[hx] = best
         return best
+
+    def objective_row(self, here: str | None) -> dict[str, float]:
+        """The ``objective`` values found so far for a unit now in ``here``, by hex."""
+        if here is not None and here not in self._near:
+            here = None
+        kept = self._obj_rows.get(here)
+        if kept is None:
+            kept = self._obj_rows[here] = {}
+        return kept
 
     def _objectives_leaving(self, here: str) -> list[tuple[str, float, float]]:
         """``_objectives_now`` for a unit that leaves ``here`` (it garrisons it no more),
@@ -500,63 +559,146 @@ class Situation:
             self._value_cache[key] = got
         return got
 
-    def hex_values(self, uid: str, here: str | None, hexes: Iterable[str]) -> list[float]:
+    def overstacked(self, uid: str, here: str | None, hx: str) -> bool:
+        """Whether unit ``uid`` (now in ``here``) ending its move in ``hx`` overstacks it
+        (6.2; a column of another unit there holds the hex alone, 6.0 option)."""
+        cols = self.columns.get(hx)
+        limit = 1 if cols and (len(cols) > 1 or uid not in cols) \
+            else self.facts.stacking.get(hx, 0)
+        return limit - self.garrison.get(hx, 0) + (1 if here == hx else 0) < 1
+
+    def may_overstack(self, here: str | None) -> frozenset[str]:
+        """The hexes where ``overstacked`` may be true for a unit now in ``here`` (a
+        superset: ``here`` itself, hexes with a column, hexes full already or with no
+        room at all); any other hex of the board has room for one more block."""
+        full = self._full
+        if full is None:
+            stacking, garrison = self.facts.stacking, self.garrison
+            full = self._full = frozenset(
+                {h for h, n in garrison.items() if stacking.get(h, 0) - n < 1}
+                | set(self.columns) | _no_room(self.facts))
+        return full | {here} if here is not None and here not in full else full
+
+    def hex_values(self, uid: str, here: str | None, hexes: Iterable[str],
+                   stacking: bool = True) -> list[float]:
         """``hex_value`` of each of ``hexes`` for unit ``uid`` (now in ``here``), none of
         them kept: the moves of a unit are scored together, each destination once, with
-        what depends on the unit alone looked up once."""
+        what depends on the unit alone looked up once. ``stacking=False``: the values
+        without the overstack check (``overstacked``), the only part that reads how many
+        blocks stand in the hex itself (``move_context``).
+
+        A block's value is the objectives' pull (``objective``) plus the terms of
+        ``hex_terms``, added one by one in their order (so a value is the same number
+        however its terms were found); an HQ's reads ``hq_near`` too."""
         label = self.oob.units.get(uid)
         kind = label.type if label else "infantry"
-        facts, st = self.facts, self.style
-        stacking, victory, garrison, front = facts.stacking, facts.victory, self.garrison, \
-            self.front
-        hq, artillery = kind in HQ_TYPES, kind in ARTILLERY_TYPES
-        worn = self.strength(uid) <= st.weak_steps
-        attacker = self.seat == "csa"  # the USA attacks only where it does not hold the hex
-        hunt = st.hunt_behind if self.behind else st.hunt
-        shy = st.weak_reach > 1 and worn
         out: list[float] = []
+        objectives = self.objective_row(here)
+        if kind in HQ_TYPES:
+            # HQs keep their corps within command range (4.5) and stay out of the line.
+            front, st, near_of = self.front, self.style, self.hq_near(label)
+            for hx in hexes:
+                if stacking and self.overstacked(uid, here, hx):
+                    out.append(OVERSTACK)
+                    continue
+                near = near_of.get(hx)
+                if near is None:
+                    near = near_of[hx] = self._hq_near(label, hx)
+                value = objectives.get(hx)
+                if value is None:
+                    value = self.objective(hx, here)
+                out.append(st.hq_troops * near + 0.2 * value
+                           - (st.hq_front if hx in front else 0.0))
+            return out
+        terms_of = self.terms_of(kind in ARTILLERY_TYPES, self.strength(uid))
+        keep_room = self.style.keep_room
         for hx in hexes:
-            cols = self.columns.get(hx)  # a column of another unit there holds the hex alone
-            limit = 1 if cols and (len(cols) > 1 or uid not in cols) else stacking.get(hx, 0)
-            if limit - garrison.get(hx, 0) + (1 if here == hx else 0) < 1:
+            if stacking and self.overstacked(uid, here, hx):
                 out.append(OVERSTACK)
                 continue
-            in_front = hx in front
-            if hq:
-                out.append(self._hq_value(label, hx, here, in_front))
-                continue
-            value = self.objective(hx, here)
-            if self.night:
-                # Pull back from the line, except the garrisons of victory hexes: the night
-                # turn ends Days 2 and 3, and an abandoned objective scores for the enemy.
-                out.append(value - (st.night_pull if in_front and hx not in victory
-                                    else 0.0))
-                continue
-            if in_front:
-                value += st.shelter_weight * facts.shelter.get(hx, 0.0)
-                if artillery:
-                    value -= st.gun_front  # guns shoot best from two or three hexes away
-                elif attacker or self.control.get(hx) != self.seat:
-                    value += st.close_in  # the attacker must close with the enemy to fire
-                if worn and hx not in victory:
-                    # One hit eliminates it: a point for the enemy (9.12).
-                    value -= st.weak_in_front
-                else:
-                    if worn:  # on a victory hex, whose pull keeps it there until relieved
-                        value -= st.weak_on_objective
-                    if not artillery:
-                        value += hunt * self.prey(hx)
-            elif artillery and self._enemy_within(hx, 3):
-                value += st.gun_range
-            if st.keep_room:
-                value -= st.keep_room * self.room_cost(uid, hx, here)
-            if shy and not in_front and hx not in victory \
-                    and self._enemy_within(hx, st.weak_reach):
-                # Within the enemy's reach of a move and a melee (6.1, 7.1): as bad as the
-                # line.
-                value -= st.weak_in_front
+            value = objectives.get(hx)
+            if value is None:
+                value = self.objective(hx, here)
+            got = terms_of.get(hx)
+            if got is None:
+                got = terms_of[hx] = self.hex_terms(kind in ARTILLERY_TYPES,
+                                                    self.strength(uid), hx)
+            before, room, after = got
+            for t in before:
+                value += t
+            if room and keep_room:
+                value -= keep_room * self.room_cost(uid, hx, here)
+            for t in after:
+                value += t
             out.append(value)
         return out
+
+    def keep_hq_rows(self, kept: LastUsed[dict[str, int]]) -> None:
+        """Find and keep ``hq_near`` rows in ``kept`` (the doctrine's, ``move_memo``)."""
+        self._hq_kept = kept
+
+    def keep_moves(self, kept: KeptMoves) -> None:
+        """Find and keep move parts, objectives' pulls and control gains in ``kept``, the
+        doctrine's tables for this ``move_context`` (``move_memo``)."""
+        self.move_memo = kept.units
+        self._obj_rows, self._flip_cache, self._control_now = \
+            kept.objective, kept.gains, kept.control_now
+
+    def keep_terms(self, kept: dict[tuple[bool, bool], dict[str, HexTerms]]) -> None:
+        """Find and keep ``hex_terms`` in ``kept``, the doctrine's table for this
+        ``terms_context`` (``move_memo``)."""
+        self._terms = kept
+
+    def terms_of(self, artillery: bool, strength: int) -> dict[str, HexTerms]:
+        """The ``hex_terms`` found so far for a block of this kind and strength, by hex:
+        the doctrine's kept ones (``move_memo``, valid while the enemy, control and clock
+        stay the same) or this decision's."""
+        key = (artillery, strength <= self.style.weak_steps)
+        got = self._terms.get(key)
+        if got is None:
+            got = self._terms[key] = {}
+        return got
+
+    def hex_terms(self, artillery: bool, strength: int, hx: str) -> HexTerms:
+        """What a block (a battery or not, at ``strength``) ending its move in ``hx`` adds
+        to the objectives' pull there, in order: the terms before the room to fall back
+        (``keep_room``, which reads own blocks: added by ``hex_values``), whether that
+        one applies, the terms after it. They read the enemy blocks, control, the style,
+        seat, clock and score, never own blocks (kept across decisions, ``move_memo``)."""
+        facts, st, victory = self.facts, self.style, self.facts.victory
+        in_front = hx in self.front
+        if self.night:
+            # Pull back from the line, except the garrisons of victory hexes: the night
+            # turn ends Days 2 and 3, and an abandoned objective scores for the enemy.
+            return ((-(st.night_pull if in_front and hx not in victory else 0.0),), False, ())
+        worn = strength <= st.weak_steps
+        before: list[float] = []
+        if in_front:
+            before.append(st.shelter_weight * facts.shelter.get(hx, 0.0))
+            if artillery:
+                before.append(-st.gun_front)  # guns shoot best from two or three hexes away
+            elif self.seat == "csa" or self.control.get(hx) != self.seat:
+                # The attacker must close with the enemy to fire (the USA attacks only
+                # where it does not hold the hex).
+                before.append(st.close_in)
+            if worn and hx not in victory:
+                # One hit eliminates it: a point for the enemy (9.12).
+                before.append(-st.weak_in_front)
+            else:
+                if worn:  # on a victory hex, whose pull keeps it there until relieved
+                    before.append(-st.weak_on_objective)
+                if not artillery:
+                    before.append((st.hunt_behind if self.behind else st.hunt)
+                                  * self.prey(hx))
+        elif artillery and self._enemy_within(hx, 3):
+            before.append(st.gun_range)
+        after: tuple[float, ...] = ()
+        if st.weak_reach > 1 and worn and not in_front and hx not in victory \
+                and self._enemy_within(hx, st.weak_reach):
+            # Within the enemy's reach of a move and a melee (6.1, 7.1): as bad as the
+            # line.
+            after = (-st.weak_in_front,)
+        return (tuple(before), True, after)
 
     def _limit(self, hx: str) -> int:
         return 1 if self.columns.get(hx) else self.facts.stacking.get(hx, 0)
@@ -616,25 +758,33 @@ class Situation:
     def _enemy_within(self, hx: str, r: int) -> int:
         return self._reach.within(hx, r)
 
-    def _hq_value(self, label: Unit | None, hx: str, here: str | None, in_front: bool
-                  ) -> float:
-        """HQs keep their corps within command range (4.5) and stay out of the line."""
+    def hq_near(self, label: Unit | None) -> dict[str, int]:
+        """For an HQ: blocks of its corps (every corps' for an HQ of none) within its
+        command range (4.5) of each hex found so far, by hex; kept across decisions under
+        the corps' hexes when the doctrine keeps them (``move_memo``)."""
         rng = (label.command_range or 1) if label else 1
         corps = label.corps if label else ""
         # A corps' HQs differ in range (a CHQ reaches farther than its DHQs, 4.5).
-        key = (corps, rng, hx)
-        near = self._hq_cache.get(key)
-        if near is None:
-            row = self.facts.table[hx]
-            if corps:
-                hexes = self._corps_hexes.get(corps, [])
+        got = self._hq_rows.get((corps, rng))
+        if got is None:
+            if self._hq_kept is None:
+                got = {}
             else:
-                hexes = [h for hs in self._corps_hexes.values() for h in hs]
-            near = sum(1 for h in hexes if row[h] <= rng)
-            self._hq_cache[key] = near
-        st = self.style
-        return st.hq_troops * near + 0.2 * self.objective(hx, here) \
-            - (st.hq_front if in_front else 0.0)
+                hexes = self._corps_hexes.get(corps, []) if corps \
+                    else [h for hs in self._corps_hexes.values() for h in hs]
+                got = self._hq_kept.get((self.facts, tuple(sorted(hexes)), rng))
+            self._hq_rows[(corps, rng)] = got
+        return got
+
+    def _hq_near(self, label: Unit | None, hx: str) -> int:
+        rng = (label.command_range or 1) if label else 1
+        corps = label.corps if label else ""
+        row = self.facts.table[hx]
+        if corps:
+            hexes = self._corps_hexes.get(corps, [])
+        else:
+            hexes = [h for hs in self._corps_hexes.values() for h in hs]
+        return sum(1 for h in hexes if row[h] <= rng)
 
     def _control_of(self, v: str, count: Counter[str],
                     moved: Mapping[str, int] | None = None) -> str | None:
@@ -720,11 +870,6 @@ class Situation:
         return total
 
 
-def _mover(a: Action) -> tuple[str, str] | None:
-    """(unit, start hex) of a move, None for any other action."""
-    return (str(a["unit"]), str(a["path"][0])) if a.get("type") == "move" else None
-
-
 class BocDoctrine:
     """Scores BoC actions for the ``general`` agent (see the module doc)."""
 
@@ -736,6 +881,8 @@ class BocDoctrine:
         #: scenario, that replace the general's own (``GENERAL_STYLES``) where given: e.g.
         #: the tuned styles (``gettysburg.boc.ai.tuned``).
         self.styles: dict[StyleKey, Style] = dict(styles or {})
+        #: Move values kept from one decision to the next (issue 59, ``move_memo``).
+        self.memo = MoveMemo()
 
     def style_for(self, view: JSONDict) -> Style:
         """The style this doctrine plays the view's seat, scenario and day with."""
@@ -751,20 +898,45 @@ class BocDoctrine:
 
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         sit = self.situation(view)
+        terms = sit.terms_context()
+        sit.keep_terms(self.memo.terms.get(terms))
+        sit.keep_hq_rows(self.memo.hq_near)
+        context = sit.move_context(terms)
+        if context is not None:
+            sit.keep_moves(self.memo.moves.get(context))
+        # Moves are most of the actions, listed unit by unit: the moves of a unit are
+        # scored together (``_s_moves``), other actions one by one, after the melees and
+        # entries on offer are known (one pass over the list, issue 59).
+        plan: list[Action | tuple[str, str, list[Sequence[str]]]] = []
+        paths: list[Sequence[str]] = []  # the run of moves of one unit from one hex
+        unit: object = None
+        here: object = None
         for a in legal:
             kind = a.get("type")
+            if kind == "move":
+                path = a["path"]
+                if paths and (a["unit"] != unit or path[0] != here):
+                    plan.append((str(unit), str(here), paths))
+                    paths = []
+                unit, here = a["unit"], path[0]
+                paths.append(path)
+                continue
+            if paths:
+                plan.append((str(unit), str(here), paths))
+                paths = []
             if kind == "melee" and not a.get("unsupported") and "entry" not in a:
                 sit.melee_offers.setdefault(str(a["target"]), []).append(a)
             elif kind == "enter":
                 sit.entries.setdefault(str(a["unit"]), set()).add(str(a["entry"]))
-        # Moves are most of the actions, listed unit by unit: the moves of a unit are
-        # scored together (``_s_moves``), other actions one by one.
+            plan.append(a)
+        if paths:
+            plan.append((str(unit), str(here), paths))
         out: list[float] = []
-        for mover, group in groupby(legal, key=_mover):
-            if mover is None:
-                out += [self.score(sit, a) for a in group]
+        for item in plan:
+            if isinstance(item, tuple):
+                out += self._s_moves(sit, *item)
             else:
-                out += self._s_moves(sit, mover[0], mover[1], list(group))
+                out.append(self.score(sit, item))
         return out
 
     def score(self, sit: Situation, a: Action) -> float:
@@ -776,14 +948,16 @@ class BocDoctrine:
 
     # --- movement --------------------------------------------------------------------------
     def _s_move(self, sit: Situation, a: Action) -> float:
-        return self._s_moves(sit, str(a["unit"]), str(a["path"][0]), [a])[0]
+        return self._s_moves(sit, str(a["unit"]), str(a["path"][0]), [a["path"]])[0]
 
-    def _s_moves(self, sit: Situation, uid: str, here: str, moves: Sequence[Action]
+    def _s_moves(self, sit: Situation, uid: str, here: str, paths: Sequence[Sequence[str]]
                  ) -> list[float]:
-        """``_s_move`` of moves of unit ``uid`` from ``here``."""
+        """``_s_move`` of the moves of unit ``uid`` from ``here`` along ``paths``."""
+        if sit.move_memo is not None:
+            return self._s_moves_kept(sit, sit.move_memo, uid, here, paths)
         stay = sit.hex_value(uid, here, here)
         weight, gain_of = sit.control_weight, sit.control_gain
-        dests = [str(a["path"][-1]) for a in moves]
+        dests = [str(p[-1]) for p in paths]
         # Each destination is one move: their values are not kept (no use again).
         values = sit.hex_values(uid, here, dests)
         # Most moves start and end away from every victory hex: control_gain's own first
@@ -792,8 +966,38 @@ class BocDoctrine:
         # Move only for a real gain.
         return [value - stay + weight * (0.0 if near is not None and dest not in near
                                          else gain_of(dest, here))
-                - 0.01 * len(a["path"]) - 0.05
-                for value, dest, a in zip(values, dests, moves, strict=True)]
+                - 0.01 * len(p) - 0.05
+                for value, dest, p in zip(values, dests, paths, strict=True)]
+
+    def _s_moves_kept(self, sit: Situation, memo: dict[str, UnitMoves], uid: str,
+                      here: str, paths: Sequence[Sequence[str]]) -> list[float]:
+        """``_s_moves`` from the parts kept since an earlier decision in the same context
+        (``move_memo``), made and kept when missing: the same numbers, the same order of
+        operations."""
+        dests = tuple([str(p[-1]) for p in paths])
+        key = (here, sit.strength(uid), sit.corps_key(uid))
+        kept = memo.get(uid)
+        if kept is None or kept.key != key or kept.dests != dests:
+            self.memo.misses += 1
+            values = sit.hex_values(uid, here, dests, stacking=False)
+            near = sit.near_victory_hexes if here not in sit.near_victory_hexes else None
+            gains = [0.0 if near is not None and dest not in near
+                     else sit.control_gain(dest, here) for dest in dests]
+            kept = UnitMoves(key, dests, tuple(values), tuple(gains),
+                             sit.hex_values(uid, here, (here,), stacking=False)[0])
+            memo[uid] = kept
+        else:
+            self.memo.hits += 1
+        over = sit.overstacked
+        stay = OVERSTACK if over(uid, here, here) else kept.stay
+        weight = sit.control_weight
+        # Only the hexes that may be full are asked (``may_overstack``).
+        may, stacking = sit.may_overstack(here), sit.facts.stacking
+        # Move only for a real gain.
+        return [(OVERSTACK if (dest in may or dest not in stacking) and over(uid, here, dest)
+                 else value) - stay + weight * gain - 0.01 * len(p) - 0.05
+                for value, gain, dest, p in zip(kept.values, kept.gains, dests, paths,
+                                                strict=True)]
 
     def _s_enter(self, sit: Situation, a: Action) -> float:
         dest = str(a["path"][-1])

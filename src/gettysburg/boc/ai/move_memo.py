@@ -1,0 +1,101 @@
+"""What the general keeps from one decision to the next (issue 59).
+
+In a movement phase the general moves one block per decision and scores every move of
+every block again at the next one, although one block's move leaves most of what the
+others' scores read unchanged. The doctrine keeps two things, each under a *context* that
+holds every input it reads, so that a kept number is the one a fresh computation would
+give and the general's decisions do not change:
+
+* the terms a hex adds to the objectives' pull for a kind of block (``Situation.hex_terms``):
+  they read the enemy blocks, control, clock, style and score, never own blocks
+  (``Situation.terms_context``), so they stay valid through a whole movement phase;
+* for an HQ, how many blocks of its corps each hex has in command range (4.5), under the
+  corps' hexes (``MoveMemo.hq_near``);
+* each unit's move parts (``UnitMoves``: the destinations' values without the overstack
+  check, their control gains, the value of staying), which also read own blocks in and
+  next to the victory hexes (``Situation.move_context``); they are reused while the
+  unit's hex, strength, destinations (and, for an HQ, its corps' hexes) are the same.
+
+The overstack check (6.2), which reads the count of blocks in the destination hex itself,
+is made afresh at every decision.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+#: Contexts kept: the two seats' generals may share one doctrine in a process (and games
+#: may run side by side), each switching context at most once a decision.
+CONTEXTS_KEPT = 8
+
+#: HQ rows kept (``MoveMemo.hq_near``): two seats' HQs, with room for their corps to move.
+HQ_ROWS_KEPT = 128
+
+V = TypeVar("V")
+
+#: ``Situation.hex_terms``: terms before the room to fall back, whether that one applies,
+#: terms after it.
+HexTerms = tuple[tuple[float, ...], bool, tuple[float, ...]]
+
+
+@dataclass(frozen=True)
+class UnitMoves:
+    """One unit's kept move parts in one context."""
+
+    key: Hashable  # the unit's hex, strength, and for an HQ its corps' hexes (4.5)
+    dests: tuple[str, ...]  # the destinations, in the legal list's order
+    values: tuple[float, ...]  # ``hex_values`` of each without the overstack check
+    gains: tuple[float, ...]  # ``control_gain`` of each (0.0 where no victory hex is near)
+    stay: float  # ``hex_values`` of the unit's own hex without the overstack check
+
+
+@dataclass
+class KeptMoves:
+    """What one ``Situation.move_context`` keeps: the units' move parts, and the
+    situation's own tables of the numbers that read nothing else (the objectives' pull by
+    the hex a unit leaves and the hex it reaches, ``objective``; control gains by move,
+    ``control_gain``; control now by victory hex, 6.61)."""
+
+    units: dict[str, UnitMoves] = field(default_factory=dict)
+    objective: dict[str | None, dict[str, float]] = field(default_factory=dict)
+    gains: dict[tuple[str, str | None], float] = field(default_factory=dict)
+    control_now: dict[str, str | None] = field(default_factory=dict)
+
+
+class LastUsed(Generic[V]):
+    """One value per context, made on first use, for the ``CONTEXTS_KEPT`` contexts
+    used last (``kept`` of them)."""
+
+    def __init__(self, make: Callable[[], V], kept: int = CONTEXTS_KEPT) -> None:
+        self._make, self._size = make, kept
+        self._kept: dict[Hashable, V] = {}
+        self._lock = threading.Lock()  # a server's games may share the doctrine
+
+    def get(self, context: Hashable) -> V:
+        """The value of ``context`` (a fresh one for a new context), now the latest used."""
+        with self._lock:
+            got = self._kept.pop(context, None)
+            if got is None:
+                got = self._make()
+            self._kept[context] = got  # last in, last to go
+            while len(self._kept) > self._size:
+                del self._kept[next(iter(self._kept))]
+            return got
+
+
+class MoveMemo:
+    """The doctrine's kept terms and move parts (module doc); ``hits`` and ``misses``
+    count the units whose move parts were found kept or made (for benchmarks)."""
+
+    def __init__(self) -> None:
+        self.terms: LastUsed[dict[tuple[bool, bool], dict[str, HexTerms]]] = LastUsed(dict)
+        self.moves: LastUsed[KeptMoves] = LastUsed(KeptMoves)
+        #: Blocks of an HQ's corps within its command range, by hex (``Situation.hq_near``),
+        #: under the board, the corps' hexes and the range: a few dozen HQs per game.
+        self.hq_near: LastUsed[dict[str, int]] = LastUsed(dict, kept=HQ_ROWS_KEPT)
+        self.hits = 0
+        self.misses = 0
+
