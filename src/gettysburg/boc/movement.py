@@ -364,6 +364,7 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
     # improve nothing; along a road they may improve only at the same cost (no +1 MP for
     # changing roads, de 6.5). The search is the same without those steps.
     first_cost: dict[int, int] = {}
+    ends: list[int] = []  # the cheapest state of each hex but the start's, as taken
     for cost in range(start_cost, top + 1):
         bucket = buckets[cost]
         if not bucket:
@@ -373,14 +374,18 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
             if best[state] != cost:
                 continue  # reached more cheaply since
             hx = state // nr
-            if hx in stop and (hx != s0 or stop_at_start):
-                continue
-            road = state - hx * nr
             again = first_cost.get(hx)
             if again is None:
+                # The first state of a hex taken is its cheapest (states are taken in
+                # (cost, state) order): the hex's cost and the end of its path.
                 first_cost[hx] = cost
-            elif again < cost or not use_roads:
+                if hx != s0:
+                    ends.append(state)
+            if hx in stop and (hx != s0 or stop_at_start):
                 continue
+            if again is not None and (again < cost or not use_roads):
+                continue
+            road = state - hx * nr
             for to, side, off, roads in fast[hx]:
                 if to in forbidden or side in full:
                     continue
@@ -403,18 +408,11 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
                                 prev[key] = state
                                 buckets[nc].append(key)
     out = Reach()
-    chosen: dict[int, tuple[int, int]] = {}
-    for state, c in best.items():
-        hx = state // nr
-        if hx == s0:
-            continue
-        cur = chosen.get(hx)
-        if cur is None or (c, state) < cur:
-            chosen[hx] = (c, state)
     names = g.hexes
-    for hx, (c, state) in chosen.items():
-        out.cost[names[hx]] = c
-        out.end[names[hx]] = state
+    for state in ends:
+        name = names[state // nr]
+        out.cost[name] = best[state]
+        out.end[name] = state
     out.prev, out.names, out.nr, out.start = prev, names, nr, start
     if rules.one_hex and not (s0 in stop and stop_at_start):
         # 6.4: one hex is always possible whatever it costs.
