@@ -1,14 +1,22 @@
 """Load on a real server over loopback: run with ``.venv/bin/python benchmarks/bench_load.py``.
 
 Starts ``uvicorn`` with the game server in a subprocess (a fresh SQLite file), then plays
-``--games`` Badges of Courage games at once for ``--seconds``: in each, a scripted human
-client plays the USA through the HTTP API, driven by the state the server pushes on its
-WebSocket, against an AI seat (``--agent``) on the server. A game that ends is replaced by
-a new one. Prints games started and finished, actions per second (both seats), the human
-client's action latency (POST round trip) and the latency from its POST to the WebSocket
-push showing the new state (p50/p95/p99), errors, and the server's resident memory before,
-after and at its peak. ``tests/test_server_load.py`` runs a short form and asserts no errors
-and bounded memory (never timing).
+``--games`` games of ``--game`` (default Badges of Courage Day 1) at once for ``--seconds``:
+in each, a scripted human client plays the first seat (the USA) through the HTTP API,
+driven by the state the server pushes on its WebSocket, against an AI seat (``--agent``) on
+the server. A game that ends is replaced by a new one. Prints games started and finished,
+actions per second (both seats), the human client's action latency (POST round trip) and
+the latency from its POST to the WebSocket push showing the new state (p50/p95/p99), the
+server process's CPU time per action (user + system, from /proc: load from other jobs on
+the machine disturbs it much less than the wall-clock figures), the load average before and
+after, errors, and the server's resident memory before, after and at its peak.
+
+``--before COMMIT`` runs the same load on the server of an earlier commit too (its ``src``
+read from git, ``commit_src.py``, first on ``PYTHONPATH``), alternating the two ``--rounds``
+times, and prints both side by side. ``--quick`` is the short form for a check at the end of
+a session (50 games, 30 s a run, one round against ``--before``: about two minutes).
+``tests/test_server_load.py`` runs a short form and asserts no errors and bounded memory
+(never timing).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +58,17 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far, from /proc (0 where there is
+    none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> tuple[int, int]:
@@ -77,15 +97,19 @@ class Tally:
 class LiveServer:
     """The game server in a subprocess on a free loopback port."""
 
-    def __init__(self, ai_budget: float = 0.5) -> None:
+    def __init__(self, ai_budget: float = 0.5, src: Path | None = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="gettysburg-load-")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = int(s.getsockname()[1])
+        env = dict(os.environ)
+        if src is not None:  # an earlier commit's server, ahead of the installed package
+            env["PYTHONPATH"] = os.pathsep.join(
+                [str(src), *filter(None, [env.get("PYTHONPATH")])])
         self.proc = subprocess.Popen(
             [sys.executable, "-c", SERVER, str(Path(self.dir.name) / "games.db"),
              str(self.port), str(ai_budget)], stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE)
+            stderr=subprocess.PIPE, env=env)
         self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -132,28 +156,41 @@ def _post(http: httpx.Client, tally: Tally, url: str, **kwargs: Any) -> httpx.Re
 
 
 def play_games(url: str, slot: int, until: float, tally: Tally, scenario: str,
-               agent: str) -> None:
+               agent: str, system: str = "boc") -> None:
     """One client: play games (USA, scripted) against the server's AI until ``until``."""
     rng = random.Random(slot)
     ws_url = url.replace("http://", "ws://")
     with httpx.Client(base_url=url, timeout=60) as http:
         while time.monotonic() < until:
             try:
-                _one_game(http, ws_url, rng, until, tally, scenario, agent, slot)
+                _one_game(http, ws_url, rng, until, tally, scenario, agent, slot, system)
             except Exception as exc:  # counted, and the slot starts a new game
                 with tally.lock:
                     tally.errors.append(f"slot {slot}: {type(exc).__name__}: {exc}")
                 time.sleep(0.5)
 
 
+def _seats(http: httpx.Client, system: str, scenario: str) -> list[str]:
+    r = http.get("/api/setup", params={"system": system, "scenario": scenario})
+    if r.status_code != 200:
+        raise RuntimeError(f"setup: {r.status_code} {r.text[:200]}")
+    data = r.json()
+    seats = data.get("seats", data) if isinstance(data, Mapping) else data
+    return sorted(seats) if isinstance(seats, Mapping) else [str(s) for s in seats]
+
+
 def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
-              tally: Tally, scenario: str, agent: str, slot: int) -> None:
-    r = _post(http, tally, "/api/games", json={"system": "boc", "scenario": scenario,
-                                      "seats": {"usa": {"kind": "human"},
-                                                "csa": {"kind": "ai", "agent": agent}}})
+              tally: Tally, scenario: str, agent: str, slot: int,
+              system: str = "boc") -> None:
+    seats = _seats(http, system, scenario)
+    me = "usa" if "usa" in seats else seats[0]  # the person plays the USA
+    r = _post(http, tally, "/api/games", json={
+        "system": system, "scenario": scenario,
+        "seats": {s: {"kind": "human"} if s == me else {"kind": "ai", "agent": agent}
+                  for s in seats}})
     if r.status_code != 201:
         raise RuntimeError(f"create: {r.status_code} {r.text[:200]}")
-    gid, token = r.json()["game_id"], r.json()["seats"]["usa"]["token"]
+    gid, token = r.json()["game_id"], r.json()["seats"][me]["token"]
     with tally.lock:
         tally.started += 1
     acted_at, posted, step = -1, 0.0, 0
@@ -178,7 +215,7 @@ def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
                     tally.finished += 1
                 break
             # A push computed before our last action can arrive after it: skip it.
-            if step <= acted_at or "usa" not in state["to_move"] or not state["legal"]:
+            if step <= acted_at or me not in state["to_move"] or not state["legal"]:
                 continue
             action = _choose(state["legal"], rng)
             posted = time.monotonic()
@@ -195,16 +232,21 @@ def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
 
 
 def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "random",
-             ai_budget: float = 0.5) -> dict[str, Any]:
-    """Run the load; returns the figures (see the module docstring)."""
-    server = LiveServer(ai_budget)
+             ai_budget: float = 0.5, system: str = "boc",
+             src: Path | None = None) -> dict[str, Any]:
+    """Run the load (on the server of ``src``, an earlier commit's tree, if given);
+    returns the figures (see the module docstring)."""
+    load0 = os.getloadavg()[0]
+    server = LiveServer(ai_budget, src)
     try:
         rss0, _ = rss_kib(server.proc.pid)
+        cpu0 = cpu_seconds(server.proc.pid)
         tally = Tally()
         start = time.monotonic()
         until = start + seconds
         threads = [threading.Thread(target=play_games, daemon=True,
-                                    args=(server.url, i, until, tally, scenario, agent))
+                                    args=(server.url, i, until, tally, scenario, agent,
+                                          system))
                    for i in range(games)]
         for t in threads:
             t.start()
@@ -212,13 +254,15 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
             t.join(timeout=seconds + 240)
         elapsed = time.monotonic() - start
         stuck = sum(t.is_alive() for t in threads)
+        cpu = cpu_seconds(server.proc.pid) - cpu0
         rss1, peak = rss_kib(server.proc.pid)
     finally:
         stderr = server.close()
     errors = list(tally.errors) + [f"{stuck} client(s) still running"] * bool(stuck)
     if "Traceback" in stderr:
         errors.append(f"server stderr: {stderr[-1500:]}")
-    return {"games": games, "seconds": round(elapsed, 1), "started": tally.started,
+    return {"game": f"{system}/{scenario}", "games": games, "seconds": round(elapsed, 1),
+            "started": tally.started,
             "finished": tally.finished, "actions": tally.steps,
             "actions_per_s": round(tally.steps / elapsed, 1), "pushes": tally.pushes,
             "retries": tally.retries,
@@ -227,21 +271,66 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
                         for q in (50, 95, 99)},
             "push_ms": {f"p{q}": round(percentile(tally.push_ms, q / 100), 1)
                         for q in (50, 95, 99)},
+            # The server process's CPU (every thread: HTTP, pushes, the AI) per action.
+            "server_cpu_ms_per_action": round(1000 * cpu / max(1, tally.steps), 2),
+            "server_cpu_s": round(cpu, 1),
+            "load_average": {"before": round(load0, 1),
+                             "after": round(os.getloadavg()[0], 1)},
             "rss_mib": {"before": rss0 // 1024, "after": rss1 // 1024, "peak": peak // 1024},
             "errors": errors}
+
+
+def _line(label: str, out: Mapping[str, Any]) -> str:
+    """One run's figures on a line (the side-by-side table)."""
+    post, push, load = out["post_ms"], out["push_ms"], out["load_average"]
+    return (f"{label:>8} {out['actions_per_s']:8.1f} {post['p50']:7.0f} {post['p95']:7.0f} "
+            f"{post['p99']:7.0f} {push['p95']:8.0f} {out['server_cpu_ms_per_action']:8.2f} "
+            f"{load['before']:5.1f}-{load['after']:<5.1f} {len(out['errors']):3d}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--seconds", type=float, default=60)
-    ap.add_argument("--scenario", default="day1")
+    ap.add_argument("--game", default="boc/day1", help="system/scenario (default boc/day1)")
+    ap.add_argument("--scenario", default=None, help="the scenario of --game's system")
     ap.add_argument("--agent", default="random", help="the server's AI (random, general...)")
     ap.add_argument("--ai-budget", type=float, default=0.5)
+    ap.add_argument("--before", metavar="COMMIT",
+                    help="also run the server of this earlier commit, side by side")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --before: how many times to run each, alternating")
+    ap.add_argument("--quick", action="store_true",
+                    help="50 games, 30 s a run, one round (about two minutes with --before)")
     args = ap.parse_args()
-    out = run_load(args.games, args.seconds, args.scenario, args.agent, args.ai_budget)
-    print(json.dumps(out, indent=2))
-    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    if args.quick:
+        args.games, args.seconds, args.rounds = 50, 30.0, 1
+    system, _, scenario = args.game.partition("/")
+    scenario = args.scenario or scenario or "day1"
+    runs: list[tuple[str, dict[str, Any]]] = []
+    with tempfile.TemporaryDirectory(prefix="gettysburg-before-") as tmp:
+        src = None
+        if args.before:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from commit_src import extract
+
+            src = extract(args.before, Path(tmp))
+        for k in range(args.rounds if src is not None else 1):
+            # Alternate which goes first, so a change in the machine's load between
+            # neighbouring runs falls on both.
+            order = [("now", None), ("before", src)] if src is not None else [("now", None)]
+            for label, tree in order[::-1] if k % 2 else order:
+                out = run_load(args.games, args.seconds, scenario, args.agent,
+                               args.ai_budget, system, tree)
+                runs.append((label, out))
+                print(json.dumps({"run": label, **out}, indent=2), flush=True)
+    print(f"\n{args.games} games of {system}/{scenario} for {args.seconds:.0f} s, "
+          f"{args.agent} AI; machine: {os.cpu_count()} CPUs"
+          + (f"; before = {args.before}" if args.before else ""))
+    print(f"{'run':>8} {'act/s':>8} {'rt p50':>7} {'rt p95':>7} {'rt p99':>7} "
+          f"{'push p95':>8} {'cpu ms/a':>8} {'load':>11} {'err':>3}")
+    for label, out in runs:
+        print(_line(label, out))
 
 
 if __name__ == "__main__":

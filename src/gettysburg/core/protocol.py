@@ -400,6 +400,16 @@ class Game(ABC):
     def log(self) -> tuple[Event, ...]:
         return tuple(self._log)
 
+    @property
+    def log_length(self) -> int:
+        """How many events the log holds (the length of :attr:`log`, without copying it)."""
+        return len(self._log)
+
+    def log_slice(self, lo: int, hi: int) -> list[Event]:
+        """The log's events at positions ``lo`` to ``hi - 1``: a host that follows the log
+        reads only what is new (issue 59) rather than copying it whole."""
+        return self._log[lo:hi]
+
     def hash_material(self) -> JSONDict:
         """What :meth:`state_hash` covers: set-up, rule state and dice state.
 

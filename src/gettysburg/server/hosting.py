@@ -9,6 +9,7 @@ replay and branch requests. It talks to rule systems only through
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import hmac
 import json
@@ -140,6 +141,27 @@ class SeatSpec:
 
 
 @dataclass
+class SeatLog:
+    """Where one seat's entries are in a game's log: ``at[n]`` is the log position of the
+    seat's entry ``n``, over the first ``read`` events of ``game``'s log. A push then reads
+    only the events added since (issue 59) instead of going through the whole log, which
+    grows with the game, to count and number the seat's entries."""
+
+    game: Game | None = None
+    read: int = 0
+    at: list[int] = field(default_factory=list)
+
+    def follow(self, game: Game, seat: str) -> None:
+        size = game.log_length
+        if game is not self.game or size < self.read:  # another game object (an undo)
+            self.game, self.read, self.at = game, 0, []
+        if size > self.read:
+            self.at.extend(k for k, event in enumerate(game.log_slice(self.read, size),
+                                                       self.read) if event.shown_to(seat))
+            self.read = size
+
+
+@dataclass
 class Live:
     """A game in memory with its rows; ``marks[i]`` is the log length after ``i`` actions."""
 
@@ -157,13 +179,15 @@ class Live:
     #: The agent of each AI seat, kept for the game (``SeatMind``; ``None``: the seat's
     #: agent is not registered here). Made on the seat's first decision after a load.
     minds: dict[str, SeatMind | None] = field(default_factory=dict)
-    #: seat -> (``mark``, its view there, that view's canonical JSON or ""): a view is a
-    #: function of the position, so one per seat per position serves the action's before
-    #: and after checks, the AI seat's mind, the state answer and the push.
-    views: dict[str, tuple[Mark, JSONDict, str]] = field(default_factory=dict)
+    #: seat -> (``mark``, its view there): a view is a function of the position, so one
+    #: per seat per position serves the action's before and after checks, the AI seat's
+    #: mind, the state answer and the push.
+    views: dict[str, tuple[Mark, JSONDict]] = field(default_factory=dict)
     #: seat -> (what the state depends on, the state, its JSON text): built once per
     #: position and seat list, shared by the HTTP answer and every push of it.
     states: dict[str, tuple[object, JSONDict, str]] = field(default_factory=dict)
+    #: seat -> where its entries are in the log (``SeatLog``).
+    logs: dict[str, SeatLog] = field(default_factory=dict)
 
     @property
     def step(self) -> int:
@@ -180,6 +204,33 @@ class Live:
     def seat_row(self, seat: str) -> SeatRow:
         return next(s for s in self.seats if s.seat == seat)
 
+    def _seat_log(self, seat: str) -> SeatLog:
+        log = self.logs.setdefault(seat, SeatLog())
+        log.follow(self.game, seat)
+        return log
+
+    def log_size(self, seat: str) -> int:
+        """``game.log_size(seat)``, from the events added since it was last asked (call
+        under ``lock``)."""
+        return len(self._seat_log(seat).at)
+
+    def events_between(self, seat: str, lo: int, hi: int, since: int = 0) -> list[JSONDict]:
+        """``game.events_between(seat, lo, hi, since)``, reading only the events it
+        returns (call under ``lock``)."""
+        at = self._seat_log(seat).at
+        first = max(since, bisect.bisect_left(at, lo))
+        last = bisect.bisect_left(at, hi)  # the seat's entries before position ``hi``
+        if first >= last:
+            return []
+        events = self.game.log_slice(at[first], at[last - 1] + 1)
+        out: list[JSONDict] = []
+        for n in range(first, last):
+            shown = events[at[n] - at[first]].for_seat(seat)
+            if shown is not None:
+                shown["n"] = n
+                out.append(shown)
+        return out
+
     def view(self, seat: str) -> JSONDict:
         """The seat's view of the position now, computed once per position (call under
         ``lock``). Callers only read it."""
@@ -188,17 +239,16 @@ class Live:
         if cached is not None and cached[0] == mark:
             return cached[1]
         view = self.game.view(seat)
-        self.views[seat] = (mark, view, "")
+        self.views[seat] = (mark, view)
         return view
 
-    def view_json(self, seat: str) -> str:
-        """``canonical_json`` of :meth:`view`, also once per position."""
-        view = self.view(seat)
-        mark, _, text = self.views[seat]
-        if not text:
-            text = canonical_json(view)
-            self.views[seat] = (mark, view, text)
-        return text
+
+def _legal(game: Game, view: JSONDict, seat: str) -> list[Action]:
+    """The seat's legal actions: those its view lists (every system's view holds
+    ``legal_actions(seat)``, which the lab reads the same way), else asked anew, so a
+    position's list is built once."""
+    listed = view.get("legal_actions")
+    return listed if isinstance(listed, list) else game.legal_actions(seat)
 
 
 Listener = Callable[[str], None]
@@ -362,7 +412,7 @@ class Host:
                                                   f"missing (the next is numbered {a.index})")
             last = i == len(rows) - 1
             others = [o for o in game.seats() if o != a.seat] if last else []
-            seen = {o: canonical_json(game.view(o)) for o in others}
+            seen = {o: game.view(o) for o in others}
             mine = game.view(a.seat) if last else {}
             try:
                 events = game.apply(a.action, a.seat)
@@ -583,6 +633,7 @@ class Host:
     def _build_state(self, live: Live, seat: str) -> JSONDict:
         game = live.game
         over = game.is_terminal()
+        view = live.view(seat)
         return {
             "game_id": live.row.id, "system": live.row.system,
             "scenario": live.row.scenario, "options": live.row.options,
@@ -590,9 +641,8 @@ class Host:
             "seats": [{"seat": s.seat, "kind": s.kind, "agent": s.agent,
                        "joined": s.joined} for s in live.seats],
             "status": "finished" if over else "active",
-            "result": game.result(), "step": live.step, "log_size": game.log_size(seat),
-            "to_move": game.to_move(), "view": live.view(seat),
-            "legal": game.legal_actions(seat),
+            "result": game.result(), "step": live.step, "log_size": live.log_size(seat),
+            "to_move": game.to_move(), "view": view, "legal": _legal(game, view, seat),
             "undo": self._undo_refusal(live, seat) is None,
             "parent": live.row.parent, "parent_step": live.row.parent_step,
             "map": map_json(live.row.system) is not None,
@@ -603,13 +653,15 @@ class Host:
 
     def events(self, live: Live, seat: str, since: int) -> list[JSONDict]:
         with live.lock:
-            return annotate_events(live.row.system, live.game.events(seat, max(0, since)))
+            return annotate_events(live.row.system,
+                                   live.events_between(seat, 0, live.game.log_length,
+                                                       max(0, since)))
 
     # --- acting ------------------------------------------------------------------------------
 
     def _outcome(self, live: Live, seat: str, index: int, duplicate: bool) -> JSONDict:
         lo, hi = live.marks[index], live.marks[index + 1]
-        events = annotate_events(live.row.system, live.game.events_between(seat, lo, hi))
+        events = annotate_events(live.row.system, live.events_between(seat, lo, hi))
         return {"applied": True, "duplicate": duplicate, "index": index,
                 "step": live.step, "events": events}
 
@@ -648,16 +700,22 @@ class Host:
                                f"the game has moved on since this action was chosen (step "
                                f"{step}, now {live.step}); nothing was applied", field="step")
             game = live.game
-            others = [o for o in game.seats() if o != seat]
-            seen = {o: live.view_json(o) for o in others}
-            mine = live.view(seat)
+            # Only a person's action may be taken back (undo, by a seat's token), so only
+            # then does what it showed (``noticed``) matter. The views it compares are
+            # taken before the action for the seats that certainly watch (people); a
+            # computer's view is made only if the system cannot say what the actor
+            # learned (then it is replayed: rare, and never for BoC or GBACW).
+            person = live.seat_row(seat).kind == "human"
+            seen = {o.seat: live.view(o.seat) for o in live.seats
+                    if person and o.seat != seat and o.kind != "ai"}
+            mine = live.view(seat) if person else {}
             try:
                 events = game.apply(act, seat)
             except RuleError as exc:
                 raise rule_error(exc) from None
             move, index = game.history[-1], len(game.history) - 1
-            noticed = self._noticed(game, live.seats, seat, seen, mine, events,
-                                    live.view, live.view_json)
+            noticed = self._noticed(game, live.seats, seat, seen, mine, events, live.view,
+                                    lambda: self._prefix(live, index)) if person else ""
             over = game.is_terminal()
             row = ActionRow(index, seat, move.action, action_id, list(move.dice),
                             move.state_hash)
@@ -678,7 +736,8 @@ class Host:
                 raise
             live.marks.append(len(game.log))
             live.action_ids.append(action_id)
-            live.noticed[index] = noticed
+            if person:
+                live.noticed[index] = noticed
             self._show_minds(live)
             out = self._outcome(live, seat, index, duplicate=False)
         self._replays.pop(game_id, None)
@@ -696,23 +755,33 @@ class Host:
         return game
 
     @staticmethod
-    def _noticed(game: Game, seats: Sequence[SeatRow], seat: str, seen: Mapping[str, str],
-                 mine: JSONDict, events: Sequence[Event],
+    def _noticed(game: Game, seats: Sequence[SeatRow], seat: str,
+                 seen: Mapping[str, JSONDict], mine: JSONDict, events: Sequence[Event],
                  view: Callable[[str], JSONDict] | None = None,
-                 view_json: Callable[[str], str] | None = None) -> str:
+                 before: Callable[[], Game] | None = None) -> str:
         """Why ``seat``'s action just applied may not be taken back ("" if it may): it
         showed the seat something of the other side (its view ``mine`` before), or another
         seat noticed it (its view, ``seen`` before, changed, or it was told of one of the
         action's events). Computer seats count only where the system cannot tell what the
-        seat learned (``Game.learned_from``)."""
-        # ``view``/``view_json``: the live game's cached views (the position after it).
+        seat learned (``Game.learned_from``); a watcher ``seen`` lacks is shown the game
+        ``before`` the action (a replay)."""
+        # ``view``: the live game's cached views (the position after it).
         view = game.view if view is None else view
         learned = game.learned_from(seat, mine, view(seat))
         if learned:
             return LEARNED
+        past: Game | None = None
         for other in _watchers(seats, game, seat, learned):
-            now = canonical_json(view(other)) if view_json is None else view_json(other)
-            if now != seen[other]:
+            was = seen.get(other)
+            if was is None:
+                if before is None:
+                    raise KeyError(other)
+                past = before() if past is None else past
+                was = past.view(other)
+            now = view(other)
+            # Unequal views differ; equal ones are compared as canonical JSON too, which
+            # tells apart what ``==`` does not (1, 1.0 and true).
+            if now != was or canonical_json(now) != canonical_json(was):
                 return f"{other} could see that action"
             if any(ev.for_seat(other) is not None for ev in events):
                 return f"{other} was told about that action"
@@ -892,12 +961,18 @@ class Host:
                 row = live.seat_row(seat)
                 if row.kind != "ai" or row.agent is None:
                     continue
-                legal = game.legal_actions(seat)
+                mind = self._mind(live, seat, row.agent, str(row.agent_seed))
+                if mind is not None and not mind.reads_view:
+                    # An agent that reads only the legal actions (random) is given the
+                    # view's summary, as the lab does: the full view is not built for it.
+                    view, legal = game.view_summary(seat), game.legal_actions(seat)
+                else:
+                    seen = mind.view_at(live.step) if mind is not None else None
+                    view = live.view(seat) if seen is None else seen
+                    legal = _legal(game, view, seat)
                 if legal:
-                    mind = self._mind(live, seat, row.agent, str(row.agent_seed))
-                    view = mind.view_at(live.step) if mind is not None else None
-                    out.append((seat, mind, f"{row.agent_seed}:{live.step}",
-                                live.view(seat) if view is None else view, legal, live.mark))
+                    out.append((seat, mind, f"{row.agent_seed}:{live.step}", view, legal,
+                                live.mark))
             return out
 
     def _mind(self, live: Live, seat: str, agent: str, seed: str) -> SeatMind | None:
@@ -950,8 +1025,7 @@ class Host:
                    view: JSONDict, legal: list[Action], mark: Mark, budget: float) -> None:
         """Ask the agent (outside the game lock: it may think) and apply its choice."""
         choice = legal[0] if mind is None else mind.choose(view, legal, budget, seed)
-        keys = {action_key(a) for a in legal}
-        if not isinstance(choice, dict) or action_key(choice) not in keys:
+        if not _listed(choice, legal):
             choice = legal[0]  # an agent returning nonsense must not stall the game
         live = self.load(game_id)
         try:
@@ -964,6 +1038,15 @@ class Host:
             # runner looks again. Anything else is a real fault and stops this driver.
             if exc.rule not in (RULE_SEAT, RULE_OVER):
                 raise
+
+
+def _listed(choice: object, legal: Sequence[Action]) -> bool:
+    """Whether ``choice`` is one of ``legal`` (as :func:`action_key` tells actions apart):
+    only the actions equal to it are keyed, not the whole list."""
+    if not isinstance(choice, dict):
+        return False
+    key = action_key(choice)
+    return any(a == choice and action_key(a) == key for a in legal)
 
 
 def seat_specs(data: Mapping[str, Any]) -> dict[str, SeatSpec]:

@@ -108,7 +108,7 @@ def push_message(host: Host, game_id: str, token: str, seat: str, since: int
     live, _seat = host.auth(game_id, token)
     with live.lock:  # state and events of one position
         state = host.state_json(live, seat)
-        log_size = live.game.log_size(seat)
+        log_size = live.log_size(seat)
         events = host.events(live, seat, since)
     if events:
         since = int(events[-1]["n"]) + 1

@@ -78,6 +78,18 @@ class ActionRow:
 
 
 
+@dataclass
+class _Append:
+    """An action waiting for its commit (``Store.append_action``)."""
+
+    game_id: str
+    row: ActionRow
+    status: str
+    result: dict[str, Any] | None
+    finished: bool = False
+    error: BaseException | None = None
+
+
 class Backend(Protocol):
     """What a database driver provides (SQL uses ``?`` placeholders throughout)."""
 
@@ -153,6 +165,11 @@ class Store:
         self.kind, self.where = self._db.kind, self._db.where
         self.path = self.where  # kept for callers that print where games are stored
         self._lock = threading.RLock()
+        # Group commit of actions (append_action): the queue, and whether a commit of it
+        # is under way, guarded by ``_group``.
+        self._group = threading.Condition(threading.Lock())
+        self._queue: list[_Append] = []
+        self._writing = False
         try:
             self._check_schema()
         except BaseException:
@@ -343,13 +360,59 @@ class Store:
 
     def append_action(self, game_id: str, a: ActionRow, status: str,
                       result: dict[str, Any] | None) -> None:
-        """Record one applied action and the game's status in one transaction; the action is
-        acknowledged to the client only after this returns."""
+        """Record one applied action and the game's status; the action is acknowledged to
+        the client only after this returns, so only once a commit holding it is durable.
+
+        Group commit (issue 59): actions of different games that arrive while a commit is
+        on its way to disk wait for it to end, then go together in the next transaction,
+        one fsync for all of them. Each caller still returns only after the commit that
+        holds its own action, and raises its own failure: when a shared transaction fails,
+        its actions are written again one transaction each, so one bad row fails only its
+        own action."""
+        item = _Append(game_id, a, status, result)
+        with self._group:
+            self._queue.append(item)
+            while self._writing and not item.finished:
+                self._group.wait()
+            if not item.finished:  # no commit under way: this caller writes the queue
+                self._writing = True
+                batch, self._queue = self._queue, []
+        if not item.finished:
+            try:
+                self._write_group(batch)
+            finally:
+                with self._group:
+                    for done in batch:
+                        done.finished = True
+                    self._writing = False
+                    self._group.notify_all()
+        if item.error is not None:
+            raise item.error
+
+    def _write_group(self, batch: list[_Append]) -> None:
+        """Write ``batch`` in one transaction, or, if that fails, one transaction each
+        (every item's ``error`` says how its own write went)."""
+        try:
+            self._append_all(batch)
+            return
+        except BaseException as exc:
+            if len(batch) == 1:
+                batch[0].error = exc
+                return
+        for item in batch:
+            try:
+                self._append_all([item])
+            except BaseException as exc:
+                item.error = exc
+
+    def _append_all(self, batch: Sequence[_Append]) -> None:
         now = time.time()
         with self._tx() as db:
-            self._insert_action(db, game_id, a, now)
-            db.query("UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?",
-                     (status, None if result is None else json.dumps(result), now, game_id))
+            for item in batch:
+                self._insert_action(db, item.game_id, item.row, now)
+                db.query("UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?",
+                         (item.status, None if item.result is None
+                          else json.dumps(item.result), now, item.game_id))
 
     def append_status(self, game_id: str, status: str, result: dict[str, Any] | None) -> None:
         with self._tx() as db:

@@ -1,0 +1,136 @@
+"""Where a server action's time goes, in-process: ``.venv/bin/python
+benchmarks/bench_server_action.py [--game boc/day1] [--actions 300] [--profile N]``.
+
+Plays one game through :class:`gettysburg.server.hosting.Host` on a fresh SQLite store as
+the server does (no HTTP, no event loop): a person's seat acts (``Host.act``), then the
+push that follows is built for every seat (``push.push_message``: token check, state text,
+new log entries), and an AI seat to move answers through ``Host.ai_turns``/``agent_move``
+(the ``random`` agent) followed by its push. Prints CPU per handled action (process time,
+which load from other jobs on the machine disturbs much less than wall clock) and, from a
+cProfile of the whole run, the share of each part of the handling (store write, apply,
+views, legal actions, serialisation, the log's events). The person's choice leans on
+fires and melees as ``bench_load.py``'s client does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from gettysburg.server.hosting import Host, SeatSpec
+from gettysburg.server.push import push_message
+from gettysburg.server.store import Store
+
+#: Parts of an action's handling, by the functions whose cumulative time they are
+#: (file suffix, function name). Parts overlap (a state holds a view and the legal
+#: actions), so they do not add up to the total.
+PARTS: dict[str, list[tuple[str, str]]] = {
+    "store write (one action row, commit)": [("server/store.py", "append_action")],
+    "apply (rules, snapshot, state hash)": [("core/protocol.py", "apply")],
+    "views (every seat)": [("core/protocol.py", "view"), ("game.py", "view"),
+                           ("view.py", "view")],
+    "legal actions": [("game.py", "legal_actions"), ("legality.py", "legal_actions")],
+    "state built (view + legal + undo)": [("server/hosting.py", "_build_state")],
+    "state serialised (json.dumps)": [("json/__init__.py", "dumps")],
+    "canonical JSON (views compared)": [("core/canonical.py", "canonical_json")],
+    "log entries for the push": [("server/hosting.py", "events")],
+    "log size": [("core/protocol.py", "log_size")],
+    "push message (total)": [("server/push.py", "push_message")],
+    "Host.act (total)": [("server/hosting.py", "act")],
+    "AI turn (ai_turns + choose)": [("server/hosting.py", "ai_turns"),
+                                    ("server/agents.py", "choose")],
+}
+
+
+def _choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    weights = [20 if a["type"] in ("fire", "melee") else
+               max(1, len(legal) // 4) if a["type"] in ("end_phase", "pass") else 1
+               for a in legal]
+    return rng.choices(legal, weights)[0]
+
+
+def play(spec: str, actions: int, seed: int = 1) -> dict[str, Any]:
+    """Play ``actions`` handled actions (a person's and the AI's) of ``spec``; returns the
+    counts and the CPU and wall time they took."""
+    system, scenario = spec.split("/", 1)
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="gettysburg-act-") as tmp:
+        host = Host(Store(Path(tmp) / "games.db"))
+        probe = host._fresh(system, scenario, [], "1")
+        person, *others = probe.seats()
+        specs = {person: SeatSpec("human"), **{o: SeatSpec("ai", "random") for o in others}}
+        gid, tokens = host.create(system, scenario, [], str(seed), specs)
+        token = tokens[person]
+        since = 0
+        done = 0
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        while done < actions:
+            text, since = push_message(host, gid, token, person, since)
+            state = json.loads(text)["state"]
+            if state["status"] == "finished":
+                break
+            if person in state["to_move"] and state["legal"]:
+                host.act(gid, person, _choose(state["legal"], rng), f"a{done}")
+                done += 1
+                continue
+            turns = host.ai_turns(gid)
+            if not turns:
+                break
+            for seat, mind, dseed, view, legal, mark in turns:
+                host.agent_move(gid, seat, mind, dseed, view, legal, mark, 0.5)
+                done += 1
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        step = host.load(gid).step
+        host.store.close()
+    return {"game": spec, "actions": done, "step": step, "cpu_s": round(cpu, 3),
+            "wall_s": round(wall, 3), "cpu_ms_per_action": round(1000 * cpu / max(1, done), 2)}
+
+
+def parts(stats: pstats.Stats) -> dict[str, float]:
+    """Cumulative seconds of each of :data:`PARTS` in ``stats`` (a function called inside
+    another of the same part is counted once: by its outermost call)."""
+    raw: dict[tuple[str, int, str], tuple[int, int, float, float, Any]] = \
+        stats.stats  # type: ignore[attr-defined]
+    out: dict[str, float] = {}
+    for part, names in PARTS.items():
+        total = 0.0
+        for (path, _line, func), (_cc, _nc, _tt, ct, _callers) in raw.items():
+            if any(path.endswith(suffix) and func == name for suffix, name in names):
+                total += ct
+        out[part] = total
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", action="append",
+                    help="system/scenario (repeatable; default boc/day1 and "
+                         "gbacw/little-round-top)")
+    ap.add_argument("--actions", type=int, default=300)
+    ap.add_argument("--profile", type=int, default=15, help="top functions listed")
+    args = ap.parse_args()
+    for spec in args.game or ["boc/day1", "gbacw/little-round-top"]:
+        figures = play(spec, args.actions)
+        print(json.dumps(figures))
+        prof = cProfile.Profile()
+        prof.enable()
+        profiled = play(spec, args.actions)
+        prof.disable()
+        stats = pstats.Stats(prof)
+        total = profiled["cpu_s"] or 1.0
+        for part, seconds in parts(stats).items():
+            print(f"  {part:40s} {1000 * seconds / max(1, profiled['actions']):8.2f} ms/action"
+                  f"  {100 * seconds / total:5.1f}%")
+        if args.profile:
+            stats.sort_stats("cumulative").print_stats(args.profile)
+
+
+if __name__ == "__main__":
+    main()
