@@ -469,7 +469,20 @@ def entry_cost(board: Board, entry_hex: str, first: str, road_name: str,
     """6.7: MPs to come on at ``first`` for a unit using the entry road ending at
     ``entry_hex``, and the road it is then on. The entry hex itself costs 1 MP on a main
     road and 2 on a secondary one; a half hex beside it costs by its own terrain (as does
-    the entry hex for a unit that may not use roads: infantry in line, column/line box)."""
+    the entry hex for a unit that may not use roads: infantry in line, column/line box).
+    Kept per board and arguments (issue 59: asked for every due unit's entries)."""
+    memo = board.__dict__.setdefault("_boc_entry_costs", {})
+    key = (entry_hex, first, road_name, multiplier, roads)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _entry_cost(board, entry_hex, first, road_name, multiplier, roads)
+    assert isinstance(got, tuple)
+    return got
+
+
+def _entry_cost(board: Board, entry_hex: str, first: str, road_name: str,
+                multiplier: int, roads: bool) -> tuple[int, str]:
+    """:func:`entry_cost` worked out."""
     if first == entry_hex and roads:
         idx = index(board)
         best: tuple[int, str] | None = None
