@@ -120,7 +120,17 @@ class Board:
             raise BoardError(f"{hex_id!r} is not a hex of the Badges of Courage map")
         return h
 
+    @cached_property
+    def _infos(self) -> dict[str, HexInfo]:
+        # Hex id -> its data: the rules ask for a hex's data by id thousands of times a
+        # game (stacking limits, terrain); issue 59.
+        return {info.id: info for info in self.hexes.values()}
+
     def hex(self, key: str | Hex) -> HexInfo:
+        if isinstance(key, str):
+            got = self._infos.get(key)
+            if got is not None:
+                return got
         h = self.parse(key) if isinstance(key, str) else key
         try:
             return self.hexes[h]
