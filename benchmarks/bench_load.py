@@ -298,6 +298,9 @@ def main() -> None:
     ap.add_argument("--ai-budget", type=float, default=0.5)
     ap.add_argument("--before", metavar="COMMIT",
                     help="also run the server of this earlier commit, side by side")
+    ap.add_argument("--after", metavar="COMMIT",
+                    help="run this commit's server as 'now' rather than the working tree "
+                         "(which others may be editing)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="with --before: how many times to run each, alternating")
     ap.add_argument("--quick", action="store_true",
@@ -309,16 +312,18 @@ def main() -> None:
     scenario = args.scenario or scenario or "day1"
     runs: list[tuple[str, dict[str, Any]]] = []
     with tempfile.TemporaryDirectory(prefix="gettysburg-before-") as tmp:
-        src = None
-        if args.before:
-            sys.path.insert(0, str(Path(__file__).resolve().parent))
-            from commit_src import extract
+        src = now = None
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from commit_src import extract
 
-            src = extract(args.before, Path(tmp))
+        if args.before:
+            src = extract(args.before, Path(tmp) / "before")
+        if args.after:
+            now = extract(args.after, Path(tmp) / "after")
         for k in range(args.rounds if src is not None else 1):
             # Alternate which goes first, so a change in the machine's load between
             # neighbouring runs falls on both.
-            order = [("now", None), ("before", src)] if src is not None else [("now", None)]
+            order = [("now", now), ("before", src)] if src is not None else [("now", now)]
             for label, tree in order[::-1] if k % 2 else order:
                 out = run_load(args.games, args.seconds, scenario, args.agent,
                                args.ai_budget, system, tree)
@@ -326,7 +331,8 @@ def main() -> None:
                 print(json.dumps({"run": label, **out}, indent=2), flush=True)
     print(f"\n{args.games} games of {system}/{scenario} for {args.seconds:.0f} s, "
           f"{args.agent} AI; machine: {os.cpu_count()} CPUs"
-          + (f"; before = {args.before}" if args.before else ""))
+          + (f"; before = {args.before}" if args.before else "")
+          + (f"; now = {args.after}" if args.after else "; now = the working tree"))
     print(f"{'run':>8} {'act/s':>8} {'rt p50':>7} {'rt p95':>7} {'rt p99':>7} "
           f"{'push p95':>8} {'cpu ms/a':>8} {'load':>11} {'err':>3}")
     for label, out in runs:

@@ -28,24 +28,25 @@ from gettysburg.server.hosting import Host, SeatSpec
 from gettysburg.server.push import push_message
 from gettysburg.server.store import Store
 
-#: Parts of an action's handling, by the functions whose cumulative time they are
-#: (file suffix, function name). Parts overlap (a state holds a view and the legal
-#: actions), so they do not add up to the total.
+#: Parts of an action's handling, each the cumulative time of the outermost of the
+#: functions named (file suffix, function name): a system's ``view`` may call another.
+#: Parts overlap (a push builds a state, which holds a view and the legal actions), so
+#: they do not add up to the total.
 PARTS: dict[str, list[tuple[str, str]]] = {
-    "store write (one action row, commit)": [("server/store.py", "append_action")],
-    "apply (rules, snapshot, state hash)": [("core/protocol.py", "apply")],
-    "views (every seat)": [("core/protocol.py", "view"), ("game.py", "view"),
-                           ("view.py", "view")],
-    "legal actions": [("game.py", "legal_actions"), ("legality.py", "legal_actions")],
-    "state built (view + legal + undo)": [("server/hosting.py", "_build_state")],
-    "state serialised (json.dumps)": [("json/__init__.py", "dumps")],
-    "canonical JSON (views compared)": [("core/canonical.py", "canonical_json")],
-    "log entries for the push": [("server/hosting.py", "events")],
-    "log size": [("core/protocol.py", "log_size")],
-    "push message (total)": [("server/push.py", "push_message")],
-    "Host.act (total)": [("server/hosting.py", "act")],
-    "AI turn (ai_turns + choose)": [("server/hosting.py", "ai_turns"),
-                                    ("server/agents.py", "choose")],
+    "Host.act (a person's or the AI's action)": [("server/hosting.py", "act")],
+    "  store write (one action row, commit)": [("server/store.py", "append_action")],
+    "  apply (rules, snapshot, state hash)": [("core/protocol.py", "apply")],
+    "  state hash (of apply)": [("core/protocol.py", "state_hash")],
+    "push message (token, state, log entries)": [("server/push.py", "push_message")],
+    "  state built (view + legal + undo)": [("server/hosting.py", "_build_state")],
+    "  state serialised (json.dumps)": [("server/hosting.py", "_state")],
+    "  log entries for the push": [("server/hosting.py", "events")],
+    "views (a seat's, once per position)": [("game.py", "view"), ("view.py", "view")],
+    "legal actions (every call)": [("game.py", "legal_actions"),
+                                   ("legality.py", "legal_actions")],
+    "AI: its turn listed (ai_turns)": [("server/hosting.py", "ai_turns")],
+    "AI: its choice (SeatMind.choose)": [("server/agents.py", "choose")],
+    "canonical JSON (hashes, undo checks)": [("core/canonical.py", "canonical_json")],
 }
 
 
@@ -94,17 +95,16 @@ def play(spec: str, actions: int, seed: int = 1) -> dict[str, Any]:
 
 
 def parts(stats: pstats.Stats) -> dict[str, float]:
-    """Cumulative seconds of each of :data:`PARTS` in ``stats`` (a function called inside
-    another of the same part is counted once: by its outermost call)."""
+    """Cumulative seconds of each of :data:`PARTS` in ``stats``: of the functions it
+    names, the one with the most (the outermost, where one calls another)."""
     raw: dict[tuple[str, int, str], tuple[int, int, float, float, Any]] = \
         stats.stats  # type: ignore[attr-defined]
     out: dict[str, float] = {}
     for part, names in PARTS.items():
-        total = 0.0
-        for (path, _line, func), (_cc, _nc, _tt, ct, _callers) in raw.items():
-            if any(path.endswith(suffix) and func == name for suffix, name in names):
-                total += ct
-        out[part] = total
+        out[part] = max([ct for (path, _line, func), (_cc, _nc, _tt, ct, _callers)
+                         in raw.items()
+                         if any(path.endswith(suffix) and func == name
+                                for suffix, name in names)], default=0.0)
     return out
 
 
@@ -124,10 +124,14 @@ def main() -> None:
         profiled = play(spec, args.actions)
         prof.disable()
         stats = pstats.Stats(prof)
-        total = profiled["cpu_s"] or 1.0
+        # Shares of the profiled run's wall time (the store's commit waits on the disk);
+        # cProfile slows Python code, so the ms are above the unprofiled CPU figure.
+        total = profiled["wall_s"] or 1.0
+        n = max(1, profiled["actions"])
+        print(f"  profiled: {1000 * total / n:.2f} ms/action wall, "
+              f"{1000 * profiled['cpu_s'] / n:.2f} CPU")
         for part, seconds in parts(stats).items():
-            print(f"  {part:40s} {1000 * seconds / max(1, profiled['actions']):8.2f} ms/action"
-                  f"  {100 * seconds / total:5.1f}%")
+            print(f"  {part:42s} {1000 * seconds / n:8.2f} ms/action {100 * seconds / total:5.1f}%")
         if args.profile:
             stats.sort_stats("cumulative").print_stats(args.profile)
 

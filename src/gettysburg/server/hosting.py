@@ -950,22 +950,24 @@ class Host:
     # --- AI seats ----------------------------------------------------------------------------
 
     def ai_turns(self, game_id: str) -> list[tuple[str, SeatMind | None, str, JSONDict,
-                                                   list[Action], Mark]]:
+                                                   Sequence[Action], Mark]]:
         """AI seats now to move: (seat, its mind, decision seed, view, legal actions, and
         the game's ``mark``, which must be unchanged when the choice is applied)."""
         live = self.load(game_id)
         with live.lock:
             game = live.game
-            out = []
+            out: list[tuple[str, SeatMind | None, str, JSONDict, Sequence[Action], Mark]] = []
             for seat in game.to_move():
                 row = live.seat_row(seat)
                 if row.kind != "ai" or row.agent is None:
                     continue
                 mind = self._mind(live, seat, row.agent, str(row.agent_seed))
+                legal: Sequence[Action]
                 if mind is not None and not mind.reads_view:
                     # An agent that reads only the legal actions (random) is given the
-                    # view's summary, as the lab does: the full view is not built for it.
-                    view, legal = game.view_summary(seat), game.legal_actions(seat)
+                    # view's summary and the actions as the system may list them lazily,
+                    # as the lab does (agent_move says how they are read safely).
+                    view, legal = game.view_summary(seat), game.legal_sequence(seat)
                 else:
                     seen = mind.view_at(live.step) if mind is not None else None
                     view = live.view(seat) if seen is None else seen
@@ -1022,16 +1024,35 @@ class Host:
                 mind.see(live.step, live.view(seat))
 
     def agent_move(self, game_id: str, seat: str, mind: SeatMind | None, seed: str,
-                   view: JSONDict, legal: list[Action], mark: Mark, budget: float) -> None:
-        """Ask the agent (outside the game lock: it may think) and apply its choice."""
-        choice = legal[0] if mind is None else mind.choose(view, legal, budget, seed)
-        if not _listed(choice, legal):
-            choice = legal[0]  # an agent returning nonsense must not stall the game
+                   view: JSONDict, legal: Sequence[Action], mark: Mark, budget: float
+                   ) -> None:
+        """Ask the agent (outside the game lock: it may think) and apply its choice.
+
+        An agent that reads only the legal actions (``SeatMind.reads_view`` false) got
+        them as ``Game.legal_sequence``, which may read the game as items are asked for:
+        it chooses under the lock, at the position they were listed for (it reads nothing
+        else, so at once), and its choice is checked by applying it rather than by
+        building the whole list to look it up."""
+        lazy = mind is not None and not mind.reads_view
+        choice: object = None
+        if not lazy:
+            choice = legal[0] if mind is None else mind.choose(view, legal, budget, seed)
+            if not _listed(choice, legal):
+                choice = legal[0]  # an agent returning nonsense must not stall the game
         live = self.load(game_id)
         try:
             with live.lock:  # re-entrant: act takes it again
                 if live.mark != mark:
                     return  # the game moved (or was taken back) while the agent thought
+                if mind is not None and lazy:
+                    choice = mind.choose(view, legal, budget, seed)
+                    try:
+                        self.act(game_id, seat, choice, f"ai:{mark[0]}")
+                        return
+                    except ApiError as exc:
+                        if exc.status != 422:
+                            raise
+                    choice = legal[0]  # refused (nothing changed): as for any nonsense
                 self.act(game_id, seat, choice, f"ai:{mark[0]}")
         except ApiError as exc:
             # The game moved on while the agent thought (a human acted, or it ended): the
