@@ -61,20 +61,13 @@ class Sightline:
 
 
 def cone_targets(board: Board, origin: Hex, through: Hex) -> list[Hex]:
-    """The on-map hexes of the cone through the hexside origin/through (5.31). Kept per
-    board and hexside (issue 59: every fire phase lists every battery's cones)."""
-    memo: dict[tuple[Hex, Hex], tuple[Hex, ...]] = board.__dict__.setdefault(
-        "_boc_cones", {})
-    got = memo.get((origin, through))
-    if got is None:
-        if not are_adjacent(origin, through):
-            raise BoardError(
-                f"{BOC.format(through)} is not adjacent to {BOC.format(origin)}: "
-                "artillery fires through one of its own hexsides (5.31)"
-            )
-        got = memo[(origin, through)] = tuple(h for h in cone(origin, through)
-                                              if h in board.hexes)
-    return list(got)
+    """The on-map hexes of the cone through the hexside origin/through (5.31)."""
+    if not are_adjacent(origin, through):
+        raise BoardError(
+            f"{BOC.format(through)} is not adjacent to {BOC.format(origin)}: "
+            "artillery fires through one of its own hexsides (5.31)"
+        )
+    return [h for h in cone(origin, through) if h in board.hexes]
 
 
 def _blocks(board: Board, x: Hex, origin: Hex, target: Hex) -> bool:
