@@ -13,6 +13,7 @@ import pytest
 
 from gettysburg.ai import make_agent
 from gettysburg.boc import movement
+from gettysburg.boc.control import index
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.move_listing import MoveListing, Update
 from gettysburg.boc.movement import MoveGraph, MoveRules, Reach, graph
@@ -252,3 +253,23 @@ def test_check_move_takes_the_kept_rules_only_while_they_are_the_states() -> Non
     game.legal_actions(seat)
     assert game._listing_memo is None
     assert game.kept_move(game.state.units[other["unit"]]) is None
+
+
+def test_kept_board_answers_are_the_ones_worked_out() -> None:
+    """``Board.hex`` by id (a table) is the hex's data as parsing finds it; ``entry_cost``
+    (kept per board and arguments) is what it works out (6.7), asked again or not."""
+    game = _day1("board-answers")
+    board = game.board
+    for h, info in board.hexes.items():
+        assert board.hex(info.id) is info is board.hex(h)
+    board.__dict__.get("_boc_entry_costs", {}).clear()  # worked out afresh, then kept
+    for entry, names in index(board).entries:
+        for first in (entry, *index(board).nbrs.get(entry, ())):
+            for name in names:
+                for mult in (1, 2):
+                    for roads in (True, False):
+                        want = movement._entry_cost(board, entry, first, name, mult, roads)
+                        assert movement.entry_cost(board, entry, first, name, mult,
+                                                   roads) == want
+                        assert movement.entry_cost(board, entry, first, name, mult,
+                                                   roads) == want
