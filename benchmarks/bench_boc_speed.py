@@ -1,7 +1,7 @@
 """The BoC engine's speed now against an earlier commit, in one run (issue 59).
 
-    .venv/bin/python benchmarks/bench_boc_speed.py [--before COMMIT] [--games N] [--rounds R]
-                                                  [--general N]
+    .venv/bin/python benchmarks/bench_boc_speed.py [--before COMMIT] [--now COMMIT]
+                                                  [--games N] [--rounds R] [--general N]
 
 The earlier engine is taken from git (``git archive COMMIT src``, into a temporary folder:
 the checkout is not touched) and both engines play the same random-vs-random Day 1 games,
@@ -107,12 +107,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", default="4356777",
                     help="the earlier commit (default: the engine before this session's work)")
+    ap.add_argument("--now", default=None,
+                    help="time this commit instead of the checkout (taken from git, so "
+                         "that editing the checkout meanwhile changes nothing)")
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--general", type=int, default=0)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        trees = {"before": extract(args.before, Path(tmp)), "now": ROOT / "src"}
+        trees = {"before": extract(args.before, Path(tmp) / "before"),
+                 "now": extract(args.now, Path(tmp) / "now") if args.now else ROOT / "src"}
         totals: dict[str, dict[str, list[float]]] = {"before": {}, "now": {}}
         hashes: dict[str, set[str]] = {}
         for _ in range(args.rounds):
@@ -125,7 +129,8 @@ def main() -> None:
                     kind = mode if mode in ("general", "simulate") else "random"
                     hashes.setdefault(kind, set()).add(json.dumps(hs))
     print(f"BoC Day 1, CPU time, {args.rounds} rounds of {args.games} random games "
-          f"(goals: 5,000 transitions/s, 0.2 s a random game); before = {args.before}")
+          f"(goals: 5,000 transitions/s, 0.2 s a random game); before = {args.before}, "
+          f"now = {args.now or 'the checkout'}")
     print(f"  {'':26s} {'before':>22s} {'now':>22s}")
     for mode in ("lazy", "list", "lab", "recorded", "simulate", "general"):
         cells = []
