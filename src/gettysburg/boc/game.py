@@ -39,7 +39,7 @@ from gettysburg.boc.fire import (
     fire_options,
 )
 from gettysburg.boc.fog import fog_key, handle, label_view, secret_key, units_view
-from gettysburg.boc.legal_list import LegalActions
+from gettysburg.boc.legal_list import Chunk, LegalActions
 from gettysburg.boc.melee import (
     ENTRY,
     MeleeState,
@@ -396,6 +396,7 @@ class BocGame(Position, Game):
         acts: list[Action] = []
         moves: list[tuple[str, Sequence[list[str]]]] = []  # (unit, paths): all of one type
         enters: list[tuple[str, EnterListing]] = []  # (unit, (entry, path)...): next type
+        ready: list[tuple[Chunk, int]] | None = None  # or both as chunks, made before
         if st.phase == DEPLOY:
             acts += self._swap_actions(seat)
         elif st.phase == "command":
@@ -413,8 +414,7 @@ class BocGame(Position, Game):
                 memo = got[0]
                 self._mend_listing(memo, got[1], seat)
             acts += memo.ready()
-            moves += memo.moves
-            enters += memo.enters
+            ready = memo.chunks()  # the moves and entries as LegalActions chunks
             # Kept for legal_sequence's next call; never under the column/line option (a
             # block's formation limits its fellows).
             self._listing_memo = memo if reuse and not self.column_rule else None
@@ -443,6 +443,8 @@ class BocGame(Position, Game):
         cut = next((i for i, a in enumerate(acts) if _ORDER[a["type"]] > _MOVE_PLACE),
                    len(acts))
         out.add(acts[:cut])
+        if ready is not None:
+            out.add_chunks(ready)
         for uid, paths in moves:
             out.add_moves(uid, paths)
         for uid, listing in enters:
@@ -501,11 +503,11 @@ class BocGame(Position, Game):
         due units of divisions whose entry road was fixed, the melee declarations."""
         if update.divisions:
             occ = self.state.occupants()
-            memo.enters = [
+            memo.set_enters([
                 (uid, self.enter_listing(uid, memo.front, occ)
                  if self.division_key(self.state.units[uid]) in update.divisions
                  else listing)
-                for uid, listing in memo.enters]
+                for uid, listing in memo.enters])
         if update.melee:
             self._list_melees(memo, seat)
 

@@ -70,6 +70,14 @@ class LegalActions(Sequence[Action]):
             self._chunks.append((unit, None, entries))
             self._len += len(entries)
 
+    def add_chunks(self, chunks: Sequence[tuple[Chunk, int]]) -> None:
+        """Append chunks made ready by :func:`move_chunks` (each with its length, none
+        empty; not copied: the caller must not change them)."""
+        for chunk, size in chunks:
+            self._starts.append(self._len)
+            self._chunks.append(chunk)
+            self._len += size
+
     def __len__(self) -> int:
         return self._len
 
@@ -139,3 +147,19 @@ def _all(chunk: Chunk) -> list[Action]:
                 for e, p in entries]
     assert not isinstance(head, str)
     return [_copy(a) for a in head]
+
+
+def move_chunks(moves: Sequence[tuple[str, Sequence[Sequence[str]]]],
+                entries: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]]
+                ) -> list[tuple[Chunk, int]]:
+    """The chunks :meth:`LegalActions.add_moves` and :meth:`LegalActions.add_entries`
+    would append for ``moves`` then ``entries``, with their lengths, for
+    :meth:`LegalActions.add_chunks` (a list kept from one decision to the next)."""
+    out: list[tuple[Chunk, int]] = []
+    for unit, paths in moves:
+        if paths:
+            out.append(((unit, paths, None), len(paths)))
+    for unit, pairs in entries:
+        if pairs:
+            out.append(((unit, None, pairs), len(pairs)))
+    return out

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gettysburg.boc.legal_list import Chunk, move_chunks
 from gettysburg.boc.movement import MoveRules
 from gettysburg.boc.position import EnterListing, Position
 from gettysburg.boc.state import BocState, UnitState
@@ -78,6 +79,14 @@ class MoveListing:
     enters: list[tuple[str, EnterListing]]
     #: (block id, its hex before) of every action executed since: not yet taken out.
     touched: list[tuple[str, str | None]] = field(default_factory=list)
+    #: ``legal_list.move_chunks`` of the moves and entries, made when first asked for.
+    _chunks: list[tuple[Chunk, int]] | None = None
+
+    def chunks(self) -> list[tuple[Chunk, int]]:
+        """The moves' and entries' chunks for ``LegalActions.add_chunks``."""
+        if self._chunks is None:
+            self._chunks = move_chunks(self.moves, self.enters)
+        return self._chunks
 
     def drop(self, uids: set[str]) -> None:
         """Take the actions of ``uids`` out of the kept list."""
@@ -86,6 +95,12 @@ class MoveListing:
         self.entry_melee = [a for a in self.entry_melee if a.get("unit") not in uids]
         self.moves = [m for m in self.moves if m[0] not in uids]
         self.enters = [e for e in self.enters if e[0] not in uids]
+        self._chunks = None
+
+    def set_enters(self, enters: list[tuple[str, EnterListing]]) -> None:
+        """Due units' entries listed again (``Update.divisions``)."""
+        self.enters = enters
+        self._chunks = None
 
     def ready(self) -> list[Action]:
         """The ready actions, the caller's own (flat dicts of scalars: a shallow copy)."""
