@@ -108,13 +108,25 @@ def _start(game: GbacwGame, key: str, vertex: int,
                              building=constructions(game))
 
 
+def builds_barred(game: GbacwGame, seat: Seat) -> bool:
+    """004 sc.5.5: the scenario's breastworks record for the seat says it builds no more
+    (``may_build: false``: Third Day's Union places its 45 markers and that is all)."""
+    scen = game.scen.scenario
+    return scen is not None and any(r.seat == seat and not r.may_build
+                                    for r in scen.breastworks)
+
+
 def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
     """II/F (002 §15.11-15.13): each unit that may start a construction, once for each
-    vertex its marker may guard (the unit turns to face it)."""
+    vertex its marker may guard (the unit turns to face it); none where the scenario bars
+    building (004 sc.5.5)."""
     memo = ("build_options", seat)
     if memo in game._memo:
         return [dict(a) for a in game._memo[memo]]
     out: list[Action] = []
+    if builds_barred(game, seat):
+        game._memo[memo] = out
+        return []
     enemy = frozenset(game.enemy_hexes(seat))
     for k, u in sorted(game.pos.units.items()):
         if u.seat != seat or u.hex is None:
@@ -137,6 +149,9 @@ def check_build(game: GbacwGame, action: Action, seat: Seat) -> Construction:
     u = game.pos.units.get(key)
     if u is None or u.seat != seat:
         raise RuleError("15.11", f"{key!r} is not one of your units")
+    if builds_barred(game, seat):
+        raise RuleError(setup_works.RULE_FREE, "this scenario's breastworks are all "
+                        "you have: you may build no more")
     facing = Facing.from_json(action["facing"])
     if facing.kind != "vertex":
         raise RuleError("15.21", "a breastwork guards the two hexsides of a vertex: give a "
