@@ -124,6 +124,25 @@ def material_source(board: Board, site: Hex, enemy: Collection[Hex]) -> Hex | No
     return None
 
 
+#: material_source's answers by (site, enemy hexes) for one board: the search is pure, and
+#: the same sites and enemy recur at every legal list of an orders segment (002 §15.12)
+_SOURCES: dict[tuple[Hex, frozenset[Hex]], Hex | None] = {}
+_SOURCES_BOARD: list[Board] = []
+
+
+def _source(board: Board, site: Hex, enemy: Collection[Hex]) -> Hex | None:
+    """:func:`material_source`, kept when ``enemy`` is a frozenset (hashable)."""
+    if not isinstance(enemy, frozenset):
+        return material_source(board, site, enemy)
+    if not _SOURCES_BOARD or _SOURCES_BOARD[0] is not board or len(_SOURCES) > 20_000:
+        _SOURCES.clear()
+        _SOURCES_BOARD[:] = [board]
+    key = (site, enemy)
+    if key not in _SOURCES:
+        _SOURCES[key] = material_source(board, site, enemy)
+    return _SOURCES[key]
+
+
 def check_site(board: Board, site: Hex, enemy: Collection[Hex], *,
                markers_here: int) -> Hex:
     """002 §15.12: the site may take a breastwork; returns the material hex it draws on.
@@ -137,7 +156,7 @@ def check_site(board: Board, site: Hex, enemy: Collection[Hex], *,
         raise RuleError("15.12", f"{info.id} already holds {MAX_PER_HEX} breastworks")
     if site in enemy or any(n in enemy for n in site.neighbours()):
         raise RuleError("15.12", f"{info.id} is next to an enemy unit")
-    src = material_source(board, site, enemy)
+    src = _source(board, site, enemy)
     if src is None:
         raise RuleError("15.12", f"{info.id} has no woods, orchard, town or building within "
                         "3 hexes along hexes clear of the enemy")

@@ -87,9 +87,11 @@ def _markers_in(game: GbacwGame, hex_id: str) -> int:
 
 
 def _start(game: GbacwGame, key: str, vertex: int,
-           enemy: frozenset[Hex] | None = None) -> Construction:
+           enemy: frozenset[Hex] | None = None,
+           building: list[Construction] | None = None) -> Construction:
     """002 §15.11-15.13, §15.15 for one unit and vertex (raises the rule it breaks);
-    ``enemy``: the enemy's hexes, when the caller has them."""
+    ``enemy``: the enemy's hexes, ``building``: the construction markers, when the caller
+    has them."""
     p = game.pos
     u = p.units[key]
     here = game.hex_of(u.hex)
@@ -105,7 +107,8 @@ def _start(game: GbacwGame, key: str, vertex: int,
                              game.enemy_hexes(u.seat) if enemy is None else enemy,
                              turn=p.turn, light=game._light(),  # type: ignore[arg-type]
                              markers_here=_markers_in(game, str(u.hex)),
-                             building=constructions(game))
+                             building=constructions(game) if building is None
+                             else building)
 
 
 def builds_barred(game: GbacwGame, seat: Seat) -> bool:
@@ -128,11 +131,12 @@ def build_options(game: GbacwGame, seat: Seat) -> list[Action]:
         game._memo[memo] = out
         return []
     enemy = frozenset(game.enemy_hexes(seat))
+    building = constructions(game)  # read once: nothing changes while the list is built
     for k, u in sorted(game.pos.units.items()):
         if u.seat != seat or u.hex is None:
             continue
         try:
-            _start(game, k, 0, enemy)
+            _start(game, k, 0, enemy, building)
         except RuleError:
             continue
         out += [{"type": "build", "unit": k, "facing": {"kind": "vertex", "index": v}}
