@@ -26,7 +26,9 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import count
 from math import comb
+from typing import Any
 
 from gettysburg.boc.ai.facts import MapFacts, facts_for, scenario_source
 from gettysburg.boc.ai.facts import map_facts as map_facts  # re-exported: older callers
@@ -239,6 +241,28 @@ def turns_left(view: JSONDict) -> int | None:
     return last - hour if hour <= last else None
 
 
+#: A number per distinct ``Style`` met (equal styles share one), by ``id``, with the style
+#: kept so that its id is not reused: a key part hashed at once (``terms_context``).
+_STYLE_KEYS: dict[int, tuple[Style, int]] = {}
+_STYLE_NUMBERS: dict[Style, int] = {}
+_NEXT_STYLE = count()  # never a number twice, so a key kept elsewhere cannot mislead
+STYLE_KEYS_KEPT = 256
+
+
+def _style_key(style: Style) -> int:
+    got = _STYLE_KEYS.get(id(style))
+    if got is not None and got[0] is style:
+        return got[1]
+    if len(_STYLE_NUMBERS) >= STYLE_KEYS_KEPT:  # a tuner's thousand styles: start again
+        _STYLE_KEYS.clear()
+        _STYLE_NUMBERS.clear()
+    number = _STYLE_NUMBERS.get(style)
+    if number is None:
+        number = _STYLE_NUMBERS[style] = next(_NEXT_STYLE)
+    _STYLE_KEYS[id(style)] = (style, number)
+    return number
+
+
 @lru_cache(maxsize=8)
 def _no_room(facts: MapFacts) -> frozenset[str]:
     """Hexes of the board where no block may stand (stacking limit 0, 6.2)."""
@@ -434,10 +458,11 @@ class Situation:
         self._objectives = [(v, self.need[v], self.held[v], frozenset(facts.nbrs.get(v, ())))
                             for v in facts.victory]
         # The same, for a unit that garrisons none of them (``objective``).
-        self._objectives_now = [(v, need, 1.0 + style.crowd * max(0.0, held))
+        self.objectives_now = [(v, need, 1.0 + style.crowd * max(0.0, held))
                                 for v, need, held, _ in self._objectives]
         self._leaving: dict[str, list[tuple[str, float, float]]] = {}
         self._full: frozenset[str] | None = None  # for ``may_overstack``, made on first use
+        self._around_garrison: tuple[int, ...] | None = None  # made on first use
         # ``objective`` by the hex left (None: no garrison) and the hex reached.
         self._obj_rows: dict[str | None, dict[str, float]] = {}
         #: Victory hexes and their neighbours: only a unit standing in one garrisons one.
@@ -453,7 +478,7 @@ class Situation:
         """Everything ``hex_terms`` reads besides the kind of block and the hex: the
         board, style, seat, night, whether behind, control and the enemy blocks as known
         (``move_memo``)."""
-        return (self.facts, self.style, self.seat, self.night, self.behind,
+        return (self.facts, _style_key(self.style), self.seat, self.night, self.behind,
                 tuple(sorted(self.control.items())),
                 tuple(sorted((hx, tuple(b)) for hx, b in self.enemy_blocks.items())))
 
@@ -465,9 +490,99 @@ class Situation:
         back (``keep_room`` reads own blocks anywhere): there no move parts are kept."""
         if self.style.keep_room:
             return None
-        garrison = self.garrison
-        return (terms, tuple([garrison.get(h, 0) for h in _around_victory(self.facts)]),
+        return (terms, self.around_garrison(),
                 tuple(sorted((hx, tuple(sorted(c))) for hx, c in self.columns.items())))
+
+    def around_garrison(self) -> tuple[int, ...]:
+        """Own blocks in each victory hex and each hex next to one (in a fixed order)."""
+        got = self._around_garrison
+        if got is None:
+            garrison = self.garrison
+            got = self._around_garrison = tuple(
+                [garrison.get(h, 0) for h in _around_victory(self.facts)])
+        return got
+
+    def carry_over(self, old: KeptMoves, new: KeptMoves) -> int:
+        """Fill ``new``, the tables of this new ``move_context``, with what ``old`` (the
+        last one of the same ``terms_context``) found that still holds here: own blocks
+        moved in or out of some victory hexes' neighbourhoods, nothing else changed that
+        the tables read. Returns how many units' move parts it took over.
+
+        * control now (6.61) and control gains, unless they read a victory hex with a
+          changed hex in or next to it;
+        * the objectives' pull of a unit that garrisons none (``objective``): where every
+          changed objective pulled less than the strongest before, the strongest of that
+          and the changed ones' new pulls (a maximum, so the same number); elsewhere it
+          is found again when asked;
+        * a unit's move parts, unless it garrisons a victory hex or its hex or a
+          destination is a hex where any of the above changed."""
+        facts, old_garrison = self.facts, old.garrison
+        if old_garrison is None:
+            return 0
+        changed = {h for h, a, b in zip(_around_victory(facts), old_garrison,
+                                        self.around_garrison(), strict=True) if a != b}
+        dirty = {v for v in facts.victory
+                 if v in changed or not changed.isdisjoint(facts.nbrs.get(v, ()))}
+        zone = set(dirty)  # hexes with a dirty victory hex within 1 (``near_victory``)
+        for v in dirty:
+            zone.update(facts.nbrs.get(v, ()))
+        new.control_now.update({v: c for v, c in old.control_now.items() if v not in dirty})
+        new.gains.update({k: g for k, g in old.gains.items()
+                          if k[0] not in zone and (k[1] is None or k[1] not in zone)})
+        # The pulls of the objectives on a unit leaving ``here`` (None: no garrison), as
+        # ``old`` found them and now: only the changed ones are asked again.
+        moved_pull: dict[str | None, set[str]] = {}
+        for here, row in old.objective.items():
+            before = old.objectives if here is None else old.leaving.get(here)
+            if before is None or (here is not None and here in zone):
+                continue
+            moved_pull[here] = self._carry_row(row, before, new.objective.setdefault(here, {}),
+                                               self.objectives_now if here is None
+                                               else self._objectives_leaving(here))
+        n = 0
+        for uid, moves in old.units.items():
+            here = moves.key[0] if isinstance(moves.key, tuple) else None
+            if not isinstance(here, str) or here in zone:
+                continue
+            moved = moved_pull.get(here if here in self._near else None)
+            if moved is None or here in moved or not moved.isdisjoint(moves.dests) \
+                    or not zone.isdisjoint(moves.dests):
+                continue
+            new.units[uid] = moves
+            n += 1
+        return n
+
+    def _carry_row(self, row: Mapping[str, float],
+                   before: Sequence[tuple[str, float, float]], into: dict[str, float],
+                   now: Sequence[tuple[str, float, float]]) -> set[str]:
+        """``carry_over`` of one row of ``objective`` values: ``before`` and ``now`` the
+        objectives' (hex, need, divisor) then and now. Fills ``into`` with the values that
+        still hold and returns the hexes whose value changed or must be asked again."""
+        was = {v: (need, den) for v, need, den in before}
+        pulls = [(v, *was[v], need, den) for v, need, den in now
+                 if v in was and was[v] != (need, den)]
+        if len(was) != len(now):  # not the same objectives: nothing holds
+            return set(row)
+        moved: set[str] = set()
+        decay, table = self._decay_pow, self.facts.table
+        for hx, val in row.items():
+            at = table[hx]
+            best, sure = val, True
+            for v, need0, den0, need1, den1 in pulls:
+                w = decay[at[v]]
+                if need0 * w / den0 >= val:
+                    sure = False  # it may have been the strongest: ask again
+                    break
+                pull = need1 * w / den1
+                if pull > best:
+                    best = pull
+            if not sure:
+                moved.add(hx)
+                continue
+            into[hx] = best
+            if best != val:
+                moved.add(hx)
+        return moved
 
     def corps_key(self, uid: str) -> tuple[str, ...] | None:
         """For an HQ, the hexes of the blocks it keeps in command range (its corps', 4.5),
@@ -517,7 +632,7 @@ class Situation:
         best = 0.0
         row = self.facts.table[hx]
         decay = self._decay_pow
-        for v, need, den in (self._objectives_now if here is None
+        for v, need, den in (self.objectives_now if here is None
                              else self._objectives_leaving(here)):
             val = need * decay[row[v]] / den
             if val > best:
@@ -535,7 +650,7 @@ class Situation:
         return kept
 
     def _objectives_leaving(self, here: str) -> list[tuple[str, float, float]]:
-        """``_objectives_now`` for a unit that leaves ``here`` (it garrisons it no more),
+        """``objectives_now`` for a unit that leaves ``here`` (it garrisons it no more),
         worked out once per ``here``."""
         got = self._leaving.get(here)
         if got is None:
@@ -641,8 +756,8 @@ class Situation:
         """Find and keep move parts, objectives' pulls and control gains in ``kept``, the
         doctrine's tables for this ``move_context`` (``move_memo``)."""
         self.move_memo = kept.units
-        self._obj_rows, self._flip_cache, self._control_now = \
-            kept.objective, kept.gains, kept.control_now
+        self._obj_rows, self._flip_cache, self._control_now, self._leaving = \
+            kept.objective, kept.gains, kept.control_now, kept.leaving
 
     def keep_terms(self, kept: dict[tuple[bool, bool], dict[str, HexTerms]]) -> None:
         """Find and keep ``hex_terms`` in ``kept``, the doctrine's table for this
@@ -874,15 +989,18 @@ class BocDoctrine:
     """Scores BoC actions for the ``general`` agent (see the module doc)."""
 
     def __init__(self, style: Style | None = None,
-                 styles: Mapping[StyleKey, Style] | None = None) -> None:
+                 styles: Mapping[StyleKey, Style] | None = None, keep: bool = True) -> None:
         self.oob = default_oob()
         self.style = style  # None: by seat and scenario (``styles``, else the general's)
         #: Styles by (seat, scenario), or (seat, scenario, day) for one day of a multi-day
         #: scenario, that replace the general's own (``GENERAL_STYLES``) where given: e.g.
         #: the tuned styles (``gettysburg.boc.ai.tuned``).
         self.styles: dict[StyleKey, Style] = dict(styles or {})
-        #: Move values kept from one decision to the next (issue 59, ``move_memo``).
+        #: Move values kept from one decision to the next (issue 59, ``move_memo``); with
+        #: ``keep=False`` every decision is scored from scratch (the same scores, slower).
         self.memo = MoveMemo()
+        self.keep = keep
+        self._handlers: dict[str, Any] = {}  # ``score``'s method by action type
 
     def style_for(self, view: JSONDict) -> Style:
         """The style this doctrine plays the view's seat, scenario and day with."""
@@ -896,14 +1014,29 @@ class BocDoctrine:
     def situation(self, view: JSONDict) -> Situation:
         return Situation(view, facts_for(view), self.oob, self.style_for(view))
 
-    def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
-        sit = self.situation(view)
+    def _keep(self, sit: Situation) -> None:
+        """Hand ``sit`` the kept tables of its contexts (``move_memo``); a new move
+        context starts from the last one of the same terms context (``carry_over``)."""
         terms = sit.terms_context()
-        sit.keep_terms(self.memo.terms.get(terms))
+        kept_terms = self.memo.terms.get(terms)
+        sit.keep_terms(kept_terms.terms)
         sit.keep_hq_rows(self.memo.hq_near)
         context = sit.move_context(terms)
-        if context is not None:
-            sit.keep_moves(self.memo.moves.get(context))
+        if context is None:
+            return
+        kept = self.memo.moves.get(context)
+        sit.keep_moves(kept)
+        if kept.garrison is None:  # a new move context: start from the last one's
+            if kept_terms.latest is not None:
+                self.memo.carried += sit.carry_over(kept_terms.latest, kept)
+            kept.garrison = sit.around_garrison()
+            kept.objectives = tuple(sit.objectives_now)
+        kept_terms.latest = kept
+
+    def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
+        sit = self.situation(view)
+        if self.keep:
+            self._keep(sit)
         # Moves are most of the actions, listed unit by unit: the moves of a unit are
         # scored together (``_s_moves``), other actions one by one, after the melees and
         # entries on offer are known (one pass over the list, issue 59).
@@ -943,7 +1076,9 @@ class BocDoctrine:
         kind = str(a.get("type"))
         if kind in DONE_TYPES:
             return 0.0
-        handler = getattr(self, f"_s_{kind}", None)
+        handler = self._handlers.get(kind, self)
+        if handler is self:
+            handler = self._handlers[kind] = getattr(self, f"_s_{kind}", None)
         return float(handler(sit, a)) if handler is not None else -0.05
 
     # --- movement --------------------------------------------------------------------------

@@ -15,6 +15,11 @@ give and the general's decisions do not change:
   check, their control gains, the value of staying), which also read own blocks in and
   next to the victory hexes (``Situation.move_context``); they are reused while the
   unit's hex, strength, destinations (and, for an HQ, its corps' hexes) are the same.
+  When a block moves in or out of a victory hex's neighbourhood (a new move context), the
+  new context starts from the last one's numbers, less those the change can reach
+  (``Situation.carry_over``): the objectives' pull where a changed objective was or
+  becomes the strongest, control gains near a victory hex whose neighbourhood changed,
+  and the units with a destination among those hexes.
 
 The overstack check (6.2), which reads the count of blocks in the destination hex itself,
 is made afresh at every decision.
@@ -63,6 +68,22 @@ class KeptMoves:
     objective: dict[str | None, dict[str, float]] = field(default_factory=dict)
     gains: dict[tuple[str, str | None], float] = field(default_factory=dict)
     control_now: dict[str, str | None] = field(default_factory=dict)
+    #: The objectives' (hex, need, divisor) for a unit leaving a hex near one, by hex.
+    leaving: dict[str, list[tuple[str, float, float]]] = field(default_factory=dict)
+    #: Own blocks in and next to the victory hexes (``Situation.move_context``) and the
+    #: objectives' (hex, need, divisor) these numbers were found with; None while new.
+    garrison: tuple[int, ...] | None = None
+    objectives: tuple[tuple[str, float, float], ...] = ()
+
+
+@dataclass
+class KeptTerms:
+    """What one ``Situation.terms_context`` keeps: ``hex_terms`` by kind of block and hex,
+    and the ``KeptMoves`` used last under it (a new move context starts from it,
+    ``Situation.carry_over``)."""
+
+    terms: dict[tuple[bool, bool], dict[str, HexTerms]] = field(default_factory=dict)
+    latest: KeptMoves | None = None
 
 
 class LastUsed(Generic[V]):
@@ -91,11 +112,12 @@ class MoveMemo:
     count the units whose move parts were found kept or made (for benchmarks)."""
 
     def __init__(self) -> None:
-        self.terms: LastUsed[dict[tuple[bool, bool], dict[str, HexTerms]]] = LastUsed(dict)
+        self.terms: LastUsed[KeptTerms] = LastUsed(KeptTerms)
         self.moves: LastUsed[KeptMoves] = LastUsed(KeptMoves)
         #: Blocks of an HQ's corps within its command range, by hex (``Situation.hq_near``),
         #: under the board, the corps' hexes and the range: a few dozen HQs per game.
         self.hq_near: LastUsed[dict[str, int]] = LastUsed(dict, kept=HQ_ROWS_KEPT)
         self.hits = 0
         self.misses = 0
+        self.carried = 0  # units whose parts a new move context took over
 
