@@ -75,8 +75,11 @@ def parts(game: GbacwGame, key: str) -> tuple[Hex, ...]:
 def units_in(game: GbacwGame, h: Hex) -> list[str]:
     """The units fighting in ``h``: counters there (top first), then an extended line or
     column reaching it (002 §8.46, §8.5: it defends with every part)."""
+    info = game.cat.board.hexes.get(h)
+    if info is None:
+        return []  # off the map: a unit at the map's edge may face it (a front holds nobody)
     here = stack_keys(game, h)
-    hid = game.cat.board.hexes[h].id
+    hid = info.id
     ext = [k for k, u in sorted(game.pos.units.items()) if u.extension in ("line", "column")
            and hid in u.extends and u.hex is not None and present_sp(game, k) > 0]
     return here + [k for k in ext if k not in here]
