@@ -11,10 +11,17 @@ server process's CPU time per action (user + system, from /proc: load from other
 the machine disturbs it much less than the wall-clock figures), the load average before and
 after, errors, and the server's resident memory before, after and at its peak.
 
+The clients act the moment their push arrives (a closed loop with no thinking time: the
+server is saturated, so latency is about the number of games over its throughput);
+``--think S`` has each person look at the map 0 to 2 S seconds first, as players do.
+
 ``--before COMMIT`` runs the same load on the server of an earlier commit too (its ``src``
 read from git, ``commit_src.py``, first on ``PYTHONPATH``), alternating the two ``--rounds``
-times, and prints both side by side. ``--quick`` is the short form for a check at the end of
-a session (50 games, 30 s a run, one round against ``--before``: about two minutes).
+times, and prints both side by side; with ``--server-only`` only the server's own package
+comes from ``COMMIT`` (over the rules engines of ``--after``, default HEAD), so what others
+changed in the engines since does not count. ``--quick`` is the short form for a check at
+the end of a session (50 games, 30 s a run, one round against ``--before``: about two
+minutes).
 ``tests/test_server_load.py`` runs a short form and asserts no errors and bounded memory
 (never timing).
 """
@@ -25,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -156,14 +164,15 @@ def _post(http: httpx.Client, tally: Tally, url: str, **kwargs: Any) -> httpx.Re
 
 
 def play_games(url: str, slot: int, until: float, tally: Tally, scenario: str,
-               agent: str, system: str = "boc") -> None:
+               agent: str, system: str = "boc", think: float = 0.0) -> None:
     """One client: play games (USA, scripted) against the server's AI until ``until``."""
     rng = random.Random(slot)
     ws_url = url.replace("http://", "ws://")
     with httpx.Client(base_url=url, timeout=60) as http:
         while time.monotonic() < until:
             try:
-                _one_game(http, ws_url, rng, until, tally, scenario, agent, slot, system)
+                _one_game(http, ws_url, rng, until, tally, scenario, agent, slot, system,
+                          think)
             except Exception as exc:  # counted, and the slot starts a new game
                 with tally.lock:
                     tally.errors.append(f"slot {slot}: {type(exc).__name__}: {exc}")
@@ -181,7 +190,7 @@ def _seats(http: httpx.Client, system: str, scenario: str) -> list[str]:
 
 def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
               tally: Tally, scenario: str, agent: str, slot: int,
-              system: str = "boc") -> None:
+              system: str = "boc", think: float = 0.0) -> None:
     seats = _seats(http, system, scenario)
     me = "usa" if "usa" in seats else seats[0]  # the person plays the USA
     r = _post(http, tally, "/api/games", json={
@@ -218,6 +227,10 @@ def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
             if step <= acted_at or me not in state["to_move"] or not state["legal"]:
                 continue
             action = _choose(state["legal"], rng)
+            if think:  # a person looks at the map before acting: 0 to 2 x think seconds
+                time.sleep(min(rng.uniform(0, 2 * think), max(0.0, until - time.monotonic())))
+                if time.monotonic() >= until:
+                    break
             posted = time.monotonic()
             r = _post(http, tally, f"/api/games/{gid}/actions",
                           headers={"Authorization": f"Bearer {token}"},
@@ -233,7 +246,7 @@ def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
 
 def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "random",
              ai_budget: float = 0.5, system: str = "boc",
-             src: Path | None = None) -> dict[str, Any]:
+             src: Path | None = None, think: float = 0.0) -> dict[str, Any]:
     """Run the load (on the server of ``src``, an earlier commit's tree, if given);
     returns the figures (see the module docstring)."""
     load0 = os.getloadavg()[0]
@@ -241,12 +254,13 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
     try:
         rss0, _ = rss_kib(server.proc.pid)
         cpu0 = cpu_seconds(server.proc.pid)
+        mine0 = time.process_time()
         tally = Tally()
         start = time.monotonic()
         until = start + seconds
         threads = [threading.Thread(target=play_games, daemon=True,
                                     args=(server.url, i, until, tally, scenario, agent,
-                                          system))
+                                          system, think))
                    for i in range(games)]
         for t in threads:
             t.start()
@@ -255,13 +269,15 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
         elapsed = time.monotonic() - start
         stuck = sum(t.is_alive() for t in threads)
         cpu = cpu_seconds(server.proc.pid) - cpu0
+        mine = time.process_time() - mine0
         rss1, peak = rss_kib(server.proc.pid)
     finally:
         stderr = server.close()
     errors = list(tally.errors) + [f"{stuck} client(s) still running"] * bool(stuck)
     if "Traceback" in stderr:
         errors.append(f"server stderr: {stderr[-1500:]}")
-    return {"game": f"{system}/{scenario}", "games": games, "seconds": round(elapsed, 1),
+    return {"game": f"{system}/{scenario}", "games": games, "think_s": think,
+            "seconds": round(elapsed, 1),
             "started": tally.started,
             "finished": tally.finished, "actions": tally.steps,
             "actions_per_s": round(tally.steps / elapsed, 1), "pushes": tally.pushes,
@@ -274,6 +290,9 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
             # The server process's CPU (every thread: HTTP, pushes, the AI) per action.
             "server_cpu_ms_per_action": round(1000 * cpu / max(1, tally.steps), 2),
             "server_cpu_s": round(cpu, 1),
+            # The clients' own CPU (this process: 50 threads parsing pushes share one
+            # interpreter lock, so a busy client also lengthens the latencies it measures).
+            "client_cpu_s": round(mine, 1),
             "load_average": {"before": round(load0, 1),
                              "after": round(os.getloadavg()[0], 1)},
             "rss_mib": {"before": rss0 // 1024, "after": rss1 // 1024, "peak": peak // 1024},
@@ -296,11 +315,18 @@ def main() -> None:
     ap.add_argument("--scenario", default=None, help="the scenario of --game's system")
     ap.add_argument("--agent", default="random", help="the server's AI (random, general...)")
     ap.add_argument("--ai-budget", type=float, default=0.5)
+    ap.add_argument("--think", type=float, default=0.0, metavar="S",
+                    help="the person's mean thinking time before each action (0 to 2 S, "
+                         "uniform); default 0: each acts the moment its push arrives")
     ap.add_argument("--before", metavar="COMMIT",
                     help="also run the server of this earlier commit, side by side")
     ap.add_argument("--after", metavar="COMMIT",
                     help="run this commit's server as 'now' rather than the working tree "
                          "(which others may be editing)")
+    ap.add_argument("--server-only", action="store_true",
+                    help="with --before: 'before' is the 'now' tree (--after, else HEAD) with "
+                         "only src/gettysburg/server taken from --before, so the rules "
+                         "engines changed since do not count")
     ap.add_argument("--rounds", type=int, default=1,
                     help="with --before: how many times to run each, alternating")
     ap.add_argument("--quick", action="store_true",
@@ -316,23 +342,30 @@ def main() -> None:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from commit_src import extract
 
-        if args.before:
+        if args.after or (args.before and args.server_only):
+            now = extract(args.after or "HEAD", Path(tmp) / "after")
+        if args.before and args.server_only and now is not None:
+            src = extract(args.after or "HEAD", Path(tmp) / "before")
+            old = extract(args.before, Path(tmp) / "old") / "gettysburg" / "server"
+            shutil.rmtree(src / "gettysburg" / "server")
+            shutil.copytree(old, src / "gettysburg" / "server")
+        elif args.before:
             src = extract(args.before, Path(tmp) / "before")
-        if args.after:
-            now = extract(args.after, Path(tmp) / "after")
         for k in range(args.rounds if src is not None else 1):
             # Alternate which goes first, so a change in the machine's load between
             # neighbouring runs falls on both.
             order = [("now", now), ("before", src)] if src is not None else [("now", now)]
             for label, tree in order[::-1] if k % 2 else order:
                 out = run_load(args.games, args.seconds, scenario, args.agent,
-                               args.ai_budget, system, tree)
+                               args.ai_budget, system, tree, args.think)
                 runs.append((label, out))
                 print(json.dumps({"run": label, **out}, indent=2), flush=True)
     print(f"\n{args.games} games of {system}/{scenario} for {args.seconds:.0f} s, "
-          f"{args.agent} AI; machine: {os.cpu_count()} CPUs"
+          f"{args.agent} AI, thinking {args.think:g} s; machine: {os.cpu_count()} CPUs"
           + (f"; before = {args.before}" if args.before else "")
-          + (f"; now = {args.after}" if args.after else "; now = the working tree"))
+          + (" (its server only)" if args.before and args.server_only else "")
+          + (f"; now = {args.after or 'HEAD'}" if now is not None
+             else "; now = the working tree"))
     print(f"{'run':>8} {'act/s':>8} {'rt p50':>7} {'rt p95':>7} {'rt p99':>7} "
           f"{'push p95':>8} {'cpu ms/a':>8} {'load':>11} {'err':>3}")
     for label, out in runs:

@@ -1,5 +1,6 @@
 """Where a server action's time goes, in-process: ``.venv/bin/python
-benchmarks/bench_server_action.py [--game boc/day1] [--actions 300] [--profile N]``.
+benchmarks/bench_server_action.py [--game boc/day1] [--actions 300] [--profile N]``
+(``PYTHONPATH=<an earlier commit's src>`` first times that commit's server the same way).
 
 Plays one game through :class:`gettysburg.server.hosting.Host` on a fresh SQLite store as
 the server does (no HTTP, no event loop): a person's seat acts (``Host.act``), then the
@@ -19,6 +20,7 @@ import cProfile
 import json
 import pstats
 import random
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -62,12 +64,26 @@ def play(spec: str, actions: int, seed: int = 1) -> dict[str, Any]:
     counts and the CPU and wall time they took."""
     system, scenario = spec.split("/", 1)
     rng = random.Random(seed)
+    # The store's secret and the AI seat's seed are drawn at random by the server; drawn
+    # here from ``seed`` instead, so two runs (two commits) play the same game.
+    drawn = random.Random(f"secrets:{seed}")
+    real = secrets.token_hex
+
+    def token_hex(nbytes: int | None = None) -> str:
+        return drawn.randbytes(nbytes or 32).hex()
+
+    secrets.token_hex = token_hex
     with tempfile.TemporaryDirectory(prefix="gettysburg-act-") as tmp:
-        host = Host(Store(Path(tmp) / "games.db"))
-        probe = host._fresh(system, scenario, [], "1")
-        person, *others = probe.seats()
-        specs = {person: SeatSpec("human"), **{o: SeatSpec("ai", "random") for o in others}}
-        gid, tokens = host.create(system, scenario, [], str(seed), specs)
+        try:
+            host = Host(Store(Path(tmp) / "games.db"))
+            probe = host._fresh(system, scenario, [], "1")
+            person, *others = probe.seats()
+            specs = {person: SeatSpec("human"),
+                     **{o: SeatSpec("ai", "random") for o in others}}
+            gid, tokens = host.create(system, scenario, [], str(seed), specs)
+            host._game_secret(gid)  # the store's secret, read while drawn from ``seed``
+        finally:
+            secrets.token_hex = real
         token = tokens[person]
         since = 0
         done = 0
@@ -88,9 +104,13 @@ def play(spec: str, actions: int, seed: int = 1) -> dict[str, Any]:
                 host.agent_move(gid, seat, mind, dseed, view, legal, mark, 0.5)
                 done += 1
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-        step = host.load(gid).step
+        live = host.load(gid)
+        step, last = live.step, live.game.history[-1].state_hash[:12] if live.step else ""
         host.store.close()
-    return {"game": spec, "actions": done, "step": step, "cpu_s": round(cpu, 3),
+    # ``state``: the game's state hash at the end, the same before and after a change of
+    # the server that changes no choice.
+    return {"game": spec, "actions": done, "step": step, "state": last,
+            "cpu_s": round(cpu, 3),
             "wall_s": round(wall, 3), "cpu_ms_per_action": round(1000 * cpu / max(1, done), 2)}
 
 
@@ -114,11 +134,14 @@ def main() -> None:
                     help="system/scenario (repeatable; default boc/day1 and "
                          "gbacw/little-round-top)")
     ap.add_argument("--actions", type=int, default=300)
-    ap.add_argument("--profile", type=int, default=15, help="top functions listed")
+    ap.add_argument("--profile", type=int, default=15,
+                    help="top functions listed (-1: no profile, the CPU figures only)")
     args = ap.parse_args()
     for spec in args.game or ["boc/day1", "gbacw/little-round-top"]:
         figures = play(spec, args.actions)
         print(json.dumps(figures))
+        if args.profile < 0:
+            continue
         prof = cProfile.Profile()
         prof.enable()
         profiled = play(spec, args.actions)
