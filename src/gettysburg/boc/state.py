@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Final
@@ -193,6 +194,11 @@ def _key_text(key: object) -> str:
 
 
 _OPTIONAL = frozenset({"fire", "melee", "cavalry"})
+#: Fields of ``BocState`` holding only strings and numbers (``BocState.savepoint`` copies
+#: them shallowly): dicts, then lists.
+_FLAT_DICTS = frozenset({"control", "side_use", "losses", "supply_points", "night_points",
+                         "entry_roads", "acting", "fallen", "bands"})
+_FLAT_LISTS = frozenset({"order", "options", "rebuild", "deploy"})
 
 
 @dataclass
@@ -258,6 +264,32 @@ class BocState:
         before = canonical_dumps({k: v for k, v in data.items() if k < "units"})[1:-1]
         after = canonical_dumps({k: v for k, v in data.items() if k > "units"})[1:-1]
         return "{" + ",".join(t for t in (before, f'"units":{{{units}}}', after) if t) + "}"
+
+    def savepoint(self) -> Callable[[], BocState]:
+        """A way back to this state as it is now (issue 59: ``apply`` takes one before
+        every action): each unit's field values, shallow copies of the fields that hold
+        strings and numbers only, deep copies of the rest. The function builds the state
+        ``from_json(self.to_json())`` would build (units and dict keys sorted), new each
+        time it is called."""
+        units = [(k, _VALUES(u)) for k, u in sorted(self.units.items())]
+        flat: dict[str, Any] = {}
+        deep: dict[str, Any] = {}
+        for k, v in self._fields_json().items():
+            if k in _FLAT_DICTS:
+                flat[k] = dict(sorted(v.items()))
+            elif k in _FLAT_LISTS:
+                flat[k] = list(v)
+            elif isinstance(v, _SCALARS):
+                flat[k] = v
+            else:
+                deep[k] = plain_copy(v)
+
+        def restore() -> BocState:
+            fields_: dict[str, Any] = {k: (v.copy() if isinstance(v, dict | list) else v)
+                                       for k, v in flat.items()}
+            fields_.update(plain_copy(deep))
+            return BocState(units={k: UnitState(*v) for k, v in units}, **fields_)
+        return restore
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> BocState:

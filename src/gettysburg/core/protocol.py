@@ -205,7 +205,7 @@ class Game(ABC):
       changes state; it must accept exactly the actions ``legal_actions(seat)`` lists.
     * ``execute(action, seat)`` performs a validated action (rolling ``self.dice`` as
       needed) and returns the events. If it raises anyway, :meth:`apply` restores the
-      state from a snapshot, rewinds the dice and re-raises.
+      state from a snapshot (:meth:`savepoint`), rewinds the dice and re-raises.
     * ``position_json()`` returns *fresh* JSON data (no aliasing of internal objects) with
       everything that shapes the future of the game except dice, log and history, which the
       base class keeps; ``load_position`` sets every attribute from it (``from_json`` does
@@ -261,6 +261,16 @@ class Game(ABC):
         item read is the caller's own: changing it changes no later answer. Default: the
         list itself."""
         return self.legal_actions(seat)
+
+    def savepoint(self) -> Callable[[], None]:
+        """A way back to the rule state as it is now, which :meth:`apply` takes before
+        ``execute`` and calls if ``execute`` fails half-way (its atomicity). Default:
+        :meth:`position_json` now, :meth:`load_position` of it to go back. A system may
+        return something cheaper that restores the same position (issue 59: a recorded
+        action encoded the whole state for this and again for its hash); dice, log and
+        history are the base class's to restore."""
+        snapshot = self.position_json()
+        return lambda: self.load_position(snapshot)
 
     def view_summary(self, seat: Seat) -> JSONDict:
         """Part of :meth:`view` for a host that reads only what a view says of the game as
@@ -319,7 +329,7 @@ class Game(ABC):
             # Taken lazily so that set-up changes made after construction (new_game attaching
             # a commit-reveal record) are part of the starting point a save file records.
             self._initial_hash = self.state_hash()
-        snapshot = self.position_json()
+        restore = self.savepoint()
         first_roll, log_len = self.dice.counter, len(self._log)
         try:
             events = list(self.execute(act, seat))
@@ -330,7 +340,7 @@ class Game(ABC):
             state_hash = self.state_hash()
         except BaseException:
             # Atomicity even when a rule system's execute fails half-way.
-            self.load_position(snapshot)
+            restore()
             self.dice.rewind(first_roll)
             del self._log[log_len:]
             self._initial_hash = initial_before  # a refused first action fixes nothing
