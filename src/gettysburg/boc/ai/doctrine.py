@@ -33,7 +33,14 @@ from typing import Any
 from gettysburg.boc.ai.facts import MapFacts, facts_for, scenario_source
 from gettysburg.boc.ai.facts import map_facts as map_facts  # re-exported: older callers
 from gettysburg.boc.ai.melee_outlook import GUESS_STRENGTH, Fighter, fighter, outlook
-from gettysburg.boc.ai.move_memo import HexTerms, KeptMoves, LastUsed, MoveMemo, UnitMoves
+from gettysburg.boc.ai.move_memo import (
+    HexTerms,
+    KeptMoves,
+    Key,
+    LastUsed,
+    MoveMemo,
+    UnitMoves,
+)
 from gettysburg.boc.combat import would_eliminate
 from gettysburg.boc.control import control_at, control_of
 from gettysburg.boc.game import BocGame, load_context
@@ -478,9 +485,9 @@ class Situation:
         """Everything ``hex_terms`` reads besides the kind of block and the hex: the
         board, style, seat, night, whether behind, control and the enemy blocks as known
         (``move_memo``)."""
-        return (self.facts, _style_key(self.style), self.seat, self.night, self.behind,
-                tuple(sorted(self.control.items())),
-                tuple(sorted((hx, tuple(b)) for hx, b in self.enemy_blocks.items())))
+        return Key((self.facts, _style_key(self.style), self.seat, self.night, self.behind,
+                    tuple(sorted(self.control.items())),
+                    tuple(sorted((hx, tuple(b)) for hx, b in self.enemy_blocks.items()))))
 
     def move_context(self, terms: Hashable) -> Hashable | None:
         """Everything a move's value and control gain read besides the unit (its hex,
@@ -490,8 +497,8 @@ class Situation:
         back (``keep_room`` reads own blocks anywhere): there no move parts are kept."""
         if self.style.keep_room:
             return None
-        return (terms, self.around_garrison(),
-                tuple(sorted((hx, tuple(sorted(c))) for hx, c in self.columns.items())))
+        return Key((terms, self.around_garrison(),
+                    tuple(sorted((hx, tuple(sorted(c))) for hx, c in self.columns.items()))))
 
     def around_garrison(self) -> tuple[int, ...]:
         """Own blocks in each victory hex and each hex next to one (in a fixed order)."""

@@ -46,6 +46,24 @@ V = TypeVar("V")
 HexTerms = tuple[tuple[float, ...], bool, tuple[float, ...]]
 
 
+class Key:
+    """A context: a tuple hashed once (a context holds a few hundred parts, and each
+    lookup would hash them all again), equal to another key of an equal tuple."""
+
+    __slots__ = ("_hash", "parts")
+
+    def __init__(self, parts: tuple[Hashable, ...]) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Key) and self._hash == other._hash
+                                 and self.parts == other.parts)
+
+
 @dataclass(frozen=True)
 class UnitMoves:
     """One unit's kept move parts in one context."""
