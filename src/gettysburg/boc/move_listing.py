@@ -10,7 +10,7 @@ hexes) stay the same, and so does every other block's list of moves. A
 (the ready actions in their unsorted order, each unit's move chunk, each due unit's entry
 chunk) together with everything else those answers read; after such an action the next
 list is the kept one without the named block's actions, unless something the others
-read changed too, which :func:`stale` tells and which then builds it all again:
+read changed too, which :func:`kept` tells (the list is then built again):
 
 - another seat, turn, phase or set of options, or a decision waiting;
 - the column/line option (a block's formation then limits its fellows' moves): never kept;
