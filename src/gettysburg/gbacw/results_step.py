@@ -549,10 +549,25 @@ def leader_losses(game: GbacwGame, losses: dict[str, int]) -> list[Event]:
     return _dice(game, first, ev)
 
 
-def _command_units(game: GbacwGame, leader: str) -> list[str]:
+def _command_index(game: GbacwGame) -> dict[str, list[str]]:
+    """Each command's units (by its brigade, division or corps name), in key order: what
+    :func:`_command_units` finds, read in one pass for all the leaders."""
+    out: dict[str, list[str]] = {}
+    for k in sorted(game.pos.units):
+        c = game.counter(k)
+        for name in dict.fromkeys((c.formation, c.division, c.corps)):
+            if name:  # a leader's command is never empty (_command_units)
+                out.setdefault(name, []).append(k)
+    return out
+
+
+def _command_units(game: GbacwGame, leader: str,
+                   index: dict[str, list[str]] | None = None) -> list[str]:
     cmd = game.cat.leader_command.get(leader, "")
     if not cmd:
         return []
+    if index is not None:
+        return list(index.get(cmd, []))
     return [k for k in sorted(game.pos.units)
             if cmd in (game.counter(k).formation, game.counter(k).division,
                        game.counter(k).corps)]
@@ -564,10 +579,12 @@ def sweep_leaders(game: GbacwGame) -> list[Event]:
     to the nearest friendly combat unit by a leader's path, or dies if none is reachable."""
     p = game.pos
     ev: list[Event] = []
+    index = _command_index(game)  # no unit changes below: only leaders die or move
+    friends_of: dict[str, set[Hex]] = {}
     for ld, where in sorted(p.leaders.items()):
         if where is None:
             continue
-        mine = _command_units(game, ld)
+        mine = _command_units(game, ld, index)
         if mine:
             left = sum(1 for k in mine if not _dead(game, k) and not p.units[k].routed)
             routed = sum(1 for k in mine if p.units[k].routed and not _dead(game, k))
@@ -580,8 +597,11 @@ def sweep_leaders(game: GbacwGame) -> list[Event]:
         here = game.hex_of(where)
         if here is None:
             continue
-        friends = {h for u in p.units.values() if u.seat == seat
-                   and (h := game.hex_of(u.hex)) is not None and u.abandoned is None}
+        friends = friends_of.get(seat)
+        if friends is None:
+            friends = friends_of[seat] = {
+                h for u in p.units.values() if u.seat == seat
+                and (h := game.hex_of(u.hex)) is not None and u.abandoned is None}
         enemy = game.enemy_hexes(seat)
         if here in friends or not any(here.distance(e) <= 1 for e in enemy):
             continue
