@@ -187,6 +187,7 @@ class Grid:
                 _drop_oldest(self.tables)
             found = self.tables[key] = StepTable(board, self, unit_class, orders, use_paths,
                                                  works, chart, [None] * len(self.hexes))
+            _seed(found, list(self.tables.values()))
         return found
 
     def enemy_context(self, enemy: Collection[Hex]) -> EnemyContext:
@@ -203,6 +204,27 @@ class Grid:
                 _drop_oldest(self.enemies)
             self.enemies[key] = found
         return found
+
+
+def _seed(table: StepTable, tables: Collection[StepTable]) -> None:
+    """Fill a new table from the newest other table of the same mover under other
+    breastworks: a hex's row reads the works only on its own six hexsides
+    (:func:`movement.entry_cost` asks whether the side crossed is guarded), so every row
+    away from the hexsides whose works differ is the same (a work built or crossed
+    otherwise costs the whole board's rows again)."""
+    donor = None
+    for t in tables:
+        if t is not table and t.chart is table.chart and t.unit_class == table.unit_class \
+                and t.orders == table.orders and t.use_paths == table.use_paths:
+            donor = t
+    if donor is None:
+        return
+    index = table.grid.index
+    differ = {index[h] for side in table.breastworks ^ donor.breastworks
+              for h in (side.a, side.b) if h in index}
+    table.rows = [None if i in differ else r for i, r in enumerate(donor.rows)]
+    for kind, fronts in donor.by_facing.items():
+        table.by_facing[kind] = [None if i in differ else f for i, f in enumerate(fronts)]
 
 
 def _drop_oldest(kept: dict[Any, Any]) -> None:
