@@ -9,7 +9,9 @@ actions per second (both seats), the human client's action latency (POST round t
 the latency from its POST to the WebSocket push showing the new state (p50/p95/p99), the
 server process's CPU time per action (user + system, from /proc: load from other jobs on
 the machine disturbs it much less than the wall-clock figures), the load average before and
-after, errors, and the server's resident memory before, after and at its peak.
+after, errors, and the server's resident memory before, after and at its peak. The round
+trip is also given without the first ``--warmup`` seconds (default 10), when every game is
+set up at once ("p95 warm" in the table).
 
 The clients act the moment their push arrives (a closed loop with no thinking time: the
 server is saturated, so latency is about the number of games over its throughput);
@@ -97,6 +99,7 @@ class Tally:
     pushes: int = 0
     retries: int = 0
     post_ms: list[float] = field(default_factory=list)
+    post_at: list[float] = field(default_factory=list)  # when each POST was sent
     push_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -237,6 +240,7 @@ def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
                           json={"action": action, "action_id": str(uuid.uuid4())})
             with tally.lock:
                 tally.post_ms.append((time.monotonic() - posted) * 1000)
+                tally.post_at.append(posted)
             if r.status_code != 200:
                 raise RuntimeError(f"slot {slot} act: {r.status_code} {r.text[:300]}")
             acted_at = step
@@ -246,7 +250,8 @@ def _one_game(http: httpx.Client, ws_url: str, rng: random.Random, until: float,
 
 def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "random",
              ai_budget: float = 0.5, system: str = "boc",
-             src: Path | None = None, think: float = 0.0) -> dict[str, Any]:
+             src: Path | None = None, think: float = 0.0,
+             warmup: float = 10.0) -> dict[str, Any]:
     """Run the load (on the server of ``src``, an earlier commit's tree, if given);
     returns the figures (see the module docstring)."""
     load0 = os.getloadavg()[0]
@@ -285,6 +290,12 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
             "human_actions": len(tally.post_ms),
             "post_ms": {f"p{q}": round(percentile(tally.post_ms, q / 100), 1)
                         for q in (50, 95, 99)},
+            # The same after the first ``warmup`` seconds, when every game is being set up
+            # at once and each client's first state built.
+            "post_ms_steady": {f"p{q}": round(percentile(
+                [ms for ms, at in zip(tally.post_ms, tally.post_at, strict=True)
+                 if at >= start + warmup], q / 100), 1) for q in (50, 95, 99)},
+            "warmup_s": warmup,
             "push_ms": {f"p{q}": round(percentile(tally.push_ms, q / 100), 1)
                         for q in (50, 95, 99)},
             # The server process's CPU (every thread: HTTP, pushes, the AI) per action.
@@ -302,8 +313,10 @@ def run_load(games: int, seconds: float, scenario: str = "day1", agent: str = "r
 def _line(label: str, out: Mapping[str, Any]) -> str:
     """One run's figures on a line (the side-by-side table)."""
     post, push, load = out["post_ms"], out["push_ms"], out["load_average"]
+    steady = out["post_ms_steady"]
     return (f"{label:>8} {out['actions_per_s']:8.1f} {post['p50']:7.0f} {post['p95']:7.0f} "
-            f"{post['p99']:7.0f} {push['p95']:8.0f} {out['server_cpu_ms_per_action']:8.2f} "
+            f"{post['p99']:7.0f} {steady['p95']:8.0f} {push['p95']:8.0f} "
+            f"{out['server_cpu_ms_per_action']:8.2f} "
             f"{load['before']:5.1f}-{load['after']:<5.1f} {len(out['errors']):3d}")
 
 
@@ -315,6 +328,8 @@ def main() -> None:
     ap.add_argument("--scenario", default=None, help="the scenario of --game's system")
     ap.add_argument("--agent", default="random", help="the server's AI (random, general...)")
     ap.add_argument("--ai-budget", type=float, default=0.5)
+    ap.add_argument("--warmup", type=float, default=10.0, metavar="S",
+                    help="seconds left out of the steady round trip figures")
     ap.add_argument("--think", type=float, default=0.0, metavar="S",
                     help="the person's mean thinking time before each action (0 to 2 S, "
                          "uniform); default 0: each acts the moment its push arrives")
@@ -357,7 +372,7 @@ def main() -> None:
             order = [("now", now), ("before", src)] if src is not None else [("now", now)]
             for label, tree in order[::-1] if k % 2 else order:
                 out = run_load(args.games, args.seconds, scenario, args.agent,
-                               args.ai_budget, system, tree, args.think)
+                               args.ai_budget, system, tree, args.think, args.warmup)
                 runs.append((label, out))
                 print(json.dumps({"run": label, **out}, indent=2), flush=True)
     print(f"\n{args.games} games of {system}/{scenario} for {args.seconds:.0f} s, "
@@ -367,7 +382,7 @@ def main() -> None:
           + (f"; now = {args.after or 'HEAD'}" if now is not None
              else "; now = the working tree"))
     print(f"{'run':>8} {'act/s':>8} {'rt p50':>7} {'rt p95':>7} {'rt p99':>7} "
-          f"{'push p95':>8} {'cpu ms/a':>8} {'load':>11} {'err':>3}")
+          f"{'p95 warm':>8} {'push p95':>8} {'cpu ms/a':>8} {'load':>11} {'err':>3}")
     for label, out in runs:
         print(_line(label, out))
 
