@@ -42,7 +42,7 @@ def test_a_battery_joins_the_brigade_it_stands_by() -> None:
     """002 §4.32: a divisional battery two hexes from brigade X joins X (not Y, six off);
     six hexes from both it stays with its battalion; once attached it does not hop to
     another brigade, and goes back to its battalion only when its brigade is far off."""
-    legal = [{"type": "end_orders"}, {"type": "attach", "unit": "g", "brigade": "Y"},
+    legal: list[JSON] = [{"type": "end_orders"}, {"type": "attach", "unit": "g", "brigade": "Y"},
              {"type": "attach", "unit": "g", "brigade": "X"}]
     gun = {**unit("usa", BASE, "Bn", sp=3), "arm": "art"}
     near = {"g": gun, "x": unit("usa", away(BASE, 0, 2), "X"),
@@ -51,7 +51,7 @@ def test_a_battery_joins_the_brigade_it_stands_by() -> None:
     far = {"g": gun, "x": unit("usa", away(BASE, 0, 6), "X"),
            "y": unit("usa", away(BASE, 3, 6), "Y")}
     assert best(view(far, phase="orders"), legal)["type"] == "end_orders"
-    hop = [legal[0], legal[1], {"type": "attach", "unit": "g", "brigade": "Bn"}]
+    hop: list[JSON] = [legal[0], legal[1], {"type": "attach", "unit": "g", "brigade": "Bn"}]
     assert best(view(near, phase="orders", attached={"g": "X"}), hop)["type"] == "end_orders"
     assert best(view(far, phase="orders", attached={"g": "X"}), hop) == hop[2]
 
@@ -61,7 +61,7 @@ def test_ready_made_works_go_on_the_objectives_first() -> None:
     facing the enemy; all are placed (each beats ending the orders segment)."""
     goal = objectives("herr-ridge").hexes[0]
     foe = away(goal, 0, 4)
-    legal = [{"type": "end_orders"},
+    legal: list[JSON] = [{"type": "end_orders"},
              {"type": "place_works", "hex": hid(BASE), "facing": V0},
              {"type": "place_works", "hex": hid(goal), "facing": {"kind": "vertex", "index": 3}},
              {"type": "place_works", "hex": hid(goal), "facing": V0}]
@@ -72,7 +72,7 @@ def test_ready_made_works_go_on_the_objectives_first() -> None:
 
 def test_the_general_never_leaves_the_map() -> None:
     """004 §9.88: leaving by an off-map road takes a unit out of the fight for hours."""
-    legal = [{"type": "leave_map", "unit": "a", "area": "2"}, {"type": "end_brigade"}]
+    legal: list[JSON] = [{"type": "leave_map", "unit": "a", "area": "2"}, {"type": "end_brigade"}]
     assert best(view({"a": unit("usa", BASE)}), legal)["type"] == "end_brigade"
 
 
@@ -94,7 +94,7 @@ def test_rodes_comes_on_by_the_area_nearest_the_objectives() -> None:
 def test_counter_charge_on_attack_orders_or_in_good_order() -> None:
     """002 §11.56: on Attack orders the counter-charge needs no check: taken; on Advance and
     disordered a failed check would leave it worse off: it stands."""
-    legal = [{"type": "stand"}, {"type": "counter_charge", "unit": "c"}]
+    legal: list[JSON] = [{"type": "stand"}, {"type": "counter_charge", "unit": "c"}]
     cav = {**unit("usa", BASE, "Cav", sp=4), "arm": "cav", "mode": "mounted"}
     foe = {"e": {**unit("csa", away(BASE, 0, 1), "E"), "arm": "cav", "mode": "mounted"}}
     assert best(view({"c": cav, **foe}, {"Cav": "attack"}), legal) == legal[1]
@@ -106,7 +106,7 @@ def test_break_off_a_charge_that_met_a_stronger_enemy() -> None:
     """002 §11.57: after the enemy's reaction move, the 4-SP charger breaks off when 9 SP
     stand next to it, and rides on (its move toward the target) against 3."""
     cav = {**unit("usa", BASE, "Cav", sp=4), "arm": "cav", "mode": "mounted"}
-    legal = [{"type": "break_charge", "unit": "c"},
+    legal: list[JSON] = [{"type": "break_charge", "unit": "c"},
              {"type": "move", "unit": "c", "to": hid(away(BASE, 0, 1)), "facing": V0},
              {"type": "end_brigade"}]
     strong = view({"c": cav, "e": unit("csa", away(BASE, 0, 1), "E", sp=9)}, {"Cav": "attack"})
@@ -119,7 +119,7 @@ def test_withdrawal_move_from_an_enemy_of_more_than_twice_the_sp() -> None:
     """002 §9.54: a 4-SP regiment next to 12 enemy SP backs two hexes away (the farther
     path); next to 6 SP it stays (ends the brigade)."""
     rear = [hid(away(BASE, 3, 1)), hid(away(BASE, 3, 2))]
-    legal = [{"type": "end_brigade"},
+    legal: list[JSON] = [{"type": "end_brigade"},
              {"type": "withdrawal_move", "unit": "a", "path": rear[:1]},
              {"type": "withdrawal_move", "unit": "a", "path": rear}]
     big = view({"a": unit("usa", BASE, sp=4), "e": unit("csa", away(BASE, 0, 1), "E", sp=12)})
@@ -155,7 +155,8 @@ def test_resupply_with_a_turn_only_toward_the_enemy() -> None:
 def test_idle_rally_when_disorder_outweighs_fatigue() -> None:
     """002 §13.45: a fresh idle brigade with two disordered units rallies; one at fatigue 3
     with one disordered unit rests (the engine's default: the choice is declined)."""
-    legal = [{"type": "end_commanders"}, {"type": "idle_rally", "brigade": "B", "on": True}]
+    legal: list[JSON] = [{"type": "end_commanders"},
+                         {"type": "idle_rally", "brigade": "B", "on": True}]
     two = {"a": {**unit("usa", BASE), "disordered": True},
            "b": {**unit("usa", away(BASE, 0, 1)), "disordered": True}}
     v = view(two, phase="commanders")
@@ -163,13 +164,14 @@ def test_idle_rally_when_disorder_outweighs_fatigue() -> None:
     tired = view({"a": two["a"], "b": {**two["b"], "disordered": False}}, phase="commanders")
     tired["brigades"]["B"]["fatigue"] = 3
     assert best(tired, legal) == legal[0]
-    back = [{"type": "end_commanders"}, {"type": "idle_rally", "brigade": "B", "on": False}]
+    back: list[JSON] = [{"type": "end_commanders"},
+                        {"type": "idle_rally", "brigade": "B", "on": False}]
     assert best(v, back) == back[0]
     assert best(tired, back) == back[1]
 
 
 def test_the_hero_policy_default_stands() -> None:
     """004 §18.0 P (E-33): the default (save one's own failed checks) is kept."""
-    legal = [{"type": "hero_policy", "use": u} for u in ("spoil", "both", "never")]
+    legal: list[JSON] = [{"type": "hero_policy", "use": u} for u in ("spoil", "both", "never")]
     assert best(view({"a": unit("usa", BASE)}), [*legal, {"type": "end_brigade"}])["type"] \
         == "end_brigade"
