@@ -4,9 +4,13 @@ decision exactly as one that scores each from scratch (``keep=False``)."""
 
 from __future__ import annotations
 
+import pickle
+import threading
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gettysburg.ai.general import best_index
 from gettysburg.boc.ai.doctrine import BocDoctrine, Style, _style_key
@@ -76,3 +80,30 @@ def test_last_used_keeps_the_contexts_used_last() -> None:
         kept.get(("b", i))
     assert kept.get("a") is not first  # pushed out by as many newer ones
     assert len(made) == 1 + (CONTEXTS_KEPT - 1) + CONTEXTS_KEPT + 1
+
+
+@given(st.lists(st.sampled_from([-1.5, -0.0, 0.0, 0.3, 0.3000000000000001, 2.0,
+                                 float("nan"), float("inf"), -float("inf")]),
+                min_size=1, max_size=12))
+def test_best_index_is_the_first_of_the_highest_nan_or_not(scores: list[float]) -> None:
+    """``best_index`` without a key per action picks what the key-per-action rule picks
+    (the first of the highest score; a done action when nothing beats 0)."""
+    legal = [{"type": "move"}] * (len(scores) - 1) + [{"type": "end_phase"}]
+    best = max(range(len(legal)), key=lambda i: (scores[i], -i))
+    if scores[best] <= 0.0:
+        best = len(legal) - 1
+    assert best_index(scores, legal) == best
+
+
+def test_a_doctrine_keeps_one_memo_per_thread_and_pickles_without_it() -> None:
+    """A server asks one doctrine from several threads (its AI pool): each keeps its own;
+    a player's checkpoint pickles the doctrine, which comes back with nothing kept."""
+    doctrine = BocDoctrine()
+    doctrine.memo.hits = 3
+    seen: list[object] = []
+    worker = threading.Thread(target=lambda: seen.append(doctrine.memo))
+    worker.start()
+    worker.join()
+    assert seen[0] is not doctrine.memo and doctrine.memo.hits == 3
+    back = pickle.loads(pickle.dumps(doctrine))
+    assert back.memo.hits == 0 and back.keep and back.styles == doctrine.styles

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import isnan
 
 from gettysburg.ai.agent import JSONDict
 from gettysburg.ai.doctrines import doctrine_for, memory_for, named_doctrine
@@ -30,7 +31,12 @@ from gettysburg.core.protocol import Action
 
 def best_index(scores: Sequence[float], legal: Sequence[Action]) -> int:
     """The highest score (first on ties); a done action when nothing beats 0."""
-    best = max(range(len(legal)), key=lambda i: (scores[i], -i))
+    if len(scores) == len(legal) and not isnan(sum(scores)):
+        # No NaN among them (it would make the sum NaN): the first of the highest, as
+        # below, without a key per action (issue 59: hundreds of moves a decision).
+        best = list(scores).index(max(scores))
+    else:
+        best = max(range(len(legal)), key=lambda i: (scores[i], -i))
     if scores[best] <= 0.0:
         for i, a in enumerate(legal):
             if a.get("type") in DONE_TYPES:

@@ -22,6 +22,7 @@ The commander's intent, as scores (0 = a "done" action such as ``end_phase``):
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -459,6 +460,7 @@ class Situation:
         self._hq_rows: dict[tuple[str, int], dict[str, int]] = {}
         self._hq_kept: LastUsed[dict[str, int]] | None = None
         self._worn: dict[str, list[str]] | None = None  # for ``room_cost``, made on first use
+        self._per_hq: dict[tuple[str, str], int] = {}  # HQ counts asked this decision
         # Garrison of each objective: blocks in it, plus half of those next to it.
         self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
             self.garrison.get(n, 0) for n in facts.nbrs.get(v, ())) for v in facts.victory}
@@ -961,6 +963,14 @@ class Situation:
         return max(0, (label.max_strength if label else 0) - self.strength(uid))
 
     def front_troops_in_range(self, hq: str) -> int:
+        """Blocks of ``hq``'s corps in the front line within its command range (4.5);
+        asked once per HQ and decision (an HQ's activations are listed per destination)."""
+        got = self._per_hq.get(("front", hq))
+        if got is None:
+            got = self._per_hq[("front", hq)] = self._front_troops_in_range(hq)
+        return got
+
+    def _front_troops_in_range(self, hq: str) -> int:
         label, u = self.unit(hq), self.own.get(hq)
         if label is None or u is None or not u.get("hex"):
             return 0
@@ -975,6 +985,13 @@ class Situation:
         return n
 
     def depleted_in_range(self, hq: str) -> int:
+        """Steps missing from the blocks ``hq`` may supply (8.2), once per HQ and decision."""
+        got = self._per_hq.get(("depleted", hq))
+        if got is None:
+            got = self._per_hq[("depleted", hq)] = self._depleted_in_range(hq)
+        return got
+
+    def _depleted_in_range(self, hq: str) -> int:
         label, u = self.unit(hq), self.own.get(hq)
         if label is None or u is None or not u.get("hex"):
             return 0
@@ -1003,11 +1020,31 @@ class BocDoctrine:
         #: scenario, that replace the general's own (``GENERAL_STYLES``) where given: e.g.
         #: the tuned styles (``gettysburg.boc.ai.tuned``).
         self.styles: dict[StyleKey, Style] = dict(styles or {})
-        #: Move values kept from one decision to the next (issue 59, ``move_memo``); with
-        #: ``keep=False`` every decision is scored from scratch (the same scores, slower).
-        self.memo = MoveMemo()
+        #: Whether to keep move values from one decision to the next (issue 59, ``memo``);
+        #: ``keep=False`` scores every decision from scratch (the same scores, slower).
         self.keep = keep
         self._handlers: dict[str, Any] = {}  # ``score``'s method by action type
+        self._local = threading.local()  # ``memo``: one per thread
+
+    @property
+    def memo(self) -> MoveMemo:
+        """What this doctrine keeps between decisions (``move_memo``), one per thread: a
+        server's games may ask one doctrine from several threads at once."""
+        got: MoveMemo | None = getattr(self._local, "memo", None)
+        if got is None:
+            got = self._local.memo = MoveMemo()
+        return got
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what it keeps (a player's checkpoint holds its doctrine)."""
+        state = dict(self.__dict__)
+        del state["_local"], state["_handlers"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._handlers = {}
+        self._local = threading.local()
 
     def style_for(self, view: JSONDict) -> Style:
         """The style this doctrine plays the view's seat, scenario and day with."""

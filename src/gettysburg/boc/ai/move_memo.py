@@ -27,13 +27,12 @@ is made afresh at every decision.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-#: Contexts kept: the two seats' generals may share one doctrine in a process (and games
-#: may run side by side), each switching context at most once a decision.
+#: Contexts kept: the two seats' generals share one doctrine (and one thread may play
+#: several games in turn), each switching context at most once a decision.
 CONTEXTS_KEPT = 8
 
 #: HQ rows kept (``MoveMemo.hq_near``): two seats' HQs, with room for their corps to move.
@@ -111,23 +110,23 @@ class LastUsed(Generic[V]):
     def __init__(self, make: Callable[[], V], kept: int = CONTEXTS_KEPT) -> None:
         self._make, self._size = make, kept
         self._kept: dict[Hashable, V] = {}
-        self._lock = threading.Lock()  # a server's games may share the doctrine
 
     def get(self, context: Hashable) -> V:
         """The value of ``context`` (a fresh one for a new context), now the latest used."""
-        with self._lock:
-            got = self._kept.pop(context, None)
-            if got is None:
-                got = self._make()
-            self._kept[context] = got  # last in, last to go
-            while len(self._kept) > self._size:
-                del self._kept[next(iter(self._kept))]
-            return got
+        got = self._kept.pop(context, None)
+        if got is None:
+            got = self._make()
+        self._kept[context] = got  # last in, last to go
+        while len(self._kept) > self._size:
+            del self._kept[next(iter(self._kept))]
+        return got
 
 
 class MoveMemo:
-    """The doctrine's kept terms and move parts (module doc); ``hits`` and ``misses``
-    count the units whose move parts were found kept or made (for benchmarks)."""
+    """The doctrine's kept terms and move parts (module doc), one per thread that asks
+    the doctrine (``BocDoctrine.memo``: nothing here is shared between threads, nor
+    pickled); ``hits`` and ``misses`` count the units whose move parts were found kept or
+    made (for benchmarks)."""
 
     def __init__(self) -> None:
         self.terms: LastUsed[KeptTerms] = LastUsed(KeptTerms)
