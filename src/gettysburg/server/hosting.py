@@ -704,7 +704,7 @@ class Host:
             # then does what it showed (``noticed``) matter. The views it compares are
             # taken before the action for the seats that certainly watch (people); a
             # computer's view is made only if the system cannot say what the actor
-            # learned (then it is replayed: rare, and never for BoC or GBACW).
+            # learned (then it is replayed: rare, and never for a system that can say).
             person = live.seat_row(seat).kind == "human"
             seen = {o.seat: live.view(o.seat) for o in live.seats
                     if person and o.seat != seat and o.kind != "ai"}
