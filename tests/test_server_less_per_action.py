@@ -5,6 +5,7 @@ state's legal actions taken from the view's."""
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from gettysburg.ai.agent import register_agent
 from gettysburg.core.canonical import JSONDict
 from gettysburg.server.hosting import Host, SeatSpec
 from gettysburg.server.store import ActionRow, SeatRow, Store, StoreError, _Append
@@ -198,3 +200,39 @@ def test_the_seats_log_read_from_what_is_new_matches_the_games(tmp_path: Path) -
         for seat, mind, seed, view, legal, mark in host.ai_turns(gid):
             host.agent_move(gid, seat, mind, seed, view, legal, mark, 0.5)
     assert undone and host.load(gid).game.log_length > 40
+
+
+class BlindBroken:
+    """Reads no view (as random) and answers an action that is not legal."""
+
+    name = "blind_broken"
+    reads_view = False
+
+    def __init__(self, seed: str) -> None:
+        self.given: list[JSONDict] = []
+
+    def choose(self, view: JSONDict, legal: Sequence[Any], budget: float,
+               rng: random.Random) -> Any:
+        self.given.append(view)
+        assert len(legal) > 0
+        return {"type": "teleport", "block": "r1"}
+
+
+register_agent("blind_broken", BlindBroken)
+
+
+def test_an_agent_reading_no_view_answering_nonsense_plays_the_first_action(
+        tmp_path: Path) -> None:
+    """Its choice is checked by applying it (the lazy list is not built whole to look it
+    up): refused, the first legal action is played instead, and nothing else changed."""
+    host = Host(Store(tmp_path / "g.db"), agents=("blind_broken",))
+    gid, tokens = host.create("toy", "standard", [], "4",
+                              {"red": SeatSpec("human"), "blue": SeatSpec("ai", "blind_broken")})
+    live, _ = host.auth(gid, tokens["red"])
+    host.act(gid, "red", {"type": "pass"}, "x")
+    [(seat, mind, seed, view, legal, mark)] = host.ai_turns(gid)
+    first = dict(legal[0])
+    host.agent_move(gid, seat, mind, seed, view, legal, mark, 0.5)
+    live = host.load(gid)
+    assert live.step == 2 and live.game.history[-1].action == first
+    assert live.action_ids == ["x", "ai:1"]
