@@ -30,7 +30,7 @@ def _fresh(game: BocGame, seat: str) -> list[Action]:
     """The list built afresh, leaving the kept one as it was."""
     kept = game._listing_memo
     try:
-        return game.legal_actions(seat)
+        return game._legal(seat, reuse=False).to_list()
     finally:
         game._listing_memo = kept
 
@@ -232,8 +232,8 @@ def test_the_bucket_queue_searches_as_the_heap_did() -> None:
 
 def test_check_move_takes_the_kept_rules_only_while_they_are_the_states() -> None:
     """While no action was executed since the list was brought up to date, the kept rules
-    are the rules worked out afresh; after an action, or once ``legal_actions`` built a
-    list (which drops the kept one), nothing is taken from it."""
+    are the rules worked out afresh; after an action, or once ``forget_memos`` dropped
+    the kept list, nothing is taken from it."""
     from gettysburg.boc.control import front_line
 
     game = _movement_game()
@@ -250,7 +250,9 @@ def test_check_move_takes_the_kept_rules_only_while_they_are_the_states() -> Non
     assert game.kept_move(game.state.units[other["unit"]]) is None
     game.legal_sequence(seat)
     assert game.kept_move(game.state.units[other["unit"]]) is not None
-    game.legal_actions(seat)
+    game.legal_actions(seat)  # keeps the list too (the view lists it at every decision)
+    assert game.kept_move(game.state.units[other["unit"]]) is not None
+    game.forget_memos()
     assert game._listing_memo is None
     assert game.kept_move(game.state.units[other["unit"]]) is None
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from collections.abc import Callable
+from dataclasses import fields
 from functools import lru_cache
+from operator import attrgetter
 
 from gettysburg.boc.oob import Unit
 from gettysburg.boc.state import ON_MAP, BocState, UnitState
@@ -24,6 +27,8 @@ from gettysburg.core.protocol import REFEREE, Event
 
 FOG_DOMAIN = b"gettysburg.boc.fog.v1"
 HANDLE_SHAPE = re.compile(r"b-[0-9a-f]{12}")  # what handle() makes
+#: A block's field values as one tuple: all that ``unit_view`` reads of it (issue 59).
+unit_values = attrgetter(*(f.name for f in fields(UnitState)))
 
 
 def fog_key(seed: str) -> bytes:
@@ -83,19 +88,21 @@ def hidden_view(key: bytes, unit: UnitState) -> JSONDict:
             "column": unit.column}
 
 
-def units_view(key: bytes, state: BocState, seat: str) -> tuple[list[JSONDict],
-                                                                  list[JSONDict]]:
-    """(blocks shown by identity, hidden enemy blocks by handle), each sorted."""
+def units_view(key: bytes, state: BocState, seat: str,
+               show: Callable[[UnitState, bool], JSONDict] = unit_view
+               ) -> tuple[list[JSONDict], list[JSONDict]]:
+    """(blocks shown by identity, hidden enemy blocks by handle), each sorted; ``show``
+    makes a shown block's dict (``unit_view`` or what a caller adds to it)."""
     shown: list[JSONDict] = []
     hidden: list[JSONDict] = []
     for uid in sorted(state.units):
         u = state.units[uid]
         own = seat in (REFEREE, u.side)
         if own:
-            shown.append(unit_view(u, True))
+            shown.append(show(u, True))
         elif u.status == ON_MAP:
             if u.revealed:
-                shown.append(unit_view(u, False))
+                shown.append(show(u, False))
             else:
                 hidden.append(hidden_view(key, u))
     hidden.sort(key=lambda d: (str(d["hex"]), str(d["handle"])))

@@ -38,7 +38,15 @@ from gettysburg.boc.fire import (
     FireLedger,
     fire_options,
 )
-from gettysburg.boc.fog import fog_key, handle, label_view, secret_key, units_view
+from gettysburg.boc.fog import (
+    fog_key,
+    handle,
+    label_view,
+    secret_key,
+    unit_values,
+    unit_view,
+    units_view,
+)
 from gettysburg.boc.legal_list import Chunk, LegalActions
 from gettysburg.boc.melee import (
     ENTRY,
@@ -289,9 +297,11 @@ def initial_state(raw: dict[str, Any], engine: dict[str, Any], path: Path, board
 
 #: command-range answers kept per game; the oldest go first beyond this many.
 RANGE_MEMO = 512
+#: Shown blocks' view dicts kept (``_shown``) before that memo starts afresh.
+SHOWN_MEMO = 4096
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
-          "_label_memo", "_enter_list_memo", "_listing_memo")
+          "_label_memo", "_enter_list_memo", "_listing_memo", "_shown_memo")
 
 
 class BocGame(Position, Game):
@@ -303,6 +313,9 @@ class BocGame(Position, Game):
     _range_memo: dict[tuple[str, int | None, frozenset[str]], tuple[str, ...]] | None = None
     #: unit id -> (its printed label, what the view shows of it), for views (issue 59).
     _label_memo: dict[str, tuple[Unit, JSONDict]] | None = None
+    #: (full, a block's field values) -> (its printed label, its view dict with the
+    #: label's), for views (issue 59).
+    _shown_memo: dict[tuple[bool, tuple[object, ...]], tuple[Unit, JSONDict]] | None = None
     #: The last movement-phase list built, kept for the next decision (issue 59).
     _listing_memo: MoveListing | None = None
 
@@ -380,7 +393,9 @@ class BocGame(Position, Game):
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self, seat: Seat) -> list[Action]:
-        return self._legal(seat, reuse=False).to_list()
+        """The legal actions; in a movement phase from the kept list, as
+        :meth:`legal_sequence` (issue 59: the view lists them at every decision)."""
+        return self._legal(seat, reuse=True).to_list()
 
     def legal_sequence(self, seat: Seat) -> LegalActions:
         """The legal actions as :meth:`legal_actions` lists them, built lazily (issue 59):
@@ -630,17 +645,7 @@ class BocGame(Position, Game):
             return head
         out: JSONDict = {**head, "control": dict(st.control), "losses": dict(st.losses),
                          "victory": csa_total(self.board, st)}
-        shown, hidden = units_view(self.key, st, seat)
-        oob, labels = self.orders.oob, self._label_memo
-        if labels is None:
-            labels = self._label_memo = {}
-        for unit in shown:  # the printed label of a block the seat already sees by id
-            printed = oob[str(unit["id"])]
-            got = labels.get(unit["id"])
-            if got is None or got[0] is not printed:  # kept per label object (issue 59)
-                got = labels[str(unit["id"])] = (printed, label_view(printed))
-            unit.update(got[1])
-        out["units"], out["hidden"] = shown, hidden
+        out["units"], out["hidden"] = units_view(self.key, st, seat, self._shown)
         out.update({
             "supply_points": {k: v for k, v in st.supply_points.items()
                               if own(st.units[k].side)},
@@ -658,6 +663,28 @@ class BocGame(Position, Game):
         if seat in SEATS:
             out["legal_actions"] = self.legal_actions(seat)
         return out
+
+    def _shown(self, u: UnitState, full: bool) -> JSONDict:
+        """A block the seat sees by id: ``fog.unit_view`` and its printed label (3.1), the
+        caller's own dict; kept per its field values and label object (issue 59: most
+        blocks are the same from one decision to the next)."""
+        memo = self._shown_memo
+        if memo is None:
+            memo = self._shown_memo = {}
+        key = (full, unit_values(u))
+        printed = self.orders.oob[u.id]
+        got = memo.get(key)
+        if got is None or got[0] is not printed:
+            labels = self._label_memo
+            if labels is None:
+                labels = self._label_memo = {}
+            label = labels.get(u.id)
+            if label is None or label[0] is not printed:
+                label = labels[u.id] = (printed, label_view(printed))
+            if len(memo) >= SHOWN_MEMO:
+                memo.clear()
+            got = memo[key] = (printed, {**unit_view(u, full), **label[1]})
+        return dict(got[1])
 
     def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
         """What the seat sees of the enemy: its revealed blocks (id, hex, strength), its

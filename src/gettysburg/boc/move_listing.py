@@ -25,8 +25,8 @@ the melee declarations are listed again (and after a road fixed, those from entr
 
 The kept list trusts that the state changed only by ``BocGame.execute`` since it was made
 (``load_position`` swaps the state object, which the memo checks); a caller that changes
-the state by hand calls ``forget_memos``. Only ``legal_sequence`` keeps and reuses it:
-``legal_actions`` and the views build the list afresh and drop it. While no action has
+the state by hand calls ``forget_memos``. ``legal_sequence``, ``legal_actions`` and the
+views (which list the legal actions at every decision) all keep and reuse it. While no action has
 been executed since the list was brought up to date, ``check_move`` takes the mover's
 rules (front line, stops, forbidden hexes, full hexsides) from it (:func:`current`).
 """
