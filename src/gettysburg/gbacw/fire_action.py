@@ -93,7 +93,7 @@ def stack_keys(game: GbacwGame, h: Hex) -> list[str]:
     ``formation_step.stack_of`` keeps it (``UnitState.stack``, then the key; 002 §8.23),
     units with SP left only."""
     p = game.pos
-    here = [k for k, u in p.units.items() if game.hex_of(u.hex) == h and present_sp(game, k) > 0]
+    here = [k for k in game.keys_at(h) if present_sp(game, k) > 0]  # a hex index
     return sorted(here, key=lambda k: (p.units[k].stack, k))
 
 

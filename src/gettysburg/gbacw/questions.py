@@ -359,6 +359,17 @@ class EngineQuestions(Game):
             t = self._placed = {_PLACED: units, "fp": fp, "keys": tuple(units)}
         return t
 
+    def keys_at(self, h: Hex | None) -> list[str]:
+        """The units whose counter stands in ``h``, in the position's order (a hex index
+        kept in the :meth:`placed` table: a stack's units without a scan of the map)."""
+        t = self.placed()
+        index = t.get("by_hex")
+        if index is None:
+            index = t["by_hex"] = {}
+            for k, u in self.pos.units.items():  # off the map under None, as hex_of says
+                index.setdefault(self.hex_of(u.hex), []).append(k)
+        return list(index.get(h, ()))
+
     def enemy_hexes(self, seat: Seat) -> set[Hex]:
         t = self.placed()
         found = t.get(("enemy", seat))

@@ -69,7 +69,7 @@ from .fire_action import (
     unit_rule_of,
 )
 from .fire_result import Modifier
-from .shock_action import combatant_of
+from .shock_action import combatant_of, parts
 
 if TYPE_CHECKING:
     from .engine_view import GameView as GbacwGame
@@ -188,9 +188,14 @@ def _in_other_front(game: GbacwGame, key: str, firer_hex: Hex) -> bool:
     """Whether ``key`` stands in the front hex of an enemy in a hex other than the firer's."""
     u = game.pos.units[key]
     here = game.hex_of(u.hex)
+    if here is None:
+        return False  # no front holds a unit off the map
     for k, e in game.pos.units.items():
         h = game.hex_of(e.hex)
         if e.seat == u.seat or h is None or h == firer_hex or e.facing is None:
+            continue
+        # a front hex is next to one of the unit's hexes: only those near are built
+        if h.distance(here) > 1 and not any(here.distance(x) == 1 for x in parts(game, k)):
             continue
         try:
             if here in combatant_of(game, k).fronts():
