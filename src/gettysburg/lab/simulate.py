@@ -19,6 +19,7 @@ through the hooks its rule system declares (:class:`~gettysburg.core.system.LabH
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import importlib
 import json
@@ -29,7 +30,8 @@ import signal
 import statistics
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,6 +157,30 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
     With a ``checkpoints`` folder the game in play is saved there now and then
     (:mod:`gettysburg.lab.checkpoint`), and with ``resume`` a game saved there goes on
     from its checkpoint; either way it ends as it would have without one."""
+    with _fewer_collections():
+        return _play(spec, recorded, checkpoints, resume)
+
+
+# The garbage collector's first threshold while a game is played. A decision hands the
+# agent thousands of fresh action dicts, so the default (700 allocations) sets off
+# collections that walk the whole heap many times a decision; a game makes few cycles.
+# Raising it cut a general-vs-general BoC battle by about a sixth of its CPU (5.1 -> 4.2 s
+# and 5.6 -> 4.6 s, session 46); the games are the same.
+GC_FIRST_THRESHOLD = 50_000
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Collect garbage less often while the body runs, as it was after."""
+    old = gc.get_threshold()
+    gc.set_threshold(GC_FIRST_THRESHOLD, old[1] * 2, old[2] * 10)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
+def _play(spec: GameSpec, recorded: bool, checkpoints: Path | None, resume: bool) -> Row:
     start = time.perf_counter()
     key = spec_key(spec)
     saved_at = checkpoint.path_for(checkpoints, key) if checkpoints is not None else None
