@@ -1,6 +1,8 @@
 """Benchmark the GBACW engine (a script, not a test).
 
     .venv/bin/python benchmarks/bench_gbacw.py [--seed N]
+    .venv/bin/python benchmarks/bench_gbacw.py --scenario third-day --max-actions 300 \
+        --before COMMIT --seeds 7,8
 
 Times
 
@@ -18,6 +20,12 @@ Times
 taking turns ``--rounds`` times so that the machine's other load falls on both alike.
 Figures are CPU seconds (``time.process_time``) of the play loop; the final state hashes of
 the two must be the same (the engine changed its speed, not its games).
+
+``--scenario NAME --max-actions N`` instead plays the first N actions of a scenario (the long
+ones: first-day, second-day, third-day, battle), random against random and the general on
+both seats, one game of each per ``--seeds``, in this checkout and in ``--before`` as
+``--lrt`` does (each in its own process, turn about): CPU seconds of the play loop, and a
+digest of the actions played and the final state hash, which must be the same in both.
 
 ``--fire`` instead prints the CPU time (``time.process_time``) spent in
 ``fire_action.fire_targets`` over 300 weighted random actions (fire favoured) of Little
@@ -141,6 +149,70 @@ print(json.dumps(out))
 
 
 
+#: Run in each engine's process for ``--scenario``: a scenario's first actions, the lab's
+#: loop, random against random and the general on both seats; prints [[kind, seed,
+#: actions, cpu, digest of the actions, final hash], ...] as JSON.
+PREFIX_PLAYER = r'''
+import hashlib, json, random, sys, time
+from gettysburg.ai import make_agent
+from gettysburg.gbacw.game import GbacwGame
+scenario, limit = sys.argv[1], int(sys.argv[3])
+out = []
+for kind in ("random", "general"):
+    for seed in [int(x) for x in sys.argv[2].split(",")]:
+        t = time.process_time()
+        g = GbacwGame(scenario, seed=seed)
+        agents = {s: make_agent(kind, str(seed), "gbacw") for s in ("usa", "csa")}
+        rng = random.Random(seed)
+        digest = hashlib.sha256()
+        n = 0
+        while not g.is_terminal() and n < limit:
+            s = g.to_move()[0]
+            if getattr(agents[s], "reads_view", True) is False and hasattr(g, "view_summary"):
+                v, legal = g.view_summary(s), g.legal_actions(s)
+            else:
+                v = g.view(s)
+                legal = v["legal_actions"]
+            act = agents[s].choose(v, legal, 1.0, rng)
+            digest.update(json.dumps(act, sort_keys=True).encode())
+            g.apply_unrecorded(act, s)
+            n += 1
+        out.append([kind, seed, n, time.process_time() - t, digest.hexdigest()[:16],
+                    g.state_hash()[:16]])
+print(json.dumps(out))
+'''
+
+
+def prefix_versus(scenario: str, limit: int, before: str, seeds: str, rounds: int,
+                  now: str | None = None) -> None:
+    """A scenario's first ``limit`` actions in this checkout (or at ``now``) and at
+    ``before`` (see the module)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"before": extract(before, Path(tmp) / "before"),
+                 "now": ROOT / "src" if now is None else extract(now, Path(tmp) / "now")}
+        cpu: dict[tuple[str, str, int], list[float]] = {}
+        seen: dict[tuple[str, str, int], tuple[int, str, str]] = {}
+        for _ in range(rounds):
+            for name, src in trees.items():
+                proc = subprocess.run([sys.executable, "-c", PREFIX_PLAYER, scenario, seeds,
+                                       str(limit)], check=True, capture_output=True,
+                                      text=True,
+                                      env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"})
+                rows: list[Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+                for kind, seed, n, secs, acts, final in rows:
+                    cpu.setdefault((name, kind, seed), []).append(secs)
+                    seen[(name, kind, seed)] = (n, acts, final)
+    print(f"{scenario}, the first {limit} actions (set-up included), CPU s (best of "
+          f"{rounds}); before = {before}, now = {now or 'the checkout'}")
+    for kind, seed in sorted({(k, s) for _, k, s in cpu}):
+        b, a = (min(cpu[(name, kind, seed)]) for name in ("before", "now"))
+        was, got = seen[("before", kind, seed)], seen[("now", kind, seed)]
+        same = "same game" if was == got else f"DIFFERENT: {was} / {got}"
+        print(f"  {kind:8s} seed {seed}: {got[0]} actions, before {b:6.1f} s, now {a:6.1f} s "
+              f"(x{b / a:.2f}, {1000 * a / max(1, got[0]):.0f} ms an action); "
+              f"actions {got[1]}, final {got[2]}: {same}")
+
+
 def lrt_versus(before: str, seeds: str, rounds: int, now: str | None = None) -> None:
     """Whole Little Round Top games in this checkout (or at ``now``) and at ``before`` (see
     the module)."""
@@ -181,7 +253,14 @@ def main() -> None:
                          "progress left out)")
     ap.add_argument("--seeds", default="5401", help="--lrt's seeds, comma-separated")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--scenario", default=None,
+                    help="a scenario's first --max-actions actions, now against --before")
+    ap.add_argument("--max-actions", type=int, default=300)
     args = ap.parse_args()
+    if args.scenario:
+        prefix_versus(args.scenario, args.max_actions, args.before, args.seeds, args.rounds,
+                      args.now)
+        return
     if args.lrt:
         lrt_versus(args.before, args.seeds, args.rounds, args.now)
         return
