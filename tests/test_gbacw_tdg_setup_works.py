@@ -132,17 +132,16 @@ def test_second_day_listed_hex_faced_as_the_union_likes_sc_4_5() -> None:
     assert sorted(b["vertex"] for b in g.pos.breastworks if b["hex"] == "B5013") == [0, 2]
 
 
-def test_the_general_leaves_the_placing_to_the_default() -> None:
-    """The general scores an action it does not know below ending the segment, so it ends
-    it and the engine's default places the works (a sensible answer)."""
+def test_the_general_places_the_works_itself() -> None:
+    """004 sc.4.5: ready-made works cost nothing, so the general (``ai/minor_choices``)
+    scores placing one above ending the orders segment, which would leave them to the
+    engine's default."""
     g = _union_to_order("second-day")
     legal = g.legal_actions("usa")
     scores = GbacwDoctrine().scores(g.view("usa"), legal)
-    best = legal[max(range(len(legal)), key=lambda i: scores[i])]
-    assert best["type"] != "place_works"
     end = next(i for i, a in enumerate(legal) if a["type"] == "end_orders")
-    assert all(scores[i] < scores[end] for i, a in enumerate(legal)
-               if a["type"] == "place_works")
+    works = [scores[i] for i, a in enumerate(legal) if a["type"] == "place_works"]
+    assert works and max(works) > scores[end]
 
 
 @pytest.mark.parametrize("scenario", ["herr-ridge", "little-round-top"])
