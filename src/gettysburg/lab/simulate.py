@@ -165,7 +165,7 @@ def play_game(spec: GameSpec, recorded: bool = False, checkpoints: Path | None =
 # agent thousands of fresh action dicts, so the default (700 allocations) sets off
 # collections that walk the whole heap many times a decision; a game makes few cycles.
 # Raising it cut a whole battle between two generals by a sixth of its CPU (5.1 -> 4.2 s
-# and 5.6 -> 4.6 s, session 46, docs/boc-speed.md); the games are the same.
+# and 5.6 -> 4.6 s, session 46); the games are the same.
 GC_FIRST_THRESHOLD = 50_000
 
 
