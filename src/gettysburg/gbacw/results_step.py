@@ -550,27 +550,21 @@ def leader_losses(game: GbacwGame, losses: dict[str, int]) -> list[Event]:
 
 
 def _command_index(game: GbacwGame) -> dict[str, list[str]]:
-    """Each command's units (by its brigade, division or corps name), in key order: what
-    :func:`_command_units` finds, read in one pass for all the leaders."""
+    """Each command's units (by its brigade, division or corps name), in key order, read
+    in one pass for all the leaders (002 §12.71)."""
     out: dict[str, list[str]] = {}
     for k in sorted(game.pos.units):
         c = game.counter(k)
         for name in dict.fromkeys((c.formation, c.division, c.corps)):
-            if name:  # a leader's command is never empty (_command_units)
+            if name:
                 out.setdefault(name, []).append(k)
     return out
 
 
-def _command_units(game: GbacwGame, leader: str,
-                   index: dict[str, list[str]] | None = None) -> list[str]:
+def _command_units(game: GbacwGame, leader: str, index: dict[str, list[str]]) -> list[str]:
+    """The units of the leader's command, from :func:`_command_index`."""
     cmd = game.cat.leader_command.get(leader, "")
-    if not cmd:
-        return []
-    if index is not None:
-        return list(index.get(cmd, []))
-    return [k for k in sorted(game.pos.units)
-            if cmd in (game.counter(k).formation, game.counter(k).division,
-                       game.counter(k).corps)]
+    return list(index.get(cmd, [])) if cmd else []
 
 
 def sweep_leaders(game: GbacwGame) -> list[Event]:
