@@ -134,6 +134,13 @@ def remembers(agent: Agent) -> bool:
     return callable(getattr(agent, "observe", None))
 
 
+def reads_view(agent: object) -> bool:
+    """Whether ``agent`` reads its view (and wants the legal actions as a list): every
+    agent does unless it says otherwise with ``reads_view = False`` (the random agent),
+    and is then given the view's summary and the lazy legal sequence (issue 59)."""
+    return getattr(agent, "reads_view", True) is not False
+
+
 def bind_to_clock(agent: Agent) -> None:
     """Ask ``agent`` to keep each decision within its budget by the wall clock, if it
     offers that (an optional ``clock_bound`` attribute: ``search``). The lab leaves it

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from gettysburg import systems as registry
-from gettysburg.ai.agent import make_agent, random_stream, seeded_rng
+from gettysburg.ai.agent import make_agent, random_stream, reads_view, seeded_rng
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice, KeyedDice, SeededDice
 from gettysburg.core.protocol import Action, Game, new_game, parse_spec
@@ -262,12 +262,6 @@ def _play(spec: GameSpec, recorded: bool, checkpoints: Path | None, resume: bool
         # The row holds the game now; an earlier save is removed even when a later failed.
         checkpoint.discard(saved_at)
     return row
-
-
-def reads_view(agent: object) -> bool:
-    """Whether ``agent`` reads its view (and wants the legal actions as a list): every
-    agent does unless it says otherwise with ``reads_view = False`` (the random agent)."""
-    return getattr(agent, "reads_view", True) is not False
 
 
 def _agent_stats(agents: Mapping[str, Any]) -> dict[str, Any]:

@@ -91,9 +91,8 @@ class SeatMind:
         #: Whether the agent keeps anything between decisions (has ``observe``): a mind
         #: that does not needs no views and no replay.
         self.remembers = ai.remembers(self.agent)
-        #: Whether the agent reads its view (every agent unless it says ``reads_view =
-        #: False``, as random does): one that does not is given the view's summary.
-        self.reads_view = getattr(self.agent, "reads_view", True) is not False
+        #: Whether the agent reads its view: one that does not is given the view's summary.
+        self.reads_view = ai.reads_view(self.agent)
         self.seen_step = -1  # the last step whose view was queued
         self._latest: JSONDict | None = None  # that view (``view_at``)
         self._queue: list[JSONDict] = []
