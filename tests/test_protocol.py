@@ -377,3 +377,13 @@ def test_unrecorded_play_reaches_the_same_position_without_history(choices: list
         with pytest.raises(RuleError):
             quick.apply_unrecorded({"type": ""}, quick.to_move()[0])
         assert quick.position_json() == before
+
+
+def test_legal_in_view_reads_the_views_list_else_asks() -> None:
+    """A host that built the view takes its list (the same object, built once); a view
+    without one (a summary) sends it to ``legal_actions``."""
+    game = new_game("toy/standard", seed=5)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    assert game.legal_in_view(view, seat) is view["legal_actions"]
+    assert game.legal_in_view({}, seat) == game.legal_actions(seat)

@@ -262,6 +262,13 @@ class Game(ABC):
         list itself."""
         return self.legal_actions(seat)
 
+    def legal_in_view(self, view: Mapping[str, Any], seat: Seat) -> list[Action]:
+        """The legal actions ``view`` (this game's view for ``seat``) lists, else asked
+        anew: every system's view holds ``legal_actions(seat)``, so a host that has the
+        view builds a position's list once (the lab and the server)."""
+        listed = view.get("legal_actions")
+        return listed if isinstance(listed, list) else self.legal_actions(seat)
+
     def savepoint(self) -> Callable[[], None]:
         """A way back to the rule state as it is now, which :meth:`apply` takes before
         ``execute`` and calls if ``execute`` fails half-way (its atomicity). Default:

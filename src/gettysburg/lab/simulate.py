@@ -201,8 +201,7 @@ def _play(spec: GameSpec, recorded: bool, checkpoints: Path | None, resume: bool
             legal: Sequence[Action]
             if reads_view(agents[seat]):
                 view = game.view(seat)
-                listed = view.get("legal_actions")
-                legal = listed if isinstance(listed, list) else game.legal_actions(seat)
+                legal = game.legal_in_view(view, seat)
             else:
                 # The agent draws from the legal actions and reads nothing else (the random
                 # agent): the view's summary (clock and score for the lab's hooks) and the

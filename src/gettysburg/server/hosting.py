@@ -243,14 +243,6 @@ class Live:
         return view
 
 
-def _legal(game: Game, view: JSONDict, seat: str) -> list[Action]:
-    """The seat's legal actions: those its view lists (every system's view holds
-    ``legal_actions(seat)``, which the lab reads the same way), else asked anew, so a
-    position's list is built once."""
-    listed = view.get("legal_actions")
-    return listed if isinstance(listed, list) else game.legal_actions(seat)
-
-
 Listener = Callable[[str], None]
 #: ``Live.mark``: (step, state hash after it).
 Mark = tuple[int, str]
@@ -642,7 +634,7 @@ class Host:
                        "joined": s.joined} for s in live.seats],
             "status": "finished" if over else "active",
             "result": game.result(), "step": live.step, "log_size": live.log_size(seat),
-            "to_move": game.to_move(), "view": view, "legal": _legal(game, view, seat),
+            "to_move": game.to_move(), "view": view, "legal": game.legal_in_view(view, seat),
             "undo": self._undo_refusal(live, seat) is None,
             "parent": live.row.parent, "parent_step": live.row.parent_step,
             "map": map_json(live.row.system) is not None,
@@ -971,7 +963,7 @@ class Host:
                 else:
                     seen = mind.view_at(live.step) if mind is not None else None
                     view = live.view(seat) if seen is None else seen
-                    legal = _legal(game, view, seat)
+                    legal = game.legal_in_view(view, seat)
                 if legal:
                     out.append((seat, mind, f"{row.agent_seed}:{live.step}", view, legal,
                                 live.mark))
