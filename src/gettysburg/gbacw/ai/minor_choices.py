@@ -31,6 +31,7 @@ from functools import cache
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action
 from gettysburg.gbacw.ai.ground import FAR, board, mp_to, parse
+from gettysburg.gbacw.ai.reactions import back_away
 from gettysburg.gbacw.ai.situation import Situation, facing_cos
 
 #: hexes within which a battery joins a brigade, and beyond which it goes back
@@ -120,17 +121,7 @@ def break_charge(s: Situation, a: Action) -> float:
 def withdrawal_move(s: Situation, a: Action) -> float:
     """002 §9.54: a unit off the objectives backs away (facing kept) when the enemy next
     to it has more than twice its SP; the farther from the enemy at the end, the better."""
-    k = str(a.get("unit"))
-    h = s.unit_hex(k)
-    path = a.get("path") or []
-    if h is None or not path or h in s.obj.hexes:
-        return -0.2
-    if s.enemy_next_to(h) <= 2 * _sp(s, k):
-        return -0.2
-    end = parse(str(path[-1]))
-    near = s.nearest_enemy(end)
-    gap = end.distance(near) if near is not None else 3
-    return 0.5 + 0.05 * gap - 0.01 * s.enemy_next_to(end)
+    return back_away(s, a, outnumbered=2, refuse=-0.2, base=0.5, alone=3)
 
 
 def _turn_gain(s: Situation, a: Action) -> float:

@@ -108,18 +108,28 @@ def react_move(s: Situation, a: Action) -> float:
     enemy next to it is stronger than it and it holds no objective; the end hex farthest from
     the enemy, next to the fewest. Above approach fire (1.0 and up) then: a battery shocked
     by stronger infantry is lost."""
+    return back_away(s, a, outnumbered=1, refuse=-0.1, base=1.2, alone=9)
+
+
+def back_away(s: Situation, a: Action, *, outnumbered: int, refuse: float, base: float,
+              alone: int) -> float:
+    """A move of ``a["unit"]`` along ``a["path"]`` away from the enemy (a reaction move,
+    002 §9.63, or a withdrawal, §9.54): ``refuse`` unless the unit holds no objective and
+    the enemy SP next to it exceed ``outnumbered`` times its own; else ``base``, plus 0.05
+    a hex from the nearest enemy at the path's end (``alone`` hexes with none in sight),
+    less 0.01 an enemy SP next to that end."""
     k = str(a.get("unit"))
-    u, h = s.own.get(k) or {}, s.unit_hex(k)
+    h = s.unit_hex(k)
     path = a.get("path") or []
     if h is None or not path or h in s.obj.hexes:
-        return -0.1
-    sp = int(u.get("sp") or 0)
-    if s.enemy_next_to(h) <= sp:
-        return -0.1
+        return refuse
+    sp = int((s.own.get(k) or {}).get("sp") or 0)
+    if s.enemy_next_to(h) <= outnumbered * sp:
+        return refuse
     end = parse(str(path[-1]))
     near = s.nearest_enemy(end)
-    gap = end.distance(near) if near is not None else 9
-    return 1.2 + 0.05 * gap - 0.01 * s.enemy_next_to(end)
+    gap = end.distance(near) if near is not None else alone
+    return base + 0.05 * gap - 0.01 * s.enemy_next_to(end)
 
 
 def restack(s: Situation, a: Action) -> float:
