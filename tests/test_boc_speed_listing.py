@@ -10,9 +10,12 @@ import heapq
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gettysburg.ai import make_agent
 from gettysburg.boc import movement
+from gettysburg.boc.board import load_board
 from gettysburg.boc.control import index
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.move_listing import MoveListing, Update
@@ -230,6 +233,34 @@ def test_the_bucket_queue_searches_as_the_heap_did() -> None:
         assert {h: c for h, c in got.cost.items() if h not in got.extra} == want.cost
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_the_search_matches_the_heap_under_any_rules(data: st.DataObject) -> None:
+    """Session 47: the search takes a hex's off-road steps cheapest first (stopping at the
+    first it cannot pay) and its road steps apart. Under rules drawn at random (hexes to
+    stop at or keep out of, full hexsides, budgets, start roads and costs, artillery's
+    multiplier, no roads), the same costs and back-links as the heap, and the one-hex
+    moves (6.4) where the heap has no cheaper way."""
+    g = graph(load_board())
+    hexes = st.sampled_from(g.hexes)
+    start = data.draw(hexes)
+    rules = MoveRules(
+        budget=data.draw(st.integers(0, 12)), multiplier=data.draw(st.sampled_from([1, 2])),
+        roads=data.draw(st.booleans()), one_hex=data.draw(st.booleans()),
+        stop=frozenset(data.draw(st.lists(hexes, max_size=60))),
+        forbidden=frozenset(data.draw(st.lists(hexes, max_size=30))) - {start},
+        full_sides=frozenset(data.draw(st.lists(st.sampled_from(g.sides), max_size=40))),
+        entered=data.draw(st.booleans()))
+    start_road = data.draw(st.sampled_from(g.roads))
+    start_cost = data.draw(st.integers(0, 4))
+    got = movement._search(g, start, rules, start_road, start_cost)
+    want = _heap_search(g, start, rules, start_road, start_cost)
+    assert got.prev == want.prev
+    assert {h: c for h, c in got.cost.items() if h not in got.extra} == want.cost
+    assert all(h not in want.cost and got.extra[h] == [start, h] for h in got.extra)
+    assert all(got.trail(h)[-1] == h for h in got.cost)
+
+
 def test_check_move_takes_the_kept_rules_only_while_they_are_the_states() -> None:
     """While no action was executed since the list was brought up to date, the kept rules
     are the rules worked out afresh; after an action, or once ``forget_memos`` dropped
@@ -264,7 +295,8 @@ def test_kept_board_answers_are_the_ones_worked_out() -> None:
     board = game.board
     for h, info in board.hexes.items():
         assert board.hex(info.id) is info is board.hex(h)
-    board.__dict__.get("_boc_entry_costs", {}).clear()  # worked out afresh, then kept
+    kept = graph(board).entry_costs
+    kept.clear()  # worked out afresh, then kept
     for entry, names in index(board).entries:
         for first in (entry, *index(board).nbrs.get(entry, ())):
             for name in names:
@@ -273,5 +305,6 @@ def test_kept_board_answers_are_the_ones_worked_out() -> None:
                         want = movement._entry_cost(board, entry, first, name, mult, roads)
                         assert movement.entry_cost(board, entry, first, name, mult,
                                                    roads) == want
+                        assert kept[(entry, first, name, mult, roads)] == want
                         assert movement.entry_cost(board, entry, first, name, mult,
                                                    roads) == want

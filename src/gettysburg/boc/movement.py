@@ -58,6 +58,11 @@ class Step:
     roads: tuple[tuple[str, int], ...]  # (road key, MP)
 
 
+#: One hex's steps as the search takes them (:meth:`MoveGraph.priced`).
+HexSteps = tuple[tuple[tuple[int, int, int, int], ...],
+                 tuple[tuple[int, int, tuple[tuple[int, int, int], ...]], ...]]
+
+
 @dataclass
 class MoveGraph:
     """The board's hexsides as movement steps, also compiled to integers for the search:
@@ -83,20 +88,31 @@ class MoveGraph:
     #: and a search none of whose tests those touch is the same search (:func:`_reusable`).
     reach_last: dict[tuple[object, ...], tuple[str, MoveRules, str, int]] = \
         field(default_factory=dict)
-    #: multiplier -> :attr:`fast` priced by it (:meth:`priced`).
-    priced_memo: dict[int, list[tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]]] \
-        = field(default_factory=dict)
+    #: road key -> its number in :attr:`roads`.
+    road_no: dict[str, int] = field(default_factory=dict)
+    #: multiplier -> :attr:`fast` laid out for the search (:meth:`priced`).
+    priced_memo: dict[int, list[HexSteps]] = field(default_factory=dict)
+    #: ``entry_cost``'s answers by its arguments (the board never changes once loaded).
+    entry_costs: dict[tuple[str, str, str, int, bool], tuple[int, str]] = \
+        field(default_factory=dict)
     #: id of a hex or hexside set -> (the set, its numbers): :func:`_numbers`.
     number_memo: dict[int, tuple[frozenset[str], set[int]]] = field(default_factory=dict)
 
-    def priced(self, multiplier: int) -> list[tuple[tuple[int, int, int,
-                                                        tuple[tuple[int, int], ...]], ...]]:
-        """:attr:`fast` with the off-road MPs multiplied (3.24/3.25), kept per
-        multiplier."""
+    def priced(self, multiplier: int) -> list[HexSteps]:
+        """Per hex, its steps as the search takes them (issue 59, session 47): the off-road
+        steps as (MP times ``multiplier`` (3.24/3.25), hex, hexside, state), cheapest
+        first, so that the search stops at the first it cannot pay; then the steps along
+        roads as (hex, hexside, ((road, MP, state), ...)). Kept per multiplier."""
         got = self.priced_memo.get(multiplier)
         if got is None:
-            got = [tuple((to, side, off * multiplier, roads) for to, side, off, roads in steps)
-                   for steps in self.fast]
+            nr = len(self.roads)
+            got = []
+            for steps in self.fast:
+                offs = sorted(((off * multiplier, to, side, to * nr)
+                               for to, side, off, _ in steps), key=lambda step: step[0])
+                roads = tuple((to, side, tuple((rk, rc, to * nr + rk) for rk, rc in rs))
+                              for to, side, _, rs in steps if rs)
+                got.append((tuple(offs), roads))
             self.priced_memo[multiplier] = got
         return got
 
@@ -112,7 +128,7 @@ class MoveGraph:
         self.hex_no = {h: i for i, h in enumerate(self.hexes)}
         self.roads = [NO_ROAD, *sorted({rk for sts in self.steps.values() for st in sts
                                         for rk, _ in st.roads})]
-        road_no = {r: i for i, r in enumerate(self.roads)}
+        self.road_no = road_no = {r: i for i, r in enumerate(self.roads)}
         self.sides = sorted({st.side for sts in self.steps.values() for st in sts})
         self.side_no = {k: i for i, k in enumerate(self.sides)}
         self.fast = [tuple((self.hex_no[st.to], self.side_no[st.side], st.off_road,
@@ -343,17 +359,20 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
     Every step costs at least 1 MP and no state costs more than the budget, so the queue
     is one bucket per MP total (Dial's form of the search): a bucket's states are taken
     in state order, all of them pushed before it is reached, which is the order a heap
-    of (cost, state) pairs pops them in (issue 59: the same search, step for step)."""
+    of (cost, state) pairs pops them in (issue 59: the same search, step for step).
+    Within one state's steps the order does not matter (each step leads to other states),
+    so a hex's off-road steps are taken cheapest first and stop at the first the MPs left
+    cannot pay, and its road steps are a list apart (session 47: the same search)."""
     nr = len(g.roads)
-    hex_no, fast = g.hex_no, g.priced(rules.multiplier)
-    mult, budget, use_roads = rules.multiplier, rules.budget, rules.roads
+    hex_no, steps = g.hex_no, g.priced(rules.multiplier)
+    budget, use_roads = rules.budget, rules.roads
     forbidden = _numbers(g, rules.forbidden, hex_no)
     stop = _numbers(g, rules.stop, hex_no)
     full = _numbers(g, rules.full_sides, g.side_no)
     s0 = hex_no[start]
-    road0 = g.roads.index(start_road) if start_road in g.roads else 0
-    first = s0 * nr + road0
+    first = s0 * nr + g.road_no.get(start_road, 0)
     best: dict[int, int] = {first: start_cost}
+    seen = best.get
     prev: dict[int, int] = {}
     stop_at_start = rules.entered
     top = max(budget, start_cost)
@@ -370,10 +389,11 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
         if not bucket:
             continue
         bucket.sort()
+        room = budget - cost
         for state in bucket:
             if best[state] != cost:
                 continue  # reached more cheaply since
-            hx = state // nr
+            hx, road = divmod(state, nr)
             again = first_cost.get(hx)
             if again is None:
                 # The first state of a hex taken is its cheapest (states are taken in
@@ -383,26 +403,29 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
                     ends.append(state)
             if hx in stop and (hx != s0 or stop_at_start):
                 continue
-            if again is not None and (again < cost or not use_roads):
-                continue
-            road = state - hx * nr
-            for to, side, off, roads in fast[hx]:
-                if to in forbidden or side in full:
-                    continue
-                nc = cost + off
-                if again is None and nc <= budget:
-                    key = to * nr
-                    old = best.get(key)
+            offs, roads = steps[hx]
+            if again is None:
+                for off, to, side, key in offs:
+                    if off > room:
+                        break  # the rest cost as much or more
+                    if to in forbidden or side in full:
+                        continue
+                    nc = cost + off
+                    old = seen(key)
                     if old is None or nc < old:
                         best[key] = nc
                         prev[key] = state
                         buckets[nc].append(key)
-                if use_roads:
-                    for rk, rc in roads:
+            elif again < cost or not use_roads:
+                continue
+            if use_roads:
+                for to, side, along in roads:
+                    if to in forbidden or side in full:
+                        continue
+                    for rk, rc, key in along:
                         nc = cost + rc + (1 if road and road != rk else 0)  # de 6.5
                         if nc <= budget:
-                            key = to * nr + rk
-                            old = best.get(key)
+                            old = seen(key)
                             if old is None or nc < old:
                                 best[key] = nc
                                 prev[key] = state
@@ -414,6 +437,7 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
         out.cost[name] = best[state]
         out.end[name] = state
     out.prev, out.names, out.nr, out.start = prev, names, nr, start
+    mult = rules.multiplier
     if rules.one_hex and not (s0 in stop and stop_at_start):
         # 6.4: one hex is always possible whatever it costs.
         for st in g.steps.get(start, ()):
@@ -470,13 +494,13 @@ def entry_cost(board: Board, entry_hex: str, first: str, road_name: str,
     ``entry_hex``, and the road it is then on. The entry hex itself costs 1 MP on a main
     road and 2 on a secondary one; a half hex beside it costs by its own terrain (as does
     the entry hex for a unit that may not use roads: infantry in line, column/line box).
-    Kept per board and arguments (issue 59: asked for every due unit's entries)."""
-    memo = board.__dict__.setdefault("_boc_entry_costs", {})
+    Kept per board and arguments in the board's move graph (``MoveGraph.entry_costs``;
+    issue 59: asked for every due unit's entries)."""
+    memo = graph(board).entry_costs
     key = (entry_hex, first, road_name, multiplier, roads)
     got = memo.get(key)
     if got is None:
         got = memo[key] = _entry_cost(board, entry_hex, first, road_name, multiplier, roads)
-    assert isinstance(got, tuple)
     return got
 
 
