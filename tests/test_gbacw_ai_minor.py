@@ -12,8 +12,10 @@ from typing import Any
 from gbacw_ai_views import away, hid
 from gettysburg.ai.general import best_index
 from gettysburg.core.hexes import Hex
+from gettysburg.gbacw.ai import minor_choices
 from gettysburg.gbacw.ai.doctrine import GbacwDoctrine
 from gettysburg.gbacw.ai.ground import mp_to, objectives, parse
+from gettysburg.gbacw.ai.situation import situation
 
 JSON = dict[str, Any]
 V0 = {"kind": "vertex", "index": 0}  # front: neighbours 0 and 1
@@ -70,10 +72,38 @@ def test_ready_made_works_go_on_the_objectives_first() -> None:
     assert best(v, legal[:2]) == legal[1]
 
 
-def test_the_general_never_leaves_the_map() -> None:
-    """004 §9.88: leaving by an off-map road takes a unit out of the fight for hours."""
+def test_the_general_never_leaves_the_map_for_nothing() -> None:
+    """004 §9.88: leaving by an off-map road takes a unit out of the fight for hours: with
+    no road's end to compare (not an entry hex), it is declined."""
     legal: list[JSON] = [{"type": "leave_map", "unit": "a", "area": "2"}, {"type": "end_brigade"}]
     assert best(view({"a": unit("usa", BASE)}), legal)["type"] == "end_brigade"
+
+
+ROAD_ENDS = {"11": "C5312", "12": "C5345", "13": "C1245", "14": "C3045"}  # direct hexes
+
+
+def road_view(scenario: str) -> JSON:
+    """A Confederate regiment waiting at area 11's direct hex (the Taneytown Road, C5312),
+    offered the off-map roads to areas 12, 13 and 14 (004 §9.88)."""
+    v = view({"a": {**unit("csa", parse("C5312")), "hex": None, "waiting_at": "C5312"}},
+             seat="csa", place_hexes={"area": {a: h for a, h in ROAD_ENDS.items()
+                                               if a != "11"}})
+    return {**v, "scenario": scenario}
+
+
+def test_the_off_map_road_when_it_saves_the_march() -> None:
+    """004 §9.88 (the Battle): from C5312, 32 MP from the nearest objective, the road to area
+    12 (2 turns) comes back on at C5345, 7 MP from C4645: 32 > 7 + 2 x 8, so it is taken,
+    and not the roads to areas 13 (5 turns) or 14 (4 turns); on the Second Day C5345 is 47
+    MP from any objective: the road is declined."""
+    legal: list[JSON] = [{"type": "end_brigade"},
+                         *({"type": "leave_map", "unit": "a", "area": a}
+                           for a in ("13", "12", "14"))]
+    assert best(road_view("battle"), legal) == legal[2]
+    assert best(road_view("battle"), [legal[0], legal[1], legal[3]])["type"] == "end_brigade"
+    assert best(road_view("second-day"), legal)["type"] == "end_brigade"
+    s = situation(road_view("battle"))
+    assert minor_choices.road_saving(s, legal[2]) == 32.0 - (7.0 + 2 * minor_choices.TURN_MP)
 
 
 def test_rodes_comes_on_by_the_area_nearest_the_objectives() -> None:
@@ -170,8 +200,20 @@ def test_idle_rally_when_disorder_outweighs_fatigue() -> None:
     assert best(tired, back) == back[1]
 
 
-def test_the_hero_policy_default_stands() -> None:
-    """004 §18.0 P (E-33): the default (save one's own failed checks) is kept."""
+def test_the_hero_policy_both_with_a_spare_marker() -> None:
+    """004 §18.0 P (E-33): with one Hero marker the default (save) stands; with two the
+    general sets "both" (the spare one also spoils an enemy's passed check); back to one,
+    it returns to "save"."""
     legal: list[JSON] = [{"type": "hero_policy", "use": u} for u in ("spoil", "both", "never")]
-    assert best(view({"a": unit("usa", BASE)}), [*legal, {"type": "end_brigade"}])["type"] \
-        == "end_brigade"
+    done: JSON = {"type": "end_brigade"}
+    units = {"a": unit("usa", BASE)}
+    one = view(units, heroes={"usa": {"held": 1, "policy": "save"}})
+    assert best(one, [*legal, done]) == done
+    two = view(units, heroes={"usa": {"held": 2, "policy": "save"}})
+    assert best(two, [*legal, done]) == legal[1]
+    spent = view(units, heroes={"usa": {"held": 1, "policy": "both"}})
+    back: list[JSON] = [{"type": "hero_policy", "use": u} for u in ("save", "spoil", "never")]
+    assert best(spent, [*back, done]) == back[0]
+    # the enemy's markers are not ours
+    theirs = view(units, heroes={"csa": {"held": 3, "policy": "save"}})
+    assert best(theirs, [*legal, done]) == done

@@ -6,7 +6,9 @@ public board:
   division within 3 hexes, once; back to its battalion when that brigade is far off;
 - the Third Day's ready-made breastworks (004 sc.5): every one placed, nearest the
   objectives first, guarding toward the enemy;
-- leaving by map C's off-map roads (004 §9.88): never (troops off the map fight nobody);
+- leaving by map C's off-map roads (004 §9.88): only when the road, its turns off the map
+  counted at a day's march of ``TURN_MP`` a turn, brings the unit at least ``ROAD_SAVES``
+  MP nearer its objective than walking would (troops off the map fight nobody meanwhile);
 - Rodes's entry area (004 chart c): the area nearest the objectives;
 - counter-charge (002 §11.56): on Attack orders (no check), or on Advance in good order;
 - breaking off a charge (§11.57): when the enemy next to the charger outweighs it;
@@ -16,8 +18,9 @@ public board:
   nearer the enemy (else the plain rally or resupply, listed with its own score);
 - idle rally (§13.45): when the brigade's disordered units outnumber its fatigue levels
   (resting takes one level off, rallying puts units back in the line);
-- the Hero markers' policy (004 §18.0 P, E-33): the default (save one's own failed
-  checks) stands.
+- the Hero markers' policy (004 §18.0 P, E-33): with one marker, the default (save one's
+  own failed checks); with two or more, "both" (the spare one also spoils an enemy's
+  passed check, rather than wait for a save that may never come).
 
 Scores are on the doctrine's scale (a "done" action 0.01, a decline 0.0); ``None``: not
 one of this module's kinds.
@@ -33,9 +36,15 @@ from gettysburg.core.protocol import Action
 from gettysburg.gbacw.ai.ground import FAR, board, mp_to, parse
 from gettysburg.gbacw.ai.reactions import back_away
 from gettysburg.gbacw.ai.situation import Situation, facing_cos
+from gettysburg.gbacw.off_map import destinations, load_links
 
 #: hexes within which a battery joins a brigade, and beyond which it goes back
 ATTACH_WITHIN, DETACH_BEYOND = 3, 5
+#: the MP a unit is reckoned to cover on the map in a turn (an infantry MA with a road's
+#: help), and how many MP the off-map road must save over walking to be taken
+TURN_MP, ROAD_SAVES = 8.0, 4.0
+#: Hero markers held from which the policy is "both" (004 §18.0 P)
+SPARE_HEROES = 2
 
 
 def _sp(s: Situation, key: str) -> int:
@@ -163,10 +172,52 @@ def idle_rally(s: Situation, a: Action) -> float:
     return 0.3 if bool(a.get("on")) == rally else -0.1
 
 
+def road_saving(s: Situation, a: Action) -> float | None:
+    """004 §9.88: the infantry MP the off-map road saves the unit on its way to its
+    objective: its distance now, less the distance from where the road comes back on
+    (the view's ``place_hexes``) and the journey's turns at :data:`TURN_MP` each (the
+    links' turns are public, ``data/off_map_roads.yaml``). ``None``: nothing to compare
+    (no objective, or the unit or the road's end unknown)."""
+    k = str(a.get("unit"))
+    here = s.unit_hex(k)
+    back = ((s.view.get("place_hexes") or {}).get("area") or {}).get(str(a.get("area")))
+    if here is None or not back or not s.obj.hexes:
+        return None
+    area = board().hexes[here].entry
+    turns = destinations(load_links(), area).get(int(str(a.get("area")))) \
+        if area is not None else None
+    if turns is None:
+        return None
+    there = s.to_goal(parse(str(back)))
+    if there >= FAR:
+        return None
+    return s.to_goal(here) - (there + TURN_MP * turns)
+
+
+def leave_map(s: Situation, a: Action) -> float:
+    """004 §9.88: take the off-map road only when it saves at least :data:`ROAD_SAVES` MP
+    over walking (then above any move, which gains at most a turn's march); never from an
+    objective."""
+    if s.unit_hex(str(a.get("unit"))) in s.obj.hexes:
+        return -0.2
+    saved = road_saving(s, a)
+    if saved is None or saved < ROAD_SAVES:
+        return -0.2  # troops off the map fight nobody
+    return 1.0 + 0.02 * min(saved, 50.0)
+
+
+def hero_policy(s: Situation, a: Action) -> float:
+    """004 §18.0 P (E-33): "both" while two or more Hero markers are held, else the
+    default "save"; every other policy declined."""
+    held = int(((s.view.get("heroes") or {}).get(s.seat) or {}).get("held") or 0)
+    want = "both" if held >= SPARE_HEROES else "save"
+    return 0.05 if a.get("use") == want else -0.05
+
+
 SCORERS: dict[str, Callable[[Situation, Action], float]] = {
     "attach": attach,
     "place_works": place_works,
-    "leave_map": lambda _s, _a: -0.2,  # 004 §9.88: troops off the map fight nobody
+    "leave_map": leave_map,
     "entry_area": entry_area,
     "counter_charge": counter_charge,
     "break_charge": break_charge,
@@ -174,7 +225,7 @@ SCORERS: dict[str, Callable[[Situation, Action], float]] = {
     "rally_face": rally_face,
     "resupply_face": resupply_face,
     "idle_rally": idle_rally,
-    "hero_policy": lambda _s, _a: -0.05,  # 004 §18.0 P: the default (save) stands
+    "hero_policy": hero_policy,
 }
 
 
