@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from gettysburg.core.hexes import DIRECTIONS, Hex
+from gettysburg.core.hexids import axial_to_offset
 from gettysburg.gbacw.board import Board, load_board
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.scenario import Control, SuddenDeath, VictoryPoints, load_scenario
+from gettysburg.gbacw.victory import other, road_line
 
 #: a hex no infantry enters (the chart's "P") or off the sheets
 FAR = 10_000.0
@@ -77,6 +79,44 @@ def _sudden_death(deaths: list[SuddenDeath], sheets: tuple[str, ...]) -> Objecti
     hexes = sorted({parse(h) for c in deaths for g in c.geographic for h in g.hexes},
                    key=lambda x: (x.q, x.r))
     return Objectives(taker, tuple(hexes), sheets)
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """The sudden-death terms beyond the objective hexes (004 sc.6.7), public in the
+    scenario file: ``road_seat`` needs no enemy infantry or cavalry on the hexes of
+    ``road_zone`` (on or east of the Emmitsburg Road's stretch); ``ci_limit`` maps a seat
+    to how many of its own combat-ineffective divisions hand the enemy the game."""
+
+    road_seat: str | None = None
+    road_zone: frozenset[Hex] = frozenset()
+    ci_limit: tuple[tuple[str, int], ...] = ()
+
+    def limit(self, seat: str) -> int | None:
+        return dict(self.ci_limit).get(seat)
+
+
+@cache
+def campaign(scenario: str) -> Campaign:
+    """The scenario's :class:`Campaign` terms (all empty for a scenario scored another
+    way). The road's zone is read as the victory rule reads it (``victory.road_line``:
+    in a row of the stretch, at or east of the road's westmost hex)."""
+    try:
+        scen = load_scenario(scenario)
+    except (OSError, ValueError, KeyError):
+        return Campaign()
+    deaths = [c for c in scen.victory.conditions if isinstance(c, SuddenDeath)]
+    limits = tuple(sorted((str(other(c.seat)), c.enemy_ci_divisions)
+                          for c in deaths if c.enemy_ci_divisions is not None))
+    road = next((c for c in deaths if c.clear_road is not None), None)
+    if road is None or road.clear_road is None:
+        return Campaign(None, frozenset(), limits)
+    b = board()
+    line = road_line(b, *road.clear_road)
+    kind = b.codec.offset
+    zone = frozenset(h for h in b.hexes
+                     if (cr := axial_to_offset(h, kind))[0] in line and cr[1] <= line[cr[0]])
+    return Campaign(road.seat, zone, limits)
 
 
 @cache
