@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
@@ -180,6 +182,64 @@ def test_road_line_follows_the_emmitsburg_road() -> None:
     assert line[60] == 28  # the derived road at row 60
     assert road_intruders(board, line, units("csa", "B6028", "B6029", "B4020"), "csa") == [
         "B6028"]
+
+
+def test_road_stretch_ends_and_arms_sc6_7() -> None:
+    """004 sc.6.7: only the rows between B4721 and C4645 count (row 47's road is at YY 22,
+    C46's at C4642 on the derived board); infantry and cavalry count, horse artillery not."""
+    board = load_board()
+    line = road_line(board, "B4721", "C4645")
+    first = units("csa", "B4722", "B4723", "B4620")  # row 46 is north of the stretch
+    assert road_intruders(board, line, first, "csa") == ["B4722"]
+    last = units("csa", "C4642", "C4643", "C4742")  # C47 is south of it
+    assert road_intruders(board, line, last, "csa") == ["C4642"]
+    assert road_intruders(board, line, units("csa", "B6020", arm="cav"), "csa") == ["B6020"]
+    assert road_intruders(board, line, units("csa", "B6020", arm="horse_art"), "csa") == []
+    assert road_intruders(board, line, units("usa", "B6020"), "csa") == []  # the Union's own
+
+
+def test_sc6_union_needs_every_town_hex_and_may_hold_by_last_occupation() -> None:
+    """004 sc.6.7: two town hexes of three are not Gettysburg; an empty town hex the Union
+    occupied last still counts as held; one the Confederates entered last does not."""
+    vic = load_scenario("battle").victory
+    board = load_board()
+    two = units("usa", "B3821", "B3827")
+    assert not score(vic, Standing("2-0600", two), final=False, board=board).decided
+    st = Standing("2-0600", two, control={"B3818": "usa"})
+    assert score(vic, st, final=False, board=board).winner == "usa"
+    st = Standing("2-0600", two, control={"B3818": "csa"})
+    assert not score(vic, st, final=False, board=board).decided
+
+
+def test_sc6_cavalry_spoils_the_road_and_five_ci_divisions_do_not_win() -> None:
+    """004 sc.6.7: an in-command Confederate cavalry regiment east of the road stops the
+    Union's geographic win as infantry does; the Union's loss objective needs six
+    Confederate CI divisions, not five (the Confederacy's needs twelve, not eleven)."""
+    vic = load_scenario("battle").victory
+    board = load_board()
+    town = units("usa", "B3821", "B3827", "B3818")
+    st = Standing("2-0500", town + units("csa", "B6020", arm="cav"))
+    assert not score(vic, st, final=False, board=board).decided
+    assert not score(vic, Standing("2-0500", ci_divisions={"csa": 5, "usa": 11}),
+                     final=False, board=board).decided
+
+
+def test_sc6_both_geographic_objectives_in_one_turn_is_a_draw() -> None:
+    """004 sc.6.7: the Confederacy controls every objective it needs by having occupied
+    them last (C4645 after the 1400 turn of 3 July; its troops since gone west of the
+    road), while the Union holds the town with the road clear: both win in the same turn,
+    a draw. With a Confederate regiment still on Cemetery Hill (east of the road) the
+    Confederacy alone wins."""
+    vic = load_scenario("battle").victory
+    board = load_board()
+    control: dict[str, Any] = {h: "csa" for h in CSA_GEO}
+    last: dict[str, Any] = {"C4645": {"csa": "3-1500"}}
+    town = units("usa", "B3821", "B3827", "B3818")
+    st = Standing("3-1600", town + units("csa", "B6031"), control=control, last_held=last)
+    v = score(vic, st, final=False, board=board)
+    assert v.decided and v.draw
+    st = Standing("3-1600", town + units("csa", "B5013"), control=control, last_held=last)
+    assert score(vic, st, final=False, board=board).winner == "csa"
 
 
 def test_sc6_end_without_a_winner_is_e14_otherwise() -> None:
