@@ -6,18 +6,19 @@ others' scores read unchanged. The doctrine keeps two things, each under a *cont
 holds every input it reads, so that a kept number is the one a fresh computation would
 give and the general's decisions do not change:
 
-* the terms a hex adds to the objectives' pull for a kind of block (``Situation.hex_terms``):
-  they read the enemy blocks, control, clock, style and score, never own blocks
-  (``Situation.terms_context``), so they stay valid through a whole movement phase;
+* the terms a hex adds to the objectives' pull for a kind of block
+  (``move_values.Situation.hex_terms``): they read the enemy blocks, control, clock,
+  style and score, never own blocks (``move_keeping.terms_context``), so they stay valid
+  through a whole movement phase;
 * for an HQ, how many blocks of its corps each hex has in command range (4.5), under the
   corps' hexes (``MoveMemo.hq_near``);
 * each unit's move parts (``UnitMoves``: the destinations' values without the overstack
   check, their control gains, the value of staying), which also read own blocks in and
-  next to the victory hexes (``Situation.move_context``); they are reused while the
+  next to the victory hexes (``move_keeping.move_context``); they are reused while the
   unit's hex, strength, destinations (and, for an HQ, its corps' hexes) are the same.
   When a block moves in or out of a victory hex's neighbourhood (a new move context), the
   new context starts from the last one's numbers, less those the change can reach
-  (``Situation.carry_over``): the objectives' pull where a changed objective was or
+  (``move_keeping.carry_over``): the objectives' pull where a changed objective was or
   becomes the strongest, control gains near a victory hex whose neighbourhood changed,
   and the units with a destination among those hexes.
 
@@ -76,7 +77,7 @@ class UnitMoves:
 
 @dataclass
 class KeptMoves:
-    """What one ``Situation.move_context`` keeps: the units' move parts, and the
+    """What one ``move_keeping.move_context`` keeps: the units' move parts, and the
     situation's own tables of the numbers that read nothing else (the objectives' pull by
     the hex a unit leaves and the hex it reaches, ``objective``; control gains by move,
     ``control_gain``; control now by victory hex, 6.61)."""
@@ -87,7 +88,7 @@ class KeptMoves:
     control_now: dict[str, str | None] = field(default_factory=dict)
     #: The objectives' (hex, need, divisor) for a unit leaving a hex near one, by hex.
     leaving: dict[str, list[tuple[str, float, float]]] = field(default_factory=dict)
-    #: Own blocks in and next to the victory hexes (``Situation.move_context``) and the
+    #: Own blocks in and next to the victory hexes (``move_keeping.move_context``) and the
     #: objectives' (hex, need, divisor) these numbers were found with; None while new.
     garrison: tuple[int, ...] | None = None
     objectives: tuple[tuple[str, float, float], ...] = ()
@@ -95,9 +96,9 @@ class KeptMoves:
 
 @dataclass
 class KeptTerms:
-    """What one ``Situation.terms_context`` keeps: ``hex_terms`` by kind of block and hex,
+    """What one ``move_keeping.terms_context`` keeps: ``hex_terms`` by kind of block and hex,
     and the ``KeptMoves`` used last under it (a new move context starts from it,
-    ``Situation.carry_over``)."""
+    ``move_keeping.carry_over``)."""
 
     terms: dict[tuple[bool, bool], dict[str, HexTerms]] = field(default_factory=dict)
     latest: KeptMoves | None = None

@@ -61,8 +61,8 @@ def hooks(memory: Memory | None) -> SystemHooks:
 def final_hour(view: JSONDict) -> bool:
     """Whether this is the scenario's last turn (its 8 PM turn, or the night turn of
     Days 2 and 3, 9.3): a verdict follows it, and the battle's (9.5) is never the last."""
-    from gettysburg.boc.ai.doctrine import turns_left, verdict_schedule
     from gettysburg.boc.ai.facts import scenario_source
+    from gettysburg.boc.ai.scenario_facts import turns_left, verdict_schedule
 
     campaign, _after_night, _last_day = verdict_schedule(scenario_source(view))
     return not campaign and turns_left(view) == 0
@@ -93,8 +93,8 @@ def _general() -> BocDoctrine:
 def near_enemy(view: JSONDict, hexes: Sequence[str]) -> int:
     """Hexes from the nearest of ``hexes`` to the nearest enemy block ``view`` shows,
     hidden ones included."""
-    from gettysburg.boc.ai.doctrine import enemy_reach
     from gettysburg.boc.ai.facts import facts_for
+    from gettysburg.boc.ai.knowledge import enemy_reach
 
     seat = view.get("seat")
     enemy = frozenset(str(u["hex"]) for u in [*view.get("units", []), *view.get("hidden", [])]

@@ -26,7 +26,8 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
-from gettysburg.boc.ai.doctrine import BocDoctrine, Style, StyleKey, general_style
+from gettysburg.boc.ai.doctrine import BocDoctrine
+from gettysburg.boc.ai.style import Style, StyleKey, general_style
 
 TUNED_FILE = Path(__file__).resolve().parent.parent / "data" / "tuned_styles.yaml"
 #: The weights an entry may set: every ``Style`` field.

@@ -1,0 +1,172 @@
+"""How the BoC doctrine keeps move scores from one decision to the next (issue 59): the
+contexts its kept tables hold for (``terms_context``, ``move_context``), how a new move
+context starts from the last one (``carry_over``), handing a situation its kept tables
+(``keep``) and a unit's moves scored from its kept parts (``kept_move_scores``). What is
+kept, and why a kept number is the number a fresh computation gives, is ``move_memo``'s
+module doc; docs/boc-speed.md (session 46) has the figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+
+from gettysburg.boc.ai.move_memo import KeptMoves, Key, MoveMemo, UnitMoves
+from gettysburg.boc.ai.move_values import OVERSTACK, Situation, around_victory_order
+from gettysburg.boc.ai.style import style_key
+
+
+def terms_context(sit: Situation) -> Hashable:
+    """Everything ``hex_terms`` reads besides the kind of block and the hex: the
+    board, style, seat, night, whether behind, control and the enemy blocks as known
+    (``move_memo``)."""
+    return Key((sit.facts, style_key(sit.style), sit.seat, sit.night, sit.behind,
+                tuple(sorted(sit.control.items())),
+                tuple(sorted((hx, tuple(b)) for hx, b in sit.enemy_blocks.items()))))
+
+
+def move_context(sit: Situation, terms: Hashable) -> Hashable | None:
+    """Everything a move's value and control gain read besides the unit (its hex,
+    strength and, for an HQ, ``corps_key``) and the destination: ``terms`` (the
+    ``terms_context``), own blocks in and next to the victory hexes (their garrisons
+    and control, 6.61) and own columns. ``None`` where the style keeps room to fall
+    back (``keep_room`` reads own blocks anywhere): there no move parts are kept."""
+    if sit.style.keep_room:
+        return None
+    return Key((terms, sit.around_garrison(),
+                tuple(sorted((hx, tuple(sorted(c))) for hx, c in sit.columns.items()))))
+
+
+def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
+    """Fill ``new``, the tables of this new ``move_context``, with what ``old`` (the
+    last one of the same ``terms_context``) found that still holds here: own blocks
+    moved in or out of some victory hexes' neighbourhoods, nothing else changed that
+    the tables read. Returns how many units' move parts it took over.
+
+    * control now (6.61) and control gains, unless they read a victory hex with a
+      changed hex in or next to it;
+    * the objectives' pull of a unit that garrisons none (``objective``): where every
+      changed objective pulled less than the strongest before, the strongest of that
+      and the changed ones' new pulls (a maximum, so the same number); elsewhere it
+      is found again when asked;
+    * a unit's move parts, unless it garrisons a victory hex or its hex or a
+      destination is a hex where any of the above changed."""
+    facts, old_garrison = sit.facts, old.garrison
+    if old_garrison is None:
+        return 0
+    changed = {h for h, a, b in zip(around_victory_order(facts), old_garrison,
+                                    sit.around_garrison(), strict=True) if a != b}
+    dirty = {v for v in facts.victory
+             if v in changed or not changed.isdisjoint(facts.nbrs.get(v, ()))}
+    zone = set(dirty)  # hexes with a dirty victory hex within 1 (``near_victory``)
+    for v in dirty:
+        zone.update(facts.nbrs.get(v, ()))
+    new.control_now.update({v: c for v, c in old.control_now.items() if v not in dirty})
+    new.gains.update({k: g for k, g in old.gains.items()
+                      if k[0] not in zone and (k[1] is None or k[1] not in zone)})
+    # The pulls of the objectives on a unit leaving ``here`` (None: no garrison), as
+    # ``old`` found them and now: only the changed ones are asked again.
+    moved_pull: dict[str | None, set[str]] = {}
+    for here, row in old.objective.items():
+        before = old.objectives if here is None else old.leaving.get(here)
+        if before is None or (here is not None and here in zone):
+            continue
+        moved_pull[here] = _carry_row(sit, row, before, new.objective.setdefault(here, {}),
+                                      sit.objectives_now if here is None
+                                      else sit.objectives_leaving(here))
+    n = 0
+    for uid, moves in old.units.items():
+        here = moves.key[0] if isinstance(moves.key, tuple) else None
+        if not isinstance(here, str) or here in zone:
+            continue
+        moved = moved_pull.get(here if here in sit.near_victory_hexes else None)
+        if moved is None or here in moved or not moved.isdisjoint(moves.dests) \
+                or not zone.isdisjoint(moves.dests):
+            continue
+        new.units[uid] = moves
+        n += 1
+    return n
+
+
+def _carry_row(sit: Situation, row: Mapping[str, float],
+               before: Sequence[tuple[str, float, float]], into: dict[str, float],
+               now: Sequence[tuple[str, float, float]]) -> set[str]:
+    """``carry_over`` of one row of ``objective`` values: ``before`` and ``now`` the
+    objectives' (hex, need, divisor) then and now. Fills ``into`` with the values that
+    still hold and returns the hexes whose value changed or must be asked again."""
+    was = {v: (need, den) for v, need, den in before}
+    pulls = [(v, *was[v], need, den) for v, need, den in now
+             if v in was and was[v] != (need, den)]
+    if len(was) != len(now):  # not the same objectives: nothing holds
+        return set(row)
+    moved: set[str] = set()
+    decay, table = sit.decay_pow, sit.facts.table
+    for hx, val in row.items():
+        at = table[hx]
+        best, sure = val, True
+        for v, need0, den0, need1, den1 in pulls:
+            w = decay[at[v]]
+            if need0 * w / den0 >= val:
+                sure = False  # it may have been the strongest: ask again
+                break
+            pull = need1 * w / den1
+            if pull > best:
+                best = pull
+        if not sure:
+            moved.add(hx)
+            continue
+        into[hx] = best
+        if best != val:
+            moved.add(hx)
+    return moved
+
+
+def keep(memo: MoveMemo, sit: Situation) -> None:
+    """Hand ``sit`` the kept tables of its contexts (``memo``); a new move context starts
+    from the last one of the same terms context (``carry_over``)."""
+    terms = terms_context(sit)
+    kept_terms = memo.terms.get(terms)
+    sit.keep_terms(kept_terms.terms)
+    sit.keep_hq_rows(memo.hq_near)
+    context = move_context(sit, terms)
+    if context is None:
+        return
+    kept = memo.moves.get(context)
+    sit.keep_moves(kept)
+    if kept.garrison is None:  # a new move context: start from the last one's
+        if kept_terms.latest is not None:
+            memo.carried += carry_over(sit, kept_terms.latest, kept)
+        kept.garrison = sit.around_garrison()
+        kept.objectives = tuple(sit.objectives_now)
+    kept_terms.latest = kept
+
+
+def kept_move_scores(sit: Situation, memo: MoveMemo, units: dict[str, UnitMoves], uid: str,
+                     here: str, paths: Sequence[Sequence[str]]) -> list[float]:
+    """``move_values.move_scores`` from the parts kept since an earlier decision in the
+    same context (``units``: ``sit.move_memo``, handed over by ``keep``), made and kept
+    when missing: the same numbers, the same order of operations. Counts the units found
+    kept or made in ``memo``."""
+    dests = tuple([str(p[-1]) for p in paths])
+    key = (here, sit.strength(uid), sit.corps_key(uid))
+    kept = units.get(uid)
+    if kept is None or kept.key != key or kept.dests != dests:
+        memo.misses += 1
+        values = sit.hex_values(uid, here, dests, stacking=False)
+        near = sit.near_victory_hexes if here not in sit.near_victory_hexes else None
+        gains = [0.0 if near is not None and dest not in near
+                 else sit.control_gain(dest, here) for dest in dests]
+        kept = UnitMoves(key, dests, tuple(values), tuple(gains),
+                         sit.hex_values(uid, here, (here,), stacking=False)[0])
+        units[uid] = kept
+    else:
+        memo.hits += 1
+    over = sit.overstacked
+    stay = OVERSTACK if over(uid, here, here) else kept.stay
+    weight = sit.control_weight
+    # Only the hexes that may be full are asked (``may_overstack``).
+    may, stacking = sit.may_overstack(here), sit.facts.stacking
+    # Move only for a real gain.
+    return [(OVERSTACK if (dest in may or dest not in stacking) and over(uid, here, dest)
+             else value) - stay + weight * gain - 0.01 * len(p) - 0.05
+            for value, gain, dest, p in zip(kept.values, kept.gains, dests, paths,
+                                            strict=True)]
