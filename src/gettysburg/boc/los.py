@@ -25,9 +25,17 @@ With this reading the 5.3 diagram from Q10 holds exactly (tests/test_boc_los.py)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from gettysburg.boc.board import BOC, Board, BoardError
 from gettysburg.core.hexes import Hex, are_adjacent, cone, distance
+
+
+@lru_cache(maxsize=4096)
+def _cone(origin: Hex, through: Hex) -> tuple[Hex, ...]:
+    """``core.hexes.cone`` kept per hexside (session 47: a battery's sights test every
+    hex of a cone, and each test worked the cone out again; it is geometry alone)."""
+    return tuple(cone(origin, through))
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ def cone_targets(board: Board, origin: Hex, through: Hex) -> list[Hex]:
             f"{BOC.format(through)} is not adjacent to {BOC.format(origin)}: "
             "artillery fires through one of its own hexsides (5.31)"
         )
-    return [h for h in cone(origin, through) if h in board.hexes]
+    return [h for h in _cone(origin, through) if h in board.hexes]
 
 
 def _blocks(board: Board, x: Hex, origin: Hex, target: Hex) -> bool:
@@ -123,7 +131,7 @@ def line_of_sight(board: Board, origin: Hex, target: Hex, through: Hex | None = 
     candidates = [through] if through is not None else list(board.on_map_neighbours(origin))
     best_block: Sightline | None = None
     for thr in candidates:
-        cone_hexes = cone(origin, thr)
+        cone_hexes = _cone(origin, thr)
         if target not in cone_hexes:
             continue
         d2 = board.hexes[target].double_defence
