@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action
-from gettysburg.gbacw.ai import choices, minor_choices, reactions, tactics
+from gettysburg.gbacw.ai import campaign, choices, minor_choices, reactions, tactics
 from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, parse
 from gettysburg.gbacw.ai.memory import REPEATS
@@ -56,6 +56,7 @@ class GbacwDoctrine:
         fire_first = self._fire_first(s, legal, moves)
         out = [moves[i] if i in moves else self._score(s, brigades, a, fire_first)
                for i, a in enumerate(legal)]
+        out = campaign.adjust(s, legal, out)  # 004 sc.6.7: the road and the loss limit
         if not any(a.get("type") in DONE for a in legal):
             # 002 §11.21: a brigade whose mounted cavalry (or a charge) must shock has no
             # end until it designates one; the best designation then, never stalling with
@@ -198,16 +199,21 @@ class GbacwDoctrine:
         return "advance"
 
     def _move(self, s: Situation, a: Action) -> float:
-        k, to = str(a["unit"]), parse(str(a["to"]))
-        key = (k, to)
-        if key not in s._move_base:
-            s._move_base[key] = self._move_base(s, k, to)
-        base, target, crowded = s._move_base[key]
-        if target is None and crowded is None:
+        # A decision may list ten thousand moves (each unit's hexes times their facings):
+        # the (unit, hex) part is worked out once, the facing's from a memo (issue 54).
+        key = (a["unit"], a["to"])
+        got = s._move_base.get(key)
+        if got is None:
+            to = parse(str(a["to"]))
+            base, target, crowded = self._move_base(s, str(a["unit"]), to)
+            aim = None if target is None else (target.q - to.q, target.r - to.r)
+            got = s._move_base[key] = (base, aim, crowded)
+        base, aim, crowded = got
+        if aim is None and crowded is None:
             return base  # decided before the facing counts
         score = base
-        if target is not None:
-            score += 0.05 * s.cos(a.get("facing"), to, target)
+        if aim is not None:
+            score += 0.05 * s.cos_by(a.get("facing"), aim[0], aim[1])
         if crowded:
             score -= 0.4  # do not end next to a much stronger enemy
         return score
