@@ -199,21 +199,16 @@ class GbacwDoctrine:
         return "advance"
 
     def _move(self, s: Situation, a: Action) -> float:
-        # A decision may list ten thousand moves (each unit's hexes times their facings):
-        # the (unit, hex) part is worked out once, the facing's from a memo (issue 54).
-        key = (a["unit"], a["to"])
-        got = s._move_base.get(key)
-        if got is None:
-            to = parse(str(a["to"]))
-            base, target, crowded = self._move_base(s, str(a["unit"]), to)
-            aim = None if target is None else (target.q - to.q, target.r - to.r)
-            got = s._move_base[key] = (base, aim, crowded)
-        base, aim, crowded = got
-        if aim is None and crowded is None:
+        k, to = str(a["unit"]), parse(str(a["to"]))
+        key = (k, to)
+        if key not in s._move_base:
+            s._move_base[key] = self._move_base(s, k, to)
+        base, target, crowded = s._move_base[key]
+        if target is None and crowded is None:
             return base  # decided before the facing counts
         score = base
-        if aim is not None:
-            score += 0.05 * s.cos_by(a.get("facing"), aim[0], aim[1])
+        if target is not None:
+            score += 0.05 * s.cos(a.get("facing"), to, target)
         if crowded:
             score -= 0.4  # do not end next to a much stronger enemy
         return score
