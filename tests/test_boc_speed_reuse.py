@@ -4,13 +4,17 @@ tested (``movement._reusable``), and is then the reach a fresh search finds."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gettysburg.ai import make_agent
 from gettysburg.boc import movement
+from gettysburg.boc.board import load_board
 from gettysburg.boc.game import BocGame
 from gettysburg.boc.movement import MoveRules, Reach, _search, graph, reachable
 from gettysburg.core.protocol import new_game
@@ -114,3 +118,30 @@ def test_emptied_cache_means_a_fresh_search() -> None:
     board, start, rules, reach = _fresh_board_reach(5)
     graph(board).reach_cache.clear()
     assert reachable(board, start, rules) is not reach
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_the_numbered_test_answers_as_the_named_one(data: st.DataObject) -> None:
+    """Session 47: ``_reusable`` looks the changed hexes up among the hexes the search took,
+    by number (``Reach.taken``); a reach without them (``taken`` empty) is tested by the
+    names of its reached hexes and of those it went on from, as before. Under rules
+    changed at random around a search (stops, forbidden hexes, full hexsides, mostly
+    among the hexes it reached and next to them), both give the same answer, and the
+    reached hexes are the same either way."""
+    g = graph(load_board())
+    start = data.draw(st.sampled_from(g.hexes))
+    old = MoveRules(budget=data.draw(st.integers(0, 10)), roads=data.draw(st.booleans()),
+                    stop=frozenset(data.draw(st.lists(st.sampled_from(g.hexes), max_size=40))),
+                    entered=data.draw(st.booleans()))
+    reach = _search(g, start, old, movement.NO_ROAD, 0)
+    named = dataclasses.replace(reach, taken={})
+    assert reach.taken and reach.reached() == named.reached()
+    near = sorted({n for h in reach.reached() for n in g.idx.nbrs[h]} | reach.reached())
+    hexes = st.sampled_from(near)
+    sides = st.sampled_from([k for k in g.sides if set(g.side_ends(k)) & set(near)])
+    new = MoveRules(budget=old.budget, roads=old.roads, entered=old.entered,
+                    stop=old.stop ^ frozenset(data.draw(st.lists(hexes, max_size=3))),
+                    forbidden=frozenset(data.draw(st.lists(hexes, max_size=3))),
+                    full_sides=frozenset(data.draw(st.lists(sides, max_size=3))))
+    assert movement._reusable(g, reach, old, new) == movement._reusable(g, named, old, new)

@@ -90,6 +90,10 @@ class MoveGraph:
         field(default_factory=dict)
     #: road key -> its number in :attr:`roads`.
     road_no: dict[str, int] = field(default_factory=dict)
+    #: per hex number, its neighbours' numbers (``_reusable``).
+    nbr_no: list[tuple[int, ...]] = field(default_factory=list)
+    #: hex -> neighbour -> the step between them (``path_cost``).
+    step_to: dict[str, dict[str, Step]] = field(default_factory=dict)
     #: multiplier -> :attr:`fast` laid out for the search (:meth:`priced`).
     priced_memo: dict[int, list[HexSteps]] = field(default_factory=dict)
     #: ``entry_cost``'s answers by its arguments (the board never changes once loaded).
@@ -134,6 +138,8 @@ class MoveGraph:
         self.fast = [tuple((self.hex_no[st.to], self.side_no[st.side], st.off_road,
                             tuple((road_no[rk], rc) for rk, rc in st.roads))
                            for st in self.steps[h]) for h in self.hexes]
+        self.nbr_no = [tuple(step[0] for step in steps) for steps in self.fast]
+        self.step_to = {h: {st.to: st for st in sts} for h, sts in self.steps.items()}
 
 
 def graph(board: Board) -> MoveGraph:
@@ -186,6 +192,9 @@ class Reach:
     nr: int = 1
     extra: dict[str, list[str]] = field(default_factory=dict)  # one-hex moves (6.4)
     start: str = ""
+    #: hex number -> the cost of its first state taken, for every hex the search reached
+    #: (the start's too); left empty by a reach not made by ``_search``.
+    taken: dict[int, int] = field(default_factory=dict)
     _paths: dict[str, list[str]] | None = None
     _path_list: ReachPaths | None = None
     _reached: frozenset[str] | None = None
@@ -196,7 +205,10 @@ class Reach:
         from the heap and tested against the stops."""
         if self._reached is None:
             nr, names = self.nr, self.names
-            self._reached = frozenset({names[s // nr] for s in self.prev} | {self.start})
+            if self.taken:  # the same hexes: every state reached was taken (session 47)
+                self._reached = frozenset(names[h] for h in self.taken)
+            else:
+                self._reached = frozenset({names[s // nr] for s in self.prev} | {self.start})
         return self._reached
 
     def went_on(self, rules: MoveRules) -> frozenset[str]:
@@ -330,6 +342,8 @@ def _reusable(g: MoveGraph, reach: Reach, old: MoveRules, new: MoveRules) -> boo
         else frozenset()
     if not (stop or forbidden or full):
         return True
+    if reach.taken:
+        return _reusable_by_number(g, reach, old, stop, forbidden, full)
     reached = reach.reached()
     if not stop.isdisjoint(reached):
         return False
@@ -338,6 +352,34 @@ def _reusable(g: MoveGraph, reach: Reach, old: MoveRules, new: MoveRules) -> boo
     if any(not went_on.isdisjoint(nbrs.get(h, ())) for h in forbidden):
         return False
     return all(a not in went_on and b not in went_on for a, b in map(g.side_ends, full))
+
+
+def _reusable_by_number(g: MoveGraph, reach: Reach, old: MoveRules, stop: frozenset[str],
+                        forbidden: frozenset[str], full: frozenset[str]) -> bool:
+    """:func:`_reusable` for a reach made by ``_search`` (session 47): the changed hexes
+    looked up among the hexes it took (:attr:`Reach.taken`, by number) instead of the
+    reached hexes' names built as sets first; the same answer."""
+    taken, hex_no = reach.taken, g.hex_no
+    if any(hex_no.get(h, -1) in taken for h in stop):
+        return False
+    if not (forbidden or full):
+        return True
+    names, stops = g.hexes, old.stop
+    s0, at_start = hex_no[reach.start], not old.entered
+
+    def went_on(n: int) -> bool:
+        return n in taken and ((n == s0 and at_start) or names[n] not in stops)
+
+    nbr_no = g.nbr_no
+    for h in forbidden:
+        n = hex_no.get(h)
+        if n is not None and any(went_on(m) for m in nbr_no[n]):
+            return False
+    for k in full:
+        a, b = g.side_ends(k)
+        if a and (went_on(hex_no[a]) or went_on(hex_no[b])):
+            return False
+    return True
 
 
 def _numbers(g: MoveGraph, names: frozenset[str], numbering: dict[str, int]) -> set[int]:
@@ -438,7 +480,7 @@ def _search(g: MoveGraph, start: str, rules: MoveRules, start_road: str,
         name = names[state // nr]
         out.cost[name] = best[state]
         out.end[name] = state
-    out.prev, out.names, out.nr, out.start = prev, names, nr, start
+    out.prev, out.names, out.nr, out.start, out.taken = prev, names, nr, start, first_cost
     mult = rules.multiplier
     if rules.one_hex and not (s0 in stop and stop_at_start):
         # 6.4: one hex is always possible whatever it costs.
@@ -463,7 +505,7 @@ def path_cost(board: Board, path: list[str], rules: MoveRules, start_road: str =
     states: dict[str, int] = {start_road: start_cost}
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
-        step = next((s for s in g.steps.get(a, ()) if s.to == b), None)
+        step = g.step_to.get(a, {}).get(b)
         if step is None:
             raise RuleError("6.3", f"{b} is not a map hex next to {a}")
         if a in rules.stop and (i > 1 or rules.entered):
