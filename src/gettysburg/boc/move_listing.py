@@ -95,7 +95,9 @@ class MoveListing:
         self.entry_melee = [a for a in self.entry_melee if a.get("unit") not in uids]
         self.moves = [m for m in self.moves if m[0] not in uids]
         self.enters = [e for e in self.enters if e[0] not in uids]
-        self._chunks = None
+        if self._chunks is not None:
+            # What move_chunks makes of the lists left (each chunk names its unit first).
+            self._chunks = [c for c in self._chunks if c[0][0] not in uids]
 
     def set_enters(self, enters: list[tuple[str, EnterListing]]) -> None:
         """Due units' entries listed again (``Update.divisions``)."""
