@@ -409,7 +409,8 @@ class Position:
 
     def _enter_key(self, uid: str, front: frozenset[str] | None,
                    occ: Mapping[str, list[UnitState]] | None) -> tuple[object, ...]:
-        """All an ``enter_options`` answer reads: unit, entry hexes, night march, rules."""
+        """All an ``enter_options`` answer reads: entry hexes, night march, move rules (the
+        unit's own part in it is its off-road multiplier, which the rules hold)."""
         u = self.state.units[uid]
         if front is None:
             front = front_line(self.board, self.state, u.side)
@@ -417,9 +418,11 @@ class Position:
         entries = tuple(self.entry_hexes(u))
         night_march = bool(u.night_road and self.state.night)
         # Due units wait off the map for many decisions while little near their entry
-        # changes: the answer is kept per (unit, entry hexes, move rules), which is all it
-        # reads (issue 59). Callers get their own path lists.
-        return (uid, entries, night_march, rules)
+        # changes: the answer is kept per (entry hexes, move rules), which is all it reads
+        # (issue 59), and so shared by the units of a division that come on together
+        # (session 47: half the answers of a random Day 1 game). Callers get their own
+        # path lists.
+        return (entries, night_march, rules)
 
     def _enter_answer(self, key: tuple[object, ...]) -> EnterPlan:
         """The answer for a key of :meth:`_enter_key`, worked out once."""
@@ -428,22 +431,25 @@ class Position:
             memo = self._enter_memo = {}
         got = memo.get(key)
         if got is None:
-            uid, entries, night_march, rules = key
-            assert isinstance(uid, str) and isinstance(entries, tuple)
+            entries, night_march, rules = key
+            assert isinstance(entries, tuple)
             assert isinstance(night_march, bool) and isinstance(rules, MoveRules)
-            got = self._enter_options(uid, entries, night_march, rules)
+            got = self._enter_options(entries, night_march, rules)
             if len(memo) >= ENTER_MEMO:
                 del memo[next(iter(memo))]
             memo[key] = got
         return got
 
-    def _enter_options(self, uid: str, entries: tuple[tuple[str, str], ...],
-                       night_march: bool, rules: MoveRules) -> EnterPlan:
-        """:meth:`enter_options` worked out (6.7, 9.74), the paths not yet traced."""
+    def _enter_options(self, entries: tuple[tuple[str, str], ...], night_march: bool,
+                       rules: MoveRules) -> EnterPlan:
+        """:meth:`enter_options` worked out (6.7, 9.74), the paths not yet traced; the
+        unit's off-road multiplier (3.24/3.25) is its rules' (``move_rules``)."""
         board = self.board
         idx = index(board)
-        label = self.orders.oob[uid]
         best: EnterPlan = {}
+        # The search from the hex a unit comes on at (6.7): one hex is not always possible.
+        sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False, rules.stop,
+                        rules.forbidden, rules.full_sides, entered=True)
         for entry, road in entries:
             if entry in rules.forbidden:
                 continue
@@ -456,12 +462,10 @@ class Position:
                             if n in idx.edge and n not in rules.forbidden)
             firsts = [entry, *beside]
             for first in firsts:
-                cost0, road0 = entry_cost(board, entry, first, road,
-                                          label.movement.off_road_multiplier, rules.roads)
+                cost0, road0 = entry_cost(board, entry, first, road, rules.multiplier,
+                                          rules.roads)
                 if first != entry:
                     road0 = NO_ROAD
-                sub = MoveRules(rules.budget, rules.multiplier, rules.roads, False,
-                                rules.stop, rules.forbidden, rules.full_sides, entered=True)
                 at = (entry, first)
                 cur = best.get(at)
                 # (cost, path) pairs compare by cost first: a path is traced only to
