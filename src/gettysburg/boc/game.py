@@ -426,11 +426,13 @@ class BocGame(Position, Game):
             acts += self._swap_actions(seat)
         elif st.phase == "command":
             acts += self.hancock_actions(seat)
+            occ = None  # the occupants, once for every HQ (nothing moves while listing)
             for u in st.on_map(seat):
                 if self.activation_problem(u) is None:
+                    occ = st.occupants() if occ is None else occ
                     acts.append({"type": "activate", "hq": u.id})
                     acts += [{"type": "activate", "hq": u.id, "to": t}
-                             for t in self.deploy_targets(u)]
+                             for t in self.deploy_targets(u, occ)]
         elif st.phase == "movement":
             got = kept(self._listing_memo, self, seat) if reuse else None
             if got is None:
@@ -447,11 +449,13 @@ class BocGame(Position, Game):
             acts += fire_options(self.board, st, self.orders, seat,
                                  FireLedger.from_json(st.fire))
         elif st.phase == "supply" and not st.night:
+            occ = None
             for u in st.on_map(seat):
                 if self.supply_activation_problem(u) is None:
+                    occ = st.occupants() if occ is None else occ
                     acts.append({"type": "supply_activate", "hq": u.id})
                     acts += [{"type": "supply_activate", "hq": u.id, "to": t}
-                             for t in self.deploy_targets(u)]
+                             for t in self.deploy_targets(u, occ)]
             for u in st.on_map(seat):
                 if u.sup_active:
                     acts += [{"type": "supply", "hq": u.id, "unit": t, "steps": 1}

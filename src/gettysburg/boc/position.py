@@ -190,12 +190,15 @@ class Position:
         n = len((self.state.occupants() if occ is None else occ).get(hx, []))
         return n + extra <= self.board.hex(hx).stacking
 
-    def deploy_targets(self, u: UnitState) -> list[str]:
+    def deploy_targets(self, u: UnitState,
+                       occ: Mapping[str, list[UnitState]] | None = None) -> list[str]:
         """4.3 / 8.1: an HQ may step one hex when activated, into a friendly hex (6.6) with
-        room for it (6.2)."""
+        room for it (6.2). ``occ``: the hexes' occupants, if the caller has them (a legal
+        list asks for every HQ of a side in one position)."""
         assert u.hex is not None
         idx = index(self.board)
-        occ = self.state.occupants()
+        if occ is None:
+            occ = self.state.occupants()
         out = []
         for n in idx.nbrs.get(u.hex, ()):
             if self.state.control.get(n) != u.side:
