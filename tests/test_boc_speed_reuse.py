@@ -70,8 +70,9 @@ def test_reused_reaches_are_fresh_searches_through_random_day1_play(
             game.apply_unrecorded(agents[seat].choose({}, game.legal_sequence(seat), 1.0,
                                                       rng), seat)
     # The kept movement list (move_listing) asks for reaches only where they may differ:
-    # some 2,000 answers in these decisions, all searched or reused (3,000 before it).
-    assert checked["answers"] > 1500
+    # some 2,000 answers in these decisions, all searched or reused (3,000 before it);
+    # some 1,200 since due units of one division share their entry answers (session 47).
+    assert checked["answers"] > 1000
     assert checked["reused"] > 50  # the reuse was tried and taken, not only skipped
 
 

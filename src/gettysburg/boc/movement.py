@@ -356,11 +356,13 @@ def _reusable(g: MoveGraph, reach: Reach, old: MoveRules, new: MoveRules) -> boo
 
 def _reusable_by_number(g: MoveGraph, reach: Reach, old: MoveRules, stop: frozenset[str],
                         forbidden: frozenset[str], full: frozenset[str]) -> bool:
-    """:func:`_reusable` for a reach made by ``_search`` (session 47): the changed hexes
-    looked up among the hexes it took (:attr:`Reach.taken`, by number) instead of the
-    reached hexes' names built as sets first; the same answer."""
+    """:func:`_reusable` for a reach made by ``_search`` (session 47): the hexes it took
+    are its start and the ends of its paths (:attr:`Reach.end`), and those it went on from
+    are looked up by number among them (:attr:`Reach.taken`) next to each changed
+    forbidden hex and hexside, instead of the reached hexes' names built as sets first;
+    the same answer."""
     taken, hex_no = reach.taken, g.hex_no
-    if any(hex_no.get(h, -1) in taken for h in stop):
+    if reach.start in stop or not stop.isdisjoint(reach.end):
         return False
     if not (forbidden or full):
         return True
