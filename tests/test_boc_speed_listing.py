@@ -288,6 +288,44 @@ def test_check_move_takes_the_kept_rules_only_while_they_are_the_states() -> Non
     assert game.kept_move(game.state.units[other["unit"]]) is None
 
 
+def test_entries_take_the_kept_rules_which_are_the_states() -> None:
+    """Session 47: the kept list holds due units' rules too (``check_enter`` and
+    ``apply_enter`` take them and the front line from it while it is current): in random
+    Day 1 play, at every movement decision, every due unit's kept rules are the rules
+    worked out afresh, and an entry applied with them leaves the state an entry applied
+    after ``forget_memos`` leaves."""
+    from gettysburg.boc.control import front_line
+
+    game = _day1("kept-entries")
+    rng = random.Random(5)
+    agent = make_agent("random", 0)
+    checked = entered = 0
+    for _ in range(400):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        seq = game.legal_sequence(seat)
+        enters = [a for a in seq if a["type"] == "enter"]
+        for uid in {a["unit"] for a in enters}:
+            u = game.state.units[uid]
+            got = game.kept_move(u)
+            assert got is not None
+            front = front_line(game.board, game.state, seat)
+            assert got == (front, game.move_rules(u, front))
+            checked += 1
+        if enters:
+            act = rng.choice(enters)
+            fresh = game.clone()
+            fresh.forget_memos()
+            fresh.apply_unrecorded(act, seat)
+            game.apply_unrecorded(act, seat)
+            assert game.state_hash() == fresh.state_hash()
+            entered += 1
+            continue
+        game.apply_unrecorded(agent.choose({}, seq, 1.0, rng), seat)
+    assert checked > 20 and entered > 5
+
+
 def test_kept_board_answers_are_the_ones_worked_out() -> None:
     """``Board.hex`` by id (a table) is the hex's data as parsing finds it; ``entry_cost``
     (kept per board and arguments) is what it works out (6.7), asked again or not."""

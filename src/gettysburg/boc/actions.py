@@ -407,8 +407,14 @@ def check_enter(game: Position, action: Action, seat: Seat) -> tuple[int, str]:
                                "(its entry road or an adjacent one, division together)")
     idx = index(game.board)
     first = path[0]
-    front = front_line(game.board, game.state, seat)
-    rules = game.move_rules(u, front)
+    # The front line and rules the listed entries were worked out by (issue 59), if the
+    # kept movement list is current; else afresh.
+    kept = game.kept_move(u)
+    if kept is not None:
+        front, rules = kept
+    else:
+        front = front_line(game.board, game.state, seat)
+        rules = game.move_rules(u, front)
     if u.night_road and game.state.night:
         march = road_march(game.board, entry, rules.forbidden, NIGHT_ROADS)
         if march.get(path[-1]) != path:
@@ -439,7 +445,8 @@ def apply_enter(game: Position, action: Action, seat: Seat,
     u = _unit(game, action)
     entry, path = str(action["entry"]).upper(), _path(action)
     st = game.state
-    front = front_line(game.board, st, u.side)
+    kept = game.kept_move(u)  # nothing changed yet: the listed front line (issue 59)
+    front = kept[0] if kept is not None else front_line(game.board, st, u.side)
     _crossings(game, path, front)
     div = game.division_key(u)
     if div and road and u.status == RESERVE:

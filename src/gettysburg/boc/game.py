@@ -510,8 +510,10 @@ class BocGame(Position, Game):
                 continue
             if column_rule and oob[uid].type == "infantry":
                 acts.append({"type": "formation", "unit": uid, "column": not u.column})
-            # Built when handed out, as the moves are (issue 59).
-            enters.append((uid, self.enter_listing(uid, front, occ)))
+            # Built when handed out, as the moves are (issue 59). The rules are kept for
+            # check_enter and apply_enter (kept_move), as the movers' for check_move.
+            rules[uid] = self.move_rules(u, front, occ)
+            enters.append((uid, self.enter_listing(uid, front, occ, rules[uid])))
         enemy = frozenset(h for h, us in occ.items() if any(x.side != seat for x in us))
         memo = MoveListing(st, clock_key(st, seat), full_sides(st), dict(st.entry_roads),
                            json_copy(st.melee), enemy, front, rules, acts, [], [], moves,

@@ -68,7 +68,7 @@ class MoveListing:
     melee: JSONDict  # a copy of the declared melees
     enemy: frozenset[str]  # the hexes any enemy block is in
     front: frozenset[str]  # the seat's front line (6.61)
-    rules: dict[str, MoveRules]  # each block's that may move (its moves' search)
+    rules: dict[str, MoveRules]  # each block's that may move or enter (its search's)
     #: The ready actions in the order built (before the sort by type) but the melees;
     #: every one names its block (``formation``, ``leave_map``).
     acts: list[Action]

@@ -387,11 +387,13 @@ class Position:
         return {k: (c, list(p)) for k, (c, p) in got.items()}
 
     def enter_listing(self, uid: str, front: frozenset[str],
-                      occ: Mapping[str, list[UnitState]]) -> EnterListing:
+                      occ: Mapping[str, list[UnitState]],
+                      rules: MoveRules | None = None) -> EnterListing:
         """The ``enter`` actions of a due unit as (entry hex, path), in the order the legal
         actions list them (by entry hex, then destination); kept with the answer of
-        :meth:`shared_enter_options` (issue 59). The caller must change nothing in it."""
-        key = self._enter_key(uid, front, occ)
+        :meth:`shared_enter_options` (issue 59). The caller must change nothing in it.
+        ``rules``: the unit's ``move_rules`` for ``front`` and ``occ``, if known."""
+        key = self._enter_key(uid, front, occ, rules)
         memo = self._enter_list_memo
         if memo is None:
             memo = self._enter_list_memo = {}
@@ -411,13 +413,15 @@ class Position:
         return {at: (kept[0], _traced(kept)) for at, kept in plan.items()}
 
     def _enter_key(self, uid: str, front: frozenset[str] | None,
-                   occ: Mapping[str, list[UnitState]] | None) -> tuple[object, ...]:
+                   occ: Mapping[str, list[UnitState]] | None,
+                   rules: MoveRules | None = None) -> tuple[object, ...]:
         """All an ``enter_options`` answer reads: entry hexes, night march, move rules (the
         unit's own part in it is its off-road multiplier, which the rules hold)."""
         u = self.state.units[uid]
-        if front is None:
-            front = front_line(self.board, self.state, u.side)
-        rules = self.move_rules(u, front, occ)
+        if rules is None:
+            if front is None:
+                front = front_line(self.board, self.state, u.side)
+            rules = self.move_rules(u, front, occ)
         entries = tuple(self.entry_hexes(u))
         night_march = bool(u.night_road and self.state.night)
         # Due units wait off the map for many decisions while little near their entry
