@@ -168,11 +168,13 @@ def commanded_units(board: Board, state: BocState, orders: Orders, hq_id: str) -
     return sorted(out)
 
 
-def supply_roles(state: BocState, orders: Orders, hq_id: str) -> list[tuple[str, str]]:
+def supply_roles(state: BocState, orders: Orders, hq_id: str,
+                 side_roles: Roles | None = None) -> list[tuple[str, str]]:
     """The roles in which an HQ may hand out supply (8.2): ("ahq", ""), ("chq", corps),
-    ("dhq", ""), ("art", ""), ("cav", "")."""
+    ("dhq", ""), ("art", ""), ("cav", "") (``side_roles``: :func:`roles` of its side, if
+    the caller has them)."""
     unit = orders.oob[hq_id]
-    r = roles(state, orders, unit.side)
+    r = roles(state, orders, unit.side) if side_roles is None else side_roles
     out: list[tuple[str, str]] = []
     if r.ahq == hq_id:
         out.append(("ahq", ""))

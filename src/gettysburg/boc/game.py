@@ -114,6 +114,7 @@ from gettysburg.boc.supply import (
     NIGHT_POINTS,
     day_targets,
     night_targets,
+    side_now,
 )
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
 from gettysburg.core.canonical import JSONDict, canonical_json, check_json, json_copy, sha256_hex
@@ -456,10 +457,12 @@ class BocGame(Position, Game):
                     acts.append({"type": "supply_activate", "hq": u.id})
                     acts += [{"type": "supply_activate", "hq": u.id, "to": t}
                              for t in self.deploy_targets(u, occ)]
+            now = None  # the side's front, enemy hexes and roles, once for every HQ
             for u in st.on_map(seat):
                 if u.sup_active:
+                    now = side_now(self.board, st, self.orders, seat) if now is None else now
                     acts += [{"type": "supply", "hq": u.id, "unit": t, "steps": 1}
-                             for t, _ in day_targets(self.board, st, self.orders, u.id)]
+                             for t, _ in day_targets(self.board, st, self.orders, u.id, now)]
         elif st.phase == "supply":
             for uid, most, _per in night_targets(self.board, st, self.orders, seat):
                 acts += [{"type": "night_supply", "unit": uid, "steps": n}

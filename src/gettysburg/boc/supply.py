@@ -10,8 +10,10 @@ supply hex instead of an HQ (8.4).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gettysburg.boc.board import Board
-from gettysburg.boc.command import Orders, command_range, may_supply, supply_roles
+from gettysburg.boc.command import Orders, Roles, command_range, may_supply, roles, supply_roles
 from gettysburg.boc.control import connected, enemy_hexes, front_line
 from gettysburg.boc.state import ON_MAP, BocState, UnitState
 from gettysburg.core.protocol import RuleError
@@ -81,16 +83,34 @@ def check_night_supply(board: Board, state: BocState, orders: Orders, unit_id: s
     return cost
 
 
-def day_targets(board: Board, state: BocState, orders: Orders, hq_id: str
-                ) -> list[tuple[str, int]]:
-    """(unit, SP cost) for every step the active HQ could hand out now (legal actions)."""
+@dataclass(frozen=True)
+class SideNow:
+    """What :func:`day_targets` reads of an HQ's side, the same for every HQ of the side
+    in one position (a legal list asks for all of them: session 47)."""
+
+    front: frozenset[str]  # 6.62
+    enemy: frozenset[str]  # the 6.6 snapshot's enemy hexes (4.5)
+    roles: Roles  # 4.6
+
+
+def side_now(board: Board, state: BocState, orders: Orders, side: str) -> SideNow:
+    return SideNow(front_line(board, state, side), enemy_hexes(state, side),
+                   roles(state, orders, side))
+
+
+def day_targets(board: Board, state: BocState, orders: Orders, hq_id: str,
+                side: SideNow | None = None) -> list[tuple[str, int]]:
+    """(unit, SP cost) for every step the active HQ could hand out now (legal actions;
+    ``side``: :func:`side_now` of its side in this position, if the caller has it)."""
     hq = state.units[hq_id]
     left = state.supply_points.get(hq_id, 0)
     if not hq.sup_active or left <= 0:
         return []
-    reach = command_range(board, state, orders, hq_id)
-    hq_roles = supply_roles(state, orders, hq_id)
-    front = front_line(board, state, hq.side)
+    if side is None:
+        side = side_now(board, state, orders, hq.side)
+    reach = command_range(board, state, orders, hq_id, side.enemy)
+    hq_roles = supply_roles(state, orders, hq_id, side.roles)
+    front = side.front
     out = []
     for u in state.on_map(hq.side):
         if u.hex not in reach or u.supplied or u.sup_active:
