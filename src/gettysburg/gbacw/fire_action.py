@@ -21,8 +21,8 @@ position's order of units in a hex.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import Hex
@@ -314,8 +314,37 @@ def scene_of(game: GbacwGame, key: str, seat: str, *, phasing: bool) -> Scene:
                  friends, tuple(lone_battery_front(game, key)) if phasing else ())
 
 
-def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
-    """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3)."""
+@dataclass
+class Planner:
+    """One legal list's fire checks for a unit (:func:`order_options`): the
+    :class:`Scene` of each firer built once, and each plan and check asked kept with its
+    answer (a plan or the refusal). The position does not change while a list is built,
+    and every split pair, rapid and combined fire of a battery asks the same plans again:
+    without it each pair built three scenes (every unit read) and traced each line anew.
+    Never kept beyond the call that made it."""
+
+    scenes: dict[tuple[str, str, bool], Scene] = field(default_factory=dict)
+    answers: dict[tuple[Any, ...], FirePlan | RuleError] = field(default_factory=dict)
+
+    def scene(self, game: GbacwGame, key: str, seat: str, *, phasing: bool) -> Scene:
+        """:func:`scene_of`, built once per (unit, seat, phasing)."""
+        memo = (key, seat, phasing)
+        got = self.scenes.get(memo)
+        if got is None:
+            got = self.scenes[memo] = scene_of(game, key, seat, phasing=phasing)
+        return got
+
+    def kept(self, memo: tuple[Any, ...]) -> FirePlan | None:
+        """The plan kept for ``memo`` (raising the refusal kept), None when not asked yet."""
+        got = self.answers.get(memo)
+        if isinstance(got, RuleError):
+            raise got.with_traceback(None)  # the same refusal, not its first traceback
+        return got
+
+
+def fire_targets(game: GbacwGame, key: str, planner: Planner | None = None) -> list[Hex]:
+    """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3);
+    ``planner``: the list's kept checks (:class:`Planner`)."""
     try:
         firer = firer_of(game, key, phasing=True)
         check_may_fire(firer, "phasing", fired_kinds=_fired(game.pos.units[key]))
@@ -326,10 +355,11 @@ def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
         return []
     out = []
     seat = game.pos.units[key].seat
-    scene = scene_of(game, key, seat, phasing=True)
+    scene = scene_of(game, key, seat, phasing=True) if planner is None \
+        else planner.scene(game, key, seat, phasing=True)
     for h in sorted(scene.enemies, key=lambda x: (x.q, x.r)):
-        try:
-            plan_at(game, firer, h, seat, scene=scene)  # check_fire's checks (§10.66, §7.34)
+        try:  # check_fire's checks (§10.66, §7.34)
+            plan_at(game, firer, h, seat, scene=scene, planner=planner)
         except RuleError:
             continue
         out.append(h)
@@ -387,8 +417,26 @@ class FirePlan:
         return self.units or (self.firer.unit,)
 
 
-def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
-    """Validate a fire action (changes nothing) (002 §10.3, §10.1)."""
+def check_fire(game: GbacwGame, action: Action, seat: str,
+               planner: Planner | None = None) -> FirePlan:
+    """Validate a fire action (changes nothing) (002 §10.3, §10.1); ``planner``: the
+    list's kept checks (:class:`Planner`)."""
+    if planner is None:
+        return _check_fire(game, action, seat, None)
+    memo = ("check_fire", str(action.get("unit")), str(action.get("target")), seat)
+    got = planner.kept(memo)
+    if got is None:
+        try:
+            got = _check_fire(game, action, seat, planner)
+        except RuleError as exc:
+            planner.answers[memo] = exc
+            raise
+        planner.answers[memo] = got
+    return got
+
+
+def _check_fire(game: GbacwGame, action: Action, seat: str,
+                planner: Planner | None) -> FirePlan:
     key = str(action.get("unit"))
     p = game.pos
     if key not in p.units or p.units[key].seat != seat:
@@ -402,17 +450,31 @@ def check_fire(game: GbacwGame, action: Action, seat: str) -> FirePlan:
         raise RuleError("8.33", f"{key} may fire no SP from its hex (the hex limit is used "
                                 "by the units above it)")
     target = game.cat.board.parse(str(action.get("target")))
-    return plan_at(game, firer, target, seat)
+    return plan_at(game, firer, target, seat, planner=planner)
 
 
 def plan_at(game: GbacwGame, firer: Firer, target: Hex, seat: str,
             sp: int | None = None, *, by_parts: bool = True,
-            scene: Scene | None = None) -> FirePlan:
+            scene: Scene | None = None, planner: Planner | None = None) -> FirePlan:
     """The plan of ``firer``'s shot at ``target``: an enemy there, the lone battery rule
     (§10.66), range, arc and sight (§10.12, §10.16), the SP through a refused front (§7.34);
     a phasing extended line fires by its parts (§8.45, :func:`line_plan`) unless
     ``by_parts`` is False (a share given by the caller). ``scene``: the
-    position's hexes as :func:`scene_of` reads them (built here when not given)."""
+    position's hexes as :func:`scene_of` reads them (built here when not given);
+    ``planner``: the list's kept checks (:class:`Planner`), which then gives the scene."""
+    if planner is not None:
+        memo = ("plan_at", firer, target, seat, sp, by_parts)
+        got = planner.kept(memo)
+        if got is None:
+            try:
+                got = plan_at(game, firer, target, seat, sp, by_parts=by_parts,
+                              scene=planner.scene(game, firer.unit, seat,
+                                                  phasing=firer.phasing))
+            except RuleError as exc:
+                planner.answers[memo] = exc
+                raise
+            planner.answers[memo] = got
+        return got
     if scene is None:
         scene = scene_of(game, firer.unit, seat, phasing=firer.phasing)
     if target not in scene.enemies:
@@ -675,20 +737,22 @@ def _hexes(game: GbacwGame, ids: object, field_name: str) -> list[Hex]:
     return [game.cat.board.parse(str(x)) for x in ids]
 
 
-def check_order(game: GbacwGame, action: Action, seat: str) -> FireOrder:
-    """Validate any phasing fire action (changes nothing) (002 §10.3, §10.15, §10.6)."""
+def check_order(game: GbacwGame, action: Action, seat: str,
+                planner: Planner | None = None) -> FireOrder:
+    """Validate any phasing fire action (changes nothing) (002 §10.3, §10.15, §10.6);
+    ``planner``: the list's kept checks (:class:`Planner`)."""
     kind = str(action.get("type"))
     if kind not in ORDER_TYPES:
         raise RuleError("10.3", f"{kind!r} is not a phasing fire action")
     if kind == "fire":
-        plan = check_fire(game, action, seat)
+        plan = check_fire(game, action, seat, planner)
         if COMBINED_SMALL_ARMS in game.setup.options and not plan.firer.artillery:
-            plan = combined_small_arms(game, plan, seat)
+            plan = _stack_combined(game, plan, seat, planner)
         return FireOrder(kind, (plan,), spencer=spencer(plan.firer) and len(plan.shooters) == 1)
     key = str(action.get("unit"))
     first = check_fire(game, {"type": "fire", "unit": key,
                               "target": action.get("target", (action.get("targets") or [""])[0])},
-                       seat)
+                       seat, planner)
     f = first.firer
     if kind == "rapid_fire":
         check_rapid_fire(all_charts().range, f, first.shot.hexes)
@@ -696,15 +760,16 @@ def check_order(game: GbacwGame, action: Action, seat: str) -> FireOrder:
             raise RuleError("10.68", "rapid fire only at 1-3 hexes")
         return FireOrder(kind, (first, first), rapid=True)
     if kind == "fire_split":
-        plans = _split(game, f, _hexes(game, action.get("targets"), "targets"), seat)
+        plans = _split(game, f, _hexes(game, action.get("targets"), "targets"), seat, planner)
         if COMBINED_SMALL_ARMS in game.setup.options and not f.artillery:
-            plans = combined_split(game, plans, seat)  # 002 §10.82 with §10.15
+            plans = combined_split(game, plans, seat, planner)  # 002 §10.82 with §10.15
         return FireOrder(kind, plans)
     return FireOrder(kind, (_combined(game, first, [str(x) for x in action.get("with") or []],
-                                      seat),))
+                                      seat, planner),))
 
 
-def _split(game: GbacwGame, f: Firer, targets: list[Hex], seat: str) -> tuple[FirePlan, ...]:
+def _split(game: GbacwGame, f: Firer, targets: list[Hex], seat: str,
+           planner: Planner | None = None) -> tuple[FirePlan, ...]:
     """002 §10.15: as evenly as possible among adjacent enemy hexes in the front, never two
     shares at one hex; a one-counter battery may split among any hexes it may fire at
     (§10.65), a battery's section never splits."""
@@ -715,8 +780,8 @@ def _split(game: GbacwGame, f: Firer, targets: list[Hex], seat: str) -> tuple[Fi
     if f.artillery and game.counter(f.unit).mode:
         raise RuleError("10.65", f"{f.unit} is a section of a battery: sections do not split")
     if extended_line(game, f.unit):
-        return _line_split(game, f, targets, seat)
-    plans = [plan_at(game, f, t, seat, by_parts=False) for t in targets]
+        return _line_split(game, f, targets, seat, planner)
+    plans = [plan_at(game, f, t, seat, by_parts=False, planner=planner) for t in targets]
     if len({p.shot.refused_side for p in plans}) > 1:
         raise RuleError("7.34", "split fire goes through the normal or the refused front, "
                                 "not both (each front is counted separately)")
@@ -737,13 +802,13 @@ def line_sp(game: GbacwGame, key: str) -> int:
 
 
 def _line_split(game: GbacwGame, f: Firer, targets: list[Hex],
-                seat: str) -> tuple[FirePlan, ...]:
+                seat: str, planner: Planner | None = None) -> tuple[FirePlan, ...]:
     """Split fire by an extended line (002 §10.15 with §8.45). **Reading**: the line's SP
     (:func:`line_sp`) split as evenly as possible among enemy hexes each adjacent to one of
     its hexes and in that part's front; each share is fired by the parts that reach its
     hex, combined as :func:`line_plan` combines them, and never with more SP than those
     parts have."""
-    plans = [plan_at(game, f, t, seat) for t in targets]
+    plans = [plan_at(game, f, t, seat, planner=planner) for t in targets]
     if len({p.shot.refused_side for p in plans}) > 1:
         raise RuleError("7.34", "split fire goes through the normal or the refused front, "
                                 "not both (each front is counted separately)")
@@ -756,7 +821,8 @@ def _line_split(game: GbacwGame, f: Firer, targets: list[Hex],
                  for p, share in zip(plans, shares, strict=True))
 
 
-def _combined(game: GbacwGame, first: FirePlan, others: list[str], seat: str) -> FirePlan:
+def _combined(game: GbacwGame, first: FirePlan, others: list[str], seat: str,
+              planner: Planner | None = None) -> FirePlan:
     """002 §10.63-10.64: stacked batteries or sections of the active brigade fire as one:
     guns added (each within the hex limits), the worst range DRM; different batteries only
     at 4+ hexes. Combined fire does not split (§10.65)."""
@@ -770,7 +836,8 @@ def _combined(game: GbacwGame, first: FirePlan, others: list[str], seat: str) ->
     plans = [first]
     for k in others:
         plan = check_fire(game, {"type": "fire", "unit": k,
-                                 "target": game.cat.board.hexes[first.target].id}, seat)
+                                 "target": game.cat.board.hexes[first.target].id}, seat,
+                          planner)
         if not plan.firer.artillery or plan.firer.hex != f.hex:
             raise RuleError("10.63", f"{k} is not a battery stacked with {f.unit}")
         plans.append(plan)
@@ -781,7 +848,8 @@ def _combined(game: GbacwGame, first: FirePlan, others: list[str], seat: str) ->
                     units=tuple(p.firer.unit for p in plans), over=first.over)
 
 
-def combined_small_arms(game: GbacwGame, first: FirePlan, seat: str) -> FirePlan:
+def combined_small_arms(game: GbacwGame, first: FirePlan, seat: str,
+                        planner: Planner | None = None) -> FirePlan:
     """002 §10.82 (optional): the non-artillery units of the active brigade stacked with the
     firer that may fire at the same hex fire with it as one, their SP added (within the hex
     limits), with the least favourable range DRM, prepared fire, state and ammunition."""
@@ -792,12 +860,22 @@ def combined_small_arms(game: GbacwGame, first: FirePlan, seat: str) -> FirePlan
             continue
         try:
             plan = check_fire(game, {"type": "fire", "unit": k,
-                                     "target": game.cat.board.hexes[first.target].id}, seat)
+                                     "target": game.cat.board.hexes[first.target].id}, seat,
+                              planner)
         except RuleError:
             continue
         if not plan.firer.artillery and plan.shot.refused_side == first.shot.refused_side:
             plans.append(plan)
     return combine_small_arms_plans(game, plans)
+
+
+def _stack_combined(game: GbacwGame, first: FirePlan, seat: str,
+                    planner: Planner | None) -> FirePlan:
+    """:func:`combined_small_arms`, given the planner only when there is one (a caller may
+    stand in for the function with its three-argument form, as a test does)."""
+    if planner is None:
+        return combined_small_arms(game, first, seat)
+    return combined_small_arms(game, first, seat, planner)
 
 
 def combine_small_arms_plans(game: GbacwGame, plans: list[FirePlan]) -> FirePlan:
@@ -824,7 +902,7 @@ def combine_small_arms_plans(game: GbacwGame, plans: list[FirePlan]) -> FirePlan
 
 
 def combined_split(game: GbacwGame, plans: tuple[FirePlan, ...],
-                   seat: str) -> tuple[FirePlan, ...]:
+                   seat: str, planner: Planner | None = None) -> tuple[FirePlan, ...]:
     """002 §10.82 (optional) with §10.15: a split by a unit whose stack combines its small
     arms is the stack's split, the stack taken as one unit: its SP added as
     :func:`combined_small_arms` adds them at each target, shared as evenly as possible.
@@ -833,7 +911,8 @@ def combined_split(game: GbacwGame, plans: tuple[FirePlan, ...],
     f = plans[0].firer
     if extended_line(game, f.unit):
         return plans
-    whole = [combined_small_arms(game, plan_at(game, f, p.target, seat, by_parts=False), seat)
+    whole = [_stack_combined(game, plan_at(game, f, p.target, seat, by_parts=False,
+                                           planner=planner), seat, planner)
              for p in plans]
     if len(whole[0].shooters) == 1 and all(len(w.shooters) == 1 for w in whole):
         return plans
@@ -849,8 +928,10 @@ def combined_split(game: GbacwGame, plans: tuple[FirePlan, ...],
 
 def order_options(game: GbacwGame, key: str) -> list[Action]:
     """The split, combined and rapid fire actions ``key`` may take now (002 §10.15,
-    §10.63-10.65, §10.68), in a fixed order."""
-    targets = fire_targets(game, key)
+    §10.63-10.65, §10.68), in a fixed order. Every check of the list shares one
+    :class:`Planner` (a battery's split pairs ask the same plans again and again)."""
+    planner = Planner()
+    targets = fire_targets(game, key, planner)
     if not targets:
         return []
     seat = game.pos.units[key].seat
@@ -860,13 +941,13 @@ def order_options(game: GbacwGame, key: str) -> list[Action]:
     rf = c.arm in ("art", "horse_art") and all_charts().range.weapon(c.weapon).rapid_fire
     for t in targets if rf else []:
         action: Action = {"type": "rapid_fire", "unit": key, "target": board.hexes[t].id}
-        if _valid(game, action, seat):
+        if _valid(game, action, seat, planner):
             out.append(action)
     for i, a in enumerate(targets):
         for b in targets[i + 1:]:
             action = {"type": "fire_split", "unit": key,
                       "targets": [board.hexes[a].id, board.hexes[b].id]}
-            if _valid(game, action, seat):
+            if _valid(game, action, seat, planner):
                 out.append(action)
     here = game.hex_of(game.pos.units[key].hex)
     if c.arm in ("art", "horse_art") and here is not None:
@@ -876,14 +957,14 @@ def order_options(game: GbacwGame, key: str) -> list[Action]:
                 for t in targets:
                     action = {"type": "combined_fire", "unit": key, "with": [other],
                               "target": board.hexes[t].id}
-                    if _valid(game, action, seat):
+                    if _valid(game, action, seat, planner):
                         out.append(action)
     return out
 
 
-def _valid(game: GbacwGame, action: Action, seat: str) -> bool:
+def _valid(game: GbacwGame, action: Action, seat: str, planner: Planner) -> bool:
     try:
-        check_order(game, action, seat)
+        check_order(game, action, seat, planner)
     except RuleError:
         return False
     return True
