@@ -123,13 +123,13 @@ def test_emptied_cache_means_a_fresh_search() -> None:
 
 @settings(max_examples=120, deadline=None)
 @given(st.data())
-def test_the_numbered_test_answers_as_the_named_one(data: st.DataObject) -> None:
-    """Session 47: ``_reusable`` looks the changed hexes up among the hexes the search took,
-    by number (``Reach.taken``); a reach without them (``taken`` empty) is tested by the
-    names of its reached hexes and of those it went on from, as before. Under rules
-    changed at random around a search (stops, forbidden hexes, full hexsides, mostly
-    among the hexes it reached and next to them), both give the same answer, and the
-    reached hexes are the same either way."""
+def test_the_quick_test_answers_as_the_set_one(data: st.DataObject) -> None:
+    """Session 47: ``_reusable`` tests a reach made by the search by its start and path
+    ends (``_reusable_made``); a reach without the search's record (``taken`` empty) is
+    tested by the sets of its reached hexes and of those it went on from, as before.
+    Under rules changed at random around a search (stops, forbidden hexes, full hexsides,
+    mostly among the hexes it reached and next to them), both give the same answer, and
+    the reached hexes are the same either way."""
     g = graph(load_board())
     start = data.draw(st.sampled_from(g.hexes))
     old = MoveRules(budget=data.draw(st.integers(0, 10)), roads=data.draw(st.booleans()),
