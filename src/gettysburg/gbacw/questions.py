@@ -6,11 +6,13 @@ result; and the module's helpers and caches (002 §3.0 and the sections each met
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
-from gettysburg.core.canonical import JSONDict
+from gettysburg.core.canonical import JSONDict, canonical_json, hash_json, sha256_hex
 from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import (
+    FORMAT_STATE,
     Action,
     Event,
     Game,
@@ -91,6 +93,8 @@ class EngineQuestions(Game):
     def _derive(self) -> None:
         self._memo: dict[Any, Any] = {}  # answers for the position as it stands
         self._placed: dict[Any, Any] | None = None  # see placed()
+        # unit key -> (its UnitState.text_key, '"key":' + its canonical JSON): state_hash
+        self._unit_texts: dict[str, tuple[tuple[Any, ...], str]] = {}
         self.cat = drunk.catalog_for(self)  # fallen posts (002 §12.74), drunks (004 §18.0 L)
         self.scen: EngineSetup = _setup_of(self.setup.scenario)
         self.fatigue = "no_fatigue" not in self.setup.options and self.scen.fatigue
@@ -115,6 +119,39 @@ class EngineQuestions(Game):
 
     def position_json(self) -> JSONDict:
         return self.pos.to_json()
+
+    def state_hash(self) -> str:
+        """:meth:`Game.state_hash`'s value (the SHA-256 of :meth:`hash_material`'s
+        canonical JSON), written from parts: each unit's canonical text is kept while its
+        fields stay the same (``UnitState.text_key``), so a recorded action encodes only
+        the units it changed and the rest of the position (on Third Day the units are five
+        sixths of the text). ``tests/test_gbacw_state_hash.py`` checks it against the
+        protocol's own at every step of games."""
+        head, rest = self.pos.json_parts()
+        position = _with_text({**head, **rest}, "units", self._units_text())
+        top = {"format": FORMAT_STATE, "setup": self.setup.to_json(),
+               "dice": self.dice.state_json()}
+        text = _with_text(top, "position", position) if position is not None else None
+        if text is None:  # a string of the state holds the slot's text (never seen)
+            return hash_json(self.hash_material())
+        return sha256_hex(text)
+
+    def _units_text(self) -> str:
+        """The canonical JSON of the position's ``units`` (as ``Position.to_json`` writes
+        them), each unit's text kept while its :meth:`UnitState.text_key` is unchanged."""
+        kept = self._unit_texts
+        parts = []
+        for k, u in sorted(self.pos.units.items()):
+            key = u.text_key()
+            got = kept.get(k)
+            if got is None or got[0] != key:
+                got = kept[k] = (key, f"{json.dumps(k, ensure_ascii=False)}:"
+                                      f"{canonical_json(u.to_json())}")
+            parts.append(got[1])
+        if len(kept) > len(self.pos.units):  # units gone (a position loaded): forget them
+            for k in [k for k in kept if k not in self.pos.units]:
+                del kept[k]
+        return "{" + ",".join(parts) + "}"
 
     def load_position(self, position: JSONDict) -> None:
         self._derive()
@@ -1006,6 +1043,23 @@ class EngineQuestions(Game):
 
 
 #: reach searches by signature (pure: the same inputs give the same answer in any game)
+#: a string no state holds, standing for a part written apart (state_hash)
+_SLOT = "\x00gbacw-slot\x00"
+_SLOT_TEXT = canonical_json(_SLOT)
+
+
+def _with_text(d: JSONDict, key: str, text: str | None) -> str | None:
+    """The canonical JSON of ``d`` with ``key`` holding the value whose canonical text is
+    ``text`` (sorted keys: the slot's place is the key's); None when a value of ``d``
+    already holds the slot's text."""
+    if text is None:
+        return None
+    whole = canonical_json({**d, key: _SLOT})
+    if whole.count(_SLOT_TEXT) != 1:
+        return None
+    return whole.replace(_SLOT_TEXT, text)
+
+
 _REACH_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
 _REACH_CACHE_SIZE = 4096
 _LEADER_CACHE: dict[tuple[Any, ...], dict[Hex, int]] = {}

@@ -12,7 +12,8 @@ here and nowhere else (:data:`SEAT_OF_SIDE`).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 from gettysburg.core.canonical import JSONDict
@@ -108,6 +109,13 @@ class UnitState:
                 **({"remounted": True} if self.remounted else {}),
                 **({"form_free": True} if self.form_free else {})}
 
+    def text_key(self) -> tuple[Any, ...]:
+        """Every field's value, lists copied into tuples: equal keys, equal :meth:`to_json`
+        (a game keeps each unit's canonical text while its key stays the same; the state is
+        hashed after every recorded action). Read through the dataclass's own field list,
+        so a new field is in the key without being named here."""
+        return (_UNIT_VALUES(self), *map(tuple, _UNIT_LISTS(self)))
+
     @staticmethod
     def from_json(d: JSONDict) -> UnitState:
         f = d["facing"]
@@ -127,6 +135,13 @@ class UnitState:
                          [str(x) for x in d.get("refused", [])],
                          int(d.get("formation_mp", 0)), int(d.get("stack", 0)),
                          bool(d.get("remounted", False)), bool(d.get("form_free", False)))
+
+
+_UNIT_VALUES = attrgetter(*(f.name for f in fields(UnitState)))
+#: the fields changed in place (lists): their contents, not the list objects, go in the key
+_UNIT_LISTS = attrgetter(*(f.name for f in fields(UnitState) if f.default_factory is list))
+if any(f.default_factory not in (list, MISSING) for f in fields(UnitState)):
+    raise TypeError("UnitState.text_key copies list fields only: freeze the new one there")
 
 
 @dataclass
@@ -244,9 +259,14 @@ class Position:
     coordinated: list[str] = field(default_factory=list)
 
     def to_json(self) -> JSONDict:
-        return {
-            "turn": self.turn, "last_turn": self.last_turn, "phase": self.phase,
-            "units": {k: u.to_json() for k, u in sorted(self.units.items())},
+        head, rest = self.json_parts()
+        return {**head, "units": {k: u.to_json() for k, u in sorted(self.units.items())},
+                **rest}
+
+    def json_parts(self) -> tuple[JSONDict, JSONDict]:
+        """:meth:`to_json` without ``units``, as the keys before and after it (fresh JSON):
+        the state hash writes the units from kept texts (``questions.state_hash``)."""
+        return {"turn": self.turn, "last_turn": self.last_turn, "phase": self.phase}, {
             "leaders": dict(sorted(self.leaders.items())),
             "leader_seat": dict(sorted(self.leader_seat.items())),
             "brigades": {k: b.to_json() for k, b in sorted(self.brigades.items())},
