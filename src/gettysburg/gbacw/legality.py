@@ -3,8 +3,10 @@ and ``validate`` read the same questions, so the list and the check agree."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import (
     Action,
     RuleError,
@@ -38,7 +40,9 @@ from gettysburg.gbacw import (
     withdrawal_step,
 )
 from gettysburg.gbacw.actions import check_shape
+from gettysburg.gbacw.board import Board
 from gettysburg.gbacw.facing import Facing
+from gettysburg.gbacw.legal_list import LegalList
 from gettysburg.gbacw.questions import (
     COMMANDER_MA,
     LEADER_MA,
@@ -49,6 +53,22 @@ from gettysburg.gbacw.questions import (
 from gettysburg.gbacw.state import (
     marker_parts,
 )
+
+
+def _unit_move(key: str, board: Board) -> Callable[[tuple[Hex, Facing]], Action]:
+    """Makes the ``move`` action of ``key`` to one of its destinations (a legal list's
+    lazily made items)."""
+    def make(dest: tuple[Hex, Facing]) -> Action:
+        return {"type": "move", "unit": key, "to": board.hexes[dest[0]].id,
+                "facing": dest[1].to_json()}
+    return make
+
+
+def _leader_move(kind: str, leader: str, board: Board) -> Callable[[Hex], Action]:
+    """Makes a leader's (or commander's) move action to one hex (``kind``: its type)."""
+    def make(h: Hex) -> Action:
+        return {"type": kind, "leader": leader, "to": board.hexes[h].id}
+    return make
 
 
 class EngineLegality(EngineQuestions):
@@ -69,10 +89,17 @@ class EngineLegality(EngineQuestions):
         return list(self._memo[memo])
 
     def legal_actions(self, seat: Seat) -> list[Action]:
+        return self.legal_sequence(seat).to_list()
+
+    def legal_sequence(self, seat: Seat) -> LegalList:
+        """The legal actions in :meth:`legal_actions`' order as a :class:`LegalList`: the
+        units', leaders' and commanders' moves are made into dicts only when read (the
+        random agent reads the count and one; issue 59)."""
+        out = LegalList()
         if seat not in self.to_move():
-            return []
+            return out
         p = self.pos
-        out: list[Action] = []
+        board = self.cat.board
         if p.phase == "orders":
             out += self._raise_options(seat)
             out += self._share_options(seat)
@@ -104,9 +131,8 @@ class EngineLegality(EngineQuestions):
         elif p.phase == "commanders":
             for ld in self.commanders(seat):
                 moves = self.commander_moves(ld)
-                out += [{"type": "move_commander", "leader": ld,
-                         "to": self.cat.board.hexes[h].id}
-                        for h in sorted(moves, key=lambda x: (x.q, x.r))]
+                out.add_made(sorted(moves, key=lambda x: (x.q, x.r)),
+                             _leader_move("move_commander", ld, board))
             out += end_segment.idle_options(self, seat)  # for IV/B (002 §13.45)
             out.append({"type": "end_commanders"})
         elif p.phase == "action" and p.pending is not None and \
@@ -139,9 +165,7 @@ class EngineLegality(EngineQuestions):
                     moving = self.may_move(self.formation(k))  # its own Stay (§6.23)
                     if moving and not self._fired_instead(k) \
                             and formation_step.blocks_move(self, k) is None:  # 002 §7.33
-                        out += [{"type": "move", "unit": k,
-                                 "to": self.cat.board.hexes[h].id, "facing": f.to_json()}
-                                for h, f in self.destinations(k)]
+                        out.add_made(self.destinations(k), _unit_move(k, board))
                     out += [{"type": "face", "unit": k, "facing": f.to_json()}
                             for f in self._turns(k)]
                     if moving:  # extend, retract, refuse, unrefuse (002 §7.3, §8.4, §8.5)
@@ -174,8 +198,7 @@ class EngineLegality(EngineQuestions):
                 if not self._owes_shock(seat) and not orders_step.owes_move(self):  # 11.21, 6.24
                     out.append({"type": "end_brigade"})
             for ld in self.movable_leaders():
-                out += [{"type": "move_leader", "leader": ld,
-                         "to": self.cat.board.hexes[h].id} for h in self.leader_moves(ld)]
+                out.add_made(self.leader_moves(ld), _leader_move("move_leader", ld, board))
             if not self._owes_shock(seat) and not orders_step.owes_move(self):
                 out.append({"type": "end_activation"})
                 out += battle_book_step.warren_options(self, seat)  # 004 §14.5
