@@ -639,7 +639,6 @@ class BocGame(Position, Game):
 
     def _view(self, seat: Seat, full: bool) -> JSONDict:
         st = self.state
-        own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         head: JSONDict = {
             "system": self.system, "seat": seat, "scenario": st.scenario, "title": st.title,
             # What the game was made from (a shipped name or a scenario file's path): public,
@@ -652,6 +651,7 @@ class BocGame(Position, Game):
             head.update({"losses": dict(st.losses), "victory": csa_total(self.board, st),
                          "over": st.over, "result": self.result()})
             return head
+        own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         out: JSONDict = {**head, "control": dict(st.control), "losses": dict(st.losses),
                          "victory": csa_total(self.board, st)}
         out["units"], out["hidden"] = units_view(self.key, st, seat, self._shown)

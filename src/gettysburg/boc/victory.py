@@ -20,7 +20,11 @@ STANDARD_BANDS = {"csa_win_min": 10, "usa_win_max": -1}
 
 def terrain_points(board: Board, state: BocState) -> int:
     control = state.control
-    return sum(points for hx, points in _victory_points(board) if control.get(hx) == "csa")
+    total = 0
+    for hx, points in _victory_points(board):  # a plain loop: every view asks (issue 59)
+        if control.get(hx) == "csa":
+            total += points
+    return total
 
 
 def _victory_points(board: Board) -> tuple[tuple[str, int], ...]:
