@@ -77,12 +77,15 @@ def check_stacking(board: Board, state: BocState, orders: Orders, column_rule: b
     entered the hex last go first (highest arrival sequence, then unit id), so the result
     is deterministic and never up to the player who caused it."""
     events: list[Event] = []
-    for hx, units in sorted(state.occupants().items()):
+    over: list[tuple[str, list[UnitState], int]] = []
+    for hx, units in state.occupants().items():
         limit = board.hex(hx).stacking
         if column_rule and any(u.column for u in units):
             limit = 1  # column/line box: a hex with a column holds only that unit
-        if len(units) <= limit:
-            continue
+        if len(units) > limit:
+            over.append((hx, units, limit))
+    over.sort(key=lambda o: o[0])  # by hex, as before; only the hexes over their limit
+    for hx, units, limit in over:
         excess = sorted(units, key=lambda u: (-u.seq, u.id))[: len(units) - limit]
         for u in excess:
             events.append(eliminate(state, orders, u, "6.2",
