@@ -84,6 +84,21 @@ def test_no_road_term_for_artillery_the_confederacy_or_another_scenario() -> Non
     assert best(road_view(scenario="second-day"), shots()) == shots()[1]
 
 
+def test_union_shocks_road_intruders_at_even_odds() -> None:
+    """004 sc.6.7: at 6 SP against 6 on Attack orders (even odds) the doctrine alone does not
+    shock; against a regiment east of the road the Union does (its chance of driving it
+    back counts), and against the same west of it, or on the Second Day, it does not."""
+    legal = [{"type": "end_shock"},
+             {"type": "shock", "shocks": [{"attackers": ["f"], "targets": [hid(EAST)]}]},
+             {"type": "shock", "shocks": [{"attackers": ["f"], "targets": [hid(WEST)]}]}]
+    attack = {"B": {"seat": "usa", "orders": "attack", "division": "D0", "fatigue": 0}}
+    east = view({"f": unit("usa", FIRER, "B"), "e": unit("csa", EAST, "E")}, brigades=attack)
+    west = view({"f": unit("usa", FIRER, "B"), "w": unit("csa", WEST, "E")}, brigades=attack)
+    assert best(east, legal[:2]) == legal[1]
+    assert best(west, [legal[0], legal[2]]) == legal[0]
+    assert best({**east, "scenario": "second-day"}, legal[:2]) == legal[0]
+
+
 def shock_legal(attackers: list[str]) -> list[JSON]:
     return [{"type": "end_shock"},
             {"type": "shock", "shocks": [{"attackers": attackers, "targets": [hid(WEST)]}]}]
