@@ -26,7 +26,7 @@ from gettysburg.gbacw.ai import campaign, choices, minor_choices, reactions, tac
 from gettysburg.gbacw.ai.combat import score_shock, score_withdraw
 from gettysburg.gbacw.ai.ground import FAR, parse
 from gettysburg.gbacw.ai.memory import REPEATS
-from gettysburg.gbacw.ai.situation import Situation, facing_cos, situation
+from gettysburg.gbacw.ai.situation import MoveBase, Situation, facing_cos, situation
 
 __all__ = ["GbacwDoctrine", "Situation", "situation"]
 
@@ -52,12 +52,12 @@ class GbacwDoctrine:
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         s = situation(view)
         brigades = view.get("brigades") or {}
-        moves = {i: self._move(s, a) for i, a in enumerate(legal) if a.get("type") == "move"}
-        fire_first = self._fire_first(s, legal, moves)
-        out = [moves[i] if i in moves else self._score(s, brigades, a, fire_first)
-               for i, a in enumerate(legal)]
+        out, gains, others = self._moves(s, legal)
+        fire_first = self._fire_first(s, gains)
+        for i in others:
+            out[i] = self._score(s, brigades, legal[i], fire_first)
         out = campaign.adjust(s, legal, out)  # 004 sc.6.7: the road and the loss limit
-        if not any(a.get("type") in DONE for a in legal):
+        if not any(legal[i].get("type") in DONE for i in others):  # (no move is DONE)
             # 002 §11.21: a brigade whose mounted cavalry (or a charge) must shock has no
             # end until it designates one; the best designation then, never stalling with
             # facings and refusals (a Battle game refused and unrefused a flank 21 times)
@@ -69,14 +69,38 @@ class GbacwDoctrine:
                    for x, a in zip(out, legal, strict=True)]
         return out
 
-    def _fire_first(self, s: Situation, legal: Sequence[Action],
-                    moves: dict[int, float]) -> set[str]:
+    def _moves(self, s: Situation,
+               legal: Sequence[Action]) -> tuple[list[float], dict[str, float], list[int]]:
+        """Every ``move``'s score (``_move``, written out here: a decision may list ten
+        thousand, each unit's hexes times their facings), each unit's best move, and the
+        indices of the other actions (their scores left at 0.0 for the caller)."""
+        out = [0.0] * len(legal)
+        best: dict[object, float] = {}
+        others: list[int] = []
+        memo, cos_by = s._move_base, s.cos_by
+        for i, a in enumerate(legal):
+            if a.get("type") != "move":
+                others.append(i)
+                continue
+            unit = a["unit"]
+            got = memo.get((unit, a["to"]))
+            if got is None:
+                got = self._move_entry(s, a)
+            base, aim, crowded = got
+            score = base
+            if aim is not None:
+                score += 0.05 * cos_by(a.get("facing"), aim[0], aim[1])
+            if crowded:
+                score -= 0.4  # do not end next to a much stronger enemy
+            out[i] = score
+            if score > best.get(unit, 0.0):
+                best[unit] = score
+        return out, {str(u): x for u, x in best.items()}, others
+
+    def _fire_first(self, s: Situation, gains: dict[str, float]) -> set[str]:
         """Units that should shoot before (or instead of) moving: those with no move that
-        gains ground, or holding an objective, or the defenders."""
-        gains: dict[str, float] = {}
-        for i, score in moves.items():
-            k = str(legal[i]["unit"])
-            gains[k] = max(gains.get(k, 0.0), score)
+        gains ground (``gains``: each unit's best move score, from ``_moves``), or holding
+        an objective, or the defenders."""
         return {k for k in s.own if gains.get(k, 0.0) < 0.3 or not s.attacking}
 
     def _score(self, s: Situation, brigades: JSONDict, a: Action, fire_first: set[str]) -> float:
@@ -186,12 +210,21 @@ class GbacwDoctrine:
         return 0.01 * (end.distance(near) if near is not None else 9)
 
     def _wanted_orders(self, s: Situation, brigade: str) -> str:
+        # asked once for each of a brigade's order choices: remembered for the view
+        got = s._wanted.get(brigade)
+        if got is None:
+            got = s._wanted[brigade] = self._orders_for(s, brigade)
+        return got
+
+    def _orders_for(self, s: Situation, brigade: str) -> str:
         keys = [k for k, u in s.own.items() if u.get("brigade") == brigade]
         hexes = [h for h in (s.unit_hex(k) for k in keys) if h is not None]
         if not hexes:
             return "advance"
         d = min(s.to_goal(h) for h in hexes)
-        near = min((h.distance(e) for h in hexes for e in s.enemy_sp), default=99)
+        # the nearest enemy of any of them (nearest_enemy's memo for each hex)
+        near = min((e.distance(h) for h in hexes if (e := s.nearest_enemy(h)) is not None),
+                   default=99)
         if d > MARCH_BEYOND and near > 6:
             return "march"
         if s.attacking and d <= ATTACK_WITHIN:
@@ -199,19 +232,36 @@ class GbacwDoctrine:
         return "advance"
 
     def _move(self, s: Situation, a: Action) -> float:
-        k, to = str(a["unit"]), parse(str(a["to"]))
-        key = (k, to)
-        if key not in s._move_base:
-            s._move_base[key] = self._move_base(s, k, to)
-        base, target, crowded = s._move_base[key]
-        if target is None and crowded is None:
-            return base  # decided before the facing counts
+        """A move's score: its (unit, hex) part (``_move_base``, once per pair), then how
+        squarely its facing points at what the unit should face there (``_moves`` has
+        the same written out for a whole list)."""
+        got = s._move_base.get((a["unit"], a["to"]))
+        if got is None:
+            got = self._move_entry(s, a)
+        base, aim, crowded = got
         score = base
-        if target is not None:
-            score += 0.05 * s.cos(a.get("facing"), to, target)
+        if aim is not None:
+            score += 0.05 * s.cos_by(a.get("facing"), aim[0], aim[1])
         if crowded:
             score -= 0.4  # do not end next to a much stronger enemy
         return score
+
+    def _move_entry(self, s: Situation, a: Action) -> MoveBase:
+        """``_move_base`` for the action's (unit, hex), with the target as an offset from
+        the hex, remembered for the view (the memo ``_move`` and ``_moves`` read) and for
+        the next views that agree on what it reads (``Situation.move_sig``)."""
+        k = str(a["unit"])
+        sig = s.move_sig(k)
+        got = None if sig is None else s._move_shared.get((sig, a["to"]))
+        if got is None:
+            to = parse(str(a["to"]))
+            base, target, crowded = self._move_base(s, k, to)
+            got = (base, None if target is None else (target.q - to.q, target.r - to.r),
+                   crowded)
+            if sig is not None:
+                s._move_shared[(sig, a["to"])] = got
+        s._move_base[(a["unit"], a["to"])] = got
+        return got
 
     def _move_base(self, s: Situation, k: str,
                    to: Hex) -> tuple[float, Hex | None, bool | None]:
@@ -225,27 +275,28 @@ class GbacwDoctrine:
             return 0.0, None, None
         if k in s.charging:
             return self._charge_move(s, k, frm, to)
-        on_obj = frm in s.obj.hexes and (s.own.get(k) or {}).get("hex")
-        if on_obj and to != frm:
+        u = s.own.get(k) or {}
+        frm_on_obj, before, _, _ = s.hex_terms(frm)
+        on_obj, after, next_to, aim = s.hex_terms(to)
+        if frm_on_obj and u.get("hex") and to != frm:
             return -2.0, None, None
-        if k in s.building and to != frm and to not in s.obj.hexes:
+        if k in s.building and to != frm and not on_obj:
             return -0.3, None, None  # 002 §15.14: leaving stops the work
-        if to in s.obj.hexes and not s.own_at.get(to):
+        if on_obj and not s.own_at.get(to):
             return 3.0, None, None
-        before, after = s.to_goal(frm), s.to_goal(to)
         if after >= FAR:
             return -1.0, None, None
         if not s.attacking and s.obj.hexes and before <= 3.0:
             gain = -0.5 if after > before else 0.0  # close enough to hold: stay
         else:
             gain = before - after
-        sp = int((s.own.get(k) or {}).get("sp") or 0)
-        crowded = s.enemy_next_to(to) > 2 * sp and to not in s.obj.hexes
-        if s.enemy_next_to(to) and (s.own.get(k) or {}).get("mode") == "mounted":
+        sp = int(u.get("sp") or 0)
+        crowded = next_to > 2 * sp and not on_obj
+        if next_to and u.get("mode") == "mounted":
             # 002 §11.21: mounted cavalry that ends next to an enemy without firing must
             # shock it; it rides there only in a charge (tactics.charge)
-            return STEP * gain - 0.35, s.aim(to), crowded
-        return STEP * gain - 0.05, s.aim(to), crowded
+            return STEP * gain - 0.35, aim, crowded
+        return STEP * gain - 0.05, aim, crowded
 
     def _charge_move(self, s: Situation, k: str, frm: Hex,
                      to: Hex) -> tuple[float, Hex | None, bool | None]:

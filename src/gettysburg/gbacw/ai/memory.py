@@ -19,14 +19,18 @@ CHARGING = "ai_charging"
 REPEATS = "ai_repeats"
 
 
-def _shooters(view: JSONDict) -> set[str]:
-    return {str(a.get("unit")) for a in view.get("legal_actions") or []
-            if a.get("type") == "fire"}
-
-
-def _chargers(view: JSONDict) -> set[str]:
-    return {str(a.get("unit")) for a in view.get("legal_actions") or []
-            if a.get("type") == "charge"}
+def _offered(view: JSONDict) -> tuple[set[str], set[str]]:
+    """The units offered a shot, and those offered a charge (one pass over the list: it
+    may hold ten thousand moves)."""
+    shooters: set[str] = set()
+    chargers: set[str] = set()
+    for a in view.get("legal_actions") or []:
+        kind = a.get("type")
+        if kind == "fire":
+            shooters.add(str(a.get("unit")))
+        elif kind == "charge":
+            chargers.add(str(a.get("unit")))
+    return shooters, chargers
 
 
 def _unmoved(view: JSONDict, key: str) -> bool:
@@ -47,7 +51,7 @@ class GbacwMemory:
 
     def recall(self, view: JSONDict) -> JSONDict:
         key = (view.get("turn"), view.get("current"), view.get("brigade"), view.get("phase"))
-        now = _shooters(view)
+        now, may = _offered(view)
         if key != self._activation:
             self._activation, self._offered, self._fired = key, set(), set()
             self._repeats = 0
@@ -57,7 +61,6 @@ class GbacwMemory:
         self._fired |= self._offered - now
         self._offered = now
         if view.get("pending") is None:  # (a pending decision lists no charge at all)
-            may = _chargers(view)
             self._charging |= {k for k in self._may_charge - may if _unmoved(view, k)}
             self._may_charge = may
         self._repeats += 1

@@ -5,11 +5,15 @@ facings every candidate action asks about remembered for the view (:class:`Situa
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.hexes import DIRECTIONS, Hex
-from gettysburg.gbacw.ai.ground import Objectives, mp_to, objectives, parse
+from gettysburg.gbacw.ai.ground import FAR, Objectives, distance_field, objectives, parse
 from gettysburg.gbacw.ai.memory import CHARGING, FIRED
 from gettysburg.gbacw.catalog import catalog
 
@@ -47,6 +51,12 @@ def _cos_of(f: tuple[float, float], v: tuple[float, float, float]) -> float:
     return (f[0] * v[0] + f[1] * v[1]) / (v[2] * nf)
 
 
+#: ``Situation.cos_by``'s memo, by (facing kind, index, offset): pure geometry, so kept for
+#: every view, up to this many
+_COS: dict[tuple[object, object, int, int], float] = {}
+_COS_KEEP = 100_000
+
+
 def _subordinates(s: Situation, ld: str) -> list[Hex]:
     """Where the leaders (or, for a brigadier, the units) that ``ld`` links to the chain of
     command stand (the order of battle and the view's brigades; 002 §4.21)."""
@@ -71,6 +81,11 @@ def _subordinates(s: Situation, ld: str) -> list[Hex]:
     return [s.leaders[x] for x in sorted(below) if x in s.leaders]
 
 
+_T = TypeVar("_T")
+#: a move's score before its facing (``Situation._move_base``)
+MoveBase = tuple[float, tuple[int, int] | None, bool | None]
+
+
 @dataclass
 class Situation:
     """What the doctrine reads from one view."""
@@ -90,18 +105,30 @@ class Situation:
     # Memos for this view: every candidate action of one decision reads the same few
     # hexes, units and leaders again (hundreds of moves a decision), so each is worked out
     # once per view.
+    # The hex terms (goal, to_goal, nearest, next_to, aim) hang only on the enemy's SP by
+    # hex and our count on each objective: ``situation`` hands the same dicts to every
+    # view that agrees on those (``_hex_terms``), so an activation's decisions, which
+    # mostly list the same hexes, work each out once.
     _goal: dict[Hex, Hex | None] = field(default_factory=dict)
     _to_goal: dict[Hex, float] = field(default_factory=dict)
     _nearest: dict[Hex, tuple[int, Hex] | None] = field(default_factory=dict)
     _next_to: dict[Hex, int] = field(default_factory=dict)
     _aim: dict[Hex, Hex | None] = field(default_factory=dict)
-    _fronts: dict[tuple[object, object], tuple[float, float]] = field(default_factory=dict)
-    _offsets: dict[tuple[Hex, Hex], tuple[float, float, float]] = field(default_factory=dict)
+    _terms: dict[Hex, tuple[bool, float, int, Hex | None]] = field(default_factory=dict)
     _unit_hex: dict[str, Hex | None] = field(default_factory=dict)
     _subs: dict[str, list[Hex]] = field(default_factory=dict)
     _spread: dict[tuple[str, Hex], float] = field(default_factory=dict)
-    _move_base: dict[tuple[str, Hex], tuple[float, Hex | None, bool | None]] = field(
-        default_factory=dict)
+    # a move's score before its facing, by the action's (unit, to): the score, the offset
+    # from ``to`` to what it should face there (None: the facing does not count), and
+    # whether it ends next to a much stronger enemy (``GbacwDoctrine._move``)
+    _move_base: dict[tuple[object, object], MoveBase] = field(default_factory=dict)
+    # the same by (``move_sig``, to), shared like the hex terms: a unit that has not moved
+    # or changed is asked about the same hexes at each decision of its activation
+    _move_shared: dict[tuple[object, object], MoveBase] = field(default_factory=dict)
+    _sigs: dict[str, tuple[object, ...] | None] = field(default_factory=dict)
+    _wanted: dict[str, str] = field(default_factory=dict)  # brigade -> orders it wants
+    _fields: dict[Hex, dict[Hex, float]] = field(default_factory=dict)
+    _enemy_qr: list[tuple[int, int]] | None = None
 
     @property
     def attacking(self) -> bool:
@@ -121,11 +148,22 @@ class Situation:
             if not self.obj.hexes:
                 self._goal[h] = self.nearest_enemy(h)
             else:
-                sheets = self.obj.sheets
-                self._goal[h] = min(
-                    self.obj.hexes,
-                    key=lambda g: (mp_to(g, h, sheets) + 4.0 * self.own_at.get(g, 0), g.q, g.r))
+                # the nearest in MP (mp_to), 4 MP more for each friend on it; q, r on ties
+                best: tuple[float, int, int] | None = None
+                found: Hex | None = None
+                for g in self.obj.hexes:
+                    k = (self.goal_field(g).get(h, FAR) + 4.0 * self.own_at.get(g, 0), g.q, g.r)
+                    if best is None or k < best:
+                        best, found = k, g
+                self._goal[h] = found
         return self._goal[h]
+
+    def goal_field(self, g: Hex) -> dict[Hex, float]:
+        """``distance_field`` of objective ``g`` on the scenario's sheets (``mp_to``)."""
+        got = self._fields.get(g)
+        if got is None:
+            got = self._fields[g] = distance_field(g, self.obj.sheets)
+        return got
 
     def to_goal(self, h: Hex) -> float:
         if h not in self._to_goal:
@@ -133,9 +171,29 @@ class Situation:
             if g is None:
                 self._to_goal[h] = 0.0
             else:
-                self._to_goal[h] = (mp_to(g, h, self.obj.sheets) if self.obj.hexes
+                self._to_goal[h] = (self.goal_field(g).get(h, FAR) if self.obj.hexes
                                     else float(g.distance(h)))
         return self._to_goal[h]
+
+    def move_sig(self, k: str) -> tuple[object, ...] | None:
+        """Everything of own unit ``k`` a move's score reads besides the hex terms (its
+        hexes, SP, mode, orders, whether it fired or builds), or None for a charging unit
+        (its score reads the enemy's units too: not shared)."""
+        if k not in self._sigs:
+            u = self.own.get(k) or {}
+            self._sigs[k] = None if k in self.charging else (
+                k, u.get("hex"), u.get("waiting_at"), u.get("sp"), u.get("mode"),
+                self.orders.get(k), k in self.fired, k in self.building)
+        return self._sigs[k]
+
+    def hex_terms(self, h: Hex) -> tuple[bool, float, int, Hex | None]:
+        """What a move's score reads of a hex, in one look-up: whether it is an
+        objective, ``to_goal``, ``enemy_next_to`` and ``aim``."""
+        got = self._terms.get(h)
+        if got is None:
+            got = self._terms[h] = (h in self.obj.hexes, self.to_goal(h),
+                                    self.enemy_next_to(h), self.aim(h))
+        return got
 
     def aim(self, h: Hex) -> Hex | None:
         """What a unit at ``h`` should face: the nearest enemy within 6 hexes, else its
@@ -148,14 +206,21 @@ class Situation:
         """``facing_cos``, with the facing's vector and the offset's remembered."""
         if not facing or frm == to:
             return 0.0
-        fkey = (facing.get("kind"), facing.get("index", 0))
-        f = self._fronts.get(fkey)
-        if f is None:
-            f = self._fronts[fkey] = _front(facing) or (1.0, 0.0)
-        v = self._offsets.get((frm, to))
-        if v is None:
-            v = self._offsets[(frm, to)] = _with_norm(_plane(to - frm))
-        return _cos_of(f, v)
+        return self.cos_by(facing, to.q - frm.q, to.r - frm.r)
+
+    def cos_by(self, facing: JSONDict | None, dq: int, dr: int) -> float:
+        """``cos`` toward the offset (dq, dr), remembered by the facing and the offset
+        (the same few recur for every hex of a big move list)."""
+        if not facing or (dq == 0 and dr == 0):
+            return 0.0
+        key = (facing.get("kind"), facing.get("index", 0), dq, dr)
+        got = _COS.get(key)
+        if got is None:
+            if len(_COS) > _COS_KEEP:
+                _COS.clear()  # geometry alone: worked out again at little cost
+            f = _front(facing) or (1.0, 0.0)
+            got = _COS[key] = _cos_of(f, _with_norm(_plane(Hex(dq, dr))))
+        return got
 
     def subordinates(self, ld: str) -> list[Hex]:
         if ld not in self._subs:
@@ -173,11 +238,12 @@ class Situation:
 
     def nearest_enemy(self, h: Hex, within: int = 99) -> Hex | None:
         if h not in self._nearest:
-            best: tuple[int, int, int] | None = None
-            for e in self.enemy_sp:
-                k = (e.distance(h), e.q, e.r)
-                if best is None or k < best:
-                    best = k
+            if self._enemy_qr is None:
+                self._enemy_qr = [(e.q, e.r) for e in self.enemy_sp]
+            q, r = h.q, h.r
+            # Hex.distance written out (a few hundred enemy hexes for each hex asked)
+            best = min(((max(abs(eq - q), abs(er - r), abs(eq - q + er - r)), eq, er)
+                        for eq, er in self._enemy_qr), default=None)
             self._nearest[h] = None if best is None else (best[0], Hex(best[1], best[2]))
         found = self._nearest[h]
         return found[1] if found is not None and found[0] <= within else None
@@ -188,9 +254,48 @@ class Situation:
         return self._next_to[h]
 
 
+#: memos kept for the last few views' keys met (both seats' views alternate in reactions
+#: and fights): by the enemy's units (hexes and SP) the enemy terms; by that, the scenario,
+#: the seat and our count on each objective the goal terms and the move bases
+_KEEP = 6
+_EnemyTerms = tuple[dict[Hex, tuple[int, Hex] | None], dict[Hex, int]]
+_GoalTerms = tuple[dict[Hex, Hex | None], dict[Hex, float], dict[Hex, Hex | None],
+                   dict[Hex, tuple[bool, float, int, Hex | None]],
+                   dict[tuple[object, object], MoveBase]]
+_ENEMY: OrderedDict[tuple[object, ...], _EnemyTerms] = OrderedDict()
+_GOAL: OrderedDict[tuple[object, ...], _GoalTerms] = OrderedDict()
+_LOCK = threading.Lock()  # a server may run games' agents in threads
+
+
+def _kept(store: OrderedDict[tuple[object, ...], _T], key: tuple[object, ...],
+          make: Callable[[], _T]) -> _T:
+    """``store[key]`` (made by ``make`` if new), the oldest of more than ``_KEEP`` gone."""
+    with _LOCK:
+        got = store.get(key)
+        if got is None:
+            got = store[key] = make()
+            while len(store) > _KEEP:
+                store.popitem(last=False)
+        else:
+            store.move_to_end(key)
+        return got
+
+
+def _hex_terms(s: Situation, scenario: str, enemy: list[tuple[str, int]]) -> None:
+    """Give ``s`` the memos of earlier views that agree on everything they are worked out
+    from (module comment above), else fresh ones kept for the next views."""
+    foes = tuple(sorted(enemy))
+    s._nearest, s._next_to = _kept(_ENEMY, foes, lambda: ({}, {}))
+    key = (scenario, s.seat, foes, tuple(s.own_at.get(g, 0) for g in s.obj.hexes))
+    s._goal, s._to_goal, s._aim, s._terms, s._move_shared = _kept(
+        _GOAL, key, lambda: ({}, {}, {}, {}, {}))
+
+
 def situation(view: JSONDict) -> Situation:
     seat = str(view.get("seat"))
-    s = Situation(seat, objectives(str(view.get("scenario", ""))), view)
+    scenario = str(view.get("scenario", ""))
+    s = Situation(seat, objectives(scenario), view)
+    enemy: list[tuple[str, int]] = []
     s.fired = frozenset(str(k) for k in view.get(FIRED) or ())
     s.building = frozenset(str(c.get("unit")) for c in view.get("constructions") or ())
     s.charging = frozenset(str(k) for k in view.get(CHARGING) or ())
@@ -208,8 +313,11 @@ def situation(view: JSONDict) -> Situation:
                 s.brigade_hexes.setdefault(str(u.get("brigade")), []).append(h)
         elif at:
             h = parse(str(at))
-            s.enemy_sp[h] = s.enemy_sp.get(h, 0) + int(u.get("sp") or 0)
+            sp = int(u.get("sp") or 0)
+            s.enemy_sp[h] = s.enemy_sp.get(h, 0) + sp
+            enemy.append((str(at), sp))
     for ld, rec in (view.get("leaders") or {}).items():
         if rec.get("seat") == seat and rec.get("hex"):
             s.leaders[ld] = parse(str(rec["hex"]))
+    _hex_terms(s, scenario, enemy)
     return s
