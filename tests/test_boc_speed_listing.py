@@ -7,6 +7,7 @@ must make the search a heap of (cost, state) pairs made, step for step."""
 from __future__ import annotations
 
 import heapq
+import itertools
 import random
 
 import pytest
@@ -346,3 +347,46 @@ def test_kept_board_answers_are_the_ones_worked_out() -> None:
                         assert kept[(entry, first, name, mult, roads)] == want
                         assert movement.entry_cost(board, entry, first, name, mult,
                                                    roads) == want
+
+
+def _path_cost_before(g: MoveGraph, path: list[str], rules: MoveRules, start_road: str,
+                      start_cost: int) -> int:
+    """``path_cost``'s road arithmetic as it was before session 47 (a list of options per
+    state): the reference (the checks before it are unchanged)."""
+    states: dict[str, int] = {start_road: start_cost}
+    for a, b in itertools.pairwise(path):
+        step = next(s for s in g.steps[a] if s.to == b)
+        nxt: dict[str, int] = {}
+        for road, cost in states.items():
+            opts = [(cost + step.off_road * rules.multiplier, movement.NO_ROAD)]
+            if rules.roads:
+                opts += [(cost + rc + (1 if road and road != rk else 0), rk)
+                         for rk, rc in step.roads]
+            for c, r in opts:
+                if c < nxt.get(r, c + 1):
+                    nxt[r] = c
+        states = nxt
+    return min(states.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_path_costs_as_before(data: st.DataObject) -> None:
+    """Session 47: ``path_cost`` without a list of options per state gives the cost it
+    gave, for random walks over the board along roads and off them, artillery's
+    multiplier, no roads, any start road."""
+    g = graph(load_board())
+    path = [data.draw(st.sampled_from(g.hexes))]
+    for _ in range(data.draw(st.integers(1, 7))):
+        nxt = [n for n in g.idx.nbrs[path[-1]] if n not in path]
+        if not nxt:
+            break
+        path.append(data.draw(st.sampled_from(sorted(nxt))))
+    if len(path) < 2:
+        return
+    rules = MoveRules(budget=99, multiplier=data.draw(st.sampled_from([1, 2])),
+                      roads=data.draw(st.booleans()))
+    road = data.draw(st.sampled_from(g.roads))
+    cost0 = data.draw(st.integers(0, 3))
+    assert movement.path_cost(load_board(), path, rules, road, cost0) == \
+        _path_cost_before(g, path, rules, road, cost0)

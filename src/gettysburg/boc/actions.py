@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from gettysburg.boc.board import BOC
@@ -146,8 +146,9 @@ class ActionType:
     #: An answer to a pending combat decision (``combat.Decision``), taken only then.
     answer: bool = False
 
-    @property
+    @cached_property
     def field_names(self) -> frozenset[str]:
+        """Worked out once (every action checked asks: issue 59)."""
         return frozenset(f.name for f in self.fields)
 
 

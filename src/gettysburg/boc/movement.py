@@ -514,15 +514,18 @@ def path_cost(board: Board, path: list[str], rules: MoveRules, start_road: str =
         if step.side in rules.full_sides:
             raise RuleError("6.62", f"two units have already crossed the front-line hexside "
                                     f"{a}/{b} this phase")
+        # The cheapest cost of arriving in b off the road and along each road (de 6.5).
+        off = step.off_road * rules.multiplier
+        along = step.roads if rules.roads else ()
         nxt: dict[str, int] = {}
         for road, cost in states.items():
-            opts = [(cost + step.off_road * rules.multiplier, NO_ROAD)]
-            if rules.roads:
-                opts += [(cost + rc + (1 if road and road != rk else 0), rk)
-                         for rk, rc in step.roads]
-            for c, r in opts:
-                if c < nxt.get(r, c + 1):
-                    nxt[r] = c
+            c = cost + off
+            if c < nxt.get(NO_ROAD, c + 1):
+                nxt[NO_ROAD] = c
+            for rk, rc in along:
+                c = cost + rc + (1 if road and road != rk else 0)
+                if c < nxt.get(rk, c + 1):
+                    nxt[rk] = c
         states = nxt
     total = min(states.values())
     if total > rules.budget and not (rules.one_hex and len(path) == 2):
