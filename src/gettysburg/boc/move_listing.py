@@ -81,6 +81,8 @@ class MoveListing:
     touched: list[tuple[str, str | None]] = field(default_factory=list)
     #: ``legal_list.move_chunks`` of the moves and entries, made when first asked for.
     _chunks: list[tuple[Chunk, int]] | None = None
+    #: The hexside crossings (6.62) :attr:`full` was last checked against (``kept``).
+    side_use: dict[str, int] = field(default_factory=dict)
 
     def chunks(self) -> list[tuple[Chunk, int]]:
         """The moves' and entries' chunks for ``LegalActions.add_chunks``."""
@@ -140,8 +142,10 @@ def kept(memo: MoveListing | None, game: Position, seat: str
         return None
     if not memo.touched:
         return memo, Update()
-    if full_sides(st) != memo.full:
-        return None
+    if st.side_use != memo.side_use:  # a dict compared at C speed, most decisions
+        if full_sides(st) != memo.full:
+            return None
+        memo.side_use = dict(st.side_use)
     gone: set[str] = set()
     for uid, before in memo.touched:
         u: UnitState | None = st.units.get(uid)
@@ -150,7 +154,8 @@ def kept(memo: MoveListing | None, game: Position, seat: str
             return None
         gone.add(uid)
     old, new = memo.entry_roads, st.entry_roads
-    divisions = frozenset(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+    divisions = frozenset() if old == new else \
+        frozenset(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
     melee = st.melee != memo.melee
     memo.drop(gone)
     memo.touched.clear()
