@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gettysburg.core.hexes import Hex
@@ -449,8 +450,20 @@ def _step_back(game: GbacwGame, key: str) -> list[Event]:
                                                       **parts})]
 
 
-def _enemy_distance(game: GbacwGame, h: Hex, seat: Seat) -> int:
-    return min((h.distance(e) for e in game.enemy_hexes(seat)), default=0)
+def _distances(game: GbacwGame, seat: Seat) -> Callable[[Hex], int]:
+    """The distance from a hex to the nearest enemy of ``seat`` (0 with no enemy on the
+    map), for one position: the enemy's hexes read once and each hex's distance worked out
+    once (a destination hex comes with up to six facings and the filters ask twice; on the
+    big map, asked afresh each time, that was millions of hex distances a game)."""
+    enemies = tuple(game.enemy_hexes(seat))
+    known: dict[Hex, int] = {}
+
+    def distance(h: Hex) -> int:
+        d = known.get(h)
+        if d is None:
+            d = known[h] = min((h.distance(e) for e in enemies), default=0)
+        return d
+    return distance
 
 
 def lc_destinations(game: GbacwGame, key: str,
@@ -464,12 +477,13 @@ def lc_destinations(game: GbacwGame, key: str,
     seat = game.pos.units[key].seat
     if task == "shock_no_bonus":
         return []
+    distance = _distances(game, seat)
     if task in ("charge", "shock_without_fire"):
-        near = [d for d in dests if _enemy_distance(game, d[0], seat) == 1]
+        near = [d for d in dests if distance(d[0]) == 1]
         return near or dests
     if task in ("close_in", "advance_toward_enemy"):
-        best = min(_enemy_distance(game, d[0], seat) for d in dests)
-        return [d for d in dests if _enemy_distance(game, d[0], seat) == best]
+        best = min(distance(d[0]) for d in dests)
+        return [d for d in dests if distance(d[0]) == best]
     return dests
 
 

@@ -592,13 +592,20 @@ class EngineQuestions(Game):
 
     def destinations(self, key: str) -> list[tuple[Hex, Facing]]:
         """The moves a unit may make (its reach less staying where it is), in a fixed
-        order: by hex (q, r), then facing."""
+        order: by hex (q, r), then facing. Kept for the position as it stands (``_memo``,
+        as the reach it reads; with the unit's hex and Loose Cannon task in the key): the
+        legal list and a Loose Cannon's owed moves (``orders_step.owes_move``, asked twice a
+        list) read it for the same units."""
         u = self.pos.units[key]
-        here = self.hex_of(u.hex)
-        line = formation_step.is_line(self, key)  # a line's pivot may keep the counter's hex
-        return orders_step.lc_destinations(self, key, sorted(  # a Loose Cannon's (002 §6.24)
-            (k for k in self.reach(key) if k[0] != here or line),
-            key=lambda k: (k[0].q, k[0].r, k[1].kind, k[1].index)))
+        memo = ("destinations", key, u.hex, self.pos.lc_tasks.get(key))
+        got = self._memo.get(memo)
+        if got is None:
+            here = self.hex_of(u.hex)
+            line = formation_step.is_line(self, key)  # a line's pivot may keep its hex
+            got = self._memo[memo] = orders_step.lc_destinations(self, key, sorted(
+                (k for k in self.reach(key) if k[0] != here or line),  # Loose Cannon: 6.24
+                key=lambda k: (k[0].q, k[0].r, k[1].kind, k[1].index)))
+        return list(got)
 
     def movable_leaders(self) -> list[str]:
         """Leaders who may move now (002 §9.3): the active brigade's brigadier, and the
