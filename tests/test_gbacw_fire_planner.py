@@ -27,6 +27,7 @@ from gbacw_gunline import (
     key_of,
     place,
 )
+from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import Action, RuleError
 from gettysburg.gbacw import fire_action
 from gettysburg.gbacw.charts import all_charts
@@ -132,3 +133,43 @@ def test_split_and_combined_small_arms_planner() -> None:
             seen[0] += allowed
             seen[1] += refused
     assert seen[0] > 0 and seen[1] > 0, seen
+
+
+def every_allowed(g: GbacwGame, key: str) -> list[Hex]:
+    """fire_targets written out: every enemy hex, each asked of plan_at."""
+    seat = g.pos.units[key].seat
+    firer = fire_action.firer_of(g, key, phasing=True)
+    out = []
+    for h in sorted(fire_action.enemy_targets(g, seat), key=lambda x: (x.q, x.r)):
+        try:
+            fire_action.plan_at(g, firer, h, seat)
+        except RuleError:
+            continue
+        out.append(h)
+    return out
+
+
+@pytest.mark.parametrize("light", ["day", "dusk", "night"])
+def test_fire_targets_skip_only_hexes_out_of_range_10_16(light: str) -> None:
+    """fire_targets skips the enemy hexes beyond the weapon's range (halved at dusk and
+    night, 002 §16.1) from every hex the unit fires from, and lists what plan_at allows:
+    a battery and Spencers before enemies at 1-12 hexes."""
+    turns = all_charts().turn_track.turns()
+    seen = 0
+    for seed in range(3):
+        r = random.Random(seed)
+        g = gunline(RESERVE)
+        g.pos.turn = next(i for i, t in enumerate(turns) if t.light == light)
+        place(g, NAP1, at(g, (0, 0)), 1)
+        place(g, MI5, at(g, (-1, 0)), 1)
+        spots = [h for h in (at(g, (dq, dr)) for dq in range(-12, 13) for dr in range(-12, 13))
+                 if h in g.cat.board.hexes and 0 < h.distance(at(g, (0, 0))) <= 12]
+        for k, h in zip(ENEMY, r.sample(spots, len(ENEMY)), strict=True):
+            place(g, k, h, 4)
+        g._memo.clear()
+        for unit in (NAP1, MI5):
+            k = key_of(g, unit)
+            got = fire_action.fire_targets(g, k)
+            assert got == every_allowed(g, k), (seed, unit)
+            seen += len(got)
+    assert seen > 0

@@ -342,9 +342,8 @@ class Planner:
         return got
 
 
-def fire_targets(game: GbacwGame, key: str, planner: Planner | None = None) -> list[Hex]:
-    """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3);
-    ``planner``: the list's kept checks (:class:`Planner`)."""
+def fire_targets(game: GbacwGame, key: str) -> list[Hex]:
+    """Hexes the active unit ``key`` may fire at now (phasing fire, 002 §10.3)."""
     try:
         firer = firer_of(game, key, phasing=True)
         check_may_fire(firer, "phasing", fired_kinds=_fired(game.pos.units[key]))
@@ -355,11 +354,17 @@ def fire_targets(game: GbacwGame, key: str, planner: Planner | None = None) -> l
         return []
     out = []
     seat = game.pos.units[key].seat
-    scene = scene_of(game, key, seat, phasing=True) if planner is None \
-        else planner.scene(game, key, seat, phasing=True)
+    scene = scene_of(game, key, seat, phasing=True)
+    origins = (firer.hex, *part_hexes(game, key))  # an extended line fires from its parts
+    top: int | None = None
     for h in sorted(scene.enemies, key=lambda x: (x.q, x.r)):
+        if top is None:
+            top = all_charts().range.max_range(firer.weapon, _light(game),
+                                               unit_rule_of(game, key))
+        if all(o.distance(h) > top for o in origins):
+            continue  # beyond the weapon's range from every hex it fires from (§10.16)
         try:  # check_fire's checks (§10.66, §7.34)
-            plan_at(game, firer, h, seat, scene=scene, planner=planner)
+            plan_at(game, firer, h, seat, scene=scene)
         except RuleError:
             continue
         out.append(h)
@@ -931,7 +936,7 @@ def order_options(game: GbacwGame, key: str) -> list[Action]:
     §10.63-10.65, §10.68), in a fixed order. Every check of the list shares one
     :class:`Planner` (a battery's split pairs ask the same plans again and again)."""
     planner = Planner()
-    targets = fire_targets(game, key, planner)
+    targets = game.fire_targets(key)  # this function's answer, kept for the position
     if not targets:
         return []
     seat = game.pos.units[key].seat
