@@ -12,6 +12,7 @@ from gettysburg.core.hexes import Hex
 from gettysburg.core.protocol import GameSetup, Seat
 from gettysburg.gbacw.catalog import Catalog
 from gettysburg.gbacw.command_status import CommandTree
+from gettysburg.gbacw.engineering import Sources
 from gettysburg.gbacw.facing import Facing
 from gettysburg.gbacw.movement import FriendStack
 from gettysburg.gbacw.oob import Counter
@@ -31,6 +32,7 @@ class GameView(Protocol):
     setup: GameSetup
     scen: EngineSetup  # the scenario's set-up and special rules
     _memo: dict[Any, Any]  # answers for the position as it stands (cleared on change)
+    material_sources: Sources  # engineering.material_source's answers, for the game's board
 
     def counter(self, key: str) -> Counter: ...
 

@@ -124,29 +124,31 @@ def material_source(board: Board, site: Hex, enemy: Collection[Hex]) -> Hex | No
     return None
 
 
-#: material_source's answers by (site, enemy hexes) for one board: the search is pure, and
-#: the same sites and enemy recur at every legal list of an orders segment (002 §15.12)
-_SOURCES: dict[tuple[Hex, frozenset[Hex]], Hex | None] = {}
-_SOURCES_BOARD: list[Board] = []
+#: :func:`material_source`'s answers by (site, enemy hexes), for one board: the search is
+#: pure, and the same sites and enemy recur at every legal list of an orders segment
+#: (002 §15.12). A game keeps one (``material_sources``, with its other caches).
+Sources = dict[tuple[Hex, frozenset[Hex]], Hex | None]
+SOURCES_KEPT = 20_000  # answers a Sources holds before it starts again
 
 
-def _source(board: Board, site: Hex, enemy: Collection[Hex]) -> Hex | None:
-    """:func:`material_source`, kept when ``enemy`` is a frozenset (hashable)."""
-    if not isinstance(enemy, frozenset):
+def _source(board: Board, site: Hex, enemy: Collection[Hex],
+            kept: Sources | None) -> Hex | None:
+    """:func:`material_source`, kept in ``kept`` when ``enemy`` is a frozenset."""
+    if kept is None or not isinstance(enemy, frozenset):
         return material_source(board, site, enemy)
-    if not _SOURCES_BOARD or _SOURCES_BOARD[0] is not board or len(_SOURCES) > 20_000:
-        _SOURCES.clear()
-        _SOURCES_BOARD[:] = [board]
     key = (site, enemy)
-    if key not in _SOURCES:
-        _SOURCES[key] = material_source(board, site, enemy)
-    return _SOURCES[key]
+    if key not in kept:
+        if len(kept) >= SOURCES_KEPT:
+            kept.clear()
+        kept[key] = material_source(board, site, enemy)
+    return kept[key]
 
 
 def check_site(board: Board, site: Hex, enemy: Collection[Hex], *,
-               markers_here: int) -> Hex:
+               markers_here: int, sources: Sources | None = None) -> Hex:
     """002 §15.12: the site may take a breastwork; returns the material hex it draws on.
-    ``markers_here`` counts breastworks placed and building in the hex."""
+    ``markers_here`` counts breastworks placed and building in the hex; ``sources``: the
+    caller's kept answers of the material search for this board (:data:`Sources`)."""
     if site not in board.hexes:
         raise RuleError("15.12", f"{site} is not on the map")
     info = board.hexes[site]
@@ -156,7 +158,7 @@ def check_site(board: Board, site: Hex, enemy: Collection[Hex], *,
         raise RuleError("15.12", f"{info.id} already holds {MAX_PER_HEX} breastworks")
     if site in enemy or any(n in enemy for n in site.neighbours()):
         raise RuleError("15.12", f"{info.id} is next to an enemy unit")
-    src = _source(board, site, enemy)
+    src = _source(board, site, enemy, sources)
     if src is None:
         raise RuleError("15.12", f"{info.id} has no woods, orchard, town or building within "
                         "3 hexes along hexes clear of the enemy")
@@ -181,12 +183,13 @@ class Construction:
 
 def start(b: Builder, board: Board, site: Hex, vertex: int, enemy: Collection[Hex], *,
           turn: int, light: Light, markers_here: int,
-          building: Collection[Construction] = ()) -> Construction:
+          building: Collection[Construction] = (),
+          sources: Sources | None = None) -> Construction:
     """Place a construction marker in the Engineering Phase (002 §15.11-15.13, §15.15): the
     builder faces ``vertex``; one construction per unit (an extended line's parts build
-    each in its own hex)."""
+    each in its own hex). ``sources``: as :func:`check_site`'s."""
     check_builder(b)
-    check_site(board, site, enemy, markers_here=markers_here)
+    check_site(board, site, enemy, markers_here=markers_here, sources=sources)
     if not 0 <= vertex <= 5:
         raise RuleError("15.21", f"a breastwork guards the two hexsides of a vertex 0..5, not "
                         f"{vertex}")

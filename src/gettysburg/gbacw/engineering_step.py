@@ -108,7 +108,7 @@ def _start(game: GbacwGame, key: str, vertex: int,
                              turn=p.turn, light=game._light(),  # type: ignore[arg-type]
                              markers_here=_markers_in(game, str(u.hex)),
                              building=constructions(game) if building is None
-                             else building)
+                             else building, sources=game.material_sources)
 
 
 def builds_barred(game: GbacwGame, seat: Seat) -> bool:

@@ -46,6 +46,7 @@ from gettysburg.gbacw.board import Board
 from gettysburg.gbacw.catalog import catalog
 from gettysburg.gbacw.charts import all_charts
 from gettysburg.gbacw.command_status import INDEPENDENT, CommandTree, measure
+from gettysburg.gbacw.engineering import Sources
 from gettysburg.gbacw.facing import Facing
 from gettysburg.gbacw.kinds import ARTILLERY_COMMANDS as ARTILLERY_COMMANDS
 from gettysburg.gbacw.kinds import COMMANDER_MA as COMMANDER_MA
@@ -93,6 +94,8 @@ class EngineQuestions(Game):
     def _derive(self) -> None:
         self._memo: dict[Any, Any] = {}  # answers for the position as it stands
         self._placed: dict[Any, Any] | None = None  # see placed()
+        # engineering.material_source's answers (002 §15.12): pure, for this game's board
+        self.material_sources: Sources = {}
         # unit key -> (its UnitState.text_key, '"key":' + its canonical JSON): state_hash
         self._unit_texts: dict[str, tuple[tuple[Any, ...], str]] = {}
         self.cat = drunk.catalog_for(self)  # fallen posts (002 §12.74), drunks (004 §18.0 L)
