@@ -281,9 +281,13 @@ class ReachPaths(Sequence[list[str]]):
 
 
 #: ``reachable`` answers kept per board; the oldest go first beyond this many. A random
-#: Day 1 game makes about 700 searches with 256 kept, 605 with 1,024 (session 47: more of
-#: the last searches of a shape are still there to be reused, ``_reusable``).
-REACH_CACHE = 1024
+#: Day 1 game makes about 700 searches with 256 kept, 645 with 512, 605 with 1,024
+#: (session 47: more of the last searches of a shape are still there to be reused,
+#: ``_reusable``); but kept reaches hold their traced paths (lists the cyclic collector
+#: walks), and with 1,024 a game played through full views and lists under the default
+#: collector thresholds lost more to the collector (about 0.04 s a Day 1 game) than the
+#: searches saved: 512 is the middle.
+REACH_CACHE = 512
 #: Hex sets kept as numbers (``_numbers``) before that memo starts afresh.
 NUMBER_MEMO = 256
 _REACH_LOCK = threading.Lock()
