@@ -144,8 +144,10 @@ def adjust(s: Situation, legal: Sequence[Action], scores: list[float]) -> list[f
                     out[i] -= care * (SHOCK_COST + 2.0 * lose)
         elif kind in ("move", "move_stack") and care:
             k = str(a.get("unit"))
-            to = parse(str(a.get("to")))
+            if k not in risky:
+                continue
             sp = int((s.own.get(k) or {}).get("sp") or 0)
-            if k in risky and to not in s.obj.hexes and s.enemy_next_to(to) > sp:
+            on_obj, _, next_to, _ = s.hex_terms(parse(str(a.get("to"))))
+            if not on_obj and next_to > sp:
                 out[i] -= care * CROWD_COST
     return out

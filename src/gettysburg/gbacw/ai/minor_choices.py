@@ -78,11 +78,12 @@ def place_works(s: Situation, a: Action) -> float:
     """004 sc.5: the scenario's ready-made breastworks, each placed (they cost nothing):
     nearest an objective first, then facing the nearest enemy (else the objective)."""
     h = parse(str(a.get("hex")))
-    d = s.to_goal(h) if s.obj.hexes else 0.0
-    score = 0.5 + (0.3 if h in s.obj.hexes else 0.0) - 0.01 * min(d, 30.0)
-    target = s.aim(h)
+    # one memo look-up per hex (a Third Day decision lists ~1,200 of these)
+    on_obj, to_goal, _, target = s.hex_terms(h)
+    d = to_goal if s.obj.hexes else 0.0
+    score = 0.5 + (0.3 if on_obj else 0.0) - 0.01 * min(d, 30.0)
     if target is not None and target != h:
-        score += 0.05 * facing_cos(a.get("facing"), h, target)
+        score += 0.05 * s.cos(a.get("facing"), h, target)
     return score
 
 
