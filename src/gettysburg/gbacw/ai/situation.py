@@ -129,6 +129,7 @@ class Situation:
     _wanted: dict[str, str] = field(default_factory=dict)  # brigade -> orders it wants
     _fields: dict[Hex, dict[Hex, float]] = field(default_factory=dict)
     _enemy_qr: list[tuple[int, int]] | None = None
+    _goals: list[tuple[Hex, dict[Hex, float], float]] | None = None  # goal_of's objectives
 
     @property
     def attacking(self) -> bool:
@@ -149,10 +150,13 @@ class Situation:
                 self._goal[h] = self.nearest_enemy(h)
             else:
                 # the nearest in MP (mp_to), 4 MP more for each friend on it; q, r on ties
+                if self._goals is None:
+                    self._goals = [(g, self.goal_field(g), 4.0 * self.own_at.get(g, 0))
+                                   for g in self.obj.hexes]
                 best: tuple[float, int, int] | None = None
                 found: Hex | None = None
-                for g in self.obj.hexes:
-                    k = (self.goal_field(g).get(h, FAR) + 4.0 * self.own_at.get(g, 0), g.q, g.r)
+                for g, mp, extra in self._goals:
+                    k = (mp.get(h, FAR) + extra, g.q, g.r)
                     if best is None or k < best:
                         best, found = k, g
                 self._goal[h] = found
