@@ -66,6 +66,8 @@ from gettysburg.core.protocol import Action
 #: Its older name (tests).
 _style_key = style_key
 
+#: Melee scores kept (``MoveMemo.melee``): a battle's generals meet a few thousand.
+MELEE_KEPT = 8192
 FIRE_SIDE_TERRAIN = frozenset({"woods", "orchard", "town", "marsh", "river"})
 
 
@@ -172,11 +174,14 @@ class BocDoctrine:
             kind = a.get("type")
             if kind == "move":
                 path = a["path"]
-                if paths and (a["unit"] != unit or path[0] != here):
-                    plan.append((str(unit), str(here), paths))
-                    paths = []
-                unit, here = a["unit"], path[0]
-                paths.append(path)
+                mover, start = a["unit"], path[0]
+                if mover != unit or start != here:
+                    if paths:
+                        plan.append((str(unit), str(here), paths))
+                    paths = [path]
+                    unit, here = mover, start
+                else:
+                    paths.append(path)
                 continue
             if paths:
                 plan.append((str(unit), str(here), paths))
@@ -189,11 +194,12 @@ class BocDoctrine:
         if paths:
             plan.append((str(unit), str(here), paths))
         out: list[float] = []
+        moves, score = self._s_moves, self.score
         for item in plan:
             if isinstance(item, tuple):
-                out += self._s_moves(sit, *item)
+                out += moves(sit, *item)
             else:
-                out.append(self.score(sit, item))
+                out.append(score(sit, item))
         return out
 
     def score(self, sit: Situation, a: Action) -> float:
@@ -289,6 +295,24 @@ class BocDoctrine:
     def _s_melee(self, sit: Situation, a: Action) -> float:
         if sit.night:
             return -1.0
+        if not self.keep:
+            return self._melee(sit, a)
+        # The same declarations come up at many decisions of a phase: a score is kept
+        # under everything it reads (``Knowledge.melee_around`` and the block's own part).
+        uid = str(a["unit"])
+        entry = "entry" in a
+        key = (sit.melee_around(str(a["target"])), uid, bool(a.get("unsupported")), entry,
+               None if entry else sit.own.get(uid, {}).get("hex"), sit.strength(uid))
+        kept = self.memo.melee
+        got = kept.get(key)
+        if got is None:
+            if len(kept) >= MELEE_KEPT:
+                kept.clear()
+            got = kept[key] = self._melee(sit, a)
+        return got
+
+    def _melee(self, sit: Situation, a: Action) -> float:
+        """``_s_melee`` worked out (7.1-7.7: the declaration's expected worth)."""
         target, uid = str(a["target"]), str(a["unit"])
         unsupported = bool(a.get("unsupported"))
         entry = "entry" in a

@@ -13,14 +13,15 @@ from functools import lru_cache
 
 from gettysburg.boc.ai.facts import MapFacts, scenario_source
 from gettysburg.boc.ai.melee_outlook import GUESS_STRENGTH
+from gettysburg.boc.ai.move_memo import Key
 from gettysburg.boc.ai.scenario_facts import (
     LAST_DAY_HOUR,
     scenario_bands,
     strength_mix,
     turns_left,
 )
-from gettysburg.boc.ai.style import DEFAULT_STYLE, Style
-from gettysburg.boc.oob import OrderOfBattle, Unit
+from gettysburg.boc.ai.style import DEFAULT_STYLE, Style, style_key
+from gettysburg.boc.oob import HQ_TYPES, OrderOfBattle, Unit
 from gettysburg.core.doctrine import JSONDict
 from gettysburg.core.protocol import Action
 
@@ -85,26 +86,33 @@ class Knowledge:
         self.enemy = other(self.seat)
         self.night = bool(view.get("night"))
         self.control: dict[str, str] = dict(view.get("control") or {})
-        units = [u for u in view.get("units", []) if isinstance(u, dict)]
-        self.own = {str(u["id"]): u for u in units if u.get("side") == self.seat}
+        seat, enemy = self.seat, self.enemy
+        self.own: dict[str, JSONDict] = {}
+        self.enemy_at: dict[str, float] = {}
+        # Enemy blocks per hex as the seat knows them: (unit id or None if hidden, strength).
+        self.enemy_blocks: dict[str, list[tuple[str | None, int]]] = {}
+        enemy_at, enemy_blocks = self.enemy_at, self.enemy_blocks
+        for u in view.get("units", []):  # one pass (issue 59: a few hundred blocks)
+            if not isinstance(u, dict):
+                continue
+            side = u.get("side")
+            if side == seat:
+                self.own[str(u["id"])] = u
+            elif side == enemy and u.get("hex") and u.get("status", "on_map") == "on_map":
+                hx = str(u["hex"])
+                enemy_at[hx] = enemy_at.get(hx, 0.0) + float(u.get("strength", 0))
+                got = enemy_blocks.get(hx)
+                if got is None:
+                    got = enemy_blocks[hx] = []
+                got.append((str(u["id"]), int(u.get("strength", 0))))
         self.own_on = {k: u for k, u in self.own.items()
                        if u.get("status") == "on_map" and u.get("hex")}
-        self.garrison = Counter(str(u["hex"]) for u in self.own_on.values())
+        self.garrison = Counter([str(u["hex"]) for u in self.own_on.values()])
         # Own columns by hex (6.0 option): a hex with a column holds that unit alone.
         self.columns: dict[str, set[str]] = {}
         for uid, u in self.own_on.items():
             if u.get("column"):
                 self.columns.setdefault(str(u["hex"]), set()).add(uid)
-        self.enemy_at: dict[str, float] = {}
-        # Enemy blocks per hex as the seat knows them: (unit id or None if hidden, strength).
-        self.enemy_blocks: dict[str, list[tuple[str | None, int]]] = {}
-        for u in units:
-            if u.get("side") == self.enemy and u.get("hex") \
-                    and u.get("status", "on_map") == "on_map":
-                hx = str(u["hex"])
-                self.enemy_at[hx] = self.enemy_at.get(hx, 0.0) + float(u.get("strength", 0))
-                self.enemy_blocks.setdefault(hx, []).append(
-                    (str(u["id"]), int(u.get("strength", 0))))
         # Hidden blocks the seat's memory ties to one unit (BocMemory: seen standing up
         # again, 8.1) count as that unit at the strength last seen.
         recalled = view.get("recalled") or {}
@@ -146,8 +154,9 @@ class Knowledge:
         self.melee_offers: dict[str, list[Action]] = {}
         # Entry hexes on offer to each unit due to arrive (set by BocDoctrine.scores).
         self.entries: dict[str, set[str]] = {}
-        self.front = frozenset(n for hx in self.enemy_at for n in facts.nbrs.get(hx, ())
-                               if n not in self.enemy_at)
+        nbrs = facts.nbrs
+        self.front = frozenset([n for hx in enemy_at for n in nbrs.get(hx, ())
+                                if n not in enemy_at])
         # Distances to the enemy depend on the enemy's hexes alone (shared, see EnemyReach).
         self._reach = enemy_reach(facts, frozenset(self.enemy_at))
         self.need = self._needs()
@@ -156,6 +165,7 @@ class Knowledge:
         self.spend_last_step = style.final_turn_command \
             and str(view.get("active") or "") == self.seat and turns_left(view) == 0
         self._per_hq: dict[tuple[str, str], int] = {}  # HQ counts asked this decision
+        self._melee_around: dict[str, Key] = {}  # ``melee_around``, by target
         # Garrison of each objective: blocks in it, plus half of those next to it.
         self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
             self.garrison.get(n, 0) for n in facts.nbrs.get(v, ())) for v in facts.victory}
@@ -165,9 +175,10 @@ class Knowledge:
         self.objectives_now = [(v, need, 1.0 + style.crowd * max(0.0, held))
                                 for v, need, held, _ in self._objectives]
         self._corps_hexes: dict[str, list[str]] = {}
+        labels = oob.units
         for uid, u in self.own_on.items():
-            lab = self.unit(uid)
-            if lab is not None and not lab.is_hq:
+            lab = labels.get(uid)
+            if lab is not None and lab.type not in HQ_TYPES:
                 self._corps_hexes.setdefault(lab.corps, []).append(str(u["hex"]))
 
     def _needs(self) -> dict[str, float]:
@@ -181,6 +192,27 @@ class Knowledge:
             base = self.style.hold if ours else (take + self.style.lost if lost else take)
             need[v] = pts * (base + self.style.threat * min(self.style.threat_cap, near))
         return need
+
+    def melee_around(self, target: str) -> Key:
+        """Everything a melee declaration on ``target`` is scored from besides its own
+        block (which, from where, unsupported or not), as a key of kept scores
+        (``BocDoctrine.melee_kept``): the board, seat, style, the guess of a hidden
+        block's strength, whether the seat takes risks (behind and late), the own
+        melees declared on it with their blocks' strengths, the supported declarations
+        on offer against it with their blocks' hexes and strengths (``melee_offers``,
+        complete once the legal list is read) and the enemy blocks in it. Made once per
+        target and decision."""
+        got = self._melee_around.get(target)
+        if got is None:
+            strength, own = self.strength, self.own
+            got = self._melee_around[target] = Key((
+                self.facts, style_key(self.style), self.seat, self.guess,
+                self.behind and self.late, target,
+                tuple([(u, frm, strength(u)) for u, frm, _kind in self.declared.get(target, ())]),
+                tuple([(ou, own.get(ou, {}).get("hex"), strength(ou))
+                       for ou in (str(o["unit"]) for o in self.melee_offers.get(target, ()))]),
+                tuple(self.enemy_blocks.get(target, ()))))
+        return got
 
     def steps_before_loss(self, hx: str) -> list[int]:
         """The enemy blocks in ``hx`` as ``kill_chance`` counts them: by strength, with a

@@ -9,6 +9,8 @@ module doc; docs/boc-speed.md (session 46) has the figures.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
+from operator import itemgetter
 
 from gettysburg.boc.ai.move_memo import KeptMoves, Key, MoveMemo, UnitMoves
 from gettysburg.boc.ai.move_values import OVERSTACK, Situation, around_victory_order
@@ -73,16 +75,21 @@ def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
         moved_pull[here] = _carry_row(sit, row, before, new.objective.setdefault(here, {}),
                                       sit.objectives_now if here is None
                                       else sit.objectives_leaving(here))
+    # The hexes where a value or a gain changed, by the row of the objectives' pull.
+    reached = {here: moved | zone for here, moved in moved_pull.items()}
     n = 0
     for uid, moves in old.units.items():
         here = moves.key[0] if isinstance(moves.key, tuple) else None
         if not isinstance(here, str) or here in zone:
             continue
-        moved = moved_pull.get(here if here in sit.near_victory_hexes else None)
-        if moved is None or here in moved or not moved.isdisjoint(moves.dests) \
-                or not zone.isdisjoint(moves.dests):
+        changed_here = reached.get(here if here in sit.near_victory_hexes else None)
+        if changed_here is None or here in changed_here or not moves.watch:
             continue
-        new.units[uid] = moves
+        stale = moves.watch & changed_here
+        # A destination's value and gain read nothing of the others': those of the
+        # destinations the change did not reach hold, the rest are found again when
+        # the unit's moves are next scored (``kept_move_scores``).
+        new.units[uid] = replace(moves, stale=moves.stale | stale) if stale else moves
         n += 1
     return n
 
@@ -145,28 +152,77 @@ def kept_move_scores(sit: Situation, memo: MoveMemo, units: dict[str, UnitMoves]
     """``move_values.move_scores`` from the parts kept since an earlier decision in the
     same context (``units``: ``sit.move_memo``, handed over by ``keep``), made and kept
     when missing: the same numbers, the same order of operations. Counts the units found
-    kept or made in ``memo``."""
-    dests = tuple([str(p[-1]) for p in paths])
+    kept or made in ``memo``. The list returned may be the kept one: not to be changed.
+
+    While a unit's paths are the same as when its parts were kept, its scores are too,
+    but for the moves into a hex that is now overstacked (6.2, asked afresh): only the
+    destinations that may be (``may_overstack``) are asked, the rest handed out as kept."""
     key = (here, sit.strength(uid), sit.corps_key(uid))
-    kept = units.get(uid)
-    if kept is None or kept.key != key or kept.dests != dests:
-        memo.misses += 1
-        values = sit.hex_values(uid, here, dests, stacking=False)
-        near = sit.near_victory_hexes if here not in sit.near_victory_hexes else None
-        gains = [0.0 if near is not None and dest not in near
-                 else sit.control_gain(dest, here) for dest in dests]
-        kept = UnitMoves(key, dests, tuple(values), tuple(gains),
-                         sit.hex_values(uid, here, (here,), stacking=False)[0])
-        units[uid] = kept
-    else:
-        memo.hits += 1
-    over = sit.overstacked
-    stay = OVERSTACK if over(uid, here, here) else kept.stay
     weight = sit.control_weight
+    kept = units.get(uid)
+    if kept is not None and kept.key == key and kept.weight == weight \
+            and kept.paths == paths and not kept.stale:
+        memo.hits += 1
+    else:
+        dests = tuple(map(str, map(itemgetter(-1), paths)))
+        near = sit.near_victory_hexes if here not in sit.near_victory_hexes else None
+        if kept is None or kept.key != key or kept.dests != dests:
+            memo.misses += 1
+            values = tuple(sit.hex_values(uid, here, dests, stacking=False))
+            gains = tuple([0.0 if near is not None and dest not in near
+                           else sit.control_gain(dest, here) for dest in dests])
+            stay = sit.hex_values(uid, here, (here,), stacking=False)[0]
+        elif kept.stale:  # taken over by a new context: the destinations it reached
+            memo.refreshed += 1
+            stale = kept.stale
+            again = [i for i, dest in enumerate(dests) if dest in stale]
+            found = sit.hex_values(uid, here, [dests[i] for i in again], stacking=False)
+            fresh_values, fresh_gains = list(kept.values), list(kept.gains)
+            for i, value in zip(again, found, strict=True):
+                dest = dests[i]
+                fresh_values[i] = value
+                fresh_gains[i] = 0.0 if near is not None and dest not in near \
+                    else sit.control_gain(dest, here)
+            values, gains, stay = tuple(fresh_values), tuple(fresh_gains), kept.stay
+        else:  # the same destinations by other paths: their values and gains hold
+            memo.hits += 1
+            values, gains, stay = kept.values, kept.gains, kept.stay
+        stacking = sit.facts.stacking
+        watch = frozenset(dests)
+        # Move only for a real gain.
+        kept = units[uid] = UnitMoves(
+            key, dests, values, gains, stay, list(map(list, paths)), weight,
+            [value - stay + weight * gain - 0.01 * len(p) - 0.05
+             for value, gain, p in zip(values, gains, paths, strict=True)],
+            watch, frozenset([d for d in dests if d not in stacking]), here in watch)
+    over = sit.overstacked
+    if over(uid, here, here):  # staying overstacks: every score changes
+        return _scores(kept, paths, OVERSTACK, weight,
+                       {d for d in kept.watch if over(uid, here, d)})
     # Only the hexes that may be full are asked (``may_overstack``).
-    may, stacking = sit.may_overstack(here), sit.facts.stacking
-    # Move only for a real gain.
-    return [(OVERSTACK if (dest in may or dest not in stacking) and over(uid, here, dest)
-             else value) - stay + weight * gain - 0.01 * len(p) - 0.05
-            for value, gain, dest, p in zip(kept.values, kept.gains, dests, paths,
-                                            strict=True)]
+    risky = kept.watch & sit.may_overstack(None)
+    if kept.off_board or kept.from_here:
+        risky = risky | kept.off_board | ({here} if kept.from_here else set())
+    full = [d for d in risky if over(uid, here, d)] if risky else None
+    if not full:
+        return kept.scores
+    out = kept.scores.copy()
+    dests, gains = kept.dests, kept.gains
+    for d in full:  # the expression of ``move_scores``, into an overstacked hex
+        i = dests.index(d)
+        while True:
+            out[i] = OVERSTACK - kept.stay + weight * gains[i] - 0.01 * len(paths[i]) - 0.05
+            try:
+                i = dests.index(d, i + 1)
+            except ValueError:
+                break
+    return out
+
+
+def _scores(kept: UnitMoves, paths: Sequence[Sequence[str]], stay: float, weight: float,
+            full: set[str]) -> list[float]:
+    """A unit's move scores from its kept parts, staying worth ``stay``, with the moves
+    into the hexes ``full`` overstacked (6.2); the expression of ``move_scores``."""
+    return [(OVERSTACK if dest in full else value) - stay + weight * gain - 0.01 * len(p)
+            - 0.05 for value, gain, dest, p in zip(kept.values, kept.gains, kept.dests,
+                                                    paths, strict=True)]

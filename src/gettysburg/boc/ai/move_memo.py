@@ -73,6 +73,20 @@ class UnitMoves:
     values: tuple[float, ...]  # ``hex_values`` of each without the overstack check
     gains: tuple[float, ...]  # ``control_gain`` of each (0.0 where no victory hex is near)
     stay: float  # ``hex_values`` of the unit's own hex without the overstack check
+    #: The moves' paths these scores were made for (a copy of the legal list's), the
+    #: control weight, and the moves' scores where no hex is overstacked (6.2): kept and
+    #: handed out as they are while the paths are the same (``kept_move_scores``).
+    paths: list[list[str]] = field(default_factory=list, compare=False)
+    weight: float = 0.0
+    scores: list[float] = field(default_factory=list, compare=False)
+    #: The destinations, those the board has no stacking figure for (always asked), and
+    #: whether one is the unit's own hex (always asked too).
+    watch: frozenset[str] = frozenset()
+    off_board: frozenset[str] = frozenset()
+    from_here: bool = False
+    #: Destinations whose value or gain a new context may have changed (taken over by
+    #: ``move_keeping.carry_over``): found again before these parts are used.
+    stale: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -135,7 +149,10 @@ class MoveMemo:
         #: Blocks of an HQ's corps within its command range, by hex (``Situation.hq_near``),
         #: under the board, the corps' hexes and the range: a few dozen HQs per game.
         self.hq_near: LastUsed[dict[str, int]] = LastUsed(dict, kept=HQ_ROWS_KEPT)
+        #: Melee declarations' scores under all they read (``BocDoctrine._s_melee``).
+        self.melee: dict[Hashable, float] = {}
         self.hits = 0
         self.misses = 0
         self.carried = 0  # units whose parts a new move context took over
+        self.refreshed = 0  # ... and whose changed destinations were found again
 
