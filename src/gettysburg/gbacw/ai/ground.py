@@ -155,33 +155,55 @@ def _grid(sheets: tuple[str, ...]) -> tuple[dict[Hex, float],
 
 
 @cache
-def distance_field(goal: Hex, sheets: tuple[str, ...] = ()) -> dict[Hex, float]:
-    """Infantry MP from every hex to ``goal`` (Dijkstra): the hex's terrain, or 1 along a
-    road (002 §9.1), plus a creek (+1) and a steep slope (+2 a level up, +1 down); a sheer
-    slope is not climbed (the Terrain chart's elevation rows). The engine's own path
-    search has the rest of 002 §9."""
+def _graph(sheets: tuple[str, ...]) -> tuple[tuple[Hex, ...],
+                                             dict[Hex, int],
+                                             tuple[tuple[tuple[int, float], ...], ...]]:
+    """The hexes of ``sheets`` numbered, and for each hex the neighbours one may walk from
+    into it with that step's MP (its entry cost, 1 along a road, plus the hexside's), so
+    that every objective's search runs over plain integers."""
     enter, sides = _grid(sheets)
-    out: dict[Hex, float] = {goal: 0.0}
-    todo: list[tuple[float, int, int]] = [(0.0, goal.q, goal.r)]
-    while todo:
-        d, q, r = heapq.heappop(todo)
-        here = Hex(q, r)
-        if d > out.get(here, math.inf):
-            continue
+    hexes = tuple(enter)
+    index = {h: i for i, h in enumerate(hexes)}
+    into: list[tuple[tuple[int, float], ...]] = []
+    for here in hexes:
         base = enter[here]
+        row: list[tuple[int, float]] = []
         for dv in DIRECTIONS:
             n = here + dv
-            if n not in enter:
+            j = index.get(n)
+            if j is None:
                 continue
             step = base
             found = sides.get((n, here))  # walking from `n` into `here`
             if found is not None:
                 step = (min(step, 1.0) if found[0] else step) + found[1]
+            row.append((j, step))
+        into.append(tuple(row))
+    return hexes, index, tuple(into)
+
+
+@cache
+def distance_field(goal: Hex, sheets: tuple[str, ...] = ()) -> dict[Hex, float]:
+    """Infantry MP from every hex to ``goal`` (Dijkstra): the hex's terrain, or 1 along a
+    road (002 §9.1), plus a creek (+1) and a steep slope (+2 a level up, +1 down); a sheer
+    slope is not climbed (the Terrain chart's elevation rows). The engine's own path
+    search has the rest of 002 §9."""
+    hexes, index, into = _graph(sheets)
+    g = index[goal]  # a goal off the sheets has no field (KeyError, as before)
+    dist = [math.inf] * len(hexes)
+    dist[g] = 0.0
+    todo: list[tuple[float, int]] = [(0.0, g)]
+    pop, push = heapq.heappop, heapq.heappush
+    while todo:
+        d, i = pop(todo)
+        if d > dist[i]:
+            continue
+        for j, step in into[i]:
             nd = d + step
-            if nd < out.get(n, math.inf):
-                out[n] = nd
-                heapq.heappush(todo, (nd, n.q, n.r))
-    return out
+            if nd < dist[j]:
+                dist[j] = nd
+                push(todo, (nd, j))
+    return {hexes[i]: x for i, x in enumerate(dist) if x < math.inf}
 
 
 def mp_to(goal: Hex, h: Hex, sheets: tuple[str, ...] = ()) -> float:
