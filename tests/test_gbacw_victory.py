@@ -242,6 +242,44 @@ def test_sc6_both_geographic_objectives_in_one_turn_is_a_draw() -> None:
     assert score(vic, st, final=False, board=board).winner == "csa"
 
 
+def test_sc6_the_engine_reads_the_road_with_command_and_arms() -> None:
+    """004 sc.6.7 through the engine's own standing (``GbacwGame.verdict``): the Union in
+    the three town hexes on 2 July 0500 wins; a Confederate regiment set down east of the
+    road spoils it; the same regiment out of command (the command phase's list) or a
+    Confederate battery there does not."""
+    from gettysburg.core.dice import SeededDice
+    from gettysburg.gbacw.game import GbacwGame
+    from gettysburg.gbacw.setup import turn_index
+
+    g = GbacwGame("battle", dice=SeededDice(1))
+    p = g.pos
+    p.turn = turn_index("2-0500")
+    inf = sorted(k for k, u in p.units.items() if g.counter(k).arm == "inf")
+    usa = [k for k in inf if p.units[k].seat == "usa"][:3]
+    rebel = next(k for k in inf if p.units[k].seat == "csa")
+    gun = next(k for k, u in sorted(p.units.items())
+               if u.seat == "csa" and g.counter(k).arm == "art")
+    for u in p.units.values():  # nobody else on the map: the test's position alone
+        u.hex = None
+    for k, h in zip(usa, ("B3821", "B3827", "B3818"), strict=True):
+        p.units[k].hex = h
+
+    def winner() -> str | None:
+        v = g.verdict(final=False)
+        assert v is not None
+        return v.winner
+
+    p.command["units"] = []
+    assert winner() == "usa"
+    p.units[rebel].hex = "B6020"
+    assert winner() is None
+    p.command["units"] = [rebel]
+    assert winner() == "usa"
+    p.command["units"] = []
+    p.units[rebel].hex, p.units[gun].hex = None, "B6020"
+    assert winner() == "usa"
+
+
 def test_sc6_end_without_a_winner_is_e14_otherwise() -> None:
     v = score(load_scenario("battle").victory, Standing("4-2000"), final=True,
               board=load_board())
