@@ -37,6 +37,10 @@ class EnemyReach:
         self.facts, self.enemy_hexes = facts, enemy_hexes
         self._nearest: dict[str, int] = {}
         self._within: dict[tuple[str, int], int] = {}
+        nbrs = facts.nbrs
+        #: The hexes next to an enemy block that hold none: the front line (``Knowledge``).
+        self.front = frozenset([n for hx in enemy_hexes for n in nbrs.get(hx, ())
+                                if n not in enemy_hexes])
 
     def nearest(self, hx: str) -> int:
         """Hexes from ``hx`` to the nearest enemy hex (99: none)."""
@@ -53,6 +57,23 @@ class EnemyReach:
             got = sum(1 for e in self.enemy_hexes if self.facts.dist(hx, e) <= r)
             self._within[(hx, r)] = got
         return got
+
+
+#: ``_corps_of`` of the orders of battle met, by id (each kept with its answer, so that
+#: its id is not reused while the entry lives); a few at most.
+_CORPS: dict[int, tuple[OrderOfBattle, dict[str, str]]] = {}
+
+
+def _corps_of(oob: OrderOfBattle) -> dict[str, str]:
+    """The corps of each block of ``oob`` that is no HQ (4.5: an HQ's hex values count
+    the blocks of its corps), by unit id."""
+    got = _CORPS.get(id(oob))
+    if got is None or got[0] is not oob:
+        if len(_CORPS) >= 8:
+            _CORPS.clear()
+        got = _CORPS[id(oob)] = (oob, {uid: lab.corps for uid, lab in oob.units.items()
+                                       if lab.type not in HQ_TYPES})
+    return got[1]
 
 
 @lru_cache(maxsize=32)
@@ -87,7 +108,14 @@ class Knowledge:
         self.night = bool(view.get("night"))
         self.control: dict[str, str] = dict(view.get("control") or {})
         seat, enemy = self.seat, self.enemy
-        self.own: dict[str, JSONDict] = {}
+        own: dict[str, JSONDict] = {}
+        own_on: dict[str, JSONDict] = {}
+        garrison: Counter[str] = Counter()
+        # Own columns by hex (6.0 option): a hex with a column holds that unit alone.
+        self.columns: dict[str, set[str]] = {}
+        # The hexes of each corps' blocks, HQs left out (``hq_near``, 4.5).
+        self._corps_hexes: dict[str, list[str]] = {}
+        corps_of = _corps_of(oob)
         self.enemy_at: dict[str, float] = {}
         # Enemy blocks per hex as the seat knows them: (unit id or None if hidden, strength).
         self.enemy_blocks: dict[str, list[tuple[str | None, int]]] = {}
@@ -97,7 +125,17 @@ class Knowledge:
                 continue
             side = u.get("side")
             if side == seat:
-                self.own[str(u["id"])] = u
+                uid = str(u["id"])
+                own[uid] = u
+                if u.get("status") == "on_map" and u.get("hex"):
+                    own_on[uid] = u
+                    hx = str(u["hex"])
+                    garrison[hx] += 1
+                    if u.get("column"):
+                        self.columns.setdefault(hx, set()).add(uid)
+                    corps = corps_of.get(uid)
+                    if corps is not None:
+                        self._corps_hexes.setdefault(corps, []).append(hx)
             elif side == enemy and u.get("hex") and u.get("status", "on_map") == "on_map":
                 hx = str(u["hex"])
                 enemy_at[hx] = enemy_at.get(hx, 0.0) + float(u.get("strength", 0))
@@ -105,14 +143,7 @@ class Knowledge:
                 if got is None:
                     got = enemy_blocks[hx] = []
                 got.append((str(u["id"]), int(u.get("strength", 0))))
-        self.own_on = {k: u for k, u in self.own.items()
-                       if u.get("status") == "on_map" and u.get("hex")}
-        self.garrison = Counter([str(u["hex"]) for u in self.own_on.values()])
-        # Own columns by hex (6.0 option): a hex with a column holds that unit alone.
-        self.columns: dict[str, set[str]] = {}
-        for uid, u in self.own_on.items():
-            if u.get("column"):
-                self.columns.setdefault(str(u["hex"]), set()).add(uid)
+        self.own, self.own_on, self.garrison = own, own_on, garrison
         # Hidden blocks the seat's memory ties to one unit (BocMemory: seen standing up
         # again, 8.1) count as that unit at the strength last seen.
         recalled = view.get("recalled") or {}
@@ -154,11 +185,9 @@ class Knowledge:
         self.melee_offers: dict[str, list[Action]] = {}
         # Entry hexes on offer to each unit due to arrive (set by BocDoctrine.scores).
         self.entries: dict[str, set[str]] = {}
-        nbrs = facts.nbrs
-        self.front = frozenset([n for hx in enemy_at for n in nbrs.get(hx, ())
-                                if n not in enemy_at])
         # Distances to the enemy depend on the enemy's hexes alone (shared, see EnemyReach).
         self._reach = enemy_reach(facts, frozenset(self.enemy_at))
+        self.front = self._reach.front
         self.need = self._needs()
         # Whether an HQ at 1 step may activate (4.3, ``final_turn_command``): our own turn,
         # and a verdict follows it (9.1).
@@ -174,12 +203,6 @@ class Knowledge:
         # The same, for a unit that garrisons none of them (``objective``).
         self.objectives_now = [(v, need, 1.0 + style.crowd * max(0.0, held))
                                 for v, need, held, _ in self._objectives]
-        self._corps_hexes: dict[str, list[str]] = {}
-        labels = oob.units
-        for uid, u in self.own_on.items():
-            lab = labels.get(uid)
-            if lab is not None and lab.type not in HQ_TYPES:
-                self._corps_hexes.setdefault(lab.corps, []).append(str(u["hex"]))
 
     def _needs(self) -> dict[str, float]:
         """How much each victory hex calls for troops: CSA must take, USA must hold."""
