@@ -180,6 +180,20 @@ class MoveRules:
     full_sides: frozenset[str] = frozenset()  # 6.62 hexsides already used twice
     entered: bool = False  # the start hex was just entered (6.7): a stop there is final
 
+    def __hash__(self) -> int:
+        """The fields' hash, worked out once per object (session 47: the reach cache's keys
+        hash their rules several times a search). Not pickled: str hashes differ between
+        processes."""
+        got = self.__dict__.get("_hash")
+        if got is None:
+            got = hash((self.budget, self.multiplier, self.roads, self.one_hex, self.stop,
+                        self.forbidden, self.full_sides, self.entered))
+            object.__setattr__(self, "_hash", got)
+        return int(got)
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
 
 @dataclass
 class Reach:
