@@ -32,7 +32,7 @@ from .board import Board
 from .charts import all_charts
 from .charts.terrain import TerrainChart, UnitClass
 from .facing import Facing
-from .movement import Orders, Step, bridge_closers, bridge_over_cut, entry_cost
+from .movement import Orders, Step, bridge_closers, bridge_steps_on, entry_cost
 
 #: disorder codes in a table entry: none, d (UDD), D (automatic)
 NO_DISORDER, UDD, AUTO = 0, 1, 2
@@ -107,8 +107,7 @@ class StepTable:
             if isinstance(step, RuleError):
                 out.append(None)
                 continue
-            special = step.bridge or (bool(g.bridge_closers)
-                                      and bridge_over_cut(board, h, n) == "on")
+            special = step.bridge or (bool(g.bridge_closers) and (h, n) in g.bridge_on)
             dis = UDD if step.disorder == "udd" else AUTO if step.disorder == "auto" else 0
             out.append((j, step.half_mp, dis, PATH_CODES[step.path], step, special))
         return tuple(out)
@@ -154,6 +153,8 @@ class Grid:
     neighbours: list[int]  # 6 * i + d -> the neighbour's number, -1 off the map
     woods: list[bool]
     bridge_closers: frozenset[Hex]
+    # the steps onto Lott's Ridge bridge (movement.bridge_steps_on, 004 §9.81)
+    bridge_on: frozenset[tuple[Hex, Hex]] = frozenset()
     pairs: dict[str, list[tuple[Hex, Facing]]] = field(default_factory=dict)
     facings: dict[str, tuple[Facing, ...]] = field(default_factory=dict)
     tables: dict[tuple[object, ...], StepTable] = field(default_factory=dict)
@@ -246,7 +247,8 @@ def grid_of(board: Board) -> Grid:
     index = {h: i for i, h in enumerate(hexes)}
     neighbours = [index.get(h + d, -1) for h in hexes for d in DIRECTIONS]
     woods = [board.hexes[h].terrain in WOODS for h in hexes]
-    grid = Grid(hexes, index, neighbours, woods, bridge_closers(board))
+    grid = Grid(hexes, index, neighbours, woods, bridge_closers(board),
+                bridge_steps_on(board))
     key = id(board)
     _GRIDS[key] = (weakref.ref(board, lambda _r: _GRIDS.pop(key, None)), grid)
     return grid

@@ -168,6 +168,17 @@ def bridge_over_cut(board: Board, frm: Hex, to: Hex) -> Literal["on", "off"] | N
     return None
 
 
+def bridge_steps_on(board: Board) -> frozenset[tuple[Hex, Hex]]:
+    """004 §9.81: the steps :func:`bridge_over_cut` calls "on" (from an end of the Lott's
+    Ridge bridge onto it), as (from, to) pairs; none on a board without the bridge. Read
+    once a board by the movement tables, which ask it of every step they price."""
+    hexes = _bridge_hexes(board)
+    if hexes is None:
+        return frozenset()
+    a, mid, b = hexes
+    return frozenset({(a, mid), (b, mid)})
+
+
 def bridge_closers(board: Board) -> frozenset[Hex]:
     """004 §9.81: an enemy in the bridge hex or either hex beside it (neither an end nor on
     the railroad) closes the bridge."""

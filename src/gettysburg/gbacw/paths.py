@@ -42,7 +42,6 @@ from .movement import (
     PassThrough,
     Step,
     approach_ban,
-    bridge_over_cut,
     effective_orders,
     entry_cost,
     entry_from_off_map,
@@ -266,7 +265,7 @@ class _Search:
                 dis = UDD if step.disorder == "udd" else AUTO if step.disorder == "auto" else 0
                 # the step's own answer now: not special again
                 found = (e[0], step.half_mp, dis, PATH_CODES[step.path], step, False)
-        if self.bridge_shut and bridge_over_cut(self.board, h, n) == "on":
+        if self.bridge_shut and (h, n) in g.bridge_on:  # bridge_over_cut's "on"
             found = None
         self.specials[key] = found
         return found
