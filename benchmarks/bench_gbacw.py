@@ -27,6 +27,15 @@ both seats, one game of each per ``--seeds``, in this checkout and in ``--before
 ``--lrt`` does (each in its own process, turn about): CPU seconds of the play loop, and a
 digest of the actions played and the final state hash, which must be the same in both.
 
+``--parts`` instead times, in this checkout (or ``--now``) and in ``--before`` (each its own
+process, turn about, ``--rounds`` times, the best kept), the engine parts session 47 cut:
+the state hash of a Third Day position (what every recorded ``apply`` pays), the split,
+rapid and combined fire a battery of the gun-line test positions may take
+(``fire_action.order_options``), a Second Day activation's legal list and the random
+agent's draw from ``legal_sequence`` (the count and one action), and a Second Day random
+prefix whose Loose Cannon tasks filter the moves; each with a digest of its answers, which
+must be the same in both.
+
 ``--fire`` instead prints the CPU time (``time.process_time``) spent in
 ``fire_action.fire_targets`` over 300 weighted random actions (fire favoured) of Little
 Round Top (seeds 1, 2) and Herr Ridge (seed 3), with a hash of every legal list and the
@@ -120,7 +129,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Run in each engine's process: plays the games and prints [[kind, seed, actions, cpu,
 #: final hash], ...] as JSON. The lab's loop: a view for the general, the view's summary
-#: and the legal list for the random agent (the full view where a commit lacks the summary).
+#: and ``legal_sequence`` for the random agent (the full view where a commit lacks the
+#: summary; the list itself where the system has no lazy sequence).
 PLAYER = r'''
 import json, random, sys, time
 from gettysburg.ai import make_agent
@@ -136,7 +146,7 @@ for kind in ("general", "random"):
         while not g.is_terminal():
             s = g.to_move()[0]
             if getattr(agents[s], "reads_view", True) is False and hasattr(g, "view_summary"):
-                v, legal = g.view_summary(s), g.legal_actions(s)
+                v, legal = g.view_summary(s), g.legal_sequence(s)
             else:
                 v = g.view(s)
                 legal = v["legal_actions"]
@@ -169,7 +179,7 @@ for kind in ("random", "general"):
         while not g.is_terminal() and n < limit:
             s = g.to_move()[0]
             if getattr(agents[s], "reads_view", True) is False and hasattr(g, "view_summary"):
-                v, legal = g.view_summary(s), g.legal_actions(s)
+                v, legal = g.view_summary(s), g.legal_sequence(s)
             else:
                 v = g.view(s)
                 legal = v["legal_actions"]
@@ -181,6 +191,136 @@ for kind in ("random", "general"):
                     g.state_hash()[:16]])
 print(json.dumps(out))
 '''
+
+
+#: Run in each engine's process for ``--parts``: prints {part: [cpu ms, digest]} as JSON.
+PARTS = r'''
+import hashlib, json, random, sys, time
+sys.path.insert(0, sys.argv[1])  # the checkout's tests: the gun-line positions
+from gbacw_gunline import AL5, AL13, HUGER_C, NAP1, NAP2, PITT_A, PITT_B, RESERVE, TN1, \
+    at, gunline, key_of, place
+from gettysburg.core.canonical import hash_json
+from gettysburg.gbacw import fire_action
+from gettysburg.gbacw import questions
+from gettysburg.gbacw.game import GbacwGame
+
+
+def best(f, n):
+    b, got = 1e9, None
+    for _ in range(n):
+        t = time.process_time()
+        got = f()
+        b = min(b, time.process_time() - t)
+    return round(1000 * b, 2), got
+
+
+def digest(x):
+    return hashlib.sha256(json.dumps(x, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+out = {}
+g = GbacwGame("third-day", seed=7)
+r = random.Random(7)
+for _ in range(40):
+    s = g.to_move()[0]
+    legal = g.legal_actions(s)
+    g.apply_unrecorded(r.choice(legal), s)
+ms, h = best(g.state_hash, 30)
+out["state hash, Third Day (ms)"] = [ms, h[:12]]
+
+enemy = (AL13, AL5, TN1, PITT_A, PITT_B, HUGER_C)
+batteries = []
+for seed in range(6):
+    rr = random.Random(seed)
+    b = gunline(RESERVE)
+    place(b, NAP1, at(b, (0, 0)), 1)
+    place(b, NAP2, at(b, (0, 0)), 1)
+    spots = []
+    for i in range(7):
+        for j in range(7 - i):
+            x = at(b, (0, 0))
+            for d, m in ((1, i), (2, j)):
+                for _ in range(m):
+                    x = x.neighbour(d)
+            if 0 < i + j and x in b.cat.board.hexes:
+                spots.append(x)
+    for k, x in zip(enemy, rr.sample(spots, len(enemy))):
+        place(b, k, x, 4)
+    b._memo.clear()
+    batteries.append(b)
+ms, got = best(lambda: [fire_action.order_options(b, key_of(b, NAP1)) for b in batteries], 5)
+out["order_options, 6 battery positions (ms)"] = [ms, digest(got)]
+
+sd = GbacwGame("second-day", seed=3)
+for _ in range(400):
+    s = sd.to_move()[0]
+    legal = sd.legal_actions(s)
+    act = [a for a in legal if a["type"] == "activate"
+           and any(sd.on_map(k) for k in sd.brigade_units(a["brigade"]))]
+    if act:
+        sd.apply(act[0], s)
+        break
+    pick = next((a for a in legal if a["type"] in ("end_orders", "first_am",
+                                                   "end_orders_change")), None)
+    sd.apply(pick or next(a for a in legal if a["type"] == "end_activation"), s)
+seat = sd.to_move()[0]
+sd.legal_actions(seat)  # the searches kept: what is timed is the list itself
+
+
+def listing():
+    sd._memo.clear()
+    return sd.legal_actions(seat)
+
+
+def drawing():
+    sd._memo.clear()
+    seq = sd.legal_sequence(seat)
+    return [len(seq), seq[len(seq) // 2]]
+
+
+ms, got = best(listing, 5)
+out[f"legal_actions, Second Day activation ({len(got)} actions, warm searches; ms)"] = \
+    [ms, digest(got)]
+ms, got = best(drawing, 5)
+out["legal_sequence: the count and one action (ms)"] = [ms, digest(got)]
+
+t = time.process_time()
+lc = GbacwGame("second-day", seed=7)
+rr = random.Random(7)
+hashes = []
+for _ in range(600):
+    s = lc.to_move()[0]
+    legal = lc.legal_sequence(s)
+    lc.apply_unrecorded(dict(legal[rr.randrange(len(legal))]), s)
+ms = round(1000 * (time.process_time() - t), 0)
+out["Second Day random, 600 actions (the lab's loop; ms)"] = [ms, lc.state_hash()[:12]]
+print(json.dumps(out))
+'''
+
+
+def parts_versus(before: str, rounds: int, now: str | None = None) -> None:
+    """The engine parts of ``PARTS`` in this checkout (or at ``now``) and at ``before``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"before": extract(before, Path(tmp) / "before"),
+                 "now": ROOT / "src" if now is None else extract(now, Path(tmp) / "now")}
+        cpu: dict[tuple[str, str], list[float]] = {}
+        seen: dict[tuple[str, str], str] = {}
+        for _ in range(rounds):
+            for name, src in trees.items():
+                proc = subprocess.run([sys.executable, "-c", PARTS, str(ROOT / "tests")],
+                                      check=True, capture_output=True, text=True,
+                                      env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"})
+                rows: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+                for part, (ms, answer) in rows.items():
+                    cpu.setdefault((name, part), []).append(ms)
+                    seen[(name, part)] = answer
+    print(f"engine parts, CPU (best of {rounds} runs, each itself a best of several); "
+          f"before = {before}, now = {now or 'the checkout'}")
+    for part in dict.fromkeys(p for _, p in cpu):
+        b, a = (min(cpu[(name, part)]) for name in ("before", "now"))
+        same = "same answers" if seen[("before", part)] == seen[("now", part)] else \
+            f"DIFFERENT: {seen[('before', part)]} / {seen[('now', part)]}"
+        print(f"  {part}: before {b:.1f}, now {a:.1f} (x{b / max(a, 1e-9):.1f}); {same}")
 
 
 def prefix_versus(scenario: str, limit: int, before: str, seeds: str, rounds: int,
@@ -256,7 +396,12 @@ def main() -> None:
     ap.add_argument("--scenario", default=None,
                     help="a scenario's first --max-actions actions, now against --before")
     ap.add_argument("--max-actions", type=int, default=300)
+    ap.add_argument("--parts", action="store_true",
+                    help="the engine parts session 47 cut, now against --before")
     args = ap.parse_args()
+    if args.parts:
+        parts_versus(args.before, args.rounds, args.now)
+        return
     if args.scenario:
         prefix_versus(args.scenario, args.max_actions, args.before, args.seeds, args.rounds,
                       args.now)
