@@ -63,14 +63,19 @@ def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
     for v in dirty:
         zone.update(facts.nbrs.get(v, ()))
     new.control_now.update({v: c for v, c in old.control_now.items() if v not in dirty})
+    # What is asked from a hex no own block stands in is left behind (found again if a
+    # block comes there): the rows of the objectives' pull on a unit leaving a hex near
+    # an objective are asked only while a block stands there, which this context fixes.
+    garrison = sit.garrison
     new.gains.update({k: g for k, g in old.gains.items()
-                      if k[0] not in zone and (k[1] is None or k[1] not in zone)})
+                      if k[0] not in zone and (k[1] is None or (k[1] not in zone
+                                                                and k[1] in garrison))})
     # The pulls of the objectives on a unit leaving ``here`` (None: no garrison), as
     # ``old`` found them and now: only the changed ones are asked again.
     moved_pull: dict[str | None, set[str]] = {}
     for here, row in old.objective.items():
         before = old.objectives if here is None else old.leaving.get(here)
-        if before is None or (here is not None and here in zone):
+        if before is None or (here is not None and (here in zone or here not in garrison)):
             continue
         moved_pull[here] = _carry_row(sit, row, before, new.objective.setdefault(here, {}),
                                       sit.objectives_now if here is None
@@ -80,7 +85,7 @@ def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
     n = 0
     for uid, moves in old.units.items():
         here = moves.key[0] if isinstance(moves.key, tuple) else None
-        if not isinstance(here, str) or here in zone:
+        if not isinstance(here, str) or here in zone or here not in garrison:
             continue
         changed_here = reached.get(here if here in sit.near_victory_hexes else None)
         if changed_here is None or here in changed_here or not moves.watch:

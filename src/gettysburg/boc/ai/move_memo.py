@@ -2,7 +2,7 @@
 
 In a movement phase the general moves one block per decision and scores every move of
 every block again at the next one, although one block's move leaves most of what the
-others' scores read unchanged. The doctrine keeps two things, each under a *context* that
+others' scores read unchanged. The doctrine keeps these, each under a *context* that
 holds every input it reads, so that a kept number is the one a fresh computation would
 give and the general's decisions do not change:
 
@@ -20,10 +20,19 @@ give and the general's decisions do not change:
   new context starts from the last one's numbers, less those the change can reach
   (``move_keeping.carry_over``): the objectives' pull where a changed objective was or
   becomes the strongest, control gains near a victory hex whose neighbourhood changed,
-  and the units with a destination among those hexes.
+  and, of a unit with a destination among those hexes, the values and gains of those
+  destinations (``UnitMoves.stale``: found again when the unit is next scored; a
+  destination's value reads nothing of the others');
+* each unit's move scores with no hex overstacked, handed out as they are while its
+  paths are the same as when they were made (session 47);
+* melee declarations' scores (``MoveMemo.melee``), under everything one reads
+  (``Knowledge.melee_around``: the target's enemy blocks, the own declarations on it and
+  the blocks on offer against it, with their hexes and strengths) and the block's own
+  part.
 
 The overstack check (6.2), which reads the count of blocks in the destination hex itself,
-is made afresh at every decision.
+is made afresh at every decision: only for the destinations that may be full
+(``Situation.may_overstack``), whose scores are then patched.
 """
 
 from __future__ import annotations
