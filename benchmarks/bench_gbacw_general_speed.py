@@ -11,9 +11,11 @@ touched) in its own Python process, turn about ``--rounds`` times. It times each
 ``choose`` in CPU seconds (``time.process_time``: the machine's other load is not counted,
 though a busy cache still slows it a little) and prints, per tree, the best round's
 
-- per decision: mean, p95 and max, and how many took over a second;
+- per decision: mean, p95 and max (its legal list's size and number), and how many took
+  over a second;
 - per activation (one seat's decisions with the same turn, acting command, brigade and
-  phase, as ``GbacwMemory`` groups them): max, and how many over a second;
+  phase, as ``GbacwMemory`` groups them; an orders segment counts as one): p95, the max
+  and which, and how many over a second;
 - the engine's view with its legal list, in all (not the general's cost);
 
 and whether the two trees played the same actions to the same final state hash (a speed
@@ -74,12 +76,15 @@ def summary(run: dict[str, Any]) -> str:
     for key, x in zip(run["keys"], xs, strict=True):
         acts[tuple(key)] = acts.get(tuple(key), 0.0) + x
     worst = max(range(len(xs)), key=lambda i: xs[i])
+    by_act = sorted(acts.values())
+    top = max(acts, key=lambda k: acts[k])
     return (f"{len(xs)} decisions, choose {sum(xs):.1f} s: per decision mean "
             f"{1000 * sum(xs) / len(xs):.1f} ms, p95 {1000 * ordered[int(0.95 * len(xs))]:.0f} "
-            f"ms, max {1000 * ordered[-1]:.0f} ms ({run['legal'][worst]} legal), "
-            f"{sum(1 for x in xs if x > 1.0)} over 1 s; per activation max "
-            f"{max(acts.values()):.2f} s of {len(acts)}, "
-            f"{sum(1 for a in acts.values() if a > 1.0)} over 1 s; view+legal {run['view']:.0f} s")
+            f"ms, max {1000 * ordered[-1]:.0f} ms ({run['legal'][worst]} legal, decision "
+            f"{worst}), {sum(1 for x in xs if x > 1.0)} over 1 s; per activation p95 "
+            f"{by_act[int(0.95 * len(by_act))]:.2f} s, max {by_act[-1]:.2f} s of {len(acts)} "
+            f"({'/'.join(top[1:])}), {sum(1 for a in by_act if a > 1.0)} over 1 s; "
+            f"view+legal {run['view']:.0f} s")
 
 
 def main() -> None:
