@@ -9,7 +9,6 @@ module doc; docs/boc-speed.md (session 46) has the figures.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import replace
 from operator import itemgetter
 
 from gettysburg.boc.ai.move_memo import KeptMoves, Key, MoveMemo, UnitMoves
@@ -94,7 +93,7 @@ def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
         # A destination's value and gain read nothing of the others': those of the
         # destinations the change did not reach hold, the rest are found again when
         # the unit's moves are next scored (``kept_move_scores``).
-        new.units[uid] = replace(moves, stale=moves.stale | stale) if stale else moves
+        new.units[uid] = moves.marked(stale) if stale else moves
         n += 1
     return n
 

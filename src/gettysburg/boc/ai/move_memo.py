@@ -97,6 +97,12 @@ class UnitMoves:
     #: ``move_keeping.carry_over``): found again before these parts are used.
     stale: frozenset[str] = frozenset()
 
+    def marked(self, stale: frozenset[str]) -> UnitMoves:
+        """These parts with ``stale`` destinations more to find again."""
+        return UnitMoves(self.key, self.dests, self.values, self.gains, self.stay,
+                         self.paths, self.weight, self.scores, self.watch, self.off_board,
+                         self.from_here, self.stale | stale)
+
 
 @dataclass
 class KeptMoves:
