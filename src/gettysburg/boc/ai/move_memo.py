@@ -73,9 +73,10 @@ class Key:
                                  and self.parts == other.parts)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class UnitMoves:
-    """One unit's kept move parts in one context."""
+    """One unit's kept move parts in one context; never changed once made (a plain
+    class with slots: made thousands of times a game, issue 59)."""
 
     key: Hashable  # the unit's hex, strength, and for an HQ its corps' hexes (4.5)
     dests: tuple[str, ...]  # the destinations, in the legal list's order
