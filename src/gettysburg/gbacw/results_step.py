@@ -575,6 +575,7 @@ def sweep_leaders(game: GbacwGame) -> list[Event]:
     ev: list[Event] = []
     index = _command_index(game)  # no unit changes below: only leaders die or move
     friends_of: dict[str, set[Hex]] = {}
+    enemy_of: dict[str, set[Hex]] = {}
     for ld, where in sorted(p.leaders.items()):
         if where is None:
             continue
@@ -596,9 +597,11 @@ def sweep_leaders(game: GbacwGame) -> list[Event]:
             friends = friends_of[seat] = {
                 h for u in p.units.values() if u.seat == seat
                 and (h := game.hex_of(u.hex)) is not None and u.abandoned is None}
-        enemy = game.enemy_hexes(seat)
-        if here in friends or not any(here.distance(e) <= 1 for e in enemy):
-            continue
+        enemy = enemy_of.get(seat)
+        if enemy is None:  # once a seat: no unit moves in the sweep, only leaders
+            enemy = enemy_of[seat] = game.enemy_hexes(seat)
+        if here in friends or not (here in enemy or any(n in enemy for n in here.neighbours())):
+            continue  # no enemy within one hex
         costs = leader_costs(game.cat.board, here, None, enemy=enemy,
                              friends={h: FriendStack() for h in friends})
         reach = sorted((c, h.q, h.r) for h, c in costs.items() if h in friends and h != here)
