@@ -31,6 +31,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from gettysburg.core.hexes import Hex
@@ -191,8 +192,11 @@ def queue_filter(game: Any, key: str,
     march = u.hex is None and game.orders_of(key) == "march"
     budget = 2 * game.mp_of(key)
     out: dict[tuple[Hex, Facing], Reach] = {}
+    crosses = _crossing(found, barred) if barred else {}
+    if u.hex is not None and not crosses:
+        return found  # on the map and no path through a barred hex: every move stays
     for k, r in found.items():
-        if barred and any(h in barred for h, _ in r.path):
+        if crosses and crosses[k]:
             continue
         if u.hex is not None:
             out[k] = r
@@ -207,6 +211,22 @@ def queue_filter(game: Any, key: str,
             continue
         out[k] = r if not extra else replace(r, half_mp=total)
     return out
+
+
+def _crossing(found: dict[tuple[Hex, Facing], Reach],
+              barred: frozenset[Hex]) -> dict[tuple[Hex, Facing], bool]:
+    """Whether each move's path goes through one of ``barred`` (002 §9.72). The paths share
+    their steps (the same (hex, facing) objects, from the search's tables), so each distinct
+    step is asked once and the paths are then read by the steps' ids, without hashing a
+    hex a step; a step met in another object is asked on its own. Same answers as reading
+    every path's hexes."""
+    steps = chain.from_iterable(r.path for r in found.values())
+    again = chain.from_iterable(r.path for r in found.values())
+    distinct = dict(zip(map(id, steps), again, strict=True))  # found keeps them alive
+    bad = {i for i, st in distinct.items() if st[0] in barred}
+    if not bad:
+        return {}
+    return {k: not bad.isdisjoint(map(id, r.path)) for k, r in found.items()}
 
 
 def barred_entries(game: Any, seat: str) -> frozenset[Hex]:
