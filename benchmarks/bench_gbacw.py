@@ -33,8 +33,9 @@ the state hash of a Third Day position (what every recorded ``apply`` pays), the
 rapid and combined fire a battery of the gun-line test positions may take
 (``fire_action.order_options``), a Second Day activation's legal list and the random
 agent's draw from ``legal_sequence`` (the count and one action), and a Second Day random
-prefix whose Loose Cannon tasks filter the moves; each with a digest of its answers, which
-must be the same in both.
+prefix whose Loose Cannon tasks filter the moves, the leaders' sweep on that prefix's last
+position and 002 §9.72's entry filter over First Day US-1/1/Cav's moves (session 47's second
+part); each with a digest of its answers, which must be the same in both.
 
 ``--fire`` instead prints the CPU time (``time.process_time``) spent in
 ``fire_action.fire_targets`` over 300 weighted random actions (fire favoured) of Little
@@ -294,6 +295,35 @@ for _ in range(600):
     lc.apply_unrecorded(dict(legal[rr.randrange(len(legal))]), s)
 ms = round(1000 * (time.process_time() - t), 0)
 out["Second Day random, 600 actions (the lab's loop; ms)"] = [ms, lc.state_hash()[:12]]
+
+# session 47, part 2: the leaders' sweep after every action (002 §12.71/§12.73), on that
+# position (a leader it moves stays moved: the later rounds time the settled sweep)
+from gettysburg.gbacw import entry_step, results_step
+ms, got = best(lambda: [results_step.sweep_leaders(lc), sorted(lc.pos.leaders.items())], 30)
+out["sweep_leaders, Second Day after 600 random actions (ms)"] = [ms, digest(got)]
+
+# 002 §9.72's filter on First Day 1-0700 US-1/1/Cav's moves (a 13,000-move list)
+fd = GbacwGame("first-day", seed=7)
+for _ in range(400):
+    s = fd.to_move()[0]
+    legal = fd.legal_actions(s)
+    act = [a for a in legal if a["type"] == "activate" and a["brigade"] == "US-1/1/Cav"]
+    if act:
+        fd.apply(act[0], s)
+        break
+    pick = next((a for a in legal if a["type"] in ("end_orders", "first_am",
+                                                   "end_orders_change")), None)
+    fd.apply(pick or next(a for a in legal if a["type"] == "end_activation"), s)
+kept = []
+plain_filter = entry_step.queue_filter
+entry_step.queue_filter = lambda game, key, found: (
+    kept.append((key, dict(found))), plain_filter(game, key, found))[1]
+fd._memo.clear()
+fd.legal_actions(fd.to_move()[0])
+entry_step.queue_filter = plain_filter
+ms, got = best(lambda: [plain_filter(fd, k, f) for k, f in kept], 7)
+out[f"queue_filter, First Day US-1/1/Cav's {sum(len(f) for _, f in kept)} moves (ms)"] = \
+    [ms, digest([[str(m), r.half_mp] for f in got for m, r in f.items()])]
 print(json.dumps(out))
 '''
 
