@@ -1052,7 +1052,6 @@ class EngineQuestions(Game):
         return {**v.to_json(), "scored": True}
 
 
-#: reach searches by signature (pure: the same inputs give the same answer in any game)
 #: a string no state holds, standing for a part written apart (state_hash)
 _SLOT = "\x00gbacw-slot\x00"
 _SLOT_TEXT = canonical_json(_SLOT)
@@ -1070,6 +1069,7 @@ def _with_text(d: JSONDict, key: str, text: str | None) -> str | None:
     return whole.replace(_SLOT_TEXT, text)
 
 
+#: reach searches by signature (pure: the same inputs give the same answer in any game)
 _REACH_CACHE: dict[tuple[Any, ...], dict[tuple[Hex, Facing], Reach]] = {}
 _REACH_CACHE_SIZE = 4096
 _LEADER_CACHE: dict[tuple[Any, ...], dict[Hex, int]] = {}
