@@ -45,7 +45,6 @@ from gettysburg.boc.fog import (
     secret_key,
     unit_values,
     unit_view,
-    units_view,
 )
 from gettysburg.boc.legal_list import Chunk, LegalActions
 from gettysburg.boc.melee import (
@@ -66,6 +65,7 @@ from gettysburg.boc.move_listing import (
 from gettysburg.boc.movement import MoveRules, reachable
 from gettysburg.boc.oob import (
     DataError,
+    OrderOfBattle,
     Unit,
     default_hierarchy,
     default_oob,
@@ -116,6 +116,7 @@ from gettysburg.boc.supply import (
     night_targets,
     side_now,
 )
+from gettysburg.boc.units_memo import UnitsMemo, kept_units_view
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
 from gettysburg.core.canonical import JSONDict, canonical_json, check_json, json_copy, sha256_hex
 from gettysburg.core.dice import Dice, normalize_seed
@@ -302,7 +303,8 @@ RANGE_MEMO = 512
 SHOWN_MEMO = 4096
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
-          "_label_memo", "_enter_list_memo", "_listing_memo", "_shown_memo")
+          "_label_memo", "_enter_list_memo", "_listing_memo", "_shown_memo",
+          "_units_memo", "_hq_memo")
 
 
 class BocGame(Position, Game):
@@ -317,6 +319,10 @@ class BocGame(Position, Game):
     #: (full, a block's field values) -> (its printed label, its view dict with the
     #: label's), for views (issue 59).
     _shown_memo: dict[tuple[bool, tuple[object, ...]], tuple[Unit, JSONDict]] | None = None
+    #: seat -> its blocks as its last view showed them (``units_memo``; issue 59).
+    _units_memo: dict[str, UnitsMemo] | None = None
+    #: (order of battle, the ids of its HQs with a command range), for views (issue 59).
+    _hq_memo: tuple[OrderOfBattle, tuple[str, ...]] | None = None
     #: The last movement-phase list built, kept for the next decision (issue 59).
     _listing_memo: MoveListing | None = None
 
@@ -654,7 +660,12 @@ class BocGame(Position, Game):
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         out: JSONDict = {**head, "control": dict(st.control), "losses": dict(st.losses),
                          "victory": csa_total(self.board, st)}
-        out["units"], out["hidden"] = units_view(self.key, st, seat, self._shown)
+        memos = self._units_memo
+        if memos is None:
+            memos = self._units_memo = {}
+        # fog.units_view's lists, the unchanged blocks' parts kept (issue 59).
+        memos[seat], out["units"], out["hidden"] = kept_units_view(
+            memos.get(seat), self.key, st, seat, self.orders.oob, self._shown)
         out.update({
             "supply_points": {k: v for k, v in st.supply_points.items()
                               if own(st.units[k].side)},
@@ -755,27 +766,40 @@ class BocGame(Position, Game):
         sees (its own HQs, hex control and enemy block positions), so it reveals nothing."""
         out: dict[str, list[str]] = {}
         enemy: dict[str, frozenset[str]] = {}  # per side: the same for all its HQs
-        for uid in sorted(self.state.units):
-            u = self.state.units[uid]
-            if u.status != ON_MAP or u.hex is None or seat not in (REFEREE, u.side):
+        units = self.state.units
+        for uid in self._ranged_hqs():
+            u = units.get(uid)
+            if u is None or u.status != ON_MAP or u.hex is None \
+                    or seat not in (REFEREE, u.side):
                 continue
-            if self.orders.is_hq(uid) and self.orders.oob[uid].command_range:
-                if u.side not in enemy:
-                    enemy[u.side] = enemy_hexes(self.state, u.side)
-                # Kept per (hex, range, enemy hexes), all the trace reads (issue 59).
-                key = (u.hex, self.orders.oob[uid].command_range, enemy[u.side])
-                memo = self._range_memo
-                if memo is None:
-                    memo = self._range_memo = {}
-                got = memo.get(key)
-                if got is None:
-                    got = tuple(sorted(command_range(self.board, self.state, self.orders,
-                                                     uid, enemy[u.side])))
-                    if len(memo) >= RANGE_MEMO:
-                        del memo[next(iter(memo))]
-                    memo[key] = got
-                out[uid] = list(got)
+            if u.side not in enemy:
+                enemy[u.side] = enemy_hexes(self.state, u.side)
+            # Kept per (hex, range, enemy hexes), all the trace reads (issue 59).
+            key = (u.hex, self.orders.oob[uid].command_range, enemy[u.side])
+            memo = self._range_memo
+            if memo is None:
+                memo = self._range_memo = {}
+            got = memo.get(key)
+            if got is None:
+                got = tuple(sorted(command_range(self.board, self.state, self.orders,
+                                                 uid, enemy[u.side])))
+                if len(memo) >= RANGE_MEMO:
+                    del memo[next(iter(memo))]
+                memo[key] = got
+            out[uid] = list(got)
         return out
+
+    def _ranged_hqs(self) -> tuple[str, ...]:
+        """The ids of the HQs with a command range (4.5), sorted: the only blocks
+        ``_command_ranges`` looks at (issue 59: not every block at every view). Kept per
+        order of battle (its printed labels do not change in a game)."""
+        got = self._hq_memo
+        oob = self.orders.oob
+        if got is None or got[0] is not oob:
+            ids = tuple(sorted(u.id for u in oob
+                               if self.orders.is_hq(u.id) and u.command_range))
+            got = self._hq_memo = (oob, ids)
+        return got[1]
 
     def stacking_problems(self) -> list[str]:
         """Hexes over their limit right now (used by tests at phase ends)."""
