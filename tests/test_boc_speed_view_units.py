@@ -71,6 +71,17 @@ def test_kept_blocks_see_a_hand_edit_and_a_new_fog_key() -> None:
     memo, shown, hidden = kept_units_view(memo, game.key, game.state, "usa",
                                           game.orders.oob, game._shown)
     assert canonical_json([shown, hidden]) == _fresh_units(game, "usa")
+    # A shown block changed in its place, a hidden one moved (each keeps its kind).
+    own = next(u for u in game.state.units.values() if u.side == "usa")
+    own.strength += 1
+    other = next(u for u in game.state.units.values()
+                 if u.side == "csa" and u.status == "on_map" and not u.revealed
+                 and u.id != enemy.id)
+    other.hex = enemy.hex
+    memo, shown, hidden = kept_units_view(memo, game.key, game.state, "usa",
+                                          game.orders.oob, game._shown)
+    assert any(d["id"] == own.id and d["strength"] == own.strength for d in shown)
+    assert canonical_json([shown, hidden]) == _fresh_units(game, "usa")
     game.key = secret_key(b"server secret")
     memo, shown, hidden = kept_units_view(memo, game.key, game.state, "usa",
                                           game.orders.oob, game._shown)

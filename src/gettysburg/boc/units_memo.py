@@ -7,7 +7,8 @@ all it was made from: a copy of the block's fields (its instance dict: all that
 ``unit_view`` and ``hidden_view`` read of it; dicts compare at C speed, cheaper than
 building ``fog.unit_values``' tuples), its printed label (the order of battle's
 ``Unit``) and the fog key. Only the blocks whose values changed are looked at again; the
-lists are put together again only when one of them did. Every dict handed out is the
+lists are put together again only when a block's part changed kind (a shown block
+changed is put in its place in the shown list). Every dict handed out is the
 caller's own (a shallow copy: every value is a scalar).
 """
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 
 from gettysburg.boc.fog import hidden_view
 from gettysburg.boc.oob import OrderOfBattle, Unit
@@ -32,19 +35,51 @@ class UnitsMemo:
 
     key: bytes
     oob: OrderOfBattle
-    uids: list[str]
+    labels: list[Unit]  # the order of battle's printed labels, all of them, in its order
+    raw: list[str]  # the state's unit ids in the state's order
+    uids: list[str]  # sorted
     values: list[dict[str, object]]  # each block's fields, copied
-    printed: list[Unit]
     parts: list[tuple[int, JSONDict | None]]
     shown: list[JSONDict] = field(default_factory=list)
     hidden: list[JSONDict] = field(default_factory=list)
+    where: list[int] = field(default_factory=list)  # a block's index in ``shown``, or -1
 
     def gather(self) -> None:
         """The two lists in ``fog.units_view``'s order, from the blocks' parts."""
-        self.shown = [d for kind, d in self.parts if kind == SHOWN and d is not None]
+        shown: list[JSONDict] = []
+        where: list[int] = []
+        for kind, d in self.parts:
+            if kind == SHOWN and d is not None:
+                where.append(len(shown))
+                shown.append(d)
+            else:
+                where.append(-1)
+        self.shown, self.where = shown, where
+        self.gather_hidden()
+
+    def gather_hidden(self) -> None:
         hidden = [d for kind, d in self.parts if kind == HIDDEN and d is not None]
         hidden.sort(key=_sort_key)
         self.hidden = hidden
+
+    def update(self, changed: list[int], blocks: list[UnitState], now: list[dict[str, object]],
+               seat: str, show: Callable[[UnitState, bool], JSONDict]) -> None:
+        """Look again at the blocks at ``changed`` (indices in ``uids``)."""
+        regather = hidden = False
+        for i in changed:
+            self.values[i] = dict(now[i])
+            old = self.parts[i][0]
+            part = self.parts[i] = _part(self.key, blocks[i], seat, show)
+            if old != part[0]:
+                regather = True
+            elif old == SHOWN and part[1] is not None:
+                self.shown[self.where[i]] = part[1]
+            elif old == HIDDEN:
+                hidden = True
+        if regather:
+            self.gather()
+        elif hidden:
+            self.gather_hidden()
 
 
 def _sort_key(d: JSONDict) -> tuple[str, str]:
@@ -70,19 +105,20 @@ def kept_units_view(memo: UnitsMemo | None, key: bytes, state: BocState, seat: s
     last) where the blocks are as they were, with the memo to keep for the next view.
     ``show`` must give the same dict for the same values and label (``BocGame._shown``)."""
     units = state.units
-    uids = sorted(units)
-    blocks = list(map(units.__getitem__, uids))
-    now = list(map(vars, blocks))  # the live dicts: compared, copied only when kept
-    printed = list(map(oob.units.__getitem__, uids))
-    if memo is None or memo.key != key or memo.oob is not oob or memo.uids != uids \
-            or memo.printed != printed:
-        memo = UnitsMemo(key, oob, uids, list(map(dict, now)), printed,
+    raw = list(units)
+    labels = list(oob.units.values())  # a label replaced in the order of battle: afresh
+    if memo is None or memo.key != key or memo.oob is not oob or memo.raw != raw \
+            or memo.labels != labels:
+        uids = sorted(raw)
+        blocks = list(map(units.__getitem__, uids))
+        now = list(map(vars, blocks))  # the live dicts, copied to be kept
+        memo = UnitsMemo(key, oob, labels, raw, uids, list(map(dict, now)),
                          [_part(key, u, seat, show) for u in blocks])
         memo.gather()
-    elif memo.values != now:
-        kept = memo.values
-        for i in [i for i, a, b in zip(range(len(now)), now, kept, strict=True) if a != b]:
-            kept[i] = dict(now[i])
-            memo.parts[i] = _part(key, blocks[i], seat, show)
-        memo.gather()
+    else:
+        blocks = list(map(units.__getitem__, memo.uids))
+        now = list(map(vars, blocks))  # compared at C speed; copied only when changed
+        changed = list(compress(range(len(now)), map(ne, now, memo.values)))
+        if changed:
+            memo.update(changed, blocks, now, seat, show)
     return memo, list(map(dict, memo.shown)), list(map(dict, memo.hidden))
