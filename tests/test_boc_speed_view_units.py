@@ -106,3 +106,13 @@ def test_the_ranged_hqs_are_the_hqs_with_a_command_range() -> None:
     assert set(ranges) == {uid for uid in hqs if uid in game.state.units
                            and game.state.units[uid].status == "on_map"}
     assert ranges
+    # Kept per seat while the HQs stand where they stood: a hand move shows at once.
+    uid = next(iter(ranges))
+    hq = game.state.units[uid]
+    hq.hex = next(u.hex for u in game.state.units.values()
+                  if u.hex not in (None, hq.hex) and u.side == hq.side)
+    moved = game._command_ranges("referee")
+    fresh = _game("boc/day2", "units-3")
+    fresh.state.units[uid].hex = hq.hex
+    assert moved == fresh._command_ranges("referee")
+    assert moved[uid] != ranges[uid]

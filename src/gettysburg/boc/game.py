@@ -304,7 +304,7 @@ SHOWN_MEMO = 4096
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
           "_label_memo", "_enter_list_memo", "_listing_memo", "_shown_memo",
-          "_units_memo", "_hq_memo")
+          "_units_memo", "_hq_memo", "_enemy_memo", "_ranges_memo")
 
 
 class BocGame(Position, Game):
@@ -323,6 +323,11 @@ class BocGame(Position, Game):
     _units_memo: dict[str, UnitsMemo] | None = None
     #: (order of battle, the ids of its HQs with a command range), for views (issue 59).
     _hq_memo: tuple[OrderOfBattle, tuple[str, ...]] | None = None
+    #: side -> the hexes its enemy holds, as the last view found them (issue 59).
+    _enemy_memo: dict[str, frozenset[str]] | None = None
+    #: seat -> (its HQs' places and enemy hexes, its last command ranges) (issue 59).
+    _ranges_memo: dict[str, tuple[tuple[object, ...], dict[str, tuple[str, ...]]]] \
+        | None = None
     #: The last movement-phase list built, kept for the next decision (issue 59).
     _listing_memo: MoveListing | None = None
 
@@ -764,30 +769,49 @@ class BocGame(Position, Game):
         """4.5: the hexes each of the seat's HQs on the map reaches, traced through friendly
         or neutral hexes, for the command-range overlay. Built from what the seat already
         sees (its own HQs, hex control and enemy block positions), so it reveals nothing."""
-        out: dict[str, list[str]] = {}
-        enemy: dict[str, frozenset[str]] = {}  # per side: the same for all its HQs
         units = self.state.units
+        placed: list[tuple[str, str, str]] = []  # (HQ, its hex, its side)
         for uid in self._ranged_hqs():
             u = units.get(uid)
-            if u is None or u.status != ON_MAP or u.hex is None \
-                    or seat not in (REFEREE, u.side):
-                continue
-            if u.side not in enemy:
-                enemy[u.side] = enemy_hexes(self.state, u.side)
+            if u is not None and u.status == ON_MAP and u.hex is not None \
+                    and seat in (REFEREE, u.side):
+                placed.append((uid, u.hex, u.side))
+        # The enemy hexes per side, the same set object while they stay the same, so the
+        # keys below compare by identity (issue 59).
+        kept = self._enemy_memo
+        if kept is None:
+            kept = self._enemy_memo = {}
+        enemy: dict[str, frozenset[str]] = {}
+        for side in sorted({side for _, _, side in placed}):
+            now = enemy_hexes(self.state, side)
+            was = kept.get(side)
+            enemy[side] = kept[side] = was if was == now else now
+        # The whole answer, kept per seat while its HQs stand where they stood (the
+        # order of battle, which gives their ranges, compares by identity).
+        whole = self._ranges_memo
+        if whole is None:
+            whole = self._ranges_memo = {}
+        key = (self.orders.oob, tuple(placed), tuple(sorted(enemy.items())))
+        last = whole.get(seat)
+        if last is not None and last[0] == key:
+            return {uid: list(hexes) for uid, hexes in last[1].items()}
+        got: dict[str, tuple[str, ...]] = {}
+        memo = self._range_memo
+        if memo is None:
+            memo = self._range_memo = {}
+        for uid, hx, side in placed:
             # Kept per (hex, range, enemy hexes), all the trace reads (issue 59).
-            key = (u.hex, self.orders.oob[uid].command_range, enemy[u.side])
-            memo = self._range_memo
-            if memo is None:
-                memo = self._range_memo = {}
-            got = memo.get(key)
-            if got is None:
-                got = tuple(sorted(command_range(self.board, self.state, self.orders,
-                                                 uid, enemy[u.side])))
+            one = (hx, self.orders.oob[uid].command_range, enemy[side])
+            hexes = memo.get(one)
+            if hexes is None:
+                hexes = tuple(sorted(command_range(self.board, self.state, self.orders,
+                                                   uid, enemy[side])))
                 if len(memo) >= RANGE_MEMO:
                     del memo[next(iter(memo))]
-                memo[key] = got
-            out[uid] = list(got)
-        return out
+                memo[one] = hexes
+            got[uid] = hexes
+        whole[seat] = (key, got)
+        return {uid: list(hexes) for uid, hexes in got.items()}
 
     def _ranged_hqs(self) -> tuple[str, ...]:
         """The ids of the HQs with a command range (4.5), sorted: the only blocks
