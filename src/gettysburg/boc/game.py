@@ -45,6 +45,7 @@ from gettysburg.boc.fog import (
     secret_key,
     unit_values,
     unit_view,
+    units_view,
 )
 from gettysburg.boc.legal_list import Chunk, LegalActions
 from gettysburg.boc.melee import (
@@ -116,7 +117,6 @@ from gettysburg.boc.supply import (
     night_targets,
     side_now,
 )
-from gettysburg.boc.units_memo import UnitsMemo, kept_units_view
 from gettysburg.boc.victory import STANDARD_BANDS, csa_total
 from gettysburg.core.canonical import JSONDict, canonical_json, check_json, json_copy, sha256_hex
 from gettysburg.core.dice import Dice, normalize_seed
@@ -304,7 +304,7 @@ SHOWN_MEMO = 4096
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
           "_label_memo", "_enter_list_memo", "_listing_memo", "_shown_memo",
-          "_units_memo", "_hq_memo", "_enemy_memo", "_ranges_memo")
+          "_hq_memo", "_enemy_memo", "_ranges_memo")
 
 
 class BocGame(Position, Game):
@@ -319,8 +319,6 @@ class BocGame(Position, Game):
     #: (full, a block's field values) -> (its printed label, its view dict with the
     #: label's), for views (issue 59).
     _shown_memo: dict[tuple[bool, tuple[object, ...]], tuple[Unit, JSONDict]] | None = None
-    #: seat -> its blocks as its last view showed them (``units_memo``; issue 59).
-    _units_memo: dict[str, UnitsMemo] | None = None
     #: (order of battle, the ids of its HQs with a command range), for views (issue 59).
     _hq_memo: tuple[OrderOfBattle, tuple[str, ...]] | None = None
     #: side -> the hexes its enemy holds, as the last view found them (issue 59).
@@ -665,12 +663,7 @@ class BocGame(Position, Game):
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         out: JSONDict = {**head, "control": dict(st.control), "losses": dict(st.losses),
                          "victory": csa_total(self.board, st)}
-        memos = self._units_memo
-        if memos is None:
-            memos = self._units_memo = {}
-        # fog.units_view's lists, the unchanged blocks' parts kept (issue 59).
-        memos[seat], out["units"], out["hidden"] = kept_units_view(
-            memos.get(seat), self.key, st, seat, self.orders.oob, self._shown)
+        out["units"], out["hidden"] = units_view(self.key, st, seat, self._shown)
         out.update({
             "supply_points": {k: v for k, v in st.supply_points.items()
                               if own(st.units[k].side)},
