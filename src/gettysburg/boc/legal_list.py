@@ -10,10 +10,9 @@ else. ``list(seq)`` gives exactly the list ``BocGame.legal_actions`` returns.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
 
+from gettysburg.core.lazy_actions import ChunkedActions, copy_action
 from gettysburg.core.protocol import Action
 
 #: A chunk: ready actions (copied when handed out), a unit's moves (unit id, paths) or a
@@ -22,84 +21,37 @@ Chunk = tuple[Sequence[Action], None, None] | tuple[str, Sequence[Sequence[str]]
     | tuple[str, None, Sequence[tuple[str, Sequence[str]]]]
 
 
-def _fresh(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_fresh(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    return value
-
-
-def _copy(action: Action) -> Action:
-    """A fresh copy of a listed action, all the way down (JSON values)."""
-    return {k: _fresh(v) for k, v in action.items()}
-
-
-class LegalActions(Sequence[Action]):
+class LegalActions(ChunkedActions[Chunk]):
     """The legal actions in their listed order: ready actions and per-unit move chunks."""
 
-    __slots__ = ("_chunks", "_handed", "_len", "_starts")
-
-    def __init__(self) -> None:
-        self._chunks: list[Chunk] = []
-        self._starts: list[int] = []
-        self._len = 0
-        self._handed = False  # has any ready action been read (then only copies go out)
+    __slots__ = ()
 
     def add(self, actions: Sequence[Action]) -> None:
         """Append ready actions, which the sequence then owns (nobody else may hold them):
         the first :meth:`to_list` hands them out as they are, every other read copies."""
         if actions:
-            self._starts.append(self._len)
-            self._chunks.append((actions, None, None))
-            self._len += len(actions)
+            self._open((actions, None, None), len(actions))
 
     def add_moves(self, unit: str, paths: Sequence[Sequence[str]]) -> None:
         """Append one ``move`` per path, in the paths' order (``paths`` is not copied:
         the caller must not change it)."""
         if paths:
-            self._starts.append(self._len)
-            self._chunks.append((unit, paths, None))
-            self._len += len(paths)
+            self._open((unit, paths, None), len(paths))
 
     def add_entries(self, unit: str, entries: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Append one ``enter`` per (entry hex, path), in that order (not copied: the
         caller must not change it)."""
         if entries:
-            self._starts.append(self._len)
-            self._chunks.append((unit, None, entries))
-            self._len += len(entries)
+            self._open((unit, None, entries), len(entries))
 
     def add_chunks(self, chunks: Sequence[tuple[Chunk, int]]) -> None:
         """Append chunks made ready by :func:`move_chunks` (each with its length, none
         empty; not copied: the caller must not change them)."""
         for chunk, size in chunks:
-            self._starts.append(self._len)
-            self._chunks.append(chunk)
-            self._len += size
+            self._open(chunk, size)
 
-    def __len__(self) -> int:
-        return self._len
-
-    def _item(self, i: int) -> Action:
-        self._handed = True
-        k = bisect_right(self._starts, i) - 1
-        return _built(self._chunks[k], i - self._starts[k])
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [self._item(k) for k in range(*i.indices(self._len))]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError("legal action index out of range")
-        return self._item(i)
+    def _built(self, chunk: Chunk, j: int) -> Action:
+        return _one(chunk, j)
 
     def __iter__(self) -> Iterator[Action]:
         self._handed = True
@@ -114,16 +66,13 @@ class LegalActions(Sequence[Action]):
             head, paths, entries = chunk
             if paths is None and entries is None:
                 assert not isinstance(head, str)
-                out += head if fresh else [_copy(a) for a in head]
+                out += head if fresh else [copy_action(a) for a in head]
             else:
                 out += _all(chunk)
         return out
 
-    def __repr__(self) -> str:
-        return f"LegalActions({self._len} actions)"
 
-
-def _built(chunk: Chunk, j: int) -> Action:
+def _one(chunk: Chunk, j: int) -> Action:
     """Item ``j`` of a chunk, the caller's own."""
     head, paths, entries = chunk
     if paths is not None:
@@ -134,7 +83,7 @@ def _built(chunk: Chunk, j: int) -> Action:
         entry, path = entries[j]
         return {"type": "enter", "unit": head, "entry": entry, "path": list(path)}
     assert not isinstance(head, str)
-    return _copy(head[j])
+    return copy_action(head[j])
 
 
 def _all(chunk: Chunk) -> list[Action]:
@@ -146,7 +95,7 @@ def _all(chunk: Chunk) -> list[Action]:
         return [{"type": "enter", "unit": head, "entry": e, "path": list(p)}
                 for e, p in entries]
     assert not isinstance(head, str)
-    return [_copy(a) for a in head]
+    return [copy_action(a) for a in head]
 
 
 def move_chunks(moves: Sequence[tuple[str, Sequence[Sequence[str]]]],

@@ -12,10 +12,10 @@ the list ``legal_actions`` returns, in its order.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
+from gettysburg.core.lazy_actions import ChunkedActions, copy_action
 from gettysburg.core.protocol import Action
 
 #: A chunk: ready actions (``make`` None; copied when read, but for the first full list)
@@ -23,30 +23,11 @@ from gettysburg.core.protocol import Action
 Chunk = tuple[list[Any], Callable[[Any], Action] | None]
 
 
-def _fresh(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_fresh(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    return value
-
-
-def _copy(action: Action) -> Action:
-    """A fresh copy of a ready action, all the way down (JSON values)."""
-    return {k: _fresh(v) for k, v in action.items()}
-
-
-class LegalList(Sequence[Action]):
+class LegalList(ChunkedActions[Chunk]):
     """The legal actions in their listed order, built as the legal list adds them: ready
     actions (``+=``, :meth:`append`) and lazily made ones (:meth:`add_made`)."""
 
-    __slots__ = ("_chunks", "_handed", "_len", "_starts")
-
-    def __init__(self) -> None:
-        self._chunks: list[Chunk] = []
-        self._starts: list[int] = []
-        self._len = 0
-        self._handed = False  # has any ready action been read (then only copies go out)
+    __slots__ = ()
 
     def __iadd__(self, actions: Iterable[Action]) -> LegalList:
         """Append ready actions, which the sequence then owns: the first :meth:`to_list`
@@ -56,10 +37,9 @@ class LegalList(Sequence[Action]):
             return self
         if self._chunks and self._chunks[-1][1] is None:  # one chunk for a run of ready
             self._chunks[-1][0].extend(got)
+            self._len += len(got)
         else:
-            self._starts.append(self._len)
-            self._chunks.append((got, None))
-        self._len += len(got)
+            self._open((got, None), len(got))
         return self
 
     def append(self, action: Action) -> None:
@@ -70,39 +50,17 @@ class LegalList(Sequence[Action]):
         """Append one action per item, ``make(item)``, made only when read (``items`` is
         not copied: the caller must not change it)."""
         if items:
-            self._starts.append(self._len)
-            self._chunks.append((list(items), make))
-            self._len += len(items)
+            self._open((list(items), make), len(items))
 
-    def __len__(self) -> int:
-        return self._len
-
-    def _item(self, i: int) -> Action:
-        self._handed = True
-        k = bisect_right(self._starts, i) - 1
-        items, make = self._chunks[k]
-        j = i - self._starts[k]
-        return _copy(items[j]) if make is None else make(items[j])
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [self._item(k) for k in range(*i.indices(self._len))]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError("legal action index out of range")
-        return self._item(i)
+    def _built(self, chunk: Chunk, j: int) -> Action:
+        items, make = chunk
+        return copy_action(items[j]) if make is None else make(items[j])
 
     def __iter__(self) -> Iterator[Action]:
         self._handed = True
         for items, make in self._chunks:
-            yield from ([_copy(a) for a in items] if make is None else map(make, items))
+            yield from ([copy_action(a) for a in items] if make is None
+                        else map(make, items))
 
     def to_list(self) -> list[Action]:
         """All the actions, each the caller's own."""
@@ -110,10 +68,7 @@ class LegalList(Sequence[Action]):
         fresh, self._handed = not self._handed, True
         for items, make in self._chunks:
             if make is None:
-                out += items if fresh else [_copy(a) for a in items]
+                out += items if fresh else [copy_action(a) for a in items]
             else:
                 out += map(make, items)
         return out
-
-    def __repr__(self) -> str:
-        return f"LegalList({self._len} actions)"
