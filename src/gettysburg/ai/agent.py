@@ -141,6 +141,14 @@ def reads_view(agent: object) -> bool:
     return getattr(agent, "reads_view", True) is not False
 
 
+def shares_view(agent: object) -> bool:
+    """Whether ``agent`` promises to change nothing in the view and legal actions it is
+    given, nor to keep or return them uncopied (``shares_view = True``, the general): a
+    host may then give it ``Game.view_shared``, whose parts a system may hand out again
+    from one decision to the next (issue 59). Without the promise, a fresh ``view``."""
+    return getattr(agent, "shares_view", False) is True
+
+
 def bind_to_clock(agent: Agent) -> None:
     """Ask ``agent`` to keep each decision within its budget by the wall clock, if it
     offers that (an optional ``clock_bound`` attribute: ``search``). The lab leaves it

@@ -26,6 +26,7 @@ from math import isnan
 from gettysburg.ai.agent import JSONDict
 from gettysburg.ai.doctrines import doctrine_for, memory_for, named_doctrine
 from gettysburg.core.doctrine import DONE_TYPES, Doctrine, Memory
+from gettysburg.core.lazy_actions import copy_action
 from gettysburg.core.protocol import Action
 
 
@@ -47,9 +48,10 @@ def best_index(scores: Sequence[float], legal: Sequence[Action]) -> int:
 def doctrine_choice(view: JSONDict, legal: Sequence[Action],
                     doctrine: Doctrine | None = None) -> Action:
     """The general's decision: the best action for the view (``best_index``) by
-    ``doctrine``, by default the view's system's own."""
+    ``doctrine``, by default the view's system's own. A copy all the way down: the listed
+    action may be shared with later views (``Game.view_shared``)."""
     scores = (doctrine or doctrine_for(view)).scores(view, legal)
-    return dict(legal[best_index(scores, legal)])
+    return copy_action(legal[best_index(scores, legal)])
 
 
 class Remembering:
@@ -84,6 +86,9 @@ class RememberingAgent:
 
 class GeneralAgent(RememberingAgent):
     name = "general"
+    #: It changes nothing in its views and returns a copy (``agent.shares_view``); its
+    #: doctrines and memory read views without writing to them.
+    shares_view = True
 
     def __init__(self, seed: str = "0", doctrine: str | None = None,
                  lapses: float = 0.0) -> None:
@@ -103,7 +108,7 @@ class GeneralAgent(RememberingAgent):
         # No draw at all without lapses: the general's games use no random numbers.
         if self.lapses and rng.random() < self.lapses:
             self.observe(view)  # it still takes in what it sees
-            return dict(rng.choice(list(legal_actions)))
+            return copy_action(rng.choice(list(legal_actions)))
         view = self.memory.recall(view)
         own = named_doctrine(view, self.doctrine) if self.doctrine else None
         return doctrine_choice(view, legal_actions, own)

@@ -262,6 +262,14 @@ class Game(ABC):
         list itself."""
         return self.legal_actions(seat)
 
+    def view_shared(self, seat: Seat) -> JSONDict:
+        """The view :meth:`view` gives, equal to it, for a reader that promises to change
+        nothing in it (an agent with ``shares_view``, issue 59): its parts, such as its
+        legal actions, may be the very objects an earlier call handed out while they still
+        stand, so a system need not build hundreds of fresh dicts each decision. An action
+        taken from it must be copied before it is changed or kept. Default: the view."""
+        return self.view(seat)
+
     def legal_in_view(self, view: Mapping[str, Any], seat: Seat) -> list[Action]:
         """The legal actions ``view`` (this game's view for ``seat``) lists, else asked
         anew: every system's view holds ``legal_actions(seat)``, so a host that has the

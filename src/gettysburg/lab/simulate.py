@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from gettysburg import systems as registry
-from gettysburg.ai.agent import make_agent, random_stream, reads_view, seeded_rng
+from gettysburg.ai.agent import make_agent, random_stream, reads_view, seeded_rng, shares_view
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice, KeyedDice, SeededDice
 from gettysburg.core.protocol import Action, Game, new_game, parse_spec
@@ -199,7 +199,12 @@ def _play(spec: GameSpec, recorded: bool, checkpoints: Path | None, resume: bool
         while not game.is_terminal() and state.actions < spec.max_actions:
             seat = game.to_move()[0]
             legal: Sequence[Action]
-            if reads_view(agents[seat]):
+            if shares_view(agents[seat]):
+                # The agent changes nothing it is given (the general): the view whose
+                # parts the system may hand out again, decision after decision.
+                view = game.view_shared(seat)
+                legal = game.legal_in_view(view, seat)
+            elif reads_view(agents[seat]):
                 view = game.view(seat)
                 legal = game.legal_in_view(view, seat)
             else:
