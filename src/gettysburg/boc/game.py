@@ -47,7 +47,7 @@ from gettysburg.boc.fog import (
     unit_view,
     units_view,
 )
-from gettysburg.boc.legal_list import Chunk, LegalActions
+from gettysburg.boc.legal_list import Chunk, LegalActions, SharedMoves
 from gettysburg.boc.melee import (
     ENTRY,
     MeleeState,
@@ -304,7 +304,7 @@ SHOWN_MEMO = 4096
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
           "_label_memo", "_enter_list_memo", "_listing_memo", "_shown_memo",
-          "_hq_memo", "_enemy_memo", "_ranges_memo")
+          "_hq_memo", "_enemy_memo", "_ranges_memo", "_shared_moves_memo")
 
 
 class BocGame(Position, Game):
@@ -328,6 +328,8 @@ class BocGame(Position, Game):
         | None = None
     #: The last movement-phase list built, kept for the next decision (issue 59).
     _listing_memo: MoveListing | None = None
+    #: The move and entry dicts the last shared view listed (``view_shared``, issue 59).
+    _shared_moves_memo: SharedMoves | None = None
 
     def __init__(self, scenario: str = "boc/day2", options: Sequence[str] = (),
                  seed: int | str = 0, dice: Dice | None = None) -> None:
@@ -639,6 +641,12 @@ class BocGame(Position, Game):
     def view(self, seat: Seat) -> JSONDict:
         return self._view(seat, full=True)
 
+    def view_shared(self, seat: Seat) -> JSONDict:
+        """:meth:`view` for a reader that changes nothing in it (the protocol's): its
+        moves and entries are the dicts an earlier shared view listed while the kept
+        movement list keeps the unit's paths (issue 59: ~400 fresh dicts a decision)."""
+        return self._view(seat, full=True, shared=True)
+
     def view_summary(self, seat: Seat) -> JSONDict:
         """The view's clock, turn order, options, losses, VP total and result, without
         the board's state (control, blocks, command ranges, supply, combat) or the legal
@@ -646,7 +654,7 @@ class BocGame(Position, Game):
         none (each key as :meth:`view` gives it). Issue 59: a view's cost is the rest."""
         return self._view(seat, full=False)
 
-    def _view(self, seat: Seat, full: bool) -> JSONDict:
+    def _view(self, seat: Seat, full: bool, shared: bool = False) -> JSONDict:
         st = self.state
         head: JSONDict = {
             "system": self.system, "seat": seat, "scenario": st.scenario, "title": st.title,
@@ -679,8 +687,16 @@ class BocGame(Position, Game):
             out["hancock"] = dict(st.hancock)
         out["combat"] = self._combat_view(seat)
         if seat in SEATS:
-            out["legal_actions"] = self.legal_actions(seat)
+            out["legal_actions"] = self._shared_legal(seat) if shared \
+                else self.legal_actions(seat)
         return out
+
+    def _shared_legal(self, seat: Seat) -> list[Action]:
+        """:meth:`legal_actions` with the moves and entries of the last shared list
+        again where their paths are the same objects (``LegalActions.shared_list``)."""
+        listed, self._shared_moves_memo = self._legal(seat, reuse=True).shared_list(
+            self._shared_moves_memo or {})
+        return listed
 
     def _shown(self, u: UnitState, full: bool) -> JSONDict:
         """A block the seat sees by id: ``fog.unit_view`` and its printed label (3.1), the

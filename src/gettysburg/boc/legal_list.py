@@ -19,6 +19,10 @@ from gettysburg.core.protocol import Action
 #: due unit's entries (unit id, (entry hex, path) pairs; 6.7).
 Chunk = tuple[Sequence[Action], None, None] | tuple[str, Sequence[Sequence[str]], None] \
     | tuple[str, None, Sequence[tuple[str, Sequence[str]]]]
+#: (unit, id of its paths or entries object) -> (that object, the actions made of it): the
+#: move and entry dicts a shared list handed out (:meth:`LegalActions.shared_list`). The
+#: entry holds the object, so its id stays its own while the entry is kept.
+SharedMoves = dict[tuple[str, int], tuple[object, list[Action]]]
 
 
 class LegalActions(ChunkedActions[Chunk]):
@@ -70,6 +74,31 @@ class LegalActions(ChunkedActions[Chunk]):
             else:
                 out += _all(chunk)
         return out
+
+    def shared_list(self, before: SharedMoves) -> tuple[list[Action], SharedMoves]:
+        """:meth:`to_list` for a reader that changes none of the actions
+        (``Game.view_shared``): a unit's moves or entries listed from the very paths
+        object an earlier list was made of are that list's dicts again (the kept
+        movement list keeps the object while the unit's moves stand; nobody changes it).
+        Returns the list and what to pass as ``before`` next time (this list's only)."""
+        out: list[Action] = []
+        now: SharedMoves = {}
+        fresh, self._handed = not self._handed, True
+        for chunk in self._chunks:
+            head, paths, entries = chunk
+            if paths is None and entries is None:
+                assert not isinstance(head, str)
+                out += head if fresh else [copy_action(a) for a in head]
+                continue
+            assert isinstance(head, str)
+            listed: object = paths if paths is not None else entries
+            key = (head, id(listed))
+            got = before.get(key)
+            if got is None or got[0] is not listed:
+                got = (listed, _all(chunk))
+            now[key] = got
+            out += got[1]
+        return out, now
 
 
 def _one(chunk: Chunk, j: int) -> Action:
