@@ -124,6 +124,10 @@ class Sightings:
     unknown time. Updating twice with the same view changes nothing; a view of another
     scenario or seat, or from an earlier turn (a new game), starts it afresh."""
 
+    #: ``recalled`` of the last view, kept while nothing it reads changes (issue 59; a
+    #: class default, so that a memory pickled before it loads)
+    _known: dict[str, tuple[str, int]] | None = None
+
     def __init__(self) -> None:
         self._reset()
 
@@ -139,6 +143,7 @@ class Sightings:
         self._losses = 0
         self._fallen: set[str] = set()  # fallen leaders, in the last view
         self._last = 0  # the turn of the last view
+        self._known = None
 
     def update(self, view: JSONDict) -> None:
         seat = str(view["seat"])
@@ -152,29 +157,48 @@ class Sightings:
         self._last = now
         handles = {str(h["handle"]): str(h["hex"]) for h in view.get("hidden", [])}
         shown: dict[str, str] = {}
+        strength = self.strength
         for u in view.get("units", []):
             if u.get("side") != seat and u.get("hex"):
-                shown[str(u["id"])] = str(u["hex"])
-                self.strength[str(u["id"])] = int(u.get("strength", 0))
-        for h, hx in handles.items():
-            self.first.setdefault(h, (hx, now))
-        hid = {u: hx for u, hx in self._shown.items() if u not in shown}
-        appeared = {h: hx for h, hx in handles.items() if h not in self._handles}
-        explained = self._link(hid, appeared)
-        vanished = {h: hx for h, hx in self._handles.items() if h not in handles}
-        self._link({u: hx for u, hx in shown.items() if u not in self._shown}, vanished)
+                uid = str(u["id"])
+                shown[uid] = str(u["hex"])
+                now_strength = int(u.get("strength", 0))
+                if strength.get(uid) != now_strength:
+                    strength[uid] = now_strength
+                    self._known = None
         losses = sum(int(n) for side, n in dict(view.get("losses", {})).items() if side != seat)
-        gone = sorted(set(hid) - explained)
-        if gone and losses - self._losses >= len(gone):
-            self.lost.update(gone)
+        # Most views show the enemy's blocks where the last one did (issue 59: a seat's
+        # memory is fed every view): then nothing appeared, vanished or was lost.
+        if handles != self._handles or shown != self._shown:
+            self._compare(handles, shown, losses, now)
         # 4.61: the view lists an enemy leader as fallen while it is off the map; one that
         # leaves the list unseen is a DHQ rebuilt at 0 and hidden again, so it may be drawn.
         fallen = {str(uid) for uid in view.get("fallen", [])}
-        for uid in self._fallen - fallen - set(shown):
-            self.lost.discard(uid)
-            self.strength[uid] = 0
+        left = self._fallen - fallen
+        if left:
+            for uid in left - set(shown):
+                self.lost.discard(uid)
+                strength[uid] = 0
+                self._known = None
         self._handles, self._shown, self._losses = handles, shown, losses
         self._fallen = fallen
+
+    def _compare(self, handles: dict[str, str], shown: dict[str, str], losses: int,
+                 now: int) -> None:
+        """What changed since the last view: blocks first seen, blocks linked to the
+        units they must be, units lost."""
+        self._known = None
+        appeared = {h: hx for h, hx in handles.items() if h not in self._handles}
+        # Every handle of the last view was noted when it appeared: only new ones here.
+        for h, hx in appeared.items():
+            self.first.setdefault(h, (hx, now))
+        hid = {u: hx for u, hx in self._shown.items() if u not in shown}
+        explained = self._link(hid, appeared)
+        vanished = {h: hx for h, hx in self._handles.items() if h not in handles}
+        self._link({u: hx for u, hx in shown.items() if u not in self._shown}, vanished)
+        gone = sorted(set(hid) - explained)
+        if gone and losses - self._losses >= len(gone):
+            self.lost.update(gone)
 
     def copy(self) -> Sightings:
         """An independent copy (``update`` on it leaves this one as it is)."""
@@ -210,21 +234,45 @@ class Sightings:
                     out[str(h["handle"])] = (uid, self.strength[uid])
         return out
 
+    def _recalled_now(self) -> dict[str, tuple[str, int]]:
+        """``recalled(view)`` for the view last given to ``update`` (issue 59: from the
+        handles it noted, and the last answer while nothing it reads changed). Shared:
+        the caller changes nothing in it."""
+        if self._known is not None:
+            return self._known
+        out: dict[str, tuple[str, int]] = {}
+        only, strength, lost = self.only, self.strength, self.lost
+        for h in self._handles:
+            ids = only.get(h)
+            if ids is not None and len(ids) == 1:
+                uid = next(iter(ids))
+                if uid in strength and uid not in lost:
+                    out[h] = (uid, strength[uid])
+        self._known = out
+        return out
+
 
 class BocMemory:
     """The general's memory (``doctrine.Memory``): the seat's :class:`Sightings`; a view
     is handed on with ``recalled``, its hidden blocks known to be one unit (a block seen
     standing up again, 8.1) as ``{handle: [unit id, strength last seen]}``."""
 
+    #: The last answer of ``Sightings._recalled_now`` and its items sorted (class
+    #: defaults: a memory pickled before them loads).
+    _known: dict[str, tuple[str, int]] | None = None
+    _sorted: tuple[tuple[str, tuple[str, int]], ...] = ()
+
     def __init__(self) -> None:
         self.seen = Sightings()
 
     def recall(self, view: JSONDict) -> JSONDict:
         self.seen.update(view)
-        known = self.seen.recalled(view)
+        known = self.seen._recalled_now()
         if not known:
             return view
-        return {**view, "recalled": {h: [uid, s] for h, (uid, s) in sorted(known.items())}}
+        if known is not self._known:
+            self._known, self._sorted = known, tuple(sorted(known.items()))
+        return {**view, "recalled": {h: [uid, s] for h, (uid, s) in self._sorted}}
 
 
 def sample_hidden(view: JSONDict, rng: random.Random, start: JSONDict | None = None,
