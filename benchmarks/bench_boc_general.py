@@ -10,8 +10,9 @@ process per tree, the trees taking turns ``--rounds`` times so that the load of 
 jobs falls on both alike; the figure of a tree is its best round (the one the load
 disturbed least) and the mean beside it. CPU seconds (``time.process_time``) a game, with
 the part spent in the doctrine's ``scores`` (the general's decision) and in the engine's
-``view`` (the view and its legal list the general decides from). The games' rows (timings
-aside) must be the same for both trees: the general plays the same moves, faster.
+``view`` (the view and its legal list the general decides from: ``view``, or
+``view_shared`` where the tree has it). The games' rows (timings aside) must be the same
+for both trees: the general plays the same moves, faster.
 The goal (issue 59): the whole battle in 3 s a game or less.
 """
 
@@ -51,6 +52,8 @@ def timed(cls, name, part):
 
 timed(BocDoctrine, "scores", "scores")
 timed(BocGame, "view", "view")
+if "view_shared" in vars(BocGame):  # the lab hands the general the shared view since 002efdb
+    timed(BocGame, "view_shared", "view")
 PLAY = ("finished", "winner", "vp", "result", "eliminated", "turns", "actions", "vp_track",
         "error", "played")
 cpu, actions, rows = 0.0, 0, []
