@@ -105,8 +105,13 @@ def units_view(key: bytes, state: BocState, seat: str,
                 shown.append(show(u, False))
             else:
                 hidden.append(hidden_view(key, u))
-    hidden.sort(key=lambda d: (str(d["hex"]), str(d["handle"])))
+    hidden.sort(key=hidden_order)
     return shown, hidden
+
+
+def hidden_order(d: JSONDict) -> tuple[str, str]:
+    """The order of the hidden blocks in a view: by hex, then handle."""
+    return str(d["hex"]), str(d["handle"])
 
 
 def private(type_: str, rule: str, unit: UnitState, data: JSONDict, public: JSONDict,

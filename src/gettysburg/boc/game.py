@@ -97,6 +97,7 @@ from gettysburg.boc.sequence import (
     phases,
     reveal_front_artillery,
 )
+from gettysburg.boc.shared_blocks import SharedBlocks
 from gettysburg.boc.state import (
     ELIMINATED,
     OFF_MAP,
@@ -304,7 +305,7 @@ SHOWN_MEMO = 4096
 #: The attributes that only speed answers up (issue 59): never part of a game's state.
 _MEMOS = ("_range_memo", "_enter_memo", "_held_memo", "_full_memo", "_entries_memo",
           "_label_memo", "_enter_list_memo", "_listing_memo", "_shown_memo",
-          "_hq_memo", "_enemy_memo", "_ranges_memo", "_shared_moves_memo")
+          "_hq_memo", "_enemy_memo", "_ranges_memo", "_blocks_memo", "_shared_moves_memo")
 
 
 class BocGame(Position, Game):
@@ -326,6 +327,8 @@ class BocGame(Position, Game):
     #: seat -> (its HQs' places and enemy hexes, its last command ranges) (issue 59).
     _ranges_memo: dict[str, tuple[tuple[object, ...], dict[str, tuple[str, ...]]]] \
         | None = None
+    #: seat -> its blocks as its last shared view listed them (issue 59).
+    _blocks_memo: dict[str, SharedBlocks] | None = None
     #: The last movement-phase list built, kept for the next decision (issue 59).
     _listing_memo: MoveListing | None = None
     #: The move and entry dicts the last shared view listed (``view_shared``, issue 59).
@@ -671,7 +674,8 @@ class BocGame(Position, Game):
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         out: JSONDict = {**head, "control": dict(st.control), "losses": dict(st.losses),
                          "victory": csa_total(self.board, st)}
-        out["units"], out["hidden"] = units_view(self.key, st, seat, self._shown)
+        out["units"], out["hidden"] = self._shared_blocks(seat) if shared \
+            else units_view(self.key, st, seat, self._shown)
         out.update({
             "supply_points": {k: v for k, v in st.supply_points.items()
                               if own(st.units[k].side)},
@@ -700,8 +704,12 @@ class BocGame(Position, Game):
 
     def _shown(self, u: UnitState, full: bool) -> JSONDict:
         """A block the seat sees by id: ``fog.unit_view`` and its printed label (3.1), the
-        caller's own dict; kept per its field values and label object (issue 59: most
-        blocks are the same from one decision to the next)."""
+        caller's own dict."""
+        return dict(self._shown_kept(u, full))
+
+    def _shown_kept(self, u: UnitState, full: bool) -> JSONDict:
+        """:meth:`_shown`'s dict, kept per the block's field values and label object and
+        shared (issue 59: most blocks are the same from one decision to the next)."""
         memo = self._shown_memo
         if memo is None:
             memo = self._shown_memo = {}
@@ -718,7 +726,19 @@ class BocGame(Position, Game):
             if len(memo) >= SHOWN_MEMO:
                 memo.clear()
             got = memo[key] = (printed, {**unit_view(u, full), **label[1]})
-        return dict(got[1])
+        return got[1]
+
+    def _shared_blocks(self, seat: Seat) -> tuple[list[JSONDict], list[JSONDict]]:
+        """The blocks of :meth:`view_shared`: ``fog.units_view``'s lists, their dicts kept
+        from one shared view to the next and looked at again only for the blocks written
+        to since (``shared_blocks``, issue 59)."""
+        memo = self._blocks_memo
+        if memo is None:
+            memo = self._blocks_memo = {}
+        kept = memo.get(seat)
+        if kept is None:
+            kept = memo[seat] = SharedBlocks(seat)
+        return kept.blocks(self.state, self.key, self.orders.oob, self._shown_kept)
 
     def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
         """What the seat sees of the enemy: its revealed blocks (id, hex, strength), its

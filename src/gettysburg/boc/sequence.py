@@ -184,7 +184,8 @@ def start_phase(board: Board, state: BocState, orders: Orders) -> list[Event]:
         state.side_use = {}
         state.entry_roads = {} if state.night else state.entry_roads
         for u in state.units.values():
-            u.moved, u.mp_used = False, 0
+            if u.moved is not False or u.mp_used != 0:  # a block's write only if it
+                u.moved, u.mp_used = False, 0  # changes (unit_edits notes each write)
     if state.phase == "supply":
         return start_supply(board, state, orders)
     return []
@@ -204,10 +205,12 @@ def end_phase_effects(board: Board, state: BocState, orders: Orders) -> list[Eve
                 events.append(Event("command_cost", "4.3", {"unit": u.id, "side": u.side,
                                                            "strength": u.strength}))
         for u in state.units.values():
-            u.cmd_active = u.in_command = False
+            if u.cmd_active is not False or u.in_command is not False:
+                u.cmd_active = u.in_command = False
     if state.phase == "supply":
         for u in state.units.values():
-            u.sup_active = u.supplied = False
+            if u.sup_active is not False or u.supplied is not False:
+                u.sup_active = u.supplied = False
         state.supply_points = {}
         state.night_points = {}
     return events
@@ -304,7 +307,8 @@ def end_player_turn(board: Board, state: BocState, dice: Dice) -> list[Event]:
     """6.6: control changes only at the end of a player turn."""
     state.control = compute_control(board, state)
     for u in state.units.values():
-        u.fired = False
+        if u.fired is not False:
+            u.fired = False
     if state.player_index == 0:
         state.player_index = 1
         state.active = state.order[1]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Final
 
+from gettysburg.boc.unit_edits import note_edit
 from gettysburg.core.canonical import CanonicalError, JSONDict, check_json, json_copy
 
 SIDES: Final = ("usa", "csa")
@@ -98,6 +99,12 @@ class UnitState:
     arrival_hex: str | None = None  # entry hex when fixed (scenario hex or 2.4 return hex)
     night_road: bool = False  # 9.74 night reinforcement: road march to I6, MPs not counted
     returned: int = 0  # times it came back (a DHQ 4.61, off the map 2.4): a new handle each
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Every write is noted (unit_edits), so a seat's kept view of the blocks looks
+        # again at the blocks written to, not at all of them (issue 59).
+        self.__dict__[name] = value
+        note_edit(self)
 
     def to_json(self, full: bool = True) -> JSONDict:
         """All fields, or (``full=False``, for the compact game state) only the five that

@@ -1,0 +1,187 @@
+"""Issue 59, session 48: the blocks of BoC's shared view (``boc/shared_blocks.py``), kept per
+seat and looked at again only for the blocks written to since (``boc/unit_edits.py``).
+
+Two games play the same actions: one keeps its blocks from one shared view to the next, the
+other builds ``fog.units_view`` afresh with its memos forgotten. At every decision the kept
+lists must equal the fresh ones, for every seat, in random play and in the general's (which
+reads the shared dicts and must leave them as they were); a block changed by hand, a unit
+put into the units dict, a new state and a log overrun must all show at once."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from gettysburg.ai import make_agent
+from gettysburg.ai.general import best_index
+from gettysburg.boc import unit_edits
+from gettysburg.boc.ai.doctrine import BocDoctrine
+from gettysburg.boc.fog import units_view
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.state import ON_MAP, UnitState
+from gettysburg.boc.unit_edits import Watcher
+from gettysburg.core.protocol import REFEREE, new_game
+
+Blocks = tuple[list[dict[str, Any]], list[dict[str, Any]]]
+SEATS = ("usa", "csa", REFEREE)
+
+
+def _game(scenario: str, seed: str) -> BocGame:
+    game = new_game(scenario, seed=seed)
+    assert isinstance(game, BocGame)
+    return game
+
+
+def _fresh(game: BocGame, seat: str) -> Blocks:
+    game.forget_memos()
+    return units_view(game.key, game.state, seat, game._shown)
+
+
+def _same(kept: BocGame, fresh: BocGame, seat: str) -> Blocks:
+    got = kept._shared_blocks(seat)
+    assert got == _fresh(fresh, seat), (kept.state.day, kept.state.hour, kept.state.phase,
+                                        seat)
+    return got
+
+
+def _play(scenario: str, seed: str, decisions: int, general: bool) -> dict[str, int]:
+    """Lockstep play; how many views were compared and how many handed out both lists
+    again (nothing the seat sees had changed)."""
+    kept, fresh = _game(scenario, seed), _game(scenario, seed)
+    rng = random.Random(seed)
+    agent, doctrine = make_agent("random", 0), BocDoctrine()
+    seen = {"views": 0, "again": 0}
+    last: dict[str, Blocks] = {}
+    for step in range(decisions):
+        if kept.is_terminal():
+            break
+        seat = kept.to_move()[0]
+        for other in SEATS if step % 5 == 0 else (seat,):
+            got = _same(kept, fresh, other)
+            seen["views"] += 1
+            was = last.get(other)
+            seen["again"] += was is not None and was[0] is got[0] and was[1] is got[1]
+            last[other] = got
+        if general:
+            view = kept.view_shared(seat)
+            before = copy.deepcopy((view["units"], view["hidden"]))
+            legal = view["legal_actions"]
+            action = dict(legal[best_index(doctrine.scores(view, legal), legal)])
+            assert (view["units"], view["hidden"]) == before  # the doctrine wrote nothing
+        else:
+            action = agent.choose({}, kept.legal_sequence(seat), 1.0, rng)
+        kept.apply_unrecorded(copy.deepcopy(action), seat)
+        fresh.apply_unrecorded(copy.deepcopy(action), seat)
+    assert kept.state_hash() == fresh.state_hash()
+    return seen
+
+
+def test_kept_blocks_are_the_fresh_blocks_in_random_play_of_the_battle() -> None:
+    seen = _play("boc/battle", "blocks-1", 500, general=False)
+    assert seen["views"] > 600
+    assert seen["again"] > 20
+
+
+def test_kept_blocks_are_the_fresh_blocks_in_random_play_of_day1() -> None:
+    seen = _play("boc/day1", "blocks-2", 400, general=False)
+    assert seen["views"] > 500
+
+
+def test_kept_blocks_are_the_fresh_blocks_in_the_generals_play() -> None:
+    seen = _play("boc/battle", "blocks-3", 160, general=True)
+    assert seen["views"] > 200
+    seen = _play("boc/day1", "blocks-4", 120, general=True)
+    assert seen["views"] > 150
+
+
+def _in_play(seed: str) -> tuple[BocGame, BocGame]:
+    """Two games a few random decisions into Day 1, each seat's blocks kept once."""
+    kept, fresh = _game("boc/day1", seed), _game("boc/day1", seed)
+    rng, agent = random.Random(1), make_agent("random", 0)
+    for _ in range(40):
+        seat = kept.to_move()[0]
+        action = agent.choose({}, kept.legal_sequence(seat), 1.0, rng)
+        kept.apply_unrecorded(copy.deepcopy(action), seat)
+        fresh.apply_unrecorded(copy.deepcopy(action), seat)
+    for seat in SEATS:
+        _same(kept, fresh, seat)
+    return kept, fresh
+
+
+def _both(games: tuple[BocGame, BocGame], uid: str) -> list[UnitState]:
+    return [g.state.units[uid] for g in games]
+
+
+def test_a_block_changed_by_hand_shows_at_once() -> None:
+    games = _in_play("blocks-5")
+    kept, fresh = games
+    unchanged = kept._shared_blocks("usa")
+    assert kept._shared_blocks("usa")[0] is unchanged[0]  # nothing written: same list
+    mover = next(u for u in kept.state.on_map("csa") if not u.revealed)
+    for u in _both(games, mover.id):
+        u.hex = "K10" if u.hex != "K10" else "K11"  # a hidden block moved
+    for u in _both(games, next(iter(kept.state.on_map("usa"))).id):
+        u.strength, u.column = u.strength - 1, not u.column  # an own block worn
+    for u in _both(games, next(u.id for u in kept.state.on_map("csa") if u.id != mover.id)):
+        u.revealed = not u.revealed  # a block revealed or hidden: it changes lists
+    for seat in SEATS:
+        _same(kept, fresh, seat)
+
+
+def test_units_put_in_replaced_or_a_new_state_show_at_once() -> None:
+    games = _in_play("blocks-6")
+    kept, fresh = games
+    uid = next(iter(kept.state.on_map("csa"))).id
+    for g in games:  # a new object in its place, with another hex
+        u = copy.copy(g.state.units[uid])
+        u.__dict__["hex"] = "K10"  # not through __setattr__: the log never hears of it
+        g.state.units[uid] = u
+    for seat in SEATS:
+        _same(kept, fresh, seat)
+    extra = next(u.id for u in kept.orders.oob if u.side == "csa"
+                 and u.id not in kept.state.units)
+    for g in games:  # a unit put in (as a replacement leader is, 4.61)
+        g.state.units[extra] = UnitState(extra, "csa", ON_MAP, "K12", 2)
+    for seat in SEATS:
+        _same(kept, fresh, seat)
+    for g in games:
+        del g.state.units[extra]
+    for seat in SEATS:
+        _same(kept, fresh, seat)
+    position = fresh.position_json()
+    for g in games:  # a position loaded
+        g.load_position(position)
+        g.state.units[uid].__dict__["strength"] = 1  # unlogged, in the new state only
+    for seat in SEATS:
+        _same(kept, fresh, seat)
+
+
+def test_a_log_overrun_builds_the_blocks_afresh() -> None:
+    games = _in_play("blocks-7")
+    kept, fresh = games
+    stranger = UnitState("x", "usa", ON_MAP, "K10", 1)
+    for u in _both(games, next(iter(kept.state.on_map("csa"))).id):
+        u.hex = "K11"
+    for _ in range(unit_edits.EDIT_LOG + 1):
+        stranger.strength = 2  # another game's writes push the first out of the log
+    for seat in SEATS:
+        _same(kept, fresh, seat)
+
+
+def test_the_watcher_names_the_units_written_to() -> None:
+    watcher = Watcher()
+    a, b = UnitState("a", "usa", ON_MAP, "K10", 3), UnitState("b", "csa", ON_MAP, "K11", 2)
+    assert watcher.edited() is None  # the first look: everything
+    assert watcher.edited() == []
+    a.hex = "K12"
+    b.moved = True
+    a.strength = 2
+    assert [u.id for u in watcher.edited() or ()] == ["a", "b", "a"]  # newest first
+    other = Watcher()
+    other.edited()
+    b.fired = True
+    assert [u.id for u in watcher.edited() or ()] == ["b"]  # the other's mark is skipped
+    for _ in range(unit_edits.EDIT_LOG):
+        a.fired = True
+    assert watcher.edited() is None  # its mark left the log
