@@ -18,6 +18,7 @@ See ``docs/protocol.md`` and :mod:`gettysburg.toy.game` for a worked example.
 from __future__ import annotations
 
 import importlib
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -67,7 +68,8 @@ def make_action(type_: str, **fields: Any) -> Action:
 
 
 def check_action(obj: object) -> Action:
-    """Validate an action's shape and return a canonical deep copy (tuples → lists).
+    """Validate an action's shape and return a canonical deep copy (tuples → lists), the
+    data ``json_copy`` gives (plain data of the built-in types copied directly).
 
     Raises :class:`RuleError` (rule ``protocol.action``) for anything that is not a JSON
     object with a non-empty string ``type``, so malformed input from a client is refused
@@ -79,10 +81,48 @@ def check_action(obj: object) -> Action:
     if not isinstance(kind, str) or not kind:
         raise RuleError(RULE_ACTION, "an action needs a non-empty string 'type'")
     try:
-        copy: Action = json_copy(obj)
+        copy: Action = _plain_copy(obj)
+        return copy
+    except (_NotPlain, RecursionError):
+        pass  # anything else the encoder's way, which refuses it naming where
+    try:
+        copy = json_copy(obj)
     except CanonicalError as exc:
         raise RuleError(RULE_ACTION, f"action is not plain JSON: {exc}") from exc
     return copy
+
+
+class _NotPlain(Exception):
+    """A value :func:`_plain_copy` leaves to ``json_copy``."""
+
+
+#: Integers copied as they are; longer ones go through ``json_copy`` (Python limits the
+#: digits it converts, so a huge one fails there as it always did).
+_INT_LIMIT: Final = 10**18
+
+
+def _plain_copy(value: Any) -> Any:
+    """What ``json_copy`` gives for ``value`` when it is plain JSON data of the exact
+    built-in types (dicts with text keys, sorted; tuples as lists; every container new);
+    raises :class:`_NotPlain` for anything else (issue 59: every action applied was
+    encoded and decoded)."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is int:
+        if -_INT_LIMIT < value < _INT_LIMIT:
+            return value
+    elif kind is float:
+        if math.isfinite(value):
+            return value
+    elif kind is list or kind is tuple:
+        return [_plain_copy(v) for v in value]
+    elif kind is dict:
+        for k in value:
+            if type(k) is not str:
+                raise _NotPlain
+        return {k: _plain_copy(value[k]) for k in sorted(value)}
+    raise _NotPlain
 
 
 def action_key(action: Mapping[str, Any]) -> str:
