@@ -107,3 +107,30 @@ def test_the_lab_plays_the_same_general_game_on_shared_views(monkeypatch: Any) -
         row.pop("seconds")
     assert shared == fresh
     assert shared["actions"] == 250 and shared["error"] is None
+
+
+def test_runs_found_again_by_identity_score_as_fresh_ones() -> None:
+    """The doctrine's runs of moves handed out again by a shared view (``move_runs``) give
+    the scores a doctrine scoring every fresh view from scratch gives, bit for bit."""
+    from gettysburg.ai.general import best_index
+    from gettysburg.boc.ai.doctrine import BocDoctrine
+    from gettysburg.boc.ai.move_runs import plan_moves
+
+    game = _game("boc/day1", "shared-5")
+    kept, fresh = BocDoctrine(), BocDoctrine(keep=False)
+    again = 0
+    for _ in range(200):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        shared = game.view_shared(seat)
+        legal = shared["legal_actions"]
+        before = {id(run) for _, run in kept._runs.get(seat, {}).values()}
+        got = kept.scores(shared, legal)
+        again += sum(id(run) in before for _, run in kept._runs[seat].values())
+        view = game.view(seat)
+        assert got == fresh.scores(view, view["legal_actions"])
+        # The runs as the list gives them, built afresh (no runs kept) or found again.
+        assert plan_moves(legal, {})[0] == plan_moves(legal, kept._runs[seat])[0]
+        game.apply_unrecorded(copy.deepcopy(legal[best_index(got, legal)]), seat)
+    assert again > 500

@@ -40,6 +40,7 @@ from gettysburg.boc.ai.knowledge import enemy_reach as enemy_reach  # re-exporte
 from gettysburg.boc.ai.melee_outlook import GUESS_STRENGTH, Fighter, fighter, outlook
 from gettysburg.boc.ai.move_keeping import keep, kept_move_scores
 from gettysburg.boc.ai.move_memo import MoveMemo
+from gettysburg.boc.ai.move_runs import Runs, plan_moves
 from gettysburg.boc.ai.move_values import Situation, move_scores
 from gettysburg.boc.ai.scenario_facts import (  # re-exported: older callers
     scenario_bands as scenario_bands,
@@ -132,6 +133,14 @@ class BocDoctrine:
             got = self._local.memo = MoveMemo()
         return got
 
+    @property
+    def _runs(self) -> dict[str, Runs]:
+        """Each seat's runs of moves at its last decision (``move_runs``), per thread."""
+        got: dict[str, Runs] | None = getattr(self._local, "runs", None)
+        if got is None:
+            got = self._local.runs = {}
+        return got
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without what it keeps (a player's checkpoint holds its doctrine)."""
         state = dict(self.__dict__)
@@ -165,34 +174,18 @@ class BocDoctrine:
             self._keep(sit)
         # Moves are most of the actions, listed unit by unit: the moves of a unit are
         # scored together (``_s_moves``), other actions one by one, after the melees and
-        # entries on offer are known (one pass over the list, issue 59).
-        plan: list[Action | tuple[str, str, list[Sequence[str]]]] = []
-        paths: list[Sequence[str]] = []  # the run of moves of one unit from one hex
-        unit: object = None
-        here: object = None
-        for a in legal:
-            kind = a.get("type")
-            if kind == "move":
-                path = a["path"]
-                mover, start = a["unit"], path[0]
-                if mover != unit or start != here:
-                    if paths:
-                        plan.append((str(unit), str(here), paths))
-                    paths = [path]
-                    unit, here = mover, start
-                else:
-                    paths.append(path)
+        # entries on offer are known (issue 59). A unit's run of moves handed out again
+        # by a shared view is found by identity (``move_runs``).
+        runs: dict[str, Runs] = self._runs
+        plan, runs[sit.seat] = plan_moves(legal, runs.get(sit.seat, {}))
+        for a in plan:
+            if isinstance(a, tuple):
                 continue
-            if paths:
-                plan.append((str(unit), str(here), paths))
-                paths = []
+            kind = a.get("type")
             if kind == "melee" and not a.get("unsupported") and "entry" not in a:
                 sit.melee_offers.setdefault(str(a["target"]), []).append(a)
             elif kind == "enter":
                 sit.entries.setdefault(str(a["unit"]), set()).add(str(a["entry"]))
-            plan.append(a)
-        if paths:
-            plan.append((str(unit), str(here), paths))
         out: list[float] = []
         moves, score = self._s_moves, self.score
         for item in plan:
