@@ -138,8 +138,10 @@ def test_the_column_line_option_never_keeps_a_list() -> None:
     assert len(seq) > 0 and game._listing_memo is None
 
 
-def test_a_full_hexside_rebuilds_the_list() -> None:
-    """6.62: a hexside newly crossed twice closes for every block: built again."""
+def test_an_unknown_or_still_free_block_rebuilds_the_list() -> None:
+    """A touched block that is gone, or still free to move, builds the list again, with a
+    hexside newly full or not (session 48: a full hexside alone mends the kept list,
+    ``test_boc_speed_full_sides.py``)."""
     game = _movement_game()
     seat = game.to_move()[0]
     game.legal_sequence(seat)

@@ -14,7 +14,6 @@ read changed too, which :func:`kept` tells (the list is then built again):
 
 - another seat, turn, phase or set of options, or a decision waiting;
 - the column/line option (a block's formation then limits its fellows' moves): never kept;
-- a hexside newly used twice (6.62: it closes for every unit);
 - a block leaving or entering a hex an enemy block is in (which side holds the hex);
 - the block still free to move or enter afterwards (then its own actions changed).
 
@@ -22,6 +21,10 @@ Two changes are mended in place (:class:`Update`): a division's entry road newly
 (6.7) changes only the entry hexes of that division's due units, whose entries are listed
 again; a melee declared (7.1) changes only which declarations the targets still take, so
 the melee declarations are listed again (and after a road fixed, those from entry roads).
+A hexside newly used twice (6.62) closes for every unit, but a unit's moves change only if
+its search stepped from one of that hexside's hexes: :func:`kept` gives every unit rules
+with the new full hexsides and searches again only those units (:func:`_close_sides`;
+session 48: in the battle it was a third of the lists built afresh).
 
 The kept list trusts that the state changed only by ``BocGame.execute`` since it was made
 (``load_position`` swaps the state object, which the memo checks); a caller that changes
@@ -36,8 +39,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gettysburg.boc.control import index
 from gettysburg.boc.legal_list import Chunk, move_chunks
-from gettysburg.boc.movement import MoveRules
+from gettysburg.boc.movement import MoveRules, ReachPaths, graph, reachable, stands_with_full
 from gettysburg.boc.position import EnterListing, Position
 from gettysburg.boc.state import BocState, UnitState
 from gettysburg.core.canonical import JSONDict, json_copy
@@ -97,6 +101,8 @@ class MoveListing:
         self.entry_melee = [a for a in self.entry_melee if a.get("unit") not in uids]
         self.moves = [m for m in self.moves if m[0] not in uids]
         self.enters = [e for e in self.enters if e[0] not in uids]
+        for uid in uids:
+            self.rules.pop(uid, None)  # they may neither move nor enter again
         if self._chunks is not None:
             # What move_chunks makes of the lists left (each chunk names its unit first).
             self._chunks = [c for c in self._chunks if c[0][0] not in uids]
@@ -142,10 +148,6 @@ def kept(memo: MoveListing | None, game: Position, seat: str
         return None
     if not memo.touched:
         return memo, Update()
-    if st.side_use != memo.side_use:  # a dict compared at C speed, most decisions
-        if full_sides(st) != memo.full:
-            return None
-        memo.side_use = dict(st.side_use)
     gone: set[str] = set()
     for uid, before in memo.touched:
         u: UnitState | None = st.units.get(uid)
@@ -159,8 +161,67 @@ def kept(memo: MoveListing | None, game: Position, seat: str
     melee = st.melee != memo.melee
     memo.drop(gone)
     memo.touched.clear()
+    if st.side_use != memo.side_use:  # a dict compared at C speed, most decisions
+        full = full_sides(st)
+        if full != memo.full:
+            _close_sides(memo, game, full)
+        memo.side_use = dict(st.side_use)
     if divisions:
         memo.entry_roads = dict(new)
     if melee or divisions:
         memo.melee = json_copy(st.melee)
     return memo, Update(divisions, melee or bool(divisions))
+
+
+def _close_sides(memo: MoveListing, game: Position, full: frozenset[str]) -> None:
+    """6.62: the hexsides used twice are now ``full``. Every unit of the list gets the
+    rules it would get afresh (the same but for the full hexsides); a unit's moves are
+    searched again only if its search could have gone otherwise with the new hexsides
+    (``movement.stands_with_full``: the search stepped over a closed hexside to the
+    cheapest way into a hex, which only units near it do)."""
+    g = graph(game.board)
+    # A hexside a unit's search took no step from stands for it at once.
+    ends = {h for key in full ^ memo.full for h in g.side_ends(key) if h}
+    renewed: dict[MoveRules, MoveRules] = {}  # equal rules stay shared
+    rules = memo.rules
+    was = dict(rules)
+    for uid, old in was.items():
+        new = renewed.get(old)
+        if new is None:
+            new = renewed[old] = MoveRules(old.budget, old.multiplier, old.roads,
+                                           old.one_hex, old.stop, old.forbidden, full,
+                                           old.entered)
+        rules[uid] = new
+    units = game.state.units
+    moves: list[tuple[str, Sequence[list[str]]]] = []
+    for uid, paths in memo.moves:
+        reach = paths.reach if isinstance(paths, ReachPaths) else None
+        if reach is None or (
+                (reach.start in ends or not reach.end.keys().isdisjoint(ends))
+                and not stands_with_full(g, reach, was[uid], full)):
+            hx = units[uid].hex
+            assert hx is not None
+            paths = reachable(game.board, hx, rules[uid]).path_list
+        moves.append((uid, paths))
+    memo.moves = moves
+    if memo.enters:
+        occ: dict[str, list[UnitState]] | None = None
+        enters: list[tuple[str, EnterListing]] = []
+        for uid, listing in memo.enters:
+            if not _near_entries(game, units[uid], ends, rules[uid].budget):
+                enters.append((uid, listing))
+                continue
+            occ = game.state.occupants() if occ is None else occ
+            enters.append((uid, game.enter_listing(uid, memo.front, occ, rules[uid])))
+        memo.set_enters(enters)
+    memo.full = full
+    memo._chunks = None
+
+
+def _near_entries(game: Position, u: UnitState, hexes: set[str], budget: int) -> bool:
+    """Whether a due unit's entry searches (6.7) may have stepped from one of ``hexes``:
+    they start at or beside an entry hex at 1 MP or more and go on while MPs are left,
+    each step costing 1 MP or more, so no farther than ``budget`` hexes from it."""
+    idx = index(game.board)
+    return any(idx.distance(entry, h) <= budget
+               for entry, _ in game.entry_hexes(u) for h in hexes)

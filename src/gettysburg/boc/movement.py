@@ -272,6 +272,12 @@ class ReachPaths(Sequence[list[str]]):
         self._reach = reach
         self._dests = sorted(reach.extra.keys() | reach.end)
 
+    @property
+    def reach(self) -> Reach:
+        """The reach these paths are traced from (the kept movement list asks it which
+        hexes its search went on from)."""
+        return self._reach
+
     def __len__(self) -> int:
         return len(self._dests)
 
@@ -395,6 +401,50 @@ def _reusable_made(g: MoveGraph, reach: Reach, old: MoveRules, stop: frozenset[s
     if full:
         on = set(went_on)
         return all(a not in on and b not in on for a, b in map(g.side_ends, full))
+    return True
+
+
+def stands_with_full(g: MoveGraph, reach: Reach, rules: MoveRules,
+                     full: frozenset[str]) -> bool:
+    """Whether a search under ``rules`` with ``full`` as its full hexsides (6.62) would
+    find ``reach``, made under ``rules`` (session 48: the kept movement list after a
+    hexside fills). A hexside that closed matters only if one of its steps is the
+    back-link of a state the search reached, or it is the start's hexside to a one-hex
+    move (6.4): a search keeps, for each state, the cheapest cost offered and the first
+    step that offered it, and takes the states in (cost, state) order, so a step whose
+    offer never stood changes nothing when it is left out. A hexside that opened matters
+    if the search stepped from one of its hexes (:func:`_reusable`'s reasoning)."""
+    if full is rules.full_sides:
+        return True
+    closed, opened = full - rules.full_sides, rules.full_sides - full
+    start, end, extra = reach.start, reach.end, reach.extra
+    if opened:
+        stops = rules.stop
+        for key in opened:
+            for h in g.side_ends(key):
+                if h == start or (h in end and h not in stops):
+                    return False
+    if not closed:
+        return True
+    if not reach.taken:
+        return False  # not made by the search: no back-links to read
+    nr, prev, taken, hex_no = reach.nr, reach.prev, reach.taken, g.hex_no
+    for key in closed:
+        a, b = g.side_ends(key)
+        if not a:
+            continue  # no hexside of the board: no search steps over it
+        for x, y in ((a, b), (b, a)):
+            if x == start and y in extra:
+                return False
+            xn, yn = hex_no[x], hex_no[y]
+            if xn not in taken or yn not in taken:
+                continue  # no step from x taken, or none into y that stood
+            # The states of y a step from x offers: off road, and along its roads.
+            roads = next(rs for to, _, _, rs in g.fast[xn] if to == yn)
+            for state in (yn * nr, *(yn * nr + rk for rk, _ in roads)):
+                link = prev.get(state)
+                if link is not None and link // nr == xn:
+                    return False
     return True
 
 
