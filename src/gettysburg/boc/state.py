@@ -102,15 +102,16 @@ class UnitState:
 
     def __setattr__(self, name: str, value: Any) -> None:
         # Every write is noted (unit_edits), so a seat's kept view of the blocks looks
-        # again at the blocks written to, not at all of them (issue 59).
-        self.__dict__[name] = value
+        # again at the blocks written to, not at all of them (issue 59). Not through
+        # self.__dict__: asking for it gives the instance a dict of its own, and then
+        # every attribute read of it is several times slower (CPython 3.11).
+        _set_field(self, name, value)
         note_edit(self)
 
     def to_json(self, full: bool = True) -> JSONDict:
         """All fields, or (``full=False``, for the compact game state) only the five that
         every unit has plus those that differ from their defaults."""
         # Every field is a str, int, bool or None: no deep copy needed (asdict is slow).
-        # One pass over the instance's dict: the state is encoded twice per action.
         # Most units are unchanged from one action to the next: the compact form is kept
         # per tuple of field values (issue 59: the state is encoded twice per recorded
         # action). Every value is a hashable scalar; the caller gets its own dict.
@@ -119,9 +120,10 @@ class UnitState:
             return dict(zip(_NAMES, values, strict=True))
         got = _COMPACT.get(values)
         if got is None:
-            fields_ = self.__dict__
-            got = {k: fields_[k] for k in _NAMES
-                   if k in _ALWAYS or fields_[k] != _DEFAULTS[k]}
+            # From the values, not self.__dict__: asking for __dict__ gives the instance a
+            # dict of its own, which makes every later attribute read of it slower.
+            got = {k: v for k, v in zip(_NAMES, values, strict=True)
+                   if k in _ALWAYS or v != _DEFAULTS[k]}
             check_json(got)  # once per form: the game's hash encodes it unchecked
             if len(_COMPACT) >= COMPACT_MEMO:
                 _COMPACT.clear()
@@ -172,6 +174,7 @@ def plain_copy(value: Any) -> Any:
 
 
 _SCALARS = (str, bool, int, type(None))
+_set_field = object.__setattr__
 _ALWAYS = frozenset({"id", "side", "status", "hex", "strength"})
 _NAMES = tuple(f.name for f in fields(UnitState))
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState)}
