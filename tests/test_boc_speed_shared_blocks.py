@@ -10,6 +10,7 @@ put into the units dict, a new state and a log overrun must all show at once."""
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from typing import Any
 
@@ -185,3 +186,16 @@ def test_the_watcher_names_the_units_written_to() -> None:
     for _ in range(unit_edits.EDIT_LOG):
         a.fired = True
     assert watcher.edited() is None  # its mark left the log
+
+
+def test_units_copied_and_pickled_are_equal_and_their_writes_noted() -> None:
+    unit = UnitState("a", "usa", ON_MAP, "K10", 3, moved=True, mp_used=2, returned=1)
+    watcher = Watcher()
+    watcher.edited()
+    for twin in (copy.copy(unit), copy.deepcopy(unit), pickle.loads(pickle.dumps(unit))):
+        assert twin == unit and twin is not unit
+        assert twin.to_json(full=False) == unit.to_json(full=False)
+        twin.hex = "K11"
+        assert unit.hex == "K10"
+        edited = watcher.edited()
+        assert edited is not None and edited[0] is twin

@@ -108,6 +108,14 @@ class UnitState:
         _set_field(self, name, value)
         note_edit(self)
 
+    def __reduce__(self) -> tuple[type[UnitState], tuple[Any, ...]]:
+        # Pickles and copies are built again from the field values: the default way asks
+        # for the instance's __dict__ (see __setattr__), the original's and the copy's.
+        return UnitState, _VALUES(self)
+
+    def __copy__(self) -> UnitState:
+        return UnitState(*_VALUES(self))
+
     def to_json(self, full: bool = True) -> JSONDict:
         """All fields, or (``full=False``, for the compact game state) only the five that
         every unit has plus those that differ from their defaults."""
