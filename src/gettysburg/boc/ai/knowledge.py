@@ -92,6 +92,12 @@ def near_victory(facts: MapFacts, hx: str) -> tuple[str, ...]:
     return got
 
 
+@lru_cache(maxsize=8)
+def _around_objectives(facts: MapFacts) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each victory hex with the hexes next to it, in the board's order."""
+    return tuple((v, frozenset(facts.nbrs.get(v, ()))) for v in facts.victory)
+
+
 def other(side: str) -> str:
     return "csa" if side == "usa" else "usa"
 
@@ -120,6 +126,7 @@ class Knowledge:
         # Enemy blocks per hex as the seat knows them: (unit id or None if hidden, strength).
         self.enemy_blocks: dict[str, list[tuple[str | None, int]]] = {}
         enemy_at, enemy_blocks = self.enemy_at, self.enemy_blocks
+        counted = garrison.get
         for u in view.get("units", []):  # one pass (issue 59: a few hundred blocks)
             if not isinstance(u, dict):
                 continue
@@ -127,10 +134,11 @@ class Knowledge:
             if side == seat:
                 uid = str(u["id"])
                 own[uid] = u
-                if u.get("status") == "on_map" and u.get("hex"):
+                at = u.get("hex")
+                if at and u.get("status") == "on_map":
                     own_on[uid] = u
-                    hx = str(u["hex"])
-                    garrison[hx] += 1
+                    hx = str(at)
+                    garrison[hx] = counted(hx, 0) + 1
                     if u.get("column"):
                         self.columns.setdefault(hx, set()).add(uid)
                     corps = corps_of.get(uid)
@@ -196,10 +204,11 @@ class Knowledge:
         self._per_hq: dict[tuple[str, str], int] = {}  # HQ counts asked this decision
         self._melee_around: dict[str, Key] = {}  # ``melee_around``, by target
         # Garrison of each objective: blocks in it, plus half of those next to it.
-        self.held = {v: self.garrison.get(v, 0) + 0.5 * sum(
-            self.garrison.get(n, 0) for n in facts.nbrs.get(v, ())) for v in facts.victory}
-        self._objectives = [(v, self.need[v], self.held[v], frozenset(facts.nbrs.get(v, ())))
-                            for v in facts.victory]
+        around = _around_objectives(facts)
+        self.held = {v: counted(v, 0) + 0.5 * sum([counted(n, 0) for n in adjacent])
+                     for v, adjacent in around}
+        need, held = self.need, self.held
+        self._objectives = [(v, need[v], held[v], adjacent) for v, adjacent in around]
         # The same, for a unit that garrisons none of them (``objective``).
         self.objectives_now = [(v, need, 1.0 + style.crowd * max(0.0, held))
                                 for v, need, held, _ in self._objectives]
@@ -207,13 +216,13 @@ class Knowledge:
     def _needs(self) -> dict[str, float]:
         """How much each victory hex calls for troops: CSA must take, USA must hold."""
         need: dict[str, float] = {}
+        st, held_by, within = self.style, self.control.get, self._reach.within
+        take, hold, lost_too, reach = st.take, st.hold, st.take + st.lost, st.threat_reach
+        threat, cap = st.threat, st.threat_cap
         for v, pts in self.facts.victory.items():
-            ours = self.control.get(v) == self.seat
-            lost = self.control.get(v) == self.enemy
-            near = self._enemy_within(v, self.style.threat_reach)
-            take = self.style.take
-            base = self.style.hold if ours else (take + self.style.lost if lost else take)
-            need[v] = pts * (base + self.style.threat * min(self.style.threat_cap, near))
+            side = held_by(v)
+            base = hold if side == self.seat else (lost_too if side == self.enemy else take)
+            need[v] = pts * (base + threat * min(cap, within(v, reach)))
         return need
 
     def melee_around(self, target: str) -> Key:

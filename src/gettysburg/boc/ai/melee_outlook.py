@@ -124,12 +124,6 @@ def _hits_cdf(dice: int, fp: int) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _hit_count(rng: random.Random, dice: int, fp: int) -> int:
-    if dice <= 0 or fp <= 0:
-        return 0
-    return bisect_right(_hits_cdf(dice, fp), rng.random())
-
-
 def outlook(attackers: Sequence[Fighter], defenders: Sequence[Fighter], rounds: int = 3,
             trials: int = TRIALS, guess: Sequence[tuple[int, float]] = ()) -> Outlook:
     """Monte Carlo estimate of a melee fought to its end (see the module doc). ``guess``
@@ -159,22 +153,34 @@ def _outlook(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...], rou
     # Each side's blocks in index order: the foes of a block, whoever is left of them.
     sides = {flag: [j for j in range(len(fighters)) if defender[j] == flag]
              for flag in (False, True)}
+    foes_of = [sides[not flag] for flag in defender]
+    fps = [f.fps for f in fighters]
+    strengths = [f.strength for f in fighters]
+    # The dice are drawn in the same order as ever (a guess per unknown block in index
+    # order, then the hits of each turn that rolls), so an estimate never changes.
+    drawn = [i for i, f in enumerate(fighters) if f.unknown] if cdf else []
+    last_guess = len(guess) - 1
+    rand = rng.random
     for _ in range(trials):
-        st = [f.strength if not (f.unknown and cdf) else
-              guess[min(len(guess) - 1, bisect_right(cdf, rng.random()))][0] for f in fighters]
+        st = list(strengths)
+        for i in drawn:
+            st[i] = guess[min(last_guess, bisect_right(cdf, rand()))][0]
         start = list(st)
         gone = [False] * len(fighters)  # eliminated or retreated
-        for rnd in range(1, rounds + 1):
+        for rnd in range(rounds):
             for i in order:
                 if gone[i]:
                     continue
-                foes = [j for j in sides[not defender[i]] if not gone[j]]
+                foes = [j for j in foes_of[i] if not gone[j]]
                 if not foes:
                     break
-                if not defender[i] and rnd == rounds:
+                if rnd == rounds - 1 and not defender[i]:
                     gone[i] = True  # 7.2: the attacker's last turn is a forced retreat
                     continue
-                for _h in range(_hit_count(rng, st[i], fighters[i].fps[rnd - 1])):
+                dice, fp = st[i], fps[i][rnd]
+                if dice <= 0 or fp <= 0:
+                    continue
+                for _h in range(bisect_right(_hits_cdf(dice, fp), rand())):
                     # The strongest foe still fighting takes the hit (the first on ties).
                     j = -1
                     for k in foes:
@@ -189,10 +195,10 @@ def _outlook(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...], rou
         attackers_left = any(not gone[j] and st[j] > 0 for j in sides[False])
         if not defenders_left and attackers_left:
             wins += 1
-        for j, f in enumerate(fighters):
+        for j, is_defender in enumerate(defender):
             lost = start[j] - max(st[j], 0)
             dead = st[j] <= 0
-            if f.defender:
+            if is_defender:
                 def_steps += lost
                 def_lost += dead
             else:

@@ -12,7 +12,12 @@ from collections.abc import Hashable, Mapping, Sequence
 from operator import itemgetter
 
 from gettysburg.boc.ai.move_memo import KeptMoves, Key, MoveMemo, UnitMoves
-from gettysburg.boc.ai.move_values import OVERSTACK, Situation, around_victory_order
+from gettysburg.boc.ai.move_values import (
+    OVERSTACK,
+    Situation,
+    around_victory_order,
+    pull_by_distance,
+)
 from gettysburg.boc.ai.style import style_key
 
 
@@ -49,6 +54,8 @@ def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
       changed objective pulled less than the strongest before, the strongest of that
       and the changed ones' new pulls (a maximum, so the same number); elsewhere it
       is found again when asked;
+    * the hexes' values for a kind of block (``Situation.value_row``) where their
+      objectives' pull holds;
     * a unit's move parts, unless it garrisons a victory hex or its hex or a
       destination is a hex where any of the above changed."""
     facts, old_garrison = sit.facts, old.garrison
@@ -79,6 +86,13 @@ def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
         moved_pull[here] = _carry_row(sit, row, before, new.objective.setdefault(here, {}),
                                       sit.objectives_now if here is None
                                       else sit.objectives_leaving(here))
+    # A hex's value for a kind of block is its objectives' pull plus terms that stay.
+    for (artillery, worn, here), values in old.values.items():
+        moved = moved_pull.get(here)
+        if moved is not None:
+            new.values[(artillery, worn, here)] = \
+                {hx: v for hx, v in values.items() if hx not in moved} if moved \
+                else values.copy()
     # The hexes where a value or a gain changed, by the row of the objectives' pull.
     reached = {here: moved | zone for here, moved in moved_pull.items()}
     n = 0
@@ -105,21 +119,39 @@ def _carry_row(sit: Situation, row: Mapping[str, float],
     objectives' (hex, need, divisor) then and now. Fills ``into`` with the values that
     still hold and returns the hexes whose value changed or must be asked again."""
     was = {v: (need, den) for v, need, den in before}
-    pulls = [(v, *was[v], need, den) for v, need, den in now
-             if v in was and was[v] != (need, den)]
     if len(was) != len(now):  # not the same objectives: nothing holds
         return set(row)
+    # The changed objectives' pulls by distance (the same floats as ``objective``'s),
+    # then and now, with their distances from every hex.
+    decay, table = sit.style.decay, sit.facts.table
+    pulls = [(table[v], pull_by_distance(*was[v], decay), pull_by_distance(need, den, decay))
+             for v, need, den in now if v in was and was[v] != (need, den)]
+    if not pulls:
+        into.update(row)
+        return set()
     moved: set[str] = set()
-    decay, table = sit.decay_pow, sit.facts.table
+    if len(pulls) == 1:  # most often: one objective's garrison changed
+        ((far, pull_then, pull_now),) = pulls
+        for hx, val in row.items():
+            d = far[hx]
+            if pull_then[d] >= val:
+                moved.add(hx)  # it may have been the strongest: ask again
+                continue
+            pull = pull_now[d]
+            if pull > val:
+                into[hx] = pull
+                moved.add(hx)
+            else:
+                into[hx] = val
+        return moved
     for hx, val in row.items():
-        at = table[hx]
         best, sure = val, True
-        for v, need0, den0, need1, den1 in pulls:
-            w = decay[at[v]]
-            if need0 * w / den0 >= val:
+        for far, pull_then, pull_now in pulls:
+            d = far[hx]
+            if pull_then[d] >= val:
                 sure = False  # it may have been the strongest: ask again
                 break
-            pull = need1 * w / den1
+            pull = pull_now[d]
             if pull > best:
                 best = pull
         if not sure:
@@ -134,11 +166,19 @@ def _carry_row(sit: Situation, row: Mapping[str, float],
 def keep(memo: MoveMemo, sit: Situation) -> None:
     """Hand ``sit`` the kept tables of its contexts (``memo``); a new move context starts
     from the last one of the same terms context (``carry_over``)."""
-    terms = terms_context(sit)
+    # Most decisions have the contexts of the seat's last one: its key is taken again
+    # when what it was made of compares equal (the knowledge's own tables, never changed
+    # once made), instead of sorting and hashing them again.
+    terms = memo.last_key("terms", sit.seat, (
+        sit.facts, style_key(sit.style), sit.seat, sit.night, sit.behind, sit.control,
+        sit.enemy_blocks), lambda: terms_context(sit))
     kept_terms = memo.terms.get(terms)
     sit.keep_terms(kept_terms.terms)
     sit.keep_hq_rows(memo.hq_near)
-    context = move_context(sit, terms)
+    if sit.style.keep_room:
+        return  # no move context (``move_context``)
+    context = memo.last_key("moves", sit.seat, (terms, sit.around_garrison(), sit.columns),
+                            lambda: move_context(sit, terms))
     if context is None:
         return
     kept = memo.moves.get(context)
@@ -169,24 +209,22 @@ def kept_move_scores(sit: Situation, memo: MoveMemo, units: dict[str, UnitMoves]
         memo.hits += 1
     else:
         dests = tuple(map(str, map(itemgetter(-1), paths)))
-        near = sit.near_victory_hexes if here not in sit.near_victory_hexes else None
         if kept is None or kept.key != key or kept.dests != dests:
             memo.misses += 1
             values = tuple(sit.hex_values(uid, here, dests, stacking=False))
-            gains = tuple([0.0 if near is not None and dest not in near
-                           else sit.control_gain(dest, here) for dest in dests])
+            gains = tuple(sit.control_gains(here, dests))
             stay = sit.hex_values(uid, here, (here,), stacking=False)[0]
         elif kept.stale:  # taken over by a new context: the destinations it reached
             memo.refreshed += 1
             stale = kept.stale
             again = [i for i, dest in enumerate(dests) if dest in stale]
-            found = sit.hex_values(uid, here, [dests[i] for i in again], stacking=False)
+            changed = [dests[i] for i in again]
+            found = sit.hex_values(uid, here, changed, stacking=False)
             fresh_values, fresh_gains = list(kept.values), list(kept.gains)
-            for i, value in zip(again, found, strict=True):
-                dest = dests[i]
+            for i, value, gain in zip(again, found, sit.control_gains(here, changed),
+                                      strict=True):
                 fresh_values[i] = value
-                fresh_gains[i] = 0.0 if near is not None and dest not in near \
-                    else sit.control_gain(dest, here)
+                fresh_gains[i] = gain
             values, gains, stay = tuple(fresh_values), tuple(fresh_gains), kept.stay
         else:  # the same destinations by other paths: their values and gains hold
             memo.hits += 1

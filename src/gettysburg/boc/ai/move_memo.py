@@ -54,6 +54,10 @@ V = TypeVar("V")
 #: terms after it.
 HexTerms = tuple[tuple[float, ...], bool, tuple[float, ...]]
 
+#: ``Situation.value_row``: a battery or not, worn or not, the hex left if it garrisons a
+#: victory hex (None: it garrisons none).
+ValueRowKey = tuple[bool, bool, str | None]
+
 
 class Key:
     """A context: a tuple hashed once (a context holds a few hundred parts, and each
@@ -118,6 +122,8 @@ class KeptMoves:
     control_now: dict[str, str | None] = field(default_factory=dict)
     #: The objectives' (hex, need, divisor) for a unit leaving a hex near one, by hex.
     leaving: dict[str, list[tuple[str, float, float]]] = field(default_factory=dict)
+    #: Hexes' values by kind of block (``Situation.value_row``), by hex.
+    values: dict[ValueRowKey, dict[str, float]] = field(default_factory=dict)
     #: Own blocks in and next to the victory hexes (``move_keeping.move_context``) and the
     #: objectives' (hex, need, divisor) these numbers were found with; None while new.
     garrison: tuple[int, ...] | None = None
@@ -167,8 +173,23 @@ class MoveMemo:
         self.hq_near: LastUsed[dict[str, int]] = LastUsed(dict, kept=HQ_ROWS_KEPT)
         #: Melee declarations' scores under all they read (``BocDoctrine._s_melee``).
         self.melee: dict[Hashable, float] = {}
+        #: The last context key made of each kind for each seat, with what it was made
+        #: from (``last_key``).
+        self._last: dict[tuple[str, str], tuple[tuple[object, ...], Hashable]] = {}
         self.hits = 0
         self.misses = 0
         self.carried = 0  # units whose parts a new move context took over
         self.refreshed = 0  # ... and whose changed destinations were found again
+
+    def last_key(self, kind: str, seat: str, parts: tuple[object, ...],
+                 make: Callable[[], Hashable]) -> Hashable:
+        """The key ``make`` gives for ``parts`` (what it is made from, compared with
+        ``==``): the last one of this kind and seat again when its parts are equal,
+        which costs a comparison where a key costs sorting and hashing its parts."""
+        last = self._last.get((kind, seat))
+        if last is not None and last[0] == parts:
+            return last[1]
+        key = make()
+        self._last[(kind, seat)] = (parts, key)
+        return key
 

@@ -20,8 +20,8 @@ from functools import lru_cache
 
 from gettysburg.boc.ai.facts import MapFacts
 from gettysburg.boc.ai.knowledge import Knowledge, near_victory
-from gettysburg.boc.ai.move_memo import HexTerms, KeptMoves, LastUsed, UnitMoves
-from gettysburg.boc.ai.style import DEFAULT_STYLE, Style
+from gettysburg.boc.ai.move_memo import HexTerms, KeptMoves, LastUsed, UnitMoves, ValueRowKey
+from gettysburg.boc.ai.style import DEFAULT_STYLE, Style, decay_powers
 from gettysburg.boc.control import control_at
 from gettysburg.boc.oob import ARTILLERY_TYPES, HQ_TYPES, OrderOfBattle, Unit
 from gettysburg.core.doctrine import JSONDict
@@ -33,6 +33,14 @@ OVERSTACK = -100.0
 def _no_room(facts: MapFacts) -> frozenset[str]:
     """Hexes of the board where no block may stand (stacking limit 0, 6.2)."""
     return frozenset(h for h, n in facts.stacking.items() if n < 1)
+
+
+@lru_cache(maxsize=4096)
+def pull_by_distance(need: float, den: float, decay: float) -> tuple[float, ...]:
+    """An objective's pull on a unit at each distance from it (``Situation.objective``):
+    ``need * decay ** d / den``, worked out as ``objective`` always did (the same
+    floats); a game meets a few hundred (need, divisor) pairs."""
+    return tuple([need * w / den for w in decay_powers(decay)])
 
 
 @lru_cache(maxsize=8)
@@ -68,6 +76,9 @@ class Situation(Knowledge):
         self._around_garrison: tuple[int, ...] | None = None  # made on first use
         # ``objective`` by the hex left (None: no garrison) and the hex reached.
         self._obj_rows: dict[str | None, dict[str, float]] = {}
+        self._pulls: dict[str | None, list[tuple[str, tuple[float, ...]]]] = {}
+        # ``value_row`` by kind of block, worn or not, and the row of ``objective``.
+        self._value_rows: dict[ValueRowKey, dict[str, float]] = {}
         #: Victory hexes and their neighbours: only a unit standing in one garrisons one.
         self._near = facts.around_victory
         self.near_victory_hexes = facts.around_victory  # the same, for the move scoring
@@ -102,14 +113,24 @@ class Situation(Knowledge):
             return got
         best = 0.0
         row = self.facts.table[hx]
-        decay = self.decay_pow
-        for v, need, den in (self.objectives_now if here is None
-                             else self.objectives_leaving(here)):
-            val = need * decay[row[v]] / den
+        for v, pull in self.pulls(here):
+            val = pull[row[v]]
             if val > best:
                 best = val
         kept[hx] = best
         return best
+
+    def pulls(self, here: str | None) -> list[tuple[str, tuple[float, ...]]]:
+        """Each objective's pull by distance (``pull_by_distance``) on a unit now in
+        ``here`` (one near an objective: ``objectives_leaving``; else None)."""
+        got = self._pulls.get(here)
+        if got is None:
+            decay = self.style.decay
+            got = self._pulls[here] = [
+                (v, pull_by_distance(need, den, decay))
+                for v, need, den in (self.objectives_now if here is None
+                                     else self.objectives_leaving(here))]
+        return got
 
     def objective_row(self, here: str | None) -> dict[str, float]:
         """The ``objective`` values found so far for a unit now in ``here``, by hex."""
@@ -196,8 +217,25 @@ class Situation(Knowledge):
                 out.append(st.hq_troops * near + 0.2 * value
                            - (st.hq_front if hx in front else 0.0))
             return out
-        terms_of = self.terms_of(kind in ARTILLERY_TYPES, self.strength(uid))
+        artillery, strength = kind in ARTILLERY_TYPES, self.strength(uid)
+        terms_of = self.terms_of(artillery, strength)
         keep_room = self.style.keep_room
+        if not keep_room:
+            # The value reads the unit only through its kind, worn or not and the row of
+            # the objectives' pull: units alike share a row (the first decision of a
+            # phase scores some hundred units' moves into the same few hundred hexes).
+            row = self.value_row(artillery, strength, here)
+            over = self.overstacked
+            for hx in hexes:
+                if stacking and over(uid, here, hx):
+                    out.append(OVERSTACK)
+                    continue
+                value = row.get(hx)
+                if value is None:
+                    value = row[hx] = self._plain_value(terms_of, objectives, artillery,
+                                                        strength, hx, here)
+                out.append(value)
+            return out
         for hx in hexes:
             if stacking and self.overstacked(uid, here, hx):
                 out.append(OVERSTACK)
@@ -219,6 +257,36 @@ class Situation(Knowledge):
             out.append(value)
         return out
 
+    def value_row(self, artillery: bool, strength: int, here: str | None
+                  ) -> dict[str, float]:
+        """The values found so far (``hex_values`` without the overstack check, for a
+        style that does not keep room to fall back) of a block of this kind and strength
+        now in ``here``, by hex: all such blocks share them."""
+        if here is not None and here not in self._near:
+            here = None  # as ``objective_row``
+        key = (artillery, strength <= self.style.weak_steps, here)
+        got = self._value_rows.get(key)
+        if got is None:
+            got = self._value_rows[key] = {}
+        return got
+
+    def _plain_value(self, terms_of: dict[str, HexTerms], objectives: dict[str, float],
+                     artillery: bool, strength: int, hx: str, here: str | None) -> float:
+        """A value of ``hex_values`` with no room to keep: the objectives' pull plus the
+        hex's terms, added one by one in their order."""
+        value = objectives.get(hx)
+        if value is None:
+            value = self.objective(hx, here)
+        got = terms_of.get(hx)
+        if got is None:
+            got = terms_of[hx] = self.hex_terms(artillery, strength, hx)
+        before, _room, after = got
+        for t in before:
+            value += t
+        for t in after:
+            value += t
+        return value
+
     def keep_hq_rows(self, kept: LastUsed[dict[str, int]]) -> None:
         """Find and keep ``hq_near`` rows in ``kept`` (the doctrine's, ``move_memo``)."""
         self._hq_kept = kept
@@ -229,6 +297,7 @@ class Situation(Knowledge):
         self.move_memo = kept.units
         self._obj_rows, self._flip_cache, self._control_now, self._leaving = \
             kept.objective, kept.gains, kept.control_now, kept.leaving
+        self._value_rows = kept.values
 
     def keep_terms(self, kept: dict[tuple[bool, bool], dict[str, HexTerms]]) -> None:
         """Find and keep ``hex_terms`` in ``kept``, the doctrine's table for this
@@ -405,6 +474,20 @@ class Situation(Knowledge):
             gain += self.facts.victory[v] * (self._worth(after_c) - self._worth(before_c))
         self._flip_cache[key] = gain
         return gain
+
+    def control_gains(self, here: str, dests: Iterable[str]) -> list[float]:
+        """``control_gain`` of the moves from ``here`` to each of ``dests``: those found
+        already looked up without a call each (a unit's moves are scored together)."""
+        near, found = self._near, self._flip_cache
+        anywhere = here in near  # from a hex near a victory hex every move may count
+        out: list[float] = []
+        for dest in dests:
+            if not anywhere and dest not in near:
+                out.append(0.0)  # no victory hex within 1 of either end
+                continue
+            got = found.get((dest, here))
+            out.append(got if got is not None else self.control_gain(dest, here))
+        return out
 
     def _worth(self, controller: str | None) -> float:
         """What a victory hex under ``controller`` is worth to the seat: the CSA scores

@@ -65,11 +65,12 @@ class Style:
 
     @property
     def decay_pow(self) -> tuple[float, ...]:
-        return _decay_pow(self.decay)
+        return decay_powers(self.decay)
 
 
 @cache
-def _decay_pow(decay: float) -> tuple[float, ...]:
+def decay_powers(decay: float) -> tuple[float, ...]:
+    """``decay`` to the power of each distance (``Style.decay_pow``)."""
     return tuple(decay ** d for d in range(128))
 
 
