@@ -1,11 +1,13 @@
 """Issue 59, session 48: the blocks of BoC's shared view (``boc/shared_blocks.py``), kept per
-seat and looked at again only for the blocks written to since (``boc/unit_edits.py``).
+seat and looked at again only for the blocks written to since (``boc/unit_edits.py``), and
+its command ranges (``boc/shared_ranges.py``).
 
 Two games play the same actions: one keeps its blocks from one shared view to the next, the
 other builds ``fog.units_view`` afresh with its memos forgotten. At every decision the kept
 lists must equal the fresh ones, for every seat, in random play and in the general's (which
 reads the shared dicts and must leave them as they were); a block changed by hand, a unit
-put into the units dict, a new state and a log overrun must all show at once."""
+put into the units dict, a new state, a log overrun, an HQ moved or the control changed
+by hand must all show at once."""
 
 from __future__ import annotations
 
@@ -40,9 +42,12 @@ def _fresh(game: BocGame, seat: str) -> Blocks:
 
 
 def _same(kept: BocGame, fresh: BocGame, seat: str) -> Blocks:
+    """The kept blocks (and command ranges) are the fresh ones."""
     got = kept._shared_blocks(seat)
-    assert got == _fresh(fresh, seat), (kept.state.day, kept.state.hour, kept.state.phase,
-                                        seat)
+    where = (kept.state.day, kept.state.hour, kept.state.phase, seat)
+    assert got == _fresh(fresh, seat), where
+    fresh.forget_memos()
+    assert kept._shared_ranges(seat) == fresh._command_ranges(seat), where
     return got
 
 
@@ -199,3 +204,21 @@ def test_units_copied_and_pickled_are_equal_and_their_writes_noted() -> None:
         assert unit.hex == "K10"
         edited = watcher.edited()
         assert edited is not None and edited[0] is twin
+
+
+def test_an_hq_moved_or_the_control_changed_by_hand_shows_at_once() -> None:
+    games = _in_play("blocks-8")
+    kept, fresh = games
+    ranges = kept._shared_ranges("usa")
+    assert kept._shared_ranges("usa") is ranges  # nothing written: the same dict
+    hq = next(u.id for u in kept.state.on_map("usa") if u.id in kept._ranged_hqs())
+    for u in _both(games, hq):
+        u.hex = "K10" if u.hex != "K10" else "K11"
+    _same(kept, fresh, "usa")
+    before = len(kept._shared_ranges("usa")[hq])
+    for g in games:  # hexes turned over in place, not a new snapshot: the trace stops
+        for hx in g._command_ranges("usa")[hq]:
+            if hx != g.state.units[hq].hex:
+                g.state.control[hx] = "csa"
+    _same(kept, fresh, "usa")
+    assert len(kept._shared_ranges("usa")[hq]) < before
