@@ -35,6 +35,7 @@ from gettysburg.boc.control import front_line, index
 from gettysburg.boc.entry_roads import road_name
 from gettysburg.boc.fire import (
     FireLedger,
+    Shot,
     end_fire_phase,
     resolve_choice,
     resolve_fire,
@@ -292,16 +293,16 @@ def apply_activate(game: Position, action: Action, seat: Seat, to: str | None) -
 
 # --- 5.x fire ------------------------------------------------------------------------------
 
-def check_fire(game: Position, action: Action, seat: Seat) -> None:
+def check_fire(game: Position, action: Action, seat: Seat) -> Shot:
     game.require_phase("fire", rule="5.0")
-    check_shot(game.board, game.state, game.orders, seat, FireLedger.from_json(
+    return check_shot(game.board, game.state, game.orders, seat, FireLedger.from_json(
         game.state.fire), action)
 
 
-def apply_fire(game: Position, action: Action, seat: Seat, checked: None) -> list[Event]:
+def apply_fire(game: Position, action: Action, seat: Seat, shot: Shot) -> list[Event]:
     st = game.state
     led = FireLedger.from_json(st.fire)
-    out = resolve_fire(game.board, st, game.orders, led, seat, action, game.dice)
+    out = resolve_fire(game.board, st, game.orders, led, seat, action, game.dice, shot)
     st.fire = led.to_json()
     return out.events
 
@@ -575,7 +576,7 @@ def apply_answer(game: Position, action: Action, seat: Seat, d: Decision) -> lis
         st.fire = led.to_json()
         return out.events
     ms = MeleeState.from_json(st.melee)
-    events = melee_act(game.board, st, game.orders, ms, seat, action, game.dice)
+    events = melee_act(game.board, st, game.orders, ms, seat, action, game.dice, d)
     st.melee = ms.to_json()
     for a in ms.attacks:  # 6.7: an entry attacker that won the hex has arrived
         u = st.units[a.unit]

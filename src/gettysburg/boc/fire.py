@@ -240,9 +240,13 @@ def check_fire(board: Board, state: BocState, orders: Orders, side: str,
 
 
 def resolve_fire(board: Board, state: BocState, orders: Orders, ledger: FireLedger,
-                 side: str, action: Action, dice: Dice) -> HitOutcome:
-    """Fire one unit (5.2) and apply its hits; stops at the first owner's choice."""
-    shot = check_fire(board, state, orders, side, ledger, action)
+                 side: str, action: Action, dice: Dice, shot: Shot | None = None
+                 ) -> HitOutcome:
+    """Fire one unit (5.2) and apply its hits; stops at the first owner's choice.
+    ``shot``: what :func:`check_fire` gave for this action in this position, if the
+    caller has it (issue 59: the engine checks every action before applying it)."""
+    if shot is None:
+        shot = check_fire(board, state, orders, side, ledger, action)
     u = state.units[shot.unit]
     u.fired = u.revealed = True  # 5.2 the firer is revealed; 6.1 it may not move
     ledger.used.append(shot.side_key)

@@ -502,9 +502,12 @@ def _turn_options(board: Board, state: BocState, orders: Orders, ms: MeleeState,
 
 
 def melee_act(board: Board, state: BocState, orders: Orders, ms: MeleeState, seat: str,
-              action: Action, dice: Dice) -> list[Event]:
-    """Apply one melee-phase action of ``seat`` (see the module docstring)."""
-    d = melee_decision(board, state, orders, ms, state.active)
+              action: Action, dice: Dice, decided: Decision | None = None) -> list[Event]:
+    """Apply one melee-phase action of ``seat`` (see the module docstring). ``decided``:
+    the decision :func:`melee_decision` gives for this position, if the caller has it
+    (issue 59: the engine asks for it to check the answer before applying it)."""
+    d = decided if decided is not None else melee_decision(board, state, orders, ms,
+                                                           state.active)
     if d is None:
         raise RuleError("7.1", "every melee is resolved")
     if seat != d.seat:

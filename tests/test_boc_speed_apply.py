@@ -1,0 +1,72 @@
+"""What the engine's check of an action found is handed to its apply (issue 59): a shot
+checked (5.2) is fired without checking it again, a melee answer (7.x) is taken against
+the decision its check found. Here both ways are played from the same positions of
+general and random play and must give the same events, dice and state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gettysburg.ai import make_agent
+from gettysburg.boc.fire import FireLedger, check_fire, resolve_fire
+from gettysburg.boc.game import BocGame
+from gettysburg.boc.melee import MeleeState, melee_act, melee_decision
+from gettysburg.core.protocol import Action, new_game
+
+
+def _fire(game: BocGame, seat: str, action: Action, checked: bool) -> tuple[Any, ...]:
+    st = game.state
+    shot = check_fire(game.board, st, game.orders, seat, FireLedger.from_json(st.fire),
+                      action) if checked else None
+    led = FireLedger.from_json(st.fire)
+    out = resolve_fire(game.board, st, game.orders, led, seat, action, game.dice, shot)
+    st.fire = led.to_json()
+    return ([e.to_json() for e in out.events], game.state_hash(), game.dice.counter)
+
+
+def _melee(game: BocGame, seat: str, action: Action, checked: bool) -> tuple[Any, ...]:
+    st = game.state
+    decided = melee_decision(game.board, st, game.orders, MeleeState.from_json(st.melee),
+                             st.active) if checked else None
+    ms = MeleeState.from_json(st.melee)
+    events = melee_act(game.board, st, game.orders, ms, seat, action, game.dice, decided)
+    st.melee = ms.to_json()
+    return ([e.to_json() for e in events], game.state_hash(), game.dice.counter)
+
+
+def _compare(scenario: str, agent: str, seed: int, decisions: int) -> tuple[int, int]:
+    """Plays ``decisions``; at every shot and melee answer plays it both ways on copies.
+    Returns how many of each were compared."""
+    game = new_game(scenario, seed=seed)
+    assert isinstance(game, BocGame)
+    agents = {s: make_agent(agent, s) for s in game.seats()}
+    rng, fires, melees = random.Random(seed), 0, 0
+    for _ in range(decisions):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        view = game.view(seat)
+        action = agents[seat].choose(view, view["legal_actions"], 0.0, rng)
+        st = game.state
+        way = None
+        if action["type"] == "fire":
+            way, fires = _fire, fires + 1
+        elif st.phase == "melee" and st.melee and not game.cavalry_active() \
+                and action["type"] not in ("melee", "end_phase"):
+            way, melees = _melee, melees + 1
+        if way is not None:
+            assert way(game.clone(), seat, action, True) == way(game.clone(), seat, action,
+                                                               False)
+        game.apply_unrecorded(action, seat)
+    return fires, melees
+
+
+def test_a_checked_shot_and_melee_answer_are_taken_as_before_in_general_play() -> None:
+    fires, melees = _compare("boc/day1", "general", 11, 560)
+    assert fires > 20 and melees > 10
+
+
+def test_a_checked_shot_and_melee_answer_are_taken_as_before_in_random_play() -> None:
+    fires, melees = _compare("boc/day2", "random", 5, 700)
+    assert fires > 5 and melees > 2
