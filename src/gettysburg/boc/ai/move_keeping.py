@@ -8,7 +8,7 @@ module doc; docs/boc-speed.md (session 46) has the figures.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from operator import itemgetter
 
 from gettysburg.boc.ai.move_memo import KeptMoves, Key, MoveMemo, UnitMoves
@@ -43,10 +43,12 @@ def move_context(sit: Situation, terms: Hashable) -> Hashable | None:
 
 
 def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
-    """Fill ``new``, the tables of this new ``move_context``, with what ``old`` (the
-    last one of the same ``terms_context``) found that still holds here: own blocks
-    moved in or out of some victory hexes' neighbourhoods, nothing else changed that
-    the tables read. Returns how many units' move parts it took over.
+    """Give ``new``, the tables of this new ``move_context``, what ``old`` (the last one
+    of the same ``terms_context``) found that still holds here: own blocks moved in or
+    out of some victory hexes' neighbourhoods, nothing else changed that the tables
+    read. ``new`` takes ``old``'s tables over, less what the change can reach, and
+    ``old`` is left new (empty: were its context met again, it would be filled from
+    the latest one like any other). Returns how many units' move parts it took over.
 
     * control now (6.61) and control gains, unless they read a victory hex with a
       changed hex in or next to it;
@@ -68,99 +70,113 @@ def carry_over(sit: Situation, old: KeptMoves, new: KeptMoves) -> int:
     zone = set(dirty)  # hexes with a dirty victory hex within 1 (``near_victory``)
     for v in dirty:
         zone.update(facts.nbrs.get(v, ()))
-    new.control_now.update({v: c for v, c in old.control_now.items() if v not in dirty})
+    # Taken over in place (issue 59: copying them, and freeing the old ones when their
+    # context was dropped, cost more than the few entries a change reaches).
+    new.units, new.objective, new.gains, new.control_now, new.values = \
+        old.units, old.objective, old.gains, old.control_now, old.values
+    leaving_then, objectives_then = old.leaving, old.objectives
+    old.units, old.objective, old.gains, old.control_now, old.values, old.leaving = \
+        {}, {}, {}, {}, {}, {}
+    old.garrison, old.objectives = None, ()
+    for v in dirty:
+        new.control_now.pop(v, None)
     # What is asked from a hex no own block stands in is left behind (found again if a
     # block comes there): the rows of the objectives' pull on a unit leaving a hex near
     # an objective are asked only while a block stands there, which this context fixes.
-    garrison = sit.garrison
-    new.gains.update({k: g for k, g in old.gains.items()
-                      if k[0] not in zone and (k[1] is None or (k[1] not in zone
-                                                                and k[1] in garrison))})
+    garrison, gains = sit.garrison, new.gains
+    for k in [k for k in gains if k[0] in zone or (k[1] is not None and (
+            k[1] in zone or k[1] not in garrison))]:
+        del gains[k]
     # The pulls of the objectives on a unit leaving ``here`` (None: no garrison), as
     # ``old`` found them and now: only the changed ones are asked again.
     moved_pull: dict[str | None, set[str]] = {}
-    for here, row in old.objective.items():
-        before = old.objectives if here is None else old.leaving.get(here)
+    rows = new.objective
+    for here in list(rows):
+        before = objectives_then if here is None else leaving_then.get(here)
         if before is None or (here is not None and (here in zone or here not in garrison)):
+            del rows[here]
             continue
-        moved_pull[here] = _carry_row(sit, row, before, new.objective.setdefault(here, {}),
-                                      sit.objectives_now if here is None
-                                      else sit.objectives_leaving(here))
+        moved_pull[here] = _carry_row(sit, rows[here], before, sit.objectives_now
+                                      if here is None else sit.objectives_leaving(here))
     # A hex's value for a kind of block is its objectives' pull plus terms that stay.
-    for (artillery, worn, here), values in old.values.items():
-        moved = moved_pull.get(here)
-        if moved is not None:
-            new.values[(artillery, worn, here)] = \
-                {hx: v for hx, v in values.items() if hx not in moved} if moved \
-                else values.copy()
+    values = new.values
+    for key in list(values):
+        moved = moved_pull.get(key[2])
+        if moved is None:
+            del values[key]
+        elif moved:
+            row = values[key]
+            for hx in moved:
+                row.pop(hx, None)
     # The hexes where a value or a gain changed, by the row of the objectives' pull.
     reached = {here: moved | zone for here, moved in moved_pull.items()}
     n = 0
-    for uid, moves in old.units.items():
+    units = new.units
+    for uid, moves in list(units.items()):
         here = moves.key[0] if isinstance(moves.key, tuple) else None
-        if not isinstance(here, str) or here in zone or here not in garrison:
-            continue
-        changed_here = reached.get(here if here in sit.near_victory_hexes else None)
+        changed_here = None
+        if isinstance(here, str) and here not in zone and here in garrison:
+            changed_here = reached.get(here if here in sit.near_victory_hexes else None)
         if changed_here is None or here in changed_here or not moves.watch:
+            del units[uid]
             continue
         stale = moves.watch & changed_here
         # A destination's value and gain read nothing of the others': those of the
         # destinations the change did not reach hold, the rest are found again when
         # the unit's moves are next scored (``kept_move_scores``).
-        new.units[uid] = moves.marked(stale) if stale else moves
+        if stale:
+            units[uid] = moves.marked(stale)
         n += 1
     return n
 
 
-def _carry_row(sit: Situation, row: Mapping[str, float],
-               before: Sequence[tuple[str, float, float]], into: dict[str, float],
+def _carry_row(sit: Situation, row: dict[str, float],
+               before: Sequence[tuple[str, float, float]],
                now: Sequence[tuple[str, float, float]]) -> set[str]:
-    """``carry_over`` of one row of ``objective`` values: ``before`` and ``now`` the
-    objectives' (hex, need, divisor) then and now. Fills ``into`` with the values that
-    still hold and returns the hexes whose value changed or must be asked again."""
+    """``carry_over`` of one row of ``objective`` values, in place: ``before`` and
+    ``now`` the objectives' (hex, need, divisor) then and now. Leaves in ``row`` the
+    values that still hold (changed ones changed) and returns the hexes whose value
+    changed or must be asked again (those are taken out of ``row``)."""
     was = {v: (need, den) for v, need, den in before}
     if len(was) != len(now):  # not the same objectives: nothing holds
-        return set(row)
+        moved = set(row)
+        row.clear()
+        return moved
     # The changed objectives' pulls by distance (the same floats as ``objective``'s),
     # then and now, with their distances from every hex.
     decay, table = sit.style.decay, sit.facts.table
     pulls = [(table[v], pull_by_distance(*was[v], decay), pull_by_distance(need, den, decay))
              for v, need, den in now if v in was and was[v] != (need, den)]
     if not pulls:
-        into.update(row)
         return set()
-    moved: set[str] = set()
+    unsure: list[str] = []  # it may have been the strongest: ask again
+    stronger: list[tuple[str, float]] = []
     if len(pulls) == 1:  # most often: one objective's garrison changed
         ((far, pull_then, pull_now),) = pulls
         for hx, val in row.items():
             d = far[hx]
             if pull_then[d] >= val:
-                moved.add(hx)  # it may have been the strongest: ask again
-                continue
-            pull = pull_now[d]
-            if pull > val:
-                into[hx] = pull
-                moved.add(hx)
+                unsure.append(hx)
+            elif pull_now[d] > val:
+                stronger.append((hx, pull_now[d]))
+    else:
+        for hx, val in row.items():
+            best = val
+            for far, pull_then, pull_now in pulls:
+                d = far[hx]
+                if pull_then[d] >= val:
+                    unsure.append(hx)
+                    break
+                pull = pull_now[d]
+                if pull > best:
+                    best = pull
             else:
-                into[hx] = val
-        return moved
-    for hx, val in row.items():
-        best, sure = val, True
-        for far, pull_then, pull_now in pulls:
-            d = far[hx]
-            if pull_then[d] >= val:
-                sure = False  # it may have been the strongest: ask again
-                break
-            pull = pull_now[d]
-            if pull > best:
-                best = pull
-        if not sure:
-            moved.add(hx)
-            continue
-        into[hx] = best
-        if best != val:
-            moved.add(hx)
-    return moved
+                if best != val:
+                    stronger.append((hx, best))
+    for hx in unsure:
+        del row[hx]
+    row.update(stronger)
+    return set(unsure).union([hx for hx, _ in stronger])
 
 
 def keep(memo: MoveMemo, sit: Situation) -> None:
@@ -186,6 +202,7 @@ def keep(memo: MoveMemo, sit: Situation) -> None:
     if kept.garrison is None:  # a new move context: start from the last one's
         if kept_terms.latest is not None:
             memo.carried += carry_over(sit, kept_terms.latest, kept)
+            sit.keep_moves(kept)  # its tables are the last one's now
         kept.garrison = sit.around_garrison()
         kept.objectives = tuple(sit.objectives_now)
     kept_terms.latest = kept
