@@ -92,7 +92,9 @@ def units_view(key: bytes, state: BocState, seat: str,
                show: Callable[[UnitState, bool], JSONDict] = unit_view
                ) -> tuple[list[JSONDict], list[JSONDict]]:
     """(blocks shown by identity, hidden enemy blocks by handle), each sorted; ``show``
-    makes a shown block's dict (``unit_view`` or what a caller adds to it)."""
+    makes a shown block's dict (``unit_view`` or what a caller adds to it). What a seat
+    sees of the blocks; the game keeps it per seat (``shared_blocks``), and the tests
+    compare that with this."""
     shown: list[JSONDict] = []
     hidden: list[JSONDict] = []
     for uid in sorted(state.units):

@@ -28,7 +28,7 @@ from gettysburg.boc.board import Board, BoardError, load_board
 from gettysburg.boc.cavalry_battle import (
     CavalryBattleState,
 )
-from gettysburg.boc.combat import OPT_HIDDEN_HITS, is_hq
+from gettysburg.boc.combat import OPT_HIDDEN_HITS, Decision, is_hq
 from gettysburg.boc.command import (
     Orders,
     command_range,
@@ -45,7 +45,6 @@ from gettysburg.boc.fog import (
     secret_key,
     unit_values,
     unit_view,
-    units_view,
 )
 from gettysburg.boc.legal_list import Chunk, LegalActions, SharedMoves
 from gettysburg.boc.melee import (
@@ -330,7 +329,7 @@ class BocGame(Position, Game):
     #: seat -> (its HQs' places and enemy hexes, its last command ranges) (issue 59).
     _ranges_memo: dict[str, tuple[tuple[object, ...], dict[str, tuple[str, ...]]]] \
         | None = None
-    #: seat -> its blocks as its last shared view listed them (issue 59).
+    #: seat -> its blocks as its last view listed them (issue 59).
     _blocks_memo: dict[str, SharedBlocks] | None = None
     #: seat -> its command ranges as its last shared view gave them (issue 59).
     _shared_ranges_memo: dict[str, SharedRanges] | None = None
@@ -400,9 +399,10 @@ class BocGame(Position, Game):
         return list(SEATS)
 
     def to_move(self) -> list[Seat]:
-        if self.state.over:
-            return []
-        d = self.decision()
+        return [] if self.state.over else self._movers(self.decision())
+
+    def _movers(self, d: Decision | None) -> list[Seat]:
+        """:meth:`to_move` in a game not over, given its ``decision()``."""
         return [d.seat] if d is not None else [self.state.active]
 
     def is_terminal(self) -> bool:
@@ -664,6 +664,7 @@ class BocGame(Position, Game):
 
     def _view(self, seat: Seat, full: bool, shared: bool = False) -> JSONDict:
         st = self.state
+        d = self.decision()  # once a view (issue 59: a melee's is worked out each time)
         head: JSONDict = {
             "system": self.system, "seat": seat, "scenario": st.scenario, "title": st.title,
             # What the game was made from (a shipped name or a scenario file's path): public,
@@ -671,7 +672,8 @@ class BocGame(Position, Game):
             "source": self.setup.scenario,
             "day": st.day, "hour": st.hour, "night": st.night,
             "time": time_label(st.day, st.hour), "phase": st.phase, "active": st.active,
-            "order": list(st.order), "to_move": self.to_move(), "options": list(st.options)}
+            "order": list(st.order), "to_move": [] if st.over else self._movers(d),
+            "options": list(st.options)}
         if not full:  # the summary
             head.update({"losses": dict(st.losses), "victory": csa_total(self.board, st),
                          "over": st.over, "result": self.result()})
@@ -679,8 +681,10 @@ class BocGame(Position, Game):
         own = (lambda s: True) if seat == REFEREE else (lambda s: s == seat)
         out: JSONDict = {**head, "control": dict(st.control), "losses": dict(st.losses),
                          "victory": csa_total(self.board, st)}
-        out["units"], out["hidden"] = self._shared_blocks(seat) if shared \
-            else units_view(self.key, st, seat, self._shown)
+        shown, hidden = self._shared_blocks(seat)
+        if not shared:  # the caller's own dicts
+            shown, hidden = [dict(b) for b in shown], [dict(b) for b in hidden]
+        out["units"], out["hidden"] = shown, hidden
         out.update({
             "supply_points": {k: v for k, v in st.supply_points.items()
                               if own(st.units[k].side)},
@@ -695,7 +699,7 @@ class BocGame(Position, Game):
             else self._command_ranges(seat)
         if seat == REFEREE or seat == "usa":
             out["hancock"] = dict(st.hancock)
-        out["combat"] = self._combat_view(seat)
+        out["combat"] = self._combat_view(seat, d)
         if seat in SEATS:
             out["legal_actions"] = self._shared_legal(seat) if shared \
                 else self.legal_actions(seat)
@@ -709,13 +713,9 @@ class BocGame(Position, Game):
         return listed
 
     def _shown(self, u: UnitState, full: bool) -> JSONDict:
-        """A block the seat sees by id: ``fog.unit_view`` and its printed label (3.1), the
-        caller's own dict."""
-        return dict(self._shown_kept(u, full))
-
-    def _shown_kept(self, u: UnitState, full: bool) -> JSONDict:
-        """:meth:`_shown`'s dict, kept per the block's field values and label object and
-        shared (issue 59: most blocks are the same from one decision to the next)."""
+        """A block the seat sees by id: ``fog.unit_view`` and its printed label (3.1),
+        kept per the block's field values and label object (issue 59: most blocks are the
+        same from one decision to the next) and shared: a caller copies it to change it."""
         memo = self._shown_memo
         if memo is None:
             memo = self._shown_memo = {}
@@ -735,16 +735,16 @@ class BocGame(Position, Game):
         return got[1]
 
     def _shared_blocks(self, seat: Seat) -> tuple[list[JSONDict], list[JSONDict]]:
-        """The blocks of :meth:`view_shared`: ``fog.units_view``'s lists, their dicts kept
-        from one shared view to the next and looked at again only for the blocks written
-        to since (``shared_blocks``, issue 59)."""
+        """The blocks of a view: ``fog.units_view``'s lists, their dicts kept from one
+        view to the next and looked at again only for the blocks written to since
+        (``shared_blocks``, issue 59); :meth:`view` hands out copies of them."""
         memo = self._blocks_memo
         if memo is None:
             memo = self._blocks_memo = {}
         kept = memo.get(seat)
         if kept is None:
             kept = memo[seat] = SharedBlocks(seat)
-        return kept.blocks(self.state, self.key, self.orders.oob, self._shown_kept)
+        return kept.blocks(self.state, self.key, self.orders.oob, self._shown)
 
     def learned_from(self, seat: Seat, before: JSONDict, after: JSONDict) -> bool | None:
         """What the seat sees of the enemy: its revealed blocks (id, hex, strength), its
@@ -760,15 +760,15 @@ class BocGame(Position, Game):
                     "fallen": view.get("fallen"), "losses": view.get("losses")}
         return canonical_json(enemy(before)) != canonical_json(enemy(after))
 
-    def _combat_view(self, seat: Seat) -> JSONDict:
+    def _combat_view(self, seat: Seat, d: Decision | None) -> JSONDict:
         """What ``seat`` knows of the combat in progress: the decision it must take (or
         whose turn it is), declared melees (attacker ids only to their owner), the melee
         being fought (all its blocks are revealed, 7.1), the hexsides used (5.21), its own
-        half hits (5.24) and the cavalry battles' public state (10.0)."""
+        half hits (5.24) and the cavalry battles' public state (10.0); ``d``: the game's
+        ``decision()``."""
         st = self.state
         everything = seat == REFEREE
         out: JSONDict = {}
-        d = self.decision()
         if d is not None:
             out["waiting"] = {"kind": d.kind, "seat": d.seat, "rule": d.rule}
             if everything or seat == d.seat:

@@ -1,12 +1,12 @@
-"""A seat's blocks in its shared views, kept from one view to the next (issue 59).
+"""A seat's blocks in its views, kept from one view to the next (issue 59).
 
 ``BocGame.view_shared`` is read by a reader that changes nothing in it (the general), so
 its block dicts, and its two lists of blocks, may be the very objects an earlier shared
-view handed out. :class:`SharedBlocks` keeps one seat's: each block's dict (shown by
-identity, hidden by handle, or not in the view) and the two lists ``fog.units_view``
-gives, and looks again only at the blocks written to since (``unit_edits``: every write
-to a unit is noted), not at all 180 of them. When nothing the seat sees changed it hands
-out the same two lists.
+view handed out; ``BocGame.view`` hands out copies of them. :class:`SharedBlocks` keeps
+one seat's: each block's dict (shown by identity, hidden by handle, or not in the view)
+and the two lists ``fog.units_view`` gives, and looks again only at the blocks written to
+since (``unit_edits``: every write to a unit is noted), not at all 180 of them. When
+nothing the seat sees changed it hands out the same two lists.
 
 What the log of writes does not say is checked here at every view: the same state object,
 the same units dict holding the same (or equal) units under the same ids, the same fog key
@@ -29,12 +29,12 @@ from gettysburg.core.protocol import REFEREE
 #: A block's part of the view: True (shown by identity), False (hidden) and its dict,
 #: or None (not in the seat's view).
 Entry = tuple[bool, JSONDict] | None
-#: (the block, full) -> its shown dict, shared (``BocGame._shown_kept``).
+#: (the block, full) -> its shown dict, shared (``BocGame._shown``).
 Show = Callable[[UnitState, bool], JSONDict]
 
 
 class SharedBlocks:
-    """One seat's blocks, as its last shared view listed them."""
+    """One seat's blocks, as its last view listed them."""
 
     def __init__(self, seat: str) -> None:
         self.seat = seat
