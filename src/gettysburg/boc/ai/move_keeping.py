@@ -255,26 +255,23 @@ def kept_move_scores(sit: Situation, memo: MoveMemo, units: dict[str, UnitMoves]
              for value, gain, p in zip(values, gains, paths, strict=True)],
             watch, frozenset([d for d in dests if d not in stacking]), here in watch)
     over = sit.overstacked
-    if over(uid, here, here):  # staying overstacks: every score changes
+    # Only the hexes that may be full are asked (``may_overstack``): staying overstacks
+    # only a hex already full.
+    may = sit.may_overstack(None)
+    if here in may and over(uid, here, here):  # staying overstacks: every score changes
         return _scores(kept, paths, OVERSTACK, weight,
                        {d for d in kept.watch if over(uid, here, d)})
-    # Only the hexes that may be full are asked (``may_overstack``).
-    risky = kept.watch & sit.may_overstack(None)
+    risky = kept.watch & may
     if kept.off_board or kept.from_here:
         risky = risky | kept.off_board | ({here} if kept.from_here else set())
-    full = [d for d in risky if over(uid, here, d)] if risky else None
+    full = {d for d in risky if over(uid, here, d)} if risky else None
     if not full:
         return kept.scores
     out = kept.scores.copy()
-    dests, gains = kept.dests, kept.gains
-    for d in full:  # the expression of ``move_scores``, into an overstacked hex
-        i = dests.index(d)
-        while True:
-            out[i] = OVERSTACK - kept.stay + weight * gains[i] - 0.01 * len(paths[i]) - 0.05
-            try:
-                i = dests.index(d, i + 1)
-            except ValueError:
-                break
+    gains, stay = kept.gains, kept.stay
+    for i, d in enumerate(kept.dests):
+        if d in full:  # the expression of ``move_scores``, into an overstacked hex
+            out[i] = OVERSTACK - stay + weight * gains[i] - 0.01 * len(paths[i]) - 0.05
     return out
 
 

@@ -436,7 +436,7 @@ class Situation(Knowledge):
             hexes = self._corps_hexes.get(corps, [])
         else:
             hexes = [h for hs in self._corps_hexes.values() for h in hs]
-        return sum(1 for h in hexes if row[h] <= rng)
+        return len([h for h in hexes if row[h] <= rng])
 
     def _control_of(self, v: str, count: Counter[str],
                     moved: Mapping[str, int] | None = None) -> str | None:
