@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from gettysburg.boc.board import Board, load_board
 from gettysburg.boc.combat import MELEE, hexside_penalty
 from gettysburg.boc.game import board_for
+from gettysburg.boc.scenario import SCENARIO_FILES
 from gettysburg.core.doctrine import JSONDict
 from gettysburg.core.hexes import Hex
 
@@ -62,14 +63,27 @@ def scenario_source(view: JSONDict) -> str:
     return scenario.split("/", 1)[1] if scenario.startswith("boc/") else scenario
 
 
+#: Facts of the shipped scenarios, by the name a view gives (``scenario_source``): their
+#: files do not change while a process runs, so the doctrine, which asks at every
+#: decision, need not look for the file and its time again (issue 59).
+_SHIPPED: dict[str, MapFacts] = {}
+
+
 def facts_for(view: JSONDict) -> MapFacts:
     """The board facts of the view's scenario (its own board, as ``engine:`` may give a
     custom scenario one); the shipped board's when the scenario cannot be read."""
+    source = scenario_source(view)
+    got = _SHIPPED.get(source)
+    if got is not None:
+        return got
     try:
-        board = board_for(scenario_source(view))
+        board = board_for(source)
     except (ValueError, LookupError, OSError):
         return map_facts()
-    return map_facts(board)
+    got = map_facts(board)
+    if source in SCENARIO_FILES or f"boc/{source}" in SCENARIO_FILES:
+        _SHIPPED[source] = got
+    return got
 
 
 #: Facts of the boards used lately, (board, its facts) by id(board): the board is kept
