@@ -56,3 +56,26 @@ def test_moves_into_full_hexes_score_as_fresh_on_day_one() -> None:
     kept, seen = _play("boc/day1", 200, "full47")
     assert seen["moves"] > 50
     assert kept.memo.hits > 300
+
+
+def test_earlier_decisions_scored_again_after_later_ones_score_as_fresh_ones() -> None:
+    """Session 48: a new move context takes the last one's tables over, leaving that one
+    empty; going back to an earlier decision (its context met again) must still give
+    the fresh scores."""
+    game = new_game("boc/battle", seed="revisit48")
+    kept, fresh = BocDoctrine(), BocDoctrine(keep=False)
+    earlier: list[tuple[dict[str, Any], Any, list[float]]] = []
+    for _ in range(150):
+        if game.is_terminal():
+            break
+        seat = game.to_move()[0]
+        view: dict[str, Any] = game.view(seat)
+        legal = view["legal_actions"]
+        got = kept.scores(view, legal)
+        assert got == fresh.scores(view, legal)
+        for old_view, old_legal, old_got in earlier[-2:]:
+            assert kept.scores(old_view, old_legal) == old_got
+        assert kept.scores(view, legal) == got
+        earlier.append((view, legal, got))
+        game.apply_unrecorded(dict(legal[best_index(got, legal)]), seat)
+    assert kept.memo.carried > 0 and kept.memo.refreshed > 0
