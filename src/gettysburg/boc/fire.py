@@ -33,6 +33,7 @@ Decisions (German text wins where the rulebooks differ):
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,10 +124,20 @@ def _enemies(state: BocState, hx: str, side: str) -> list[UnitState]:
     return sorted((u for u in state.on_map(other(side)) if u.hex == hx), key=lambda u: u.id)
 
 
-def target_pools(state: BocState, orders: Orders, hx: str, side: str
+def _enemy_map(state: BocState, side: str) -> dict[str, list[UnitState]]:
+    """hex -> the enemy blocks in it, sorted by id (as _enemies gives them)."""
+    out: dict[str, list[UnitState]] = {}
+    for u in sorted(state.on_map(other(side)), key=lambda u: u.id):
+        if u.hex is not None:
+            out.setdefault(u.hex, []).append(u)
+    return out
+
+
+def target_pools(state: BocState, orders: Orders, hx: str, side: str,
+                 enemy: dict[str, list[UnitState]] | None = None
                  ) -> dict[bool, tuple[str, ...]]:
     """Target groups in ``hx`` keyed by "at revealed artillery" (5.2.3 de, 6.63)."""
-    blocks = _enemies(state, hx, side)
+    blocks = _enemies(state, hx, side) if enemy is None else enemy.get(hx, [])
     art = tuple(u.id for u in blocks if u.revealed and is_artillery(orders.oob[u.id]))
     rest = tuple(u.id for u in blocks if u.id not in art)
     out: dict[bool, tuple[str, ...]] = {}
@@ -157,12 +168,13 @@ def _sights(board: Board, origin: str, through: str) -> tuple[tuple[str, int, bo
     return got
 
 
-def _lines(board: Board, state: BocState, orders: Orders, u: UnitState
-           ) -> list[tuple[str, str, int]]:
+def _lines(board: Board, state: BocState, orders: Orders, u: UnitState,
+           enemy: Collection[str | None] | None = None) -> list[tuple[str, str, int]]:
     """(target, through, range) for every hex ``u`` could fire at, ignoring 5.21."""
     assert u.hex is not None
     idx = index(board)
-    enemy = {x.hex for x in state.on_map(other(u.side))}
+    if enemy is None:
+        enemy = {x.hex for x in state.on_map(other(u.side))}
     out: list[tuple[str, str, int]] = []
     for thr in idx.nbrs[u.hex]:
         if not is_artillery(orders.oob[u.id]):
@@ -176,9 +188,10 @@ def _lines(board: Board, state: BocState, orders: Orders, u: UnitState
 
 
 def _shot(board: Board, state: BocState, orders: Orders, u: UnitState, target: str,
-          through: str, rng: int, at_art: bool) -> Shot | None:
+          through: str, rng: int, at_art: bool,
+          enemy: dict[str, list[UnitState]] | None = None) -> Shot | None:
     assert u.hex is not None
-    pool = target_pools(state, orders, target, u.side).get(at_art)
+    pool = target_pools(state, orders, target, u.side, enemy).get(at_art)
     if pool is None:
         return None
     penalty = 0 if rng >= 2 else hexside_penalty(board, u.hex, target, FIRE)
@@ -194,14 +207,15 @@ def fire_options(board: Board, state: BocState, orders: Orders, side: str,
     if ledger.pending is not None:
         return []
     acts: list[Action] = []
+    enemy = _enemy_map(state, side)  # once for every unit and shot (issue 59)
     for u in sorted(state.on_map(side), key=lambda x: x.id):
         if fire_problem(state, orders, u) is not None:
             continue
-        for target, thr, rng in sorted(_lines(board, state, orders, u)):
+        for target, thr, rng in sorted(_lines(board, state, orders, u, enemy)):
             if f"{u.hex}>{thr}" in ledger.used:
                 continue
             for at_art in (False, True):
-                if _shot(board, state, orders, u, target, thr, rng, at_art) is None:
+                if _shot(board, state, orders, u, target, thr, rng, at_art, enemy) is None:
                     continue
                 act: Action = {"type": "fire", "unit": u.id, "target": target,
                                "through": thr}
