@@ -53,7 +53,7 @@ Decisions where the rules leave room (German text wins):
 from __future__ import annotations
 
 from collections.abc import Container
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from gettysburg.boc.board import Board
@@ -75,6 +75,7 @@ from gettysburg.boc.control import index
 from gettysburg.boc.state import ELIMINATED, OFF_MAP, ON_MAP, WITHDRAWN, BocState, other
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice
+from gettysburg.core.lazy_actions import fresh
 from gettysburg.core.protocol import Action, Event, RuleError
 
 SUPPORTED: Final = "supported"
@@ -130,11 +131,18 @@ class Battle:
         return sorted([*self.attackers, *self.defenders])
 
     def to_json(self) -> JSONDict:
-        return asdict(self)
+        return {name: fresh(getattr(self, name)) for name in _BATTLE_FIELDS}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Battle:
         return Battle(**data)
+
+
+# ``asdict``'s data, made without its generic deep copy (issue 59: the melee state is
+# written back after every melee action): an attack's fields are text or None, a battle's
+# are JSON values (its lists and dicts copied all the way down).
+_ATTACK_FIELDS: Final = tuple(f.name for f in fields(Attack))
+_BATTLE_FIELDS: Final = tuple(f.name for f in fields(Battle))
 
 
 @dataclass
@@ -147,7 +155,8 @@ class MeleeState:
     retreated: list[str] = field(default_factory=list)  # blocks that left a melee (7.7)
 
     def to_json(self) -> JSONDict:
-        return {"attacks": [asdict(a) for a in self.attacks], "resolved": list(self.resolved),
+        return {"attacks": [{name: getattr(a, name) for name in _ATTACK_FIELDS}
+                            for a in self.attacks], "resolved": list(self.resolved),
                 "battle": self.battle.to_json() if self.battle else None,
                 "retreated": list(self.retreated)}
 
