@@ -22,7 +22,11 @@ give and the general's decisions do not change:
   becomes the strongest, control gains near a victory hex whose neighbourhood changed,
   and, of a unit with a destination among those hexes, the values and gains of those
   destinations (``UnitMoves.stale``: found again when the unit is next scored; a
-  destination's value reads nothing of the others');
+  destination's value reads nothing of the others'). The new context takes the last
+  one's tables over in place, and that one is left empty (session 48);
+* a hex's value without the overstack check for a kind of block (a battery or not, worn
+  or not, and the hex it leaves if it garrisons a victory hex), shared by all such
+  blocks (``KeptMoves.values``, ``Situation.value_row``; session 48);
 * each unit's move scores with no hex overstacked, handed out as they are while its
   paths are the same as when they were made (session 47);
 * melee declarations' scores (``MoveMemo.melee``), under everything one reads
