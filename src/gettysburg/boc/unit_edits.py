@@ -13,10 +13,15 @@ dict) the reader checks itself.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from gettysburg.boc.state import UnitState
+
+class Written(Protocol):
+    """What a reader reads of a noted unit (``state.UnitState``, which imports this
+    module: named by its shape so the two modules do not import each other)."""
+
+    @property
+    def id(self) -> str: ...
 
 #: How many writes the log remembers; a reader further behind looks at every block again.
 #: A phase's end writes some flags of every block (about 1,300 writes in the battle), an
@@ -30,7 +35,7 @@ class _Mark:
     __slots__ = ()
 
 
-_LOG: deque[UnitState | _Mark] = deque(maxlen=EDIT_LOG)
+_LOG: deque[Written | _Mark] = deque(maxlen=EDIT_LOG)
 #: Called with the unit for every field written (``UnitState.__setattr__``).
 note_edit = _LOG.append
 
@@ -43,12 +48,12 @@ class Watcher:
     def __init__(self) -> None:
         self._mark: _Mark | None = None
 
-    def edited(self) -> list[UnitState] | None:
+    def edited(self) -> list[Written] | None:
         """The units written to since the last call (any game's; one may come more than
         once), or None on the first call and when the log no longer reaches back that far
         (then the reader looks at everything)."""
         mark, self._mark = self._mark, _Mark()
-        out: list[UnitState] = []
+        out: list[Written] = []
         found = False
         if mark is not None:
             try:
