@@ -222,3 +222,16 @@ def test_an_hq_moved_or_the_control_changed_by_hand_shows_at_once() -> None:
                 g.state.control[hx] = "csa"
     _same(kept, fresh, "usa")
     assert len(kept._shared_ranges("usa")[hq]) < before
+
+
+def test_a_view_hands_out_its_own_block_dicts() -> None:
+    """``view``'s blocks are copies of the kept ones: a caller changing them changes no
+    later view, shared or not."""
+    kept, fresh = _in_play("blocks-9")
+    for seat in SEATS:
+        view = kept.view(seat)
+        for block in view["units"][:3] + view["hidden"][:3]:
+            block["hex"] = "changed"
+        view["units"].clear()
+        assert kept.view(seat)["units"] == _fresh(fresh, seat)[0]
+        assert kept.view_shared(seat)["hidden"] == _fresh(fresh, seat)[1]
