@@ -235,3 +235,12 @@ def test_a_view_hands_out_its_own_block_dicts() -> None:
         view["units"].clear()
         assert kept.view(seat)["units"] == _fresh(fresh, seat)[0]
         assert kept.view_shared(seat)["hidden"] == _fresh(fresh, seat)[1]
+
+
+def test_a_new_fog_key_renames_the_hidden_blocks_at_once() -> None:
+    kept, fresh = _in_play("blocks-10")
+    before = kept._shared_blocks("usa")[1]
+    for g in (kept, fresh):
+        g.use_secret(b"the server's own secret")
+    after = _same(kept, fresh, "usa")[1]
+    assert before and {h["handle"] for h in after}.isdisjoint(h["handle"] for h in before)
