@@ -221,8 +221,9 @@ def kept_move_scores(sit: Situation, memo: MoveMemo, units: dict[str, UnitMoves]
     key = (here, sit.strength(uid), sit.corps_key(uid))
     weight = sit.control_weight
     kept = units.get(uid)
+    # The same paths: most often the very run of the last decision (``move_runs``).
     if kept is not None and kept.key == key and kept.weight == weight \
-            and kept.paths == paths and not kept.stale:
+            and (kept.paths is paths or kept.paths == paths) and not kept.stale:
         memo.hits += 1
     else:
         dests = tuple(map(str, map(itemgetter(-1), paths)))
@@ -250,7 +251,7 @@ def kept_move_scores(sit: Situation, memo: MoveMemo, units: dict[str, UnitMoves]
         watch = frozenset(dests)
         # Move only for a real gain.
         kept = units[uid] = UnitMoves(
-            key, dests, values, gains, stay, list(map(list, paths)), weight,
+            key, dests, values, gains, stay, paths, weight,
             [value - stay + weight * gain - 0.01 * len(p) - 0.05
              for value, gain, p in zip(values, gains, paths, strict=True)],
             watch, frozenset([d for d in dests if d not in stacking]), here in watch)

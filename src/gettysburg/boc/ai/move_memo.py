@@ -41,7 +41,7 @@ is made afresh at every decision: only for the destinations that may be full
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -91,10 +91,13 @@ class UnitMoves:
     values: tuple[float, ...]  # ``hex_values`` of each without the overstack check
     gains: tuple[float, ...]  # ``control_gain`` of each (0.0 where no victory hex is near)
     stay: float  # ``hex_values`` of the unit's own hex without the overstack check
-    #: The moves' paths these scores were made for (a copy of the legal list's), the
-    #: control weight, and the moves' scores where no hex is overstacked (6.2): kept and
-    #: handed out as they are while the paths are the same (``kept_move_scores``).
-    paths: list[list[str]] = field(default_factory=list, compare=False)
+    #: The moves' paths these scores were made for, the control weight, and the moves'
+    #: scores where no hex is overstacked (6.2): kept and handed out as they are while the
+    #: paths are the same (``kept_move_scores``). The paths are kept as given, not copied
+    #: (issue 59): the doctrine's run of the legal list's paths (``move_runs``), which
+    #: nobody changes (a shared view's, or a fresh one's that its host does not edit), and
+    #: the very same list at the next decision while a shared view hands out the same moves.
+    paths: Sequence[Sequence[str]] = field(default_factory=list, compare=False)
     weight: float = 0.0
     scores: list[float] = field(default_factory=list, compare=False)
     #: The destinations, those the board has no stacking figure for (always asked), and
