@@ -79,6 +79,7 @@ class Situation(Knowledge):
         self._pulls: dict[str | None, list[tuple[str, tuple[float, ...]]]] = {}
         # ``value_row`` by kind of block, worn or not, and the row of ``objective``.
         self._value_rows: dict[ValueRowKey, dict[str, float]] = {}
+        self._rows_of: dict[tuple[str, str | None], dict[str, float] | None] = {}
         #: Victory hexes and their neighbours: only a unit standing in one garrisons one.
         self._near = facts.around_victory
         self.near_victory_hexes = facts.around_victory  # the same, for the move scoring
@@ -161,10 +162,33 @@ class Situation(Knowledge):
         """How good it is for unit ``uid`` (now in ``here``) to end its move in ``hx``."""
         key = (uid, hx, here)
         got = self._value_cache.get(key)
-        if got is None:
+        if got is not None:
+            return got
+        # A unit's row of values found once per decision (entries ask one hex at a time).
+        unit_at = (uid, here)
+        if unit_at in self._rows_of:
+            row = self._rows_of[unit_at]
+        else:
+            row = self._rows_of[unit_at] = self._plain_row(uid, here)
+        if row is None or self.overstacked(uid, here, hx):
             got = self.hex_values(uid, here, (hx,))[0]
-            self._value_cache[key] = got
+        else:
+            got = row.get(hx)
+            if got is None:
+                got = self.hex_values(uid, here, (hx,), stacking=False)[0]
+        self._value_cache[key] = got
         return got
+
+    def _plain_row(self, uid: str, here: str | None) -> dict[str, float] | None:
+        """The ``value_row`` unit ``uid`` (now in ``here``) reads, or None where its
+        values are not in one (an HQ's, or a style that keeps room to fall back)."""
+        if self.style.keep_room:
+            return None
+        label = self.oob.units.get(uid)
+        kind = label.type if label else "infantry"
+        if kind in HQ_TYPES:
+            return None
+        return self.value_row(kind in ARTILLERY_TYPES, self.strength(uid), here)
 
     def overstacked(self, uid: str, here: str | None, hx: str) -> bool:
         """Whether unit ``uid`` (now in ``here``) ending its move in ``hx`` overstacks it
@@ -298,6 +322,7 @@ class Situation(Knowledge):
         self._obj_rows, self._flip_cache, self._control_now, self._leaving = \
             kept.objective, kept.gains, kept.control_now, kept.leaving
         self._value_rows = kept.values
+        self._rows_of = {}
 
     def keep_terms(self, kept: dict[tuple[bool, bool], dict[str, HexTerms]]) -> None:
         """Find and keep ``hex_terms`` in ``kept``, the doctrine's table for this
