@@ -23,7 +23,10 @@ DONE_TYPES = frozenset({"end_phase", "regroup_done", "cavalry_assign_done", "pas
 class Doctrine(Protocol):
     def scores(self, view: JSONDict, legal: Sequence[Action]) -> list[float]:
         """One score per legal action; the best is played. Done actions score 0, so an
-        action is worth taking only if it scores above 0."""
+        action is worth taking only if it scores above 0. A doctrine may keep what it is
+        handed (the actions, their paths, the view's parts) to score a later decision
+        faster, so neither it nor its caller changes them after (the agent hands the host
+        a copy of the action it picks)."""
         ...
 
     def evaluate(self, view: JSONDict) -> float:
