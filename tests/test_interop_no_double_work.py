@@ -14,6 +14,7 @@ import pytest
 from gettysburg.boc import observation
 from gettysburg.boc.ai.belief import Sightings
 from gettysburg.boc.game import BocGame
+from gettysburg.boc.legal_list import LegalActions
 from gettysburg.boc.research import hooks
 from gettysburg.core.protocol import Action, Seat, new_game
 
@@ -78,14 +79,21 @@ def test_day1_through_openspiel_is_the_engines_game() -> None:
 
 
 def _count_legal(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the legal lists built, as a list or as the lazy sequence (the adapters
+    read the sequence since session 48; neither method calls the other)."""
     calls: list[int] = []
-    real = BocGame.legal_actions
+    real, real_seq = BocGame.legal_actions, BocGame.legal_sequence
 
     def counting(self: BocGame, seat: Seat) -> list[Action]:
         calls.append(1)
         return real(self, seat)
 
+    def counting_seq(self: BocGame, seat: Seat) -> LegalActions:
+        calls.append(1)
+        return real_seq(self, seat)
+
     monkeypatch.setattr(BocGame, "legal_actions", counting)
+    monkeypatch.setattr(BocGame, "legal_sequence", counting_seq)
     return calls
 
 
@@ -219,3 +227,22 @@ def test_the_codecs_one_pass_runs_agree_with_one_action_at_a_time() -> None:
             with pytest.raises(RuleError):
                 action_codec.encode_actions(game, [{**moves[0], "unit": "nobody"}])
     assert {"move", "enter"} <= seen
+
+
+def test_the_lazy_list_encodes_as_its_whole_list() -> None:
+    """The codec reads a lazy legal list (``legal_sequence``) from its chunks, a unit's
+    moves and entries without a dict each (session 48): the same ids as the list
+    ``legal_actions`` gives, in movement phases with moves and entries and in the others;
+    and the adapters' chosen action, built from the sequence, is the listed one."""
+    from gettysburg.boc import action_codec
+
+    met: set[str] = set()
+    for game in _positions((("boc/day1", 4), ("boc/day2", 3), ("boc/day3", 6)), 150):
+        seat = game.to_move()[0]
+        seq = game.legal_sequence(seat)
+        legal = game.legal_actions(seat)
+        ids = action_codec.encode_actions(game, seq)
+        assert ids == action_codec.encode_actions(game, legal)
+        assert [seq[j] for j in range(len(seq))] == legal
+        met |= {a["type"] for a in legal}
+    assert {"move", "enter", "end_phase"} <= met, met

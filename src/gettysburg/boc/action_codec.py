@@ -28,13 +28,14 @@ a new kind of field needs its numbering here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from gettysburg.boc.actions import ACTION_TYPES, ActionType, Field
 from gettysburg.boc.control import index
 from gettysburg.boc.game import BocGame
+from gettysburg.boc.legal_list import LegalActions
 from gettysburg.boc.oob import default_hierarchy, default_oob
 from gettysburg.boc.position import cavalry_data
 from gettysburg.core.protocol import RULE_ACTION, Action, RuleError
@@ -216,14 +217,18 @@ def _tables(lay: Layout) -> _Tables:
 class _Encoder:
     """Encodes the legal actions of one state (entry ranks depend on the whole list)."""
 
-    def __init__(self, game: BocGame, actions: Sequence[Action]) -> None:
+    def __init__(self, game: BocGame, actions: Sequence[Action],
+                 entries: Mapping[tuple[str, str, str], set[str]] | None = None) -> None:
+        """``entries``: ranked values of actions not in ``actions`` (a lazy list's entry
+        chunks, :func:`_encode_chunks`), by (type, unit, field)."""
         self.lay, tables = _codec(game)
         self.plans = tables.plans
         self.unit_ix, self.hex_ix, self.corps_ix = \
             tables.unit_ix, tables.hex_ix, tables.corps_ix
         self.nbrs = index(game.board).nbrs
         self.state = game.state
-        ranked: dict[tuple[str, str, str], set[str]] = {}
+        ranked: dict[tuple[str, str, str], set[str]] = \
+            {k: set(v) for k, v in (entries or {}).items()}
         ranked_types = tables.ranked_types
         for a in actions:
             kind = a.get("type")
@@ -372,8 +377,19 @@ def _fight_names() -> list[str]:
 
 def encode_actions(game: BocGame, actions: Sequence[Action]) -> list[int]:
     """The ids of ``actions`` (a seat's legal list now), in the same order; raises if two
-    legal actions would share an id (the codec would then be ambiguous)."""
-    enc = _Encoder(game, actions)
+    legal actions would share an id (the codec would then be ambiguous). A lazy list
+    (``BocGame.legal_sequence``) is encoded from its chunks, without a dict per move."""
+    got = _encode_chunks(game, actions) if isinstance(actions, LegalActions) else None
+    if got is None:
+        enc = _Encoder(game, actions)
+        got = _encode_list(enc, actions)
+    if len(set(got)) != len(got):
+        raise ValueError("two legal actions share an id; the codec needs a wider field")
+    return got
+
+
+def _encode_list(enc: _Encoder, actions: Sequence[Action]) -> list[int]:
+    """The ids of listed actions, run by run of one type."""
     ids: list[int] = []
     start, n = 0, len(actions)
     while start < n:  # runs of one type (legal lists come grouped by type)
@@ -386,8 +402,65 @@ def encode_actions(game: BocGame, actions: Sequence[Action]) -> list[int]:
         ids += enc.encode_run(plan, run) if plan is not None and plan.shape \
             else [enc.encode(a) for a in run]
         start = end
-    if len(set(ids)) != len(ids):
-        raise ValueError("two legal actions share an id; the codec needs a wider field")
+    return ids
+
+
+def _encode_chunks(game: BocGame, seq: LegalActions) -> list[int] | None:
+    """The ids of a lazy legal list read from its chunks (issue 59: a movement phase's
+    hundreds of moves need no dict each): a unit's moves are its index and the last hex
+    of each path, its entries add the entry's rank. ``None`` if the codec's move or entry
+    plan is not of that plain form (then the list is encoded item by item)."""
+    _lay, tables = _codec(game)
+    move, enter = tables.plans.get("move"), tables.plans.get("enter")
+    if move is None or move.shape != "unit+path" or "move" in tables.ranked_types \
+            or enter is None or enter.shape != "unit+entry+path" \
+            or [f.name for f in enter.ranked] != [enter.steps[1][0]]:
+        return None
+    chunks = seq._chunks  # (ready actions | unit, its paths | None, its entries | None)
+    entry_name = enter.steps[1][0]
+    ready: list[Action] = []
+    ranked: dict[tuple[str, str, str], set[str]] = {}
+    listed: list[Sequence[tuple[str, Sequence[str]]] | None] = []  # entries read once
+    for head, paths, entries in chunks:
+        if entries is not None:
+            pairs = list(entries)
+            ranked.setdefault(("enter", str(head), entry_name), set()).update(
+                str(e) for e, _p in pairs)
+            listed.append(pairs)
+            continue
+        listed.append(None)
+        if paths is None:
+            assert not isinstance(head, str)
+            ready += head
+    enc = _Encoder(game, ready, ranked)
+    units, hexes = enc.unit_ix, enc.hex_ix
+    ids: list[int] = []
+    for (head, paths, _entries), entries in zip(chunks, listed, strict=True):
+        if paths is None and entries is None:
+            assert not isinstance(head, str)
+            ids += _encode_list(enc, head)
+        elif paths is not None:
+            assert isinstance(head, str)
+            r_path = move.steps[1][3]
+            try:
+                base = move.offset + units[head] * r_path
+                ids += [base + hexes[p[-1]] for p in paths]
+            except (KeyError, IndexError):
+                ids += [enc.encode({"type": "move", "unit": head, "path": list(p)})
+                        for p in paths]
+        else:
+            assert isinstance(head, str) and entries is not None
+            r_entry, r_path = enter.steps[1][3], enter.steps[2][3]
+            ranks = enc.rank_of.get(("enter", head, entry_name), _NONE)
+            try:
+                if not enc.ranks_fit:
+                    raise KeyError(head)
+                base = units[head] * r_entry
+                ids += [enter.offset + (base + ranks[e]) * r_path + hexes[p[-1]]
+                        for e, p in entries]
+            except (KeyError, IndexError):
+                ids += [enc.encode({"type": "enter", "unit": head, "entry": e,
+                                    "path": list(p)}) for e, p in entries]
     return ids
 
 

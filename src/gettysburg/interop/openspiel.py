@@ -140,7 +140,8 @@ class _Engine:
     def __init__(self, shared: _Shared, game: Game | None) -> None:
         self.shared = shared
         self._game = game  # None: the scenario start, copied when first needed
-        self.legal: tuple[list[int], dict[int, Action]] | None = None
+        # The sorted legal ids, each id's index in the legal sequence, the sequence.
+        self.legal: tuple[list[int], dict[int, int], Sequence[Action]] | None = None
         self.seen: dict[Seat, JSONDict] = {}  # observation per seat at this position
         self.tensors: dict[Seat, list[float]] = {}
         self.memories: dict[Seat, tuple[object | None, object]] = {}  # see memory()
@@ -326,14 +327,21 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         """At a chance node, the seat whose action waits for its dice (else ``None``)."""
         return self._pending[1] if self._pending is not None else None
 
-    def _legal(self) -> tuple[list[int], dict[int, Action]]:
+    def _legal(self) -> tuple[list[int], dict[int, int], Sequence[Action]]:
         if self._engine.legal is None:
             game = self._engine.game
-            seat = game.to_move()[0]
-            actions = game.legal_actions(seat)
+            # The lazy sequence (a system may encode it without a dict per action); the
+            # one action chosen is built from it, the caller's own.
+            actions = game.legal_sequence(game.to_move()[0])
             ids = self._engine.shared.hooks.encode_actions(game, actions)
-            self._engine.legal = (sorted(ids), dict(zip(ids, actions, strict=True)))
+            self._engine.legal = (sorted(ids), {k: j for j, k in enumerate(ids)}, actions)
         return self._engine.legal
+
+    def _legal_action(self, action_id: int) -> Action | None:
+        """The legal action of ``action_id`` (None if it is not legal now)."""
+        _ids, index, actions = self._legal()
+        j = index.get(action_id)
+        return None if j is None else actions[j]
 
     def decode(self, action_id: int) -> Action:
         """The engine action behind a legal id (checked in Python, never passed on)."""
@@ -344,7 +352,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"action id {action_id} is outside 0..{n - 1}")
         if self.is_terminal() or self._pending is not None:
             raise ValueError("no player decision is awaited now")
-        found = self._legal()[1].get(int(action_id))
+        found = self._legal_action(int(action_id))
         if found is None:
             raise ValueError(f"action id {action_id} is not legal now")
         return found
@@ -454,7 +462,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if player == int(pyspiel.PlayerId.CHANCE):
             return f"die {int(action_id) + 1}"
         if self._pending is None and not self.is_terminal():
-            found = self._legal()[1].get(int(action_id))
+            found = self._legal_action(int(action_id))
             if found is not None:
                 return canonical_json(found)
         return f"action {int(action_id)}"
