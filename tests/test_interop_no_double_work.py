@@ -237,12 +237,17 @@ def test_the_lazy_list_encodes_as_its_whole_list() -> None:
     from gettysburg.boc import action_codec
 
     met: set[str] = set()
+    kept = 0  # chunks whose ids were kept from an earlier list
+    action_codec._CHUNK_IDS.clear()
     for game in _positions((("boc/day1", 4), ("boc/day2", 3), ("boc/day3", 6)), 150):
         seat = game.to_move()[0]
         seq = game.legal_sequence(seat)
         legal = game.legal_actions(seat)
+        before = {k: v[1] for k, v in action_codec._CHUNK_IDS.items()}
         ids = action_codec.encode_actions(game, seq)
         assert ids == action_codec.encode_actions(game, legal)
+        kept += sum(before.get(k) is v[1] for k, v in action_codec._CHUNK_IDS.items())
         assert [seq[j] for j in range(len(seq))] == legal
         met |= {a["type"] for a in legal}
     assert {"move", "enter", "end_phase"} <= met, met
+    assert kept > 100

@@ -35,7 +35,7 @@ from functools import lru_cache
 from gettysburg.boc.actions import ACTION_TYPES, ActionType, Field
 from gettysburg.boc.control import index
 from gettysburg.boc.game import BocGame
-from gettysburg.boc.legal_list import LegalActions
+from gettysburg.boc.legal_list import Chunk, LegalActions
 from gettysburg.boc.oob import default_hierarchy, default_oob
 from gettysburg.boc.position import cavalry_data
 from gettysburg.core.protocol import RULE_ACTION, Action, RuleError
@@ -417,6 +417,9 @@ def _encode_chunks(game: BocGame, seq: LegalActions) -> list[int] | None:
             or [f.name for f in enter.ranked] != [enter.steps[1][0]]:
         return None
     chunks = seq._chunks  # (ready actions | unit, its paths | None, its entries | None)
+    kept = _kept_chunk_ids(game, tables, chunks, move, enter)
+    if kept is not None:
+        return kept
     entry_name = enter.steps[1][0]
     ready: list[Action] = []
     ranked: dict[tuple[str, str, str], set[str]] = {}
@@ -461,6 +464,67 @@ def _encode_chunks(game: BocGame, seq: LegalActions) -> list[int] | None:
             except (KeyError, IndexError):
                 ids += [enc.encode({"type": "enter", "unit": head, "entry": e,
                                     "path": list(p)}) for e, p in entries]
+    return ids
+
+
+#: (layout, unit, id of its paths or entries object) -> (the layout, that object, their
+#: ids): the kept movement list lists a unit's moves and entries from the same object while
+#: they stand (``LegalActions.shared_list`` relies on it too), so their ids are kept.
+_CHUNK_IDS: dict[tuple[int, str, int], tuple[Layout, object, list[int]]] = {}
+CHUNK_MEMO = 4096
+
+
+def _kept_chunk_ids(game: BocGame, tables: _Tables, chunks: Sequence[Chunk], move: _Plan,
+                    enter: _Plan) -> list[int] | None:
+    """:func:`_encode_chunks` with each unit's move and entry ids kept per chunk object;
+    ``None`` (encode afresh) unless a unit's entry ranks come from its one entry chunk
+    alone (no ready entry action, one entry chunk a unit) and fit."""
+    entry_heads = [head for head, _p, entries in chunks if entries is not None]
+    ready: list[Action] = []
+    for head, paths, entries in chunks:
+        if paths is None and entries is None:
+            assert not isinstance(head, str)
+            ready += head
+    # Other ranked types (a melee's reach) rank among their own keys only.
+    if len(set(entry_heads)) != len(entry_heads) \
+            or any(a.get("type") == enter.type.name for a in ready):
+        return None
+    lay = game_layout(game)
+    enc = _Encoder(game, ready)
+    units, hexes = enc.unit_ix, enc.hex_ix
+    ids: list[int] = []
+    for head, paths, entries in chunks:
+        if paths is None and entries is None:
+            assert not isinstance(head, str)
+            ids += _encode_list(enc, head)
+            continue
+        assert isinstance(head, str)
+        listed: object = paths if paths is not None else entries
+        key = (id(lay), head, id(listed))
+        got = _CHUNK_IDS.get(key)
+        if got is not None and got[0] is lay and got[1] is listed:
+            ids += got[2]
+            continue
+        try:
+            if paths is not None:
+                base = move.offset + units[head] * move.steps[1][3]
+                part = [base + hexes[p[-1]] for p in paths]
+            else:
+                assert entries is not None
+                pairs = list(entries)
+                rank = {e: i for i, e in enumerate(sorted({str(e) for e, _p in pairs}))}
+                if len(rank) > MAX_ENTRIES:
+                    return None
+                r_entry, r_path = enter.steps[1][3], enter.steps[2][3]
+                base = units[head] * r_entry
+                part = [enter.offset + (base + rank[e]) * r_path + hexes[p[-1]]
+                        for e, p in pairs]
+        except (KeyError, IndexError):
+            return None  # not of the plain form: the general way, with its refusals
+        if len(_CHUNK_IDS) >= CHUNK_MEMO:
+            _CHUNK_IDS.clear()
+        _CHUNK_IDS[key] = (lay, listed, part)
+        ids += part
     return ids
 
 
