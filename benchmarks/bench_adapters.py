@@ -18,11 +18,18 @@ engine's did. The issue's goal is within 1.5x of the engine (a share of 67 % or 
 Each decision is timed twice: by the wall clock and by the CPU time of this process. On a
 machine shared with other work (the load average is printed first) the wall clock also
 counts the time spent waiting for a core; the CPU time counts the work each way does.
+
+The cyclic garbage collector is paused while the ways play (``--gc`` leaves it on): its
+pauses, a few ms each in a process holding three games, fall on whichever way's
+allocation crosses its threshold, not on the way that made the garbage; with it on, the
+shares moved by 30 points from one commit to the next without any change to the ways'
+own work (session 48). It collects between repeats, untimed.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import statistics
@@ -110,10 +117,21 @@ WAYS: dict[str, Way] = {"engine": engine_way, "openspiel": openspiel_way,
                         "pettingzoo": pettingzoo_way}
 
 
-def play(spec: str, seed: int, plan: list[Decision]) -> dict[str, tuple[float, float]]:
+def play(spec: str, seed: int, plan: list[Decision], collect: bool = False
+         ) -> dict[str, tuple[float, float]]:
     """Each way's decisions a second (wall clock, CPU time) on ``plan``, the ways taking
     turns decision by decision (in turn order, then reversed) so that each meets the
-    machine's ups and downs alike."""
+    machine's ups and downs alike; ``collect``: the garbage collector left on."""
+    gc.collect()
+    if not collect:
+        gc.disable()
+    try:
+        return _play(spec, seed, plan)
+    finally:
+        gc.enable()
+
+
+def _play(spec: str, seed: int, plan: list[Decision]) -> dict[str, tuple[float, float]]:
     games = {name: way(spec, seed, plan) for name, way in WAYS.items()}
     for g in games.values():
         next(g)  # set-up, untimed
@@ -138,15 +156,18 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=300)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--gc", action="store_true",
+                    help="leave the garbage collector on while the ways play")
     args = ap.parse_args()
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores; "
-          f"median of {args.repeat} x {args.decisions} decisions of {args.scenario}")
+          f"median of {args.repeat} x {args.decisions} decisions of {args.scenario}; "
+          f"garbage collector {'on' if args.gc else 'paused'}")
     # Warm-up, untimed: modules imported on first use and per-board tables built once
     # would otherwise land in the timed steps of whichever way meets them first.
     play(args.scenario, args.seed, line(args.scenario, min(args.decisions, 30), args.seed))
     runs = [play(args.scenario, args.seed + k, line(args.scenario, args.decisions,
-                                                    args.seed + k))
+                                                    args.seed + k), args.gc)
             for k in range(args.repeat)]
     print(f"{'decisions/s':>11}  {'wall clock':>14}  {'CPU time':>14}")
     for name in WAYS:
