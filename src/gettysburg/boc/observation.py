@@ -176,11 +176,12 @@ def observation_tensor(game: BocGame, seat: Seat, hexes: Sequence[str],
     else:
         _blocks_from_view(add, game, seat, view)
         obs = view
+    # Every hex's control, so without a call of ``add`` each (issue 59).
+    own_control, enemy_control = plane["control_own"], plane["control_enemy"]
     for hx, side in obs["control"].items():
-        if side == seat:
-            add("control_own", hx, 1.0)
-        elif side:
-            add("control_enemy", hx, 1.0)
+        i = at.get(hx) if side and isinstance(hx, str) else None
+        if i is not None:
+            out[(own_control if side == seat else enemy_control) + i] += 1.0
     out[plane["victory_hex"]:plane["victory_hex"] + n] = victory
     base = len(PLANES) * n
     scal = {name: base + k for k, name in enumerate(SCALARS)}
