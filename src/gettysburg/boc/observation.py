@@ -21,6 +21,7 @@ checks both routes give the same tensor.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from gettysburg.boc.fog import sees
@@ -142,29 +143,39 @@ def _blocks_from_view(add: Callable[[str, object, float], None], game: BocGame, 
 
 
 def _frame(game: BocGame, hexes: Sequence[str]) -> tuple[dict[str, int], list[float]]:
-    """Each hex's index and the victory-hex plane (the same for every position), kept on
-    the board object for the last hex order asked for."""
+    """Each hex's index and a blank tensor but for the victory-hex plane (the same for
+    every position: a tensor starts as a copy of it), kept on the board object for the
+    last hex order asked for."""
     key = tuple(hexes)
-    got = game.board.__dict__.get("_boc_tensor_frame")
+    got = game.board.__dict__.get("_boc_tensor_blank")
     if not (isinstance(got, tuple) and got[0] == key):
         at = {hx: i for i, hx in enumerate(key)}
-        plane = [0.0] * len(key)
+        blank = [0.0] * tensor_size(key)
+        start = _PLANE["victory_hex"] * len(key)
         for info in game.board.victory_hexes():
             if info.id in at:
-                plane[at[info.id]] += float(info.victory) / 5.0
-        got = (key, at, plane)
-        game.board.__dict__["_boc_tensor_frame"] = got
+                blank[start + at[info.id]] += float(info.victory) / 5.0
+        got = (key, at, blank)
+        game.board.__dict__["_boc_tensor_blank"] = got
     return got[1], got[2]
+
+
+@lru_cache(maxsize=8)
+def _offsets(n: int) -> tuple[dict[str, int], dict[str, int]]:
+    """Where each plane and each scalar starts in a tensor over ``n`` hexes."""
+    base = len(PLANES) * n
+    return ({name: k * n for k, name in enumerate(PLANES)},
+            {name: base + k for k, name in enumerate(SCALARS)})
 
 
 def observation_tensor(game: BocGame, seat: Seat, hexes: Sequence[str],
                        view: JSONDict | None = None) -> list[float]:
     """Planes over ``hexes`` then scalars, from the seat's (handle-free) observation
     (default: read from the state, as the observation would show it)."""
-    at, victory = _frame(game, hexes)
+    at, blank = _frame(game, hexes)
     n = len(hexes)
-    out = [0.0] * tensor_size(hexes)
-    plane = {name: k * n for k, name in enumerate(PLANES)}
+    out = blank.copy()  # the victory-hex plane already filled
+    plane, scal = _offsets(n)
 
     def add(name: str, hx: object, value: float) -> None:
         if isinstance(hx, str) and hx in at:
@@ -182,9 +193,6 @@ def observation_tensor(game: BocGame, seat: Seat, hexes: Sequence[str],
         i = at.get(hx) if side and isinstance(hx, str) else None
         if i is not None:
             out[(own_control if side == seat else enemy_control) + i] += 1.0
-    out[plane["victory_hex"]:plane["victory_hex"] + n] = victory
-    base = len(PLANES) * n
-    scal = {name: base + k for k, name in enumerate(SCALARS)}
     if obs["phase"] in PHASES:
         out[scal[f"phase_{obs['phase']}"]] = 1.0
     if 1 <= int(obs["day"]) <= 3:
