@@ -39,7 +39,9 @@ Design (``docs/research.md`` has the details):
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 try:
@@ -525,7 +527,11 @@ class SeatObserver:
 
     def set_from(self, state: SpielState, player: int) -> None:
         seat = state.seat_of(player)
-        self.tensor[:self.shared.tensor_size] = state._engine.tensor(seat)
+        values = state._engine.tensor(seat)
+        # Packed as doubles by one struct call, cast by numpy: three times as fast as numpy
+        # reading the list of floats (issue 59).
+        self.tensor[:self.shared.tensor_size] = np.frombuffer(
+            _packer(len(values)).pack(*values), dtype=np.float64)
         if self.perfect_recall:
             # A short numeric summary of the history: moves made by each seat (own first).
             order = [seat, *[s for s in self.shared.seats if s != seat]]
@@ -538,6 +544,12 @@ class SeatObserver:
         if self.perfect_recall:
             text += f"\nrecall={state.recall(seat)}"
         return text
+
+
+@lru_cache(maxsize=8)
+def _packer(size: int) -> struct.Struct:
+    """Packs ``size`` floats as C doubles."""
+    return struct.Struct(f"={size}d")
 
 
 class FactoredObserver:
