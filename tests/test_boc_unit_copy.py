@@ -9,7 +9,7 @@ import pickle
 
 from gettysburg.boc import resample
 from gettysburg.boc.game import BocGame
-from gettysburg.boc.state import _VALUES, UnitState, unit_from_values
+from gettysburg.boc.state import _VALUES, UnitState, copy_units, unit_from_values
 from gettysburg.boc.unit_edits import Watcher
 from gettysburg.core.protocol import new_game
 
@@ -21,7 +21,11 @@ def _battle() -> BocGame:
 
 
 def test_a_unit_from_its_values_is_the_unit() -> None:
-    for u in _battle().state.units.values():
+    units = _battle().state.units
+    twins = copy_units(units)
+    assert list(twins) == list(units) and twins == units
+    assert all(twins[k] is not u for k, u in units.items())
+    for u in units.values():
         values = _VALUES(u)
         for twin in (unit_from_values(values), copy.copy(u), copy.deepcopy(u),
                      pickle.loads(pickle.dumps(u))):

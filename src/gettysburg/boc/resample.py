@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from gettysburg.boc.fog import unit_handle
 from gettysburg.boc.game import BocGame
-from gettysburg.boc.state import OFF_MAP, ON_MAP, RESERVE, BocState, other
+from gettysburg.boc.state import OFF_MAP, ON_MAP, RESERVE, BocState, copy_units, other
 from gettysburg.core.canonical import JSONDict
 from gettysburg.core.dice import Dice, KeyedDice, ScriptedDice
 from gettysburg.core.protocol import Seat
@@ -200,7 +200,7 @@ def copy_state(state: BocState) -> BocState:
     twin = copy.copy(state)
     for f in fields(BocState):
         if f.name == "units":
-            twin.units = {k: copy.copy(u) for k, u in state.units.items()}
+            twin.units = copy_units(state.units)
         else:
             setattr(twin, f.name, _plain(getattr(state, f.name)))
     return twin
