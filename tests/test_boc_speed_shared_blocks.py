@@ -16,6 +16,8 @@ import pickle
 import random
 from typing import Any
 
+import pytest
+
 from gettysburg.ai import make_agent
 from gettysburg.ai.general import best_index
 from gettysburg.boc import unit_edits
@@ -244,3 +246,71 @@ def test_a_new_fog_key_renames_the_hidden_blocks_at_once() -> None:
         g.use_secret(b"the server's own secret")
     after = _same(kept, fresh, "usa")[1]
     assert before and {h["handle"] for h in after}.isdisjoint(h["handle"] for h in before)
+
+
+def test_a_write_made_while_the_watcher_reads_the_log_is_reported_next_time(
+        monkeypatch: Any) -> None:
+    # Another thread's write landing while ``edited`` works (here: just before it puts
+    # its new mark in) must be reported, by this call or the next, not lost for good.
+    game = _game("boc/day1", "race")
+    seat = "usa"
+    game.view_shared(seat)
+    unit = next(u for u in game.state.units.values() if u.side == seat and u.hex)
+    real = unit_edits.note_edit
+    done: list[bool] = []
+
+    def meanwhile(item: Any) -> None:
+        if type(item) is unit_edits._Mark and not done:
+            done.append(True)
+            unit.strength = max(0, unit.strength - 1)
+        real(item)
+
+    monkeypatch.setattr(unit_edits, "note_edit", meanwhile)
+    game.view_shared(seat)
+    monkeypatch.setattr(unit_edits, "note_edit", real)
+    assert done
+    for _ in range(2):
+        assert game.view_shared(seat)["units"] == \
+            units_view(game.key, game.state, seat, game._shown)[0]
+
+
+def test_kept_lists_and_ranges_are_not_trusted_after_a_failed_build() -> None:
+    # A build that raises half-way (a bug, an interrupt) leaves nothing taken for this
+    # state's: the next call builds again.
+    from gettysburg.boc.shared_ranges import SharedRanges
+
+    game = _game("boc/day1", "raise")
+    seat = "usa"
+    kept = SharedRanges()
+    ranged = game._ranged_hqs()
+    first = kept.ranges_now(game.state, game.orders.oob, ranged,
+                            lambda: game._command_ranges(seat))
+    hq = next(h for h in first if len(first[h]) > 3)
+    here = game.state.units[hq].hex
+    game.state.control = {**game.state.control,
+                          **{h: "csa" for h in first[hq][:5] if h != here}}
+
+    def fails() -> dict[str, list[str]]:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        kept.ranges_now(game.state, game.orders.oob, ranged, fails)
+    again = kept.ranges_now(game.state, game.orders.oob, ranged,
+                            lambda: game._command_ranges(seat))
+    game.forget_memos()
+    assert again == game._command_ranges(seat)
+
+    from gettysburg.boc.shared_blocks import SharedBlocks
+
+    shared = SharedBlocks(seat)
+    shared.blocks(game.state, game.key, game.orders.oob, game._shown)
+    unit = next(u for u in game.state.units.values() if u.side == seat and u.hex)
+    unit.strength = max(0, unit.strength - 1)
+
+    def broken(u: UnitState, full: bool) -> dict[str, Any]:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        shared.blocks(game.state, game.key, game.orders.oob, broken)
+    got = shared.blocks(game.state, game.key, game.orders.oob, game._shown)
+    assert got == units_view(game.key, game.state, seat, game._shown)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 from operator import itemgetter
+from typing import TypeVar
 
 from gettysburg.boc.fog import hidden_order, hidden_view
 from gettysburg.boc.state import ON_MAP, BocState, UnitState
@@ -31,6 +32,7 @@ from gettysburg.core.protocol import REFEREE
 Entry = tuple[bool, JSONDict] | None
 #: (the block, full) -> its shown dict, shared (``BocGame._shown``).
 Show = Callable[[UnitState, bool], JSONDict]
+_T = TypeVar("_T")
 
 
 class SharedBlocks:
@@ -60,15 +62,24 @@ class SharedBlocks:
         if edited is None or state is not self.state or key != self.key \
                 or labels is not self.labels or list(units) != self.ids \
                 or list(units.values()) != self.units:
-            return self._afresh(state, key, labels, show)
+            return self._or_forget(lambda: self._afresh(state, key, labels, show))
         changed: set[str] = set()
         for u in edited:
             uid = u.id
             if units.get(uid) is u:
                 changed.add(uid)
         if changed:
-            self._update(state, key, show, changed)
+            self._or_forget(lambda: self._update(state, key, show, changed))
         return self.shown, self.hidden
+
+    def _or_forget(self, work: Callable[[], _T]) -> _T:
+        """``work()``; if it raises, everything kept is forgotten (the log's place has
+        moved on, so the next call must not take half-made lists for this state's)."""
+        try:
+            return work()
+        except BaseException:
+            self.state = None
+            raise
 
     def _entry(self, u: UnitState, key: bytes, show: Show) -> Entry:
         """What ``fog.units_view`` makes of the block for this seat."""

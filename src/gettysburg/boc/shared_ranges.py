@@ -45,10 +45,13 @@ class SharedRanges:
                 or hqs != self.hqs or state.control != self.control \
                 or any(u.id in self.ranged_set and units.get(u.id) is u
                        and self.places.get(u.id) != _place(u) for u in edited):
+            # Worked out before anything is recorded: if it raises, the next call must
+            # not take the old ranges for those of this state.
+            ranges = work_out()
             self.state, self.labels, self.hqs = state, labels, hqs
             self.control = dict(state.control)
             self.places = {u.id: _place(u) for u in hqs if u is not None}
-            self.ranges = work_out()
+            self.ranges = ranges
         return self.ranges
 
 

@@ -52,18 +52,26 @@ class Watcher:
         """The units written to since the last call (any game's; one may come more than
         once), or None on the first call and when the log no longer reaches back that far
         (then the reader looks at everything)."""
-        mark, self._mark = self._mark, _Mark()
+        # The new mark goes in first, then the log is read back from it to the old one:
+        # a write that lands meanwhile is after the new mark, so the next call reports it
+        # (read first and marked after, such a write would be lost for good).
+        mark, new = self._mark, _Mark()
+        self._mark = new
+        note_edit(new)
+        if mark is None:
+            return None
         out: list[Written] = []
-        found = False
-        if mark is not None:
-            try:
-                for item in reversed(_LOG):
-                    if item is mark:
-                        found = True
-                        break
-                    if type(item) is not _Mark:
-                        out.append(item)  # type: ignore[arg-type]
-            except RuntimeError:  # another thread wrote meanwhile: look at everything
-                found = False
-        note_edit(self._mark)
+        found = started = False
+        try:
+            for item in reversed(_LOG):
+                if not started:
+                    started = item is new  # later writes are the next call's
+                    continue
+                if item is mark:
+                    found = True
+                    break
+                if type(item) is not _Mark:
+                    out.append(item)  # type: ignore[arg-type]
+        except RuntimeError:  # another thread wrote meanwhile: look at everything
+            found = False
         return out if found else None
