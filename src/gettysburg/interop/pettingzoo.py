@@ -92,8 +92,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents}
         self._act_spaces = {a: gymnasium.spaces.Discrete(self.num_actions)
                             for a in self.possible_agents}
-        # Each legal id's index in the legal sequence, and the sequence.
-        self._legal: tuple[dict[int, int], Sequence[Action]] | None = None
+        # The legal ids in the legal sequence's order, and the sequence.
+        self._legal: tuple[list[int], Sequence[Action]] | None = None
         self._ids: Any = None  # the sorted legal ids (numpy) of this position
         self._tensors: dict[Seat, Any] = {}  # each agent's tensor at this position
         self.agents: list[Seat] = []
@@ -131,14 +131,14 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         """The position changed: what was built for the last one is dropped."""
         self._legal, self._ids, self._tensors = None, None, {}
 
-    def _legal_map(self) -> tuple[dict[int, int], Sequence[Action]]:
+    def _legal_map(self) -> tuple[list[int], Sequence[Action]]:
         if self._legal is None:
             seat = self.game.to_move()[0]
             # The lazy sequence (a system may encode it without a dict per action); the
             # one action chosen is built from it.
             actions = self.game.legal_sequence(seat)
             ids = self.hooks.encode_actions(self.game, actions)
-            self._legal = ({k: j for j, k in enumerate(ids)}, actions)
+            self._legal = (ids, actions)
             self._ids = np.array(sorted(ids), dtype=np.int64)
         return self._legal
 
@@ -175,11 +175,12 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"action must be an int id, got {action!r}")
         if not 0 <= int(action) < self.num_actions:
             raise ValueError(f"action id {action} is outside 0..{self.num_actions - 1}")
-        index, actions = self._legal_map()
-        j = index.get(int(action))
-        if j is None:
-            raise ValueError(f"action id {action} is not legal for {agent} now")
-        chosen = actions[j]
+        ids, actions = self._legal_map()
+        try:
+            # One step a position: a scan of its few hundred ids costs less than a map.
+            chosen = actions[ids.index(int(action))]
+        except ValueError:
+            raise ValueError(f"action id {action} is not legal for {agent} now") from None
         self.game.apply(chosen, agent)
         self._moved()
         self._decisions += 1
