@@ -298,8 +298,10 @@ class Game(ABC):
         """The actions :meth:`legal_actions` lists, in the same order, as a ``Sequence``
         that a system may build lazily, each item made only when read (issue 59): a caller
         that needs only the count and one item (the random agent) is spared the rest. Every
-        item read is the caller's own: changing it changes no later answer. Default: the
-        list itself."""
+        item read is the caller's own: changing it changes no later answer. Its items are
+        fixed when it is made, not read from the game later, so it still lists this
+        position's actions after the game has moved on (a research adapter hands a state's
+        sequence to its clones). Default: the list itself."""
         return self.legal_actions(seat)
 
     def view_shared(self, seat: Seat) -> JSONDict:
