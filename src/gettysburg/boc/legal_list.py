@@ -64,16 +64,7 @@ class LegalActions(ChunkedActions[Chunk]):
 
     def to_list(self) -> list[Action]:
         """All the actions, each the caller's own (a fresh dict and path list)."""
-        out: list[Action] = []
-        fresh, self._handed = not self._handed, True
-        for chunk in self._chunks:
-            head, paths, entries = chunk
-            if paths is None and entries is None:
-                assert not isinstance(head, str)
-                out += head if fresh else [copy_action(a) for a in head]
-            else:
-                out += _all(chunk)
-        return out
+        return self._listed(None)[0]
 
     def shared_list(self, before: SharedMoves) -> tuple[list[Action], SharedMoves]:
         """:meth:`to_list` for a reader that changes none of the actions
@@ -81,6 +72,10 @@ class LegalActions(ChunkedActions[Chunk]):
         object an earlier list was made of are that list's dicts again (the kept
         movement list keeps the object while the unit's moves stand; nobody changes it).
         Returns the list and what to pass as ``before`` next time (this list's only)."""
+        return self._listed(before)
+
+    def _listed(self, before: SharedMoves | None) -> tuple[list[Action], SharedMoves]:
+        """The whole list; with ``before``, :meth:`shared_list`'s (and what it keeps)."""
         out: list[Action] = []
         now: SharedMoves = {}
         fresh, self._handed = not self._handed, True
@@ -89,15 +84,17 @@ class LegalActions(ChunkedActions[Chunk]):
             if paths is None and entries is None:
                 assert not isinstance(head, str)
                 out += head if fresh else [copy_action(a) for a in head]
-                continue
-            assert isinstance(head, str)
-            listed: object = paths if paths is not None else entries
-            key = (head, id(listed))
-            got = before.get(key)
-            if got is None or got[0] is not listed:
-                got = (listed, _all(chunk))
-            now[key] = got
-            out += got[1]
+            elif before is None:
+                out += _all(chunk)
+            else:
+                assert isinstance(head, str)
+                listed: object = paths if paths is not None else entries
+                key = (head, id(listed))
+                got = before.get(key)
+                if got is None or got[0] is not listed:
+                    got = (listed, _all(chunk))
+                now[key] = got
+                out += got[1]
         return out, now
 
 

@@ -33,6 +33,7 @@ Entry = tuple[bool, JSONDict] | None
 #: (the block, full) -> its shown dict, shared (``BocGame._shown``).
 Show = Callable[[UnitState, bool], JSONDict]
 _T = TypeVar("_T")
+_K = TypeVar("_K", str, tuple[str, str])
 
 
 class SharedBlocks:
@@ -141,28 +142,11 @@ class SharedBlocks:
                 if e[0]:
                     if shown is None:
                         shown, shown_ids = list(self.shown), list(self.shown_ids)
-                    at = bisect_left(shown_ids, uid)
-                    there = at < len(shown_ids) and shown_ids[at] == uid
-                    if put and not there:
-                        shown.insert(at, e[1])
-                        shown_ids.insert(at, uid)
-                    elif not put and there:
-                        del shown[at], shown_ids[at]
-                    else:  # not as kept: never
-                        again = True
+                    again |= not _place(shown, shown_ids, uid, e[1], put)
                 else:
                     if hidden is None:
                         hidden, hidden_keys = list(self.hidden), list(self.hidden_keys)
-                    k = hidden_order(e[1])
-                    at = bisect_left(hidden_keys, k)
-                    there = at < len(hidden_keys) and hidden_keys[at] == k
-                    if put and not there:
-                        hidden.insert(at, e[1])
-                        hidden_keys.insert(at, k)
-                    elif not put and there:
-                        del hidden[at], hidden_keys[at]
-                    else:  # two blocks under one handle and hex: never
-                        again = True
+                    again |= not _place(hidden, hidden_keys, hidden_order(e[1]), e[1], put)
         if again:
             self._lists()
             return
@@ -170,3 +154,21 @@ class SharedBlocks:
             self.shown, self.shown_ids = shown, shown_ids
         if hidden is not None:
             self.hidden, self.hidden_keys = hidden, hidden_keys
+
+
+def _place(items: list[JSONDict], keys: list[_K], key: _K, item: JSONDict, put: bool
+           ) -> bool:
+    """Put ``item`` into the sorted ``items`` at ``key`` (``put``) or take out the one
+    there; False if the lists are not as kept (the key already there, or missing), which
+    never happens: the shown blocks' ids are unique, and so are the hidden blocks' hex
+    and handle."""
+    at = bisect_left(keys, key)
+    there = at < len(keys) and keys[at] == key
+    if put and not there:
+        items.insert(at, item)
+        keys.insert(at, key)
+        return True
+    if not put and there:
+        del items[at], keys[at]
+        return True
+    return False
