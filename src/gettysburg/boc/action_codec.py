@@ -416,7 +416,7 @@ def _encode_chunks(game: BocGame, seq: LegalActions) -> list[int] | None:
             or enter is None or enter.shape != "unit+entry+path" \
             or [f.name for f in enter.ranked] != [enter.steps[1][0]]:
         return None
-    chunks = seq._chunks  # (ready actions | unit, its paths | None, its entries | None)
+    chunks = seq.chunks  # (ready actions | unit, its paths | None, its entries | None)
     kept = _kept_chunk_ids(game, tables, chunks, move, enter)
     if kept is not None:
         return kept

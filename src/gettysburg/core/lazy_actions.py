@@ -7,6 +7,7 @@ chunk and says how one item of a chunk is built (:meth:`ChunkedActions._built`).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar, overload
@@ -49,9 +50,15 @@ class ChunkedActions(Sequence[Action], Generic[C]):
         self._chunks.append(chunk)
         self._len += size
 
+    @abstractmethod
     def _built(self, chunk: C, j: int) -> Action:
-        """Item ``j`` of ``chunk``, the caller's own."""
-        raise NotImplementedError
+        """Item ``j`` of ``chunk``, the caller's own (each system's chunks are its own)."""
+
+    @property
+    def chunks(self) -> Sequence[C]:
+        """The chunks in listed order, for a reader that works on them whole (a codec
+        encoding a unit's moves without a dict each); not to be changed."""
+        return self._chunks
 
     def __len__(self) -> int:
         return self._len
